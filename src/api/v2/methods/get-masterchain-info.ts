@@ -1,0 +1,21 @@
+import { defineMethod } from '../method.js';
+import { blockIdExtJson } from '../format/block.js';
+
+/**
+ * The newest masterchain block, the state hash after it, and the zero state. toncenter writes the zero
+ * state's shard as "0" (it comes from the tonlib config, not from a block header); so do we.
+ */
+export const getMasterchainInfo = defineMethod({
+  name: 'getMasterchainInfo',
+  verbs: ['GET', 'POST'],
+  params: {},
+  handle(_params, network) {
+    const info = network.chain.masterchainInfo();
+    return {
+      '@type': 'blocks.masterchainInfo',
+      last: blockIdExtJson(info.last.id),
+      state_root_hash: info.stateRootHash.toString('base64'),
+      init: { ...blockIdExtJson(info.first.id), shard: '0' },
+    };
+  },
+});

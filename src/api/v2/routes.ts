@@ -1,0 +1,77 @@
+/**
+ * Serves every v2 method over REST (GET query / POST JSON body) and JSON-RPC. JSON-RPC takes `params` as an
+ * object with the REST parameter names (what @ton/ton and tonweb send) and echoes `jsonrpc` and `id`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../util/clock.js';
+import { ApiError } from '../errors.js';
+import { extra, okEnvelope } from './envelope.js';
+import type { V2Method } from './method.js';
+import { parseParams } from './params.js';
+
+export interface V2RouteOptions {
+  methods: V2Method<any>[];
+  clock: Clock;
+}
+
+export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2RouteOptions): void {
+  const byName = new Map<string, V2Method<any>>();
+  for (const method of methods) {
+    for (const name of [method.name, ...(method.aliases ?? [])]) byName.set(name, method);
+  }
+
+  async function run(method: V2Method<any>, input: Record<string, unknown>, request: FastifyRequest): Promise<unknown> {
+    return method.handle(parseParams(method.params, input), request.network);
+  }
+
+  for (const [name, method] of byName) {
+    const path = `/api/v2/${name}`;
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const started = clock.now();
+      const input = request.method === 'GET' ? queryInput(request) : { ...queryInput(request), ...bodyObject(request.body) };
+      const result = await run(method, input, request);
+      return reply.send(okEnvelope(result, extra(started, clock.now())));
+    };
+    app.route({ method: [...method.verbs], url: path, handler });
+    const other = (['GET', 'POST'] as const).filter((verb) => !method.verbs.includes(verb));
+    if (other.length > 0) {
+      app.route({
+        method: other,
+        url: path,
+        handler: async (request) => {
+          throw new ApiError(405, `unsupported http method: ${request.method}`);
+        },
+      });
+    }
+  }
+
+  app.post('/api/v2/jsonRPC', async (request, reply) => {
+    const started = clock.now();
+    const call = bodyObject(request.body);
+    const id = call.id === undefined || call.id === null ? undefined : String(call.id);
+    const method = typeof call.method === 'string' ? byName.get(call.method) : undefined;
+    if (!method) throw new ApiError(422, typeof call.method === 'string' ? 'Unknown method' : 'method must be a string');
+    const params = call.params ?? {};
+    if (typeof params !== 'object' || params === null || (Array.isArray(params) && params.length > 0)) {
+      throw new ApiError(422, 'params must contain an object');
+    }
+    const result = await run(method, Array.isArray(params) ? {} : (params as Record<string, unknown>), request);
+    const body: Record<string, unknown> = { ...okEnvelope(result, extra(started, clock.now())), jsonrpc: '2.0' };
+    if (id !== undefined) body.id = id;
+    return reply.send(body);
+  });
+  app.get('/api/v2/jsonRPC', async () => {
+    throw new ApiError(405, 'method GET is not supported');
+  });
+}
+
+/** Query strings give strings, or arrays for repeated keys (e.g. `libraries`). */
+function queryInput(request: FastifyRequest): Record<string, unknown> {
+  return { ...(request.query as Record<string, unknown>) };
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'the request body must be a JSON object');
+  return body as Record<string, unknown>;
+}

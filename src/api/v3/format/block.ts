@@ -1,0 +1,46 @@
+/** Blocks in v3's shape: shard as 16 uppercase hex digits, lt and utime as strings, hashes base64. */
+import type { Block, BlockRef } from '../../../chain/types.js';
+import { shardToHex } from '../../../ton/block-id.js';
+
+export function blockRefJson(ref: BlockRef): Record<string, unknown> {
+  return { workchain: ref.workchain, shard: shardToHex(ref.shard), seqno: ref.seqno };
+}
+
+/**
+ * A one-validator local chain never splits, merges or rotates validators, so those header fields are
+ * constants; everything else comes from the block.
+ */
+export function blockJson(block: Block): Record<string, unknown> {
+  const { id } = block;
+  return {
+    workchain: id.workchain,
+    shard: shardToHex(id.shard),
+    seqno: id.seqno,
+    root_hash: id.rootHash.toString('base64'),
+    file_hash: id.fileHash.toString('base64'),
+    global_id: block.globalId,
+    version: block.version,
+    after_merge: false,
+    before_split: false,
+    after_split: false,
+    want_merge: false,
+    want_split: false,
+    key_block: block.isKeyBlock,
+    vert_seqno_incr: false,
+    flags: 1,
+    gen_utime: String(block.genUtime),
+    start_lt: block.startLt.toString(),
+    end_lt: block.endLt.toString(),
+    validator_list_hash_short: 0,
+    gen_catchain_seqno: 0,
+    min_ref_mc_seqno: block.minRefMcSeqno,
+    prev_key_block_seqno: block.prevKeyBlockSeqno,
+    vert_seqno: 0,
+    master_ref_seqno: block.masterRef?.seqno ?? id.seqno,
+    rand_seed: block.randSeed.toString('base64'),
+    created_by: Buffer.alloc(32).toString('base64'),
+    tx_count: block.txCount,
+    masterchain_block_ref: blockRefJson(block.masterRef ?? id),
+    prev_blocks: block.prevBlocks.map(blockRefJson),
+  };
+}

@@ -1,0 +1,30 @@
+/** The start-up banner: each network with its base URL, global_id and faucet wallets, as Hardhat lists accounts. */
+import type { TongateConfig } from '../config/types.js';
+import type { NetworkContext } from '../api/network-context.js';
+
+export interface FaucetLine {
+  kind: string;
+  address: string;
+  balanceTon: string;
+}
+
+export function renderBanner(config: TongateConfig, networks: Array<{ network: NetworkContext; faucets: FaucetLine[] }>, startupMs: number): string {
+  const lines = [`tongate: toncenter-compatible API on ${networks.length} local chain(s), ready in ${startupMs} ms`, ''];
+  for (const { network, faucets } of networks) {
+    const base = network.baseUrl.origin;
+    lines.push(`${network.name}  global_id ${network.globalId}`);
+    lines.push(`  v2  ${base}/api/v2   (JSON-RPC: ${base}/api/v2/jsonRPC)`);
+    lines.push(`  v3  ${base}/api/v3`);
+    for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
+    lines.push('');
+  }
+  lines.push(`Faucet mnemonic (public: local chains only, never on a real network):`);
+  lines.push(`  ${config.faucetMnemonic.join(' ')}`);
+  lines.push(config.ephemeral ? 'Storage: ephemeral (nothing is kept on disk)' : `Storage: ${config.dataDir}`);
+  if (config.access) {
+    lines.push('Access: on. Without a key: 1 request/s per client. Create a key: tongate keys create --network <name>');
+  } else {
+    lines.push('WARNING: access layer is OFF (--access off): no API keys, no rate limits. Use only behind another gateway.');
+  }
+  return lines.join('\n');
+}

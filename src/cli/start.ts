@@ -1,0 +1,80 @@
+/**
+ * `tongate start`: opens a local chain per network, the access layer and the HTTP gateway, prints the banner,
+ * and on SIGINT/SIGTERM finishes the block in progress, closes the stores and exits 0.
+ */
+import { fromNano } from '@ton/core';
+import pino, { type Logger } from 'pino';
+import type { NetworkContext } from '../api/network-context.js';
+import { LocalChain } from '../chain/local/index.js';
+import type { TongateConfig } from '../config/types.js';
+import { createGateway, type Gateway } from '../http/server.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { renderBanner } from './banner.js';
+import { join } from 'node:path';
+
+export interface RunningTongate {
+  gateway: Gateway;
+  banner: string;
+  networks: NetworkContext[];
+  stop(): Promise<void>;
+}
+
+export async function startTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger } = {}): Promise<RunningTongate> {
+  const started = Date.now();
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? pino({ level: config.logLevel });
+
+  const chains = await Promise.all(
+    config.networks.map((network) =>
+      LocalChain.open({
+        network: network.name,
+        globalId: network.globalId,
+        dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+        blockIntervalMs: config.blockIntervalMs,
+        faucetMnemonic: config.faucetMnemonic,
+        clock,
+        logger: logger.child({ network: network.name }),
+      }),
+    ),
+  );
+  const networks: NetworkContext[] = config.networks.map((network, i) => ({
+    ...network,
+    testOnly: network.name !== 'mainnet',
+    chain: chains[i],
+  }));
+
+  const gateway = createGateway({ config, networks, clock, logger });
+  try {
+    await gateway.listen();
+  } catch (err) {
+    await Promise.all(chains.map((chain) => chain.stop()));
+    throw err;
+  }
+  for (const chain of chains) chain.start();
+
+  const banner = renderBanner(
+    config,
+    networks.map((network, i) => ({
+      network,
+      faucets: chains[i].faucets().map((f) => ({
+        kind: f.kind,
+        address: f.address.toString({ urlSafe: true, bounceable: true, testOnly: network.testOnly }),
+        balanceTon: fromNano(chains[i].getAccount(f.address).balance),
+      })),
+    })),
+    Date.now() - started,
+  );
+  let stopping: Promise<void> | undefined;
+  return {
+    gateway,
+    networks,
+    stop() {
+      stopping ??= (async () => {
+        await gateway.close();
+        await Promise.all(chains.map((chain) => chain.stop()));
+      })();
+      return stopping;
+    },
+    banner,
+  };
+}

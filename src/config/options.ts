@@ -1,0 +1,152 @@
+/**
+ * Every option of `tongate start`, in one table: the flag, the config-file key, the environment variable
+ * and the parser all come from here, so the three sources can never disagree.
+ */
+import { ConfigError } from './errors.js';
+import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
+
+export interface OptionSpec {
+  /** Config-file key and commander attribute name (camelCase). */
+  key: string;
+  /** Commander flag, e.g. '--data-dir <dir>'. */
+  flag: string;
+  description: string;
+  /** Shown in --help and the README; applied when no source sets the option. */
+  defaultValue?: unknown;
+  /** Repeatable flag (collected into an array); env and file give a comma-separated string or an array. */
+  repeatable?: boolean;
+  /** Turns a raw value (string from a flag or env, any JSON/YAML value from a file) into the typed value. */
+  parse(raw: unknown, label: string): unknown;
+}
+
+export function envName(key: string): string {
+  return 'TONGATE_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
+}
+
+export function flagName(spec: OptionSpec): string {
+  return spec.flag.split(' ')[0];
+}
+
+const asString = (raw: unknown, label: string): string => {
+  if (typeof raw === 'string' && raw.trim() !== '') return raw.trim();
+  if (typeof raw === 'number') return String(raw);
+  throw new ConfigError(label, `expected a non-empty string, got ${JSON.stringify(raw)}`);
+};
+
+const asInteger =
+  (min: number, max: number) =>
+  (raw: unknown, label: string): number => {
+    const text = typeof raw === 'number' ? String(raw) : asString(raw, label);
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return Number(text);
+  };
+
+const asBoolean = (raw: unknown, label: string): boolean => {
+  if (typeof raw === 'boolean') return raw;
+  const text = asString(raw, label).toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  throw new ConfigError(label, `expected true or false, got ${JSON.stringify(raw)}`);
+};
+
+const oneOf =
+  (...values: string[]) =>
+  (raw: unknown, label: string): string => {
+    const text = asString(raw, label);
+    if (!values.includes(text)) throw new ConfigError(label, `expected one of ${values.join(', ')}, got ${JSON.stringify(text)}`);
+    return text;
+  };
+
+const asList = (raw: unknown, label: string): string[] => {
+  const items = Array.isArray(raw) ? raw : asString(raw, label).split(',');
+  return items.map((item) => asString(item, label));
+};
+
+const asUrl =
+  (...protocols: string[]) =>
+  (raw: unknown, label: string): string => {
+    const text = asString(raw, label);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError(label, `not a URL: ${JSON.stringify(text)}`);
+    }
+    if (!protocols.includes(url.protocol)) {
+      throw new ConfigError(label, `expected a ${protocols.join(' or ')} URL, got ${JSON.stringify(text)}`);
+    }
+    return text;
+  };
+
+const asListen = (raw: unknown, label: string): { host: string; port: number } => {
+  const text = asString(raw, label);
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port < 1 || port > 65535) {
+    throw new ConfigError(label, `expected [host:]port, e.g. 0.0.0.0:8080, got ${JSON.stringify(text)}`);
+  }
+  return { host: (match[1] ?? '0.0.0.0').replace(/^\[|\]$/g, ''), port };
+};
+
+const asMnemonic = (raw: unknown, label: string): string[] => {
+  const words = (Array.isArray(raw) ? raw.map((w) => asString(w, label)) : asString(raw, label).split(/\s+/)).filter(Boolean);
+  if (words.length !== 24) throw new ConfigError(label, `expected 24 words, got ${words.length}`);
+  return words;
+};
+
+export const OPTIONS: OptionSpec[] = [
+  {
+    key: 'network',
+    flag: '--network <name=url>',
+    description: 'a network and its base URL (repeat for each network; replaces the default pair)',
+    repeatable: true,
+    parse: (raw, label) => asList(raw, label),
+  },
+  {
+    key: 'listen',
+    flag: '--listen <[host:]port>',
+    description: 'one listening address for all networks, told apart by Host (default: one listener per base-URL port)',
+    parse: asListen,
+  },
+  { key: 'tlsCert', flag: '--tls-cert <file>', description: 'PEM certificate for https base URLs', parse: asString },
+  { key: 'tlsKey', flag: '--tls-key <file>', description: 'PEM private key for https base URLs', parse: asString },
+  {
+    key: 'trustProxy',
+    flag: '--trust-proxy <cidrs>',
+    description: 'comma-separated proxies whose X-Forwarded-* headers are believed; https base URLs are then served as plain HTTP',
+    defaultValue: [],
+    parse: (raw, label) => asList(raw, label),
+  },
+  { key: 'dataDir', flag: '--data-dir <dir>', description: 'where chains, keys and the index are stored', defaultValue: './.tongate', parse: asString },
+  { key: 'ephemeral', flag: '--ephemeral', description: 'keep nothing on disk', defaultValue: false, parse: asBoolean },
+  {
+    key: 'blockInterval',
+    flag: '--block-interval <ms>',
+    description: 'milliseconds between blocks of the local chains',
+    defaultValue: 1000,
+    parse: asInteger(10, 3_600_000),
+  },
+  {
+    key: 'faucetMnemonic',
+    flag: '--faucet-mnemonic <words>',
+    description: '24 words of the local chains\' faucet wallets',
+    defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
+    parse: asMnemonic,
+  },
+  { key: 'adminToken', flag: '--admin-token <token>', description: 'bearer token of the admin API, /metrics and /devnet/fund (admin API off without it)', parse: asString },
+  { key: 'access', flag: '--access <on|off>', description: 'API keys and rate limits', defaultValue: 'on', parse: oneOf('on', 'off') },
+  { key: 'databaseUrl', flag: '--database-url <url>', description: 'PostgreSQL for keys and the index (scaled out)', parse: asUrl('postgres:', 'postgresql:') },
+  { key: 'redisUrl', flag: '--redis-url <url>', description: 'Redis for shared rate limits (scaled out)', parse: asUrl('redis:', 'rediss:') },
+  {
+    key: 'limiterFailure',
+    flag: '--limiter-failure <mode>',
+    description: 'when Redis fails: local (each instance limits alone), open (admit), closed (503)',
+    defaultValue: 'local',
+    parse: oneOf('local', 'open', 'closed'),
+  },
+  { key: 'storeTimeout', flag: '--store-timeout <ms>', description: 'timeout of a Redis or key-store call', defaultValue: 100, parse: asInteger(1, 100) },
+  { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
+  { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+];

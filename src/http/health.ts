@@ -1,0 +1,21 @@
+/**
+ * Liveness and readiness: 200 while the network's chain seals blocks, 503 when its newest block is older
+ * than `staleAfterMs` (the producer is stuck). Never rate limited.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../util/clock.js';
+
+export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { clock: Clock; staleAfterMs: number }): void {
+  const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const last = request.network.chain.masterchainInfo().last;
+    const ageMs = Math.max(0, clock.now() - last.genUtime * 1000);
+    const ready = ageMs <= staleAfterMs;
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? 'ok' : 'stale',
+      network: request.network.name,
+      last_seqno: last.id.seqno,
+      last_block_age_ms: Math.round(ageMs),
+    });
+  };
+  for (const path of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']) app.get(path, handler);
+}

@@ -1,0 +1,89 @@
+/**
+ * The HTTP gateway: one fastify app per listening socket, each serving the networks planned onto it.
+ * Hooks run in a fixed order: find the network, CORS (preflights end here), the access layer; then the
+ * route. Errors leave in the version's shape.
+ */
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import type { Logger } from 'pino';
+import type { NetworkContext } from '../api/network-context.js';
+import { V2_METHODS } from '../api/v2/methods/index.js';
+import { registerV2Routes } from '../api/v2/routes.js';
+import { registerV3Routes } from '../api/v3/routes.js';
+import type { TongateConfig } from '../config/types.js';
+import type { Clock } from '../util/clock.js';
+import { cors } from './cors.js';
+import { registerDevnetRoutes } from './devnet-routes.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { registerHealth } from './health.js';
+import { planListeners, type ListenerPlan } from './listeners.js';
+import { requestLogSerializers } from './logging.js';
+import { networkRouter } from './network-router.js';
+import './network-context.js';
+
+export interface GatewayOptions {
+  config: TongateConfig;
+  networks: NetworkContext[];
+  clock: Clock;
+  logger: Logger;
+  /** The access layer's hook (keys, limits); absent with --access off. */
+  accessHook?: onRequestHookHandler;
+  /** Extra routes on every listener (admin API, metrics). */
+  registerExtra?: (app: FastifyInstance) => void;
+}
+
+export interface Gateway {
+  listen(): Promise<void>;
+  close(): Promise<void>;
+  /** The bound addresses (port 0 in a plan becomes the real port). */
+  addresses(): Array<{ host: string; port: number; tls: boolean; networks: string[] }>;
+  apps: FastifyInstance[];
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const plans = planListeners(options.config);
+  const apps = plans.map((plan) => buildApp(plan, options));
+  return {
+    apps,
+    async listen() {
+      await Promise.all(apps.map((app, i) => app.listen({ host: plans[i].host, port: plans[i].port })));
+    },
+    async close() {
+      await Promise.all(apps.map((app) => app.close()));
+    },
+    addresses() {
+      return apps.map((app, i) => {
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : plans[i].port;
+        return { host: plans[i].host, port, tls: plans[i].tls, networks: plans[i].networks.map((n) => n.name) };
+      });
+    },
+  };
+}
+
+function buildApp(plan: ListenerPlan, { config, networks, clock, logger, accessHook, registerExtra }: GatewayOptions): FastifyInstance {
+  const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
+  const app = Fastify({
+    loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: requestLogSerializers }) as FastifyBaseLogger,
+    disableRequestLogging: true,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    bodyLimit: config.bodyLimitBytes,
+    ...(plan.tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
+  }) as unknown as FastifyInstance; // one type for http and https apps: routes don't care which
+  app.decorateRequest('network', null as unknown as NetworkContext);
+  app.addHook('onRequest', networkRouter(served));
+  app.addHook('onRequest', cors);
+  if (accessHook) app.addHook('onRequest', accessHook);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  registerHealth(app, { clock, staleAfterMs: Math.max(10_000, config.blockIntervalMs * 10) });
+  registerV2Routes(app, { methods: V2_METHODS, clock });
+  registerV3Routes(app);
+  registerDevnetRoutes(app, { adminToken: config.adminToken });
+  registerExtra?.(app);
+  return app;
+}
