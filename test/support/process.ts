@@ -1,0 +1,47 @@
+/** Runs the real `tongate` CLI (through tsx, from the sources) as a child process. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ENTRY = join(root, 'src', 'cli', 'entry.ts');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function spawnTongate(args: string[], env: Record<string, string> = {}): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+}
+
+export function runTongate(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnTongate(args, env);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, ...child.output() })));
+}
+
+/** Resolves once `predicate` holds for the child's stdout (or rejects when the child exits first). */
+export function waitForOutput(child: ReturnType<typeof spawnTongate>, predicate: (stdout: string) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (predicate(child.output().stdout)) {
+        child.stdout!.off('data', check);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('close', (code) => reject(new Error(`tongate exited (${code}) before it was ready:\n${child.output().stderr}`)));
+    check();
+  });
+}
