@@ -123,3 +123,20 @@ test('CORS: preflights allow X-API-Key and X-Ton-Client-Version', async () => {
   assert.match(response.headers.get('access-control-allow-headers') ?? '', /X-API-Key/);
   assert.match(response.headers.get('access-control-allow-headers') ?? '', /X-Ton-Client-Version/);
 });
+
+test('real clients read it: @ton/ton TonClient and tonweb', async () => {
+  const { TonClient } = await import('@ton/ton');
+  const TonWeb = ((await import('tonweb')) as any).default;
+  const endpoint = `${tongate.url('testnet')}/api/v2/jsonRPC`;
+  const expected = (await getJson(`${tongate.url('testnet')}/api/v2/getMasterchainInfo`)).body.result;
+
+  const info = await new TonClient({ endpoint }).getMasterchainInfo();
+  assert.equal(info.workchain, -1);
+  assert.equal(info.shard, SHARD_V2);
+  assert.equal(info.latestSeqno, expected.last.seqno);
+  assert.equal(info.initSeqno, 0);
+
+  const tonweb = new TonWeb(new TonWeb.HttpProvider(endpoint));
+  const viaTonweb = await tonweb.provider.getMasterchainInfo();
+  assert.deepEqual(viaTonweb.last, expected.last);
+});
