@@ -1,5 +1,5 @@
 import { defineMethod } from '../method.js';
-import { blockIdExtJson } from '../format/block.js';
+import { blockIdExt } from '../../../ton/block-id.js';
 
 /**
  * The newest masterchain block, the state hash after it, and the zero state. toncenter writes the zero
@@ -13,9 +13,9 @@ export const getMasterchainInfo = defineMethod({
     const info = network.chain.masterchainInfo();
     return {
       '@type': 'blocks.masterchainInfo',
-      last: blockIdExtJson(info.last.id),
+      last: blockIdExt(info.last.id),
       state_root_hash: info.stateRootHash.toString('base64'),
-      init: { ...blockIdExtJson(info.first.id), shard: '0' },
+      init: { ...blockIdExt(info.first.id), shard: '0' },
     };
   },
 });

@@ -1,9 +1,9 @@
 /** Blocks in v3's shape: shard as 16 uppercase hex digits, lt and utime as strings, hashes base64. */
 import type { Block, BlockRef } from '../../../chain/types.js';
-import { shardToHex } from '../../../ton/block-id.js';
+import { formatV3Shard } from '../../../ton/block-id.js';
 
 export function blockRefJson(ref: BlockRef): Record<string, unknown> {
-  return { workchain: ref.workchain, shard: shardToHex(ref.shard), seqno: ref.seqno };
+  return { workchain: ref.workchain, shard: formatV3Shard(ref.shard), seqno: ref.seqno };
 }
 
 /**
@@ -14,7 +14,7 @@ export function blockJson(block: Block): Record<string, unknown> {
   const { id } = block;
   return {
     workchain: id.workchain,
-    shard: shardToHex(id.shard),
+    shard: formatV3Shard(id.shard),
     seqno: id.seqno,
     root_hash: id.rootHash.toString('base64'),
     file_hash: id.fileHash.toString('base64'),
