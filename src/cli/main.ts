@@ -5,8 +5,8 @@ import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import { OPTIONS, envName } from '../config/options.js';
 import { startTongate } from './start.js';
+import { VERSION } from '../version.js';
 
-const VERSION = '0.1.0';
 
 function addConfigOptions(command: Command, except: string[] = []): Command {
   command.option('--config <file>', 'read options from a YAML or JSON file (env TONGATE_CONFIG)');

@@ -9,10 +9,12 @@ import type { Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
 import { registerV2Routes } from '../api/v2/routes.js';
+import { v2OpenApi } from '../api/v2/openapi.js';
 import { registerV3Routes } from '../api/v3/routes.js';
 import type { TongateConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
 import { cors } from './cors.js';
+import { registerDocs } from './docs.js';
 import { registerDevnetRoutes } from './devnet-routes.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { registerHealth } from './health.js';
@@ -20,6 +22,7 @@ import { planListeners, type ListenerPlan } from './listeners.js';
 import { requestLogSerializers } from './logging.js';
 import { networkRouter } from './network-router.js';
 import './network-context.js';
+import { VERSION } from '../version.js';
 
 export interface GatewayOptions {
   config: TongateConfig;
@@ -82,6 +85,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, accessH
 
   registerHealth(app, { clock, staleAfterMs: Math.max(10_000, config.blockIntervalMs * 10) });
   registerV2Routes(app, { methods: V2_METHODS, clock });
+  registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);
   registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerExtra?.(app);

@@ -140,3 +140,21 @@ test('real clients read it: @ton/ton TonClient and tonweb', async () => {
   const viaTonweb = await tonweb.provider.getMasterchainInfo();
   assert.deepEqual(viaTonweb.last, expected.last);
 });
+
+test('docs: /api/v2/openapi.json lists our methods and key schemes; Swagger UI is served with its assets, no CDN', async () => {
+  const base = tongate.url('mainnet');
+  const spec = await getJson(`${base}/api/v2/openapi.json`);
+  assert.equal(spec.status, 200);
+  assert.equal(spec.body.openapi, '3.0.3');
+  assert.ok(spec.body.paths['/api/v2/getMasterchainInfo'].get);
+  assert.ok(spec.body.paths['/api/v2/jsonRPC'].post);
+  assert.deepEqual(spec.body.components.securitySchemes.APIKeyHeader, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  assert.deepEqual(spec.body.components.securitySchemes.APIKeyQuery, { type: 'apiKey', in: 'query', name: 'api_key' });
+  const page = await fetch(`${base}/api/v2/`);
+  const html = await page.text();
+  assert.equal(page.status, 200);
+  assert.doesNotMatch(html, /https?:\/\//, 'no external (CDN) URL in the page');
+  for (const asset of html.match(/\/api\/v2\/docs\/[\w.-]+/g) ?? []) {
+    assert.equal((await fetch(`${base}${asset}`)).status, 200, asset);
+  }
+});

@@ -1,0 +1,102 @@
+/**
+ * Our own OpenAPI 3 document for v2, built from the method table so it lists exactly what we serve:
+ * each method's GET and/or POST with its parameters, JSON-RPC, and the two ways to pass an API key.
+ */
+import type { V2Method } from './method.js';
+import type { ParamSpec } from './params.js';
+
+const TYPES: Record<ParamSpec['type'], object> = {
+  int: { type: 'integer' },
+  int64: { oneOf: [{ type: 'string', pattern: '^-?\\d+$' }, { type: 'integer' }] },
+  string: { type: 'string' },
+  bool: { type: 'boolean' },
+  'string[]': { type: 'array', items: { type: 'string' } },
+  json: {},
+};
+
+const ENVELOPE = { $ref: '#/components/schemas/Envelope' };
+
+export function v2OpenApi(methods: V2Method<any>[], version: string): object {
+  const paths: Record<string, object> = {};
+  for (const method of methods) {
+    const operations: Record<string, object> = {};
+    const params = Object.entries(method.params as Record<string, ParamSpec>);
+    const responses = { '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } }, default: { $ref: '#/components/responses/Error' } };
+    if (method.verbs.includes('GET')) {
+      operations.get = {
+        operationId: `${method.name}_get`,
+        tags: ['v2'],
+        parameters: params.map(([name, spec]) => ({
+          name,
+          in: 'query',
+          required: Boolean(spec.required),
+          schema: TYPES[spec.type],
+          ...(spec.type === 'string[]' ? { style: 'form', explode: true } : {}),
+        })),
+        responses,
+      };
+    }
+    if (method.verbs.includes('POST')) {
+      operations.post = {
+        operationId: `${method.name}_post`,
+        tags: ['v2'],
+        requestBody: {
+          required: params.some(([, spec]) => spec.required),
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: Object.fromEntries(params.map(([name, spec]) => [name, TYPES[spec.type]])),
+                required: params.filter(([, spec]) => spec.required).map(([name]) => name),
+              },
+            },
+          },
+        },
+        responses,
+      };
+    }
+    for (const name of [method.name, ...(method.aliases ?? [])]) paths[`/api/v2/${name}`] = operations;
+  }
+  paths['/api/v2/jsonRPC'] = {
+    post: {
+      operationId: 'jsonRPC',
+      tags: ['v2'],
+      description: 'Any method above: `method` is its name, `params` an object of its parameters.',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['method'],
+              properties: {
+                jsonrpc: { type: 'string', default: '2.0' },
+                id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+                method: { type: 'string', enum: methods.flatMap((m) => [m.name, ...(m.aliases ?? [])]) },
+                params: { type: 'object', additionalProperties: true },
+              },
+            },
+          },
+        },
+      },
+      responses: { '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } }, default: { $ref: '#/components/responses/Error' } },
+    },
+  };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'tongate: toncenter-compatible API v2', version, description: 'API key: header X-API-Key or query api_key. Without a key: 1 request per second.' },
+    security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }, {}],
+    paths,
+    components: {
+      securitySchemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+      },
+      schemas: {
+        Envelope: { type: 'object', required: ['ok', 'result'], properties: { ok: { type: 'boolean' }, result: {}, '@extra': { type: 'string' } } },
+        Error: { type: 'object', required: ['ok', 'error', 'code'], properties: { ok: { type: 'boolean' }, error: { type: 'string' }, code: { type: 'integer' } } },
+      },
+      responses: { Error: { description: 'error; the HTTP status equals code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+    },
+  };
+}

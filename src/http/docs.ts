@@ -1,0 +1,50 @@
+/**
+ * API docs of one version: `<prefix>/openapi.json` and a Swagger UI page at `<prefix>/`, its assets served from
+ * the swagger-ui-dist package under `<prefix>/docs/` (no CDN: works offline). Never rate limited.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+const require = createRequire(import.meta.url);
+const assetsDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+const assetCache = new Map<string, Buffer>();
+
+function page(prefix: string, title: string): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title>
+<link rel="stylesheet" href="${prefix}/docs/swagger-ui.css"><link rel="icon" href="${prefix}/docs/favicon-32x32.png"></head>
+<body><div id="ui"></div>
+<script src="${prefix}/docs/swagger-ui-bundle.js"></script>
+<script src="${prefix}/docs/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '${prefix}/openapi.json', dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis], layout: 'BaseLayout' });</script>
+</body></html>`;
+}
+
+export function registerDocs(app: FastifyInstance, { prefix, title, document }: { prefix: string; title: string; document: () => object }): void {
+  let cached: string | undefined;
+  app.get(`${prefix}/openapi.json`, async (_request, reply) => {
+    cached ??= JSON.stringify(document());
+    return reply.type('application/json; charset=utf-8').send(cached);
+  });
+  const html = page(prefix, title);
+  app.get(`${prefix}/`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  app.get(`${prefix}/docs/:asset`, async (request, reply) => {
+    const { asset } = request.params as { asset: string };
+    const type = ASSETS[asset];
+    if (!type) return reply.callNotFound();
+    let body = assetCache.get(asset);
+    if (!body) {
+      body = readFileSync(join(assetsDir, asset));
+      assetCache.set(asset, body);
+    }
+    return reply.type(type).header('cache-control', 'public, max-age=86400').send(body);
+  });
+}
