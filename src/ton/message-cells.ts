@@ -1,0 +1,66 @@
+/**
+ * Messages as tonlib sees them: the message cell exactly as stored in the transaction (its hash is the
+ * message hash), the body cell and the init cell. Re-serializing a parsed Message could choose
+ * inline vs. ref differently and change the hash, so these come from the original cells:
+ *   message$_ info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X)
+ * An inline init or body becomes a cell of its own bits and refs (as tonlib builds it).
+ */
+import {
+  beginCell,
+  Cell,
+  Dictionary,
+  loadCommonMessageInfo,
+  loadStateInit,
+  type CommonMessageInfo,
+  type Slice,
+  type Transaction,
+} from '@ton/core';
+
+export interface MessageParts {
+  /** The message cell; its hash is the message hash. */
+  cell: Cell;
+  info: CommonMessageInfo;
+  body: Cell;
+  /** The StateInit cell, null when the message carries none. */
+  init: Cell | null;
+}
+
+/** Splits a message cell into its parts. */
+export function messageParts(cell: Cell): MessageParts {
+  const cs = cell.beginParse();
+  const info = loadCommonMessageInfo(cs);
+  let init: Cell | null = null;
+  if (cs.loadBit()) init = cs.loadBit() ? cs.loadRef() : takeInline(cs, loadStateInit);
+  const body = cs.loadBit() ? cs.loadRef() : cs.asCell();
+  return { cell, info, body, init };
+}
+
+/** Reads an inline structure with `load` and returns the bits and refs it spanned as a cell. */
+function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {
+  const before = cs.clone();
+  const bitsBefore = cs.remainingBits;
+  const refsBefore = cs.remainingRefs;
+  load(cs);
+  const builder = beginCell().storeBits(before.loadBits(bitsBefore - cs.remainingBits));
+  for (let i = 0; i < refsBefore - cs.remainingRefs; i++) builder.storeRef(before.loadRef());
+  return builder.endCell();
+}
+
+export interface TransactionMessageCells {
+  inMessage: Cell | null;
+  /** In creation order (out_msgs dictionary keys 0..n-1). */
+  outMessages: Cell[];
+}
+
+/**
+ * The message cells of a transaction, from its raw cell:
+ *   transaction$0111 ... ^[ in_msg:(Maybe ^(Message Any)) out_msgs:(HashmapE 15 ^(Message Any)) ] ...
+ * The ^[...] cell is the transaction cell's first reference.
+ */
+export function transactionMessageCells(tx: Transaction): TransactionMessageCells {
+  const cs = tx.raw.refs[0].beginParse();
+  const inMessage = cs.loadMaybeRef();
+  const out = cs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  const outMessages = [...out].sort(([a], [b]) => a - b).map(([, message]) => message);
+  return { inMessage, outMessages };
+}
