@@ -1,0 +1,199 @@
+/**
+ * Key and account administration: the one implementation behind the CLI (`tongate keys ...`,
+ * `tongate accounts set`) and the admin HTTP API. Validates input (400 with the field named),
+ * writes through the key store, and announces the change so caches drop it at once.
+ */
+import { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../util/clock.js';
+import { publishKeyChange, type KeyChangeMessage } from './keys/change-bus.js';
+import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from './keys/key-material.js';
+import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } from './keys/key-store.js';
+import { openKeyStore } from './keys/open-key-store.js';
+import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
+
+export class AdminError extends Error {
+  override name = 'AdminError';
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreateKeyInput {
+  network: string;
+  rps?: number;
+  account?: string | null;
+  label?: string | null;
+  /** ISO 8601 date or date-time (a date alone means 00:00 UTC), or epoch ms. */
+  expires?: string | number | null;
+  /** Import this key instead of generating one (any visible-ASCII string up to 256 characters). */
+  key?: string;
+}
+
+/** A created key: the stored facts plus the key itself, which is shown this once and never again. */
+export interface CreatedKey extends KeyInfo {
+  key: string;
+}
+
+export interface SetAccountInput {
+  name: string;
+  network: string;
+  rps: number;
+}
+
+export interface KeyAdminOptions {
+  store: KeyStore;
+  networks: readonly string[];
+  defaultKeyRps: number;
+  clock?: Clock;
+  /** Told after every successful write (cache invalidation, pub/sub). Failures here do not undo the write. */
+  onChange?: (message: KeyChangeMessage) => void | Promise<void>;
+}
+
+const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const MAX_LABEL = 200;
+
+export class KeyAdmin {
+  private readonly clock: Clock;
+
+  constructor(private readonly o: KeyAdminOptions) {
+    this.clock = o.clock ?? systemClock;
+  }
+
+  async createKey(input: CreateKeyInput): Promise<CreatedKey> {
+    const network = this.network(input.network);
+    const rps = input.rps === undefined || input.rps === null ? this.o.defaultKeyRps : this.rps(input.rps);
+    const account = input.account === undefined || input.account === null || input.account === '' ? null : this.accountName(input.account);
+    const label = input.label === undefined || input.label === null || input.label === '' ? null : this.label(input.label);
+    const now = this.clock.now();
+    const expiresAt = input.expires === undefined || input.expires === null || input.expires === '' ? null : this.expiry(input.expires, now);
+    let raw: string;
+    if (input.key !== undefined) {
+      if (typeof input.key !== 'string') throw new AdminError(400, 'key: must be a string');
+      const problem = importProblem(input.key);
+      if (problem) throw new AdminError(400, problem);
+      raw = input.key;
+    } else {
+      raw = generateKey();
+    }
+    const hash = hashKey(raw);
+    let info: KeyInfo;
+    try {
+      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now });
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new AdminError(409, error.message);
+      throw error;
+    }
+    await this.announce({ hashes: [hash] });
+    return { ...info, key: raw };
+  }
+
+  async listKeys(): Promise<KeyInfo[]> {
+    return this.o.store.listKeys();
+  }
+
+  async showKey(id: string): Promise<KeyInfo> {
+    const info = await this.o.store.getKey(this.id(id));
+    if (info === null) throw new AdminError(404, `key: no key with id ${JSON.stringify(id)}`);
+    return info;
+  }
+
+  async revokeKey(id: string): Promise<KeyInfo> {
+    const result = await this.o.store.revokeKey(this.id(id), this.clock.now());
+    if (result === null) throw new AdminError(404, `key: no key with id ${JSON.stringify(id)}`);
+    await this.announce({ hashes: [result.hash] });
+    return result.info;
+  }
+
+  async setAccountLimit(input: SetAccountInput): Promise<AccountLimit> {
+    const limit = await this.o.store.setAccountLimit({
+      name: this.accountName(input.name),
+      network: this.network(input.network),
+      rps: this.rps(input.rps),
+      updatedAt: this.clock.now(),
+    });
+    await this.announce({ hashes: [], all: true });
+    return limit;
+  }
+
+  async listAccountLimits(): Promise<AccountLimit[]> {
+    return this.o.store.listAccountLimits();
+  }
+
+  private async announce(message: KeyChangeMessage): Promise<void> {
+    try {
+      await this.o.onChange?.(message);
+    } catch {
+      // The write is committed; the store's revision poll propagates it even if the broadcast failed.
+    }
+  }
+
+  private network(value: unknown): string {
+    if (typeof value !== 'string' || value === '') throw new AdminError(400, `network: required, one of ${this.o.networks.join(', ')}`);
+    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${JSON.stringify(value)} (one of ${this.o.networks.join(', ')})`);
+    return value;
+  }
+
+  private rps(value: unknown): number {
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${JSON.stringify(value)})`);
+    return n;
+  }
+
+  private accountName(value: unknown): string {
+    if (typeof value !== 'string' || !ACCOUNT_NAME.test(value)) {
+      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${JSON.stringify(value)})`);
+    }
+    return value;
+  }
+
+  private label(value: unknown): string {
+    if (typeof value !== 'string' || value.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(value)) {
+      throw new AdminError(400, `label: text of at most ${MAX_LABEL} characters without control characters`);
+    }
+    return value;
+  }
+
+  private expiry(value: unknown, now: number): number {
+    const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${JSON.stringify(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
+    if (ms <= now) throw new AdminError(400, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
+    return ms;
+  }
+
+  private id(value: unknown): string {
+    if (typeof value !== 'string' || value === '' || value.length > 64) throw new AdminError(400, 'id: a key id such as key_AbC123...');
+    return value;
+  }
+}
+
+/**
+ * A KeyAdmin for a process that is not the server (the CLI): opens the same store the server uses
+ * and, with a Redis URL, a connection to broadcast changes to the running instances.
+ */
+export async function openKeyAdmin(
+  options: Pick<AccessOptions, 'networks' | 'defaultKeyRps' | 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral' | 'redisUrl' | 'redisPrefix'>,
+): Promise<{ admin: KeyAdmin; close(): Promise<void> }> {
+  const store = await openKeyStore(options);
+  // A short-lived connection: one try, no reconnect loop keeping the CLI alive when Redis is down.
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null, lazyConnect: true })
+    : undefined;
+  redis?.on('error', () => undefined);
+  const prefix = options.redisPrefix ?? 'tongate';
+  const admin = new KeyAdmin({
+    store,
+    networks: options.networks,
+    defaultKeyRps: options.defaultKeyRps,
+    onChange: redis ? (message) => publishKeyChange(redis, prefix, message) : undefined,
+  });
+  return {
+    admin,
+    async close() {
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}

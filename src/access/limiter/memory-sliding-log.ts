@@ -1,0 +1,144 @@
+/**
+ * Exact sliding-log limiter in process memory. Per identity it keeps the timestamps of the last
+ * `limit` admitted requests in a ring; a request is admitted iff fewer than `limit` of them are
+ * inside (now - window, now]. One decision is a few array reads: synchronous, no allocation on the
+ * steady path, so concurrent requests of one client cannot race (Node runs it to completion).
+ */
+import type { Clock } from '../../util/clock.js';
+import type { LimitResult, Limiter } from './limiter.js';
+
+export interface MemorySlidingLogOptions {
+  clock: Clock;
+  windowMs?: number;
+  /** Upper bound on tracked identities (a flood of distinct client addresses must not exhaust memory). */
+  maxIdentities?: number;
+}
+
+/** One identity's admitted timestamps, oldest at `head`. Grows on demand up to `limit` slots. */
+class Log {
+  times: Float64Array;
+  head = 0;
+  count = 0;
+  newest = -Infinity;
+  constructor(public limit: number) {
+    this.times = new Float64Array(Math.min(limit, 4));
+  }
+
+  dropOlderThan(edge: number): void {
+    const cap = this.times.length;
+    while (this.count > 0 && this.times[this.head] <= edge) {
+      this.head = this.head + 1 === cap ? 0 : this.head + 1;
+      this.count--;
+    }
+  }
+
+  oldest(): number {
+    return this.times[this.head];
+  }
+
+  push(t: number): void {
+    if (this.count === this.times.length) this.grow(Math.min(this.limit, this.times.length * 2));
+    const cap = this.times.length;
+    let tail = this.head + this.count;
+    if (tail >= cap) tail -= cap;
+    this.times[tail] = t;
+    this.count++;
+    this.newest = t;
+  }
+
+  /** A new limit: keep only the newest `limit` timestamps (the only ones an exact log needs). */
+  setLimit(limit: number): void {
+    while (this.count > limit) {
+      this.head = this.head + 1 === this.times.length ? 0 : this.head + 1;
+      this.count--;
+    }
+    this.limit = limit;
+    if (this.times.length > limit) this.grow(limit);
+  }
+
+  private grow(capacity: number): void {
+    const next = new Float64Array(Math.max(capacity, 1));
+    const cap = this.times.length;
+    for (let i = 0; i < this.count; i++) next[i] = this.times[(this.head + i) % cap];
+    this.times = next;
+    this.head = 0;
+  }
+}
+
+export class MemorySlidingLog implements Limiter {
+  readonly windowMs: number;
+  private readonly clock: Clock;
+  private readonly maxIdentities: number;
+  private readonly logs = new Map<string, Log>();
+  private sweepCursor: Iterator<[string, Log]> | undefined;
+
+  constructor(options: MemorySlidingLogOptions) {
+    this.clock = options.clock;
+    this.windowMs = options.windowMs ?? 1000;
+    this.maxIdentities = options.maxIdentities ?? 2_000_000;
+  }
+
+  /** Number of identities currently tracked (for tests and metrics). */
+  get size(): number {
+    return this.logs.size;
+  }
+
+  consume(identity: string, limit: number): LimitResult {
+    let now = this.clock.now();
+    const edge = now - this.windowMs;
+    this.sweepStep(edge);
+    let log = this.logs.get(identity);
+    if (log === undefined) {
+      if (this.logs.size >= this.maxIdentities && !this.makeRoom(edge)) {
+        // Every tracked identity is live: refusing a newcomer is safe, forgetting a live log is not.
+        return { allowed: false, limit, remaining: 0, resetMs: this.windowMs };
+      }
+      log = new Log(limit);
+      this.logs.set(identity, log);
+    } else if (log.limit !== limit) {
+      log.setLimit(limit);
+    }
+    // A clock step backwards must not reorder the log: treat it as "still at the newest instant".
+    if (now < log.newest) now = log.newest;
+    log.dropOlderThan(now - this.windowMs);
+    if (log.count < limit) {
+      log.push(now);
+      return { allowed: true, limit, remaining: limit - log.count, resetMs: log.oldest() + this.windowMs - now };
+    }
+    return { allowed: false, limit, remaining: 0, resetMs: log.oldest() + this.windowMs - now };
+  }
+
+  /** Forget an identity's history (used when its limit owner changes hands, and by tests). */
+  reset(identity: string): void {
+    this.logs.delete(identity);
+  }
+
+  async close(): Promise<void> {
+    this.logs.clear();
+  }
+
+  /**
+   * Incremental garbage collection: each decision inspects one entry of a long-lived iterator and
+   * drops it if its newest timestamp has left the window. No timers, no pauses proportional to the
+   * number of identities; a dead entry is found within one full pass of the map.
+   */
+  private sweepStep(edge: number): void {
+    if (this.sweepCursor === undefined) this.sweepCursor = this.logs.entries();
+    const next = this.sweepCursor.next();
+    if (next.done) {
+      this.sweepCursor = undefined;
+      return;
+    }
+    const [identity, log] = next.value;
+    if (log.newest <= edge) this.logs.delete(identity);
+  }
+
+  private makeRoom(edge: number): boolean {
+    let inspected = 0;
+    for (const [identity, log] of this.logs) {
+      if (log.newest <= edge) this.logs.delete(identity);
+      if (++inspected >= 64 || this.logs.size < this.maxIdentities) break;
+    }
+    return this.logs.size < this.maxIdentities;
+  }
+}

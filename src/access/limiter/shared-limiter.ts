@@ -1,0 +1,104 @@
+/**
+ * The scaled-out limiter: every decision goes to Redis (one atomic script), guarded so that Redis
+ * can never make a request wait longer than the store timeout:
+ *   - each call races a timer of `timeoutMs`;
+ *   - a circuit breaker stops calling Redis while it keeps failing, and probes it again after `openMs`,
+ *     so shared limits are back within about a second of Redis answering again;
+ *   - while Redis cannot answer, the failure mode decides: `local` (each instance enforces the same
+ *     limits alone, in memory), `open` (admit), `closed` (refuse with 503 -> `null`).
+ * A local deny cache remembers "refused until T" answers: for a sliding log the earliest admission
+ * time can only move later, so refusing locally until then never refuses a request Redis would admit
+ * (it may refuse up to one round trip too long), and floods of refused requests cost Redis nothing.
+ */
+import type { Clock } from '../../util/clock.js';
+import type { LimiterFailureMode } from '../options.js';
+import type { CircuitBreaker } from '../circuit-breaker.js';
+import type { LimitResult, Limiter } from './limiter.js';
+import type { MemorySlidingLog } from './memory-sliding-log.js';
+import { withTimeout } from '../timeout.js';
+
+export interface RemoteSlidingLog {
+  readonly windowMs: number;
+  consume(identity: string, limit: number): Promise<LimitResult>;
+}
+
+export interface SharedLimiterEvents {
+  /** Redis failed or timed out on a decision. */
+  onRemoteError?(error: unknown): void;
+  /** A decision was taken without Redis, in this failure mode. */
+  onFallback?(mode: LimiterFailureMode): void;
+}
+
+export interface SharedLimiterOptions {
+  remote: RemoteSlidingLog;
+  local: MemorySlidingLog;
+  breaker: CircuitBreaker;
+  failureMode: LimiterFailureMode;
+  timeoutMs: number;
+  clock: Clock;
+  events?: SharedLimiterEvents;
+  close?: () => Promise<void>;
+}
+
+interface Denial {
+  until: number;
+  limit: number;
+}
+
+export class SharedLimiter implements Limiter {
+  readonly windowMs: number;
+  private readonly denials = new Map<string, Denial>();
+
+  constructor(private readonly o: SharedLimiterOptions) {
+    this.windowMs = o.remote.windowMs;
+  }
+
+  consume(identity: string, limit: number): LimitResult | null | Promise<LimitResult | null> {
+    const now = this.o.clock.now();
+    const denial = this.denials.get(identity);
+    if (denial !== undefined) {
+      if (denial.until > now && denial.limit === limit) {
+        return { allowed: false, limit, remaining: 0, resetMs: denial.until - now };
+      }
+      this.denials.delete(identity);
+    }
+    if (!this.o.breaker.allow()) return this.fallback(identity, limit);
+    return this.askRemote(identity, limit);
+  }
+
+  async close(): Promise<void> {
+    this.denials.clear();
+    await this.o.close?.();
+  }
+
+  private async askRemote(identity: string, limit: number): Promise<LimitResult | null> {
+    let result: LimitResult;
+    try {
+      result = await withTimeout(this.o.remote.consume(identity, limit), this.o.timeoutMs);
+    } catch (error) {
+      this.o.breaker.failure();
+      this.o.events?.onRemoteError?.(error);
+      return this.fallback(identity, limit);
+    }
+    this.o.breaker.success();
+    if (!result.allowed) {
+      if (this.denials.size > 100_000) this.denials.clear();
+      // resetMs was measured at Redis before the answer travelled back: counting it from the arrival
+      // errs on the refusing side by at most one round trip, never on the admitting side.
+      this.denials.set(identity, { until: this.o.clock.now() + result.resetMs, limit });
+    }
+    return result;
+  }
+
+  private fallback(identity: string, limit: number): LimitResult | null {
+    this.o.events?.onFallback?.(this.o.failureMode);
+    switch (this.o.failureMode) {
+      case 'local':
+        return this.o.local.consume(identity, limit);
+      case 'open':
+        return { allowed: true, limit, remaining: limit, resetMs: 0 };
+      case 'closed':
+        return null;
+    }
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The access layer as a fastify onRequest hook. Stable API (the HTTP server wires it):
+ *
+ *   accessHook(access: AccessLayer): onRequestHookHandler
+ *     app.addHook('onRequest', accessHook(access))   // after the hook that sets request.network
+ *
+ * What it does, per request:
+ *   - acts only on limited paths (`isLimitedPath`): everything under /api/v2/ and /api/v3/ except
+ *     health (/api/v2/healthcheck, /api/v3/healthcheck) and docs (/api/v{2,3}/, /api/v{2,3}/openapi.json,
+ *     /api/v{2,3}/docs/*); /healthcheck and anything outside /api are never limited either;
+ *   - and only when the network router has set `request.network` (an object with `.name`);
+ *   - key: header X-API-Key, else query api_key; the header wins; an empty value counts as no key;
+ *   - client address: `request.ip` (fastify's trustProxy makes it the forwarded one behind trusted proxies);
+ *   - allowed: adds RateLimit-Policy / RateLimit to the response and continues; refused: answers
+ *     with the decision's status, headers and body (toncenter's v2 envelope on both versions);
+ *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers.
+ * With the embedded stores the hook completes synchronously (no promise on the hot path).
+ *
+ * requestMetricsHook(access): onResponseHookHandler counts answered API requests for /metrics.
+ */
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { AccessDecision, AccessLayer } from '../access/index.js';
+import { redactApiKey } from '../access/redact.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Public id of the API key the request presented, once the access layer accepted or limited it. */
+    apiKeyId?: string;
+  }
+}
+
+const UNLIMITED = new Set([
+  '/api/v2/healthcheck',
+  '/api/v3/healthcheck',
+  '/api/v2/openapi.json',
+  '/api/v3/openapi.json',
+  '/api/v2/',
+  '/api/v3/',
+]);
+
+/** The URL path without the query, percent-decoded the way the router will read it. */
+export function requestPath(url: string): string {
+  const q = url.indexOf('?');
+  const raw = q === -1 ? url : url.slice(0, q);
+  if (raw.indexOf('%') === -1) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Is this path subject to keys and limits? (Decided on the decoded path, so %-escapes cannot dodge it.) */
+export function isLimitedPath(path: string): boolean {
+  if (!(path.startsWith('/api/v2/') || path.startsWith('/api/v3/'))) return false;
+  if (UNLIMITED.has(path)) return false;
+  // Swagger UI assets: /api/v2/docs/swagger-ui.css ...
+  return !(path.startsWith('/docs/', 7) || path.length === 12 && path.endsWith('/docs'));
+}
+
+/** The API key of a request: header X-API-Key wins over query api_key; empty values count as absent. */
+export function extractApiKey(request: FastifyRequest): string | undefined {
+  const header = first(request.headers['x-api-key']);
+  if (header) return header;
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query ? first(query.api_key) : undefined;
+  return fromQuery || undefined;
+}
+
+function first(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+export function accessHook(access: AccessLayer): onRequestHookHandler {
+  return function accessCheck(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const network = (request as { network?: { name?: unknown } | null }).network;
+    if (!access.enabled || reply.sent || !network || typeof network.name !== 'string' || !isLimitedPath(requestPath(request.url))) {
+      done();
+      return;
+    }
+    const decision = access.check({ network: network.name, key: extractApiKey(request), clientIp: request.ip });
+    if (decision instanceof Promise) {
+      decision.then(
+        (d) => apply(d, request, reply, done),
+        (error: unknown) => done(error as Error),
+      );
+    } else {
+      apply(decision, request, reply, done);
+    }
+  };
+}
+
+function apply(decision: AccessDecision, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
+  if (decision.allowed) {
+    reply.headers(decision.headers);
+    done();
+    return;
+  }
+  // Answering from the hook: fastify skips the route; `done` must not be called as well.
+  reply.code(decision.status).headers(decision.headers).send(decision.body);
+}
+
+/** Counts answered requests under /api/v2 and /api/v3 by network, version, method and status. */
+export function requestMetricsHook(access: AccessLayer): onResponseHookHandler {
+  return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const path = requestPath(request.url);
+    const network = (request as { network?: { name?: unknown } | null }).network;
+    if ((path.startsWith('/api/v2/') || path.startsWith('/api/v3/')) && network && typeof network.name === 'string') {
+      access.metrics.request(network.name, path.slice(5, 7), methodLabel(request, path, reply.statusCode), reply.statusCode);
+    }
+    done();
+  };
+}
+
+/**
+ * The method label: the route's own last segment (getAddressInformation, jsonRPC, masterchainInfo).
+ * Paths that matched no route are 'unknown' so that made-up paths cannot grow the label set.
+ */
+function methodLabel(request: FastifyRequest, path: string, status: number): string {
+  const route = request.routeOptions?.url;
+  if (route === undefined || status === 404 && /[:*]/.test(route)) return 'unknown';
+  const segment = (/[:*]/.test(route) ? path : route).split('/').filter(Boolean)[2] ?? '';
+  return segment === '' ? 'index' : segment.slice(0, 64);
+}
+
+/**
+ * Log serializers that never print a key: the URL with `api_key` cut out (any spelling the query
+ * parser decodes to api_key), no headers, and the key's public id where the access layer set it.
+ * Use as fastify's logger `serializers`.
+ */
+export const accessLogSerializers = {
+  req(request: FastifyRequest) {
+    return { method: request.method, url: redactApiKey(request.url), remoteAddress: request.ip, keyId: request.apiKeyId };
+  },
+  res(reply: FastifyReply) {
+    return { statusCode: reply.statusCode, keyId: reply.request?.apiKeyId };
+  },
+};

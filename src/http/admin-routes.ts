@@ -1,0 +1,91 @@
+/**
+ * The admin HTTP API and /metrics, for remote operators. Stable API (the HTTP server wires it):
+ *
+ *   registerAdminRoutes(app, access, { adminToken })
+ *
+ * Without an admin token nothing is registered (404): the admin API is off. With one, every route
+ * needs `Authorization: Bearer <token>` (401 otherwise), so metrics are never served to anonymous
+ * clients of the public base URLs. Bodies use the v2 envelope: {"ok":true,"result":...} or
+ * {"ok":false,"error":"...","code":N}. The same KeyAdmin as the CLI does the work:
+ *
+ *   GET    /admin/keys               list keys (never the keys themselves: ids and display prefixes)
+ *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?} -> 201, the key shown once
+ *   GET    /admin/keys/:id           one key
+ *   DELETE /admin/keys/:id           revoke (also POST /admin/keys/:id/revoke)
+ *   GET    /admin/accounts           account limits
+ *   PUT    /admin/accounts/:name     {network, rps}: the account's shared limit on that network
+ *   GET    /metrics                  Prometheus text format
+ *
+ * It also adds requestMetricsHook (requests by network, version, method, status) to `app`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AdminError, type AccessLayer, type KeyAdmin } from '../access/index.js';
+import { requestMetricsHook } from './access-hook.js';
+import { bearerMatches } from './bearer.js';
+
+export interface AdminRoutesOptions {
+  adminToken?: string;
+}
+
+export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken }: AdminRoutesOptions): void {
+  app.addHook('onResponse', requestMetricsHook(access));
+  if (!adminToken) return;
+
+  const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (bearerMatches(request.headers.authorization, adminToken)) return true;
+    reply.code(401).header('www-authenticate', 'Bearer').send({ ok: false, error: 'Admin token required: Authorization: Bearer <token>', code: 401 });
+    return false;
+  };
+
+  app.get('/metrics', async (request, reply) => {
+    if (!authorized(request, reply)) return reply;
+    const { contentType, body } = await access.metrics.render();
+    return reply.type(contentType).send(body);
+  });
+
+  app.register(
+    async (admin) => {
+      admin.addHook('onRequest', async (request, reply) => {
+        if (!authorized(request, reply)) return reply;
+        if (!access.admin) return reply.code(409).send({ ok: false, error: 'access layer is off (--access off): there are no keys to manage', code: 409 });
+      });
+      admin.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+        if (error instanceof AdminError) return reply.code(error.status).send({ ok: false, error: error.message, code: error.status });
+        const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+        if (status === 500) request.log.error({ err: { name: error.name, message: error.message } }, 'admin request failed');
+        return reply.code(status).send({ ok: false, error: status === 500 ? 'internal error' : error.message, code: status });
+      });
+      const keys = (): KeyAdmin => access.admin!;
+
+      admin.get('/keys', async () => ({ ok: true, result: await keys().listKeys() }));
+      admin.post('/keys', async (request, reply) => {
+        const body = objectBody(request.body);
+        const created = await keys().createKey({
+          network: body.network as string,
+          rps: body.rps as number | undefined,
+          account: body.account as string | undefined,
+          label: body.label as string | undefined,
+          expires: body.expires as string | number | undefined,
+          key: body.key as string | undefined,
+        });
+        return reply.code(201).send({ ok: true, result: created });
+      });
+      admin.get('/keys/:id', async (request) => ({ ok: true, result: await keys().showKey((request.params as { id: string }).id) }));
+      const revoke = async (request: FastifyRequest) => ({ ok: true, result: await keys().revokeKey((request.params as { id: string }).id) });
+      admin.delete('/keys/:id', revoke);
+      admin.post('/keys/:id/revoke', revoke);
+      admin.get('/accounts', async () => ({ ok: true, result: await keys().listAccountLimits() }));
+      admin.put('/accounts/:name', async (request) => {
+        const body = objectBody(request.body);
+        const name = (request.params as { name: string }).name;
+        return { ok: true, result: await keys().setAccountLimit({ name, network: body.network as string, rps: body.rps as number }) };
+      });
+    },
+    { prefix: '/admin' },
+  );
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AdminError(400, 'body: a JSON object is required');
+  return body as Record<string, unknown>;
+}
