@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { Address, beginCell, serializeTuple, type TupleItem } from '@ton/core';
+import { legacyCellObject } from '../../src/ton/cell-object.js';
+import { StackParseError, TonInputError } from '../../src/ton/errors.js';
+import { parseStack, parseStackEntry } from '../../src/ton/stack-input.js';
+import { clientAnswering } from './support/client-transport.js';
+
+const require = createRequire(import.meta.url);
+const BN = require('tonweb/src/utils').BN;
+
+const cell = beginCell().storeUint(0xabcdef, 24).storeRef(beginCell().storeUint(1, 1)).endCell();
+const b64 = cell.toBoc().toString('base64');
+
+/** Cells compared by hash (Cell objects carry closures deepEqual cannot compare). */
+function comparable(items: TupleItem[]): unknown[] {
+  return items.map((v) => {
+    if ('cell' in v) return { type: v.type, cell: v.cell.hash().toString('hex') };
+    if (v.type === 'tuple') return { type: 'tuple', items: comparable(v.items) };
+    return v;
+  });
+}
+
+test('what TonClient sends (ints, cells, slices, builders) parses back to the items it serialized', async () => {
+  const items: TupleItem[] = [
+    { type: 'int', value: 5n },
+    { type: 'int', value: -(1n << 200n) },
+    { type: 'cell', cell },
+    { type: 'slice', cell },
+    { type: 'builder', cell },
+  ];
+  const { client, calls } = clientAnswering({ '@type': 'smc.runResult', gas_used: 1, exit_code: 0, stack: [] });
+  await client.runMethod(new Address(0, Buffer.alloc(32)), 'get_something', items);
+  const sent = calls[0].params.stack;
+  assert.deepEqual((sent as unknown[][]).map((e) => e[0]), ['num', 'num', 'tvm.Cell', 'tvm.Slice', 'tvm.Builder']);
+  assert.deepEqual(comparable(parseStack(sent)), comparable(items));
+});
+
+test('number forms: JSON integer, decimal, 0x-hex, negative hex; tag aliases', () => {
+  const forms: [unknown, bigint][] = [
+    [['num', 123], 123n],
+    [['num', '123'], 123n],
+    [['num', '0x7b'], 123n],
+    [['number', '-0x7B'], -123n],
+    [['int', '-5'], -5n],
+    [['integer', -1], -1n],
+    [{ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '-42' } }, -42n],
+    [{ '@type': 'tvm.numberDecimal', number: '7' }, 7n],
+    [{ type: 'num', value: '0x12a' }, 0x12an],
+    [['num', `0x${'f'.repeat(64)}`], (1n << 256n) - 1n],
+    [['num', `-0x1${'0'.repeat(64)}`], -(1n << 256n)],
+  ];
+  for (const [entry, value] of forms) assert.deepEqual(parseStackEntry(entry), { type: 'int', value }, JSON.stringify(entry));
+});
+
+test('cell forms: BoC, {bytes}, cell object, JSON string of a cell object (Python clients), typed, v3', () => {
+  const object = legacyCellObject(cell);
+  const forms: [unknown, string][] = [
+    [['tvm.Cell', b64], 'cell'],
+    [['cell', { bytes: b64 }], 'cell'],
+    [['cell', object], 'cell'],
+    [['cell', JSON.stringify(object)], 'cell'],
+    [['tvm.Slice', b64], 'slice'],
+    [['slice', { bytes: b64, object }], 'slice'],
+    [['tvm.Builder', b64], 'builder'],
+    [{ '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: b64 } }, 'cell'],
+    [{ '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: b64 } }, 'slice'],
+    [{ '@type': 'tvm.cell', bytes: b64 }, 'cell'],
+    [{ type: 'cell', value: b64 }, 'cell'],
+    [{ type: 'slice', value: b64 }, 'slice'],
+  ];
+  for (const [entry, type] of forms) {
+    const item = parseStackEntry(entry);
+    assert.equal(item.type, type, JSON.stringify(entry).slice(0, 80));
+    assert.ok('cell' in item && item.cell.equals(cell));
+  }
+});
+
+test('tuples and lists: legacy, typed and v3; a list becomes TVM pairs ending in null', () => {
+  const one = { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '1' } };
+  const two = { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '2' } };
+  const tuple = { type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'int', value: 2n }] };
+  const list = { type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] }] };
+  assert.deepEqual(parseStackEntry(['tuple', { '@type': 'tvm.tuple', elements: [one, two] }]), tuple);
+  assert.deepEqual(parseStackEntry(['tvm.Tuple', [one, two]]), tuple);
+  assert.deepEqual(parseStackEntry({ '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [one, two] } }), tuple);
+  assert.deepEqual(parseStackEntry({ type: 'tuple', value: [{ type: 'num', value: '1' }, ['num', 2]] }), tuple);
+  assert.deepEqual(parseStackEntry(['list', { '@type': 'tvm.list', elements: [one, two] }]), list);
+  assert.deepEqual(parseStackEntry({ '@type': 'tvm.stackEntryList', list: { '@type': 'tvm.list', elements: [one, two] } }), list);
+  assert.deepEqual(parseStackEntry(['list', { '@type': 'tvm.list', elements: [] }]), { type: 'null' });
+  assert.deepEqual(parseStackEntry(['null']), { type: 'null' });
+  assert.deepEqual(parseStackEntry({ type: 'null' }), { type: 'null' });
+  // The items feed serializeTuple unchanged (what chain/local hands to the emulator).
+  assert.doesNotThrow(() => serializeTuple(parseStack([['tuple', [one, ['list', [two]]]], ['num', 3]])));
+});
+
+test('bad entries raise StackParseError naming the entry path', () => {
+  const cases: [unknown, string, RegExp][] = [
+    [{ stack: 'x' }, 'stack', /Stack should be array/],
+    [[['num', 'ff']], 'stack[0]', /decimal or 0x-hex/], // BN.toJSON() of tonweb users
+    [[['num', JSON.parse(JSON.stringify(new BN(255)))]], 'stack[0]', /decimal or 0x-hex/],
+    [[['num', 1.5]], 'stack[0]', /safe integer/],
+    [[['num', 2 ** 60]], 'stack[0]', /safe integer/],
+    [[['num', `0x1${'0'.repeat(64)}`]], 'stack[0]', /257 bits/],
+    [[['num', null]], 'stack[0]', /integer or a string/],
+    [[['num', '1'], ['dict', {}]], 'stack[1]', /unsupported stack entry type: dict/],
+    [[['num']], 'stack[0]', /expected \[type, value\]/],
+    [[[5, 1]], 'stack[0]', /string type/],
+    [[['tvm.Cell', 'no!t base64']], 'stack[0]', /not base64/],
+    [[['tvm.Cell', 'aGVsbG8=']], 'stack[0]', /not a valid bag of cells/],
+    [[['cell', '{"data": 1}']], 'stack[0]', /data/],
+    [[['cell', '{broken']], 'stack[0]', /JSON|Expected/],
+    [[['cell', { data: { b64: 'AA==', len: 8 }, refs: [], special: true }]], 'stack[0]', /special/],
+    [[['num', 1], ['tuple', { elements: [['num', 1], ['num', 'x']] }]], 'stack[1].elements[1]', /decimal or 0x-hex/],
+    [[{ '@type': 'tvm.stackEntryUnsupported' }], 'stack[0]', /unsupported stack entry type/],
+    [[{ '@type': 'tvm.stackEntryNumber' }], 'stack[0]', /payload/],
+    [[{ type: 'dict', value: 1 }], 'stack[0]', /unsupported stack entry type: dict/],
+    [['just a string'], 'stack[0]', /expected \[type, value\]/],
+    [[['tuple', { elements: Array(256).fill(['num', 1]) }]], 'stack[0]', /more than 255/],
+  ];
+  for (const [input, path, reason] of cases) {
+    assert.throws(
+      () => parseStack(input),
+      (error: unknown) => {
+        assert.ok(error instanceof StackParseError && error instanceof TonInputError, JSON.stringify(input).slice(0, 60));
+        assert.equal(error.path, path, JSON.stringify(input).slice(0, 60));
+        assert.match(error.reason, reason);
+        assert.ok(error.message.includes(path));
+        return true;
+      },
+    );
+  }
+});
+
+test('deep nesting is refused, not a stack overflow', () => {
+  let entry: unknown = ['num', 1];
+  for (let i = 0; i < 100; i++) entry = ['tuple', [entry]];
+  assert.throws(() => parseStack([entry]), (error: unknown) => error instanceof StackParseError && /nested deeper/.test(error.reason));
+});
