@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../../util/clock.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
-import { withTimeout } from '../timeout.js';
+import { StoreTimeoutError, withTimeout } from '../timeout.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 
 export class KeyStoreUnavailableError extends Error {
@@ -171,6 +171,11 @@ export class KeyDirectory {
 
   private wait(loading: Promise<KeyRecord | null>): Promise<KeyRecord | null> {
     return withTimeout(loading, this.o.timeoutMs).catch((error: unknown) => {
+      // Too slow counts as failing: a hung store must trip the breaker, not make every request wait.
+      if (error instanceof StoreTimeoutError) {
+        this.o.breaker.failure();
+        this.o.events?.onStoreError?.('lookup', error);
+      }
       throw new KeyStoreUnavailableError(`key store unavailable: ${(error as Error).message}`);
     });
   }

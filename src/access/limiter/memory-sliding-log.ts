@@ -14,7 +14,7 @@ export interface MemorySlidingLogOptions {
   maxIdentities?: number;
 }
 
-/** One identity's admitted timestamps, oldest at `head`. Grows on demand up to `limit` slots. */
+/** One identity's admitted timestamps, oldest at `head`. Grows on demand up to `limit` slots (`limit` is the latest one asked for). */
 class Log {
   times: Float64Array;
   head = 0;
@@ -46,14 +46,14 @@ class Log {
     this.newest = t;
   }
 
-  /** A new limit: keep only the newest `limit` timestamps (the only ones an exact log needs). */
-  setLimit(limit: number): void {
-    while (this.count > limit) {
-      this.head = this.head + 1 === this.times.length ? 0 : this.head + 1;
-      this.count--;
-    }
-    this.limit = limit;
-    if (this.times.length > limit) this.grow(limit);
+  /**
+   * The time at which the window will hold fewer than `limit` admissions: when the limit-th newest
+   * leaves it. (After a limit was lowered the log may hold more than `limit` entries: they are kept,
+   * so raising the limit again within the window cannot over-admit.)
+   */
+  freeAt(limit: number, windowMs: number): number {
+    const cap = this.times.length;
+    return this.times[(this.head + this.count - limit) % cap] + windowMs;
   }
 
   private grow(capacity: number): void {
@@ -95,8 +95,8 @@ export class MemorySlidingLog implements Limiter {
       }
       log = new Log(limit);
       this.logs.set(identity, log);
-    } else if (log.limit !== limit) {
-      log.setLimit(limit);
+    } else {
+      log.limit = limit;
     }
     // A clock step backwards must not reorder the log: treat it as "still at the newest instant".
     if (now < log.newest) now = log.newest;
@@ -105,7 +105,7 @@ export class MemorySlidingLog implements Limiter {
       log.push(now);
       return { allowed: true, limit, remaining: limit - log.count, resetMs: log.oldest() + this.windowMs - now };
     }
-    return { allowed: false, limit, remaining: 0, resetMs: log.oldest() + this.windowMs - now };
+    return { allowed: false, limit, remaining: 0, resetMs: log.freeAt(limit, this.windowMs) - now };
   }
 
   /** Forget an identity's history (used when its limit owner changes hands, and by tests). */

@@ -31,10 +31,6 @@ while true do
   redis.call('RPOP', key)
 end
 local n = redis.call('LLEN', key)
-if n > limit then
-  redis.call('LTRIM', key, 0, limit - 1)
-  n = limit
-end
 if n < limit then
   redis.call('LPUSH', key, string.format('%d', now))
   -- One window after the last admission the list is dead; a second of slack keeps it for callers
@@ -43,8 +39,10 @@ if n < limit then
   local oldest = tonumber(redis.call('LINDEX', key, -1))
   return { 1, limit - n - 1, oldest + window - now }
 end
-local oldest = tonumber(redis.call('LINDEX', key, -1))
-return { 0, 0, oldest + window - now }
+-- Refused: the window holds n >= limit admissions (n > limit after a limit was lowered: entries are
+-- kept so that raising it again cannot over-admit). A slot frees when the limit-th newest leaves.
+local pivot = tonumber(redis.call('LINDEX', key, limit - 1))
+return { 0, 0, pivot + window - now }
 `;
 
 type ScriptReply = [number, number, number];

@@ -28,7 +28,8 @@ export async function buildTestApp(access: AccessLayer, options: TestAppOptions 
   }) as unknown as FastifyInstance;
   app.decorateRequest('network', null as never);
   app.addHook('onRequest', async (request) => {
-    const host = request.headers.host ?? '';
+    // request.host: the Host header, or X-Forwarded-Host behind a trusted proxy (fetch cannot set Host).
+    const host = request.host ?? '';
     const name = host.startsWith(HOSTS.testnet) ? 'testnet' : host.startsWith(HOSTS.mainnet) ? 'mainnet' : undefined;
     (request as unknown as { network: { name: string } | null }).network = name ? { name } : null;
   });

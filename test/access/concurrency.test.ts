@@ -1,0 +1,86 @@
+/**
+ * 200 concurrent clients over real sockets (fastify listening, fetch with 200 requests in flight),
+ * told apart by X-Forwarded-For behind a trusted proxy: each keyless client gets exactly its 1
+ * request/s, a shared key exactly its N, on both backends. The clock is frozen (ManualClock), so the
+ * counts are exact whatever the machine's speed.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock } from '../../src/util/clock.js';
+import { createAccessLayer } from '../../src/access/index.js';
+import { buildTestApp, HOSTS } from './support/app.js';
+import { embeddedBackend, sharedBackend, type Backend } from './support/backends.js';
+
+async function concurrentClients(t: TestContext, backend: Backend): Promise<void> {
+  const clock = new ManualClock();
+  const access = await createAccessLayer(backend.options, { clock, redisUsesClock: true });
+  const app = await buildTestApp(access, { trustProxy: true });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const get = (path: string, headers: Record<string, string>) =>
+    fetch(base + path, { headers: { 'x-forwarded-host': HOSTS.mainnet, ...headers } }).then(async (r) => ({ status: r.status, body: await r.text() }));
+  try {
+    await t.test('200 keyless clients, 3 simultaneous requests each: exactly one admitted per client', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 600 }, (_, i) => get('/api/v3/masterchainInfo', { 'x-forwarded-for': `10.1.${Math.floor((i % 200) / 100)}.${i % 100}` })),
+      );
+      const admittedPer = new Map<number, number>();
+      results.forEach((r, i) => {
+        assert.ok(r.status === 200 || r.status === 429, `status ${r.status}: ${r.body}`);
+        if (r.status === 200) admittedPer.set(i % 200, (admittedPer.get(i % 200) ?? 0) + 1);
+      });
+      assert.equal(admittedPer.size, 200, 'every client was admitted once');
+      assert.ok([...admittedPer.values()].every((n) => n === 1), 'no client admitted twice');
+      assert.equal(results.filter((r) => r.status === 429).length, 400);
+      for (const r of results.filter((x) => x.status === 429)) assert.deepEqual(JSON.parse(r.body), { ok: false, error: 'Ratelimit exceeded', code: 429 });
+    });
+
+    await t.test('200 clients sharing one key of 50 requests/s: exactly 50 admitted', async () => {
+      clock.advance(5000);
+      const { key } = await access.admin!.createKey({ network: 'mainnet', rps: 50 });
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => get(i % 2 ? `/api/v2/getMasterchainInfo?api_key=${key}` : '/api/v3/masterchainInfo', { 'x-api-key': i % 2 ? '' : key, 'x-forwarded-for': `10.2.0.${i}` })),
+      );
+      assert.equal(results.filter((r) => r.status === 200).length, 50);
+      assert.equal(results.filter((r) => r.status === 429).length, 150);
+    });
+
+    await t.test('X-Forwarded-For from an untrusted peer is ignored', async () => {
+      clock.advance(5000);
+      const untrusted = await buildTestApp(access, { trustProxy: false });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 3; i++) {
+          const res = await untrusted.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-forwarded-for': `10.3.0.${i}` }, remoteAddress: '192.0.2.200' });
+          statuses.push(res.statusCode);
+        }
+        assert.deepEqual(statuses, [200, 429, 429]);
+      } finally {
+        await untrusted.close();
+      }
+    });
+  } finally {
+    await app.close();
+    await access.close();
+  }
+}
+
+test('200 concurrent clients on memory + SQLite', async (t) => {
+  const backend = embeddedBackend();
+  try {
+    await concurrentClients(t, backend);
+  } finally {
+    await backend.cleanup();
+  }
+});
+
+test('200 concurrent clients on Redis + PostgreSQL', async (t) => {
+  const backend = await sharedBackend(t);
+  if (!backend) return;
+  try {
+    await concurrentClients(t, backend);
+  } finally {
+    await backend.cleanup();
+  }
+});
