@@ -2,8 +2,13 @@
  * The Chain of one network, as the API layers see it. Implementations: chain/local (the embedded
  * chain). Later chain/lite (liteservers). Nothing here knows about HTTP or wire formats: values are
  * @ton/core objects, bigints and Buffers; api/ and ton/ turn them into toncenter's JSON.
+ *
+ * Reads return `MaybePromise`: the local chain answers synchronously (SQLite and the emulator are
+ * synchronous), a network backend will answer with promises; callers `await` either.
  */
-import type { Address, Cell, Transaction } from '@ton/core';
+import type { Address, Cell, Transaction, TupleItem } from '@ton/core';
+
+export type MaybePromise<T> = T | Promise<T>;
 
 /** A block's place: workchain, shard (unsigned 64-bit prefix, 0x8000000000000000n for the whole chain), seqno. */
 export interface BlockRef {
@@ -16,6 +21,9 @@ export interface BlockId extends BlockRef {
   rootHash: Buffer;
   fileHash: Buffer;
 }
+
+/** The shard id of a whole workchain (no split): the only shard the local chain has. */
+export const WHOLE_SHARD = 0x8000000000000000n;
 
 export interface Block {
   id: BlockId;
@@ -30,7 +38,7 @@ export interface Block {
   masterRef?: BlockRef;
   /** Masterchain blocks: the shard blocks they commit. */
   shardBlocks?: BlockId[];
-  /** Hash of the state after this block (see chain/local's README section on hashes). */
+  /** Hash of the state after this block (chain/local/block-cell.ts says what is hashed). */
   stateRootHash: Buffer;
   randSeed: Buffer;
   txCount: number;
@@ -53,8 +61,193 @@ export interface NetworkIdentity {
   globalId: number;
 }
 
-export interface Chain extends NetworkIdentity {
-  masterchainInfo(): MasterchainInfo;
+export type AccountStatus = 'active' | 'uninit' | 'frozen' | 'nonexist';
+
+export interface ExtraCurrency {
+  id: number;
+  amount: bigint;
 }
 
-export type { Address, Cell, Transaction };
+/** An account as of one masterchain block. */
+export interface AccountState {
+  address: Address;
+  balance: bigint;
+  extraCurrencies: ExtraCurrency[];
+  state: AccountStatus;
+  code?: Cell;
+  data?: Cell;
+  frozenHash?: Buffer;
+  /** lt and hash of the account's last transaction (0 and 32 zero bytes when it has none). */
+  lastTxLt: bigint;
+  lastTxHash: Buffer;
+  /** The raw ShardAccount cell (account_none for 'nonexist'). */
+  shardAccount: Cell;
+  /** The masterchain block the state is read at. */
+  block: BlockId;
+  /** That block's gen_utime. */
+  syncUtime: number;
+}
+
+/** A transaction with its place in the chain. `tx` is parsed on first access. */
+export interface ChainTransaction {
+  readonly tx: Transaction;
+  cell: Cell;
+  hash: Buffer;
+  account: Address;
+  lt: bigint;
+  now: number;
+  /** The (shard) block that holds it. */
+  block: BlockRef;
+  /** The masterchain block that commits that block. */
+  mcSeqno: number;
+}
+
+export type MessageKind = 'int' | 'ext_in' | 'ext_out';
+
+export interface ChainMessage {
+  hash: Buffer;
+  /** TEP-467 normalized hash (external-in messages only). */
+  hashNorm?: Buffer;
+  kind: MessageKind;
+  cell: Cell;
+  source: Address | null;
+  destination: Address | null;
+  createdLt: bigint | null;
+  createdAt: number | null;
+  /** First 32 bits of the body, when it has that many. */
+  opcode: number | null;
+  bodyHash: Buffer;
+  /** The transaction that sent it (none for external-in). */
+  outTxHash?: Buffer;
+  mcSeqno: number;
+}
+
+/** Pages an account's transactions, newest first. */
+export interface TransactionQuery {
+  /** Start at this transaction (inclusive); the account's last one when omitted. */
+  lt?: bigint;
+  /** When given with lt, the transaction at lt must have this hash. */
+  hash?: Buffer;
+  /** Stop before reaching this lt (exclusive: transactions with lt <= toLt are not returned). */
+  toLt?: bigint;
+  limit: number;
+}
+
+/** Pages a block's transactions in (account, lt) order, as a liteserver lists them. */
+export interface BlockTransactionQuery {
+  /** Continue after this (account, lt). */
+  afterAccount?: Buffer;
+  afterLt?: bigint;
+  count: number;
+}
+
+export interface BlockTransactions {
+  transactions: ChainTransaction[];
+  /** More transactions follow in this block. */
+  incomplete: boolean;
+}
+
+/** Block lookup by exactly one of seqno, lt (the block whose lt range reaches lt) or utime (the newest block at or before it). */
+export interface BlockLookup {
+  workchain: number;
+  shard: bigint;
+  seqno?: number;
+  lt?: bigint;
+  utime?: number;
+}
+
+export interface GetMethodResult {
+  /** TVM exit code: 0/1 success; anything else is still a result (-13: account not active). */
+  exitCode: number;
+  gasUsed: bigint;
+  /** The raw VmStack cell: the API layer parses it (it may hold continuations @ton/core cannot read). */
+  stackBoc: Cell;
+  block: BlockId;
+  lastTxLt: bigint;
+  lastTxHash: Buffer;
+}
+
+export interface SentMessage {
+  hash: Buffer;
+  hashNorm: Buffer;
+}
+
+export type ExternalToEmulate =
+  | Buffer
+  | { address: Address; body: Cell; initCode?: Cell; initData?: Cell };
+
+export interface EmulationFees {
+  /** Import fee of the external message. */
+  inFwdFee: bigint;
+  storageFee: bigint;
+  gasFee: bigint;
+  /** Forwarding fees of the messages it sends. */
+  fwdFee: bigint;
+  total: bigint;
+}
+
+export interface EmulationResult {
+  /** Whether the contract accepted the message. When false, `error` (and `exitCode`) say why. */
+  accepted: boolean;
+  error?: string;
+  exitCode?: number;
+  fees: EmulationFees;
+  /** The emulated transaction (accepted only). */
+  tx?: Transaction;
+}
+
+export interface Library {
+  hash: Buffer;
+  cell: Cell;
+}
+
+/** Everything one production step sealed: what an indexer consumes. */
+export interface SealedBlock {
+  masterchain: Block;
+  shard: Block;
+  transactions: ChainTransaction[];
+  messages: ChainMessage[];
+  accountStates: Array<{ address: Address; shardAccount: Cell }>;
+}
+
+export interface Chain extends NetworkIdentity {
+  masterchainInfo(): MasterchainInfo;
+  getBlock(ref: BlockRef): MaybePromise<Block | undefined>;
+  lookupBlock(query: BlockLookup): MaybePromise<Block | undefined>;
+  /** The shard blocks committed by a masterchain block. */
+  shardsAt(mcSeqno: number): MaybePromise<BlockId[]>;
+  /** As of the last sealed block, or of masterchain block `mcSeqno`. */
+  getAccount(address: Address, mcSeqno?: number): MaybePromise<AccountState>;
+  getTransactions(address: Address, query: TransactionQuery): MaybePromise<ChainTransaction[]>;
+  getTransaction(hash: Buffer): MaybePromise<ChainTransaction | undefined>;
+  /** Transactions that received the message, then the one that sent it. */
+  getTransactionsByMessage(msgHash: Buffer): MaybePromise<ChainTransaction[]>;
+  /** By hash, or by TEP-467 normalized hash. */
+  getMessage(hash: Buffer): MaybePromise<ChainMessage | undefined>;
+  blockTransactions(ref: BlockRef, query: BlockTransactionQuery): MaybePromise<BlockTransactions>;
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): MaybePromise<GetMethodResult>;
+  /** Parses, pre-checks and accepts an external message (throws when refused). */
+  sendExternal(boc: Buffer): Promise<SentMessage>;
+  /** Emulates an external message on the visible state without changing anything (estimateFee). */
+  emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): MaybePromise<EmulationResult>;
+  /** The blockchain config cell (the dictionary root). */
+  config(): MaybePromise<Cell>;
+  libraries(hashes: Buffer[]): MaybePromise<Library[]>;
+  /** Calls `listener` after every sealed block; returns the unsubscribe function. */
+  onBlock(listener: (block: SealedBlock) => void): () => void;
+}
+
+export interface FaucetInfo {
+  kind: 'v4r2' | 'v5r1';
+  address: Address;
+  walletId: number;
+}
+
+/** A chain with faucets (local chains): `POST /devnet/fund` needs it. */
+export interface DevnetChain extends Chain {
+  faucets(): FaucetInfo[];
+  /** A signed transfer from the v4r2 faucet; resolves once its transaction is in a sealed block. */
+  fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }>;
+}
+
+export type { Address, Cell, Transaction, TupleItem };

@@ -1,0 +1,167 @@
+/**
+ * A thin adapter over @ton/sandbox's WASM `Executor`: the real TON transaction and get-method
+ * emulator, without sandbox's `Blockchain` model.
+ *
+ * Why not `executor.runTransaction()` / `runGetMethod()` as they are: they re-serialize their inputs
+ * on every call. Measured on this machine, serializing the PREVBLOCKSINFO tuple (16 block ids) costs
+ * ~4 ms per call with @ton/core's serializeTuple, 3x the emulation itself, and the code/data cells
+ * are turned into BoCs again for every get-method. This adapter takes ready base64 strings (cached by
+ * the caller per block / per account state) and calls the emulator's exported functions through
+ * `Executor.invoke`, with one emulator instance per config (so two networks sharing one Executor do
+ * not rebuild each other's emulator on every switch).
+ *
+ * Coupling: it relies on `invoke` (public) and `extractString` (private in the typings, present in
+ * the JS) of @ton/sandbox 0.41; test/chain covers both paths, so an upgrade that changes them fails
+ * loudly there.
+ */
+import { Executor } from '@ton/sandbox/dist/executor/Executor.js';
+
+/** One WASM module per process, created on first use (~250 ms), shared by every chain. */
+let sharedExecutor: Promise<Executor> | undefined;
+
+export function loadExecutor(): Promise<Executor> {
+  sharedExecutor ??= Executor.create();
+  return sharedExecutor;
+}
+
+interface ExecutorInternals {
+  invoke(method: string, args: (number | string)[]): number;
+  extractString(ptr: number): string;
+}
+
+export interface TxRunArgs {
+  /** ShardAccount BoC, base64. */
+  shardAccount: string;
+  /** Message BoC, base64. */
+  message: string;
+  now: number;
+  lt: bigint;
+  /** 32 bytes as 64 hex characters. */
+  randSeedHex: string;
+  ignoreChksig: boolean;
+  /** The serialized PREVBLOCKSINFO stack entry (base64 BoC), or undefined to leave it out. */
+  prevBlocksInfo?: string;
+  /** Library dictionary BoC (base64), or undefined for none. */
+  libs?: string;
+}
+
+export type TxRunResult =
+  | { success: true; transaction: string; shardAccount: string; actions: string | null }
+  | { success: false; error: string; exitCode?: number; vmLog?: string };
+
+export interface GetRunArgs {
+  code: string;
+  data: string;
+  /** Friendly or raw form: the emulator only parses it. */
+  address: string;
+  balance: bigint;
+  methodId: number;
+  /** VmStack BoC (base64). */
+  stack: string;
+  unixTime: number;
+  randSeedHex: string;
+  gasLimit: bigint;
+  prevBlocksInfo?: string;
+  libs?: string;
+}
+
+export type GetRunResult =
+  | { success: true; stack: string; gasUsed: bigint; exitCode: number; missingLibrary: string | null }
+  | { success: false; error: string };
+
+/** The emulator bound to one blockchain config. */
+export class Emulator {
+  private readonly core: ExecutorInternals;
+  private emulatorPtr: number;
+  private closed = false;
+
+  private constructor(
+    executor: Executor,
+    private readonly configBase64: string,
+  ) {
+    this.core = executor as unknown as ExecutorInternals;
+    // verbosity 0 ("short"): no VM log is produced or copied out.
+    this.emulatorPtr = this.core.invoke('_create_emulator', [configBase64, 0]);
+    if (!this.emulatorPtr) throw new Error('the TON emulator refused the blockchain config');
+  }
+
+  static async create(configBase64: string): Promise<Emulator> {
+    return new Emulator(await loadExecutor(), configBase64);
+  }
+
+  runTransaction(args: TxRunArgs): TxRunResult {
+    this.assertOpen();
+    const params: Record<string, unknown> = {
+      utime: args.now,
+      lt: args.lt.toString(),
+      rand_seed: args.randSeedHex,
+      ignore_chksig: args.ignoreChksig,
+      debug_enabled: false,
+    };
+    if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = args.prevBlocksInfo;
+    const resp = this.call('_emulate_with_emulator', [this.emulatorPtr, args.libs ?? 0, args.shardAccount, args.message, JSON.stringify(params)]);
+    const out = resp.output as Record<string, unknown>;
+    if (out.success === true) {
+      return {
+        success: true,
+        transaction: out.transaction as string,
+        shardAccount: out.shard_account as string,
+        actions: (out.actions as string | null | undefined) ?? null,
+      };
+    }
+    return {
+      success: false,
+      error: String(out.error ?? 'unknown emulation error'),
+      exitCode: typeof out.vm_exit_code === 'number' ? out.vm_exit_code : undefined,
+      vmLog: typeof out.vm_log === 'string' ? out.vm_log : undefined,
+    };
+  }
+
+  runGetMethod(args: GetRunArgs): GetRunResult {
+    this.assertOpen();
+    const params: Record<string, unknown> = {
+      code: args.code,
+      data: args.data,
+      verbosity: 0,
+      libs: args.libs ?? '',
+      address: args.address,
+      unixtime: args.unixTime,
+      balance: args.balance.toString(),
+      rand_seed: args.randSeedHex,
+      gas_limit: args.gasLimit.toString(),
+      method_id: args.methodId,
+      debug_enabled: false,
+    };
+    if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = args.prevBlocksInfo;
+    const resp = this.call('_run_get_method', [JSON.stringify(params), args.stack, this.configBase64]);
+    const out = resp.output as Record<string, unknown>;
+    if (out.success === true) {
+      return {
+        success: true,
+        stack: out.stack as string,
+        gasUsed: BigInt(out.gas_used as string | number),
+        exitCode: out.vm_exit_code as number,
+        missingLibrary: (out.missing_library as string | null | undefined) ?? null,
+      };
+    }
+    return { success: false, error: String(out.error ?? 'unknown get-method error') };
+  }
+
+  /** Frees the emulator instance (the shared WASM module stays for other chains). Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.core.invoke('_destroy_emulator', [this.emulatorPtr]);
+  }
+
+  private call(method: string, args: (number | string)[]): { output: unknown; fail?: boolean; message?: string } {
+    const resp = JSON.parse(this.core.extractString(this.core.invoke(method, args)));
+    // `fail` means the arguments themselves were unusable (e.g. a BoC the emulator could not parse).
+    if (resp.fail) return { output: { success: false, error: String(resp.message ?? resp.error ?? 'emulator call failed') } };
+    return resp;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('emulator is closed');
+  }
+}

@@ -1,0 +1,21 @@
+/** The embedded local chain of one network (see local-chain.ts). */
+export {
+  LocalChain,
+  DEFAULT_BLOCK_INTERVAL_MS,
+  DEFAULT_GET_METHOD_GAS_LIMIT,
+  DEFAULT_MAX_BLOCK_TRANSACTIONS,
+  type LocalChainOptions,
+} from './local-chain.js';
+export {
+  BadMessage,
+  ChainDataMismatch,
+  ChainInputError,
+  ChainStopped,
+  ExternalMessageRejected,
+  FundFailed,
+  GetMethodFailed,
+  NotFound,
+} from './errors.js';
+export { FAUCET_BALANCE } from './genesis.js';
+export { V4R2_WALLET_ID } from './faucet.js';
+export { normalizedExternalHash } from './messages.js';

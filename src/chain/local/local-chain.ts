@@ -1,0 +1,364 @@
+/**
+ * LocalChain: the embedded chain of one network. It wires the store, the emulator, the block
+ * producer and the readers together, runs the block timer, and implements the faucet.
+ */
+import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, type TupleItem } from '@ton/core';
+import { systemClock, type Clock } from '../../util/clock.js';
+import type {
+  AccountState,
+  Block,
+  BlockId,
+  BlockLookup,
+  BlockRef,
+  BlockTransactionQuery,
+  BlockTransactions,
+  ChainMessage,
+  ChainTransaction,
+  DevnetChain,
+  EmulationResult,
+  ExternalToEmulate,
+  FaucetInfo,
+  GetMethodResult,
+  Library,
+  MasterchainInfo,
+  SealedBlock,
+  SentMessage,
+  TransactionQuery,
+} from '../types.js';
+import { AccountView } from './account-view.js';
+import { SealedAccounts, WorkingAccounts } from './accounts.js';
+import { BASECHAIN, BlockIndex, ChainHead, MASTERCHAIN } from './blocks.js';
+import { networkConfig } from './config.js';
+import { Emulator } from './emulator.js';
+import { ChainDataMismatch, ChainInputError, ChainStopped, FundFailed } from './errors.js';
+import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
+import { writeGenesis } from './genesis.js';
+import { parseExternal } from './messages.js';
+import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from './producer.js';
+import { ChainReader } from './reader.js';
+import { messageFromRecord, transactionFromExecuted } from './records.js';
+import { ChainStore } from './store.js';
+
+export interface LocalChainOptions {
+  /** Network name ('mainnet', 'testnet', ...): recorded in the data dir, which then serves only it. */
+  network: string;
+  /** -239 mainnet, -3 testnet: block global_id and config param 19. */
+  globalId: number;
+  /** Directory of the chain's SQLite file; undefined = ephemeral (in memory, nothing on disk). */
+  dataDir?: string;
+  /** Time between blocks (default 1000). Blocks keep coming when the chain is idle. */
+  blockIntervalMs?: number;
+  /** 24 words: the faucet wallets' key. */
+  faucetMnemonic: string[];
+  clock?: Clock;
+  logger?: Logger;
+  /** Per-block cap on transactions from internal messages (default 10,000). */
+  maxBlockTransactions?: number;
+  /** Gas limit of get-methods (default 1,000,000, as liteservers use). */
+  getMethodGasLimit?: bigint;
+}
+
+export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
+export const DEFAULT_MAX_BLOCK_TRANSACTIONS = 10_000;
+export const DEFAULT_GET_METHOD_GAS_LIMIT = 1_000_000n;
+
+export class LocalChain implements DevnetChain {
+  readonly name: string;
+  readonly globalId: number;
+  private readonly blockIntervalMs: number;
+  private readonly listeners = new Set<(block: SealedBlock) => void>();
+  private timer?: NodeJS.Timeout;
+  private production: Promise<unknown> = Promise.resolve();
+  private stopping?: Promise<void>;
+  private producer!: BlockProducer;
+  private reader!: ChainReader;
+
+  private constructor(
+    private readonly opts: LocalChainOptions,
+    private readonly store: ChainStore,
+    private readonly emulator: Emulator,
+    private readonly keys: FaucetKeys,
+    private readonly wallets: FaucetWallet[],
+    private readonly logger: Logger | undefined,
+  ) {
+    this.name = opts.network;
+    this.globalId = opts.globalId;
+    this.blockIntervalMs = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
+  }
+
+  static async open(opts: LocalChainOptions): Promise<LocalChain> {
+    validateOptions(opts);
+    const clock = opts.clock ?? systemClock;
+    const config = networkConfig(opts.globalId);
+    const [keys, emulator] = await Promise.all([faucetKeys(opts.faucetMnemonic), Emulator.create(config.base64)]);
+    const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
+    let store: ChainStore | undefined;
+    try {
+      store = ChainStore.open(opts.dataDir);
+      checkIdentity(store, opts, keys.keyPair.publicKey);
+      if (store.lastMcSeqno() === undefined) {
+        await writeGenesis(store, { globalId: opts.globalId, configHash: config.cell.hash(), faucets: wallets, utime: Math.floor(clock.now() / 1000) });
+      }
+      const chain = new LocalChain(opts, store, emulator, keys, wallets, opts.logger);
+      chain.wire(clock, config);
+      opts.logger?.info({ seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null }, `${opts.network} local chain opened`);
+      return chain;
+    } catch (err) {
+      store?.close();
+      emulator.close();
+      throw err;
+    }
+  }
+
+  private wire(clock: Clock, config: ReturnType<typeof networkConfig>): void {
+    const { store, opts } = this;
+    const last = store.lastMcSeqno()!;
+    const blocks = new BlockIndex(store, opts.globalId);
+    const head = new ChainHead(
+      blocks.get(MASTERCHAIN, 0, last)!,
+      blocks.get(MASTERCHAIN, last, last)!,
+      blocks.get(BASECHAIN, last, last)!,
+      ChainHead.recentIds(blocks, last),
+    );
+    const sealed = new SealedAccounts(store);
+    const working = new WorkingAccounts(store, () => head.seqno);
+    const pending: QueuedMessage[] = store.pendingMessages().map((p) => {
+      const cell = Cell.fromBoc(p.boc)[0];
+      const info = loadMessage(cell.beginParse()).info;
+      if (info.type !== 'internal') throw new Error('pending_messages holds a non-internal message');
+      return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
+    });
+    this.producer = new BlockProducer({
+      globalId: opts.globalId,
+      maxBlockTransactions: opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS,
+      configHash: config.cell.hash(),
+      store,
+      emulator: this.emulator,
+      head,
+      blocks,
+      working,
+      sealed,
+      clock,
+      logger: this.logger,
+      pending,
+      onSealed: (step) => this.emit(step),
+    });
+    this.reader = new ChainReader({
+      store,
+      blocks,
+      head,
+      sealed,
+      emulator: this.emulator,
+      config,
+      clock,
+      getMethodGasLimit: opts.getMethodGasLimit ?? DEFAULT_GET_METHOD_GAS_LIMIT,
+    });
+  }
+
+  // ---- life cycle ----
+
+  /** Starts the block timer: a block every blockIntervalMs, empty or not. Idempotent. */
+  start(): void {
+    if (this.timer || this.stopping) return;
+    let due = Date.now() + this.blockIntervalMs;
+    const tick = () => {
+      this.timer = undefined;
+      this.produceBlock()
+        .catch((err) => this.logger?.error({ err }, 'block production failed'))
+        .finally(() => {
+          if (this.stopping) return;
+          // Keep a steady cadence; after a long stall, restart it rather than firing a burst.
+          due = Math.max(due + this.blockIntervalMs, Date.now());
+          this.timer = setTimeout(tick, due - Date.now());
+        });
+    };
+    // Not unref'd: a started chain keeps the process alive until stop(), like a server socket.
+    this.timer = setTimeout(tick, this.blockIntervalMs);
+  }
+
+  /** Seals a block now (delivering queued messages first); resolves with the new masterchain block. */
+  produceBlock(): Promise<Block> {
+    if (this.stopping) return Promise.reject(new ChainStopped(this.name));
+    return this.enqueueProduction();
+  }
+
+  private enqueueProduction(): Promise<Block> {
+    const step = this.production.then(() => this.producer.produce());
+    this.production = step.catch(() => undefined);
+    return step.then((s) => s.mc);
+  }
+
+  /**
+   * Stops the timer, lets accepted work finish, seals the block in progress (if it holds any
+   * transaction) and closes the store. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      await this.production;
+      await this.producer.idle();
+      if (this.producer.hasOpenTransactions()) {
+        await this.enqueueProduction().catch((err) => this.logger?.error({ err }, 'sealing the last block failed'));
+      }
+      this.producer.close();
+      await this.producer.idle();
+      this.store.close();
+      this.emulator.close();
+      this.logger?.info({ seqno: this.reader.masterchainInfo().last.id.seqno }, `${this.name} local chain stopped`);
+    })();
+    return this.stopping;
+  }
+
+  /** Work in flight: internal messages waiting for delivery, transactions in the unsealed block. */
+  stats(): { pendingMessages: number; openTransactions: number } {
+    return { pendingMessages: this.producer.queueLength, openTransactions: this.producer.openTransactions };
+  }
+
+  onBlock(listener: (block: SealedBlock) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(step: SealedStep): void {
+    if (this.listeners.size === 0) return;
+    const seqno = step.mc.id.seqno;
+    const sealed: SealedBlock = {
+      masterchain: step.mc,
+      shard: step.shard,
+      transactions: step.txs.map((t) => transactionFromExecuted(t, seqno)),
+      messages: step.messages.map((m) => messageFromRecord(m, seqno)),
+      accountStates: step.changed.map((c) => {
+        let cell: Cell | undefined;
+        return {
+          address: c.address,
+          get shardAccount() {
+            return (cell ??= Cell.fromBase64(c.shardAccount));
+          },
+        };
+      }),
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(sealed);
+      } catch (err) {
+        this.logger?.error({ err }, 'onBlock listener failed');
+      }
+    }
+  }
+
+  // ---- messages and the faucet ----
+
+  async sendExternal(boc: Buffer): Promise<SentMessage> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    const parsed = parseExternal(boc);
+    await this.producer.submitExternal(parsed);
+    return { hash: parsed.hash, hashNorm: parsed.hashNorm };
+  }
+
+  faucets(): FaucetInfo[] {
+    return this.wallets.map(({ kind, address, walletId }) => ({ kind, address, walletId }));
+  }
+
+  /**
+   * A real transfer from the v4r2 faucet: non-bounceable (so it can fund an address that has no
+   * contract yet), signed with the faucet key. Funds run one at a time on the producer's lane, each
+   * reading the faucet's seqno from the current state, so concurrent calls never reuse a seqno.
+   */
+  async fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    if (amount <= 0n) throw new ChainInputError('amount: must be positive');
+    const faucet = faucetContracts(this.keys.keyPair.publicKey, this.globalId).v4;
+    const { tx, sealed } = await this.producer.exclusive(async ({ execute, working, chainTime, whenSealed }) => {
+      const view = new AccountView(faucet.address, Buffer.from(working.get(faucet.address), 'base64'));
+      const seqno = view.data ? view.data.beginParse().loadUint(32) : 0;
+      const body = await faucet.createTransfer({
+        seqno,
+        signer: async (cell: Cell) => this.keys.signCell(cell),
+        messages: [internal({ to: address, value: amount, bounce: false })],
+        sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+        timeout: chainTime() + 600,
+      });
+      const message = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
+      const tx = execute(parseExternal(message.toBoc()));
+      if (tx.outMsgs.length !== 1) {
+        throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${amount} nanotons (is its balance too low?)`);
+      }
+      return { tx, sealed: whenSealed(tx) };
+    });
+    return { txHash: tx.hash, lt: tx.lt, seqno: await sealed };
+  }
+
+  // ---- reads (visible state = last sealed block) ----
+
+  masterchainInfo(): MasterchainInfo {
+    return this.reader.masterchainInfo();
+  }
+  getBlock(ref: BlockRef): Block | undefined {
+    return this.reader.getBlock(ref);
+  }
+  lookupBlock(query: BlockLookup): Block | undefined {
+    return this.reader.lookupBlock(query);
+  }
+  shardsAt(mcSeqno: number): BlockId[] {
+    return this.reader.shardsAt(mcSeqno);
+  }
+  getAccount(address: Address, mcSeqno?: number): AccountState {
+    return this.reader.getAccount(address, mcSeqno);
+  }
+  getTransactions(address: Address, query: TransactionQuery): ChainTransaction[] {
+    return this.reader.getTransactions(address, query);
+  }
+  getTransaction(hash: Buffer): ChainTransaction | undefined {
+    return this.reader.getTransaction(hash);
+  }
+  getTransactionsByMessage(msgHash: Buffer): ChainTransaction[] {
+    return this.reader.getTransactionsByMessage(msgHash);
+  }
+  getMessage(hash: Buffer): ChainMessage | undefined {
+    return this.reader.getMessage(hash);
+  }
+  blockTransactions(ref: BlockRef, query: BlockTransactionQuery): BlockTransactions {
+    return this.reader.blockTransactions(ref, query);
+  }
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): GetMethodResult {
+    return this.reader.runGetMethod(address, method, stack, mcSeqno);
+  }
+  emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): EmulationResult {
+    return this.reader.emulateExternal(message, options);
+  }
+  config(): Cell {
+    return this.reader.config();
+  }
+  libraries(hashes: Buffer[]): Library[] {
+    return this.reader.libraries(hashes);
+  }
+}
+
+function validateOptions(opts: LocalChainOptions): void {
+  if (typeof opts.network !== 'string' || opts.network === '') throw new Error('network: a non-empty name is required');
+  if (!Number.isInteger(opts.globalId) || opts.globalId < -(2 ** 31) || opts.globalId >= 2 ** 31) {
+    throw new Error(`globalId: expected a 32-bit integer, got ${opts.globalId}`);
+  }
+  const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
+  if (!Number.isInteger(interval) || interval < 1) throw new Error(`blockIntervalMs: expected a positive integer, got ${interval}`);
+  const cap = opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS;
+  if (!Number.isInteger(cap) || cap < 1) throw new Error(`maxBlockTransactions: expected a positive integer, got ${cap}`);
+}
+
+/** A data dir serves one network with one faucet key: refuse to mix them up. */
+function checkIdentity(store: ChainStore, opts: LocalChainOptions, publicKey: Buffer): void {
+  const expected: Record<string, string> = {
+    network: opts.network,
+    global_id: String(opts.globalId),
+    faucet_public_key: publicKey.toString('hex'),
+  };
+  for (const [key, value] of Object.entries(expected)) {
+    const stored = store.meta(key);
+    if (stored === undefined) store.setMeta(key, value);
+    else if (stored !== value) {
+      const what = key === 'faucet_public_key' ? 'another faucet mnemonic' : `${key} ${stored}`;
+      throw new ChainDataMismatch(`${opts.dataDir}: this chain was created with ${what}; use another data dir (or the same options)`);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Messages as the chain records and routes them: parsing of submitted externals, the TEP-467
+ * normalized hash, and the summary (source, destination, created_lt, opcode, body hash) stored per
+ * message.
+ */
+import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from '@ton/core';
+import { BadMessage } from './errors.js';
+
+export interface ParsedExternal {
+  cell: Cell;
+  /** BoC, base64, as the emulator takes it. */
+  base64: string;
+  message: Message;
+  hash: Buffer;
+  hashNorm: Buffer;
+  dest: Address;
+}
+
+/** Workchains with an account state here: the basechain only (see the producer's note on -1). */
+export const SIMULATED_WORKCHAIN = 0;
+
+/**
+ * Parses a submitted BoC as an external-in message to a basechain account. Throws BadMessage with the
+ * reason when it is not one.
+ */
+export function parseExternal(boc: Buffer): ParsedExternal {
+  let cell: Cell;
+  try {
+    const roots = Cell.fromBoc(boc);
+    if (roots.length !== 1) throw new Error(`expected one root cell, got ${roots.length}`);
+    cell = roots[0];
+  } catch (err) {
+    throw new BadMessage(`boc: not a valid bag of cells (${(err as Error).message})`);
+  }
+  let message: Message;
+  try {
+    message = loadMessage(cell.beginParse());
+  } catch (err) {
+    throw new BadMessage(`boc: not a message (${(err as Error).message})`);
+  }
+  if (message.info.type !== 'external-in') {
+    throw new BadMessage(`boc: expected an external-in message, got ${message.info.type}`);
+  }
+  const dest = message.info.dest;
+  if (dest.workChain !== SIMULATED_WORKCHAIN) {
+    throw new BadMessage(`boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchain 0 only`);
+  }
+  return {
+    cell,
+    // The emulator takes any valid BoC: pass the client's bytes on instead of serializing again.
+    base64: boc.toString('base64'),
+    message,
+    hash: cell.hash(),
+    hashNorm: normalizedExternalHash(message),
+    dest,
+  };
+}
+
+/**
+ * TEP-467 normalized hash of an external-in message: the hash of the same message with src =
+ * addr_none, import_fee = 0, no init state and the body stored as a reference. It identifies a
+ * transfer regardless of how a wallet chose to serialize those fields.
+ */
+export function normalizedExternalHash(message: Message): Buffer {
+  if (message.info.type !== 'external-in') throw new Error('hash_norm is defined for external-in messages only');
+  const normalized: Message = {
+    info: { type: 'external-in', src: null, dest: message.info.dest, importFee: 0n },
+    init: null,
+    body: message.body,
+  };
+  return beginCell().store(storeMessage(normalized, { forceRef: true })).endCell().hash();
+}
+
+export interface MessageSummary {
+  hash: Buffer;
+  /** 'int' internal, 'ext_in' external-in, 'ext_out' external-out. */
+  kind: 'int' | 'ext_in' | 'ext_out';
+  source: Address | null;
+  destination: Address | null;
+  createdLt: bigint | null;
+  createdAt: number | null;
+  /** First 32 bits of the body, when it has that many. */
+  opcode: number | null;
+  bodyHash: Buffer;
+  /** Internal messages: value in nanotons. */
+  value: bigint | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+}
+
+export function summarizeMessage(hash: Buffer, message: Message): MessageSummary {
+  const body = message.body;
+  const opcode = body.bits.length >= 32 ? body.beginParse().preloadUint(32) : null;
+  const info = message.info;
+  const base = { hash, opcode, bodyHash: body.hash() };
+  switch (info.type) {
+    case 'internal':
+      return {
+        ...base,
+        kind: 'int',
+        source: info.src,
+        destination: info.dest,
+        createdLt: info.createdLt,
+        createdAt: info.createdAt,
+        value: info.value.coins,
+        bounce: info.bounce,
+        bounced: info.bounced,
+      };
+    case 'external-in':
+      return { ...base, kind: 'ext_in', source: null, destination: info.dest, createdLt: null, createdAt: null, value: null, bounce: null, bounced: null };
+    case 'external-out':
+      return {
+        ...base,
+        kind: 'ext_out',
+        source: info.src,
+        destination: null,
+        createdLt: info.createdLt,
+        createdAt: info.createdAt,
+        value: null,
+        bounce: null,
+        bounced: null,
+      };
+  }
+}

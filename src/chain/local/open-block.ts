@@ -1,0 +1,70 @@
+/**
+ * The block being built: the transactions executed into it so far, the messages they created, the
+ * accounts they changed. It becomes a sealed block pair when the producer seals it.
+ */
+import { createHash } from 'node:crypto';
+import type { Address } from '@ton/core';
+import { accountKey } from './accounts.js';
+import type { ExecutedTx } from './executed-tx.js';
+import type { MessageRow } from './store.js';
+import type { Cell } from '@ton/core';
+
+/** Lts of consecutive blocks start at multiples of this, as the real collator aligns them. */
+export const LT_ALIGN = 1_000_000n;
+
+/** The first multiple of LT_ALIGN strictly above `lt`. */
+export const nextAlignedLt = (lt: bigint): bigint => (lt / LT_ALIGN + 1n) * LT_ALIGN;
+
+export interface RecordedMessage extends Omit<MessageRow, 'mcSeqno'> {
+  cell: Cell;
+}
+
+export interface ChangedAccount {
+  address: Address;
+  shardAccount: string;
+  /** Account repr hash after the account's last transaction in this block. */
+  accountHash: Buffer;
+}
+
+export class OpenBlock {
+  readonly txs: ExecutedTx[] = [];
+  readonly messages: RecordedMessage[] = [];
+  readonly changed = new Map<string, ChangedAccount>();
+  /** Messages that were pending on disk (from earlier blocks) and got delivered in this one. */
+  readonly deliveredPending: Buffer[] = [];
+  /** Next lt to hand out; the block's end_lt when it is sealed. */
+  nextLt: bigint;
+  readonly randSeed: Buffer;
+  readonly randSeedHex: string;
+  private readonly sealedListeners: Array<(mcSeqno: number) => void> = [];
+
+  constructor(
+    readonly seqno: number,
+    /** Aligned; transactions get lts from startLt + 1. */
+    readonly startLt: bigint,
+    readonly genUtime: number,
+    prevMcRootHash: Buffer,
+  ) {
+    this.nextLt = startLt + 1n;
+    // Deterministic per block: the previous masterchain block's hash and this seqno.
+    const seqnoBytes = Buffer.alloc(4);
+    seqnoBytes.writeUInt32BE(seqno);
+    this.randSeed = createHash('sha256').update(prevMcRootHash).update(seqnoBytes).digest();
+    this.randSeedHex = this.randSeed.toString('hex');
+  }
+
+  addTransaction(tx: ExecutedTx): void {
+    this.txs.push(tx);
+    if (tx.endLt > this.nextLt) this.nextLt = tx.endLt;
+    this.changed.set(accountKey(tx.account), { address: tx.account, shardAccount: tx.shardAccount, accountHash: tx.accountHashAfter });
+  }
+
+  /** Runs `listener` with the masterchain seqno once this block is committed. */
+  onSealed(listener: (mcSeqno: number) => void): void {
+    this.sealedListeners.push(listener);
+  }
+
+  notifySealed(mcSeqno: number): void {
+    for (const listener of this.sealedListeners) listener(mcSeqno);
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * The block producer (the collator's role): executes messages into the open block and seals it.
+ *
+ *  - External messages execute when they are submitted, against the open block's state: the
+ *    liteserver-style pre-check IS the execution (no second emulator run), and the resulting
+ *    transaction is part of the open block. A refused message leaves no trace.
+ *  - Internal messages wait in a FIFO queue, which is lt order: every transaction takes a higher lt
+ *    than all messages created before it. They are delivered in slices of a few milliseconds (so the
+ *    event loop stays responsive), in the background and before sealing, up to `maxBlockTransactions`
+ *    per block; the rest waits for the next block (a message loop cannot stall the chain). Externals
+ *    are not capped: they arrive at the pace of their senders. The queue survives restarts
+ *    (pending_messages).
+ *  - Sealing turns the open block into a basechain block and a masterchain block committing it,
+ *    writes both with everything they hold in one SQLite transaction, and only then moves the head
+ *    that readers (and masterchainInfo) see.
+ *
+ * Only workchain 0 has accounts: messages to the masterchain (or any other workchain) are recorded
+ * but not delivered, and externals to them are refused at submission (messages.ts).
+ *
+ * Every state change runs on one SerialLane, so executions and seals never interleave.
+ */
+import type { Cell } from '@ton/core';
+import type { Address } from '@ton/core';
+import type { Clock } from '../../util/clock.js';
+import { WHOLE_SHARD, type Block } from '../types.js';
+import type { SealedAccounts, WorkingAccounts } from './accounts.js';
+import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash, yieldToEventLoop } from './block-cell.js';
+import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
+import type { Emulator } from './emulator.js';
+import { ExternalMessageRejected } from './errors.js';
+import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
+import { SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
+import { nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
+import { SerialLane } from './lane.js';
+import { recordMessage } from './records.js';
+import type { BlockRow, ChainStore, SealRecord } from './store.js';
+
+/** Longest stretch of message execution before yielding to the event loop. */
+const SLICE_MS = 4;
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** A message waiting for delivery. */
+export interface QueuedMessage {
+  cell: Cell;
+  boc: Buffer;
+  hash: Buffer;
+  dest: Address;
+  createdLt: bigint;
+  /** In pending_messages already (created in an earlier, sealed block). */
+  onDisk: boolean;
+}
+
+/** What one seal produced, for the chain's listeners. */
+export interface SealedStep {
+  mc: Block;
+  shard: Block;
+  txs: ExecutedTx[];
+  messages: RecordedMessage[];
+  changed: Array<{ address: Address; shardAccount: string }>;
+}
+
+export interface ProducerDeps {
+  globalId: number;
+  maxBlockTransactions: number;
+  configHash: Buffer;
+  store: ChainStore;
+  emulator: Emulator;
+  head: ChainHead;
+  blocks: BlockIndex;
+  working: WorkingAccounts;
+  sealed: SealedAccounts;
+  clock: Clock;
+  logger?: Logger;
+  /** Undelivered internal messages restored from the store, in created_lt order. */
+  pending: QueuedMessage[];
+  onSealed(step: SealedStep): void;
+}
+
+export class BlockProducer {
+  private readonly lane = new SerialLane();
+  private queue: QueuedMessage[];
+  private queueHead = 0;
+  private open?: OpenBlock;
+  private drainScheduled = false;
+  private broken?: Error;
+  private closed = false;
+
+  constructor(private readonly d: ProducerDeps) {
+    this.queue = d.pending;
+    if (this.queueLength > 0) this.scheduleDrain();
+  }
+
+  get queueLength(): number {
+    return this.queue.length - this.queueHead;
+  }
+
+  /** Transactions executed into the open block so far. */
+  get openTransactions(): number {
+    return this.open?.txs.length ?? 0;
+  }
+
+  /** Executes an external message now (see the header); throws ExternalMessageRejected when refused. */
+  submitExternal(parsed: ParsedExternal): Promise<ExecutedTx> {
+    return this.lane.run(() => this.executeExternal(parsed));
+  }
+
+  /**
+   * Runs `task` alone on the lane, with `execute` to run externals inside it (the faucet reads its
+   * seqno and sends in one step), and `whenSealed` for a transaction of the open block.
+   */
+  exclusive<T>(
+    task: (ctx: {
+      execute: (parsed: ParsedExternal) => ExecutedTx;
+      working: WorkingAccounts;
+      chainTime: () => number;
+      whenSealed: (tx: ExecutedTx) => Promise<number>;
+    }) => T | Promise<T>,
+  ): Promise<T> {
+    return this.lane.run(() =>
+      task({
+        execute: (parsed) => this.executeExternal(parsed),
+        working: this.d.working,
+        chainTime: () => this.ensureOpen().genUtime,
+        whenSealed: (tx) => {
+          const block = this.ensureOpen();
+          if (!block.txs.includes(tx)) throw new Error('transaction is not in the open block');
+          return new Promise<number>((resolve) => block.onSealed(resolve));
+        },
+      }),
+    );
+  }
+
+  /** Delivers queued messages up to the cap, then seals the open block (an empty one if idle). */
+  async produce(): Promise<SealedStep> {
+    while (await this.lane.run(() => this.drainSlice())) await yieldToEventLoop();
+    return this.lane.run(() => this.seal());
+  }
+
+  /** Whether there is anything a final seal would save: executed transactions in the open block. */
+  hasOpenTransactions(): boolean {
+    return (this.open?.txs.length ?? 0) > 0;
+  }
+
+  /** Resolves when every queued lane task has run. */
+  idle(): Promise<void> {
+    return this.lane.idle();
+  }
+
+  /** No more executions or seals after this (the chain is stopping; its store is about to close). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private assertUsable(): void {
+    if (this.closed) throw new Error('the chain is stopped');
+    if (this.broken) throw new Error(`the chain stopped producing after a failed seal: ${this.broken.message}`);
+  }
+
+  private ensureOpen(): OpenBlock {
+    if (!this.open) {
+      const prev = this.d.head.mc;
+      const utime = Math.max(prev.genUtime, Math.floor(this.d.clock.now() / 1000));
+      this.open = new OpenBlock(prev.id.seqno + 1, nextAlignedLt(prev.endLt), utime, prev.id.rootHash);
+    }
+    return this.open;
+  }
+
+  private run(block: OpenBlock, address: Address, message: string, lt: bigint) {
+    return this.d.emulator.runTransaction({
+      shardAccount: this.d.working.get(address),
+      message,
+      now: block.genUtime,
+      lt,
+      randSeedHex: block.randSeedHex,
+      ignoreChksig: false,
+      prevBlocksInfo: this.d.head.prevBlocksInfo,
+    });
+  }
+
+  private executeExternal(parsed: ParsedExternal): ExecutedTx {
+    this.assertUsable();
+    const block = this.ensureOpen();
+    const result = this.run(block, parsed.dest, parsed.base64, block.nextLt);
+    if (!result.success) throw new ExternalMessageRejected(result.error, result.exitCode);
+    const tx = readExecutedTx(parsed.dest.workChain, result.transaction, result.shardAccount);
+    block.messages.push(recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }));
+    this.apply(block, tx);
+    return tx;
+  }
+
+  /** Records an executed transaction into the open block and queues its internal messages. */
+  private apply(block: OpenBlock, tx: ExecutedTx): void {
+    this.d.working.set(tx.account, tx.shardAccount);
+    block.addTransaction(tx);
+    let queued = false;
+    for (const out of tx.outMsgs) {
+      const boc = out.cell.toBoc();
+      block.messages.push(recordMessage(out.cell, out.hash, out.message, boc, { outTxHash: tx.hash }));
+      const info = out.message.info;
+      if (info.type === 'internal' && info.dest.workChain === SIMULATED_WORKCHAIN) {
+        this.queue.push({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
+        queued = true;
+      }
+    }
+    if (queued) this.scheduleDrain();
+  }
+
+  /** Background delivery between seals: one slice per turn of the event loop while there is work. */
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.lane
+        .run(() => this.drainSlice())
+        .then((more) => {
+          if (more) this.scheduleDrain();
+        })
+        .catch((err) => this.d.logger?.error({ err }, 'delivering internal messages failed'));
+    });
+  }
+
+  /** Delivers queued messages for up to SLICE_MS; true when more could be delivered into this block. */
+  private drainSlice(): boolean {
+    if (this.closed || this.broken || this.queueLength === 0) return false;
+    const block = this.ensureOpen();
+    const cap = this.d.maxBlockTransactions;
+    const started = performance.now();
+    while (this.queueLength > 0 && block.txs.length < cap) {
+      this.deliver(block, this.queue[this.queueHead++]);
+      if (performance.now() - started >= SLICE_MS) break;
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    return this.queueLength > 0 && block.txs.length < cap;
+  }
+
+  private deliver(block: OpenBlock, m: QueuedMessage): void {
+    const lt = m.createdLt + 1n > block.nextLt ? m.createdLt + 1n : block.nextLt;
+    const result = this.run(block, m.dest, m.boc.toString('base64'), lt);
+    if (m.onDisk) block.deliveredPending.push(m.hash);
+    if (!result.success) {
+      // The emulator produces a transaction for every deliverable internal message; this is a
+      // message it could not process at all. It stays recorded as a message, undelivered.
+      this.d.logger?.warn({ message: m.hash.toString('hex'), error: result.error }, 'internal message could not be executed; dropped');
+      return;
+    }
+    this.apply(block, readExecutedTx(m.dest.workChain, result.transaction, result.shardAccount));
+  }
+
+  private async seal(): Promise<SealedStep> {
+    this.assertUsable();
+    const block = this.ensureOpen();
+    const { head, globalId } = this.d;
+    const prevMc = head.mc;
+    const prevShard = head.shard;
+    const seqno = block.seqno;
+
+    const shardEndLt = block.nextLt;
+    const shardState = await shardStateHash(
+      prevShard.stateRootHash,
+      [...block.changed.values()].map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash })),
+    );
+    const shardCell = buildBlockCell({
+      globalId,
+      workchain: BASECHAIN,
+      shard: WHOLE_SHARD,
+      seqno,
+      genUtime: block.genUtime,
+      startLt: block.startLt,
+      endLt: shardEndLt,
+      txCount: block.txs.length,
+      randSeed: block.randSeed,
+      txTreeHash: await hashTreeRoot(
+        block.txs.map((t) => t.hash),
+        256,
+      ),
+      stateHash: shardState,
+      prevBlocks: [prevShard.id],
+      refs: [prevMc.id],
+    });
+    const shardRow: BlockRow = {
+      workchain: BASECHAIN,
+      shard: WHOLE_SHARD,
+      seqno,
+      rootHash: shardCell.rootHash,
+      fileHash: shardCell.fileHash,
+      mcSeqno: seqno,
+      genUtime: block.genUtime,
+      startLt: block.startLt,
+      endLt: shardEndLt,
+      txCount: block.txs.length,
+      stateHash: shardState,
+      randSeed: block.randSeed,
+      boc: shardCell.boc,
+    };
+    const shardBlock = makeBlock(shardRow, globalId, prevShard.id, undefined);
+
+    const mcStartLt = nextAlignedLt(shardEndLt);
+    const mcState = masterStateHash(shardState, this.d.configHash, prevMc.stateRootHash);
+    const mcCell = buildBlockCell({
+      globalId,
+      workchain: MASTERCHAIN,
+      shard: WHOLE_SHARD,
+      seqno,
+      genUtime: block.genUtime,
+      startLt: mcStartLt,
+      endLt: mcStartLt + 1n,
+      txCount: 0,
+      randSeed: block.randSeed,
+      txTreeHash: Buffer.alloc(32),
+      stateHash: mcState,
+      prevBlocks: [prevMc.id],
+      refs: [shardBlock.id],
+    });
+    const mcRow: BlockRow = {
+      ...shardRow,
+      workchain: MASTERCHAIN,
+      rootHash: mcCell.rootHash,
+      fileHash: mcCell.fileHash,
+      startLt: mcStartLt,
+      endLt: mcStartLt + 1n,
+      txCount: 0,
+      stateHash: mcState,
+      boc: mcCell.boc,
+    };
+    const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
+
+    const newlyPending = this.queue.slice(this.queueHead).filter((m) => !m.onDisk);
+    const record: SealRecord = {
+      blocks: [shardRow, mcRow],
+      transactions: block.txs.map((t) => ({
+        hash: t.hash,
+        workchain: t.account.workChain,
+        account: t.account.hash,
+        lt: t.lt,
+        now: t.now,
+        blockSeqno: seqno,
+        mcSeqno: seqno,
+        inMsgHash: t.inMsg?.hash ?? null,
+        boc: t.boc,
+      })),
+      messages: block.messages.map((m) => ({ ...m, mcSeqno: seqno })),
+      accountStates: [...block.changed.values()].map((c) => ({
+        workchain: c.address.workChain,
+        account: c.address.hash,
+        boc: Buffer.from(c.shardAccount, 'base64'),
+      })),
+      mcSeqno: seqno,
+      pendingAdded: newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
+      pendingDelivered: block.deliveredPending,
+    };
+    try {
+      await this.d.store.writeSeal(record);
+    } catch (err) {
+      this.broken = err as Error;
+      this.d.logger?.error({ err, seqno }, 'sealing a block failed; the chain stops producing');
+      throw err;
+    }
+
+    // Committed: from here on the block is durable, and only now becomes visible.
+    this.d.blocks.put(shardBlock);
+    this.d.blocks.put(mcBlock);
+    head.advance(mcBlock, shardBlock);
+    this.d.sealed.invalidate([...block.changed.keys()]);
+    for (const m of newlyPending) m.onDisk = true;
+    this.open = undefined;
+    block.notifySealed(seqno);
+    const step: SealedStep = {
+      mc: mcBlock,
+      shard: shardBlock,
+      txs: block.txs,
+      messages: block.messages,
+      changed: [...block.changed.values()].map((c) => ({ address: c.address, shardAccount: c.shardAccount })),
+    };
+    this.d.onSealed(step);
+    if (this.queueLength > 0) this.scheduleDrain();
+    return step;
+  }
+}
+

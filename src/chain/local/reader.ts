@@ -1,0 +1,251 @@
+/**
+ * Reads for the API layers. The visible state is the last sealed block (the chain head); reads
+ * "as of" an older masterchain seqno go to the stored history. Nothing here changes the chain.
+ */
+import { Address, beginCell, Cell, external, loadTransaction, serializeTuple, storeMessage, type TupleItem } from '@ton/core';
+import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
+import type { Clock } from '../../util/clock.js';
+import {
+  WHOLE_SHARD,
+  type AccountState,
+  type Block,
+  type BlockId,
+  type BlockLookup,
+  type BlockRef,
+  type BlockTransactionQuery,
+  type BlockTransactions,
+  type ChainMessage,
+  type ChainTransaction,
+  type EmulationResult,
+  type ExternalToEmulate,
+  type GetMethodResult,
+  type Library,
+  type MasterchainInfo,
+  type TransactionQuery,
+} from '../types.js';
+import type { SealedAccounts } from './accounts.js';
+import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
+import type { NetworkConfig } from './config.js';
+import type { Emulator } from './emulator.js';
+import { ChainInputError, GetMethodFailed, NotFound } from './errors.js';
+import { parseExternal } from './messages.js';
+import { nextAlignedLt } from './open-block.js';
+import { serializePrevBlocksInfo } from './prev-blocks-info.js';
+import { messageFromRecord, transactionFromRow } from './records.js';
+import type { ChainStore } from './store.js';
+
+const EMPTY_STACK = serializeTuple([]);
+const EMPTY_STACK_BASE64 = EMPTY_STACK.toBoc().toString('base64');
+const MAX_LT = (1n << 63n) - 1n;
+/** TVM exit code toncenter reports for a get-method on an account without code. */
+const NOT_ACTIVE_EXIT_CODE = -13;
+
+export interface ReaderDeps {
+  store: ChainStore;
+  blocks: BlockIndex;
+  head: ChainHead;
+  sealed: SealedAccounts;
+  emulator: Emulator;
+  config: NetworkConfig;
+  clock: Clock;
+  getMethodGasLimit: bigint;
+}
+
+export class ChainReader {
+  constructor(private readonly d: ReaderDeps) {}
+
+  private get visible(): number {
+    return this.d.head.seqno;
+  }
+
+  /** The masterchain seqno a read is pinned to: the head, or an existing older one. */
+  private pin(mcSeqno: number | undefined): number {
+    const visible = this.visible;
+    if (mcSeqno === undefined) return visible;
+    if (!Number.isSafeInteger(mcSeqno) || mcSeqno < 0 || mcSeqno > visible) {
+      throw new NotFound(`masterchain block ${mcSeqno} not found (the last one is ${visible})`);
+    }
+    return mcSeqno;
+  }
+
+  masterchainInfo(): MasterchainInfo {
+    const { head } = this.d;
+    return { last: head.mc, first: head.first, stateRootHash: head.mc.stateRootHash };
+  }
+
+  getBlock(ref: BlockRef): Block | undefined {
+    if (ref.shard !== WHOLE_SHARD) return undefined;
+    return this.d.blocks.get(ref.workchain, ref.seqno, this.visible);
+  }
+
+  lookupBlock(q: BlockLookup): Block | undefined {
+    const given = [q.seqno, q.lt, q.utime].filter((v) => v !== undefined).length;
+    if (given !== 1) throw new ChainInputError('lookupBlock: give exactly one of seqno, lt, utime');
+    if (q.shard !== WHOLE_SHARD || (q.workchain !== MASTERCHAIN && q.workchain !== BASECHAIN)) return undefined;
+    const visible = this.visible;
+    if (q.seqno !== undefined) return this.d.blocks.get(q.workchain, q.seqno, visible);
+    const row = q.lt !== undefined ? this.d.store.blockByLt(q.workchain, q.lt, visible) : this.d.store.blockByUtime(q.workchain, q.utime!, visible);
+    return row && this.d.blocks.fromRow(row);
+  }
+
+  shardsAt(mcSeqno: number): BlockId[] {
+    const mc = this.d.blocks.get(MASTERCHAIN, this.pin(mcSeqno), this.visible);
+    return mc?.shardBlocks ?? [];
+  }
+
+  getAccount(address: Address, mcSeqno?: number): AccountState {
+    const seqno = this.pin(mcSeqno);
+    const view = this.d.sealed.get(address, seqno, seqno === this.visible);
+    const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
+    return {
+      address,
+      balance: view.balance,
+      extraCurrencies: view.extraCurrencies,
+      state: view.status,
+      ...(view.code ? { code: view.code } : {}),
+      ...(view.data ? { data: view.data } : {}),
+      ...(view.frozenHash ? { frozenHash: view.frozenHash } : {}),
+      lastTxLt: view.lastTxLt,
+      lastTxHash: view.lastTxHash,
+      shardAccount: view.cell,
+      block: block.id,
+      syncUtime: block.genUtime,
+    };
+  }
+
+  getTransactions(address: Address, q: TransactionQuery): ChainTransaction[] {
+    if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new ChainInputError('limit: must be a positive integer');
+    const visible = this.visible;
+    const { store } = this.d;
+    if (q.lt !== undefined && q.hash !== undefined) {
+      const start = store.transactionAt(address.workChain, address.hash, q.lt, visible);
+      if (!start || !start.hash.equals(q.hash)) {
+        throw new NotFound(`transaction lt ${q.lt} hash ${q.hash.toString('hex')} not found on ${address.toRawString()}`);
+      }
+    }
+    const rows = store.accountTransactions(address.workChain, address.hash, q.lt ?? MAX_LT, q.toLt ?? -1n, q.limit, visible);
+    return rows.map(transactionFromRow);
+  }
+
+  getTransaction(hash: Buffer): ChainTransaction | undefined {
+    const row = this.d.store.transaction(hash, this.visible);
+    return row && transactionFromRow(row);
+  }
+
+  getTransactionsByMessage(msgHash: Buffer): ChainTransaction[] {
+    return this.d.store.transactionsByMessage(msgHash, this.visible).map(transactionFromRow);
+  }
+
+  getMessage(hash: Buffer): ChainMessage | undefined {
+    const visible = this.visible;
+    const row = this.d.store.message(hash, visible) ?? this.d.store.messagesByNormHash(hash, visible)[0];
+    return row && messageFromRecord(row, row.mcSeqno);
+  }
+
+  blockTransactions(ref: BlockRef, q: BlockTransactionQuery): BlockTransactions {
+    if (!Number.isSafeInteger(q.count) || q.count < 1) throw new ChainInputError('count: must be a positive integer');
+    const block = this.getBlock(ref);
+    if (!block) throw new NotFound(`block (${ref.workchain}, ${ref.shard.toString(16)}, ${ref.seqno}) not found`);
+    const rows = this.d.store.blockTransactions(
+      ref.workchain,
+      ref.seqno,
+      q.afterAccount ?? Buffer.alloc(0),
+      q.afterLt ?? -1n,
+      q.count + 1,
+      this.visible,
+    );
+    return { transactions: rows.slice(0, q.count).map(transactionFromRow), incomplete: rows.length > q.count };
+  }
+
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): GetMethodResult {
+    const seqno = this.pin(mcSeqno);
+    const latest = seqno === this.visible;
+    const view = this.d.sealed.get(address, seqno, latest);
+    const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
+    const base = { block: block.id, lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash };
+    const runnable = view.runnable();
+    if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
+    const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
+    let stackBase64: string;
+    try {
+      stackBase64 = stack.length === 0 ? EMPTY_STACK_BASE64 : serializeTuple(stack).toBoc().toString('base64');
+    } catch (err) {
+      throw new ChainInputError(`stack: cannot be serialized (${(err as Error).message})`);
+    }
+    const result = this.d.emulator.runGetMethod({
+      ...runnable,
+      address: address.toRawString(),
+      balance: view.balance,
+      methodId,
+      stack: stackBase64,
+      unixTime: block.genUtime,
+      randSeedHex: block.randSeed.toString('hex'),
+      gasLimit: this.d.getMethodGasLimit,
+      prevBlocksInfo: latest ? this.d.head.prevBlocksInfo : serializePrevBlocksInfo(ChainHead.recentIds(this.d.blocks, seqno), this.d.head.first.id),
+    });
+    if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
+    return { ...base, exitCode: result.exitCode, gasUsed: result.gasUsed, stackBoc: Cell.fromBase64(result.stack) };
+  }
+
+  emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): EmulationResult {
+    let dest: Address;
+    let boc: string;
+    if (Buffer.isBuffer(message)) {
+      const parsed = parseExternal(message);
+      dest = parsed.dest;
+      boc = parsed.base64;
+    } else {
+      dest = message.address;
+      if ((message.initCode === undefined) !== (message.initData === undefined)) {
+        throw new ChainInputError('init_code and init_data: give both or neither');
+      }
+      const init = message.initCode ? { code: message.initCode, data: message.initData! } : undefined;
+      boc = beginCell()
+        .store(storeMessage(external({ to: dest, body: message.body, init })))
+        .endCell()
+        .toBoc()
+        .toString('base64');
+    }
+    const { head } = this.d;
+    const view = this.d.sealed.get(dest, head.seqno, true);
+    const result = this.d.emulator.runTransaction({
+      shardAccount: view.shardAccountBase64(),
+      message: boc,
+      now: Math.max(head.mc.genUtime, Math.floor(this.d.clock.now() / 1000)),
+      lt: nextAlignedLt(head.mc.endLt) + 1n,
+      randSeedHex: head.mc.randSeed.toString('hex'),
+      ignoreChksig: options.ignoreChksig ?? false,
+      prevBlocksInfo: head.prevBlocksInfo,
+    });
+    const noFees = { inFwdFee: 0n, storageFee: 0n, gasFee: 0n, fwdFee: 0n, total: 0n };
+    if (!result.success) return { accepted: false, error: result.error, exitCode: result.exitCode, fees: noFees };
+    const tx = loadTransaction(Cell.fromBase64(result.transaction).beginParse());
+    const d = tx.description;
+    if (d.type !== 'generic') return { accepted: true, fees: { ...noFees, total: tx.totalFees.coins }, tx };
+    const storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
+    const gasFee = d.computePhase.type === 'vm' ? d.computePhase.gasFees : 0n;
+    const fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
+    const actionFees = d.actionPhase?.totalActionFees ?? 0n;
+    const total = tx.totalFees.coins;
+    // total_fees = import fee + storage + gas + action fees: the import fee is what is left.
+    const inFwdFee = total - storageFee - gasFee - actionFees;
+    return {
+      accepted: true,
+      fees: { inFwdFee: inFwdFee > 0n ? inFwdFee : 0n, storageFee, gasFee, fwdFee, total },
+      tx,
+    };
+  }
+
+  config(): Cell {
+    return this.d.config.cell;
+  }
+
+  libraries(hashes: Buffer[]): Library[] {
+    const found: Library[] = [];
+    for (const hash of hashes) {
+      const boc = this.d.store.library(hash);
+      if (boc) found.push({ hash, cell: Cell.fromBoc(boc)[0] });
+    }
+    return found;
+  }
+}

@@ -1,0 +1,440 @@
+/**
+ * The local chain on disk: blocks (both chains), transactions, messages, account states per
+ * masterchain seqno and the internal messages still waiting for delivery, in SQLite.
+ *
+ * Durability: WAL with synchronous=NORMAL. A commit is in the WAL file before COMMIT returns, so a
+ * killed process (kill -9) loses nothing committed; only a power loss / OS crash may lose the last
+ * commits (NORMAL skips the fsync per commit, which costs ~a millisecond each on this machine's disk).
+ * The producer commits a block BEFORE it moves the in-memory "last block" pointer that
+ * masterchainInfo reports, so nothing ever reported can be lost to a crash.
+ *
+ * Visibility: every read takes the visible masterchain seqno and filters on it. A block is written
+ * in slices (one SQLite transaction, with pauses for the event loop between slices); readers on this
+ * same connection would see those uncommitted rows, and the seqno filter keeps them invisible until
+ * the pointer moves.
+ *
+ * Ephemeral chains use ':memory:' (nothing on disk).
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { yieldToEventLoop } from './block-cell.js';
+
+const SCHEMA_VERSION = '1';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blocks (
+  workchain INTEGER NOT NULL, seqno INTEGER NOT NULL, shard INTEGER NOT NULL,
+  root_hash BLOB NOT NULL, file_hash BLOB NOT NULL, mc_seqno INTEGER NOT NULL,
+  gen_utime INTEGER NOT NULL, start_lt INTEGER NOT NULL, end_lt INTEGER NOT NULL, tx_count INTEGER NOT NULL,
+  state_hash BLOB NOT NULL, rand_seed BLOB NOT NULL, boc BLOB NOT NULL,
+  PRIMARY KEY (workchain, seqno)
+);
+CREATE INDEX IF NOT EXISTS blocks_by_lt ON blocks (workchain, end_lt);
+CREATE INDEX IF NOT EXISTS blocks_by_utime ON blocks (workchain, gen_utime);
+CREATE TABLE IF NOT EXISTS transactions (
+  hash BLOB NOT NULL, workchain INTEGER NOT NULL, account BLOB NOT NULL, lt INTEGER NOT NULL, now INTEGER NOT NULL,
+  block_seqno INTEGER NOT NULL, mc_seqno INTEGER NOT NULL, in_msg_hash BLOB, boc BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS tx_by_hash ON transactions (hash);
+CREATE INDEX IF NOT EXISTS tx_by_account ON transactions (workchain, account, lt);
+CREATE INDEX IF NOT EXISTS tx_by_block ON transactions (workchain, block_seqno, account, lt);
+CREATE INDEX IF NOT EXISTS tx_by_in_msg ON transactions (in_msg_hash);
+CREATE TABLE IF NOT EXISTS messages (
+  hash BLOB NOT NULL, kind TEXT NOT NULL, source TEXT, destination TEXT, created_lt INTEGER, created_at INTEGER,
+  opcode INTEGER, body_hash BLOB NOT NULL, hash_norm BLOB, out_tx_hash BLOB, mc_seqno INTEGER NOT NULL, boc BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS msg_by_hash ON messages (hash);
+CREATE INDEX IF NOT EXISTS msg_by_norm ON messages (hash_norm) WHERE hash_norm IS NOT NULL;
+CREATE TABLE IF NOT EXISTS account_states (
+  workchain INTEGER NOT NULL, account BLOB NOT NULL, mc_seqno INTEGER NOT NULL, boc BLOB NOT NULL,
+  PRIMARY KEY (workchain, account, mc_seqno)
+);
+CREATE TABLE IF NOT EXISTS pending_messages (hash BLOB PRIMARY KEY, created_lt INTEGER NOT NULL, boc BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS libraries (hash BLOB PRIMARY KEY, boc BLOB NOT NULL);
+`;
+
+/** Rows written per slice of a block's SQLite transaction before yielding to the event loop. */
+const ROWS_PER_SLICE = 400;
+
+export interface BlockRow {
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  rootHash: Buffer;
+  fileHash: Buffer;
+  mcSeqno: number;
+  genUtime: number;
+  startLt: bigint;
+  endLt: bigint;
+  txCount: number;
+  stateHash: Buffer;
+  randSeed: Buffer;
+  boc: Buffer;
+}
+
+export interface TxRow {
+  hash: Buffer;
+  workchain: number;
+  account: Buffer;
+  lt: bigint;
+  now: number;
+  blockSeqno: number;
+  mcSeqno: number;
+  inMsgHash: Buffer | null;
+  boc: Buffer;
+}
+
+export interface MessageRow {
+  hash: Buffer;
+  kind: 'int' | 'ext_in' | 'ext_out';
+  source: string | null;
+  destination: string | null;
+  createdLt: bigint | null;
+  createdAt: number | null;
+  opcode: number | null;
+  bodyHash: Buffer;
+  hashNorm: Buffer | null;
+  outTxHash: Buffer | null;
+  mcSeqno: number;
+  boc: Buffer;
+}
+
+export interface AccountStateRow {
+  workchain: number;
+  account: Buffer;
+  boc: Buffer;
+}
+
+export interface PendingRow {
+  hash: Buffer;
+  createdLt: bigint;
+  boc: Buffer;
+}
+
+/** Everything one production step commits at once. */
+export interface SealRecord {
+  blocks: BlockRow[];
+  transactions: TxRow[];
+  messages: MessageRow[];
+  /** ShardAccount BoCs of the accounts this step changed, stored under blocks' mc seqno. */
+  accountStates: AccountStateRow[];
+  mcSeqno: number;
+  /** Internal messages created now that are still undelivered. */
+  pendingAdded: PendingRow[];
+  /** Earlier pending messages delivered now. */
+  pendingDelivered: Buffer[];
+}
+
+interface RawBlockRow {
+  workchain: bigint;
+  shard: bigint;
+  seqno: bigint;
+  root_hash: Buffer;
+  file_hash: Buffer;
+  mc_seqno: bigint;
+  gen_utime: bigint;
+  start_lt: bigint;
+  end_lt: bigint;
+  tx_count: bigint;
+  state_hash: Buffer;
+  rand_seed: Buffer;
+  boc: Buffer;
+}
+
+interface RawTxRow {
+  hash: Buffer;
+  workchain: bigint;
+  account: Buffer;
+  lt: bigint;
+  now: bigint;
+  block_seqno: bigint;
+  mc_seqno: bigint;
+  in_msg_hash: Buffer | null;
+  boc: Buffer;
+}
+
+interface RawMessageRow {
+  hash: Buffer;
+  kind: 'int' | 'ext_in' | 'ext_out';
+  source: string | null;
+  destination: string | null;
+  created_lt: bigint | null;
+  created_at: bigint | null;
+  opcode: bigint | null;
+  body_hash: Buffer;
+  hash_norm: Buffer | null;
+  out_tx_hash: Buffer | null;
+  mc_seqno: bigint;
+  boc: Buffer;
+}
+
+const toBlockRow = (r: RawBlockRow): BlockRow => ({
+  workchain: Number(r.workchain),
+  shard: BigInt.asUintN(64, r.shard),
+  seqno: Number(r.seqno),
+  rootHash: r.root_hash,
+  fileHash: r.file_hash,
+  mcSeqno: Number(r.mc_seqno),
+  genUtime: Number(r.gen_utime),
+  startLt: r.start_lt,
+  endLt: r.end_lt,
+  txCount: Number(r.tx_count),
+  stateHash: r.state_hash,
+  randSeed: r.rand_seed,
+  boc: r.boc,
+});
+
+const toTxRow = (r: RawTxRow): TxRow => ({
+  hash: r.hash,
+  workchain: Number(r.workchain),
+  account: r.account,
+  lt: r.lt,
+  now: Number(r.now),
+  blockSeqno: Number(r.block_seqno),
+  mcSeqno: Number(r.mc_seqno),
+  inMsgHash: r.in_msg_hash,
+  boc: r.boc,
+});
+
+const toMessageRow = (r: RawMessageRow): MessageRow => ({
+  hash: r.hash,
+  kind: r.kind,
+  source: r.source,
+  destination: r.destination,
+  createdLt: r.created_lt,
+  createdAt: r.created_at === null ? null : Number(r.created_at),
+  opcode: r.opcode === null ? null : Number(r.opcode),
+  bodyHash: r.body_hash,
+  hashNorm: r.hash_norm,
+  outTxHash: r.out_tx_hash,
+  mcSeqno: Number(r.mc_seqno),
+  boc: r.boc,
+});
+
+type Stmt = Database.Statement<unknown[]>;
+
+export class ChainStore {
+  private readonly db: Database.Database;
+  private readonly s: Record<string, Stmt>;
+  private closed = false;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    db.exec(SCHEMA);
+    const prepare = (sql: string) => db.prepare(sql).safeIntegers(true) as Stmt;
+    this.s = {
+      metaGet: prepare('SELECT value FROM meta WHERE key = ?'),
+      metaSet: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      blockInsert: prepare(
+        `INSERT INTO blocks (workchain, seqno, shard, root_hash, file_hash, mc_seqno, gen_utime, start_lt, end_lt, tx_count, state_hash, rand_seed, boc)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      blockGet: prepare('SELECT * FROM blocks WHERE workchain = ? AND seqno = ? AND mc_seqno <= ?'),
+      blockByLt: prepare('SELECT * FROM blocks WHERE workchain = ? AND end_lt >= ? AND mc_seqno <= ? ORDER BY end_lt LIMIT 1'),
+      blockByUtime: prepare('SELECT * FROM blocks WHERE workchain = ? AND gen_utime <= ? AND mc_seqno <= ? ORDER BY gen_utime DESC, seqno DESC LIMIT 1'),
+      lastMcSeqno: prepare('SELECT MAX(seqno) AS seqno FROM blocks WHERE workchain = -1'),
+      txInsert: prepare(
+        `INSERT INTO transactions (hash, workchain, account, lt, now, block_seqno, mc_seqno, in_msg_hash, boc)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      txByHash: prepare('SELECT * FROM transactions WHERE hash = ? AND mc_seqno <= ?'),
+      txLastOfAccount: prepare('SELECT * FROM transactions WHERE workchain = ? AND account = ? AND mc_seqno <= ? ORDER BY lt DESC LIMIT 1'),
+      txAtLt: prepare('SELECT * FROM transactions WHERE workchain = ? AND account = ? AND lt = ? AND mc_seqno <= ?'),
+      txsOfAccount: prepare(
+        `SELECT * FROM transactions WHERE workchain = ? AND account = ? AND lt <= ? AND lt > ? AND mc_seqno <= ?
+         ORDER BY lt DESC LIMIT ?`,
+      ),
+      txsOfBlock: prepare(
+        `SELECT * FROM transactions WHERE workchain = ? AND block_seqno = ? AND mc_seqno <= ? AND (account > ? OR (account = ? AND lt > ?))
+         ORDER BY account, lt LIMIT ?`,
+      ),
+      txsByInMsg: prepare('SELECT * FROM transactions WHERE in_msg_hash = ? AND mc_seqno <= ?'),
+      txByOutMsg: prepare(
+        `SELECT t.* FROM messages m JOIN transactions t ON t.hash = m.out_tx_hash WHERE m.hash = ? AND t.mc_seqno <= ?`,
+      ),
+      msgInsert: prepare(
+        `INSERT INTO messages (hash, kind, source, destination, created_lt, created_at, opcode, body_hash, hash_norm, out_tx_hash, mc_seqno, boc)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+      ),
+      msgByHash: prepare('SELECT * FROM messages WHERE hash = ? AND mc_seqno <= ?'),
+      msgByNorm: prepare('SELECT * FROM messages WHERE hash_norm = ? AND mc_seqno <= ?'),
+      stateInsert: prepare('INSERT INTO account_states (workchain, account, mc_seqno, boc) VALUES (?, ?, ?, ?)'),
+      stateAsOf: prepare(
+        'SELECT boc, mc_seqno FROM account_states WHERE workchain = ? AND account = ? AND mc_seqno <= ? ORDER BY mc_seqno DESC LIMIT 1',
+      ),
+      pendingInsert: prepare('INSERT INTO pending_messages (hash, created_lt, boc) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
+      pendingDelete: prepare('DELETE FROM pending_messages WHERE hash = ?'),
+      pendingAll: prepare('SELECT hash, created_lt, boc FROM pending_messages ORDER BY created_lt'),
+      libGet: prepare('SELECT boc FROM libraries WHERE hash = ?'),
+    };
+  }
+
+  /** Opens (creating if needed) the store under dataDir, or an in-memory one when dataDir is undefined. */
+  static open(dataDir: string | undefined): ChainStore {
+    let db: Database.Database;
+    if (dataDir === undefined) {
+      db = new Database(':memory:');
+    } else {
+      mkdirSync(dataDir, { recursive: true });
+      db = new Database(join(dataDir, 'chain.sqlite'));
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    const store = new ChainStore(db);
+    const version = store.meta('schema_version');
+    if (version === undefined) store.setMeta('schema_version', SCHEMA_VERSION);
+    else if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new Error(`chain data in ${dataDir} has schema version ${version}; this tongate reads version ${SCHEMA_VERSION}`);
+    }
+    return store;
+  }
+
+  meta(key: string): string | undefined {
+    return (this.s.metaGet.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.s.metaSet.run(key, value);
+  }
+
+  /** Highest masterchain seqno on disk, or undefined for a new store. */
+  lastMcSeqno(): number | undefined {
+    const row = this.s.lastMcSeqno.get() as { seqno: bigint | null };
+    return row.seqno === null ? undefined : Number(row.seqno);
+  }
+
+  block(workchain: number, seqno: number, visibleMc: number): BlockRow | undefined {
+    const row = this.s.blockGet.get(workchain, seqno, visibleMc) as RawBlockRow | undefined;
+    return row && toBlockRow(row);
+  }
+
+  /** The first block whose lt range reaches `lt` (end_lt >= lt). */
+  blockByLt(workchain: number, lt: bigint, visibleMc: number): BlockRow | undefined {
+    const row = this.s.blockByLt.get(workchain, lt, visibleMc) as RawBlockRow | undefined;
+    return row && toBlockRow(row);
+  }
+
+  /** The newest block generated at or before `utime`. */
+  blockByUtime(workchain: number, utime: number, visibleMc: number): BlockRow | undefined {
+    const row = this.s.blockByUtime.get(workchain, utime, visibleMc) as RawBlockRow | undefined;
+    return row && toBlockRow(row);
+  }
+
+  transaction(hash: Buffer, visibleMc: number): TxRow | undefined {
+    const row = this.s.txByHash.get(hash, visibleMc) as RawTxRow | undefined;
+    return row && toTxRow(row);
+  }
+
+  lastTransaction(workchain: number, account: Buffer, visibleMc: number): TxRow | undefined {
+    const row = this.s.txLastOfAccount.get(workchain, account, visibleMc) as RawTxRow | undefined;
+    return row && toTxRow(row);
+  }
+
+  transactionAt(workchain: number, account: Buffer, lt: bigint, visibleMc: number): TxRow | undefined {
+    const row = this.s.txAtLt.get(workchain, account, lt, visibleMc) as RawTxRow | undefined;
+    return row && toTxRow(row);
+  }
+
+  /** Newest first: lt <= fromLt and lt > toLt. */
+  accountTransactions(workchain: number, account: Buffer, fromLt: bigint, toLt: bigint, limit: number, visibleMc: number): TxRow[] {
+    return (this.s.txsOfAccount.all(workchain, account, fromLt, toLt, visibleMc, limit) as RawTxRow[]).map(toTxRow);
+  }
+
+  /** Ordered by (account, lt), strictly after (afterAccount, afterLt). */
+  blockTransactions(
+    workchain: number,
+    blockSeqno: number,
+    afterAccount: Buffer,
+    afterLt: bigint,
+    limit: number,
+    visibleMc: number,
+  ): TxRow[] {
+    return (this.s.txsOfBlock.all(workchain, blockSeqno, visibleMc, afterAccount, afterAccount, afterLt, limit) as RawTxRow[]).map(toTxRow);
+  }
+
+  /** Transactions that consumed the message, then the one that created it. */
+  transactionsByMessage(msgHash: Buffer, visibleMc: number): TxRow[] {
+    const inTxs = (this.s.txsByInMsg.all(msgHash, visibleMc) as RawTxRow[]).map(toTxRow);
+    const outTxs = (this.s.txByOutMsg.all(msgHash, visibleMc) as RawTxRow[]).map(toTxRow);
+    return [...inTxs, ...outTxs];
+  }
+
+  message(hash: Buffer, visibleMc: number): MessageRow | undefined {
+    const row = this.s.msgByHash.get(hash, visibleMc) as RawMessageRow | undefined;
+    return row && toMessageRow(row);
+  }
+
+  messagesByNormHash(hashNorm: Buffer, visibleMc: number): MessageRow[] {
+    return (this.s.msgByNorm.all(hashNorm, visibleMc) as RawMessageRow[]).map(toMessageRow);
+  }
+
+  /** The account's ShardAccount BoC as of masterchain seqno `mcSeqno`, if it ever had one. */
+  accountState(workchain: number, account: Buffer, mcSeqno: number): { boc: Buffer; mcSeqno: number } | undefined {
+    const row = this.s.stateAsOf.get(workchain, account, mcSeqno) as { boc: Buffer; mc_seqno: bigint } | undefined;
+    return row && { boc: row.boc, mcSeqno: Number(row.mc_seqno) };
+  }
+
+  pendingMessages(): PendingRow[] {
+    return (this.s.pendingAll.all() as Array<{ hash: Buffer; created_lt: bigint; boc: Buffer }>).map((r) => ({
+      hash: r.hash,
+      createdLt: r.created_lt,
+      boc: r.boc,
+    }));
+  }
+
+  library(hash: Buffer): Buffer | undefined {
+    return (this.s.libGet.get(hash) as { boc: Buffer } | undefined)?.boc;
+  }
+
+  /**
+   * Commits one production step atomically. Written in slices with event-loop pauses between them
+   * (see "Visibility" above); on any error the whole step is rolled back and the error rethrown.
+   */
+  async writeSeal(rec: SealRecord): Promise<void> {
+    const { s } = this;
+    const steps: Array<() => void> = [];
+    for (const b of rec.blocks) {
+      steps.push(() =>
+        s.blockInsert.run(
+          b.workchain, b.seqno, BigInt.asIntN(64, b.shard), b.rootHash, b.fileHash, b.mcSeqno,
+          b.genUtime, b.startLt, b.endLt, b.txCount, b.stateHash, b.randSeed, b.boc,
+        ),
+      );
+    }
+    for (const t of rec.transactions) {
+      steps.push(() => s.txInsert.run(t.hash, t.workchain, t.account, t.lt, t.now, t.blockSeqno, t.mcSeqno, t.inMsgHash, t.boc));
+    }
+    for (const m of rec.messages) {
+      steps.push(() =>
+        s.msgInsert.run(
+          m.hash, m.kind, m.source, m.destination, m.createdLt, m.createdAt, m.opcode,
+          m.bodyHash, m.hashNorm, m.outTxHash, m.mcSeqno, m.boc,
+        ),
+      );
+    }
+    for (const a of rec.accountStates) steps.push(() => s.stateInsert.run(a.workchain, a.account, rec.mcSeqno, a.boc));
+    for (const p of rec.pendingAdded) steps.push(() => s.pendingInsert.run(p.hash, p.createdLt, p.boc));
+    for (const h of rec.pendingDelivered) steps.push(() => s.pendingDelete.run(h));
+
+    this.db.exec('BEGIN');
+    try {
+      for (let i = 0; i < steps.length; i++) {
+        steps[i]();
+        if ((i + 1) % ROWS_PER_SLICE === 0) await yieldToEventLoop();
+      }
+      this.db.exec('COMMIT');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}
