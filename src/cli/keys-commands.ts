@@ -21,6 +21,8 @@ import { AccessOptionsError, AdminError, openKeyAdmin, type AccessOptions, type 
 export interface KeyCommandsIo {
   out(text: string): void;
   err(text: string): void;
+  /** Records a failed command (default: process.exitCode = code). */
+  fail?(code: number): void;
 }
 
 export interface KeyCommandsOptions {
@@ -51,7 +53,8 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
     } catch (error) {
       if (!(error instanceof AdminError || error instanceof AccessOptionsError)) throw error;
       io.err(`tongate: ${error.message}`);
-      process.exitCode = 1;
+      if (io.fail) io.fail(1);
+      else process.exitCode = 1;
     } finally {
       await session?.close();
     }
