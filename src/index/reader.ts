@@ -1,0 +1,325 @@
+/**
+ * The index's queries, one method per question v3 asks. Filters, orderings and their tie-breaks follow
+ * toncenter's index (ton-index-go's crud layer):
+ *   blocks        gen_utime, then masterchain first, shard, seqno (all in the requested direction)
+ *   transactions  lt, then account ascending; one account: that account's lt order
+ *   messages      "effective lt" (created_lt, or for an external-in message the lt of the transaction
+ *                 it started), then hash
+ * Records carry the stored JSON documents as text; api/v3 parses and merges them.
+ */
+import type { Block, BlockId } from '../chain/types.js';
+import type { DetectedWallet } from '../ton/wallet-detect.js';
+import type { SqlDriver, SqlRow, SqlValue } from './sql/driver.js';
+import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
+import { Where } from './sql/where.js';
+import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TransactionFilter, TransactionsByMessageFilter } from './types.js';
+
+export interface TransactionRecord {
+  hash: Buffer;
+  account: string;
+  lt: bigint;
+  /** The v3 transaction JSON; `in_msg` is a message hash (or null) and `out_msgs` a list of hashes. */
+  doc: string;
+  stateBefore: Buffer;
+  stateAfter: Buffer;
+}
+
+export interface MessageRecord {
+  hash: Buffer;
+  /** The v3 message JSON. */
+  doc: string;
+  inTxHash: Buffer | null;
+  outTxHash: Buffer | null;
+}
+
+export interface LatestStateRecord {
+  account: string;
+  stateHash: Buffer;
+  status: 'active' | 'uninit' | 'frozen' | 'nonexist';
+  balance: string;
+  /** JSON `{"id": "amount"}`, null when the account holds none. */
+  extraCurrencies: string | null;
+  frozenHash: Buffer | null;
+  codeHash: Buffer | null;
+  dataHash: Buffer | null;
+  codeBoc: Buffer | null;
+  dataBoc: Buffer | null;
+  lastTransHash: Buffer;
+  lastTransLt: bigint;
+  wallet: DetectedWallet | null;
+}
+
+export interface AccountBalanceRecord {
+  account: string;
+  balance: string;
+}
+
+const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after';
+const MSG_COLUMNS = 'msg_hash, doc, in_tx_hash, out_tx_hash';
+const MC_SHARD = signedShard(0x8000000000000000n);
+
+function order(sort: SortOrder): string {
+  return sort === 'asc' ? 'ASC' : 'DESC';
+}
+
+function pageSql(page: Page): string {
+  return `LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`;
+}
+
+function blockOf(row: SqlRow): Block {
+  const workchain = int(row.workchain);
+  const seqno = int(row.seqno);
+  const masterRef = row.master_ref_seqno === null || row.master_ref_seqno === undefined ? undefined : int(row.master_ref_seqno);
+  const prev = JSON.parse(text(row.prev_blocks)) as [number, string, number, string, string][];
+  const block: Block = {
+    id: { workchain, shard: unsignedShard(row.shard), seqno, rootHash: bytes(row.root_hash), fileHash: bytes(row.file_hash) },
+    globalId: int(row.global_id),
+    version: int(row.version),
+    genUtime: int(row.gen_utime),
+    startLt: bigint(row.start_lt),
+    endLt: bigint(row.end_lt),
+    prevBlocks: prev.map(([w, s, n, r, f]): BlockId => ({ workchain: w, shard: BigInt(s), seqno: n, rootHash: Buffer.from(r, 'base64'), fileHash: Buffer.from(f, 'base64') })),
+    stateRootHash: bytes(row.state_root_hash),
+    randSeed: bytes(row.rand_seed),
+    txCount: int(row.tx_count),
+    isKeyBlock: int(row.key_block) !== 0,
+    prevKeyBlockSeqno: int(row.prev_key_block_seqno),
+    minRefMcSeqno: int(row.min_ref_mc_seqno),
+  };
+  // Shard blocks are committed by a masterchain block; the ref is always the masterchain's whole shard.
+  if (masterRef !== undefined) block.masterRef = { workchain: -1, shard: 0x8000000000000000n, seqno: masterRef };
+  return block;
+}
+
+function transactionOf(row: SqlRow): TransactionRecord {
+  return {
+    hash: bytes(row.hash),
+    account: text(row.account),
+    lt: bigint(row.lt),
+    doc: text(row.doc),
+    stateBefore: bytes(row.state_before),
+    stateAfter: bytes(row.state_after),
+  };
+}
+
+function messageOf(row: SqlRow): MessageRecord {
+  return { hash: bytes(row.msg_hash), doc: text(row.doc), inTxHash: optionalBytes(row.in_tx_hash), outTxHash: optionalBytes(row.out_tx_hash) };
+}
+
+function latestOf(row: SqlRow): LatestStateRecord {
+  const wallet = optionalText(row.wallet);
+  return {
+    account: text(row.account),
+    stateHash: bytes(row.state_hash),
+    status: text(row.status) as LatestStateRecord['status'],
+    balance: text(row.balance),
+    extraCurrencies: optionalText(row.extra_currencies),
+    frozenHash: optionalBytes(row.frozen_hash),
+    codeHash: optionalBytes(row.code_hash),
+    dataHash: optionalBytes(row.data_hash),
+    codeBoc: optionalBytes(row.code_boc),
+    dataBoc: optionalBytes(row.data_boc),
+    lastTransHash: bytes(row.last_trans_hash),
+    lastTransLt: bigint(row.last_trans_lt),
+    wallet: wallet === null ? null : (JSON.parse(wallet) as DetectedWallet),
+  };
+}
+
+export class IndexReader {
+  constructor(private readonly driver: SqlDriver) {}
+
+  /** The first and the last indexed masterchain blocks, or null before the first block is written. */
+  async masterchainRange(): Promise<{ first: Block; last: Block } | null> {
+    const query = (dir: string) => `SELECT * FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno ${dir} LIMIT 1`;
+    const [last] = await this.driver.all(query('DESC'), [MC_SHARD]);
+    if (!last) return null;
+    const [first] = await this.driver.all(query('ASC'), [MC_SHARD]);
+    return { first: blockOf(first), last: blockOf(last) };
+  }
+
+  /** The newest indexed masterchain seqno, -1 when the index is empty. */
+  async lastMasterchainSeqno(): Promise<number> {
+    const [row] = await this.driver.all('SELECT seqno FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno DESC LIMIT 1', [MC_SHARD]);
+    return row ? int(row.seqno) : -1;
+  }
+
+  async masterchainBlockExists(seqno: number): Promise<boolean> {
+    const rows = await this.driver.all('SELECT 1 AS found FROM blocks WHERE workchain = -1 AND shard = ? AND seqno = ?', [MC_SHARD, seqno]);
+    return rows.length > 0;
+  }
+
+  async blocks(filter: BlockFilter, sort: SortOrder, page: Page): Promise<Block[]> {
+    const where = new Where()
+      .add('workchain = ?', filter.workchain)
+      .add('shard = ?', filter.shard === undefined ? undefined : signedShard(filter.shard))
+      .add('seqno = ?', filter.seqno)
+      .add('root_hash = ?', filter.rootHash)
+      .add('file_hash = ?', filter.fileHash)
+      .add('mc_seqno = ?', filter.mcSeqno)
+      .add('gen_utime >= ?', filter.startUtime)
+      .add('gen_utime <= ?', filter.endUtime)
+      // toncenter compares both lt bounds with the block's start_lt.
+      .add('start_lt >= ?', filter.startLt)
+      .add('start_lt <= ?', filter.endLt);
+    const dir = order(sort);
+    const masterFirst = sort === 'asc' ? 'DESC' : 'ASC';
+    const rows = await this.driver.all(
+      `SELECT * FROM blocks ${where} ORDER BY gen_utime ${dir}, workchain ${masterFirst}, shard ${dir}, seqno ${dir} ${pageSql(page)}`,
+      where.params,
+    );
+    return rows.map(blockOf);
+  }
+
+  /** The shard blocks a masterchain block commits (its shard state), in (workchain, shard) order. */
+  async shardState(mcSeqno: number): Promise<Block[]> {
+    const rows = await this.driver.all(
+      `SELECT b.* FROM shard_state s JOIN blocks b ON b.workchain = s.workchain AND b.shard = s.shard AND b.seqno = s.seqno
+       WHERE s.mc_seqno = ? ORDER BY b.workchain, b.shard, b.seqno`,
+      [mcSeqno],
+    );
+    return rows.map(blockOf);
+  }
+
+  async transactions(filter: TransactionFilter, sort: SortOrder, page: Page): Promise<TransactionRecord[]> {
+    const where = new Where()
+      .in('account', filter.accounts)
+      .in('account', filter.excludeAccounts, true)
+      .add('hash = ?', filter.hash)
+      .add('lt = ?', filter.lt)
+      .add('lt >= ?', filter.startLt)
+      .add('lt <= ?', filter.endLt)
+      .add('now >= ?', filter.startUtime)
+      .add('now <= ?', filter.endUtime)
+      .add('block_workchain = ?', filter.workchain)
+      .add('block_shard = ?', filter.shard === undefined ? undefined : signedShard(filter.shard))
+      .add('block_seqno = ?', filter.seqno)
+      .add('mc_seqno = ?', filter.mcSeqno);
+    // Transactions of one block (or one masterchain round) sit in that lt range: bound the lt index
+    // scan by it instead of reading every transaction.
+    if (filter.mcSeqno !== undefined) {
+      where.add('lt BETWEEN (SELECT MIN(start_lt) FROM blocks WHERE mc_seqno = ?) AND (SELECT MAX(end_lt) FROM blocks WHERE mc_seqno = ?)', filter.mcSeqno, filter.mcSeqno);
+    }
+    if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
+      const key = [filter.workchain, signedShard(filter.shard), filter.seqno];
+      where.add(
+        'lt BETWEEN (SELECT start_lt FROM blocks WHERE workchain = ? AND shard = ? AND seqno = ?) AND (SELECT end_lt FROM blocks WHERE workchain = ? AND shard = ? AND seqno = ?)',
+        ...key,
+        ...key,
+      );
+    }
+    const dir = order(sort);
+    const orderBy = filter.accounts?.length === 1 ? `account, lt ${dir}` : `lt ${dir}, account`;
+    const rows = await this.driver.all(`SELECT ${TX_COLUMNS} FROM transactions ${where} ORDER BY ${orderBy} ${pageSql(page)}`, where.params);
+    return rows.map(transactionOf);
+  }
+
+  /**
+   * Transactions whose inbound (direction in) or outbound (out) message matches; both when no direction.
+   * As in toncenter, an opcode selects inbound messages only.
+   */
+  async transactionsByMessage(filter: TransactionsByMessageFilter, page: Page): Promise<TransactionRecord[]> {
+    const where = new Where()
+      .add('(msg_hash = ? OR hash_norm = ?)', filter.msgHash, filter.msgHash)
+      .add('body_hash = ?', filter.bodyHash)
+      .add('opcode = ?', filter.opcode);
+    const direction: Direction | undefined = filter.opcode !== undefined ? 'in' : filter.direction;
+    const sides: string[] = [];
+    const params: SqlValue[] = [];
+    for (const side of ['in', 'out'] as const) {
+      if (direction !== undefined && direction !== side) continue;
+      const column = side === 'in' ? 'in_tx_hash' : 'out_tx_hash';
+      sides.push(`SELECT ${column} FROM messages ${where} ${where.empty ? 'WHERE' : 'AND'} ${column} IS NOT NULL`);
+      params.push(...where.params);
+    }
+    const rows = await this.driver.all(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE hash IN (${sides.join(' UNION ')}) ORDER BY lt DESC, account ${pageSql(page)}`,
+      params,
+    );
+    return rows.map(transactionOf);
+  }
+
+  /**
+   * The transactions on the other end of a transaction's messages: direction `in` the one that sent
+   * its inbound message (its parent), `out` the ones that received its outbound messages (its
+   * children), both when no direction. Oldest first, as toncenter lists them.
+   */
+  async adjacentTransactions(hash: Buffer, direction?: Direction): Promise<TransactionRecord[]> {
+    const [tx] = await this.driver.all('SELECT doc FROM transactions WHERE hash = ?', [hash]);
+    if (!tx) return [];
+    const doc = JSON.parse(text(tx.doc)) as { in_msg: string | null; out_msgs: string[] };
+    const parts: string[] = [];
+    const params: SqlValue[] = [];
+    if (direction !== 'out' && doc.in_msg) {
+      parts.push('SELECT out_tx_hash FROM messages WHERE msg_hash = ? AND out_tx_hash IS NOT NULL');
+      params.push(Buffer.from(doc.in_msg, 'base64'));
+    }
+    if (direction !== 'in' && doc.out_msgs.length > 0) {
+      parts.push(`SELECT in_tx_hash FROM messages WHERE msg_hash IN (${doc.out_msgs.map(() => '?').join(', ')}) AND in_tx_hash IS NOT NULL`);
+      params.push(...doc.out_msgs.map((m) => Buffer.from(m, 'base64')));
+    }
+    if (parts.length === 0) return [];
+    const rows = await this.driver.all(`SELECT ${TX_COLUMNS} FROM transactions WHERE hash IN (${parts.join(' UNION ')}) ORDER BY lt ASC, account`, params);
+    return rows.map(transactionOf);
+  }
+
+  /** Messages by hash (for a page of transactions), in no particular order. */
+  async messagesByHash(hashes: readonly Buffer[]): Promise<MessageRecord[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.driver.all(`SELECT ${MSG_COLUMNS} FROM messages WHERE msg_hash IN (${hashes.map(() => '?').join(', ')})`, hashes);
+    return rows.map(messageOf);
+  }
+
+  async messages(filter: MessageFilter, sort: SortOrder, page: Page): Promise<MessageRecord[]> {
+    const where = new Where();
+    if (filter.msgHashes && filter.msgHashes.length > 0) {
+      const marks = filter.msgHashes.map(() => '?').join(', ');
+      where.add(`(msg_hash IN (${marks}) OR hash_norm IN (${marks}))`, ...filter.msgHashes, ...filter.msgHashes);
+    }
+    if (filter.source === null) where.add('source IS NULL');
+    else where.add('source = ?', filter.source);
+    if (filter.destination === null) where.add('destination IS NULL');
+    else where.add('destination = ?', filter.destination);
+    where
+      .add('body_hash = ?', filter.bodyHash)
+      .add('opcode = ?', filter.opcode)
+      .add('created_at >= ?', filter.startUtime)
+      .add('created_at <= ?', filter.endUtime)
+      .add('created_lt >= ?', filter.startLt)
+      .add('created_lt <= ?', filter.endLt);
+    if (filter.direction === 'in') where.add('in_tx_hash IS NOT NULL');
+    if (filter.direction === 'out') where.add('out_tx_hash IS NOT NULL');
+    // External-in messages are the ones without created_lt.
+    if (filter.excludeExternals) where.add('created_lt IS NOT NULL');
+    if (filter.onlyExternals) where.add('created_lt IS NULL');
+    const dir = order(sort);
+    // One address filter: lead with its column so the (address, sort_lt) index serves the order.
+    const lead =
+      typeof filter.source === 'string' && filter.destination === undefined
+        ? 'source, '
+        : typeof filter.destination === 'string' && filter.source === undefined
+          ? 'destination, '
+          : '';
+    const rows = await this.driver.all(`SELECT ${MSG_COLUMNS} FROM messages ${where} ORDER BY ${lead}sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`, where.params);
+    return rows.map(messageOf);
+  }
+
+  /** v3 AccountState documents by state hash. */
+  async accountStateDocs(hashes: readonly Buffer[]): Promise<Map<string, string>> {
+    if (hashes.length === 0) return new Map();
+    const rows = await this.driver.all(`SELECT hash, doc FROM account_states WHERE hash IN (${hashes.map(() => '?').join(', ')})`, hashes);
+    return new Map(rows.map((row) => [bytes(row.hash).toString('base64'), text(row.doc)]));
+  }
+
+  /** The newest state of each account that has one (unknown accounts are left out). */
+  async latestStates(accounts: readonly string[], withBocs: boolean): Promise<LatestStateRecord[]> {
+    if (accounts.length === 0) return [];
+    const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet';
+    const rows = await this.driver.all(`SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`, [...accounts]);
+    return rows.map(latestOf);
+  }
+
+  async topAccountsByBalance(page: Page): Promise<AccountBalanceRecord[]> {
+    const rows = await this.driver.all(`SELECT account, balance FROM latest_account_states ORDER BY balance_order DESC, account ${pageSql(page)}`);
+    return rows.map((row) => ({ account: text(row.account), balance: text(row.balance) }));
+  }
+}

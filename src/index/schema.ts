@@ -1,0 +1,171 @@
+/**
+ * The index's schema, one for both stores, as versioned migrations recorded in `index_migrations`.
+ * A migration is a list of idempotent statements (IF NOT EXISTS) applied in one transaction with its
+ * record, so a crash mid-migration leaves nothing half done, and two instances starting together on
+ * one PostgreSQL database serialize on an advisory lock instead of racing.
+ *
+ * Shapes, and why:
+ *   blocks                 every block (masterchain and shard), keyed like toncenter's (workchain, signed shard, seqno)
+ *   shard_state            which shard blocks each masterchain block commits (masterchainBlockShardState)
+ *   transactions           one row per transaction: the filter columns + `doc`, the v3 JSON with its
+ *                          messages replaced by their hashes (messages are stored once, in `messages`)
+ *   messages               one row per message hash: filter columns, the creating and receiving
+ *                          transactions, `doc` = the v3 message JSON
+ *   account_states         every account state a transaction produced, by state hash: `doc` = the v3
+ *                          AccountState JSON (what account_state_before/after show)
+ *   latest_account_states  one row per account: the newest state, with code/data BoCs and what the
+ *                          wallet detector read from them (accountStates, walletStates, address_book)
+ * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
+ * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
+ */
+import type { Dialect, SqlDriver } from './sql/driver.js';
+import { int } from './sql/values.js';
+
+interface Types {
+  bytes: string;
+  int64: string;
+  /** Text compared byte by byte (zero-padded balances sort numerically). */
+  sortableText: string;
+}
+
+function types(dialect: Dialect): Types {
+  return dialect === 'postgres'
+    ? { bytes: 'BYTEA', int64: 'BIGINT', sortableText: 'TEXT COLLATE "C"' }
+    : { bytes: 'BLOB', int64: 'INTEGER', sortableText: 'TEXT' };
+}
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements(dialect: Dialect): string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'blocks, transactions, messages, account states',
+    statements(dialect) {
+      const { bytes, int64, sortableText } = types(dialect);
+      return [
+        `CREATE TABLE IF NOT EXISTS blocks (
+          workchain INTEGER NOT NULL,
+          shard ${int64} NOT NULL,
+          seqno INTEGER NOT NULL,
+          root_hash ${bytes} NOT NULL,
+          file_hash ${bytes} NOT NULL,
+          mc_seqno INTEGER NOT NULL,
+          global_id INTEGER NOT NULL,
+          version INTEGER NOT NULL,
+          key_block INTEGER NOT NULL,
+          gen_utime ${int64} NOT NULL,
+          start_lt ${int64} NOT NULL,
+          end_lt ${int64} NOT NULL,
+          min_ref_mc_seqno INTEGER NOT NULL,
+          prev_key_block_seqno INTEGER NOT NULL,
+          master_ref_seqno INTEGER,
+          rand_seed ${bytes} NOT NULL,
+          state_root_hash ${bytes} NOT NULL,
+          tx_count INTEGER NOT NULL,
+          prev_blocks TEXT NOT NULL,
+          PRIMARY KEY (workchain, shard, seqno)
+        )`,
+        `CREATE INDEX IF NOT EXISTS blocks_root_hash ON blocks (root_hash)`,
+        `CREATE INDEX IF NOT EXISTS blocks_file_hash ON blocks (file_hash)`,
+        `CREATE INDEX IF NOT EXISTS blocks_mc_seqno ON blocks (mc_seqno)`,
+        `CREATE INDEX IF NOT EXISTS blocks_order ON blocks (gen_utime, workchain DESC, shard, seqno)`,
+        `CREATE TABLE IF NOT EXISTS shard_state (
+          mc_seqno INTEGER NOT NULL,
+          workchain INTEGER NOT NULL,
+          shard ${int64} NOT NULL,
+          seqno INTEGER NOT NULL,
+          PRIMARY KEY (mc_seqno, workchain, shard)
+        )`,
+        `CREATE TABLE IF NOT EXISTS transactions (
+          hash ${bytes} PRIMARY KEY,
+          account TEXT NOT NULL,
+          lt ${int64} NOT NULL,
+          now ${int64} NOT NULL,
+          mc_seqno INTEGER NOT NULL,
+          block_workchain INTEGER NOT NULL,
+          block_shard ${int64} NOT NULL,
+          block_seqno INTEGER NOT NULL,
+          state_before ${bytes} NOT NULL,
+          state_after ${bytes} NOT NULL,
+          doc TEXT NOT NULL
+        )`,
+        `CREATE INDEX IF NOT EXISTS transactions_account_lt ON transactions (account, lt)`,
+        `CREATE INDEX IF NOT EXISTS transactions_lt ON transactions (lt, account)`,
+        `CREATE TABLE IF NOT EXISTS messages (
+          msg_hash ${bytes} PRIMARY KEY,
+          hash_norm ${bytes},
+          source TEXT,
+          destination TEXT,
+          opcode ${int64},
+          body_hash ${bytes} NOT NULL,
+          created_lt ${int64},
+          created_at ${int64},
+          sort_lt ${int64} NOT NULL,
+          in_tx_hash ${bytes},
+          out_tx_hash ${bytes},
+          doc TEXT NOT NULL
+        )`,
+        `CREATE INDEX IF NOT EXISTS messages_hash_norm ON messages (hash_norm) WHERE hash_norm IS NOT NULL`,
+        `CREATE INDEX IF NOT EXISTS messages_sort_lt ON messages (sort_lt)`,
+        `CREATE INDEX IF NOT EXISTS messages_source ON messages (source, sort_lt)`,
+        `CREATE INDEX IF NOT EXISTS messages_destination ON messages (destination, sort_lt)`,
+        `CREATE INDEX IF NOT EXISTS messages_opcode ON messages (opcode, sort_lt)`,
+        `CREATE INDEX IF NOT EXISTS messages_body_hash ON messages (body_hash)`,
+        `CREATE TABLE IF NOT EXISTS account_states (
+          hash ${bytes} PRIMARY KEY,
+          account TEXT NOT NULL,
+          doc TEXT NOT NULL
+        )`,
+        `CREATE TABLE IF NOT EXISTS latest_account_states (
+          account TEXT PRIMARY KEY,
+          state_hash ${bytes} NOT NULL,
+          status TEXT NOT NULL,
+          balance TEXT NOT NULL,
+          balance_order ${sortableText} NOT NULL,
+          extra_currencies TEXT,
+          frozen_hash ${bytes},
+          code_hash ${bytes},
+          data_hash ${bytes},
+          code_boc ${bytes},
+          data_boc ${bytes},
+          last_trans_hash ${bytes} NOT NULL,
+          last_trans_lt ${int64} NOT NULL,
+          wallet TEXT
+        )`,
+        `CREATE INDEX IF NOT EXISTS latest_account_states_balance ON latest_account_states (balance_order)`,
+      ];
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** Applies the migrations the store has not seen; refuses a store written by a newer tongate. */
+export async function migrate(driver: SqlDriver): Promise<void> {
+  await driver.exec(`CREATE TABLE IF NOT EXISTS index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${types(driver.dialect).int64} NOT NULL)`);
+  const applied = new Set((await driver.all('SELECT version FROM index_migrations')).map((row) => int(row.version)));
+  const newest = Math.max(0, ...applied);
+  if (newest > SCHEMA_VERSION) {
+    throw new Error(`the index was written by a newer tongate (schema version ${newest}, this one knows ${SCHEMA_VERSION})`);
+  }
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    // Two instances migrating one PostgreSQL schema at once: the second waits, then finds it done.
+    const lock = driver.dialect === 'postgres' ? ['SELECT pg_advisory_xact_lock(7404617, 1)'] : [];
+    await driver.write(
+      [
+        {
+          table: 'index_migrations',
+          columns: ['version', 'name', 'applied_at'],
+          rows: [[migration.version, migration.name, Date.now()]],
+          conflict: 'ON CONFLICT (version) DO NOTHING',
+        },
+      ],
+      [...lock, ...migration.statements(driver.dialect)],
+    );
+  }
+}

@@ -1,0 +1,31 @@
+/** A WHERE clause built condition by condition, with its parameters in order. */
+import type { SqlValue } from './driver.js';
+
+export class Where {
+  private readonly conditions: string[] = [];
+  readonly params: SqlValue[] = [];
+
+  /** Adds `condition` (with `?` for each value) when `values` hold no undefined. */
+  add(condition: string, ...values: (SqlValue | undefined)[]): this {
+    if (values.some((v) => v === undefined)) return this;
+    this.conditions.push(condition);
+    this.params.push(...(values as SqlValue[]));
+    return this;
+  }
+
+  /** `column IN (?, ?, ...)`, or `NOT IN`; nothing when the list is absent or empty. */
+  in(column: string, values: readonly SqlValue[] | undefined, negate = false): this {
+    if (!values || values.length === 0) return this;
+    this.conditions.push(`${column} ${negate ? 'NOT IN' : 'IN'} (${values.map(() => '?').join(', ')})`);
+    this.params.push(...values);
+    return this;
+  }
+
+  get empty(): boolean {
+    return this.conditions.length === 0;
+  }
+
+  toString(): string {
+    return this.conditions.length === 0 ? '' : `WHERE ${this.conditions.join(' AND ')}`;
+  }
+}
