@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Address, beginCell, Cell, external, internal, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, toNano, type MessageRelaxed } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed, mnemonicToPrivateKey, type KeyPair } from '@ton/crypto';
 import { LocalChain, type LocalChainOptions } from '../../src/chain/local/index.js';
@@ -79,6 +79,30 @@ export const GLOBAL_ID_READER_CODE = beginCell().storeBuffer(Buffer.from('30801 
  *   PUSHINT 0  SWAP  STU 111       ; value 0, no extra currencies, fees 0, lt/at 0, no init, inline empty body
  *   ENDC  PUSHINT 64  SENDRAWMSG
  */
-export const LOOPER_CODE = beginCell().storeBuffer(Buffer.from('8010c8cb05f83001ce7001cb6ec98040fb00', 'hex')).endCell();
+export const LOOPER_CODE = beginCell().storeBuffer(Buffer.from('8010c8cb05f82801ce7001cb6ec98040fb00', 'hex')).endCell();
+
+/**
+ * Get-methods loop forever (recv_internal returns at once, so it can be deployed):
+ *   IFNOTRET  AGAINEND      ; selector 0 (recv_internal) returns; any method id loops
+ */
+export const INFINITE_GETTER_CODE = beginCell().storeBuffer(Buffer.from('ddeb', 'hex')).endCell();
+
+export async function testFaucet(): Promise<{ wallet: WalletContractV4; keys: KeyPair }> {
+  const keys = await testFaucetKeys();
+  return { wallet: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }), keys };
+}
+
+/** An external from a wallet carrying several messages. */
+export function v4Send(from: { wallet: WalletContractV4; keys: KeyPair }, seqno: number, messages: MessageRelaxed[]): Buffer {
+  const body = from.wallet.createTransfer({ seqno, secretKey: from.keys.secretKey, messages });
+  return beginCell().store(storeMessage(external({ to: from.wallet.address, body }))).endCell().toBoc();
+}
+
+/** A deploy message for `code` with empty data: its address and the internal message carrying the init. */
+export function deployMessage(code: Cell, value: bigint, data: Cell = Cell.EMPTY): { address: Address; message: MessageRelaxed } {
+  const init = { code, data };
+  const address = contractAddress(0, init);
+  return { address, message: internal({ to: address, value, init, bounce: false }) };
+}
 
 export { Address, toNano };
