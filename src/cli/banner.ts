@@ -8,7 +8,12 @@ export interface FaucetLine {
   balanceTon: string;
 }
 
-export function renderBanner(config: TongateConfig, networks: Array<{ network: NetworkContext; faucets: FaucetLine[] }>, startupMs: number): string {
+export function renderBanner(
+  config: TongateConfig,
+  networks: Array<{ network: NetworkContext; faucets: FaucetLine[] }>,
+  accessDescription: string,
+  startupMs: number,
+): string {
   const lines = [`tongate: toncenter-compatible API on ${networks.length} local chain(s), ready in ${startupMs} ms`, ''];
   for (const { network, faucets } of networks) {
     const base = network.baseUrl.origin;
@@ -22,7 +27,7 @@ export function renderBanner(config: TongateConfig, networks: Array<{ network: N
   lines.push(`  ${config.faucetMnemonic.join(' ')}`);
   lines.push(config.ephemeral ? 'Storage: ephemeral (nothing is kept on disk)' : `Storage: ${config.dataDir}`);
   if (config.access) {
-    lines.push('Access: on. Without a key: 1 request/s per client. Create a key: tongate keys create --network <name>');
+    lines.push(`Access: on (${accessDescription}). Without a key: 1 request/s per client. Create a key: tongate keys create --network <name>`);
   } else {
     lines.push('WARNING: access layer is OFF (--access off): no API keys, no rate limits. Use only behind another gateway.');
   }

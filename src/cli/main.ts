@@ -6,6 +6,8 @@ import { ConfigError } from '../config/errors.js';
 import { OPTIONS, envName } from '../config/options.js';
 import { startTongate } from './start.js';
 import { VERSION } from '../version.js';
+import { registerKeyCommands } from './keys-commands.js';
+import { accessOptionsFrom } from './access-options.js';
 
 
 function addConfigOptions(command: Command, except: string[] = []): Command {
@@ -71,6 +73,10 @@ export function buildProgram(): Command {
     const body = (await response.json()) as { ok: boolean; result?: { hash: string; block_seqno: number }; error?: string };
     if (!body.ok) throw new Error(`fund failed (${response.status}): ${body.error}`);
     console.log(`funded ${address} with ${amountTon} TON on ${network.name}: transaction ${body.result!.hash} in block ${body.result!.block_seqno}`);
+  });
+
+  registerKeyCommands(program, (flags) => accessOptionsFrom(loadConfig({ flags, env: process.env })), {
+    configure: (command, own) => addConfigOptions(command, own),
   });
 
   return program;

@@ -10,6 +10,8 @@ import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
+import { createAccessLayer } from '../access/index.js';
+import { accessOptionsFrom } from './access-options.js';
 import { join } from 'node:path';
 
 export interface RunningTongate {
@@ -43,11 +45,13 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     chain: chains[i],
   }));
 
-  const gateway = createGateway({ config, networks, clock, logger });
+  const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
+  const gateway = createGateway({ config, networks, clock, logger, access });
   try {
     await gateway.listen();
   } catch (err) {
     await Promise.all(chains.map((chain) => chain.stop()));
+    await access.close();
     throw err;
   }
   for (const chain of chains) chain.start();
@@ -62,6 +66,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         balanceTon: fromNano(chains[i].getAccount(f.address).balance),
       })),
     })),
+    access.describe(),
     Date.now() - started,
   );
   let stopping: Promise<void> | undefined;
@@ -72,6 +77,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
       stopping ??= (async () => {
         await gateway.close();
         await Promise.all(chains.map((chain) => chain.stop()));
+        await access.close();
       })();
       return stopping;
     },

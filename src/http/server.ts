@@ -4,7 +4,7 @@
  * route. Errors leave in the version's shape.
  */
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
@@ -19,7 +19,9 @@ import { registerDevnetRoutes } from './devnet-routes.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { registerHealth } from './health.js';
 import { planListeners, type ListenerPlan } from './listeners.js';
-import { requestLogSerializers } from './logging.js';
+import { accessHook, accessLogSerializers } from './access-hook.js';
+import { registerAdminRoutes } from './admin-routes.js';
+import type { AccessLayer } from '../access/index.js';
 import { networkRouter } from './network-router.js';
 import './network-context.js';
 import { VERSION } from '../version.js';
@@ -29,10 +31,8 @@ export interface GatewayOptions {
   networks: NetworkContext[];
   clock: Clock;
   logger: Logger;
-  /** The access layer's hook (keys, limits); absent with --access off. */
-  accessHook?: onRequestHookHandler;
-  /** Extra routes on every listener (admin API, metrics). */
-  registerExtra?: (app: FastifyInstance) => void;
+  /** Keys and limits (a disabled layer with --access off). */
+  access: AccessLayer;
 }
 
 export interface Gateway {
@@ -64,10 +64,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 }
 
-function buildApp(plan: ListenerPlan, { config, networks, clock, logger, accessHook, registerExtra }: GatewayOptions): FastifyInstance {
+function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access }: GatewayOptions): FastifyInstance {
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
-    loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: requestLogSerializers }) as FastifyBaseLogger,
+    loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
     disableRequestLogging: true,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
@@ -76,7 +76,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, accessH
   app.decorateRequest('network', null as unknown as NetworkContext);
   app.addHook('onRequest', networkRouter(served));
   app.addHook('onRequest', cors);
-  if (accessHook) app.addHook('onRequest', accessHook);
+  app.addHook('onRequest', accessHook(access));
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
   });
@@ -88,6 +88,6 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, accessH
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);
   registerDevnetRoutes(app, { adminToken: config.adminToken });
-  registerExtra?.(app);
+  registerAdminRoutes(app, access, { adminToken: config.adminToken });
   return app;
 }
