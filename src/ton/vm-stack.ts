@@ -35,6 +35,20 @@ export type VmValue =
 /** Thrown when the bytes are not a VmStack: the emulator never produces that, so it is a bug, not bad input. */
 export class VmStackFormatError extends Error {}
 
+/**
+ * Tuples nested deeper than this are refused (toncenter answers 533 for deep results). A TVM list is
+ * nested pairs, so this also bounds list length; it keeps every recursion here and in stack-output.ts
+ * far from the JS call-stack limit, whatever a contract returns.
+ */
+export const MAX_STACK_NESTING = 1000;
+
+/** A result too deeply nested to render (see MAX_STACK_NESTING). */
+export class VmStackTooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`Result stack depth >= ${limit}`);
+  }
+}
+
 /** Parses the emulator's stack (base64 BoC, bytes or cell). Result order: bottom of the stack first. */
 export function parseVmStack(stack: string | Buffer | Cell): VmValue[] {
   try {
@@ -44,17 +58,17 @@ export function parseVmStack(stack: string | Buffer | Cell): VmValue[] {
     const values: VmValue[] = [];
     for (let i = 0; i < depth; i++) {
       const rest = cs.loadRef();
-      values.push(readValue(cs));
+      values.push(readValue(cs, 0));
       cs = rest.beginParse();
     }
     return values.reverse();
   } catch (error) {
-    if (error instanceof VmStackFormatError) throw error;
+    if (error instanceof VmStackFormatError || error instanceof VmStackTooDeepError) throw error;
     throw new VmStackFormatError(`malformed VmStack: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function readValue(cs: Slice): VmValue {
+function readValue(cs: Slice, depth: number): VmValue {
   const tag = cs.loadUint(8);
   switch (tag) {
     case 0x00:
@@ -76,7 +90,8 @@ function readValue(cs: Slice): VmValue {
     case 0x06:
       return { type: 'cont', cell: cs.asCell() };
     case 0x07:
-      return { type: 'tuple', items: readTuple(cs.loadUint(16), cs) };
+      if (depth >= MAX_STACK_NESTING) throw new VmStackTooDeepError(MAX_STACK_NESTING);
+      return { type: 'tuple', items: readTuple(cs.loadUint(16), cs, depth + 1) };
     default:
       throw new VmStackFormatError(`unknown stack value tag 0x${tag.toString(16)}`);
   }
@@ -96,16 +111,26 @@ function readCellSlice(cs: Slice): Cell {
   return builder.endCell();
 }
 
-/** VmTuple n: the first n-1 items via the head ref chain, then the tail. */
-function readTuple(length: number, cs: Slice): VmValue[] {
-  if (length === 0) return [];
-  const head = readTupleRef(length - 1, cs);
-  head.push(readValue(cs.loadRef().beginParse()));
-  return head;
-}
-
-function readTupleRef(length: number, cs: Slice): VmValue[] {
-  if (length === 0) return [];
-  if (length === 1) return [readValue(cs.loadRef().beginParse())];
-  return readTuple(length, cs.loadRef().beginParse());
+/**
+ * VmTuple n, walked iteratively from its last item (a head chain can be 255 cells long):
+ *   n = 1: ^v0      n = 2: ^v0 ^v1      n >= 3: ^(VmTuple n-1) ^v(n-1)
+ * `depth` is the nesting of the tuple's items.
+ */
+function readTuple(length: number, cs: Slice, depth: number): VmValue[] {
+  const items: VmValue[] = new Array(length);
+  let current = cs;
+  for (let last = length - 1; last >= 0; last--) {
+    if (last === 0) {
+      items[0] = readValue(current.loadRef().beginParse(), depth);
+    } else if (last === 1) {
+      items[0] = readValue(current.loadRef().beginParse(), depth);
+      items[1] = readValue(current.loadRef().beginParse(), depth);
+      break;
+    } else {
+      const rest = current.loadRef();
+      items[last] = readValue(current.loadRef().beginParse(), depth);
+      current = rest.beginParse();
+    }
+  }
+  return items;
 }

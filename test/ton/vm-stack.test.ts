@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { beginCell, Cell, parseTuple, serializeTuple, type TupleItem } from '@ton/core';
-import { parseVmStack, VmStackFormatError, type VmValue } from '../../src/ton/vm-stack.js';
+import { legacyStack } from '../../src/ton/stack-output.js';
+import { MAX_STACK_NESTING, parseVmStack, VmStackFormatError, VmStackTooDeepError, type VmValue } from '../../src/ton/vm-stack.js';
 import { EVERY_VALUE_PROGRAM, runProgram } from './support/tvm-program.js';
 
 test('the emulator stack of every value kind parses, continuation included (which @ton/core refuses)', async () => {
@@ -53,6 +54,28 @@ test('agrees with @ton/core parseTuple on stacks it can read (bottom of the stac
   assert.deepEqual(comparable(parseVmStack(cell.toBoc().toString('base64'))), expected);
   assert.deepEqual(comparable(parseVmStack(cell)), comparable(items), 'and both equal what was serialized');
   assert.deepEqual(parseVmStack(serializeTuple([])), []);
+});
+
+test('long lists parse and render; nesting past the limit is refused with a typed error, never a stack overflow', () => {
+  let list: TupleItem = { type: 'null' };
+  for (let i = 899; i >= 0; i--) list = { type: 'tuple', items: [{ type: 'int', value: BigInt(i) }, list] };
+  const [entry] = legacyStack(parseVmStack(serializeTuple([list])));
+  assert.equal(entry[0], 'list');
+  const elements = (entry[1] as { elements: { number: { number: string } }[] }).elements;
+  assert.equal(elements.length, 900);
+  assert.equal(elements[899].number.number, '899');
+
+  const nest = (levels: number, width: number): TupleItem => {
+    let value: TupleItem = { type: 'int', value: 1n };
+    for (let i = 0; i < levels; i++) {
+      value = { type: 'tuple', items: [value, ...Array.from({ length: width - 1 }, (): TupleItem => ({ type: 'null' }))] };
+    }
+    return value;
+  };
+  // Every level a 255-wide tuple whose first item is the next level: the worst shape for recursion.
+  const deepest = parseVmStack(serializeTuple([nest(MAX_STACK_NESTING, 255)]));
+  assert.equal(legacyStack(deepest)[0][0], 'tuple', 'renders too');
+  assert.throws(() => parseVmStack(serializeTuple([nest(MAX_STACK_NESTING + 1, 3)])), VmStackTooDeepError);
 });
 
 test('bytes that are not a VmStack raise VmStackFormatError', () => {
