@@ -72,8 +72,10 @@ test('long lists parse and render; nesting past the limit is refused with a type
     }
     return value;
   };
-  // Every level a 255-wide tuple whose first item is the next level: the worst shape for recursion.
-  const deepest = parseVmStack(serializeTuple([nest(MAX_STACK_NESTING, 255)]));
+  // Nesting through the first item of wide tuples (the shape that made a recursive reader go deepest).
+  const wide = parseVmStack(serializeTuple([nest(20, 255)]));
+  assert.equal((wide[0] as Extract<VmValue, { type: 'tuple' }>).items.length, 255);
+  const deepest = parseVmStack(serializeTuple([nest(MAX_STACK_NESTING, 3)]));
   assert.equal(legacyStack(deepest)[0][0], 'tuple', 'renders too');
   assert.throws(() => parseVmStack(serializeTuple([nest(MAX_STACK_NESTING + 1, 3)])), VmStackTooDeepError);
 });
