@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, beginCell, Cell, external, internal, loadMessage, parseTuple, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, Cell, type CommonMessageInfoInternal, type Message, external, internal, loadMessage, parseTuple, storeMessage, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { BadMessage, ExternalMessageRejected, normalizedExternalHash } from '../../src/chain/local/index.js';
@@ -89,8 +89,8 @@ test('externals the contract would not accept are refused at once, and leave no 
   // not messages at all, or not external-in
   await assert.rejects(chain.sendExternal(Buffer.from('not a boc')), BadMessage);
   await assert.rejects(chain.sendExternal(Buffer.alloc(0)), BadMessage);
-  const internalMessage = internal({ to, value: 1n });
-  internalMessage.info = { ...internalMessage.info, src: from.wallet.address } as typeof internalMessage.info;
+  const relaxed = internal({ to, value: 1n });
+  const internalMessage: Message = { ...relaxed, info: { ...(relaxed.info as CommonMessageInfoInternal), src: from.wallet.address } };
   const internalBoc = beginCell().store(storeMessage(internalMessage)).endCell().toBoc();
   await assert.rejects(chain.sendExternal(internalBoc), /expected an external-in message, got internal/);
   const toMaster = beginCell()
