@@ -1,9 +1,8 @@
 /**
  * Validates codec output against component schemas of toncenter's published OpenAPI files with ajv.
- * The files are read from test/reference (the project's copies); a file not copied there yet is
- * read from the shared reference folder of this workspace.
+ * The files are read from test/reference (the project's copies, see SOURCES.md there).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
@@ -16,10 +15,7 @@ const Ajv = (AjvModule as any).default ?? AjvModule;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 function loadSpec(file: string): any {
-  const candidates = [join(here, '..', '..', 'reference', file), join('/work/shared/reference', file)];
-  const path = candidates.find((p) => existsSync(p));
-  if (!path) throw new Error(`spec ${file} not found in ${candidates.join(' or ')}`);
-  return JSON.parse(readFileSync(path, 'utf8'));
+  return JSON.parse(readFileSync(join(here, '..', '..', 'reference', file), 'utf8'));
 }
 
 /** A schema patch: a documented exception to the published spec. */
