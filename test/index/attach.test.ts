@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toNano } from '@ton/core';
+import { WHOLE_SHARD } from '../../src/chain/types.js';
+import { attachIndexToChain } from '../../src/index/attach.js';
+import { openIndex, type Index } from '../../src/index/open-index.js';
+import { formatRawUpper } from '../../src/ton/address.js';
+import { openChain, tempDir, testWallet, v4Transfer } from '../chain/support.js';
+import { openStore } from './support/stores.js';
+import type { LocalChain } from '../../src/chain/local/index.js';
+
+const ALL = { limit: 1000, offset: 0 };
+
+/** Everything the index answers about a chain, as plain JSON (comparable across indexes). */
+async function snapshot(index: Index) {
+  const r = index.reader;
+  return {
+    blocks: await r.blocks({}, 'asc', ALL),
+    transactions: (await r.transactions({}, 'asc', ALL)).map((t) => t.doc),
+    messages: (await r.messages({}, 'asc', ALL)).map((m) => [m.doc, m.inTxHash?.toString('hex'), m.outTxHash?.toString('hex')]),
+    top: await r.topAccountsByBalance({ limit: 100, offset: 0 }),
+  };
+}
+
+/** A chain with history: the faucet funds A; A deploys itself and pays B; B is funded again. */
+async function busyChain(t: Parameters<typeof openChain>[0]): Promise<{ chain: LocalChain; a: ReturnType<typeof testWallet>; b: ReturnType<typeof testWallet> }> {
+  const { chain } = await openChain(t);
+  const a = testWallet(41);
+  const b = testWallet(42);
+  await Promise.all([chain.fund(a.wallet.address, toNano('5')), chain.produceBlock()]);
+  await chain.produceBlock();
+  return { chain, a, b };
+}
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`attach: catches up from the chain's store, then follows live blocks; both paths write the same rows [${store}]`, async (t) => {
+    const { chain, a, b } = await busyChain(t);
+    const opened = await openStore(t, store);
+    if (!opened) return;
+    const { index } = opened;
+    const attachment = await attachIndexToChain(index, chain);
+    t.after(() => attachment.detach());
+    await attachment.synced();
+    const caughtUp = chain.masterchainInfo().last.id.seqno;
+    assert.equal(attachment.lastIndexed(), caughtUp);
+    assert.equal(await index.reader.lastMasterchainSeqno(), caughtUp);
+    assert.equal((await index.reader.masterchainRange())!.first.id.seqno, 0, 'from the zero state');
+
+    // Live: A deploys itself and pays B, in blocks produced after the attachment.
+    await chain.sendExternal(v4Transfer(a, 0, b.wallet.address, toNano('1'), { deploy: true }));
+    await chain.produceBlock();
+    await chain.produceBlock();
+    await attachment.synced();
+    const last = chain.masterchainInfo().last.id.seqno;
+    assert.equal(attachment.lastIndexed(), last);
+
+    // The index holds exactly the chain's transactions, block by block.
+    for (let seqno = 0; seqno <= last; seqno++) {
+      for (const id of chain.shardsAt(seqno)) {
+        const chainTxs = chain.blockTransactions(id, { count: 1000 }).transactions.map((tx) => tx.hash.toString('base64')).sort();
+        const indexed = (await index.reader.transactions({ workchain: id.workchain, shard: WHOLE_SHARD, seqno: id.seqno }, 'asc', ALL)).map((r) => r.hash.toString('base64')).sort();
+        assert.deepEqual(indexed, chainTxs, `block ${seqno}`);
+      }
+    }
+    const account = chain.getAccount(a.wallet.address);
+    const [latest] = await index.reader.latestStates([formatRawUpper(a.wallet.address)], true);
+    assert.equal(latest.status, 'active');
+    assert.equal(latest.balance, account.balance.toString());
+    assert.deepEqual(latest.lastTransHash, account.lastTxHash);
+    assert.equal(latest.wallet?.walletType, 'wallet v4 r2');
+    const [faucet] = chain.faucets();
+    assert.ok((await index.reader.latestStates([formatRawUpper(faucet.address)], false)).length === 1, 'zero-state accounts are indexed');
+
+    // A second index fed only by catch-up (reading every block back from the store) says the same.
+    const second = await openStore(t, store);
+    const replay = await attachIndexToChain(second!.index, chain);
+    t.after(() => replay.detach());
+    await replay.synced();
+    assert.deepEqual(await snapshot(second!.index), await snapshot(index));
+  });
+}
+
+test('attach: an index written from another chain is refused, with what to do', async (t) => {
+  const dir = tempDir(t);
+  const first = await busyChain(t);
+  const index = await openIndex({ network: 'testnet', dataDir: dir });
+  const attachment = await attachIndexToChain(index, first.chain);
+  await attachment.synced();
+  await attachment.detach();
+  const { chain: other } = await openChain(t);
+  await assert.rejects(attachIndexToChain(index, other), /holds masterchain block \d+ of another chain; start from an empty index/);
+  await index.close();
+});
+
+test('attach: synced() waits for a block that is not sealed yet; detach stops following', async (t) => {
+  const { chain } = await busyChain(t);
+  const index = await openIndex({ network: 'testnet' });
+  t.after(() => index.close());
+  const attachment = await attachIndexToChain(index, chain);
+  const target = chain.masterchainInfo().last.id.seqno + 1;
+  let done = false;
+  const waiting = attachment.synced(target).then(() => (done = true));
+  await attachment.synced();
+  assert.equal(done, false);
+  await chain.produceBlock();
+  await waiting;
+  assert.equal(await index.reader.lastMasterchainSeqno(), target);
+  await attachment.detach();
+  await chain.produceBlock();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(await index.reader.lastMasterchainSeqno(), target, 'no writes after detach');
+});
