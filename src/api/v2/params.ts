@@ -1,23 +1,57 @@
 /**
  * Parameters of v2 methods: one declaration per parameter, parsed the same way from a query string (GET),
  * a JSON body (POST) and JSON-RPC `params`. Integers may come as numbers or numeric strings (JSON-RPC clients
- * send both); int64 values stay bigint so no precision is lost.
+ * send both); int64 values stay bigint so no precision is lost. TON values (addresses, hashes, BoCs, shards,
+ * stacks) are parsed here by the src/ton codecs, so a handler only ever sees valid values and every bad one
+ * is a 422 that names its parameter.
  */
+import type { Address, Cell, TupleItem } from '@ton/core';
+import { parseAddress } from '../../ton/address.js';
+import { parseV2Shard } from '../../ton/block-id.js';
+import { parseBoc } from '../../ton/boc.js';
+import { TonInputError } from '../../ton/errors.js';
+import { parseHash } from '../../ton/hash.js';
+import { parseStack } from '../../ton/stack-input.js';
 import { badParameter } from '../errors.js';
 
-export type ParamType = 'int' | 'int64' | 'string' | 'bool' | 'json' | 'string[]';
+export type ParamType =
+  | 'int'
+  | 'int64'
+  | 'string'
+  | 'bool'
+  | 'json'
+  | 'string[]'
+  /** Any address form (raw, friendly std/url-safe, bounceable or not, test-only or not) -> Address. */
+  | 'address'
+  /** 32 bytes as hex, base64 or base64url -> Buffer. */
+  | 'hash'
+  /** A list of hashes: repeated query keys, a comma-separated string or a JSON array -> Buffer[]. */
+  | 'hash[]'
+  /** A base64 (or base64url) BoC with one root -> Cell. */
+  | 'boc'
+  /** v2 shard id: signed decimal int64 (or unsigned, or 0x-hex) -> unsigned bigint. */
+  | 'shard'
+  /** A get-method argument stack in any accepted form (legacy arrays, tonlib typed, v3) -> TupleItem[]. */
+  | 'stack'
+  /** A get-method: its name, or its numeric id -> string | number. */
+  | 'method';
 
 export interface ParamSpec {
   type: ParamType;
   required?: boolean;
   default?: unknown;
+  /** Bounds of 'int' / 'int64' values (inclusive); the message says which bound was crossed. */
+  min?: number | bigint;
+  max?: number | bigint;
+  /** What the parameter means, for the OpenAPI document. */
+  description?: string;
 }
 
 export type ParamSpecs = Record<string, ParamSpec>;
 
 type ValueOf<S extends ParamSpec> = S['type'] extends 'int'
   ? number
-  : S['type'] extends 'int64'
+  : S['type'] extends 'int64' | 'shard'
     ? bigint
     : S['type'] extends 'bool'
       ? boolean
@@ -25,7 +59,19 @@ type ValueOf<S extends ParamSpec> = S['type'] extends 'int'
         ? string[]
         : S['type'] extends 'json'
           ? unknown
-          : string;
+          : S['type'] extends 'address'
+            ? Address
+            : S['type'] extends 'hash'
+              ? Buffer
+              : S['type'] extends 'hash[]'
+                ? Buffer[]
+                : S['type'] extends 'boc'
+                  ? Cell
+                  : S['type'] extends 'stack'
+                    ? TupleItem[]
+                    : S['type'] extends 'method'
+                      ? string | number
+                      : string;
 
 /** The parsed parameters: required ones (or with a default) are always present. */
 export type ParsedParams<S extends ParamSpecs> = {
@@ -33,6 +79,26 @@ export type ParsedParams<S extends ParamSpecs> = {
 };
 
 const INT = /^-?\d+$/;
+/** FunC names may hold almost any character ('?', '!', quotes); only whitespace and length are refused. */
+const METHOD_NAME = /^\S{1,128}$/;
+/** Libraries per request: the C++ server has no documented cap; this keeps a request bounded. */
+const MAX_HASHES = 256;
+
+/** Runs a src/ton codec; its TonInputError (which names the bad value) becomes a 422 naming the parameter. */
+export function codec<T>(name: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TonInputError) throw badParameter(name, error.message);
+    throw error;
+  }
+}
+
+function checkBounds<T extends number | bigint>(name: string, spec: ParamSpec, value: T): T {
+  if (spec.min !== undefined && value < spec.min) throw badParameter(name, `${value} is below the minimum ${spec.min}`);
+  if (spec.max !== undefined && value > spec.max) throw badParameter(name, `${value} is above the maximum ${spec.max}`);
+  return value;
+}
 
 function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
   switch (spec.type) {
@@ -40,14 +106,14 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
       const value = typeof raw === 'string' && INT.test(raw.trim()) ? Number(raw.trim()) : raw;
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw badParameter(name, `expected an integer, got ${show(raw)}`);
       if (value < -2147483648 || value > 4294967295) throw badParameter(name, `integer out of range: ${value}`);
-      return value;
+      return checkBounds(name, spec, value);
     }
     case 'int64': {
       const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
       if (text === undefined || !INT.test(text)) throw badParameter(name, `expected an integer, got ${show(raw)}`);
       const value = BigInt(text);
       if (value < -(1n << 63n) || value >= 1n << 64n) throw badParameter(name, `integer out of the 64-bit range: ${text}`);
-      return value;
+      return checkBounds(name, spec, value);
     }
     case 'bool': {
       if (typeof raw === 'boolean') return raw;
@@ -67,6 +133,44 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
     }
     case 'json':
       return raw;
+    case 'address':
+      return codec(name, () => parseAddress(raw).address);
+    case 'hash':
+      return codec(name, () => parseHash(raw));
+    case 'hash[]': {
+      const items = (Array.isArray(raw) ? raw : [raw]).flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
+      const hashes = items.filter((item) => item !== '');
+      if (hashes.length === 0) throw badParameter(name, 'expected at least one hash');
+      if (hashes.length > MAX_HASHES) throw badParameter(name, `at most ${MAX_HASHES} hashes per request, got ${hashes.length}`);
+      return hashes.map((item, i) => codec(`${name}[${i}]`, () => parseHash(typeof item === 'string' ? item.trim() : item)));
+    }
+    case 'boc':
+      return codec(name, () => parseBoc(raw, name));
+    case 'shard':
+      return codec(name, () => parseV2Shard(typeof raw === 'string' ? raw.trim() : raw));
+    case 'stack': {
+      // GET carries the stack as a JSON string in the query; POST and JSON-RPC as an array.
+      let value = raw;
+      if (typeof raw === 'string') {
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          throw badParameter(name, 'Stack should be array (a JSON array in the query string)');
+        }
+      }
+      return codec(name, () => parseStack(value, name));
+    }
+    case 'method': {
+      if (typeof raw === 'number') {
+        if (!Number.isSafeInteger(raw) || raw < -2147483648 || raw > 2147483647) throw badParameter(name, `method id out of the int32 range: ${raw}`);
+        return raw;
+      }
+      if (typeof raw !== 'string') throw badParameter(name, `expected a get-method name or numeric id, got ${show(raw)}`);
+      const text = raw.trim();
+      if (INT.test(text)) return parseOne(name, { type: 'method' }, Number(text));
+      if (!METHOD_NAME.test(text)) throw badParameter(name, `not a get-method name: ${show(raw)}`);
+      return text;
+    }
   }
 }
 

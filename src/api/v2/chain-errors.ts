@@ -1,0 +1,36 @@
+/**
+ * What the chain and the codecs throw, as v2 answers. The chain's typed errors say whose fault a failure
+ * is (chain/local/errors.ts); this is the one place that turns them into statuses, so every method
+ * answers the same way. Anything not listed stays as it is: an ApiError keeps its status, anything else
+ * is a bug and becomes a 500 in the HTTP error handler.
+ */
+import { BadMessage, ChainInputError, ChainStopped, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
+import { TonInputError } from '../../ton/errors.js';
+import { VmStackTooDeepError } from '../../ton/vm-stack.js';
+import { ApiError } from '../errors.js';
+
+/**
+ * toncenter relays a refused external message as the liteserver's own words, prefixed by tonlib's error
+ * class; clients (MyTonWallet's retry filter, scripts) match on `exitcode=` in it. The status is ours: 400,
+ * because the message, not the server, is at fault (toncenter answers 500 here; its sendBocReturnHashNoError
+ * answers the same text with 400).
+ */
+export function refusedMessage(error: ExternalMessageRejected): ApiError {
+  const exit = error.exitCode === undefined ? '' : `\nexitcode=${error.exitCode}`;
+  return new ApiError(400, `LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\n${error.reason}${exit}`);
+}
+
+export function toApiError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ExternalMessageRejected) return refusedMessage(error);
+  if (error instanceof NotFound) return new ApiError(404, error.message);
+  // BadMessage and the other input errors already start with the parameter they are about ("boc: ...").
+  if (error instanceof BadMessage) return new ApiError(422, `failed to parse parameter ${error.message}`);
+  if (error instanceof GetMethodFailed) return new ApiError(400, error.message);
+  if (error instanceof ChainInputError) return new ApiError(422, error.message);
+  if (error instanceof ChainStopped) return new ApiError(503, error.message);
+  // toncenter's own code and words for a result it will not render.
+  if (error instanceof VmStackTooDeepError) return new ApiError(533, error.message);
+  if (error instanceof TonInputError) return new ApiError(422, error.message);
+  return error;
+}
