@@ -1,5 +1,6 @@
 /** What an API handler knows of the network a request addressed: its identity and its chain. */
 import type { Chain } from '../chain/types.js';
+import type { IndexReader } from '../index/reader.js';
 
 export interface NetworkContext {
   name: string;
@@ -8,4 +9,6 @@ export interface NetworkContext {
   /** Friendly addresses carry the test-only flag on every network but mainnet, as toncenter's testnet does. */
   testOnly: boolean;
   chain: Chain;
+  /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
+  index?: IndexReader;
 }

@@ -1,0 +1,117 @@
+import { formatRawUpper, parseAddress } from '../../../ton/address.js';
+import { TonInputError } from '../../../ton/errors.js';
+import { defineEndpoint, indexOf, ref } from '../endpoint.js';
+import { accountStateFull, walletState } from '../format/accounts.js';
+import { addressBook, addressBookRow, type AddressBookRow } from '../format/address-book.js';
+import { PAGE_PARAMS } from '../params.js';
+
+/** Raw form of an address, or null when it cannot be parsed (addressBook answers those with nulls). */
+function rawOrNull(input: string): string | null {
+  try {
+    return formatRawUpper(parseAddress(input).address);
+  } catch (error) {
+    if (error instanceof TonInputError) return null;
+    throw error;
+  }
+}
+
+/** Keyed by the address exactly as given; an unparseable one gets `user_friendly: null`, as toncenter does. */
+export const addressBookEndpoint = defineEndpoint({
+  path: '/addressBook',
+  tag: 'accounts',
+  summary: 'User-friendly forms and interfaces of addresses, keyed as given',
+  params: {
+    address: { type: 'string[]', required: true, maxItems: 1024, missing: 'at least 1 address required', description: 'Addresses in any form; repeat the key for several.' },
+  },
+  response: ref('AddressBook'),
+  async handle(p, network) {
+    const reader = indexOf(network);
+    const raws = new Map(p.address.map((input) => [input, rawOrNull(input)]));
+    const states = new Map((await reader.latestStates([...new Set([...raws.values()].filter((r): r is string => r !== null))], false)).map((s) => [s.account, s]));
+    const book: Record<string, AddressBookRow> = {};
+    for (const [input, raw] of raws) {
+      book[input] = raw === null ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, states.get(raw), network.testOnly);
+    }
+    return book;
+  },
+});
+
+/**
+ * Token metadata (jettons, NFTs) of addresses. tongate indexes no tokens, so no address has any:
+ * toncenter answers `{}` for addresses without token metadata, and so do we.
+ */
+export const metadata = defineEndpoint({
+  path: '/metadata',
+  tag: 'accounts',
+  summary: 'Token metadata of addresses (none is indexed: always {})',
+  params: {
+    address: { type: 'string[]', required: true, maxItems: 1024, missing: 'at least 1 address required', description: 'Addresses in any form; repeat the key for several.' },
+  },
+  response: ref('Metadata'),
+  async handle(_p, network) {
+    indexOf(network);
+    return {};
+  },
+});
+
+const ACCOUNTS = {
+  type: 'address[]',
+  required: true,
+  maxItems: 1000,
+  missing: 'address of account is required',
+  description: 'Addresses in any form (at most 1000); repeat the key for several.',
+} as const;
+
+/** Known accounts only, in the order asked (an address the chain never touched is left out). */
+async function latestInOrder(network: Parameters<typeof indexOf>[0], addresses: string[], withBocs: boolean) {
+  const reader = indexOf(network);
+  const byAccount = new Map((await reader.latestStates([...new Set(addresses)], withBocs)).map((s) => [s.account, s]));
+  const states = [...new Set(addresses)].map((a) => byAccount.get(a)).filter((s) => s !== undefined);
+  return { reader, states };
+}
+
+export const accountStates = defineEndpoint({
+  path: '/accountStates',
+  tag: 'accounts',
+  summary: 'Latest states of accounts',
+  params: {
+    address: ACCOUNTS,
+    include_boc: { type: 'bool', default: true, description: 'Include code and data BoCs (default true).' },
+  },
+  response: ref('AccountStatesResponse'),
+  async handle(p, network) {
+    const { reader, states } = await latestInOrder(network, p.address, p.include_boc);
+    return {
+      accounts: states.map((s) => accountStateFull(s, p.include_boc)),
+      address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
+      metadata: {},
+    };
+  },
+});
+
+export const walletStates = defineEndpoint({
+  path: '/walletStates',
+  tag: 'accounts',
+  summary: 'Wallet details (type, seqno, wallet id) of accounts',
+  params: { address: ACCOUNTS },
+  response: ref('WalletStatesResponse'),
+  async handle(p, network) {
+    const { reader, states } = await latestInOrder(network, p.address, false);
+    return {
+      wallets: states.map(walletState),
+      address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
+      metadata: {},
+    };
+  },
+});
+
+export const topAccountsByBalance = defineEndpoint({
+  path: '/topAccountsByBalance',
+  tag: 'accounts',
+  summary: 'Accounts with the largest balances',
+  params: { ...PAGE_PARAMS },
+  response: { type: 'array', items: ref('AccountBalance') },
+  async handle(p, network) {
+    return indexOf(network).topAccountsByBalance(p);
+  },
+});

@@ -1,0 +1,98 @@
+import type { IndexReader } from '../../../index/reader.js';
+import { ApiError } from '../../errors.js';
+import { defineEndpoint, indexOf, ref } from '../endpoint.js';
+import { transactionsJson } from '../format/transactions.js';
+import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
+
+/** toncenter answers a filter on an unknown masterchain block with 404 rather than an empty list. */
+async function requireMasterchainBlock(reader: IndexReader, seqno: number | undefined): Promise<void> {
+  if (seqno !== undefined && !(await reader.masterchainBlockExists(seqno))) throw new ApiError(404, `masterchain block ${seqno} not found`);
+}
+
+export const transactions = defineEndpoint({
+  path: '/transactions',
+  tag: 'blockchain',
+  summary: 'Transactions by filters, ordered by lt',
+  params: {
+    workchain: { type: 'int32', description: 'Block workchain.' },
+    shard: { type: 'shard', description: 'Block shard id, hex (e.g. `8000000000000000`).' },
+    seqno: { type: 'int32', description: 'Block seqno.' },
+    mc_seqno: { type: 'int32', description: 'Masterchain block seqno.' },
+    account: { type: 'address[]', maxItems: 1000, description: 'Account addresses (raw or user-friendly); repeat the key for several.' },
+    exclude_account: { type: 'address[]', maxItems: 1000, description: 'Leave out transactions of these accounts.' },
+    hash: { type: 'hash', description: 'Transaction hash (hex, base64 or base64url).' },
+    lt: { type: 'int64', description: 'Transaction lt.' },
+    ...WINDOW_PARAMS,
+    ...PAGE_PARAMS,
+    ...SORT_PARAM,
+  },
+  response: ref('TransactionsResponse'),
+  async handle(p, network) {
+    const reader = indexOf(network);
+    await requireMasterchainBlock(reader, p.mc_seqno);
+    const filter = {
+      workchain: p.workchain,
+      shard: p.shard,
+      seqno: p.seqno,
+      mcSeqno: p.mc_seqno,
+      accounts: p.account,
+      excludeAccounts: p.exclude_account,
+      hash: p.hash,
+      lt: p.lt,
+      ...windowOf(p),
+    };
+    return transactionsJson(reader, await reader.transactions(filter, p.sort, p), network.testOnly);
+  },
+});
+
+export const transactionsByMasterchainBlock = defineEndpoint({
+  path: '/transactionsByMasterchainBlock',
+  tag: 'blockchain',
+  summary: 'Transactions of a masterchain block and of the shard blocks it commits',
+  params: { seqno: { type: 'int32', required: true, description: 'Masterchain block seqno.' }, ...PAGE_PARAMS, ...SORT_PARAM },
+  response: ref('TransactionsResponse'),
+  async handle(p, network) {
+    const reader = indexOf(network);
+    await requireMasterchainBlock(reader, p.seqno);
+    return transactionsJson(reader, await reader.transactions({ mcSeqno: p.seqno }, p.sort, p), network.testOnly);
+  },
+});
+
+export const transactionsByMessage = defineEndpoint({
+  path: '/transactionsByMessage',
+  tag: 'blockchain',
+  summary: 'Transactions that sent or received a message',
+  params: {
+    msg_hash: { type: 'hash', description: 'Message hash, or the normalized hash of an external message.' },
+    body_hash: { type: 'hash', description: 'Hash of the message body.' },
+    opcode: { type: 'opcode', description: 'Opcode of the inbound message, hex or signed 32-bit decimal.' },
+    direction: { type: 'direction', description: '`in`: the receiving transaction; `out`: the sending one.' },
+    ...PAGE_PARAMS,
+  },
+  response: ref('TransactionsResponse'),
+  async handle(p, network) {
+    if (p.msg_hash === undefined && p.body_hash === undefined && p.opcode === undefined) {
+      throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode should be specified');
+    }
+    const reader = indexOf(network);
+    const filter = { msgHash: p.msg_hash, bodyHash: p.body_hash, opcode: p.opcode, direction: p.direction };
+    return transactionsJson(reader, await reader.transactionsByMessage(filter, p), network.testOnly);
+  },
+});
+
+export const adjacentTransactions = defineEndpoint({
+  path: '/adjacentTransactions',
+  tag: 'blockchain',
+  summary: 'The parent and/or children of a transaction',
+  params: {
+    hash: { type: 'hash', required: true, description: 'Transaction hash.' },
+    direction: { type: 'direction', description: '`in`: the transaction that sent its inbound message; `out`: those that received its outbound messages.' },
+  },
+  response: ref('TransactionsResponse'),
+  async handle(p, network) {
+    const reader = indexOf(network);
+    const found = await reader.adjacentTransactions(p.hash, p.direction);
+    if (found.length === 0) throw new ApiError(404, 'adjacent transactions not found');
+    return transactionsJson(reader, found, network.testOnly);
+  },
+});

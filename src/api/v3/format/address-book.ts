@@ -1,0 +1,34 @@
+/**
+ * The address_book of v3 responses: for each raw address, its user-friendly form, domain and
+ * interfaces. The friendly form follows toncenter: non-bounceable for an account with no code (uninit,
+ * nonexistent, unknown) or with wallet code, bounceable otherwise; the test-only flag is the network's.
+ * No DNS is indexed, so `domain` is always null.
+ */
+import { Address } from '@ton/core';
+import { formatFriendly } from '../../../ton/address.js';
+import type { IndexReader, LatestStateRecord } from '../../../index/reader.js';
+import { interfacesOf } from './interfaces.js';
+
+export interface AddressBookRow {
+  user_friendly: string | null;
+  domain: string | null;
+  interfaces: string[];
+}
+
+export function addressBookRow(raw: string, state: LatestStateRecord | undefined, testOnly: boolean): AddressBookRow {
+  const bounceable = Boolean(state?.codeHash) && !state?.wallet;
+  return {
+    user_friendly: formatFriendly(Address.parseRaw(raw), { bounceable, testOnly }),
+    domain: null,
+    interfaces: interfacesOf(state?.wallet ?? null),
+  };
+}
+
+/** Rows keyed by raw address, for every distinct address given (null entries are skipped). */
+export async function addressBook(reader: IndexReader, addresses: Iterable<string | null>, testOnly: boolean): Promise<Record<string, AddressBookRow>> {
+  const distinct = [...new Set([...addresses].filter((a): a is string => a !== null))];
+  const states = new Map((await reader.latestStates(distinct, false)).map((s) => [s.account, s]));
+  const book: Record<string, AddressBookRow> = {};
+  for (const raw of distinct) book[raw] = addressBookRow(raw, states.get(raw), testOnly);
+  return book;
+}

@@ -1,0 +1,168 @@
+/**
+ * Our own OpenAPI 3 document for v3, built from the endpoint list so it documents exactly what we
+ * serve: each endpoint's query parameters (from its declarations), its answer, the `{"error"}` body of
+ * failures and the two ways to pass an API key. The schemas describe what tongate writes, nulls
+ * included (toncenter's published file leaves `nullable` out everywhere and types opcode as an integer).
+ */
+import type { V3Endpoint } from './endpoint.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, type ParamSpec, type ParamType } from './params.js';
+
+const str = { type: 'string' };
+const nstr = { type: 'string', nullable: true };
+const int = { type: 'integer' };
+const bool = { type: 'boolean' };
+const nbool = { type: 'boolean', nullable: true };
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, object>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required });
+const amountMap = { type: 'object', additionalProperties: str };
+const nAmountMap = { ...amountMap, nullable: true };
+const list = (items: object) => ({ type: 'array', items });
+
+const PARAM_SCHEMAS: Record<ParamType, object> = {
+  int32: { type: 'integer', format: 'int32' },
+  int64: { type: 'integer', format: 'int64' },
+  utime: { type: 'number', minimum: 0 },
+  bool: { type: 'boolean' },
+  address: str,
+  'address|null': str,
+  'address[]': list(str),
+  'string[]': list(str),
+  hash: str,
+  'hash[]': list(str),
+  shard: { type: 'string', example: '8000000000000000' },
+  opcode: { type: 'string', example: '0x0f8a7ea5' },
+  direction: { type: 'string', enum: ['in', 'out'] },
+  sort: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  offset: { type: 'integer', minimum: 0, default: 0 },
+};
+
+function parameter(name: string, spec: ParamSpec): object {
+  const schema = spec.default === undefined ? PARAM_SCHEMAS[spec.type] : { ...PARAM_SCHEMAS[spec.type], default: spec.default };
+  const isList = spec.type.endsWith('[]');
+  return {
+    name,
+    in: 'query',
+    required: Boolean(spec.required),
+    description: spec.description,
+    schema: isList && spec.maxItems ? { ...schema, maxItems: spec.maxItems } : schema,
+    ...(isList ? { style: 'form', explode: true } : {}),
+  };
+}
+
+const blockId = obj({ workchain: int, shard: str, seqno: int });
+const messageContent = obj({ hash: str, body: str, decoded: { type: 'object', nullable: true } });
+const accountState = obj({
+  hash: str,
+  balance: nstr,
+  extra_currencies: nAmountMap,
+  account_status: { type: 'string', enum: ['active', 'uninit', 'frozen', null], nullable: true },
+  frozen_hash: nstr,
+  data_hash: nstr,
+  code_hash: nstr,
+});
+
+// A nullable object is written inline (`nullable` needs a `type` beside it, which a $ref cannot carry).
+const message = obj(
+  {
+    hash: str, source: nstr, destination: nstr, value: nstr, value_extra_currencies: nAmountMap, fwd_fee: nstr, ihr_fee: nstr,
+    extra_flags: nstr, created_lt: nstr, created_at: nstr,
+    opcode: { type: 'string', pattern: '^0x[0-9a-f]{8}$', nullable: true, description: 'The first 32 bits of the body, "0x%08x".' },
+    decoded_opcode: nstr, ihr_disabled: nbool, bounce: nbool, bounced: nbool, import_fee: nstr,
+    in_msg_tx_hash: { ...str, description: 'The receiving transaction (in /messages only, when known).' },
+    out_msg_tx_hash: { ...str, description: 'The creating transaction (in /messages only, when known).' },
+    message_content: ref('MessageContent'),
+    init_state: { ...messageContent, nullable: true },
+    hash_norm: { ...str, description: 'External-in messages: the normalized hash (TEP-467).' },
+  },
+  ['hash', 'source', 'destination', 'value', 'created_lt', 'created_at', 'opcode', 'message_content', 'init_state'],
+);
+
+const SCHEMAS: Record<string, object> = {
+  Error: obj({ error: str }),
+  BlockId: blockId,
+  Block: obj({
+    workchain: int, shard: str, seqno: int, root_hash: str, file_hash: str, global_id: int, version: int,
+    after_merge: bool, before_split: bool, after_split: bool, want_merge: bool, want_split: bool, key_block: bool,
+    vert_seqno_incr: bool, flags: int, gen_utime: str, start_lt: str, end_lt: str, validator_list_hash_short: int,
+    gen_catchain_seqno: int, min_ref_mc_seqno: int, prev_key_block_seqno: int, vert_seqno: int, master_ref_seqno: int,
+    rand_seed: str, created_by: str, tx_count: int, masterchain_block_ref: ref('BlockId'), prev_blocks: list(ref('BlockId')),
+  }),
+  BlocksResponse: obj({ blocks: list(ref('Block')) }),
+  MasterchainInfo: obj({ last: ref('Block'), first: ref('Block') }),
+  MessageContent: messageContent,
+  Message: message,
+  AccountState: accountState,
+  Transaction: obj({
+    account: str, hash: str, lt: str, now: int, mc_block_seqno: int, prev_trans_hash: str, prev_trans_lt: str,
+    orig_status: str, end_status: str, total_fees: str, total_fees_extra_currencies: amountMap,
+    description: { type: 'object', description: 'Transaction phases, toncenter layout (type, aborted, compute_ph, action, bounce, ...).' },
+    block_ref: ref('BlockId'), in_msg: { ...message, nullable: true }, out_msgs: list(ref('Message')),
+    account_state_before: ref('AccountState'), account_state_after: ref('AccountState'), emulated: bool,
+    finality: { type: 'string', enum: ['finalized'] },
+  }),
+  AddressBookRow: obj({ user_friendly: nstr, domain: nstr, interfaces: list(str) }),
+  AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
+  Metadata: { type: 'object', description: 'Token metadata by address; tongate indexes no tokens, so always empty.', maxProperties: 0 },
+  TransactionsResponse: obj({ transactions: list(ref('Transaction')), address_book: ref('AddressBook') }),
+  MessagesResponse: obj({ messages: list(ref('Message')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  AccountStateFull: obj(
+    {
+      address: str, account_state_hash: str, balance: str, extra_currencies: amountMap,
+      status: { type: 'string', enum: ['active', 'uninit', 'frozen', 'nonexist'] },
+      frozen_hash: str, last_transaction_hash: str, last_transaction_lt: str, data_hash: str, code_hash: str, data_boc: str, code_boc: str,
+      contract_methods: { type: 'array', items: int, nullable: true, description: 'Not extracted from code: always null.' },
+      interfaces: list(str),
+    },
+    ['address', 'account_state_hash', 'balance', 'status', 'last_transaction_hash', 'last_transaction_lt', 'interfaces'],
+  ),
+  AccountStatesResponse: obj({ accounts: list(ref('AccountStateFull')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  WalletState: obj(
+    {
+      address: str, is_wallet: bool, wallet_type: str, seqno: int, wallet_id: int, balance: str, extra_currencies: amountMap,
+      is_signature_allowed: bool, status: str, code_hash: str, last_transaction_hash: str, last_transaction_lt: str,
+    },
+    ['address', 'is_wallet', 'balance', 'status', 'last_transaction_hash', 'last_transaction_lt'],
+  ),
+  WalletStatesResponse: obj({ wallets: list(ref('WalletState')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  AccountBalance: obj({ account: str, balance: str }),
+};
+
+export function v3OpenApi(endpoints: V3Endpoint<any>[], version: string): object {
+  const paths: Record<string, object> = {};
+  for (const endpoint of endpoints) {
+    const operation = {
+      get: {
+        operationId: `v3_${endpoint.path.slice(1).replace(/\//g, '_')}`,
+        tags: [endpoint.tag],
+        summary: endpoint.summary,
+        parameters: Object.entries(endpoint.params as Record<string, ParamSpec>).map(([name, spec]) => parameter(name, spec)),
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: endpoint.response } } },
+          default: { $ref: '#/components/responses/Error' },
+        },
+      },
+    };
+    for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) paths[`/api/v3${path}`] = operation;
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'tongate: toncenter-compatible API v3 (indexed)',
+      version,
+      description:
+        'API key: header X-API-Key or query api_key. Lists are repeated keys (`?account=A&account=B`); `limit` defaults to 10, at most 1000. ' +
+        'Addresses are written raw (`0:ABC...`) with user-friendly forms in `address_book`; lt, utime and amounts are strings; shard ids are uppercase hex.',
+    },
+    security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }, {}],
+    paths,
+    components: {
+      securitySchemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+      },
+      schemas: SCHEMAS,
+      responses: { Error: { description: 'error: 4xx names the bad parameter', content: { 'application/json': { schema: ref('Error') } } } },
+    },
+  };
+}

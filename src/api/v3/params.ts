@@ -1,0 +1,217 @@
+/**
+ * Query parameters of v3 endpoints: one declaration per parameter drives the parsing, the typed
+ * handler input and the OpenAPI document. Parsing follows toncenter's index where it is defined:
+ *   addresses  raw `wc:hex` or user-friendly (std or url-safe base64), normalized to raw uppercase
+ *   hashes     64 hex (optional 0x) or 44 base64/base64url characters
+ *   shard      unsigned hex (optional 0x), else signed decimal
+ *   opcode     0x-hex, bare hex, or signed 32-bit decimal
+ *   utime      an integer, or a float (truncated)
+ *   lists      repeated keys (`?address=A&address=B`), a comma-separated value also splits
+ *   limit      default 10, 1..1000, above 1000 is 422 `limit is not allowed: N > 1000`; below 1 counts as 1
+ * Every failure is a 422 that names the parameter and echoes (a bounded excerpt of) the value.
+ */
+import { formatRawUpper, parseAddress } from '../../ton/address.js';
+import { parseV3Shard } from '../../ton/block-id.js';
+import { showInput, TonInputError } from '../../ton/errors.js';
+import { parseHash } from '../../ton/hash.js';
+import { ApiError, badParameter } from '../errors.js';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+
+export type ParamType =
+  | 'int32'
+  | 'int64'
+  | 'utime'
+  | 'bool'
+  | 'address'
+  | 'address|null'
+  | 'address[]'
+  | 'string[]'
+  | 'hash'
+  | 'hash[]'
+  | 'shard'
+  | 'opcode'
+  | 'direction'
+  | 'sort'
+  | 'limit'
+  | 'offset';
+
+export interface ParamSpec {
+  type: ParamType;
+  description: string;
+  required?: boolean;
+  /** The message when a required parameter is missing (toncenter's own wording where it has one). */
+  missing?: string;
+  /** Lists: the most values accepted. */
+  maxItems?: number;
+  default?: unknown;
+}
+
+export type ParamSpecs = Record<string, ParamSpec>;
+
+interface Values {
+  int32: number;
+  int64: bigint;
+  utime: number;
+  bool: boolean;
+  address: string;
+  'address|null': string | null;
+  'address[]': string[];
+  'string[]': string[];
+  hash: Buffer;
+  'hash[]': Buffer[];
+  shard: bigint;
+  opcode: number;
+  direction: 'in' | 'out';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** Parsed parameters: required ones, lists, limit/offset/sort and those with a default are always present. */
+export type Parsed<S extends ParamSpecs> = {
+  [K in keyof S]: S[K]['required'] extends true
+    ? Values[S[K]['type']]
+    : S[K]['type'] extends 'address[]' | 'string[]' | 'hash[]' | 'limit' | 'offset' | 'sort'
+      ? Values[S[K]['type']]
+      : S[K] extends { default: unknown }
+        ? Values[S[K]['type']]
+        : Values[S[K]['type']] | undefined;
+};
+
+const LIST_TYPES = new Set<ParamType>(['address[]', 'string[]', 'hash[]']);
+const DECIMAL = /^-?\d+$/;
+
+/** The values a query string gave for `name`: repeated keys and comma-separated values. */
+function rawValues(query: Record<string, unknown>, name: string): string[] {
+  const raw = query[name];
+  if (raw === undefined) return [];
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+function integer(name: string, text: string, min: bigint, max: bigint): bigint {
+  if (!DECIMAL.test(text)) throw badParameter(name, `expected an integer, got '${showInput(text)}'`);
+  const value = BigInt(text);
+  if (value < min || value > max) throw badParameter(name, `${text} is out of range ${min}..${max}`);
+  return value;
+}
+
+/** Codec errors (bad address, hash, shard) already say what was wrong with what: prefix the parameter. */
+function codec<T>(name: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TonInputError) throw badParameter(name, error.message);
+    throw error;
+  }
+}
+
+function parseOne(name: string, type: ParamType, text: string): unknown {
+  switch (type) {
+    case 'int32':
+      return Number(integer(name, text, -(2n ** 31n), 2n ** 31n - 1n));
+    case 'int64':
+      return integer(name, text, -(2n ** 63n), 2n ** 64n - 1n);
+    case 'utime': {
+      const value = Number(text);
+      if (text === '' || !Number.isFinite(value) || value < 0 || value >= 2 ** 32) throw badParameter(name, `expected a unix time, got '${showInput(text)}'`);
+      return Math.trunc(value);
+    }
+    case 'bool': {
+      const lower = text.toLowerCase();
+      if (lower === 'true' || lower === '1') return true;
+      if (lower === 'false' || lower === '0') return false;
+      throw badParameter(name, `expected true or false, got '${showInput(text)}'`);
+    }
+    case 'address':
+    case 'address[]':
+      return codec(name, () => formatRawUpper(parseAddress(text).address));
+    case 'address|null':
+      return text === 'null' ? null : codec(name, () => formatRawUpper(parseAddress(text).address));
+    case 'string[]':
+      return text;
+    case 'hash':
+    case 'hash[]':
+      // An unencoded '+' of a base64 hash arrives as ' '; the strict base64 check still guards the result.
+      return codec(name, () => parseHash(text.length === 44 ? text.replace(/ /g, '+') : text));
+    case 'shard':
+      return codec(name, () => parseV3Shard(text));
+    case 'opcode': {
+      const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
+      if (/^[0-9a-fA-F]{1,8}$/.test(hex)) return parseInt(hex, 16);
+      if (DECIMAL.test(text)) return Number(integer(name, text, -(2n ** 31n), 2n ** 31n - 1n)) >>> 0;
+      throw badParameter(name, `expected 0x-hex or a signed 32-bit decimal, got '${showInput(text)}'`);
+    }
+    case 'direction':
+      if (text !== 'in' && text !== 'out') throw new ApiError(422, `${name} should be one of: in, out (got '${showInput(text)}')`);
+      return text;
+    case 'sort': {
+      const lower = text.toLowerCase();
+      if (lower === 'asc' || lower === 'a') return 'asc';
+      if (lower === 'desc' || lower === 'd') return 'desc';
+      throw new ApiError(422, `wrong value for ${name} parameter: '${showInput(text)}' (expected asc or desc)`);
+    }
+    case 'limit': {
+      const value = integer(name, text, -(2n ** 31n), 2n ** 31n - 1n);
+      if (value > BigInt(MAX_LIMIT)) throw new ApiError(422, `limit is not allowed: ${value} > ${MAX_LIMIT}`);
+      return Math.max(1, Number(value));
+    }
+    case 'offset':
+      return Math.max(0, Number(integer(name, text, -(2n ** 31n), 2n ** 31n - 1n)));
+  }
+}
+
+function defaultOf(spec: ParamSpec): unknown {
+  if (LIST_TYPES.has(spec.type)) return [];
+  if (spec.type === 'limit') return DEFAULT_LIMIT;
+  if (spec.type === 'offset') return 0;
+  if (spec.type === 'sort') return 'desc';
+  return spec.default;
+}
+
+export function parseQuery<S extends ParamSpecs>(specs: S, query: Record<string, unknown>): Parsed<S> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const values = rawValues(query, name);
+    if (values.length === 0) {
+      if (spec.required) throw new ApiError(422, spec.missing ?? `failed to parse parameter ${name}: required`);
+      parsed[name] = defaultOf(spec);
+      continue;
+    }
+    if (LIST_TYPES.has(spec.type)) {
+      if (spec.maxItems !== undefined && values.length > spec.maxItems) {
+        throw badParameter(name, `at most ${spec.maxItems} values are allowed, got ${values.length}`);
+      }
+      parsed[name] = values.map((v) => parseOne(name, spec.type, v));
+    } else {
+      // A single-valued parameter given twice: the first one counts (as Go's query parser does).
+      parsed[name] = parseOne(name, spec.type, values[0]);
+    }
+  }
+  return parsed as Parsed<S>;
+}
+
+/** limit + offset, as every list endpoint takes them. */
+export const PAGE_PARAMS = {
+  limit: { type: 'limit', description: 'Limit number of queried rows. Use with *offset* to batch read.' },
+  offset: { type: 'offset', description: 'Skip first N rows. Use with *limit* to batch read.' },
+} as const satisfies ParamSpecs;
+
+export const SORT_PARAM = {
+  sort: { type: 'sort', description: 'Sort order: `asc` or `desc` (default).' },
+} as const satisfies ParamSpecs;
+
+/** Time and lt windows (both ends inclusive). */
+export const WINDOW_PARAMS = {
+  start_utime: { type: 'utime', description: 'Only rows with time >= start_utime.' },
+  end_utime: { type: 'utime', description: 'Only rows with time <= end_utime.' },
+  start_lt: { type: 'int64', description: 'Only rows with lt >= start_lt.' },
+  end_lt: { type: 'int64', description: 'Only rows with lt <= end_lt.' },
+} as const satisfies ParamSpecs;
+
+/** The reader's Window from parsed window parameters. */
+export function windowOf(p: { start_utime?: number; end_utime?: number; start_lt?: bigint; end_lt?: bigint }) {
+  return { startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt, endLt: p.end_lt };
+}

@@ -1,0 +1,51 @@
+/**
+ * A real gateway (createGateway: network routing, error handler, v3 routes) serving one network whose
+ * v3 index is given by the test: filled from the sandbox story, or attached to the network's real
+ * local chain. Requests go over a real socket.
+ */
+import pino from 'pino';
+import type { TestContext } from 'node:test';
+import { createAccessLayer } from '../../../src/access/index.js';
+import { LocalChain } from '../../../src/chain/local/index.js';
+import { accessOptionsFrom } from '../../../src/cli/access-options.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { createGateway } from '../../../src/http/server.js';
+import type { Index } from '../../../src/index/open-index.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { TEST_MNEMONIC } from '../../chain/support.js';
+import { freePort } from '../../support/ports.js';
+import { getJson } from '../../support/tongate.js';
+
+export interface V3Server {
+  base: string;
+  chain: LocalChain;
+  get(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/** `network` decides the friendly-address flags (mainnet: not test-only). */
+export async function serveIndex(t: TestContext, index: Index | undefined, network: 'mainnet' | 'testnet' = 'testnet'): Promise<V3Server> {
+  const port = await freePort();
+  const config = loadConfig({
+    flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`${network}=http://127.0.0.1:${port}`] },
+    env: {},
+  });
+  const resolved = config.networks[0];
+  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC });
+  const logger = pino({ level: 'silent' });
+  const access = await createAccessLayer(accessOptionsFrom(config), { logger });
+  const gateway = createGateway({
+    config,
+    networks: [{ ...resolved, testOnly: network !== 'mainnet', chain, ...(index ? { index: index.reader } : {}) }],
+    clock: systemClock,
+    logger,
+    access,
+  });
+  await gateway.listen();
+  t.after(async () => {
+    await gateway.close();
+    await access.close();
+    await chain.stop();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  return { base, chain, get: (pathAndQuery) => getJson(`${base}${pathAndQuery}`) };
+}

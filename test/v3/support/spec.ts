@@ -1,0 +1,105 @@
+/**
+ * Response validation for the v3 tests, two ways:
+ *   toncenterV3()  toncenter's published v3 spec (test/reference), with the exceptions real toncenter
+ *                  output needs, each with its reason (reference/SOURCES.md lists the known spec errors);
+ *   ourV3(doc)     our own /api/v3/openapi.json, which declares required fields and nullability, so it
+ *                  catches a missing field that toncenter's all-optional schemas would let through.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+const Ajv = (AjvModule as any).default ?? AjvModule;
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+const here = dirname(fileURLToPath(import.meta.url));
+
+type Schemas = Record<string, any>;
+type Patch = (schemas: Schemas, paths: Record<string, any>) => void;
+
+/** A property the server writes as null although the spec has no `nullable` (Go nil pointers marshal as null). */
+function allowNull(schema: string, ...properties: string[]): Patch {
+  return (schemas) => {
+    for (const property of properties) schemas[schema].properties[property] = { anyOf: [schemas[schema].properties[property], { type: 'null' }] };
+  };
+}
+
+/** A response whose real schema differs from the one the spec names. */
+function responseIs(path: string, schema: object): Patch {
+  return (_schemas, paths) => {
+    paths[path].get.responses['200'].content['application/json'].schema = schema;
+  };
+}
+
+/**
+ * toncenter's spec and what its server really sends:
+ * - Go pointers marshal as null and the spec has no `nullable`: external messages have no value, fees,
+ *   created_lt...; a state the index does not keep has null details; a transaction without inbound
+ *   message has in_msg null; an unparseable /addressBook key has user_friendly null; domain is null
+ *   without DNS; contract_methods is null when unknown (observed toncenter output has all of these);
+ * - opcode is a "0x%08x" string, not an integer (SOURCES.md);
+ * - masterchainBlockShards / masterchainBlockShardState return {"blocks": [...]}, not TransactionsResponse (SOURCES.md).
+ */
+const TONCENTER_EXCEPTIONS: Patch[] = [
+  allowNull(
+    'Message',
+    'source', 'destination', 'value', 'value_extra_currencies', 'fwd_fee', 'ihr_fee', 'extra_flags', 'created_lt', 'created_at',
+    'opcode', 'decoded_opcode', 'ihr_disabled', 'bounce', 'bounced', 'import_fee', 'init_state',
+  ),
+  allowNull('MessageContent', 'decoded'),
+  allowNull('Transaction', 'in_msg'),
+  allowNull('AccountState', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'),
+  allowNull('AddressBookRow', 'user_friendly', 'domain'),
+  allowNull('AccountStateFull', 'contract_methods'),
+  (schemas) => {
+    schemas.Message.properties.opcode = { anyOf: [{ type: 'string', pattern: '^0x[0-9a-f]{8}$' }, { type: 'null' }] };
+  },
+  responseIs('/api/v3/masterchainBlockShards', { $ref: '#/components/schemas/BlocksResponse' }),
+  responseIs('/api/v3/masterchainBlockShardState', { $ref: '#/components/schemas/BlocksResponse' }),
+];
+
+export class ResponseValidator {
+  private readonly ajv: any;
+  private readonly paths: Record<string, any>;
+  private readonly cache = new Map<string, any>();
+
+  constructor(spec: any, patches: Patch[] = []) {
+    const schemas = structuredClone(spec.components.schemas);
+    this.paths = structuredClone(spec.paths);
+    for (const patch of patches) patch(schemas, this.paths);
+    this.ajv = new Ajv({ strict: false, allErrors: true, nullable: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ components: { schemas } }, 'spec');
+  }
+
+  /** Errors of a 200 body of GET `path` ([] when valid). */
+  errors(path: string, body: unknown): string[] {
+    let validate = this.cache.get(path);
+    if (!validate) {
+      const response = this.paths[path]?.get?.responses?.['200'];
+      if (!response) throw new Error(`the spec has no 200 response for GET ${path}`);
+      validate = this.ajv.compile(rewriteRefs(response.content['application/json'].schema));
+      this.cache.set(path, validate);
+    }
+    return validate(body) ? [] : validate.errors.map((e: any) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+  }
+}
+
+function rewriteRefs(node: any): any {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node && typeof node === 'object') {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : rewriteRefs(v)]));
+  }
+  return node;
+}
+
+let toncenter: ResponseValidator | undefined;
+export function toncenterV3(): ResponseValidator {
+  toncenter ??= new ResponseValidator(JSON.parse(readFileSync(join(here, '..', '..', 'reference', 'toncenter-v3-openapi.json'), 'utf8')), TONCENTER_EXCEPTIONS);
+  return toncenter;
+}
+
+export function ourV3(document: unknown): ResponseValidator {
+  return new ResponseValidator(document);
+}
