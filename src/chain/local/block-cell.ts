@@ -36,6 +36,7 @@
 import { createHash } from 'node:crypto';
 import { beginCell, Builder, Cell } from '@ton/core';
 import type { BlockId } from '../types.js';
+import { yieldToEventLoop } from './lane.js';
 
 const BLOCK_MAGIC = 0x74676231;
 const ZERO_HASH = Buffer.alloc(32);
@@ -43,7 +44,6 @@ const ZERO_HASH = Buffer.alloc(32);
 /** How much tree building may run before it yields to the event loop. */
 const SLICE_MS = 3;
 
-export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Builds the hash tree of `items` (each `itemBits` long) and returns its root hash; zeros for none. */
 export async function hashTreeRoot(items: Buffer[], itemBits: number): Promise<Buffer> {

@@ -76,11 +76,11 @@ export async function writeGenesis(
   });
   const mcRow: BlockRow = { ...base, workchain: MASTERCHAIN, rootHash: mcCell.rootHash, fileHash: mcCell.fileHash, stateHash: mcState, boc: mcCell.boc };
   await store.writeSeal({
+    mcSeqno: 0,
     blocks: [shardRow, mcRow],
     transactions: [],
     messages: [],
     accountStates: accounts.map((a) => ({ workchain: a.wallet.address.workChain, account: a.wallet.address.hash, boc: a.cell.toBoc() })),
-    mcSeqno: 0,
     pendingAdded: [],
     pendingDelivered: [],
   });

@@ -251,8 +251,7 @@ export class LocalChain implements DevnetChain {
 
   async sendExternal(boc: Buffer): Promise<SentMessage> {
     if (this.stopping) throw new ChainStopped(this.name);
-    const parsed = parseExternal(boc);
-    await this.producer.submitExternal(parsed);
+    const { parsed } = await this.producer.submitExternal(boc);
     return { hash: parsed.hash, hashNorm: parsed.hashNorm };
   }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Address } from '@ton/core';
 import { accountKey } from './accounts.js';
 import type { ExecutedTx } from './executed-tx.js';
-import type { MessageRow } from './store.js';
+import type { MessageWrite, TxWrite } from './store.js';
 import type { Cell } from '@ton/core';
 
 /** Lts of consecutive blocks start at multiples of this, as the real collator aligns them. */
@@ -15,7 +15,7 @@ export const LT_ALIGN = 1_000_000n;
 /** The first multiple of LT_ALIGN strictly above `lt`. */
 export const nextAlignedLt = (lt: bigint): bigint => (lt / LT_ALIGN + 1n) * LT_ALIGN;
 
-export interface RecordedMessage extends Omit<MessageRow, 'mcSeqno'> {
+export interface RecordedMessage extends MessageWrite {
   cell: Cell;
 }
 
@@ -28,6 +28,8 @@ export interface ChangedAccount {
 
 export class OpenBlock {
   readonly txs: ExecutedTx[] = [];
+  /** The same transactions as the store writes them, built as they come (not all at sealing). */
+  readonly txRows: TxWrite[] = [];
   readonly messages: RecordedMessage[] = [];
   readonly changed = new Map<string, ChangedAccount>();
   /** Messages that were pending on disk (from earlier blocks) and got delivered in this one. */
@@ -55,6 +57,15 @@ export class OpenBlock {
 
   addTransaction(tx: ExecutedTx): void {
     this.txs.push(tx);
+    this.txRows.push({
+      hash: tx.hash,
+      workchain: tx.account.workChain,
+      account: tx.account.hash,
+      lt: tx.lt,
+      now: tx.now,
+      inMsgHash: tx.inMsg?.hash ?? null,
+      boc: tx.boc,
+    });
     if (tx.endLt > this.nextLt) this.nextLt = tx.endLt;
     this.changed.set(accountKey(tx.account), { address: tx.account, shardAccount: tx.shardAccount, accountHash: tx.accountHashAfter });
   }

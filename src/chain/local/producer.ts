@@ -24,14 +24,14 @@ import type { Address } from '@ton/core';
 import type { Clock } from '../../util/clock.js';
 import { WHOLE_SHARD, type Block } from '../types.js';
 import type { SealedAccounts, WorkingAccounts } from './accounts.js';
-import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash, yieldToEventLoop } from './block-cell.js';
+import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
 import type { Emulator } from './emulator.js';
 import { ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
-import { SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
+import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
 import { nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
-import { SerialLane } from './lane.js';
+import { SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
 import type { BlockRow, ChainStore, SealRecord } from './store.js';
 
@@ -104,9 +104,17 @@ export class BlockProducer {
     return this.open?.txs.length ?? 0;
   }
 
-  /** Executes an external message now (see the header); throws ExternalMessageRejected when refused. */
-  submitExternal(parsed: ParsedExternal): Promise<ExecutedTx> {
-    return this.lane.run(() => this.executeExternal(parsed));
+  /**
+   * Parses and executes an external message now (see the header); throws BadMessage or
+   * ExternalMessageRejected when refused. Parsing happens on the lane too: it costs ~0.5 ms (cell
+   * hashing in @ton/core), and a burst of submissions parsed outside the lane's pacing would hold the
+   * event loop for all of them at once.
+   */
+  submitExternal(boc: Buffer): Promise<{ parsed: ParsedExternal; tx: ExecutedTx }> {
+    return this.lane.run(() => {
+      const parsed = parseExternal(boc);
+      return { parsed, tx: this.executeExternal(parsed) };
+    });
   }
 
   /**
@@ -334,26 +342,13 @@ export class BlockProducer {
     const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
 
     const newlyPending = this.queue.slice(this.queueHead).filter((m) => !m.onDisk);
+    const changed = [...block.changed.values()];
     const record: SealRecord = {
-      blocks: [shardRow, mcRow],
-      transactions: block.txs.map((t) => ({
-        hash: t.hash,
-        workchain: t.account.workChain,
-        account: t.account.hash,
-        lt: t.lt,
-        now: t.now,
-        blockSeqno: seqno,
-        mcSeqno: seqno,
-        inMsgHash: t.inMsg?.hash ?? null,
-        boc: t.boc,
-      })),
-      messages: block.messages.map((m) => ({ ...m, mcSeqno: seqno })),
-      accountStates: [...block.changed.values()].map((c) => ({
-        workchain: c.address.workChain,
-        account: c.address.hash,
-        boc: Buffer.from(c.shardAccount, 'base64'),
-      })),
       mcSeqno: seqno,
+      blocks: [shardRow, mcRow],
+      transactions: block.txRows,
+      messages: block.messages,
+      accountStates: changed.map((c) => ({ workchain: c.address.workChain, account: c.address.hash, boc: c.shardAccount })),
       pendingAdded: newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
       pendingDelivered: block.deliveredPending,
     };
@@ -378,7 +373,7 @@ export class BlockProducer {
       shard: shardBlock,
       txs: block.txs,
       messages: block.messages,
-      changed: [...block.changed.values()].map((c) => ({ address: c.address, shardAccount: c.shardAccount })),
+      changed,
     };
     this.d.onSealed(step);
     if (this.queueLength > 0) this.scheduleDrain();

@@ -18,7 +18,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { yieldToEventLoop } from './block-cell.js';
+import { yieldToEventLoop } from './lane.js';
 
 const SCHEMA_VERSION = '1';
 
@@ -55,8 +55,8 @@ CREATE TABLE IF NOT EXISTS pending_messages (hash BLOB PRIMARY KEY, created_lt I
 CREATE TABLE IF NOT EXISTS libraries (hash BLOB PRIMARY KEY, boc BLOB NOT NULL);
 `;
 
-/** Rows written per slice of a block's SQLite transaction before yielding to the event loop. */
-const ROWS_PER_SLICE = 400;
+/** Longest stretch of row writes in a block's SQLite transaction before yielding to the event loop. */
+const SLICE_MS = 4;
 
 export interface BlockRow {
   workchain: number;
@@ -101,10 +101,17 @@ export interface MessageRow {
   boc: Buffer;
 }
 
-export interface AccountStateRow {
+/** A transaction as written: its block and masterchain seqno are the step's (SealRecord.mcSeqno). */
+export type TxWrite = Omit<TxRow, 'blockSeqno' | 'mcSeqno'>;
+
+/** A message as written: its masterchain seqno is the step's. */
+export type MessageWrite = Omit<MessageRow, 'mcSeqno'>;
+
+export interface AccountStateWrite {
   workchain: number;
   account: Buffer;
-  boc: Buffer;
+  /** ShardAccount BoC, raw or base64 (decoded inside the sliced write, not before it). */
+  boc: Buffer | string;
 }
 
 export interface PendingRow {
@@ -113,18 +120,23 @@ export interface PendingRow {
   boc: Buffer;
 }
 
-/** Everything one production step commits at once. */
+/**
+ * Everything one production step commits at once. The arrays are read, not copied: the producer
+ * hands over the records it built while executing, so sealing a 10,000-transaction block does not
+ * start with a long synchronous copy.
+ */
 export interface SealRecord {
-  blocks: BlockRow[];
-  transactions: TxRow[];
-  messages: MessageRow[];
-  /** ShardAccount BoCs of the accounts this step changed, stored under blocks' mc seqno. */
-  accountStates: AccountStateRow[];
+  /** The step's masterchain seqno: also the seqno of its shard block. */
   mcSeqno: number;
+  blocks: BlockRow[];
+  transactions: readonly TxWrite[];
+  messages: readonly MessageWrite[];
+  /** ShardAccounts of the accounts this step changed, stored under mcSeqno. */
+  accountStates: readonly AccountStateWrite[];
   /** Internal messages created now that are still undelivered. */
-  pendingAdded: PendingRow[];
+  pendingAdded: readonly PendingRow[];
   /** Earlier pending messages delivered now. */
-  pendingDelivered: Buffer[];
+  pendingDelivered: readonly Buffer[];
 }
 
 interface RawBlockRow {
@@ -394,41 +406,56 @@ export class ChainStore {
    * (see "Visibility" above); on any error the whole step is rolled back and the error rethrown.
    */
   async writeSeal(rec: SealRecord): Promise<void> {
-    const { s } = this;
-    const steps: Array<() => void> = [];
-    for (const b of rec.blocks) {
-      steps.push(() =>
-        s.blockInsert.run(
-          b.workchain, b.seqno, BigInt.asIntN(64, b.shard), b.rootHash, b.fileHash, b.mcSeqno,
-          b.genUtime, b.startLt, b.endLt, b.txCount, b.stateHash, b.randSeed, b.boc,
-        ),
-      );
-    }
-    for (const t of rec.transactions) {
-      steps.push(() => s.txInsert.run(t.hash, t.workchain, t.account, t.lt, t.now, t.blockSeqno, t.mcSeqno, t.inMsgHash, t.boc));
-    }
-    for (const m of rec.messages) {
-      steps.push(() =>
-        s.msgInsert.run(
-          m.hash, m.kind, m.source, m.destination, m.createdLt, m.createdAt, m.opcode,
-          m.bodyHash, m.hashNorm, m.outTxHash, m.mcSeqno, m.boc,
-        ),
-      );
-    }
-    for (const a of rec.accountStates) steps.push(() => s.stateInsert.run(a.workchain, a.account, rec.mcSeqno, a.boc));
-    for (const p of rec.pendingAdded) steps.push(() => s.pendingInsert.run(p.hash, p.createdLt, p.boc));
-    for (const h of rec.pendingDelivered) steps.push(() => s.pendingDelete.run(h));
-
     this.db.exec('BEGIN');
     try {
-      for (let i = 0; i < steps.length; i++) {
-        steps[i]();
-        if ((i + 1) % ROWS_PER_SLICE === 0) await yieldToEventLoop();
+      let sliceStarted = performance.now();
+      let rows = 0;
+      for (const _ of this.sealRows(rec)) {
+        if ((++rows & 15) === 0 && performance.now() - sliceStarted >= SLICE_MS) {
+          await yieldToEventLoop();
+          sliceStarted = performance.now();
+        }
       }
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw err;
+    }
+  }
+
+  /** Writes the step's rows one at a time, yielding after each (writeSeal paces them). */
+  private *sealRows(rec: SealRecord): Generator<void> {
+    const { s } = this;
+    const seqno = rec.mcSeqno;
+    for (const b of rec.blocks) {
+      s.blockInsert.run(
+        b.workchain, b.seqno, BigInt.asIntN(64, b.shard), b.rootHash, b.fileHash, b.mcSeqno,
+        b.genUtime, b.startLt, b.endLt, b.txCount, b.stateHash, b.randSeed, b.boc,
+      );
+      yield;
+    }
+    for (const t of rec.transactions) {
+      s.txInsert.run(t.hash, t.workchain, t.account, t.lt, t.now, seqno, seqno, t.inMsgHash, t.boc);
+      yield;
+    }
+    for (const m of rec.messages) {
+      s.msgInsert.run(
+        m.hash, m.kind, m.source, m.destination, m.createdLt, m.createdAt, m.opcode,
+        m.bodyHash, m.hashNorm, m.outTxHash, seqno, m.boc,
+      );
+      yield;
+    }
+    for (const a of rec.accountStates) {
+      s.stateInsert.run(a.workchain, a.account, seqno, typeof a.boc === 'string' ? Buffer.from(a.boc, 'base64') : a.boc);
+      yield;
+    }
+    for (const p of rec.pendingAdded) {
+      s.pendingInsert.run(p.hash, p.createdLt, p.boc);
+      yield;
+    }
+    for (const h of rec.pendingDelivered) {
+      s.pendingDelete.run(h);
+      yield;
     }
   }
 
