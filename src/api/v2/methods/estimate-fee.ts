@@ -2,12 +2,23 @@
  * estimateFee: the fees of an external message, from a real emulation of it on the account's current
  * state (nothing is recorded). With ignore_chksig (the default, as toncenter) signature checks succeed,
  * so an unsigned body of a wallet transfer can be priced. Fees are numbers, as tonlib writes them and
- * TonClient's schema requires. destination_fees stays empty: the emulation covers the account's own
- * transaction, not what its outbound messages will cost where they land.
+ * TonClient's schema requires.
+ *
+ * A message the contract would not accept (no balance to buy gas, wrong seqno, ...) runs nothing: as
+ * tonlib does, the answer is then only the import fee, with no gas and no forwarding fee, still a 200
+ * (wallet software asks this before funding a new wallet). destination_fees stays empty: the emulation
+ * covers the account's own transaction, not what its outbound messages will cost where they land.
  */
-import { ApiError } from '../../errors.js';
+import { beginCell, external, storeMessage } from '@ton/core';
+import { importFee } from '../import-fee.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS } from './common-params.js';
+
+const fees = (inFwdFee: bigint, storageFee: bigint, gasFee: bigint, fwdFee: bigint) => ({
+  '@type': 'query.fees',
+  source_fees: { '@type': 'fees', in_fwd_fee: Number(inFwdFee), storage_fee: Number(storageFee), gas_fee: Number(gasFee), fwd_fee: Number(fwdFee) },
+  destination_fees: [],
+});
 
 export const estimateFee = defineMethod({
   name: 'estimateFee',
@@ -21,16 +32,14 @@ export const estimateFee = defineMethod({
     ignore_chksig: { type: 'bool', default: true, description: 'Let signature checks succeed (default true).' },
   },
   async handle({ address, body, init_code, init_data, ignore_chksig }, network) {
-    const result = await network.chain.emulateExternal({ address, body, initCode: init_code, initData: init_data }, { ignoreChksig: ignore_chksig });
-    if (!result.accepted) {
-      const exit = result.exitCode === undefined ? '' : ` (exit code ${result.exitCode})`;
-      throw new ApiError(400, `cannot estimate fees: the contract does not accept this external message: ${result.error ?? 'rejected'}${exit}`);
+    const { chain } = network;
+    const result = await chain.emulateExternal({ address, body, initCode: init_code, initData: init_data }, { ignoreChksig: ignore_chksig });
+    if (result.accepted) {
+      const { inFwdFee, storageFee, gasFee, fwdFee } = result.fees;
+      return fees(inFwdFee, storageFee, gasFee, fwdFee);
     }
-    const { inFwdFee, storageFee, gasFee, fwdFee } = result.fees;
-    return {
-      '@type': 'query.fees',
-      source_fees: { '@type': 'fees', in_fwd_fee: Number(inFwdFee), storage_fee: Number(storageFee), gas_fee: Number(gasFee), fwd_fee: Number(fwdFee) },
-      destination_fees: [],
-    };
+    const init = init_code && init_data ? { code: init_code, data: init_data } : undefined;
+    const message = beginCell().store(storeMessage(external({ to: address, body, init }))).endCell();
+    return fees(importFee(await chain.config(), address.workChain, message), 0n, 0n, 0n);
   },
 });
