@@ -129,6 +129,7 @@ export class LocalChain implements DevnetChain {
       return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
     });
     this.producer = new BlockProducer({
+      network: opts.network,
       globalId: opts.globalId,
       maxBlockTransactions: opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS,
       configHash: config.cell.hash(),

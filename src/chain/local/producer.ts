@@ -27,7 +27,7 @@ import type { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
 import type { Emulator } from './emulator.js';
-import { ExternalMessageRejected } from './errors.js';
+import { ChainStopped, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
 import { nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
@@ -65,6 +65,7 @@ export interface SealedStep {
 }
 
 export interface ProducerDeps {
+  network: string;
   globalId: number;
   maxBlockTransactions: number;
   configHash: Buffer;
@@ -165,7 +166,7 @@ export class BlockProducer {
   }
 
   private assertUsable(): void {
-    if (this.closed) throw new Error('the chain is stopped');
+    if (this.closed) throw new ChainStopped(this.d.network);
     if (this.broken) throw new Error(`the chain stopped producing after a failed seal: ${this.broken.message}`);
   }
 
