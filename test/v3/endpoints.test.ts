@@ -388,10 +388,13 @@ test('docs: /api/v3/openapi.json lists what we serve with both key schemes; Swag
   const doc = (await server.get('/api/v3/openapi.json')).body;
   assert.equal(doc.openapi, '3.0.3');
   assert.deepEqual(Object.keys(doc.paths).sort(), [
-    '/api/v3/accountStates', '/api/v3/addressBook', '/api/v3/adjacentTransactions', '/api/v3/blocks', '/api/v3/masterchainBlockShardState',
-    '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo', '/api/v3/messages', '/api/v3/metadata', '/api/v3/topAccountsByBalance',
-    '/api/v3/transactions', '/api/v3/transactionsByMasterchainBlock', '/api/v3/transactionsByMessage', '/api/v3/walletStates',
+    '/api/v3/account', '/api/v3/accountStates', '/api/v3/addressBook', '/api/v3/addressInformation', '/api/v3/adjacentTransactions',
+    '/api/v3/blocks', '/api/v3/estimateFee', '/api/v3/masterchainBlockShardState', '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo',
+    '/api/v3/message', '/api/v3/messages', '/api/v3/metadata', '/api/v3/runGetMethod', '/api/v3/topAccountsByBalance', '/api/v3/transactions',
+    '/api/v3/transactionsByMasterchainBlock', '/api/v3/transactionsByMessage', '/api/v3/wallet', '/api/v3/walletInformation', '/api/v3/walletStates',
   ]);
+  assert.deepEqual(Object.keys(doc.paths['/api/v3/message']), ['post']);
+  assert.deepEqual(doc.paths['/api/v3/runGetMethod'].post.requestBody.content['application/json'].schema.required, ['address', 'method']);
   assert.deepEqual(doc.components.securitySchemes, {
     APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
     APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },

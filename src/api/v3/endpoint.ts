@@ -6,6 +6,7 @@
 import type { IndexReader } from '../../index/reader.js';
 import { ApiError } from '../errors.js';
 import type { NetworkContext } from '../network-context.js';
+import type { ParamSpecs as BodySpecs, ParsedParams as ParsedBody } from '../v2/params.js';
 import type { ParamSpecs, Parsed } from './params.js';
 
 export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
@@ -19,6 +20,25 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
   /** OpenAPI schema of the 200 answer (usually a $ref into openapi.ts's components). */
   response: object;
   handle(params: Parsed<S>, network: NetworkContext): Promise<unknown>;
+}
+
+/**
+ * A POST endpoint whose JSON body is one of v2's (message, runGetMethod, estimateFee): the fields are
+ * declared and parsed as v2 declares and parses them, so both versions accept the same input.
+ */
+export interface V3PostEndpoint<S extends BodySpecs = BodySpecs> {
+  path: string;
+  tag: 'blockchain' | 'accounts';
+  summary: string;
+  body: S;
+  /** toncenter answers a missing required field with 401 and these words ("boc is required"). */
+  missing: Partial<Record<keyof S & string, string>>;
+  response: object;
+  handle(body: ParsedBody<S>, network: NetworkContext): Promise<unknown>;
+}
+
+export function definePostEndpoint<S extends BodySpecs>(endpoint: V3PostEndpoint<S>): V3PostEndpoint<S> {
+  return endpoint;
 }
 
 /** Keeps each definition's parameter types tied to its handler. */

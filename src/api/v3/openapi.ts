@@ -4,7 +4,8 @@
  * failures and the two ways to pass an API key. The schemas describe what tongate writes, nulls
  * included (toncenter's published file leaves `nullable` out everywhere and types opcode as an integer).
  */
-import type { V3Endpoint } from './endpoint.js';
+import type { ParamSpec as BodySpec } from '../v2/params.js';
+import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, type ParamSpec, type ParamType } from './params.js';
 
 const str = { type: 'string' };
@@ -48,6 +49,21 @@ function parameter(name: string, spec: ParamSpec): object {
     schema: isList && spec.maxItems ? { ...schema, maxItems: spec.maxItems } : schema,
     ...(isList ? { style: 'form', explode: true } : {}),
   };
+}
+
+/** JSON body fields of the POST endpoints, by their v2 type. */
+function bodyField(spec: BodySpec): object {
+  const description = spec.description ? { description: spec.description } : {};
+  switch (spec.type) {
+    case 'method':
+      return { oneOf: [str, int], ...description };
+    case 'stack':
+      return { type: 'array', items: ref('V2StackEntity'), ...description };
+    case 'bool':
+      return { ...bool, ...(spec.default === undefined ? {} : { default: spec.default }), ...description };
+    default:
+      return { ...str, ...description };
+  }
 }
 
 const blockId = obj({ workchain: int, shard: str, seqno: int });
@@ -126,9 +142,27 @@ const SCHEMAS: Record<string, object> = {
   ),
   WalletStatesResponse: obj({ wallets: list(ref('WalletState')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AccountBalance: obj({ account: str, balance: str }),
+  V2AddressInformation: obj({ balance: str, code: nstr, data: nstr, last_transaction_lt: nstr, last_transaction_hash: nstr, frozen_hash: nstr, status: str }),
+  V2WalletInformation: obj(
+    { balance: str, wallet_type: str, seqno: int, wallet_id: int, last_transaction_lt: str, last_transaction_hash: str, status: str },
+    ['balance', 'last_transaction_lt', 'last_transaction_hash', 'status'],
+  ),
+  V2SendMessageResult: obj({ message_hash: str, message_hash_norm: str }),
+  V2StackEntity: obj({
+    type: { type: 'string', enum: ['num', 'cell', 'slice', 'tuple', 'list'] },
+    value: { description: 'num: hex string ("0x1a", "-0x5"); cell/slice: base64 BoC; tuple/list: an array of entries.' },
+  }),
+  V2RunGetMethodResult: obj({ gas_used: int, exit_code: int, stack: list(ref('V2StackEntity')) }),
+  V2EstimatedFee: obj({ in_fwd_fee: int, storage_fee: int, gas_fee: int, fwd_fee: int }),
+  V2EstimateFeeResult: obj({ source_fees: ref('V2EstimatedFee'), destination_fees: list(ref('V2EstimatedFee')) }),
 };
 
-export function v3OpenApi(endpoints: V3Endpoint<any>[], version: string): object {
+const responses = (schema: object) => ({
+  '200': { description: 'ok', content: { 'application/json': { schema } } },
+  default: { $ref: '#/components/responses/Error' },
+});
+
+export function v3OpenApi(endpoints: V3Endpoint<any>[], postEndpoints: V3PostEndpoint<any>[], version: string): object {
   const paths: Record<string, object> = {};
   for (const endpoint of endpoints) {
     const operation = {
@@ -137,13 +171,34 @@ export function v3OpenApi(endpoints: V3Endpoint<any>[], version: string): object
         tags: [endpoint.tag],
         summary: endpoint.summary,
         parameters: Object.entries(endpoint.params as Record<string, ParamSpec>).map(([name, spec]) => parameter(name, spec)),
-        responses: {
-          '200': { description: 'ok', content: { 'application/json': { schema: endpoint.response } } },
-          default: { $ref: '#/components/responses/Error' },
-        },
+        responses: responses(endpoint.response),
       },
     };
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) paths[`/api/v3${path}`] = operation;
+  }
+  for (const endpoint of postEndpoints) {
+    const fields = Object.entries(endpoint.body as Record<string, BodySpec>);
+    paths[`/api/v3${endpoint.path}`] = {
+      post: {
+        operationId: `v3_${endpoint.path.slice(1)}`,
+        tags: [endpoint.tag],
+        summary: endpoint.summary,
+        description: `A missing ${Object.keys(endpoint.missing).join(' or ')} is answered 401, as toncenter does.`,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: Object.fromEntries(fields.map(([name, spec]) => [name, bodyField(spec)])),
+                required: fields.filter(([, spec]) => spec.required).map(([name]) => name),
+              },
+            },
+          },
+        },
+        responses: responses(endpoint.response),
+      },
+    };
   }
   return {
     openapi: '3.0.3',

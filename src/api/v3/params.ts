@@ -43,6 +43,8 @@ export interface ParamSpec {
   required?: boolean;
   /** The message when a required parameter is missing (toncenter's own wording where it has one). */
   missing?: string;
+  /** Its status (default 422; toncenter answers 401 on the endpoints it proxies to v2). */
+  missingStatus?: number;
   /** Lists: the most values accepted. */
   maxItems?: number;
   default?: unknown;
@@ -176,7 +178,7 @@ export function parseQuery<S extends ParamSpecs>(specs: S, query: Record<string,
   for (const [name, spec] of Object.entries(specs)) {
     const values = rawValues(query, name);
     if (values.length === 0) {
-      if (spec.required) throw new ApiError(422, spec.missing ?? `failed to parse parameter ${name}: required`);
+      if (spec.required) throw new ApiError(spec.missingStatus ?? 422, spec.missing ?? `failed to parse parameter ${name}: required`);
       parsed[name] = defaultOf(spec);
       continue;
     }

@@ -4,23 +4,44 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../../http/docs.js';
-import type { V3Endpoint } from './endpoint.js';
-import { V3_ENDPOINTS } from './endpoints/index.js';
+import { ApiError } from '../errors.js';
+import { parseParams } from '../v2/params.js';
+import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
+import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { v3OpenApi } from './openapi.js';
 import { parseQuery } from './params.js';
 import { VERSION } from '../../version.js';
 
 export interface V3RouteOptions {
   endpoints?: V3Endpoint<any>[];
+  postEndpoints?: V3PostEndpoint<any>[];
   /** tongate's version, written in the OpenAPI document. */
   version?: string;
 }
 
-export function registerV3Routes(app: FastifyInstance, { endpoints = V3_ENDPOINTS, version = VERSION }: V3RouteOptions = {}): void {
+/** A POST body: a JSON object whose required fields are there (toncenter: 401 "<field> is required"). */
+function bodyOf(endpoint: V3PostEndpoint<any>, body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'request body must be a JSON object');
+  const fields = body as Record<string, unknown>;
+  for (const [name, words] of Object.entries(endpoint.missing)) {
+    if (fields[name] === undefined || fields[name] === null || fields[name] === '') throw new ApiError(401, words as string);
+  }
+  return fields;
+}
+
+export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions = {}): void {
+  const { endpoints = V3_ENDPOINTS, postEndpoints = V3_POST_ENDPOINTS, version = VERSION } = options;
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request) => endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network));
     }
   }
-  registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(endpoints, version) });
+  for (const endpoint of postEndpoints) {
+    const url = `/api/v3${endpoint.path}`;
+    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network));
+    app.get(url, async () => {
+      throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
+    });
+  }
+  registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(endpoints, postEndpoints, version) });
 }

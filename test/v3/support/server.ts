@@ -10,20 +10,29 @@ import { LocalChain } from '../../../src/chain/local/index.js';
 import { accessOptionsFrom } from '../../../src/cli/access-options.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { createGateway } from '../../../src/http/server.js';
+import { attachIndexToChain, type IndexAttachment } from '../../../src/index/attach.js';
 import type { Index } from '../../../src/index/open-index.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { TEST_MNEMONIC } from '../../chain/support.js';
 import { freePort } from '../../support/ports.js';
-import { getJson } from '../../support/tongate.js';
+import { getJson, postJson } from '../../support/tongate.js';
+
+type Reply = { status: number; body: any; headers: Headers };
 
 export interface V3Server {
   base: string;
   chain: LocalChain;
-  get(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
+  get(pathAndQuery: string): Promise<Reply>;
+  post(path: string, body: unknown): Promise<Reply>;
+  /** Set when the index follows the served chain (serveIndex with `attach`). */
+  attachment?: IndexAttachment;
 }
 
-/** `network` decides the friendly-address flags (mainnet: not test-only). */
-export async function serveIndex(t: TestContext, index: Index | undefined, network: 'mainnet' | 'testnet' = 'testnet'): Promise<V3Server> {
+/**
+ * `network` decides the friendly-address flags (mainnet: not test-only). `attach`: the index follows the
+ * network's own local chain (otherwise it answers from whatever the test wrote into it).
+ */
+export async function serveIndex(t: TestContext, index: Index | undefined, network: 'mainnet' | 'testnet' = 'testnet', attach = false): Promise<V3Server> {
   const port = await freePort();
   const config = loadConfig({
     flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`${network}=http://127.0.0.1:${port}`] },
@@ -31,6 +40,7 @@ export async function serveIndex(t: TestContext, index: Index | undefined, netwo
   });
   const resolved = config.networks[0];
   const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC });
+  const attachment = attach && index ? await attachIndexToChain(index, chain) : undefined;
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
   const gateway = createGateway({
@@ -44,8 +54,15 @@ export async function serveIndex(t: TestContext, index: Index | undefined, netwo
   t.after(async () => {
     await gateway.close();
     await access.close();
+    await attachment?.detach();
     await chain.stop();
   });
   const base = `http://127.0.0.1:${port}`;
-  return { base, chain, get: (pathAndQuery) => getJson(`${base}${pathAndQuery}`) };
+  return {
+    base,
+    chain,
+    attachment,
+    get: (pathAndQuery) => getJson(`${base}${pathAndQuery}`),
+    post: (path, body) => postJson(`${base}${path}`, body),
+  };
 }

@@ -26,9 +26,9 @@ function allowNull(schema: string, ...properties: string[]): Patch {
 }
 
 /** A response whose real schema differs from the one the spec names. */
-function responseIs(path: string, schema: object): Patch {
+function responseIs(path: string, schema: object, verb: 'get' | 'post' = 'get'): Patch {
   return (_schemas, paths) => {
-    paths[path].get.responses['200'].content['application/json'].schema = schema;
+    paths[path][verb].responses['200'].content['application/json'].schema = schema;
   };
 }
 
@@ -37,9 +37,11 @@ function responseIs(path: string, schema: object): Patch {
  * - Go pointers marshal as null and the spec has no `nullable`: external messages have no value, fees,
  *   created_lt...; a state the index does not keep has null details; a transaction without inbound
  *   message has in_msg null; an unparseable /addressBook key has user_friendly null; domain is null
- *   without DNS; contract_methods is null when unknown (observed toncenter output has all of these);
+ *   without DNS; contract_methods is null when unknown; addressInformation's code, data and frozen_hash are
+ *   null when absent (observed toncenter output has all of these);
  * - opcode is a "0x%08x" string, not an integer (SOURCES.md);
- * - masterchainBlockShards / masterchainBlockShardState return {"blocks": [...]}, not TransactionsResponse (SOURCES.md).
+ * - masterchainBlockShards / masterchainBlockShardState return {"blocks": [...]}, not TransactionsResponse (SOURCES.md);
+ * - runGetMethod returns {gas_used, exit_code, stack}, not the request schema (SOURCES.md).
  */
 const TONCENTER_EXCEPTIONS: Patch[] = [
   allowNull(
@@ -52,11 +54,21 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
   allowNull('AccountState', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'),
   allowNull('AddressBookRow', 'user_friendly', 'domain'),
   allowNull('AccountStateFull', 'contract_methods'),
+  allowNull('V2AddressInformation', 'code', 'data', 'last_transaction_lt', 'last_transaction_hash', 'frozen_hash'),
   (schemas) => {
     schemas.Message.properties.opcode = { anyOf: [{ type: 'string', pattern: '^0x[0-9a-f]{8}$' }, { type: 'null' }] };
   },
   responseIs('/api/v3/masterchainBlockShards', { $ref: '#/components/schemas/BlocksResponse' }),
   responseIs('/api/v3/masterchainBlockShardState', { $ref: '#/components/schemas/BlocksResponse' }),
+  responseIs(
+    '/api/v3/runGetMethod',
+    {
+      type: 'object',
+      required: ['gas_used', 'exit_code', 'stack'],
+      properties: { gas_used: { type: 'integer' }, exit_code: { type: 'integer' }, stack: { type: 'array', items: { $ref: '#/components/schemas/V2StackEntity' } } },
+    },
+    'post',
+  ),
 ];
 
 export class ResponseValidator {
@@ -73,14 +85,15 @@ export class ResponseValidator {
     this.ajv.addSchema({ components: { schemas } }, 'spec');
   }
 
-  /** Errors of a 200 body of GET `path` ([] when valid). */
-  errors(path: string, body: unknown): string[] {
-    let validate = this.cache.get(path);
+  /** Errors of a 200 body of `verb` `path` ([] when valid). */
+  errors(path: string, body: unknown, verb: 'get' | 'post' = 'get'): string[] {
+    const key = `${verb} ${path}`;
+    let validate = this.cache.get(key);
     if (!validate) {
-      const response = this.paths[path]?.get?.responses?.['200'];
-      if (!response) throw new Error(`the spec has no 200 response for GET ${path}`);
+      const response = this.paths[path]?.[verb]?.responses?.['200'];
+      if (!response) throw new Error(`the spec has no 200 response for ${verb.toUpperCase()} ${path}`);
       validate = this.ajv.compile(rewriteRefs(response.content['application/json'].schema));
-      this.cache.set(path, validate);
+      this.cache.set(key, validate);
     }
     return validate(body) ? [] : validate.errors.map((e: any) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
   }

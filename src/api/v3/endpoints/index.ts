@@ -1,10 +1,11 @@
 /** Every v3 endpoint tongate serves, in the order the docs list them. */
-import type { V3Endpoint } from '../endpoint.js';
+import type { V3Endpoint, V3PostEndpoint } from '../endpoint.js';
 import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, walletStates } from './accounts.js';
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
 import { masterchainInfo } from './masterchain-info.js';
 import { messages } from './messages.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
+import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
 export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   masterchainInfo,
@@ -20,5 +21,10 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   metadata,
   accountStates,
   walletStates,
+  addressInformation,
+  walletInformation,
   topAccountsByBalance,
 ];
+
+/** The POST endpoints, which take v2's JSON bodies. */
+export const V3_POST_ENDPOINTS: V3PostEndpoint<any>[] = [message, runGetMethod, estimateFee];
