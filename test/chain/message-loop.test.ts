@@ -6,7 +6,8 @@ import { LOOPER_CODE, deployMessage, openChain, testFaucet, v4Send } from './sup
 
 test('a message loop cannot stall the chain: the per-block cap defers the rest, in lt order', async (t) => {
   const cap = 25;
-  const { chain } = await openChain(t, { maxBlockTransactions: cap });
+  // a long interval: the drain before sealing is then bounded by the cap alone, not by time
+  const { chain } = await openChain(t, { maxBlockTransactions: cap, blockIntervalMs: 60_000 });
   const from = await testFaucet();
   const looper = deployMessage(LOOPER_CODE, toNano('100'));
   await chain.sendExternal(v4Send(from, 0, [looper.message]));
@@ -35,5 +36,18 @@ test('a message loop cannot stall the chain: the per-block cap defers the rest, 
     const inMsg = txs[i].tx.inMessage!;
     // each message was sent by the loop's previous transaction (as its only out message: lt + 1)
     assert.ok(inMsg.info.type === 'internal' && inMsg.info.createdLt === txs[i - 1].lt + 1n);
+  }
+});
+
+test('a message flood does not stretch the block interval: delivery before sealing has a time budget', async (t) => {
+  // default cap (10,000 transactions, ~15 s of execution); budget = half of a 100 ms interval
+  const { chain } = await openChain(t, { blockIntervalMs: 100 });
+  const from = await testFaucet();
+  await chain.sendExternal(v4Send(from, 0, [deployMessage(LOOPER_CODE, toNano('100')).message]));
+  for (let i = 0; i < 3; i++) {
+    const mc = await chain.produceBlock();
+    const shard = chain.getBlock({ workchain: 0, shard: WHOLE_SHARD, seqno: mc.id.seqno })!;
+    assert.ok(shard.txCount > 0 && shard.txCount < 10_000, `block ${mc.id.seqno}: ${shard.txCount} transactions, sealed well before the cap`);
+    assert.ok(chain.stats().pendingMessages > 0);
   }
 });

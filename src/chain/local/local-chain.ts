@@ -184,7 +184,8 @@ export class LocalChain implements DevnetChain {
   }
 
   private enqueueProduction(): Promise<Block> {
-    const step = this.production.then(() => this.producer.produce());
+    // Half an interval at most for delivering queued messages before sealing: blocks stay on time.
+    const step = this.production.then(() => this.producer.produce(Math.max(50, this.blockIntervalMs / 2)));
     this.production = step.catch(() => undefined);
     return step.then((s) => s.mc);
   }
