@@ -8,6 +8,7 @@ import { blockIdExt } from '../../../ton/block-id.js';
 export const getMasterchainInfo = defineMethod({
   name: 'getMasterchainInfo',
   verbs: ['GET', 'POST'],
+  summary: 'The last masterchain block, the state hash after it, and the zero state.',
   params: {},
   handle(_params, network) {
     const info = network.chain.masterchainInfo();
