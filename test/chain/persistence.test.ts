@@ -106,3 +106,20 @@ test('kill -9 loses no block that masterchainInfo had reported', async (t) => {
   // and it keeps going
   assert.equal((await chain.produceBlock()).id.seqno, chain.masterchainInfo().last.id.seqno);
 });
+
+test('stop() seals the block in progress: an accepted transfer is kept', async (t) => {
+  const dir = tempDir(t);
+  const from = await testFaucet();
+  const first = await openChain(t, { dataDir: dir });
+  const sent = await first.chain.sendExternal(v4Send(from, 0, [internal({ to: testWallet(6).wallet.address, value: toNano('1'), bounce: false })]));
+  assert.equal(first.chain.masterchainInfo().last.id.seqno, 0, 'not sealed yet');
+  await first.chain.stop();
+  await first.chain.stop(); // idempotent
+  await assert.rejects(first.chain.sendExternal(Buffer.alloc(1)), /stopped/);
+
+  const { chain } = await openChain(t, { dataDir: dir });
+  assert.equal(chain.masterchainInfo().last.id.seqno, 1);
+  const [tx] = chain.getTransactionsByMessage(sent.hash);
+  assert.equal(tx.mcSeqno, 1);
+  assert.equal(chain.getAccount(testWallet(6).wallet.address).state, 'uninit', 'its internal message was delivered too');
+});
