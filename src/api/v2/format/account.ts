@@ -6,9 +6,9 @@
  */
 import type { AccountState, AccountStatus } from '../../../chain/types.js';
 import { blockIdExt, type TonBlockIdExt } from '../../../ton/block-id.js';
-import { bocBase64 } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
 import { transactionId, type ExtraCurrencyJson, type InternalTransactionId } from '../../../ton/tonlib-json.js';
+import { cachedBocBase64 } from './cached-boc.js';
 
 export type V2AccountState = 'active' | 'uninitialized' | 'frozen';
 
@@ -44,8 +44,8 @@ export function rawFullAccountState(state: AccountState): RawFullAccountState {
     '@type': 'raw.fullAccountState',
     balance: state.balance.toString(),
     extra_currencies: accountExtraCurrencies(state),
-    code: state.code ? bocBase64(state.code) : '',
-    data: state.data ? bocBase64(state.data) : '',
+    code: state.code ? cachedBocBase64(state.code) : '',
+    data: state.data ? cachedBocBase64(state.data) : '',
     last_transaction_id: lastTransactionId(state),
     block_id: blockIdExt(state.block),
     frozen_hash: state.frozenHash ? formatHash(state.frozenHash) : '',

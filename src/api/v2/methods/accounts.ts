@@ -3,10 +3,10 @@
  * All of them read the same AccountState from the chain and differ only in what they show of it.
  */
 import { blockIdExt } from '../../../ton/block-id.js';
-import { bocBase64 } from '../../../ton/boc.js';
 import { formatV2Address } from '../../../ton/address.js';
 import { accountAddress } from '../../../ton/tonlib-json.js';
 import { accountExtraCurrencies, lastTransactionId, rawFullAccountState, v2AccountState } from '../format/account.js';
+import { cachedBocBase64 } from '../format/cached-boc.js';
 import { tonlibAccountState, walletInformation } from '../format/wallet.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS, SEQNO_OPTIONAL } from './common-params.js';
@@ -83,6 +83,6 @@ export const getShardAccountCell = defineMethod({
   params,
   async handle({ address, seqno }, network) {
     const state = await network.chain.getAccount(address, seqno);
-    return { '@type': 'tvm.cell', bytes: bocBase64(state.shardAccount) };
+    return { '@type': 'tvm.cell', bytes: cachedBocBase64(state.shardAccount) };
   },
 });
