@@ -60,6 +60,17 @@ for (const kind of ['v4r2', 'v5r1'] as const) {
     const failing = await client.runMethodWithError(contract.address, 'no_such_method');
     assert.equal(failing.exit_code, 11);
 
+    // What toncenter's wallet endpoint says of it (detected by code hash).
+    const info = await getJson(`${t.base}/api/v2/getWalletInformation?address=${contract.address.toString()}`, { headers: { 'x-api-key': t.apiKey } });
+    assert.equal(info.body.result.wallet_type, kind === 'v4r2' ? 'wallet v4 r2' : 'wallet v5 r1');
+    assert.equal(info.body.result.seqno, 2);
+    // The wallet id @ton/ton put in the wallet's initial data (v5: after the signature flag and the seqno).
+    const data = contract.init.data.beginParse();
+    if (kind === 'v5r1') data.skip(1);
+    data.skip(32);
+    assert.equal(info.body.result.wallet_id, data.loadUint(32));
+    if (kind === 'v5r1') assert.equal(info.body.result.is_signature_allowed, true);
+
     // provider.getState, as contract wrappers read it.
     const state = await client.provider(contract.address).getState();
     assert.equal(state.state.type, 'active');
