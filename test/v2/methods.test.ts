@@ -210,6 +210,7 @@ describe('accounts', () => {
 
     await readError('getTokenData', { address: addr(s.wallet.address) }, 409, /^Smart contract is not Jetton or NFT$/);
     await readError('getTokenData', { address: addr(s.jetton.master), seqno: 1 }, 409, /not Jetton or NFT/);
+    await readError('getTokenData', { address: addr(s.broken) }, 409, /not Jetton or NFT/);
   });
 
   test('dnsResolve: follows the next resolver; ttl 0 stops at it; one category; an unknown name has no entries', async () => {
@@ -235,6 +236,7 @@ describe('accounts', () => {
     const none = await read('dnsResolve', { address: addr(s.dns.zone), name: 'bob.ton' }, { cpp: 'DnsResolved' });
     assert.deepEqual(none.entries, []);
     await readError('dnsResolve', { address: addr(s.wallet.address), name: 'alice.ton' }, 409, /not a DNS resolver/);
+    await readError('dnsResolve', { address: addr(s.broken), name: 'alice.ton' }, 409, /malformed record dictionary/);
   });
 });
 

@@ -11,6 +11,8 @@
  *                   an internal message whose body is owner + ^content]
  *   dns zone        resolves "ton\0" to the next resolver kept as its data's ref
  *   dns resolver    resolves "alice\0": its data is the dictionary of records (category -> ^record)
+ *   broken          answers get_jetton_data with content that is not TEP-64, and dnsresolve with a record
+ *                   "dictionary" that is not one: the API must call that a wrong contract, not fail
  * Wallet and item addresses follow the usual rule: the hash of StateInit(code, initial data).
  */
 import { compileFunc } from '@ton-community/func-js';
@@ -138,6 +140,15 @@ cell get_nft_content(int index, cell individual) method_id {
   if (category == 0) { return (48, records); }
   (cell record, int found) = records.udict_get_ref?(256, category);
   return (48, found ? record : null());
+}`,
+  broken: `
+() recv_internal(int balance, int value, cell full, slice body) impure { }
+(int, int, slice, cell, cell) get_jetton_data() method_id {
+  cell bad = begin_cell().store_uint(0, 8).store_uint(1, 1).end_cell();
+  return (1, -1, begin_cell().store_uint(0, 2).end_cell().begin_parse(), bad, bad);
+}
+(int, cell) dnsresolve(slice subdomain, int category) method_id {
+  return (subdomain.slice_bits(), begin_cell().store_uint(3, 2).end_cell());
 }`,
 };
 

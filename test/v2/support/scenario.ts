@@ -67,6 +67,8 @@ export interface Scenario {
   jetton: { master: Address; wallet: Address; owner: Address; supply: bigint; balance: bigint };
   nft: { collection: Address; item: Address; owner: Address; index: bigint };
   dns: { zone: Address; resolver: Address; walletRecord: Address };
+  /** A contract whose token content and DNS records do not parse. */
+  broken: Address;
   /** An address with no state at all. */
   nobody: Address;
 }
@@ -135,7 +137,8 @@ export async function buildScenario(network = 'mainnet'): Promise<Scenario> {
     data: beginCell().storeRef(beginCell().storeUint(0xba93, 16).storeAddress(resolver).endCell()).endCell(),
   };
   const receiver = seedWallet(44).address;
-  await chain.sendExternal(transferBoc(wallet, 1, [deployTo(zoneInit), deployTo(resolverInit)]));
+  const brokenInit: StateInit = { code: code.broken, data: beginCell().endCell() };
+  await chain.sendExternal(transferBoc(wallet, 1, [deployTo(zoneInit), deployTo(resolverInit), deployTo(brokenInit)]));
   await settle(chain);
 
   const seqnoBefore = chain.masterchainInfo().last.id.seqno;
@@ -158,5 +161,6 @@ export async function buildScenario(network = 'mainnet'): Promise<Scenario> {
     nft: { collection, item: addressOf(itemInit), owner, index: 0n },
     dns: { zone: addressOf(zoneInit), resolver, walletRecord },
     nobody: seedWallet(45).address,
+    broken: addressOf(brokenInit),
   };
 }

@@ -127,6 +127,15 @@ export interface ResolveRequest {
 
 const NEXT_RESOLVER_CATEGORY = BigInt(`0x${createHash('sha256').update('dns_next_resolver').digest('hex')}`);
 
+/** Category 0: the resolver answers its dictionary category -> ^record. */
+function recordsOf(dictionary: Cell): Array<[bigint, Cell]> {
+  try {
+    return [...Dictionary.loadDirect(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell(), dictionary)];
+  } catch (error) {
+    throw new ApiError(409, `the DNS resolver answered a malformed record dictionary: ${(error as Error).message}`);
+  }
+}
+
 export async function resolveDns(network: NetworkContext, request: ResolveRequest): Promise<DnsEntry[]> {
   let resolver = request.resolver;
   let rest = internalDomain(request.name);
@@ -157,8 +166,7 @@ export async function resolveDns(network: NetworkContext, request: ResolveReques
     }
     if (resolvedBits === totalBits) {
       if (request.category !== 0n) return [entry(request.category, result)];
-      const all = Dictionary.loadDirect(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell(), result);
-      return [...all].map(([category, record]) => entry(category, record));
+      return recordsOf(result).map(([category, record]) => entry(category, record));
     }
     // A prefix was resolved: `result` names the resolver of the rest.
     const next = dnsEntryData(result, network.testOnly);

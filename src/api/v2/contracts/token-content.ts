@@ -64,7 +64,17 @@ function contentData(cell: Cell): Buffer {
   throw new NotThatContract(`unknown content data prefix 0x${prefix.toString(16)}`);
 }
 
+/** The content a cell holds; NotThatContract when it is not TEP-64 content (whatever is wrong with it). */
 export function parseTokenContent(cell: Cell): TokenContent {
+  try {
+    return readTokenContent(cell);
+  } catch (error) {
+    if (error instanceof NotThatContract) throw error;
+    throw new NotThatContract(`token content does not parse: ${(error as Error).message}`);
+  }
+}
+
+function readTokenContent(cell: Cell): TokenContent {
   const cs = cell.beginParse();
   if (cs.remainingBits < 8) throw new NotThatContract('token content cell is empty');
   const prefix = cs.loadUint(8);
