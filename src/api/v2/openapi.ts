@@ -57,7 +57,7 @@ export function v2OpenApi(methods: V2Method<any>[], version: string): object {
           required: Boolean(spec.required),
           ...(spec.description ? { description: spec.description } : {}),
           schema: schemaOf(spec),
-          ...(spec.type === 'string[]' ? { style: 'form', explode: true } : {}),
+          ...(spec.type === 'string[]' || spec.type === 'hash[]' ? { style: 'form', explode: true } : {}),
         })),
         responses,
       };

@@ -10,7 +10,7 @@ import { blockHeader } from '../format/block.js';
 import { defineMethod } from '../method.js';
 import { BLOCK_SEQNO, LT, SEQNO_REQUIRED, SHARD, WORKCHAIN } from './common-params.js';
 
-export const MASTERCHAIN = -1;
+const MASTERCHAIN = -1;
 
 function describe(ref: BlockRef): string {
   return `block (${ref.workchain}, ${formatV2Shard(ref.shard)}, ${ref.seqno})`;
