@@ -54,7 +54,7 @@ export interface LocalChainOptions {
   logger?: Logger;
   /** Per-block cap on transactions from internal messages (default 10,000). */
   maxBlockTransactions?: number;
-  /** Gas limit of get-methods (default 1,000,000, as liteservers use). */
+  /** Gas limit of get-methods (default 1,000,000; an endless get-method stops there, after ~1-2 s here). */
   getMethodGasLimit?: bigint;
 }
 
