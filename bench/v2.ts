@@ -6,7 +6,11 @@
  * no block timer, so only the API is measured). autocannon, in this process too, loads it with each of:
  *   getMasterchainInfo      GET  (the baseline: no account, no emulator)
  *   getAddressInformation   GET  of the v4r2 faucet wallet
- *   runGetMethod            POST {"method":"seqno"} on the same wallet (a real TVM run in the emulator)
+ *   runGetMethod            POST {"method":"seqno"} on the same wallet: a real TVM run in the emulator once
+ *                           per block, then the kept result (src/api/v2/get-method-cache.ts), as a wallet's
+ *                           "wait for the seqno" polls meet it
+ *   runGetMethod, no cache  the same call with one (ignored) stack argument, which is never kept: every
+ *                           request runs the emulator
  * in interleaved rounds (so load from other processes hits all three alike), and prints requests/s and
  * p99 latency of each, and each as a ratio to getMasterchainInfo: req/s ratio (higher is better) and
  * p99 ratio (lower is better).
@@ -61,6 +65,15 @@ const targets: Target[] = [
       method: 'POST',
       path: '/api/v2/runGetMethod',
       body: JSON.stringify({ address: wallet, method: 'seqno', stack: [] }),
+      headers: { 'content-type': 'application/json' },
+    },
+  },
+  {
+    name: 'runGetMethod no cache',
+    request: {
+      method: 'POST',
+      path: '/api/v2/runGetMethod',
+      body: JSON.stringify({ address: wallet, method: 'seqno', stack: [['num', '1']] }),
       headers: { 'content-type': 'application/json' },
     },
   },

@@ -546,6 +546,20 @@ describe('get-methods, sending, fees', () => {
     assert.ok(deploy.source_fees.in_fwd_fee > fees.source_fees.in_fwd_fee, 'a StateInit makes the message bigger');
     assert.equal(deploy.source_fees.gas_fee, 0);
   });
+
+  test('get-method results follow every new block, and stay those of the block asked for', async () => {
+    const ask = async (seqno?: number) =>
+      (await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'seqno', stack: [], ...(seqno === undefined ? {} : { seqno }) }, { docs: 'RunGetMethodResult' }));
+    const first = await ask();
+    assert.deepEqual(await ask(), first, 'the same block: the same answer');
+    const seqno = Number(BigInt(first.stack[0][1]));
+    await s.chain.sendExternal(transferBoc(s.wallet, seqno, [internal({ to: s.receiver, value: toNano('0.01'), bounce: false })]));
+    await s.chain.produceBlock();
+    const next = await ask();
+    assert.deepEqual(next.stack, [['num', `0x${(seqno + 1).toString(16)}`]]);
+    assert.equal(next.block_id.seqno, first.block_id.seqno + 1);
+    assert.deepEqual(await ask(first.block_id.seqno), first, 'as of the earlier block: the earlier answer');
+  });
 });
 
 test('every method of the table was called above, and toncenter\'s spec lists nothing we do not serve', () => {

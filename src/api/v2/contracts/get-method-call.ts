@@ -6,6 +6,7 @@
 import { Address, type Cell, type TupleItem } from '@ton/core';
 import { parseVmStack, type VmValue } from '../../../ton/vm-stack.js';
 import type { NetworkContext } from '../../network-context.js';
+import { runGetMethodAt } from '../get-method-cache.js';
 
 /** The answer of a contract does not fit the interface it was asked about. */
 export class NotThatContract extends Error {}
@@ -18,7 +19,7 @@ export async function callGetMethod(
   args: TupleItem[] = [],
   seqno?: number,
 ): Promise<VmValue[] | null> {
-  const result = await network.chain.runGetMethod(address, method, args, seqno);
+  const result = await runGetMethodAt(network.chain, address, method, args, seqno);
   return result.exitCode === 0 || result.exitCode === 1 ? parseVmStack(result.stackBoc) : null;
 }
 

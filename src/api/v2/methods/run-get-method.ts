@@ -9,6 +9,7 @@ import { legacyStack, typedStack } from '../../../ton/stack-output.js';
 import { transactionId } from '../../../ton/tonlib-json.js';
 import { parseVmStack } from '../../../ton/vm-stack.js';
 import type { NetworkContext } from '../../network-context.js';
+import { runGetMethodAt } from '../get-method-cache.js';
 import { defineMethod } from '../method.js';
 import type { ParsedParams } from '../params.js';
 import { ADDRESS, SEQNO_OPTIONAL } from './common-params.js';
@@ -26,7 +27,7 @@ const params = {
 } as const;
 
 function run({ address, method, stack, seqno }: ParsedParams<typeof params>, network: NetworkContext): Promise<GetMethodResult> {
-  return Promise.resolve(network.chain.runGetMethod(address, method, stack, seqno));
+  return runGetMethodAt(network.chain, address, method, stack, seqno);
 }
 
 export const runGetMethod = defineMethod({
