@@ -10,6 +10,7 @@ import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } fro
 import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } from './keys/key-store.js';
 import { openKeyStore } from './keys/open-key-store.js';
 import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
+import { withTimeout } from './timeout.js';
 
 export class AdminError extends Error {
   override name = 'AdminError';
@@ -187,7 +188,8 @@ export async function openKeyAdmin(
     store,
     networks: options.networks,
     defaultKeyRps: options.defaultKeyRps,
-    onChange: redis ? (message) => publishKeyChange(redis, prefix, message) : undefined,
+    // Bounded: a hung Redis must not hang the CLI (the servers' revision poll sees the change anyway).
+    onChange: redis ? (message) => withTimeout(publishKeyChange(redis, prefix, message), 2000) : undefined,
   });
   return {
     admin,

@@ -64,8 +64,17 @@ export class AccessMetrics {
     child.inc();
   }
 
+  private readonly requestChildren = new Map<string, Counter.Internal>();
+
   request(network: string, version: string, method: string, status: number): void {
-    this.requests.labels(network, version, method, String(status)).inc();
+    // Label sets are few (networks x methods x statuses): remember each bound child.
+    const k = `${network}\n${version}\n${method}\n${status}`;
+    let child = this.requestChildren.get(k);
+    if (child === undefined) {
+      child = this.requests.labels(network, version, method, String(status));
+      if (this.requestChildren.size < 10_000) this.requestChildren.set(k, child);
+    }
+    child.inc();
   }
 
   storeError(store: 'keys' | 'limiter', operation: string): void {
