@@ -240,11 +240,11 @@ async function main() {
     // (b) get-method latency on the chain after the run (reopened: the state is on disk)
     const reopened = await LocalChain.open({ network: 'testnet', globalId: GLOBAL_ID, dataDir, faucetMnemonic: MNEMONIC });
     const addresses = producerSet.wallets.map((w) => w.contract.address);
-    for (const a of addresses) reopened.runGetMethod(a, 'seqno', []); // first read parses each account once
+    for (const a of addresses) await reopened.runGetMethod(a, 'seqno', []); // first read parses each account once
     const samples: number[] = [];
     for (let i = 0; i < 5000; i++) {
       const started = performance.now();
-      const r = reopened.runGetMethod(addresses[i % addresses.length], 'seqno', []);
+      const r = await reopened.runGetMethod(addresses[i % addresses.length], 'seqno', []);
       samples.push(performance.now() - started);
       if (r.exitCode !== 0) throw new Error(`seqno get-method failed: ${r.exitCode}`);
     }

@@ -34,7 +34,7 @@ test('fund: concurrent transfers from the v4r2 faucet, each resolved once sealed
     const out = tx.tx.outMessages.get(0)!;
     assert.ok(out.info.type === 'internal' && out.info.bounce === false && out.info.dest.equals(to));
   }
-  assert.deepEqual(parseTuple(chain.runGetMethod(faucet.address, 'seqno', []).stackBoc), [{ type: 'int', value: 4n }]);
+  assert.deepEqual(parseTuple((await chain.runGetMethod(faucet.address, 'seqno', [])).stackBoc), [{ type: 'int', value: 4n }]);
 });
 
 test('fund refuses a non-positive amount and reports a faucet that cannot pay', async (t) => {

@@ -30,7 +30,7 @@ test('two networks in one process are independent chains (global_id, param 19, s
     assert.equal(configGlobalId(chain.config()), globalId, 'config param 19 as served');
     // ... and as the TVM reads it (CONFIGOPTPARAM 19 in a deployed contract)
     assert.equal(chain.getAccount(reader.address).state, 'active');
-    const run = chain.runGetMethod(reader.address, 'global_id', []);
+    const run = await chain.runGetMethod(reader.address, 'global_id', []);
     assert.equal(run.exitCode, 0);
     assert.deepEqual(parseTuple(run.stackBoc), [{ type: 'int', value: BigInt(globalId) }]);
     assert.equal(run.block.seqno, seqno);
@@ -40,7 +40,7 @@ test('two networks in one process are independent chains (global_id, param 19, s
     const derived = WalletContractV5R1.create({ publicKey: keys.publicKey, walletId: { networkGlobalId: globalId } });
     assert.ok(v5.address.equals(derived.address));
     assert.equal(chain.getAccount(v5.address).balance, toNano(1_000_000));
-    assert.deepEqual(parseTuple(chain.runGetMethod(v5.address, 'get_subwallet_id', []).stackBoc), [{ type: 'int', value: BigInt(v5.walletId) }]);
+    assert.deepEqual(parseTuple((await chain.runGetMethod(v5.address, 'get_subwallet_id', [])).stackBoc), [{ type: 'int', value: BigInt(v5.walletId) }]);
   }
   const v5Of = (c: typeof main) => c.chain.faucets().find((f) => f.kind === 'v5r1')!.address;
   assert.ok(!v5Of(main).equals(v5Of(testnet)), 'v5r1 wallet ids differ by network');

@@ -28,12 +28,12 @@ test('accounts and get-methods as of a masterchain seqno; failing get-methods ar
   assert.throws(() => chain.getAccount(to, 3), NotFound);
   assert.throws(() => chain.getAccount(to, -1), NotFound);
 
-  const seqnoAt = (seqno?: number) => parseTuple(chain.runGetMethod(from.wallet.address, 'seqno', [], seqno).stackBoc);
-  assert.deepEqual(seqnoAt(0), [{ type: 'int', value: 0n }]);
-  assert.deepEqual(seqnoAt(1), [{ type: 'int', value: 1n }]);
-  assert.deepEqual(seqnoAt(), [{ type: 'int', value: 2n }]);
+  const seqnoAt = async (seqno?: number) => parseTuple((await chain.runGetMethod(from.wallet.address, 'seqno', [], seqno)).stackBoc);
+  assert.deepEqual(await seqnoAt(0), [{ type: 'int', value: 0n }]);
+  assert.deepEqual(await seqnoAt(1), [{ type: 'int', value: 1n }]);
+  assert.deepEqual(await seqnoAt(), [{ type: 'int', value: 2n }]);
   // arguments go through: is_plugin_installed(wc, hash) on a v4 wallet without plugins
-  const plugin = chain.runGetMethod(from.wallet.address, 'is_plugin_installed', [
+  const plugin = await chain.runGetMethod(from.wallet.address, 'is_plugin_installed', [
     { type: 'int', value: 0n },
     { type: 'int', value: 123n },
   ]);
@@ -41,13 +41,13 @@ test('accounts and get-methods as of a masterchain seqno; failing get-methods ar
   assert.deepEqual(parseTuple(plugin.stackBoc), [{ type: 'int', value: 0n }]);
 
   // not active: -13, no execution
-  const none = chain.runGetMethod(testWallet(31).wallet.address, 'seqno', []);
+  const none = await chain.runGetMethod(testWallet(31).wallet.address, 'seqno', []);
   assert.equal(none.exitCode, -13);
-  assert.equal(chain.runGetMethod(to, 'seqno', []).exitCode, -13, 'uninit');
+  assert.equal((await chain.runGetMethod(to, 'seqno', [])).exitCode, -13, 'uninit');
   // no such method: exit code 11, a result
-  assert.equal(chain.runGetMethod(from.wallet.address, 'no_such_method', []).exitCode, 11);
+  assert.equal((await chain.runGetMethod(from.wallet.address, 'no_such_method', [])).exitCode, 11);
   // an endless get-method stops at the gas limit (exit code -14)
-  const endless = chain.runGetMethod(looping.address, 'forever', []);
+  const endless = await chain.runGetMethod(looping.address, 'forever', []);
   assert.equal(endless.exitCode, -14);
   assert.ok(endless.gasUsed >= 1_000_000n);
   assert.ok(endless.lastTxHash.equals(chain.getAccount(looping.address).lastTxHash));
@@ -60,7 +60,7 @@ test('emulateExternal gives the fees of a transaction without changing anything'
   const before = chain.getAccount(from.wallet.address);
   const boc = v4Send(from, 0, [internal({ to, value: toNano('1'), bounce: false })]);
 
-  const emulated = chain.emulateExternal(boc);
+  const emulated = await chain.emulateExternal(boc);
   assert.equal(emulated.accepted, true);
   assert.ok(emulated.fees.gasFee > 0n && emulated.fees.inFwdFee > 0n && emulated.fees.fwdFee > 0n);
   assert.equal(emulated.tx!.outMessagesCount, 1);
@@ -73,14 +73,14 @@ test('emulateExternal gives the fees of a transaction without changing anything'
 
   // a bad signature: refused, unless signatures are ignored (how estimateFee works for unsigned drafts)
   const unsigned = v4Send({ wallet: from.wallet, keys: keyPairFromSeed(Buffer.alloc(32, 5)) }, 1, [internal({ to, value: 1n })]);
-  const refused = chain.emulateExternal(unsigned);
+  const refused = await chain.emulateExternal(unsigned);
   assert.equal(refused.accepted, false);
   assert.equal(refused.exitCode, 35);
-  assert.equal(chain.emulateExternal(unsigned, { ignoreChksig: true }).accepted, true);
+  assert.equal((await chain.emulateExternal(unsigned, { ignoreChksig: true })).accepted, true);
   // the {address, body} form, as estimateFee sends it
   const bodyCell = loadMessage(Cell.fromBoc(unsigned)[0].beginParse()).body;
-  assert.equal(chain.emulateExternal({ address: from.wallet.address, body: bodyCell }, { ignoreChksig: true }).accepted, true);
-  assert.throws(() => chain.emulateExternal({ address: from.wallet.address, body: bodyCell, initCode: Cell.EMPTY }), /both or neither/);
+  assert.equal((await chain.emulateExternal({ address: from.wallet.address, body: bodyCell }, { ignoreChksig: true })).accepted, true);
+  await assert.rejects(chain.emulateExternal({ address: from.wallet.address, body: bodyCell, initCode: Cell.EMPTY }), /both or neither/);
 });
 
 test('onBlock hands over everything sealed: blocks, transactions, messages, changed accounts', async (t) => {

@@ -54,7 +54,7 @@ test('a faucet transfer signed with @ton/ton executes in the next block and move
   assert.ok(dest.balance > toNano('4.99') && dest.balance <= toNano('5'));
 
   // seqno went up, as the wallet's own get-method says
-  const seqno = chain.runGetMethod(from.wallet.address, 'seqno', []);
+  const seqno = await chain.runGetMethod(from.wallet.address, 'seqno', []);
   assert.equal(seqno.exitCode, 0);
   assert.deepEqual(parseTuple(seqno.stackBoc), [{ type: 'int', value: 1n }]);
   assert.equal(chain.getTransaction(walletTx.hash)!.lt, walletTx.lt);

@@ -1,6 +1,8 @@
 /**
  * A thin adapter over @ton/sandbox's WASM `Executor`: the real TON transaction and get-method
- * emulator, without sandbox's `Blockchain` model.
+ * emulator, without sandbox's `Blockchain` model. It runs inside the emulator worker threads
+ * (emulator-worker.ts); the rest of the chain talks to it through emulator-pool.ts, so no emulation
+ * ever runs on the thread that serves HTTP.
  *
  * Why not `executor.runTransaction()` / `runGetMethod()` as they are: they re-serialize their inputs
  * on every call. Measured on this machine, serializing the PREVBLOCKSINFO tuple (16 block ids) costs
@@ -16,13 +18,15 @@
  */
 import { Executor } from '@ton/sandbox/dist/executor/Executor.js';
 
-/** One WASM module per process, created on first use (~250 ms), shared by every chain. */
+/** One WASM module per thread, created on first use (~250 ms), shared by every emulator of the thread. */
 let sharedExecutor: Promise<Executor> | undefined;
 
 export function loadExecutor(): Promise<Executor> {
   sharedExecutor ??= Executor.create();
   return sharedExecutor;
 }
+
+export type { Executor };
 
 interface ExecutorInternals {
   invoke(method: string, args: (number | string)[]): number;
@@ -75,7 +79,7 @@ export class Emulator {
   private emulatorPtr: number;
   private closed = false;
 
-  private constructor(
+  constructor(
     executor: Executor,
     private readonly configBase64: string,
   ) {

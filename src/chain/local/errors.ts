@@ -38,6 +38,16 @@ export class GetMethodFailed extends ChainInputError {
   override name = 'GetMethodFailed';
 }
 
+/**
+ * The emulator could not serve a call: its worker thread crashed or was stopped while running it, the
+ * WASM emulator threw, or the emulator was closed. Not the caller's input (a refused message or a
+ * failing get-method is a result, not this), so it is not a ChainInputError. Only the one call fails;
+ * the pool replaces the worker for the next ones.
+ */
+export class EmulatorFailed extends Error {
+  override name = 'EmulatorFailed';
+}
+
 /** The faucet transfer executed but did not send the coins (e.g. the faucet ran dry). */
 export class FundFailed extends Error {
   override name = 'FundFailed';

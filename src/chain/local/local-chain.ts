@@ -29,7 +29,7 @@ import { AccountView } from './account-view.js';
 import { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { BASECHAIN, BlockIndex, ChainHead, MASTERCHAIN } from './blocks.js';
 import { networkConfig } from './config.js';
-import { Emulator } from './emulator.js';
+import { EmulatorPool, type PooledEmulator } from './emulator-pool.js';
 import { ChainDataMismatch, ChainInputError, ChainStopped, FundFailed } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
@@ -54,8 +54,10 @@ export interface LocalChainOptions {
   logger?: Logger;
   /** Per-block cap on transactions from internal messages (default 10,000). */
   maxBlockTransactions?: number;
-  /** Gas limit of get-methods (default 1,000,000; an endless get-method stops there, after ~1-2 s here). */
+  /** Gas limit of get-methods (default 1,000,000; an endless get-method stops there, after ~1-2 s of a worker thread). */
   getMethodGasLimit?: bigint;
+  /** The emulator worker threads (default: the process-wide pool, shared by every chain). */
+  emulators?: EmulatorPool;
 }
 
 export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
@@ -76,7 +78,7 @@ export class LocalChain implements DevnetChain {
   private constructor(
     private readonly opts: LocalChainOptions,
     private readonly store: ChainStore,
-    private readonly emulator: Emulator,
+    private readonly emulator: PooledEmulator,
     private readonly keys: FaucetKeys,
     private readonly wallets: FaucetWallet[],
     private readonly logger: Logger | undefined,
@@ -90,15 +92,20 @@ export class LocalChain implements DevnetChain {
     validateOptions(opts);
     const clock = opts.clock ?? systemClock;
     const config = networkConfig(opts.globalId);
-    const [keys, emulator] = await Promise.all([faucetKeys(opts.faucetMnemonic), Emulator.create(config.base64)]);
-    const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
+    // The emulator workers load (~0.3 s, more under tsx) while the store opens.
+    const emulator = (opts.emulators ?? EmulatorPool.shared()).emulator(config.base64);
+    const emulatorReady = emulator.ready();
+    emulatorReady.catch(() => undefined); // awaited below; not unhandled if an earlier step throws
     let store: ChainStore | undefined;
     try {
+      const keys = await faucetKeys(opts.faucetMnemonic);
+      const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
       store = ChainStore.open(opts.dataDir);
       checkIdentity(store, opts, keys.keyPair.publicKey);
       if (store.lastMcSeqno() === undefined) {
         await writeGenesis(store, { globalId: opts.globalId, configHash: config.cell.hash(), faucets: wallets, utime: Math.floor(clock.now() / 1000) });
       }
+      await emulatorReady;
       const chain = new LocalChain(opts, store, emulator, keys, wallets, opts.logger);
       chain.wire(clock, config);
       opts.logger?.info({ seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null }, `${opts.network} local chain opened`);
@@ -281,7 +288,7 @@ export class LocalChain implements DevnetChain {
         timeout: chainTime() + 600,
       });
       const message = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
-      const tx = execute(parseExternal(message.toBoc()));
+      const tx = await execute(parseExternal(message.toBoc()));
       if (tx.outMsgs.length !== 1) {
         throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${amount} nanotons (is its balance too low?)`);
       }
@@ -322,10 +329,12 @@ export class LocalChain implements DevnetChain {
   blockTransactions(ref: BlockRef, query: BlockTransactionQuery): BlockTransactions {
     return this.reader.blockTransactions(ref, query);
   }
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): GetMethodResult {
+  /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
     return this.reader.runGetMethod(address, method, stack, mcSeqno);
   }
-  emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): EmulationResult {
+  /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
+  emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): Promise<EmulationResult> {
     return this.reader.emulateExternal(message, options);
   }
   config(): Cell {

@@ -26,8 +26,8 @@ import { WHOLE_SHARD, type Block } from '../types.js';
 import type { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
-import type { Emulator } from './emulator.js';
-import { ChainStopped, ExternalMessageRejected } from './errors.js';
+import type { PooledEmulator } from './emulator-pool.js';
+import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
 import { nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
@@ -70,7 +70,7 @@ export interface ProducerDeps {
   maxBlockTransactions: number;
   configHash: Buffer;
   store: ChainStore;
-  emulator: Emulator;
+  emulator: PooledEmulator;
   head: ChainHead;
   blocks: BlockIndex;
   working: WorkingAccounts;
@@ -112,9 +112,9 @@ export class BlockProducer {
    * event loop for all of them at once.
    */
   submitExternal(boc: Buffer): Promise<{ parsed: ParsedExternal; tx: ExecutedTx }> {
-    return this.lane.run(() => {
+    return this.lane.run(async () => {
       const parsed = parseExternal(boc);
-      return { parsed, tx: this.executeExternal(parsed) };
+      return { parsed, tx: await this.executeExternal(parsed) };
     });
   }
 
@@ -124,7 +124,7 @@ export class BlockProducer {
    */
   exclusive<T>(
     task: (ctx: {
-      execute: (parsed: ParsedExternal) => ExecutedTx;
+      execute: (parsed: ParsedExternal) => Promise<ExecutedTx>;
       working: WorkingAccounts;
       chainTime: () => number;
       whenSealed: (tx: ExecutedTx) => Promise<number>;
@@ -185,6 +185,7 @@ export class BlockProducer {
     return this.open;
   }
 
+  /** Runs one transaction on the emulator's transaction worker (the lane sends one at a time). */
   private run(block: OpenBlock, address: Address, message: string, lt: bigint) {
     return this.d.emulator.runTransaction({
       shardAccount: this.d.working.get(address),
@@ -197,10 +198,10 @@ export class BlockProducer {
     });
   }
 
-  private executeExternal(parsed: ParsedExternal): ExecutedTx {
+  private async executeExternal(parsed: ParsedExternal): Promise<ExecutedTx> {
     this.assertUsable();
     const block = this.ensureOpen();
-    const result = this.run(block, parsed.dest, parsed.base64, block.nextLt);
+    const result = await this.run(block, parsed.dest, parsed.base64, block.nextLt);
     if (!result.success) throw new ExternalMessageRejected(result.error, result.exitCode);
     const tx = readExecutedTx(parsed.dest.workChain, result.transaction, result.shardAccount);
     block.messages.push(recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }));
@@ -240,14 +241,18 @@ export class BlockProducer {
     });
   }
 
-  /** Delivers queued messages for up to SLICE_MS; true when more could be delivered into this block. */
-  private drainSlice(): boolean {
+  /**
+   * Delivers queued messages for up to SLICE_MS; true when more could be delivered into this block.
+   * The event loop runs between two deliveries anyway (each waits for the emulator's worker); the
+   * slice bounds how long a lane task keeps submissions and seals waiting.
+   */
+  private async drainSlice(): Promise<boolean> {
     if (this.closed || this.broken || this.queueLength === 0) return false;
     const block = this.ensureOpen();
     const cap = this.d.maxBlockTransactions;
     const started = performance.now();
     while (this.queueLength > 0 && block.txs.length < cap) {
-      this.deliver(block, this.queue[this.queueHead++]);
+      await this.deliver(block, this.queue[this.queueHead++]);
       if (performance.now() - started >= SLICE_MS) break;
     }
     if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
@@ -257,9 +262,21 @@ export class BlockProducer {
     return this.queueLength > 0 && block.txs.length < cap;
   }
 
-  private deliver(block: OpenBlock, m: QueuedMessage): void {
+  private async deliver(block: OpenBlock, m: QueuedMessage): Promise<void> {
     const lt = m.createdLt + 1n > block.nextLt ? m.createdLt + 1n : block.nextLt;
-    const result = this.run(block, m.dest, m.boc.toString('base64'), lt);
+    const message = m.boc.toString('base64');
+    let result: Awaited<ReturnType<BlockProducer['run']>>;
+    try {
+      result = await this.run(block, m.dest, message, lt);
+    } catch (err) {
+      if (!(err instanceof EmulatorFailed)) throw err;
+      // The worker died under it (a fresh one is running now): once more, in case that was not this
+      // message's doing; a message that kills the emulator twice is dropped like an unprocessable one.
+      result = await this.run(block, m.dest, message, lt).catch((again: unknown) => {
+        if (!(again instanceof EmulatorFailed)) throw again;
+        return { success: false as const, error: again.message };
+      });
+    }
     if (m.onDisk) block.deliveredPending.push(m.hash);
     if (!result.success) {
       // The emulator produces a transaction for every deliverable internal message; this is a

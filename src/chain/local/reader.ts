@@ -26,7 +26,7 @@ import {
 import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
 import type { NetworkConfig } from './config.js';
-import type { Emulator } from './emulator.js';
+import type { PooledEmulator } from './emulator-pool.js';
 import { ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { parseExternal } from './messages.js';
 import { nextAlignedLt } from './open-block.js';
@@ -45,7 +45,7 @@ export interface ReaderDeps {
   blocks: BlockIndex;
   head: ChainHead;
   sealed: SealedAccounts;
-  emulator: Emulator;
+  emulator: PooledEmulator;
   config: NetworkConfig;
   clock: Clock;
   getMethodGasLimit: bigint;
@@ -157,7 +157,11 @@ export class ChainReader {
     return { transactions: rows.slice(0, q.count).map(transactionFromRow), incomplete: rows.length > q.count };
   }
 
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): GetMethodResult {
+  /**
+   * Everything but the emulation happens here, synchronously, so the read is pinned to the state as
+   * it is now; the emulation runs on a read worker (emulator-pool.ts) while blocks keep coming.
+   */
+  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
     const seqno = this.pin(mcSeqno);
     const latest = seqno === this.visible;
     const view = this.d.sealed.get(address, seqno, latest);
@@ -172,7 +176,7 @@ export class ChainReader {
     } catch (err) {
       throw new ChainInputError(`stack: cannot be serialized (${(err as Error).message})`);
     }
-    const result = this.d.emulator.runGetMethod({
+    const result = await this.d.emulator.runGetMethod({
       ...runnable,
       address: address.toRawString(),
       balance: view.balance,
@@ -187,7 +191,7 @@ export class ChainReader {
     return { ...base, exitCode: result.exitCode, gasUsed: result.gasUsed, stackBoc: Cell.fromBase64(result.stack) };
   }
 
-  emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): EmulationResult {
+  async emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): Promise<EmulationResult> {
     let dest: Address;
     let boc: string;
     if (Buffer.isBuffer(message)) {
@@ -208,7 +212,7 @@ export class ChainReader {
     }
     const { head } = this.d;
     const view = this.d.sealed.get(dest, head.seqno, true);
-    const result = this.d.emulator.runTransaction({
+    const result = await this.d.emulator.emulateTransaction({
       shardAccount: view.shardAccountBase64(),
       message: boc,
       now: Math.max(head.mc.genUtime, Math.floor(this.d.clock.now() / 1000)),

@@ -1,0 +1,40 @@
+/**
+ * The messages between the main thread (emulator-pool.ts) and an emulator worker
+ * (emulator-worker.ts). Values cross by structured clone (bigints included).
+ *
+ * Large inputs that rarely change are sent once per worker and then only when they change
+ * ("sticky"): the config (once per config id), PREVBLOCKSINFO and the library dictionary (per config
+ * id; a new value on every sealed block at most). In a request, a sticky field that is `undefined`
+ * means "same as the last request of this config id", `null` means "none".
+ */
+import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
+
+/** The call's arguments without the sticky ones. */
+export type TxArgs = Omit<TxRunArgs, 'prevBlocksInfo' | 'libs'>;
+export type GetArgs = Omit<GetRunArgs, 'prevBlocksInfo' | 'libs'>;
+
+export interface StickyInputs {
+  /** The config BoC (base64): on the first request of a config id to a worker. */
+  config?: string;
+  prevBlocksInfo?: string | null;
+  libs?: string | null;
+}
+
+export type WorkerRequest = { id: number; cfg: number } & StickyInputs &
+  (
+    | { op: 'init' }
+    | { op: 'tx'; args: TxArgs }
+    | { op: 'get'; args: GetArgs }
+  );
+
+/** Frees a config's emulator in a worker (no answer). */
+export interface DropRequest {
+  op: 'drop';
+  cfg: number;
+}
+
+export type WorkerResponse =
+  | { op: 'ready' }
+  | { op: 'result'; id: number; ok: true; result: TxRunResult | GetRunResult | null }
+  /** `fatal`: the WASM emulator threw; the worker is not to be used again (the pool replaces it). */
+  | { op: 'result'; id: number; ok: false; error: string; fatal: boolean };
