@@ -13,7 +13,7 @@
  *     fastify app answering a constant (the hook's worst case: nearly all the work is the access layer's).
  *     Latency (p99 added) is measured separately at a fixed unsaturated rate with µs timing. Besides
  *     req/s, the server's CPU time per request is reported: on a shared machine req/s swings with
- *     other processes' load, CPU per request does not (capacity ratio = CPU(off) / CPU(mode)).
+ *     other processes' load, CPU per request much less (capacity ratio = min CPU(off) / min CPU(mode)).
  *     Targets: embedded >= 0.90 of off; shared >= 0.75 of off and <= 1 ms added at p99.
  *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
@@ -254,7 +254,7 @@ async function accuracy(): Promise<void> {
         const consume: (id: string, n: number) => LimitResult | Promise<LimitResult> =
           backend === 'memory'
             ? ((m) => (id, k) => m.consume(id, k))(new MemorySlidingLog({ clock }))
-            : ((r) => (id, k) => r.consume(id, k))(new RedisSlidingLog({ redis: redis!, prefix, clock }));
+            : ((r) => (id, k) => r.consume(id, k))(new RedisSlidingLog({ redis: redis!, prefix, clock, timeoutMs: 1000 }));
         const admitted: number[] = [];
         for (const t of times) {
           clock.set(1_000_000 + t);
@@ -408,13 +408,15 @@ async function throughput(kind: ServerKind, modes: Mode[], seconds: number, roun
   for (const [mode, rs] of runs) {
     // Ratios are taken round by round (a mode and its baseline ran back to back), then the median.
     const ratio = median(rs.map((r, i) => r.rps / offRuns[i].rps));
-    const cpu = median(rs.map((r) => r.cpuPerRequest));
-    const capacity = median(offRuns.map((r) => r.cpuPerRequest)) / cpu;
+    // CPU per request inflates when other processes share the cores; the least disturbed round
+    // (the minimum) is the best estimate of the real cost.
+    const cpu = Math.min(...rs.map((r) => r.cpuPerRequest));
+    const capacity = Math.min(...offRuns.map((r) => r.cpuPerRequest)) / cpu;
     const added = median(rs.map((r, i) => r.p99 - offRuns[i].p99));
     const floor = mode === 'embedded' ? 0.9 : 0.75;
     const verdict = (x: number) => (x >= floor ? 'met' : 'NOT met');
     console.log(
-      `   ${mode.padEnd(9)} ${median(rs.map((r) => r.rps)).toFixed(0).padStart(6)} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
+      `   ${mode.padEnd(9)} ${median(rs.map((r) => r.rps)).toFixed(0).padStart(6)} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request (min; median ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)})  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
     );
     if (mode !== 'off') {
       console.log(

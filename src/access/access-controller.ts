@@ -23,7 +23,7 @@ import {
   type PolicyName,
 } from './decision.js';
 import type { KeyDirectory } from './keys/key-directory.js';
-import { MAX_KEY_LENGTH, hashKey } from './keys/key-material.js';
+import { KeyHashMemo, MAX_KEY_LENGTH } from './keys/key-material.js';
 import type { KeyRecord } from './keys/key-store.js';
 import type { LimitResult, Limiter } from './limiter/limiter.js';
 import type { AccessMetrics } from './metrics.js';
@@ -49,6 +49,8 @@ export interface AccessControllerOptions {
 const RATE_LIMITED_BODY = Object.freeze(refusalBody('rate_limited'));
 
 export class AccessController {
+  private readonly hashes = new KeyHashMemo();
+
   constructor(private readonly o: AccessControllerOptions) {}
 
   check(req: AccessRequest): AccessDecision | Promise<AccessDecision> {
@@ -60,7 +62,7 @@ export class AccessController {
     if (raw.length > MAX_KEY_LENGTH) return this.refuseUnknown();
     let found: KeyRecord | null | Promise<KeyRecord | null>;
     try {
-      found = this.o.directory.lookup(hashKey(raw));
+      found = this.o.directory.lookup(this.hashes.hash(raw));
     } catch {
       return this.refuseStoreUnavailable();
     }

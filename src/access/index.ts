@@ -98,8 +98,8 @@ export async function createAccessLayer(input: AccessOptions, deps: AccessDeps =
       timeoutMs: options.storeTimeoutMs,
       pollMs: store.kind === 'sqlite' ? 250 : 500,
       events: {
-        onHit: () => metrics.keyCacheHit.inc(),
-        onMiss: () => metrics.keyCacheMiss.inc(),
+        onHit: () => metrics.keyCacheHit(),
+        onMiss: () => metrics.keyCacheMiss(),
         onStoreError: (operation, error) => {
           metrics.storeError('keys', operation);
           log.error(`key store ${operation}`, error);
@@ -122,11 +122,10 @@ export async function createAccessLayer(input: AccessOptions, deps: AccessDeps =
       closers.push(async () => redis.disconnect());
       limiterBreaker = new CircuitBreaker({ clock, onStateChange: (s) => onBreaker('limiter', s) });
       limiter = new SharedLimiter({
-        remote: new RedisSlidingLog({ redis, prefix, clock: deps.redisUsesClock ? clock : undefined }),
+        remote: new RedisSlidingLog({ redis, prefix, timeoutMs: options.storeTimeoutMs, clock: deps.redisUsesClock ? clock : undefined }),
         local,
         breaker: limiterBreaker,
         failureMode: options.limiterFailure,
-        timeoutMs: options.storeTimeoutMs,
         clock,
         events: {
           onRemoteError: (error) => {

@@ -95,7 +95,8 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
 function apply(decision: AccessDecision, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
   if (decision.allowed) {
-    reply.headers(decision.headers);
+    const h = decision.headers;
+    for (const name in h) reply.header(name, h[name]);
     done();
     return;
   }
@@ -105,25 +106,40 @@ function apply(decision: AccessDecision, request: FastifyRequest, reply: Fastify
 
 /** Counts answered requests under /api/v2 and /api/v3 by network, version, method and status. */
 export function requestMetricsHook(access: AccessLayer): onResponseHookHandler {
+  const labels = new Map<string, string>();
   return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const path = requestPath(request.url);
+    const url = request.url;
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if ((path.startsWith('/api/v2/') || path.startsWith('/api/v3/')) && network && typeof network.name === 'string') {
-      access.metrics.request(network.name, path.slice(5, 7), methodLabel(request, path, reply.statusCode), reply.statusCode);
+    if ((url.startsWith('/api/v2/') || url.startsWith('/api/v3/')) && network && typeof network.name === 'string') {
+      access.metrics.request(network.name, url.slice(5, 7), methodLabel(labels, request, reply.statusCode), reply.statusCode);
     }
     done();
   };
 }
 
 /**
- * The method label: the route's own last segment (getAddressInformation, jsonRPC, masterchainInfo).
- * Paths that matched no route are 'unknown' so that made-up paths cannot grow the label set.
+ * The method label: the route's own last segment (getAddressInformation, jsonRPC, masterchainInfo),
+ * remembered per route. Paths that matched no route are 'unknown', so made-up paths cannot grow the
+ * label set; routes with parameters use the requested path's segment.
  */
-function methodLabel(request: FastifyRequest, path: string, status: number): string {
+function methodLabel(cache: Map<string, string>, request: FastifyRequest, status: number): string {
   const route = request.routeOptions?.url;
-  if (route === undefined || status === 404 && /[:*]/.test(route)) return 'unknown';
-  const segment = (/[:*]/.test(route) ? path : route).split('/').filter(Boolean)[2] ?? '';
-  return segment === '' ? 'index' : segment.slice(0, 64);
+  if (route === undefined) return 'unknown';
+  let label = cache.get(route);
+  if (label === undefined) {
+    if (/[:*]/.test(route)) {
+      if (status === 404) return 'unknown';
+      return segment(requestPath(request.url));
+    }
+    label = segment(route);
+    cache.set(route, label);
+  }
+  return label;
+}
+
+function segment(path: string): string {
+  const s = path.split('/').filter(Boolean)[2] ?? '';
+  return s === '' ? 'index' : s.slice(0, 64);
 }
 
 /**

@@ -161,11 +161,10 @@ test('Redis sliding log (through SharedLimiter): limiter properties', async (t) 
       const redis = new Redis(REDIS_URL);
       connections.push(redis);
       return new SharedLimiter({
-        remote: new RedisSlidingLog({ redis, prefix, clock }),
+        remote: new RedisSlidingLog({ redis, prefix, clock, timeoutMs: 1000 }),
         local: new MemorySlidingLog({ clock }),
         breaker: new CircuitBreaker({ clock }),
         failureMode: 'closed',
-        timeoutMs: 100,
         clock,
       });
     });

@@ -47,6 +47,31 @@ export function hashKey(raw: string): string {
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /**
+ * hashKey for the request path: remembers the hashes of recently presented keys, so a busy key
+ * costs one Map read instead of a SHA-256 per request (about 1 µs of a 40 µs request here). It maps
+ * a key to its public fingerprint only; whether the key is valid is still the key directory's
+ * decision. Bounded: cleared when full, so a flood of made-up keys cannot grow it.
+ */
+export class KeyHashMemo {
+  private readonly memo = new Map<string, string>();
+  constructor(private readonly max = 10_000) {}
+
+  hash(raw: string): string {
+    let h = this.memo.get(raw);
+    if (h === undefined) {
+      h = hashKey(raw);
+      if (this.memo.size >= this.max) this.memo.clear();
+      this.memo.set(raw, h);
+    }
+    return h;
+  }
+
+  clear(): void {
+    this.memo.clear();
+  }
+}
+
+/**
  * The few leading characters shown in listings so an operator can tell keys apart. Generated keys
  * show their prefix and 5 characters of the random part; imported keys at most a quarter of their
  * length (and never more than 8), so a short imported key is not disclosed by its own display.

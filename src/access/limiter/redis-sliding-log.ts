@@ -16,6 +16,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../util/clock.js';
 import type { LimitResult } from './limiter.js';
+import { StoreTimeoutError } from '../timeout.js';
 
 // KEYS[i] = identity i's list; ARGV[1] = window (µs); then per decision: limit, "now" (µs; '' = Redis TIME).
 // Returns, per decision: admitted (0/1), remaining, µs until the window frees a slot / the oldest leaves.
@@ -77,6 +78,8 @@ export interface RedisSlidingLogOptions {
   /** Prefix of the list keys, e.g. "tongate". */
   prefix: string;
   windowMs?: number;
+  /** Longest wait for Redis, in ms: a batch not answered by then is rejected with StoreTimeoutError. */
+  timeoutMs: number;
   /** Tests only: decide with this clock instead of Redis's TIME. */
   clock?: Clock;
 }
@@ -86,6 +89,7 @@ export class RedisSlidingLog {
   private readonly redis: RedisWithScript;
   private readonly prefix: string;
   private readonly clock?: Clock;
+  private readonly timeoutMs: number;
   private queue: Pending[] = [];
   private scheduled = false;
 
@@ -93,6 +97,7 @@ export class RedisSlidingLog {
     this.windowMs = options.windowMs ?? 1000;
     this.prefix = options.prefix;
     this.clock = options.clock;
+    this.timeoutMs = options.timeoutMs;
     const redis = options.redis as RedisWithScript;
     // numberOfKeys is given per call (the batch size); ioredis sends EVALSHA and falls back to EVAL once.
     if (typeof redis.tongateSlidingLog !== 'function') redis.defineCommand('tongateSlidingLog', { lua: SCRIPT });
@@ -123,15 +128,22 @@ export class RedisSlidingLog {
     for (const p of batch) args.push(p.key);
     args.push(this.windowMs * 1000);
     for (const p of batch) args.push(p.limit, p.nowUs);
-    this.redis.tongateSlidingLog(...args).then(
-      (reply) => {
-        for (let i = 0; i < batch.length; i++) {
-          batch[i].resolve({ allowed: reply[3 * i] === 1, limit: batch[i].limit, remaining: Number(reply[3 * i + 1]), resetMs: Number(reply[3 * i + 2]) / 1000 });
-        }
-      },
-      (error: unknown) => {
-        for (const p of batch) p.reject(error);
-      },
-    );
+    // One timer per batch (not per decision): the whole batch waits at most timeoutMs for Redis.
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      for (const p of batch) p.reject(error);
+    };
+    const timer = setTimeout(() => fail(new StoreTimeoutError(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    this.redis.tongateSlidingLog(...args).then((reply) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      for (let i = 0; i < batch.length; i++) {
+        batch[i].resolve({ allowed: reply[3 * i] === 1, limit: batch[i].limit, remaining: Number(reply[3 * i + 1]), resetMs: Number(reply[3 * i + 2]) / 1000 });
+      }
+    }, fail);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The scaled-out limiter: every decision goes to Redis (one atomic script), guarded so that Redis
  * can never make a request wait longer than the store timeout:
- *   - each call races a timer of `timeoutMs`;
+ *   - the remote answers within the store timeout or fails (RedisSlidingLog: one timer per batch);
  *   - a circuit breaker stops calling Redis while it keeps failing, and probes it again after `openMs`,
  *     so shared limits are back within about a second of Redis answering again;
  *   - while Redis cannot answer, the failure mode decides: `local` (each instance enforces the same
@@ -15,8 +15,8 @@ import type { LimiterFailureMode } from '../options.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import type { LimitResult, Limiter } from './limiter.js';
 import type { MemorySlidingLog } from './memory-sliding-log.js';
-import { withTimeout } from '../timeout.js';
 
+/** The shared store's limiter. Its promise must settle within the store timeout (RedisSlidingLog enforces it per batch). */
 export interface RemoteSlidingLog {
   readonly windowMs: number;
   consume(identity: string, limit: number): Promise<LimitResult>;
@@ -34,7 +34,6 @@ export interface SharedLimiterOptions {
   local: MemorySlidingLog;
   breaker: CircuitBreaker;
   failureMode: LimiterFailureMode;
-  timeoutMs: number;
   clock: Clock;
   events?: SharedLimiterEvents;
   close?: () => Promise<void>;
@@ -74,7 +73,7 @@ export class SharedLimiter implements Limiter {
   private async askRemote(identity: string, limit: number): Promise<LimitResult | null> {
     let result: LimitResult;
     try {
-      result = await withTimeout(this.o.remote.consume(identity, limit), this.o.timeoutMs);
+      result = await this.o.remote.consume(identity, limit);
     } catch (error) {
       this.o.breaker.failure();
       this.o.events?.onRemoteError?.(error);
