@@ -6,19 +6,18 @@
  * failed) are read from the chain's store by seqno. One pump does both, so the order is the chain's
  * whatever the timing: it writes seqno N from the live event when it has one, else reads it.
  *
+ * The pump only moves cells: parsing and writing happen in the index's writer thread (see
+ * worker/worker-writer.ts), so the thread that produces blocks pays for packing them and nothing more.
+ *
  * A write that fails (PostgreSQL down) is retried after a pause; meanwhile live blocks wait in memory,
  * up to a cap past which they are dropped and read from the chain's store once the index is back.
  */
-import type { Address } from '@ton/core';
-import { WHOLE_SHARD, type Block, type BlockRef, type Chain, type ChainTransaction, type SealedBlock } from '../chain/types.js';
+import { WHOLE_SHARD, type SealedBlock } from '../chain/types.js';
+import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
-import type { IndexedBlock, IndexedTransaction } from './types.js';
+import { WorkerWriter } from './worker/worker-writer.js';
 
-/** What the index needs of a chain. */
-export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
-  /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
-  faucets?(): { address: Address }[];
-};
+export type { IndexFeed };
 
 export interface IndexLogger {
   error(object: object, message: string): void;
@@ -30,6 +29,11 @@ export interface AttachOptions {
   retryMs?: number;
   /** Live blocks kept while the index is behind (default 256); beyond, they are re-read from the chain. */
   maxPending?: number;
+  /**
+   * 'worker' (default): blocks are parsed and written by the index's own thread, so producing blocks
+   * costs only their packing; 'main': here, in this thread.
+   */
+  thread?: 'worker' | 'main';
 }
 
 export interface IndexAttachment {
@@ -41,53 +45,28 @@ export interface IndexAttachment {
   detach(): Promise<void>;
 }
 
-const TRANSACTIONS_PER_READ = 1000;
-
-function indexedTransaction(t: ChainTransaction): IndexedTransaction {
-  return { transaction: t.tx, block: t.block };
+/** Where blocks go: the index's writer in this thread, or its writer thread. */
+interface BlockSink {
+  write(block: FeedBlock): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** A live sealed block as the index's input. */
-export function indexedFromSealed(sealed: SealedBlock): IndexedBlock {
+function mainThreadSink(index: Index): BlockSink {
+  return { write: (block) => index.writer.write(indexedFromFeed(block)), close: async () => {} };
+}
+
+/** A writer thread, replaced by a fresh one if it dies (the failed block is retried by the pump). */
+function workerSink(index: Index): BlockSink {
+  let worker: WorkerWriter | undefined;
   return {
-    masterchain: sealed.masterchain,
-    shards: [sealed.shard],
-    transactions: sealed.transactions.map(indexedTransaction),
-    accounts: sealed.accountStates.map(({ address, shardAccount }) => ({ address, shardAccount })),
+    write(block) {
+      if (!worker || worker.broken) worker = new WorkerWriter(index.location);
+      return worker.write(block);
+    },
+    async close() {
+      await worker?.close();
+    },
   };
-}
-
-async function blockTransactions(feed: IndexFeed, ref: BlockRef): Promise<ChainTransaction[]> {
-  const all: ChainTransaction[] = [];
-  let after: ChainTransaction | undefined;
-  for (;;) {
-    const page = await feed.blockTransactions(ref, { count: TRANSACTIONS_PER_READ, afterAccount: after?.account.hash, afterLt: after?.lt });
-    all.push(...page.transactions);
-    if (!page.incomplete || page.transactions.length === 0) return all;
-    after = page.transactions[page.transactions.length - 1];
-  }
-}
-
-/** A past block, read back from the chain's store. */
-export async function indexedFromChain(feed: IndexFeed, seqno: number): Promise<IndexedBlock> {
-  const masterchain = await feed.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno });
-  if (!masterchain) throw new Error(`masterchain block ${seqno} is not in the chain's store`);
-  const shards: Block[] = [];
-  for (const id of await feed.shardsAt(seqno)) {
-    const block = await feed.getBlock(id);
-    // A shard block committed again by a later masterchain block (no new shard block) is already indexed.
-    if (block && (block.masterRef?.seqno ?? seqno) === seqno) shards.push(block);
-  }
-  const transactions: ChainTransaction[] = [];
-  for (const block of [masterchain, ...shards]) {
-    if (block.txCount > 0) transactions.push(...(await blockTransactions(feed, block.id)));
-  }
-  const addresses = new Map<string, Address>();
-  for (const t of transactions) addresses.set(t.account.toRawString(), t.account);
-  if (seqno === 0) for (const { address } of feed.faucets?.() ?? []) addresses.set(address.toRawString(), address);
-  const accounts = [];
-  for (const address of addresses.values()) accounts.push({ address, shardAccount: (await feed.getAccount(address, seqno)).shardAccount });
-  return { masterchain, shards, transactions: transactions.map(indexedTransaction), accounts };
 }
 
 /**
@@ -116,6 +95,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   const maxPending = options.maxPending ?? 256;
   let written = await index.reader.lastMasterchainSeqno();
   await assertSameChain(index, feed, written);
+  const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;
@@ -134,8 +114,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
       const next = written + 1;
       if (next > feed.masterchainInfo().last.id.seqno) return;
       const live = pending.get(next);
-      const block = live ? indexedFromSealed(live) : await indexedFromChain(feed, next);
-      await index.writer.write(block);
+      await sink.write(live ? feedFromSealed(live) : await feedFromChain(feed, next));
       pending.delete(next);
       written = next;
       settle();
@@ -192,6 +171,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
       clearTimeout(retry);
       await running;
       pending.clear();
+      await sink.close();
     },
   };
 }

@@ -1,8 +1,12 @@
 /**
  * Opens the v3 index of one network: PostgreSQL when a database URL is given (schema
  * `tongate_<network>`, shared by every instance pointed at that database), otherwise SQLite at
- * `<dataDir>/<network>/index.sqlite`, or in memory when there is no data dir (ephemeral runs).
+ * `<dataDir>/<network>/index.sqlite`. Without a data dir (ephemeral runs) the SQLite file lives in a
+ * temporary directory removed on close: a file, not memory, because the index's writer thread opens
+ * its own connection to it.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexReader } from './reader.js';
 import { migrate } from './schema.js';
@@ -21,9 +25,13 @@ export interface IndexOptions {
   schema?: string;
 }
 
+/** Where an index lives: what a second connection (the writer thread's) needs to open it. */
+export type IndexLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; databaseUrl: string; schema: string };
+
 export interface Index {
   readonly network: string;
   readonly store: 'sqlite' | 'postgres';
+  readonly location: IndexLocation;
   readonly reader: IndexReader;
   readonly writer: IndexWriter;
   close(): Promise<void>;
@@ -35,21 +43,35 @@ export function defaultSchema(network: string): string {
 }
 
 export async function openIndex(options: IndexOptions): Promise<Index> {
-  const driver: SqlDriver = options.databaseUrl
-    ? await PostgresDriver.open(options.databaseUrl, options.schema ?? defaultSchema(options.network))
-    : SqliteDriver.open(options.dataDir ? join(options.dataDir, options.network, 'index.sqlite') : undefined);
+  const temporary = !options.databaseUrl && !options.dataDir ? mkdtempSync(join(tmpdir(), 'tongate-index-')) : undefined;
+  const location: IndexLocation = options.databaseUrl
+    ? { kind: 'postgres', databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network) }
+    : { kind: 'sqlite', file: join(temporary ?? join(options.dataDir!, options.network), 'index.sqlite') };
+  const removeTemporary = () => temporary && rmSync(temporary, { recursive: true, force: true });
+  let driver: SqlDriver;
+  try {
+    driver = location.kind === 'postgres' ? await PostgresDriver.open(location.databaseUrl, location.schema) : SqliteDriver.open(location.file);
+  } catch (error) {
+    removeTemporary();
+    throw error;
+  }
   try {
     await migrate(driver);
   } catch (error) {
     await driver.close();
+    removeTemporary();
     throw error;
   }
   let closing: Promise<void> | undefined;
   return {
     network: options.network,
     store: driver.dialect,
+    location,
     reader: new IndexReader(driver),
     writer: new IndexWriter(driver),
-    close: () => (closing ??= driver.close()),
+    close: () =>
+      (closing ??= driver.close().finally(() => {
+        removeTemporary();
+      })),
   };
 }

@@ -218,18 +218,23 @@ export class IndexReader {
    * As in toncenter, an opcode selects inbound messages only.
    */
   async transactionsByMessage(filter: TransactionsByMessageFilter, page: Page): Promise<TransactionRecord[]> {
-    const where = new Where()
-      .add('(msg_hash = ? OR hash_norm = ?)', filter.msgHash, filter.msgHash)
-      .add('body_hash = ?', filter.bodyHash)
-      .add('opcode = ?', filter.opcode);
     const direction: Direction | undefined = filter.opcode !== undefined ? 'in' : filter.direction;
+    // A message hash may be the message's own or its normalized hash: one index lookup for each.
+    const hashColumns = filter.msgHash ? ['msg_hash', 'hash_norm'] : [undefined];
     const sides: string[] = [];
     const params: SqlValue[] = [];
     for (const side of ['in', 'out'] as const) {
       if (direction !== undefined && direction !== side) continue;
       const column = side === 'in' ? 'in_tx_hash' : 'out_tx_hash';
-      sides.push(`SELECT ${column} FROM messages ${where} ${where.empty ? 'WHERE' : 'AND'} ${column} IS NOT NULL`);
-      params.push(...where.params);
+      for (const hashColumn of hashColumns) {
+        const where = new Where()
+          .add(`${hashColumn} = ?`, hashColumn ? filter.msgHash : undefined)
+          .add('body_hash = ?', filter.bodyHash)
+          .add('opcode = ?', filter.opcode)
+          .add(`${column} IS NOT NULL`);
+        sides.push(`SELECT ${column} FROM messages ${where}`);
+        params.push(...where.params);
+      }
     }
     const rows = await this.driver.all(
       `SELECT ${TX_COLUMNS} FROM transactions WHERE hash IN (${sides.join(' UNION ')}) ORDER BY lt DESC, account ${pageSql(page)}`,
@@ -271,10 +276,6 @@ export class IndexReader {
 
   async messages(filter: MessageFilter, sort: SortOrder, page: Page): Promise<MessageRecord[]> {
     const where = new Where();
-    if (filter.msgHashes && filter.msgHashes.length > 0) {
-      const marks = filter.msgHashes.map(() => '?').join(', ');
-      where.add(`(msg_hash IN (${marks}) OR hash_norm IN (${marks}))`, ...filter.msgHashes, ...filter.msgHashes);
-    }
     if (filter.source === null) where.add('source IS NULL');
     else where.add('source = ?', filter.source);
     if (filter.destination === null) where.add('destination IS NULL');
@@ -292,6 +293,19 @@ export class IndexReader {
     if (filter.excludeExternals) where.add('created_lt IS NOT NULL');
     if (filter.onlyExternals) where.add('created_lt IS NULL');
     const dir = order(sort);
+    const tail = `ORDER BY sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`;
+    if (filter.msgHashes && filter.msgHashes.length > 0) {
+      // By hash or by normalized hash: a UNION of two index lookups (an OR of the two would let a
+      // planner without statistics scan the whole table in sort_lt order instead).
+      const byHash = (column: string) => {
+        const part = new Where().in(column, filter.msgHashes).append(where);
+        return { sql: `SELECT ${MSG_COLUMNS}, sort_lt FROM messages ${part}`, params: part.params };
+      };
+      const a = byHash('msg_hash');
+      const b = byHash('hash_norm');
+      const rows = await this.driver.all(`${a.sql} UNION ${b.sql} ${tail}`, [...a.params, ...b.params]);
+      return rows.map(messageOf);
+    }
     // One address filter: lead with its column so the (address, sort_lt) index serves the order.
     const lead =
       typeof filter.source === 'string' && filter.destination === undefined
@@ -316,6 +330,12 @@ export class IndexReader {
     const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet';
     const rows = await this.driver.all(`SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`, [...accounts]);
     return rows.map(latestOf);
+  }
+
+  /** How much the index holds (benchmarks, diagnostics). */
+  async counts(): Promise<{ blocks: number; transactions: number; messages: number; accounts: number }> {
+    const count = async (table: string) => int((await this.driver.all(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+    return { blocks: await count('blocks'), transactions: await count('transactions'), messages: await count('messages'), accounts: await count('latest_account_states') };
   }
 
   async topAccountsByBalance(page: Page): Promise<AccountBalanceRecord[]> {

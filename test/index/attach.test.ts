@@ -6,7 +6,9 @@ import { attachIndexToChain } from '../../src/index/attach.js';
 import { openIndex, type Index } from '../../src/index/open-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet, v4Transfer } from '../chain/support.js';
+import pg from 'pg';
 import { openStore } from './support/stores.js';
+import { POSTGRES_URL } from '../support/services.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 
 const ALL = { limit: 1000, offset: 0 };
@@ -71,14 +73,40 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const [faucet] = chain.faucets();
     assert.ok((await index.reader.latestStates([formatRawUpper(faucet.address)], false)).length === 1, 'zero-state accounts are indexed');
 
-    // A second index fed only by catch-up (reading every block back from the store) says the same.
+    // A second index fed only by catch-up (reading every block back from the store), written in this
+    // thread rather than by a writer thread, says the same.
     const second = await openStore(t, store);
-    const replay = await attachIndexToChain(second!.index, chain);
+    const replay = await attachIndexToChain(second!.index, chain, { thread: 'main' });
     t.after(() => replay.detach());
     await replay.synced();
     assert.deepEqual(await snapshot(second!.index), await snapshot(index));
   });
 }
+
+test('attach: a write that fails is retried until the store takes it again [postgres]', async (t) => {
+  const opened = await openStore(t, 'postgres');
+  if (!opened) return;
+  const { chain } = await busyChain(t);
+  const errors: string[] = [];
+  const attachment = await attachIndexToChain(opened.index, chain, { retryMs: 20, logger: { error: (_o, message) => errors.push(message) } });
+  t.after(() => attachment.detach());
+  await attachment.synced();
+  const schema = opened.index.location.kind === 'postgres' ? opened.index.location.schema : '';
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  t.after(() => admin.end());
+  await admin.query(`ALTER TABLE ${schema}.transactions RENAME TO transactions_away`);
+  const a = testWallet(43);
+  await Promise.all([chain.fund(a.wallet.address, toNano('1')), chain.produceBlock()]);
+  const target = chain.masterchainInfo().last.id.seqno;
+  while (errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(attachment.lastIndexed() < target, 'the block is not in the index while the table is away');
+  await admin.query(`ALTER TABLE ${schema}.transactions_away RENAME TO transactions`);
+  await attachment.synced(target);
+  assert.equal(attachment.lastIndexed(), target);
+  assert.match(errors[0], /indexing a block failed; retrying/);
+  assert.equal((await opened.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length, 1);
+});
 
 test('attach: an index written from another chain is refused, with what to do', async (t) => {
   const dir = tempDir(t);

@@ -21,6 +21,13 @@ export class Where {
     return this;
   }
 
+  /** Adds every condition of `other` (and its parameters). */
+  append(other: Where): this {
+    this.conditions.push(...other.conditions);
+    this.params.push(...other.params);
+    return this;
+  }
+
   get empty(): boolean {
     return this.conditions.length === 0;
   }

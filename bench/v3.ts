@@ -1,0 +1,267 @@
+/**
+ * `npm run bench:v3`: the v3 index at scale, on SQLite and on PostgreSQL.
+ *
+ *   1. Seeds both stores with BENCH_TRANSACTIONS (default 1,000,000) synthetic transactions through the
+ *      real IndexWriter (scripts/seed-index.ts), once: later runs reuse the seeded stores
+ *      (BENCH_DIR, default <tmp>/tongate-bench-v3; PostgreSQL schema tongate_bench_v3).
+ *   2. Ingestion: 20,000 more transactions, generated first, then timed through the writer (tx/s).
+ *   3. Index size per million transactions.
+ *   4. Latency over HTTP (a real gateway, one request at a time on a keep-alive connection):
+ *      p50/p99 of /transactions?account=X&limit=10, /blocks?limit=10, /messages?msg_hash=H, /masterchainInfo.
+ *   5. What indexing costs block production: the local chain producing wallet transfers, with the
+ *      index attached (writer thread) and without; the main thread's share spent on the index.
+ * Targets (issue 5): p99 <= 10 ms, ingestion >= 5,000 tx/s, index cost <= 10 % of block production.
+ * The machine is shared: the load average is printed with the figures.
+ */
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { keyPairFromSeed } from '@ton/crypto';
+import { createAccessLayer } from '../src/access/index.js';
+import { LocalChain } from '../src/chain/local/index.js';
+import { accessOptionsFrom } from '../src/cli/access-options.js';
+import { loadConfig } from '../src/config/load.js';
+import { createGateway } from '../src/http/server.js';
+import { attachIndexToChain } from '../src/index/attach.js';
+import { feedFromSealed } from '../src/index/feed.js';
+import { openIndex, type Index } from '../src/index/open-index.js';
+import { packBlock } from '../src/index/worker/transfer.js';
+import { formatRawUpper } from '../src/ton/address.js';
+import { ManualClock, systemClock } from '../src/util/clock.js';
+import { seedIndexes, syntheticAccount, syntheticBlocks } from '../scripts/seed-index.js';
+
+const TARGET = Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000);
+const DIR = process.env.BENCH_DIR ?? join(tmpdir(), 'tongate-bench-v3');
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = process.env.BENCH_SCHEMA ?? 'tongate_bench_v3';
+const ACCOUNTS = 10_000;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const FAUCET_MNEMONIC =
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function openStores(): Promise<Index[]> {
+  mkdirSync(DIR, { recursive: true });
+  const sqlite = await openIndex({ network: 'bench', dataDir: DIR });
+  try {
+    const postgres = await openIndex({ network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA });
+    return [sqlite, postgres];
+  } catch (error) {
+    console.log(`PostgreSQL unavailable (${(error as Error).message}): SQLite only`);
+    return [sqlite];
+  }
+}
+
+async function seed(indexes: Index[]): Promise<void> {
+  const counts = await Promise.all(indexes.map((i) => i.reader.counts()));
+  const missing = indexes.filter((_, i) => counts[i].transactions < TARGET);
+  if (missing.length === 0) {
+    console.log(`seeded already: ${indexes.map((index, i) => `${index.store} ${counts[i].transactions} tx`).join(', ')}`);
+    return;
+  }
+  if (missing.some((index) => counts[indexes.indexOf(index)].transactions > 0)) {
+    throw new Error(`a store holds part of a seed: drop ${DIR} and schema ${SCHEMA}, then run again`);
+  }
+  console.log(`seeding ${TARGET} transactions into ${missing.map((i) => i.store).join(' and ')} (once; ~1 ms per transaction)...`);
+  const started = performance.now();
+  const result = await seedIndexes(missing, TARGET, { accounts: ACCOUNTS }, undefined, (done) => {
+    if (done % 50_000 < 500) process.stdout.write(`\r  ${done} transactions, ${fmt((performance.now() - started) / 1000, 0)} s`);
+  });
+  console.log(`\n  seed: generation ${fmt(result.generateMs / 1000)} s; ${missing.map((index, i) => `${index.store} writer ${fmt(result.transactions / (result.writeMs[i] / 1000), 0)} tx/s`).join(', ')}`);
+}
+
+async function ingestion(index: Index): Promise<number> {
+  const first = (await index.reader.lastMasterchainSeqno()) + 1;
+  const blocks = [...syntheticBlocks(40, { accounts: ACCOUNTS, firstSeqno: first })];
+  const transactions = blocks.reduce((n, b) => n + b.transactions.length, 0);
+  const started = performance.now();
+  for (const block of blocks) await index.writer.write(block);
+  return transactions / ((performance.now() - started) / 1000);
+}
+
+function du(path: string): number {
+  const stat = statSync(path);
+  return stat.isDirectory() ? readdirSync(path).reduce((sum, name) => sum + du(join(path, name)), 0) : stat.size;
+}
+
+async function sizeBytes(index: Index): Promise<number> {
+  if (index.location.kind === 'sqlite') {
+    const db = new (await import('better-sqlite3')).default(index.location.file);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    return du(index.location.file) + (existsSync(`${index.location.file}-wal`) ? du(`${index.location.file}-wal`) : 0);
+  }
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+      [SCHEMA],
+    );
+    return Number(rows[0].bytes);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Latency {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** One request at a time over one keep-alive connection; ms per request, client to socket and back. */
+async function latency(port: number, paths: () => string, count: number): Promise<Latency> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const once = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: HTTP ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  for (let i = 0; i < Math.min(200, count); i++) await once(paths());
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(await once(paths()));
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], max: times[times.length - 1] };
+}
+
+async function serve(index: Index, work: (port: number) => Promise<void>): Promise<void> {
+  const { freePort } = await import('../test/support/ports.js');
+  const port = await freePort();
+  const config = loadConfig({ flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`mainnet=http://127.0.0.1:${port}`] }, env: {} });
+  const chain = await LocalChain.open({ network: 'mainnet', globalId: -239, faucetMnemonic: FAUCET_MNEMONIC });
+  const logger = pino({ level: 'silent' });
+  const access = await createAccessLayer(accessOptionsFrom(config), { logger });
+  const gateway = createGateway({ config, networks: [{ ...config.networks[0], testOnly: false, chain, index: index.reader }], clock: systemClock, logger, access });
+  await gateway.listen();
+  try {
+    await work(port);
+  } finally {
+    await gateway.close();
+    await access.close();
+    await chain.stop();
+  }
+}
+
+async function endpointLatencies(index: Index): Promise<Record<string, Latency>> {
+  const messages = await index.reader.messages({}, 'desc', { limit: 1000, offset: 0 });
+  const hashes = messages.map((m) => encodeURIComponent(m.hash.toString('base64')));
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => formatRawUpper(syntheticAccount(i)));
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+  const results: Record<string, Latency> = {};
+  await serve(index, async (port) => {
+    results['/transactions?account=X&limit=10'] = await latency(port, () => `/api/v3/transactions?account=${pick(accounts)}&limit=10`, REQUESTS);
+    results['/blocks?limit=10'] = await latency(port, () => '/api/v3/blocks?limit=10', REQUESTS);
+    results['/messages?msg_hash=H'] = await latency(port, () => `/api/v3/messages?msg_hash=${pick(hashes)}`, REQUESTS);
+    results['/masterchainInfo'] = await latency(port, () => '/api/v3/masterchainInfo', REQUESTS);
+  });
+  return results;
+}
+
+/** The local chain producing wallet transfers: seconds of main-thread time per transaction, with and without an attached index. */
+async function productionCost(): Promise<{ chainTxPerSec: number; withIndexTxPerSec: number; mainThreadIndexMsPerTx: number; share: number }> {
+  const WALLETS = 40;
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+  const run = async (withIndex: boolean) => {
+    const clock = new ManualClock();
+    const chain = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: FAUCET_MNEMONIC, clock });
+    const wallets = Array.from({ length: WALLETS }, (_, i) => {
+      const keys = keyPairFromSeed(Buffer.alloc(32, 100 + i));
+      return { wallet: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }), keys, seqno: 0 };
+    });
+    await Promise.all([...wallets.map((w) => chain.fund(w.wallet.address, toNano('100'))), chain.produceBlock()]);
+    const send = async (i: number) => {
+      const w = wallets[i];
+      const body = w.wallet.createTransfer({
+        seqno: w.seqno,
+        secretKey: w.keys.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: wallets[(i + 1) % WALLETS].wallet.address, value: toNano('0.01'), body: 'bench' })],
+      });
+      const boc = beginCell().store(storeMessage(external({ to: w.wallet.address, body, init: w.seqno === 0 ? w.wallet.init : undefined }))).endCell().toBoc();
+      w.seqno++;
+      await chain.sendExternal(boc);
+    };
+    for (let i = 0; i < WALLETS; i++) await send(i);
+    await chain.produceBlock();
+    await chain.produceBlock();
+    const index = withIndex ? await openIndex({ network: 'testnet' }) : undefined;
+    const attachment = index ? await attachIndexToChain(index, chain) : undefined;
+    await attachment?.synced();
+    // What the attachment does on this thread for each block: take the sealed block and pack it.
+    let mainMs = 0;
+    if (withIndex) chain.onBlock((sealed) => {
+      const t0 = performance.now();
+      packBlock(feedFromSealed(sealed));
+      mainMs += performance.now() - t0;
+    });
+    const before = chain.masterchainInfo().last.id.seqno;
+    const started = performance.now();
+    for (let r = 0; r < ROUNDS; r++) {
+      clock.advance(1000);
+      for (let i = 0; i < WALLETS; i++) await send(i);
+      await chain.produceBlock();
+      await chain.produceBlock();
+    }
+    const elapsed = performance.now() - started;
+    let transactions = 0;
+    for (let s = before + 1; s <= chain.masterchainInfo().last.id.seqno; s++) {
+      for (const id of chain.shardsAt(s)) transactions += chain.getBlock(id)!.txCount;
+    }
+    await attachment?.synced();
+    await attachment?.detach();
+    await chain.stop();
+    await index?.close();
+    // mainMs counted the packing a second time (the attachment packs too): subtract it once.
+    return { txPerSec: transactions / ((elapsed - mainMs) / 1000), mainMsPerTx: mainMs / transactions, elapsedPerTx: (elapsed - mainMs) / transactions };
+  };
+  const without = await run(false);
+  const withIndex = await run(true);
+  return {
+    chainTxPerSec: without.txPerSec,
+    withIndexTxPerSec: withIndex.txPerSec,
+    mainThreadIndexMsPerTx: withIndex.mainMsPerTx,
+    share: withIndex.mainMsPerTx / without.elapsedPerTx,
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:v3 — ${TARGET} transactions, load average ${load()}`);
+  const indexes = await openStores();
+  await seed(indexes);
+  for (const index of indexes) {
+    const counts = await index.reader.counts();
+    const rate = await ingestion(index);
+    const bytes = await sizeBytes(index);
+    const latencies = await endpointLatencies(index);
+    console.log(`\n${index.store}: ${counts.transactions} transactions, ${counts.messages} messages, ${counts.blocks} blocks, ${counts.accounts} accounts (load ${load()})`);
+    console.log(`  ingestion            ${fmt(rate, 0)} tx/s (target >= 5000)`);
+    console.log(`  size                 ${fmt(bytes / 2 ** 20)} MiB, ${fmt(bytes / counts.transactions * 1e6 / 2 ** 30, 2)} GiB per million transactions`);
+    for (const [name, l] of Object.entries(latencies)) {
+      console.log(`  ${name.padEnd(36)} p50 ${fmt(l.p50, 2)} ms  p99 ${fmt(l.p99, 2)} ms  max ${fmt(l.max, 1)} ms (target p99 <= 10)`);
+    }
+  }
+  for (const index of indexes) await index.close();
+  const cost = await productionCost();
+  console.log(`\nblock production (local chain, wallet transfers; load ${load()}):`);
+  console.log(`  without index ${fmt(cost.chainTxPerSec, 0)} tx/s, with index ${fmt(cost.withIndexTxPerSec, 0)} tx/s`);
+  console.log(`  index work on the producing thread ${fmt(cost.mainThreadIndexMsPerTx, 3)} ms/tx = ${fmt(cost.share * 100)} % of production (target <= 10 %)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+/**
+ * Blocks as a chain hands them to the index: headers, transaction cells and account-state cells, not
+ * yet parsed. Parsing a transaction costs ~0.5 ms, more than indexing it; keeping the feed as cells
+ * lets the parsing happen in the index's worker thread instead of the thread producing blocks.
+ */
+import { Cell, loadTransaction, type Address } from '@ton/core';
+import { WHOLE_SHARD, type Block, type BlockRef, type Chain, type ChainTransaction, type SealedBlock } from '../chain/types.js';
+import type { IndexedBlock } from './types.js';
+
+/** A cell, or its BoC bytes when the producer has them (then nobody in this thread parses it). */
+export type CellSource = { cell: Cell } | { boc: Buffer };
+
+export interface FeedBlock {
+  masterchain: Block;
+  shards: Block[];
+  transactions: (CellSource & { block: BlockRef })[];
+  /** The ShardAccount cell of every account the block changed. */
+  accounts: (CellSource & { address: Address })[];
+}
+
+/**
+ * Sealed-block entries may carry their BoC bytes (`boc`): the emulator returns transactions and
+ * account states as BoCs, and passing those on spares both the parse here (the ShardAccount getter
+ * parses on access) and any re-serialization.
+ */
+type WithBoc = { boc?: Buffer };
+
+export function cellOf(source: CellSource): Cell {
+  return 'cell' in source ? source.cell : Cell.fromBoc(source.boc)[0];
+}
+
+/** What the index needs of a chain. */
+export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
+  /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
+  faucets?(): { address: Address }[];
+};
+
+const TRANSACTIONS_PER_READ = 1000;
+
+/** A live sealed block (nothing is parsed: the transactions' `tx` getters are not touched). */
+export function feedFromSealed(sealed: SealedBlock): FeedBlock {
+  return {
+    masterchain: sealed.masterchain,
+    shards: [sealed.shard],
+    transactions: sealed.transactions.map((t) => {
+      const { boc } = t as WithBoc;
+      return boc ? { boc, block: t.block } : { cell: t.cell, block: t.block };
+    }),
+    // Read `boc` first: touching `shardAccount` would parse the cell.
+    accounts: sealed.accountStates.map((a) => {
+      const { boc } = a as WithBoc;
+      return boc ? { address: a.address, boc } : { address: a.address, cell: a.shardAccount };
+    }),
+  };
+}
+
+async function blockTransactions(feed: IndexFeed, ref: BlockRef): Promise<ChainTransaction[]> {
+  const all: ChainTransaction[] = [];
+  let after: ChainTransaction | undefined;
+  for (;;) {
+    const page = await feed.blockTransactions(ref, { count: TRANSACTIONS_PER_READ, afterAccount: after?.account.hash, afterLt: after?.lt });
+    all.push(...page.transactions);
+    if (!page.incomplete || page.transactions.length === 0) return all;
+    after = page.transactions[page.transactions.length - 1];
+  }
+}
+
+/** A past block, read back from the chain's store. */
+export async function feedFromChain(feed: IndexFeed, seqno: number): Promise<FeedBlock> {
+  const masterchain = await feed.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno });
+  if (!masterchain) throw new Error(`masterchain block ${seqno} is not in the chain's store`);
+  const shards: Block[] = [];
+  for (const id of await feed.shardsAt(seqno)) {
+    const block = await feed.getBlock(id);
+    // A shard block committed again by a later masterchain block (no new shard block) is already indexed.
+    if (block && (block.masterRef?.seqno ?? seqno) === seqno) shards.push(block);
+  }
+  const transactions: ChainTransaction[] = [];
+  for (const block of [masterchain, ...shards]) {
+    if (block.txCount > 0) transactions.push(...(await blockTransactions(feed, block.id)));
+  }
+  const addresses = new Map<string, Address>();
+  for (const t of transactions) addresses.set(t.account.toRawString(), t.account);
+  if (seqno === 0) for (const { address } of feed.faucets?.() ?? []) addresses.set(address.toRawString(), address);
+  const accounts = [];
+  for (const address of addresses.values()) accounts.push({ address, cell: (await feed.getAccount(address, seqno)).shardAccount });
+  return { masterchain, shards, transactions: transactions.map(({ cell, block }) => ({ cell, block })), accounts };
+}
+
+/** The writer's input: the same block with its transactions parsed. */
+export function indexedFromFeed(block: FeedBlock): IndexedBlock {
+  return {
+    masterchain: block.masterchain,
+    shards: block.shards,
+    transactions: block.transactions.map((t) => ({ transaction: loadTransaction(cellOf(t).beginParse()), block: t.block })),
+    accounts: block.accounts.map((a) => ({ address: a.address, shardAccount: cellOf(a) })),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Cells across a thread boundary. A Cell is a class instance (hashes, BitString), which structured
+ * clone cannot carry. A CellPool is plain data for every cell of a block at once, in a handful of
+ * typed arrays (so the copy between threads is a few memcpy, not one object per cell): cells in an
+ * order where every reference points backwards, so the receiver builds each cell after its
+ * references. Packing copies bits and walks each DAG once; the expensive part, hashing every cell
+ * again, happens in the receiving thread.
+ */
+import { BitString, Cell } from '@ton/core';
+
+export interface CellPool {
+  /** The data bytes of every cell, one after the other (each cell's last byte padded with zero bits). */
+  bytes: Uint8Array;
+  /** Cell i's bytes are bytes[byteStarts[i] .. byteStarts[i + 1]). */
+  byteStarts: Uint32Array;
+  bitLengths: Uint16Array;
+  exotic: Uint8Array;
+  /** Cell i's references are refs[refStarts[i] .. refStarts[i + 1]), indexes of earlier cells. */
+  refStarts: Uint32Array;
+  refs: Uint32Array;
+}
+
+/** Collects the cells of several roots into one pool; `add` answers the root's index in it. */
+export class CellPacker {
+  private readonly indexOf = new Map<Cell, number>();
+  private readonly chunks: Uint8Array[] = [];
+  private readonly byteStarts: number[] = [0];
+  private readonly bitLengths: number[] = [];
+  private readonly exotic: number[] = [];
+  private readonly refStarts: number[] = [0];
+  private readonly refs: number[] = [];
+  private bytes = 0;
+
+  add(root: Cell): number {
+    // Iterative post-order walk: a cell is emitted after all its references; a cell met again (a BoC
+    // is a DAG) is emitted once.
+    const stack: { cell: Cell; next: number }[] = [{ cell: root, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next < top.cell.refs.length) {
+        const child = top.cell.refs[top.next++];
+        if (!this.indexOf.has(child)) stack.push({ cell: child, next: 0 });
+        continue;
+      }
+      stack.pop();
+      if (!this.indexOf.has(top.cell)) this.emit(top.cell);
+    }
+    return this.indexOf.get(root)!;
+  }
+
+  finish(): CellPool {
+    const bytes = new Uint8Array(this.bytes);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    return {
+      bytes,
+      byteStarts: Uint32Array.from(this.byteStarts),
+      bitLengths: Uint16Array.from(this.bitLengths),
+      exotic: Uint8Array.from(this.exotic),
+      refStarts: Uint32Array.from(this.refStarts),
+      refs: Uint32Array.from(this.refs),
+    };
+  }
+
+  private emit(cell: Cell): void {
+    const data = dataBytes(cell.bits);
+    this.chunks.push(data);
+    this.bytes += data.length;
+    this.byteStarts.push(this.bytes);
+    this.bitLengths.push(cell.bits.length);
+    this.exotic.push(cell.isExotic ? 1 : 0);
+    for (const ref of cell.refs) this.refs.push(this.indexOf.get(ref)!);
+    this.refStarts.push(this.refs.length);
+    this.indexOf.set(cell, this.bitLengths.length - 1);
+  }
+}
+
+/** The data bits of a cell as bytes: whole bytes copied, the tail bit by bit. */
+function dataBytes(bits: BitString): Uint8Array {
+  const length = bits.length;
+  const whole = length - (length % 8);
+  const aligned = whole > 0 ? bits.subbuffer(0, whole) : null;
+  const out = new Uint8Array(Math.ceil(length / 8));
+  let from = 0;
+  if (aligned) {
+    out.set(aligned);
+    from = whole;
+  }
+  for (let i = from; i < length; i++) if (bits.at(i)) out[i >> 3] |= 0x80 >> (i & 7);
+  return out;
+}
+
+/** Rebuilds every cell of a pool (each is hashed as it is built); index i is cell i. */
+export function unpackCells(pool: CellPool): Cell[] {
+  const buffer = Buffer.from(pool.bytes.buffer, pool.bytes.byteOffset, pool.bytes.byteLength);
+  const cells: Cell[] = [];
+  for (let i = 0; i < pool.bitLengths.length; i++) {
+    const bits = new BitString(buffer.subarray(pool.byteStarts[i], pool.byteStarts[i + 1]), 0, pool.bitLengths[i]);
+    const refs: Cell[] = [];
+    for (let r = pool.refStarts[i]; r < pool.refStarts[i + 1]; r++) refs.push(cells[pool.refs[r]]);
+    cells.push(new Cell({ exotic: pool.exotic[i] === 1, bits, refs }));
+  }
+  return cells;
+}

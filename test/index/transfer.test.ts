@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { beginCell, Cell } from '@ton/core';
+import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
+import type { FeedBlock } from '../../src/index/feed.js';
+import { CellPacker, unpackCells } from '../../src/index/worker/cell-transfer.js';
+import { packBlock, unpackBlock } from '../../src/index/worker/transfer.js';
+import { story } from './support/sandbox-blocks.js';
+
+test('a block crosses to the writer thread intact: the rows written there are the rows written here', async () => {
+  const s = await story();
+  for (const [i, block] of s.blocks.entries()) {
+    // Some entries as cells, some as BoC bytes (what a producer that keeps the emulator's BoCs hands over).
+    const feed: FeedBlock = {
+      masterchain: block.masterchain,
+      shards: block.shards,
+      transactions: block.transactions.map((t, j) => ((i + j) % 2 === 0 ? { cell: t.transaction.raw, block: t.block } : { boc: t.transaction.raw.toBoc(), block: t.block })),
+      accounts: block.accounts.map((a, j) => (j % 2 === 0 ? { address: a.address, cell: a.shardAccount } : { address: a.address, boc: a.shardAccount.toBoc() })),
+    };
+    const crossed = unpackBlock(structuredClone(packBlock(feed)));
+    assert.deepEqual(blockRows(crossed, new CodeBocCache()), blockRows(block, new CodeBocCache()), `block ${i}`);
+    assert.ok(Buffer.isBuffer(crossed.masterchain.id.rootHash), 'bytes are Buffers again on the other side');
+  }
+});
+
+test('cell pools: shared subcells once, exotic and unaligned cells, every hash preserved', () => {
+  const leaf = beginCell().storeUint(5, 3).endCell();
+  const shared = beginCell().storeRef(leaf).storeBit(true).endCell();
+  const root = beginCell().storeRef(shared).storeRef(shared).storeBuffer(Buffer.from('hello')).storeUint(1, 1).endCell();
+  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(leaf.hash()).storeUint(leaf.depth(), 16).endCell().bits, refs: [] });
+  const packer = new CellPacker();
+  const a = packer.add(root);
+  const b = packer.add(pruned);
+  const c = packer.add(shared);
+  const pool = packer.finish();
+  assert.equal(pool.bitLengths.length, 4, 'leaf, shared, root, pruned: each once');
+  const cells = unpackCells(structuredClone(pool));
+  assert.deepEqual(cells[a].hash(), root.hash());
+  assert.deepEqual(cells[b].hash(), pruned.hash());
+  assert.equal(cells[b].isExotic, true);
+  assert.equal(c, cells.indexOf(cells[c]));
+  assert.deepEqual(cells[c].hash(), shared.hash());
+});
