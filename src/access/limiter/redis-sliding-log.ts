@@ -136,7 +136,10 @@ export class RedisSlidingLog {
       clearTimeout(timer);
       for (const p of batch) p.reject(error);
     };
-    const timer = setTimeout(() => fail(new StoreTimeoutError(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    // The timer fires in the loop's timers phase, before the poll phase reads sockets: after a busy
+    // stretch an answer may already be waiting. One setImmediate lets the poll phase deliver it first,
+    // so event-loop lag is not mistaken for a slow Redis.
+    const timer = setTimeout(() => setImmediate(() => fail(new StoreTimeoutError(`Redis did not answer within ${this.timeoutMs} ms`))), this.timeoutMs);
     this.redis.tongateSlidingLog(...args).then((reply) => {
       if (settled) return;
       settled = true;
