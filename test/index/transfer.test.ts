@@ -6,6 +6,7 @@ import type { FeedBlock } from '../../src/index/feed.js';
 import { CellPacker, unpackCells } from '../../src/index/worker/cell-transfer.js';
 import { packBlock, unpackBlock } from '../../src/index/worker/transfer.js';
 import { story } from './support/sandbox-blocks.js';
+import { v3Transaction } from '../../src/ton/transaction-v3-json.js';
 
 test('a block crosses to the writer thread intact: the rows written there are the rows written here', async () => {
   const s = await story();
@@ -40,4 +41,20 @@ test('cell pools: shared subcells once, exotic and unaligned cells, every hash p
   assert.equal(cells[b].isExotic, true);
   assert.equal(c, cells.indexOf(cells[c]));
   assert.deepEqual(cells[c].hash(), shared.hash());
+});
+
+test("a transaction's stored document is the shared v3 codec's JSON, its messages by hash", async () => {
+  const s = await story();
+  for (const block of s.blocks) {
+    const [, , transactions, messages] = blockRows(block, new CodeBocCache());
+    const docs = new Map(messages.rows.map((row) => [(row[0] as Buffer).toString('base64'), JSON.parse(row[row.length - 1] as string)]));
+    for (const [i, { transaction, block: ref }] of block.transactions.entries()) {
+      const { account_state_before: _b, account_state_after: _a, ...expected } = v3Transaction(transaction, { block: ref, mcBlockSeqno: block.masterchain.id.seqno });
+      const stored = JSON.parse(transactions.rows[i][transactions.rows[i].length - 1] as string);
+      assert.deepEqual(
+        { ...stored, in_msg: stored.in_msg && docs.get(stored.in_msg), out_msgs: stored.out_msgs.map((h: string) => docs.get(h)) },
+        JSON.parse(JSON.stringify(expected)),
+      );
+    }
+  }
 });

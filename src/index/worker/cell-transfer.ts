@@ -4,11 +4,13 @@
  * typed arrays (so the copy between threads is a few memcpy, not one object per cell): cells in an
  * order where every reference points backwards, so the receiver builds each cell after its
  * references. Packing copies bits and walks each DAG once; the expensive part, hashing every cell
- * again, happens in the receiving thread.
+ * again, happens in the receiving thread, and only for cells it has not built lately (CellCache).
  */
 import { BitString, Cell } from '@ton/core';
 
 export interface CellPool {
+  /** The representation hash of every cell, 32 bytes each: the receiver reuses cells it already built. */
+  hashes: Uint8Array;
   /** The data bytes of every cell, one after the other (each cell's last byte padded with zero bits). */
   bytes: Uint8Array;
   /** Cell i's bytes are bytes[byteStarts[i] .. byteStarts[i + 1]). */
@@ -23,6 +25,9 @@ export interface CellPool {
 /** Collects the cells of several roots into one pool; `add` answers the root's index in it. */
 export class CellPacker {
   private readonly indexOf = new Map<Cell, number>();
+  /** Equal cells that are distinct objects (every account's copy of a wallet code) are packed once. */
+  private readonly byHash = new Map<string, number>();
+  private readonly hashes: Uint8Array[] = [];
   private readonly chunks: Uint8Array[] = [];
   private readonly byteStarts: number[] = [0];
   private readonly bitLengths: number[] = [];
@@ -39,7 +44,10 @@ export class CellPacker {
       const top = stack[stack.length - 1];
       if (top.next < top.cell.refs.length) {
         const child = top.cell.refs[top.next++];
-        if (!this.indexOf.has(child)) stack.push({ cell: child, next: 0 });
+        if (this.indexOf.has(child)) continue;
+        const same = this.byHash.get(child.hash().toString('base64'));
+        if (same === undefined) stack.push({ cell: child, next: 0 });
+        else this.indexOf.set(child, same);
         continue;
       }
       stack.pop();
@@ -55,7 +63,10 @@ export class CellPacker {
       bytes.set(chunk, at);
       at += chunk.length;
     }
+    const hashes = new Uint8Array(this.hashes.length * 32);
+    this.hashes.forEach((hash, i) => hashes.set(hash, i * 32));
     return {
+      hashes,
       bytes,
       byteStarts: Uint32Array.from(this.byteStarts),
       bitLengths: Uint16Array.from(this.bitLengths),
@@ -66,6 +77,14 @@ export class CellPacker {
   }
 
   private emit(cell: Cell): void {
+    const hash = cell.hash();
+    const known = this.byHash.get(hash.toString('base64'));
+    if (known !== undefined) {
+      this.indexOf.set(cell, known);
+      return;
+    }
+    this.byHash.set(hash.toString('base64'), this.bitLengths.length);
+    this.hashes.push(hash);
     const data = dataBytes(cell.bits);
     this.chunks.push(data);
     this.bytes += data.length;
@@ -93,15 +112,41 @@ function dataBytes(bits: BitString): Uint8Array {
   return out;
 }
 
-/** Rebuilds every cell of a pool (each is hashed as it is built); index i is cell i. */
-export function unpackCells(pool: CellPool): Cell[] {
-  const buffer = Buffer.from(pool.bytes.buffer, pool.bytes.byteOffset, pool.bytes.byteLength);
+/**
+ * Cells the receiver built lately, by hash: a cell is built (and hashed, the costly part, in pure JS
+ * SHA-256) once and reused while it keeps coming back, as wallet code does in every block. Cleared
+ * when full, so it holds the last few blocks' cells.
+ */
+export class CellCache {
+  private cells = new Map<string, Cell>();
+  constructor(private readonly capacity = 16_384) {}
+
+  get(hash: string): Cell | undefined {
+    return this.cells.get(hash);
+  }
+
+  set(hash: string, cell: Cell): void {
+    if (this.cells.size >= this.capacity) this.cells = new Map();
+    this.cells.set(hash, cell);
+  }
+}
+
+/** Rebuilds every cell of a pool; index i is cell i. Cells found in `cache` are not built again. */
+export function unpackCells(pool: CellPool, cache = new CellCache()): Cell[] {
+  const bytes = Buffer.from(pool.bytes.buffer, pool.bytes.byteOffset, pool.bytes.byteLength);
+  const hashes = Buffer.from(pool.hashes.buffer, pool.hashes.byteOffset, pool.hashes.byteLength);
   const cells: Cell[] = [];
   for (let i = 0; i < pool.bitLengths.length; i++) {
-    const bits = new BitString(buffer.subarray(pool.byteStarts[i], pool.byteStarts[i + 1]), 0, pool.bitLengths[i]);
-    const refs: Cell[] = [];
-    for (let r = pool.refStarts[i]; r < pool.refStarts[i + 1]; r++) refs.push(cells[pool.refs[r]]);
-    cells.push(new Cell({ exotic: pool.exotic[i] === 1, bits, refs }));
+    const hash = hashes.toString('base64', i * 32, i * 32 + 32);
+    let cell = cache.get(hash);
+    if (!cell) {
+      const bits = new BitString(bytes.subarray(pool.byteStarts[i], pool.byteStarts[i + 1]), 0, pool.bitLengths[i]);
+      const refs: Cell[] = [];
+      for (let r = pool.refStarts[i]; r < pool.refStarts[i + 1]; r++) refs.push(cells[pool.refs[r]]);
+      cell = new Cell({ exotic: pool.exotic[i] === 1, bits, refs });
+      cache.set(hash, cell);
+    }
+    cells.push(cell);
   }
   return cells;
 }

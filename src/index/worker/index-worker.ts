@@ -8,6 +8,7 @@ import type { SqlDriver } from '../sql/driver.js';
 import { PostgresDriver } from '../sql/postgres-driver.js';
 import { SqliteDriver } from '../sql/sqlite-driver.js';
 import { IndexWriter } from '../writer.js';
+import { CellCache } from './cell-transfer.js';
 import { unpackBlock, type PackedBlock } from './transfer.js';
 import type { IndexLocation } from '../open-index.js';
 
@@ -21,6 +22,7 @@ async function open(location: IndexLocation): Promise<SqlDriver> {
 const port = parentPort!;
 const driver = open(workerData as IndexLocation);
 const writer = driver.then((d) => new IndexWriter(d));
+const cells = new CellCache();
 let queue = Promise.resolve();
 
 port.on('message', (request: WorkerRequest) => {
@@ -32,7 +34,7 @@ port.on('message', (request: WorkerRequest) => {
         port.close();
         return;
       }
-      await (await writer).write(unpackBlock(request.block));
+      await (await writer).write(unpackBlock(request.block, cells));
       port.postMessage({ id: request.id, ok: true } satisfies WorkerReply);
     } catch (error) {
       port.postMessage({ id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);

@@ -7,7 +7,7 @@ import { Address, Cell, loadTransaction } from '@ton/core';
 import type { Block, BlockId } from '../../chain/types.js';
 import type { CellSource, FeedBlock } from '../feed.js';
 import type { IndexedBlock } from '../types.js';
-import { CellPacker, unpackCells, type CellPool } from './cell-transfer.js';
+import { CellCache, CellPacker, unpackCells, type CellPool } from './cell-transfer.js';
 
 export interface PackedBlock {
   masterchain: Block;
@@ -44,8 +44,8 @@ function reviveBlock(block: Block): Block {
 }
 
 /** The writer's input, transactions parsed (this runs in the index's worker). */
-export function unpackBlock(packed: PackedBlock): IndexedBlock {
-  const cells = unpackCells(packed.cells);
+export function unpackBlock(packed: PackedBlock, cache?: CellCache): IndexedBlock {
+  const cells = unpackCells(packed.cells, cache);
   const cell = (source: number | Uint8Array): Cell => (typeof source === 'number' ? cells[source] : Cell.fromBoc(buffer(source))[0]);
   return {
     masterchain: reviveBlock(packed.masterchain),
