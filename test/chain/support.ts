@@ -87,6 +87,13 @@ export const LOOPER_CODE = beginCell().storeBuffer(Buffer.from('8010c8cb05f82801
  */
 export const INFINITE_GETTER_CODE = beginCell().storeBuffer(Buffer.from('ddeb', 'hex')).endCell();
 
+/**
+ * Accepts any external message, then loops until its gas runs out (1,000,000 gas: a transaction of
+ * ~0.5-2 s of emulation, which the chain still records: the message was accepted):
+ *   IFNOTRET  ACCEPT  AGAINEND   ; selector 0 (recv_internal) returns
+ */
+export const SLOW_EXTERNAL_CODE = beginCell().storeBuffer(Buffer.from('ddf800eb', 'hex')).endCell();
+
 export async function testFaucet(): Promise<{ wallet: WalletContractV4; keys: KeyPair }> {
   const keys = await testFaucetKeys();
   return { wallet: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }), keys };

@@ -65,6 +65,11 @@ export class EmulatorPool {
     for (const thread of lane === 'tx' ? [this.tx] : this.reads) thread.kill();
   }
 
+  /** Calls waiting for each worker: the transaction worker, then the read workers. */
+  stats(): { tx: number; read: number[] } {
+    return { tx: this.tx.load, read: this.reads.map((t) => t.load) };
+  }
+
   /** Terminates every worker; waiting calls fail with EmulatorFailed. */
   async close(): Promise<void> {
     this.closed = true;

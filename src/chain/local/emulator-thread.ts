@@ -108,9 +108,15 @@ export class EmulatorThread {
     this.worker.postMessage(req);
   }
 
-  /** Terminates the worker as a crash would (the call it runs fails, the others go to a new worker). */
+  /**
+   * Terminates the worker as a crash would, now: the call it runs fails, the others go to a new
+   * worker (its own exit, reported later, is then ignored).
+   */
   kill(): void {
-    void this.worker?.terminate();
+    const worker = this.worker;
+    if (!worker) return;
+    void worker.terminate();
+    this.onExit('terminated');
   }
 
   /** Terminates the worker; waiting calls fail. */
@@ -183,10 +189,10 @@ export class EmulatorThread {
     if (m.fatal) this.replace();
   }
 
-  private onExit(code: number): void {
+  private onExit(reason: number | string): void {
     this.worker = undefined;
     if (this.closed) return;
-    const why = this.lastError ?? `exit code ${code}`;
+    const why = this.lastError ?? (typeof reason === 'number' ? `exit code ${reason}` : reason);
     if (!this.started) {
       this.failAll(new EmulatorFailed(`the ${this.label} emulator worker could not start: ${why}`));
       return;

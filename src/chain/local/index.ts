@@ -11,11 +11,13 @@ export {
   ChainDataMismatch,
   ChainInputError,
   ChainStopped,
+  EmulatorFailed,
   ExternalMessageRejected,
   FundFailed,
   GetMethodFailed,
   NotFound,
 } from './errors.js';
+export { EmulatorPool, DEFAULT_READ_WORKERS, type EmulatorLane, type EmulatorPoolOptions } from './emulator-pool.js';
 export { FAUCET_BALANCE } from './genesis.js';
 export { V4R2_WALLET_ID } from './faucet.js';
 export { normalizedExternalHash } from './messages.js';

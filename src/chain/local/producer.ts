@@ -84,6 +84,7 @@ export interface ProducerDeps {
 
 export class BlockProducer {
   private readonly lane = new SerialLane();
+  private readonly parseLane = new SerialLane();
   private queue: QueuedMessage[];
   private queueHead = 0;
   private open?: OpenBlock;
@@ -107,13 +108,16 @@ export class BlockProducer {
 
   /**
    * Parses and executes an external message now (see the header); throws BadMessage or
-   * ExternalMessageRejected when refused. Parsing happens on the lane too: it costs ~0.5 ms (cell
-   * hashing in @ton/core), and a burst of submissions parsed outside the lane's pacing would hold the
-   * event loop for all of them at once.
+   * ExternalMessageRejected when refused. Parsing costs ~0.5 ms (cell hashing in @ton/core): it runs
+   * on a paced lane of its own (a burst of submissions parsed at once would hold the event loop for
+   * all of them), so the next submission is parsed while the previous one executes on the emulator's
+   * worker. Executions keep the submission order: each is queued on the main lane right away.
    */
   submitExternal(boc: Buffer): Promise<{ parsed: ParsedExternal; tx: ExecutedTx }> {
+    const parsing = this.parseLane.run(() => parseExternal(boc));
+    parsing.catch(() => undefined); // awaited by the task below, maybe after it failed
     return this.lane.run(async () => {
-      const parsed = parseExternal(boc);
+      const parsed = await parsing;
       return { parsed, tx: await this.executeExternal(parsed) };
     });
   }

@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { beginCell, Cell, external, internal, parseTuple, storeMessage, toNano } from '@ton/core';
+import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
+import { getJson, startTestTongate } from '../support/tongate.js';
+import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
+
+/**
+ * The point of the workers. A timer ticks every 2 ms on the main thread while a get-method loops
+ * until its 1,000,000 gas run out (~0.5-2 s of emulation here); meanwhile the HTTP server answers
+ * getMasterchainInfo every ~10 ms and the producer executes and seals a transfer. With the emulator
+ * on the main thread the longest gap between ticks was the whole call. Measured here: 20-45 ms on a
+ * busy machine, up to ~300 ms when other processes starve this one (the call then takes ~5 s). The
+ * bound is generous for that reason; what it proves is the order of magnitude.
+ */
+test('a get-method that burns its whole gas limit does not hold the event loop: timers tick, HTTP answers, blocks are sealed', async (t) => {
+  const tongate = await startTestTongate({ faucetMnemonic: TEST_MNEMONIC.join(' ') });
+  t.after(() => tongate.stop());
+  const chain = tongate.chain('testnet');
+  const base = tongate.url('testnet');
+  const from = await testFaucet();
+  const looping = deployMessage(INFINITE_GETTER_CODE, toNano('1'));
+  await chain.sendExternal(v4Send(from, 0, [looping.message]));
+  await chain.produceBlock();
+  assert.equal(chain.getAccount(looping.address).state, 'active');
+  // every path used below has run once (workers up, code compiled): the gaps measured are the design's
+  assert.equal((await chain.runGetMethod(from.wallet.address, 'seqno', [])).exitCode, 0);
+  assert.equal((await getJson(`${base}/api/v2/getMasterchainInfo`)).status, 200);
+  const transfer = v4Send(from, 1, [internal({ to: testWallet(40).wallet.address, value: toNano('1'), bounce: false })]);
+
+  let maxGap = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxGap = Math.max(maxGap, now - last);
+    last = now;
+  }, 2);
+  const started = performance.now();
+  let running = true;
+  const endless = chain.runGetMethod(looping.address, 'forever', []).finally(() => {
+    running = false;
+  });
+  const sealed = (async () => {
+    await chain.sendExternal(transfer);
+    const block = await chain.produceBlock();
+    return { block, whileRunning: running };
+  })();
+  const answered: number[] = [];
+  while (running) {
+    const response = await getJson(`${base}/api/v2/getMasterchainInfo`);
+    if (running) answered.push(response.status);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const result = await endless;
+  const elapsed = performance.now() - started;
+  clearInterval(timer);
+  const { block, whileRunning } = await sealed;
+  t.diagnostic(`endless get-method: ${elapsed.toFixed(0)} ms; longest gap between 2 ms timer ticks: ${maxGap.toFixed(1)} ms; ${answered.length} HTTP answers meanwhile`);
+
+  assert.equal(result.exitCode, -14, 'out of gas');
+  assert.ok(result.gasUsed >= 1_000_000n);
+  assert.ok(elapsed > 200, `the call ran long enough to show anything (${elapsed.toFixed(0)} ms)`);
+  // 100 ms, or a tenth of the call when the machine is so loaded that the call itself took over 1 s
+  // (a starved process misses ticks whatever runs where); on the main thread the gap was all of it.
+  const bound = Math.max(100, elapsed / 10);
+  assert.ok(maxGap < bound, `longest timer gap ${maxGap.toFixed(1)} ms during a ${elapsed.toFixed(0)} ms get-method (bound ${bound.toFixed(0)} ms)`);
+  assert.ok(answered.length >= 1 && answered.every((status) => status === 200), `HTTP answers meanwhile: ${answered.join(', ')}`);
+  assert.ok(whileRunning, 'a block was produced while the get-method ran');
+  assert.equal(block.id.seqno, 2);
+  assert.equal(chain.getTransactions(from.wallet.address, { limit: 1 })[0].mcSeqno, 2);
+});
+
+test('a worker that dies fails only the call it was running; the calls behind it and later ones run on a new worker', async (t) => {
+  const pool = new EmulatorPool({ readWorkers: 1 });
+  const { chain } = await openChain(t, { emulators: pool });
+  t.after(() => pool.close());
+  const from = await testFaucet();
+  const looping = deployMessage(INFINITE_GETTER_CODE, toNano('1'));
+  const slow = deployMessage(SLOW_EXTERNAL_CODE, toNano('10'));
+  await chain.sendExternal(v4Send(from, 0, [looping.message, slow.message]));
+  await chain.produceBlock();
+
+  // read lane (one worker): the endless call runs, a seqno call waits behind it; the worker dies
+  const endless = chain.runGetMethod(looping.address, 'forever', []);
+  const queued = chain.runGetMethod(from.wallet.address, 'seqno', []);
+  pool.kill('read');
+  await assert.rejects(endless, (err) => err instanceof EmulatorFailed && /stopped .* while running this call/.test(err.message));
+  const behind = await queued;
+  assert.equal(behind.exitCode, 0);
+  assert.deepEqual(parseTuple(behind.stackBoc), [{ type: 'int', value: 1n }]);
+  assert.equal((await chain.emulateExternal(v4Send(from, 1, []))).accepted, true, 'emulations too');
+
+  // transaction lane: the external being executed (a ~1 s one) fails and leaves no trace; the chain goes on
+  const slowMessage = beginCell().store(storeMessage(external({ to: slow.address, body: Cell.EMPTY }))).endCell().toBoc();
+  const failed = chain.sendExternal(slowMessage);
+  while (pool.stats().tx === 0) await new Promise((resolve) => setImmediate(resolve)); // parsed, now executing
+  pool.kill('tx');
+  await assert.rejects(failed, (err) => err instanceof EmulatorFailed && /stopped .* while running this call/.test(err.message));
+  assert.equal(chain.stats().openTransactions, 0);
+  const to = testWallet(41).wallet.address;
+  const sent = await chain.sendExternal(v4Send(from, 1, [internal({ to, value: toNano('3'), bounce: false })]));
+  const mc = await chain.produceBlock();
+  assert.equal(chain.getTransactionsByMessage(sent.hash)[0].mcSeqno, mc.id.seqno);
+  assert.ok(chain.getAccount(to).balance > toNano('2.99'));
+  assert.equal(chain.getTransactions(slow.address, { limit: 10 }).length, 1, 'only its deployment');
+  // an idle worker that dies is replaced on the next call
+  pool.kill('tx');
+  pool.kill('read');
+  await chain.sendExternal(v4Send(from, 2, []));
+  await chain.produceBlock();
+  assert.deepEqual(parseTuple((await chain.runGetMethod(from.wallet.address, 'seqno', [])).stackBoc), [{ type: 'int', value: 3n }]);
+});
+
+test('a closed pool fails calls with EmulatorFailed instead of hanging them', async (t) => {
+  const pool = new EmulatorPool();
+  const { chain } = await openChain(t, { emulators: pool });
+  const from = await testFaucet();
+  const pending = assert.rejects(chain.runGetMethod(from.wallet.address, 'seqno', []), EmulatorFailed);
+  await pool.close();
+  await pending;
+  await assert.rejects(chain.runGetMethod(from.wallet.address, 'seqno', []), EmulatorFailed);
+  await assert.rejects(chain.sendExternal(v4Send(from, 0, [])), EmulatorFailed);
+});
