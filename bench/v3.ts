@@ -293,8 +293,8 @@ async function main(): Promise<void> {
   const indexes = await openStores();
   await seed(indexes);
   for (const index of indexes) {
-    const counts = await index.reader.counts();
     const rate = await ingestion(index);
+    const counts = await index.reader.counts();
     const bytes = await sizeBytes(index);
     const latencies = await endpointLatencies(index);
     console.log(`\n${index.store}: ${counts.transactions} transactions, ${counts.messages} messages, ${counts.blocks} blocks, ${counts.accounts} accounts (load ${load()})`);

@@ -1,0 +1,55 @@
+/**
+ * The index of one served network, opened and following its chain: what `tongate start` runs per
+ * network. Its reader goes into the network's context (NetworkContext.index) for the v3 endpoints.
+ */
+import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
+import type { IndexFeed } from './feed.js';
+import { openIndex, type Index } from './open-index.js';
+
+export interface RunIndexOptions {
+  network: string;
+  chain: IndexFeed;
+  /** The data directory (SQLite file `<dataDir>/<network>/index.sqlite`); absent: a temporary file. */
+  dataDir?: string;
+  /** PostgreSQL instead of SQLite (schema `tongate_<network>`). */
+  databaseUrl?: string;
+  /** Another PostgreSQL schema (tests). */
+  schema?: string;
+  /** The chain starts from its zero state on every run (--ephemeral): the index starts empty too. */
+  ephemeral?: boolean;
+  logger?: IndexLogger;
+}
+
+export interface RunningIndex {
+  index: Index;
+  attachment: IndexAttachment;
+  /** Stops following the chain and closes the store. Call it before stopping the chain. */
+  close(): Promise<void>;
+}
+
+export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> {
+  const index = await openIndex({
+    network: options.network,
+    dataDir: options.ephemeral ? undefined : options.dataDir,
+    databaseUrl: options.databaseUrl,
+    schema: options.schema,
+    reset: options.ephemeral,
+  });
+  let attachment: IndexAttachment;
+  try {
+    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });
+  } catch (error) {
+    await index.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    index,
+    attachment,
+    close: () =>
+      (closing ??= (async () => {
+        await attachment.detach();
+        await index.close();
+      })()),
+  };
+}
