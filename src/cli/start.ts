@@ -11,6 +11,7 @@ import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
 import { createAccessLayer } from '../access/index.js';
+import { runIndex } from '../index/run-index.js';
 import { accessOptionsFrom } from './access-options.js';
 import { join } from 'node:path';
 
@@ -39,10 +40,24 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
       }),
     ),
   );
+  // v3's index follows each chain (catching up on blocks it missed while stopped).
+  const indexes = await Promise.all(
+    config.networks.map((network, i) =>
+      runIndex({
+        network: network.name,
+        chain: chains[i],
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        ephemeral: config.ephemeral,
+        logger: logger.child({ network: network.name, component: 'index' }),
+      }),
+    ),
+  );
   const networks: NetworkContext[] = config.networks.map((network, i) => ({
     ...network,
     testOnly: network.name !== 'mainnet',
     chain: chains[i],
+    index: indexes[i].index.reader,
   }));
 
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
@@ -50,6 +65,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   try {
     await gateway.listen();
   } catch (err) {
+    await Promise.all(indexes.map((index) => index.close()));
     await Promise.all(chains.map((chain) => chain.stop()));
     await access.close();
     throw err;
@@ -76,6 +92,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     stop() {
       stopping ??= (async () => {
         await gateway.close();
+        await Promise.all(indexes.map((index) => index.close()));
         await Promise.all(chains.map((chain) => chain.stop()));
         await access.close();
       })();
