@@ -338,6 +338,36 @@ export class IndexReader {
     return { blocks: await count('blocks'), transactions: await count('transactions'), messages: await count('messages'), accounts: await count('latest_account_states') };
   }
 
+  /**
+   * The latest states (no BoCs) of the accounts a page of transactions mentions: the transactions'
+   * own accounts, the senders of their inbound messages and the receivers of their outbound ones.
+   * One query, run alongside the message lookup (the address book would otherwise wait for it).
+   */
+  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<LatestStateRecord[]> {
+    const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
+    const conditions: string[] = [];
+    const params: SqlValue[] = [];
+    if (accounts.length > 0) {
+      conditions.push(`account IN (${marks(accounts)})`);
+      params.push(...accounts);
+    }
+    if (inMessages.length > 0) {
+      conditions.push(`account IN (SELECT source FROM messages WHERE msg_hash IN (${marks(inMessages)}))`);
+      params.push(...inMessages);
+    }
+    if (outMessages.length > 0) {
+      conditions.push(`account IN (SELECT destination FROM messages WHERE msg_hash IN (${marks(outMessages)}))`);
+      params.push(...outMessages);
+    }
+    if (conditions.length === 0) return [];
+    const rows = await this.driver.all(
+      `SELECT account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet
+       FROM latest_account_states WHERE ${conditions.join(' OR ')}`,
+      params,
+    );
+    return rows.map(latestOf);
+  }
+
   async topAccountsByBalance(page: Page): Promise<AccountBalanceRecord[]> {
     const rows = await this.driver.all(`SELECT account, balance FROM latest_account_states ORDER BY balance_order DESC, account ${pageSql(page)}`);
     return rows.map((row) => ({ account: text(row.account), balance: text(row.balance) }));

@@ -24,11 +24,18 @@ export function addressBookRow(raw: string, state: LatestStateRecord | undefined
   };
 }
 
+const distinct = (addresses: Iterable<string | null>) => [...new Set([...addresses].filter((a): a is string => a !== null))];
+
+/** Rows keyed by raw address, for every distinct address given (null entries are skipped), from known states. */
+export function addressBookOf(addresses: Iterable<string | null>, states: LatestStateRecord[], testOnly: boolean): Record<string, AddressBookRow> {
+  const byAccount = new Map(states.map((s) => [s.account, s]));
+  const book: Record<string, AddressBookRow> = {};
+  for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly);
+  return book;
+}
+
 /** Rows keyed by raw address, for every distinct address given (null entries are skipped). */
 export async function addressBook(reader: IndexReader, addresses: Iterable<string | null>, testOnly: boolean): Promise<Record<string, AddressBookRow>> {
-  const distinct = [...new Set([...addresses].filter((a): a is string => a !== null))];
-  const states = new Map((await reader.latestStates(distinct, false)).map((s) => [s.account, s]));
-  const book: Record<string, AddressBookRow> = {};
-  for (const raw of distinct) book[raw] = addressBookRow(raw, states.get(raw), testOnly);
-  return book;
+  const list = distinct(addresses);
+  return addressBookOf(list, await reader.latestStates(list, false), testOnly);
 }

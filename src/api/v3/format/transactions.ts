@@ -7,7 +7,7 @@
 import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import type { V3MessageJson } from '../../../ton/message-json.js';
-import { addressBook, type AddressBookRow } from './address-book.js';
+import { addressBookOf, type AddressBookRow } from './address-book.js';
 
 interface StoredTransaction {
   account: string;
@@ -30,10 +30,14 @@ function stateJson(hash: Buffer, docs: Map<string, string>): unknown {
 
 export async function transactionsJson(reader: IndexReader, records: TransactionRecord[], testOnly: boolean): Promise<TransactionsJson> {
   const stored = records.map((r) => JSON.parse(r.doc) as StoredTransaction);
-  const messageHashes = stored.flatMap((t) => (t.in_msg ? [t.in_msg, ...t.out_msgs] : t.out_msgs));
-  const [messages, states] = await Promise.all([
-    reader.messagesByHash(messageHashes.map((h) => Buffer.from(h, 'base64'))),
+  const bytes = (hash: string) => Buffer.from(hash, 'base64');
+  const inHashes = stored.flatMap((t) => (t.in_msg ? [bytes(t.in_msg)] : []));
+  const outHashes = stored.flatMap((t) => t.out_msgs.map(bytes));
+  // Three independent lookups at once (on PostgreSQL, three connections instead of three round trips).
+  const [messages, states, peers] = await Promise.all([
+    reader.messagesByHash([...inHashes, ...outHashes]),
     reader.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
+    reader.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes),
   ]);
   const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), JSON.parse(m.doc) as V3MessageJson]));
   const transactions = stored.map((doc, i) => {
@@ -51,5 +55,5 @@ export async function transactionsJson(reader: IndexReader, records: Transaction
   // toncenter's address book of a transaction page: the accounts, the senders of their inbound
   // messages and the receivers of their outbound ones.
   const mentioned = transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]);
-  return { transactions, address_book: await addressBook(reader, mentioned, testOnly) };
+  return { transactions, address_book: addressBookOf(mentioned, peers, testOnly) };
 }
