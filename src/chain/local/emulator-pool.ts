@@ -115,10 +115,18 @@ export class PooledEmulator {
     private readonly ref: ConfigRef & { refs: number },
   ) {}
 
-  /** Resolves once the transaction worker and one read worker have loaded the emulator for this config. */
+  /**
+   * Resolves once the transaction worker has loaded the emulator for this config (a chain does not
+   * open without it). A read worker loads it meanwhile, not waited for: a failure there shows on the
+   * first read, which then tries a new worker.
+   */
   async ready(): Promise<void> {
     if (this.closed) throw closedError();
-    await Promise.all([this.pool.txThread().call(this.ref, { op: 'init' }), this.pool.readThread().call(this.ref, { op: 'init' })]);
+    this.pool
+      .readThread()
+      .call(this.ref, { op: 'init' })
+      .catch(() => undefined);
+    await this.pool.txThread().call(this.ref, { op: 'init' });
   }
 
   /** A transaction that becomes part of the chain: on the transaction worker, in call order. */

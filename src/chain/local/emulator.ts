@@ -16,14 +16,31 @@
  * the JS) of @ton/sandbox 0.41; test/chain covers both paths, so an upgrade that changes them fails
  * loudly there.
  */
+import { createRequire } from 'node:module';
 import { Executor } from '@ton/sandbox/dist/executor/Executor.js';
 
-/** One WASM module per thread, created on first use (~250 ms), shared by every emulator of the thread. */
+const require = createRequire(import.meta.url);
+
+/** One WASM module per thread, created on first use, shared by every emulator of the thread. */
 let sharedExecutor: Promise<Executor> | undefined;
 
 export function loadExecutor(): Promise<Executor> {
-  sharedExecutor ??= Executor.create();
+  sharedExecutor ??= createExecutor();
   return sharedExecutor;
+}
+
+/**
+ * `Executor.create()` with the WASM binary decoded by Buffer instead of sandbox's JS base64 decoder:
+ * 0.15-0.3 s less per worker start (measured here: ~0.4 s of CPU down to ~0.25 s). It builds the
+ * same emscripten module from the same files `create()` uses (more coupling to sandbox 0.41's
+ * layout, covered by every chain test).
+ */
+async function createExecutor(): Promise<Executor> {
+  const emulatorModule = require('@ton/sandbox/dist/executor/emulator-emscripten.js') as (options: { wasmBinary: Uint8Array }) => Promise<unknown>;
+  const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as { EmulatorEmscriptenWasm: string };
+  const module = await emulatorModule({ wasmBinary: Buffer.from(EmulatorEmscriptenWasm, 'base64') });
+  // The constructor is private in the typings only: create() does exactly this.
+  return new (Executor as unknown as new (module: unknown) => Executor)(module);
 }
 
 export type { Executor };
