@@ -89,13 +89,20 @@ async function analyze(): Promise<void> {
   }
 }
 
-async function ingestion(index: Index): Promise<number> {
+/**
+ * 20,000 more transactions (generated first), timed through the writer: transactions per wall second,
+ * and per CPU second of this process (what a free core would do; on PostgreSQL the server's own work
+ * is not in it).
+ */
+async function ingestion(index: Index): Promise<{ wall: number; cpu: number }> {
   const first = (await index.reader.lastMasterchainSeqno()) + 1;
   const blocks = [...syntheticBlocks(40, { accounts: ACCOUNTS, firstSeqno: first })];
   const transactions = blocks.reduce((n, b) => n + b.transactions.length, 0);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (const block of blocks) await index.writer.write(block);
-  return transactions / ((performance.now() - started) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { wall: transactions / ((performance.now() - started) / 1000), cpu: transactions / ((used.user + used.system) / 1e6) };
 }
 
 function du(path: string): number {
@@ -298,7 +305,7 @@ async function main(): Promise<void> {
     const bytes = await sizeBytes(index);
     const latencies = await endpointLatencies(index);
     console.log(`\n${index.store}: ${counts.transactions} transactions, ${counts.messages} messages, ${counts.blocks} blocks, ${counts.accounts} accounts (load ${load()})`);
-    console.log(`  ingestion            ${fmt(rate, 0)} tx/s (target >= 5000)`);
+    console.log(`  ingestion            ${fmt(rate.wall, 0)} tx/s wall, ${fmt(rate.cpu, 0)} tx per CPU second of the writer (target >= 5000)`);
     console.log(`  size                 ${fmt(bytes / 2 ** 20)} MiB, ${fmt(bytes / counts.transactions * 1e6 / 2 ** 30, 2)} GiB per million transactions`);
     for (const [name, l] of Object.entries(latencies)) {
       console.log(`  ${name.padEnd(36)} p50 ${fmt(l.p50, 2)} ms  p99 ${fmt(l.p99, 2)} ms  max ${fmt(l.max, 1)} ms (target p99 <= 10)`);

@@ -19,7 +19,9 @@ function spawn(location: IndexLocation): Worker {
   const built = new URL('./index-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData: location });
   const source = new URL('./index-worker.ts', import.meta.url).href;
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
+  // tsx is resolved from here, not from the process's working directory.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
   return new Worker(boot, { eval: true, workerData: location });
 }
 
