@@ -175,6 +175,9 @@ for (const store of ['sqlite', 'postgres'] as const) {
       }
       const two = await api.ok(`/api/v3/transactions?account=${A}&account=${B}&limit=100`);
       assert.equal(two.transactions.length, ofA.length + 2);
+      assert.deepEqual(ids(await api.ok(`/api/v3/transactions?account=${A},${B}&limit=100`)), ids(two), 'a comma-separated list reads as repeated keys');
+      assert.equal((await api.ok('/api/v3/transactions?limit=1000')).transactions.length, s.transactions.length, 'limit 1000 is allowed');
+      assert.deepEqual((await api.ok('/api/v3/transactions?offset=500')).transactions, [], 'past the end: an empty page');
       assert.ok(two.transactions.every((tx: any) => tx.account === A || tx.account === B));
       const excluded = await api.ok(`/api/v3/transactions?exclude_account=${A}&exclude_account=${T}&limit=100`);
       assert.ok(excluded.transactions.length > 0 && excluded.transactions.every((tx: any) => tx.account !== A && tx.account !== T));
