@@ -6,10 +6,10 @@
  *
  * Batching: a Redis round trip costs the Node process more CPU than a whole API request (measured
  * here: ~75 µs for a bare PING, mostly the socket write, the wake-up and the read), so decisions
- * travel in batches, one atomic script call each, processed in order inside it. One batch is in
- * flight at a time: when Redis is idle a batch leaves at the end of the current event-loop turn;
- * under load, the decisions asked while a batch travels leave together when it returns. Each
- * batch's timer starts with its first decision, so none waits longer than the store timeout.
+ * travel in batches, one atomic script call each, processed in order inside it. When Redis is idle
+ * a batch leaves at the end of the current event-loop turn; while batches travel, new decisions
+ * collect and leave together when they return (or as soon as a batch is full). Each batch's timer
+ * starts with its first decision, so none waits longer than the store timeout.
  * Identity lists carry a {hash tag}, but a batch mixes identities: one Redis, not Redis Cluster.
  *
  * Data: one list per identity, newest admitted timestamp (µs) at the head; entries that left the
@@ -42,9 +42,11 @@ for i = 1, #KEYS do
   local n = redis.call('LLEN', key)
   if n < limit then
     redis.call('LPUSH', key, string.format('%d', now))
-    -- One window after the last admission the list is dead; a second of slack keeps it for callers
-    -- (tests) whose clock is not Redis's. Entries are trimmed by time anyway.
-    redis.call('PEXPIRE', key, math.ceil(window / 1000) + 1000)
+    -- One window after the last admission the list is dead (entries are trimmed by time anyway).
+    -- With a caller's clock (tests) Redis's real-time expiry must not cut the caller's window short.
+    local slack = 1000
+    if given ~= '' then slack = 600000 end
+    redis.call('PEXPIRE', key, math.ceil(window / 1000) + slack)
     local oldest = tonumber(redis.call('LINDEX', key, -1))
     out[#out + 1] = 1
     out[#out + 1] = limit - n - 1
@@ -80,6 +82,8 @@ interface Batch {
   items: Pending[];
   timer: NodeJS.Timeout;
   done: boolean;
+  /** Set once sent: frees its place among the batches in flight. */
+  release?: () => void;
 }
 
 export interface RedisSlidingLogOptions {
@@ -99,10 +103,9 @@ export class RedisSlidingLog {
   private readonly prefix: string;
   private readonly clock?: Clock;
   private readonly timeoutMs: number;
-  /** The batch collecting decisions now, and full batches waiting for their turn. */
+  /** The batch collecting decisions now. */
   private open: Batch | undefined;
-  private readonly waiting: Batch[] = [];
-  private current: Batch | undefined;
+  private inFlight = 0;
   private flushScheduled = false;
 
   constructor(options: RedisSlidingLogOptions) {
@@ -123,10 +126,11 @@ export class RedisSlidingLog {
       if (this.open === undefined || this.open.done) this.open = this.newBatch();
       this.open.items.push({ key: `${this.prefix}:rl:{${identity}}`, limit, nowUs, resolve, reject });
       if (this.open.items.length >= MAX_BATCH) {
-        this.waiting.push(this.open);
+        // A full batch leaves at once (ioredis pipelines it behind any batch in flight).
+        const full = this.open;
         this.open = undefined;
-      }
-      if (this.current === undefined && !this.flushScheduled) {
+        this.send(full);
+      } else if (this.inFlight === 0 && !this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(this.flush);
       }
@@ -134,22 +138,16 @@ export class RedisSlidingLog {
   }
 
   /**
-   * Adaptive batching: one batch in flight at a time. When Redis is idle the batch leaves at the end
-   * of this event-loop turn (no added latency beyond that turn); under load, the decisions asked while
-   * a batch travels go together as soon as it returns, so round trips per decision fall as load rises.
+   * Adaptive batching: a partly filled batch leaves at the end of this event-loop turn when nothing
+   * is in flight; otherwise it keeps collecting until the batches in flight return, so under load
+   * round trips per decision fall while an idle Redis adds no wait.
    */
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    if (this.current !== undefined) return;
-    let batch = this.waiting.shift();
-    while (batch !== undefined && batch.done) batch = this.waiting.shift(); // timed out while waiting
-    if (batch === undefined && this.open !== undefined && !this.open.done && this.open.items.length > 0) {
-      batch = this.open;
-      this.open = undefined;
-    }
-    if (batch === undefined) return;
-    this.current = batch;
-    this.send(batch);
+    if (this.inFlight > 0 || this.open === undefined) return;
+    const batch = this.open;
+    this.open = undefined;
+    if (!batch.done) this.send(batch);
   };
 
   private newBatch(): Batch {
@@ -164,11 +162,21 @@ export class RedisSlidingLog {
   }
 
   private send(batch: Batch): void {
+    this.inFlight++;
     const items = batch.items;
     const args: Array<string | number> = [items.length];
     for (const p of items) args.push(p.key);
     args.push(this.windowMs * 1000);
     for (const p of items) args.push(p.limit, p.nowUs);
+    let counted = true;
+    // Answered, failed or timed out: the batch stops holding back the next one (a late answer is ignored).
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      this.inFlight--;
+      if (this.inFlight === 0) this.flush();
+    };
+    batch.release = release;
     this.redis.tongateSlidingLog(...args).then(
       (reply) => this.settle(batch, reply, undefined),
       (error: unknown) => this.settle(batch, undefined, error),
@@ -188,10 +196,6 @@ export class RedisSlidingLog {
         for (const p of items) p.reject(error);
       }
     }
-    // Answered, failed or timed out: the batch in flight no longer holds the line (a late answer is ignored).
-    if (this.current === batch) {
-      this.current = undefined;
-      this.flush();
-    }
+    batch.release?.();
   }
 }
