@@ -4,11 +4,13 @@
  * Measured in one run, on the same pre-signed wallet transfers (W wallets v4, each sending N/W
  * transfers of 0.01 TON to its own destination; each wallet's first transfer also deploys it):
  *  (a) transfers per second through the block producer (LocalChain: sendExternal, the 1 s block
- *      timer, delivery to the destination, sealing with SQLite on disk), against the bare Executor
+ *      timer, delivery to the destination, sealing with SQLite on disk; the emulation itself on the
+ *      emulator's transaction worker thread), against the bare Executor on this thread
  *      running the same transfers (executor.runTransaction for the wallet's external, then for its
  *      internal message to the destination, ShardAccounts kept in a Map): ratio and both rates;
  *      plus the longest event-loop stall during the producer run;
- *  (b) get-method latency p50/p99 (`seqno` of a wallet) through LocalChain.runGetMethod;
+ *  (b) get-method latency p50/p99 (`seqno` of a wallet) through LocalChain.runGetMethod (on a read
+ *      worker: the round trip between threads included);
  *  (c) resident memory after the producer run (N transfers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { beginCell, Cell, external, internal, parseTuple, storeMessage, toNano } from '@ton/core';
 import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
+import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
+import { networkConfig } from '../../src/chain/local/config.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
 import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 
@@ -79,6 +81,7 @@ test('a worker that dies fails only the call it was running; the calls behind it
   const slow = deployMessage(SLOW_EXTERNAL_CODE, toNano('10'));
   await chain.sendExternal(v4Send(from, 0, [looping.message, slow.message]));
   await chain.produceBlock();
+  await chain.runGetMethod(from.wallet.address, 'seqno', []); // the read worker is up (one still starting fails every call)
 
   // read lane (one worker): the endless call runs, a seqno call waits behind it; the worker dies
   const endless = chain.runGetMethod(looping.address, 'forever', []);
@@ -109,6 +112,33 @@ test('a worker that dies fails only the call it was running; the calls behind it
   await chain.sendExternal(v4Send(from, 2, []));
   await chain.produceBlock();
   assert.deepEqual(parseTuple((await chain.runGetMethod(from.wallet.address, 'seqno', [])).stackBoc), [{ type: 'int', value: 3n }]);
+});
+
+test('an emulator exception (a WASM abort) fails only that call; the calls behind it run on a new worker', async (t) => {
+  const pool = new EmulatorPool();
+  t.after(() => pool.close());
+  const emulator = pool.emulator(networkConfig(-3).base64);
+  await emulator.ready();
+  const to = testWallet(42).wallet.address;
+  const message = beginCell()
+    .store(
+      storeMessage({
+        info: { type: 'internal', src: testWallet(43).wallet.address, dest: to, value: { coins: toNano('1') }, bounce: false, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+        body: Cell.EMPTY,
+      }),
+    )
+    .endCell()
+    .toBoc()
+    .toString('base64');
+  const args = { shardAccount: EMPTY_SHARD_ACCOUNT_BASE64, message, now: 1_700_000_000, lt: 1_000_001n, randSeedHex: '00'.repeat(32), ignoreChksig: false };
+  // no ShardAccount at all: the WASM emulator aborts (emscripten's abort(), a trap)
+  const aborting = emulator.runTransaction({ ...args, shardAccount: undefined as unknown as string });
+  const behind = emulator.runTransaction(args);
+  await assert.rejects(aborting, (err) => err instanceof EmulatorFailed && /Aborted/.test(err.message));
+  const result = await behind;
+  assert.equal(result.success, true, 'the call queued behind the abort ran on a new worker');
+  assert.deepEqual(pool.stats(), { tx: 0, read: [0] });
+  emulator.close();
 });
 
 test('a closed pool fails calls with EmulatorFailed instead of hanging them', async (t) => {

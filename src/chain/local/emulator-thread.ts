@@ -96,7 +96,13 @@ export class EmulatorThread {
     return new Promise((resolve, reject) => {
       const call: Call = { id: nextCallId++, cfg, request, resolve, reject };
       this.calls.set(call.id, call);
-      this.send(call);
+      try {
+        this.send(call);
+      } catch (err) {
+        // e.g. a value that cannot be cloned: this call never reached the worker
+        this.calls.delete(call.id);
+        reject(new EmulatorFailed(`the emulator call could not be sent: ${(err as Error).message}`));
+      }
       this.updateRef();
     });
   }
