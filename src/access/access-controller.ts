@@ -34,7 +34,7 @@ export interface AccessRequest {
   network: string;
   /** The API key presented, if any (empty string = none). */
   key: string | undefined;
-  /** The client address (already resolved through trusted proxies by the HTTP layer). */
+  /** The client address (already resolved through trusted proxies by the HTTP layer). Only read when there is no key. */
   clientIp: string;
 }
 

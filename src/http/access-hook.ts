@@ -80,7 +80,9 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
       done();
       return;
     }
-    const decision = access.check({ network: network.name, key: extractApiKey(request), clientIp: request.ip });
+    const key = extractApiKey(request);
+    // The address only matters without a key; behind trusted proxies reading it parses X-Forwarded-For.
+    const decision = access.check({ network: network.name, key, clientIp: key === undefined ? request.ip : '' });
     if (decision instanceof Promise) {
       decision.then(
         (d) => apply(d, request, reply, done),
