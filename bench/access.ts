@@ -47,7 +47,12 @@ const value = (name: string, fallback: number) => {
   return i === -1 ? fallback : Number(argv[i + 1]);
 };
 
-type Mode = 'off' | 'embedded' | 'shared';
+/**
+ * off: --access off; embedded: keys in SQLite, limits in memory; shared: keys in PostgreSQL, limits in
+ * Redis. off-db: --access off with the same --database-url as shared (the v3 index then lives in
+ * PostgreSQL too), the fair baseline for shared on the real server.
+ */
+type Mode = 'off' | 'embedded' | 'shared' | 'off-db';
 type ServerKind = 'gateway' | 'minimal';
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +61,7 @@ type ServerKind = 'gateway' | 'minimal';
 async function serve(kind: ServerKind, mode: Mode): Promise<void> {
   const port = await freePort();
   const database = `tg_bench_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = mode === 'shared' ? await createDatabase(database) : undefined;
+  const databaseUrl = mode === 'shared' || mode === 'off-db' ? await createDatabase(database) : undefined;
   let key = 'unused';
   let close: () => Promise<void>;
   if (kind === 'gateway') {
@@ -69,14 +74,14 @@ async function serve(kind: ServerKind, mode: Mode): Promise<void> {
         logLevel: 'silent',
         blockInterval: '3600000',
         network: [`mainnet=http://127.0.0.1:${port}`],
-        access: mode === 'off' ? 'off' : 'on',
+        access: mode === 'off' || mode === 'off-db' ? 'off' : 'on',
         adminToken: 'bench-admin-token',
-        ...(mode === 'shared' ? { databaseUrl, redisUrl: REDIS_URL } : {}),
+        ...(databaseUrl ? { databaseUrl, redisUrl: REDIS_URL } : {}),
       },
       env: {},
     });
     const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
-    if (mode !== 'off') {
+    if (mode === 'embedded' || mode === 'shared') {
       // The limit is far above the offered load: every request is a full decision, none is refused.
       const res = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
         method: 'POST',
@@ -88,7 +93,7 @@ async function serve(kind: ServerKind, mode: Mode): Promise<void> {
     close = () => running.stop();
   } else {
     let access: AccessLayer | undefined;
-    if (mode !== 'off') {
+    if (mode === 'embedded' || mode === 'shared') {
       access = await createAccessLayer({
         enabled: true,
         networks: ['mainnet'],
@@ -329,11 +334,11 @@ async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
   };
 }
 
-async function load(server: BenchServer, mode: Mode, seconds: number, connections: number): Promise<Run> {
+async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {
   const cpu0 = await server.cpuUs();
   const r = await autocannon({
     url: `http://127.0.0.1:${server.port}/api/v3/masterchainInfo`,
-    headers: mode === 'off' ? {} : { 'x-api-key': server.key },
+    headers: server.key === 'unused' ? {} : { 'x-api-key': server.key },
     connections,
     duration: seconds,
   });
@@ -345,9 +350,9 @@ async function load(server: BenchServer, mode: Mode, seconds: number, connection
  * Latency at a fixed, unsaturated rate (autocannon's histogram has 1 ms resolution, too coarse for
  * "1 ms added"): `rate` requests/s on keep-alive sockets, each timed with hrtime.
  */
-async function latencyAtRate(port: number, key: string, mode: Mode, seconds: number, rate: number): Promise<{ p50: number; p99: number; non2xx: number }> {
+async function latencyAtRate(port: number, key: string, seconds: number, rate: number): Promise<{ p50: number; p99: number; non2xx: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-  const headers = mode === 'off' ? {} : { 'x-api-key': key };
+  const headers: Record<string, string> = key === 'unused' ? {} : { 'x-api-key': key };
   const samples: number[] = [];
   let non2xx = 0;
   const one = () =>
@@ -387,9 +392,9 @@ async function throughput(kind: ServerKind, modes: Mode[], seconds: number, roun
     for (const mode of modes) {
       const server = await startServer(kind, mode);
       try {
-        await load(server, mode, 1, connections); // warm-up
-        const run = await load(server, mode, seconds, connections);
-        const lat = await latencyAtRate(server.port, server.key, mode, seconds, rate);
+        await load(server, 1, connections); // warm-up
+        const run = await load(server, seconds, connections);
+        const lat = await latencyAtRate(server.port, server.key, seconds, rate);
         run.p50 = lat.p50;
         run.p99 = lat.p99;
         run.non2xx += lat.non2xx;
@@ -404,23 +409,25 @@ async function throughput(kind: ServerKind, modes: Mode[], seconds: number, roun
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
-  const offRuns = runs.get('off')!;
   for (const [mode, rs] of runs) {
+    // Each mode against its baseline: shared against off-db when it ran (same database), else off.
+    const baseline: Mode = mode === 'shared' && runs.has('off-db') ? 'off-db' : 'off';
+    const baseRuns = runs.get(baseline)!;
     // Ratios are taken round by round (a mode and its baseline ran back to back), then the median.
-    const ratio = median(rs.map((r, i) => r.rps / offRuns[i].rps));
+    const ratio = median(rs.map((r, i) => r.rps / baseRuns[i].rps));
     // CPU per request inflates when other processes share the cores; the least disturbed round
     // (the minimum) is the best estimate of the real cost.
     const cpu = Math.min(...rs.map((r) => r.cpuPerRequest));
-    const capacity = Math.min(...offRuns.map((r) => r.cpuPerRequest)) / cpu;
-    const added = median(rs.map((r, i) => r.p99 - offRuns[i].p99));
+    const capacity = Math.min(...baseRuns.map((r) => r.cpuPerRequest)) / cpu;
+    const added = median(rs.map((r, i) => r.p99 - baseRuns[i].p99));
     const floor = mode === 'embedded' ? 0.9 : 0.75;
     const verdict = (x: number) => (x >= floor ? 'met' : 'NOT met');
     console.log(
       `   ${mode.padEnd(9)} ${median(rs.map((r) => r.rps)).toFixed(0).padStart(6)} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request (min; median ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)})  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
     );
-    if (mode !== 'off') {
+    if (mode === 'embedded' || mode === 'shared') {
       console.log(
-        `             vs off: req/s ratio ${ratio.toFixed(3)} (${verdict(ratio)}, >= ${floor}); CPU capacity ratio ${capacity.toFixed(3)} (${verdict(capacity)}); p99 added ${added.toFixed(3)} ms` +
+        `             vs ${baseline}: req/s ratio ${ratio.toFixed(3)} (${verdict(ratio)}, >= ${floor}); CPU capacity ratio ${capacity.toFixed(3)} (${verdict(capacity)}); p99 added ${added.toFixed(3)} ms` +
           (mode === 'shared' ? ` (${added <= 1 ? 'met' : 'NOT met'}, <= 1 ms)` : ''),
       );
     }
@@ -484,7 +491,7 @@ if (flag('serve')) {
     const rounds = value('rounds', 3);
     const connections = value('connections', 10);
     const rate = value('rate', 500);
-    if (!flag('only-minimal')) await throughput('gateway', modes, seconds, rounds, connections, rate);
+    if (!flag('only-minimal')) await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
     if (!flag('only-gateway')) await throughput('minimal', modes, seconds, rounds, connections, rate);
   }
 }
