@@ -3,8 +3,9 @@
  * chain). Later chain/lite (liteservers). Nothing here knows about HTTP or wire formats: values are
  * @ton/core objects, bigints and Buffers; api/ and ton/ turn them into toncenter's JSON.
  *
- * Reads return `MaybePromise`: the local chain answers synchronously (SQLite and the emulator are
- * synchronous), a network backend will answer with promises; callers `await` either.
+ * Reads return `MaybePromise`: the local chain answers store reads synchronously (SQLite) and
+ * emulator reads (runGetMethod, emulateExternal) with promises (the emulator runs in worker threads);
+ * a network backend will answer everything with promises. Callers `await` either.
  */
 import type { Address, Cell, Transaction, TupleItem } from '@ton/core';
 
