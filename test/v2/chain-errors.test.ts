@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toApiError } from '../../src/api/v2/chain-errors.js';
 import { ApiError } from '../../src/api/errors.js';
-import { BadMessage, ChainInputError, ChainStopped, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../src/chain/local/index.js';
+import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../src/chain/local/index.js';
 import { AddressParseError } from '../../src/ton/errors.js';
 import { VmStackTooDeepError } from '../../src/ton/vm-stack.js';
 
@@ -14,6 +14,7 @@ test('each chain and codec error becomes its status; anything else stays a bug',
     [new ChainInputError('limit: must be a positive integer'), 422, /^limit: /],
     [new GetMethodFailed('get-method 1 on 0:00: emulator failed'), 400, /emulator failed/],
     [new ChainStopped('mainnet'), 503, /mainnet chain is stopped/],
+    [new EmulatorFailed('the emulator worker exited while running this call'), 503, /worker exited/],
     [new VmStackTooDeepError(1000), 533, /^Result stack depth >= 1000$/],
     [new AddressParseError('x', 'bad'), 422, /Failed to parse ton_addr: 'x'/],
     [new ExternalMessageRejected('External message not accepted by smart contract', 33), 400, /^LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\nExternal message not accepted by smart contract\nexitcode=33$/],

@@ -4,7 +4,7 @@
  * answers the same way. Anything not listed stays as it is: an ApiError keeps its status, anything else
  * is a bug and becomes a 500 in the HTTP error handler.
  */
-import { BadMessage, ChainInputError, ChainStopped, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
+import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
 import { TonInputError } from '../../ton/errors.js';
 import { VmStackTooDeepError } from '../../ton/vm-stack.js';
 import { ApiError } from '../errors.js';
@@ -29,6 +29,8 @@ export function toApiError(error: unknown): unknown {
   if (error instanceof GetMethodFailed) return new ApiError(400, error.message);
   if (error instanceof ChainInputError) return new ApiError(422, error.message);
   if (error instanceof ChainStopped) return new ApiError(503, error.message);
+  // The emulator's worker died under this call (it is replaced): the service, not the request, failed.
+  if (error instanceof EmulatorFailed) return new ApiError(503, error.message);
   // toncenter's own code and words for a result it will not render.
   if (error instanceof VmStackTooDeepError) return new ApiError(533, error.message);
   if (error instanceof TonInputError) return new ApiError(422, error.message);
