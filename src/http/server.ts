@@ -4,7 +4,7 @@
  * route. Errors leave in the version's shape.
  */
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
@@ -68,7 +68,8 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
     loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Fastify's own two lines per request are off; one debug line per response is written below.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
     ...(plan.tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
