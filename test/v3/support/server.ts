@@ -12,7 +12,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import { createGateway } from '../../../src/http/server.js';
 import { attachIndexToChain, type IndexAttachment } from '../../../src/index/attach.js';
 import type { Index } from '../../../src/index/open-index.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { ManualClock, systemClock } from '../../../src/util/clock.js';
 import { TEST_MNEMONIC } from '../../chain/support.js';
 import { freePort } from '../../support/ports.js';
 import { getJson, postJson } from '../../support/tongate.js';
@@ -39,7 +39,8 @@ export async function serveIndex(t: TestContext, index: Index | undefined, netwo
     env: {},
   });
   const resolved = config.networks[0];
-  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC });
+  // A clock that stands still: fees that depend on elapsed time (storage) are the same in two calls.
+  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock() });
   const attachment = attach && index ? await attachIndexToChain(index, chain) : undefined;
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
