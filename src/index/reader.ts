@@ -28,6 +28,9 @@ export interface MessageRecord {
   hash: Buffer;
   /** The v3 message JSON. */
   doc: string;
+  /** Raw uppercase addresses; null for an external end. */
+  source: string | null;
+  destination: string | null;
   inTxHash: Buffer | null;
   outTxHash: Buffer | null;
 }
@@ -55,7 +58,7 @@ export interface AccountBalanceRecord {
 }
 
 const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after';
-const MSG_COLUMNS = 'msg_hash, doc, in_tx_hash, out_tx_hash';
+const MSG_COLUMNS = 'msg_hash, doc, source, destination, in_tx_hash, out_tx_hash';
 const MC_SHARD = signedShard(0x8000000000000000n);
 
 function order(sort: SortOrder): string {
@@ -103,7 +106,14 @@ function transactionOf(row: SqlRow): TransactionRecord {
 }
 
 function messageOf(row: SqlRow): MessageRecord {
-  return { hash: bytes(row.msg_hash), doc: text(row.doc), inTxHash: optionalBytes(row.in_tx_hash), outTxHash: optionalBytes(row.out_tx_hash) };
+  return {
+    hash: bytes(row.msg_hash),
+    doc: text(row.doc),
+    source: optionalText(row.source),
+    destination: optionalText(row.destination),
+    inTxHash: optionalBytes(row.in_tx_hash),
+    outTxHash: optionalBytes(row.out_tx_hash),
+  };
 }
 
 function latestOf(row: SqlRow): LatestStateRecord {

@@ -7,6 +7,7 @@ import { registerDocs } from '../../http/docs.js';
 import { ApiError } from '../errors.js';
 import { parseParams } from '../v2/params.js';
 import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
+import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { v3OpenApi } from './openapi.js';
 import { parseQuery } from './params.js';
@@ -33,7 +34,10 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   const { endpoints = V3_ENDPOINTS, postEndpoints = V3_POST_ENDPOINTS, version = VERSION } = options;
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
-      app.get(`/api/v3${path}`, async (request) => endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network));
+      app.get(`/api/v3${path}`, async (request, reply) => {
+        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network);
+        return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
+      });
     }
   }
   for (const endpoint of postEndpoints) {

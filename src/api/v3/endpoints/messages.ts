@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { messagesJson } from '../format/messages.js';
+import { messagesText } from '../format/messages.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 
 export const messages = defineEndpoint({
@@ -36,6 +36,6 @@ export const messages = defineEndpoint({
       onlyExternals: p.only_externals,
       ...windowOf(p),
     };
-    return messagesJson(reader, await reader.messages(filter, p.sort, p), network.testOnly);
+    return messagesText(reader, await reader.messages(filter, p.sort, p), network.testOnly);
   },
 });

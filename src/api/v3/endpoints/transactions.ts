@@ -1,7 +1,7 @@
 import type { IndexReader } from '../../../index/reader.js';
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { transactionsJson } from '../format/transactions.js';
+import { transactionsText } from '../format/transactions.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 
 /** toncenter answers a filter on an unknown masterchain block with 404 rather than an empty list. */
@@ -41,7 +41,7 @@ export const transactions = defineEndpoint({
       lt: p.lt,
       ...windowOf(p),
     };
-    return transactionsJson(reader, await reader.transactions(filter, p.sort, p), network.testOnly);
+    return transactionsText(reader, await reader.transactions(filter, p.sort, p), network.testOnly);
   },
 });
 
@@ -54,7 +54,7 @@ export const transactionsByMasterchainBlock = defineEndpoint({
   async handle(p, network) {
     const reader = indexOf(network);
     await requireMasterchainBlock(reader, p.seqno);
-    return transactionsJson(reader, await reader.transactions({ mcSeqno: p.seqno }, p.sort, p), network.testOnly);
+    return transactionsText(reader, await reader.transactions({ mcSeqno: p.seqno }, p.sort, p), network.testOnly);
   },
 });
 
@@ -76,7 +76,7 @@ export const transactionsByMessage = defineEndpoint({
     }
     const reader = indexOf(network);
     const filter = { msgHash: p.msg_hash, bodyHash: p.body_hash, opcode: p.opcode, direction: p.direction };
-    return transactionsJson(reader, await reader.transactionsByMessage(filter, p), network.testOnly);
+    return transactionsText(reader, await reader.transactionsByMessage(filter, p), network.testOnly);
   },
 });
 
@@ -93,6 +93,6 @@ export const adjacentTransactions = defineEndpoint({
     const reader = indexOf(network);
     const found = await reader.adjacentTransactions(p.hash, p.direction);
     if (found.length === 0) throw new ApiError(404, 'adjacent transactions not found');
-    return transactionsJson(reader, found, network.testOnly);
+    return transactionsText(reader, found, network.testOnly);
   },
 });
