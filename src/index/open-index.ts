@@ -23,11 +23,6 @@ export interface IndexOptions {
   databaseUrl?: string;
   /** PostgreSQL schema; default `tongate_<network>` (tests use their own per run). */
   schema?: string;
-  /**
-   * Start from an empty index, dropping what the store holds: for an ephemeral chain, which starts
-   * again from its zero state on every run and would not match the index of the previous one.
-   */
-  reset?: boolean;
 }
 
 /** Where an index lives: what a second connection (the writer thread's) needs to open it. */
@@ -61,9 +56,6 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     throw error;
   }
   try {
-    if (options.reset && location.kind === 'postgres') {
-      await driver.exec(`DROP SCHEMA IF EXISTS ${location.schema} CASCADE; CREATE SCHEMA ${location.schema}`);
-    }
     await migrate(driver);
   } catch (error) {
     await driver.close();

@@ -11,11 +11,15 @@ export interface RunIndexOptions {
   chain: IndexFeed;
   /** The data directory (SQLite file `<dataDir>/<network>/index.sqlite`); absent: a temporary file. */
   dataDir?: string;
-  /** PostgreSQL instead of SQLite (schema `tongate_<network>`). */
+  /** PostgreSQL instead of SQLite (schema `tongate_<network>`), for a chain that outlives the process. */
   databaseUrl?: string;
   /** Another PostgreSQL schema (tests). */
   schema?: string;
-  /** The chain starts from its zero state on every run (--ephemeral): the index starts empty too. */
+  /**
+   * The chain starts from its zero state on every run and lives only in this process (--ephemeral): so
+   * does its index, a temporary SQLite file, even with a database URL. A shared schema would be shared
+   * by instances that each run a chain of their own, and no two of those chains are the same.
+   */
   ephemeral?: boolean;
   logger?: IndexLogger;
 }
@@ -28,13 +32,11 @@ export interface RunningIndex {
 }
 
 export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> {
-  const index = await openIndex({
-    network: options.network,
-    dataDir: options.ephemeral ? undefined : options.dataDir,
-    databaseUrl: options.databaseUrl,
-    schema: options.schema,
-    reset: options.ephemeral,
-  });
+  const index = await openIndex(
+    options.ephemeral
+      ? { network: options.network }
+      : { network: options.network, dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema },
+  );
   let attachment: IndexAttachment;
   try {
     attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });

@@ -19,6 +19,7 @@
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
 import type { Dialect, SqlDriver } from './sql/driver.js';
+import { MIGRATION_LOCK } from './sql/postgres-driver.js';
 import { int } from './sql/values.js';
 
 interface Types {
@@ -146,7 +147,9 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Applies the migrations the store has not seen; refuses a store written by a newer tongate. */
 export async function migrate(driver: SqlDriver): Promise<void> {
-  await driver.exec(`CREATE TABLE IF NOT EXISTS index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${types(driver.dialect).int64} NOT NULL)`);
+  // Two instances migrating one PostgreSQL schema at once: the second waits, then finds it done.
+  const lock = driver.dialect === 'postgres' ? [MIGRATION_LOCK] : [];
+  await driver.write([], [...lock, `CREATE TABLE IF NOT EXISTS index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${types(driver.dialect).int64} NOT NULL)`]);
   const applied = new Set((await driver.all('SELECT version FROM index_migrations')).map((row) => int(row.version)));
   const newest = Math.max(0, ...applied);
   if (newest > SCHEMA_VERSION) {
@@ -154,8 +157,6 @@ export async function migrate(driver: SqlDriver): Promise<void> {
   }
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
-    // Two instances migrating one PostgreSQL schema at once: the second waits, then finds it done.
-    const lock = driver.dialect === 'postgres' ? ['SELECT pg_advisory_xact_lock(7404617, 1)'] : [];
     await driver.write(
       [
         {

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toNano } from '@ton/core';
+import pg from 'pg';
+import { openIndex } from '../../src/index/open-index.js';
 import { runIndex } from '../../src/index/run-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet } from '../chain/support.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 
-test('runIndex: an ephemeral chain gets an empty index on every start, even in a PostgreSQL schema that outlives it', async (t) => {
+test('runIndex: an ephemeral chain keeps its index to itself (a temporary SQLite file), even with a database URL', async (t) => {
   if (!(await requireService(t, 'postgres'))) return;
   const schema = uniqueName('tongate_test');
   t.after(() => dropSchema(schema));
@@ -15,12 +17,27 @@ test('runIndex: an ephemeral chain gets an empty index on every start, even in a
     const a = testWallet(80 + run);
     await Promise.all([chain.fund(a.wallet.address, toNano('1')), chain.produceBlock()]);
     const running = await runIndex({ network: 'testnet', chain, databaseUrl: POSTGRES_URL, schema, ephemeral: true });
+    assert.equal(running.index.location.kind, 'sqlite', `run ${run}`);
     await running.attachment.synced();
-    assert.equal(running.attachment.lastIndexed(), chain.masterchainInfo().last.id.seqno, `run ${run}`);
+    assert.equal(running.attachment.lastIndexed(), chain.masterchainInfo().last.id.seqno);
     assert.equal((await running.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length, 1);
     assert.equal((await running.index.reader.latestStates([formatRawUpper(testWallet(80 + 3 - run).wallet.address)], false)).length, 0, 'nothing of the other run');
     await running.close();
   }
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  const { rows } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  await client.end();
+  assert.equal(rows.length, 0, 'the shared database was not touched');
+});
+
+test('openIndex: instances opening one fresh PostgreSQL schema at the same moment take turns', async (t) => {
+  if (!(await requireService(t, 'postgres'))) return;
+  const schema = uniqueName('tongate_test');
+  t.after(() => dropSchema(schema));
+  const indexes = await Promise.all(Array.from({ length: 4 }, () => openIndex({ network: 'testnet', databaseUrl: POSTGRES_URL, schema })));
+  for (const index of indexes) assert.equal(await index.reader.lastMasterchainSeqno(), -1);
+  await Promise.all(indexes.map((index) => index.close()));
 });
 
 test('runIndex: with a data dir the index survives a restart and catches up with what the chain sealed meanwhile', async (t) => {

@@ -7,6 +7,9 @@
 import pg from 'pg';
 import type { InsertBatch, SqlDriver, SqlRow, SqlValue } from './driver.js';
 
+/** Held while a schema is created or migrated, so instances starting together take turns. */
+export const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7404617, 1)';
+
 /** PostgreSQL's limit on bind parameters in one statement. */
 const MAX_PARAMETERS = 65_535;
 const INT8_OID = 20;
@@ -44,7 +47,9 @@ export class PostgresDriver implements SqlDriver {
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const driver = new PostgresDriver(pool);
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // Under the migration lock: two instances creating the same schema at once collide otherwise
+    // (CREATE SCHEMA IF NOT EXISTS is not atomic in PostgreSQL).
+    await driver.write([], [MIGRATION_LOCK, `CREATE SCHEMA IF NOT EXISTS ${schema}`]);
     return driver;
   }
 
