@@ -7,6 +7,8 @@
  * request with a fatal error and ignores everything after it: the pool terminates it and sends the
  * requests still waiting to a fresh worker.
  */
+// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
+import '../../ton/native-cell-hash.js';
 import { parentPort } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor } from './emulator.js';
 import type { DropRequest, WorkerRequest, WorkerResponse } from './emulator-protocol.js';

@@ -1,4 +1,6 @@
 /** The embedded local chain of one network (see local-chain.ts). */
+// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
+import '../../ton/native-cell-hash.js';
 export {
   LocalChain,
   DEFAULT_BLOCK_INTERVAL_MS,
