@@ -12,6 +12,14 @@ import type { Cell } from '@ton/core';
 /** Lts of consecutive blocks start at multiples of this, as the real collator aligns them. */
 export const LT_ALIGN = 1_000_000n;
 
+/**
+ * Lts reserved per transaction: its own and one per out message, of which the action phase allows at
+ * most 255. Reserving the most a transaction can use lets the producer hand out the next lt before the
+ * previous transaction's result is known (tx-pipeline.ts); the unused rest is a gap, as lts between
+ * a real chain's transactions have.
+ */
+export const LT_PER_TRANSACTION = 256n;
+
 /** The first multiple of LT_ALIGN strictly above `lt`. */
 export const nextAlignedLt = (lt: bigint): bigint => (lt / LT_ALIGN + 1n) * LT_ALIGN;
 
@@ -34,8 +42,12 @@ export class OpenBlock {
   readonly changed = new Map<string, ChangedAccount>();
   /** Messages that were pending on disk (from earlier blocks) and got delivered in this one. */
   readonly deliveredPending: Buffer[] = [];
-  /** Next lt to hand out; the block's end_lt when it is sealed. */
-  nextLt: bigint;
+  /** Transactions sent to the emulator for this block (applied or not yet): what the per-block cap counts. */
+  sent = 0;
+  /** First lt after every transaction applied so far: the block's end_lt when it is sealed. */
+  endLt: bigint;
+  /** The next lt to hand out. */
+  private nextLt: bigint;
   readonly randSeed: Buffer;
   readonly randSeedHex: string;
   private readonly sealedListeners: Array<(mcSeqno: number) => void> = [];
@@ -48,11 +60,20 @@ export class OpenBlock {
     prevMcRootHash: Buffer,
   ) {
     this.nextLt = startLt + 1n;
+    this.endLt = this.nextLt;
     // Deterministic per block: the previous masterchain block's hash and this seqno.
     const seqnoBytes = Buffer.alloc(4);
     seqnoBytes.writeUInt32BE(seqno);
     this.randSeed = createHash('sha256').update(prevMcRootHash).update(seqnoBytes).digest();
     this.randSeedHex = this.randSeed.toString('hex');
+  }
+
+  /** Reserves the lt range of one more transaction; returns its lt. */
+  allocateLt(): bigint {
+    const lt = this.nextLt;
+    this.nextLt += LT_PER_TRANSACTION;
+    this.sent++;
+    return lt;
   }
 
   addTransaction(tx: ExecutedTx): void {
@@ -66,7 +87,7 @@ export class OpenBlock {
       inMsgHash: tx.inMsg?.hash ?? null,
       boc: tx.boc,
     });
-    if (tx.endLt > this.nextLt) this.nextLt = tx.endLt;
+    if (tx.endLt > this.endLt) this.endLt = tx.endLt;
     this.changed.set(accountKey(tx.account), { address: tx.account, shardAccount: tx.shardAccount, accountHash: tx.accountHashAfter });
   }
 

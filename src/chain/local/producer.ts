@@ -23,20 +23,28 @@ import type { Cell } from '@ton/core';
 import type { Address } from '@ton/core';
 import type { Clock } from '../../util/clock.js';
 import { WHOLE_SHARD, type Block } from '../types.js';
-import type { SealedAccounts, WorkingAccounts } from './accounts.js';
+import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
 import type { PooledEmulator } from './emulator-pool.js';
 import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
-import { nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
+import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
 import type { BlockRow, ChainStore, SealRecord } from './store.js';
+import { TxPipeline } from './tx-pipeline.js';
 
 /** Longest stretch of message execution before yielding to the event loop. */
 const SLICE_MS = 4;
+
+/**
+ * Transactions sent to the emulator's worker ahead of their answers (tx-pipeline.ts). Enough to keep
+ * the worker busy while the main thread reads results (~0.7 ms of emulation each); few enough that a
+ * seal waits for at most a few tens of milliseconds of queued emulation.
+ */
+const PIPELINE_DEPTH = 32;
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -85,6 +93,7 @@ export interface ProducerDeps {
 export class BlockProducer {
   private readonly lane = new SerialLane();
   private readonly parseLane = new SerialLane();
+  private readonly pipeline = new TxPipeline(PIPELINE_DEPTH);
   private queue: QueuedMessage[];
   private queueHead = 0;
   private open?: OpenBlock;
@@ -101,9 +110,9 @@ export class BlockProducer {
     return this.queue.length - this.queueHead;
   }
 
-  /** Transactions executed into the open block so far. */
+  /** Transactions executed into the open block so far, or sent to the emulator for it. */
   get openTransactions(): number {
-    return this.open?.txs.length ?? 0;
+    return (this.open?.txs.length ?? 0) + this.pipeline.inFlight;
   }
 
   /**
@@ -111,15 +120,17 @@ export class BlockProducer {
    * ExternalMessageRejected when refused. Parsing costs ~0.5 ms (cell hashing in @ton/core): it runs
    * on a paced lane of its own (a burst of submissions parsed at once would hold the event loop for
    * all of them), so the next submission is parsed while the previous one executes on the emulator's
-   * worker. Executions keep the submission order: each is queued on the main lane right away.
+   * worker. Executions keep the submission order: each is queued on the main lane right away, and
+   * the lane moves on once it is sent to the emulator (its result is applied by the pipeline).
    */
-  submitExternal(boc: Buffer): Promise<{ parsed: ParsedExternal; tx: ExecutedTx }> {
+  async submitExternal(boc: Buffer): Promise<{ parsed: ParsedExternal; tx: ExecutedTx }> {
     const parsing = this.parseLane.run(() => parseExternal(boc));
     parsing.catch(() => undefined); // awaited by the task below, maybe after it failed
-    return this.lane.run(async () => {
+    const { parsed, sent } = await this.lane.run(async () => {
       const parsed = await parsing;
-      return { parsed, tx: await this.executeExternal(parsed) };
+      return { parsed, sent: await this.sendExternal(parsed) };
     });
+    return { parsed, tx: await sent.done };
   }
 
   /**
@@ -134,9 +145,11 @@ export class BlockProducer {
       whenSealed: (tx: ExecutedTx) => Promise<number>;
     }) => T | Promise<T>,
   ): Promise<T> {
-    return this.lane.run(() =>
-      task({
-        execute: (parsed) => this.executeExternal(parsed),
+    return this.lane.run(async () => {
+      // The task reads the working state: nothing may still be on its way into it.
+      await this.pipeline.drain();
+      return task({
+        execute: async (parsed) => (await this.sendExternal(parsed)).done,
         working: this.d.working,
         chainTime: () => this.ensureOpen().genUtime,
         whenSealed: (tx) => {
@@ -144,8 +157,8 @@ export class BlockProducer {
           if (!block.txs.includes(tx)) throw new Error('transaction is not in the open block');
           return new Promise<number>((resolve) => block.onSealed(resolve));
         },
-      }),
-    );
+      });
+    });
   }
 
   /**
@@ -156,7 +169,7 @@ export class BlockProducer {
    */
   async produce(drainBudgetMs: number): Promise<SealedStep> {
     const started = performance.now();
-    while ((await this.lane.run(() => this.drainSlice())) && performance.now() - started < drainBudgetMs) await yieldToEventLoop();
+    while ((await this.lane.run(() => this.drainSlice(true))) && performance.now() - started < drainBudgetMs) await yieldToEventLoop();
     return this.lane.run(() => this.seal());
   }
 
@@ -165,9 +178,10 @@ export class BlockProducer {
     return (this.open?.txs.length ?? 0) > 0;
   }
 
-  /** Resolves when every queued lane task has run. */
-  idle(): Promise<void> {
-    return this.lane.idle();
+  /** Resolves when every queued lane task has run and every transaction sent is applied. */
+  async idle(): Promise<void> {
+    await this.lane.idle();
+    await this.pipeline.drain();
   }
 
   /** No more executions or seals after this (the chain is stopping; its store is about to close). */
@@ -202,19 +216,36 @@ export class BlockProducer {
     });
   }
 
-  private async executeExternal(parsed: ParsedExternal): Promise<ExecutedTx> {
+  /**
+   * Sends an external message to the emulator, into the open block (a lane task: the lane moves on
+   * once it is sent). `done` settles once it is applied: with its transaction, or with
+   * ExternalMessageRejected, leaving no trace.
+   */
+  private async sendExternal(parsed: ParsedExternal): Promise<{ done: Promise<ExecutedTx> }> {
     this.assertUsable();
+    const account = accountKey(parsed.dest);
+    await this.pipeline.ready(account);
     const block = this.ensureOpen();
-    const result = await this.run(block, parsed.dest, parsed.base64, block.nextLt);
-    if (!result.success) throw new ExternalMessageRejected(result.error, result.exitCode);
-    const tx = readExecutedTx(parsed.dest.workChain, result.transaction, result.shardAccount);
-    block.messages.push(recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }));
-    this.apply(block, tx);
-    return tx;
+    const lt = block.allocateLt();
+    const result = this.run(block, parsed.dest, parsed.base64, lt);
+    const done = this.pipeline.send(account, result, (settled) => {
+      if (!settled.ok) throw settled.error;
+      const r = settled.value;
+      if (!r.success) throw new ExternalMessageRejected(r.error, r.exitCode);
+      const tx = readExecutedTx(parsed.dest.workChain, r.transaction, r.shardAccount);
+      block.messages.push(recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }));
+      this.apply(block, tx, lt);
+      return tx;
+    });
+    return { done };
   }
 
   /** Records an executed transaction into the open block and queues its internal messages. */
-  private apply(block: OpenBlock, tx: ExecutedTx): void {
+  private apply(block: OpenBlock, tx: ExecutedTx, lt: bigint): void {
+    if (tx.endLt > lt + LT_PER_TRANSACTION) {
+      // Cannot happen while the action phase keeps its 255-message limit; loud if it ever does.
+      this.d.logger?.error({ tx: tx.hash.toString('hex'), lt: String(tx.lt), endLt: String(tx.endLt) }, 'transaction used more lts than reserved');
+    }
     this.d.working.set(tx.account, tx.shardAccount);
     block.addTransaction(tx);
     let queued = false;
@@ -237,7 +268,7 @@ export class BlockProducer {
     setImmediate(() => {
       this.drainScheduled = false;
       this.lane
-        .run(() => this.drainSlice())
+        .run(() => this.drainSlice(false))
         .then((more) => {
           if (more) this.scheduleDrain();
         })
@@ -246,52 +277,72 @@ export class BlockProducer {
   }
 
   /**
-   * Delivers queued messages for up to SLICE_MS; true when more could be delivered into this block.
-   * The event loop runs between two deliveries anyway (each waits for the emulator's worker); the
-   * slice bounds how long a lane task keeps submissions and seals waiting.
+   * Sends queued messages to the emulator for up to SLICE_MS; true when more could be delivered into
+   * this block. The slice bounds how long a lane task keeps submissions and seals waiting (it waits
+   * whenever the pipeline is full). Before a seal (`untilSettled`), an empty queue with transactions
+   * in flight is not the end: their results may queue more messages (a message loop queues its next
+   * one only once applied). In the background it is: applying them schedules the next slice.
    */
-  private async drainSlice(): Promise<boolean> {
-    if (this.closed || this.broken || this.queueLength === 0) return false;
+  private async drainSlice(untilSettled: boolean): Promise<boolean> {
+    const more = () => this.queueLength > 0 || (untilSettled && this.pipeline.inFlight > 0);
+    if (this.closed || this.broken || !more()) return false;
     const block = this.ensureOpen();
     const cap = this.d.maxBlockTransactions;
     const started = performance.now();
-    while (this.queueLength > 0 && block.txs.length < cap) {
-      await this.deliver(block, this.queue[this.queueHead++]);
+    while (more() && block.sent < cap) {
+      if (this.queueLength === 0) {
+        await this.pipeline.progress();
+        continue;
+      }
+      // Only this lane takes from the queue, so its head is still this message after the wait.
+      const m = this.queue[this.queueHead];
+      await this.pipeline.ready(accountKey(m.dest));
+      this.queueHead++;
+      this.deliver(block, m);
       if (performance.now() - started >= SLICE_MS) break;
     }
     if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
       this.queueHead = 0;
     }
-    return this.queueLength > 0 && block.txs.length < cap;
+    return more() && block.sent < cap;
   }
 
-  private async deliver(block: OpenBlock, m: QueuedMessage): Promise<void> {
-    const lt = m.createdLt + 1n > block.nextLt ? m.createdLt + 1n : block.nextLt;
+  /** Sends one internal message to the emulator; the pipeline applies its transaction in order. */
+  private deliver(block: OpenBlock, m: QueuedMessage): void {
+    const slot = block.allocateLt();
+    // A message created in this block came from a transaction with a lower slot: created_lt < slot.
+    const lt = m.createdLt + 1n > slot ? m.createdLt + 1n : slot;
     const message = m.boc.toString('base64');
-    let result: Awaited<ReturnType<BlockProducer['run']>>;
-    try {
-      result = await this.run(block, m.dest, message, lt);
-    } catch (err) {
+    const result = this.run(block, m.dest, message, lt).catch((err: unknown) => {
       if (!(err instanceof EmulatorFailed)) throw err;
       // The worker died under it (a fresh one is running now): once more, in case that was not this
       // message's doing; a message that kills the emulator twice is dropped like an unprocessable one.
-      result = await this.run(block, m.dest, message, lt).catch((again: unknown) => {
+      return this.run(block, m.dest, message, lt).catch((again: unknown) => {
         if (!(again instanceof EmulatorFailed)) throw again;
         return { success: false as const, error: again.message };
       });
-    }
-    if (m.onDisk) block.deliveredPending.push(m.hash);
-    if (!result.success) {
-      // The emulator produces a transaction for every deliverable internal message; this is a
-      // message it could not process at all. It stays recorded as a message, undelivered.
-      this.d.logger?.warn({ message: m.hash.toString('hex'), error: result.error }, 'internal message could not be executed; dropped');
-      return;
-    }
-    this.apply(block, readExecutedTx(m.dest.workChain, result.transaction, result.shardAccount));
+    });
+    this.pipeline
+      .send(accountKey(m.dest), result, (settled) => {
+        if (m.onDisk) block.deliveredPending.push(m.hash);
+        if (!settled.ok) throw settled.error;
+        const r = settled.value;
+        if (!r.success) {
+          // The emulator produces a transaction for every deliverable internal message; this is a
+          // message it could not process at all. It stays recorded as a message, undelivered.
+          this.d.logger?.warn({ message: m.hash.toString('hex'), error: r.error }, 'internal message could not be executed; dropped');
+          return;
+        }
+        this.apply(block, readExecutedTx(m.dest.workChain, r.transaction, r.shardAccount), slot);
+      })
+      .catch((err: unknown) => this.d.logger?.error({ err, message: m.hash.toString('hex') }, 'delivering an internal message failed'));
   }
 
   private async seal(): Promise<SealedStep> {
+    this.assertUsable();
+    // Sealing is a lane task: nothing new is sent meanwhile; what was sent is applied first.
+    await this.pipeline.drain();
     this.assertUsable();
     const block = this.ensureOpen();
     const { head, globalId } = this.d;
@@ -299,7 +350,7 @@ export class BlockProducer {
     const prevShard = head.shard;
     const seqno = block.seqno;
 
-    const shardEndLt = block.nextLt;
+    const shardEndLt = block.endLt;
     const shardState = await shardStateHash(
       prevShard.stateRootHash,
       [...block.changed.values()].map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash })),
