@@ -5,41 +5,54 @@
  *
  * Two lanes of workers, shared by every chain of the process (each worker keeps one emulator per
  * config, so the networks do not rebuild each other's):
- *  - `tx`: one worker for the block producers' transactions. Each producer sends one transaction at a
- *    time from its serial lane and the worker answers in order, so the lane's order is kept.
+ *  - `tx`: the block producers' transactions. Up to `txWorkers` workers (default: 2, or 1 on a
+ *    single-core machine). A producer never has two transactions of one account in flight and applies
+ *    results in its own send order (tx-pipeline.ts), so independent accounts' transactions may run on
+ *    two workers at once: emulation is most of a transaction's cost, and one worker held the producer
+ *    to one core.
  *  - `read`: get-methods and emulations (estimateFee): read-only, so they run concurrently with block
- *    production. Up to `readWorkers` (default 2) workers; a second one is started only when every
- *    running one is busy, so one endless get-method does not queue every other behind it.
+ *    production. Up to `readWorkers` (default 2) workers.
+ * In each lane a further worker is started only when every running one is busy (so an idle chain
+ * keeps one of each, and one endless get-method does not queue every other behind it); a call goes to
+ * the least loaded worker that is up.
  *
  * Cost: a call crosses threads twice (~0.05-0.1 ms each way), against 0.3-2 ms of emulation.
  */
+import { availableParallelism } from 'node:os';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
 import { EmulatorThread, type ConfigRef } from './emulator-thread.js';
 import { EmulatorFailed } from './errors.js';
 
 export const DEFAULT_READ_WORKERS = 2;
+export const DEFAULT_TX_WORKERS = Math.min(2, availableParallelism());
 
 export type EmulatorLane = 'tx' | 'read';
+
+export interface WorkerStats {
+  load: number;
+  served: number;
+  ready: boolean;
+}
 
 export interface EmulatorPoolOptions {
   /** Most workers for get-methods and emulations (default 2). */
   readWorkers?: number;
+  /** Most workers for the producers' transactions (default 2; 1 on a single core). */
+  txWorkers?: number;
 }
 
 let shared: EmulatorPool | undefined;
 
 export class EmulatorPool {
-  private readonly tx = new EmulatorThread('tx');
-  private readonly reads: EmulatorThread[] = [new EmulatorThread('read 1')];
-  private readonly maxReads: number;
+  private readonly txs = new WorkerLane('tx');
+  private readonly reads = new WorkerLane('read');
   private readonly configs = new Map<string, ConfigRef & { refs: number }>();
   private nextConfigId = 1;
   private closed = false;
 
   constructor(options: EmulatorPoolOptions = {}) {
-    const reads = options.readWorkers ?? DEFAULT_READ_WORKERS;
-    if (!Number.isInteger(reads) || reads < 1) throw new Error(`readWorkers: expected a positive integer, got ${reads}`);
-    this.maxReads = reads;
+    this.reads.max = positive('readWorkers', options.readWorkers ?? DEFAULT_READ_WORKERS);
+    this.txs.max = positive('txWorkers', options.txWorkers ?? DEFAULT_TX_WORKERS);
   }
 
   /** The process-wide pool every chain uses unless given its own. Its idle workers do not keep the process alive. */
@@ -62,48 +75,78 @@ export class EmulatorPool {
 
   /** Terminates the workers of one lane as a crash would: what they were running fails, the rest goes to new workers. */
   kill(lane: EmulatorLane): void {
-    for (const thread of lane === 'tx' ? [this.tx] : this.reads) thread.kill();
+    for (const thread of (lane === 'tx' ? this.txs : this.reads).threads) thread.kill();
   }
 
-  /** Calls waiting for each worker: the transaction worker, then the read workers. */
-  stats(): { tx: number; read: number[] } {
-    return { tx: this.tx.load, read: this.reads.map((t) => t.load) };
+  /** Each worker of each lane: calls waiting for it, calls it answered, whether it is up. */
+  stats(): { tx: WorkerStats[]; read: WorkerStats[] } {
+    const of = (t: EmulatorThread): WorkerStats => ({ load: t.load, served: t.served, ready: t.ready });
+    return { tx: this.txs.threads.map(of), read: this.reads.threads.map(of) };
   }
 
   /** Terminates every worker; waiting calls fail with EmulatorFailed. */
   async close(): Promise<void> {
     this.closed = true;
     if (shared === this) shared = undefined;
-    await Promise.all([this.tx, ...this.reads].map((t) => t.close()));
+    await Promise.all(this.allThreads().map((t) => t.close()));
+  }
+
+  /** @internal The worker the first transaction of a chain is sent to (it must be able to load the emulator). */
+  firstTxThread(): EmulatorThread {
+    return this.txs.threads[0];
   }
 
   /** @internal */
   txThread(): EmulatorThread {
-    return this.tx;
+    return this.txs.pick();
   }
 
-  /**
-   * @internal The least loaded read worker that is up. When all are busy and the lane may grow, one
-   * more starts; it takes calls once it has loaded the emulator (~0.3 s), not before.
-   */
+  /** @internal */
   readThread(): EmulatorThread {
-    const up = this.reads.filter((t) => t.ready);
-    let best = up[0] ?? this.reads[0];
-    for (const thread of up) if (thread.load < best.load) best = thread;
-    if (best.load > 0 && up.length === this.reads.length && this.reads.length < this.maxReads) {
-      const more = new EmulatorThread(`read ${this.reads.length + 1}`);
-      this.reads.push(more);
-      more.warm();
-    }
-    return best;
+    return this.reads.pick();
   }
 
   /** @internal */
   release(ref: ConfigRef & { refs: number }): void {
     if (--ref.refs > 0) return;
     this.configs.delete(ref.config);
-    for (const thread of [this.tx, ...this.reads]) thread.drop(ref.id);
+    for (const thread of this.allThreads()) thread.drop(ref.id);
   }
+
+  private allThreads(): EmulatorThread[] {
+    return [...this.txs.threads, ...this.reads.threads];
+  }
+}
+
+/** The workers of one lane: one to begin with, more (up to `max`) while all are busy. */
+class WorkerLane {
+  readonly threads: EmulatorThread[];
+  max = 1;
+
+  constructor(private readonly name: EmulatorLane) {
+    this.threads = [new EmulatorThread(`${name} 1`)];
+  }
+
+  /**
+   * The least loaded worker that is up. When all are busy and the lane may grow, one more starts; it
+   * takes calls once it has loaded the emulator (~0.3 s), not before.
+   */
+  pick(): EmulatorThread {
+    const up = this.threads.filter((t) => t.ready);
+    let best = up[0] ?? this.threads[0];
+    for (const thread of up) if (thread.load < best.load) best = thread;
+    if (best.load > 0 && up.length === this.threads.length && this.threads.length < this.max) {
+      const more = new EmulatorThread(`${this.name} ${this.threads.length + 1}`);
+      this.threads.push(more);
+      more.warm();
+    }
+    return best;
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a positive integer, got ${value}`);
+  return value;
 }
 
 /** One config's emulator in a pool: what the chain calls. Every method answers or fails with EmulatorFailed. */
@@ -126,10 +169,10 @@ export class PooledEmulator {
       .readThread()
       .call(this.ref, { op: 'init' })
       .catch(() => undefined);
-    await this.pool.txThread().call(this.ref, { op: 'init' });
+    await this.pool.firstTxThread().call(this.ref, { op: 'init' });
   }
 
-  /** A transaction that becomes part of the chain: on the transaction worker, in call order. */
+  /** A transaction that becomes part of the chain: on the least busy transaction worker. */
   runTransaction(args: TxRunArgs): Promise<TxRunResult> {
     if (this.closed) return Promise.reject(closedError());
     return this.pool.txThread().call(this.ref, { op: 'tx', args });

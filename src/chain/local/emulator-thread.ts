@@ -71,6 +71,9 @@ export class EmulatorThread {
 
   constructor(readonly label: string) {}
 
+  /** Calls answered (successfully or not) since the pool started this lane slot. */
+  served = 0;
+
   /** Calls sent and not answered yet. */
   get load(): number {
     return this.calls.size;
@@ -185,6 +188,7 @@ export class EmulatorThread {
     const call = this.calls.get(m.id);
     if (!call) return;
     this.calls.delete(m.id);
+    this.served++;
     this.updateRef();
     if (m.ok) {
       call.resolve(m.result);

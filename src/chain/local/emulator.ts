@@ -81,9 +81,9 @@ function mirrorFunctionTable(instance: WebAssembly.Instance): void {
   for (const value of Object.values(instance.exports)) {
     if (!(value instanceof WebAssembly.Table)) continue;
     const table = value;
-    const lookUp = table.get.bind(table);
-    const entries: unknown[] = [];
-    Object.defineProperty(table, 'get', { value: (index: number) => entries[index] ?? (entries[index] = lookUp(index)) });
+    // Copied whole (a few thousand entries, once): a dense array is the cheapest lookup there is.
+    const entries = Array.from({ length: table.length }, (_, index) => table.get(index) as unknown);
+    Object.defineProperty(table, 'get', { value: (index: number) => entries[index] });
   }
 }
 

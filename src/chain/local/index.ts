@@ -19,7 +19,7 @@ export {
   GetMethodFailed,
   NotFound,
 } from './errors.js';
-export { EmulatorPool, DEFAULT_READ_WORKERS, type EmulatorLane, type EmulatorPoolOptions } from './emulator-pool.js';
+export { EmulatorPool, DEFAULT_READ_WORKERS, DEFAULT_TX_WORKERS, type EmulatorLane, type EmulatorPoolOptions, type WorkerStats } from './emulator-pool.js';
 export { FAUCET_BALANCE } from './genesis.js';
 export { V4R2_WALLET_ID } from './faucet.js';
 export { normalizedExternalHash } from './messages.js';
