@@ -1,6 +1,6 @@
 /** Process entry: `tongate ...` (bin/tongate.js runs the compiled copy; tests run this file through tsx). */
-// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
-import '../ton/native-cell-hash.js';
+// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
+import '../ton/core-speedups.js';
 import { main } from './main.js';
 
 main(process.argv).catch((err: unknown) => {

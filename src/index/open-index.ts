@@ -5,8 +5,8 @@
  * temporary directory removed on close: a file, not memory, because the index's writer thread opens
  * its own connection to it.
  */
-// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
-import '../ton/native-cell-hash.js';
+// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
+import '../ton/core-speedups.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

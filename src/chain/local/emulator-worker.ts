@@ -7,11 +7,12 @@
  * request with a fatal error and ignores everything after it: the pool terminates it and sends the
  * requests still waiting to a fresh worker.
  */
-// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
-import '../../ton/native-cell-hash.js';
+// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
+import '../../ton/core-speedups.js';
 import { parentPort } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor } from './emulator.js';
 import type { DropRequest, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
+import { lowerThisThreadPriority } from './thread-priority.js';
 
 interface ConfigSlot {
   config: string;
@@ -25,6 +26,8 @@ class RequestError extends Error {}
 
 const port = parentPort;
 if (!port) throw new Error('emulator-worker.ts runs as a worker thread (see emulator-pool.ts)');
+
+lowerThisThreadPriority();
 
 const slots = new Map<number, ConfigSlot>();
 let poisoned = false;

@@ -1,6 +1,6 @@
 /** The embedded local chain of one network (see local-chain.ts). */
-// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
-import '../../ton/native-cell-hash.js';
+// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
+import '../../ton/core-speedups.js';
 export {
   LocalChain,
   DEFAULT_BLOCK_INTERVAL_MS,

@@ -10,14 +10,27 @@
  */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export class SerialLane {
-  private tail: Promise<unknown> = Promise.resolve();
+/** Work done in steps yields to the event loop once a step starts `sliceMs` after the last pause. */
+export class Pacer {
   private sliceStarted = performance.now();
 
   constructor(private readonly sliceMs = 4) {}
 
+  /** Resolves at once while the slice lasts; after a turn of the event loop once it is used up. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.sliceStarted < this.sliceMs) return;
+    await yieldToEventLoop();
+    this.sliceStarted = performance.now();
+  }
+}
+
+export class SerialLane {
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Lanes that share a pacer (the producer's) yield together: their slices add up to one. */
+  constructor(private readonly pacer = new Pacer()) {}
+
   run<T>(task: () => T | Promise<T>): Promise<T> {
-    const result = this.tail.then(() => this.pace()).then(task);
+    const result = this.tail.then(() => this.pacer.pause()).then(task);
     // A failed task must not block the ones after it: its caller gets the error.
     this.tail = result.catch(() => undefined);
     return result;
@@ -28,9 +41,4 @@ export class SerialLane {
     return this.tail.then(() => undefined);
   }
 
-  private async pace(): Promise<void> {
-    if (performance.now() - this.sliceStarted < this.sliceMs) return;
-    await yieldToEventLoop();
-    this.sliceStarted = performance.now();
-  }
 }

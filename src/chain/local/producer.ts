@@ -31,7 +31,7 @@ import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
-import { SerialLane, yieldToEventLoop } from './lane.js';
+import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
 import type { BlockRow, ChainStore, SealRecord } from './store.js';
 import { TxPipeline } from './tx-pipeline.js';
@@ -91,9 +91,11 @@ export interface ProducerDeps {
 }
 
 export class BlockProducer {
-  private readonly lane = new SerialLane();
-  private readonly parseLane = new SerialLane();
-  private readonly pipeline = new TxPipeline(PIPELINE_DEPTH);
+  /** Every step of the producer on the main thread (executions, parsing, applying results) shares one slice. */
+  private readonly pacer = new Pacer(SLICE_MS);
+  private readonly lane = new SerialLane(this.pacer);
+  private readonly parseLane = new SerialLane(this.pacer);
+  private readonly pipeline = new TxPipeline(PIPELINE_DEPTH, this.pacer);
   private queue: QueuedMessage[];
   private queueHead = 0;
   private open?: OpenBlock;

@@ -17,6 +17,8 @@
  *    send waits for the result before it to know its lt.
  */
 
+import { Pacer } from './lane.js';
+
 /** What a sent transaction settled as: its result, or the error its call failed with. */
 type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -29,7 +31,11 @@ export class TxPipeline {
   private readonly roomWaiters: Array<() => void> = [];
   private readonly progressWaiters: Array<() => void> = [];
 
-  constructor(private readonly depth: number) {
+  /** `pacer`: results that settled together are applied in slices, not in one run of the microtask queue. */
+  constructor(
+    private readonly depth: number,
+    private readonly pacer = new Pacer(),
+  ) {
     if (!Number.isInteger(depth) || depth < 1) throw new Error(`pipeline depth: expected a positive integer, got ${depth}`);
   }
 
@@ -58,7 +64,12 @@ export class TxPipeline {
       (value) => ({ ok: true, value }),
       (error: unknown) => ({ ok: false, error }),
     );
-    const done = this.applied.then(() => settled).then(apply);
+    const done = this.applied
+      .then(() => settled)
+      .then(async (s) => {
+        await this.pacer.pause();
+        return apply(s);
+      });
     const finished: Promise<void> = done.then(
       (): void => this.finish(account, finished),
       (): void => this.finish(account, finished),

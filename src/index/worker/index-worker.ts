@@ -3,8 +3,8 @@
  * a time and in order, answering each with {id, ok} or {id, error}. It opens its own connection to
  * the index (the main thread's connection stays for reads); the schema is already migrated.
  */
-// Cells hashed by node:crypto in this thread (see native-cell-hash.ts).
-import '../../ton/native-cell-hash.js';
+// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
+import '../../ton/core-speedups.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlDriver } from '../sql/driver.js';
 import { PostgresDriver } from '../sql/postgres-driver.js';

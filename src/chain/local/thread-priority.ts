@@ -1,0 +1,26 @@
+/**
+ * Emulator workers yield the CPU to the thread that serves HTTP.
+ *
+ * With two transaction workers, a read worker and the main thread, a two-core machine has more busy
+ * threads than cores under load, and the kernel then preempts the main thread like any other: its
+ * event loop stalled for tens of milliseconds at a time in bench:chain. Emulation can wait a little;
+ * an HTTP answer should not. On Linux a thread has a nice value of its own, so a worker lowers its
+ * own (not the process's) to `WORKER_NICE`. Elsewhere, or where it is not allowed, nothing changes.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+export const WORKER_NICE = 10;
+
+/** Lowers the calling thread's CPU priority; false when the platform has no per-thread priority. */
+export function lowerThisThreadPriority(nice = WORKER_NICE): boolean {
+  try {
+    // "/proc/thread-self" -> "<pid>/task/<tid>": setpriority() on a tid affects that thread alone
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
