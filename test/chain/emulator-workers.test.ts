@@ -1,9 +1,11 @@
 import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { beginCell, Cell, external, internal, parseTuple, storeMessage, toNano } from '@ton/core';
 import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
 import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
 import { networkConfig } from '../../src/chain/local/config.js';
+import { WORKER_NICE } from '../../src/chain/local/thread-priority.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
 import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 
@@ -156,4 +158,26 @@ test('a closed pool fails calls with EmulatorFailed instead of hanging them', as
   await pending;
   await assert.rejects(chain.runGetMethod(from.wallet.address, 'seqno', []), EmulatorFailed);
   await assert.rejects(chain.sendExternal(v4Send(from, 0, [])), EmulatorFailed);
+});
+
+test('transaction workers run at a lower CPU priority than the main thread; read workers do not (Linux)', async (t) => {
+  if (process.platform !== 'linux') {
+    t.skip('per-thread priorities are read from /proc');
+    return;
+  }
+  const niceOfThreads = (): number[] =>
+    readdirSync('/proc/self/task').map((tid) => {
+      // /proc/<pid>/task/<tid>/stat: the 19th field is the nice value (after the parenthesized name)
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+  const before = niceOfThreads().filter((nice) => nice === WORKER_NICE).length;
+  const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
+  t.after(() => pool.close());
+  const emulator = pool.emulator(networkConfig(-3).base64);
+  await emulator.ready();
+  while (!pool.stats().read[0].ready) await new Promise((resolve) => setTimeout(resolve, 10)); // the read worker loads meanwhile
+  assert.equal(niceOfThreads().filter((nice) => nice === WORKER_NICE).length - before, 1, 'one thread lowered: the transaction worker');
+  assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
+  emulator.close();
 });

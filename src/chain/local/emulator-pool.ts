@@ -120,11 +120,11 @@ export class EmulatorPool {
 
 /** The workers of one lane: one to begin with, more (up to `max`) while all are busy. */
 class WorkerLane {
-  readonly threads: EmulatorThread[];
+  readonly threads: EmulatorThread[] = [];
   max = 1;
 
   constructor(private readonly name: EmulatorLane) {
-    this.threads = [new EmulatorThread(`${name} 1`)];
+    this.threads.push(this.newThread());
   }
 
   /**
@@ -136,11 +136,16 @@ class WorkerLane {
     let best = up[0] ?? this.threads[0];
     for (const thread of up) if (thread.load < best.load) best = thread;
     if (best.load > 0 && up.length === this.threads.length && this.threads.length < this.max) {
-      const more = new EmulatorThread(`${this.name} ${this.threads.length + 1}`);
+      const more = this.newThread();
       this.threads.push(more);
       more.warm();
     }
     return best;
+  }
+
+  /** Transaction workers run in the background (lower CPU priority); read workers answer requests. */
+  private newThread(): EmulatorThread {
+    return new EmulatorThread(`${this.name} ${this.threads.length + 1}`, this.name === 'tx');
   }
 }
 

@@ -9,6 +9,12 @@
  */
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
 
+/** What a worker is started with. */
+export interface EmulatorWorkerData {
+  /** Lower this thread's CPU priority (thread-priority.ts). */
+  background: boolean;
+}
+
 /** The call's arguments without the sticky ones. */
 export type TxArgs = Omit<TxRunArgs, 'prevBlocksInfo' | 'libs'>;
 export type GetArgs = Omit<GetRunArgs, 'prevBlocksInfo' | 'libs'>;

@@ -15,7 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
-import type { DropRequest, GetArgs, TxArgs, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
+import type { DropRequest, EmulatorWorkerData, GetArgs, TxArgs, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
 import { EmulatorFailed } from './errors.js';
 
 /**
@@ -24,12 +24,12 @@ import { EmulatorFailed } from './errors.js';
  * small boot script registers tsx's loader in the worker first, then imports the `.ts` file. Both are
  * resolved here, so the process's working directory does not matter.
  */
-function spawnWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./emulator-worker.js', import.meta.url));
+function spawnWorker(workerData: EmulatorWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./emulator-worker.js', import.meta.url), { workerData });
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./emulator-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 export type CallRequest =
@@ -69,7 +69,14 @@ export class EmulatorThread {
   private referenced = true;
   private closed = false;
 
-  constructor(readonly label: string) {}
+  /**
+   * `background`: the worker runs at a lower CPU priority than the thread serving HTTP (transaction
+   * workers: throughput work; read workers answer requests and keep the normal priority).
+   */
+  constructor(
+    readonly label: string,
+    private readonly background = false,
+  ) {}
 
   /** Calls answered (successfully or not) since the pool started this lane slot. */
   served = 0;
@@ -138,7 +145,7 @@ export class EmulatorThread {
   }
 
   private spawn(): Worker {
-    const worker = spawnWorker();
+    const worker = spawnWorker({ background: this.background });
     this.worker = worker;
     this.started = false;
     this.lastError = undefined;

@@ -9,9 +9,9 @@
  */
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../../ton/core-speedups.js';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor } from './emulator.js';
-import type { DropRequest, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
+import type { DropRequest, EmulatorWorkerData, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
 import { lowerThisThreadPriority } from './thread-priority.js';
 
 interface ConfigSlot {
@@ -27,7 +27,7 @@ class RequestError extends Error {}
 const port = parentPort;
 if (!port) throw new Error('emulator-worker.ts runs as a worker thread (see emulator-pool.ts)');
 
-lowerThisThreadPriority();
+if ((workerData as EmulatorWorkerData | undefined)?.background) lowerThisThreadPriority();
 
 const slots = new Map<number, ConfigSlot>();
 let poisoned = false;

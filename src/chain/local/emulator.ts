@@ -8,13 +8,14 @@
  * on every call. Measured on this machine, serializing the PREVBLOCKSINFO tuple (16 block ids) costs
  * ~4 ms per call with @ton/core's serializeTuple, 3x the emulation itself, and the code/data cells
  * are turned into BoCs again for every get-method. This adapter takes ready base64 strings (cached by
- * the caller per block / per account state) and calls the emulator's exported functions through
- * `Executor.invoke`, with one emulator instance per config (so two networks sharing one Executor do
- * not rebuild each other's emulator on every switch).
+ * the caller per block / per account state) and calls the emulator's exported C functions directly
+ * (`_emulate_with_emulator`, `_run_get_method`), with one emulator instance per config (so two
+ * networks sharing one Executor do not rebuild each other's emulator on every switch), and the config
+ * string kept in the emulator's memory instead of copied in for every get-method.
  *
- * Coupling: it relies on `invoke` (public) and `extractString` (private in the typings, present in
- * the JS) of @ton/sandbox 0.41; test/chain covers both paths, so an upgrade that changes them fails
- * loudly there.
+ * Coupling: it relies on the emscripten module the Executor holds (its `module` field) and on the
+ * emulator's C exports, as @ton/sandbox 0.41 builds them; test/chain covers both paths, so an upgrade
+ * that changes them fails loudly there.
  */
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
@@ -89,9 +90,17 @@ function mirrorFunctionTable(instance: WebAssembly.Instance): void {
 
 export type { Executor };
 
-interface ExecutorInternals {
-  invoke(method: string, args: (number | string)[]): number;
-  extractString(ptr: number): string;
+/** The emscripten module inside sandbox's Executor: the emulator's C API and its memory helpers. */
+interface EmulatorModule {
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  lengthBytesUTF8(text: string): number;
+  stringToUTF8(text: string, ptr: number, maxBytes: number): void;
+  UTF8ToString(ptr: number): string;
+  _create_emulator(config: number, verbosity: number): number;
+  _destroy_emulator(emulator: number): void;
+  _emulate_with_emulator(emulator: number, libs: number, shardAccount: number, message: number, params: number): number;
+  _run_get_method(params: number, stack: number, config: number): number;
 }
 
 export interface TxRunArgs {
@@ -136,18 +145,21 @@ export type GetRunResult =
 
 /** The emulator bound to one blockchain config. */
 export class Emulator {
-  private readonly core: ExecutorInternals;
-  private emulatorPtr: number;
+  private readonly m: EmulatorModule;
+  /** The config as a C string in the emulator's memory, for the life of this emulator. */
+  private readonly configPtr: number;
+  private readonly emulatorPtr: number;
   private closed = false;
 
-  constructor(
-    executor: Executor,
-    private readonly configBase64: string,
-  ) {
-    this.core = executor as unknown as ExecutorInternals;
+  constructor(executor: Executor, configBase64: string) {
+    this.m = (executor as unknown as { module: EmulatorModule }).module;
+    this.configPtr = this.cString(configBase64);
     // verbosity 0 ("short"): no VM log is produced or copied out.
-    this.emulatorPtr = this.core.invoke('_create_emulator', [configBase64, 0]);
-    if (!this.emulatorPtr) throw new Error('the TON emulator refused the blockchain config');
+    this.emulatorPtr = this.m._create_emulator(this.configPtr, 0);
+    if (!this.emulatorPtr) {
+      this.m._free(this.configPtr);
+      throw new Error('the TON emulator refused the blockchain config');
+    }
   }
 
   static async create(configBase64: string): Promise<Emulator> {
@@ -164,7 +176,9 @@ export class Emulator {
       debug_enabled: false,
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = args.prevBlocksInfo;
-    const resp = this.call('_emulate_with_emulator', [this.emulatorPtr, args.libs ?? 0, args.shardAccount, args.message, JSON.stringify(params)]);
+    const resp = this.call([args.libs, args.shardAccount, args.message, JSON.stringify(params)], ([libs, account, message, json]) =>
+      this.m._emulate_with_emulator(this.emulatorPtr, libs, account, message, json),
+    );
     const out = resp.output as Record<string, unknown>;
     if (out.success === true) {
       return {
@@ -198,7 +212,7 @@ export class Emulator {
       debug_enabled: false,
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = args.prevBlocksInfo;
-    const resp = this.call('_run_get_method', [JSON.stringify(params), args.stack, this.configBase64]);
+    const resp = this.call([JSON.stringify(params), args.stack], ([json, stack]) => this.m._run_get_method(json, stack, this.configPtr));
     const out = resp.output as Record<string, unknown>;
     if (out.success === true) {
       return {
@@ -216,11 +230,33 @@ export class Emulator {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.core.invoke('_destroy_emulator', [this.emulatorPtr]);
+    this.m._destroy_emulator(this.emulatorPtr);
+    this.m._free(this.configPtr);
   }
 
-  private call(method: string, args: (number | string)[]): { output: unknown; fail?: boolean; message?: string } {
-    const resp = JSON.parse(this.core.extractString(this.core.invoke(method, args)));
+  /** A copy of `text` as a NUL-terminated string in the emulator's memory; the caller frees it. */
+  private cString(text: string): number {
+    const size = this.m.lengthBytesUTF8(text) + 1;
+    const ptr = this.m._malloc(size);
+    this.m.stringToUTF8(text, ptr, size);
+    return ptr;
+  }
+
+  /**
+   * Runs one emulator call on `strings` copied into its memory (undefined = a null pointer) and
+   * returns its parsed JSON answer; the copies and the answer's memory are freed.
+   */
+  private call(strings: Array<string | undefined>, run: (ptrs: number[]) => number): { output: unknown; fail?: boolean; message?: string } {
+    const ptrs = strings.map((text) => (text === undefined ? 0 : this.cString(text)));
+    let answer: string;
+    try {
+      const out = run(ptrs);
+      answer = this.m.UTF8ToString(out);
+      this.m._free(out);
+    } finally {
+      for (const ptr of ptrs) if (ptr !== 0) this.m._free(ptr);
+    }
+    const resp = JSON.parse(answer);
     // `fail` means the arguments themselves were unusable (e.g. a BoC the emulator could not parse).
     if (resp.fail) return { output: { success: false, error: String(resp.message ?? resp.error ?? 'emulator call failed') } };
     return resp;

@@ -1,11 +1,12 @@
 /**
- * Emulator workers yield the CPU to the thread that serves HTTP.
+ * Transaction workers yield the CPU to the threads that answer requests.
  *
  * With two transaction workers, a read worker and the main thread, a two-core machine has more busy
  * threads than cores under load, and the kernel then preempts the main thread like any other: its
- * event loop stalled for tens of milliseconds at a time in bench:chain. Emulation can wait a little;
- * an HTTP answer should not. On Linux a thread has a nice value of its own, so a worker lowers its
- * own (not the process's) to `WORKER_NICE`. Elsewhere, or where it is not allowed, nothing changes.
+ * event loop stalled for tens of milliseconds at a time in bench:chain. Block production can wait a
+ * little; an HTTP answer should not. On Linux a thread has a nice value of its own, so a transaction
+ * worker lowers its own (not the process's) to `WORKER_NICE`. Elsewhere, or where it is not
+ * allowed, nothing changes.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
