@@ -5,7 +5,8 @@
  * transfers of 0.01 TON to its own destination; each wallet's first transfer also deploys it):
  *  (a) transfers per second through the block producer (LocalChain: sendExternal, the 1 s block
  *      timer, delivery to the destination, sealing with SQLite on disk; the emulation itself on the
- *      emulator's transaction worker thread), against the bare Executor on this thread
+ *      emulator's transaction worker threads, two on a machine with two cores or more), against the
+ *      bare Executor on this thread
  *      running the same transfers (executor.runTransaction for the wallet's external, then for its
  *      internal message to the destination, ShardAccounts kept in a Map): ratio and both rates;
  *      plus the longest event-loop stall during the producer run;
