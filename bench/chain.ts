@@ -257,6 +257,9 @@ async function main() {
     console.log(`(b) get-method seqno: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms  (target p50 <= 1 ms)`);
     console.log('');
     console.log(`(c) after ${count} transfers through the producer: rss ${(rss / 2 ** 20).toFixed(0)} MiB, heap used ${(heap / 2 ** 20).toFixed(0)} MiB`);
+    // Measured on this 2-vCPU machine: another busy process made a single-threaded emulator loop ~2x
+    // slower (p50 0.27 -> 0.53 ms), so a load that rose during the run means the figures were disturbed.
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
