@@ -44,15 +44,15 @@ export interface EmulatorPoolOptions {
 let shared: EmulatorPool | undefined;
 
 export class EmulatorPool {
-  private readonly txs = new WorkerLane('tx');
-  private readonly reads = new WorkerLane('read');
+  private readonly txs: WorkerLane;
+  private readonly reads: WorkerLane;
   private readonly configs = new Map<string, ConfigRef & { refs: number }>();
   private nextConfigId = 1;
   private closed = false;
 
   constructor(options: EmulatorPoolOptions = {}) {
-    this.reads.max = positive('readWorkers', options.readWorkers ?? DEFAULT_READ_WORKERS);
-    this.txs.max = positive('txWorkers', options.txWorkers ?? DEFAULT_TX_WORKERS);
+    this.reads = new WorkerLane('read', positive('readWorkers', options.readWorkers ?? DEFAULT_READ_WORKERS));
+    this.txs = new WorkerLane('tx', positive('txWorkers', options.txWorkers ?? DEFAULT_TX_WORKERS));
   }
 
   /** The process-wide pool every chain uses unless given its own. Its idle workers do not keep the process alive. */
@@ -121,9 +121,11 @@ export class EmulatorPool {
 /** The workers of one lane: one to begin with, more (up to `max`) while all are busy. */
 class WorkerLane {
   readonly threads: EmulatorThread[] = [];
-  max = 1;
 
-  constructor(private readonly name: EmulatorLane) {
+  constructor(
+    private readonly name: EmulatorLane,
+    private readonly max: number,
+  ) {
     this.threads.push(this.newThread());
   }
 

@@ -40,5 +40,4 @@ export class SerialLane {
   idle(): Promise<void> {
     return this.tail.then(() => undefined);
   }
-
 }
