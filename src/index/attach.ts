@@ -6,8 +6,10 @@
  * failed) are read from the chain's store by seqno. One pump does both, so the order is the chain's
  * whatever the timing: it writes seqno N from the live event when it has one, else reads it.
  *
- * The pump only moves cells: parsing and writing happen in the index's writer thread (see
+ * The pump only moves cells: parsing, rendering and writing happen in the index's own threads (see
  * worker/worker-writer.ts), so the thread that produces blocks pays for packing them and nothing more.
+ * Several blocks are in flight at once (WRITE_WINDOW), so a backlog is rendered and written in
+ * parallel and committed in groups.
  *
  * A write that fails (PostgreSQL down) is retried after a pause; meanwhile live blocks wait in memory,
  * up to a cap past which they are dropped and read from the chain's store once the index is back.
@@ -19,6 +21,12 @@ import { WorkerWriter } from './worker/worker-writer.js';
 
 export type { IndexFeed };
 
+/**
+ * Blocks in flight to the writer: enough for the render thread to work ahead of the store thread and
+ * for a backlog to be committed in groups; few enough that a failure wastes little work.
+ */
+export const WRITE_WINDOW = 8;
+
 export interface IndexLogger {
   error(object: object, message: string): void;
 }
@@ -29,8 +37,10 @@ export interface AttachOptions {
   retryMs?: number;
   /** Live blocks kept while the index is behind (default 256); beyond, they are re-read from the chain. */
   maxPending?: number;
+  /** Blocks sent to the writer before the first of them is committed (default WRITE_WINDOW). */
+  window?: number;
   /**
-   * 'worker' (default): blocks are parsed and written by the index's own thread, so producing blocks
+   * 'worker' (default): blocks are parsed, rendered and written by the index's own threads, so producing blocks
    * costs only their packing; 'main': here, in this thread.
    */
   thread?: 'worker' | 'main';
@@ -45,7 +55,7 @@ export interface IndexAttachment {
   detach(): Promise<void>;
 }
 
-/** Where blocks go: the index's writer in this thread, or its writer thread. */
+/** Where blocks go: the index's writer in this thread, or its render and store threads. */
 interface BlockSink {
   write(block: FeedBlock): Promise<void>;
   close(): Promise<void>;
@@ -55,7 +65,7 @@ function mainThreadSink(index: Index): BlockSink {
   return { write: (block) => index.writer.write(indexedFromFeed(block)), close: async () => {} };
 }
 
-/** A writer thread, replaced by a fresh one if it dies (the failed block is retried by the pump). */
+/** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
 function workerSink(index: Index): BlockSink {
   let worker: WorkerWriter | undefined;
   return {
@@ -93,6 +103,7 @@ async function assertSameChain(index: Index, feed: IndexFeed, last: number): Pro
 export async function attachIndexToChain(index: Index, feed: IndexFeed, options: AttachOptions = {}): Promise<IndexAttachment> {
   const retryMs = options.retryMs ?? 1000;
   const maxPending = options.maxPending ?? 256;
+  const window = options.window ?? WRITE_WINDOW;
   let written = await index.reader.lastMasterchainSeqno();
   await assertSameChain(index, feed, written);
   const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index);
@@ -109,15 +120,35 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     }
   };
 
+  /**
+   * Sends blocks ahead, up to `window` in flight (rendered and written by the writer while the next
+   * are sent), and moves `written` forward as they are committed, in order. A failure stops the
+   * sending; the blocks still in flight settle (the writer refuses any past the failed one) before
+   * the pump retries from the first block not written.
+   */
   const pumpOnce = async () => {
-    while (!detached) {
-      const next = written + 1;
-      if (next > feed.masterchainInfo().last.id.seqno) return;
-      const live = pending.get(next);
-      await sink.write(live ? feedFromSealed(live) : await feedFromChain(feed, next));
-      pending.delete(next);
-      written = next;
-      settle();
+    const inFlight: { seqno: number; done: Promise<void> }[] = [];
+    try {
+      while (!detached) {
+        const last = feed.masterchainInfo().last.id.seqno;
+        while (inFlight.length < window && !detached) {
+          const seqno = (inFlight.at(-1)?.seqno ?? written) + 1;
+          if (seqno > last) break;
+          const live = pending.get(seqno);
+          const done = sink.write(live ? feedFromSealed(live) : await feedFromChain(feed, seqno));
+          // Observed below, in order; a rejection met while an earlier block is awaited is not lost.
+          done.catch(() => {});
+          inFlight.push({ seqno, done });
+        }
+        const head = inFlight.shift();
+        if (!head) return;
+        await head.done;
+        pending.delete(head.seqno);
+        written = head.seqno;
+        settle();
+      }
+    } finally {
+      await Promise.allSettled(inFlight.map((f) => f.done));
     }
   };
 

@@ -19,6 +19,7 @@ import { extraCurrenciesMap } from '../ton/tonlib-json.js';
 import { transactionAccount } from '../ton/transaction-json.js';
 import { v3Transaction } from '../ton/transaction-v3-json.js';
 import { detectWallet } from '../ton/wallet-detect.js';
+import type { RenderedBlock } from './block-committer.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { signedShard } from './sql/values.js';
 import type { IndexedBlock, IndexedTransaction } from './types.js';
@@ -263,6 +264,20 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBa
         .join(', ')} WHERE excluded.last_trans_lt >= latest_account_states.last_trans_lt`,
     },
   ];
+}
+
+/** The block as the committer takes it: its rows, or the error that rendering them raised. */
+export function renderBlock(block: IndexedBlock, codeBocs: CodeBocCache): RenderedBlock {
+  const seqno = block.masterchain.id.seqno;
+  try {
+    return { seqno, transactions: block.transactions.length, rows: blockRows(block, codeBocs) };
+  } catch (error) {
+    return { seqno, transactions: block.transactions.length, rows: asError(error) };
+  }
+}
+
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function transactionRow(

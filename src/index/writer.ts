@@ -1,18 +1,28 @@
 /**
- * Writes sealed blocks into the index, one masterchain block per DB transaction: a reader sees a block
- * with all its transactions, messages and account states, or not at all. Writing a block again is
- * harmless (every insert is an idempotent upsert), which is what lets the catch-up overlap the live feed.
+ * Writes sealed blocks into the index in this thread: each block rendered to rows here, then
+ * committed by a BlockCommitter (blocks that wait while another is written go together, in one DB
+ * transaction). A reader sees a block with all its transactions, messages and account states, or not
+ * at all. Writing a block again is harmless (every insert is an idempotent upsert), which is what
+ * lets the catch-up overlap the live feed.
+ *
+ * The chain's own path renders and writes in two threads instead (worker/worker-writer.ts); this one
+ * serves tests, tools and `attach` with `thread: 'main'`.
  */
-import { blockRows, CodeBocCache } from './block-rows.js';
+import { BlockCommitter } from './block-committer.js';
+import { CodeBocCache, renderBlock } from './block-rows.js';
 import type { SqlDriver } from './sql/driver.js';
 import type { IndexedBlock } from './types.js';
 
 export class IndexWriter {
   private readonly codeBocs = new CodeBocCache();
+  private readonly committer: BlockCommitter;
 
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(driver: SqlDriver) {
+    this.committer = new BlockCommitter(driver);
+  }
 
-  async write(block: IndexedBlock): Promise<void> {
-    await this.driver.write(blockRows(block, this.codeBocs));
+  /** Resolves once the block is committed; rejects with what failed (rendering or writing). */
+  write(block: IndexedBlock): Promise<void> {
+    return this.committer.commit(renderBlock(block, this.codeBocs));
   }
 }

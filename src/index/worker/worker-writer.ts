@@ -1,74 +1,99 @@
 /**
- * The main thread's handle on the index's writer thread. Sending a block costs the sender only the
- * packing (tens of microseconds per transaction); parsing and writing happen in the worker, on another
- * core, so a chain producing blocks barely notices its index.
+ * The main thread's handle on the index's two threads: a render thread (parses blocks and renders
+ * their rows) feeding a store thread (commits them) through a port of their own. Sending a block
+ * costs the sender only the packing (tens of microseconds per transaction); the rest happens on
+ * other cores, rendering one block while the previous ones are written, so a chain producing blocks
+ * barely notices its index and a backlog is written at the speed of the slower half.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import type { FeedBlock } from '../feed.js';
 import type { IndexLocation } from '../open-index.js';
-import { packBlock } from './transfer.js';
-import type { WorkerReply, WorkerRequest } from './index-worker.js';
+import { packBlock, type PackedBlock } from './transfer.js';
+import type { RenderRequest, RenderWorkerData } from './render-worker.js';
+import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
 
 /**
- * The built worker (dist/.../index-worker.js) runs as is; from the TypeScript sources (tests, tsx) the
+ * The built worker (dist/.../<name>.js) runs as is; from the TypeScript sources (tests, tsx) the
  * worker registers tsx first, which a worker does not inherit from the --import of its parent.
  */
-function spawn(location: IndexLocation): Worker {
-  const built = new URL('./index-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData: location });
-  const source = new URL('./index-worker.ts', import.meta.url).href;
+function spawn(name: string, workerData: unknown, transferList: TransferListItem[]): Worker {
+  const built = new URL(`./${name}.js`, import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData, transferList });
+  const source = new URL(`./${name}.ts`, import.meta.url).href;
   // tsx is resolved from here, not from the process's working directory.
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(boot, { eval: true, workerData: location });
+  return new Worker(boot, { eval: true, workerData, transferList });
 }
 
 export class WorkerWriter {
-  private readonly worker: Worker;
+  private readonly render: Worker;
+  private readonly store: Worker;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly closed: Promise<void>;
   private nextId = 1;
   private failure: Error | undefined;
 
   constructor(location: IndexLocation) {
-    this.worker = spawn(location);
-    this.worker.on('message', (reply: WorkerReply) => {
+    const { port1, port2 } = new MessageChannel();
+    this.store = spawn('store-worker', { location, rendered: port2 } satisfies StoreWorkerData, [port2]);
+    this.render = spawn('render-worker', { store: port1 } satisfies RenderWorkerData, [port1]);
+    let closed!: () => void;
+    this.closed = new Promise((resolve) => (closed = resolve));
+    this.store.on('message', (reply: StoreReply) => {
+      if ('closed' in reply) return closed();
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
       if (reply.ok) waiter.resolve();
-      else waiter.reject(new Error(`index worker: ${reply.error}`));
+      else waiter.reject(new Error(`index writer: ${reply.error}`));
     });
     const fail = (error: Error) => {
-      this.failure = error;
+      this.failure ??= error;
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
+      closed();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`index worker exited (code ${code})`)));
+    for (const [name, worker] of [['render', this.render], ['store', this.store]] as const) {
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`index ${name} thread exited (code ${code})`)));
+    }
   }
 
-  /** True once the worker died: the owner replaces it. */
+  /** True once a thread died: the owner replaces the writer. */
   get broken(): boolean {
     return this.failure !== undefined;
   }
 
+  /** Resolves once the block is committed. Blocks are committed in the order they were sent. */
   write(block: FeedBlock): Promise<void> {
-    return this.request((id) => ({ id, block: packBlock(block) }));
+    return this.writePacked(packBlock(block));
   }
 
-  async close(): Promise<void> {
-    if (!this.failure) await this.request((id) => ({ id, close: true })).catch(() => undefined);
-    await this.worker.terminate();
-  }
-
-  private request(make: (id: number) => WorkerRequest): Promise<void> {
+  /** A block packed already (a benchmark packs ahead, to time the writing alone). */
+  writePacked(block: PackedBlock): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage(make(id));
+      this.render.postMessage({ id, block } satisfies RenderRequest);
     });
+    this.inFlight.add(written);
+    const forget = () => this.inFlight.delete(written);
+    written.then(forget, forget);
+    return written;
+  }
+
+  /** Waits for the blocks sent, closes the store's connection, ends both threads. */
+  async close(): Promise<void> {
+    if (!this.failure) {
+      await Promise.allSettled(this.inFlight);
+      this.store.postMessage({ close: true } satisfies StoreRequest);
+      await this.closed;
+    }
+    await Promise.all([this.render.terminate(), this.store.terminate()]);
   }
 }

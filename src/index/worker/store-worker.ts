@@ -1,0 +1,66 @@
+/**
+ * The index's store thread: takes rendered blocks from the render thread (render-worker.ts) and
+ * commits them in order, grouped while they wait (BlockCommitter), answering the main thread
+ * {id, ok} or {id, error} for each. It opens its own connection to the index (the main thread's
+ * connection stays for reads); the schema is already migrated.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { BlockCommitter } from '../block-committer.js';
+import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
+import { PostgresDriver } from '../sql/postgres-driver.js';
+import { SqliteDriver } from '../sql/sqlite-driver.js';
+import type { IndexLocation } from '../open-index.js';
+import type { RenderedMessage } from './render-worker.js';
+
+export interface StoreWorkerData {
+  location: IndexLocation;
+  /** Where rendered blocks arrive from the render thread. */
+  rendered: MessagePort;
+}
+
+export type StoreRequest = { close: true };
+export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true };
+
+async function open(location: IndexLocation): Promise<SqlDriver> {
+  return location.kind === 'sqlite' ? SqliteDriver.open(location.file) : PostgresDriver.open(location.databaseUrl, location.schema);
+}
+
+/** Structured clone turned every Buffer into a Uint8Array; the drivers bind Buffers. */
+function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
+  for (const batch of batches) {
+    for (const row of batch.rows) {
+      for (let i = 0; i < row.length; i++) {
+        const value: SqlValue | Uint8Array = row[i];
+        if (value instanceof Uint8Array && !Buffer.isBuffer(value)) row[i] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      }
+    }
+  }
+  return batches;
+}
+
+const port = parentPort!;
+const { location, rendered } = workerData as StoreWorkerData;
+const driver = open(location);
+const committer = driver.then((d) => new BlockCommitter(d));
+// A failed connection answers every block with its error instead of crashing the thread.
+committer.catch(() => {});
+
+rendered.on('message', (message: RenderedMessage) => {
+  const { id, seqno, transactions } = message;
+  const rows = 'error' in message ? new Error(message.error) : reviveBytes(message.rows);
+  committer
+    .then((c) => c.commit({ seqno, transactions, rows }))
+    .then(
+      () => port.postMessage({ id, ok: true } satisfies StoreReply),
+      (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? error.message } satisfies StoreReply),
+    );
+});
+
+port.on('message', (_request: StoreRequest) => {
+  void (async () => {
+    await (await driver.catch(() => undefined))?.close();
+    rendered.close();
+    port.postMessage({ closed: true } satisfies StoreReply);
+    port.close();
+  })();
+});
