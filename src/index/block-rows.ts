@@ -62,7 +62,8 @@ const NO_MESSAGES = beginCell().storeBit(false).storeBit(false).endCell();
  */
 function withoutMessages(tx: Transaction): Transaction {
   const raw: Cell = Object.create(tx.raw, { refs: { value: [NO_MESSAGES, ...tx.raw.refs.slice(1)] } });
-  return { ...tx, raw };
+  // Inherits the rest from tx (a spread would read, and so parse, the lazily parsed messages).
+  return Object.create(tx, { raw: { value: raw } }) as Transaction;
 }
 
 /** Code cells repeat across accounts and blocks (every wallet of a kind has the same): BoC them once. */

@@ -3,7 +3,8 @@
  * yet parsed. Parsing a transaction costs ~0.5 ms, more than indexing it; keeping the feed as cells
  * lets the parsing happen in the index's worker thread instead of the thread producing blocks.
  */
-import { Cell, loadTransaction, type Address } from '@ton/core';
+import { Cell, type Address } from '@ton/core';
+import { loadTransactionCell } from '../ton/transaction-cell.js';
 import { WHOLE_SHARD, type Block, type BlockRef, type Chain, type ChainTransaction, type SealedBlock } from '../chain/types.js';
 import type { IndexedBlock } from './types.js';
 
@@ -92,7 +93,17 @@ export function indexedFromFeed(block: FeedBlock): IndexedBlock {
   return {
     masterchain: block.masterchain,
     shards: block.shards,
-    transactions: block.transactions.map((t) => ({ transaction: loadTransaction(cellOf(t).beginParse()), block: t.block })),
+    transactions: block.transactions.map((t) => ({ transaction: loadTransactionCell(cellOf(t)), block: t.block })),
     accounts: block.accounts.map((a) => ({ address: a.address, shardAccount: cellOf(a) })),
+  };
+}
+
+/** A parsed block as a feed again (tools that generate blocks send them through the writer threads). */
+export function feedFromIndexed(block: IndexedBlock): FeedBlock {
+  return {
+    masterchain: block.masterchain,
+    shards: block.shards,
+    transactions: block.transactions.map((t) => ({ cell: t.transaction.raw, block: t.block })),
+    accounts: block.accounts.map((a) => ({ address: a.address, cell: a.shardAccount })),
   };
 }

@@ -1,24 +1,34 @@
 /**
- * Two hot spots of @ton/core replaced by exact, faster equivalents, once per thread.
+ * Hot spots of @ton/core replaced by exact, faster equivalents, once per thread.
  *
  * Every cell @ton/core builds, parses from a BoC or serializes is hashed and copied bit by bit:
  *  - its representation hash goes through @ton/crypto's `sha256_sync`, which runs jsSHA over hex
  *    strings: replaced by node:crypto's SHA-256 (the same function);
  *  - `BitBuilder.writeBits` copies one bit at a time, also when both sides are byte-aligned (the
  *    usual case: every cell's data when it is hashed or serialized): it now copies the aligned bytes
- *    at once and only the last few bits one by one.
+ *    at once and only the last few bits one by one;
+ *  - `BitReader` reads every integer (an lt, a coin amount, a 256-bit hash) one bit at a time into a
+ *    bigint, allocating at each bit: it now reads whole bytes into a number, 48 bits at a time;
+ *  - every new cell's hash and depth (`wonderCalculator`) go through level masks, a BitBuilder for
+ *    the padded data and four hash slots computed one by one: for an ordinary cell whose references
+ *    are all of level 0 (every cell of a transaction, a message, an account) the representation is
+ *    written straight into one buffer and hashed once. Exotic cells and cells above pruned branches
+ *    take the original path. A thread that moves cells already hashed (the index's cell pools) can
+ *    also hand the hash over instead of computing it again (`cellWithKnownHash`).
  * Measured on the producer's wallet transfers, jsSHA was ~40 % of reading an emulated transaction and
- * the bit loop ~9 % of the producing thread; the index's writer thread parses the same cells.
+ * the bit loop ~9 % of the producing thread; in the index's render thread the bit-by-bit reads and
+ * the garbage they leave were ~40 % of parsing and rendering a block.
  *
- * @ton/core reads `sha256_sync` from @ton/crypto's exports at each call, and `writeBits` from the
- * prototype, so replacing them reaches every caller. Importing this module installs both: every
+ * @ton/core reads `sha256_sync` from @ton/crypto's exports at each call, and `writeBits`,
+ * `_preloadUint` and `_preloadInt` from the prototypes, and `wonderCalculator` from its module's
+ * exports, so replacing them reaches every caller. Importing this module installs both: every
  * entry point (the CLI, the chain, the emulator and index worker threads) imports it. Should a
  * release move either, it is left alone and only the speed-up is lost (test/ton/core-speedups.test.ts
  * then fails).
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { BitBuilder, type BitString } from '@ton/core';
+import { beginCell, BitBuilder, BitReader, BitString, Cell, CellType } from '@ton/core';
 
 type Sha256Sync = (source: Buffer | string) => Buffer;
 
@@ -60,8 +70,146 @@ function installAlignedWriteBits(): boolean {
   return true;
 }
 
+interface BitStringInternals {
+  _data: Uint8Array;
+  _offset: number;
+  _length: number;
+}
+
+interface BitReaderInternals {
+  _bits: BitStringInternals;
+  _preloadUint(bits: number, offset: number): bigint;
+  _preloadInt(bits: number, offset: number): bigint;
+}
+
+/** `count` (at most 48) bits of `data` from bit `position` on, big-endian, as a number. */
+function readBits(data: Uint8Array, position: number, count: number): number {
+  let value = 0;
+  while (count > 0) {
+    const skip = position & 7;
+    const take = Math.min(8 - skip, count);
+    value = value * (1 << take) + ((data[position >> 3] >> (8 - skip - take)) & ((1 << take) - 1));
+    position += take;
+    count -= take;
+  }
+  return value;
+}
+
+function installByteReads(): boolean {
+  const proto = BitReader.prototype as unknown as BitReaderInternals;
+  if (typeof proto._preloadUint !== 'function' || typeof proto._preloadInt !== 'function') return false;
+  const probe = new BitReader(beginCell().storeUint(5, 3).endCell().bits) as unknown as BitReaderInternals;
+  if (!(probe._bits?._data instanceof Uint8Array) || typeof probe._bits._offset !== 'number' || typeof probe._bits._length !== 'number') return false;
+  const slowUint = proto._preloadUint;
+  const slowInt = proto._preloadInt;
+  const uint = (reader: BitReaderInternals, bits: number, offset: number): bigint => {
+    const { _data: data, _offset: start } = reader._bits;
+    let position = start + offset;
+    if (bits <= 48) return BigInt(readBits(data, position, bits));
+    let value = 0n;
+    for (let left = bits; left > 0; ) {
+      const take = Math.min(48, left);
+      value = (value << BigInt(take)) | BigInt(readBits(data, position, take));
+      position += take;
+      left -= take;
+    }
+    return value;
+  };
+  // Out of range (or zero bits): the original, which throws (or answers) as it always did.
+  const inRange = (reader: BitReaderInternals, bits: number, offset: number) =>
+    bits > 0 && Number.isInteger(bits) && offset >= 0 && offset + bits <= reader._bits._length;
+  proto._preloadUint = function _preloadUint(this: BitReaderInternals, bits: number, offset: number): bigint {
+    return inRange(this, bits, offset) ? uint(this, bits, offset) : slowUint.call(this, bits, offset);
+  };
+  proto._preloadInt = function _preloadInt(this: BitReaderInternals, bits: number, offset: number): bigint {
+    if (!inRange(this, bits, offset)) return slowInt.call(this, bits, offset);
+    const value = uint(this, bits, offset);
+    // Two's complement: the top bit set means value - 2^bits.
+    return value >> BigInt(bits - 1) ? value - (1n << BigInt(bits)) : value;
+  };
+  return true;
+}
+
+interface Wonders {
+  mask: { value: number };
+  hashes: Buffer[];
+  depths: number[];
+}
+type WonderCalculator = (type: CellType, bits: BitString, refs: Cell[]) => Wonders;
+interface CellInternals {
+  mask: { value: number };
+}
+
+/** The hash the next ordinary cell built in this thread is known to have (cellWithKnownHash). */
+let knownHash: Buffer | undefined;
+
+/** d1 d2, the data padded with a 1 bit and zeros, each reference's depth (2 bytes), each reference's hash. */
+function ordinaryRepresentation(bits: BitString, refs: Cell[]): Buffer {
+  const { _data: data, _offset: start, _length: length } = bits as unknown as BitStringInternals;
+  const whole = length >> 3;
+  const tail = length & 7;
+  const dataLength = whole + (tail > 0 ? 1 : 0);
+  const repr = Buffer.allocUnsafe(2 + dataLength + 34 * refs.length);
+  repr[0] = refs.length;
+  repr[1] = whole * 2 + (tail > 0 ? 1 : 0);
+  if ((start & 7) === 0) repr.set(data.subarray(start >> 3, (start >> 3) + whole), 2);
+  else for (let i = 0; i < whole; i++) repr[2 + i] = readBits(data, start + i * 8, 8);
+  if (tail > 0) repr[2 + whole] = (readBits(data, start + whole * 8, tail) << (8 - tail)) | (1 << (7 - tail));
+  let at = 2 + dataLength;
+  for (const ref of refs) {
+    repr.writeUInt16BE(ref.depth(0), at);
+    at += 2;
+  }
+  for (const ref of refs) {
+    ref.hash(0).copy(repr, at);
+    at += 32;
+  }
+  return repr;
+}
+
+function installOrdinaryWonders(): boolean {
+  let module: { wonderCalculator?: WonderCalculator };
+  let LevelMask: new (mask: number) => { value: number };
+  try {
+    module = require('@ton/core/dist/boc/cell/wonderCalculator.js') as typeof module;
+    LevelMask = (require('@ton/core/dist/boc/cell/LevelMask.js') as { LevelMask: typeof LevelMask }).LevelMask;
+  } catch {
+    return false;
+  }
+  const slow = module.wonderCalculator;
+  if (typeof slow !== 'function' || typeof LevelMask !== 'function') return false;
+  // Immutable (no setter, apply() answers a new mask): one is shared by every level-0 cell.
+  const levelZero = new LevelMask(0);
+  module.wonderCalculator = (type, bits, refs) => {
+    const hint = knownHash;
+    knownHash = undefined;
+    if (type !== CellType.Ordinary || refs.some((ref) => (ref as unknown as CellInternals).mask.value !== 0)) return slow(type, bits, refs);
+    let depth = 0;
+    for (const ref of refs) depth = Math.max(depth, ref.depth(0) + 1);
+    const hash = hint ?? createHash('sha256').update(ordinaryRepresentation(bits, refs)).digest();
+    return { mask: levelZero, hashes: [hash, hash, hash, hash], depths: [depth, depth, depth, depth] };
+  };
+  return true;
+}
+
 /** Whether each replacement is in place in this thread. */
-export const coreSpeedups: { nativeSha256: boolean; alignedWriteBits: boolean } = {
+export const coreSpeedups: { nativeSha256: boolean; alignedWriteBits: boolean; byteReads: boolean; ordinaryWonders: boolean } = {
   nativeSha256: installNativeSha256(),
   alignedWriteBits: installAlignedWriteBits(),
+  byteReads: installByteReads(),
+  ordinaryWonders: installOrdinaryWonders(),
 };
+
+/**
+ * An ordinary cell whose representation hash is known already (computed by @ton/core in another
+ * thread, carried with the cell's bits): built without hashing it again. Only for hashes that came
+ * from a real cell; with the speedups absent the hash is computed as usual.
+ */
+export function cellWithKnownHash(bits: BitString, refs: Cell[], hash: Buffer): Cell {
+  knownHash = coreSpeedups.ordinaryWonders ? hash : undefined;
+  try {
+    return new Cell({ bits, refs });
+  } finally {
+    knownHash = undefined;
+  }
+}

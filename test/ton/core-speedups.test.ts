@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { randomBytes } from 'node:crypto';
-import { BitBuilder, BitString, beginCell, Cell } from '@ton/core';
-import { coreSpeedups } from '../../src/ton/core-speedups.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { BitBuilder, BitReader, BitString, beginCell, Cell } from '@ton/core';
+import { cellWithKnownHash, coreSpeedups } from '../../src/ton/core-speedups.js';
 
 const require = createRequire(import.meta.url);
 
-test('both replacements are installed (a @ton/core or @ton/crypto release that moved them fails here)', () => {
-  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true });
+test('every replacement is installed (a @ton/core or @ton/crypto release that moved them fails here)', () => {
+  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true });
   const primitives = require('@ton/crypto/dist/primitives/sha256.js') as { sha256_sync: (s: Buffer) => Buffer };
   assert.match(primitives.sha256_sync.toString(), /createHash/);
 });
@@ -44,4 +44,82 @@ test('writeBits copies exactly what the bit-by-bit loop copies, for every alignm
   }
   // and it still refuses to overflow a cell
   assert.throws(() => new BitBuilder(8).writeBits(new BitString(data, 0, 16)), /overflow/);
+});
+
+test('integer reads give what the bit-by-bit reads give, signed and unsigned, at every offset and width', () => {
+  const data = randomBytes(80);
+  const bits = new BitString(data, 5, 600);
+  const slow = (offset: number, width: number, signed: boolean): bigint => {
+    let value = 0n;
+    for (let i = 0; i < width; i++) value = (value << 1n) | (bits.at(offset + i) ? 1n : 0n);
+    return signed && width > 0 && bits.at(offset) ? value - (1n << BigInt(width)) : value;
+  };
+  for (const offset of [0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 31, 100]) {
+    for (const width of [1, 2, 7, 8, 9, 16, 31, 32, 33, 47, 48, 49, 52, 53, 63, 64, 65, 96, 120, 255, 256, 257]) {
+      const reader = new BitReader(bits);
+      reader.skip(offset);
+      assert.equal(reader.preloadUintBig(width), slow(offset, width, false), `uint ${width} bits at +${offset}`);
+      assert.equal(reader.preloadIntBig(width), slow(offset, width, true), `int ${width} bits at +${offset}`);
+    }
+  }
+  // Reads past the end still fail as @ton/core's do; zero bits still read 0.
+  const short = new BitReader(new BitString(data, 0, 10));
+  assert.throws(() => short.loadUintBig(11), /out of bounds/);
+  assert.equal(short.preloadUintBig(0), 0n);
+  // Real structures read back: coins, addresses, a 256-bit hash.
+  const hash = randomBytes(32);
+  const cell = beginCell().storeBit(1).storeCoins(123456789012345678901234n).storeBuffer(hash).storeInt(-5n, 64).endCell();
+  const slice = cell.beginParse();
+  assert.equal(slice.loadBit(), true);
+  assert.equal(slice.loadCoins(), 123456789012345678901234n);
+  assert.ok(slice.loadBuffer(32).equals(hash));
+  assert.equal(slice.loadIntBig(64), -5n);
+});
+
+/** The TON representation hash of an ordinary level-0 cell, computed here bit by bit from the specification. */
+function specHash(cell: Cell): Buffer {
+  const length = cell.bits.length;
+  const bytes = Buffer.alloc(Math.ceil(length / 8));
+  for (let i = 0; i < length; i++) if (cell.bits.at(i)) bytes[i >> 3] |= 0x80 >> (i & 7);
+  if (length % 8 !== 0) bytes[length >> 3] |= 0x80 >> (length % 8);
+  const depths = cell.refs.map((ref) => Buffer.from([ref.depth() >> 8, ref.depth() & 0xff]));
+  const repr = Buffer.concat([Buffer.from([cell.refs.length, Math.floor(length / 8) + Math.ceil(length / 8)]), bytes, ...depths, ...cell.refs.map(specHash)]);
+  return createHash('sha256').update(repr).digest();
+}
+
+test("cell hashes and depths are the specification's, for every data length and alignment", () => {
+  const data = randomBytes(200);
+  const leaves = [0, 1, 7, 8, 9, 255, 256, 1023].map((bits, i) => beginCell().storeBits(new BitString(data, i, bits)).endCell());
+  const middle = beginCell().storeUint(0b101, 3).storeRef(leaves[1]).storeRef(leaves[7]).endCell();
+  const root = beginCell().storeBits(new BitString(data, 3, 517)).storeRef(middle).storeRef(leaves[0]).storeRef(middle).storeRef(leaves[4]).endCell();
+  for (const cell of [...leaves, middle, root]) {
+    assert.ok(cell.hash().equals(specHash(cell)), `${cell.bits.length} bits, ${cell.refs.length} refs`);
+    assert.equal(cell.level(), 0);
+  }
+  assert.equal(root.depth(), 2);
+  assert.equal(leaves[0].depth(), 0);
+  // Through a BoC and back: the same hashes.
+  assert.ok(Cell.fromBoc(root.toBoc())[0].hash().equals(root.hash()));
+});
+
+test('exotic cells and cells above them keep the original computation (a pruned branch of level 1)', () => {
+  const inner = beginCell().storeUint(7, 8).endCell();
+  // pruned_branch: type 1, level mask 1, the pruned cell's hash and depth.
+  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
+  assert.equal(pruned.level(), 1);
+  assert.ok(pruned.hash(0).equals(inner.hash()), 'a pruned branch hashes as the cell it stands for at level 0');
+  const above = beginCell().storeRef(pruned).endCell();
+  assert.equal(above.level(), 1);
+  assert.ok(!above.hash(0).equals(above.hash(1)));
+});
+
+test('cellWithKnownHash: the cell carries the hash it is given, built without hashing', () => {
+  const real = beginCell().storeUint(12345, 20).storeRef(beginCell().storeUint(1, 1).endCell()).endCell();
+  const rebuilt = cellWithKnownHash(real.bits, [...real.refs], real.hash());
+  assert.ok(rebuilt.hash().equals(real.hash()));
+  assert.equal(rebuilt.depth(), real.depth());
+  assert.ok(rebuilt.toBoc().equals(real.toBoc()));
+  // The hint is for one cell only: the next cell is hashed as usual.
+  const next = beginCell().storeUint(5, 8).endCell();
+  assert.ok(next.hash().equals(specHash(next)));
 });

@@ -3,10 +3,11 @@
  * clone cannot carry. A CellPool is plain data for every cell of a block at once, in a handful of
  * typed arrays (so the copy between threads is a few memcpy, not one object per cell): cells in an
  * order where every reference points backwards, so the receiver builds each cell after its
- * references. Packing copies bits and walks each DAG once; the expensive part, hashing every cell
- * again, happens in the receiving thread, and only for cells it has not built lately (CellCache).
+ * references. Packing copies bits and walks each DAG once; the receiver builds each cell it has not
+ * built lately (CellCache) with the hash the pool carries, instead of hashing it again.
  */
 import { BitString, Cell } from '@ton/core';
+import { cellWithKnownHash } from '../../ton/core-speedups.js';
 
 export interface CellPool {
   /** The representation hash of every cell, 32 bytes each: the receiver reuses cells it already built. */
@@ -113,9 +114,8 @@ function dataBytes(bits: BitString): Uint8Array {
 }
 
 /**
- * Cells the receiver built lately, by hash: a cell is built (and hashed, the costly part, in pure JS
- * SHA-256) once and reused while it keeps coming back, as wallet code does in every block. Cleared
- * when full, so it holds the last few blocks' cells.
+ * Cells the receiver built lately, by hash: a cell is built once and reused while it keeps coming
+ * back, as wallet code does in every block. Cleared when full, so it holds the last few blocks' cells.
  */
 export class CellCache {
   private cells = new Map<string, Cell>();
@@ -143,7 +143,8 @@ export function unpackCells(pool: CellPool, cache = new CellCache()): Cell[] {
       const bits = new BitString(bytes.subarray(pool.byteStarts[i], pool.byteStarts[i + 1]), 0, pool.bitLengths[i]);
       const refs: Cell[] = [];
       for (let r = pool.refStarts[i]; r < pool.refStarts[i + 1]; r++) refs.push(cells[pool.refs[r]]);
-      cell = new Cell({ exotic: pool.exotic[i] === 1, bits, refs });
+      // The sender's @ton/core hashed this cell already: an ordinary cell takes that hash as it is.
+      cell = pool.exotic[i] === 1 ? new Cell({ exotic: true, bits, refs }) : cellWithKnownHash(bits, refs, Buffer.from(hashes.subarray(i * 32, i * 32 + 32)));
       cache.set(hash, cell);
     }
     cells.push(cell);

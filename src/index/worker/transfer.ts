@@ -3,7 +3,8 @@
  * addresses as raw strings. Structured clone turns every Buffer into a Uint8Array and keeps bigints;
  * the receiver wraps the bytes back into Buffers (the SQL drivers and the codecs expect Buffers).
  */
-import { Address, Cell, loadTransaction } from '@ton/core';
+import { Address, Cell } from '@ton/core';
+import { loadTransactionCell } from '../../ton/transaction-cell.js';
 import type { Block, BlockId } from '../../chain/types.js';
 import type { CellSource, FeedBlock } from '../feed.js';
 import type { IndexedBlock } from '../types.js';
@@ -50,7 +51,7 @@ export function unpackBlock(packed: PackedBlock, cache?: CellCache): IndexedBloc
   return {
     masterchain: reviveBlock(packed.masterchain),
     shards: packed.shards.map(reviveBlock),
-    transactions: packed.transactions.map((t) => ({ transaction: loadTransaction(cell(t.cell).beginParse()), block: t.block })),
+    transactions: packed.transactions.map((t) => ({ transaction: loadTransactionCell(cell(t.cell)), block: t.block })),
     accounts: packed.accounts.map((a) => ({ address: Address.parseRaw(a.address), shardAccount: cell(a.shardAccount) })),
   };
 }
