@@ -29,6 +29,7 @@ export const WRITE_WINDOW = 8;
 
 export interface IndexLogger {
   error(object: object, message: string): void;
+  warn?(object: object, message: string): void;
 }
 
 export interface AttachOptions {

@@ -3,17 +3,19 @@
  * `tongate_<network>`, shared by every instance pointed at that database), otherwise SQLite at
  * `<dataDir>/<network>/index.sqlite`. Without a data dir (ephemeral runs) the SQLite file lives in a
  * temporary directory removed on close: a file, not memory, because the index's writer thread opens
- * its own connection to it.
+ * its own connection to it. A data-dir SQLite file is written without fsync under a power-loss guard
+ * (sql/power-loss-guard.ts): one left open by an earlier boot of the machine is discarded and rebuilt.
  */
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../ton/core-speedups.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IndexReader } from './reader.js';
 import { migrate } from './schema.js';
 import type { SqlDriver } from './sql/driver.js';
 import { assertSchemaName, PostgresDriver } from './sql/postgres-driver.js';
+import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
 import { SqliteDriver } from './sql/sqlite-driver.js';
 import { IndexWriter } from './writer.js';
 
@@ -28,7 +30,7 @@ export interface IndexOptions {
 }
 
 /** Where an index lives: what a second connection (the writer thread's) needs to open it. */
-export type IndexLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; databaseUrl: string; schema: string };
+export type IndexLocation = { kind: 'sqlite'; file: string; synchronous: Synchronous } | { kind: 'postgres'; databaseUrl: string; schema: string };
 
 export interface Index {
   readonly network: string;
@@ -36,6 +38,8 @@ export interface Index {
   readonly location: IndexLocation;
   readonly reader: IndexReader;
   readonly writer: IndexWriter;
+  /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
+  readonly discarded: boolean;
   close(): Promise<void>;
 }
 
@@ -46,13 +50,17 @@ export function defaultSchema(network: string): string {
 
 export async function openIndex(options: IndexOptions): Promise<Index> {
   const temporary = !options.databaseUrl && !options.dataDir ? mkdtempSync(join(tmpdir(), 'tongate-index-')) : undefined;
+  const file = join(temporary ?? join(options.dataDir ?? '', options.network), 'index.sqlite');
+  if (!options.databaseUrl && !temporary) mkdirSync(dirname(file), { recursive: true });
+  // A temporary file dies with the process: nothing to guard, and nothing worth an fsync.
+  const guard = options.databaseUrl ? undefined : temporary ? { synchronous: 'off' as const, discarded: false, closed: () => {} } : guardSqliteFile(file);
   const location: IndexLocation = options.databaseUrl
     ? { kind: 'postgres', databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network) }
-    : { kind: 'sqlite', file: join(temporary ?? join(options.dataDir!, options.network), 'index.sqlite') };
+    : { kind: 'sqlite', file, synchronous: guard!.synchronous };
   const removeTemporary = () => temporary && rmSync(temporary, { recursive: true, force: true });
   let driver: SqlDriver;
   try {
-    driver = location.kind === 'postgres' ? await PostgresDriver.open(location.databaseUrl, location.schema) : SqliteDriver.open(location.file);
+    driver = location.kind === 'postgres' ? await PostgresDriver.open(location.databaseUrl, location.schema) : SqliteDriver.open(location.file, location.synchronous);
   } catch (error) {
     removeTemporary();
     throw error;
@@ -71,8 +79,10 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     location,
     reader: new IndexReader(driver),
     writer: new IndexWriter(driver),
+    discarded: guard?.discarded ?? false,
     close: () =>
       (closing ??= driver.close().finally(() => {
+        guard?.closed();
         removeTemporary();
       })),
   };

@@ -37,6 +37,9 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
       ? { network: options.network }
       : { network: options.network, dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema },
   );
+  if (index.discarded) {
+    options.logger?.warn?.({ network: options.network }, 'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain');
+  }
   let attachment: IndexAttachment;
   try {
     attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });

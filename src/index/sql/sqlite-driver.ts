@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { InsertBatch, SqlDriver, SqlRow, SqlValue } from './driver.js';
+import type { Synchronous } from './power-loss-guard.js';
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -17,14 +18,18 @@ export class SqliteDriver implements SqlDriver {
 
   private constructor(private readonly db: Database.Database) {}
 
-  /** `file` undefined: an in-memory database (one connection only). */
-  static open(file?: string): SqliteDriver {
+  /**
+   * `file` undefined: an in-memory database (one connection only). `synchronous` 'off' only for a
+   * file under a power-loss guard (power-loss-guard.ts) or a temporary one.
+   */
+  static open(file?: string, synchronous: Synchronous = 'normal'): SqliteDriver {
     if (file) mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file ?? ':memory:');
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL survives a process crash with every committed block; a power loss may drop the
-    // last blocks, which the catch-up on the next start writes again from the chain's store.
-    db.pragma('synchronous = NORMAL');
+    // last blocks, which the catch-up on the next start writes again from the chain's store. OFF
+    // also survives a process crash; after a power loss the guard discards the file.
+    db.pragma(`synchronous = ${synchronous === 'off' ? 'OFF' : 'NORMAL'}`);
     db.pragma('foreign_keys = OFF');
     db.pragma('cache_size = -131072'); // 128 MiB page cache: the hot index pages stay in memory
     // Reads through the OS page cache without a copy per page (measured: ~10 % off a block's write at 1M transactions).

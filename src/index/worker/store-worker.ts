@@ -22,7 +22,7 @@ export type StoreRequest = { close: true };
 export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true };
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
-  return location.kind === 'sqlite' ? SqliteDriver.open(location.file) : PostgresDriver.open(location.databaseUrl, location.schema);
+  return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
 }
 
 /** Structured clone turned every Buffer into a Uint8Array; the drivers bind Buffers. */
