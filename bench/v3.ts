@@ -11,7 +11,7 @@
  *      many warm-up requests): p50/p99 of /transactions?account=X&limit=10 (X among 10,000 accounts),
  *      /blocks?limit=10, /messages?msg_hash=H (H among 1,000 messages), /masterchainInfo.
  *   5. What indexing costs block production: the local chain producing wallet transfers, with the
- *      index attached (writer thread) and without; the main thread's share spent on the index.
+ *      index attached (its render and store threads) and without; the main thread's share spent on the index.
  * Targets (issue 5): p99 <= 10 ms, ingestion >= 5,000 tx/s, index cost <= 10 % of block production.
  * The machine is shared: the load average is printed with the figures.
  */

@@ -306,7 +306,7 @@ export interface SeedResult {
 
 /**
  * Sends packed blocks to the writers as the chain's attachment does: up to WRITE_WINDOW in flight,
- * each written by every writer. `next` yields the blocks; it may take its time (generation).
+ * each written by every writer. `blocks` may take its time to yield each one (generation).
  */
 export async function writeWindowed(writers: WorkerWriter[], blocks: Iterable<PackedBlock>, onCommitted?: (block: PackedBlock) => void): Promise<void> {
   const inFlight: Promise<void>[] = [];

@@ -2,7 +2,7 @@
  * Opens the v3 index of one network: PostgreSQL when a database URL is given (schema
  * `tongate_<network>`, shared by every instance pointed at that database), otherwise SQLite at
  * `<dataDir>/<network>/index.sqlite`. Without a data dir (ephemeral runs) the SQLite file lives in a
- * temporary directory removed on close: a file, not memory, because the index's writer thread opens
+ * temporary directory removed on close: a file, not memory, because the index's store thread opens
  * its own connection to it. A data-dir SQLite file is written without fsync under a power-loss guard
  * (sql/power-loss-guard.ts): one left open by an earlier boot of the machine is discarded and rebuilt.
  */
@@ -29,7 +29,7 @@ export interface IndexOptions {
   schema?: string;
 }
 
-/** Where an index lives: what a second connection (the writer thread's) needs to open it. */
+/** Where an index lives: what a second connection (the store thread's) needs to open it. */
 export type IndexLocation = { kind: 'sqlite'; file: string; synchronous: Synchronous } | { kind: 'postgres'; databaseUrl: string; schema: string };
 
 export interface Index {

@@ -22,7 +22,7 @@
  * @ton/core reads `sha256_sync` from @ton/crypto's exports at each call, and `writeBits`,
  * `_preloadUint` and `_preloadInt` from the prototypes, and `wonderCalculator` from its module's
  * exports, so replacing them reaches every caller. Importing this module installs both: every
- * entry point (the CLI, the chain, the emulator and index worker threads) imports it. Should a
+ * entry point (the CLI, the chain, the emulator threads and the index's render thread) imports it. Should a
  * release move either, it is left alone and only the speed-up is lost (test/ton/core-speedups.test.ts
  * then fails).
  */

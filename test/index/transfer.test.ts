@@ -8,7 +8,7 @@ import { packBlock, unpackBlock } from '../../src/index/worker/transfer.js';
 import { story } from './support/sandbox-blocks.js';
 import { v3Transaction } from '../../src/ton/transaction-v3-json.js';
 
-test('a block crosses to the writer thread intact: the rows written there are the rows written here', async () => {
+test('a block crosses to the render thread intact: the rows written there are the rows written here', async () => {
   const s = await story();
   for (const [i, block] of s.blocks.entries()) {
     // Some entries as cells, some as BoC bytes (what a producer that keeps the emulator's BoCs hands over).

@@ -34,7 +34,7 @@ export class SqliteDriver implements SqlDriver {
     db.pragma('cache_size = -131072'); // 128 MiB page cache: the hot index pages stay in memory
     // Reads through the OS page cache without a copy per page (measured: ~10 % off a block's write at 1M transactions).
     db.pragma('mmap_size = 1073741824');
-    // The writer thread and the readers share the file: a reader arriving during a checkpoint waits.
+    // The store thread and the readers share the file: a reader arriving during a checkpoint waits.
     db.pragma('busy_timeout = 5000');
     // Checkpoint every ~100 MB of WAL instead of every 4 MB: measured, half the write cost of a block
     // goes to checkpoints at the default. The WAL file is cut back to 128 MB after each one.
