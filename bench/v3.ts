@@ -44,6 +44,8 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const SCHEMA = process.env.BENCH_SCHEMA ?? 'tongate_bench_v3';
 const ACCOUNTS = 10_000;
 const INGEST_TRANSACTIONS = Number(process.env.BENCH_INGEST ?? 50_000);
+/** Alternating runs without and with the index: on a shared machine one run proves little. */
+const PRODUCTION_RUNS = Number(process.env.BENCH_PRODUCTION_RUNS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const FAUCET_MNEMONIC =
   'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
@@ -222,8 +224,11 @@ async function endpointLatencies(index: Index): Promise<Record<string, Latency>>
 
 interface ProductionRun {
   transactions: number;
+  /** Until the last block was sealed. */
   wallMs: number;
-  /** CPU time of the whole process (every thread: producer, emulator threads, index writer thread). */
+  /** Until the index held it too (the index runs below production's CPU priority and may lag). */
+  indexedMs: number;
+  /** CPU time of the whole process (every thread: producer, emulator threads, the index's threads), until indexed. */
   cpuMs: number;
   /** Time the producing thread spent handing blocks to the index (packing them). */
   handOffMs: number;
@@ -277,8 +282,9 @@ async function produce(withIndex: boolean): Promise<ProductionRun> {
     await chain.produceBlock();
     await chain.produceBlock();
   }
-  await attachment?.synced();
   const wallMs = performance.now() - started - handOffMs;
+  await attachment?.synced();
+  const indexedMs = performance.now() - started - handOffMs;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000 - handOffMs;
   let transactions = 0;
@@ -288,21 +294,22 @@ async function produce(withIndex: boolean): Promise<ProductionRun> {
   await attachment?.detach();
   await chain.stop();
   await index?.close();
-  return { transactions, wallMs, cpuMs, handOffMs };
+  return { transactions, wallMs, indexedMs, cpuMs, handOffMs };
 }
 
 /** Median over alternating runs without and with the index (the machine is shared: one run proves little). */
 async function productionCost() {
   const runs: { without: ProductionRun[]; with: ProductionRun[] } = { without: [], with: [] };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < PRODUCTION_RUNS; i++) {
     runs.without.push(await produce(false));
     runs.with.push(await produce(true));
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const perTx = (list: ProductionRun[], key: 'wallMs' | 'cpuMs' | 'handOffMs') => median(list.map((r) => r[key] / r.transactions));
+  const perTx = (list: ProductionRun[], key: 'wallMs' | 'indexedMs' | 'cpuMs' | 'handOffMs') => median(list.map((r) => r[key] / r.transactions));
   return {
     wallWithout: perTx(runs.without, 'wallMs'),
     wallWith: perTx(runs.with, 'wallMs'),
+    indexedWith: perTx(runs.with, 'indexedMs'),
     cpuWithout: perTx(runs.without, 'cpuMs'),
     cpuWith: perTx(runs.with, 'cpuMs'),
     handOff: perTx(runs.with, 'handOffMs'),
@@ -332,10 +339,11 @@ async function main(): Promise<void> {
   await fresh.close();
   console.log(`\nsqlite, empty index: ingestion ${fmt(small.wall, 0)} tx/s wall, ${fmt(small.cpuUsPerTx, 0)} us CPU per transaction (${INGEST_TRANSACTIONS} transactions into an empty index)`);
   const cost = await productionCost();
-  console.log(`\nblock production (local chain, wallet transfers, medians of 3 runs each; load ${load()}):`);
-  console.log(`  wall  without index ${fmt(cost.wallWithout, 2)} ms/tx (${fmt(1000 / cost.wallWithout, 0)} tx/s), with index ${fmt(cost.wallWith, 2)} ms/tx (${fmt(1000 / cost.wallWith, 0)} tx/s): ${fmt((cost.wallWith / cost.wallWithout - 1) * 100)} %`);
+  console.log(`\nblock production (local chain, wallet transfers, medians of ${PRODUCTION_RUNS} runs each; load ${load()}):`);
+  console.log(`  wall  without index ${fmt(cost.wallWithout, 2)} ms/tx (${fmt(1000 / cost.wallWithout, 0)} tx/s), with index ${fmt(cost.wallWith, 2)} ms/tx (${fmt(1000 / cost.wallWith, 0)} tx/s): ${fmt((cost.wallWith / cost.wallWithout - 1) * 100)} % (target <= 10 %)`);
+  console.log(`        with index, until the index held every block: ${fmt(cost.indexedWith, 2)} ms/tx (${fmt((cost.indexedWith / cost.wallWithout - 1) * 100)} %)`);
   console.log(`  CPU   without index ${fmt(cost.cpuWithout, 2)} ms/tx, with index ${fmt(cost.cpuWith, 2)} ms/tx (all threads): the index adds ${fmt((cost.cpuWith / cost.cpuWithout - 1) * 100)} % CPU`);
-  console.log(`  the producing thread hands blocks to the index in ${fmt(cost.handOff, 3)} ms/tx = ${fmt((cost.handOff / cost.wallWithout) * 100)} % of production time (target <= 10 %)`);
+  console.log(`  the producing thread hands blocks to the index in ${fmt(cost.handOff, 3)} ms/tx = ${fmt((cost.handOff / cost.wallWithout) * 100)} % of production time`);
 }
 
 main().catch((error) => {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
-import { readdirSync, readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { beginCell, Cell, external, internal, parseTuple, storeMessage, toNano } from '@ton/core';
 import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
 import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
 import { networkConfig } from '../../src/chain/local/config.js';
-import { WORKER_NICE } from '../../src/chain/local/thread-priority.js';
+import { WORKER_NICE } from '../../src/util/thread-priority.js';
+import { niceOfThreads } from '../support/threads.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
 import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 
@@ -165,12 +165,6 @@ test('transaction workers run at a lower CPU priority than the main thread; read
     t.skip('per-thread priorities are read from /proc');
     return;
   }
-  const niceOfThreads = (): number[] =>
-    readdirSync('/proc/self/task').map((tid) => {
-      // /proc/<pid>/task/<tid>/stat: the 19th field is the nice value (after the parenthesized name)
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
   const before = niceOfThreads().filter((nice) => nice === WORKER_NICE).length;
   const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
   t.after(() => pool.close());

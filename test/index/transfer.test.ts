@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, Cell } from '@ton/core';
 import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
-import type { FeedBlock } from '../../src/index/feed.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { feedFromIndexed, type FeedBlock } from '../../src/index/feed.js';
+import { openIndex } from '../../src/index/open-index.js';
+import { WorkerWriter } from '../../src/index/worker/worker-writer.js';
+import { INDEX_NICE } from '../../src/util/thread-priority.js';
+import { niceOfThreads } from '../support/threads.js';
 import { CellPacker, unpackCells } from '../../src/index/worker/cell-transfer.js';
 import { packBlock, unpackBlock } from '../../src/index/worker/transfer.js';
 import { story } from './support/sandbox-blocks.js';
@@ -57,4 +64,19 @@ test("a transaction's stored document is the shared v3 codec's JSON, its message
       );
     }
   }
+});
+
+test("the index's render and store threads run below production's priority (Linux)", async (t) => {
+  if (process.platform !== 'linux') return t.skip('per-thread priorities are read from /proc');
+  const dir = mkdtempSync(join(tmpdir(), 'tongate-index-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const index = await openIndex({ network: 'testnet', dataDir: dir });
+  t.after(() => index.close());
+  const before = niceOfThreads().filter((nice) => nice === INDEX_NICE).length;
+  const writer = new WorkerWriter(index.location);
+  await writer.write(feedFromIndexed((await story()).blocks[0]));
+  assert.equal(niceOfThreads().filter((nice) => nice === INDEX_NICE).length - before, 2, 'the render thread and the store thread');
+  assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
+  await writer.close();
+  assert.equal(await index.reader.lastMasterchainSeqno(), (await story()).blocks[0].masterchain.id.seqno);
 });

@@ -11,7 +11,7 @@ import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulato
 
 /** What a worker is started with. */
 export interface EmulatorWorkerData {
-  /** Lower this thread's CPU priority (thread-priority.ts). */
+  /** Lower this thread's CPU priority (src/util/thread-priority.ts). */
   background: boolean;
 }
 

@@ -12,7 +12,7 @@ import '../../ton/core-speedups.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor } from './emulator.js';
 import type { DropRequest, EmulatorWorkerData, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
-import { lowerThisThreadPriority } from './thread-priority.js';
+import { lowerThisThreadPriority } from '../../util/thread-priority.js';
 
 interface ConfigSlot {
   config: string;

@@ -7,6 +7,7 @@
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../../ton/core-speedups.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { INDEX_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { asError, CodeBocCache, renderBlock } from '../block-rows.js';
 import type { RenderedBlock } from '../block-committer.js';
 import type { InsertBatch } from '../sql/driver.js';
@@ -25,6 +26,7 @@ export interface RenderWorkerData {
   store: MessagePort;
 }
 
+lowerThisThreadPriority(INDEX_NICE);
 const { store } = workerData as RenderWorkerData;
 const cells = new CellCache();
 const codeBocs = new CodeBocCache();

@@ -5,6 +5,7 @@
  * connection stays for reads); the schema is already migrated.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { INDEX_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { BlockCommitter } from '../block-committer.js';
 import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
 import { PostgresDriver } from '../sql/postgres-driver.js';
@@ -38,6 +39,7 @@ function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
   return batches;
 }
 
+lowerThisThreadPriority(INDEX_NICE);
 const port = parentPort!;
 const { location, rendered } = workerData as StoreWorkerData;
 const driver = open(location);

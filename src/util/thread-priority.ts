@@ -1,17 +1,20 @@
 /**
- * Transaction workers yield the CPU to the threads that answer requests.
+ * Background threads yield the CPU to the threads that answer requests, and the index to production.
  *
  * With two transaction workers, a read worker and the main thread, a two-core machine has more busy
  * threads than cores under load, and the kernel then preempts the main thread like any other: its
  * event loop stalled for tens of milliseconds at a time in bench:chain. Block production can wait a
  * little; an HTTP answer should not. On Linux a thread has a nice value of its own, so a transaction
- * worker lowers its own (not the process's) to `WORKER_NICE`. Elsewhere, or where it is not
- * allowed, nothing changes.
+ * worker lowers its own (not the process's) to `WORKER_NICE`, and the index's render and store
+ * threads theirs to `INDEX_NICE`: the index follows block production, taking the CPU production
+ * leaves (it falls behind under a sustained full load and catches up after, losing nothing).
+ * Elsewhere, or where it is not allowed, nothing changes.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 export const WORKER_NICE = 10;
+export const INDEX_NICE = 15;
 
 /** Lowers the calling thread's CPU priority; false when the platform has no per-thread priority. */
 export function lowerThisThreadPriority(nice = WORKER_NICE): boolean {
