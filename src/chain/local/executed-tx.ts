@@ -4,7 +4,8 @@
  * the account hash after it. The full @ton/core `Transaction` is parsed only when someone reads it
  * (see lazyTransaction): the producer does not need it, and it costs as much again as this.
  */
-import { Address, Cell, Dictionary, loadMessage, loadTransaction, type Message, type Transaction } from '@ton/core';
+import { Address, Cell, Dictionary, loadMessage, type Message, type Transaction } from '@ton/core';
+import { loadTransactionCell } from '../../ton/transaction-cell.js';
 
 export interface MessageCell {
   cell: Cell;
@@ -74,8 +75,8 @@ function messageCell(cell: Cell): MessageCell {
   return { cell, hash: cell.hash(), message: loadMessage(cell.beginParse()) };
 }
 
-/** Parses the @ton/core Transaction of a transaction cell on first access, once. */
+/** Parses the @ton/core Transaction of a transaction cell on first access, once (its messages on first read). */
 export function lazyTransaction(cell: Cell): () => Transaction {
   let tx: Transaction | undefined;
-  return () => (tx ??= loadTransaction(cell.beginParse()));
+  return () => (tx ??= loadTransactionCell(cell));
 }
