@@ -106,6 +106,8 @@ const summary = targets.map((t) => {
 const baseline = summary[0];
 console.log(`v2 under load: ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds, server and autocannon in one process, access off`);
 for (const s of summary) {
-  const ratio = s === baseline ? '' : `   req/s ratio ${(s.rps / baseline.rps).toFixed(2)}, p99 ratio ${(s.p99 / baseline.p99).toFixed(2)}`;
+  // autocannon measures latency in whole milliseconds: a baseline p99 of 0 has no ratio.
+  const p99Ratio = baseline.p99 > 0 ? (s.p99 / baseline.p99).toFixed(2) : `n/a (baseline p99 under autocannon's 1 ms resolution)`;
+  const ratio = s === baseline ? '' : `   req/s ratio ${(s.rps / baseline.rps).toFixed(2)}, p99 ratio ${p99Ratio}`;
   console.log(`  ${s.name.padEnd(22)} ${s.rps.toFixed(0).padStart(7)} req/s   p99 ${s.p99.toFixed(1).padStart(6)} ms${ratio}`);
 }
