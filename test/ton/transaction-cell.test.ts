@@ -4,7 +4,7 @@ import { beginCell, loadTransaction, storeMessage, storeTransactionDescription, 
 import { loadTransactionCell } from '../../src/ton/transaction-cell.js';
 import { story } from '../index/support/sandbox-blocks.js';
 
-const messageHash = (message: Message | undefined) => (message ? beginCell().store(storeMessage(message)).endCell().hash().toString('hex') : null);
+const messageHash = (message: Message | null | undefined) => (message ? beginCell().store(storeMessage(message)).endCell().hash().toString('hex') : null);
 
 test("loadTransactionCell reads what @ton/core's loadTransaction reads, from real emulated transactions", async () => {
   const transactions = (await story()).blocks.flatMap((b) => b.transactions.map((t) => t.transaction.raw));
