@@ -80,3 +80,22 @@ test("the index's render and store threads run below production's priority (Linu
   await writer.close();
   assert.equal(await index.reader.lastMasterchainSeqno(), (await story()).blocks[0].masterchain.id.seqno);
 });
+
+test('a store thread that cannot connect fails the write with the reason and leaves the writer broken; a new writer connects again', async (t) => {
+  const { freePort } = await import('../support/ports.js');
+  const unreachable = new WorkerWriter({ kind: 'postgres', databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/test`, schema: 'tongate_nowhere' });
+  const block = feedFromIndexed((await story()).blocks[0]);
+  await assert.rejects(unreachable.write(block), /index store thread: .*ECONNREFUSED/s);
+  assert.equal(unreachable.broken, true);
+  await assert.rejects(unreachable.write(block), /ECONNREFUSED/, 'a broken writer refuses at once');
+  await unreachable.close();
+
+  const dir = mkdtempSync(join(tmpdir(), 'tongate-index-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const index = await openIndex({ network: 'testnet', dataDir: dir });
+  t.after(() => index.close());
+  const writer = new WorkerWriter(index.location);
+  await writer.write(block);
+  await writer.close();
+  assert.equal(await index.reader.lastMasterchainSeqno(), block.masterchain.id.seqno);
+});

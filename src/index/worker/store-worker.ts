@@ -20,7 +20,7 @@ export interface StoreWorkerData {
 }
 
 export type StoreRequest = { close: true };
-export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true };
+export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string };
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
   return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
@@ -44,8 +44,12 @@ const port = parentPort!;
 const { location, rendered } = workerData as StoreWorkerData;
 const driver = open(location);
 const committer = driver.then((d) => new BlockCommitter(d));
-// A failed connection answers every block with its error instead of crashing the thread.
-committer.catch(() => {});
+// Without a connection (PostgreSQL down when the thread started) this thread is of no use: it says
+// why and ends; the owner starts new threads for the next attempt, which connect again.
+driver.catch((error: Error) => {
+  port.postMessage({ failed: error.stack ?? error.message } satisfies StoreReply);
+  process.exit(1);
+});
 
 rendered.on('message', (message: RenderedMessage) => {
   const { id, seqno, transactions } = message;

@@ -43,27 +43,31 @@ export class WorkerWriter {
     this.render = spawn('render-worker', { store: port1 } satisfies RenderWorkerData, [port1]);
     let closed!: () => void;
     this.closed = new Promise((resolve) => (closed = resolve));
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+      closed();
+      // One thread is gone: the other is of no use alone (the owner starts a new pair).
+      void this.render.terminate();
+      void this.store.terminate();
+    };
     this.store.on('message', (reply: StoreReply) => {
       if ('closed' in reply) return closed();
+      if ('failed' in reply) return fail(new Error(`index store thread: ${reply.failed}`));
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
       if (reply.ok) waiter.resolve();
       else waiter.reject(new Error(`index writer: ${reply.error}`));
     });
-    const fail = (error: Error) => {
-      this.failure ??= error;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-      closed();
-    };
     for (const [name, worker] of [['render', this.render], ['store', this.store]] as const) {
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`index ${name} thread exited (code ${code})`)));
     }
   }
 
-  /** True once a thread died: the owner replaces the writer. */
+  /** True once a thread died (or the store could not connect): the owner replaces the writer. */
   get broken(): boolean {
     return this.failure !== undefined;
   }
