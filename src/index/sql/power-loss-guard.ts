@@ -14,7 +14,8 @@
  * Measured at 1M transactions (bench:v3's store thread): fsync at each checkpoint took ~40 % of the
  * time spent writing a block.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
 
@@ -30,11 +31,21 @@ export function currentBoot(): string | undefined {
   }
 }
 
+/** Flushes a file (or a directory's entries) to the disk. */
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface GuardedOpen {
   synchronous: Synchronous;
   /** True when the file was left open by an earlier boot and has been removed (to be rebuilt). */
   discarded: boolean;
-  /** Removes the marker: call after the last connection closed cleanly. */
+  /** Flushes the file, then removes the marker: call after the last connection closed cleanly. */
   closed(): void;
 }
 
@@ -51,6 +62,23 @@ export function guardSqliteFile(file: string, readBoot: () => string | undefined
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
     discarded = true;
   }
-  writeFileSync(marker, `${boot}\n`);
-  return { synchronous: 'off', discarded, closed: () => rmSync(marker, { force: true }) };
+  // The marker must be on the disk before the first unsynced write: a marker lost with the power would
+  // leave a damaged file looking clean.
+  const fd = openSync(marker, 'w');
+  try {
+    writeSync(fd, `${boot}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  fsyncPath(dirname(marker));
+  return {
+    synchronous: 'off',
+    discarded,
+    closed() {
+      // What the OS still holds goes to the disk before the marker stops vouching for the file.
+      for (const path of [file, `${file}-wal`]) if (existsSync(path)) fsyncPath(path);
+      rmSync(marker, { force: true });
+    },
+  };
 }
