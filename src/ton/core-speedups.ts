@@ -19,11 +19,11 @@
  * the bit loop ~9 % of the producing thread; in the index's render thread the bit-by-bit reads and
  * the garbage they leave were ~40 % of parsing and rendering a block.
  *
- * @ton/core reads `sha256_sync` from @ton/crypto's exports at each call, and `writeBits`,
- * `_preloadUint` and `_preloadInt` from the prototypes, and `wonderCalculator` from its module's
- * exports, so replacing them reaches every caller. Importing this module installs both: every
- * entry point (the CLI, the chain, the emulator threads and the index's render thread) imports it. Should a
- * release move either, it is left alone and only the speed-up is lost (test/ton/core-speedups.test.ts
+ * @ton/core reads `sha256_sync` from @ton/crypto's exports at each call, `writeBits`, `_preloadUint`
+ * and `_preloadInt` from the prototypes, and `wonderCalculator` from its module's exports, so
+ * replacing them reaches every caller. Importing this module installs them all: every entry point
+ * (the CLI, the chain, the emulator threads, the index's render thread) imports it. Should a release
+ * move any of them, that one is left alone and only its speed-up is lost (test/ton/core-speedups.test.ts
  * then fails).
  */
 import { createHash } from 'node:crypto';
