@@ -312,7 +312,9 @@ export async function writeWindowed(writers: WorkerWriter[], blocks: Iterable<Pa
   const inFlight: Promise<void>[] = [];
   for (const block of blocks) {
     if (inFlight.length >= WRITE_WINDOW) await inFlight.shift();
-    inFlight.push(Promise.all(writers.map((w) => w.writePacked(block))).then(() => onCommitted?.(block)));
+    const committed = Promise.all(writers.map((w) => w.writePacked(block))).then(() => onCommitted?.(block));
+    committed.catch(() => {}); // observed in order below; a later failure met while an earlier block is awaited is not unhandled
+    inFlight.push(committed);
   }
   await Promise.all(inFlight);
 }
