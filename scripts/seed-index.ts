@@ -333,7 +333,8 @@ export async function seedIndexes(
 ): Promise<SeedResult> {
   const perBlock = options.transactionsPerBlock ?? 500;
   const blocks = Math.ceil(transactions / perBlock);
-  const firstSeqno = options.firstSeqno ?? (await indexes[0].reader.lastMasterchainSeqno()) + 1;
+  // An empty index answers -1: the synthetic chain starts at seqno 1 (its payments are numbered from there).
+  const firstSeqno = options.firstSeqno ?? Math.max(1, (await indexes[0].reader.lastMasterchainSeqno()) + 1);
   const writers = indexes.map((index) => new WorkerWriter(index.location));
   let generateMs = 0;
   let written = 0;
