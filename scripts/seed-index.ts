@@ -16,13 +16,11 @@ import {
   Address,
   beginCell,
   Dictionary,
-  loadMessage,
   storeAccount,
   storeMessage,
   storeTransaction,
   type Account,
   type Cell,
-  type DictionaryValue,
   type Message,
   type Transaction,
 } from '@ton/core';
@@ -35,6 +33,7 @@ import { packBlock, type PackedBlock } from '../src/index/worker/transfer.js';
 import { WorkerWriter } from '../src/index/worker/worker-writer.js';
 import type { IndexedBlock, IndexedTransaction } from '../src/index/types.js';
 import { formatRawUpper } from '../src/ton/address.js';
+import { MESSAGE_REF } from '../src/ton/transaction-cell.js';
 
 const WHOLE = 0x8000000000000000n;
 const WALLET_ID = 698983191;
@@ -71,12 +70,6 @@ interface Wallet {
 
 const CODE: Cell = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32) }).init.code;
 
-/** Messages stored as references, as a transaction's out_msgs dictionary holds them. */
-const MESSAGE_VALUE: DictionaryValue<Message> = {
-  serialize: (message, builder) => builder.storeRef(beginCell().store(storeMessage(message))),
-  parse: (slice) => loadMessage(slice.loadRef().beginParse()),
-};
-
 /** The Account cell of a wallet (its hash is what transactions' state updates name). */
 function accountCell(wallet: Wallet, lastTransLt: bigint): Cell {
   const data = beginCell().storeUint(wallet.seqno, 32).storeUint(WALLET_ID, 32).storeBuffer(wallet.publicKey).storeBit(false).endCell();
@@ -111,7 +104,7 @@ interface TxInput {
 /** A well-formed ordinary transaction (storage, credit, compute, action phases) and its cell. */
 function transaction(input: TxInput, newStateHash: Buffer): Transaction {
   const { wallet } = input;
-  const out = Dictionary.empty(Dictionary.Keys.Uint(15), MESSAGE_VALUE);
+  const out = Dictionary.empty(Dictionary.Keys.Uint(15), MESSAGE_REF);
   input.outMessages.forEach((m, i) => out.set(i, m));
   const tx: Omit<Transaction, 'raw' | 'hash'> = {
     address: bigintOf(wallet.address.hash),

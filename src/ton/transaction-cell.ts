@@ -27,7 +27,8 @@ import {
   type Transaction,
 } from '@ton/core';
 
-const MESSAGE_REF: DictionaryValue<Message> = {
+/** A dictionary value that is a message in a reference (out_msgs: HashmapE 15 ^(Message Any)). */
+export const MESSAGE_REF: DictionaryValue<Message> = {
   serialize: (message, builder) => builder.storeRef(beginCell().store(storeMessage(message))),
   parse: (slice) => loadMessage(slice.loadRef().beginParse()),
 };

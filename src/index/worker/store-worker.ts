@@ -12,6 +12,7 @@ import { PostgresDriver } from '../sql/postgres-driver.js';
 import { SqliteDriver } from '../sql/sqlite-driver.js';
 import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
+import { buffer } from './transfer.js';
 
 export interface StoreWorkerData {
   location: IndexLocation;
@@ -32,7 +33,7 @@ function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
     for (const row of batch.rows) {
       for (let i = 0; i < row.length; i++) {
         const value: SqlValue | Uint8Array = row[i];
-        if (value instanceof Uint8Array && !Buffer.isBuffer(value)) row[i] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+        if (value instanceof Uint8Array) row[i] = buffer(value);
       }
     }
   }

@@ -27,7 +27,8 @@ export function packBlock(block: FeedBlock): PackedBlock {
   return { masterchain: block.masterchain, shards: block.shards, cells: packer.finish(), transactions, accounts };
 }
 
-const buffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+/** Bytes that crossed a thread (a Uint8Array) as the Buffer they were, sharing the memory. */
+export const buffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 function reviveId<T extends BlockId>(id: T): T {
   return { ...id, rootHash: buffer(id.rootHash), fileHash: buffer(id.fileHash) };
