@@ -11,6 +11,7 @@ import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } fro
 import { openKeyStore } from './keys/open-key-store.js';
 import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
 import { withTimeout } from './timeout.js';
+import { describeValue } from '../util/describe-value.js';
 
 export class AdminError extends Error {
   override name = 'AdminError';
@@ -133,19 +134,19 @@ export class KeyAdmin {
 
   private network(value: unknown): string {
     if (typeof value !== 'string' || value === '') throw new AdminError(400, `network: required, one of ${this.o.networks.join(', ')}`);
-    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${JSON.stringify(value)} (one of ${this.o.networks.join(', ')})`);
+    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${describeValue(value)} (one of ${this.o.networks.join(', ')})`);
     return value;
   }
 
   private rps(value: unknown): number {
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${JSON.stringify(value)})`);
+    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${describeValue(value)})`);
     return n;
   }
 
   private accountName(value: unknown): string {
     if (typeof value !== 'string' || !ACCOUNT_NAME.test(value)) {
-      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${JSON.stringify(value)})`);
+      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${describeValue(value)})`);
     }
     return value;
   }
@@ -159,7 +160,7 @@ export class KeyAdmin {
 
   private expiry(value: unknown, now: number): number {
     const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${JSON.stringify(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
+    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${describeValue(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
     if (ms <= now) throw new AdminError(400, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
     return ms;
   }

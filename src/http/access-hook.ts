@@ -5,6 +5,9 @@
  *     app.addHook('onRequest', accessHook(access))   // after the hook that sets request.network
  *
  * What it does, per request:
+ *   - decides on the path the router actually serves (request-target.ts `routedPath`: the matched route's own
+ *     URL, so absolute-form targets, %-escapes and other spellings cannot dodge it; a target no route matches
+ *     is judged by its decoded path, so probing unknown methods is limited too);
  *   - acts only on limited paths (`isLimitedPath`): everything under /api/v2/ and /api/v3/ except
  *     health (/api/v2/healthcheck, /api/v3/healthcheck) and docs (/api/v{2,3}/, /api/v{2,3}/openapi.json,
  *     /api/v{2,3}/docs/*); /healthcheck and anything outside /api are never limited either;
@@ -21,6 +24,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import type { AccessDecision, AccessLayer } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
+import { apiVersion, routedPath, targetPath } from './request-target.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,19 +42,7 @@ const UNLIMITED = new Set([
   '/api/v3/',
 ]);
 
-/** The URL path without the query, percent-decoded the way the router will read it. */
-export function requestPath(url: string): string {
-  const q = url.indexOf('?');
-  const raw = q === -1 ? url : url.slice(0, q);
-  if (raw.indexOf('%') === -1) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/** Is this path subject to keys and limits? (Decided on the decoded path, so %-escapes cannot dodge it.) */
+/** Is this (routed or decoded) path subject to keys and limits? */
 export function isLimitedPath(path: string): boolean {
   if (!(path.startsWith('/api/v2/') || path.startsWith('/api/v3/'))) return false;
   if (UNLIMITED.has(path)) return false;
@@ -76,7 +68,7 @@ function first(value: unknown): string | undefined {
 export function accessHook(access: AccessLayer): onRequestHookHandler {
   return function accessCheck(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if (!access.enabled || reply.sent || !network || typeof network.name !== 'string' || !isLimitedPath(requestPath(request.url))) {
+    if (!access.enabled || reply.sent || !network || typeof network.name !== 'string' || !isLimitedPath(routedPath(request))) {
       done();
       return;
     }
@@ -110,10 +102,10 @@ function apply(decision: AccessDecision, request: FastifyRequest, reply: Fastify
 export function requestMetricsHook(access: AccessLayer): onResponseHookHandler {
   const labels = new Map<string, string>();
   return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const url = request.url;
+    const version = apiVersion(routedPath(request));
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if ((url.startsWith('/api/v2/') || url.startsWith('/api/v3/')) && network && typeof network.name === 'string') {
-      access.metrics.request(network.name, url.slice(5, 7), methodLabel(labels, request, reply.statusCode), reply.statusCode);
+    if (version !== undefined && network && typeof network.name === 'string') {
+      access.metrics.request(network.name, version, methodLabel(labels, request, reply.statusCode), reply.statusCode);
     }
     done();
   };
@@ -131,7 +123,7 @@ function methodLabel(cache: Map<string, string>, request: FastifyRequest, status
   if (label === undefined) {
     if (/[:*]/.test(route)) {
       if (status === 404) return 'unknown';
-      return segment(requestPath(request.url));
+      return segment(targetPath(request.url));
     }
     label = segment(route);
     cache.set(route, label);

@@ -9,12 +9,13 @@ import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
 const assetsDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+// A Map, not an object literal: asset names come from the URL, and `constructor` or `__proto__` must be unknown.
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 const assetCache = new Map<string, Buffer>();
 
 function page(prefix: string, title: string): string {
@@ -38,7 +39,7 @@ export function registerDocs(app: FastifyInstance, { prefix, title, document }: 
   app.get(`${prefix}/`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   app.get(`${prefix}/docs/:asset`, async (request, reply) => {
     const { asset } = request.params as { asset: string };
-    const type = ASSETS[asset];
+    const type = ASSETS.get(asset);
     if (!type) return reply.callNotFound();
     let body = assetCache.get(asset);
     if (!body) {

@@ -18,7 +18,7 @@ export function networkRouter(networks: NetworkContext[]) {
       return;
     }
     const served = networks.map((n) => `${n.name} ${n.baseUrl.origin}`).join(', ');
-    sendError(reply, request.url, 404, `no network is served at ${request.protocol}://${request.host}; this address serves: ${served}`);
+    sendError(reply, 404, `no network is served at ${request.protocol}://${request.host}; this address serves: ${served}`);
   };
 }
 

@@ -16,7 +16,8 @@ import type { Clock } from '../util/clock.js';
 import { cors } from './cors.js';
 import { registerDocs } from './docs.js';
 import { registerDevnetRoutes } from './devnet-routes.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { registerHealth } from './health.js';
 import { planListeners, type ListenerPlan } from './listeners.js';
 import { accessHook, accessLogSerializers } from './access-hook.js';
@@ -72,6 +73,10 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // Requests the router or Node's parser refuse still answer in the version's shape (errors.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ...(plan.tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
   }) as unknown as FastifyInstance; // one type for http and https apps: routes don't care which
   app.decorateRequest('network', null as unknown as NetworkContext);
@@ -82,6 +87,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
     request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
   });
   app.setErrorHandler(errorHandler);
+  registerJsonBodyParser(app);
   app.setNotFoundHandler(notFoundHandler);
 
   registerHealth(app, { clock, staleAfterMs: Math.max(10_000, config.blockIntervalMs * 10) });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { clientIdentity } from '../../src/access/client-ip.js';
 import { base58, displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from '../../src/access/keys/key-material.js';
 import { redactApiKey } from '../../src/access/redact.js';
-import { isLimitedPath, requestPath } from '../../src/http/access-hook.js';
+import { isLimitedPath } from '../../src/http/access-hook.js';
+import { targetPath } from '../../src/http/request-target.js';
 import { limitHeaders, retryAfterSeconds } from '../../src/access/decision.js';
 import { resolveAccessOptions } from '../../src/access/options.js';
 
@@ -55,8 +56,8 @@ test('limited paths: everything under /api/v2/ and /api/v3/ except health and do
   for (const p of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck', '/api/v2/openapi.json', '/api/v3/openapi.json', '/api/v2/', '/api/v3/', '/api/v2/docs/swagger-ui.css', '/api/v3/docs', '/metrics', '/admin/keys', '/devnet/fund', '/api/v2', '/']) {
     assert.equal(isLimitedPath(p), false, p);
   }
-  assert.equal(requestPath('/api/%762/getAddressInformation?x=1'), '/api/v2/getAddressInformation');
-  assert.equal(requestPath('/api/v2/%zz'), '/api/v2/%zz');
+  assert.equal(targetPath('/api/%762/getAddressInformation?x=1'), '/api/v2/getAddressInformation');
+  assert.equal(targetPath('/api/v2/%zz'), '/api/v2/%zz');
 });
 
 test('headers: RateLimit-Policy / RateLimit (IETF draft) and Retry-After in whole seconds, at least 1', () => {

@@ -1,0 +1,40 @@
+/**
+ * What a request addresses, decided the way the router decides it, so that no spelling of a request target
+ * (absolute-form `http://host/api/v2/...`, percent-escapes, case, dot segments) can make the access layer or
+ * the error renderer see another path than the one that is served.
+ *
+ *   routedPath(request)  the route's own declared URL when a route matched (`/api/v2/getAddressInformation`,
+ *                        `/api/v2/docs/:asset`), else the target's path (origin and query cut off, decoded)
+ *   targetPath(target)   the path of a raw request target, for places that have no routed request
+ *                        (socket-level errors, the router's bad-URL callback)
+ *   apiVersion(path)     'v2' | 'v3' | undefined: which version's error shape applies
+ */
+import type { FastifyRequest } from 'fastify';
+
+export type ApiVersion = 'v2' | 'v3';
+
+/** `scheme://authority` at the start of an absolute-form target (RFC 9112 3.2.2); find-my-way drops it too. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+export function targetPath(target: string): string {
+  let path = target;
+  if (path.charCodeAt(0) !== 47 /* '/' */) path = path.replace(ORIGIN, '');
+  const end = path.search(/[?#]/);
+  if (end !== -1) path = path.slice(0, end);
+  if (path.indexOf('%') === -1) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function routedPath(request: FastifyRequest): string {
+  return request.routeOptions?.url ?? targetPath(request.url);
+}
+
+export function apiVersion(path: string): ApiVersion | undefined {
+  if (path.startsWith('/api/v3') && (path.length === 7 || path.charCodeAt(7) === 47)) return 'v3';
+  if (path.startsWith('/api/v2') && (path.length === 7 || path.charCodeAt(7) === 47)) return 'v2';
+  return undefined;
+}
