@@ -7,13 +7,18 @@ import { loadConfig } from '../../src/config/load.js';
 import { startTongate, type RunningTongate } from '../../src/cli/start.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { freePort } from './ports.js';
+import type { Clock } from '../../src/util/clock.js';
 
 export interface TestTongate extends RunningTongate {
   url(network: string): string;
   chain(network: string): LocalChain;
 }
 
-export async function startTestTongate(flags: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<TestTongate> {
+export async function startTestTongate(
+  flags: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+  deps: { clock?: Clock } = {},
+): Promise<TestTongate> {
   const network = (flags.network as string[] | undefined) ?? [
     `mainnet=http://127.0.0.1:${await freePort()}`,
     `testnet=http://127.0.0.1:${await freePort()}`,
@@ -22,7 +27,7 @@ export async function startTestTongate(flags: Record<string, unknown> = {}, env:
     flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', ...flags, network },
     env,
   });
-  const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
+  const running = await startTongate(config, { logger: pino({ level: 'silent' }), clock: deps.clock });
   return {
     ...running,
     url: (name) => running.networks.find((n) => n.name === name)!.baseUrl.origin,

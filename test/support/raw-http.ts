@@ -1,0 +1,45 @@
+/**
+ * One HTTP/1.1 request with the request target sent exactly as given (fetch and URL normalize `//`, `/./`, `..`
+ * and %-escapes away; node:http sends `path` verbatim), on a fresh connection.
+ */
+import { request } from 'node:http';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body as JSON, or undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RawRequest {
+  port: number;
+  target: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export function rawRequest({ port, target, method = 'GET', headers = {}, body, timeoutMs = 30_000 }: RawRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${target.slice(0, 120)} within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
