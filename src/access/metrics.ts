@@ -6,7 +6,7 @@
  * The hot path only bumps plain numbers (a prom-client inc() costs about 0.4 µs, several per
  * request); the counters read them when /metrics is scraped (prom-client's collect()).
  */
-import { Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from './circuit-breaker.js';
 import type { PolicyName, RefusalReason } from './decision.js';
 
@@ -38,6 +38,9 @@ export class AccessMetrics {
   private readonly cacheTally = { hit: 0, miss: 0 };
 
   constructor() {
+    // The process's own figures operators expect beside ours: event-loop delay (`nodejs_eventloop_lag_*`,
+    // percentiles since the previous scrape), resident memory, heap, GC. npm run soak reads them.
+    collectDefaultMetrics({ register: this.registry });
     const requestTally = this.requestTally;
     const decisionTally = this.decisionTally;
     const cacheTally = this.cacheTally;
