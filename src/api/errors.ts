@@ -10,6 +10,11 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+
+  /** fastify's name for the status, so error handlers that know nothing of ApiError (the admin API's) keep it. */
+  get statusCode(): number {
+    return this.status;
+  }
 }
 
 /** A parameter that is missing, malformed or of the wrong type: 422, naming the parameter. */

@@ -104,3 +104,17 @@ test('refusals before routing: version shape, no echo, Connection: close', async
     assert.equal(inString.status, 200, inString.text.slice(0, 200));
   });
 });
+
+test('admin API: a deep body is refused before parsing; nested values are described, not printed', async (t) => {
+  const tongate = await startTestTongate({ adminToken: 'framework-admin', access: 'on' });
+  t.after(() => tongate.stop());
+  const port = Number(new URL(tongate.url('mainnet')).port);
+  const headers = { host: `127.0.0.1:${port}`, 'content-type': 'application/json', authorization: 'Bearer framework-admin' };
+  const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+  const admin = await rawRequest({ port, target: '/admin/keys', method: 'POST', headers, body: `{"network":"mainnet","rps":${deep}}` });
+  assert.deepEqual(admin.json, { ok: false, error: 'request body is nested deeper than 512 levels', code: 400 });
+  const nested = '['.repeat(400) + ']'.repeat(400);
+  const rps = await rawRequest({ port, target: '/admin/keys', method: 'POST', headers, body: `{"network":"mainnet","rps":${nested}}` });
+  assert.equal(rps.status, 400, rps.text);
+  assert.match(rps.json.error, /^rps: .*\(got an array of 1 item\)$/);
+});
