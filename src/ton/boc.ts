@@ -1,29 +1,76 @@
 /**
  * Bags of cells as they travel in JSON: base64 strings. toncenter writes BoCs with a CRC32C and no
  * index (`te6cck...`), as tonlib does; clients send standard or url-safe base64.
+ *
+ * A BoC from a client is checked before @ton/core builds a single cell (boc-shape.ts): its size, its
+ * cell count and every reference index, so a hostile bag costs no more than a legitimate one and a
+ * malformed one is refused in our words, never with a JavaScript error from inside the library.
  */
 import { Cell } from '@ton/core';
+import { inspectBoc } from './boc-shape.js';
 import { BocParseError } from './errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * Decodes a base64 BoC with exactly one root cell. `subject` names the parameter in the error
- * (`boc`, `body`, `init_code`, ...). Whitespace is ignored (some encoders wrap lines).
+ * What one client BoC (or, shared, all the cells of one get-method stack) may hold. The numbers are
+ * TON's own for messages (config param 43 defaults): an external message of at most 65,535 bytes
+ * (`max_ext_msg_size`, validators drop bigger ones) and depth 512 (`max_ext_msg_depth`), and 8,192
+ * cells (`max_msg_cells`). A liteserver refuses get-method arguments of 64 KiB or more too.
  */
-export function parseBoc(input: unknown, subject = 'boc'): Cell {
+export const BOC_MAX_BYTES = 65_535;
+export const BOC_MAX_CELLS = 8_192;
+export const BOC_MAX_DEPTH = 512;
+
+/** What is left to spend; one budget may be shared by several BoCs (the cells of one stack). */
+export interface BocBudget {
+  bytes: number;
+  cells: number;
+}
+
+export const bocBudget = (): BocBudget => ({ bytes: BOC_MAX_BYTES, cells: BOC_MAX_CELLS });
+
+/**
+ * Decodes a base64 BoC with exactly one root cell. `subject` names the parameter in the error
+ * (`boc`, `body`, `init_code`, ...). Whitespace is ignored (some encoders wrap lines). The BoC's
+ * bytes and cells are taken from `budget` (a fresh one by default) before anything is built.
+ */
+export function parseBoc(input: unknown, subject = 'boc', budget: BocBudget = bocBudget()): Cell {
   if (typeof input !== 'string') throw new BocParseError(input, 'a BoC must be a base64 string', subject);
+  // Four base64 characters per three bytes: refuse an oversized text before cleaning or decoding it.
+  if (input.length > (Math.ceil(budget.bytes / 3) + 1) * 4 * 2) throw tooBig(input, subject, budget);
   const text = input.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
   if (text.length === 0) throw new BocParseError(input, 'empty boc', subject);
   if (!BASE64.test(text)) throw new BocParseError(input, 'not base64', subject);
-  let roots: Cell[];
-  try {
-    roots = Cell.fromBoc(Buffer.from(text, 'base64'));
-  } catch (error) {
-    throw new BocParseError(input, `not a valid bag of cells: ${error instanceof Error ? error.message : String(error)}`, subject);
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length > budget.bytes) throw tooBig(input, subject, budget);
+  const shape = inspectBoc(bytes);
+  if (typeof shape === 'string') throw new BocParseError(input, `not a valid bag of cells: ${shape}`, subject);
+  if (shape.roots !== 1) throw new BocParseError(input, `expected one root cell, got ${shape.roots}`, subject);
+  if (shape.cells > budget.cells) {
+    throw new BocParseError(input, `more than ${BOC_MAX_CELLS} cells${budget.cells < BOC_MAX_CELLS ? ' in all' : ''} (this one holds ${shape.cells})`, subject);
   }
-  if (roots.length !== 1) throw new BocParseError(input, `expected one root cell, got ${roots.length}`, subject);
-  return roots[0];
+  budget.bytes -= bytes.length;
+  budget.cells -= shape.cells;
+  let root: Cell;
+  try {
+    root = Cell.fromBoc(bytes)[0];
+  } catch (error) {
+    // The shape was checked, so what is left is about cell contents (a malformed exotic cell, a bad CRC).
+    throw new BocParseError(input, `not a valid bag of cells: ${libraryReason(error)}`, subject);
+  }
+  if (root.depth() > BOC_MAX_DEPTH) throw new BocParseError(input, `cells nested deeper than ${BOC_MAX_DEPTH} levels (depth ${root.depth()})`, subject);
+  return root;
+}
+
+function tooBig(input: string, subject: string, budget: BocBudget): BocParseError {
+  return new BocParseError(input, `larger than ${BOC_MAX_BYTES} bytes${budget.bytes < BOC_MAX_BYTES ? ' in all' : ''}`, subject);
+}
+
+/** @ton/core's own words when they are about the BoC ("Invalid CRC32C"); never a JavaScript engine message. */
+function libraryReason(error: unknown): string {
+  if (error instanceof Error && error.constructor === Error && error.message.length < 200) return error.message;
+  return 'malformed cell';
 }
 
 /** The base64 BoC toncenter writes for a cell: CRC32C, no index. */

@@ -5,6 +5,7 @@
  * `cell`/`slice` argument (Python clients as a JSON string of it).
  */
 import { beginCell, BitString, Cell } from '@ton/core';
+import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH, bocBudget, type BocBudget } from './boc.js';
 import { cellDataBytes } from './cell-data.js';
 
 export interface LegacyCellObject {
@@ -39,11 +40,36 @@ export function legacyCellObject(cell: Cell, maxNodes = LEGACY_OBJECT_MAX_NODES)
 /** Why a client's cell object was refused (the caller wraps it into its own typed error). */
 export class CellObjectError extends Error {}
 
-const MAX_DEPTH = 1024;
+/** Cells nested deeper than this are refused (TON's own limit for message cells, as for BoCs). */
+const MAX_DEPTH = BOC_MAX_DEPTH;
 
-/** Rebuilds an ordinary cell from a legacy object tree. Exotic ("special") cells are refused. */
-export function cellFromLegacyObject(object: unknown, depth = 0): Cell {
-  if (depth > MAX_DEPTH) throw new CellObjectError('cell object nested too deep');
+/**
+ * Rebuilds an ordinary cell from a legacy object tree. Exotic ("special") cells are refused. The
+ * tree's nodes are counted first, without recursion and stopping at the budget, so an object with more
+ * cells than `budget` allows costs nothing to refuse; the nodes and their data are then charged to it.
+ */
+export function cellFromLegacyObject(object: unknown, budget: BocBudget = bocBudget()): Cell {
+  const nodes = countNodes(object, budget.cells);
+  if (nodes > budget.cells) throw new CellObjectError(`cell object holds more than ${BOC_MAX_CELLS} cells${budget.cells < BOC_MAX_CELLS ? ' in all' : ''}`);
+  budget.cells -= nodes;
+  return build(object, 0, budget);
+}
+
+/** Nodes of the tree under `object`, counted up to `limit` + 1 (no further). */
+function countNodes(object: unknown, limit: number): number {
+  let count = 0;
+  const pending: unknown[] = [object];
+  while (pending.length > 0 && count <= limit) {
+    const node = pending.pop();
+    count++;
+    const refs = typeof node === 'object' && node !== null ? (node as { refs?: unknown }).refs : undefined;
+    if (Array.isArray(refs)) for (let i = 0; i < refs.length && i < 5; i++) pending.push(refs[i]);
+  }
+  return count;
+}
+
+function build(object: unknown, depth: number, budget: BocBudget): Cell {
+  if (depth > MAX_DEPTH) throw new CellObjectError(`cell object nested deeper than ${MAX_DEPTH} levels`);
   if (typeof object !== 'object' || object === null) throw new CellObjectError('cell object must be an object');
   const { data, refs, special } = object as Partial<Record<keyof LegacyCellObject, unknown>>;
   if (special === true) throw new CellObjectError('special (exotic) cells cannot be given as objects');
@@ -52,11 +78,15 @@ export function cellFromLegacyObject(object: unknown, depth = 0): Cell {
   if (typeof b64 !== 'string' || typeof len !== 'number' || !Number.isInteger(len) || len < 0 || len > 1023) {
     throw new CellObjectError('cell object data needs b64 (string) and len (0..1023 bits)');
   }
+  // 128 bytes hold 1023 bits; a longer text is not a cell's data (and is not decoded).
+  if (b64.length > 176) throw new CellObjectError('cell object data b64 is longer than a cell holds');
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length * 8 < len) throw new CellObjectError(`cell object data holds ${bytes.length * 8} bits, len says ${len}`);
+  budget.bytes -= Math.ceil(len / 8) + 2;
+  if (budget.bytes < 0) throw new CellObjectError(`cell objects hold more than ${BOC_MAX_BYTES} bytes in all`);
   const children = refs === undefined ? [] : refs;
   if (!Array.isArray(children) || children.length > 4) throw new CellObjectError('cell object refs must be an array of at most 4');
   const builder = beginCell().storeBits(new BitString(bytes, 0, len));
-  for (const child of children) builder.storeRef(cellFromLegacyObject(child, depth + 1));
+  for (const child of children) builder.storeRef(build(child, depth + 1, budget));
   return builder.endCell();
 }

@@ -16,110 +16,150 @@
  * Numbers: a JSON integer (safe range), or a string in decimal or 0x-hex with an optional '-'. A bare
  * hex string ("ff", which tonweb users send from BN.toJSON) is refused rather than guessed.
  * A list is built the way TVM code expects one: [a, [b, [c, null]]]; an empty list is null.
+ *
+ * Work limits, all checked while walking the JSON and before any BoC is decoded (the walk itself stops at
+ * the first limit crossed, so a 100,000-entry stack costs as little as a 256-entry one):
+ *   entries at the top level  255  (STACK_MAX_ENTRIES)
+ *   entries in all            999  (STACK_MAX_ALL_ENTRIES; tuple items, list items and list pairs count)
+ *   nesting of tuples/lists    64  (STACK_MAX_NESTING)
+ *   items of one tuple        255  (TVM's own tuple limit)
+ *   cells of all cell/slice/builder entries together: 8,192 cells, 65,535 bytes (boc.ts)
+ * Why these numbers: README "Limits".
  */
-import type { Cell, TupleItem } from '@ton/core';
-import { parseBoc } from './boc.js';
+import { Cell, type TupleItem } from '@ton/core';
+import { bocBudget, parseBoc, type BocBudget } from './boc.js';
 import { cellFromLegacyObject, CellObjectError } from './cell-object.js';
 import { StackParseError, TonInputError } from './errors.js';
 
-/** Nesting allowed in arguments (toncenter refuses result stacks 100 deep; arguments need far less). */
-const MAX_DEPTH = 64;
+/** Entries at the top of the stack: TVM's tuple limit, and well below the embedded emulator's ceiling. */
+export const STACK_MAX_ENTRIES = 255;
+/** Entries in all: tonlib serializes arguments under a budget of 1,000 operations, one per entry plus one. */
+export const STACK_MAX_ALL_ENTRIES = 999;
+/** Nesting of tuples and lists (toncenter refuses result stacks 100 deep; arguments need far less). */
+export const STACK_MAX_NESTING = 64;
 /** TVM tuples hold at most 255 items. */
-const MAX_TUPLE = 255;
+export const TUPLE_MAX_ITEMS = 255;
 const INT257_LIMIT = 1n << 256n;
 const INT_TEXT = /^(-?)(0x[0-9a-fA-F]{1,65}|[0-9]{1,80})$/;
 
 type Kind = 'int' | 'cell' | 'slice' | 'builder' | 'tuple' | 'list' | 'null';
 
-const LEGACY_TAGS: Record<string, Kind> = {
-  num: 'int',
-  number: 'int',
-  int: 'int',
-  integer: 'int',
-  'tvm.Cell': 'cell',
-  cell: 'cell',
-  'tvm.Slice': 'slice',
-  slice: 'slice',
-  'tvm.Builder': 'builder',
-  builder: 'builder',
-  tuple: 'tuple',
-  'tvm.Tuple': 'tuple',
-  list: 'list',
-  'tvm.List': 'list',
-  null: 'null',
-};
+// Maps, not object literals: a client's type name must never find Object.prototype's members
+// ("constructor", "toString", "__proto__").
+const LEGACY_TAGS = new Map<string, Kind>([
+  ['num', 'int'],
+  ['number', 'int'],
+  ['int', 'int'],
+  ['integer', 'int'],
+  ['tvm.Cell', 'cell'],
+  ['cell', 'cell'],
+  ['tvm.Slice', 'slice'],
+  ['slice', 'slice'],
+  ['tvm.Builder', 'builder'],
+  ['builder', 'builder'],
+  ['tuple', 'tuple'],
+  ['tvm.Tuple', 'tuple'],
+  ['list', 'list'],
+  ['tvm.List', 'list'],
+  ['null', 'null'],
+]);
 
-const V3_TYPES: Record<string, Kind> = {
-  num: 'int',
-  cell: 'cell',
-  slice: 'slice',
-  builder: 'builder',
-  tuple: 'tuple',
-  list: 'list',
-  null: 'null',
-};
+const V3_TYPES = new Map<string, Kind>([
+  ['num', 'int'],
+  ['cell', 'cell'],
+  ['slice', 'slice'],
+  ['builder', 'builder'],
+  ['tuple', 'tuple'],
+  ['list', 'list'],
+  ['null', 'null'],
+]);
 
 /** Typed entries: which kind, and where its payload sits (`number.number`, `cell.bytes`, ...). */
-const TYPED: Record<string, { kind: Kind; wrapper?: string }> = {
-  'tvm.stackEntryNumber': { kind: 'int', wrapper: 'number' },
-  'tvm.numberDecimal': { kind: 'int' },
-  'tvm.stackEntryCell': { kind: 'cell', wrapper: 'cell' },
-  'tvm.cell': { kind: 'cell' },
-  'tvm.stackEntrySlice': { kind: 'slice', wrapper: 'slice' },
-  'tvm.slice': { kind: 'slice' },
-  'tvm.stackEntryTuple': { kind: 'tuple', wrapper: 'tuple' },
-  'tvm.tuple': { kind: 'tuple' },
-  'tvm.stackEntryList': { kind: 'list', wrapper: 'list' },
-  'tvm.list': { kind: 'list' },
-};
+const TYPED = new Map<string, { kind: Kind; wrapper?: string }>([
+  ['tvm.stackEntryNumber', { kind: 'int', wrapper: 'number' }],
+  ['tvm.numberDecimal', { kind: 'int' }],
+  ['tvm.stackEntryCell', { kind: 'cell', wrapper: 'cell' }],
+  ['tvm.cell', { kind: 'cell' }],
+  ['tvm.stackEntrySlice', { kind: 'slice', wrapper: 'slice' }],
+  ['tvm.slice', { kind: 'slice' }],
+  ['tvm.stackEntryTuple', { kind: 'tuple', wrapper: 'tuple' }],
+  ['tvm.tuple', { kind: 'tuple' }],
+  ['tvm.stackEntryList', { kind: 'list', wrapper: 'list' }],
+  ['tvm.list', { kind: 'list' }],
+]);
+
+/** A client object's own field (never one inherited from Object.prototype). */
+function own(object: object, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** One parse: the entries counted so far, the cells' shared budget, and the cells still to decode. */
+interface Walk {
+  entries: number;
+  budget: BocBudget;
+  cells: Array<() => void>;
+}
 
 /** Parses a whole argument stack; `name` is the parameter name used in error paths. */
 export function parseStack(input: unknown, name = 'stack'): TupleItem[] {
   if (!Array.isArray(input)) throw new StackParseError(name, input, 'Stack should be array');
-  return input.map((entry, i) => parseEntry(entry, `${name}[${i}]`, 0));
+  if (input.length > STACK_MAX_ENTRIES) {
+    throw new StackParseError(name, `[${input.length} entries]`, `more than ${STACK_MAX_ENTRIES} entries`);
+  }
+  const walk: Walk = { entries: 0, budget: bocBudget(), cells: [] };
+  const items = input.map((entry, i) => parseEntry(entry, `${name}[${i}]`, 0, walk));
+  // Every count is within its limit: only now are the BoCs decoded (each charged to the shared budget).
+  for (const decode of walk.cells) decode();
+  return items;
 }
 
 /** Parses one entry of any form. */
 export function parseStackEntry(entry: unknown, path = 'stack[0]'): TupleItem {
-  return parseEntry(entry, path, 0);
+  const walk: Walk = { entries: 0, budget: bocBudget(), cells: [] };
+  const item = parseEntry(entry, path, 0, walk);
+  for (const decode of walk.cells) decode();
+  return item;
 }
 
-function parseEntry(entry: unknown, path: string, depth: number): TupleItem {
-  if (depth > MAX_DEPTH) throw new StackParseError(path, entry, `nested deeper than ${MAX_DEPTH} levels`);
+function parseEntry(entry: unknown, path: string, depth: number, walk: Walk): TupleItem {
+  if (depth > STACK_MAX_NESTING) throw new StackParseError(path, entry, `nested deeper than ${STACK_MAX_NESTING} levels`);
+  if (++walk.entries > STACK_MAX_ALL_ENTRIES) {
+    throw new StackParseError(path, entry, `more than ${STACK_MAX_ALL_ENTRIES} entries in all (tuple and list items count)`);
+  }
   if (Array.isArray(entry)) {
     const [tag, value] = entry;
     if (typeof tag !== 'string') throw new StackParseError(path, entry, 'expected [type, value] with a string type');
-    const kind = LEGACY_TAGS[tag];
+    const kind = LEGACY_TAGS.get(tag);
     if (kind === undefined) throw new StackParseError(path, entry, `unsupported stack entry type: ${tag}`);
     if (kind !== 'null' && entry.length !== 2) throw new StackParseError(path, entry, 'expected [type, value]');
-    return build(kind, value, entry, path, depth);
+    return build(kind, value, entry, path, depth, walk);
   }
   if (typeof entry === 'object' && entry !== null) {
-    const object = entry as Record<string, unknown>;
-    if (typeof object['@type'] === 'string') {
-      const typed = TYPED[object['@type']];
-      if (typed === undefined) throw new StackParseError(path, entry, `unsupported stack entry type: ${object['@type']}`);
-      const payload = typed.wrapper === undefined ? object : object[typed.wrapper];
-      return buildTyped(typed.kind, payload, entry, path, depth);
+    const typeName = own(entry, '@type');
+    if (typeof typeName === 'string') {
+      const typed = TYPED.get(typeName);
+      if (typed === undefined) throw new StackParseError(path, entry, `unsupported stack entry type: ${typeName}`);
+      const payload = typed.wrapper === undefined ? entry : own(entry, typed.wrapper);
+      return buildTyped(typed.kind, payload, entry, path, depth, walk);
     }
-    if (typeof object.type === 'string') {
-      const kind = V3_TYPES[object.type];
-      if (kind === undefined) throw new StackParseError(path, entry, `unsupported stack entry type: ${object.type}`);
-      return build(kind, object.value, entry, path, depth);
+    const v3Type = own(entry, 'type');
+    if (typeof v3Type === 'string') {
+      const kind = V3_TYPES.get(v3Type);
+      if (kind === undefined) throw new StackParseError(path, entry, `unsupported stack entry type: ${v3Type}`);
+      return build(kind, own(entry, 'value'), entry, path, depth, walk);
     }
   }
   throw new StackParseError(path, entry, 'expected [type, value], a tonlib typed object or {type, value}');
 }
 
 /** Typed payloads keep their value one level down: number.number, cell.bytes, tuple.elements. */
-function buildTyped(kind: Kind, payload: unknown, entry: unknown, path: string, depth: number): TupleItem {
+function buildTyped(kind: Kind, payload: unknown, entry: unknown, path: string, depth: number, walk: Walk): TupleItem {
   if (typeof payload !== 'object' || payload === null) throw new StackParseError(path, entry, 'missing payload object');
-  const fields = payload as Record<string, unknown>;
   const field = kind === 'int' ? 'number' : kind === 'tuple' || kind === 'list' ? 'elements' : 'bytes';
-  return build(kind, fields[field], entry, path, depth);
+  return build(kind, own(payload, field), entry, path, depth, walk);
 }
 
-function build(kind: Kind, value: unknown, entry: unknown, path: string, depth: number): TupleItem {
+function build(kind: Kind, value: unknown, entry: unknown, path: string, depth: number, walk: Walk): TupleItem {
   switch (kind) {
     case 'null':
       return { type: 'null' };
@@ -127,12 +167,23 @@ function build(kind: Kind, value: unknown, entry: unknown, path: string, depth: 
       return { type: 'int', value: parseTvmInt(value, entry, path) };
     case 'cell':
     case 'slice':
-    case 'builder':
-      return { type: kind, cell: parseCellValue(value, entry, path) };
+    case 'builder': {
+      // Decoded once the whole stack has been counted (parseStack), charged to the stack's budget.
+      const item = { type: kind, cell: Cell.EMPTY };
+      walk.cells.push(() => (item.cell = parseCellValue(value, entry, path, walk.budget)));
+      return item;
+    }
     case 'tuple':
-      return { type: 'tuple', items: parseElements(value, entry, path, depth) };
-    case 'list':
-      return listToPairs(parseElements(value, entry, path, depth));
+      return { type: 'tuple', items: parseElements(value, entry, path, depth, walk) };
+    case 'list': {
+      const items = parseElements(value, entry, path, depth, walk);
+      // Each item hangs in a pair of its own: TVM (and tonlib's budget) sees one more entry per item.
+      walk.entries += items.length;
+      if (walk.entries > STACK_MAX_ALL_ENTRIES) {
+        throw new StackParseError(path, entry, `more than ${STACK_MAX_ALL_ENTRIES} entries in all (tuple and list items count)`);
+      }
+      return listToPairs(items);
+    }
   }
 }
 
@@ -150,17 +201,16 @@ function parseTvmInt(value: unknown, entry: unknown, path: string): bigint {
   return result;
 }
 
-function parseCellValue(value: unknown, entry: unknown, path: string): Cell {
+function parseCellValue(value: unknown, entry: unknown, path: string, budget: BocBudget): Cell {
   try {
     if (typeof value === 'string') {
       // Python clients send the cell object as a JSON string; a BoC never starts with '{'.
-      if (value.trimStart().startsWith('{')) return cellFromLegacyObject(JSON.parse(value));
-      return parseBoc(value);
+      if (value.trimStart().startsWith('{')) return cellFromLegacyObject(JSON.parse(value), budget);
+      return parseBoc(value, 'boc', budget);
     }
     if (typeof value === 'object' && value !== null) {
-      const object = value as Record<string, unknown>;
-      if ('bytes' in object) return parseBoc(object.bytes);
-      return cellFromLegacyObject(object);
+      if (Object.prototype.hasOwnProperty.call(value, 'bytes')) return parseBoc(own(value, 'bytes'), 'boc', budget);
+      return cellFromLegacyObject(value, budget);
     }
   } catch (error) {
     if (error instanceof TonInputError) throw new StackParseError(path, entry, error.reason);
@@ -170,12 +220,11 @@ function parseCellValue(value: unknown, entry: unknown, path: string): Cell {
   throw new StackParseError(path, entry, 'expected a base64 BoC, {bytes} or a cell object');
 }
 
-function parseElements(value: unknown, entry: unknown, path: string, depth: number): TupleItem[] {
-  const elements =
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).elements : value;
+function parseElements(value: unknown, entry: unknown, path: string, depth: number, walk: Walk): TupleItem[] {
+  const elements = typeof value === 'object' && value !== null && !Array.isArray(value) ? own(value, 'elements') : value;
   if (!Array.isArray(elements)) throw new StackParseError(path, entry, 'expected an elements array');
-  if (elements.length > MAX_TUPLE) throw new StackParseError(path, entry, `more than ${MAX_TUPLE} elements`);
-  return elements.map((item, i) => parseEntry(item, `${path}.elements[${i}]`, depth + 1));
+  if (elements.length > TUPLE_MAX_ITEMS) throw new StackParseError(path, `[${elements.length} elements]`, `more than ${TUPLE_MAX_ITEMS} elements`);
+  return elements.map((item, i) => parseEntry(item, `${path}.elements[${i}]`, depth + 1, walk));
 }
 
 /** [a, b, c] -> (a, (b, (c, null))), the TVM list layout. */

@@ -4,7 +4,7 @@
  * answers the same way. Anything not listed stays as it is: an ApiError keeps its status, anything else
  * is a bug and becomes a 500 in the HTTP error handler.
  */
-import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
+import { BadMessage, BadStack, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
 import { TonInputError } from '../../ton/errors.js';
 import { VmStackTooDeepError } from '../../ton/vm-stack.js';
 import { ApiError } from '../errors.js';
@@ -25,7 +25,7 @@ export function toApiError(error: unknown): unknown {
   if (error instanceof ExternalMessageRejected) return refusedMessage(error);
   if (error instanceof NotFound) return new ApiError(404, error.message);
   // BadMessage and the other input errors already start with the parameter they are about ("boc: ...").
-  if (error instanceof BadMessage) return new ApiError(422, `failed to parse parameter ${error.message}`);
+  if (error instanceof BadMessage || error instanceof BadStack) return new ApiError(422, `failed to parse parameter ${error.message}`);
   if (error instanceof GetMethodFailed) return new ApiError(400, error.message);
   if (error instanceof ChainInputError) return new ApiError(422, error.message);
   if (error instanceof ChainStopped) return new ApiError(503, error.message);

@@ -9,7 +9,7 @@ import type { Address, Cell, TupleItem } from '@ton/core';
 import { parseAddress } from '../../ton/address.js';
 import { parseV2Shard } from '../../ton/block-id.js';
 import { parseBoc } from '../../ton/boc.js';
-import { TonInputError } from '../../ton/errors.js';
+import { describeJson, TonInputError } from '../../ton/errors.js';
 import { parseHash } from '../../ton/hash.js';
 import { parseStack } from '../../ton/stack-input.js';
 import { badParameter } from '../errors.js';
@@ -79,6 +79,8 @@ export type ParsedParams<S extends ParamSpecs> = {
 };
 
 const INT = /^-?\d+$/;
+export const INT64_MIN = -(1n << 63n);
+export const INT64_MAX = (1n << 63n) - 1n;
 /** FunC names may hold almost any character ('?', '!', quotes); only whitespace and length are refused. */
 const METHOD_NAME = /^\S{1,128}$/;
 /** Libraries per request: the C++ server has no documented cap; this keeps a request bounded. */
@@ -111,13 +113,18 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
     case 'int64': {
       const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
       if (text === undefined || !INT.test(text)) throw badParameter(name, `expected an integer, got ${show(raw)}`);
-      const value = BigInt(text);
-      if (value < -(1n << 63n) || value >= 1n << 64n) throw badParameter(name, `integer out of the 64-bit range: ${text}`);
+      // Signed 64-bit, as the stores keep lts (SQLite and PostgreSQL integers); no lt comes near 2^63.
+      // The length is checked first: BigInt() of a megabyte of digits takes a tenth of a second.
+      const value = text.replace(/^-?0*/, '').length <= 20 ? BigInt(text) : undefined;
+      if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
+        throw badParameter(name, `integer out of the int64 range ${INT64_MIN}..${INT64_MAX}: ${show(raw)}`);
+      }
       return checkBounds(name, spec, value);
     }
     case 'bool': {
       if (typeof raw === 'boolean') return raw;
-      const text = String(raw).toLowerCase();
+      // Only scalars: String() of a nested array recurses through every level.
+      const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).toLowerCase() : '';
       if (['true', '1'].includes(text)) return true;
       if (['false', '0'].includes(text)) return false;
       throw badParameter(name, `expected true or false, got ${show(raw)}`);
@@ -174,8 +181,9 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
   }
 }
 
+/** The value as JSON, cut short (bounded work whatever its size or nesting: see showInput). */
 function show(raw: unknown): string {
-  const text = JSON.stringify(raw) ?? String(raw);
+  const text = describeJson(raw, 80);
   return text.length > 80 ? text.slice(0, 77) + '...' : text;
 }
 

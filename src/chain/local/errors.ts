@@ -13,6 +13,11 @@ export class BadMessage extends ChainInputError {
   override name = 'BadMessage';
 }
 
+/** Get-method arguments the emulator cannot take (too deep, or not serializable); the message starts with `stack: `. */
+export class BadStack extends ChainInputError {
+  override name = 'BadStack';
+}
+
 /**
  * The contract would not accept this external message (bad signature, replayed seqno, expired, no
  * funds for gas, ...). `reason` is the emulator's own words; `exitCode` is the TVM exit code when

@@ -27,7 +27,7 @@ import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
 import type { NetworkConfig } from './config.js';
 import type { PooledEmulator } from './emulator-pool.js';
-import { ChainInputError, GetMethodFailed, NotFound } from './errors.js';
+import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { parseExternal } from './messages.js';
 import { nextAlignedLt } from './open-block.js';
 import { serializePrevBlocksInfo } from './prev-blocks-info.js';
@@ -37,6 +37,31 @@ import type { ChainStore } from './store.js';
 const EMPTY_STACK = serializeTuple([]);
 const EMPTY_STACK_BASE64 = EMPTY_STACK.toBoc().toString('base64');
 const MAX_LT = (1n << 63n) - 1n;
+
+/**
+ * Deepest argument stack (as one cell tree: the stack list, tuples and the cells in it) handed to the
+ * emulator. The WASM emulator's native stack is small: measured with @ton/sandbox 0.41, a stack whose
+ * root cell is deeper than 326 makes it fail ("memory access out of bounds"), and that worker must be
+ * replaced. 300 keeps a margin for the entries a get-method adds to what it returns. A real liteserver
+ * has no such ceiling (TON's cell depth limit is 1024), so this belongs to the local chain.
+ */
+export const GET_METHOD_MAX_STACK_DEPTH = 300;
+
+/** The argument stack as the emulator takes it, refused when it is deeper than the emulator can take. */
+function emulatorStack(stack: TupleItem[]): string {
+  let root: Cell;
+  try {
+    root = serializeTuple(stack);
+  } catch (err) {
+    throw new BadStack(`stack: cannot be serialized (${(err as Error).message})`);
+  }
+  if (root.depth() > GET_METHOD_MAX_STACK_DEPTH) {
+    throw new BadStack(
+      `stack: its cells nest ${root.depth()} levels deep, the local emulator takes at most ${GET_METHOD_MAX_STACK_DEPTH} (fewer entries or shallower cells)`,
+    );
+  }
+  return root.toBoc().toString('base64');
+}
 /** TVM exit code toncenter reports for a get-method on an account without code. */
 const NOT_ACTIVE_EXIT_CODE = -13;
 
@@ -170,12 +195,7 @@ export class ChainReader {
     const runnable = view.runnable();
     if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
-    let stackBase64: string;
-    try {
-      stackBase64 = stack.length === 0 ? EMPTY_STACK_BASE64 : serializeTuple(stack).toBoc().toString('base64');
-    } catch (err) {
-      throw new ChainInputError(`stack: cannot be serialized (${(err as Error).message})`);
-    }
+    const stackBase64 = stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack);
     const result = await this.d.emulator.runGetMethod({
       ...runnable,
       address: address.toRawString(),
