@@ -6,6 +6,7 @@
 import { Address } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api/errors.js';
+import { toApiError } from '../api/v2/chain-errors.js';
 import { okEnvelope } from '../api/v2/envelope.js';
 import { bearerMatches } from './bearer.js';
 
@@ -25,7 +26,10 @@ export function registerDevnetRoutes(app: FastifyInstance, { adminToken }: { adm
     const body = (request.body ?? {}) as Record<string, unknown>;
     const address = parseAddress(body.address);
     const amount = parseAmount(body.amount);
-    const funded = await chain.fund(address, amount);
+    // The chain's typed refusals (workchain, amount beyond the faucet) are 4xx, as on every v2 method.
+    const funded = await chain.fund(address, amount).catch((error: unknown) => {
+      throw toApiError(error);
+    });
     return okEnvelope(
       { '@type': 'devnet.funded', hash: funded.txHash.toString('base64'), lt: funded.lt.toString(), block_seqno: funded.seqno },
       `${Math.floor(Date.now() / 1000)}:0:0`,

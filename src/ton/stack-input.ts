@@ -170,7 +170,7 @@ function build(kind: Kind, value: unknown, entry: unknown, path: string, depth: 
     case 'builder': {
       // Decoded once the whole stack has been counted (parseStack), charged to the stack's budget.
       const item = { type: kind, cell: Cell.EMPTY };
-      walk.cells.push(() => (item.cell = parseCellValue(value, entry, path, walk.budget)));
+      walk.cells.push(() => (item.cell = argumentCell(kind, parseCellValue(value, entry, path, walk.budget), entry, path)));
       return item;
     }
     case 'tuple':
@@ -218,6 +218,18 @@ function parseCellValue(value: unknown, entry: unknown, path: string, budget: Bo
     throw error;
   }
   throw new StackParseError(path, entry, 'expected a base64 BoC, {bytes} or a cell object');
+}
+
+/**
+ * Cells TVM can take as arguments. A pruned branch (or a cell above one) has a non-zero level, which no
+ * stack may hold (the emulator refuses the whole stack); an exotic cell can be passed as a cell (a
+ * library cell is resolved when the code loads it) but not read as a slice or builder (the emulator
+ * fails outright on one).
+ */
+function argumentCell(kind: 'cell' | 'slice' | 'builder', cell: Cell, entry: unknown, path: string): Cell {
+  if (cell.level() > 0) throw new StackParseError(path, entry, 'a pruned branch (or a cell holding one) cannot be a get-method argument');
+  if (kind !== 'cell' && cell.isExotic) throw new StackParseError(path, entry, `an exotic cell (library or pruned branch) cannot be passed as a ${kind}`);
+  return cell;
 }
 
 function parseElements(value: unknown, entry: unknown, path: string, depth: number, walk: Walk): TupleItem[] {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTuple, toNano } from '@ton/core';
-import { ChainInputError, FundFailed } from '../../src/chain/local/index.js';
+import { Address, parseTuple, toNano } from '@ton/core';
+import { ChainInputError, FundRefused } from '../../src/chain/local/index.js';
 import { openChain, testFaucet, testWallet } from './support.js';
 
 test('fund: concurrent transfers from the v4r2 faucet, each resolved once sealed, seqnos never reused', async (t) => {
@@ -37,12 +37,15 @@ test('fund: concurrent transfers from the v4r2 faucet, each resolved once sealed
   assert.deepEqual(parseTuple((await chain.runGetMethod(faucet.address, 'seqno', [])).stackBoc), [{ type: 'int', value: 4n }]);
 });
 
-test('fund refuses a non-positive amount and reports a faucet that cannot pay', async (t) => {
+test('fund refuses a non-positive amount, more than the faucet holds and a workchain that does not exist', async (t) => {
   const { chain } = await openChain(t);
   const to = testWallet(20).wallet.address;
   await assert.rejects(chain.fund(to, 0n), ChainInputError);
-  await assert.rejects(chain.fund(to, toNano(2_000_000)), FundFailed);
-  // the faucet still works afterwards (its seqno moved on with the failed attempt)
+  // Typed client errors (the API answers them with a 4xx), naming what was wrong, before anything runs.
+  await assert.rejects(chain.fund(to, toNano(2_000_000)), (error: unknown) => error instanceof FundRefused && /^amount: the faucet .* holds \d+ nanotons/.test(error.message));
+  await assert.rejects(chain.fund(to, toNano(1_000_000)), (error: unknown) => error instanceof FundRefused && /at most/.test(error.message));
+  await assert.rejects(chain.fund(new Address(7, to.hash), toNano(1)), (error: unknown) => error instanceof FundRefused && /^address: workchain 7 does not exist/.test(error.message));
+  // the faucet still works afterwards (nothing was sent, its seqno did not move)
   const [ok] = await Promise.all([chain.fund(to, toNano(1)), chain.produceBlock()]);
   assert.equal(ok.seqno, 1);
   assert.equal(chain.getAccount(to).balance, toNano(1));

@@ -190,7 +190,8 @@ function show(raw: unknown): string {
 export function parseParams<S extends ParamSpecs>(specs: S, input: Record<string, unknown>): ParsedParams<S> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const raw = input[name];
+    // Own fields only: a parameter must never be read from Object.prototype.
+    const raw = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
     if (raw === undefined || raw === null || raw === '') {
       if (spec.required) throw badParameter(name, 'missing required parameter');
       if (spec.default !== undefined) out[name] = spec.default;

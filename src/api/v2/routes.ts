@@ -48,7 +48,7 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
   app.post('/api/v2/jsonRPC', async (request, reply) => {
     const started = clock.now();
     const call = bodyObject(request.body);
-    const id = call.id === undefined || call.id === null ? undefined : String(call.id);
+    const id = rpcId(call.id);
     const method = typeof call.method === 'string' ? byName.get(call.method) : undefined;
     if (!method) throw new ApiError(422, typeof call.method === 'string' ? 'Unknown method' : 'method must be a string');
     const params = call.params ?? {};
@@ -63,6 +63,17 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
   app.get('/api/v2/jsonRPC', async () => {
     throw new ApiError(405, 'method GET is not supported');
   });
+}
+
+/**
+ * The JSON-RPC `id`, echoed back as a string (as toncenter does). JSON-RPC ids are strings or numbers;
+ * anything else is refused here rather than turned into text (String() of a deeply nested array recurses
+ * through every level).
+ */
+function rpcId(raw: unknown): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  throw new ApiError(422, 'id must be a string or a number');
 }
 
 /** Query strings give strings, or arrays for repeated keys (e.g. `libraries`). */

@@ -87,10 +87,11 @@ const DECIMAL = /^-?\d+$/;
 
 /** The values a query string gave for `name`: repeated keys and comma-separated values. */
 function rawValues(query: Record<string, unknown>, name: string): string[] {
-  const raw = query[name];
+  const raw = Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined;
   if (raw === undefined) return [];
   const list = Array.isArray(raw) ? raw : [raw];
-  return list.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  // Query values are strings; anything else (a JSON body never reaches here) is not read as text.
+  return list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [])).map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
 function integer(name: string, text: string, min: bigint, max: bigint): bigint {

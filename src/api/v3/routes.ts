@@ -25,7 +25,8 @@ function bodyOf(endpoint: V3PostEndpoint<any>, body: unknown): Record<string, un
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   for (const [name, words] of Object.entries(endpoint.missing)) {
-    if (fields[name] === undefined || fields[name] === null || fields[name] === '') throw new ApiError(401, words as string);
+    const value = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+    if (value === undefined || value === null || value === '') throw new ApiError(401, words as string);
   }
   return fields;
 }

@@ -53,7 +53,12 @@ export class EmulatorFailed extends Error {
   override name = 'EmulatorFailed';
 }
 
-/** The faucet transfer executed but did not send the coins (e.g. the faucet ran dry). */
+/** A fund the faucet cannot make: an address in a workchain that does not exist, more than it holds. */
+export class FundRefused extends ChainInputError {
+  override name = 'FundRefused';
+}
+
+/** The faucet transfer executed but did not send the coins, though the request was within its means. */
 export class FundFailed extends Error {
   override name = 'FundFailed';
 }

@@ -16,6 +16,7 @@ export {
   EmulatorFailed,
   ExternalMessageRejected,
   FundFailed,
+  FundRefused,
   GetMethodFailed,
   NotFound,
 } from './errors.js';

@@ -30,7 +30,7 @@ import { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { BASECHAIN, BlockIndex, ChainHead, MASTERCHAIN } from './blocks.js';
 import { networkConfig } from './config.js';
 import { EmulatorPool, type PooledEmulator } from './emulator-pool.js';
-import { ChainDataMismatch, ChainInputError, ChainStopped, FundFailed } from './errors.js';
+import { ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
 import { parseExternal } from './messages.js';
@@ -38,6 +38,10 @@ import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from 
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';
+
+
+/** What a fund leaves in the faucet for its own fees (a transfer costs ~0.005 TON; 1 TON is ample). */
+const FAUCET_FEE_RESERVE = 1_000_000_000n;
 
 export interface LocalChainOptions {
   /** Network name ('mainnet', 'testnet', ...): recorded in the data dir, which then serves only it. */
@@ -276,9 +280,18 @@ export class LocalChain implements DevnetChain {
   async fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
     if (this.stopping) throw new ChainStopped(this.name);
     if (amount <= 0n) throw new ChainInputError('amount: must be positive');
+    // A transfer to a workchain that does not exist would be dropped by the faucet's action phase.
+    if (address.workChain !== BASECHAIN && address.workChain !== MASTERCHAIN) {
+      throw new FundRefused(`address: workchain ${address.workChain} does not exist on this chain (${BASECHAIN} and ${MASTERCHAIN} do)`);
+    }
     const faucet = faucetContracts(this.keys.keyPair.publicKey, this.globalId).v4;
     const { tx, sealed } = await this.producer.exclusive(async ({ execute, working, chainTime, whenSealed }) => {
       const view = new AccountView(faucet.address, Buffer.from(working.get(faucet.address), 'base64'));
+      if (amount > view.balance - FAUCET_FEE_RESERVE) {
+        throw new FundRefused(
+          `amount: the faucet ${faucet.address.toString()} holds ${view.balance} nanotons and keeps ${FAUCET_FEE_RESERVE} for fees; ask for at most ${view.balance - FAUCET_FEE_RESERVE}`,
+        );
+      }
       const seqno = view.data ? view.data.beginParse().loadUint(32) : 0;
       const body = await faucet.createTransfer({
         seqno,

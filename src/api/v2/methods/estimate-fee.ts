@@ -9,7 +9,8 @@
  * (wallet software asks this before funding a new wallet). destination_fees stays empty: the emulation
  * covers the account's own transaction, not what its outbound messages will cost where they land.
  */
-import { beginCell, external, storeMessage } from '@ton/core';
+import { beginCell, external, storeMessage, type Cell } from '@ton/core';
+import { badParameter } from '../../errors.js';
 import { importFee } from '../import-fee.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS } from './common-params.js';
@@ -19,6 +20,16 @@ const fees = (inFwdFee: bigint, storageFee: bigint, gasFee: bigint, fwdFee: bigi
   source_fees: { '@type': 'fees', in_fwd_fee: Number(inFwdFee), storage_fee: Number(storageFee), gas_fee: Number(gasFee), fwd_fee: Number(fwdFee) },
   destination_fees: [],
 });
+
+/**
+ * A cell a message may carry. No part of a message may hold a pruned branch (its level would be
+ * non-zero: validators and the emulator refuse such a message); the body is read as the message's
+ * tail, so it must be an ordinary cell (code may be a library cell: jetton wallets are deployed so).
+ */
+function checkMessagePart(name: string, cell: Cell, ordinary: boolean): void {
+  if (cell.level() > 0) throw badParameter(name, 'holds a pruned branch: a message cannot carry one');
+  if (ordinary && cell.isExotic) throw badParameter(name, 'an exotic cell (library or pruned branch) cannot be a message body');
+}
 
 export const estimateFee = defineMethod({
   name: 'estimateFee',
@@ -32,6 +43,9 @@ export const estimateFee = defineMethod({
     ignore_chksig: { type: 'bool', default: true, description: 'Let signature checks succeed (default true).' },
   },
   async handle({ address, body, init_code, init_data, ignore_chksig }, network) {
+    checkMessagePart('body', body, true);
+    if (init_code) checkMessagePart('init_code', init_code, false);
+    if (init_data) checkMessagePart('init_data', init_data, false);
     const { chain } = network;
     const result = await chain.emulateExternal({ address, body, initCode: init_code, initData: init_data }, { ignoreChksig: ignore_chksig });
     if (result.accepted) {
