@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Address, beginCell, serializeTuple, type TupleItem } from '@ton/core';
 import { legacyCellObject } from '../../src/ton/cell-object.js';
 import { StackParseError, TonInputError } from '../../src/ton/errors.js';
-import { parseStack, parseStackEntry } from '../../src/ton/stack-input.js';
+import { parseStack, parseStackEntry, STACK_MAX_ENTRIES, STACK_MAX_NESTING } from '../../src/ton/stack-input.js';
 import { clientAnswering } from './support/client-transport.js';
 
 const require = createRequire(import.meta.url);
@@ -137,4 +137,112 @@ test('deep nesting is refused, not a stack overflow', () => {
   let entry: unknown = ['num', 1];
   for (let i = 0; i < 100; i++) entry = ['tuple', [entry]];
   assert.throws(() => parseStack([entry]), (error: unknown) => error instanceof StackParseError && /nested deeper/.test(error.reason));
+});
+
+test('work limits: 255 entries at the top, 999 in all, 64 levels of nesting, each named in the refusal', () => {
+  const num = ['num', 1];
+  const nums = (n: number) => Array.from({ length: n }, () => num);
+  const tuple = (items: unknown[]) => ['tuple', { elements: items }];
+  // At each limit: accepted.
+  assert.equal(parseStack(nums(STACK_MAX_ENTRIES)).length, 255);
+  const allowed = [tuple(nums(255)), tuple(nums(255)), tuple(nums(255)), ...nums(999 - 3 * 256)];
+  assert.equal(parseStack(allowed).length, 234);
+  let nested: unknown = num;
+  for (let i = 0; i < STACK_MAX_NESTING; i++) nested = tuple([nested]);
+  assert.equal(parseStack([nested]).length, 1);
+  // One past each: refused, with the path and the limit in the words.
+  const refusals: [unknown, string, RegExp][] = [
+    [nums(256), 'stack', /more than 255 entries/],
+    [nums(100_000), 'stack', /more than 255 entries/],
+    [[...allowed, num], 'stack[234]', /more than 999 entries in all/],
+    [[tuple(Array.from({ length: 255 }, () => tuple(nums(255))))], 'stack[0].elements[3].elements[229]', /more than 999 entries in all/],
+    // A list of n items is n pairs more for TVM: 500 items + 500 pairs is over.
+    [[['list', { elements: nums(250) }], ['list', { elements: nums(250) }]], 'stack[1]', /more than 999 entries in all/],
+    [[tuple([nested])], `stack[0]${'.elements[0]'.repeat(65)}`, /nested deeper than 64 levels/],
+  ];
+  for (const [input, path, reason] of refusals) {
+    assert.throws(
+      () => parseStack(input),
+      (error: unknown) => error instanceof StackParseError && error.path === path && reason.test(error.reason),
+      `${path} ${reason}`,
+    );
+  }
+});
+
+test('limits are checked before any BoC is decoded: a bad BoC in entry 0 of an oversized stack is not what is reported', () => {
+  const badFirst = [['tvm.Cell', 'aGVsbG8='], ...Array.from({ length: 998 }, () => ['num', 1]), ['tuple', [['num', 1]]]];
+  assert.throws(
+    () => parseStack([['tuple', badFirst.slice(0, 255)], ['tuple', badFirst.slice(255, 510)], ['tuple', badFirst.slice(510, 765)], ['tuple', badFirst.slice(765)]]),
+    (error: unknown) => error instanceof StackParseError && /more than 999 entries/.test(error.reason),
+  );
+});
+
+test('the cells of one stack share one budget: 8,192 cells and 65,535 bytes in all', () => {
+  // 100 cells in one BoC (a chain), 82 entries of it = 8,200 cells > 8,192; 81 = 8,100 fit.
+  let chain = beginCell().endCell();
+  for (let i = 0; i < 99; i++) chain = beginCell().storeUint(i, 8).storeRef(chain).endCell();
+  const boc = chain.toBoc().toString('base64');
+  assert.equal(parseStack(Array.from({ length: 81 }, () => ['tvm.Cell', boc])).length, 81);
+  assert.throws(
+    () => parseStack(Array.from({ length: 82 }, () => ['tvm.Cell', boc])),
+    (error: unknown) => error instanceof StackParseError && error.path === 'stack[81]' && /more than 8192 cells in all/.test(error.reason),
+  );
+  // Bytes: 40 BoCs of ~1.7 KB each.
+  const wide = beginCell().storeBuffer(Buffer.alloc(127, 1)).storeRef(beginCell().storeBuffer(Buffer.alloc(127, 2))).endCell();
+  let big = wide;
+  for (let i = 0; i < 12; i++) big = beginCell().storeBuffer(Buffer.alloc(127, i)).storeRef(big).endCell();
+  const bigBoc = big.toBoc().toString('base64');
+  const perBoc = Buffer.from(bigBoc, 'base64').length;
+  const fit = Math.floor(65_535 / perBoc);
+  assert.equal(parseStack(Array.from({ length: fit }, () => ['tvm.Cell', bigBoc])).length, fit);
+  assert.throws(
+    () => parseStack(Array.from({ length: fit + 1 }, () => ['tvm.Cell', bigBoc])),
+    (error: unknown) => error instanceof StackParseError && /larger than 65535 bytes in all/.test(error.reason),
+  );
+  // Cell objects count their nodes before building any: 8,193 nodes are refused.
+  let object: unknown = { data: { b64: '', len: 0 }, refs: [] };
+  for (let i = 0; i < 8_192; i++) object = { data: { b64: '', len: 0 }, refs: [object] };
+  assert.throws(
+    () => parseStack([['cell', object]]),
+    (error: unknown) => error instanceof StackParseError && /more than 8192 cells|nested deeper than 512/.test(error.reason),
+  );
+  const flat = { data: { b64: '', len: 0 }, refs: Array.from({ length: 4 }, () => ({ data: { b64: '', len: 0 }, refs: [] })) };
+  assert.equal(parseStack([['cell', flat]]).length, 1);
+});
+
+test("type names that are Object.prototype's members are unknown types, not JavaScript errors", () => {
+  for (const input of [
+    [['constructor', 1]],
+    [['__proto__', 1]],
+    [['toString', 1]],
+    [{ type: 'toString' }],
+    [{ type: 'constructor', value: 1 }],
+    [{ '@type': '__proto__' }],
+    [{ '@type': 'hasOwnProperty' }],
+    [JSON.parse('{"@type":"tvm.stackEntryNumber","__proto__":{"number":"1"}}')],
+    [{ '@type': 'tvm.stackEntryTuple', tuple: { valueOf: 1 } }],
+  ]) {
+    assert.throws(
+      () => parseStack(input),
+      (error: unknown) => error instanceof StackParseError && !/Cannot read|undefined is not|is not a function/.test(error.message),
+      JSON.stringify(input),
+    );
+  }
+});
+
+test('exotic cells: a library cell passes as a cell, not as a slice or builder; a pruned branch never', () => {
+  const library = beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32, 7)).endCell({ exotic: true });
+  const pruned = beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32, 9)).storeUint(3, 16).endCell({ exotic: true });
+  const aboveaPruned = beginCell().storeRef(pruned).endCell();
+  const b64 = (c: typeof library) => c.toBoc().toString('base64');
+  assert.equal(parseStack([['tvm.Cell', b64(library)]])[0].type, 'cell');
+  const refusals: [unknown[], RegExp][] = [
+    [['tvm.Slice', b64(library)], /cannot be passed as a slice/],
+    [['tvm.Builder', b64(library)], /cannot be passed as a builder/],
+    [['tvm.Cell', b64(pruned)], /pruned branch/],
+    [['tvm.Slice', b64(aboveaPruned)], /pruned branch/],
+  ];
+  for (const [entry, reason] of refusals) {
+    assert.throws(() => parseStack([entry]), (error: unknown) => error instanceof StackParseError && reason.test(error.reason), String(entry[0]));
+  }
 });
