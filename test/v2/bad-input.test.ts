@@ -49,7 +49,8 @@ const VALID: Record<ParamType, unknown> = {
 /** Values each type must refuse (strings and JSON values both: GET sends strings, POST and JSON-RPC JSON). */
 const BAD: Record<ParamType, unknown[]> = {
   int: ['x', 1.5, '1e3', '99999999999', { n: 1 }, [1, 2]],
-  int64: ['x', '1.5', '0x10', '99999999999999999999999', { n: 1 }],
+  // Signed 64-bit: the stores keep lts as SQLite / PostgreSQL integers (2^63 answered 500 from SQLite).
+  int64: ['x', '1.5', '0x10', '99999999999999999999999', '9223372036854775808', '18446744073709551615', '-9223372036854775809', '9'.repeat(2_000), { n: 1 }],
   string: [{ s: 1 }, [1], true],
   bool: ['maybe', 2, { b: 1 }],
   json: [],
@@ -224,4 +225,37 @@ test('random junk for every parameter of every method: never a 5xx, the server k
   }
   const alive = await callGet(base, 'getMasterchainInfo');
   assert.equal(alive.status, 200);
+});
+
+test('values nested 10,000 levels deep in any parameter or in the JSON-RPC id: a 422 naming it, never a 500', async () => {
+  const deepArray = '['.repeat(10_000) + '1' + ']'.repeat(10_000);
+  const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+  const post = (path: string, text: string) =>
+    getJson(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  let checked = 0;
+  for (const method of V2_METHODS) {
+    const specs = method.params as Record<string, ParamSpec>;
+    for (const [name, spec] of Object.entries(specs)) {
+      if (spec.type === 'json') continue; // taken as it is: nothing to refuse
+      const others = JSON.stringify(validParams(specs)).slice(1, -1);
+      for (const deep of [deepArray, deepObject]) {
+        const params = `{${others}${others ? ',' : ''}"${name}":${deep}}`;
+        const answers = [await post(`/api/v2/${method.name}`, params), await post('/api/v2/jsonRPC', `{"id":1,"jsonrpc":"2.0","method":"${method.name}","params":${params}}`)];
+        for (const answer of answers) {
+          assertBad(`${method.name}(${name} nested)`, answer, name);
+          assert.ok(answer.body.error.length < 400, 'the value is shown cut short');
+          assert.doesNotMatch(answer.body.error, /Maximum call stack/);
+        }
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100, `${checked} parameters checked`);
+  for (const deep of [deepArray, deepObject]) {
+    const answer = await post('/api/v2/jsonRPC', `{"id":${deep},"jsonrpc":"2.0","method":"getMasterchainInfo","params":{}}`);
+    assert.deepEqual(answer.body, { ok: false, error: 'id must be a string or a number', code: 422 });
+  }
+  const numbered = await callRpc(base, 'getMasterchainInfo', {}, 7);
+  assert.equal(numbered.body.id, '7', 'a numeric id is still echoed');
+  assert.equal((await callGet(base, 'getMasterchainInfo')).status, 200);
 });

@@ -190,6 +190,21 @@ test('v2-shared v3 endpoints: toncenter quirks and bad input', async (t) => {
   assert.match(badStack.body.error, /stack/);
   assert.equal((await server.get('/api/v3/addressInformation?address=zzz')).status, 422);
   assert.equal((await server.get('/api/v3/addressInformation?address=' + formatRawUpper(a.wallet.address) + '&use_v2=sure')).status, 422);
+  // Values nested 10,000 levels deep in a POST body: a 422 naming the field, not a 500.
+  const deep = '['.repeat(10_000) + '1' + ']'.repeat(10_000);
+  const raw = formatRawUpper(a.wallet.address);
+  for (const [path, body, field] of [
+    ['/api/v3/message', `{"boc":${deep}}`, 'boc'],
+    ['/api/v3/runGetMethod', `{"address":${deep},"method":"seqno"}`, 'address'],
+    ['/api/v3/runGetMethod', `{"address":"${raw}","method":${deep}}`, 'method'],
+    ['/api/v3/runGetMethod', `{"address":"${raw}","method":"seqno","stack":[{"type":"tuple","value":${deep}}]}`, 'stack'],
+    ['/api/v3/estimateFee', `{"address":"${raw}","body":${deep}}`, 'body'],
+  ]) {
+    const answer = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const text = await answer.text();
+    assert.equal(answer.status, 422, `${path} ${field}: ${text.slice(0, 200)}`);
+    assert.match(JSON.parse(text).error, new RegExp(`parameter ${field}`));
+  }
   const notJson = await fetch(`${server.base}/api/v3/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
   assert.equal(notJson.status, 400);
   assert.deepEqual(Object.keys(await notJson.json()), ['error']);

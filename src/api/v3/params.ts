@@ -99,7 +99,7 @@ function integer(name: string, text: string, min: bigint, max: bigint): bigint {
   // Leading zeros aside, more than 20 digits is out of every range here; BigInt() of a huge text is slow.
   const digits = text.replace(/^-?0*/, '');
   const value = digits.length <= 20 ? BigInt(text) : undefined;
-  if (value === undefined || value < min || value > max) throw badParameter(name, `'${showInput(text)}' is out of range ${min}..${max}`);
+  if (value === undefined || value < min || value > max) throw badParameter(name, `${showInput(text)} is out of range ${min}..${max}`);
   return value;
 }
 
