@@ -13,13 +13,18 @@ import { BocParseError } from './errors.js';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * What one client BoC (or, shared, all the cells of one get-method stack) may hold. The numbers are
- * TON's own for messages (config param 43 defaults): an external message of at most 65,535 bytes
- * (`max_ext_msg_size`, validators drop bigger ones) and depth 512 (`max_ext_msg_depth`), and 8,192
- * cells (`max_msg_cells`). A liteserver refuses get-method arguments of 64 KiB or more too.
+ * What the BoCs of one request may hold together (every BoC parameter and every cell of a get-method
+ * stack share one budget).
+ *  - 65,535 bytes and depth 512: TON's own limits for an external message (config param 43 defaults
+ *    `max_ext_msg_size`, `max_ext_msg_depth`; validators drop bigger ones); a liteserver refuses
+ *    get-method arguments of 64 KiB or more too.
+ *  - 1,024 cells: ours. TON allows 8,192 cells in a message (`max_msg_cells`), but BoCs are decoded on
+ *    the thread that serves HTTP, and each cell costs again where the request goes on (a get-method's
+ *    stack is serialized, its result decoded and written back): ~50 us per cell end to end here, so
+ *    1,024 cells keep the worst request near 50 ms. A 64 KiB message of real cells holds a few hundred.
  */
 export const BOC_MAX_BYTES = 65_535;
-export const BOC_MAX_CELLS = 8_192;
+export const BOC_MAX_CELLS = 1_024;
 export const BOC_MAX_DEPTH = 512;
 
 /** What is left to spend; one budget may be shared by several BoCs (the cells of one stack). */
@@ -60,7 +65,16 @@ export function parseBoc(input: unknown, subject = 'boc', budget: BocBudget = bo
     throw new BocParseError(input, `not a valid bag of cells: ${libraryReason(error)}`, subject);
   }
   if (root.depth() > BOC_MAX_DEPTH) throw new BocParseError(input, `cells nested deeper than ${BOC_MAX_DEPTH} levels (depth ${root.depth()})`, subject);
+  clientBytes.set(root, bytes);
   return root;
+}
+
+/** The bytes a client sent for each cell parseBoc returned (kept so they are not serialized again). */
+const clientBytes = new WeakMap<Cell, Buffer>();
+
+/** The BoC of a cell: the client's own bytes when it came from parseBoc, else a fresh serialization. */
+export function bocBytes(cell: Cell): Buffer {
+  return clientBytes.get(cell) ?? cell.toBoc();
 }
 
 function tooBig(input: string, subject: string, budget: BocBudget): BocParseError {

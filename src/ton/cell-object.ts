@@ -21,11 +21,20 @@ export interface LegacyCellObject {
  */
 export const LEGACY_OBJECT_MAX_NODES = 4096;
 
-/** The object tree of a cell, or null when it would exceed `maxNodes`. */
-export function legacyCellObject(cell: Cell, maxNodes = LEGACY_OBJECT_MAX_NODES): LegacyCellObject | null {
-  let budget = maxNodes;
+/** Nodes still to spend; one budget may be shared by the cells of one answer. */
+export interface NodeBudget {
+  nodes: number;
+}
+
+/**
+ * The object tree of a cell, or null when it would take more than the per-cell maximum or what is left
+ * of `budget`. A tree that does not fit spends what it visited: the work per answer stays bounded.
+ */
+export function legacyCellObject(cell: Cell, budget: NodeBudget = { nodes: LEGACY_OBJECT_MAX_NODES }): LegacyCellObject | null {
+  let left = Math.min(LEGACY_OBJECT_MAX_NODES, budget.nodes);
+  const start = left;
   const build = (c: Cell): LegacyCellObject | null => {
-    if (--budget < 0) return null;
+    if (--left < 0) return null;
     const refs: LegacyCellObject[] = [];
     for (const ref of c.refs) {
       const child = build(ref);
@@ -34,7 +43,9 @@ export function legacyCellObject(cell: Cell, maxNodes = LEGACY_OBJECT_MAX_NODES)
     }
     return { data: { b64: cellDataBytes(c).toString('base64'), len: c.bits.length }, refs, special: c.isExotic };
   };
-  return build(cell);
+  const object = build(cell);
+  budget.nodes -= Math.min(start, start - left);
+  return object;
 }
 
 /** Why a client's cell object was refused (the caller wraps it into its own typed error). */

@@ -21,9 +21,11 @@
  * the first limit crossed, so a 100,000-entry stack costs as little as a 256-entry one):
  *   entries at the top level  255  (STACK_MAX_ENTRIES)
  *   entries in all            999  (STACK_MAX_ALL_ENTRIES; tuple items, list items and list pairs count)
+ *   cells/slices/builders     255  (STACK_MAX_CELL_ENTRIES)
  *   nesting of tuples/lists    64  (STACK_MAX_NESTING)
  *   items of one tuple        255  (TVM's own tuple limit)
- *   cells of all cell/slice/builder entries together: 8,192 cells, 65,535 bytes (boc.ts)
+ *   cells of all cell/slice/builder entries together: 1,024 cells, 65,535 bytes (boc.ts; shared with
+ *   the request's other BoCs when the caller passes its budget)
  * Why these numbers: README "Limits".
  */
 import { Cell, type TupleItem } from '@ton/core';
@@ -35,6 +37,12 @@ import { StackParseError, TonInputError } from './errors.js';
 export const STACK_MAX_ENTRIES = 255;
 /** Entries in all: tonlib serializes arguments under a budget of 1,000 operations, one per entry plus one. */
 export const STACK_MAX_ALL_ENTRIES = 999;
+/**
+ * Cell, slice and builder entries in all. Ours: each costs ~70 us end to end on the HTTP thread (decoded,
+ * serialized into the stack, decoded back from the result, written out as a BoC and a cell object), far
+ * more than a number; get-methods take a few. 255 keeps the worst stack within ~20-25 ms of CPU.
+ */
+export const STACK_MAX_CELL_ENTRIES = 255;
 /** Nesting of tuples and lists (toncenter refuses result stacks 100 deep; arguments need far less). */
 export const STACK_MAX_NESTING = 64;
 /** TVM tuples hold at most 255 items. */
@@ -101,12 +109,12 @@ interface Walk {
 }
 
 /** Parses a whole argument stack; `name` is the parameter name used in error paths. */
-export function parseStack(input: unknown, name = 'stack'): TupleItem[] {
+export function parseStack(input: unknown, name = 'stack', budget: BocBudget = bocBudget()): TupleItem[] {
   if (!Array.isArray(input)) throw new StackParseError(name, input, 'Stack should be array');
   if (input.length > STACK_MAX_ENTRIES) {
     throw new StackParseError(name, `[${input.length} entries]`, `more than ${STACK_MAX_ENTRIES} entries`);
   }
-  const walk: Walk = { entries: 0, budget: bocBudget(), cells: [] };
+  const walk: Walk = { entries: 0, budget, cells: [] };
   const items = input.map((entry, i) => parseEntry(entry, `${name}[${i}]`, 0, walk));
   // Every count is within its limit: only now are the BoCs decoded (each charged to the shared budget).
   for (const decode of walk.cells) decode();
@@ -169,6 +177,9 @@ function build(kind: Kind, value: unknown, entry: unknown, path: string, depth: 
     case 'slice':
     case 'builder': {
       // Decoded once the whole stack has been counted (parseStack), charged to the stack's budget.
+      if (walk.cells.length >= STACK_MAX_CELL_ENTRIES) {
+        throw new StackParseError(path, entry, `more than ${STACK_MAX_CELL_ENTRIES} cell, slice and builder entries in all`);
+      }
       const item = { type: kind, cell: Cell.EMPTY };
       walk.cells.push(() => (item.cell = argumentCell(kind, parseCellValue(value, entry, path, walk.budget), entry, path)));
       return item;

@@ -15,7 +15,7 @@
  */
 import type { Cell } from '@ton/core';
 import { bocBase64 } from './boc.js';
-import { legacyCellObject, type LegacyCellObject } from './cell-object.js';
+import { LEGACY_OBJECT_MAX_NODES, legacyCellObject, type LegacyCellObject, type NodeBudget } from './cell-object.js';
 import type { VmValue } from './vm-stack.js';
 
 export type TypedStackEntry =
@@ -119,15 +119,23 @@ export function typedStack(values: VmValue[]): TypedStackEntry[] {
   return values.map(typedStackEntry);
 }
 
-/** One top-level value in the legacy runGetMethod form. */
-export function legacyStackEntry(value: VmValue): LegacyStackEntry {
+/**
+ * Cell-object nodes written for one whole stack. The objects repeat shared subcells, so without a
+ * shared budget 255 small DAG cells passed in and returned by a get-method would each expand to the
+ * per-cell maximum (255 x 4,096 nodes: a 60 MB answer and half a second of the HTTP thread). Past the
+ * budget the remaining cells carry `bytes` only, which every client reads.
+ */
+export const LEGACY_STACK_MAX_NODES = 16_384;
+
+/** One top-level value in the legacy runGetMethod form; `budget` is shared by the entries of one stack. */
+export function legacyStackEntry(value: VmValue, budget: NodeBudget = { nodes: LEGACY_OBJECT_MAX_NODES }): LegacyStackEntry {
   const shape = shapeOf(value);
   switch (shape.kind) {
     case 'num':
       return ['num', formatTvmInt(shape.value)];
     case 'cell': {
       const bytes = bocBase64(shape.cell);
-      const object = legacyCellObject(shape.cell);
+      const object = legacyCellObject(shape.cell, budget);
       return ['cell', object === null ? { bytes } : { bytes, object }];
     }
     case 'list':
@@ -141,7 +149,8 @@ export function legacyStackEntry(value: VmValue): LegacyStackEntry {
 
 /** v2 runGetMethod stack. */
 export function legacyStack(values: VmValue[]): LegacyStackEntry[] {
-  return values.map(legacyStackEntry);
+  const budget: NodeBudget = { nodes: LEGACY_STACK_MAX_NODES };
+  return values.map((value) => legacyStackEntry(value, budget));
 }
 
 /** One value in the v3 runGetMethod form. */

@@ -169,6 +169,16 @@ test('work limits: 255 entries at the top, 999 in all, 64 levels of nesting, eac
   }
 });
 
+test('at most 255 cell, slice and builder entries in all, wherever they sit', () => {
+  const boc = beginCell().storeUint(1, 8).endCell().toBoc().toString('base64');
+  const cells = (n: number) => Array.from({ length: n }, () => ['tvm.Slice', boc]);
+  assert.equal(parseStack([['tuple', cells(200)], ...cells(55)]).length, 56);
+  assert.throws(
+    () => parseStack([['tuple', cells(200)], ...cells(55), ['tuple', [['num', 1], ['tvm.Cell', boc]]]]),
+    (error: unknown) => error instanceof StackParseError && error.path === 'stack[56].elements[1]' && /more than 255 cell, slice and builder entries/.test(error.reason),
+  );
+});
+
 test('limits are checked before any BoC is decoded: a bad BoC in entry 0 of an oversized stack is not what is reported', () => {
   const badFirst = [['tvm.Cell', 'aGVsbG8='], ...Array.from({ length: 998 }, () => ['num', 1]), ['tuple', [['num', 1]]]];
   assert.throws(
@@ -177,15 +187,15 @@ test('limits are checked before any BoC is decoded: a bad BoC in entry 0 of an o
   );
 });
 
-test('the cells of one stack share one budget: 8,192 cells and 65,535 bytes in all', () => {
-  // 100 cells in one BoC (a chain), 82 entries of it = 8,200 cells > 8,192; 81 = 8,100 fit.
+test('the cells of one stack share one budget: 1,024 cells and 65,535 bytes in all', () => {
+  // 100 cells in one BoC (a chain): 10 entries of it (1,000 cells) fit, 11 do not.
   let chain = beginCell().endCell();
   for (let i = 0; i < 99; i++) chain = beginCell().storeUint(i, 8).storeRef(chain).endCell();
   const boc = chain.toBoc().toString('base64');
-  assert.equal(parseStack(Array.from({ length: 81 }, () => ['tvm.Cell', boc])).length, 81);
+  assert.equal(parseStack(Array.from({ length: 10 }, () => ['tvm.Cell', boc])).length, 10);
   assert.throws(
-    () => parseStack(Array.from({ length: 82 }, () => ['tvm.Cell', boc])),
-    (error: unknown) => error instanceof StackParseError && error.path === 'stack[81]' && /more than 8192 cells in all/.test(error.reason),
+    () => parseStack(Array.from({ length: 11 }, () => ['tvm.Cell', boc])),
+    (error: unknown) => error instanceof StackParseError && error.path === 'stack[10]' && /more than 1024 cells in all/.test(error.reason),
   );
   // Bytes: 40 BoCs of ~1.7 KB each.
   const wide = beginCell().storeBuffer(Buffer.alloc(127, 1)).storeRef(beginCell().storeBuffer(Buffer.alloc(127, 2))).endCell();
@@ -199,12 +209,12 @@ test('the cells of one stack share one budget: 8,192 cells and 65,535 bytes in a
     () => parseStack(Array.from({ length: fit + 1 }, () => ['tvm.Cell', bigBoc])),
     (error: unknown) => error instanceof StackParseError && /larger than 65535 bytes in all/.test(error.reason),
   );
-  // Cell objects count their nodes before building any: 8,193 nodes are refused.
-  let object: unknown = { data: { b64: '', len: 0 }, refs: [] };
-  for (let i = 0; i < 8_192; i++) object = { data: { b64: '', len: 0 }, refs: [object] };
+  // Cell objects count their nodes before building any: a 4-ary tree of 1,365 nodes is refused.
+  const tree = (levels: number): unknown => ({ data: { b64: '', len: 0 }, refs: levels === 0 ? [] : Array.from({ length: 4 }, () => tree(levels - 1)) });
+  assert.equal(parseStack([['cell', tree(4)]]).length, 1, '341 nodes fit');
   assert.throws(
-    () => parseStack([['cell', object]]),
-    (error: unknown) => error instanceof StackParseError && /more than 8192 cells|nested deeper than 512/.test(error.reason),
+    () => parseStack([['cell', tree(5)]]),
+    (error: unknown) => error instanceof StackParseError && /cell object holds more than 1024 cells/.test(error.reason),
   );
   const flat = { data: { b64: '', len: 0 }, refs: Array.from({ length: 4 }, () => ({ data: { b64: '', len: 0 }, refs: [] })) };
   assert.equal(parseStack([['cell', flat]]).length, 1);

@@ -8,7 +8,7 @@
 import type { Address, Cell, TupleItem } from '@ton/core';
 import { parseAddress } from '../../ton/address.js';
 import { parseV2Shard } from '../../ton/block-id.js';
-import { parseBoc } from '../../ton/boc.js';
+import { bocBudget, parseBoc, type BocBudget } from '../../ton/boc.js';
 import { describeJson, TonInputError } from '../../ton/errors.js';
 import { parseHash } from '../../ton/hash.js';
 import { parseStack } from '../../ton/stack-input.js';
@@ -102,7 +102,7 @@ function checkBounds<T extends number | bigint>(name: string, spec: ParamSpec, v
   return value;
 }
 
-function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
+function parseOne(name: string, spec: ParamSpec, raw: unknown, budget: BocBudget): unknown {
   switch (spec.type) {
     case 'int': {
       const value = typeof raw === 'string' && INT.test(raw.trim()) ? Number(raw.trim()) : raw;
@@ -152,7 +152,7 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
       return hashes.map((item, i) => codec(`${name}[${i}]`, () => parseHash(typeof item === 'string' ? item.trim() : item)));
     }
     case 'boc':
-      return codec(name, () => parseBoc(raw, name));
+      return codec(name, () => parseBoc(raw, name, budget));
     case 'shard':
       return codec(name, () => parseV2Shard(typeof raw === 'string' ? raw.trim() : raw));
     case 'stack': {
@@ -165,7 +165,7 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
           throw badParameter(name, 'Stack should be array (a JSON array in the query string)');
         }
       }
-      return codec(name, () => parseStack(value, name));
+      return codec(name, () => parseStack(value, name, budget));
     }
     case 'method': {
       if (typeof raw === 'number') {
@@ -174,7 +174,7 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown): unknown {
       }
       if (typeof raw !== 'string') throw badParameter(name, `expected a get-method name or numeric id, got ${show(raw)}`);
       const text = raw.trim();
-      if (INT.test(text)) return parseOne(name, { type: 'method' }, Number(text));
+      if (INT.test(text)) return parseOne(name, { type: 'method' }, Number(text), budget);
       if (!METHOD_NAME.test(text)) throw badParameter(name, `not a get-method name: ${show(raw)}`);
       return text;
     }
@@ -189,6 +189,9 @@ function show(raw: unknown): string {
 
 export function parseParams<S extends ParamSpecs>(specs: S, input: Record<string, unknown>): ParsedParams<S> {
   const out: Record<string, unknown> = {};
+  // One budget for every BoC of the request (boc.ts): three 1,024-cell BoCs in one estimateFee cost as
+  // much as one would, three times over.
+  const budget = bocBudget();
   for (const [name, spec] of Object.entries(specs)) {
     // Own fields only: a parameter must never be read from Object.prototype.
     const raw = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
@@ -197,7 +200,7 @@ export function parseParams<S extends ParamSpecs>(specs: S, input: Record<string
       if (spec.default !== undefined) out[name] = spec.default;
       continue;
     }
-    out[name] = parseOne(name, spec, raw);
+    out[name] = parseOne(name, spec, raw, budget);
   }
   return out as ParsedParams<S>;
 }

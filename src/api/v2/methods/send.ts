@@ -4,6 +4,7 @@
  * chain-errors.ts), never a 200, because the message will never be executed.
  */
 import type { Cell } from '@ton/core';
+import { bocBytes } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
 import type { NetworkContext } from '../../network-context.js';
 import { defineMethod } from '../method.js';
@@ -11,7 +12,8 @@ import { defineMethod } from '../method.js';
 const params = { boc: { type: 'boc', required: true, description: 'The external-in message, a base64 BoC.' } } as const;
 
 function send(boc: Cell, network: NetworkContext) {
-  return network.chain.sendExternal(boc.toBoc());
+  // The client's bytes as they came (already checked by the parameter parser), not serialized again.
+  return network.chain.sendExternal(bocBytes(boc));
 }
 
 export const sendBoc = defineMethod({
