@@ -6,9 +6,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, beginCell, type Cell } from '@ton/core';
+import { Address, beginCell, external, storeMessage, type Cell } from '@ton/core';
 import { EmulatorPool } from '../../src/chain/local/index.js';
-import { GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/reader.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/emulator-limits.js';
 import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 
 let tongate: TestTongate;
@@ -20,6 +20,12 @@ before(async () => {
   base = tongate.url('mainnet');
   // The faucet wallet is active from genesis: its get-methods really run in the emulator.
   wallet = tongate.chain('mainnet').faucets()[0].address.toString();
+  // Each network loads its config into the emulator workers on its first call (an 'init' call the pool
+  // counts): done here, so the counts the tests compare change only with what the tests do.
+  for (const network of ['mainnet', 'testnet']) {
+    const chain = tongate.chain(network);
+    await chain.runGetMethod(chain.faucets()[0].address, 'seqno', []);
+  }
 });
 after(() => tongate?.stop());
 
@@ -154,6 +160,35 @@ test('client BoCs everywhere: out-of-range indexes, oversized bags and exotic me
   // A library cell as code is legitimate (jetton wallets are deployed so): not refused as a part.
   const withLibraryCode = await postJson(`${base}/api/v2/estimateFee`, { address: wallet, body: ordinary, init_code: b64(library), init_data: ordinary });
   assert.equal(withLibraryCode.status, 200, JSON.stringify(withLibraryCode.body));
+});
+
+test('messages deeper than the local emulator takes are 422s naming the part; within it they run', async () => {
+  const chainOf = (depth: number) => {
+    let cell = beginCell().endCell();
+    for (let i = 0; i < depth; i++) cell = beginCell().storeRef(cell).endCell();
+    return cell;
+  };
+  const to = Address.parse(wallet);
+  const message = (body: Cell) => beginCell().store(storeMessage(external({ to, body }))).endCell();
+  const ordinary = b64(beginCell().storeUint(0, 32).endCell());
+  const deep = chainOf(450); // a valid BoC (TON allows 512), deeper than the emulator's 434
+  const runs = emulatorRuns();
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['estimateFee', { address: wallet, body: b64(deep) }, 'body'],
+    ['estimateFee', { address: wallet, body: ordinary, init_code: b64(chainOf(EMULATOR_MAX_MESSAGE_DEPTH - 1)), init_data: ordinary }, 'init_code'],
+    ['sendBoc', { boc: b64(message(deep)) }, 'boc'],
+  ];
+  for (const [method, params, name] of cases) {
+    for (const answer of [await postJson(`${base}/api/v2/${method}`, params), await postJson(`${base}/api/v2/jsonRPC`, { id: 1, jsonrpc: '2.0', method, params })]) {
+      assert.equal(answer.status, 422, `${method} ${name}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+      assert.match(answer.body.error, new RegExp(`parameter ${name}: its cells nest \\d+ levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH}`));
+    }
+  }
+  assert.equal(emulatorRuns(), runs, 'refused before the emulator');
+  const within = await postJson(`${base}/api/v2/estimateFee`, { address: wallet, body: b64(chainOf(EMULATOR_MAX_MESSAGE_DEPTH - 2)) });
+  assert.equal(within.status, 200, JSON.stringify(within.body).slice(0, 200));
+  const refused = await postJson(`${base}/api/v2/sendBoc`, { boc: b64(message(chainOf(EMULATOR_MAX_MESSAGE_DEPTH - 2))) });
+  assert.equal(refused.status, 400, 'within the depth, the wallet refuses an unsigned message (not the emulator failing)');
 });
 
 test('POST /devnet/fund: a workchain that does not exist and more than the faucet holds are 422s naming the field', async () => {

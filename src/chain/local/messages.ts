@@ -4,6 +4,9 @@
  * message.
  */
 import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from '@ton/core';
+import { BOC_MAX_CELLS } from '../../ton/boc.js';
+import { inspectBoc } from '../../ton/boc-shape.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator-limits.js';
 import { BadMessage } from './errors.js';
 
 export interface ParsedExternal {
@@ -24,6 +27,10 @@ export const SIMULATED_WORKCHAIN = 0;
  * reason when it is not one.
  */
 export function parseExternal(boc: Buffer): ParsedExternal {
+  // Checked before anything is built: reference indexes in range, no more cells than a request may send.
+  const shape = inspectBoc(boc);
+  if (typeof shape === 'string') throw new BadMessage(`boc: not a valid bag of cells (${shape})`);
+  if (shape.cells > BOC_MAX_CELLS) throw new BadMessage(`boc: more than ${BOC_MAX_CELLS} cells (this one holds ${shape.cells})`);
   let cell: Cell;
   try {
     const roots = Cell.fromBoc(boc);
@@ -31,6 +38,9 @@ export function parseExternal(boc: Buffer): ParsedExternal {
     cell = roots[0];
   } catch (err) {
     throw new BadMessage(`boc: not a valid bag of cells (${(err as Error).message})`);
+  }
+  if (cell.depth() > EMULATOR_MAX_MESSAGE_DEPTH) {
+    throw new BadMessage(`boc: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`);
   }
   let message: Message;
   try {

@@ -27,7 +27,8 @@ import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
 import type { NetworkConfig } from './config.js';
 import type { PooledEmulator } from './emulator-pool.js';
-import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
+import { BadMessage, BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { parseExternal } from './messages.js';
 import { nextAlignedLt } from './open-block.js';
 import { serializePrevBlocksInfo } from './prev-blocks-info.js';
@@ -38,14 +39,6 @@ const EMPTY_STACK = serializeTuple([]);
 const EMPTY_STACK_BASE64 = EMPTY_STACK.toBoc().toString('base64');
 const MAX_LT = (1n << 63n) - 1n;
 
-/**
- * Deepest argument stack (as one cell tree: the stack list, tuples and the cells in it) handed to the
- * emulator. The WASM emulator's native stack is small: measured with @ton/sandbox 0.41, a stack whose
- * root cell is deeper than 326 makes it fail ("memory access out of bounds"), and that worker must be
- * replaced. 300 keeps a margin for the entries a get-method adds to what it returns. A real liteserver
- * has no such ceiling (TON's cell depth limit is 1024), so this belongs to the local chain.
- */
-export const GET_METHOD_MAX_STACK_DEPTH = 300;
 
 /** The argument stack as the emulator takes it, refused when it is deeper than the emulator can take. */
 function emulatorStack(stack: TupleItem[]): string {
@@ -224,6 +217,13 @@ export class ChainReader {
         throw new ChainInputError('init_code and init_data: give both or neither');
       }
       const init = message.initCode ? { code: message.initCode, data: message.initData! } : undefined;
+      // The body hangs one level under the message, code and data two (under the StateInit).
+      const parts: [string, Cell | undefined, number][] = [['body', message.body, 1], ['init_code', message.initCode, 2], ['init_data', message.initData, 2]];
+      for (const [name, cell, under] of parts) {
+        if (cell && cell.depth() + under > EMULATOR_MAX_MESSAGE_DEPTH) {
+          throw new BadMessage(`${name}: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`);
+        }
+      }
       boc = beginCell()
         .store(storeMessage(external({ to: dest, body: message.body, init })))
         .endCell()
