@@ -27,13 +27,21 @@ export const BOC_MAX_BYTES = 65_535;
 export const BOC_MAX_CELLS = 1_024;
 export const BOC_MAX_DEPTH = 512;
 
-/** What is left to spend; one budget may be shared by several BoCs (the cells of one stack). */
+/** What is left to spend, and the limits it started from; one budget may be shared by several BoCs. */
 export interface BocBudget {
   bytes: number;
   cells: number;
+  readonly maxBytes: number;
+  readonly maxCells: number;
 }
 
-export const bocBudget = (): BocBudget => ({ bytes: BOC_MAX_BYTES, cells: BOC_MAX_CELLS });
+export const bocBudget = (maxCells = BOC_MAX_CELLS): BocBudget => ({ bytes: BOC_MAX_BYTES, cells: maxCells, maxBytes: BOC_MAX_BYTES, maxCells });
+
+/** The words for a budget crossed: "more than 1024 cells", "... in all" once something was spent. */
+export function overBudget(budget: BocBudget, what: 'cells' | 'bytes'): string {
+  const [max, left] = what === 'cells' ? [budget.maxCells, budget.cells] : [budget.maxBytes, budget.bytes];
+  return `${what === 'cells' ? 'more than' : 'larger than'} ${max} ${what}${left < max ? ' in all' : ''}`;
+}
 
 /**
  * Decodes a base64 BoC with exactly one root cell. `subject` names the parameter in the error
@@ -53,7 +61,7 @@ export function parseBoc(input: unknown, subject = 'boc', budget: BocBudget = bo
   if (typeof shape === 'string') throw new BocParseError(input, `not a valid bag of cells: ${shape}`, subject);
   if (shape.roots !== 1) throw new BocParseError(input, `expected one root cell, got ${shape.roots}`, subject);
   if (shape.cells > budget.cells) {
-    throw new BocParseError(input, `more than ${BOC_MAX_CELLS} cells${budget.cells < BOC_MAX_CELLS ? ' in all' : ''} (this one holds ${shape.cells})`, subject);
+    throw new BocParseError(input, `${overBudget(budget, 'cells')} (this one holds ${shape.cells})`, subject);
   }
   budget.bytes -= bytes.length;
   budget.cells -= shape.cells;
@@ -78,7 +86,7 @@ export function bocBytes(cell: Cell): Buffer {
 }
 
 function tooBig(input: string, subject: string, budget: BocBudget): BocParseError {
-  return new BocParseError(input, `larger than ${BOC_MAX_BYTES} bytes${budget.bytes < BOC_MAX_BYTES ? ' in all' : ''}`, subject);
+  return new BocParseError(input, overBudget(budget, 'bytes'), subject);
 }
 
 /** @ton/core's own words when they are about the BoC ("Invalid CRC32C"); never a JavaScript engine message. */

@@ -5,7 +5,7 @@
  * `cell`/`slice` argument (Python clients as a JSON string of it).
  */
 import { beginCell, BitString, Cell } from '@ton/core';
-import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH, bocBudget, type BocBudget } from './boc.js';
+import { BOC_MAX_DEPTH, bocBudget, overBudget, type BocBudget } from './boc.js';
 import { cellDataBytes } from './cell-data.js';
 
 export interface LegacyCellObject {
@@ -61,7 +61,7 @@ const MAX_DEPTH = BOC_MAX_DEPTH;
  */
 export function cellFromLegacyObject(object: unknown, budget: BocBudget = bocBudget()): Cell {
   const nodes = countNodes(object, budget.cells);
-  if (nodes > budget.cells) throw new CellObjectError(`cell object holds more than ${BOC_MAX_CELLS} cells${budget.cells < BOC_MAX_CELLS ? ' in all' : ''}`);
+  if (nodes > budget.cells) throw new CellObjectError(`cell object holds ${overBudget(budget, 'cells')}`);
   budget.cells -= nodes;
   return build(object, 0, budget);
 }
@@ -94,7 +94,7 @@ function build(object: unknown, depth: number, budget: BocBudget): Cell {
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length * 8 < len) throw new CellObjectError(`cell object data holds ${bytes.length * 8} bits, len says ${len}`);
   budget.bytes -= Math.ceil(len / 8) + 2;
-  if (budget.bytes < 0) throw new CellObjectError(`cell objects hold more than ${BOC_MAX_BYTES} bytes in all`);
+  if (budget.bytes < 0) throw new CellObjectError(`cell objects are ${overBudget(budget, 'bytes')}`);
   const children = refs === undefined ? [] : refs;
   if (!Array.isArray(children) || children.length > 4) throw new CellObjectError('cell object refs must be an array of at most 4');
   const builder = beginCell().storeBits(new BitString(bytes, 0, len));

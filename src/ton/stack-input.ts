@@ -21,11 +21,11 @@
  * the first limit crossed, so a 100,000-entry stack costs as little as a 256-entry one):
  *   entries at the top level  255  (STACK_MAX_ENTRIES)
  *   entries in all            999  (STACK_MAX_ALL_ENTRIES; tuple items, list items and list pairs count)
- *   cells/slices/builders     255  (STACK_MAX_CELL_ENTRIES)
+ *   cells/slices/builders      64  (STACK_MAX_CELL_ENTRIES)
  *   nesting of tuples/lists    64  (STACK_MAX_NESTING)
  *   items of one tuple        255  (TVM's own tuple limit)
- *   cells of all cell/slice/builder entries together: 1,024 cells, 65,535 bytes (boc.ts; shared with
- *   the request's other BoCs when the caller passes its budget)
+ *   cells of all cell/slice/builder entries together: 512 cells (STACK_MAX_CELLS) and 65,535 bytes,
+ *   within the request's budget for all its BoCs (boc.ts) when the caller passes it
  * Why these numbers: README "Limits".
  */
 import { Cell, type TupleItem } from '@ton/core';
@@ -38,11 +38,17 @@ export const STACK_MAX_ENTRIES = 255;
 /** Entries in all: tonlib serializes arguments under a budget of 1,000 operations, one per entry plus one. */
 export const STACK_MAX_ALL_ENTRIES = 999;
 /**
- * Cell, slice and builder entries in all. Ours: each costs ~70 us end to end on the HTTP thread (decoded,
- * serialized into the stack, decoded back from the result, written out as a BoC and a cell object), far
- * more than a number; get-methods take a few. 255 keeps the worst stack within ~20-25 ms of CPU.
+ * Cell, slice and builder entries in all. Ours: each is a BoC decoded, serialized into the stack, decoded
+ * back from the result and written out again as a BoC and a cell object, all on the HTTP thread, at
+ * ~150 us each here (255 of them took 40-55 ms); get-methods take one or two.
  */
-export const STACK_MAX_CELL_ENTRIES = 255;
+export const STACK_MAX_CELL_ENTRIES = 64;
+/**
+ * Cells of all cell, slice and builder entries together. Ours, below the request's 1,024 (boc.ts): a
+ * stack's cells are paid four times on the HTTP thread (decoded, serialized into the stack, decoded back
+ * from the result, written out as BoCs and cell objects), a message's twice.
+ */
+export const STACK_MAX_CELLS = 512;
 /** Nesting of tuples and lists (toncenter refuses result stacks 100 deep; arguments need far less). */
 export const STACK_MAX_NESTING = 64;
 /** TVM tuples hold at most 255 items. */
@@ -114,16 +120,28 @@ export function parseStack(input: unknown, name = 'stack', budget: BocBudget = b
   if (input.length > STACK_MAX_ENTRIES) {
     throw new StackParseError(name, `[${input.length} entries]`, `more than ${STACK_MAX_ENTRIES} entries`);
   }
-  const walk: Walk = { entries: 0, budget, cells: [] };
+  // The stack's own cell limit, within what is left of the request's budget.
+  const stackBudget: BocBudget = {
+    bytes: budget.bytes,
+    cells: Math.min(budget.cells, STACK_MAX_CELLS),
+    maxBytes: budget.maxBytes,
+    // The limit named in a refusal: the request's when less than 512 of it was left, else the stack's.
+    maxCells: budget.cells < STACK_MAX_CELLS ? budget.maxCells : STACK_MAX_CELLS,
+  };
+  const walk: Walk = { entries: 0, budget: stackBudget, cells: [] };
   const items = input.map((entry, i) => parseEntry(entry, `${name}[${i}]`, 0, walk));
-  // Every count is within its limit: only now are the BoCs decoded (each charged to the shared budget).
+  // Every count is within its limit: only now are the BoCs decoded (each charged to the budget).
+  const cellsBefore = stackBudget.cells;
+  const bytesBefore = stackBudget.bytes;
   for (const decode of walk.cells) decode();
+  budget.cells -= cellsBefore - stackBudget.cells;
+  budget.bytes -= bytesBefore - stackBudget.bytes;
   return items;
 }
 
 /** Parses one entry of any form. */
 export function parseStackEntry(entry: unknown, path = 'stack[0]'): TupleItem {
-  const walk: Walk = { entries: 0, budget: bocBudget(), cells: [] };
+  const walk: Walk = { entries: 0, budget: bocBudget(STACK_MAX_CELLS), cells: [] };
   const item = parseEntry(entry, path, 0, walk);
   for (const decode of walk.cells) decode();
   return item;

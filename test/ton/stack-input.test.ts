@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { Address, beginCell, serializeTuple, type TupleItem } from '@ton/core';
 import { legacyCellObject } from '../../src/ton/cell-object.js';
+import { bocBudget } from '../../src/ton/boc.js';
 import { StackParseError, TonInputError } from '../../src/ton/errors.js';
 import { parseStack, parseStackEntry, STACK_MAX_ENTRIES, STACK_MAX_NESTING } from '../../src/ton/stack-input.js';
 import { clientAnswering } from './support/client-transport.js';
@@ -169,13 +170,13 @@ test('work limits: 255 entries at the top, 999 in all, 64 levels of nesting, eac
   }
 });
 
-test('at most 255 cell, slice and builder entries in all, wherever they sit', () => {
+test('at most 64 cell, slice and builder entries in all, wherever they sit', () => {
   const boc = beginCell().storeUint(1, 8).endCell().toBoc().toString('base64');
   const cells = (n: number) => Array.from({ length: n }, () => ['tvm.Slice', boc]);
-  assert.equal(parseStack([['tuple', cells(200)], ...cells(55)]).length, 56);
+  assert.equal(parseStack([['tuple', cells(50)], ...cells(14)]).length, 15);
   assert.throws(
-    () => parseStack([['tuple', cells(200)], ...cells(55), ['tuple', [['num', 1], ['tvm.Cell', boc]]]]),
-    (error: unknown) => error instanceof StackParseError && error.path === 'stack[56].elements[1]' && /more than 255 cell, slice and builder entries/.test(error.reason),
+    () => parseStack([['tuple', cells(50)], ...cells(14), ['tuple', [['num', 1], ['tvm.Cell', boc]]]]),
+    (error: unknown) => error instanceof StackParseError && error.path === 'stack[15].elements[1]' && /more than 64 cell, slice and builder entries/.test(error.reason),
   );
 });
 
@@ -187,16 +188,26 @@ test('limits are checked before any BoC is decoded: a bad BoC in entry 0 of an o
   );
 });
 
-test('the cells of one stack share one budget: 1,024 cells and 65,535 bytes in all', () => {
-  // 100 cells in one BoC (a chain): 10 entries of it (1,000 cells) fit, 11 do not.
+test('the cells of one stack share one budget: 512 cells and 65,535 bytes in all', () => {
+  // 100 cells in one BoC (a chain): 5 entries of it (500 cells) fit, 6 do not.
   let chain = beginCell().endCell();
   for (let i = 0; i < 99; i++) chain = beginCell().storeUint(i, 8).storeRef(chain).endCell();
   const boc = chain.toBoc().toString('base64');
-  assert.equal(parseStack(Array.from({ length: 10 }, () => ['tvm.Cell', boc])).length, 10);
+  assert.equal(parseStack(Array.from({ length: 5 }, () => ['tvm.Cell', boc])).length, 5);
   assert.throws(
-    () => parseStack(Array.from({ length: 11 }, () => ['tvm.Cell', boc])),
-    (error: unknown) => error instanceof StackParseError && error.path === 'stack[10]' && /more than 1024 cells in all/.test(error.reason),
+    () => parseStack(Array.from({ length: 6 }, () => ['tvm.Cell', boc])),
+    (error: unknown) => error instanceof StackParseError && error.path === 'stack[5]' && /more than 512 cells in all \(this one holds 100\)/.test(error.reason),
   );
+  // The request's budget is shared: what other parameters spent is not available to the stack.
+  const request = bocBudget();
+  request.cells -= 950;
+  assert.throws(
+    () => parseStack([['tvm.Cell', boc]], 'stack', request),
+    (error: unknown) => error instanceof StackParseError && /more than 1024 cells in all/.test(error.reason),
+  );
+  const fresh = bocBudget();
+  parseStack([['tvm.Cell', boc]], 'stack', fresh);
+  assert.equal(fresh.cells, 1_024 - 100, 'the stack spends from the request budget');
   // Bytes: 40 BoCs of ~1.7 KB each.
   const wide = beginCell().storeBuffer(Buffer.alloc(127, 1)).storeRef(beginCell().storeBuffer(Buffer.alloc(127, 2))).endCell();
   let big = wide;
@@ -214,7 +225,7 @@ test('the cells of one stack share one budget: 1,024 cells and 65,535 bytes in a
   assert.equal(parseStack([['cell', tree(4)]]).length, 1, '341 nodes fit');
   assert.throws(
     () => parseStack([['cell', tree(5)]]),
-    (error: unknown) => error instanceof StackParseError && /cell object holds more than 1024 cells/.test(error.reason),
+    (error: unknown) => error instanceof StackParseError && /cell object holds more than 512 cells/.test(error.reason),
   );
   const flat = { data: { b64: '', len: 0 }, refs: Array.from({ length: 4 }, () => ({ data: { b64: '', len: 0 }, refs: [] })) };
   assert.equal(parseStack([['cell', flat]]).length, 1);

@@ -76,6 +76,7 @@ test('stacks over a limit are refused before the emulator, every way in', async 
     ['30,000 entries', nums(30_000), undefined, /more than 255 entries/],
     ['1,000 entries', nums(1_000), Array.from({ length: 1_000 }, () => ({ type: 'num', value: '1' })), /more than 255 entries/],
     ['1,000 cells', Array.from({ length: 1_000 }, () => ['tvm.Cell', cell]), Array.from({ length: 1_000 }, () => ({ type: 'cell', value: cell })), /more than 255 entries/],
+    ['255 cells', Array.from({ length: 255 }, () => ['tvm.Cell', cell]), Array.from({ length: 255 }, () => ({ type: 'slice', value: cell })), /more than 64 cell, slice and builder entries/],
     ['a tuple of 255 tuples of 255 numbers', [tuple(Array.from({ length: 255 }, () => tuple(nums(255))))], undefined, /more than 999 entries in all/],
     ['65 levels of tuples', [Array.from({ length: 65 }).reduce((inner) => tuple([inner]), num)], undefined, /nested deeper than 64 levels/],
     ['["constructor",1]', [['constructor', 1]], [{ type: 'toString', value: 1 }], /unsupported stack entry type: (constructor|toString)/],
@@ -92,6 +93,7 @@ test('stacks within the limits run; one whose cells nest deeper than the emulato
     ['a tuple of 255', [tuple(nums(255))]],
     ['999 entries in all', [tuple(nums(255)), tuple(nums(255)), tuple(nums(255)), tuple(nums(999 - 3 * 256 - 1))]],
     ['64 levels of tuples', [Array.from({ length: 64 }).reduce((inner) => tuple([inner]), num)]],
+    ['64 cells', Array.from({ length: 64 }, (_, i) => ['tvm.Slice', b64(beginCell().storeUint(i, 16).endCell())])],
   ];
   for (const [label, stack] of within) {
     for (const { way, status, body } of await runEveryWay(stack)) assert.equal(status, 200, `${label} (${way}): ${JSON.stringify(body).slice(0, 200)}`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/emulator-limits.js';
 import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH } from '../../src/ton/boc.js';
-import { STACK_MAX_ALL_ENTRIES, STACK_MAX_CELL_ENTRIES, STACK_MAX_ENTRIES, STACK_MAX_NESTING, TUPLE_MAX_ITEMS } from '../../src/ton/stack-input.js';
+import { STACK_MAX_ALL_ENTRIES, STACK_MAX_CELL_ENTRIES, STACK_MAX_CELLS, STACK_MAX_ENTRIES, STACK_MAX_NESTING, TUPLE_MAX_ITEMS } from '../../src/ton/stack-input.js';
 
 test('the README lists every input limit with the value the code enforces', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -26,6 +26,7 @@ test('the README lists every input limit with the value the code enforces', () =
   assert.equal(limitOf('get-method stack: items of one tuple'), n(TUPLE_MAX_ITEMS));
   assert.equal(limitOf('get-method stack: cell, slice and builder entries in all'), n(STACK_MAX_CELL_ENTRIES));
   assert.equal(limitOf('get-method stack: depth of the serialized stack (its cells included)'), n(GET_METHOD_MAX_STACK_DEPTH));
+  assert.equal(limitOf('get-method stack: cells of all its cell, slice and builder entries'), n(STACK_MAX_CELLS));
   assert.equal(limitOf('BoCs of one request in all (`boc`, `body`, `init_code`, `init_data`, stack cells)'), `${n(BOC_MAX_BYTES)} bytes`);
   assert.equal(limitOf('BoCs of one request in all: cells'), n(BOC_MAX_CELLS));
   assert.equal(limitOf('one BoC: depth'), n(BOC_MAX_DEPTH));
