@@ -11,7 +11,7 @@ import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } fro
 import { openKeyStore } from './keys/open-key-store.js';
 import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
 import { withTimeout } from './timeout.js';
-import { describeValue } from '../util/describe-value.js';
+import { showInput } from '../util/show-input.js';
 
 export class AdminError extends Error {
   override name = 'AdminError';
@@ -53,6 +53,9 @@ export interface KeyAdminOptions {
   /** Told after every successful write (cache invalidation, pub/sub). Failures here do not undo the write. */
   onChange?: (message: KeyChangeMessage) => void | Promise<void>;
 }
+
+/** A client's value in a message: strings quoted, anything else as a bounded JSON excerpt. */
+const quoted = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(showInput(value)) : showInput(value));
 
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const MAX_LABEL = 200;
@@ -134,19 +137,19 @@ export class KeyAdmin {
 
   private network(value: unknown): string {
     if (typeof value !== 'string' || value === '') throw new AdminError(400, `network: required, one of ${this.o.networks.join(', ')}`);
-    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${describeValue(value)} (one of ${this.o.networks.join(', ')})`);
+    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${quoted(value)} (one of ${this.o.networks.join(', ')})`);
     return value;
   }
 
   private rps(value: unknown): number {
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${describeValue(value)})`);
+    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${quoted(value)})`);
     return n;
   }
 
   private accountName(value: unknown): string {
     if (typeof value !== 'string' || !ACCOUNT_NAME.test(value)) {
-      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${describeValue(value)})`);
+      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${quoted(value)})`);
     }
     return value;
   }
@@ -160,7 +163,7 @@ export class KeyAdmin {
 
   private expiry(value: unknown, now: number): number {
     const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${describeValue(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
+    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${quoted(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
     if (ms <= now) throw new AdminError(400, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
     return ms;
   }

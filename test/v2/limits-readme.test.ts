@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/emulator-limits.js';
 import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH } from '../../src/ton/boc.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-body.js';
 import { STACK_MAX_ALL_ENTRIES, STACK_MAX_CELL_ENTRIES, STACK_MAX_CELLS, STACK_MAX_ENTRIES, STACK_MAX_NESTING, TUPLE_MAX_ITEMS } from '../../src/ton/stack-input.js';
 
 test('the README lists every input limit with the value the code enforces', () => {
@@ -31,5 +32,7 @@ test('the README lists every input limit with the value the code enforces', () =
   assert.equal(limitOf('BoCs of one request in all: cells'), n(BOC_MAX_CELLS));
   assert.equal(limitOf('one BoC: depth'), n(BOC_MAX_DEPTH));
   assert.equal(limitOf('external message (`sendBoc*`, v3 `message`; `estimateFee` body + init) depth'), n(EMULATOR_MAX_MESSAGE_DEPTH));
+  assert.match(limitOf('JSON nesting of a body'), new RegExp(`^${n(MAX_JSON_DEPTH)} levels`));
+  assert.match(limitOf('JSON values of a body (arrays, objects and members)'), new RegExp(`^${n(MAX_JSON_VALUES)},`));
   assert.match(limitOf('legacy cell objects (`{data, refs}`) given as cells'), new RegExp(`^${n(BOC_MAX_CELLS)} nodes .*depth ${BOC_MAX_DEPTH}$`));
 });
