@@ -1,8 +1,10 @@
 /**
  * One HTTP/1.1 request with the request target sent exactly as given (fetch and URL normalize `//`, `/./`, `..`
- * and %-escapes away; node:http sends `path` verbatim), on a fresh connection.
+ * and %-escapes away; node:http sends `path` verbatim), on a fresh connection. The connection says keep-alive,
+ * as real clients do, so a server that answers before reading a large body (a 429 from the access layer) reads
+ * and drops the rest instead of closing under the client's writes (EPIPE).
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -22,8 +24,9 @@ export interface RawRequest {
 }
 
 export function rawRequest({ port, target, method = 'GET', headers = {}, body, timeoutMs = 30_000 }: RawRequest): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent: false, timeout: timeoutMs }, (res) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return new Promise<RawResponse>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -41,5 +44,5 @@ export function rawRequest({ port, target, method = 'GET', headers = {}, body, t
     req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${target.slice(0, 120)} within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
-  });
+  }).finally(() => agent.destroy());
 }
