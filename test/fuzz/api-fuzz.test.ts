@@ -11,7 +11,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setPriority } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { V2_METHODS } from '../../src/api/v2/methods/index.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from '../../src/api/v3/endpoints/index.js';
@@ -218,7 +220,11 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
         );
         if (result.failed) {
           const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-          failures.push(`${route.kind} ${route.path} (seed ${SEED + i}): ${error}\n  request: ${fc.stringify(result.counterexample).slice(0, 600)}`);
+          // The whole case, to turn into a regular test: the request as sent.
+          const file = join(tmpdir(), `tongate-fuzz-${SEED + i}.json`);
+          const [req] = result.counterexample ?? [];
+          writeFileSync(file, req ? toJson({ kind: req.route.kind, path: req.route.path, params: req.params, rpcId: req.rpcId, keyPlace: req.keyPlace, spelling: req.spelling }) : 'null');
+          failures.push(`${route.kind} ${route.path} (seed ${SEED + i}): ${error}\n  request (whole in ${file}): ${fc.stringify(result.counterexample).slice(0, 300)}`);
         }
       }
       assert.equal(failures.length, 0, `${failures.length} routes failed:\n${failures.join('\n')}`);

@@ -73,15 +73,17 @@ const hash = fc.oneof(
   hostile,
 );
 
-/** A random ordinary cell tree: bits, refs, a few levels. */
+/** A random ordinary cell tree: bits, up to two refs, at most five levels (31 cells). */
 const cell: fc.Arbitrary<Cell> = fc.letrec<{ cell: Cell }>((tie) => ({
-  cell: fc
-    .tuple(fc.uint8Array({ maxLength: 127 }), fc.array(tie('cell'), { maxLength: 2, depthIdentifier: 'cell' }))
-    .map(([bytes, refs]) => {
+  cell: fc.oneof(
+    { maxDepth: 4, depthIdentifier: 'cell' },
+    fc.uint8Array({ maxLength: 127 }).map((bytes) => beginCell().storeBuffer(Buffer.from(bytes)).endCell()),
+    fc.tuple(fc.uint8Array({ maxLength: 127 }), fc.array(tie('cell'), { minLength: 1, maxLength: 2 })).map(([bytes, refs]) => {
       const b = beginCell().storeBuffer(Buffer.from(bytes));
       for (const r of refs) b.storeRef(r);
       return b.endCell();
     }),
+  ),
 })).cell;
 
 /** Exotic cells a client may send: a library reference, a pruned branch. */

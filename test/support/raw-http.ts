@@ -26,7 +26,9 @@ export interface RawRequest {
 export function rawRequest({ port, target, method = 'GET', headers = {}, body, timeoutMs = 30_000 }: RawRequest): Promise<RawResponse> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   return new Promise<RawResponse>((resolve, reject) => {
+    let answered = false;
     const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent, timeout: timeoutMs }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -42,7 +44,11 @@ export function rawRequest({ port, target, method = 'GET', headers = {}, body, t
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${target.slice(0, 120)} within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    // A server may answer before it has read the body (413 for a body over the limit) and close: the answer
+    // counts, and the client's failing writes after it do not.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
     req.end(body);
   }).finally(() => agent.destroy());
 }
