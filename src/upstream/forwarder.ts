@@ -36,6 +36,10 @@ const FINAL_KEEP_MS = 10 * 60_000;
 const CACHE_BYTES = 32 * 1_048_576;
 const BACKOFF_BASE_MS = 20;
 const BACKOFF_MAX_MS = 250;
+/** Attempts of one read at most (each URL once, and at least one second try of a lone URL). */
+const MAX_ATTEMPTS = 3;
+/** Bodies up to this size are complete before the answer is given (and then sent whole, cheaper than a stream). */
+export const WHOLE_BODY_BYTES = 64 * 1024;
 
 export class UpstreamForwarder {
   readonly targets: Record<ApiVersion, UpstreamTarget[]>;
@@ -110,8 +114,8 @@ export class UpstreamForwarder {
     const { clock, metrics } = this.deps;
     const targets = this.targets[request.version];
     const deadline = clock.now() + this.config.timeoutMs;
-    // With somewhere else to go, a read's attempt gets part of the time, so a hanging URL leaves time to fail over.
-    const attemptShare = request.policy.read && targets.length > 1 ? this.config.timeoutMs / 2 : this.config.timeoutMs;
+    // A read's attempt gets half the time, so a hanging upstream leaves time for a second try (elsewhere first).
+    const attemptShare = request.policy.read ? this.config.timeoutMs / 2 : this.config.timeoutMs;
     this.retries.deposit();
     const tried = new Set<UpstreamTarget>();
     let last: UpstreamFailure | undefined;
@@ -121,12 +125,16 @@ export class UpstreamForwarder {
       tried.add(target);
       const release = await this.budget.acquire(deadline);
       try {
-        return await target.send({ ...request, deadline: Math.min(deadline, clock.now() + attemptShare) });
+        const answer = await target.send({ ...request, deadline: Math.min(deadline, clock.now() + attemptShare) });
+        // A small body is awaited whole before the client sees a status, so a connection reset in its middle
+        // is still a failed attempt (retried for reads) rather than a cut response.
+        if (Number(answer.headers['content-length'] ?? Infinity) <= WHOLE_BODY_BYTES) await answer.body.whole();
+        return answer;
       } catch (error) {
         const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'reset', (error as Error).message);
         last = failure;
         const again = (request.policy.read && failure.transient) || failure.notSent;
-        if (!again || clock.now() >= deadline || !this.retries.withdraw()) throw failure;
+        if (!again || attempt + 1 >= Math.max(MAX_ATTEMPTS, targets.length) || clock.now() >= deadline || !this.retries.withdraw()) throw failure;
         metrics.retry(this.network);
       } finally {
         release();

@@ -13,14 +13,12 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHo
 import { isLimitedPath, requestPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
 import { UpstreamFailure } from './failure.js';
-import type { ApiVersion, ForwardRequest } from './forwarder.js';
+import { WHOLE_BODY_BYTES, type ApiVersion, type ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
 import type { UpstreamAnswer } from './target.js';
 
 const HEALTH_PATHS = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
-/** Bodies up to this size are sent whole (cheaper than a stream); larger ones stream as they arrive. */
-const WHOLE_BODY_BYTES = 64 * 1024;
 
 export interface UpstreamHookOptions {
   bodyLimitBytes: number;

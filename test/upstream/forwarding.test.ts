@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Address, toNano } from '@ton/core';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { ADMIN_TOKEN } from '../v2/support/keyed-tongate.js';
-import { startPair, UPSTREAM_KEY, type UpstreamPair } from './support/pair.js';
+import { startFront, startPair, UPSTREAM_KEY, type UpstreamPair } from './support/pair.js';
 import { fundAndSeal } from './support/chain.js';
 
 let pair: UpstreamPair;
@@ -20,7 +20,7 @@ let funded: Address;
 let txHashB64 = '';
 
 before(async () => {
-  pair = await startPair({ front: { upstreamCache: ['mainnet=60000', 'testnet=0'], adminToken: ADMIN_TOKEN } });
+  pair = await startPair({ flags: { upstreamCache: ['mainnet=60000', 'testnet=0'], adminToken: ADMIN_TOKEN } });
   chain = pair.upstream.chain('mainnet');
   faucet = chain.faucets()[0].address.toString();
   funded = Address.parse(`0:${'4c'.repeat(32)}`);
@@ -156,7 +156,7 @@ test('/healthcheck reports each upstream; devnet/fund is not offered; the upstre
 });
 
 test('a version without an upstream answers 404 in its own shape', async () => {
-  const only = await startPair({ networks: ['mainnet'], front: { upstreamV3: [] } });
+  const only = await startFront(pair.upstream, { networks: ['mainnet'], flags: { upstreamV3: [] } });
   try {
     const v3 = await fetch(`${only.front.url('mainnet')}/api/v3/masterchainInfo`);
     assert.equal(v3.status, 404);

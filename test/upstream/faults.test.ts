@@ -1,0 +1,169 @@
+/**
+ * Faults between tongate (upstream mode) and its upstream, injected by the tests' own proxy: down, hanging
+ * past the timeout, reset before the headers or mid-body, 500, 429, a body that is not JSON, a body over
+ * the cap. Reads are sent again (to the other URL first) and answered when a second try works; otherwise
+ * each fault leaves as its status in the version's shape, never later than the timeout. Writes are never
+ * sent twice. Failover while one upstream is killed loses no request. Each case gets a fresh front
+ * (fresh breakers and budgets) before the same upstream.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestTongate } from '../support/tongate.js';
+import type { Fault } from './support/fault-proxy.js';
+import { startFront, startUpstream, type Front } from './support/pair.js';
+
+const TIMEOUT_MS = 1000;
+/** Scheduling slack on a shared, noisy machine (the bound checked is the timeout, not a speed). */
+const SLACK_MS = 400;
+
+let upstream: TestTongate;
+let faucet: string;
+before(async () => {
+  upstream = await startUpstream();
+  faucet = upstream.chain('mainnet').faucets()[0].address.toString();
+});
+after(() => upstream?.stop());
+
+async function withFront(urls: number, run: (f: Front) => Promise<void>): Promise<void> {
+  const front = await startFront(upstream, {
+    networks: ['mainnet'],
+    urlsPerNetwork: urls,
+    flags: { upstreamTimeout: String(TIMEOUT_MS), upstreamMaxResponse: '1048576', upstreamCache: ['mainnet=0'] },
+  });
+  try {
+    await run(front);
+  } finally {
+    await front.stop();
+  }
+}
+
+async function call(f: Front, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers; ms: number }> {
+  const started = Date.now();
+  const response = await fetch(f.front.url('mainnet') + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* the test sees the text */
+  }
+  return { status: response.status, json, headers: response.headers, ms: Date.now() - started };
+}
+
+const read = (f: Front) => call(f, 'GET', `/api/v2/getAddressBalance?address=${faucet}`);
+const readV3 = (f: Front) => call(f, 'GET', `/api/v3/addressBook?address=${faucet}`);
+
+for (const fault of ['reset', 'reset-mid-body', '500', 'not-json', 'hang', '429'] as Fault[]) {
+  test(`a read that meets "${fault}" once is sent again and answered`, async () => {
+    await withFront(1, async (f) => {
+      const proxy = f.proxies.mainnet[0];
+      proxy.inject(fault, 1, /getAddressBalance/);
+      const answer = await read(f);
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      assert.equal(answer.json.ok, true);
+      assert.equal(proxy.count(/getAddressBalance/), 2, 'one failed attempt, one answered');
+      assert.ok(answer.ms < TIMEOUT_MS + SLACK_MS, `answered in ${answer.ms} ms`);
+    });
+  });
+}
+
+const MAPPED: Array<{ fault: Fault | 'down'; status: number; message: RegExp; retryAfter?: string }> = [
+  { fault: 'down', status: 502, message: /^upstream unreachable \(ECONNREFUSED\)$/ },
+  { fault: 'hang', status: 504, message: /^upstream did not answer in time$/ },
+  { fault: 'reset', status: 502, message: /^upstream connection failed/ },
+  { fault: 'reset-mid-body', status: 502, message: /^upstream connection failed/ },
+  { fault: '500', status: 502, message: /^LITE_SERVER_UNKNOWN: upstream exploded$/ },
+  { fault: '429', status: 503, message: /^upstream rate limit reached, retry later$/, retryAfter: '7' },
+  { fault: 'not-json', status: 502, message: /^upstream answered 200 with a body that is not JSON$/ },
+  { fault: 'huge', status: 502, message: /^upstream response is larger than 1048576 bytes/ },
+];
+
+for (const { fault, status, message, retryAfter } of MAPPED) {
+  test(`both upstreams "${fault}": ${status} in each version's shape, within the timeout`, async () => {
+    await withFront(2, async (f) => {
+      for (const proxy of f.proxies.mainnet) {
+        if (fault === 'down') await proxy.down();
+        else proxy.inject(fault);
+      }
+      const v2 = await read(f);
+      assert.equal(v2.status, status, JSON.stringify(v2.json));
+      assert.deepEqual(Object.keys(v2.json), ['ok', 'error', 'code']);
+      assert.equal(v2.json.ok, false);
+      assert.equal(v2.json.code, status);
+      assert.match(v2.json.error, message);
+      const v3 = await readV3(f);
+      assert.equal(v3.status, status);
+      assert.deepEqual(Object.keys(v3.json), ['error']);
+      assert.match(v3.json.error, message);
+      for (const answer of [v2, v3]) {
+        assert.ok(answer.ms < TIMEOUT_MS + SLACK_MS, `${fault}: answered after ${answer.ms} ms (timeout ${TIMEOUT_MS})`);
+        assert.equal(answer.headers.get('retry-after') ?? undefined, retryAfter);
+      }
+    });
+  });
+}
+
+test('writes are never sent twice: sendBoc (REST, JSON-RPC) and v3 message meet every fault once', async () => {
+  const writes: Array<{ path: string; body: unknown; match: RegExp }> = [
+    { path: '/api/v2/sendBoc', body: { boc: 'te6cc' }, match: /sendBoc$/ },
+    { path: '/api/v2/sendBocReturnHash', body: { boc: 'te6cc' }, match: /sendBocReturnHash$/ },
+    { path: '/api/v2/jsonRPC', body: { jsonrpc: '2.0', id: 1, method: 'sendBoc', params: { boc: 'te6cc' } }, match: /jsonRPC$/ },
+    { path: '/api/v3/message', body: { boc: 'te6cc' }, match: /\/message$/ },
+  ];
+  for (const fault of ['reset', 'reset-mid-body', '500', 'hang', 'not-json', '429'] as Fault[]) {
+    await withFront(2, async (f) => {
+      for (const proxy of f.proxies.mainnet) proxy.inject(fault);
+      for (const write of writes) {
+        const answer = await call(f, 'POST', write.path, write.body);
+        assert.ok(answer.status >= 502 && answer.status <= 504, `${fault} ${write.path}: ${answer.status}`);
+        const sent = f.proxies.mainnet.reduce((n, p) => n + p.count(write.match), 0);
+        assert.equal(sent, 1, `${fault} ${write.path}: sent ${sent} times`);
+      }
+    });
+  }
+});
+
+test('a write whose first upstream refuses the connection goes to the next (it was provably not sent)', async () => {
+  await withFront(2, async (f) => {
+    await f.proxies.mainnet[0].down();
+    const answer = await call(f, 'POST', '/api/v2/sendBoc', { boc: 'te6cc' });
+    assert.equal(answer.status, 422, JSON.stringify(answer.json)); // the upstream's own verdict on a bad BoC
+    assert.equal(f.proxies.mainnet[1].count(/sendBoc/), 1);
+  });
+});
+
+test('failover: reads keep being answered while one of two upstreams is killed; /healthcheck tells which', async () => {
+  await withFront(2, async (f) => {
+    const [first, second] = f.proxies.mainnet;
+    const statuses: number[] = [];
+    let killed = false;
+    const worker = async () => {
+      for (let i = 0; i < 40; i++) {
+        if (statuses.length === 40 && !killed) {
+          killed = true;
+          await first.down();
+        }
+        statuses.push((await read(f)).status);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    assert.equal(killed, true);
+    assert.deepEqual([...new Set(statuses)], [200], `every read answered: ${statuses.filter((s) => s !== 200).length} failed`);
+    assert.ok(first.count(/getAddressBalance/) > 0 && second.count(/getAddressBalance/) > 0, 'both served a part');
+    await f.network('mainnet').checkAll();
+    const health = await fetch(`${f.front.url('mainnet')}/healthcheck`);
+    const report = (await health.json()) as any;
+    assert.equal(health.status, 200, 'v2 and v3 each still have an upstream');
+    assert.deepEqual(report.upstreams.map((u: any) => [u.version, u.state]), [['v2', 'down'], ['v2', 'up'], ['v3', 'down'], ['v3', 'up']]);
+    assert.match(report.upstreams[0].error, /unreachable/);
+    await second.down();
+    await f.network('mainnet').checkAll();
+    const down = await fetch(`${f.front.url('mainnet')}/healthcheck`);
+    assert.equal(down.status, 503);
+    assert.equal(((await down.json()) as any).status, 'down');
+  });
+});
