@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
@@ -116,4 +116,21 @@ test('the CLI exits 2 on a bad upstream option', async () => {
   const result = await runTongate(['start', '--ephemeral', '--backend', 'mainnet=upstream']);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /bad configuration: --upstream-v2: mainnet is an upstream network/);
+});
+
+test("the README's upstream example loads: mainnet and testnet fronting toncenter, keys from the environment", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Upstream networks'));
+  const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+  const dir = mkdtempSync(join(tmpdir(), 'tongate-readme-'));
+  const path = join(dir, 'tongate.yaml');
+  writeFileSync(path, yaml);
+  const config = loadConfig({ flags: { config: path }, env: { TONGATE_UPSTREAM_KEY: 'mainnet=km,testnet=kt' } });
+  assert.deepEqual(
+    config.networks.map((n) => [n.name, n.backend, n.upstream!.v2.map(String), n.upstream!.v3.map(String), n.upstream!.apiKey, n.upstream!.rps]),
+    [
+      ['mainnet', 'upstream', ['https://toncenter.com/api/v2', 'http://10.0.0.5:8081/api/v2'], ['https://toncenter.com/api/v3'], 'km', 25],
+      ['testnet', 'upstream', ['https://testnet.toncenter.com/api/v2'], ['https://testnet.toncenter.com/api/v3'], 'kt', 10],
+    ],
+  );
 });
