@@ -55,9 +55,9 @@ export class UpstreamMetrics {
     });
   }
 
-  attempt(network: string, upstream: string, seconds: number, status: string): void {
-    this.latency.labels(network, upstream).observe(seconds);
-    this.answers.labels(network, upstream, status).inc();
+  /** The labelled children of one upstream URL and status, for the caller to keep. */
+  attemptChildren(network: string, upstream: string, status: string): { latency: { observe(v: number): void }; count: { inc(): void } } {
+    return { latency: this.latency.labels(network, upstream), count: this.answers.labels(network, upstream, status) };
   }
 
   retry(network: string): void {

@@ -7,7 +7,7 @@
  * (passed on as they are), its 429 a 503, its 5xx a 502 with its message, a refusal of tongate's own key
  * (401/403) a 502. Everything the upstream is sent and everything kept about it leaves the key out.
  */
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CircuitBreaker, type BreakerState } from '../access/circuit-breaker.js';
 import type { Clock } from '../util/clock.js';
@@ -70,7 +70,7 @@ export class UpstreamTarget {
   ) {
     this.label = url.origin + url.pathname;
     this.basePath = url.pathname;
-    this.pool = new Pool(url.origin, { connections: options.connections, pipelining: 1, connect: { timeout: 5000 }, keepAliveTimeout: 10_000 });
+    this.pool = new Pool(url.origin, { connections: options.connections, pipelining: 1, connect: { timeout: 5000 }, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
     this.headers = { accept: 'application/json', 'user-agent': `tongate/${VERSION}` };
     if (options.apiKey) this.headers['x-api-key'] = options.apiKey;
     this.breaker = new CircuitBreaker({
@@ -88,86 +88,125 @@ export class UpstreamTarget {
     return this.breaker.state;
   }
 
-  async send(request: AttemptRequest): Promise<UpstreamAnswer> {
-    const { clock, metrics, network } = this.options;
-    const started = clock.now();
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, Math.max(1, request.deadline - started));
-    const outcome = (status: string) => metrics.attempt(network, this.label, (clock.now() - started) / 1000, status);
-
-    let response: Awaited<ReturnType<Pool['request']>>;
-    try {
-      const headers = request.contentType ? { ...this.headers, 'content-type': request.contentType } : this.headers;
-      response = await this.pool.request({ path: this.basePath + request.rest, method: request.method as 'GET', headers, body: request.body, signal: controller.signal });
-    } catch (error) {
-      clearTimeout(timer);
-      const failure = transportFailure(error, timedOut);
-      outcome(failure.kind);
-      this.breaker.failure();
-      throw failure;
-    }
-
-    const status = response.statusCode;
-    const refusal = status === 429 || status === 401 || status === 403 || isFailureStatus(status, response.headers);
-    if (refusal) {
-      const text = await readCapped(response.body, ERROR_BODY_BYTES).catch(() => Buffer.alloc(0));
-      clearTimeout(timer);
-      outcome(String(status));
-      // An upstream that echoes the key it was sent must not make tongate show it.
-      const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
-      if (status === 429) throw new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(response.headers));
-      if (status === 401 || status === 403) throw new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`);
-      this.breaker.failure();
-      throw new UpstreamFailure(502, 'upstream-error', message);
-    }
-
-    const length = Number(response.headers['content-length'] ?? NaN);
-    if (length > this.options.maxResponseBytes) {
-      clearTimeout(timer);
-      response.body.destroy();
-      outcome('too-large');
-      throw tooLarge(this.options.maxResponseBytes);
-    }
-
-    const body = new SharedBody();
+  /**
+   * One attempt, through undici's dispatch API: the response's chunks go straight into a SharedBody (no
+   * stream of undici's own in between), and the attempt's deadline aborts it wherever it is.
+   */
+  send(request: AttemptRequest): Promise<UpstreamAnswer> {
+    const { clock, network } = this.options;
     const max = this.options.maxResponseBytes;
-    response.body.on('data', (chunk: Buffer) => {
-      if (body.size + chunk.length > max) {
-        response.body.destroy();
-        body.fail(tooLarge(max));
-        return;
-      }
-      body.push(chunk);
-    });
-    response.body.once('end', () => {
-      clearTimeout(timer);
-      body.end();
-    });
-    response.body.once('error', (error) => {
-      clearTimeout(timer);
-      body.fail(transportFailure(error, timedOut));
-    });
-    response.body.once('close', () => clearTimeout(timer));
+    const started = clock.now();
+    return new Promise<UpstreamAnswer>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let timedOut = false;
+      let settled = false;
+      let status = 0;
+      let headers: IncomingHttpHeaders = {};
+      let body: SharedBody | undefined;
+      /** The body of a refusal (429, 401/403, a failing 5xx): read only for its message. */
+      let refusal: Buffer[] | undefined;
+      let refusalBytes = 0;
 
-    const first = await body.started();
-    if (body.error) {
-      outcome((body.error as UpstreamFailure).kind ?? 'reset');
-      if ((body.error as UpstreamFailure).kind !== 'too-large') this.breaker.failure();
-      throw body.error;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
+        // Still waiting for a connection: give up now (the request is aborted when it starts).
+        if (controller === undefined) fail(failure, true);
+        else controller.abort(failure);
+      }, Math.max(1, request.deadline - started));
+      const outcome = (label: string) => this.recordAttempt(label, (clock.now() - started) / 1000);
+      const fail = (failure: UpstreamFailure, countsAgainst: boolean) => {
+        settled = true;
+        clearTimeout(timer);
+        outcome(failure.kind);
+        if (countsAgainst) this.breaker.failure();
+        reject(failure);
+      };
+      const answer = () => {
+        settled = true;
+        outcome(String(status));
+        this.breaker.success();
+        resolve({ status, headers: passedHeaders(headers), body: body! });
+      };
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (c) => {
+          controller = c;
+          if (timedOut) c.abort(new UpstreamFailure(504, 'timeout', 'upstream did not answer in time'));
+        },
+        onResponseStart: (c, statusCode, responseHeaders) => {
+          if (statusCode < 200) return; // 1xx: the real answer follows
+          status = statusCode;
+          headers = responseHeaders;
+          if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, responseHeaders)) {
+            refusal = [];
+            return;
+          }
+          if (Number(responseHeaders['content-length'] ?? NaN) > max) {
+            c.abort(tooLarge(max));
+            return;
+          }
+          body = new SharedBody();
+        },
+        onResponseData: (c, chunk) => {
+          if (refusal) {
+            if (refusalBytes < ERROR_BODY_BYTES) refusal.push(chunk);
+            refusalBytes += chunk.length;
+            return;
+          }
+          if (!body) return;
+          if (body.size + chunk.length > max) {
+            c.abort(tooLarge(max));
+            return;
+          }
+          const first = body.size === 0;
+          body.push(chunk);
+          if (first && !settled) {
+            if (status < 300 && !startsLikeJson(chunk)) c.abort(notJson(status));
+            else answer();
+          }
+        },
+        onResponseEnd: () => {
+          clearTimeout(timer);
+          if (refusal) {
+            const text = Buffer.concat(refusal).subarray(0, ERROR_BODY_BYTES);
+            // An upstream that echoes the key it was sent must not make tongate show it.
+            const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
+            if (status === 429) return fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
+            if (status === 401 || status === 403) return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
+            return fail(new UpstreamFailure(502, 'upstream-error', message), true);
+          }
+          if (!body) return fail(new UpstreamFailure(502, 'reset', 'upstream connection failed (no response)'), true);
+          if (!settled && status < 300 && body.size === 0) return fail(notJson(status), true);
+          body.end();
+          if (!settled) answer();
+        },
+        onResponseError: (_c, error) => {
+          clearTimeout(timer);
+          const failure = transportFailure(error, timedOut);
+          if (settled) {
+            body?.fail(failure);
+            return;
+          }
+          fail(failure, failure.kind !== 'too-large');
+        },
+      };
+      const requestHeaders = request.contentType ? { ...this.headers, 'content-type': request.contentType } : this.headers;
+      this.pool.dispatch({ path: this.basePath + request.rest, method: request.method as Dispatcher.HttpMethod, headers: requestHeaders, body: request.body }, handler);
+    });
+  }
+
+  private readonly attemptLabels = new Map<string, { latency: { observe(v: number): void }; count: { inc(): void } }>();
+
+  /** Metrics of one attempt, the labelled children kept per status (prom-client's label lookup is not free). */
+  private recordAttempt(status: string, seconds: number): void {
+    let children = this.attemptLabels.get(status);
+    if (children === undefined) {
+      children = this.options.metrics.attemptChildren(this.options.network, this.label, status);
+      this.attemptLabels.set(status, children);
     }
-    if (status >= 200 && status < 300 && !startsLikeJson(first)) {
-      response.body.destroy();
-      outcome('invalid');
-      this.breaker.failure();
-      throw new UpstreamFailure(502, 'invalid', `upstream answered ${status} with a body that is not JSON`);
-    }
-    outcome(String(status));
-    this.breaker.success();
-    return { status, headers: passedHeaders(response.headers), body };
+    children.latency.observe(seconds);
+    children.count.inc();
   }
 
   /** A health check: the newest masterchain block through the API, with a short timeout. */
@@ -206,6 +245,10 @@ function startsLikeJson(first: Buffer): boolean {
   return false;
 }
 
+function notJson(status: number): UpstreamFailure {
+  return new UpstreamFailure(502, 'invalid', `upstream answered ${status} with a body that is not JSON`);
+}
+
 function tooLarge(max: number): UpstreamFailure {
   return new UpstreamFailure(502, 'too-large', `upstream response is larger than ${max} bytes (--upstream-max-response)`);
 }
@@ -222,18 +265,4 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
     if (typeof value === 'string') passed[name] = value;
   }
   return passed;
-}
-
-async function readCapped(body: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= max) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, max);
 }
