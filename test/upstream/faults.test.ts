@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestTongate } from '../support/tongate.js';
-import type { Fault } from './support/fault-proxy.js';
+import { BIG_BODY, type Fault } from './support/fault-proxy.js';
 import { startFront, startUpstream, type Front } from './support/pair.js';
 
 const TIMEOUT_MS = 1000;
@@ -165,5 +165,25 @@ test('failover: reads keep being answered while one of two upstreams is killed; 
     const down = await fetch(`${f.front.url('mainnet')}/healthcheck`);
     assert.equal(down.status, 503);
     assert.equal(((await down.json()) as any).status, 'down');
+  });
+});
+
+test('a body over 64 kB streams to the client byte for byte; a reset in its middle cuts the client connection, no hang', async () => {
+  await withFront(1, async (f) => {
+    const proxy = f.proxies.mainnet[0];
+    proxy.inject('big', 1);
+    const whole = await fetch(`${f.front.url('mainnet')}/api/v2/getAddressBalance?address=${faucet}`);
+    assert.equal(whole.status, 200);
+    assert.equal(whole.headers.get('content-length'), String(BIG_BODY.length));
+    assert.ok(Buffer.from(await whole.arrayBuffer()).equals(BIG_BODY));
+
+    proxy.inject('big-reset', 1);
+    const started = Date.now();
+    const cut = await fetch(`${f.front.url('mainnet')}/api/v2/getAddressBalance?address=${faucet}`);
+    assert.equal(cut.status, 200, 'the status was sent before the failure');
+    await assert.rejects(cut.arrayBuffer(), 'the client sees the cut, not a short body taken as whole');
+    assert.ok(Date.now() - started < TIMEOUT_MS + SLACK_MS);
+    // The front is fine afterwards.
+    assert.equal((await read(f)).status, 200);
   });
 });

@@ -8,7 +8,10 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge';
+export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge' | 'big' | 'big-reset';
+
+/** The body of 'big' (and the first half of 'big-reset'): valid JSON of 300 kB, over the size answered whole. */
+export const BIG_BODY = Buffer.from(JSON.stringify({ ok: true, result: Array.from({ length: 6000 }, (_, i) => ({ n: i, text: 'x'.repeat(30) })) }));
 
 export interface Recorded {
   method: string;
@@ -153,6 +156,14 @@ export class FaultProxy {
       case 'not-json':
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<html><body>502 Bad Gateway</body></html>');
+        return;
+      case 'big':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(BIG_BODY.length) });
+        res.end(BIG_BODY);
+        return;
+      case 'big-reset':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(BIG_BODY.length) });
+        res.write(BIG_BODY.subarray(0, BIG_BODY.length >> 1), () => setTimeout(() => req.socket.destroy(), 20));
         return;
       case 'huge': {
         const size = 3 * 1024 * 1024;
