@@ -52,6 +52,8 @@ export interface TargetOptions {
 
 /** Response headers passed on to the client; the upstream's own rate-limit, cookie and hop-by-hop headers are not. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'cache-control'];
+/** toncenter's words when the key is the problem: "API key does not exist", "Network not allowed", "invalid api key". */
+const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
 /** Error bodies are read only this far (their message is all that is kept). */
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -173,8 +175,19 @@ export class UpstreamTarget {
             // An upstream that echoes the key it was sent must not make tongate show it.
             const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
             if (status === 429) return fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
-            if (status === 401 || status === 403) return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
-            return fail(new UpstreamFailure(502, 'upstream-error', message), true);
+            if (status === 401 || status === 403) {
+              // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
+              // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
+              if (!KEY_REFUSAL.test(message)) {
+                body = SharedBody.of(Buffer.concat(refusal));
+                return answer();
+              }
+              return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
+            }
+            // A 5xx in JSON is the upstream API answering (toncenter's LITE_SERVER_... errors): worth a retry of
+            // a read, but not a sign the upstream is down: only bare 5xx (a proxy's error page) trip its breaker,
+            // so clients sending bad calls cannot open it for everyone.
+            return fail(new UpstreamFailure(502, 'upstream-error', message), !String(headers['content-type'] ?? '').includes('json'));
           }
           if (!body) return fail(new UpstreamFailure(502, 'reset', 'upstream connection failed (no response)'), true);
           if (!settled && status < 300 && body.size === 0) return fail(notJson(status), true);

@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge' | 'big' | 'big-reset';
+export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge' | 'big' | 'big-reset' | '401';
 
 /** The body of 'big' (and the first half of 'big-reset'): valid JSON of 300 kB, over the size answered whole. */
 export const BIG_BODY = Buffer.from(JSON.stringify({ ok: true, result: Array.from({ length: 6000 }, (_, i) => ({ n: i, text: 'x'.repeat(30) })) }));
@@ -148,6 +148,10 @@ export class FaultProxy {
       case '500':
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ ok: false, error: 'LITE_SERVER_UNKNOWN: upstream exploded', code: 500 }));
+        return;
+      case '401':
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: false, error: 'API key does not exist', code: 401 }));
         return;
       case '429':
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });

@@ -11,6 +11,7 @@
 import type { Address } from '@ton/core';
 import type { LocalChain } from '../../../src/chain/local/index.js';
 import { postJson, startTestTongate, type TestTongate } from '../../support/tongate.js';
+import { THROUGH_UPSTREAM, frontFor } from '../../support/through-upstream.js';
 
 export const ADMIN_TOKEN = 'v2-client-tests-admin-token';
 
@@ -27,7 +28,7 @@ export interface KeyedTongate {
 }
 
 export async function startKeyedTongate(network = 'mainnet'): Promise<KeyedTongate> {
-  if (process.env.TONGATE_TEST_THROUGH_UPSTREAM === '1') return startThroughUpstream(network);
+  if (THROUGH_UPSTREAM) return startThroughUpstream(network);
   const tongate = await startTestTongate({ access: 'on', adminToken: ADMIN_TOKEN });
   const base = tongate.url(network);
   const apiKey = await createKey(base, network);
@@ -43,17 +44,10 @@ async function createKey(base: string, network: string): Promise<string> {
 async function startThroughUpstream(network: string): Promise<KeyedTongate> {
   const upstream = await startTestTongate({ access: 'on', adminToken: ADMIN_TOKEN });
   const upstreamKey = await createKey(upstream.url(network), network);
-  const names = ['mainnet', 'testnet'];
-  const front = await startTestTongate({
-    access: 'on',
-    adminToken: ADMIN_TOKEN,
-    backend: names.map((name) => `${name}=upstream`),
-    upstreamV2: names.map((name) => `${name}=${upstream.url(name)}/api/v2`),
-    upstreamV3: names.map((name) => `${name}=${upstream.url(name)}/api/v3`),
-    upstreamKey: [`${network}=${upstreamKey}`],
-    // Blocks come when the test seals them: a kept "latest block" answer could be older than the newest.
-    upstreamCache: names.map((name) => `${name}=0`),
-  });
+  const front = await frontFor(
+    { mainnet: upstream.url('mainnet'), testnet: upstream.url('testnet') },
+    { access: 'on', adminToken: ADMIN_TOKEN, upstreamKey: [`${network}=${upstreamKey}`] },
+  );
   const base = front.url(network);
   const apiKey = await createKey(base, network);
   const both = { ...front, stop: async () => { await front.stop(); await upstream.stop(); } };
