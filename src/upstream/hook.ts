@@ -10,8 +10,9 @@
  * api_key) is never forwarded: the upstream gets tongate's own key.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { isLimitedPath, requestPath } from '../http/access-hook.js';
+import { isLimitedPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
+import { apiVersion, routedPath } from '../http/request-target.js';
 import { UpstreamFailure } from './failure.js';
 import { WHOLE_BODY_BYTES, type ApiVersion, type ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
@@ -31,28 +32,30 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
       done();
       return;
     }
-    const path = requestPath(request.url);
+    // The path the router serves (as the access layer judges it), so no spelling of the target can reach
+    // the upstream without the access decision that path gets.
+    const path = routedPath(request);
     if (HEALTH_PATHS.has(path)) {
       const report = upstream.health();
       reply.code(report.status).send(report.body);
       return;
     }
     if (path === '/devnet/fund') {
-      fail(reply, request.url, 404, `${upstream.name} is an upstream network: it has no faucet`);
+      fail(reply, undefined, 404, `${upstream.name} is an upstream network: it has no faucet`);
       return;
     }
-    if (!isLimitedPath(path)) {
+    const version = apiVersion(path);
+    if (version === undefined || !isLimitedPath(path)) {
       done();
       return;
     }
-    const version: ApiVersion = path.startsWith('/api/v2/') ? 'v2' : 'v3';
     if (!upstream.forwarder.serves(version)) {
-      fail(reply, request.url, 404, `${version} is not served on ${upstream.name} (it has no ${version} upstream)`);
+      fail(reply, version, 404, `${version} is not served on ${upstream.name} (it has no ${version} upstream)`);
       return;
     }
     forward(upstream, version, path, request, reply, bodyLimitBytes).catch((error: unknown) => {
       request.log.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'forwarding failed');
-      if (!reply.sent) fail(reply, request.url, 500, 'internal error');
+      if (!reply.sent) fail(reply, version, 500, 'internal error');
     });
   };
 }
@@ -62,11 +65,11 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > bodyLimit) return void fail(reply, request.url, 413, 'request body is too large');
+    if (declared > bodyLimit) return void fail(reply, version, 413, 'request body is too large');
     body = await readBody(request, bodyLimit);
-    if (body === undefined) return void fail(reply, request.url, 413, 'request body is too large');
+    if (body === undefined) return void fail(reply, version, 413, 'request body is too large');
   }
-  const rest = restOf(request.url, path, version);
+  const rest = restOf(request.url, path);
   const contentType = request.headers['content-type'];
   const forwardRequest: ForwardRequest = {
     version,
@@ -83,7 +86,7 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     if (!(error instanceof UpstreamFailure)) throw error;
     request.log.warn({ network: upstream.name, failure: error.kind, message: error.message }, 'upstream failure');
     if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-    return void fail(reply, request.url, error.status, error.message);
+    return void fail(reply, version, error.status, error.message);
   }
   reply.code(answer.status);
   for (const name in answer.headers) if (name !== 'content-length') reply.header(name, answer.headers[name]);
@@ -96,7 +99,7 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     } catch (error) {
       const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'reset', 'upstream connection failed');
       reply.removeHeader('content-type');
-      return void fail(reply, request.url, failure.status, failure.message);
+      return void fail(reply, version, failure.status, failure.message);
     }
     reply.send(whole);
     return;
@@ -106,8 +109,8 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
   reply.send(shared.reader());
 }
 
-function fail(reply: FastifyReply, url: string, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(url, status, message));
+function fail(reply: FastifyReply, version: ApiVersion | undefined, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(version, status, message));
 }
 
 /** The body as sent, or undefined when it passes `limit` bytes. */
@@ -131,11 +134,14 @@ function readBody(request: FastifyRequest, limit: number): Promise<Buffer | unde
   });
 }
 
-/** The path after /api/vN (as sent, unless its prefix was percent-escaped) and the query without api_key. */
-function restOf(url: string, decodedPath: string, version: ApiVersion): string {
+/**
+ * The path after /api/vN and the query without api_key. The path is sent as the client wrote it when that is
+ * the routed path (the usual case); any other spelling (absolute-form, %-escapes) is sent as the routed path.
+ */
+function restOf(url: string, routed: string): string {
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
-  const path = rawPath.startsWith(`/api/${version}/`) ? rawPath.slice(7) : encodeURI(decodedPath.slice(7));
+  const path = rawPath === routed ? rawPath.slice(7) : encodeURI(routed.slice(7));
   if (q === -1) return path;
   const query = withoutApiKey(url.slice(q + 1));
   return query === '' ? path : `${path}?${query}`;
