@@ -50,7 +50,13 @@ async function startThroughUpstream(network: string): Promise<KeyedTongate> {
   );
   const base = front.url(network);
   const apiKey = await createKey(base, network);
-  const both = { ...front, stop: async () => { await front.stop(); await upstream.stop(); } };
+  const both = {
+    ...front,
+    stop: async () => {
+      await front.stop();
+      await upstream.stop();
+    },
+  };
   return { tongate: both, network, base, fundBase: upstream.url(network), chain: upstream.chain(network), endpoint: `${base}/api/v2/jsonRPC`, apiKey };
 }
 

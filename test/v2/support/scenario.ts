@@ -153,7 +153,15 @@ export async function buildScenario(network = 'mainnet'): Promise<Scenario> {
   // Through a tongate in upstream mode (test/support/through-upstream.ts): the same calls, forwarded.
   const front = THROUGH_UPSTREAM ? await frontFor({ mainnet: tongate.url('mainnet'), testnet: tongate.url('testnet') }) : undefined;
   return {
-    tongate: front ? { ...tongate, stop: async () => { await front.stop(); await tongate.stop(); } } : tongate,
+    tongate: front
+      ? {
+          ...tongate,
+          stop: async () => {
+            await front.stop();
+            await tongate.stop();
+          },
+        }
+      : tongate,
     network,
     base: front ? front.url(network) : tongate.url(network),
     chain,
