@@ -29,3 +29,13 @@ function scalar(raw: unknown, label: string): string {
   if (typeof raw === 'number') return String(raw);
   throw new ConfigError(label, `expected a non-empty value, got ${JSON.stringify(raw)}`);
 }
+
+/** The same for secrets (upstream keys): a malformed value is reported without being shown. */
+export function asSecretNetworkPairs(raw: unknown, label: string): NetworkPairs {
+  try {
+    return asNetworkPairs(raw, label);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(label, 'expected network=key (the value is not shown: it is a secret)');
+    throw error;
+  }
+}

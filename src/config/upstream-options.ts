@@ -3,7 +3,7 @@
  * toncenter-compatible APIs it forwards to, the key tongate presents there and the budget it keeps to.
  * They join the one option table (options.ts), so flags, file keys and environment variables agree.
  */
-import { asNetworkPairs } from './per-network.js';
+import { asNetworkPairs, asSecretNetworkPairs } from './per-network.js';
 import type { OptionSpec } from './options.js';
 import { ConfigError } from './errors.js';
 
@@ -42,7 +42,7 @@ export const UPSTREAM_OPTIONS: OptionSpec[] = [
     flag: '--upstream-key <network=key>',
     description: "the API key tongate sends upstream as X-API-Key (clients' own keys are never forwarded)",
     repeatable: true,
-    parse: asNetworkPairs,
+    parse: asSecretNetworkPairs,
   },
   {
     key: 'upstreamRps',

@@ -133,7 +133,9 @@ export class UpstreamForwarder {
       } catch (error) {
         const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'reset', (error as Error).message);
         last = failure;
-        const again = (request.policy.read && failure.transient) || failure.notSent;
+        // A 429 is not asked again of the URL that said it: only another URL may take the read.
+        const elsewhere = failure.kind !== 'rate-limited' || tried.size < targets.length;
+        const again = ((request.policy.read && failure.transient) || failure.notSent) && elsewhere;
         if (!again || attempt + 1 >= Math.max(MAX_ATTEMPTS, targets.length) || clock.now() >= deadline || !this.retries.withdraw()) throw failure;
         metrics.retry(this.network);
       } finally {

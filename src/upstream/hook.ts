@@ -84,7 +84,8 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     answer = await upstream.forwarder.forward(forwardRequest);
   } catch (error) {
     if (!(error instanceof UpstreamFailure)) throw error;
-    request.log.warn({ network: upstream.name, failure: error.kind, message: error.message }, 'upstream failure');
+    // Per request at debug: during an outage every request fails; the health checks log the change once (warn).
+    request.log.debug({ network: upstream.name, failure: error.kind, message: error.message }, 'upstream failure');
     if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
     return void fail(reply, version, error.status, error.message);
   }

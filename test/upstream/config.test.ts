@@ -107,7 +107,10 @@ test('bad upstream configuration names the option', () => {
     [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamTimeout: '5' }, /^--upstream-timeout: expected an integer from 100/],
   ];
   for (const [flags, message] of cases) assert.match(configError(() => load(flags)).message, message, JSON.stringify(flags));
-  // The key is never part of a configuration error about another option.
+  // A malformed key is reported without being shown; nor is it part of an error about another option.
+  const malformed = configError(() => load({ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['topsecret'] }));
+  assert.match(malformed.message, /^--upstream-key: expected network=key/);
+  assert.ok(!malformed.message.includes('topsecret'));
   const error = configError(() => load({ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['mainnet=topsecret'], upstreamRps: ['mainnet=x'] }));
   assert.ok(!error.message.includes('topsecret'));
 });
