@@ -36,6 +36,8 @@ const FINAL_KEEP_MS = 10 * 60_000;
 const CACHE_BYTES = 32 * 1_048_576;
 const BACKOFF_BASE_MS = 20;
 const BACKOFF_MAX_MS = 250;
+/** An attempt is not started with less time than this (or a tenth of the timeout) left. */
+const MIN_ATTEMPT_MS = 50;
 /** Attempts of one read at most (each URL once, and at least one second try of a lone URL). */
 const MAX_ATTEMPTS = 3;
 /** Bodies up to this size are complete before the answer is given (and then sent whole, cheaper than a stream). */
@@ -124,6 +126,11 @@ export class UpstreamForwarder {
       if (!target) throw last ?? new UpstreamFailure(502, 'no-upstream', `no ${request.version} upstream of ${this.network} is available (all circuit breakers open)`);
       tried.add(target);
       const release = await this.budget.acquire(deadline);
+      // A slot granted with (almost) no time left would only spend the upstream's capacity on a sure 504.
+      if (deadline - clock.now() < Math.max(MIN_ATTEMPT_MS, this.config.timeoutMs / 10)) {
+        release();
+        throw last ?? new UpstreamFailure(503, 'budget', 'upstream request budget exhausted, retry later', 1);
+      }
       try {
         const answer = await target.send({ ...request, deadline: Math.min(deadline, clock.now() + attemptShare) });
         // A small body is awaited whole before the client sees a status, so a connection reset in its middle
