@@ -15,7 +15,8 @@
  *  3. Added latency: a paced client (--rate req/s, µs timing) at a fixed, unsaturated rate; p50 and p99
  *     through the front minus direct (target p99 <= 1 ms).
  *  4. Single flight: 100 concurrent identical getMasterchainInfo through the front; upstream calls counted
- *     by the upstream's own /metrics (target 1).
+ *     by the upstream's own /metrics (target 1): on mainnet with the cache off (single flight alone), and on
+ *     testnet with the defaults (cache on: a round may find the answer kept and make no call).
  *
  * Flags: --duration S (per throughput run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (default 200), --samples N (per latency run, default 1000).
@@ -49,15 +50,19 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object
 // --- the two servers -------------------------------------------------------------------------
 const upstreamPort = await freePort();
 const frontPort = await freePort();
+const upstreamTestnetPort = await freePort();
+const frontTestnetPort = await freePort();
 const upstreamBase = `http://127.0.0.1:${upstreamPort}`;
 const frontBase = `http://127.0.0.1:${frontPort}`;
 const common = ['--ephemeral', '--access', 'off', '--log-level', 'warn', '--admin-token', ADMIN];
-const upstream = spawnTongate(['start', ...common, '--network', `mainnet=${upstreamBase}`]);
+const upstream = spawnTongate(['start', ...common, '--network', `mainnet=${upstreamBase}`, '--network', `testnet=http://127.0.0.1:${upstreamTestnetPort}`]);
 await waitForOutput(upstream, (out) => out.includes('ready in'));
 const front = spawnTongate([
   'start', ...common, '--network', `mainnet=${frontBase}`, '--backend', 'mainnet=upstream',
   '--upstream-v2', `mainnet=${upstreamBase}/api/v2`, '--upstream-v3', `mainnet=${upstreamBase}/api/v3`,
   '--upstream-cache', 'mainnet=0', '--upstream-key', 'mainnet=bench-upstream-key',
+  '--network', `testnet=http://127.0.0.1:${frontTestnetPort}`, '--backend', 'testnet=upstream',
+  '--upstream-v2', `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
 ]);
 await waitForOutput(front, (out) => out.includes('ready in'));
 const stopAll = () => {
@@ -178,31 +183,38 @@ for (const load of loads) {
 }
 
 // --- single flight -----------------------------------------------------------------------------
-async function upstreamCalls(method: string): Promise<number> {
-  const text = await (await fetch(`${upstreamBase}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
-  const line = new RegExp(`tongate_http_requests_total\\{network="mainnet",version="v2",method="${method}",status="200"\\} (\\d+)`).exec(text);
+async function upstreamCalls(network: string, port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+  const line = new RegExp(`tongate_http_requests_total\\{network="${network}",version="v2",method="getMasterchainInfo",status="200"\\} (\\d+)`).exec(text);
   return line ? Number(line[1]) : 0;
 }
 // 100 keep-alive connections opened first, so the 100 requests leave together (as 100 clients' would).
-const burstPool = new Pool(frontBase, { connections: 100 });
-const burst = (path: string) =>
-  Promise.all(
-    Array.from({ length: 100 }, async () => {
-      const { statusCode, body } = await burstPool.request({ path, method: 'GET' });
-      const text = await body.text();
-      if (statusCode !== 200) throw new Error(`${path}: ${statusCode}`);
-      return text;
-    }),
-  );
-await burst('/api/v2/detectAddress?address=0:0000000000000000000000000000000000000000000000000000000000000000');
-const flights: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  const before = await upstreamCalls('getMasterchainInfo');
-  const answers = await burst('/api/v2/getMasterchainInfo');
-  if (new Set(answers.map((a) => a.replace(/"@extra":"[^"]*"/, ''))).size !== 1) throw new Error('coalesced answers differ');
-  flights.push((await upstreamCalls('getMasterchainInfo')) - before);
+async function singleFlight(network: string, frontPortOf: number, upstreamPortOf: number): Promise<number[]> {
+  const burstPool = new Pool(`http://127.0.0.1:${frontPortOf}`, { connections: 100 });
+  const burst = (path: string) =>
+    Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const { statusCode, body } = await burstPool.request({ path, method: 'GET' });
+        const text = await body.text();
+        if (statusCode !== 200) throw new Error(`${path}: ${statusCode}`);
+        return text;
+      }),
+    );
+  await burst('/api/v2/detectAddress?address=0:0000000000000000000000000000000000000000000000000000000000000000');
+  const calls: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const before = await upstreamCalls(network, upstreamPortOf);
+    const answers = await burst('/api/v2/getMasterchainInfo');
+    if (new Set(answers.map((a) => a.replace(/"@extra":"[^"]*"/, ''))).size !== 1) throw new Error('coalesced answers differ');
+    calls.push((await upstreamCalls(network, upstreamPortOf)) - before);
+  }
+  await burstPool.close();
+  return calls;
 }
-await burstPool.close();
-console.log(`\n100 concurrent identical getMasterchainInfo through tongate (cache off: single flight alone): ${flights.join(', ')} upstream call(s) per round (target 1; a health check landing in the window adds one)`);
+const alone = await singleFlight('mainnet', frontPort, upstreamPort);
+const withCache = await singleFlight('testnet', frontTestnetPort, upstreamPort);
+console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upstream calls per round (target 1; a health check landing in the window adds one):`);
+console.log(`  cache off (single flight alone): ${alone.join(', ')}`);
+console.log(`  defaults (cache on, 1000 ms):    ${withCache.join(', ')}`);
 stopAll();
 process.exit(0);
