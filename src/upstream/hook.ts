@@ -5,13 +5,15 @@
  * layer counts (isLimitedPath) by forwarding it; /healthcheck with the upstreams' health; the docs,
  * /metrics and /admin stay tongate's own. Local networks pass through untouched.
  *
- * The request body is read here, raw (never parsed by fastify), up to --body-limit, and forwarded byte for
- * byte; JSON bodies are parsed on the side only to tell reads from writes. The client's key (X-API-Key,
+ * The request body is read here, raw (never parsed by fastify), up to --body-limit and within the local
+ * parser's bounds on nesting and values, and forwarded byte for byte; JSON bodies are parsed on the side only
+ * to tell reads from writes. The client's key (X-API-Key,
  * api_key) is never forwarded: the upstream gets tongate's own key.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { isLimitedPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
+import { jsonShapeProblem } from '../http/json-body.js';
 import { apiVersion, routedPath } from '../http/request-target.js';
 import { UpstreamFailure } from './failure.js';
 import { WHOLE_BODY_BYTES, type ApiVersion, type ForwardRequest } from './forwarder.js';
@@ -68,6 +70,10 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     if (declared > bodyLimit) return void fail(reply, version, 413, 'request body is too large');
     body = await readBody(request, bodyLimit);
     if (body === undefined) return void fail(reply, version, 413, 'request body is too large');
+    // The same bounds as the local JSON parser (README "Limits"), on the raw bytes, before the body is
+    // parsed on the side below or costs the upstream anything.
+    const problem = jsonShapeProblem(body);
+    if (problem !== undefined) return void fail(reply, version, 400, problem);
   }
   const rest = restOf(request.url, path);
   const contentType = request.headers['content-type'];

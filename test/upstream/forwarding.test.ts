@@ -169,3 +169,19 @@ test('a version without an upstream answers 404 in its own shape', async () => {
     await only.stop();
   }
 });
+
+test('request bodies keep the local bounds: over --body-limit 413, nested or numerous past the JSON limits 400, never forwarded', async () => {
+  const proxy = pair.proxies.mainnet[0];
+  const before = proxy.count(/runGetMethod|jsonRPC/);
+  const post = (path: string, body: string) => fetch(pair.front.url('mainnet') + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const huge = await post('/api/v2/runGetMethod', JSON.stringify({ address: faucet, method: 'seqno', stack: [['num', 'x'.repeat(2_000_000)]] }));
+  assert.equal(huge.status, 413);
+  assert.deepEqual(await huge.json(), { ok: false, error: 'request body is too large', code: 413 });
+  const deep = await post('/api/v2/jsonRPC', '['.repeat(600) + ']'.repeat(600));
+  assert.equal(deep.status, 400);
+  assert.match(((await deep.json()) as { error: string }).error, /nested deeper than 512 levels/);
+  const many = await post('/api/v3/runGetMethod', `[${'[],'.repeat(30_000)}[]]`);
+  assert.equal(many.status, 400);
+  assert.match(((await many.json()) as { error: string }).error, /more than 20000 JSON values/);
+  assert.equal(proxy.count(/runGetMethod|jsonRPC/), before, 'none reached the upstream');
+});
