@@ -4,6 +4,7 @@
  */
 import { ConfigError } from './errors.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
+import { UPSTREAM_OPTIONS } from './upstream-options.js';
 
 export interface OptionSpec {
   /** Config-file key and commander attribute name (camelCase). */
@@ -149,4 +150,5 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'storeTimeout', flag: '--store-timeout <ms>', description: 'timeout of a Redis or key-store call', defaultValue: 100, parse: asInteger(1, 100) },
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
   { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  ...UPSTREAM_OPTIONS,
 ];

@@ -7,6 +7,32 @@ export interface NetworkConfig {
   baseUrl: URL;
   /** global_id of the network's blocks (config param 19): -239 on mainnet, -3 on testnet. */
   globalId: number;
+  /** What serves it: `local` (an embedded chain and its index) or `upstream` (forwarded, src/upstream). */
+  backend: NetworkBackend;
+  /** For backend `upstream`: where and how requests are forwarded. */
+  upstream?: UpstreamConfig;
+}
+
+export type NetworkBackend = 'local' | 'upstream';
+
+/** The upstream APIs of one network of kind `upstream` (see src/upstream/README.md). */
+export interface UpstreamConfig {
+  /** Base URLs standing for `/api/v2` (e.g. https://toncenter.com/api/v2), in failover order; empty: v2 answers 404. */
+  v2: URL[];
+  /** Base URLs standing for `/api/v3`, in failover order; empty: v3 answers 404. */
+  v3: URL[];
+  /** Sent as X-API-Key on every upstream request. A secret: never logged, never shown. */
+  apiKey?: string;
+  /** Upstream requests per second at most (undefined: no limit). */
+  rps?: number;
+  /** Upstream requests in flight at most. */
+  concurrency: number;
+  /** How long reads that change with each block are kept (0: not kept). */
+  cacheMs: number;
+  /** The longest a forwarded request may take, retries included. */
+  timeoutMs: number;
+  /** The largest response body passed on. */
+  maxResponseBytes: number;
 }
 
 export type LimiterFailureMode = 'local' | 'open' | 'closed';

@@ -24,6 +24,7 @@ import { accessHook, accessLogSerializers } from './access-hook.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { networkRouter } from './network-router.js';
+import { upstreamHook } from '../upstream/index.js';
 import './network-context.js';
 import { VERSION } from '../version.js';
 
@@ -83,6 +84,8 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   app.addHook('onRequest', networkRouter(served));
   app.addHook('onRequest', cors);
   app.addHook('onRequest', accessHook(access));
+  // Networks of kind upstream are forwarded here, after the access layer decided (src/upstream).
+  app.addHook('onRequest', upstreamHook({ bodyLimitBytes: config.bodyLimitBytes }));
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
   });

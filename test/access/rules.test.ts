@@ -1,7 +1,8 @@
 /**
  * Every access rule of issue 3 through the fastify hook, on v2 REST (GET and POST), v2 JSON-RPC and
  * v3, on both networks, with the key in the header, the query or both: exact statuses, bodies and
- * headers. The same suite runs on memory + SQLite and on Redis + PostgreSQL. Time is a ManualClock
+ * headers. The same suite runs on memory + SQLite and on Redis + PostgreSQL, each with local networks and
+ * with networks of kind upstream (the API behind the real upstream hook, on a real socket). Time is a ManualClock
  * (the Redis script is told its time too), so no test waits for a window to pass.
  */
 import { test, type TestContext } from 'node:test';
@@ -10,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/util/clock.js';
 import { createAccessLayer, openKeyAdmin, type AccessLayer, type KeyAdmin } from '../../src/access/index.js';
-import { buildTestApp, HOSTS } from './support/app.js';
+import { buildTestApp, HOSTS, STUB_UPSTREAM_KEY } from './support/app.js';
 import { embeddedBackend, sharedBackend, type Backend } from './support/backends.js';
 
 const BODY_401 = { ok: false, error: 'API key does not exist', code: 401 };
@@ -69,7 +70,9 @@ function assertRefused(res: LightMyRequestResponse, body: object, what: string):
   assert.deepEqual(res.json(), body, what);
 }
 
-async function runRules(t: TestContext, backend: Backend): Promise<void> {
+type Mode = 'local' | 'upstream';
+
+async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<void> {
   const clock = new ManualClock();
   const logs = new PassThrough();
   let logText = '';
@@ -81,7 +84,7 @@ async function runRules(t: TestContext, backend: Backend): Promise<void> {
     error: (o: object, m?: string) => logLines.push(JSON.stringify(o) + m),
   };
   const access: AccessLayer = await createAccessLayer(backend.options, { clock, logger, redisUsesClock: true });
-  const app = await buildTestApp(access, { logStream: logs });
+  const app = await buildTestApp(access, { logStream: logs, upstream: mode === 'upstream' });
   const admin: KeyAdmin = access.admin!;
   const { call, freshIp } = makeCaller(app);
   const newKey = async (network: 'mainnet' | 'testnet', extra: { rps?: number; account?: string; expires?: number } = {}) => {
@@ -305,28 +308,43 @@ async function runRules(t: TestContext, backend: Backend): Promise<void> {
       assert.match(logText, /api_key=\[REDACTED\]/, 'query keys were logged, redacted');
       const all = logText + logLines.join('\n') + metrics;
       for (const key of rawKeys) assert.ok(!all.includes(key), `raw key ${key.slice(0, 6)}... found in logs or metrics`);
+      assert.ok(!all.includes(STUB_UPSTREAM_KEY), 'the upstream key is in no log and no metric');
     });
+
+    if (mode === 'upstream') {
+      await t.test('upstream mode: requests reached the upstream with its key only, never a client key', () => {
+        const seen = app.upstreamRequests!;
+        assert.ok(seen.length > 50, `the upstream served the admitted requests (${seen.length})`);
+        for (const { url, key } of seen) {
+          assert.equal(key, STUB_UPSTREAM_KEY, url);
+          assert.ok(!/api_key/.test(url), `no api_key forwarded: ${url}`);
+          for (const raw of rawKeys) assert.ok(!url.includes(encodeURIComponent(raw)), `client key in ${url}`);
+        }
+      });
+    }
   } finally {
     await app.close();
     await access.close();
   }
 }
 
-test('access rules on memory + SQLite', async (t) => {
-  const backend = embeddedBackend();
-  try {
-    await runRules(t, backend);
-  } finally {
-    await backend.cleanup();
-  }
-});
+for (const mode of ['local', 'upstream'] as const) {
+  test(`access rules on memory + SQLite, ${mode} networks`, async (t) => {
+    const backend = embeddedBackend();
+    try {
+      await runRules(t, backend, mode);
+    } finally {
+      await backend.cleanup();
+    }
+  });
 
-test('access rules on Redis + PostgreSQL', async (t) => {
-  const backend = await sharedBackend(t);
-  if (!backend) return;
-  try {
-    await runRules(t, backend);
-  } finally {
-    await backend.cleanup();
-  }
-});
+  test(`access rules on Redis + PostgreSQL, ${mode} networks`, async (t) => {
+    const backend = await sharedBackend(t);
+    if (!backend) return;
+    try {
+      await runRules(t, backend, mode);
+    } finally {
+      await backend.cleanup();
+    }
+  });
+}

@@ -13,6 +13,7 @@ import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from '../../src/api/v3/endpoints/inde
 import { ManualClock } from '../../src/util/clock.js';
 import { rawRequest, type RawResponse } from '../support/raw-http.js';
 import { startTestTongate } from '../support/tongate.js';
+import { startTongateUnderTest } from '../support/through-upstream.js';
 
 const ADMIN = 'bypass-admin-token';
 
@@ -81,7 +82,8 @@ async function pool<T>(items: T[], width: number, work: (item: T) => Promise<voi
 
 test('every spelling of every limited route meets 401 / 403 / 429, or a 404 that serves nothing', async (t) => {
   const clock = new ManualClock(Date.now());
-  const tongate = await startTestTongate({ access: 'on', adminToken: ADMIN }, {}, { clock });
+  // With TONGATE_TEST_THROUGH_UPSTREAM=1 (test/upstream/access-bypass-through-upstream.test.ts), a tongate in upstream mode.
+  const tongate = await startTongateUnderTest({ access: 'on', adminToken: ADMIN }, { clock });
   t.after(() => tongate.stop());
   const port = Number(new URL(tongate.url('mainnet')).port);
   const host = `127.0.0.1:${port}`;

@@ -10,19 +10,29 @@ import { beginCell, Cell, storeMessage, toNano } from '@ton/core';
 import { V2_METHODS } from '../../src/api/v2/methods/index.js';
 import type { ParamSpec, ParamType } from '../../src/api/v2/params.js';
 import { getJson, startTestTongate, type TestTongate } from '../support/tongate.js';
+import { THROUGH_UPSTREAM, frontFor } from '../support/through-upstream.js';
 import { callGet, callPost, callRpc, type Answer } from './support/call.js';
 import { fund, seedWallet } from './support/scenario.js';
 
 let tongate: TestTongate;
+/** Set when the suite runs through a tongate in upstream mode (test/support/through-upstream.ts). */
+let front: TestTongate | undefined;
 let base: string;
 const wallet = seedWallet(61);
 
 before(async () => {
   tongate = await startTestTongate({ bodyLimit: '65536' });
   base = tongate.url('mainnet');
+  if (THROUGH_UPSTREAM) {
+    front = await frontFor({ mainnet: tongate.url('mainnet') }, { bodyLimit: '65536' });
+    base = front.url('mainnet');
+  }
   await fund(tongate.chain('mainnet'), wallet.address, toNano('5'));
 });
-after(() => tongate?.stop());
+after(async () => {
+  await front?.stop();
+  await tongate?.stop();
+});
 
 const ADDRESS = wallet.address.toString();
 const SHARD = '-9223372036854775808';

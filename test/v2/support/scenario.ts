@@ -10,6 +10,7 @@ import { keyPairFromSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import type { LocalChain } from '../../../src/chain/local/index.js';
 import { startTestTongate, type TestTongate } from '../../support/tongate.js';
+import { THROUGH_UPSTREAM, frontFor } from '../../support/through-upstream.js';
 import { addressOf, compileContracts, offchainContent, onchainContent, type StateInit } from './contracts.js';
 
 export const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -149,10 +150,20 @@ export async function buildScenario(network = 'mainnet'): Promise<Scenario> {
   const out = commentTx.tx.outMessages.get(0)!;
   if (out.info.type !== 'internal') throw new Error('the comment transfer sent no internal message');
 
+  // Through a tongate in upstream mode (test/support/through-upstream.ts): the same calls, forwarded.
+  const front = THROUGH_UPSTREAM ? await frontFor({ mainnet: tongate.url('mainnet'), testnet: tongate.url('testnet') }) : undefined;
   return {
-    tongate,
+    tongate: front
+      ? {
+          ...tongate,
+          stop: async () => {
+            await front.stop();
+            await tongate.stop();
+          },
+        }
+      : tongate,
     network,
-    base: tongate.url(network),
+    base: front ? front.url(network) : tongate.url(network),
     chain,
     wallet,
     receiver,

@@ -16,6 +16,7 @@ import { ManualClock, systemClock } from '../../../src/util/clock.js';
 import { TEST_MNEMONIC } from '../../chain/support.js';
 import { freePort } from '../../support/ports.js';
 import { getJson, postJson } from '../../support/tongate.js';
+import { THROUGH_UPSTREAM, frontFor } from '../../support/through-upstream.js';
 
 type Reply = { status: number; body: any; headers: Headers };
 
@@ -58,7 +59,13 @@ export async function serveIndex(t: TestContext, index: Index | undefined, netwo
     await attachment?.detach();
     await chain.stop();
   });
-  const base = `http://127.0.0.1:${port}`;
+  let base = `http://127.0.0.1:${port}`;
+  if (THROUGH_UPSTREAM) {
+    // The same requests through a tongate in upstream mode (test/support/through-upstream.ts).
+    const front = await frontFor({ [network]: base });
+    t.after(() => front.stop());
+    base = front.url(network);
+  }
   return {
     base,
     chain,

@@ -1,0 +1,281 @@
+/**
+ * One upstream URL (e.g. https://toncenter.com/api/v2): a pool of keep-alive connections to it (undici),
+ * its circuit breaker, what its last health check found, and one attempt of a request against it.
+ *
+ * An attempt resolves once the response headers and the first body bytes are in, with the body still
+ * arriving into a SharedBody; the response's own status decides: 2xx/3xx/4xx are the upstream's answer
+ * (passed on as they are), its 429 a 503, its 5xx a 502 with its message, a refusal of tongate's own key
+ * (401/403) a 502. Everything the upstream is sent and everything kept about it leaves the key out.
+ */
+import { Pool, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { CircuitBreaker, type BreakerState } from '../access/circuit-breaker.js';
+import type { Clock } from '../util/clock.js';
+import { VERSION } from '../version.js';
+import { UpstreamFailure, transportFailure, upstreamMessage } from './failure.js';
+import type { UpstreamMetrics } from './metrics.js';
+import { SharedBody } from './shared-body.js';
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: SharedBody;
+}
+
+export interface AttemptRequest {
+  method: string;
+  /** Path and query after the version's base, e.g. `/getAddressInformation?address=...`. */
+  rest: string;
+  body?: Buffer;
+  contentType?: string;
+  /** clock.now() past which the attempt is abandoned (504). */
+  deadline: number;
+}
+
+export interface TargetHealth {
+  state: 'unknown' | 'up' | 'down';
+  lastSeqno?: number;
+  latencyMs?: number;
+  error?: string;
+  checkedAt?: number;
+}
+
+export interface TargetOptions {
+  network: string;
+  version: 'v2' | 'v3';
+  apiKey?: string;
+  connections: number;
+  maxResponseBytes: number;
+  clock: Clock;
+  metrics: UpstreamMetrics;
+}
+
+/** Response headers passed on to the client; the upstream's own rate-limit, cookie and hop-by-hop headers are not. */
+const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'cache-control'];
+/** toncenter's words when the key is the problem: "API key does not exist", "Network not allowed", "invalid api key". */
+const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
+/** Error bodies are read only this far (their message is all that is kept). */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+export class UpstreamTarget {
+  /** The URL without credentials (the config refuses them): safe for logs, metrics and /healthcheck. */
+  readonly label: string;
+  readonly breaker: CircuitBreaker;
+  health: TargetHealth = { state: 'unknown' };
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    url: URL,
+    private readonly options: TargetOptions,
+  ) {
+    this.label = url.origin + url.pathname;
+    this.basePath = url.pathname;
+    this.pool = new Pool(url.origin, { connections: options.connections, pipelining: 1, connect: { timeout: 5000 }, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.headers = { accept: 'application/json', 'user-agent': `tongate/${VERSION}` };
+    if (options.apiKey) this.headers['x-api-key'] = options.apiKey;
+    this.breaker = new CircuitBreaker({
+      clock: options.clock,
+      window: 10,
+      minFailures: 3,
+      failureRatio: 0.5,
+      openMs: 2000,
+      onStateChange: (state) => options.metrics.breaker(options.network, this.label, state),
+    });
+    options.metrics.breaker(options.network, this.label, 'closed');
+  }
+
+  get breakerState(): BreakerState {
+    return this.breaker.state;
+  }
+
+  /**
+   * One attempt, through undici's dispatch API: the response's chunks go straight into a SharedBody (no
+   * stream of undici's own in between), and the attempt's deadline aborts it wherever it is.
+   */
+  send(request: AttemptRequest): Promise<UpstreamAnswer> {
+    const { clock, network } = this.options;
+    const max = this.options.maxResponseBytes;
+    const started = clock.now();
+    return new Promise<UpstreamAnswer>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let timedOut = false;
+      let settled = false;
+      let status = 0;
+      let headers: IncomingHttpHeaders = {};
+      let body: SharedBody | undefined;
+      /** The body of a refusal (429, 401/403, a failing 5xx): read only for its message. */
+      let refusal: Buffer[] | undefined;
+      let refusalBytes = 0;
+
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
+        // Still waiting for a connection: give up now (the request is aborted when it starts).
+        if (controller === undefined) fail(failure, true);
+        else controller.abort(failure);
+      }, Math.max(1, request.deadline - started));
+      const outcome = (label: string) => this.recordAttempt(label, (clock.now() - started) / 1000);
+      const fail = (failure: UpstreamFailure, countsAgainst: boolean) => {
+        settled = true;
+        clearTimeout(timer);
+        outcome(failure.kind);
+        if (countsAgainst) this.breaker.failure();
+        reject(failure);
+      };
+      const answer = () => {
+        settled = true;
+        outcome(String(status));
+        this.breaker.success();
+        resolve({ status, headers: passedHeaders(headers), body: body! });
+      };
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (c) => {
+          controller = c;
+          if (timedOut) c.abort(new UpstreamFailure(504, 'timeout', 'upstream did not answer in time'));
+        },
+        onResponseStart: (c, statusCode, responseHeaders) => {
+          if (statusCode < 200) return; // 1xx: the real answer follows
+          status = statusCode;
+          headers = responseHeaders;
+          if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, responseHeaders)) {
+            refusal = [];
+            return;
+          }
+          if (Number(responseHeaders['content-length'] ?? NaN) > max) {
+            c.abort(tooLarge(max));
+            return;
+          }
+          body = new SharedBody();
+        },
+        onResponseData: (c, chunk) => {
+          if (refusal) {
+            if (refusalBytes < ERROR_BODY_BYTES) refusal.push(chunk);
+            refusalBytes += chunk.length;
+            return;
+          }
+          if (!body) return;
+          if (body.size + chunk.length > max) {
+            c.abort(tooLarge(max));
+            return;
+          }
+          const first = body.size === 0;
+          body.push(chunk);
+          if (first && !settled) {
+            if (status < 300 && !startsLikeJson(chunk)) c.abort(notJson(status));
+            else answer();
+          }
+        },
+        onResponseEnd: () => {
+          clearTimeout(timer);
+          if (refusal) {
+            const text = Buffer.concat(refusal).subarray(0, ERROR_BODY_BYTES);
+            // An upstream that echoes the key it was sent must not make tongate show it.
+            const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
+            if (status === 429) return fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
+            if (status === 401 || status === 403) {
+              // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
+              // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
+              if (!KEY_REFUSAL.test(message)) {
+                body = SharedBody.of(Buffer.concat(refusal));
+                return answer();
+              }
+              return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
+            }
+            // A 5xx in JSON is the upstream API answering (toncenter's LITE_SERVER_... errors): worth a retry of
+            // a read, but not a sign the upstream is down: only bare 5xx (a proxy's error page) trip its breaker,
+            // so clients sending bad calls cannot open it for everyone.
+            return fail(new UpstreamFailure(502, 'upstream-error', message), !String(headers['content-type'] ?? '').includes('json'));
+          }
+          if (!body) return fail(new UpstreamFailure(502, 'reset', 'upstream connection failed (no response)'), true);
+          if (!settled && status < 300 && body.size === 0) return fail(notJson(status), true);
+          body.end();
+          if (!settled) answer();
+        },
+        onResponseError: (_c, error) => {
+          clearTimeout(timer);
+          const failure = transportFailure(error, timedOut);
+          if (settled) {
+            body?.fail(failure);
+            return;
+          }
+          fail(failure, failure.kind !== 'too-large');
+        },
+      };
+      const requestHeaders = request.contentType ? { ...this.headers, 'content-type': request.contentType } : this.headers;
+      this.pool.dispatch({ path: this.basePath + request.rest, method: request.method as Dispatcher.HttpMethod, headers: requestHeaders, body: request.body }, handler);
+    });
+  }
+
+  private readonly attemptLabels = new Map<string, { latency: { observe(v: number): void }; count: { inc(): void } }>();
+
+  /** Metrics of one attempt, the labelled children kept per status (prom-client's label lookup is not free). */
+  private recordAttempt(status: string, seconds: number): void {
+    let children = this.attemptLabels.get(status);
+    if (children === undefined) {
+      children = this.options.metrics.attemptChildren(this.options.network, this.label, status);
+      this.attemptLabels.set(status, children);
+    }
+    children.latency.observe(seconds);
+    children.count.inc();
+  }
+
+  /** A health check: the newest masterchain block through the API, with a short timeout. */
+  async check(timeoutMs: number): Promise<TargetHealth> {
+    const { clock } = this.options;
+    const started = clock.now();
+    try {
+      const answer = await this.send({ method: 'GET', rest: this.options.version === 'v2' ? '/getMasterchainInfo' : '/masterchainInfo', deadline: started + timeoutMs });
+      const parsed = JSON.parse((await answer.body.whole()).toString('utf8')) as { result?: { last?: { seqno?: number } }; last?: { seqno?: number } };
+      if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
+      const seqno = this.options.version === 'v2' ? parsed.result?.last?.seqno : parsed.last?.seqno;
+      this.health = { state: 'up', lastSeqno: typeof seqno === 'number' ? seqno : undefined, latencyMs: Math.round(clock.now() - started), checkedAt: clock.now() };
+    } catch (error) {
+      this.health = { state: 'down', error: (error as Error).message, latencyMs: Math.round(clock.now() - started), checkedAt: clock.now() };
+    }
+    return this.health;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/** The upstream failed (as opposed to answering): 500, 502, 503, 504, or any 5xx without a JSON body. 501 and 533 with JSON are toncenter's answers. */
+function isFailureStatus(status: number, headers: IncomingHttpHeaders): boolean {
+  if (status < 500) return false;
+  if (status === 500 || status === 502 || status === 503 || status === 504) return true;
+  return !String(headers['content-type'] ?? '').includes('json');
+}
+
+function startsLikeJson(first: Buffer): boolean {
+  for (const byte of first) {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte === 0x7b /* { */ || byte === 0x5b /* [ */;
+  }
+  return false;
+}
+
+function notJson(status: number): UpstreamFailure {
+  return new UpstreamFailure(502, 'invalid', `upstream answered ${status} with a body that is not JSON`);
+}
+
+function tooLarge(max: number): UpstreamFailure {
+  return new UpstreamFailure(502, 'too-large', `upstream response is larger than ${max} bytes (--upstream-max-response)`);
+}
+
+function retryAfterOf(headers: IncomingHttpHeaders): number {
+  const value = Number(headers['retry-after']);
+  return Number.isFinite(value) && value >= 1 ? Math.min(Math.ceil(value), 3600) : 1;
+}
+
+function passedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const name of PASSED_HEADERS) {
+    const value = headers[name];
+    if (typeof value === 'string') passed[name] = value;
+  }
+  return passed;
+}
