@@ -52,6 +52,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         dataDir: config.dataDir,
         databaseUrl: config.databaseUrl,
         ephemeral: config.ephemeral,
+        queryTimeoutMs: config.queryTimeoutMs,
         logger: logger.child({ network: network.name, component: 'index' }),
       }),
     ),

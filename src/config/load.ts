@@ -52,6 +52,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     redisUrl: values.redisUrl as string | undefined,
     limiterFailure: values.limiterFailure as LimiterFailureMode,
     storeTimeoutMs: values.storeTimeout as number,
+    queryTimeoutMs: values.queryTimeout as number,
     bodyLimitBytes: values.bodyLimit as number,
     logLevel: values.logLevel as string,
   };

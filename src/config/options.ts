@@ -148,6 +148,13 @@ export const OPTIONS: OptionSpec[] = [
     parse: oneOf('local', 'open', 'closed'),
   },
   { key: 'storeTimeout', flag: '--store-timeout <ms>', description: 'timeout of a Redis or key-store call', defaultValue: 100, parse: asInteger(1, 100) },
+  {
+    key: 'queryTimeout',
+    flag: '--query-timeout <ms>',
+    description: 'longest a v3 index query may run; a longer one is stopped and answered 504',
+    defaultValue: 2000,
+    parse: asInteger(10, 600_000),
+  },
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
   { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   ...UPSTREAM_OPTIONS,

@@ -55,6 +55,8 @@ export interface TongateConfig {
   redisUrl?: string;
   limiterFailure: LimiterFailureMode;
   storeTimeoutMs: number;
+  /** A v3 index query's time budget; past it the query is stopped and answered 504. */
+  queryTimeoutMs: number;
   bodyLimitBytes: number;
   logLevel: string;
 }

@@ -5,6 +5,10 @@
  * temporary directory removed on close: a file, not memory, because the index's store thread opens
  * its own connection to it. A data-dir SQLite file is written without fsync under a power-loss guard
  * (sql/power-loss-guard.ts): one left open by an earlier boot of the machine is discarded and rebuilt.
+ *
+ * The reader's queries never run on the calling thread for SQLite: they go to reader threads
+ * (worker/reader-pool.ts). PostgreSQL's run in the server. Either way a read past `queryTimeoutMs`
+ * fails with QueryTimeoutError. This thread's own connection migrates and serves `writer`.
  */
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../ton/core-speedups.js';
@@ -13,10 +17,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { IndexReader } from './reader.js';
 import { migrate } from './schema.js';
-import type { SqlDriver } from './sql/driver.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, type SqlDriver, type SqlReads } from './sql/driver.js';
 import { assertSchemaName, PostgresDriver } from './sql/postgres-driver.js';
 import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
 import { SqliteDriver } from './sql/sqlite-driver.js';
+import { SqliteReaderPool } from './worker/reader-pool.js';
 import { IndexWriter } from './writer.js';
 
 export interface IndexOptions {
@@ -27,6 +32,10 @@ export interface IndexOptions {
   databaseUrl?: string;
   /** PostgreSQL schema; default `tongate_<network>` (tests use their own per run). */
   schema?: string;
+  /** A read's time budget (default 2000 ms): past it the read fails with QueryTimeoutError. */
+  queryTimeoutMs?: number;
+  /** SQLite: most reader threads (default 2). */
+  readers?: number;
 }
 
 /** Where an index lives: what a second connection (the store thread's) needs to open it. */
@@ -37,6 +46,8 @@ export interface Index {
   readonly store: 'sqlite' | 'postgres';
   readonly location: IndexLocation;
   readonly reader: IndexReader;
+  /** What `reader` reads through: SQLite's reader threads (SqliteReaderPool), or the PostgreSQL pool. */
+  readonly reads: SqlReads;
   readonly writer: IndexWriter;
   /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
   readonly discarded: boolean;
@@ -58,9 +69,13 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     ? { kind: 'postgres', databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network) }
     : { kind: 'sqlite', file, synchronous: guard!.synchronous };
   const removeTemporary = () => temporary && rmSync(temporary, { recursive: true, force: true });
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   let driver: SqlDriver;
   try {
-    driver = location.kind === 'postgres' ? await PostgresDriver.open(location.databaseUrl, location.schema) : SqliteDriver.open(location.file, location.synchronous);
+    driver =
+      location.kind === 'postgres'
+        ? await PostgresDriver.open(location.databaseUrl, location.schema, { queryTimeoutMs })
+        : SqliteDriver.open(location.file, location.synchronous);
   } catch (error) {
     removeTemporary();
     throw error;
@@ -72,16 +87,21 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     removeTemporary();
     throw error;
   }
+  // Threads start with the first read (an index only written, as by the seed script, starts none).
+  const pool = location.kind === 'sqlite' ? new SqliteReaderPool(location.file, { readers: options.readers, timeoutMs: queryTimeoutMs }) : undefined;
+  const reads: SqlReads = pool ?? driver;
   let closing: Promise<void> | undefined;
   return {
     network: options.network,
     store: driver.dialect,
     location,
-    reader: new IndexReader(driver),
+    reader: new IndexReader(reads),
+    reads,
     writer: new IndexWriter(driver),
     discarded: guard?.discarded ?? false,
     close: () =>
-      (closing ??= driver.close().finally(() => {
+      // The readers first: the last connection to close checkpoints the WAL into the file.
+      (closing ??= (async () => await pool?.close())().then(() => driver.close()).finally(() => {
         guard?.closed();
         removeTemporary();
       })),

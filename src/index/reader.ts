@@ -9,7 +9,7 @@
  */
 import type { Block, BlockId } from '../chain/types.js';
 import type { DetectedWallet } from '../ton/wallet-detect.js';
-import type { SqlDriver, SqlRow, SqlValue } from './sql/driver.js';
+import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
 import { Where } from './sql/where.js';
 import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TransactionFilter, TransactionsByMessageFilter } from './types.js';
@@ -136,7 +136,7 @@ function latestOf(row: SqlRow): LatestStateRecord {
 }
 
 export class IndexReader {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(private readonly driver: SqlReads) {}
 
   /** The first and the last indexed masterchain blocks, or null before the first block is written. */
   async masterchainRange(): Promise<{ first: Block; last: Block } | null> {

@@ -5,6 +5,7 @@
 import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
 import type { IndexFeed } from './feed.js';
 import { openIndex, type Index } from './open-index.js';
+import { SqliteReaderPool } from './worker/reader-pool.js';
 
 export interface RunIndexOptions {
   network: string;
@@ -21,6 +22,8 @@ export interface RunIndexOptions {
    * by instances that each run a chain of their own, and no two of those chains are the same.
    */
   ephemeral?: boolean;
+  /** A read's time budget (--query-timeout; default 2000 ms). */
+  queryTimeoutMs?: number;
   logger?: IndexLogger;
 }
 
@@ -34,12 +37,14 @@ export interface RunningIndex {
 export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> {
   const index = await openIndex(
     options.ephemeral
-      ? { network: options.network }
-      : { network: options.network, dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema },
+      ? { network: options.network, queryTimeoutMs: options.queryTimeoutMs }
+      : { network: options.network, dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema, queryTimeoutMs: options.queryTimeoutMs },
   );
   if (index.discarded) {
     options.logger?.warn?.({ network: options.network }, 'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain');
   }
+  // The first reader thread loads while the chain starts, not with the first request.
+  if (index.reads instanceof SqliteReaderPool) index.reads.ready().catch(() => {});
   let attachment: IndexAttachment;
   try {
     attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });

@@ -16,12 +16,32 @@ import { setPriority } from 'node:os';
 export const WORKER_NICE = 10;
 export const INDEX_NICE = 15;
 
-/** Lowers the calling thread's CPU priority; false when the platform has no per-thread priority. */
-export function lowerThisThreadPriority(nice = WORKER_NICE): boolean {
+/** The lowest priority: a thread that only finishes work nobody waits for any more. */
+export const ABANDONED_NICE = 19;
+
+/** The calling thread's kernel id (Linux), undefined where there is none to read. */
+export function thisThreadId(): number | undefined {
   try {
     // "/proc/thread-self" -> "<pid>/task/<tid>": setpriority() on a tid affects that thread alone
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid) || tid <= 0) return false;
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lowers the calling thread's CPU priority; false when the platform has no per-thread priority. */
+export function lowerThisThreadPriority(nice = WORKER_NICE): boolean {
+  return lowerThreadPriority(thisThreadId(), nice);
+}
+
+/**
+ * Lowers another thread's CPU priority, by the id it reported (thisThreadId): a thread of this process that
+ * cannot be stopped at once (a worker terminated while in native code runs on until it returns).
+ */
+export function lowerThreadPriority(tid: number | undefined, nice: number): boolean {
+  if (tid === undefined) return false;
+  try {
     setPriority(tid, nice);
     return true;
   } catch {

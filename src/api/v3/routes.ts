@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../../http/docs.js';
 import { ApiError } from '../errors.js';
 import { parseParams } from '../v2/params.js';
-import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
+import { rethrowIndexFailure, type V3Endpoint, type V3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { v3OpenApi } from './openapi.js';
@@ -36,14 +36,14 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
-        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network);
+        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network).catch(rethrowIndexFailure);
         return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
       });
     }
   }
   for (const endpoint of postEndpoints) {
     const url = `/api/v3${endpoint.path}`;
-    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network));
+    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch(rethrowIndexFailure));
     app.get(url, async () => {
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });

@@ -21,10 +21,14 @@ export interface InsertBatch {
   conflict?: string;
 }
 
-export interface SqlDriver {
-  readonly dialect: Dialect;
-  /** All rows of a read. */
+/** What the index's reader needs: reads, nothing else (the SQLite reader pool offers no more). */
+export interface SqlReads {
+  /** All rows of a read. Fails with QueryTimeoutError past the store's time budget. */
   all(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
+}
+
+export interface SqlDriver extends SqlReads {
+  readonly dialect: Dialect;
   /** Runs schema statements (several, separated by `;`), outside of any write batch. */
   exec(sql: string): Promise<void>;
   /**
@@ -33,4 +37,26 @@ export interface SqlDriver {
    */
   write(batches: readonly InsertBatch[], before?: readonly string[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A read's time budget unless told (`--query-timeout`). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 2_000;
+
+/**
+ * A read ran past its time budget (`--query-timeout`) and was cut off: the store is fine, the question
+ * was too expensive (a deep offset, a filter that scans). The API answers it 504.
+ */
+export class QueryTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the index query ran longer than ${timeoutMs} ms (--query-timeout) and was stopped: narrow the filters or use a smaller offset`);
+    this.name = 'QueryTimeoutError';
+  }
+}
+
+/** The store could not be reached or could not answer (PostgreSQL down, a reader thread that would not start): 503. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
 }

@@ -8,7 +8,7 @@
  * at a million transactions (where index maintenance dominates).
  */
 import pg from 'pg';
-import type { InsertBatch, SqlDriver, SqlRow, SqlValue } from './driver.js';
+import { QueryTimeoutError, StoreUnavailableError, type InsertBatch, type SqlDriver, type SqlRow, type SqlValue } from './driver.js';
 
 /** Held while a schema is created or migrated, so instances starting together take turns. */
 export const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7404617, 1)';
@@ -35,7 +35,10 @@ export class PostgresDriver implements SqlDriver {
   /** Prepared statement names by shape (table, columns, conflict clause, rows): one name per text. */
   private readonly statements = new Map<string, string>();
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly queryTimeoutMs: number | undefined,
+  ) {}
 
   private statementName(batch: InsertBatch, rows: number): string {
     const shape = `${batch.table}|${batch.columns.join(',')}|${batch.conflict ?? ''}|${rows}`;
@@ -44,13 +47,21 @@ export class PostgresDriver implements SqlDriver {
     return name;
   }
 
-  static async open(databaseUrl: string, schema: string): Promise<PostgresDriver> {
+  /**
+   * `queryTimeoutMs`: the time budget of a read (`all`). The server cancels a statement past it
+   * (statement_timeout), a connection that cannot be had within it fails, and a server that does not
+   * answer at all is given up a second later (pg's client-side query_timeout). Writes (blocks,
+   * migrations) are not requests and run without it.
+   */
+  static async open(databaseUrl: string, schema: string, options: { queryTimeoutMs?: number } = {}): Promise<PostgresDriver> {
     assertSchemaName(schema);
+    const timeout = options.queryTimeoutMs;
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 8,
       // Every connection works inside the network's schema: the SQL names tables without a prefix.
-      options: `-c search_path=${schema}`,
+      options: `-c search_path=${schema}` + (timeout ? ` -c statement_timeout=${Math.trunc(timeout)}` : ''),
+      ...(timeout ? { connectionTimeoutMillis: timeout } : {}),
       // int8 as bigint, for this pool only (pg.types is global and shared with the key store).
       types: {
         getTypeParser: ((oid: number, format?: string) =>
@@ -59,7 +70,7 @@ export class PostgresDriver implements SqlDriver {
     });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const driver = new PostgresDriver(pool);
+    const driver = new PostgresDriver(pool, timeout);
     // Under the migration lock: two instances creating the same schema at once collide otherwise
     // (CREATE SCHEMA IF NOT EXISTS is not atomic in PostgreSQL).
     await driver.write([], [MIGRATION_LOCK, `CREATE SCHEMA IF NOT EXISTS ${schema}`]);
@@ -67,8 +78,13 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async all(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
-    const result = await this.pool.query(numberPlaceholders(sql), params as unknown[]);
-    return result.rows as SqlRow[];
+    const timeout = this.queryTimeoutMs;
+    try {
+      const result = await this.pool.query({ text: numberPlaceholders(sql), values: params as unknown[], ...(timeout ? { query_timeout: timeout + 1_000 } : {}) });
+      return result.rows as SqlRow[];
+    } catch (error) {
+      throw readError(error as Error & { code?: string }, timeout);
+    }
   }
 
   async exec(sql: string): Promise<void> {
@@ -79,6 +95,7 @@ export class PostgresDriver implements SqlDriver {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
+      if (this.queryTimeoutMs) await client.query('SET LOCAL statement_timeout = 0');
       for (const statement of before) await client.query(statement);
       for (const batch of batches) {
         let start = 0;
@@ -100,6 +117,23 @@ export class PostgresDriver implements SqlDriver {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * A failed read as the API should see it: past its budget (the server's statement_timeout, SQLSTATE
+ * 57014, or no answer at all) a QueryTimeoutError; a server that cannot be reached a
+ * StoreUnavailableError naming only the error's code (a pg message may quote the connection's
+ * address); anything else (a bug in our SQL) as it is.
+ */
+function readError(error: Error & { code?: string }, timeoutMs: number | undefined): Error {
+  if (timeoutMs && (error.code === '57014' || error.message === 'Query read timeout')) return new QueryTimeoutError(timeoutMs);
+  const code = error.code ?? '';
+  const connection =
+    /^(08|57P0|53300)/.test(code) ||
+    /^E[A-Z]+$/.test(code) ||
+    /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
+  if (connection) return new StoreUnavailableError(`the index's PostgreSQL cannot be reached${code ? ` (${code})` : ''}`);
+  return error;
 }
 
 /** The largest chunk: 256 rows, or fewer when the columns would pass PostgreSQL's parameter limit. */

@@ -1,6 +1,7 @@
 /**
- * The embedded store: one SQLite file per network (or memory when ephemeral), in WAL mode so readers
- * never wait for the writer. better-sqlite3 is synchronous, so a write batch runs start to finish
+ * The embedded store: one SQLite file per network (memory in some tests), in WAL mode so readers
+ * never wait for the writer. The API's reads run on reader threads with connections of their own
+ * (worker/reader-pool.ts); this driver's `all` runs where it is called. better-sqlite3 is synchronous, so a write batch runs start to finish
  * without yielding: no request can observe half a block.
  */
 import Database from 'better-sqlite3';
@@ -40,6 +41,20 @@ export class SqliteDriver implements SqlDriver {
     // goes to checkpoints at the default. The WAL file is cut back to 128 MB after each one.
     db.pragma('wal_autocheckpoint = 25000');
     db.pragma('journal_size_limit = 134217728');
+    return new SqliteDriver(db);
+  }
+
+  /**
+   * A read-only connection to an index file another connection keeps in WAL mode (a reader thread's,
+   * worker/read-worker.ts): it sees every committed write, never blocks the writer and cannot write.
+   */
+  static openReader(file: string): SqliteDriver {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    // The pages come through mmap from the OS page cache, shared with the writer: a small cache of
+    // its own suffices (and a reader cut off mid-query holds little while it winds down).
+    db.pragma('cache_size = -16384');
+    db.pragma('mmap_size = 1073741824');
+    db.pragma('busy_timeout = 5000');
     return new SqliteDriver(db);
   }
 

@@ -5,28 +5,13 @@
  * other cores, rendering one block while the previous ones are written, so a chain producing blocks
  * barely notices its index and a backlog is written at the speed of the slower half.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import type { FeedBlock } from '../feed.js';
 import type { IndexLocation } from '../open-index.js';
+import { spawnIndexWorker as spawn } from './spawn.js';
 import { packBlock, type PackedBlock } from './transfer.js';
 import type { RenderRequest, RenderWorkerData } from './render-worker.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
-
-/**
- * The built worker (dist/.../<name>.js) runs as is; from the TypeScript sources (tests, tsx) the
- * worker registers tsx first, which a worker does not inherit from the --import of its parent.
- */
-function spawn(name: string, workerData: unknown, transferList: TransferListItem[]): Worker {
-  const built = new URL(`./${name}.js`, import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData, transferList });
-  const source = new URL(`./${name}.ts`, import.meta.url).href;
-  // tsx is resolved from here, not from the process's working directory.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(boot, { eval: true, workerData, transferList });
-}
 
 export class WorkerWriter {
   private readonly render: Worker;
