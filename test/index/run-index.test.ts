@@ -4,6 +4,7 @@ import { toNano } from '@ton/core';
 import pg from 'pg';
 import { openIndex } from '../../src/index/open-index.js';
 import { runIndex } from '../../src/index/run-index.js';
+import { SqliteReaderPool } from '../../src/index/worker/reader-pool.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet } from '../chain/support.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
@@ -18,6 +19,7 @@ test('runIndex: an ephemeral chain keeps its index to itself (a temporary SQLite
     await Promise.all([chain.fund(a.wallet.address, toNano('1')), chain.produceBlock()]);
     const running = await runIndex({ network: 'testnet', chain, databaseUrl: POSTGRES_URL, schema, ephemeral: true });
     assert.equal(running.index.location.kind, 'sqlite', `run ${run}`);
+    assert.ok(running.index.reads instanceof SqliteReaderPool, 'v3 reads go to reader threads, not the HTTP thread');
     await running.attachment.synced();
     assert.equal(running.attachment.lastIndexed(), chain.masterchainInfo().last.id.seqno);
     assert.equal((await running.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length, 1);

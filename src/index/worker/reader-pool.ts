@@ -7,8 +7,8 @@
  * - Threads: one starts with the first query; a second (up to `readers`) when every one is busy and
  *   a query waits. A query goes to an idle thread, in arrival order.
  * - Time budget: a query not answered `timeoutMs` after it was asked (waiting for a busy thread
- *   included; waiting for the very first thread to load not) fails with QueryTimeoutError (the API
- *   answers 504). better-sqlite3 has no way to interrupt SQLite, and a
+ *   included; waiting while the only threads are still loading not) fails with QueryTimeoutError
+ *   (the API answers 504). better-sqlite3 has no way to interrupt SQLite, and a
  *   terminated worker runs on until its native call returns; so the thread is given up: replaced at
  *   once, terminated, unreferenced and set to the lowest CPU priority while it winds down. At most
  *   `readers` given-up threads are kept winding down; past that no replacement starts until one has
@@ -90,10 +90,10 @@ export class SqliteReaderPool implements SqlReads {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the index is closed'));
     return new Promise<SqlRow[]>((resolve, reject) => {
       const job: Job = { id: this.nextId++, sql, params, resolve, reject };
-      // While no thread is up yet (the first one is loading, ~0.1-2 s), the budget waits for it.
-      if (this.anyReady()) this.arm(job);
       this.queue.push(job);
       this.pump();
+      // While the only threads are still loading (~0.1 s built, ~1 s under tsx), the budget waits for them.
+      if (!job.settled && !job.timer && !(this.anyStarting() && !this.anyReady())) this.arm(job);
     });
   }
 
@@ -125,8 +125,7 @@ export class SqliteReaderPool implements SqlReads {
       reader.worker.ref();
       reader.worker.postMessage({ id: job.id, sql: job.sql, params: job.params } satisfies ReadRequest);
     }
-    const starting = [...this.live].some((r) => !r.ready);
-    if (this.queue.length > 0 && !starting && this.live.size < this.readers && this.live.size + this.abandoned.size < 2 * this.readers) {
+    if (this.queue.length > 0 && !this.anyStarting() && this.live.size < this.readers && this.live.size + this.abandoned.size < 2 * this.readers) {
       this.spawn();
     }
   }
@@ -171,6 +170,11 @@ export class SqliteReaderPool implements SqlReads {
       for (const job of this.queue.splice(0)) this.settle(job, error);
     }
     if (!this.closed) this.pump();
+  }
+
+  private anyStarting(): boolean {
+    for (const reader of this.live) if (!reader.ready) return true;
+    return false;
   }
 
   private anyReady(): boolean {
