@@ -1,0 +1,74 @@
+/**
+ * The read time budget on PostgreSQL, end to end: a v3 read that the server cannot finish within
+ * --query-timeout is cancelled by the server (statement_timeout) and answered 504 in v3's shape, the
+ * gateway serving everything else meanwhile; writes (blocks, migrations) are not requests and are not
+ * cut. A read is made to wait on purpose by a lock the test holds on the table, not by slowness.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pg from 'pg';
+import { openIndex } from '../../src/index/open-index.js';
+import { QueryTimeoutError } from '../../src/index/sql/driver.js';
+import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
+import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { serveIndex } from '../v3/support/server.js';
+import { syntheticBlocks } from '../../scripts/seed-index.js';
+
+/** Holds an ACCESS EXCLUSIVE lock on `table` until released: every read of it waits. */
+async function lockTable(schema: string, table: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE ${schema}.${table} IN ACCESS EXCLUSIVE MODE`);
+  return {
+    async release() {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
+}
+
+test('PostgreSQL: a v3 read past --query-timeout is cancelled by the server and answered 504; the gateway keeps serving', async (t) => {
+  if (!(await requireService(t, 'postgres'))) return;
+  const schema = uniqueName('tongate_test');
+  t.after(() => dropSchema(schema));
+  const index = await openIndex({ network: 'testnet', databaseUrl: POSTGRES_URL, schema, queryTimeoutMs: 200 });
+  t.after(() => index.close());
+  const [block] = [...syntheticBlocks(1, { accounts: 4, transactionsPerBlock: 4 })];
+  await index.writer.write(block);
+  const server = await serveIndex(t, index, 'testnet');
+  assert.equal((await server.get('/api/v3/blocks?limit=1')).status, 200);
+
+  const lock = await lockTable(schema, 'blocks');
+  try {
+    await assert.rejects(index.reader.lastMasterchainSeqno(), QueryTimeoutError);
+    const stuck = await server.get('/api/v3/blocks?limit=1');
+    assert.equal(stuck.status, 504);
+    assert.deepEqual(Object.keys(stuck.body), ['error'], 'v3 shape');
+    assert.match(stuck.body.error, /200 ms \(--query-timeout\)/);
+    // Meanwhile what does not read the locked table answers (the health check: the test chain's clock stands still, so "stale").
+    const health = await server.get('/healthcheck');
+    assert.equal(health.body.network, 'testnet');
+    const transactions = await server.get(`/api/v3/transactions?limit=1`);
+    assert.equal(transactions.status, 200, JSON.stringify(transactions.body));
+  } finally {
+    await lock.release();
+  }
+  const after = await server.get('/api/v3/blocks?limit=1');
+  assert.equal(after.status, 200, JSON.stringify(after.body));
+  assert.equal(after.body.blocks.length, 1);
+});
+
+test('PostgreSQL: the read budget does not cut writes (a block group, a migration)', async (t) => {
+  if (!(await requireService(t, 'postgres'))) return;
+  const schema = uniqueName('tongate_test');
+  t.after(() => dropSchema(schema));
+  const driver = await PostgresDriver.open(POSTGRES_URL, schema, { queryTimeoutMs: 100 });
+  t.after(() => driver.close());
+  // The same statement as a read is stopped, inside a write it runs to the end.
+  await assert.rejects(driver.all('SELECT pg_sleep(0.5)'), QueryTimeoutError);
+  await driver.write([], ['SELECT pg_sleep(0.5)', 'CREATE TABLE t (x INTEGER)']);
+  assert.deepEqual(await driver.all('SELECT count(*)::int AS n FROM t'), [{ n: 0 }]);
+  // The session's budget is back for reads after the write.
+  await assert.rejects(driver.all('SELECT pg_sleep(0.5)'), QueryTimeoutError);
+});
