@@ -2,7 +2,8 @@
  * The read time budget on PostgreSQL, end to end: a v3 read that the server cannot finish within
  * --query-timeout is cancelled by the server (statement_timeout) and answered 504 in v3's shape, the
  * gateway serving everything else meanwhile; writes (blocks, migrations) are not requests and are not
- * cut. A read is made to wait on purpose by a lock the test holds on the table, not by slowness.
+ * cut; PostgreSQL down or hung answers 503/504, never a hang. A read is made to wait on purpose by a
+ * lock the test holds on the table (or a proxy that swallows traffic), not by slowness.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +13,7 @@ import { QueryTimeoutError } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { serveIndex } from '../v3/support/server.js';
+import { TcpProxy } from '../access/support/tcp-proxy.js';
 import { syntheticBlocks } from '../../scripts/seed-index.js';
 
 /** Holds an ACCESS EXCLUSIVE lock on `table` until released: every read of it waits. */
@@ -71,4 +73,28 @@ test('PostgreSQL: the read budget does not cut writes (a block group, a migratio
   assert.deepEqual(await driver.all('SELECT count(*)::int AS n FROM t'), [{ n: 0 }]);
   // The session's budget is back for reads after the write.
   await assert.rejects(driver.all('SELECT pg_sleep(0.5)'), QueryTimeoutError);
+});
+
+test('PostgreSQL down or hung: v3 reads answer 503/504 in v3 shape within the budget, never hang; then recover', async (t) => {
+  if (!(await requireService(t, 'postgres'))) return;
+  const schema = uniqueName('tongate_test');
+  t.after(() => dropSchema(schema));
+  const target = new URL(POSTGRES_URL);
+  const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+  t.after(() => proxy.close());
+  const index = await openIndex({ network: 'testnet', databaseUrl: proxy.rewrite(POSTGRES_URL), schema, queryTimeoutMs: 300 });
+  t.after(() => index.close());
+  const server = await serveIndex(t, index, 'testnet');
+  assert.equal((await server.get('/api/v3/blocks?limit=1')).status, 200);
+  for (const mode of ['down', 'hang'] as const) {
+    await proxy.setMode(mode);
+    for (let i = 0; i < 3; i++) {
+      const answer = await server.get('/api/v3/blocks?limit=1');
+      assert.ok(mode === 'down' ? answer.status === 503 : [503, 504].includes(answer.status), `${mode} #${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(Object.keys(answer.body), ['error'], 'v3 shape');
+      assert.doesNotMatch(answer.body.error, /127\.0\.0\.1|postgres:\/\//, 'no address or URL in the message');
+    }
+    await proxy.setMode('up');
+    assert.equal((await server.get('/api/v3/blocks?limit=1')).status, 200, `${mode}: recovered`);
+  }
 });

@@ -57,9 +57,13 @@ export function indexOf(network: NetworkContext): IndexReader {
  * Rethrows the index's failures as the API answers them: a query stopped past its time budget
  * (--query-timeout) 504, a store that cannot answer 503; anything else as it is.
  */
-export function rethrowIndexFailure(error: unknown): never {
+export function rethrowIndexFailure(error: unknown, log?: { warn(object: object, message: string): void }): never {
   if (error instanceof QueryTimeoutError) throw new ApiError(504, error.message);
-  if (error instanceof StoreUnavailableError) throw new ApiError(503, error.message);
+  if (error instanceof StoreUnavailableError) {
+    // The answer says only that; the log keeps why (a thread's error, PostgreSQL's code).
+    log?.warn({ err: error.cause ?? error }, error.message);
+    throw new ApiError(503, error.message);
+  }
   throw error;
 }
 

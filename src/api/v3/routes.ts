@@ -36,14 +36,14 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
-        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network).catch(rethrowIndexFailure);
+        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network).catch((error) => rethrowIndexFailure(error, request.log));
         return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
       });
     }
   }
   for (const endpoint of postEndpoints) {
     const url = `/api/v3${endpoint.path}`;
-    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch(rethrowIndexFailure));
+    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch((error) => rethrowIndexFailure(error, request.log)));
     app.get(url, async () => {
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });

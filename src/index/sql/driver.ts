@@ -55,8 +55,8 @@ export class QueryTimeoutError extends Error {
 
 /** The store could not be reached or could not answer (PostgreSQL down, a reader thread that would not start): 503. */
 export class StoreUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'StoreUnavailableError';
   }
 }

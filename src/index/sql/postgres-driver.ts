@@ -132,7 +132,7 @@ function readError(error: Error & { code?: string }, timeoutMs: number | undefin
     /^(08|57P0|53300)/.test(code) ||
     /^E[A-Z]+$/.test(code) ||
     /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
-  if (connection) return new StoreUnavailableError(`the index's PostgreSQL cannot be reached${code ? ` (${code})` : ''}`);
+  if (connection) return new StoreUnavailableError(`the index's PostgreSQL cannot be reached${code ? ` (${code})` : ''}`, { cause: error });
   return error;
 }
 

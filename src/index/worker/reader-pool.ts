@@ -162,7 +162,8 @@ export class SqliteReaderPool implements SqlReads {
     if (this.abandoned.delete(reader)) return this.pump();
     if (!this.live.delete(reader)) return;
     void reader.worker.terminate();
-    const error = new StoreUnavailableError(`an index reader thread ${why}`);
+    // What went wrong stays in `cause` (it may name files); the API's answer says only that.
+    const error = new StoreUnavailableError('the index cannot be read: a reader thread failed', { cause: new Error(`index reader thread: ${why}`) });
     if (reader.job) this.settle(reader.job, error);
     if (!reader.ready && [...this.live].every((r) => !r.ready)) {
       // No thread could start: what waits would wait for the next one to fail the same way.
