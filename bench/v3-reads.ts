@@ -4,7 +4,9 @@
  *   sync    the reads on the HTTP thread (a better-sqlite3 connection of the main thread: how tongate read before)
  *   pool    the reads on reader threads (worker/reader-pool.ts: what tongate does now)
  *
- *   1. Per-query cost of the thread hop: p50/p99 of /transactions?account=X&limit=10, /blocks?limit=10 and
+ *   0. The thread hop alone, without HTTP: IndexReader.transactions({account X}, limit 10) called in this
+ *      thread, one at a time, through each path (p50/p99 per call).
+ *   1. Per-query cost of the thread hop over HTTP: p50/p99 of /transactions?account=X&limit=10, /blocks?limit=10 and
  *      /masterchainInfo, one request at a time on a keep-alive connection (after as many warm-up requests).
  *   2. What an expensive question does to everybody else: /healthcheck, one at a time, while another client
  *      asks /transactions?offset=<deep>&limit=10 (a deep offset scans that many index entries) back to back;
@@ -125,6 +127,19 @@ interface Round {
   loopP99Ms: number;
 }
 
+/** IndexReader calls one at a time (after as many warm-up calls): ms per call. */
+async function direct(reader: IndexReader, accounts: string[]): Promise<Latency> {
+  const call = (i: number) => reader.transactions({ accounts: [accounts[i % accounts.length]] }, 'desc', { limit: 10, offset: 0 });
+  for (let i = 0; i < REQUESTS; i++) await call(i * 104729 + 7);
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    await call(i * 7919);
+    times.push(performance.now() - started);
+  }
+  return summary(times);
+}
+
 async function round(reader: IndexReader, accounts: string[], deepOffset: number): Promise<Round> {
   const latency: Record<string, Latency> = {};
   let health!: Latency;
@@ -180,10 +195,17 @@ async function main(): Promise<void> {
   console.log(`bench:v3-reads: ${counts.transactions} transactions, ${counts.accounts} accounts; ${REQUESTS} requests per endpoint, deep offset ${deepOffset}, ${ROUNDS} rounds; load ${load()}`);
   const ratios: Record<string, number[]> = {};
   const stalls: { sync: number[]; pool: number[] } = { sync: [], pool: [] };
+  const loopP99: { sync: number[]; pool: number[] } = { sync: [], pool: [] };
   for (let i = 1; i <= ROUNDS; i++) {
+    const directSync = await direct(sync, accounts);
+    const directPool = await direct(index.reader, accounts);
     const before = await round(sync, accounts, deepOffset);
     const after = await round(index.reader, accounts, deepOffset);
     console.log(`round ${i} (load ${load()})`);
+    console.log(`  sync  reader.transactions(account X, 10), no HTTP  p50 ${fmt(directSync.p50, 3)} ms  p99 ${fmt(directSync.p99, 3)} ms`);
+    console.log(`  pool  reader.transactions(account X, 10), no HTTP  p50 ${fmt(directPool.p50, 3)} ms  p99 ${fmt(directPool.p99, 3)} ms  (hop: +${fmt((directPool.p50 - directSync.p50) * 1000, 0)} us at p50)`);
+    (ratios['reader call, no HTTP, p50'] ??= []).push(directPool.p50 / directSync.p50);
+    (ratios['reader call, no HTTP, p99'] ??= []).push(directPool.p99 / directSync.p99);
     print('sync', before);
     print('pool', after);
     for (const name of ENDPOINTS) {
@@ -193,6 +215,8 @@ async function main(): Promise<void> {
     (ratios['/healthcheck p99 during deep offsets'] ??= []).push(after.health.p99 / before.health.p99);
     stalls.sync.push(before.stallMs);
     stalls.pool.push(after.stallMs);
+    loopP99.sync.push(before.loopP99Ms);
+    loopP99.pool.push(after.loopP99Ms);
   }
   console.log(`\npool / sync, per round (< 1: the pool is faster):`);
   for (const [name, values] of Object.entries(ratios)) {
@@ -200,6 +224,7 @@ async function main(): Promise<void> {
     console.log(`  ${name.padEnd(48)} ${values.map((v) => fmt(v)).join('  ')}   (median ${fmt(sorted[Math.floor(sorted.length / 2)])})`);
   }
   console.log(`  longest event-loop stall during deep offsets: sync ${stalls.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${stalls.pool.map((v) => fmt(v, 1)).join(' / ')} ms`);
+  console.log(`  event-loop delay p99 during deep offsets: sync ${loopP99.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${loopP99.pool.map((v) => fmt(v, 1)).join(' / ')} ms`);
   await index.close();
   rmSync(DIR, { recursive: true, force: true });
 }

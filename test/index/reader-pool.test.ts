@@ -103,6 +103,20 @@ test('SqliteReaderPool: a query past its budget fails with QueryTimeoutError; it
   }
 });
 
+test('SqliteReaderPool: queries asked together are all answered; one past its budget does not strand the ones sent with it', async (t) => {
+  const { file } = walFile(t);
+  const pool = new SqliteReaderPool(file, { readers: 1, timeoutMs: 50 });
+  t.after(() => pool.close());
+  await pool.ready();
+  // Asked in one tick, to a pool of one thread: sent in one message. Together they answer as each would alone.
+  assert.deepEqual(await Promise.all([pool.all('SELECT 1 AS n'), pool.all('SELECT 2 AS n'), pool.all('SELECT ? AS n', [3n])]), [[{ n: 1n }], [{ n: 2n }], [{ n: 3n }]]);
+  // The slow one expires; the one sent with it goes to another thread, and settles (answered, or past its own budget).
+  const [slow, fast] = await Promise.allSettled([pool.all(SLOW), pool.all('SELECT 4 AS n')]);
+  assert.ok(slow.status === 'rejected' && slow.reason instanceof QueryTimeoutError);
+  if (fast.status === 'fulfilled') assert.deepEqual(fast.value, [{ n: 4n }]);
+  else assert.ok(fast.reason instanceof QueryTimeoutError, String(fast.reason));
+});
+
 test('SqliteReaderPool: a reader that cannot open the file fails the waiting reads (StoreUnavailableError), no hang', async (t) => {
   const pool = new SqliteReaderPool(join(scratch(t), 'missing.sqlite'), { timeoutMs: 60_000 });
   t.after(() => pool.close());

@@ -5,7 +5,10 @@
  * (read-worker.ts, a read-only connection of its own to the WAL file) and the HTTP thread only waits.
  *
  * - Threads: one starts with the first query; a second (up to `readers`) when every one is busy and
- *   a query waits. A query goes to an idle thread, in arrival order.
+ *   a query waits. Queries go to idle threads in arrival order; the ones asked in the same tick (the
+ *   three lookups of a page of transactions) go out together, each idle thread taking its share in
+ *   one message: a page costs one round trip per thread, not one per query (each crossing wakes a
+ *   thread, which on a busy machine is where the time goes).
  * - Time budget: a query not answered `timeoutMs` after it was asked (waiting for a busy thread
  *   included; waiting while the only threads are still loading not) fails with QueryTimeoutError
  *   (the API answers 504). better-sqlite3 has no way to interrupt SQLite, and a
@@ -14,9 +17,11 @@
  *   `readers` given-up threads are kept winding down; past that no replacement starts until one has
  *   ended (queries then wait, within their own budget), so a stream of expensive questions cannot
  *   pile up threads.
- * - A thread that dies (or cannot open the file) fails its query with StoreUnavailableError (503); the
- *   next query starts a new one.
- * - Cost: a query crosses threads twice (~0.05-0.1 ms each way, see bench/v3-reads.ts), rows are copied
+ *   Queries sent to a given-up thread with the expired one go to another thread (reads: asking again
+ *   is harmless), within their own budgets.
+ * - A thread that dies (or cannot open the file) fails its queries with StoreUnavailableError (503);
+ *   the next query starts a new one.
+ * - Cost: a query crosses threads twice (~0.06 ms for both at p50, see bench/v3-reads.ts), rows are copied
  *   by structured clone and their bytes come back as Buffers sharing the copied memory.
  */
 import type { Worker } from 'node:worker_threads';
@@ -50,8 +55,11 @@ interface Reader {
   worker: Worker;
   ready: boolean;
   tid?: number;
-  job?: Job;
+  /** Sent to it and not answered yet, by id. */
+  jobs: Map<number, Job>;
 }
+
+const closedError = () => new StoreUnavailableError('the index is closed');
 
 export class SqliteReaderPool implements SqlReads {
   readonly readers: number;
@@ -62,6 +70,7 @@ export class SqliteReaderPool implements SqlReads {
   private readonly queue: Job[] = [];
   /** Callers of ready() waiting for a thread to be up. */
   private waiters: { resolve(): void; reject(error: Error): void }[] = [];
+  private pumpScheduled = false;
   private nextId = 1;
   private closed = false;
 
@@ -75,7 +84,7 @@ export class SqliteReaderPool implements SqlReads {
 
   /** Resolves once a reader thread is up (starting one): benchmarks and tests, before timing anything. */
   ready(): Promise<void> {
-    if (this.closed) return Promise.reject(new StoreUnavailableError('the index is closed'));
+    if (this.closed) return Promise.reject(closedError());
     if (this.anyReady()) return Promise.resolve();
     if (this.live.size === 0) this.spawn();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
@@ -87,13 +96,17 @@ export class SqliteReaderPool implements SqlReads {
   }
 
   all(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
-    if (this.closed) return Promise.reject(new StoreUnavailableError('the index is closed'));
+    if (this.closed) return Promise.reject(closedError());
     return new Promise<SqlRow[]>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, sql, params, resolve, reject };
-      this.queue.push(job);
-      this.pump();
-      // While the only threads are still loading (~0.1 s built, ~1 s under tsx), the budget waits for them.
-      if (!job.settled && !job.timer && !(this.anyStarting() && !this.anyReady())) this.arm(job);
+      this.queue.push({ id: this.nextId++, sql, params, resolve, reject });
+      // Sent once this tick's queries are all asked (a microtask later), so they travel together.
+      if (!this.pumpScheduled) {
+        this.pumpScheduled = true;
+        queueMicrotask(() => {
+          this.pumpScheduled = false;
+          this.pump();
+        });
+      }
     });
   }
 
@@ -101,37 +114,51 @@ export class SqliteReaderPool implements SqlReads {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new StoreUnavailableError('the index is closed'));
-    for (const job of this.queue.splice(0)) this.settle(job, new StoreUnavailableError('the index is closed'));
+    for (const waiter of this.waiters.splice(0)) waiter.reject(closedError());
+    for (const job of this.queue.splice(0)) this.settle(job, closedError());
     const idle: Promise<number>[] = [];
     for (const reader of [...this.live, ...this.abandoned]) {
-      if (reader.job) this.settle(reader.job, new StoreUnavailableError('the index is closed'));
+      const busy = reader.jobs.size > 0;
+      for (const job of reader.jobs.values()) this.settle(job, closedError());
+      reader.jobs.clear();
       reader.worker.unref();
       const ended = reader.worker.terminate();
-      if (this.live.has(reader) && !reader.job) idle.push(ended);
+      if (this.live.has(reader) && !busy) idle.push(ended);
     }
     this.live.clear();
+    this.abandoned.clear();
     await Promise.all(idle);
   }
 
-  /** Hands waiting queries to idle threads; starts another thread when all are busy and one may start. */
+  /**
+   * Hands waiting queries to idle threads, each its share in one message; starts another thread when all
+   * are busy and one may start; starts the budget of the queries still waiting (unless the only threads
+   * are still loading).
+   */
   private pump(): void {
-    while (this.queue.length > 0) {
-      const reader = [...this.live].find((r) => r.ready && !r.job);
-      if (!reader) break;
-      const job = this.queue.shift()!;
-      job.reader = reader;
-      reader.job = job;
+    if (this.closed) return;
+    const idle = [...this.live].filter((r) => r.ready && r.jobs.size === 0);
+    while (this.queue.length > 0 && idle.length > 0) {
+      const reader = idle.shift()!;
+      const batch = this.queue.splice(0, Math.ceil(this.queue.length / (idle.length + 1)));
+      const requests: ReadRequest[] = [];
+      for (const job of batch) {
+        job.reader = reader;
+        reader.jobs.set(job.id, job);
+        if (!job.timer) this.arm(job);
+        requests.push({ id: job.id, sql: job.sql, params: job.params });
+      }
       reader.worker.ref();
-      reader.worker.postMessage({ id: job.id, sql: job.sql, params: job.params } satisfies ReadRequest);
+      reader.worker.postMessage(requests);
     }
     if (this.queue.length > 0 && !this.anyStarting() && this.live.size < this.readers && this.live.size + this.abandoned.size < 2 * this.readers) {
       this.spawn();
     }
+    if (this.anyReady() || !this.anyStarting()) for (const job of this.queue) if (!job.timer) this.arm(job);
   }
 
   private spawn(): void {
-    const reader: Reader = { worker: spawnIndexWorker('read-worker', { file: this.file } satisfies ReadWorkerData), ready: false };
+    const reader: Reader = { worker: spawnIndexWorker('read-worker', { file: this.file } satisfies ReadWorkerData), ready: false, jobs: new Map() };
     reader.worker.unref();
     this.live.add(reader);
     reader.worker.on('message', (reply: ReadReply) => this.onReply(reader, reply));
@@ -143,34 +170,37 @@ export class SqliteReaderPool implements SqlReads {
     if ('ready' in reply) {
       reader.ready = true;
       reader.tid = reply.tid;
-      for (const job of this.queue) if (!job.timer) this.arm(job);
       for (const waiter of this.waiters.splice(0)) waiter.resolve();
       return this.pump();
     }
     if ('failed' in reply) return this.onExit(reader, `cannot open the index: ${reply.failed}`);
-    const job = reader.job;
-    if (!job || job.id !== reply.id || !this.live.has(reader)) return;
-    reader.job = undefined;
-    reader.worker.unref();
-    if ('rows' in reply) this.settle(job, undefined, reviveRows(reply.rows));
-    else this.settle(job, new Error(`index query failed: ${reply.error}`));
+    if (!this.live.has(reader)) return;
+    for (const result of reply.results) {
+      const job = reader.jobs.get(result.id);
+      if (!job) continue;
+      reader.jobs.delete(result.id);
+      if ('rows' in result) this.settle(job, undefined, reviveRows(result.rows));
+      else this.settle(job, new Error(`index query failed: ${result.error}`));
+    }
+    if (reader.jobs.size === 0) reader.worker.unref();
     this.pump();
   }
 
-  /** A thread ended or failed: given up on, it is forgotten; otherwise its query fails and another may start. */
+  /** A thread ended or failed: given up on, it is forgotten; otherwise its queries fail and another may start. */
   private onExit(reader: Reader, why: string): void {
     if (this.abandoned.delete(reader)) return this.pump();
     if (!this.live.delete(reader)) return;
     void reader.worker.terminate();
     // What went wrong stays in `cause` (it may name files); the API's answer says only that.
     const error = new StoreUnavailableError('the index cannot be read: a reader thread failed', { cause: new Error(`index reader thread: ${why}`) });
-    if (reader.job) this.settle(reader.job, error);
-    if (!reader.ready && [...this.live].every((r) => !r.ready)) {
+    for (const job of reader.jobs.values()) this.settle(job, error);
+    reader.jobs.clear();
+    if (!reader.ready && !this.anyReady() && !this.anyStarting()) {
       // No thread could start: what waits would wait for the next one to fail the same way.
       for (const waiter of this.waiters.splice(0)) waiter.reject(error);
       for (const job of this.queue.splice(0)) this.settle(job, error);
     }
-    if (!this.closed) this.pump();
+    this.pump();
   }
 
   private anyStarting(): boolean {
@@ -189,8 +219,13 @@ export class SqliteReaderPool implements SqlReads {
 
   private expire(job: Job): void {
     const reader = job.reader;
-    if (reader) {
-      reader.job = undefined;
+    if (reader && reader.jobs.has(job.id)) {
+      reader.jobs.delete(job.id);
+      // The others sent with it wait for another thread, first in line, within their own budgets.
+      const others = [...reader.jobs.values()];
+      reader.jobs.clear();
+      for (const other of others) other.reader = undefined;
+      this.queue.unshift(...others);
       this.abandon(reader);
     } else {
       const at = this.queue.indexOf(job);
