@@ -101,7 +101,7 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     discarded: guard?.discarded ?? false,
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
-      (closing ??= (async () => await pool?.close())().then(() => driver.close()).finally(() => {
+      (closing ??= Promise.resolve(pool?.close()).then(() => driver.close()).finally(() => {
         guard?.closed();
         removeTemporary();
       })),
