@@ -21,7 +21,7 @@
  *   is harmless), within their own budgets.
  * - A thread that dies (or cannot open the file) fails its queries with StoreUnavailableError (503);
  *   the next query starts a new one.
- * - Cost: a query crosses threads twice (~0.06 ms for both at p50, see bench/v3-reads.ts), rows are copied
+ * - Cost: a query crosses threads twice (~0.07 ms for both at p50, see bench/v3-reads.ts), rows are copied
  *   by structured clone and their bytes come back as Buffers sharing the copied memory.
  */
 import type { Worker } from 'node:worker_threads';
