@@ -43,8 +43,8 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   if (index.discarded) {
     options.logger?.warn?.({ network: options.network }, 'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain');
   }
-  // The first reader thread loads while the chain starts, not with the first request.
-  if (index.reads instanceof SqliteReaderPool) index.reads.ready().catch(() => {});
+  // The reader threads load while the chain starts, not while requests wait.
+  if (index.reads instanceof SqliteReaderPool) index.reads.warm().catch(() => {});
   let attachment: IndexAttachment;
   try {
     attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });

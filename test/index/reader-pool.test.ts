@@ -117,6 +117,19 @@ test('SqliteReaderPool: queries asked together are all answered; one past its bu
   else assert.ok(fast.reason instanceof QueryTimeoutError, String(fast.reason));
 });
 
+test('SqliteReaderPool: a lone query starts one thread; warm() starts them all; both answer', async (t) => {
+  const { file } = walFile(t);
+  const lazy = new SqliteReaderPool(file, { readers: 2 });
+  t.after(() => lazy.close());
+  assert.deepEqual(await lazy.all('SELECT 1 AS n'), [{ n: 1n }]);
+  assert.equal(lazy.threads().live, 1);
+  const warm = new SqliteReaderPool(file, { readers: 2 });
+  t.after(() => warm.close());
+  await warm.warm();
+  assert.equal(warm.threads().live, 2);
+  assert.deepEqual(await warm.all('SELECT 1 AS n'), [{ n: 1n }]);
+});
+
 test('SqliteReaderPool: a reader that cannot open the file fails the waiting reads (StoreUnavailableError), no hang', async (t) => {
   const pool = new SqliteReaderPool(join(scratch(t), 'missing.sqlite'), { timeoutMs: 60_000 });
   t.after(() => pool.close());

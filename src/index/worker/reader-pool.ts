@@ -4,8 +4,8 @@
  * at a million transactions) would stall every other client. Here each query goes to a reader thread
  * (read-worker.ts, a read-only connection of its own to the WAL file) and the HTTP thread only waits.
  *
- * - Threads: one starts with the first query; a second (up to `readers`) when every one is busy and
- *   a query waits. Queries go to idle threads in arrival order; the ones asked in the same tick (the
+ * - Threads: one starts with the first query (or all at once with warm(), as a server does); a
+ *   second (up to `readers`) when every one is busy and a query waits. Queries go to idle threads in arrival order; the ones asked in the same tick (the
  *   three lookups of a page of transactions) go out together, each idle thread taking its share in
  *   one message: a page costs one round trip per thread, not one per query (each crossing wakes a
  *   thread, which on a busy machine is where the time goes).
@@ -88,6 +88,16 @@ export class SqliteReaderPool implements SqlReads {
     if (this.anyReady()) return Promise.resolve();
     if (this.live.size === 0) this.spawn();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /**
+   * Starts every reader thread now, not when the load asks for them (a server: no thread loads, and takes
+   * a core for it, while requests wait); resolves once one is up.
+   */
+  warm(): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
+    while (this.live.size < this.readers) this.spawn();
+    return this.ready();
   }
 
   /** Threads answering queries, and threads given up on (winding down). */
