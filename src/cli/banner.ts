@@ -10,21 +10,26 @@ export interface FaucetLine {
 
 export function renderBanner(
   config: TongateConfig,
-  networks: Array<{ network: NetworkContext; faucets: FaucetLine[] }>,
+  networks: Array<{ network: NetworkContext; faucets: FaucetLine[]; liteservers?: { count: number; configFile: string } }>,
   accessDescription: string,
   startupMs: number,
 ): string {
-  const lines = [`tongate: toncenter-compatible API on ${networks.length} local chain(s), ready in ${startupMs} ms`, ''];
-  for (const { network, faucets } of networks) {
+  const local = networks.filter((n) => !n.liteservers).length;
+  const what = local === networks.length ? `${networks.length} local chain(s)` : `${networks.length} network(s) (${local} local, ${networks.length - local} through liteservers)`;
+  const lines = [`tongate: toncenter-compatible API on ${what}, ready in ${startupMs} ms`, ''];
+  for (const { network, faucets, liteservers } of networks) {
     const base = network.baseUrl.origin;
     lines.push(`${network.name}  global_id ${network.globalId}`);
     lines.push(`  v2  ${base}/api/v2   (JSON-RPC: ${base}/api/v2/jsonRPC)`);
-    lines.push(`  v3  ${base}/api/v3`);
+    lines.push(`  v3  ${base}/api/v3${liteservers ? '   (indexed endpoints: not on lite networks yet)' : ''}`);
+    if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
     lines.push('');
   }
-  lines.push(`Faucet mnemonic (public: local chains only, never on a real network):`);
-  lines.push(`  ${config.faucetMnemonic.join(' ')}`);
+  if (local > 0) {
+    lines.push(`Faucet mnemonic (public: local chains only, never on a real network):`);
+    lines.push(`  ${config.faucetMnemonic.join(' ')}`);
+  }
   lines.push(config.ephemeral ? 'Storage: ephemeral (nothing is kept on disk)' : `Storage: ${config.dataDir}`);
   if (config.access) {
     lines.push(`Access: on (${accessDescription}). Without a key: 1 request/s per client. Create a key: tongate keys create --network <name>`);

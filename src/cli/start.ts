@@ -6,6 +6,7 @@ import { fromNano } from '@ton/core';
 import pino, { type Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { LocalChain } from '../chain/local/index.js';
+import { LiteChain } from '../chain/lite/index.js';
 import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -29,35 +30,43 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
 
   const chains = await Promise.all(
     config.networks.map((network) =>
-      LocalChain.open({
-        network: network.name,
-        globalId: network.globalId,
-        dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
-        blockIntervalMs: config.blockIntervalMs,
-        faucetMnemonic: config.faucetMnemonic,
-        clock,
-        logger: logger.child({ network: network.name }),
-      }),
+      network.backend === 'lite'
+        ? LiteChain.open({ network: network.name, globalConfig: network.lite!.globalConfig, clock, logger: logger.child({ network: network.name }) })
+        : LocalChain.open({
+            network: network.name,
+            globalId: network.globalId,
+            dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+            blockIntervalMs: config.blockIntervalMs,
+            faucetMnemonic: config.faucetMnemonic,
+            clock,
+            logger: logger.child({ network: network.name }),
+          }),
     ),
   );
-  // v3's index follows each chain (catching up on blocks it missed while stopped).
+  // v3's index follows each local chain (catching up on blocks it missed while stopped). Lite networks have no
+  // index yet: their v3 indexed endpoints answer as for a network without one.
   const indexes = await Promise.all(
-    config.networks.map((network, i) =>
-      runIndex({
-        network: network.name,
-        chain: chains[i],
-        dataDir: config.dataDir,
-        databaseUrl: config.databaseUrl,
-        ephemeral: config.ephemeral,
-        logger: logger.child({ network: network.name, component: 'index' }),
-      }),
-    ),
+    config.networks.map((network, i) => {
+      const chain = chains[i];
+      return chain instanceof LocalChain
+        ? runIndex({
+            network: network.name,
+            chain,
+            dataDir: config.dataDir,
+            databaseUrl: config.databaseUrl,
+            ephemeral: config.ephemeral,
+            logger: logger.child({ network: network.name, component: 'index' }),
+          })
+        : undefined;
+    }),
   );
   const networks: NetworkContext[] = config.networks.map((network, i) => ({
     ...network,
+    // A lite network's global_id is what its blocks say.
+    globalId: chains[i].globalId,
     testOnly: network.name !== 'mainnet',
     chain: chains[i],
-    index: indexes[i].index.reader,
+    index: indexes[i]?.index.reader,
   }));
 
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
@@ -65,21 +74,22 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   try {
     await gateway.listen();
   } catch (err) {
-    await Promise.all(indexes.map((index) => index.close()));
+    await Promise.all(indexes.map((index) => index?.close()));
     await Promise.all(chains.map((chain) => chain.stop()));
     await access.close();
     throw err;
   }
-  for (const chain of chains) chain.start();
+  for (const chain of chains) if (chain instanceof LocalChain) chain.start();
 
   const banner = renderBanner(
     config,
     networks.map((network, i) => ({
       network,
-      faucets: chains[i].faucets().map((f) => ({
+      liteservers: liteOf(config.networks[i]),
+      faucets: (chains[i] instanceof LocalChain ? (chains[i] as LocalChain).faucets() : []).map((f) => ({
         kind: f.kind,
         address: f.address.toString({ urlSafe: true, bounceable: true, testOnly: network.testOnly }),
-        balanceTon: fromNano(chains[i].getAccount(f.address).balance),
+        balanceTon: fromNano((chains[i] as LocalChain).getAccount(f.address).balance),
       })),
     })),
     access.describe(),
@@ -92,7 +102,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     stop() {
       stopping ??= (async () => {
         await gateway.close();
-        await Promise.all(indexes.map((index) => index.close()));
+        await Promise.all(indexes.map((index) => index?.close()));
         await Promise.all(chains.map((chain) => chain.stop()));
         await access.close();
       })();
@@ -100,4 +110,8 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     },
     banner,
   };
+}
+
+function liteOf(network: TongateConfig['networks'][number]): { count: number; configFile: string } | undefined {
+  return network.lite && { count: network.lite.globalConfig.liteservers.length, configFile: network.lite.configFile };
 }

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors.js';
 import { OPTIONS, envName, flagName, type OptionSpec } from './options.js';
 import { resolveNetworks } from './networks.js';
+import { resolveBackends } from './backends.js';
 import type { LimiterFailureMode, TongateConfig } from './types.js';
 
 export interface ConfigSources {
@@ -36,7 +37,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
   }
 
   const config: TongateConfig = {
-    networks: resolveNetworks(values.network as string[] | undefined),
+    networks: resolveBackends(resolveNetworks(values.network as string[] | undefined), values.backend as string[] | undefined, values.liteConfig as string[] | undefined),
     listen: values.listen as TongateConfig['listen'],
     tlsCert: values.tlsCert as string | undefined,
     tlsKey: values.tlsKey as string | undefined,

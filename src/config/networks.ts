@@ -37,7 +37,7 @@ function parseNetwork(pair: string): NetworkConfig {
   if (url.pathname !== '/' || url.search || url.hash || url.username) {
     throw new ConfigError('--network', `${name}: the base URL must be scheme://host[:port] only (the API lives under /api/v2 and /api/v3), got ${rawUrl}`);
   }
-  return { name, baseUrl: url, globalId: KNOWN_GLOBAL_IDS[name] ?? TEST_NETWORK_GLOBAL_ID };
+  return { name, baseUrl: url, globalId: KNOWN_GLOBAL_IDS[name] ?? TEST_NETWORK_GLOBAL_ID, backend: 'local' };
 }
 
 /** Two networks may share a port only with different hosts. */

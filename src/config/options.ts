@@ -110,6 +110,20 @@ export const OPTIONS: OptionSpec[] = [
     description: 'one listening address for all networks, told apart by Host (default: one listener per base-URL port)',
     parse: asListen,
   },
+  {
+    key: 'backend',
+    flag: '--backend <name=kind>',
+    description: 'what serves a network: local (an embedded chain, the default) or lite (TON liteservers); repeat for each network',
+    repeatable: true,
+    parse: (raw, label) => asList(raw, label),
+  },
+  {
+    key: 'liteConfig',
+    flag: '--lite-config <name=file>',
+    description: 'TON global config (liteservers) of a lite network (default: the public mainnet or testnet config shipped with tongate)',
+    repeatable: true,
+    parse: (raw, label) => asList(raw, label),
+  },
   { key: 'tlsCert', flag: '--tls-cert <file>', description: 'PEM certificate for https base URLs', parse: asString },
   { key: 'tlsKey', flag: '--tls-key <file>', description: 'PEM private key for https base URLs', parse: asString },
   {

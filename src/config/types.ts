@@ -1,3 +1,4 @@
+import type { GlobalConfig } from '../ton/global-config.js';
 /** The resolved configuration of one tongate process: what `tongate start` runs with. */
 
 export interface NetworkConfig {
@@ -7,6 +8,10 @@ export interface NetworkConfig {
   baseUrl: URL;
   /** global_id of the network's blocks (config param 19): -239 on mainnet, -3 on testnet. */
   globalId: number;
+  /** What serves it: an embedded chain, or TON liteservers (src/chain/lite). */
+  backend: 'local' | 'lite';
+  /** Lite networks: the global config (liteservers, zero state) and the file it came from. */
+  lite?: { configFile: string; globalConfig: GlobalConfig };
 }
 
 export type LimiterFailureMode = 'local' | 'open' | 'closed';
