@@ -255,7 +255,7 @@ export class LiteChain implements Chain {
           { check: (answer) => (page = checkTransactionChain(answer as { ids: Parameters<typeof fromTlBlockId>[0][]; transactions: Buffer }, address, lt, hash)) },
         );
       } catch (err) {
-        if (err instanceof LiteServerError && /cannot locate|not found|no transactions|lt/i.test(err.text)) {
+        if (err instanceof LiteServerError && /cannot locate|not found|no transactions|hash mismatch|lt mismatch|not in db/i.test(err.text)) {
           throw new NotFound(`transaction lt ${lt} hash ${hash.toString('hex')} not found on ${address.toRawString()}`);
         }
         throw err;
