@@ -16,7 +16,7 @@ import { parseGlobalConfig } from '../../src/ton/global-config.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const masterchainInfo = { kind: 'liteServer.masterchainInfo' } as const;
+const masterchainInfo = { kind: 'liteServer.getMasterchainInfo' } as const;
 
 /** A TCP server that accepts connections and never says a word: the ADNL handshake never completes. */
 async function silentServer(): Promise<{ port: number; server: Server }> {
