@@ -14,7 +14,9 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { genesisTransfer, requireTonNode, startTonNode, type TonNode } from '../support/ton-node.js';
 import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { freePort } from '../support/ports.js';
-import { LiteChain } from '../../src/chain/lite/index.js';
+import { LiteChain, LitePool, LiteTimeout, LiteUnavailable } from '../../src/chain/lite/index.js';
+import { systemClock } from '../../src/util/clock.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { proveAccount } from '../../src/chain/lite/proofs.js';
 import { LiteDataError } from '../../src/chain/lite/errors.js';
 import { toTlBlockId } from '../../src/chain/lite/blocks.js';
@@ -235,5 +237,41 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     const flipped = Buffer.from(answer.proof);
     flipped[flipped.length - 40] ^= 0xff;
     assert.throws(() => proveAccount(flipped, answer.state, shardRoot, wallet.address.hash), LiteDataError);
+  });
+
+  test('a server answering garbage (through a proxy) is refused, not believed, and used again once it answers well', async () => {
+    const proxy = await startTcpProxy(node.liteserver.port);
+    const pool = new LitePool({
+      servers: [{ host: '127.0.0.1', port: proxy.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') }],
+      clock: systemClock,
+      requestTimeoutMs: 1500,
+    });
+    const info = () => pool.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' });
+    try {
+      await pool.waitHead(10_000);
+      assert.ok((await info()).last.seqno > 0);
+      proxy.corrupt = true;
+      await assert.rejects(info(), (err: unknown) => err instanceof LiteUnavailable || err instanceof LiteTimeout);
+      proxy.corrupt = false;
+      const recovered = await until('the pool to use the server again', async () => (await info()).last.seqno);
+      assert.ok(recovered > 0);
+    } finally {
+      pool.close();
+      await proxy.close();
+    }
+  });
+
+  test('the liteserver killed: reads fail fast with 503 in v2\'s shape, and are served again once it is back', async () => {
+    const before = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno;
+    await node.kill();
+    const fresh = () => new Address(0, randomBytes(32)).toString();
+    const during = await getJson(`${v2}/getAddressInformation?address=${fresh()}`);
+    assert.ok(during.status === 503 || during.status === 504, JSON.stringify(during.body));
+    assert.equal(during.body.ok, false);
+    assert.equal(during.body.code, during.status);
+    assert.match(during.body.error, /liteserver/);
+    await node.start();
+    await until('tongate to answer again', async () => ((await getJson(`${v2}/getAddressInformation?address=${fresh()}`)).status === 200 ? true : undefined));
+    await until('the head to move on', async () => ((await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno > before ? true : undefined));
   });
 });

@@ -47,6 +47,8 @@ export class LiteConnection extends EventEmitter {
   private readonly pending = new Map<string, Pending>();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private backoffMs: number;
+  /** Answers received on this object's connections: tells a silent connection from a busy one. */
+  private answers = 0;
 
   constructor(private readonly options: LiteConnectionOptions) {
     super();
@@ -88,9 +90,13 @@ export class LiteConnection extends EventEmitter {
     Codecs.adnl_Message.encode({ kind: 'adnl.message.query', queryId: id, query: wrapped.build() }, packet);
     const key = id.toString('hex');
     return new Promise<RES>((resolve, reject) => {
+      const sentAt = this.answers;
       const timer = setTimeout(() => {
         this.pending.delete(key);
         reject(new LiteTransportError(`${this.label}: no answer within ${timeoutMs} ms`, true));
+        // Nothing at all came back since this query was sent: the server hangs, or the stream is out of step (a
+        // corrupt length prefix leaves the reader waiting for a frame that never ends). A new connection fixes both.
+        if (this.answers === sentAt && this.ready) this.drop(new LiteTransportError(`${this.label}: unresponsive, reconnecting`));
       }, timeoutMs);
       timer.unref();
       this.pending.set(key, { decode: (b) => f.decodeResponse(b), resolve: resolve as (v: unknown) => void, reject, timer });
@@ -154,6 +160,7 @@ export class LiteConnection extends EventEmitter {
   }
 
   private onAnswer(data: Buffer): void {
+    this.answers++;
     let message;
     try {
       message = Codecs.adnl_Message.decode(new TLReadBuffer(data));
