@@ -21,7 +21,7 @@ export function renderBanner(
     const base = network.baseUrl.origin;
     lines.push(`${network.name}  global_id ${network.globalId}`);
     lines.push(`  v2  ${base}/api/v2   (JSON-RPC: ${base}/api/v2/jsonRPC)`);
-    lines.push(`  v3  ${base}/api/v3${liteservers ? '   (indexed endpoints: not on lite networks yet)' : ''}`);
+    lines.push(`  v3  ${base}/api/v3${liteservers ? '   (indexed from the block tongate started at)' : ''}`);
     if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
     lines.push('');

@@ -43,21 +43,20 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
           }),
     ),
   );
-  // v3's index follows each local chain (catching up on blocks it missed while stopped). Lite networks have no
-  // index yet: their v3 indexed endpoints answer as for a network without one.
+  // v3's index follows each chain: a local chain's from its start (catching up on blocks it missed while
+  // stopped), a real network's from where tongate first started on it (or --index-from).
   const indexes = await Promise.all(
     config.networks.map((network, i) => {
       const chain = chains[i];
-      return chain instanceof LocalChain
-        ? runIndex({
-            network: network.name,
-            chain,
-            dataDir: config.dataDir,
-            databaseUrl: config.databaseUrl,
-            ephemeral: config.ephemeral,
-            logger: logger.child({ network: network.name, component: 'index' }),
-          })
-        : undefined;
+      return runIndex({
+        network: network.name,
+        chain,
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        ephemeral: config.ephemeral,
+        logger: logger.child({ network: network.name, component: 'index' }),
+        ...(chain instanceof LiteChain ? { startAt: chain.masterchainInfo().last.id.seqno } : {}),
+      });
     }),
   );
   const networks: NetworkContext[] = config.networks.map((network, i) => ({
@@ -66,7 +65,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     globalId: chains[i].globalId,
     testOnly: network.name !== 'mainnet',
     chain: chains[i],
-    index: indexes[i]?.index.reader,
+    index: indexes[i].index.reader,
   }));
 
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
@@ -74,7 +73,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   try {
     await gateway.listen();
   } catch (err) {
-    await Promise.all(indexes.map((index) => index?.close()));
+    await Promise.all(indexes.map((index) => index.close()));
     await Promise.all(chains.map((chain) => chain.stop()));
     await access.close();
     throw err;
@@ -102,7 +101,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     stop() {
       stopping ??= (async () => {
         await gateway.close();
-        await Promise.all(indexes.map((index) => index?.close()));
+        await Promise.all(indexes.map((index) => index.close()));
         await Promise.all(chains.map((chain) => chain.stop()));
         await access.close();
       })();

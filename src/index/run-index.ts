@@ -22,6 +22,8 @@ export interface RunIndexOptions {
    */
   ephemeral?: boolean;
   logger?: IndexLogger;
+  /** An empty index starts at this masterchain seqno (a real network's: where tongate starts, or --index-from). */
+  startAt?: number;
 }
 
 export interface RunningIndex {
@@ -42,7 +44,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   }
   let attachment: IndexAttachment;
   try {
-    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });
+    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger, startAt: options.startAt });
   } catch (error) {
     await index.close();
     throw error;

@@ -46,6 +46,7 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
   let gate: TestTongate;
   let v2: string;
   let client: TonClient;
+  let startSeqno: number;
   const walletKey = keyPairFromSeed(randomBytes(32));
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: walletKey.publicKey });
   const receiver = new Address(0, randomBytes(32));
@@ -58,6 +59,7 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
       liteConfig: [`mainnet=${node.globalConfigFile}`],
     });
     v2 = `${gate.url('mainnet')}/api/v2`;
+    startSeqno = gate.networks[0].chain.masterchainInfo().last.id.seqno;
     client = new TonClient({ endpoint: `${v2}/jsonRPC` });
   });
 
@@ -169,6 +171,33 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     const times = [...out.matchAll(/time=(\d+)/g)].map((m) => Number(m[1]));
     assert.deepEqual(times, all.map((tx: { utime: number }) => tx.utime), `lite-client lasttrans: ${out}`);
     assert.match(out, /no preceding transactions/);
+  });
+
+  test('v3 from the live index: tongate indexes the network from where it started, wallet transactions included', async () => {
+    const v3 = `${gate.url('mainnet')}/api/v3`;
+    const v2txs = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=10`)).body.result;
+    const indexed = await until('the index to hold the wallet\'s transactions', async () => {
+      const page = await getJson(`${v3}/transactions?account=${wallet.address.toRawString()}&sort=desc&limit=10`);
+      return page.status === 200 && page.body.transactions.length === v2txs.length ? page.body.transactions : undefined;
+    });
+    assert.deepEqual(
+      indexed.map((t: { hash: string; lt: string }) => [t.hash, t.lt]),
+      v2txs.map((t: { transaction_id: { hash: string; lt: string } }) => [t.transaction_id.hash, t.transaction_id.lt]),
+    );
+    // The transaction's shard block is the one lookupBlock finds by its lt, and v3 knows that block.
+    const ref = indexed[0].block_ref;
+    const byLt = (await getJson(`${v2}/lookupBlock?workchain=0&shard=-9223372036854775808&lt=${indexed[0].lt}`)).body.result;
+    assert.equal(ref.seqno, byLt.seqno);
+    const blocks = (await getJson(`${v3}/blocks?workchain=0&seqno=${ref.seqno}`)).body.blocks;
+    assert.equal(blocks.length, 1);
+    assert.equal(blocks[0].root_hash, byLt.root_hash);
+    // The index begins at the masterchain block tongate started at, and follows the network.
+    const info = (await getJson(`${v3}/masterchainInfo`)).body;
+    assert.equal(info.first.seqno, startSeqno);
+    assert.ok(info.last.seqno > startSeqno);
+    // The account's state as the index keeps it: the wallet, active, with the balance v2 reads at that block.
+    const state = (await getJson(`${v3}/addressInformation?address=${wallet.address.toRawString()}`)).body;
+    assert.equal(state.status, 'active');
   });
 
   test('blocks: lookupBlock by lt finds the shard block of a transaction, which lists it; getShards names shard blocks', async () => {

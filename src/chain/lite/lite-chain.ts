@@ -43,6 +43,8 @@ import { LiteDataError, LiteSendRefused, LiteServerError } from './errors.js';
 import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { ReadCache } from './read-cache.js';
+import { feedMasterchainBlock } from './follower.js';
+import type { FeedBlock } from '../../index/feed.js';
 
 const EMPTY_STACK_BASE64 = serializeTuple([]).toBoc().toString('base64');
 const EMPTY_STACK = serializeTuple([]);
@@ -89,6 +91,7 @@ export class LiteChain implements Chain {
   private readonly first: Block;
   private head!: Head;
   private advancing: Promise<void> | undefined;
+  private readonly headListeners = new Set<(seqno: number) => void>();
   private stopped = false;
 
   private constructor(private readonly options: LiteChainOptions) {
@@ -138,6 +141,7 @@ export class LiteChain implements Chain {
     const mc = await this.blocks.byId(fromTlBlockId(info.last));
     if (this.head && mc.block.id.seqno <= this.head.mc.block.id.seqno) return;
     this.head = { mc, stateRootHash: info.stateRootHash };
+    for (const listener of this.headListeners) listener(mc.block.id.seqno);
   }
 
   masterchainInfo(): MasterchainInfo {
@@ -436,8 +440,27 @@ export class LiteChain implements Chain {
   }
 
   onBlock(): () => void {
-    // Nothing follows a lite network's blocks yet (the live index is not built): nothing to call.
+    // No sealed blocks are handed over: the index reads each block itself (feedBlock), told by onHead.
     return () => undefined;
+  }
+
+  /** Calls `listener` with each new masterchain seqno, once its block is fetched. */
+  onHead(listener: (seqno: number) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  /** Masterchain block `seqno` with everything it commits, for the index (follower.ts). */
+  feedBlock(seqno: number): Promise<FeedBlock> {
+    return feedMasterchainBlock(
+      {
+        masterchainBlock: (n) => this.masterchainBlock(n),
+        block: (id) => this.blocks.byId(id),
+        account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
+        accountConcurrency: 8,
+      },
+      seqno,
+    );
   }
 
   /** The pool's servers and the caches, for /metrics and the tests. */
