@@ -55,7 +55,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         databaseUrl: config.databaseUrl,
         ephemeral: config.ephemeral,
         logger: logger.child({ network: network.name, component: 'index' }),
-        ...(chain instanceof LiteChain ? { startAt: chain.masterchainInfo().last.id.seqno } : {}),
+        ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno } : {}),
       });
     }),
   );

@@ -1,5 +1,5 @@
 /**
- * `--backend name=kind` and `--lite-config name=file`: which networks are served by an embedded chain (local,
+ * `--backend name=kind`, `--lite-config name=file` and `--index-from name=seqno`: which networks are served by an embedded chain (local,
  * the default) and which by TON liteservers (lite), and each lite network's global config. The file is read and
  * checked here, so a bad one stops start-up (exit 2) instead of failing the first request.
  */
@@ -19,24 +19,34 @@ export const SHIPPED_GLOBAL_CONFIGS: Record<string, string> = {
   testnet: join(SHIPPED_DIR, 'testnet-2025-02-20.json'),
 };
 
-export function resolveBackends(networks: NetworkConfig[], backendPairs: string[] = [], configPairs: string[] = []): NetworkConfig[] {
+export function resolveBackends(networks: NetworkConfig[], backendPairs: string[] = [], configPairs: string[] = [], indexFromPairs: string[] = []): NetworkConfig[] {
   const backends = pairsByNetwork(networks, backendPairs, '--backend');
   const files = pairsByNetwork(networks, configPairs, '--lite-config');
+  const starts = pairsByNetwork(networks, indexFromPairs, '--index-from');
   return networks.map((network) => {
     const backend = backends.get(network.name) ?? 'local';
     if (!(BACKENDS as readonly string[]).includes(backend)) {
       throw new ConfigError('--backend', `${network.name}: expected one of ${BACKENDS.join(', ')}, got ${JSON.stringify(backend)}`);
     }
     const file = files.get(network.name);
+    const start = starts.get(network.name);
     if (backend !== 'lite') {
       if (file !== undefined) throw new ConfigError('--lite-config', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
+      if (start !== undefined) throw new ConfigError('--index-from', `${network.name} is not a lite network (a local chain is indexed from its first block)`);
       return { ...network, backend: 'local' };
+    }
+    if (start !== undefined && (!/^\d+$/.test(start) || Number(start) < 1 || Number(start) > 2 ** 32 - 1)) {
+      throw new ConfigError('--index-from', `${network.name}: expected a masterchain seqno from 1, got ${JSON.stringify(start)}`);
     }
     const configFile = file ?? SHIPPED_GLOBAL_CONFIGS[network.name];
     if (!configFile) {
       throw new ConfigError('--lite-config', `${network.name}: no global config shipped for this name; give --lite-config ${network.name}=FILE`);
     }
-    return { ...network, backend: 'lite', lite: { configFile, globalConfig: readGlobalConfig(configFile) } };
+    return {
+      ...network,
+      backend: 'lite',
+      lite: { configFile, globalConfig: readGlobalConfig(configFile), ...(start !== undefined ? { indexFrom: Number(start) } : {}) },
+    };
   });
 }
 

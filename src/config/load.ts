@@ -37,7 +37,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
   }
 
   const config: TongateConfig = {
-    networks: resolveBackends(resolveNetworks(values.network as string[] | undefined), values.backend as string[] | undefined, values.liteConfig as string[] | undefined),
+    networks: resolveBackends(resolveNetworks(values.network as string[] | undefined), values.backend as string[] | undefined, values.liteConfig as string[] | undefined, values.indexFrom as string[] | undefined),
     listen: values.listen as TongateConfig['listen'],
     tlsCert: values.tlsCert as string | undefined,
     tlsKey: values.tlsKey as string | undefined,

@@ -124,6 +124,13 @@ export const OPTIONS: OptionSpec[] = [
     repeatable: true,
     parse: (raw, label) => asList(raw, label),
   },
+  {
+    key: 'indexFrom',
+    flag: '--index-from <name=seqno>',
+    description: 'a lite network\'s empty index starts at this masterchain block (back-fill) instead of where tongate starts',
+    repeatable: true,
+    parse: (raw, label) => asList(raw, label),
+  },
   { key: 'tlsCert', flag: '--tls-cert <file>', description: 'PEM certificate for https base URLs', parse: asString },
   { key: 'tlsKey', flag: '--tls-key <file>', description: 'PEM private key for https base URLs', parse: asString },
   {

@@ -11,7 +11,7 @@ export interface NetworkConfig {
   /** What serves it: an embedded chain, or TON liteservers (src/chain/lite). */
   backend: 'local' | 'lite';
   /** Lite networks: the global config (liteservers, zero state) and the file it came from. */
-  lite?: { configFile: string; globalConfig: GlobalConfig };
+  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number };
 }
 
 export type LimiterFailureMode = 'local' | 'open' | 'closed';

@@ -75,6 +75,17 @@ test('bad backends and global configs are ConfigErrors naming the option and wha
   );
 });
 
+test('--index-from: a lite network\'s index starts at a masterchain seqno; local networks and bad seqnos are refused', () => {
+  const config = loadConfig({ flags: { backend: ['mainnet=lite'], indexFrom: ['mainnet=1000'] }, env: {} });
+  assert.equal(config.networks[0].lite!.indexFrom, 1000);
+  assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'] }, env: {} }).networks[0].lite!.indexFrom, undefined);
+  assert.match(configError(() => loadConfig({ flags: { indexFrom: ['testnet=5'] }, env: {} })).message, /^--index-from: testnet is not a lite network/);
+  assert.match(
+    configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexFrom: ['mainnet=-1'] }, env: {} })).message,
+    /^--index-from: mainnet: expected a masterchain seqno from 1/,
+  );
+});
+
 test('a bad lite config stops tongate start with exit code 2', async () => {
   const result = await runTongate(['start', '--ephemeral', '--backend', 'mainnet=lite', '--lite-config', `mainnet=${dir}/nope.json`]);
   assert.equal(result.code, 2);

@@ -200,6 +200,36 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.equal(state.status, 'active');
   });
 
+  test('--index-from back-fills the index from an earlier block: the genesis wallet\'s first transactions are there', async () => {
+    const head = gate.networks[0].chain.masterchainInfo().last.id.seqno;
+    const second = await startTestTongate({
+      network: [`mainnet=http://127.0.0.1:${await freePort()}`],
+      backend: ['mainnet=lite'],
+      liteConfig: [`mainnet=${node.globalConfigFile}`],
+      indexFrom: ['mainnet=1'],
+    });
+    try {
+      const v3 = `${second.url('mainnet')}/api/v3`;
+      await until('the back-fill to reach the head', async () => {
+        const body = (await getJson(`${v3}/blocks?workchain=-1&seqno=${head}`)).body;
+        return body.blocks?.length === 1 ? true : undefined;
+      });
+      const info = (await getJson(`${v3}/masterchainInfo`)).body;
+      assert.equal(info.first.seqno, 1);
+      // Every masterchain block from 1 on is there, and the funding transfer of the wallet (made before this
+      // tongate started) too.
+      const blocks = (await getJson(`${v3}/blocks?workchain=-1&limit=1000&sort=asc`)).body.blocks;
+      assert.deepEqual(
+        blocks.slice(0, head).map((b: { seqno: number }) => b.seqno),
+        Array.from({ length: head }, (_, i) => i + 1),
+      );
+      const txs = (await getJson(`${v3}/transactions?account=${wallet.address.toRawString()}&limit=10`)).body.transactions;
+      assert.equal(txs.length, 2);
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('blocks: lookupBlock by lt finds the shard block of a transaction, which lists it; getShards names shard blocks', async () => {
     const [tx] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
     const found = await getJson(`${v2}/lookupBlock?workchain=0&shard=-9223372036854775808&lt=${tx.transaction_id.lt}`);
