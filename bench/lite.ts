@@ -22,18 +22,25 @@
 import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { Address } from '@ton/core';
+import { Address, internal, toNano, SendMode, beginCell, external, storeMessage, type Cell } from '@ton/core';
+import { keyPairFromSeed } from '@ton/crypto';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { genesisTransfer } from '../test/support/ton-node.js';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import { freePort } from '../test/support/ports.js';
 import { requireTonNode, startTonNode } from '../test/support/ton-node.js';
+import type { LiteChain } from '../src/chain/lite/index.js';
 
 const argv = process.argv.slice(2);
-const samples = (() => {
-  const i = argv.indexOf('--samples');
-  return i === -1 ? 300 : Number(argv[i + 1]);
-})();
+const flag = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(argv[i + 1]);
+};
+const samples = flag('samples', 300);
+const walletCount = Math.min(255, flag('wallets', 200));
+const loadRounds = flag('rounds', 3);
 
 /** ton-lite-client keeps account states and headers by default: the baseline is a real liteserver query each time. */
 class NoCache {
@@ -182,6 +189,11 @@ for (const pair of pairs) {
 console.log('(getAddressInformation*: a new address each time, so tongate fetches and checks the proof every time;');
 console.log(' the others are kept per masterchain block: a new block comes every ~2 s.)');
 
+// The live index under load: wallets sending at once (`--wallets` of them, `--rounds` times), the index's lag
+// behind the network sampled every 200 ms, the process's CPU per indexed transaction, then a back-fill of the
+// same blocks by a second tongate (--index-from).
+await indexUnderLoad();
+
 // Faults: the validator killed, then back.
 const fresh = () => new Address(0, randomBytes(32)).toRawString();
 engine.close();
@@ -222,4 +234,119 @@ function accepts(p: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+async function json(url: string, body?: unknown): Promise<any> {
+  const response = await fetch(url, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return response.json();
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function externalBoc(to: Address, body: Cell, init?: { code: Cell; data: Cell }): string {
+  return beginCell().store(storeMessage(external({ to, body, init }))).endCell().toBoc().toString('base64');
+}
+
+async function indexUnderLoad(): Promise<void> {
+  const v3 = v2.replace('/api/v2', '/api/v3');
+  const chain = running.networks[0].chain as LiteChain;
+  const balance = async (a: Address) => BigInt((await json(`${v2}/getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
+  const seqnoOf = async (a: Address) => {
+    const r = await json(`${v2}/runGetMethod`, { address: a.toRawString(), method: 'seqno', stack: [] });
+    return r.ok && r.result.exit_code === 0 ? Number(BigInt(r.result.stack[0][1])) : -1;
+  };
+  // A v5 wallet funded from the genesis wallet pays every sender in one transfer.
+  const key = keyPairFromSeed(randomBytes(32));
+  const hub = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: chain.globalId } });
+  const genesisSeqno = await seqnoOf(genesis);
+  await json(`${v2}/sendBoc`, { boc: genesisTransfer(node, genesisSeqno, internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64') });
+  await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
+  const senders = Array.from({ length: walletCount }, () => {
+    const k = keyPairFromSeed(randomBytes(32));
+    return { key: k, wallet: WalletContractV4.create({ workchain: 0, publicKey: k.publicKey }) };
+  });
+  const pay = hub.createTransfer({
+    seqno: 0,
+    secretKey: key.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
+  });
+  await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
+  await waitFor('the senders to be funded', async () => (await balance(senders[senders.length - 1].wallet.address)) > 0n && (await balance(senders[0].wallet.address)) > 0n);
+
+  const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
+  const indexed = async () => (await json(`${v3}/masterchainInfo`)).last.seqno as number;
+  await waitFor('the index to catch up before the load', async () => (await indexed()) >= (await head()));
+  const firstSeqno = (await head()) + 1;
+  const lags: number[] = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const [h, i] = await Promise.all([head(), indexed()]);
+      lags.push(Math.max(0, h - i));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const cpuStart = process.cpuUsage();
+  const loadStart = performance.now();
+  for (let round = 0; round < loadRounds; round++) {
+    await Promise.all(
+      senders.map((s) => {
+        const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
+        return json(`${v2}/sendBoc`, { boc: externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined) });
+      }),
+    );
+    await waitFor(`round ${round + 1} to land`, async () => {
+      const checks = await Promise.all([senders[0], senders[senders.length >> 1], senders[senders.length - 1]].map((s) => seqnoOf(s.wallet.address)));
+      return checks.every((n) => n === round + 1);
+    });
+  }
+  const lastSeqno = await head();
+  await waitFor('the index to catch up after the load', async () => (await indexed()) >= lastSeqno);
+  const loadMs = performance.now() - loadStart;
+  const cpu = process.cpuUsage(cpuStart);
+  sampling = false;
+  await sampler;
+  let transactions = 0;
+  for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) {
+    transactions += ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+  }
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  console.log(
+    `live index under load: ${walletCount} wallets x ${loadRounds} rounds, masterchain ${firstSeqno}..${lastSeqno}, ${transactions} transactions in ${(loadMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  lag behind the network (masterchain blocks, sampled every 200 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)}, max ${Math.max(...lags)} (goal: <= 2 at p99)`,
+  );
+  console.log(`  process CPU (follower, index threads, HTTP of this load): ${(cpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction`);
+
+  // Back-fill: a second tongate indexes the same blocks from --index-from.
+  const backfillPort = await freePort();
+  const started = performance.now();
+  const second = await startTongate(
+    loadConfig({
+      flags: {
+        ephemeral: true,
+        logLevel: 'silent',
+        access: 'off',
+        network: [`mainnet=http://127.0.0.1:${backfillPort}`],
+        backend: ['mainnet=lite'],
+        liteConfig: [`mainnet=${node.globalConfigFile}`],
+        indexFrom: [`mainnet=${firstSeqno}`],
+      },
+      env: {},
+    }),
+    { logger: pino({ level: 'silent' }) },
+  );
+  const v3b = `http://127.0.0.1:${backfillPort}/api/v3`;
+  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000);
+  const backfillS = (performance.now() - started) / 1000;
+  console.log(`  back-fill (--index-from ${firstSeqno}) of those blocks: ${(transactions / backfillS).toFixed(0)} transactions/s (${backfillS.toFixed(1)} s, start-up included)`);
+  await second.stop();
 }

@@ -13,4 +13,6 @@ export interface NetworkContext {
   backend?: 'local' | 'lite';
   /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
   index?: IndexReader;
+  /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
+  indexLag?(): number;
 }

@@ -14,6 +14,7 @@ import { renderBanner } from './banner.js';
 import { createAccessLayer } from '../access/index.js';
 import { runIndex } from '../index/run-index.js';
 import { accessOptionsFrom } from './access-options.js';
+import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
 
 export interface RunningTongate {
@@ -66,9 +67,11 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     testOnly: network.name !== 'mainnet',
     chain: chains[i],
     index: indexes[i].index.reader,
+    indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
   }));
 
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
+  registerChainMetrics(access.metrics.registry, networks);
   const gateway = createGateway({ config, networks, clock, logger, access });
   try {
     await gateway.listen();

@@ -7,7 +7,9 @@
  * account (liteServer.getAccountState), so without this no such proof can even be parsed.
  *
  * @ton/core's cell constructor (resolveExotic) and hashing (wonderCalculator) call `exoticPruned` through its
- * module's exports at each call, so replacing the export reaches them. Importing this module installs it once.
+ * module's exports at each call, so replacing the export reaches them. It is replaced only for the duration of
+ * one synchronous parse (`withPrunedBranchFix`): the rest of the process (client BoCs, the fuzz suite's exotic
+ * cells) keeps @ton/core's own behaviour, and cells built under the fix carry their hashes from then on.
  */
 import { createRequire } from 'node:module';
 import { BitReader, type BitString } from '@ton/core';
@@ -24,8 +26,11 @@ interface PrunedModule {
   exoticPruned?: (bits: BitString, refs: unknown[]) => { mask: number; pruned: Array<{ depth: number; hash: Buffer }> };
 }
 
-function install(): boolean {
-  let module: PrunedModule;
+let module: PrunedModule | undefined;
+let original: PrunedModule['exoticPruned'];
+let fixed: PrunedModule['exoticPruned'];
+
+function prepare(): boolean {
   let LevelMask: new (mask: number) => LevelMaskLike;
   try {
     module = require('@ton/core/dist/boc/cell/exoticPruned.js') as PrunedModule;
@@ -33,9 +38,11 @@ function install(): boolean {
   } catch {
     return false;
   }
-  const original = module.exoticPruned;
+  original = module.exoticPruned;
   if (typeof original !== 'function') return false;
-  module.exoticPruned = (bits, refs) => {
+  const slow = original;
+  fixed = (bits, refs) => {
+    const original = slow;
     // 280 bits: @ton/core's special case of a maskless level-1 cell; the original handles it (and every mask
     // without gaps) correctly.
     if (bits.length === 280) return original(bits, refs);
@@ -54,4 +61,15 @@ function install(): boolean {
   return true;
 }
 
-export const prunedBranchFixInstalled = install();
+const available = prepare();
+
+/** Runs `parse` (synchronous: a Cell.fromBoc) with the fix in place. */
+export function withPrunedBranchFix<T>(parse: () => T): T {
+  if (!available || !module || !fixed) return parse();
+  module.exoticPruned = fixed;
+  try {
+    return parse();
+  } finally {
+    module.exoticPruned = original;
+  }
+}

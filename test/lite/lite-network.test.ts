@@ -22,6 +22,7 @@ import { LiteDataError } from '../../src/chain/lite/errors.js';
 import { toTlBlockId } from '../../src/chain/lite/blocks.js';
 
 const available = requireTonNode();
+const ADMIN_TOKEN = 'lite-test-admin-token';
 
 /** Polls until `check` returns a value (the chain makes a block every ~2 s); fails after `timeoutMs`. */
 async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -57,6 +58,7 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
       network: [`mainnet=http://127.0.0.1:${await freePort()}`],
       backend: ['mainnet=lite'],
       liteConfig: [`mainnet=${node.globalConfigFile}`],
+      adminToken: ADMIN_TOKEN,
     });
     v2 = `${gate.url('mainnet')}/api/v2`;
     startSeqno = gate.networks[0].chain.masterchainInfo().last.id.seqno;
@@ -228,6 +230,22 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     } finally {
       await second.stop();
     }
+  });
+
+  test('/healthcheck reports the index lag; /metrics the liteservers as the pool sees them', async () => {
+    const health = await until('the index to be in step', async () => {
+      const h = await getJson(`${gate.url('mainnet')}/healthcheck`);
+      return h.body.index_lag_blocks <= 2 ? h : undefined;
+    });
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'ok');
+    const metrics = await fetch(`${gate.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await metrics.text();
+    const server = `network="mainnet",server="127.0.0.1:${node.liteserver.port}"`;
+    assert.match(text, new RegExp(`tongate_liteserver_connected\\{${server}\\} 1`));
+    assert.match(text, new RegExp(`tongate_liteserver_breaker_state\\{${server}\\} 0`));
+    assert.match(text, new RegExp(`tongate_liteserver_mc_seqno\\{${server}\\} \\d+`));
+    assert.match(text, /tongate_index_lag_blocks\{network="mainnet"\} \d+/);
   });
 
   test('blocks: lookupBlock by lt finds the shard block of a transaction, which lists it; getShards names shard blocks', async () => {

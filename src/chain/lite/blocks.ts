@@ -11,6 +11,7 @@ import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { WHOLE_SHARD, type Block, type BlockId, type BlockLookup, type BlockRef } from '../types.js';
 import { parseBlock, type ParsedBlock } from './block-cell.js';
 import { LiteDataError, LiteServerError } from './errors.js';
+import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import type { LitePool } from './pool.js';
 import { ReadCache } from './read-cache.js';
 
@@ -69,7 +70,7 @@ export class LiteBlocks {
           check: (a) => checkBlockData((a as { data: Buffer }).data, id),
         },
       );
-      const root = Cell.fromBoc(answer.data)[0];
+      const root = withPrunedBranchFix(() => Cell.fromBoc(answer.data))[0];
       const parsed = parseBlock(root);
       return { block: toBlock(id, parsed), parsed, bytes: answer.data.length };
     });
@@ -139,7 +140,7 @@ function checkBlockData(data: Buffer, id: BlockId): void {
   if (!createHash('sha256').update(data).digest().equals(id.fileHash)) throw new LiteDataError(`block ${id.seqno}: data does not hash to its file hash`);
   let root: Cell;
   try {
-    root = Cell.fromBoc(data)[0];
+    root = withPrunedBranchFix(() => Cell.fromBoc(data))[0];
   } catch (err) {
     throw new LiteDataError(`block ${id.seqno}: not a bag of cells (${(err as Error).message})`);
   }

@@ -18,6 +18,7 @@ import { EmulatorPool, type PooledEmulator } from '../local/emulator-pool.js';
 import { ChainInputError, GetMethodFailed, NotFound } from '../local/errors.js';
 import { lazyTransaction } from '../local/executed-tx.js';
 import { parseExternal } from '../local/messages.js';
+import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../local/prev-blocks-info.js';
 import {
   WHOLE_SHARD,
   type AccountState,
@@ -42,6 +43,7 @@ import { fromTlBlockId, isNotFound, LiteBlocks, MASTERCHAIN, toTlBlockId, type L
 import { LiteDataError, LiteSendRefused, LiteServerError } from './errors.js';
 import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
+import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
 import { feedMasterchainBlock } from './follower.js';
 import type { FeedBlock } from '../../index/feed.js';
@@ -85,6 +87,7 @@ export class LiteChain implements Chain {
   private readonly txPages: ReadCache<ChainTransaction[]>;
   private readonly configs: ReadCache<Cell>;
   private readonly libraryCells: ReadCache<Cell | null>;
+  private readonly prevInfos = new ReadCache<string>(1024 * 1024, (v) => v.length);
   private readonly emulators = new Map<string, PooledEmulator>();
   private readonly emulatorPool: EmulatorPool;
   private readonly gasLimit: bigint;
@@ -326,6 +329,7 @@ export class LiteChain implements Chain {
         unixTime: mc.block.genUtime,
         randSeedHex: mc.block.randSeed.toString('hex'),
         gasLimit: this.gasLimit,
+        prevBlocksInfo: await this.prevBlocksInfo(mc),
         libs: libs.size === 0 ? undefined : libraryDictionary(libs),
       });
       if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
@@ -354,6 +358,7 @@ export class LiteChain implements Chain {
       lt: (account.lastTxLt > mc.block.endLt ? account.lastTxLt : mc.block.endLt) + 1_000_000n,
       randSeedHex: mc.block.randSeed.toString('hex'),
       ignoreChksig: options.ignoreChksig ?? false,
+      prevBlocksInfo: await this.prevBlocksInfo(mc),
     });
     return emulationResult(result);
   }
@@ -393,7 +398,7 @@ export class LiteChain implements Chain {
           minSeqno: key.block.id.seqno,
           check: (answer) => {
             try {
-              const state = provenRoot(Cell.fromBoc((answer as { configProof: Buffer }).configProof)[0], key.block.stateRootHash, 'config proof');
+              const state = provenRoot(withPrunedBranchFix(() => Cell.fromBoc((answer as { configProof: Buffer }).configProof))[0], key.block.stateRootHash, 'config proof');
               config = configFromState(state);
             } catch (err) {
               if (err instanceof LiteDataError) throw err;
@@ -403,6 +408,22 @@ export class LiteChain implements Chain {
         },
       );
       return config!;
+    });
+  }
+
+  /**
+   * PREVBLOCKSINFO of the c7 tuple (what PREVMCBLOCKS / PREVKEYBLOCK read): the ids of the 16 masterchain blocks
+   * before `mc`, newest first, and of the last key block (the zero state when none), kept per block.
+   */
+  private prevBlocksInfo(mc: LoadedBlock): Promise<string> {
+    const seqno = mc.block.id.seqno;
+    return this.prevInfos.get(String(seqno), async () => {
+      const refs = [];
+      for (let n = seqno - 1; n >= Math.max(1, seqno - PREV_MC_BLOCKS); n--) refs.push({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: n });
+      const ids = (await Promise.all(refs.map((ref) => this.blocks.idOf(ref)))).filter((id): id is BlockId => id !== undefined);
+      const keySeqno = mc.block.isKeyBlock ? seqno : mc.block.prevKeyBlockSeqno;
+      const key = keySeqno === 0 ? this.first.id : ((await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })) ?? this.first.id);
+      return serializePrevBlocksInfo(ids, key);
     });
   }
 

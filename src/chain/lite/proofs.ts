@@ -5,7 +5,7 @@
  * trust. Anything that does not check out is a LiteDataError (the pool then asks another server).
  */
 import { beginCell, Cell, CellType, type Slice } from '@ton/core';
-import '../../ton/core-pruned-branch.js';
+import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { readMerkleUpdateNewHash } from './block-cell.js';
 import { LiteDataError } from './errors.js';
 
@@ -38,7 +38,7 @@ export interface ProvenAccount {
 export function proveAccount(proofBoc: Buffer, stateBoc: Buffer, shardBlockRootHash: Buffer, accountId: Buffer): ProvenAccount {
   let roots: Cell[];
   try {
-    roots = Cell.fromBoc(proofBoc);
+    roots = withPrunedBranchFix(() => Cell.fromBoc(proofBoc));
   } catch (err) {
     throw new LiteDataError(`account proof: not a bag of cells (${(err as Error).message})`);
   }
