@@ -95,6 +95,7 @@ export class LiteChain implements Chain {
   private head!: Head;
   private advancing: Promise<void> | undefined;
   private readonly headListeners = new Set<(seqno: number) => void>();
+  private readonly prefetched = new Map<number, Promise<FeedBlock>>();
   private stopped = false;
 
   private constructor(private readonly options: LiteChainOptions) {
@@ -144,6 +145,7 @@ export class LiteChain implements Chain {
     const mc = await this.blocks.byId(fromTlBlockId(info.last));
     if (this.head && mc.block.id.seqno <= this.head.mc.block.id.seqno) return;
     this.head = { mc, stateRootHash: info.stateRootHash };
+    this.prefetch(mc.block.id.seqno);
     for (const listener of this.headListeners) listener(mc.block.id.seqno);
   }
 
@@ -471,14 +473,37 @@ export class LiteChain implements Chain {
     return () => this.headListeners.delete(listener);
   }
 
-  /** Masterchain block `seqno` with everything it commits, for the index (follower.ts). */
+  /**
+   * Masterchain block `seqno` with everything it commits, for the index (follower.ts). A new head's is read as
+   * soon as the head is known (prefetched in advance()), so the index does not start reading it only after the
+   * previous block is handed over.
+   */
   feedBlock(seqno: number): Promise<FeedBlock> {
+    const prefetched = this.prefetched.get(seqno);
+    if (prefetched) {
+      this.prefetched.delete(seqno);
+      return prefetched;
+    }
+    return this.readFeedBlock(seqno);
+  }
+
+  private prefetch(seqno: number): void {
+    if (this.headListeners.size === 0 || this.prefetched.has(seqno)) return;
+    const promise = this.readFeedBlock(seqno);
+    // A failure is seen (and retried) by the index when it asks for the block; not an unhandled rejection here.
+    promise.catch(() => undefined);
+    this.prefetched.set(seqno, promise);
+    // Only the newest few: an index that fell behind reads the older ones itself.
+    for (const old of this.prefetched.keys()) if (this.prefetched.size > 4) this.prefetched.delete(old);
+  }
+
+  private readFeedBlock(seqno: number): Promise<FeedBlock> {
     return feedMasterchainBlock(
       {
         masterchainBlock: (n) => this.masterchainBlock(n),
         block: (id) => this.blocks.byId(id),
         account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
-        accountConcurrency: 8,
+        accountConcurrency: 16,
       },
       seqno,
     );
