@@ -78,7 +78,8 @@ const running = await startTongate(
     },
     env: {},
   }),
-  { logger: pino({ level: 'silent' }) },
+  // BENCH_LOG=warn shows the pool's warnings (connections lost, answers refused) on stderr.
+  { logger: pino({ level: process.env.BENCH_LOG ?? 'silent' }, pino.destination(2)) },
 );
 const v2 = `http://127.0.0.1:${port}/api/v2`;
 const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${node.liteserver.port}`, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });

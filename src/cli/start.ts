@@ -60,6 +60,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
       });
     }),
   );
+  for (const [i, chain] of chains.entries()) if (chain instanceof LiteChain) chain.useIndex(indexes[i].index.reader);
   const networks: NetworkContext[] = config.networks.map((network, i) => ({
     ...network,
     // A lite network's global_id is what its blocks say.

@@ -202,6 +202,28 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.equal(state.status, 'active');
   });
 
+  test('tryLocateTx / tryLocateSourceTx / tryLocateResultTx: the two ends of the wallet\'s transfer (through the live index)', async () => {
+    const v3 = `${gate.url('mainnet')}/api/v3`;
+    const [sent] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
+    const createdLt = sent.out_msgs[0].created_lt;
+    const [received] = await until('the receiver\'s transaction in the index', async () => {
+      const page = await getJson(`${v3}/transactions?account=${receiver.toRawString()}&limit=1`);
+      return page.body.transactions?.length === 1 ? page.body.transactions : undefined;
+    });
+    const query = `source=${wallet.address.toString()}&destination=${receiver.toString()}&created_lt=${createdLt}`;
+    const source = await getJson(`${v2}/tryLocateSourceTx?${query}`);
+    assert.equal(source.status, 200, JSON.stringify(source.body));
+    assert.equal(source.body.result.transaction_id.hash, sent.transaction_id.hash);
+    for (const method of ['tryLocateTx', 'tryLocateResultTx']) {
+      const result = await getJson(`${v2}/${method}?${query}`);
+      assert.equal(result.status, 200, JSON.stringify(result.body));
+      assert.equal(result.body.result.transaction_id.hash, received.hash);
+      assert.equal(result.body.result.in_msg.created_lt, createdLt);
+    }
+    const unknown = await getJson(`${v2}/tryLocateTx?source=${wallet.address.toString()}&destination=${receiver.toString()}&created_lt=1`);
+    assert.equal(unknown.status, 404);
+  });
+
   test('--index-from back-fills the index from an earlier block: the genesis wallet\'s first transactions are there', async () => {
     const head = gate.networks[0].chain.masterchainInfo().last.id.seqno;
     const second = await startTestTongate({

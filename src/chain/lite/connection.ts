@@ -78,7 +78,12 @@ export class LiteConnection extends EventEmitter {
     });
   }
 
-  query<REQ, RES>(f: TLFunction<REQ, RES>, request: REQ, timeoutMs: number): Promise<RES> {
+  /**
+   * `dropIfSilent`: when no answer at all (to any query) arrived before this one timed out, the connection is
+   * replaced: the server hangs, or the stream is out of step (a corrupt length prefix leaves the reader waiting for
+   * a frame that never ends). Only for cheap queries (the health check): a heavy one may just be slow under load.
+   */
+  query<REQ, RES>(f: TLFunction<REQ, RES>, request: REQ, timeoutMs: number, options: { dropIfSilent?: boolean } = {}): Promise<RES> {
     if (this.closed) return Promise.reject(new LiteTransportError(`${this.label}: connection closed`));
     if (!this.ready || !this.client) return Promise.reject(new LiteTransportError(`${this.label}: not connected`));
     const id = randomBytes(32);
@@ -94,9 +99,7 @@ export class LiteConnection extends EventEmitter {
       const timer = setTimeout(() => {
         this.pending.delete(key);
         reject(new LiteTransportError(`${this.label}: no answer within ${timeoutMs} ms`, true));
-        // Nothing at all came back since this query was sent: the server hangs, or the stream is out of step (a
-        // corrupt length prefix leaves the reader waiting for a frame that never ends). A new connection fixes both.
-        if (this.answers === sentAt && this.ready) this.drop(new LiteTransportError(`${this.label}: unresponsive, reconnecting`));
+        if (options.dropIfSilent && this.answers === sentAt && this.ready) this.drop(new LiteTransportError(`${this.label}: unresponsive, reconnecting`));
       }, timeoutMs);
       timer.unref();
       this.pending.set(key, { decode: (b) => f.decodeResponse(b), resolve: resolve as (v: unknown) => void, reject, timer });

@@ -47,6 +47,7 @@ import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
 import { feedMasterchainBlock } from './follower.js';
 import type { FeedBlock } from '../../index/feed.js';
+import type { IndexReader } from '../../index/reader.js';
 
 const EMPTY_STACK_BASE64 = serializeTuple([]).toBoc().toString('base64');
 const EMPTY_STACK = serializeTuple([]);
@@ -97,6 +98,7 @@ export class LiteChain implements Chain {
   private readonly headListeners = new Set<(seqno: number) => void>();
   private readonly prefetched = new Map<number, Promise<FeedBlock>>();
   private stopped = false;
+  private index: IndexReader | undefined;
 
   private constructor(private readonly options: LiteChainOptions) {
     this.name = options.network;
@@ -274,12 +276,36 @@ export class LiteChain implements Chain {
     });
   }
 
-  getTransaction(hash: Buffer): never {
-    throw needsIndex(`transaction ${hash.toString('hex')}`);
+  /**
+   * The network's live index (src/index), once it runs: what a liteserver cannot find (a transaction by its hash
+   * alone, the transactions of a message) is looked up there, then read from the liteservers and checked like
+   * any other. Only as far back as the index reaches.
+   */
+  useIndex(index: IndexReader): void {
+    this.index = index;
   }
 
-  getTransactionsByMessage(msgHash: Buffer): never {
-    throw needsIndex(`transactions of message ${msgHash.toString('hex')}`);
+  async getTransaction(hash: Buffer): Promise<ChainTransaction | undefined> {
+    if (!this.index) throw needsIndex(`transaction ${hash.toString('hex')}`);
+    const [record] = await this.index.transactions({ hash }, 'desc', { limit: 1, offset: 0 });
+    return record && this.transactionOf(record);
+  }
+
+  /** Transactions that received the message, then the one that sent it (from the index, within its range). */
+  async getTransactionsByMessage(msgHash: Buffer): Promise<ChainTransaction[]> {
+    if (!this.index) throw needsIndex(`transactions of message ${msgHash.toString('hex')}`);
+    const page = { limit: 16, offset: 0 };
+    const records = [
+      ...(await this.index.transactionsByMessage({ msgHash, direction: 'in' }, page)),
+      ...(await this.index.transactionsByMessage({ msgHash, direction: 'out' }, page)),
+    ];
+    return Promise.all(records.map((record) => this.transactionOf(record)));
+  }
+
+  /** An indexed transaction, read (and checked) from the liteservers: the index keeps no transaction BoCs. */
+  private async transactionOf(record: { account: string; lt: bigint; hash: Buffer }): Promise<ChainTransaction> {
+    const [tx] = await this.transactionPage(Address.parse(record.account), record.lt, record.hash);
+    return tx;
   }
 
   getMessage(hash: Buffer): ChainMessage | undefined {
@@ -516,7 +542,7 @@ export class LiteChain implements Chain {
 }
 
 function needsIndex(what: string): NotFound {
-  return new NotFound(`${what}: finding it needs tongate's live index, which lite networks do not have yet`);
+  return new NotFound(`${what}: finding it needs tongate's live index, which is not running`);
 }
 
 function bigintHash(value: bigint): Buffer {

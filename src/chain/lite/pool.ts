@@ -285,7 +285,9 @@ export class LitePool extends EventEmitter {
     server.checking = true;
     const started = this.clock.now();
     try {
-      const info = await server.connection.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' }, this.attemptTimeoutMs);
+      const info = await server.connection.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' }, this.attemptTimeoutMs, {
+        dropIfSilent: true,
+      });
       server.observeLatency(this.clock.now() - started);
       server.breaker.success();
       server.mcSeqno = info.last.seqno;
