@@ -14,9 +14,21 @@ function walk(dir) {
 const filters = process.argv.slice(2);
 const files = walk('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+// test/lite runs a real TON validator (~80 % of a core): alone, after the others, so it neither slows their
+// timing-sensitive tests nor is slowed by them.
+const alone = files.filter((f) => f.startsWith(join('test', 'lite')));
+const together = files.filter((f) => !alone.includes(f));
+let status = 0;
+for (const [group, groupConcurrency] of [
+  [together, concurrency],
+  [alone, '1'],
+]) {
+  if (group.length === 0) continue;
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${groupConcurrency}`, '--test-timeout=300000', ...group],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0) status = result.status ?? 1;
+}
+process.exit(status);

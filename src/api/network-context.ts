@@ -9,6 +9,10 @@ export interface NetworkContext {
   /** Friendly addresses carry the test-only flag on every network but mainnet, as toncenter's testnet does. */
   testOnly: boolean;
   chain: Chain;
+  /** What serves it (config: --backend): an embedded chain, TON liteservers, or an upstream API. */
+  backend?: 'local' | 'lite' | 'upstream';
   /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
   index?: IndexReader;
+  /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
+  indexLag?(): number;
 }

@@ -1,6 +1,6 @@
 /**
  * The Chain of one network, as the API layers see it. Implementations: chain/local (the embedded
- * chain). Later chain/lite (liteservers). Nothing here knows about HTTP or wire formats: values are
+ * chain) and chain/lite (TON liteservers). Nothing here knows about HTTP or wire formats: values are
  * @ton/core objects, bigints and Buffers; api/ and ton/ turn them into toncenter's JSON.
  *
  * Reads return `MaybePromise`: the local chain answers store reads synchronously (SQLite) and
@@ -46,6 +46,20 @@ export interface Block {
   isKeyBlock: boolean;
   prevKeyBlockSeqno: number;
   minRefMcSeqno: number;
+  /** What a validator network's header says and a local chain does not have (chain/lite fills it). */
+  consensus?: BlockConsensus;
+}
+
+export interface BlockConsensus {
+  flags: number;
+  afterMerge: boolean;
+  afterSplit: boolean;
+  beforeSplit: boolean;
+  wantMerge: boolean;
+  wantSplit: boolean;
+  validatorListHashShort: number;
+  catchainSeqno: number;
+  vertSeqno: number;
 }
 
 export interface MasterchainInfo {

@@ -10,19 +10,34 @@ export interface FaucetLine {
 
 export function renderBanner(
   config: TongateConfig,
-  networks: Array<{ network: NetworkContext; faucets: FaucetLine[]; /** Lines describing an upstream network's upstreams. */ upstreams?: string[] }>,
+  networks: Array<{
+    network: NetworkContext;
+    faucets: FaucetLine[];
+    /** Lines describing an upstream network's upstreams. */
+    upstreams?: string[];
+    /** A lite network's liteservers. */
+    liteservers?: { count: number; configFile: string };
+  }>,
   accessDescription: string,
   startupMs: number,
 ): string {
-  const locals = networks.filter((n) => !n.upstreams).length;
-  const upstreams = networks.length - locals;
-  const what = [locals > 0 ? `${locals} local chain(s)` : '', upstreams > 0 ? `${upstreams} upstream network(s)` : ''].filter(Boolean).join(' and ');
+  const locals = networks.filter((n) => !n.upstreams && !n.liteservers).length;
+  const lites = networks.filter((n) => n.liteservers).length;
+  const upstreams = networks.filter((n) => n.upstreams).length;
+  const what = [
+    locals > 0 ? `${locals} local chain(s)` : '',
+    lites > 0 ? `${lites} network(s) through liteservers` : '',
+    upstreams > 0 ? `${upstreams} upstream network(s)` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const lines = [`tongate: toncenter-compatible API on ${what}, ready in ${startupMs} ms`, ''];
-  for (const { network, faucets, upstreams: forwardedTo } of networks) {
+  for (const { network, faucets, upstreams: forwardedTo, liteservers } of networks) {
     const base = network.baseUrl.origin;
     lines.push(`${network.name}  global_id ${network.globalId}`);
     lines.push(`  v2  ${base}/api/v2   (JSON-RPC: ${base}/api/v2/jsonRPC)`);
-    lines.push(`  v3  ${base}/api/v3`);
+    lines.push(`  v3  ${base}/api/v3${liteservers ? '   (indexed from the block tongate started at)' : ''}`);
+    if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const line of forwardedTo ?? []) lines.push(`  ${line}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
     lines.push('');

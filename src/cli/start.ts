@@ -1,11 +1,13 @@
 /**
- * `tongate start`: opens a local chain per local network (an upstream network opens its forwarder instead), the access layer and the HTTP gateway, prints the banner,
- * and on SIGINT/SIGTERM finishes the block in progress, closes the stores and exits 0.
+ * `tongate start`: opens each network's backend (a local chain, a liteserver pool, both with their v3 index; or
+ * an upstream forwarder), the access layer and the HTTP gateway, prints the banner, and on SIGINT/SIGTERM
+ * finishes the block in progress, closes the stores and exits 0.
  */
 import { fromNano } from '@ton/core';
 import pino, { type Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { LocalChain } from '../chain/local/index.js';
+import { LiteChain } from '../chain/lite/index.js';
 import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -13,6 +15,7 @@ import { renderBanner } from './banner.js';
 import { createAccessLayer } from '../access/index.js';
 import { runIndex } from '../index/run-index.js';
 import { accessOptionsFrom } from './access-options.js';
+import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
 import { openUpstreamNetworks, upstreamContext } from '../upstream/index.js';
 
@@ -28,43 +31,58 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? pino({ level: config.logLevel });
 
-  // Networks of kind upstream have no chain and no index: only the local ones open them.
-  const locals = config.networks.filter((network) => network.backend === 'local');
+  // Networks of kind upstream have no chain and no index: local and lite networks open them.
+  const chained = config.networks.filter((network) => network.backend !== 'upstream');
   const chains = await Promise.all(
-    locals.map((network) =>
-      LocalChain.open({
-        network: network.name,
-        globalId: network.globalId,
-        dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
-        blockIntervalMs: config.blockIntervalMs,
-        faucetMnemonic: config.faucetMnemonic,
-        clock,
-        logger: logger.child({ network: network.name }),
-      }),
+    chained.map((network) =>
+      network.backend === 'lite'
+        ? LiteChain.open({ network: network.name, globalConfig: network.lite!.globalConfig, clock, logger: logger.child({ network: network.name }) })
+        : LocalChain.open({
+            network: network.name,
+            globalId: network.globalId,
+            dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+            blockIntervalMs: config.blockIntervalMs,
+            faucetMnemonic: config.faucetMnemonic,
+            clock,
+            logger: logger.child({ network: network.name }),
+          }),
     ),
   );
-  // v3's index follows each chain (catching up on blocks it missed while stopped).
+  // v3's index follows each chain: a local chain's from its start (catching up on blocks it missed while
+  // stopped), a real network's from where tongate first started on it (or --index-from).
   const indexes = await Promise.all(
-    locals.map((network, i) =>
-      runIndex({
+    chained.map((network, i) => {
+      const chain = chains[i];
+      return runIndex({
         network: network.name,
-        chain: chains[i],
+        chain,
         dataDir: config.dataDir,
         databaseUrl: config.databaseUrl,
         ephemeral: config.ephemeral,
         queryTimeoutMs: config.queryTimeoutMs,
         logger: logger.child({ network: network.name, component: 'index' }),
-      }),
-    ),
+        ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno } : {}),
+      });
+    }),
   );
+  for (const [i, chain] of chains.entries()) if (chain instanceof LiteChain) chain.useIndex(indexes[i].index.reader);
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
   const upstreams = await openUpstreamNetworks(config.networks, { clock, logger, registry: access.metrics.registry });
   const networks: NetworkContext[] = config.networks.map((network) => {
     const upstream = upstreams.get(network.name);
     if (upstream) return upstreamContext(network, upstream);
-    const i = locals.indexOf(network);
-    return { ...network, testOnly: network.name !== 'mainnet', chain: chains[i], index: indexes[i].index.reader };
+    const i = chained.indexOf(network);
+    return {
+      ...network,
+      // A lite network's global_id is what its blocks say.
+      globalId: chains[i].globalId,
+      testOnly: network.name !== 'mainnet',
+      chain: chains[i],
+      index: indexes[i].index.reader,
+      indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
+    };
   });
+  registerChainMetrics(access.metrics.registry, networks);
   const gateway = createGateway({ config, networks, clock, logger, access });
   try {
     await gateway.listen();
@@ -75,22 +93,24 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     await access.close();
     throw err;
   }
-  for (const chain of chains) chain.start();
+  for (const chain of chains) if (chain instanceof LocalChain) chain.start();
 
   const banner = renderBanner(
     config,
     networks.map((network) => {
-      const chain = chains[locals.findIndex((local) => local.name === network.name)];
+      const chain = chains[chained.findIndex((c) => c.name === network.name)];
       return {
         network,
         upstreams: upstreams.get(network.name)?.describe(),
-        faucets: chain
-          ? chain.faucets().map((f) => ({
-              kind: f.kind,
-              address: f.address.toString({ urlSafe: true, bounceable: true, testOnly: network.testOnly }),
-              balanceTon: fromNano(chain.getAccount(f.address).balance),
-            }))
-          : [],
+        liteservers: liteOf(config.networks.find((n) => n.name === network.name)!),
+        faucets:
+          chain instanceof LocalChain
+            ? chain.faucets().map((f) => ({
+                kind: f.kind,
+                address: f.address.toString({ urlSafe: true, bounceable: true, testOnly: network.testOnly }),
+                balanceTon: fromNano(chain.getAccount(f.address).balance),
+              }))
+            : [],
       };
     }),
     access.describe(),
@@ -112,4 +132,8 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
     },
     banner,
   };
+}
+
+function liteOf(network: TongateConfig['networks'][number]): { count: number; configFile: string } | undefined {
+  return network.lite && { count: network.lite.globalConfig.liteservers.length, configFile: network.lite.configFile };
 }

@@ -9,7 +9,10 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors.js';
 import { OPTIONS, envName, flagName, type OptionSpec } from './options.js';
 import { resolveNetworks } from './networks.js';
-import { applyBackends, type UpstreamValues } from './upstream.js';
+import { applyBackendKinds } from './backends.js';
+import { applyLite } from './lite.js';
+import type { NetworkPairs } from './per-network.js';
+import { applyUpstreams, type UpstreamValues } from './upstream.js';
 import type { LimiterFailureMode, TongateConfig } from './types.js';
 
 export interface ConfigSources {
@@ -37,7 +40,14 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
   }
 
   const config: TongateConfig = {
-    networks: applyBackends(resolveNetworks(values.network as string[] | undefined), values as unknown as UpstreamValues),
+    networks: applyUpstreams(
+      applyLite(
+        applyBackendKinds(resolveNetworks(values.network as string[] | undefined), values.backend as NetworkPairs | undefined),
+        values.liteConfig as NetworkPairs | undefined,
+        values.indexFrom as NetworkPairs | undefined,
+      ),
+      values as unknown as UpstreamValues,
+    ),
     listen: values.listen as TongateConfig['listen'],
     tlsCert: values.tlsCert as string | undefined,
     tlsKey: values.tlsKey as string | undefined,

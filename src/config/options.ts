@@ -5,6 +5,7 @@
 import { ConfigError } from './errors.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
+import { asNetworkPairs } from './per-network.js';
 
 export interface OptionSpec {
   /** Config-file key and commander attribute name (camelCase). */
@@ -110,6 +111,20 @@ export const OPTIONS: OptionSpec[] = [
     flag: '--listen <[host:]port>',
     description: 'one listening address for all networks, told apart by Host (default: one listener per base-URL port)',
     parse: asListen,
+  },
+  {
+    key: 'liteConfig',
+    flag: '--lite-config <network=file>',
+    description: 'TON global config (liteservers) of a lite network (default: the public mainnet or testnet config shipped with tongate)',
+    repeatable: true,
+    parse: asNetworkPairs,
+  },
+  {
+    key: 'indexFrom',
+    flag: '--index-from <network=seqno>',
+    description: 'a lite network\'s empty index starts at this masterchain block (back-fill) instead of where tongate starts',
+    repeatable: true,
+    parse: asNetworkPairs,
   },
   { key: 'tlsCert', flag: '--tls-cert <file>', description: 'PEM certificate for https base URLs', parse: asString },
   { key: 'tlsKey', flag: '--tls-key <file>', description: 'PEM private key for https base URLs', parse: asString },

@@ -39,3 +39,23 @@ export function asSecretNetworkPairs(raw: unknown, label: string): NetworkPairs 
     throw error;
   }
 }
+
+/** Refuses pairs that name a network that is not configured; returns the pairs (none when absent). */
+export function knownNetworks(option: string, pairs: NetworkPairs | undefined, names: ReadonlySet<string>): NetworkPairs {
+  for (const [network] of pairs ?? []) {
+    if (!names.has(network)) throw new ConfigError(option, `unknown network ${JSON.stringify(network)} (configured: ${[...names].join(', ')})`);
+  }
+  return pairs ?? [];
+}
+
+/** Every value given for `network`, in order. */
+export function valuesOf(pairs: NetworkPairs, network: string): string[] {
+  return pairs.filter(([name]) => name === network).map(([, value]) => value);
+}
+
+/** The one value given for `network` (undefined: none); a second one is refused. */
+export function singleValue(option: string, pairs: NetworkPairs, network: string): string | undefined {
+  const values = valuesOf(pairs, network);
+  if (values.length > 1) throw new ConfigError(option, `${network} is given ${values.length} values; one is allowed`);
+  return values[0];
+}

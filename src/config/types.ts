@@ -1,3 +1,4 @@
+import type { GlobalConfig } from '../ton/global-config.js';
 /** The resolved configuration of one tongate process: what `tongate start` runs with. */
 
 export interface NetworkConfig {
@@ -7,13 +8,18 @@ export interface NetworkConfig {
   baseUrl: URL;
   /** global_id of the network's blocks (config param 19): -239 on mainnet, -3 on testnet. */
   globalId: number;
-  /** What serves it: `local` (an embedded chain and its index) or `upstream` (forwarded, src/upstream). */
+  /**
+   * What serves it: `local` (an embedded chain and its index), `lite` (TON liteservers and tongate's own index,
+   * src/chain/lite) or `upstream` (forwarded to a toncenter-compatible API, src/upstream).
+   */
   backend: NetworkBackend;
+  /** For backend `lite`: the global config (liteservers, zero state), the file it came from, the index's start. */
+  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number };
   /** For backend `upstream`: where and how requests are forwarded. */
   upstream?: UpstreamConfig;
 }
 
-export type NetworkBackend = 'local' | 'upstream';
+export type NetworkBackend = 'local' | 'lite' | 'upstream';
 
 /** The upstream APIs of one network of kind `upstream` (see src/upstream/README.md). */
 export interface UpstreamConfig {

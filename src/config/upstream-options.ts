@@ -19,7 +19,7 @@ export const UPSTREAM_OPTIONS: OptionSpec[] = [
   {
     key: 'backend',
     flag: '--backend <network=kind>',
-    description: 'what serves a network: local (an embedded chain, the default) or upstream (forwarded to --upstream-v2/--upstream-v3)',
+    description: 'what serves a network: local (an embedded chain, the default), lite (TON liteservers) or upstream (forwarded to --upstream-v2/--upstream-v3)',
     repeatable: true,
     parse: asNetworkPairs,
   },

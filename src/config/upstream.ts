@@ -1,18 +1,16 @@
 /**
- * Gives each network its backend and, for networks of kind `upstream`, their upstream configuration, from
- * the per-network options of upstream-options.ts. Everything that cannot work is refused here (exit 2):
- * an option naming an unknown network, upstream URLs on a local network, an upstream network without any.
+ * The upstream configuration of networks of kind `upstream`, from the per-network options of upstream-options.ts.
+ * Everything that cannot work is refused here (exit 2): an option naming an unknown network, upstream options on
+ * a network of another kind, an upstream network without any URL.
  */
 import { ConfigError } from './errors.js';
-import type { NetworkPairs } from './per-network.js';
-import type { NetworkBackend, NetworkConfig, UpstreamConfig } from './types.js';
+import { knownNetworks, singleValue, valuesOf, type NetworkPairs } from './per-network.js';
+import type { NetworkConfig, UpstreamConfig } from './types.js';
 
-const BACKENDS: NetworkBackend[] = ['local', 'upstream'];
 const DEFAULT_CONCURRENCY = 64;
 const DEFAULT_CACHE_MS = 1000;
 
 export interface UpstreamValues {
-  backend?: NetworkPairs;
   upstreamV2?: NetworkPairs;
   upstreamV3?: NetworkPairs;
   upstreamKey?: NetworkPairs;
@@ -23,60 +21,42 @@ export interface UpstreamValues {
   upstreamMaxResponse: number;
 }
 
-export function applyBackends(networks: NetworkConfig[], values: UpstreamValues): NetworkConfig[] {
+/** `networks` with their kind already given (backends.ts); upstream ones get their `upstream` configuration. */
+export function applyUpstreams(networks: NetworkConfig[], values: UpstreamValues): NetworkConfig[] {
   const names = new Set(networks.map((n) => n.name));
-  const check = (option: string, pairs: NetworkPairs | undefined): NetworkPairs => {
-    for (const [network] of pairs ?? []) {
-      if (!names.has(network)) throw new ConfigError(option, `unknown network ${JSON.stringify(network)} (configured: ${[...names].join(', ')})`);
-    }
-    return pairs ?? [];
-  };
-  const backend = check('--backend', values.backend);
-  const v2 = check('--upstream-v2', values.upstreamV2);
-  const v3 = check('--upstream-v3', values.upstreamV3);
-  const key = check('--upstream-key', values.upstreamKey);
-  const rps = check('--upstream-rps', values.upstreamRps);
-  const concurrency = check('--upstream-concurrency', values.upstreamConcurrency);
-  const cache = check('--upstream-cache', values.upstreamCache);
+  const v2 = knownNetworks('--upstream-v2', values.upstreamV2, names);
+  const v3 = knownNetworks('--upstream-v3', values.upstreamV3, names);
+  const key = knownNetworks('--upstream-key', values.upstreamKey, names);
+  const rps = knownNetworks('--upstream-rps', values.upstreamRps, names);
+  const concurrency = knownNetworks('--upstream-concurrency', values.upstreamConcurrency, names);
+  const cache = knownNetworks('--upstream-cache', values.upstreamCache, names);
 
   return networks.map((network) => {
-    const kind = single('--backend', backend, network.name) ?? 'local';
-    if (!BACKENDS.includes(kind as NetworkBackend)) throw new ConfigError('--backend', `${network.name}: expected one of ${BACKENDS.join(', ')}, got ${JSON.stringify(kind)}`);
-    const urls2 = all(v2, network.name).map((url) => upstreamUrl('--upstream-v2', network.name, url));
-    const urls3 = all(v3, network.name).map((url) => upstreamUrl('--upstream-v3', network.name, url));
-    const own = [key, rps, concurrency, cache].some((pairs) => all(pairs, network.name).length > 0);
-    if (kind !== 'upstream') {
+    const urls2 = valuesOf(v2, network.name).map((url) => upstreamUrl('--upstream-v2', network.name, url));
+    const urls3 = valuesOf(v3, network.name).map((url) => upstreamUrl('--upstream-v3', network.name, url));
+    const own = [key, rps, concurrency, cache].some((pairs) => valuesOf(pairs, network.name).length > 0);
+    if (network.backend !== 'upstream') {
       if (urls2.length + urls3.length > 0 || own) {
-        throw new ConfigError('--backend', `${network.name} has upstream options but its backend is ${kind}: add --backend ${network.name}=upstream`);
+        throw new ConfigError('--backend', `${network.name} has upstream options but its backend is ${network.backend}: add --backend ${network.name}=upstream`);
       }
-      return { ...network, backend: kind as NetworkBackend };
+      return network;
     }
     if (urls2.length + urls3.length === 0) {
       throw new ConfigError('--upstream-v2', `${network.name} is an upstream network: give --upstream-v2 ${network.name}=URL and/or --upstream-v3 ${network.name}=URL`);
     }
-    const rpsText = single('--upstream-rps', rps, network.name);
+    const rpsText = singleValue('--upstream-rps', rps, network.name);
     const upstream: UpstreamConfig = {
       v2: urls2,
       v3: urls3,
-      apiKey: single('--upstream-key', key, network.name),
+      apiKey: singleValue('--upstream-key', key, network.name),
       rps: rpsText === undefined ? undefined : integer('--upstream-rps', network.name, rpsText, 1, 1_000_000),
-      concurrency: integer('--upstream-concurrency', network.name, single('--upstream-concurrency', concurrency, network.name) ?? String(DEFAULT_CONCURRENCY), 1, 10_000),
-      cacheMs: integer('--upstream-cache', network.name, single('--upstream-cache', cache, network.name) ?? String(DEFAULT_CACHE_MS), 0, 600_000),
+      concurrency: integer('--upstream-concurrency', network.name, singleValue('--upstream-concurrency', concurrency, network.name) ?? String(DEFAULT_CONCURRENCY), 1, 10_000),
+      cacheMs: integer('--upstream-cache', network.name, singleValue('--upstream-cache', cache, network.name) ?? String(DEFAULT_CACHE_MS), 0, 600_000),
       timeoutMs: values.upstreamTimeout,
       maxResponseBytes: values.upstreamMaxResponse,
     };
-    return { ...network, backend: 'upstream', upstream };
+    return { ...network, upstream };
   });
-}
-
-function all(pairs: NetworkPairs, network: string): string[] {
-  return pairs.filter(([name]) => name === network).map(([, value]) => value);
-}
-
-function single(option: string, pairs: NetworkPairs, network: string): string | undefined {
-  const values = all(pairs, network);
-  if (values.length > 1) throw new ConfigError(option, `${network} is given ${values.length} values; one is allowed`);
-  return values[0];
 }
 
 function integer(option: string, network: string, text: string, min: number, max: number): number {

@@ -1,20 +1,26 @@
 /**
  * Liveness and readiness: 200 while the network's chain seals blocks, 503 when its newest block is older
- * than `staleAfterMs` (the producer is stuck). Never rate limited.
+ * than `staleAfterMs` (the producer is stuck, or no liteserver reports new blocks). With an index, how many
+ * masterchain blocks it is behind: past `INDEX_LAG_DEGRADED` the status is `degraded` (still 200: v2 answers;
+ * v3 answers what the index holds). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../util/clock.js';
+
+export const INDEX_LAG_DEGRADED = 10;
 
 export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { clock: Clock; staleAfterMs: number }): void {
   const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const last = request.network.chain.masterchainInfo().last;
     const ageMs = Math.max(0, clock.now() - last.genUtime * 1000);
     const ready = ageMs <= staleAfterMs;
+    const lag = request.network.indexLag?.();
     return reply.code(ready ? 200 : 503).send({
-      status: ready ? 'ok' : 'stale',
+      status: !ready ? 'stale' : lag !== undefined && lag > INDEX_LAG_DEGRADED ? 'degraded' : 'ok',
       network: request.network.name,
       last_seqno: last.id.seqno,
       last_block_age_ms: Math.round(ageMs),
+      ...(lag !== undefined ? { index_lag_blocks: lag } : {}),
     });
   };
   for (const path of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']) app.get(path, handler);

@@ -45,6 +45,8 @@ export interface AttachOptions {
    * costs only their packing; 'main': here, in this thread.
    */
   thread?: 'worker' | 'main';
+  /** When the index is empty: the first masterchain seqno to index (default 0). A real network's index starts where tongate starts. */
+  startAt?: number;
 }
 
 export interface IndexAttachment {
@@ -107,6 +109,8 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   const window = options.window ?? WRITE_WINDOW;
   let written = await index.reader.lastMasterchainSeqno();
   await assertSameChain(index, feed, written);
+  // An empty index of a chain that did not start here (a real network) begins where it is told to.
+  if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
   const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
@@ -136,7 +140,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
           const seqno = (inFlight.at(-1)?.seqno ?? written) + 1;
           if (seqno > last) break;
           const live = pending.get(seqno);
-          const done = sink.write(live ? feedFromSealed(live) : await feedFromChain(feed, seqno));
+          const done = sink.write(live ? feedFromSealed(live) : await (feed.feedBlock ? feed.feedBlock(seqno) : feedFromChain(feed, seqno)));
           // Observed below, in order; a rejection met while an earlier block is awaited is not lost.
           done.catch(() => {});
           inFlight.push({ seqno, done });
@@ -180,12 +184,19 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     });
   };
 
-  const unsubscribe = feed.onBlock((sealed) => {
+  const unsubscribeBlocks = feed.onBlock((sealed) => {
     const seqno = sealed.masterchain.id.seqno;
     if (seqno <= written) return;
     if (pending.size < maxPending) pending.set(seqno, sealed);
     pump();
   });
+  const unsubscribeHeads = feed.onHead?.((seqno) => {
+    if (seqno > written) pump();
+  });
+  const unsubscribe = () => {
+    unsubscribeBlocks();
+    unsubscribeHeads?.();
+  };
   pump();
 
   return {

@@ -34,6 +34,14 @@ export function cellOf(source: CellSource): Cell {
 export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
   /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
   faucets?(): { address: Address }[];
+  /**
+   * Chains that read their blocks themselves (chain/lite: a masterchain block commits any number of shard blocks
+   * per shard, found by walking back from its shard tops): masterchain block `seqno` with everything it commits.
+   * Without it, feedFromChain reads the block through the Chain methods.
+   */
+  feedBlock?(seqno: number): Promise<FeedBlock>;
+  /** Chains that hand no sealed blocks over (onBlock never fires): called with each new masterchain seqno. */
+  onHead?(listener: (seqno: number) => void): () => void;
 };
 
 const TRANSACTIONS_PER_READ = 1000;

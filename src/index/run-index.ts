@@ -25,6 +25,8 @@ export interface RunIndexOptions {
   /** A read's time budget (--query-timeout; default 2000 ms). */
   queryTimeoutMs?: number;
   logger?: IndexLogger;
+  /** An empty index starts at this masterchain seqno (a real network's: where tongate starts, or --index-from). */
+  startAt?: number;
 }
 
 export interface RunningIndex {
@@ -47,7 +49,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   if (index.reads instanceof SqliteReaderPool) index.reads.warm().catch(() => {});
   let attachment: IndexAttachment;
   try {
-    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger });
+    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger, startAt: options.startAt });
   } catch (error) {
     await index.close();
     throw error;

@@ -93,7 +93,7 @@ test('the environment (comma-separated name=value) and the file (maps, lists) sa
 test('bad upstream configuration names the option', () => {
   const load = (flags: Record<string, unknown>) => loadConfig({ flags: { network: NETWORKS, ...flags }, env: {} });
   const cases: Array<[Record<string, unknown>, RegExp]> = [
-    [{ backend: ['mainnet=remote'] }, /^--backend: mainnet: expected one of local, upstream, got "remote"/],
+    [{ backend: ['mainnet=remote'] }, /^--backend: mainnet: expected one of local, lite, upstream, got "remote"/],
     [{ backend: ['devnet=upstream'] }, /^--backend: unknown network "devnet"/],
     [{ backend: ['mainnet'] }, /^--backend: expected network=value/],
     [{ backend: ['mainnet=upstream'] }, /^--upstream-v2: mainnet is an upstream network: give --upstream-v2 mainnet=URL and\/or --upstream-v3 mainnet=URL/],

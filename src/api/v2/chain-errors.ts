@@ -5,6 +5,7 @@
  * is a bug and becomes a 500 in the HTTP error handler.
  */
 import { BadMessage, BadStack, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
+import { LiteDataError, LiteSendRefused, LiteServerError, LiteTimeout, LiteUnavailable } from '../../chain/lite/errors.js';
 import { TonInputError } from '../../ton/errors.js';
 import { VmStackTooDeepError } from '../../ton/vm-stack.js';
 import { ApiError } from '../errors.js';
@@ -23,6 +24,14 @@ export function refusedMessage(error: ExternalMessageRejected): ApiError {
 export function toApiError(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   if (error instanceof ExternalMessageRejected) return refusedMessage(error);
+  // A liteserver's refusal, in its own words as tonlib relays them (same status as the local chain's).
+  if (error instanceof LiteSendRefused) return new ApiError(400, `LITE_SERVER_UNKNOWN: ${error.text}`);
+  // Liteservers (chain/lite): none could answer (503), none answered in time (504), one answered an error or
+  // data that did not check out and no other did better (502).
+  if (error instanceof LiteUnavailable) return new ApiError(503, error.message);
+  if (error instanceof LiteTimeout) return new ApiError(504, error.message);
+  if (error instanceof LiteServerError) return new ApiError(502, `LITE_SERVER_UNKNOWN: ${error.text}`);
+  if (error instanceof LiteDataError) return new ApiError(502, error.message);
   if (error instanceof NotFound) return new ApiError(404, error.message);
   // BadMessage and the other input errors already start with the parameter they are about ("boc: ...").
   if (error instanceof BadMessage || error instanceof BadStack) return new ApiError(422, `failed to parse parameter ${error.message}`);

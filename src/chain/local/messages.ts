@@ -23,10 +23,10 @@ export interface ParsedExternal {
 export const SIMULATED_WORKCHAIN = 0;
 
 /**
- * Parses a submitted BoC as an external-in message to a basechain account. Throws BadMessage with the
- * reason when it is not one.
+ * Parses a submitted BoC as an external-in message to a basechain account (any account with `anyWorkchain`:
+ * a real network has the masterchain's too). Throws BadMessage with the reason when it is not one.
  */
-export function parseExternal(boc: Buffer): ParsedExternal {
+export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } = {}): ParsedExternal {
   // Checked before anything is built: reference indexes in range, no more cells than a request may send.
   const shape = inspectBoc(boc);
   if (typeof shape === 'string') throw new BadMessage(`boc: not a valid bag of cells (${shape})`);
@@ -52,7 +52,7 @@ export function parseExternal(boc: Buffer): ParsedExternal {
     throw new BadMessage(`boc: expected an external-in message, got ${message.info.type}`);
   }
   const dest = message.info.dest;
-  if (dest.workChain !== SIMULATED_WORKCHAIN) {
+  if (!options.anyWorkchain && dest.workChain !== SIMULATED_WORKCHAIN) {
     throw new BadMessage(`boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchain 0 only`);
   }
   return {

@@ -2,7 +2,7 @@
  * Reads for the API layers. The visible state is the last sealed block (the chain head); reads
  * "as of" an older masterchain seqno go to the stored history. Nothing here changes the chain.
  */
-import { Address, beginCell, Cell, external, loadTransaction, serializeTuple, storeMessage, type TupleItem } from '@ton/core';
+import { Address, Cell, serializeTuple, type TupleItem } from '@ton/core';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
 import type { Clock } from '../../util/clock.js';
 import {
@@ -27,9 +27,9 @@ import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
 import type { NetworkConfig } from './config.js';
 import type { PooledEmulator } from './emulator-pool.js';
-import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
-import { BadMessage, BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
-import { parseExternal } from './messages.js';
+import { GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
+import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
+import { emulationResult, externalToEmulate } from '../emulation.js';
 import { nextAlignedLt } from './open-block.js';
 import { serializePrevBlocksInfo } from './prev-blocks-info.js';
 import { messageFromRecord, transactionFromRow } from './records.js';
@@ -205,31 +205,7 @@ export class ChainReader {
   }
 
   async emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): Promise<EmulationResult> {
-    let dest: Address;
-    let boc: string;
-    if (Buffer.isBuffer(message)) {
-      const parsed = parseExternal(message);
-      dest = parsed.dest;
-      boc = parsed.base64;
-    } else {
-      dest = message.address;
-      if ((message.initCode === undefined) !== (message.initData === undefined)) {
-        throw new ChainInputError('init_code and init_data: give both or neither');
-      }
-      const init = message.initCode ? { code: message.initCode, data: message.initData! } : undefined;
-      // The body hangs one level under the message, code and data two (under the StateInit).
-      const parts: [string, Cell | undefined, number][] = [['body', message.body, 1], ['init_code', message.initCode, 2], ['init_data', message.initData, 2]];
-      for (const [name, cell, under] of parts) {
-        if (cell && cell.depth() + under > EMULATOR_MAX_MESSAGE_DEPTH) {
-          throw new BadMessage(`${name}: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`);
-        }
-      }
-      boc = beginCell()
-        .store(storeMessage(external({ to: dest, body: message.body, init })))
-        .endCell()
-        .toBoc()
-        .toString('base64');
-    }
+    const { dest, boc } = externalToEmulate(message);
     const { head } = this.d;
     const view = this.d.sealed.get(dest, head.seqno, true);
     const result = await this.d.emulator.emulateTransaction({
@@ -241,23 +217,7 @@ export class ChainReader {
       ignoreChksig: options.ignoreChksig ?? false,
       prevBlocksInfo: head.prevBlocksInfo,
     });
-    const noFees = { inFwdFee: 0n, storageFee: 0n, gasFee: 0n, fwdFee: 0n, total: 0n };
-    if (!result.success) return { accepted: false, error: result.error, exitCode: result.exitCode, fees: noFees };
-    const tx = loadTransaction(Cell.fromBase64(result.transaction).beginParse());
-    const d = tx.description;
-    if (d.type !== 'generic') return { accepted: true, fees: { ...noFees, total: tx.totalFees.coins }, tx };
-    const storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
-    const gasFee = d.computePhase.type === 'vm' ? d.computePhase.gasFees : 0n;
-    const fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
-    const actionFees = d.actionPhase?.totalActionFees ?? 0n;
-    const total = tx.totalFees.coins;
-    // total_fees = import fee + storage + gas + action fees: the import fee is what is left.
-    const inFwdFee = total - storageFee - gasFee - actionFees;
-    return {
-      accepted: true,
-      fees: { inFwdFee: inFwdFee > 0n ? inFwdFee : 0n, storageFee, gasFee, fwdFee, total },
-      tx,
-    };
+    return emulationResult(result);
   }
 
   config(): Cell {

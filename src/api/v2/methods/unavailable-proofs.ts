@@ -6,7 +6,8 @@
  *
  * Both methods still check their input and that the block exists (422 / 404 as for any method), then
  * answer 501 Not Implemented with a message saying why. 501, not 500: nothing failed; the backend
- * lacks the capability (a liteserver-backed chain would have it).
+ * lacks the capability. On a lite network the liteservers have both, but tongate does not relay them yet:
+ * also 501, saying so.
  */
 import { ApiError } from '../../errors.js';
 import { defineMethod } from '../method.js';
@@ -22,7 +23,9 @@ export const getMasterchainBlockSignatures = defineMethod({
     await findMasterchainBlock(network, seqno);
     throw new ApiError(
       501,
-      `getMasterchainBlockSignatures is not available on ${network.name}: it is tongate's local chain, whose blocks are sealed by tongate and signed by no validator`,
+      network.backend === 'lite'
+        ? `getMasterchainBlockSignatures is not available on ${network.name}: tongate does not relay its liteservers' block signatures yet`
+        : `getMasterchainBlockSignatures is not available on ${network.name}: it is tongate's local chain, whose blocks are sealed by tongate and signed by no validator`,
     );
   },
 });
@@ -42,7 +45,9 @@ export const getShardBlockProof = defineMethod({
     if (from_seqno !== undefined) await findMasterchainBlock(network, from_seqno);
     throw new ApiError(
       501,
-      `getShardBlockProof is not available on ${network.name}: it is tongate's local chain, whose block ids commit to tongate's own block cells, not to Merkle-provable TL-B blocks`,
+      network.backend === 'lite'
+        ? `getShardBlockProof is not available on ${network.name}: tongate does not relay its liteservers' shard block proofs yet`
+        : `getShardBlockProof is not available on ${network.name}: it is tongate's local chain, whose block ids commit to tongate's own block cells, not to Merkle-provable TL-B blocks`,
     );
   },
 });

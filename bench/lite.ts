@@ -1,0 +1,355 @@
+/**
+ * `npm run bench:lite`: what tongate in lite mode adds over talking to the liteserver directly (issue 11, figures).
+ *
+ * A real one-validator TON network (../shared/ton-node, as the tests start it; or the running one named by
+ * TONGATE_TON_NET_DIR) and one tongate in this process (`--backend mainnet=lite`, access off). For each read, in
+ * interleaved pairs (so load from other processes hits both alike), one request through tongate's v2 over HTTP
+ * and the same read with ton-lite-client's own LiteClient + LiteSingleEngine on the same liteserver:
+ *
+ *   getAddressInformation   genesis wallet; direct: getAccountState at the newest block
+ *   getAddressInformation*  a new (unknown) address each time: tongate cannot have it kept
+ *   getTransactions         genesis wallet, limit 10; direct: getAccountTransactions (10) from its last one
+ *   runGetMethod seqno      genesis wallet; tongate emulates (kept per block); direct: runSmcMethod on the server
+ *   getMasterchainInfo      for scale: an HTTP round trip with nothing behind it
+ *
+ * and prints p50/p99 of each side, the difference at p50 (what tongate adds; negative: it saves) and the ratio.
+ * Then the fault figures: the validator is killed, and the time until tongate answers a 5xx (instead of waiting)
+ * is measured; it is started again, and the time from its liteserver accepting connections to tongate's first
+ * 200 on a fresh read.
+ *
+ * Flags: --samples N (pairs per read, default 300).
+ */
+import { createConnection } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { Address, internal, toNano, SendMode, beginCell, external, storeMessage, type Cell } from '@ton/core';
+import { keyPairFromSeed } from '@ton/crypto';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { genesisTransfer } from '../test/support/ton-node.js';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { loadConfig } from '../src/config/load.js';
+import { startTongate } from '../src/cli/start.js';
+import { freePort } from '../test/support/ports.js';
+import { requireTonNode, startTonNode } from '../test/support/ton-node.js';
+import type { LiteChain } from '../src/chain/lite/index.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(argv[i + 1]);
+};
+const samples = flag('samples', 300);
+const walletCount = Math.min(255, flag('wallets', 200));
+const loadRounds = flag('rounds', 3);
+
+/** ton-lite-client keeps account states and headers by default: the baseline is a real liteserver query each time. */
+class NoCache {
+  get(): undefined {
+    return undefined;
+  }
+  set(): this {
+    return this;
+  }
+  delete(): boolean {
+    return false;
+  }
+  clear(): void {}
+}
+
+if (!requireTonNode()) process.exit(0);
+const node = await startTonNode();
+// The validator is a separate process: stop it even when the bench fails.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (err) => {
+    console.error(err);
+    void node.stop().finally(() => process.exit(1));
+  });
+}
+const port = await freePort();
+const running = await startTongate(
+  loadConfig({
+    flags: {
+      ephemeral: true,
+      logLevel: 'silent',
+      access: 'off',
+      network: [`mainnet=http://127.0.0.1:${port}`],
+      backend: ['mainnet=lite'],
+      liteConfig: [`mainnet=${node.globalConfigFile}`],
+    },
+    env: {},
+  }),
+  // BENCH_LOG=warn shows the pool's warnings (connections lost, answers refused) on stderr.
+  { logger: pino({ level: process.env.BENCH_LOG ?? 'silent' }, pino.destination(2)) },
+);
+const v2 = `http://127.0.0.1:${port}/api/v2`;
+const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${node.liteserver.port}`, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
+engine.on('error', () => undefined);
+const direct = new LiteClient({ engine, cacheMap: () => new NoCache() });
+while (!engine.isReady()) await new Promise((r) => setTimeout(r, 50));
+
+const genesis = node.genesisAddress;
+const genesisRaw = genesis.toRawString();
+
+async function http(path: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${v2}/${path}`, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+interface Pair {
+  name: string;
+  tongate: () => Promise<unknown>;
+  direct?: () => Promise<unknown>;
+}
+
+// The direct side asks for the newest block at most once a second (tongate follows the head the same way), so
+// each of its reads is one liteserver query, as tongate's uncached ones are.
+let lastId: { id: Awaited<ReturnType<typeof direct.getMasterchainInfo>>['last']; at: number } | undefined;
+const last = async () => {
+  if (!lastId || Date.now() - lastId.at > 1000) lastId = { id: (await direct.getMasterchainInfo()).last, at: Date.now() };
+  return lastId.id;
+};
+const pairs: Pair[] = [
+  {
+    name: 'getAddressInformation',
+    tongate: () => http(`getAddressInformation?address=${genesisRaw}`),
+    direct: async () => direct.getAccountState(genesis, await last()),
+  },
+  {
+    name: 'getAddressInformation*',
+    tongate: () => http(`getAddressInformation?address=${new Address(0, randomBytes(32)).toRawString()}`),
+    direct: async () => direct.getAccountState(new Address(0, randomBytes(32)), await last()),
+  },
+  {
+    name: 'getTransactions',
+    tongate: () => http(`getTransactions?address=${genesisRaw}&limit=10`),
+    direct: async () => {
+      const account = await direct.getAccountState(genesis, await last());
+      const tx = account.lastTx!;
+      return direct.getAccountTransactions(genesis, tx.lt.toString(), Buffer.from(tx.hash.toString(16).padStart(64, '0'), 'hex'), 10);
+    },
+  },
+  {
+    name: 'runGetMethod seqno',
+    tongate: () => http('runGetMethod', { address: genesisRaw, method: 'seqno', stack: [] }),
+    direct: async () => direct.runMethod(genesis, 'seqno', Buffer.alloc(0), await last()),
+  },
+  { name: 'getMasterchainInfo', tongate: () => http('getMasterchainInfo') },
+];
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
+
+// A fresh network has no basechain block for its first seconds: wait until every read works, then warm up
+// (workers, connections, JIT).
+for (const pair of pairs) {
+  for (let deadline = Date.now() + 60_000; ; ) {
+    try {
+      await Promise.all([pair.tongate(), pair.direct?.()]);
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  for (let i = 0; i < 20; i++) await Promise.all([pair.tongate(), pair.direct?.()]);
+}
+
+console.log(`bench:lite  ${samples} interleaved pairs per read, one liteserver on 127.0.0.1 (a one-validator network)`);
+console.log('read'.padEnd(24) + 'tongate p50'.padStart(12) + 'p99'.padStart(11) + 'direct p50'.padStart(12) + 'p99'.padStart(11) + '   added p50   ratio p50');
+for (const pair of pairs) {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    // Alternate who goes first, so neither always meets the other's leftovers.
+    if (i % 2 === 0) {
+      ours.push(await time(pair.tongate));
+      if (pair.direct) theirs.push(await time(pair.direct));
+    } else {
+      if (pair.direct) theirs.push(await time(pair.direct));
+      ours.push(await time(pair.tongate));
+    }
+  }
+  const line = pair.name.padEnd(24) + ms(pct(ours, 50)) + ms(pct(ours, 99));
+  if (!pair.direct) {
+    console.log(line);
+    continue;
+  }
+  const added = pct(ours, 50) - pct(theirs, 50);
+  console.log(line + ms(pct(theirs, 50)) + ms(pct(theirs, 99)) + `  ${(added >= 0 ? '+' : '') + added.toFixed(2)} ms`.padStart(12) + `${(pct(ours, 50) / pct(theirs, 50)).toFixed(2)}x`.padStart(10));
+}
+console.log('(getAddressInformation*: a new address each time, so tongate fetches and checks the proof every time;');
+console.log(' the others are kept per masterchain block: a new block comes every ~2 s.)');
+
+// The live index under load: wallets sending at once (`--wallets` of them, `--rounds` times), the index's lag
+// behind the network sampled every 200 ms, the process's CPU per indexed transaction, then a back-fill of the
+// same blocks by a second tongate (--index-from).
+await indexUnderLoad();
+
+// Faults: the validator killed, then back.
+const fresh = () => new Address(0, randomBytes(32)).toRawString();
+engine.close();
+await node.kill();
+const killedAt = performance.now();
+let status = 0;
+while (status < 500) {
+  const response = await fetch(`${v2}/getAddressInformation?address=${fresh()}`);
+  await response.text();
+  status = response.status;
+}
+const failFast = performance.now() - killedAt;
+const restart = node.start();
+const lsPort = node.liteserver.port;
+while (!(await accepts(lsPort))) await new Promise((r) => setTimeout(r, 20));
+const upAt = performance.now();
+let served = false;
+while (!served) {
+  const response = await fetch(`${v2}/getAddressInformation?address=${fresh()}`);
+  await response.text();
+  served = response.status === 200;
+  if (!served) await new Promise((r) => setTimeout(r, 20));
+}
+const recover = performance.now() - upAt;
+await restart;
+console.log(`liteserver killed: first ${status} after ${failFast.toFixed(0)} ms (goal: within the 5 s request timeout)`);
+console.log(`liteserver back: tongate serves fresh reads ${recover.toFixed(0)} ms after it accepts connections (goal: <= 10 s)`);
+
+await running.stop();
+await node.stop();
+
+function accepts(p: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port: p });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function json(url: string, body?: unknown): Promise<any> {
+  const response = await fetch(url, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return response.json();
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function externalBoc(to: Address, body: Cell, init?: { code: Cell; data: Cell }): string {
+  return beginCell().store(storeMessage(external({ to, body, init }))).endCell().toBoc().toString('base64');
+}
+
+async function indexUnderLoad(): Promise<void> {
+  const v3 = v2.replace('/api/v2', '/api/v3');
+  const chain = running.networks[0].chain as LiteChain;
+  const balance = async (a: Address) => BigInt((await json(`${v2}/getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
+  const seqnoOf = async (a: Address) => {
+    const r = await json(`${v2}/runGetMethod`, { address: a.toRawString(), method: 'seqno', stack: [] });
+    return r.ok && r.result.exit_code === 0 ? Number(BigInt(r.result.stack[0][1])) : -1;
+  };
+  // A v5 wallet funded from the genesis wallet pays every sender in one transfer.
+  const key = keyPairFromSeed(randomBytes(32));
+  const hub = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: chain.globalId } });
+  const genesisSeqno = await seqnoOf(genesis);
+  await json(`${v2}/sendBoc`, { boc: genesisTransfer(node, genesisSeqno, internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64') });
+  await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
+  const senders = Array.from({ length: walletCount }, () => {
+    const k = keyPairFromSeed(randomBytes(32));
+    return { key: k, wallet: WalletContractV4.create({ workchain: 0, publicKey: k.publicKey }) };
+  });
+  const pay = hub.createTransfer({
+    seqno: 0,
+    secretKey: key.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
+  });
+  await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
+  await waitFor('the senders to be funded', async () => (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n));
+
+  const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
+  const indexed = async () => (await json(`${v3}/masterchainInfo`)).last.seqno as number;
+  await waitFor('the index to catch up before the load', async () => (await indexed()) >= (await head()));
+  const firstSeqno = (await head()) + 1;
+  const lags: number[] = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const [h, i] = await Promise.all([head(), indexed()]);
+      lags.push(Math.max(0, h - i));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const cpuStart = process.cpuUsage();
+  const loadStart = performance.now();
+  for (let round = 0; round < loadRounds; round++) {
+    const sent = await Promise.all(
+      senders.map((s) => {
+        const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
+        return json(`${v2}/sendBoc`, { boc: externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined) });
+      }),
+    );
+    const refused = sent.filter((r) => !r.ok);
+    if (refused.length > 0) throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
+    // Three wallets polled (not all: the polls would load the process whose CPU is measured), then all checked.
+    const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
+    const landed = async (group: typeof senders) => (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
+    await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+  }
+  const lastSeqno = await head();
+  await waitFor('the index to catch up after the load', async () => (await indexed()) >= lastSeqno);
+  const loadMs = performance.now() - loadStart;
+  const cpu = process.cpuUsage(cpuStart);
+  sampling = false;
+  await sampler;
+  let transactions = 0;
+  for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) {
+    transactions += ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+  }
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  console.log(
+    `live index under load: ${walletCount} wallets x ${loadRounds} rounds, masterchain ${firstSeqno}..${lastSeqno}, ${transactions} transactions in ${(loadMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  lag behind the network (masterchain blocks, sampled every 200 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)}, max ${Math.max(...lags)} (goal: <= 2 at p99)`,
+  );
+  console.log(`  process CPU (follower, index threads, HTTP of this load): ${(cpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction`);
+
+  // Back-fill: a second tongate indexes the same blocks from --index-from.
+  const backfillPort = await freePort();
+  const second = await startTongate(
+    loadConfig({
+      flags: {
+        ephemeral: true,
+        logLevel: 'silent',
+        access: 'off',
+        network: [`mainnet=http://127.0.0.1:${backfillPort}`],
+        backend: ['mainnet=lite'],
+        liteConfig: [`mainnet=${node.globalConfigFile}`],
+        indexFrom: [`mainnet=${firstSeqno}`],
+      },
+      env: {},
+    }),
+    { logger: pino({ level: 'silent' }) },
+  );
+  const v3b = `http://127.0.0.1:${backfillPort}/api/v3`;
+  const started = performance.now();
+  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000);
+  const backfillS = (performance.now() - started) / 1000;
+  console.log(`  back-fill (--index-from ${firstSeqno}) of those blocks: ${(transactions / backfillS).toFixed(0)} transactions/s (${backfillS.toFixed(1)} s from start-up)`);
+  await second.stop();
+}

@@ -1,0 +1,312 @@
+/**
+ * The liteservers of one network, used together: every server of the global config gets a connection
+ * (connection.ts) and a health check; each query goes to the best server that can answer it, and to another one
+ * when that fails.
+ *
+ * - Health: every `healthIntervalMs` each server is asked for its masterchain head; that answer's round trip
+ *   feeds its latency estimate (EWMA) and its seqno says how far it has got.
+ * - Choice: among servers that are connected, whose circuit breaker admits a call, that are below their
+ *   concurrency cap and have the block the query needs (`minSeqno`), the one with the lowest
+ *   latency x (1 + queries in flight). A server more than `maxLagBlocks` behind the best is not used for reads
+ *   of the newest state (the chain always pins reads to a block, so this is the same rule: it does not have it).
+ * - Failure: a transport failure, a timeout, an answer that does not check out (LiteDataError, thrown by the
+ *   caller's `check`) counts against that server's breaker (access/circuit-breaker), and the query is tried on
+ *   another server while its deadline lasts. liteServer.error "not ready" (also how a server says it lacks a
+ *   block) is tried on another server without blame, and is the answer when no server knows better. Any other
+ *   liteServer.error is the server's verdict on the request and is returned as is.
+ * - Nothing waits forever: a query with no usable server fails at once (LiteUnavailable, 503); one that ran out
+ *   of time fails with LiteTimeout (504).
+ */
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { TLFunction } from 'ton-tl';
+import { Functions } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_masterchainInfo } from 'ton-lite-client/dist/schema.js';
+import { CircuitBreaker, type BreakerState } from '../../access/circuit-breaker.js';
+import type { LiteServerAddress } from '../../ton/global-config.js';
+import type { Clock } from '../../util/clock.js';
+import { LiteConnection } from './connection.js';
+import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable } from './errors.js';
+
+/** liteServer.error codes that say "this server cannot answer now", not "the request is wrong" (td's ErrorCode). */
+const RETRYABLE_CODES = new Set([651 /* notready */, 652 /* timeout */, 653 /* cancelled */]);
+
+export interface LitePoolOptions {
+  servers: LiteServerAddress[];
+  clock: Clock;
+  logger?: Logger;
+  /** Whole budget of one query, retries included (ms). */
+  requestTimeoutMs?: number;
+  /** Budget of one attempt on one server (ms). */
+  attemptTimeoutMs?: number;
+  /** Most queries in flight on one server; more wait for a slot (within their deadline). */
+  maxInFlightPerServer?: number;
+  healthIntervalMs?: number;
+  /** A server this many masterchain blocks behind the best is not used for the newest state. */
+  maxLagBlocks?: number;
+}
+
+export interface QueryOptions {
+  /** Only servers that have reached this masterchain seqno. */
+  minSeqno?: number;
+  /** Throws LiteDataError when an answer does not check out: the pool then asks another server. */
+  check?: (answer: unknown) => void;
+  /** Overrides the pool's request timeout. */
+  timeoutMs?: number;
+}
+
+export interface ServerStatus {
+  server: string;
+  connected: boolean;
+  breaker: BreakerState;
+  latencyMs: number | null;
+  inFlight: number;
+  mcSeqno: number | null;
+}
+
+export interface HeadInfo {
+  info: liteServer_masterchainInfo;
+  server: string;
+}
+
+class ServerState {
+  readonly breaker: CircuitBreaker;
+  latencyMs: number | null = null;
+  inFlight = 0;
+  mcSeqno: number | null = null;
+  lastInfo: liteServer_masterchainInfo | null = null;
+  checking = false;
+
+  constructor(
+    readonly connection: LiteConnection,
+    clock: Clock,
+  ) {
+    // Liteservers answer in milliseconds: a few failures among the last ten take one out for 2 s.
+    this.breaker = new CircuitBreaker({ clock, window: 10, minFailures: 3, failureRatio: 0.5, openMs: 2000 });
+  }
+
+  observeLatency(ms: number): void {
+    this.latencyMs = this.latencyMs === null ? ms : this.latencyMs * 0.8 + ms * 0.2;
+  }
+
+  /** Lower is better: latency (unknown counts as slow) scaled by the queue on it. */
+  score(): number {
+    return (this.latencyMs ?? 1000) * (1 + this.inFlight);
+  }
+}
+
+export class LitePool extends EventEmitter {
+  private readonly servers: ServerState[];
+  private readonly clock: Clock;
+  private readonly logger?: Logger;
+  private readonly requestTimeoutMs: number;
+  private readonly attemptTimeoutMs: number;
+  private readonly maxInFlight: number;
+  private readonly maxLag: number;
+  private readonly healthTimer: NodeJS.Timeout;
+  private readonly slotWaiters = new Set<() => void>();
+  private headSeqno = -1;
+  private closed = false;
+
+  constructor(options: LitePoolOptions) {
+    super();
+    if (options.servers.length === 0) throw new Error('a lite pool needs at least one liteserver');
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(3000, this.requestTimeoutMs);
+    this.maxInFlight = options.maxInFlightPerServer ?? 32;
+    this.maxLag = options.maxLagBlocks ?? 2;
+    this.servers = options.servers.map((address) => {
+      const state = new ServerState(new LiteConnection(address), this.clock);
+      state.connection.on('ready', () => void this.check(state));
+      state.connection.on('down', (reason: Error) => {
+        state.breaker.failure();
+        this.logger?.warn({ server: state.connection.label, reason: reason.message }, 'liteserver connection lost');
+      });
+      return state;
+    });
+    const interval = options.healthIntervalMs ?? 1000;
+    this.healthTimer = setInterval(() => {
+      for (const server of this.servers) void this.check(server);
+    }, interval);
+    this.healthTimer.unref();
+  }
+
+  /** Resolves once some server has reported its head; rejects after `timeoutMs`. */
+  waitHead(timeoutMs: number): Promise<HeadInfo> {
+    const best = this.bestHead();
+    if (best) return Promise.resolve(best);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('head', onHead);
+        reject(new LiteUnavailable(`no liteserver answered within ${timeoutMs} ms (${this.describeServers()})`));
+      }, timeoutMs);
+      timer.unref();
+      const onHead = (head: HeadInfo) => {
+        clearTimeout(timer);
+        resolve(head);
+      };
+      this.once('head', onHead);
+    });
+  }
+
+  /** The newest masterchain head any healthy server reported. */
+  bestHead(): HeadInfo | undefined {
+    let best: ServerState | undefined;
+    for (const s of this.servers) {
+      if (!s.lastInfo || !s.connection.isReady() || s.breaker.state !== 'closed') continue;
+      if (!best || s.lastInfo.last.seqno > best.lastInfo!.last.seqno) best = s;
+    }
+    return best ? { info: best.lastInfo!, server: best.connection.label } : undefined;
+  }
+
+  status(): ServerStatus[] {
+    return this.servers.map((s) => ({
+      server: s.connection.label,
+      connected: s.connection.isReady(),
+      breaker: s.breaker.state,
+      latencyMs: s.latencyMs === null ? null : Math.round(s.latencyMs * 100) / 100,
+      inFlight: s.inFlight,
+      mcSeqno: s.mcSeqno,
+    }));
+  }
+
+  async query<REQ, RES>(f: TLFunction<REQ, RES>, request: REQ, options: QueryOptions = {}): Promise<RES> {
+    const deadline = this.clock.now() + (options.timeoutMs ?? this.requestTimeoutMs);
+    const tried = new Set<ServerState>();
+    let lastError: Error | undefined;
+    let timedOut = false;
+    let serverVerdict: LiteServerError | undefined;
+    for (;;) {
+      if (this.closed) throw new LiteUnavailable('the liteserver pool is closed');
+      const remaining = deadline - this.clock.now();
+      if (remaining <= 0) break;
+      const server = this.pick(options.minSeqno, tried);
+      if (server === 'busy') {
+        if (!(await this.waitSlot(remaining))) {
+          timedOut = true;
+          break;
+        }
+        continue;
+      }
+      if (!server) break;
+      tried.add(server);
+      server.inFlight++;
+      const started = this.clock.now();
+      try {
+        const answer = await server.connection.query(f, request, Math.min(this.attemptTimeoutMs, remaining));
+        options.check?.(answer);
+        server.observeLatency(this.clock.now() - started);
+        server.breaker.success();
+        return answer;
+      } catch (err) {
+        if (err instanceof LiteServerError && !RETRYABLE_CODES.has(err.code)) {
+          // The server is fine; the request is not (unknown block, refused message...).
+          server.breaker.success();
+          throw err;
+        }
+        if (!(err instanceof LiteServerError || err instanceof LiteTransportError || err instanceof LiteDataError)) throw err;
+        // "Not ready" is also how a liteserver says it has no such block: another server may have it, but a
+        // client asking for blocks that do not exist must not trip the breakers of healthy servers.
+        if (err instanceof LiteServerError) serverVerdict = err;
+        else server.breaker.failure();
+        if (err instanceof LiteTransportError && err.timeout) timedOut = true;
+        if (err instanceof LiteDataError) this.logger?.warn({ server: server.connection.label, reason: err.message }, 'liteserver answer refused');
+        lastError = err;
+      } finally {
+        server.inFlight--;
+        this.releaseSlot();
+      }
+    }
+    // Every server that answered said the same kind of "not here": that is the answer.
+    if (serverVerdict && lastError === serverVerdict) throw serverVerdict;
+    const detail = lastError ? `: ${lastError.message}` : ` (${this.describeServers()})`;
+    if (timedOut) throw new LiteTimeout(`no liteserver answered in time${detail}`);
+    throw new LiteUnavailable(`no working liteserver${detail}`);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.healthTimer);
+    for (const s of this.servers) s.connection.close();
+    for (const wake of this.slotWaiters) wake();
+  }
+
+  /** The best usable server not yet tried; 'busy' when only full ones are left; undefined when none is usable. */
+  private pick(minSeqno: number | undefined, tried: Set<ServerState>): ServerState | 'busy' | undefined {
+    let best: ServerState | undefined;
+    let busy = false;
+    for (const s of this.servers) {
+      if (tried.has(s) || !s.connection.isReady()) continue;
+      // A server known not to have the block yet; one whose head is unknown may still be asked.
+      if (minSeqno !== undefined && s.mcSeqno !== null && s.mcSeqno < minSeqno) continue;
+      if (s.mcSeqno !== null && this.headSeqno - s.mcSeqno > this.maxLag && (minSeqno === undefined || minSeqno > s.mcSeqno)) continue;
+      // A tripped server comes back through its health check (check()), not through requests.
+      if (s.breaker.state !== 'closed') continue;
+      if (s.inFlight >= this.maxInFlight) {
+        busy = true;
+        continue;
+      }
+      if (!best || s.score() < best.score()) best = s;
+    }
+    return best ?? (busy ? 'busy' : undefined);
+  }
+
+  private waitSlot(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.slotWaiters.delete(wake);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.slotWaiters.delete(wake);
+        resolve(false);
+      }, timeoutMs);
+      timer.unref();
+      this.slotWaiters.add(wake);
+    });
+  }
+
+  private releaseSlot(): void {
+    const first = this.slotWaiters.values().next();
+    if (!first.done) first.value();
+  }
+
+  /**
+   * The health check: one getMasterchainInfo, timed. It is also how a tripped server returns: once the breaker's
+   * open interval has passed, the check is its half-open probe, and a good answer closes it.
+   */
+  private async check(server: ServerState): Promise<void> {
+    if (server.checking || this.closed || !server.connection.isReady()) return;
+    if (server.breaker.state !== 'closed' && !server.breaker.allow()) return;
+    server.checking = true;
+    const started = this.clock.now();
+    try {
+      const info = await server.connection.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' }, this.attemptTimeoutMs, {
+        dropIfSilent: true,
+      });
+      server.observeLatency(this.clock.now() - started);
+      server.breaker.success();
+      server.mcSeqno = info.last.seqno;
+      server.lastInfo = info;
+      if (info.last.seqno > this.headSeqno) {
+        this.headSeqno = info.last.seqno;
+        this.emit('head', { info, server: server.connection.label } satisfies HeadInfo);
+      }
+    } catch (err) {
+      server.breaker.failure();
+      this.logger?.debug({ server: server.connection.label, reason: (err as Error).message }, 'liteserver health check failed');
+    } finally {
+      server.checking = false;
+    }
+  }
+
+  private describeServers(): string {
+    return this.servers
+      .map((s) => `${s.connection.label} ${s.connection.isReady() ? `breaker ${s.breaker.state}` : 'not connected'}`)
+      .join(', ');
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The configuration of networks of kind `lite` (src/chain/lite): each one's TON global config (`--lite-config
+ * name=file`, by default the public mainnet or testnet config shipped with tongate) and where its empty index
+ * starts (`--index-from name=seqno`). The file is read and checked here, so a bad one stops start-up (exit 2)
+ * instead of failing the first request.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from './errors.js';
+import { parseGlobalConfig } from '../ton/global-config.js';
+import { knownNetworks, singleValue, type NetworkPairs } from './per-network.js';
+import type { NetworkConfig } from './types.js';
+
+/** The public configs shipped with tongate (global-configs/ at the package root; see its README). */
+const SHIPPED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'global-configs');
+export const SHIPPED_GLOBAL_CONFIGS: Record<string, string> = {
+  mainnet: join(SHIPPED_DIR, 'mainnet-2025-02-20.json'),
+  testnet: join(SHIPPED_DIR, 'testnet-2025-02-20.json'),
+};
+
+/** `networks` with their kind already given (backends.ts); lite ones get their `lite` configuration. */
+export function applyLite(networks: NetworkConfig[], configPairs?: NetworkPairs, indexFromPairs?: NetworkPairs): NetworkConfig[] {
+  const names = new Set(networks.map((n) => n.name));
+  const files = knownNetworks('--lite-config', configPairs, names);
+  const starts = knownNetworks('--index-from', indexFromPairs, names);
+  return networks.map((network) => {
+    const file = singleValue('--lite-config', files, network.name);
+    const start = singleValue('--index-from', starts, network.name);
+    if (network.backend !== 'lite') {
+      if (file !== undefined) throw new ConfigError('--lite-config', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
+      if (start !== undefined) throw new ConfigError('--index-from', `${network.name} is not a lite network (a local chain is indexed from its first block)`);
+      return network;
+    }
+    if (start !== undefined && (!/^\d+$/.test(start) || Number(start) < 1 || Number(start) > 2 ** 32 - 1)) {
+      throw new ConfigError('--index-from', `${network.name}: expected a masterchain seqno from 1, got ${JSON.stringify(start)}`);
+    }
+    const configFile = file ?? SHIPPED_GLOBAL_CONFIGS[network.name];
+    if (!configFile) {
+      throw new ConfigError('--lite-config', `${network.name}: no global config shipped for this name; give --lite-config ${network.name}=FILE`);
+    }
+    return { ...network, lite: { configFile, globalConfig: readGlobalConfig(configFile), ...(start !== undefined ? { indexFrom: Number(start) } : {}) } };
+  });
+}
+function readGlobalConfig(file: string) {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('--lite-config', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    return parseGlobalConfig(JSON.parse(text));
+  } catch (err) {
+    throw new ConfigError('--lite-config', `${file} is not a TON global config: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * tongate in lite mode against a real TON network (../shared/ton-node: TON's validator-engine with a liteserver),
+ * one network for the whole file. v2 over the liteserver, real clients (TonClient, tonweb), answers compared with
+ * lite-client's for the same block, refusals, and answers that do not check out.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Address, beginCell, Cell, external, internal, storeMessage, toNano, SendMode } from '@ton/core';
+import { keyPairFromSeed } from '@ton/crypto';
+import { TonClient, WalletContractV4 } from '@ton/ton';
+import TonWeb from 'tonweb';
+import { Functions } from 'ton-lite-client/dist/schema.js';
+import { genesisTransfer, requireTonNode, startTonNode, type TonNode } from '../support/ton-node.js';
+import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
+import { freePort } from '../support/ports.js';
+import { LiteChain, LitePool, LiteTimeout, LiteUnavailable } from '../../src/chain/lite/index.js';
+import { systemClock } from '../../src/util/clock.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { proveAccount } from '../../src/chain/lite/proofs.js';
+import { LiteDataError } from '../../src/chain/lite/errors.js';
+import { toTlBlockId } from '../../src/chain/lite/blocks.js';
+
+const available = requireTonNode();
+const ADMIN_TOKEN = 'lite-test-admin-token';
+
+/** Polls until `check` returns a value (the chain makes a block every ~2 s); fails after `timeoutMs`. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex').toUpperCase();
+
+describe('tongate on a real TON network through its liteserver', { skip: !available }, () => {
+  let node: TonNode;
+  let gate: TestTongate;
+  let v2: string;
+  let client: TonClient;
+  let startSeqno: number;
+  const walletKey = keyPairFromSeed(randomBytes(32));
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: walletKey.publicKey });
+  const receiver = new Address(0, randomBytes(32));
+
+  before(async () => {
+    node = await startTonNode();
+    gate = await startTestTongate({
+      network: [`mainnet=http://127.0.0.1:${await freePort()}`],
+      backend: ['mainnet=lite'],
+      liteConfig: [`mainnet=${node.globalConfigFile}`],
+      adminToken: ADMIN_TOKEN,
+    });
+    v2 = `${gate.url('mainnet')}/api/v2`;
+    startSeqno = gate.networks[0].chain.masterchainInfo().last.id.seqno;
+    client = new TonClient({ endpoint: `${v2}/jsonRPC` });
+  });
+
+  after(async () => {
+    await gate?.stop();
+    await node?.stop();
+  });
+
+  test('getMasterchainInfo and getBlockHeader give the blocks lite-client reads', async () => {
+    const info = await getJson(`${v2}/getMasterchainInfo`);
+    assert.equal(info.status, 200);
+    const last = info.body.result.last;
+    assert.equal(info.body.result.init.seqno, 0);
+    assert.equal(hex(info.body.result.init.root_hash), node.zeroStateRootHash.toUpperCase());
+    const seqno = last.seqno;
+    const header = await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${seqno}`);
+    assert.equal(header.status, 200);
+    const out = await node.liteClient(`byseqno -1:8000000000000000 ${seqno}`);
+    const match = /block header of \(-1,8000000000000000,(\d+)\):([0-9A-F]{64}):([0-9A-F]{64}) @ (\d+) lt (\d+) \.\. (\d+)/.exec(out);
+    assert.ok(match, `lite-client said: ${out}`);
+    const h = header.body.result;
+    assert.deepEqual(
+      [h.id.seqno, hex(h.id.root_hash), hex(h.id.file_hash), h.gen_utime, h.start_lt, h.end_lt],
+      [Number(match[1]), match[2], match[3], Number(match[4]), match[5], match[6]],
+    );
+    const flags = /global_id=(-?\d+) .* validator_list_hash_short=(\d+) catchain_seqno=(\d+) min_ref_mc_seqno=(\d+) is_key_block=(\w+) prev_key_block_seqno=(\d+)/.exec(out);
+    assert.ok(flags, out);
+    assert.deepEqual(
+      [h.global_id, h.validator_list_hash_short, h.catchain_seqno, h.min_ref_mc_seqno, h.is_key_block, h.prev_key_block_seqno],
+      [Number(flags[1]), Number(flags[2]), Number(flags[3]), Number(flags[4]), flags[5] === 'true', Number(flags[6])],
+    );
+    // An unknown block is a 404, not a failure of the liteserver.
+    const future = await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${last.seqno + 100000}`);
+    assert.equal(future.status, 404, JSON.stringify(future.body));
+  });
+
+  test('getAddressInformation: the balance and last transaction lite-client reads at the same block', async () => {
+    const info = await getJson(`${v2}/getAddressInformation?address=${node.genesisAddress.toRawString()}`);
+    assert.equal(info.status, 200);
+    const r = info.body.result;
+    const block = `(${r.block_id.workchain},8000000000000000,${r.block_id.seqno}):${hex(r.block_id.root_hash)}:${hex(r.block_id.file_hash)}`;
+    const out = await node.liteClient(`getaccount ${node.genesisAddress.toRawString()} ${block}`);
+    const balance = /account balance is \((\d+)ng/.exec(out);
+    const lastTx = /last transaction lt = (\d+) hash = ([0-9A-F]{64})/.exec(out);
+    assert.ok(balance && lastTx, `lite-client said: ${out}`);
+    assert.equal(r.balance, balance[1]);
+    assert.equal(r.last_transaction_id.lt, lastTx[1]);
+    assert.equal(hex(r.last_transaction_id.hash), lastTx[2]);
+    assert.equal(r.state, 'active');
+  });
+
+  test('TonClient: fund a wallet v4 from the genesis wallet, deploy it with a transfer, read its seqno by get-method', async () => {
+    const genesisSeqno = await client.runMethod(node.genesisAddress, 'seqno');
+    const seqno = genesisSeqno.stack.readNumber();
+    await client.sendFile(genesisTransfer(node, seqno, internal({ to: wallet.address, value: toNano(10), bounce: false })));
+    await until('the wallet to be funded', async () => ((await client.getBalance(wallet.address)) > 0n ? true : undefined));
+    assert.equal(await client.getBalance(wallet.address), toNano(10));
+    assert.equal(await client.isContractDeployed(wallet.address), false);
+
+    const opened = client.open(wallet);
+    await opened.sendTransfer({
+      seqno: 0,
+      secretKey: walletKey.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: receiver, value: toNano(1), bounce: false })],
+    });
+    await until('the wallet to be deployed', async () => ((await opened.getSeqno()) === 1 ? true : undefined));
+    assert.equal(await client.isContractDeployed(wallet.address), true);
+    await until('the receiver to be paid', async () => ((await client.getBalance(receiver)) === toNano(1) ? true : undefined));
+    const balance = await client.getBalance(wallet.address);
+    assert.ok(balance < toNano(9) && balance > toNano(8.9), `wallet balance ${balance}`);
+  });
+
+  test('getTransactions pages as toncenter does (limit, lt+hash, to_lt); TonClient and tonweb read the same', async () => {
+    const address = wallet.address.toString();
+    const all = (await getJson(`${v2}/getTransactions?address=${address}&limit=10`)).body.result;
+    assert.equal(all.length, 2, 'the funding and the deploying transfer');
+    assert.ok(BigInt(all[0].transaction_id.lt) > BigInt(all[1].transaction_id.lt));
+    assert.equal(all[1].in_msg.value, toNano(10).toString());
+    assert.equal(all[0].out_msgs[0].value, toNano(1).toString());
+
+    const first = (await getJson(`${v2}/getTransactions?address=${address}&limit=1`)).body.result;
+    assert.deepEqual(first, [all[0]]);
+    const second = (
+      await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[1].transaction_id.hash)}`)
+    ).body.result;
+    assert.deepEqual(second, [all[1]]);
+    const newer = (await getJson(`${v2}/getTransactions?address=${address}&limit=10&to_lt=${all[1].transaction_id.lt}`)).body.result;
+    assert.deepEqual(newer, [all[0]]);
+    const wrongHash = await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[0].transaction_id.hash)}`);
+    assert.equal(wrongHash.status, 404, JSON.stringify(wrongHash.body));
+
+    const viaClient = await client.getTransactions(wallet.address, { limit: 10 });
+    assert.deepEqual(
+      viaClient.map((tx) => tx.hash().toString('base64')),
+      all.map((tx: { transaction_id: { hash: string } }) => tx.transaction_id.hash),
+    );
+    const TonWebClass = (TonWeb as any).default ?? TonWeb;
+    const tonweb = new TonWebClass(new TonWebClass.HttpProvider(`${v2}/jsonRPC`));
+    const viaTonweb = await tonweb.provider.getTransactions(address, 10);
+    assert.deepEqual(
+      viaTonweb.map((tx: { transaction_id: { hash: string } }) => tx.transaction_id.hash),
+      all.map((tx: { transaction_id: { hash: string } }) => tx.transaction_id.hash),
+    );
+    assert.equal(String(await tonweb.getBalance(address)), (await client.getBalance(wallet.address)).toString());
+
+    // lite-client walks the same chain of transactions.
+    const out = await node.liteClient(`lasttrans ${wallet.address.toRawString()} ${all[0].transaction_id.lt} ${hex(all[0].transaction_id.hash)} 2`);
+    const times = [...out.matchAll(/time=(\d+)/g)].map((m) => Number(m[1]));
+    assert.deepEqual(times, all.map((tx: { utime: number }) => tx.utime), `lite-client lasttrans: ${out}`);
+    assert.match(out, /no preceding transactions/);
+  });
+
+  test('v3 from the live index: tongate indexes the network from where it started, wallet transactions included', async () => {
+    const v3 = `${gate.url('mainnet')}/api/v3`;
+    const v2txs = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=10`)).body.result;
+    const indexed = await until('the index to hold the wallet\'s transactions', async () => {
+      const page = await getJson(`${v3}/transactions?account=${wallet.address.toRawString()}&sort=desc&limit=10`);
+      return page.status === 200 && page.body.transactions.length === v2txs.length ? page.body.transactions : undefined;
+    });
+    assert.deepEqual(
+      indexed.map((t: { hash: string; lt: string }) => [t.hash, t.lt]),
+      v2txs.map((t: { transaction_id: { hash: string; lt: string } }) => [t.transaction_id.hash, t.transaction_id.lt]),
+    );
+    // The transaction's shard block is the one lookupBlock finds by its lt, and v3 knows that block.
+    const ref = indexed[0].block_ref;
+    const byLt = (await getJson(`${v2}/lookupBlock?workchain=0&shard=-9223372036854775808&lt=${indexed[0].lt}`)).body.result;
+    assert.equal(ref.seqno, byLt.seqno);
+    const blocks = (await getJson(`${v3}/blocks?workchain=0&seqno=${ref.seqno}`)).body.blocks;
+    assert.equal(blocks.length, 1);
+    assert.equal(blocks[0].root_hash, byLt.root_hash);
+    // The index begins at the masterchain block tongate started at, and follows the network.
+    const info = (await getJson(`${v3}/masterchainInfo`)).body;
+    assert.equal(info.first.seqno, startSeqno);
+    assert.ok(info.last.seqno > startSeqno);
+    // The account's state as the index keeps it: the wallet, active, with the balance v2 reads at that block.
+    const state = (await getJson(`${v3}/addressInformation?address=${wallet.address.toRawString()}`)).body;
+    assert.equal(state.status, 'active');
+  });
+
+  test('tryLocateTx / tryLocateSourceTx / tryLocateResultTx: the two ends of the wallet\'s transfer (through the live index)', async () => {
+    const v3 = `${gate.url('mainnet')}/api/v3`;
+    const [sent] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
+    const createdLt = sent.out_msgs[0].created_lt;
+    const [received] = await until('the receiver\'s transaction in the index', async () => {
+      const page = await getJson(`${v3}/transactions?account=${receiver.toRawString()}&limit=1`);
+      return page.body.transactions?.length === 1 ? page.body.transactions : undefined;
+    });
+    const query = `source=${wallet.address.toString()}&destination=${receiver.toString()}&created_lt=${createdLt}`;
+    const source = await getJson(`${v2}/tryLocateSourceTx?${query}`);
+    assert.equal(source.status, 200, JSON.stringify(source.body));
+    assert.equal(source.body.result.transaction_id.hash, sent.transaction_id.hash);
+    for (const method of ['tryLocateTx', 'tryLocateResultTx']) {
+      const result = await getJson(`${v2}/${method}?${query}`);
+      assert.equal(result.status, 200, JSON.stringify(result.body));
+      assert.equal(result.body.result.transaction_id.hash, received.hash);
+      assert.equal(result.body.result.in_msg.created_lt, createdLt);
+    }
+    const unknown = await getJson(`${v2}/tryLocateTx?source=${wallet.address.toString()}&destination=${receiver.toString()}&created_lt=1`);
+    assert.equal(unknown.status, 404);
+  });
+
+  test('--index-from back-fills the index from an earlier block: the genesis wallet\'s first transactions are there', async () => {
+    const head = gate.networks[0].chain.masterchainInfo().last.id.seqno;
+    const second = await startTestTongate({
+      network: [`mainnet=http://127.0.0.1:${await freePort()}`],
+      backend: ['mainnet=lite'],
+      liteConfig: [`mainnet=${node.globalConfigFile}`],
+      indexFrom: ['mainnet=1'],
+    });
+    try {
+      const v3 = `${second.url('mainnet')}/api/v3`;
+      await until('the back-fill to reach the head', async () => {
+        const body = (await getJson(`${v3}/blocks?workchain=-1&seqno=${head}`)).body;
+        return body.blocks?.length === 1 ? true : undefined;
+      });
+      const info = (await getJson(`${v3}/masterchainInfo`)).body;
+      assert.equal(info.first.seqno, 1);
+      // Every masterchain block from 1 on is there, and the funding transfer of the wallet (made before this
+      // tongate started) too.
+      const blocks = (await getJson(`${v3}/blocks?workchain=-1&limit=1000&sort=asc`)).body.blocks;
+      assert.deepEqual(
+        blocks.slice(0, head).map((b: { seqno: number }) => b.seqno),
+        Array.from({ length: head }, (_, i) => i + 1),
+      );
+      const txs = (await getJson(`${v3}/transactions?account=${wallet.address.toRawString()}&limit=10`)).body.transactions;
+      assert.equal(txs.length, 2);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  test('/healthcheck reports the index lag; /metrics the liteservers as the pool sees them', async () => {
+    const health = await until('the index to be in step', async () => {
+      const h = await getJson(`${gate.url('mainnet')}/healthcheck`);
+      return h.body.index_lag_blocks <= 2 ? h : undefined;
+    });
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'ok');
+    const metrics = await fetch(`${gate.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await metrics.text();
+    const server = `network="mainnet",server="127.0.0.1:${node.liteserver.port}"`;
+    assert.match(text, new RegExp(`tongate_liteserver_connected\\{${server}\\} 1`));
+    assert.match(text, new RegExp(`tongate_liteserver_breaker_state\\{${server}\\} 0`));
+    assert.match(text, new RegExp(`tongate_liteserver_mc_seqno\\{${server}\\} \\d+`));
+    assert.match(text, /tongate_index_lag_blocks\{network="mainnet"\} \d+/);
+  });
+
+  test('blocks: lookupBlock by lt finds the shard block of a transaction, which lists it; getShards names shard blocks', async () => {
+    const [tx] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
+    const found = await getJson(`${v2}/lookupBlock?workchain=0&shard=-9223372036854775808&lt=${tx.transaction_id.lt}`);
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    const block = found.body.result;
+    const txs = await getJson(
+      `${v2}/getBlockTransactions?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&root_hash=${encodeURIComponent(block.root_hash)}&file_hash=${encodeURIComponent(block.file_hash)}&count=40`,
+    );
+    assert.equal(txs.status, 200, JSON.stringify(txs.body));
+    assert.ok(
+      txs.body.result.transactions.some((t: { hash: string; lt: string }) => t.hash === tx.transaction_id.hash && t.lt === tx.transaction_id.lt),
+      JSON.stringify(txs.body.result),
+    );
+    const ext = await getJson(`${v2}/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&count=40`);
+    assert.equal(ext.status, 200);
+    assert.ok(ext.body.result.transactions.some((t: { transaction_id: { hash: string } }) => t.transaction_id.hash === tx.transaction_id.hash));
+
+    const head = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno;
+    const shards = (await getJson(`${v2}/getShards?seqno=${head}`)).body.result.shards;
+    assert.equal(shards.length, 1);
+    assert.equal(shards[0].workchain, 0);
+    const lc = await node.liteClient(`allshards (-1,8000000000000000,${head}):${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.root_hash)}:${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.file_hash)}`);
+    assert.ok(lc.includes(hex(shards[0].root_hash)), `lite-client allshards: ${lc}`);
+  });
+
+  test('sendBoc: a transfer the wallet refuses is a 400 with the liteserver\'s own words', async () => {
+    const stranger = keyPairFromSeed(randomBytes(32));
+    const transfer = wallet.createTransfer({ seqno: 1, secretKey: stranger.secretKey, messages: [internal({ to: receiver, value: toNano(1) })] });
+    const boc = beginCell()
+      .store(storeMessage(external({ to: wallet.address, body: transfer })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
+    const refused = await postJson(`${v2}/sendBoc`, { boc });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.match(refused.body.error, /^LITE_SERVER_UNKNOWN: .*cannot apply external message to current state/s);
+    console.log(`# the liteserver's refusal: ${JSON.stringify(refused.body.error)}`);
+    assert.match(refused.body.error, /exitcode=35/);
+
+    // estimateFee emulates a good transfer locally, on the state fetched from the liteserver.
+    const good = wallet.createTransfer({ seqno: 1, secretKey: walletKey.secretKey, messages: [internal({ to: receiver, value: toNano(1) })] });
+    const fee = await postJson(`${v2}/estimateFee`, { address: wallet.address.toString(), body: good.toBoc().toString('base64') });
+    assert.equal(fee.status, 200, JSON.stringify(fee.body));
+    assert.ok(fee.body.result.source_fees.gas_fee > 0, JSON.stringify(fee.body.result));
+  });
+
+  test('an account proof that does not check out is refused', async () => {
+    const chain = gate.networks[0].chain as LiteChain;
+    const head = chain.masterchainInfo().last;
+    const answer = await chain.pool.query(Functions.liteServer_getAccountState, {
+      kind: 'liteServer.getAccountState',
+      id: toTlBlockId(head.id),
+      account: { kind: 'liteServer.accountId', workchain: wallet.address.workChain, id: wallet.address.hash },
+    });
+    const shardRoot = answer.shardblk.rootHash;
+    // The genuine answer checks out...
+    assert.ok(proveAccount(answer.proof, answer.state, shardRoot, wallet.address.hash).lastTxLt > 0n);
+    // ...another account's state in its place does not,
+    const other = Cell.fromBoc(answer.state)[0];
+    const forged = beginCell().storeSlice(other.beginParse()).storeBit(true).endCell().toBoc();
+    assert.throws(() => proveAccount(answer.proof, forged, shardRoot, wallet.address.hash), LiteDataError);
+    // nor a proof of another shard block, nor a proof with a flipped byte.
+    assert.throws(() => proveAccount(answer.proof, answer.state, randomBytes(32), wallet.address.hash), LiteDataError);
+    const flipped = Buffer.from(answer.proof);
+    flipped[flipped.length - 40] ^= 0xff;
+    assert.throws(() => proveAccount(flipped, answer.state, shardRoot, wallet.address.hash), LiteDataError);
+  });
+
+  test('a server answering garbage (through a proxy) is refused, not believed, and used again once it answers well', async () => {
+    const proxy = await startTcpProxy(node.liteserver.port);
+    const pool = new LitePool({
+      servers: [{ host: '127.0.0.1', port: proxy.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') }],
+      clock: systemClock,
+      requestTimeoutMs: 1500,
+    });
+    const info = () => pool.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' });
+    try {
+      await pool.waitHead(10_000);
+      assert.ok((await info()).last.seqno > 0);
+      proxy.corrupt = true;
+      await assert.rejects(info(), (err: unknown) => err instanceof LiteUnavailable || err instanceof LiteTimeout);
+      proxy.corrupt = false;
+      const recovered = await until('the pool to use the server again', async () => (await info()).last.seqno);
+      assert.ok(recovered > 0);
+    } finally {
+      pool.close();
+      await proxy.close();
+    }
+  });
+
+  test('the liteserver killed: reads fail fast with 503 in v2\'s shape, and are served again once it is back', async () => {
+    const before = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno;
+    await node.kill();
+    const fresh = () => new Address(0, randomBytes(32)).toString();
+    const during = await getJson(`${v2}/getAddressInformation?address=${fresh()}`);
+    assert.ok(during.status === 503 || during.status === 504, JSON.stringify(during.body));
+    assert.equal(during.body.ok, false);
+    assert.equal(during.body.code, during.status);
+    assert.match(during.body.error, /liteserver/);
+    await node.start();
+    await until('tongate to answer again', async () => ((await getJson(`${v2}/getAddressInformation?address=${fresh()}`)).status === 200 ? true : undefined));
+    await until('the head to move on', async () => ((await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno > before ? true : undefined));
+  });
+});
