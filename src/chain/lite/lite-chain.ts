@@ -200,20 +200,7 @@ export class LiteChain implements Chain {
         },
       );
       const view = new AccountView(address, shardAccount!.toBoc());
-      return {
-        address,
-        balance: view.balance,
-        extraCurrencies: view.extraCurrencies,
-        state: view.status,
-        ...(view.code ? { code: view.code } : {}),
-        ...(view.data ? { data: view.data } : {}),
-        ...(view.frozenHash ? { frozenHash: view.frozenHash } : {}),
-        lastTxLt: view.lastTxLt,
-        lastTxHash: view.lastTxHash,
-        shardAccount: view.cell,
-        block: id,
-        syncUtime: mc.block.genUtime,
-      };
+      return view.accountState(address, id, mc.block.genUtime);
     });
   }
 

@@ -3,7 +3,7 @@
  * the base64 BoCs the emulator takes, made on first use and kept), last transaction id.
  */
 import { Address, beginCell, Cell, loadShardAccount, type ShardAccount } from '@ton/core';
-import type { AccountStatus, ExtraCurrency } from '../types.js';
+import type { AccountState, AccountStatus, BlockId, ExtraCurrency } from '../types.js';
 
 /** account_none$0, last_trans_hash 0, last_trans_lt 0: an address that never had a state. */
 export const EMPTY_SHARD_ACCOUNT: Cell = beginCell()
@@ -68,5 +68,23 @@ export class AccountView {
   /** The ShardAccount BoC (base64) for the emulator. */
   shardAccountBase64(): string {
     return this.cell.toBoc().toString('base64');
+  }
+
+  /** The chain's AccountState of this view, as of the masterchain block `block` (generated at `genUtime`). */
+  accountState(address: Address, block: BlockId, genUtime: number): AccountState {
+    return {
+      address,
+      balance: this.balance,
+      extraCurrencies: this.extraCurrencies,
+      state: this.status,
+      ...(this.code ? { code: this.code } : {}),
+      ...(this.data ? { data: this.data } : {}),
+      ...(this.frozenHash ? { frozenHash: this.frozenHash } : {}),
+      lastTxLt: this.lastTxLt,
+      lastTxHash: this.lastTxHash,
+      shardAccount: this.cell,
+      block,
+      syncUtime: genUtime,
+    };
   }
 }

@@ -115,20 +115,7 @@ export class ChainReader {
     const seqno = this.pin(mcSeqno);
     const view = this.d.sealed.get(address, seqno, seqno === this.visible);
     const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
-    return {
-      address,
-      balance: view.balance,
-      extraCurrencies: view.extraCurrencies,
-      state: view.status,
-      ...(view.code ? { code: view.code } : {}),
-      ...(view.data ? { data: view.data } : {}),
-      ...(view.frozenHash ? { frozenHash: view.frozenHash } : {}),
-      lastTxLt: view.lastTxLt,
-      lastTxHash: view.lastTxHash,
-      shardAccount: view.cell,
-      block: block.id,
-      syncUtime: block.genUtime,
-    };
+    return view.accountState(address, block.id, block.genUtime);
   }
 
   getTransactions(address: Address, q: TransactionQuery): ChainTransaction[] {
