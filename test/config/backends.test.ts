@@ -1,28 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/errors.js';
 import { runTongate } from '../support/process.js';
+import { configError, configFiles } from '../support/config.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tongate-backends-'));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, file } = configFiles('tongate-backends-');
 
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 test('networks are local by default; --backend mainnet=lite uses the shipped public mainnet config', () => {
   const local = loadConfig({ flags: {}, env: {} });

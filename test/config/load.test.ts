@@ -1,28 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/errors.js';
 import { planListeners } from '../../src/http/listeners.js';
+import { configError, configFiles } from '../support/config.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tongate-config-'));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, file } = configFiles('tongate-config-');
 
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 test('defaults: mainnet on 127.0.0.1:8080 (-239) and testnet on :8081 (-3), access on', () => {
   const config = loadConfig({ flags: {}, env: {} });

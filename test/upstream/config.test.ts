@@ -8,20 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/errors.js';
 import { runTongate } from '../support/process.js';
+import { configError } from '../support/config.js';
 
 const NETWORKS = ['mainnet=http://127.0.0.1:8080', 'testnet=http://127.0.0.1:8081'];
 
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 test('flags: a mixed deployment (mainnet upstream with two v2 URLs and a v3 URL, testnet local)', () => {
   const config = loadConfig({
