@@ -225,6 +225,24 @@ export interface SealedBlock {
   accountStates: Array<{ address: Address; shardAccount: Cell }>;
 }
 
+/** Validator signatures of a masterchain block (chain/lite: checked against the validator set before relayed). */
+export interface BlockSignatures {
+  block: BlockId;
+  signatures: { nodeIdShort: Buffer; signature: Buffer }[];
+}
+
+/** How a shard block is tied to the masterchain, as a liteserver proves it (BoCs of Merkle proofs). */
+export interface ShardBlockProof {
+  /** The masterchain block the proof starts from. */
+  from: BlockId;
+  /** The masterchain block that first records the shard block. */
+  mcId: BlockId;
+  /** From mcId down to the shard block: each link names the next block and proves it from the one before. */
+  links: { id: BlockId; proof: Buffer }[];
+  /** When mcId is not `from`: the backward link from `from` to mcId. */
+  mcProof: { toKeyBlock: boolean; from: BlockId; to: BlockId; destProof: Buffer; proof: Buffer; stateProof: Buffer }[];
+}
+
 export interface Chain extends NetworkIdentity {
   masterchainInfo(): MasterchainInfo;
   getBlock(ref: BlockRef): MaybePromise<Block | undefined>;
@@ -250,6 +268,10 @@ export interface Chain extends NetworkIdentity {
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */
   onBlock(listener: (block: SealedBlock) => void): () => void;
+  /** Networks of validators (chain/lite): the signatures of masterchain block `seqno`. A local chain has none. */
+  blockSignatures?(seqno: number): Promise<BlockSignatures>;
+  /** Networks of validators (chain/lite): the proof tying a block to the masterchain (from the head, or `fromSeqno`). */
+  shardBlockProof?(ref: BlockRef, fromSeqno?: number): Promise<ShardBlockProof>;
 }
 
 export interface FaucetInfo {

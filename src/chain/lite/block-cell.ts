@@ -34,6 +34,7 @@ export interface ParsedBlock {
   wantSplit: boolean;
   wantMerge: boolean;
   keyBlock: boolean;
+  vertSeqnoIncr: boolean;
   flags: number;
   seqno: number;
   vertSeqno: number;
@@ -53,6 +54,8 @@ export interface ParsedBlock {
   /** Hash of the shard state after this block (new_hash of the state update). */
   stateHash: Buffer;
   randSeed: Buffer;
+  /** The validator that collated the block (its public key; zero when not recorded). */
+  createdBy: Buffer;
   /** Every transaction, in (account, lt) order as a liteserver lists them. */
   transactions: Array<{ account: Buffer; lt: bigint; cell: Cell }>;
   /** Masterchain blocks: the newest block of every shard, as this block commits them. */
@@ -101,6 +104,45 @@ function readBlock(root: Cell): ParsedBlock {
 
 function readInfo(cell: Cell) {
   const s = cell.beginParse();
+  const fields = readInfoFields(s);
+  const { notMaster, afterMerge, afterSplit, workchain, shard } = fields;
+  const masterRef = notMaster ? readExtRef(s.loadRef().beginParse()) : undefined;
+  const prevCell = s.loadRef().beginParse();
+  let prev: ParsedBlock['prev'];
+  if (afterMerge) {
+    const [left, right] = childShards(shard);
+    prev = [
+      { ...readExtRef(prevCell.loadRef().beginParse()), workchain, shard: left },
+      { ...readExtRef(prevCell.loadRef().beginParse()), workchain, shard: right },
+    ];
+  } else {
+    prev = [{ ...readExtRef(prevCell), workchain, shard: afterSplit ? parentShard(shard) : shard }];
+  }
+  return { ...fields, masterRef, prev };
+}
+
+export type BlockInfoFields = ReturnType<typeof readInfoFields>;
+
+/**
+ * The header of a block whose cells may be pruned (a Merkle proof of it): global_id and the BlockInfo fields,
+ * without opening any reference (the master and previous block refs may be pruned branches in a proof).
+ */
+export function readProvenHeader(root: Cell): BlockInfoFields & { globalId: number } {
+  try {
+    const s = root.beginParse();
+    if (s.loadUint(32) !== BLOCK_TAG) throw new LiteDataError('not a block (bad tag)');
+    const globalId = s.loadInt(32);
+    const info = s.loadRef();
+    if (info.isExotic) throw new LiteDataError('the block header is pruned from the proof');
+    return { globalId, ...readInfoFields(info.beginParse()) };
+  } catch (err) {
+    if (err instanceof LiteDataError) throw err;
+    throw new LiteDataError(`not a readable block header: ${(err as Error).message}`);
+  }
+}
+
+/** BlockInfo up to its references (gen_software included when flagged). */
+function readInfoFields(s: Slice) {
   if (s.loadUint(32) !== BLOCK_INFO_TAG) throw new LiteDataError('not a block header (bad tag)');
   const version = s.loadUint(32);
   const notMaster = s.loadBit();
@@ -128,21 +170,9 @@ function readInfo(cell: Cell) {
   const minRefMcSeqno = s.loadUint(32);
   const prevKeyBlockSeqno = s.loadUint(32);
   if (flags & 1) s.skip(8 + 32 + 64); // gen_software: capabilities#c4 version:uint32 capabilities:uint64
-  const masterRef = notMaster ? readExtRef(s.loadRef().beginParse()) : undefined;
-  const prevCell = s.loadRef().beginParse();
-  let prev: ParsedBlock['prev'];
-  if (afterMerge) {
-    const [left, right] = childShards(shard);
-    prev = [
-      { ...readExtRef(prevCell.loadRef().beginParse()), workchain, shard: left },
-      { ...readExtRef(prevCell.loadRef().beginParse()), workchain, shard: right },
-    ];
-  } else {
-    prev = [{ ...readExtRef(prevCell), workchain, shard: afterSplit ? parentShard(shard) : shard }];
-  }
-  // vert_seqno_incr: prev_vert_ref follows; not served.
-  void vertSeqnoIncr;
   return {
+    notMaster,
+    vertSeqnoIncr,
     version,
     afterMerge,
     beforeSplit,
@@ -162,8 +192,6 @@ function readInfo(cell: Cell) {
     catchainSeqno,
     minRefMcSeqno,
     prevKeyBlockSeqno,
-    masterRef,
-    prev,
   };
 }
 
@@ -186,11 +214,11 @@ function readExtra(cell: Cell, masterchain: boolean) {
   s.loadRef(); // out_msg_descr
   const accountBlocks = s.loadRef();
   const randSeed = s.loadBuffer(32);
-  s.loadBuffer(32); // created_by
+  const createdBy = s.loadBuffer(32);
   const custom = s.loadMaybeRef();
   const transactions = readAccountBlocks(accountBlocks);
   const shards = masterchain && custom ? readMcExtraShards(custom) : undefined;
-  return { randSeed, transactions, shards };
+  return { randSeed, createdBy, transactions, shards };
 }
 
 /** ShardAccountBlocks = HashmapAugE 256 AccountBlock CurrencyCollection. */

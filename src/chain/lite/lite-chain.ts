@@ -24,6 +24,8 @@ import {
   type AccountState,
   type Block,
   type BlockId,
+  type BlockSignatures,
+  type ShardBlockProof,
   type BlockLookup,
   type BlockRef,
   type BlockTransactionQuery,
@@ -46,6 +48,10 @@ import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
 import { feedMasterchainBlock } from './follower.js';
+import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
+import { ValidatorSetCache } from './block-proofs/links.js';
+import { stateConfig } from './block-proofs/proven-cells.js';
+import { masterchainBlockSignatures, shardBlockProof } from './block-proofs/proof-answers.js';
 import type { FeedBlock } from '../../index/feed.js';
 import type { IndexReader } from '../../index/reader.js';
 
@@ -57,8 +63,6 @@ const NOT_ACTIVE_EXIT_CODE = -13;
 const TX_PAGE = 16;
 /** lt without hash: how far back from the newest transaction we walk to find it. */
 const MAX_LT_WALK = 256;
-const MC_STATE_EXTRA_TAG = 0xcc26;
-const SHARD_STATE_TAG = 0x9023afe2;
 
 export interface LiteChainOptions {
   network: string;
@@ -83,6 +87,10 @@ export class LiteChain implements Chain {
   readonly name: string;
   globalId: number;
   readonly pool: LitePool;
+  /** Which masterchain heads are believed: proven from the config's init block (block-proofs/). */
+  readonly trust: MasterchainTrust;
+  private readonly validatorSets = new ValidatorSetCache();
+  private readonly signatures = new ReadCache<BlockSignatures>(4 * 1024 * 1024, (s) => 256 + s.signatures.length * 128);
   private readonly blocks: LiteBlocks;
   private readonly accounts: ReadCache<AccountState>;
   private readonly txPages: ReadCache<ChainTransaction[]>;
@@ -103,7 +111,14 @@ export class LiteChain implements Chain {
   private constructor(private readonly options: LiteChainOptions) {
     this.name = options.network;
     this.globalId = 0;
-    this.pool = new LitePool({ ...options.pool, servers: options.globalConfig.liteservers, clock: options.clock, logger: options.logger });
+    this.pool = new LitePool({
+      ...options.pool,
+      servers: options.globalConfig.liteservers,
+      clock: options.clock,
+      logger: options.logger,
+      verifyHead: (last, server) => this.trust.verify(fromTlBlockId(last), server),
+    });
+    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock });
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.blocks = new LiteBlocks(this.pool, bytes);
     this.accounts = new ReadCache(bytes / 4, (a) => 512 + a.shardAccount.bits.length / 8 + (a.code ? 4096 : 0));
@@ -414,7 +429,7 @@ export class LiteChain implements Chain {
           check: (answer) => {
             try {
               const state = provenRoot(withPrunedBranchFix(() => Cell.fromBoc((answer as { configProof: Buffer }).configProof))[0], key.block.stateRootHash, 'config proof');
-              config = configFromState(state);
+              config = stateConfig(state);
             } catch (err) {
               if (err instanceof LiteDataError) throw err;
               throw new LiteDataError(`config proof: unreadable (${(err as Error).message})`);
@@ -473,6 +488,32 @@ export class LiteChain implements Chain {
       }),
     );
     return found;
+  }
+
+  /**
+   * The validators' signatures of masterchain block `seqno` (tonlib's blocks.getMasterchainBlockSignatures): the
+   * forward link from its previous key block, checked against that key block's validator set. Kept per block.
+   */
+  async blockSignatures(seqno: number): Promise<BlockSignatures> {
+    if (seqno === 0) throw new ChainInputError("seqno: can't get signatures of block #0 (the zero state is not signed)");
+    const mc = await this.masterchainBlock(seqno);
+    return this.signatures.get(mc.block.id.rootHash.toString('hex'), async () => {
+      const keySeqno = mc.block.prevKeyBlockSeqno;
+      const keyBlock =
+        keySeqno === 0
+          ? this.first.id
+          : (this.trust.provenKeyBlock(keySeqno) ?? (await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })));
+      if (!keyBlock) throw new NotFound(`key block ${keySeqno} before masterchain block ${seqno} not found`);
+      return masterchainBlockSignatures(this.pool, this.validatorSets, mc.block.id, keyBlock);
+    });
+  }
+
+  /** tonlib's blocks.getShardBlockProof: the block's links up to the masterchain, and back from `fromSeqno` (the head by default). */
+  async shardBlockProof(ref: BlockRef, fromSeqno?: number): Promise<ShardBlockProof> {
+    const block = await this.blocks.byRef(ref);
+    if (!block) throw new NotFound(`block (${ref.workchain}, ${BigInt.asIntN(64, ref.shard)}, ${ref.seqno}) not found`);
+    const from = (await this.masterchainBlock(fromSeqno)).block.id;
+    return shardBlockProof(this.pool, block.block.id, from);
   }
 
   onBlock(): () => void {
@@ -588,26 +629,6 @@ function checkTransactionChain(
     if (prevLt === 0n) break;
   }
   return out;
-}
-
-/** ShardStateUnsplit -> custom:(Maybe ^McStateExtra) -> config:^(Hashmap 32 ^Cell). */
-function configFromState(state: Cell): Cell {
-  const s = state.beginParse();
-  if (s.loadUint(32) !== SHARD_STATE_TAG) throw new LiteDataError('config proof: not a shard state');
-  s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
-  s.loadRef(); // out_msg_queue_info
-  s.loadBit(); // before_split
-  s.loadRef(); // accounts
-  s.loadRef(); // overload/underload history, balances, libraries, master_ref
-  const custom = s.loadMaybeRef();
-  if (!custom) throw new LiteDataError('config proof: not a masterchain state');
-  const extra = custom.beginParse();
-  if (extra.loadUint(16) !== MC_STATE_EXTRA_TAG) throw new LiteDataError('config proof: not a masterchain state extra');
-  extra.loadMaybeRef(); // shard_hashes
-  extra.skip(256); // config_addr
-  const config = extra.loadRef();
-  if (config.isExotic) throw new LiteDataError('config proof: the config is pruned');
-  return config;
 }
 
 function libraryDictionary(libs: Map<string, Cell>): string {

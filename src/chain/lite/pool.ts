@@ -21,7 +21,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { TLFunction } from 'ton-tl';
 import { Functions } from 'ton-lite-client/dist/schema.js';
-import type { liteServer_masterchainInfo } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_masterchainInfo, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { CircuitBreaker, type BreakerState } from '../../access/circuit-breaker.js';
 import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
@@ -44,6 +44,12 @@ export interface LitePoolOptions {
   healthIntervalMs?: number;
   /** A server this many masterchain blocks behind the best is not used for the newest state. */
   maxLagBlocks?: number;
+  /**
+   * Proves a new masterchain head a server reports before the pool believes it (chain/lite/block-proofs): until
+   * it resolves the head is not announced; when it throws, the server's breaker counts a failure and its head is
+   * not taken.
+   */
+  verifyHead?: (last: tonNode_blockIdExt, server: string) => Promise<void>;
 }
 
 export interface QueryOptions {
@@ -53,6 +59,8 @@ export interface QueryOptions {
   check?: (answer: unknown) => void;
   /** Overrides the pool's request timeout. */
   timeoutMs?: number;
+  /** Only this server (its label): what it answers is held against it alone. */
+  server?: string;
 }
 
 export interface ServerStatus {
@@ -103,6 +111,7 @@ export class LitePool extends EventEmitter {
   private readonly attemptTimeoutMs: number;
   private readonly maxInFlight: number;
   private readonly maxLag: number;
+  private readonly verifyHead?: LitePoolOptions['verifyHead'];
   private readonly healthTimer: NodeJS.Timeout;
   private readonly slotWaiters = new Set<() => void>();
   private headSeqno = -1;
@@ -117,6 +126,7 @@ export class LitePool extends EventEmitter {
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(3000, this.requestTimeoutMs);
     this.maxInFlight = options.maxInFlightPerServer ?? 32;
     this.maxLag = options.maxLagBlocks ?? 2;
+    this.verifyHead = options.verifyHead;
     this.servers = options.servers.map((address) => {
       const state = new ServerState(new LiteConnection(address), this.clock);
       state.connection.on('ready', () => void this.check(state));
@@ -182,7 +192,7 @@ export class LitePool extends EventEmitter {
       if (this.closed) throw new LiteUnavailable('the liteserver pool is closed');
       const remaining = deadline - this.clock.now();
       if (remaining <= 0) break;
-      const server = this.pick(options.minSeqno, tried);
+      const server = this.pick(options.minSeqno, tried, options.server);
       if (server === 'busy') {
         if (!(await this.waitSlot(remaining))) {
           timedOut = true;
@@ -235,11 +245,11 @@ export class LitePool extends EventEmitter {
   }
 
   /** The best usable server not yet tried; 'busy' when only full ones are left; undefined when none is usable. */
-  private pick(minSeqno: number | undefined, tried: Set<ServerState>): ServerState | 'busy' | undefined {
+  private pick(minSeqno: number | undefined, tried: Set<ServerState>, only?: string): ServerState | 'busy' | undefined {
     let best: ServerState | undefined;
     let busy = false;
     for (const s of this.servers) {
-      if (tried.has(s) || !s.connection.isReady()) continue;
+      if (tried.has(s) || !s.connection.isReady() || (only !== undefined && s.connection.label !== only)) continue;
       // A server known not to have the block yet; one whose head is unknown may still be asked.
       if (minSeqno !== undefined && s.mcSeqno !== null && s.mcSeqno < minSeqno) continue;
       if (s.mcSeqno !== null && this.headSeqno - s.mcSeqno > this.maxLag && (minSeqno === undefined || minSeqno > s.mcSeqno)) continue;
@@ -290,6 +300,16 @@ export class LitePool extends EventEmitter {
       });
       server.observeLatency(this.clock.now() - started);
       server.breaker.success();
+      if (info.last.seqno > this.headSeqno && this.verifyHead) {
+        // A head newer than any believed so far is taken only once proven (asked of the server that reported it).
+        try {
+          await this.verifyHead(info.last, server.connection.label);
+        } catch (err) {
+          server.breaker.failure();
+          this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
+          return;
+        }
+      }
       server.mcSeqno = info.last.seqno;
       server.lastInfo = info;
       if (info.last.seqno > this.headSeqno) {

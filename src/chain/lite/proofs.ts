@@ -4,10 +4,11 @@
  * out, has the same hash as the original tree: the hash ties what is inside to a block or state hash we already
  * trust. Anything that does not check out is a LiteDataError (the pool then asks another server).
  */
-import { beginCell, Cell, CellType, type Slice } from '@ton/core';
+import { beginCell, Cell, CellType } from '@ton/core';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { readMerkleUpdateNewHash } from './block-cell.js';
 import { LiteDataError } from './errors.js';
+import { hashmapLookup, open } from './block-proofs/dict-path.js';
 
 const SHARD_STATE_TAG = 0x9023afe2;
 const ACCOUNT_NONE = beginCell().storeBit(false).endCell();
@@ -68,62 +69,20 @@ function shardAccountCell(account: Cell, lastTxHash: Buffer, lastTxLt: bigint): 
 
 /** The ShardAccount entry of `accountId` in a (proven) ShardStateUnsplit, or undefined when there is none. */
 function findShardAccount(state: Cell, accountId: Buffer): { accountHash: Buffer; lastTxHash: Buffer; lastTxLt: bigint } | undefined {
-  const s = open(state, 'shard state');
+  const s = open(state, 'account proof: shard state');
   if (s.loadUint(32) !== SHARD_STATE_TAG) throw new LiteDataError('account proof: not a shard state');
   // global_id, shard_ident (2+6+32+64), seq_no, vert_seq_no, gen_utime, gen_lt, min_ref_mc_seqno
   s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
   s.loadRef(); // out_msg_queue_info
   s.loadBit(); // before_split
-  const accounts = open(s.loadRef(), 'accounts');
+  const accounts = open(s.loadRef(), 'account proof: accounts');
   if (!accounts.loadBit()) return undefined; // empty dictionary
-  let node = open(accounts.loadRef(), 'accounts');
-  let remaining = 256;
-  let keyPos = 0;
-  for (;;) {
-    const label = readLabel(node, remaining);
-    for (const bit of label) {
-      if (bit !== keyBit(accountId, keyPos)) return undefined; // the path leaves the key: no such account
-      keyPos++;
-    }
-    remaining -= label.length;
-    if (remaining === 0) break;
-    // Fork: left (0) and right (1) children.
-    const left = node.loadRef();
-    const right = node.loadRef();
-    node = open(keyBit(accountId, keyPos) ? right : left, 'accounts');
-    keyPos++;
-    remaining--;
-  }
+  const node = hashmapLookup(accounts.loadRef(), BigInt(`0x${accountId.toString('hex')}`), 256, 'account proof: accounts');
+  if (!node) return undefined;
   // Leaf: extra DepthBalanceInfo (split_depth:(#<= 30), balance:CurrencyCollection), then ShardAccount.
   node.loadUint(5);
   node.loadCoins();
   node.loadMaybeRef();
   const account = node.loadRef();
   return { accountHash: account.hash(0), lastTxHash: node.loadBuffer(32), lastTxLt: node.loadUintBig(64) };
-}
-
-function keyBit(key: Buffer, i: number): boolean {
-  return ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
-}
-
-/** hm_label: hml_short$0 (unary length), hml_long$10 (length in ceil(log2(m+1)) bits), hml_same$11 (one bit repeated). */
-function readLabel(s: Slice, m: number): boolean[] {
-  const lenBits = Math.ceil(Math.log2(m + 1));
-  if (!s.loadBit()) {
-    let n = 0;
-    while (s.loadBit()) n++;
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  if (!s.loadBit()) {
-    const n = s.loadUint(lenBits);
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  const bit = s.loadBit();
-  return new Array<boolean>(s.loadUint(lenBits)).fill(bit);
-}
-
-/** A cell of the path to read: a pruned branch there means the proof does not cover what it claims to. */
-function open(cell: Cell, what: string): Slice {
-  if (cell.isExotic) throw new LiteDataError(`account proof: ${what} is pruned from the proof`);
-  return cell.beginParse();
 }

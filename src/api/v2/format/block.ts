@@ -1,5 +1,5 @@
 /** Blocks in v2's tonlib shapes. */
-import type { Block } from '../../../chain/types.js';
+import type { Block, BlockSignatures, ShardBlockProof } from '../../../chain/types.js';
 import { blockIdExt, type TonBlockIdExt } from '../../../ton/block-id.js';
 
 /**
@@ -30,5 +30,33 @@ export function blockHeader(block: Block): Record<string, unknown> & { id: TonBl
     gen_utime: block.genUtime,
     vert_seqno: c?.vertSeqno ?? 0,
     prev_blocks: block.prevBlocks.map(blockIdExt),
+  };
+}
+
+/** blocks.blockSignatures: the signed block's id and each signature, hashes and signatures base64 (tonlib's bytes). */
+export function blockSignaturesJson(s: BlockSignatures): Record<string, unknown> {
+  return {
+    '@type': 'blocks.blockSignatures',
+    id: blockIdExt(s.block),
+    signatures: s.signatures.map((sig) => ({ '@type': 'blocks.signature', node_id_short: sig.nodeIdShort.toString('base64'), signature: sig.signature.toString('base64') })),
+  };
+}
+
+/** blocks.shardBlockProof, with its links (blocks.shardBlockLink) and the masterchain proof (blocks.blockLinkBack). */
+export function shardBlockProofJson(p: ShardBlockProof): Record<string, unknown> {
+  return {
+    '@type': 'blocks.shardBlockProof',
+    from: blockIdExt(p.from),
+    mc_id: blockIdExt(p.mcId),
+    links: p.links.map((l) => ({ '@type': 'blocks.shardBlockLink', id: blockIdExt(l.id), proof: l.proof.toString('base64') })),
+    mc_proof: p.mcProof.map((l) => ({
+      '@type': 'blocks.blockLinkBack',
+      to_key_block: l.toKeyBlock,
+      from: blockIdExt(l.from),
+      to: blockIdExt(l.to),
+      dest_proof: l.destProof.toString('base64'),
+      proof: l.proof.toString('base64'),
+      state_proof: l.stateProof.toString('base64'),
+    })),
   };
 }

@@ -21,7 +21,7 @@ import { sendBoc, sendBocReturnHash } from './send.js';
 import { getTokenData } from './token-data.js';
 import { getTransactions, getTransactionsStd } from './transactions.js';
 import { tryLocateResultTx, tryLocateSourceTx, tryLocateTx } from './try-locate.js';
-import { getMasterchainBlockSignatures, getShardBlockProof } from './unavailable-proofs.js';
+import { getMasterchainBlockSignatures, getShardBlockProof } from './block-proofs.js';
 
 export const V2_METHODS: V2Method<any>[] = [
   // accounts

@@ -1,0 +1,96 @@
+/**
+ * v2's getMasterchainBlockSignatures and getShardBlockProof on a lite network: asked of the liteservers, checked
+ * (links.ts) before they are relayed, as tonlib answers blocks.getMasterchainBlockSignatures and
+ * blocks.getShardBlockProof.
+ */
+import { Functions } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_blockLinkBack, liteServer_partialBlockProof, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema.js';
+import type { BlockId, BlockSignatures, ShardBlockProof } from '../../types.js';
+import { fromTlBlockId, MASTERCHAIN, toTlBlockId } from '../blocks.js';
+import { LiteDataError } from '../errors.js';
+import { ChainInputError } from '../../local/errors.js';
+import type { LitePool } from '../pool.js';
+import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, type ValidatorSetCache } from './links.js';
+
+/** getBlockProof mode: the target is given (bit 0), and read from the bigger block's own state (0x1000). */
+const TARGET_FROM_DB = 0x1001;
+
+/**
+ * The validators' signatures of masterchain block `block`: the forward link to it from its previous key block
+ * `keyBlock` (one link: no key block lies between), checked against that key block's validator set.
+ */
+export async function masterchainBlockSignatures(pool: LitePool, cache: ValidatorSetCache, block: BlockId, keyBlock: BlockId): Promise<BlockSignatures> {
+  let signatures: BlockSignatures['signatures'] = [];
+  await pool.query(
+    Functions.liteServer_getBlockProof,
+    { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(keyBlock), targetBlock: toTlBlockId(block) },
+    {
+      minSeqno: block.seqno,
+      check: (answer) => {
+        const proof = answer as liteServer_partialBlockProof;
+        const what = `signatures of ${describeBlock(block)}`;
+        if (!proof.complete || !sameBlock(fromTlBlockId(proof.from), keyBlock) || !sameBlock(fromTlBlockId(proof.to), block)) {
+          throw new LiteDataError(`${what}: the proof is not from its key block to it`);
+        }
+        const [link] = proof.steps;
+        if (proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkForward') throw new LiteDataError(`${what}: expected one forward link`);
+        checkForwardLink(link, cache);
+        signatures = link.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+      },
+    },
+  );
+  return { block, signatures };
+}
+
+/**
+ * The proof that shard block `block` belongs to the masterchain: its links up to the masterchain block that first
+ * records it, and (when that is not `from`) the backward link from `from` to that masterchain block.
+ */
+export async function shardBlockProof(pool: LitePool, block: BlockId, from: BlockId): Promise<ShardBlockProof> {
+  let mcId!: BlockId;
+  let links: ShardBlockProof['links'] = [];
+  await pool.query(
+    Functions.liteServer_getShardBlockProof,
+    { kind: 'liteServer.getShardBlockProof', id: toTlBlockId(block) },
+    {
+      check: (answer) => {
+        const proof = answer as liteServer_shardBlockProof;
+        const mc = fromTlBlockId(proof.masterchainId);
+        if (mc.workchain !== MASTERCHAIN || mc.seqno === 0) throw new LiteDataError('shard block proof: not from a masterchain block');
+        if (!sameBlock(checkShardLinks(mc, proof.links), block)) throw new LiteDataError(`shard block proof: does not lead to ${describeBlock(block)}`);
+        mcId = mc;
+        links = proof.links.map((l) => ({ id: fromTlBlockId(l.id), proof: l.proof }));
+      },
+    },
+  );
+  if (mcId.seqno > from.seqno) throw new ShardProofFromTooOld(`from_seqno: masterchain block ${from.seqno} is older than block ${mcId.seqno}, which first records ${describeBlock(block)}`);
+  const mcProof: ShardBlockProof['mcProof'] = [];
+  if (!sameBlock(mcId, from)) {
+    await pool.query(
+      Functions.liteServer_getBlockProof,
+      { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(from), targetBlock: toTlBlockId(mcId) },
+      {
+        minSeqno: from.seqno,
+        check: (answer) => {
+          const proof = answer as liteServer_partialBlockProof;
+          const [link] = proof.steps;
+          if (!proof.complete || proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkBack' || !sameBlock(fromTlBlockId(proof.from), from) || !sameBlock(fromTlBlockId(proof.to), mcId)) {
+            throw new LiteDataError(`masterchain proof ${describeBlock(from)} -> ${describeBlock(mcId)}: expected one backward link`);
+          }
+          checkBackLink(link);
+          mcProof.push(backLink(link));
+        },
+      },
+    );
+  }
+  return { from, mcId, links, mcProof };
+}
+
+function backLink(link: liteServer_blockLinkBack): ShardBlockProof['mcProof'][number] {
+  return { toKeyBlock: link.toKeyBlock, from: fromTlBlockId(link.from), to: fromTlBlockId(link.to), destProof: link.destProof, proof: link.proof, stateProof: link.stateProof };
+}
+
+/** from_seqno names a masterchain block before the one that records the shard block: the client's mistake. */
+export class ShardProofFromTooOld extends ChainInputError {
+  override name = 'ShardProofFromTooOld';
+}
