@@ -19,7 +19,16 @@ import { systemClock } from '../../src/util/clock.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { proveAccount } from '../../src/chain/lite/proofs.js';
 import { LiteDataError } from '../../src/chain/lite/errors.js';
-import { toTlBlockId } from '../../src/chain/lite/blocks.js';
+import { fromTlBlockId, toTlBlockId } from '../../src/chain/lite/blocks.js';
+import { MasterchainTrust } from '../../src/chain/lite/block-proofs/masterchain-trust.js';
+import { startLiteMitm } from '../support/lite-mitm.js';
+import { createHash } from 'node:crypto';
+import { Dictionary } from '@ton/core';
+import { signVerify } from '@ton/crypto';
+import { TLReadBuffer, TLWriteBuffer } from 'ton-tl';
+import { Codecs } from 'ton-lite-client/dist/schema.js';
+import { parseGlobalConfig } from '../../src/ton/global-config.js';
+import { readFileSync } from 'node:fs';
 
 const available = requireTonNode();
 const ADMIN_TOKEN = 'lite-test-admin-token';
@@ -195,7 +204,9 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.equal(blocks[0].root_hash, byLt.root_hash);
     // The index begins at the masterchain block tongate started at, and follows the network.
     const info = (await getJson(`${v3}/masterchainInfo`)).body;
-    assert.equal(info.first.seqno, startSeqno);
+    // startSeqno is read once tongate is up, a moment after the index took the head it begins at: a block may
+    // have come in between.
+    assert.ok(info.first.seqno <= startSeqno && info.first.seqno >= startSeqno - 1, `index begins at ${info.first.seqno}, tongate started at ${startSeqno}`);
     assert.ok(info.last.seqno > startSeqno);
     // The account's state as the index keeps it: the wallet, active, with the balance v2 reads at that block.
     const state = (await getJson(`${v3}/addressInformation?address=${wallet.address.toRawString()}`)).body;
@@ -336,6 +347,151 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     const flipped = Buffer.from(answer.proof);
     flipped[flipped.length - 40] ^= 0xff;
     assert.throws(() => proveAccount(flipped, answer.state, shardRoot, wallet.address.hash), LiteDataError);
+  });
+
+  test('getMasterchainBlockSignatures: the signatures verify with ed25519 against the validators of config param 34, and weigh more than 2/3', async () => {
+    const head = await until('a few blocks', async () => {
+      const last = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last;
+      return last.seqno > startSeqno + 1 ? last : undefined;
+    });
+    const answer = await getJson(`${v2}/getMasterchainBlockSignatures?seqno=${head.seqno}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const r = answer.body.result;
+    assert.equal(r['@type'], 'blocks.blockSignatures');
+    assert.deepEqual(r.id, head);
+    // The validator set, read here on its own from config param 34 (validators_ext#12 or validators#11).
+    const p34 = (await getJson(`${v2}/getConfigParam?config_id=34&seqno=${head.seqno}`)).body.result.config.bytes;
+    const s = Cell.fromBase64(p34).beginParse();
+    const tag = s.loadUint(8);
+    s.skip(64);
+    const total = s.loadUint(16);
+    const main = s.loadUint(16);
+    if (tag === 0x12) s.skip(64);
+    const validator = { serialize: () => undefined, parse: (v: import('@ton/core').Slice) => {
+      v.loadUint(8 + 32);
+      return { key: v.loadBuffer(32), weight: v.loadUintBig(64) };
+    } };
+    const list = tag === 0x12 ? Dictionary.load(Dictionary.Keys.Uint(16), validator, s) : Dictionary.loadDirect(Dictionary.Keys.Uint(16), validator, s);
+    const byNodeId = new Map<string, { key: Buffer; weight: bigint }>();
+    let totalWeight = 0n;
+    for (let i = 0; i < Math.min(main, total); i++) {
+      const v = list.get(i)!;
+      totalWeight += v.weight;
+      byNodeId.set(createHash('sha256').update(Buffer.from('c6b41348', 'hex')).update(v.key).digest('base64'), v);
+    }
+    // Signed: ton.blockId root_cell_hash file_hash, in its TL form.
+    const signed = Buffer.concat([Buffer.from('706e0bc5', 'hex'), Buffer.from(head.root_hash, 'base64'), Buffer.from(head.file_hash, 'base64')]);
+    let weight = 0n;
+    assert.ok(r.signatures.length > 0);
+    for (const sig of r.signatures) {
+      assert.equal(sig['@type'], 'blocks.signature');
+      const v = byNodeId.get(sig.node_id_short);
+      assert.ok(v, `signer ${sig.node_id_short} is a validator`);
+      assert.ok(signVerify(signed, Buffer.from(sig.signature, 'base64'), v.key), 'the signature verifies');
+      assert.ok(!signVerify(Buffer.concat([signed.subarray(0, 40), Buffer.alloc(1), signed.subarray(41)]), Buffer.from(sig.signature, 'base64'), v.key));
+      weight += v.weight;
+    }
+    assert.ok(weight * 3n > totalWeight * 2n);
+    // The zero state is not signed; a block that does not exist yet is a 404.
+    assert.equal((await getJson(`${v2}/getMasterchainBlockSignatures?seqno=0`)).status, 422);
+    assert.equal((await getJson(`${v2}/getMasterchainBlockSignatures?seqno=${head.seqno + 100000}`)).status, 404);
+  });
+
+  test('getShardBlockProof: links from the masterchain block that records the shard block down to it, and back from the head', async () => {
+    const [tx] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
+    const block = (await getJson(`${v2}/lookupBlock?workchain=0&shard=-9223372036854775808&lt=${tx.transaction_id.lt}`)).body.result;
+    const answer = await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const p = answer.body.result;
+    assert.equal(p['@type'], 'blocks.shardBlockProof');
+    assert.equal(p.from.workchain, -1);
+    assert.equal(p.mc_id.workchain, -1);
+    assert.ok(p.links.length >= 1);
+    assert.deepEqual(p.links[p.links.length - 1].id, block, 'the last link names the shard block');
+    // Each link's proof is a Merkle proof of the block before it (the first: of mc_id).
+    let cur = p.mc_id;
+    for (const link of p.links) {
+      assert.equal(link['@type'], 'blocks.shardBlockLink');
+      const proof = Cell.fromBase64(link.proof);
+      assert.equal(proof.type, 3, 'a Merkle proof cell');
+      assert.equal(proof.refs[0].hash(0).toString('base64'), cur.root_hash);
+      cur = link.id;
+    }
+    // mc_id records the first link's block among its shards (what lite-client's allshards reads).
+    const shards = (await getJson(`${v2}/getShards?seqno=${p.mc_id.seqno}`)).body.result.shards;
+    assert.ok(shards.some((s: { root_hash: string }) => s.root_hash === p.links[0].id.root_hash));
+    // From the head: one backward link head -> mc_id, whose proof is of the head; from mc_id itself: none.
+    if (p.from.seqno !== p.mc_id.seqno) {
+      assert.equal(p.mc_proof.length, 1);
+      const back = p.mc_proof[0];
+      assert.equal(back['@type'], 'blocks.blockLinkBack');
+      assert.deepEqual([back.from, back.to], [p.from, p.mc_id]);
+      assert.equal(Cell.fromBase64(back.proof).refs[0].hash(0).toString('base64'), p.from.root_hash);
+    }
+    const fromMc = (await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno}`)).body.result;
+    assert.deepEqual(fromMc.mc_proof, []);
+    assert.deepEqual(fromMc.links, p.links);
+    const tooOld = await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno - 1}`);
+    assert.equal(tooOld.status, 422, JSON.stringify(tooOld.body));
+    assert.match(tooOld.body.error, /from_seqno/);
+    const missing = await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno + 100000}`);
+    assert.equal(missing.status, 404);
+  });
+
+  test('heads are proven from the zero state; a liteserver whose block proof is tampered with (a man in the middle) is not believed', async () => {
+    const chain = gate.networks[0].chain as LiteChain;
+    const head = chain.masterchainInfo().last.id;
+    assert.ok(chain.trust.isProven(head), 'the head tongate serves is proven');
+    assert.ok(chain.trust.stats.links > 0 && chain.trust.stats.signatures > 0);
+    assert.equal(chain.trust.stats.refused, 0);
+
+    const mitm = await startLiteMitm({ host: '127.0.0.1', port: node.liteserver.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
+    const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));
+    let trust!: MasterchainTrust;
+    const pool = new LitePool({
+      servers: [{ host: '127.0.0.1', port: mitm.port, publicKey: mitm.publicKey }],
+      clock: systemClock,
+      requestTimeoutMs: 1500,
+      verifyHead: (last, server) => trust.verify(fromTlBlockId(last), server),
+    });
+    trust = new MasterchainTrust(pool, globalConfig.initBlock);
+    let tampered = 0;
+    // One byte of the first signature flipped in every block proof the server sends.
+    mitm.tamper = (answer) => {
+      let proof;
+      try {
+        proof = Codecs.liteServer_PartialBlockProof.decode(new TLReadBuffer(answer));
+      } catch {
+        return undefined;
+      }
+      const steps = proof.steps.map((step) => {
+        if (step.kind !== 'liteServer.blockLinkForward' || step.signatures.signatures.length === 0) return step;
+        const [first, ...rest] = step.signatures.signatures;
+        const signature = Buffer.from(first.signature);
+        signature[10] ^= 1;
+        tampered++;
+        return { ...step, signatures: { ...step.signatures, signatures: [{ ...first, signature }, ...rest] } };
+      });
+      const w = new TLWriteBuffer();
+      Codecs.liteServer_PartialBlockProof.encode({ ...proof, steps }, w);
+      return w.build();
+    };
+    try {
+      // The server answers, its heads are not proven: none is believed, and its breaker opens.
+      await assert.rejects(pool.waitHead(4000), LiteUnavailable);
+      assert.ok(tampered > 0, 'the proxy altered proofs');
+      assert.ok(trust.stats.refused > 0);
+      assert.equal(pool.bestHead(), undefined);
+      assert.equal(pool.status()[0].mcSeqno, null, 'its head is not taken');
+      assert.notEqual(pool.status()[0].breaker, 'closed');
+      // The same server relaying honestly is believed again (the breaker's probe, then a proof that checks out).
+      mitm.tamper = undefined;
+      const proven = await pool.waitHead(15_000);
+      assert.ok(trust.isProven(fromTlBlockId(proven.info.last)));
+    } finally {
+      pool.close();
+      await mitm.close();
+    }
   });
 
   test('a server answering garbage (through a proxy) is refused, not believed, and used again once it answers well', async () => {
