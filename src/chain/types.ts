@@ -60,6 +60,9 @@ export interface BlockConsensus {
   validatorListHashShort: number;
   catchainSeqno: number;
   vertSeqno: number;
+  vertSeqnoIncr: boolean;
+  /** The collating validator's public key, as the block extra records it. */
+  createdBy: Buffer;
 }
 
 export interface MasterchainInfo {

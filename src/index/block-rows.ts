@@ -34,7 +34,7 @@ export function balanceOrder(balance: bigint): string {
 const BLOCK_COLUMNS = [
   'workchain', 'shard', 'seqno', 'root_hash', 'file_hash', 'mc_seqno', 'global_id', 'version', 'key_block',
   'gen_utime', 'start_lt', 'end_lt', 'min_ref_mc_seqno', 'prev_key_block_seqno', 'master_ref_seqno',
-  'rand_seed', 'state_root_hash', 'tx_count', 'prev_blocks',
+  'rand_seed', 'state_root_hash', 'tx_count', 'prev_blocks', 'consensus',
 ] as const;
 
 const TRANSACTION_COLUMNS = [
@@ -112,7 +112,13 @@ function blockRow(block: Block, mcSeqno: number): SqlValue[] {
     block.stateRootHash,
     block.txCount,
     JSON.stringify(block.prevBlocks.map((p) => [p.workchain, p.shard.toString(), p.seqno, p.rootHash.toString('base64'), p.fileHash.toString('base64')])),
+    block.consensus ? JSON.stringify({ ...block.consensus, createdBy: bytesOf(block.consensus.createdBy).toString('base64') }) : null,
   ];
+}
+
+/** Bytes that may have crossed a thread as a Uint8Array. */
+function bytesOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 interface MessageRow {

@@ -7,7 +7,7 @@
  *                 it started), then hash
  * Records carry the stored JSON documents as text; api/v3 parses and merges them.
  */
-import type { Block, BlockId } from '../chain/types.js';
+import type { Block, BlockConsensus, BlockId } from '../chain/types.js';
 import type { DetectedWallet } from '../ton/wallet-detect.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
@@ -89,6 +89,10 @@ function blockOf(row: SqlRow): Block {
     prevKeyBlockSeqno: int(row.prev_key_block_seqno),
     minRefMcSeqno: int(row.min_ref_mc_seqno),
   };
+  if (row.consensus !== null && row.consensus !== undefined) {
+    const c = JSON.parse(text(row.consensus)) as Omit<BlockConsensus, 'createdBy'> & { createdBy: string };
+    block.consensus = { ...c, createdBy: Buffer.from(c.createdBy, 'base64') };
+  }
   // Shard blocks are committed by a masterchain block; the ref is always the masterchain's whole shard.
   if (masterRef !== undefined) block.masterRef = { workchain: -1, shard: 0x8000000000000000n, seqno: masterRef };
   return block;

@@ -141,6 +141,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 2,
+    name: 'blocks: the header fields of a validator network (consensus)',
+    statements(dialect) {
+      // JSON of the header fields a local chain does not have (flags, split/merge, validator list hash, catchain
+      // seqno, vert seqno, created_by); NULL for a local chain's blocks and for blocks indexed before.
+      return [dialect === 'postgres' ? 'ALTER TABLE blocks ADD COLUMN IF NOT EXISTS consensus TEXT' : 'ALTER TABLE blocks ADD COLUMN consensus TEXT'];
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Dictionary } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { SCHEMA_VERSION } from '../../src/index/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/index/schema.js';
 import { openIndex } from '../../src/index/open-index.js';
 import type { TransactionRecord } from '../../src/index/reader.js';
 import { eachStore } from './support/stores.js';
@@ -273,8 +273,64 @@ test('migrations: recorded once, reopening is a no-op, a newer schema is refused
 
   const Database = (await import('better-sqlite3')).default;
   const db = new Database(join(dir, 'mainnet', 'index.sqlite'));
-  assert.deepEqual(db.prepare('SELECT version FROM index_migrations').all(), [{ version: SCHEMA_VERSION }]);
+  assert.deepEqual(db.prepare('SELECT version FROM index_migrations ORDER BY version').all(), MIGRATIONS.map((m) => ({ version: m.version })));
   db.prepare('INSERT INTO index_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(SCHEMA_VERSION + 1, 'from the future', 0);
   db.close();
   await assert.rejects(openIndex({ network: 'mainnet', dataDir: dir }), /newer tongate/);
+});
+
+const CONSENSUS = {
+  flags: 1,
+  afterMerge: false,
+  afterSplit: true,
+  beforeSplit: false,
+  wantMerge: true,
+  wantSplit: false,
+  validatorListHashShort: 0xdeadbeef,
+  catchainSeqno: 7,
+  vertSeqno: 1,
+  vertSeqnoIncr: false,
+  createdBy: Buffer.alloc(32, 9),
+};
+
+eachStore("a validator network's header fields (consensus) are kept with the block; a local chain's block has none", async (_t, { index }) => {
+  const [first] = (await story()).blocks;
+  const block = { ...first, masterchain: { ...first.masterchain, consensus: CONSENSUS } };
+  await index.writer.write(block);
+  const [mc] = await index.reader.blocks({ workchain: -1, seqno: FIRST_SEQNO }, 'desc', PAGE);
+  assert.deepEqual(mc.consensus, CONSENSUS);
+  const [shard] = await index.reader.blocks({ workchain: 0, seqno: FIRST_SEQNO }, 'desc', PAGE);
+  assert.equal(shard.consensus, undefined);
+});
+
+test('an index of schema version 1 (before the consensus column) is migrated: its blocks stay, new ones keep their header fields', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tongate-index-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const s = await story();
+  // An index as tongate wrote it before migration 2: the schema of version 1 only, with a block in it.
+  const Database = (await import('better-sqlite3')).default;
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(dir, 'mainnet'), { recursive: true });
+  const db = new Database(join(dir, 'mainnet', 'index.sqlite'));
+  db.exec('CREATE TABLE index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  for (const statement of MIGRATIONS[0].statements('sqlite')) db.exec(statement);
+  db.prepare('INSERT INTO index_migrations VALUES (1, ?, 0)').run(MIGRATIONS[0].name);
+  const hash = Buffer.alloc(32, 1);
+  db.prepare(
+    `INSERT INTO blocks (workchain, shard, seqno, root_hash, file_hash, mc_seqno, global_id, version, key_block, gen_utime, start_lt, end_lt,
+      min_ref_mc_seqno, prev_key_block_seqno, master_ref_seqno, rand_seed, state_root_hash, tx_count, prev_blocks)
+     VALUES (-1, -9223372036854775808, 1, ?, ?, 1, -239, 0, 0, 1000, 1, 2, 0, 0, NULL, ?, ?, 0, '[]')`,
+  ).run(hash, hash, hash, hash);
+  db.close();
+  const old = await openIndex({ network: 'mainnet', dataDir: dir });
+  const [kept] = await old.reader.blocks({ workchain: -1, seqno: 1 }, 'desc', PAGE);
+  assert.deepEqual([kept.id.seqno, kept.id.rootHash, kept.genUtime, kept.consensus], [1, Buffer.alloc(32, 1), 1000, undefined], 'the block written before stays');
+  await old.writer.write(s.blocks[0]);
+  await old.writer.write({ ...s.blocks[1], masterchain: { ...s.blocks[1].masterchain, consensus: CONSENSUS } });
+  assert.equal(await old.reader.lastMasterchainSeqno(), FIRST_SEQNO + 1);
+  const [before] = await old.reader.blocks({ workchain: -1, seqno: FIRST_SEQNO }, 'desc', PAGE);
+  assert.equal(before.consensus, undefined);
+  const [after] = await old.reader.blocks({ workchain: -1, seqno: FIRST_SEQNO + 1 }, 'desc', PAGE);
+  assert.deepEqual(after.consensus, CONSENSUS);
+  await old.close();
 });

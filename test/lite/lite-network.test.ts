@@ -202,6 +202,16 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     const blocks = (await getJson(`${v3}/blocks?workchain=0&seqno=${ref.seqno}`)).body.blocks;
     assert.equal(blocks.length, 1);
     assert.equal(blocks[0].root_hash, byLt.root_hash);
+    // The header fields are the block's own (as v2's getBlockHeader reads them, itself checked against lite-client).
+    for (const [workchain, seqno] of [[0, ref.seqno], [-1, indexed[0].mc_block_seqno]]) {
+      const [v3block] = (await getJson(`${v3}/blocks?workchain=${workchain}&seqno=${seqno}`)).body.blocks;
+      const h = (await getJson(`${v2}/getBlockHeader?workchain=${workchain}&shard=-9223372036854775808&seqno=${seqno}`)).body.result;
+      assert.deepEqual(
+        [v3block.flags, v3block.validator_list_hash_short, v3block.gen_catchain_seqno, v3block.vert_seqno, v3block.after_split, v3block.want_split],
+        [h.flags, h.validator_list_hash_short, h.catchain_seqno, h.vert_seqno, h.after_split, h.want_split],
+      );
+      if (workchain === -1) assert.notEqual(v3block.validator_list_hash_short, 0, 'a masterchain block names its validators');
+    }
     // The index begins at the masterchain block tongate started at, and follows the network.
     const info = (await getJson(`${v3}/masterchainInfo`)).body;
     // startSeqno is read once tongate is up, a moment after the index took the head it begins at: a block may

@@ -179,6 +179,8 @@ function toBlock(id: BlockId, p: ParsedBlock): Block {
       validatorListHashShort: p.validatorListHashShort,
       catchainSeqno: p.catchainSeqno,
       vertSeqno: p.vertSeqno,
+      vertSeqnoIncr: p.vertSeqnoIncr,
+      createdBy: p.createdBy,
     },
   };
 }

@@ -7,11 +7,13 @@ export function blockRefJson(ref: BlockRef): Record<string, unknown> {
 }
 
 /**
- * A one-validator local chain never splits, merges or rotates validators, so those header fields are
- * constants; everything else comes from the block.
+ * A validator network's header (chain/lite, kept by the index) carries its flags, split/merge bits, validator list
+ * hash, catchain seqno and collator; a one-validator local chain never splits, merges or rotates validators, so
+ * there those fields are the constants it honestly has. Everything else comes from the block.
  */
 export function blockJson(block: Block): Record<string, unknown> {
   const { id } = block;
+  const c = block.consensus;
   return {
     workchain: id.workchain,
     shard: formatV3Shard(id.shard),
@@ -20,25 +22,25 @@ export function blockJson(block: Block): Record<string, unknown> {
     file_hash: id.fileHash.toString('base64'),
     global_id: block.globalId,
     version: block.version,
-    after_merge: false,
-    before_split: false,
-    after_split: false,
-    want_merge: false,
-    want_split: false,
+    after_merge: c?.afterMerge ?? false,
+    before_split: c?.beforeSplit ?? false,
+    after_split: c?.afterSplit ?? false,
+    want_merge: c?.wantMerge ?? false,
+    want_split: c?.wantSplit ?? false,
     key_block: block.isKeyBlock,
-    vert_seqno_incr: false,
-    flags: 1,
+    vert_seqno_incr: c?.vertSeqnoIncr ?? false,
+    flags: c?.flags ?? 1,
     gen_utime: String(block.genUtime),
     start_lt: block.startLt.toString(),
     end_lt: block.endLt.toString(),
-    validator_list_hash_short: 0,
-    gen_catchain_seqno: 0,
+    validator_list_hash_short: c?.validatorListHashShort ?? 0,
+    gen_catchain_seqno: c?.catchainSeqno ?? 0,
     min_ref_mc_seqno: block.minRefMcSeqno,
     prev_key_block_seqno: block.prevKeyBlockSeqno,
-    vert_seqno: 0,
+    vert_seqno: c?.vertSeqno ?? 0,
     master_ref_seqno: block.masterRef?.seqno ?? id.seqno,
     rand_seed: block.randSeed.toString('base64'),
-    created_by: Buffer.alloc(32).toString('base64'),
+    created_by: (c ? Buffer.from(c.createdBy) : Buffer.alloc(32)).toString('base64'),
     tx_count: block.txCount,
     masterchain_block_ref: blockRefJson(block.masterRef ?? id),
     prev_blocks: block.prevBlocks.map(blockRefJson),
