@@ -74,6 +74,11 @@ export interface LiteChainOptions {
   getMethodGasLimit?: bigint;
   /** How long open() waits for the first liteserver answer. */
   startTimeoutMs?: number;
+  /**
+   * How long open() then waits for the first head to be proven from the config's init block (every key block
+   * since: on mainnet with an old config, minutes; block-proofs/README.md). Default 10 minutes.
+   */
+  proofTimeoutMs?: number;
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
 }
@@ -134,7 +139,8 @@ export class LiteChain implements Chain {
   static async open(options: LiteChainOptions): Promise<LiteChain> {
     const chain = new LiteChain(options);
     try {
-      const head = await chain.pool.waitHead(options.startTimeoutMs ?? 15_000);
+      await chain.pool.waitAnswer(options.startTimeoutMs ?? 15_000);
+      const head = await chain.pool.waitHead(options.proofTimeoutMs ?? 600_000);
       await chain.advance(head.info);
     } catch (err) {
       chain.pool.close();

@@ -115,6 +115,7 @@ export class LitePool extends EventEmitter {
   private readonly healthTimer: NodeJS.Timeout;
   private readonly slotWaiters = new Set<() => void>();
   private headSeqno = -1;
+  private answered = false;
   private closed = false;
 
   constructor(options: LitePoolOptions) {
@@ -143,14 +144,31 @@ export class LitePool extends EventEmitter {
     this.healthTimer.unref();
   }
 
-  /** Resolves once some server has reported its head; rejects after `timeoutMs`. */
+  /** Resolves once some server has answered a health check (its head maybe not proven yet); rejects after `timeoutMs`. */
+  waitAnswer(timeoutMs: number): Promise<void> {
+    if (this.answered) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('answered', onAnswer);
+        reject(new LiteUnavailable(`no liteserver answered within ${timeoutMs} ms (${this.describeServers()})`));
+      }, timeoutMs);
+      timer.unref();
+      const onAnswer = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.once('answered', onAnswer);
+    });
+  }
+
+  /** Resolves once some server has reported its head (proven, with `verifyHead`); rejects after `timeoutMs`. */
   waitHead(timeoutMs: number): Promise<HeadInfo> {
     const best = this.bestHead();
     if (best) return Promise.resolve(best);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.off('head', onHead);
-        reject(new LiteUnavailable(`no liteserver answered within ${timeoutMs} ms (${this.describeServers()})`));
+        reject(new LiteUnavailable(`no liteserver head${this.verifyHead ? ' proven' : ''} within ${timeoutMs} ms (${this.describeServers()})`));
       }, timeoutMs);
       timer.unref();
       const onHead = (head: HeadInfo) => {
@@ -300,6 +318,10 @@ export class LitePool extends EventEmitter {
       });
       server.observeLatency(this.clock.now() - started);
       server.breaker.success();
+      if (!this.answered) {
+        this.answered = true;
+        this.emit('answered');
+      }
       if (info.last.seqno > this.headSeqno && this.verifyHead) {
         // A head newer than any believed so far is taken only once proven (asked of the server that reported it).
         try {
