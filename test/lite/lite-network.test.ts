@@ -160,6 +160,19 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.deepEqual(second, [all[1]]);
     const newer = (await getJson(`${v2}/getTransactions?address=${address}&limit=10&to_lt=${all[1].transaction_id.lt}`)).body.result;
     assert.deepEqual(newer, [all[0]]);
+    // lt without hash: the newest transaction at or below lt, found through the block holding lt (not a walk).
+    const atOrBelow = async (lt: bigint) =>
+      (await getJson(`${v2}/getTransactions?address=${address}&limit=10&lt=${lt}`)).body.result.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash);
+    const hashes = all.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash);
+    assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt)), hashes);
+    assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt) - 1n), hashes.slice(1));
+    assert.deepEqual(await atOrBelow(BigInt(all[1].transaction_id.lt)), hashes.slice(1));
+    assert.deepEqual(await atOrBelow(BigInt(all[1].transaction_id.lt) - 1n), []);
+    assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt) + 1_000_000n), hashes);
+    // ...found by the block lookup and the proven state before it, not by the bounded walk it falls back to.
+    const locate = (gate.networks[0].chain as unknown as { transactionAtOrBefore(a: Address, lt: bigint): Promise<unknown> }).transactionAtOrBefore.bind(gate.networks[0].chain);
+    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt) - 1n), { lt: BigInt(all[1].transaction_id.lt), hash: Buffer.from(all[1].transaction_id.hash, 'base64') });
+    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt)), { lt: BigInt(all[0].transaction_id.lt), hash: Buffer.from(all[0].transaction_id.hash, 'base64') });
     const wrongHash = await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[0].transaction_id.hash)}`);
     assert.equal(wrongHash.status, 404, JSON.stringify(wrongHash.body));
 

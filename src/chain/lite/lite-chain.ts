@@ -61,7 +61,7 @@ const EMPTY_STACK = serializeTuple([]);
 const NOT_ACTIVE_EXIT_CODE = -13;
 /** liteServer.getTransactions answers at most this many per query (the validator's cap). */
 const TX_PAGE = 16;
-/** lt without hash: how far back from the newest transaction we walk to find it. */
+/** lt without hash, when the liteservers no longer keep the block or state that finds it: how far back we walk. */
 const MAX_LT_WALK = 256;
 
 export interface LiteChainOptions {
@@ -235,8 +235,13 @@ export class LiteChain implements Chain {
       const account = await this.getAccount(address);
       if (account.lastTxLt === 0n) return [];
       next = { lt: account.lastTxLt, hash: account.lastTxHash };
-      // lt alone: the page starts at the newest transaction at or below it, found by walking back.
-      if (q.lt !== undefined) skipAbove = q.lt;
+      // lt alone: the page starts at the newest transaction at or below it, found through the block holding lt.
+      if (q.lt !== undefined && q.lt < account.lastTxLt) {
+        const found = await this.transactionAtOrBefore(address, q.lt);
+        if (found === null) return [];
+        if (found) next = found;
+        else skipAbove = q.lt; // the liteservers no longer keep what finding it needs: walk back (bounded)
+      }
     }
     const out: ChainTransaction[] = [];
     let walked = 0;
@@ -258,6 +263,44 @@ export class LiteChain implements Chain {
       next = prevLt === 0n ? undefined : { lt: prevLt, hash: bigintHash(last.tx.prevTransactionHash) };
     }
     return out;
+  }
+
+  /**
+   * The account's newest transaction at or below `lt` (null: none), found in three reads instead of a walk: the
+   * shard block whose lt range holds `lt` (lookupBlock by lt, checked against its hashes); the account's
+   * transactions in it at or below `lt`; else its last transaction as of the block before (the account's proven
+   * state at that shard block). undefined when the liteservers no longer have that block or state.
+   */
+  private async transactionAtOrBefore(address: Address, lt: bigint): Promise<{ lt: bigint; hash: Buffer } | null | undefined> {
+    const prefix = BigInt.asUintN(64, BigInt(`0x${address.hash.subarray(0, 8).toString('hex')}`) | 1n);
+    const block = await this.blocks.lookup({ workchain: address.workChain, shard: prefix, lt });
+    // The block whose lt range holds lt, or the first after it; one that ends before lt could miss later ones.
+    if (!block || block.block.endLt < lt) return undefined;
+    const mine = block.parsed.transactions.filter((t) => t.account.equals(address.hash) && t.lt <= lt);
+    if (mine.length > 0) {
+      const newest = mine.reduce((a, b) => (b.lt > a.lt ? b : a));
+      return { lt: newest.lt, hash: newest.cell.hash() };
+    }
+    const prev = block.block.prevBlocks.find((p) => shardContains(p.shard, prefix)) ?? block.block.prevBlocks[0];
+    if (!prev || prev.seqno === 0) return null;
+    let state: { lastTxLt: bigint; lastTxHash: Buffer } | undefined;
+    try {
+      await this.pool.query(
+        Functions.liteServer_getAccountState,
+        { kind: 'liteServer.getAccountState', id: toTlBlockId(prev), account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash } },
+        {
+          check: (answer) => {
+            const a = answer as { shardblk: Parameters<typeof fromTlBlockId>[0]; proof: Buffer; state: Buffer };
+            if (!fromTlBlockId(a.shardblk).rootHash.equals(prev.rootHash)) throw new LiteDataError('account state of another shard block');
+            state = proveAccount(a.proof, a.state, prev.rootHash, address.hash);
+          },
+        },
+      );
+    } catch (err) {
+      if (err instanceof LiteServerError) return undefined;
+      throw err;
+    }
+    return state!.lastTxLt === 0n ? null : { lt: state!.lastTxLt, hash: state!.lastTxHash };
   }
 
   /**
@@ -573,6 +616,13 @@ export class LiteChain implements Chain {
   stats() {
     return { servers: this.pool.status(), blocks: this.blocks.stats(), head: this.head.mc.block.id.seqno };
   }
+}
+
+/** Whether `shard` (a prefix with its end bit) contains the 64-bit account prefix `prefix`. */
+function shardContains(shard: bigint, prefix: bigint): boolean {
+  const low = shard & -shard;
+  const mask = BigInt.asUintN(64, ~((low << 1n) - 1n));
+  return (shard & mask) === (prefix & mask);
 }
 
 function needsIndex(what: string): NotFound {
