@@ -147,35 +147,29 @@ export class LitePool extends EventEmitter {
   /** Resolves once some server has answered a health check (its head maybe not proven yet); rejects after `timeoutMs`. */
   waitAnswer(timeoutMs: number): Promise<void> {
     if (this.answered) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.off('answered', onAnswer);
-        reject(new LiteUnavailable(`no liteserver answered within ${timeoutMs} ms (${this.describeServers()})`));
-      }, timeoutMs);
-      timer.unref();
-      const onAnswer = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.once('answered', onAnswer);
-    });
+    return this.nextEvent<void>('answered', timeoutMs, () => `no liteserver answered within ${timeoutMs} ms`);
   }
 
   /** Resolves once some server has reported its head (proven, with `verifyHead`); rejects after `timeoutMs`. */
   waitHead(timeoutMs: number): Promise<HeadInfo> {
     const best = this.bestHead();
     if (best) return Promise.resolve(best);
+    return this.nextEvent<HeadInfo>('head', timeoutMs, () => `no liteserver head${this.verifyHead ? ' proven' : ''} within ${timeoutMs} ms`);
+  }
+
+  /** The next `event` of this pool, or LiteUnavailable (the message, then each server's state) after `timeoutMs`. */
+  private nextEvent<T>(event: string, timeoutMs: number, message: () => string): Promise<T> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.off('head', onHead);
-        reject(new LiteUnavailable(`no liteserver head${this.verifyHead ? ' proven' : ''} within ${timeoutMs} ms (${this.describeServers()})`));
+        this.off(event, on);
+        reject(new LiteUnavailable(`${message()} (${this.describeServers()})`));
       }, timeoutMs);
       timer.unref();
-      const onHead = (head: HeadInfo) => {
+      const on = (value: T) => {
         clearTimeout(timer);
-        resolve(head);
+        resolve(value);
       };
-      this.once('head', onHead);
+      this.once(event, on);
     });
   }
 
