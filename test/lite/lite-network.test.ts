@@ -467,6 +467,25 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.ok(chain.trust.isProven(head), 'the head tongate serves is proven');
     assert.ok(chain.trust.stats.links > 0 && chain.trust.stats.signatures > 0);
     assert.equal(chain.trust.stats.refused, 0);
+    // An older masterchain block read by seqno is proven back from the head (a backward link), then kept.
+    const older = startSeqno;
+    const header = await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${older}`);
+    assert.equal(header.status, 200);
+    const olderId = { workchain: -1, shard: 0x8000000000000000n, seqno: older, rootHash: Buffer.from(header.body.result.id.root_hash, 'base64'), fileHash: Buffer.from(header.body.result.id.file_hash, 'base64') };
+    assert.ok(chain.trust.isProven(olderId));
+    // The same with a trust of its own that has seen only the head: one backward link proves the older block; an
+    // id the liteserver would not stand behind is not proven.
+    const fresh = new MasterchainTrust(chain.pool, chain.trust.init);
+    const headNow = chain.masterchainInfo().last.id;
+    await fresh.verify(headNow);
+    assert.ok(!fresh.isProven(olderId));
+    const links = fresh.stats.links;
+    await fresh.proveOlder(olderId, headNow, () => undefined);
+    assert.ok(fresh.isProven(olderId));
+    assert.equal(fresh.stats.links, links + 1);
+    const forged = { ...olderId, rootHash: randomBytes(32) };
+    await assert.rejects(fresh.proveOlder(forged, headNow, () => undefined));
+    assert.ok(!fresh.isProven(forged));
 
     const mitm = await startLiteMitm({ host: '127.0.0.1', port: node.liteserver.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
     const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));

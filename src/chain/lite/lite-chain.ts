@@ -177,11 +177,20 @@ export class LiteChain implements Chain {
   }
 
   async getBlock(ref: BlockRef): Promise<Block | undefined> {
-    return (await this.blocks.byRef(ref))?.block;
+    return this.proven(await this.blocks.byRef(ref))?.then((b) => b.block);
   }
 
   async lookupBlock(query: BlockLookup): Promise<Block | undefined> {
-    return (await this.blocks.lookup(query))?.block;
+    return this.proven(await this.blocks.lookup(query))?.then((b) => b.block);
+  }
+
+  /** A masterchain block is handed out once its id is proven (proveOlder); a shard block as it is. */
+  private proven(loaded: LoadedBlock | undefined): Promise<LoadedBlock> | undefined {
+    if (!loaded) return undefined;
+    const id = loaded.block.id;
+    const head = this.head.mc.block.id;
+    if (id.workchain !== MASTERCHAIN || id.seqno >= head.seqno) return Promise.resolve(loaded);
+    return this.trust.proveOlder(id, head, (next) => this.blocks.cached(next)?.block.prevBlocks[0]).then(() => loaded);
   }
 
   async shardsAt(mcSeqno: number): Promise<BlockId[]> {
@@ -189,16 +198,23 @@ export class LiteChain implements Chain {
   }
 
   /** Masterchain block `seqno` (NotFound when the liteservers do not have it), or the head. */
-  private async masterchainBlock(seqno?: number): Promise<LoadedBlock> {
-    if (seqno === undefined || seqno === this.head.mc.block.id.seqno) return this.head.mc;
-    if (seqno > this.head.mc.block.id.seqno) throw new NotFound(`masterchain block ${seqno} not found (the newest is ${this.head.mc.block.id.seqno})`);
+  private async masterchainBlock(seqno?: number, prove = true): Promise<LoadedBlock> {
+    const head = this.head.mc;
+    if (seqno === undefined || seqno === head.block.id.seqno) return head;
+    if (seqno > head.block.id.seqno) throw new NotFound(`masterchain block ${seqno} not found (the newest is ${head.block.id.seqno})`);
     const loaded = await this.blocks.byRef({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno });
     if (!loaded) throw new NotFound(`masterchain block ${seqno} not found`);
-    return loaded;
+    // An older block's id, as the liteserver looked it up, is proven back from the proven head (one backward
+    // link, kept), unless it was a proven head itself or the block after it names it.
+    return prove ? this.proven(loaded)! : loaded;
   }
 
   async getAccount(address: Address, mcSeqno?: number): Promise<AccountState> {
-    const mc = await this.masterchainBlock(mcSeqno);
+    return this.accountAt(address, mcSeqno, true);
+  }
+
+  private async accountAt(address: Address, mcSeqno: number | undefined, prove: boolean): Promise<AccountState> {
+    const mc = await this.masterchainBlock(mcSeqno, prove);
     const id = mc.block.id;
     return this.accounts.get(`${id.rootHash.toString('hex')}:${address.toRawString()}`, async () => {
       let shardAccount: Cell | undefined;
@@ -553,6 +569,7 @@ export class LiteChain implements Chain {
           ? this.first.id
           : (this.trust.provenKeyBlock(keySeqno) ?? (await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })));
       if (!keyBlock) throw new NotFound(`key block ${keySeqno} before masterchain block ${seqno} not found`);
+      if (keySeqno !== 0) await this.trust.proveOlder(keyBlock, this.head.mc.block.id, (next) => this.blocks.cached(next)?.block.prevBlocks[0]);
       return masterchainBlockSignatures(this.pool, this.validatorSets, mc.block.id, keyBlock);
     });
   }
@@ -603,9 +620,10 @@ export class LiteChain implements Chain {
   private readFeedBlock(seqno: number): Promise<FeedBlock> {
     return feedMasterchainBlock(
       {
-        masterchainBlock: (n) => this.masterchainBlock(n),
+        // The index reads ids as the liteservers name them (a back-fill would pay a proof per block): see README.
+        masterchainBlock: (n) => this.masterchainBlock(n, false),
         block: (id) => this.blocks.byId(id),
-        account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
+        account: (address, mcSeqno) => this.accountAt(address, mcSeqno, false),
         accountConcurrency: 16,
       },
       seqno,

@@ -18,6 +18,8 @@ import { checkBackLink, checkForwardLink, describeBlock, sameBlock, ValidatorSet
 const MAX_PAGES = 4096;
 /** getBlockProof mode: bit 0, target_block is given. */
 const WITH_TARGET = 1;
+/** ...and read from the bigger block's own state (0x1000), not the server's newest. */
+const TARGET_FROM_DB = 0x1001;
 
 export interface TrustStats {
   /** getBlockProof queries answered and checked. */
@@ -36,6 +38,7 @@ export class MasterchainTrust {
   private key: BlockId;
   private readonly keyBlocks = new Map<number, BlockId>();
   private readonly proven = new Map<string, BlockId>();
+  private readonly provenBySeqno = new Map<number, BlockId>();
   private readonly validatorSets = new ValidatorSetCache();
   private queue: Promise<unknown> = Promise.resolve();
   readonly stats: TrustStats = { queries: 0, links: 0, signatures: 0, checkMs: 0, refused: 0 };
@@ -136,9 +139,41 @@ export class MasterchainTrust {
     }
   }
 
+  /**
+   * Proves masterchain block `target`, older than the proven `head`: proven already (a head, a key block on the
+   * chain), or named as previous block by the proven block after it (`prevOf`, when that block is at hand), or by
+   * one backward link from `head` (getBlockProof: the head's state lists it). Throws LiteDataError otherwise.
+   */
+  async proveOlder(target: BlockId, head: BlockId, prevOf: (id: BlockId) => BlockId | undefined): Promise<void> {
+    if (this.isProven(target)) return;
+    const next = this.provenBySeqno.get(target.seqno + 1);
+    const named = next && prevOf(next);
+    if (named && sameBlock(named, target)) {
+      this.remember(target);
+      return;
+    }
+    await this.pool.query(
+      Functions.liteServer_getBlockProof,
+      { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(head), targetBlock: toTlBlockId(target) },
+      {
+        minSeqno: head.seqno,
+        check: (answer) => {
+          if (!this.isProven(head)) throw new LiteDataError(`masterchain block ${head.seqno} is not proven`);
+          if (!this.checkChain(answer as liteServer_partialBlockProof, head, target).complete) throw new LiteDataError('block proof: incomplete for an older block');
+        },
+      },
+    );
+    this.remember(target);
+  }
+
   private remember(id: BlockId): void {
-    if (this.proven.size >= 1024) this.proven.delete(this.proven.keys().next().value as string);
+    if (this.proven.size >= 4096) {
+      const oldest = this.proven.values().next().value as BlockId;
+      this.proven.delete(oldest.rootHash.toString('hex'));
+      if (this.provenBySeqno.get(oldest.seqno) === oldest) this.provenBySeqno.delete(oldest.seqno);
+    }
     this.proven.set(id.rootHash.toString('hex'), id);
+    this.provenBySeqno.set(id.seqno, id);
   }
 
   /** Whether `id` is a masterchain block proven here (a head, or a key block on the chain). */
