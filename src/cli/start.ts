@@ -36,7 +36,13 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   const chains = await Promise.all(
     chained.map((network) =>
       network.backend === 'lite'
-        ? LiteChain.open({ network: network.name, globalConfig: network.lite!.globalConfig, clock, logger: logger.child({ network: network.name }) })
+        ? LiteChain.open({
+            network: network.name,
+            globalConfig: network.lite!.globalConfig,
+            dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+            clock,
+            logger: logger.child({ network: network.name }),
+          })
         : LocalChain.open({
             network: network.name,
             globalId: network.globalId,

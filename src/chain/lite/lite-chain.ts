@@ -49,6 +49,7 @@ import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
 import { feedMasterchainBlock } from './follower.js';
 import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
+import { keyBlockFile } from './block-proofs/key-block-store.js';
 import { ValidatorSetCache } from './block-proofs/links.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
 import { masterchainBlockSignatures, shardBlockProof } from './block-proofs/proof-answers.js';
@@ -79,6 +80,8 @@ export interface LiteChainOptions {
    * since: on mainnet with an old config, minutes; block-proofs/README.md). Default 10 minutes.
    */
   proofTimeoutMs?: number;
+  /** The network's data directory: the newest proven key block is kept there (none: proven from the init block each start). */
+  dataDir?: string;
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
 }
@@ -123,7 +126,7 @@ export class LiteChain implements Chain {
       logger: options.logger,
       verifyHead: (last, server) => this.trust.verify(fromTlBlockId(last), server),
     });
-    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock });
+    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir));
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.blocks = new LiteBlocks(this.pool, bytes);
     this.accounts = new ReadCache(bytes / 4, (a) => 512 + a.shardAccount.bits.length / 8 + (a.code ? 4096 : 0));

@@ -12,6 +12,7 @@ import type { BlockId } from '../../types.js';
 import { fromTlBlockId, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
 import type { LitePool } from '../pool.js';
+import type { KeyBlockStore } from './key-block-store.js';
 import { checkBackLink, checkForwardLink, describeBlock, sameBlock, ValidatorSetCache, type CheckedLink } from './links.js';
 
 /** A liteserver answers at most 16 links per query; past this many pages the chain is given up (a guard). */
@@ -47,9 +48,16 @@ export class MasterchainTrust {
     private readonly pool: LitePool,
     /** The trusted starting point: the global config's init block (or its zero state). */
     readonly init: BlockId,
+    /** Where the newest proven key block is kept across restarts (key-block-store.ts); none: proven from init each start. */
+    private readonly store?: KeyBlockStore,
   ) {
     this.key = init;
     this.keyBlocks.set(init.seqno, init);
+    const kept = store?.load(init);
+    if (kept) {
+      this.key = kept;
+      this.keyBlocks.set(kept.seqno, kept);
+    }
   }
 
   /** The newest key block proven so far (the init block before any proof). */
@@ -81,6 +89,7 @@ export class MasterchainTrust {
       let reached: BlockId | undefined;
       let complete = false;
       const known = from;
+      const keyBefore = this.key;
       await this.pool.query(
         Functions.liteServer_getBlockProof,
         { kind: 'liteServer.getBlockProof', mode: WITH_TARGET, knownBlock: toTlBlockId(known), targetBlock: toTlBlockId(target) },
@@ -93,6 +102,13 @@ export class MasterchainTrust {
           },
         },
       );
+      if (this.key !== keyBefore && this.store) {
+        try {
+          this.store.save(this.init, this.key);
+        } catch {
+          // Not kept: the next start proves from further back; nothing is believed that was not proven.
+        }
+      }
       if (complete) {
         this.remember(target);
         return;
