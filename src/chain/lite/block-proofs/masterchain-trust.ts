@@ -20,7 +20,7 @@ const MAX_PAGES = 4096;
 /** getBlockProof mode: bit 0, target_block is given. */
 const WITH_TARGET = 1;
 /** ...and read from the bigger block's own state (0x1000), not the server's newest. */
-const TARGET_FROM_DB = 0x1001;
+export const TARGET_FROM_DB = 0x1001;
 
 export interface TrustStats {
   /** getBlockProof queries answered and checked. */

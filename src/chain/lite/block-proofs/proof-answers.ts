@@ -10,10 +10,9 @@ import { fromTlBlockId, MASTERCHAIN, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
 import { ChainInputError } from '../../local/errors.js';
 import type { LitePool } from '../pool.js';
+import { TARGET_FROM_DB } from './masterchain-trust.js';
 import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, type ValidatorSetCache } from './links.js';
 
-/** getBlockProof mode: the target is given (bit 0), and read from the bigger block's own state (0x1000). */
-const TARGET_FROM_DB = 0x1001;
 
 /**
  * The validators' signatures of masterchain block `block`: the forward link to it from its previous key block
