@@ -24,11 +24,13 @@ import { MasterchainTrust } from '../../src/chain/lite/block-proofs/masterchain-
 import { startLiteMitm } from '../support/lite-mitm.js';
 import { createHash } from 'node:crypto';
 import { Dictionary } from '@ton/core';
-import { signVerify } from '@ton/crypto';
+import { sign, signVerify } from '@ton/crypto';
 import { TLReadBuffer, TLWriteBuffer } from 'ton-tl';
 import { Codecs } from 'ton-lite-client/dist/schema.js';
 import { parseGlobalConfig } from '../../src/ton/global-config.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const available = requireTonNode();
 const ADMIN_TOKEN = 'lite-test-admin-token';
@@ -555,6 +557,55 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     } finally {
       pool.close();
       await proxy.close();
+    }
+  });
+
+  test('a key block (a config change signed by the config master): later heads are proven from it, their signatures checked against its validators, and it is kept for a restart', async () => {
+    const chain = gate.networks[0].chain as LiteChain;
+    assert.equal(chain.trust.lastKeyBlock().seqno, 0, 'no key block since the zero state yet');
+    // Config param 14 (block creation fees) one nanoton higher: a config change makes the next masterchain block a key block.
+    const configAddress = Address.parse(`-1:${'5'.repeat(64)}`);
+    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await chain.config());
+    const p14 = config.get(14)!.beginParse();
+    const tag = p14.loadUint(8);
+    const changed = beginCell().storeUint(tag, 8).storeCoins(p14.loadCoins() + 1n).storeCoins(p14.loadCoins()).endCell();
+    const configSeqno = (await chain.getAccount(configAddress)).data!.beginParse().loadUint(32);
+    const seed = readFileSync(join(node.dir, 'state', 'config-master.pk'));
+    const master = keyPairFromSeed(seed.subarray(seed.length - 32));
+    const payload = beginCell().storeUint(0x43665021, 32).storeUint(configSeqno, 32).storeUint(Math.floor(Date.now() / 1000) + 120, 32).storeInt(14, 32).storeRef(changed).endCell();
+    const body = beginCell().storeBuffer(sign(payload.hash(), master.secretKey)).storeSlice(payload.beginParse()).endCell();
+    await chain.sendExternal(beginCell().store(storeMessage(external({ to: configAddress, body }))).endCell().toBoc());
+    const key = await until('a key block to be proven', async () => (chain.trust.lastKeyBlock().seqno > 0 ? chain.trust.lastKeyBlock() : undefined));
+    const header = (await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${key.seqno}`)).body.result;
+    assert.equal(header.is_key_block, true);
+    assert.equal(header.id.root_hash, key.rootHash.toString('base64'));
+    // A head after it is proven from it (its config proof, its validator set), and so are the signatures of it.
+    const after = await until('a head after the key block', async () => {
+      const last = chain.masterchainInfo().last.id;
+      return last.seqno > key.seqno ? last : undefined;
+    });
+    assert.ok(chain.trust.isProven(after));
+    const signatures = await getJson(`${v2}/getMasterchainBlockSignatures?seqno=${after.seqno}`);
+    assert.equal(signatures.status, 200, JSON.stringify(signatures.body));
+    assert.ok(signatures.body.result.signatures.length > 0);
+    assert.equal(chain.trust.stats.refused, 0);
+
+    // Kept in the data directory: a restart proves its first head from the key block, in one link.
+    const dataDir = mkdtempSync(join(tmpdir(), 'tongate-lite-data-'));
+    const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));
+    try {
+      const first = await LiteChain.open({ network: 'mainnet', globalConfig, clock: systemClock, dataDir });
+      assert.equal(first.trust.lastKeyBlock().seqno, key.seqno);
+      // Every proof is one link per query (a head from the newest key block), except the first: two links, from the
+      // zero state to the key block, then to the head.
+      assert.equal(first.trust.stats.links, first.trust.stats.queries + 1, JSON.stringify(first.trust.stats));
+      await first.stop();
+      const second = await LiteChain.open({ network: 'mainnet', globalConfig, clock: systemClock, dataDir });
+      assert.equal(second.trust.lastKeyBlock().seqno, key.seqno);
+      assert.equal(second.trust.stats.links, second.trust.stats.queries, 'from the kept key block straight to the head');
+      await second.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
