@@ -45,7 +45,7 @@ import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
-import { feedMasterchainBlock } from './follower.js';
+import { LiteFollower } from './follower.js';
 import type { FeedBlock } from '../../index/feed.js';
 import type { IndexReader } from '../../index/reader.js';
 
@@ -96,7 +96,7 @@ export class LiteChain implements Chain {
   private head!: Head;
   private advancing: Promise<void> | undefined;
   private readonly headListeners = new Set<(seqno: number) => void>();
-  private readonly prefetched = new Map<number, Promise<FeedBlock>>();
+  readonly follower: LiteFollower;
   private stopped = false;
   private index: IndexReader | undefined;
 
@@ -113,6 +113,13 @@ export class LiteChain implements Chain {
     this.emulatorPool = options.emulatorPool ?? EmulatorPool.shared();
     this.gasLimit = options.getMethodGasLimit ?? 1_000_000n;
     this.first = zeroStateBlock(options.globalConfig);
+    this.follower = new LiteFollower({
+      masterchainBlock: (n) => this.masterchainBlock(n),
+      block: (id) => this.blocks.byId(id),
+      account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
+      asFollower: (fn) => this.pool.asFollower(fn),
+      head: () => this.head.mc.block.id.seqno,
+    });
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
@@ -147,7 +154,7 @@ export class LiteChain implements Chain {
     const mc = await this.blocks.byId(fromTlBlockId(info.last));
     if (this.head && mc.block.id.seqno <= this.head.mc.block.id.seqno) return;
     this.head = { mc, stateRootHash: info.stateRootHash };
-    this.prefetch(mc.block.id.seqno);
+    if (this.headListeners.size > 0) this.follower.prefetch(mc.block.id.seqno);
     for (const listener of this.headListeners) listener(mc.block.id.seqno);
   }
 
@@ -486,40 +493,9 @@ export class LiteChain implements Chain {
     return () => this.headListeners.delete(listener);
   }
 
-  /**
-   * Masterchain block `seqno` with everything it commits, for the index (follower.ts). A new head's is read as
-   * soon as the head is known (prefetched in advance()), so the index does not start reading it only after the
-   * previous block is handed over.
-   */
+  /** Masterchain block `seqno` with everything it commits, for the index (follower.ts: read ahead, within its budget). */
   feedBlock(seqno: number): Promise<FeedBlock> {
-    const prefetched = this.prefetched.get(seqno);
-    if (prefetched) {
-      this.prefetched.delete(seqno);
-      return prefetched;
-    }
-    return this.readFeedBlock(seqno);
-  }
-
-  private prefetch(seqno: number): void {
-    if (this.headListeners.size === 0 || this.prefetched.has(seqno)) return;
-    const promise = this.readFeedBlock(seqno);
-    // A failure is seen (and retried) by the index when it asks for the block; not an unhandled rejection here.
-    promise.catch(() => undefined);
-    this.prefetched.set(seqno, promise);
-    // Only the newest few: an index that fell behind reads the older ones itself.
-    for (const old of this.prefetched.keys()) if (this.prefetched.size > 4) this.prefetched.delete(old);
-  }
-
-  private readFeedBlock(seqno: number): Promise<FeedBlock> {
-    return feedMasterchainBlock(
-      {
-        masterchainBlock: (n) => this.masterchainBlock(n),
-        block: (id) => this.blocks.byId(id),
-        account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
-        accountConcurrency: 16,
-      },
-      seqno,
-    );
+    return this.follower.feedBlock(seqno);
   }
 
   /** The pool's servers and the caches, for /metrics and the tests. */
