@@ -36,7 +36,13 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   const chains = await Promise.all(
     chained.map((network) =>
       network.backend === 'lite'
-        ? LiteChain.open({ network: network.name, globalConfig: network.lite!.globalConfig, clock, logger: logger.child({ network: network.name }) })
+        ? LiteChain.open({
+            network: network.name,
+            globalConfig: network.lite!.globalConfig,
+            clock,
+            logger: logger.child({ network: network.name }),
+            pool: { followerQueriesPerSecond: network.lite!.indexRps },
+          })
         : LocalChain.open({
             network: network.name,
             globalId: network.globalId,

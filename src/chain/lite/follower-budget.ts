@@ -35,8 +35,9 @@ export class FollowerBudget {
     const now = this.clock.now();
     this.tokens = Math.min(this.queriesPerSecond, this.tokens + ((now - this.at) * this.queriesPerSecond) / 1000);
     this.at = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
+    // (A hair under 1 counts as 1: tenths of a token added up in floating point fall just short.)
+    if (this.tokens >= 1 - 1e-9) {
+      this.tokens = Math.max(0, this.tokens - 1);
       this.granted++;
       return 0;
     }
