@@ -242,11 +242,11 @@ async function json(url: string, body?: unknown): Promise<any> {
   return response.json();
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, everyMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -281,6 +281,14 @@ async function indexUnderLoad(): Promise<void> {
   await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
   await waitFor('the senders to be funded', async () => (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n));
 
+  // Signed before the measured window (and before the index's catch-up: signing holds this thread for seconds):
+  // the CPU figure is tongate's, not the load generator's ed25519 signing.
+  const bocs = Array.from({ length: loadRounds }, (_, round) =>
+    senders.map((s) => {
+      const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
+      return externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined);
+    }),
+  );
   const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
   const indexed = async () => (await json(`${v3}/masterchainInfo`)).last.seqno as number;
   await waitFor('the index to catch up before the load', async () => (await indexed()) >= (await head()));
@@ -289,19 +297,26 @@ async function indexUnderLoad(): Promise<void> {
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
+      const t0 = performance.now();
+      const direct = running.networks[0].indexLag!();
       const [h, i] = await Promise.all([head(), indexed()]);
       lags.push(Math.max(0, h - i));
+      if (process.env.BENCH_STAGES && h - i > 2) console.log(`  sample: v2 head ${h} v3 last ${i} direct lag ${direct} took ${(performance.now() - t0).toFixed(0)} ms`);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
-  // Signed before the measured window: the CPU figure is tongate's, not the load generator's ed25519 signing.
-  const bocs = Array.from({ length: loadRounds }, (_, round) =>
-    senders.map((s) => {
-      const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
-      return externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined);
-    }),
-  );
   const followerBefore = { ...chain.follower.stats };
+  // STAGES (temporary probe)
+  const stages = new Map<number, { head?: number; fed?: number; indexed?: number; txs?: number }>();
+  const stage = (n: number) => stages.get(n) ?? (stages.set(n, {}), stages.get(n)!);
+  chain.onHead((n) => (stage(n).head = performance.now()));
+  const origFeed = chain.follower.feedBlock.bind(chain.follower);
+  chain.follower.feedBlock = (n: number) => origFeed(n).then((b) => ((stage(n).fed = performance.now()), (stage(n).txs = b.transactions.length), b));
+  const net = running.networks[0];
+  const probe = setInterval(() => {
+    const last = chain.masterchainInfo().last.id.seqno - net.indexLag!();
+    for (const [n, st] of stages) if (n <= last && st.indexed === undefined) st.indexed = performance.now();
+  }, 10);
   const cpuStart = process.cpuUsage();
   const loadStart = performance.now();
   for (let round = 0; round < loadRounds; round++) {
@@ -320,10 +335,15 @@ async function indexUnderLoad(): Promise<void> {
   sampling = false;
   await sampler;
   let transactions = 0;
+  const perBlock = new Map<number, number>();
   for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) {
-    transactions += ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+    const count = ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+    perBlock.set(seqno, count);
+    transactions += count;
   }
   const cpuMs = (cpu.user + cpu.system) / 1000;
+  clearInterval(probe);
+  if (process.env.BENCH_STAGES) for (const [n, st] of [...stages].sort((a, b) => a[0] - b[0])) console.log(`  #${n} txs ${st.txs} fed +${((st.fed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms indexed +${((st.indexed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms`);
   console.log(
     `live index under load: ${walletCount} wallets x ${loadRounds} rounds, masterchain ${firstSeqno}..${lastSeqno}, ${transactions} transactions in ${(loadMs / 1000).toFixed(1)} s`,
   );
@@ -355,17 +375,33 @@ async function indexUnderLoad(): Promise<void> {
     { logger: pino({ level: 'silent' }) },
   );
   const v3b = `http://127.0.0.1:${backfillPort}/api/v3`;
+  // The index's threads start with its first block (and, run from the sources, compile their TypeScript): the
+  // rate and the CPU are measured from the first block written to the last.
+  let firstWritten = firstSeqno;
+  await waitFor(
+    'the back-fill\'s first block',
+    async () => {
+      const info = await json(`${v3b}/masterchainInfo`);
+      firstWritten = info.last?.seqno;
+      return info.first?.seqno === firstSeqno;
+    },
+    120_000,
+    20,
+  );
   const backfillCpu = process.cpuUsage();
   const started = performance.now();
-  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000);
+  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000, 20);
   const backfillS = (performance.now() - started) / 1000;
   const backfillCpuMs = (() => {
     const c = process.cpuUsage(backfillCpu);
     return (c.user + c.system) / 1000;
   })();
+  let backfilled = 0;
+  for (let seqno = firstWritten + 1; seqno <= lastSeqno; seqno++) backfilled += perBlock.get(seqno) ?? 0;
   console.log(
-    `  back-fill (--index-from ${firstSeqno}) of those blocks: ${(transactions / backfillS).toFixed(0)} transactions/s (${backfillS.toFixed(1)} s from start-up), ` +
-      `process CPU ${(backfillCpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction (the follower alone: no HTTP load)`,
+    `  back-fill (--index-from ${firstSeqno}) of those blocks: ${(backfilled / backfillS).toFixed(0)} transactions/s ` +
+      `(${backfilled} transactions of blocks ${firstWritten + 1}..${lastSeqno} in ${backfillS.toFixed(1)} s), ` +
+      `process CPU ${(backfillCpuMs / Math.max(1, backfilled)).toFixed(2)} ms per transaction (the follower and index alone: no HTTP load)`,
   );
   await second.stop();
 }
