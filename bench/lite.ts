@@ -17,7 +17,13 @@
  * is measured; it is started again, and the time from its liteserver accepting connections to tongate's first
  * 200 on a fresh read.
  *
- * Flags: --samples N (pairs per read, default 300).
+ * The live index under load: `--wallets` wallets (default 200) send at once, `--rounds` times (default 3); the
+ * index's lag behind the network sampled every 200 ms (p50/p99), the process's CPU per indexed transaction, where
+ * the touched accounts' states came from; then a second tongate back-fills the same blocks (--index-from): its
+ * rate and CPU per transaction from its first written block to the last.
+ *
+ * Flags: --samples N (pairs per read, default 300). BENCH_STAGES=1 prints, per masterchain block of the load, the
+ * time from its head to its feed being read and to its being indexed, and every lag sample above 2.
  */
 import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
