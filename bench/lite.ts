@@ -37,7 +37,10 @@ import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import { freePort } from '../test/support/ports.js';
 import { requireTonNode, startTonNode } from '../test/support/ton-node.js';
-import type { LiteChain } from '../src/chain/lite/index.js';
+import { LiteChain } from '../src/chain/lite/index.js';
+import { parseGlobalConfig } from '../src/ton/global-config.js';
+import { systemClock } from '../src/util/clock.js';
+import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -289,12 +292,18 @@ async function indexUnderLoad(): Promise<void> {
 
   // Signed before the measured window (and before the index's catch-up: signing holds this thread for seconds):
   // the CPU figure is tongate's, not the load generator's ed25519 signing.
-  const bocs = Array.from({ length: loadRounds }, (_, round) =>
-    senders.map((s) => {
+  // One signature at a time, yielding between them: a thread held for seconds would find its liteserver queries
+  // (health checks included) timed out before their answers are read, and drop the connection.
+  const bocs: string[][] = [];
+  for (let round = 0; round < loadRounds; round++) {
+    const signed: string[] = [];
+    for (const s of senders) {
       const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
-      return externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined);
-    }),
-  );
+      signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    bocs.push(signed);
+  }
   const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
   const indexed = async () => (await json(`${v3}/masterchainInfo`)).last.seqno as number;
   await waitFor('the index to catch up before the load', async () => (await indexed()) >= (await head()));
@@ -410,4 +419,29 @@ async function indexUnderLoad(): Promise<void> {
       `process CPU ${(backfillCpuMs / Math.max(1, backfilled)).toFixed(2)} ms per transaction (the follower and index alone: no HTTP load)`,
   );
   await second.stop();
+
+  // The follower alone, in this thread, on the same blocks: a fresh lite chain (nothing kept) reads each one as the
+  // index would, the touched accounts' states from their blocks' state updates, then with a proven read for each
+  // (what the follower did before): CPU per transaction of each, and the ratio.
+  const cost: Record<string, { cpuMs: number; s: number }> = {};
+  for (const statesFrom of ['blocks', 'proofs'] as const) {
+    const fresh = await LiteChain.open({
+      network: 'mainnet',
+      globalConfig: parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8'))),
+      clock: systemClock,
+      follower: { statesFrom, readAhead: 0 },
+    });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) await fresh.feedBlock(seqno);
+    const c = process.cpuUsage(cpu0);
+    cost[statesFrom] = { cpuMs: (c.user + c.system) / 1000, s: (performance.now() - t0) / 1000 };
+    await fresh.stop();
+  }
+  const perTx = (k: string) => cost[k].cpuMs / Math.max(1, transactions);
+  console.log(
+    `  the follower alone (this thread, blocks ${firstSeqno}..${lastSeqno} read one at a time, nothing kept): ` +
+      `states from the blocks ${perTx('blocks').toFixed(3)} ms CPU per transaction (${(transactions / cost.blocks.s).toFixed(0)} tx/s), ` +
+      `a proven read per account ${perTx('proofs').toFixed(3)} ms (${(transactions / cost.proofs.s).toFixed(0)} tx/s): ${(perTx('proofs') / perTx('blocks')).toFixed(1)}x less CPU`,
+  );
 }

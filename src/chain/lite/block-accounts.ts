@@ -16,8 +16,8 @@
  * one getBlock instead of 201 queries with proofs (the follower's main cost, and its lag).
  */
 import { beginCell, Cell, CellType, type Slice } from '@ton/core';
+import { findShardAccountEntry } from './shard-accounts.js';
 
-const SHARD_STATE_TAG = 0x9023afe2;
 const ACCOUNT_NONE = beginCell().storeBit(false).endCell();
 const NO_HASH = Buffer.alloc(32);
 
@@ -80,7 +80,7 @@ export function accountAfterBlock(blockRoot: Cell, accountId: Buffer, known: Kno
   try {
     const update = blockRoot.refs[2];
     if (update?.type !== CellType.MerkleUpdate) return undefined;
-    const entry = findEntry(update.refs[1], accountId);
+    const entry = findShardAccountEntry(update.refs[1], accountId, open);
     if (entry === undefined) return undefined;
     if (entry === null) return { shardAccount: shardAccountCell(ACCOUNT_NONE, NO_HASH, 0n), lastTxLt: 0n };
     const account = whole(entry.account, known);
@@ -110,66 +110,7 @@ function whole(cell: Cell, known: KnownCells): Cell | undefined {
   return new Cell({ bits: cell.bits, refs });
 }
 
-/**
- * The entry of `accountId` in a ShardStateUnsplit's accounts (HashmapAugE 256 ShardAccount DepthBalanceInfo): its
- * Account cell and last transaction; null when the dictionary has no such key; undefined when a pruned cell is in
- * the way (the block did not change that part, so it cannot tell).
- */
-function findEntry(state: Cell, accountId: Buffer): { account: Cell; lastTxHash: Buffer; lastTxLt: bigint } | null | undefined {
-  const s = open(state);
-  if (!s || s.loadUint(32) !== SHARD_STATE_TAG) return undefined;
-  // global_id, shard_ident (2+6+32+64), seq_no, vert_seq_no, gen_utime, gen_lt, min_ref_mc_seqno
-  s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
-  s.loadRef(); // out_msg_queue_info
-  s.loadBit(); // before_split
-  const accounts = open(s.loadRef());
-  if (!accounts) return undefined;
-  if (!accounts.loadBit()) return null; // an empty dictionary
-  let node = open(accounts.loadRef());
-  let remaining = 256;
-  let keyPos = 0;
-  for (;;) {
-    if (!node) return undefined;
-    const label = readLabel(node, remaining);
-    for (const bit of label) {
-      if (bit !== keyBit(accountId, keyPos)) return null; // the path leaves the key: no such account
-      keyPos++;
-    }
-    remaining -= label.length;
-    if (remaining === 0) break;
-    const left = node.loadRef();
-    const right = node.loadRef();
-    node = open(keyBit(accountId, keyPos) ? right : left);
-    keyPos++;
-    remaining--;
-  }
-  // Leaf: DepthBalanceInfo (split_depth:(#<= 30), balance:CurrencyCollection), then ShardAccount.
-  node.loadUint(5);
-  node.loadCoins();
-  node.loadMaybeRef();
-  return { account: node.loadRef(), lastTxHash: node.loadBuffer(32), lastTxLt: node.loadUintBig(64) };
-}
-
+/** A cell of the path: a pruned one is a part the block did not change, so it cannot tell. */
 function open(cell: Cell): Slice | undefined {
   return cell.isExotic ? undefined : cell.beginParse();
-}
-
-function keyBit(key: Buffer, i: number): boolean {
-  return ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
-}
-
-/** hm_label: hml_short$0 (unary length), hml_long$10 (length in ceil(log2(m+1)) bits), hml_same$11 (one bit repeated). */
-function readLabel(s: Slice, m: number): boolean[] {
-  const lenBits = Math.ceil(Math.log2(m + 1));
-  if (!s.loadBit()) {
-    let n = 0;
-    while (s.loadBit()) n++;
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  if (!s.loadBit()) {
-    const n = s.loadUint(lenBits);
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  const bit = s.loadBit();
-  return new Array<boolean>(s.loadUint(lenBits)).fill(bit);
 }

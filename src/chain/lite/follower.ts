@@ -39,6 +39,11 @@ export interface FollowerOptions {
   readAhead?: number;
   /** Most account reads in flight at once (default 16). */
   accountConcurrency?: number;
+  /**
+   * Where touched accounts' states come from: 'blocks' (default: their block's state update, a proven read only
+   * when it does not hold one whole) or 'proofs' (a proven read for each; what bench:lite compares against).
+   */
+  statesFrom?: 'blocks' | 'proofs';
 }
 
 export interface FollowerStats {
@@ -53,6 +58,7 @@ export class LiteFollower {
   private readonly reads = new Map<number, Promise<FeedBlock>>();
   private readonly readAhead: number;
   private readonly accountConcurrency: number;
+  private readonly statesFromBlocks: boolean;
   readonly stats: FollowerStats = { accountsFromBlocks: 0, accountsQueried: 0 };
 
   constructor(
@@ -61,6 +67,7 @@ export class LiteFollower {
   ) {
     this.readAhead = options.readAhead ?? 4;
     this.accountConcurrency = options.accountConcurrency ?? 16;
+    this.statesFromBlocks = (options.statesFrom ?? 'blocks') === 'blocks';
   }
 
   /** Masterchain block `seqno` with everything it commits; the next few start downloading meanwhile. */
@@ -110,7 +117,7 @@ export class LiteFollower {
     const accounts: FeedBlock['accounts'] = [];
     const unknown: Address[] = [];
     for (const { address, block } of touched.values()) {
-      const found = accountAfterBlock(block.root, address.hash, this.known);
+      const found = this.statesFromBlocks ? accountAfterBlock(block.root, address.hash, this.known) : undefined;
       if (!found) {
         unknown.push(address);
         continue;

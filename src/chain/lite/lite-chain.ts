@@ -45,7 +45,7 @@ import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
-import { LiteFollower } from './follower.js';
+import { LiteFollower, type FollowerOptions } from './follower.js';
 import type { FeedBlock } from '../../index/feed.js';
 import type { IndexReader } from '../../index/reader.js';
 
@@ -72,6 +72,7 @@ export interface LiteChainOptions {
   startTimeoutMs?: number;
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
+  follower?: FollowerOptions;
 }
 
 interface Head {
@@ -119,7 +120,7 @@ export class LiteChain implements Chain {
       account: (address, mcSeqno) => this.getAccount(address, mcSeqno),
       asFollower: (fn) => this.pool.asFollower(fn),
       head: () => this.head.mc.block.id.seqno,
-    });
+    }, options.follower);
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
