@@ -17,7 +17,13 @@
  * is measured; it is started again, and the time from its liteserver accepting connections to tongate's first
  * 200 on a fresh read.
  *
- * Flags: --samples N (pairs per read, default 300).
+ * The live index under load: `--wallets` wallets (default 200) send at once, `--rounds` times (default 3); the
+ * index's lag behind the network sampled every 200 ms (p50/p99), the process's CPU per indexed transaction, where
+ * the touched accounts' states came from; then a second tongate back-fills the same blocks (--index-from): its
+ * rate and CPU per transaction from its first written block to the last.
+ *
+ * Flags: --samples N (pairs per read, default 300). BENCH_STAGES=1 prints, per masterchain block of the load, the
+ * time from its head to its feed being read and to its being indexed, and every lag sample above 2.
  */
 import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +37,10 @@ import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import { freePort } from '../test/support/ports.js';
 import { requireTonNode, startTonNode } from '../test/support/ton-node.js';
-import type { LiteChain } from '../src/chain/lite/index.js';
+import { LiteChain } from '../src/chain/lite/index.js';
+import { parseGlobalConfig } from '../src/ton/global-config.js';
+import { systemClock } from '../src/util/clock.js';
+import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -242,11 +251,11 @@ async function json(url: string, body?: unknown): Promise<any> {
   return response.json();
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, everyMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -281,28 +290,65 @@ async function indexUnderLoad(): Promise<void> {
   await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
   await waitFor('the senders to be funded', async () => (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n));
 
+  // Signed before the measured window (and before the index's catch-up: signing holds this thread for seconds):
+  // the CPU figure is tongate's, not the load generator's ed25519 signing.
+  // One signature at a time, yielding between them: a thread held for seconds would find its liteserver queries
+  // (health checks included) timed out before their answers are read, and drop the connection.
+  const bocs: string[][] = [];
+  for (let round = 0; round < loadRounds; round++) {
+    const signed: string[] = [];
+    for (const s of senders) {
+      const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
+      signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    bocs.push(signed);
+  }
   const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
-  const indexed = async () => (await json(`${v3}/masterchainInfo`)).last.seqno as number;
+  const indexed = async () => {
+    const info = await json(`${v3}/masterchainInfo`);
+    if (!info.last) throw new Error(`v3 masterchainInfo: ${JSON.stringify(info).slice(0, 120)}`);
+    return info.last.seqno as number;
+  };
   await waitFor('the index to catch up before the load', async () => (await indexed()) >= (await head()));
   const firstSeqno = (await head()) + 1;
   const lags: number[] = [];
+  // A sample whose reads failed (a v3 read past its 2 s budget on a starved machine) is counted, not a crash.
+  const failedSamples: string[] = [];
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      const [h, i] = await Promise.all([head(), indexed()]);
+      const t0 = performance.now();
+      const direct = running.networks[0].indexLag!();
+      let h: number, i: number;
+      try {
+        [h, i] = await Promise.all([head(), indexed()]);
+      } catch (err) {
+        failedSamples.push((err as Error).message);
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
       lags.push(Math.max(0, h - i));
+      if (process.env.BENCH_STAGES && h - i > 2) console.log(`  sample: v2 head ${h} v3 last ${i} direct lag ${direct} took ${(performance.now() - t0).toFixed(0)} ms`);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
+  const followerBefore = { ...chain.follower.stats };
+  // BENCH_STAGES: each block of the load, from its head to its feed being read and to its being indexed.
+  const stages = new Map<number, { head?: number; fed?: number; indexed?: number; txs?: number }>();
+  const stage = (n: number) => stages.get(n) ?? (stages.set(n, {}), stages.get(n)!);
+  chain.onHead((n) => (stage(n).head = performance.now()));
+  const origFeed = chain.follower.feedBlock.bind(chain.follower);
+  chain.follower.feedBlock = (n: number) => origFeed(n).then((b) => ((stage(n).fed = performance.now()), (stage(n).txs = b.transactions.length), b));
+  const net = running.networks[0];
+  const probe = setInterval(() => {
+    const last = chain.masterchainInfo().last.id.seqno - net.indexLag!();
+    for (const [n, st] of stages) if (n <= last && st.indexed === undefined) st.indexed = performance.now();
+  }, 10);
   const cpuStart = process.cpuUsage();
   const loadStart = performance.now();
   for (let round = 0; round < loadRounds; round++) {
-    const sent = await Promise.all(
-      senders.map((s) => {
-        const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
-        return json(`${v2}/sendBoc`, { boc: externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined) });
-      }),
-    );
+    const sent = await Promise.all(bocs[round].map((boc) => json(`${v2}/sendBoc`, { boc })));
     const refused = sent.filter((r) => !r.ok);
     if (refused.length > 0) throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
     // Three wallets polled (not all: the polls would load the process whose CPU is measured), then all checked.
@@ -317,17 +363,28 @@ async function indexUnderLoad(): Promise<void> {
   sampling = false;
   await sampler;
   let transactions = 0;
+  const perBlock = new Map<number, number>();
   for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) {
-    transactions += ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+    const count = ((await json(`${v3}/transactionsByMasterchainBlock?seqno=${seqno}&limit=1000`)).transactions ?? []).length;
+    perBlock.set(seqno, count);
+    transactions += count;
   }
   const cpuMs = (cpu.user + cpu.system) / 1000;
+  clearInterval(probe);
+  if (process.env.BENCH_STAGES) for (const [n, st] of [...stages].sort((a, b) => a[0] - b[0])) console.log(`  #${n} txs ${st.txs} fed +${((st.fed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms indexed +${((st.indexed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms`);
   console.log(
     `live index under load: ${walletCount} wallets x ${loadRounds} rounds, masterchain ${firstSeqno}..${lastSeqno}, ${transactions} transactions in ${(loadMs / 1000).toFixed(1)} s`,
   );
   console.log(
-    `  lag behind the network (masterchain blocks, sampled every 200 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)}, max ${Math.max(...lags)} (goal: <= 2 at p99)`,
+    `  lag behind the network (masterchain blocks, sampled every 200 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)}, max ${Math.max(...lags)} (goal: <= 2 at p99)` +
+      (failedSamples.length > 0 ? `; ${failedSamples.length} of ${lags.length + failedSamples.length} samples failed, e.g. ${failedSamples[0]}` : ''),
   );
-  console.log(`  process CPU (follower, index threads, HTTP of this load): ${(cpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction`);
+  console.log(
+    `  process CPU (follower, index threads, HTTP of this load on both sides: sends and polls): ${(cpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction`,
+  );
+  const fromBlocks = chain.follower.stats.accountsFromBlocks - followerBefore.accountsFromBlocks;
+  const queried = chain.follower.stats.accountsQueried - followerBefore.accountsQueried;
+  console.log(`  touched accounts: ${fromBlocks} read from their block's state update, ${queried} asked of the liteserver`);
 
   // Back-fill: a second tongate indexes the same blocks from --index-from.
   const backfillPort = await freePort();
@@ -347,9 +404,58 @@ async function indexUnderLoad(): Promise<void> {
     { logger: pino({ level: 'silent' }) },
   );
   const v3b = `http://127.0.0.1:${backfillPort}/api/v3`;
+  // The index's threads start with its first block (and, run from the sources, compile their TypeScript): the
+  // rate and the CPU are measured from the first block written to the last.
+  let firstWritten = firstSeqno;
+  await waitFor(
+    'the back-fill\'s first block',
+    async () => {
+      const info = await json(`${v3b}/masterchainInfo`);
+      firstWritten = info.last?.seqno;
+      return info.first?.seqno === firstSeqno;
+    },
+    120_000,
+    20,
+  );
+  const backfillCpu = process.cpuUsage();
   const started = performance.now();
-  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000);
+  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000, 20);
   const backfillS = (performance.now() - started) / 1000;
-  console.log(`  back-fill (--index-from ${firstSeqno}) of those blocks: ${(transactions / backfillS).toFixed(0)} transactions/s (${backfillS.toFixed(1)} s from start-up)`);
+  const backfillCpuMs = (() => {
+    const c = process.cpuUsage(backfillCpu);
+    return (c.user + c.system) / 1000;
+  })();
+  let backfilled = 0;
+  for (let seqno = firstWritten + 1; seqno <= lastSeqno; seqno++) backfilled += perBlock.get(seqno) ?? 0;
+  console.log(
+    `  back-fill (--index-from ${firstSeqno}) of those blocks: ${(backfilled / backfillS).toFixed(0)} transactions/s ` +
+      `(${backfilled} transactions of blocks ${firstWritten + 1}..${lastSeqno} in ${backfillS.toFixed(1)} s), ` +
+      `process CPU ${(backfillCpuMs / Math.max(1, backfilled)).toFixed(2)} ms per transaction (the follower and index alone: no HTTP load)`,
+  );
   await second.stop();
+
+  // The follower alone, in this thread, on the same blocks: a fresh lite chain (nothing kept) reads each one as the
+  // index would, the touched accounts' states from their blocks' state updates, then with a proven read for each
+  // (what the follower did before): CPU per transaction of each, and the ratio.
+  const cost: Record<string, { cpuMs: number; s: number }> = {};
+  for (const statesFrom of ['blocks', 'proofs'] as const) {
+    const fresh = await LiteChain.open({
+      network: 'mainnet',
+      globalConfig: parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8'))),
+      clock: systemClock,
+      follower: { statesFrom, readAhead: 0 },
+    });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let seqno = firstSeqno; seqno <= lastSeqno; seqno++) await fresh.feedBlock(seqno);
+    const c = process.cpuUsage(cpu0);
+    cost[statesFrom] = { cpuMs: (c.user + c.system) / 1000, s: (performance.now() - t0) / 1000 };
+    await fresh.stop();
+  }
+  const perTx = (k: string) => cost[k].cpuMs / Math.max(1, transactions);
+  console.log(
+    `  the follower alone (this thread, blocks ${firstSeqno}..${lastSeqno} read one at a time, nothing kept): ` +
+      `states from the blocks ${perTx('blocks').toFixed(3)} ms CPU per transaction (${(transactions / cost.blocks.s).toFixed(0)} tx/s), ` +
+      `a proven read per account ${perTx('proofs').toFixed(3)} ms (${(transactions / cost.proofs.s).toFixed(0)} tx/s): ${(perTx('proofs') / perTx('blocks')).toFixed(1)}x less CPU`,
+  );
 }

@@ -8,6 +8,7 @@ import pino, { type Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { LocalChain } from '../chain/local/index.js';
 import { LiteChain } from '../chain/lite/index.js';
+import { LITE_INDEX_NICE } from '../util/thread-priority.js';
 import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -42,6 +43,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
             dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
             clock,
             logger: logger.child({ network: network.name }),
+            pool: { followerQueriesPerSecond: network.lite!.indexRps },
           })
         : LocalChain.open({
             network: network.name,
@@ -67,7 +69,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         ephemeral: config.ephemeral,
         queryTimeoutMs: config.queryTimeoutMs,
         logger: logger.child({ network: network.name, component: 'index' }),
-        ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno } : {}),
+        ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
       });
     }),
   );

@@ -1,7 +1,8 @@
 /**
  * The configuration of networks of kind `lite` (src/chain/lite): each one's TON global config (`--lite-config
- * name=file`, by default the public mainnet or testnet config shipped with tongate) and where its empty index
- * starts (`--index-from name=seqno`). The file is read and checked here, so a bad one stops start-up (exit 2)
+ * name=file`, by default the public mainnet or testnet config shipped with tongate), where its empty index
+ * starts (`--index-from name=seqno`) and the liteserver queries per second its index may make (`--index-rps
+ * name=n`, chain/lite/follower-budget.ts). The file is read and checked here, so a bad one stops start-up (exit 2)
  * instead of failing the first request.
  */
 import { readFileSync } from 'node:fs';
@@ -20,26 +21,40 @@ export const SHIPPED_GLOBAL_CONFIGS: Record<string, string> = {
 };
 
 /** `networks` with their kind already given (backends.ts); lite ones get their `lite` configuration. */
-export function applyLite(networks: NetworkConfig[], configPairs?: NetworkPairs, indexFromPairs?: NetworkPairs): NetworkConfig[] {
+export function applyLite(networks: NetworkConfig[], configPairs?: NetworkPairs, indexFromPairs?: NetworkPairs, indexRpsPairs?: NetworkPairs): NetworkConfig[] {
   const names = new Set(networks.map((n) => n.name));
   const files = knownNetworks('--lite-config', configPairs, names);
   const starts = knownNetworks('--index-from', indexFromPairs, names);
+  const budgets = knownNetworks('--index-rps', indexRpsPairs, names);
   return networks.map((network) => {
     const file = singleValue('--lite-config', files, network.name);
     const start = singleValue('--index-from', starts, network.name);
+    const rps = singleValue('--index-rps', budgets, network.name);
     if (network.backend !== 'lite') {
       if (file !== undefined) throw new ConfigError('--lite-config', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
       if (start !== undefined) throw new ConfigError('--index-from', `${network.name} is not a lite network (a local chain is indexed from its first block)`);
+      if (rps !== undefined) throw new ConfigError('--index-rps', `${network.name} is not a lite network (a local chain's index makes no liteserver queries)`);
       return network;
     }
     if (start !== undefined && (!/^\d+$/.test(start) || Number(start) < 1 || Number(start) > 2 ** 32 - 1)) {
       throw new ConfigError('--index-from', `${network.name}: expected a masterchain seqno from 1, got ${JSON.stringify(start)}`);
     }
+    if (rps !== undefined && (!/^\d+$/.test(rps) || Number(rps) < 1 || Number(rps) > 100_000)) {
+      throw new ConfigError('--index-rps', `${network.name}: expected liteserver queries per second from 1 to 100000, got ${JSON.stringify(rps)}`);
+    }
     const configFile = file ?? SHIPPED_GLOBAL_CONFIGS[network.name];
     if (!configFile) {
       throw new ConfigError('--lite-config', `${network.name}: no global config shipped for this name; give --lite-config ${network.name}=FILE`);
     }
-    return { ...network, lite: { configFile, globalConfig: readGlobalConfig(configFile), ...(start !== undefined ? { indexFrom: Number(start) } : {}) } };
+    return {
+      ...network,
+      lite: {
+        configFile,
+        globalConfig: readGlobalConfig(configFile),
+        ...(start !== undefined ? { indexFrom: Number(start) } : {}),
+        ...(rps !== undefined ? { indexRps: Number(rps) } : {}),
+      },
+    };
   });
 }
 function readGlobalConfig(file: string) {

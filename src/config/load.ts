@@ -45,6 +45,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
         applyBackendKinds(resolveNetworks(values.network as string[] | undefined), values.backend as NetworkPairs | undefined),
         values.liteConfig as NetworkPairs | undefined,
         values.indexFrom as NetworkPairs | undefined,
+        values.indexRps as NetworkPairs | undefined,
       ),
       values as unknown as UpstreamValues,
     ),

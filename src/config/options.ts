@@ -126,6 +126,13 @@ export const OPTIONS: OptionSpec[] = [
     repeatable: true,
     parse: asNetworkPairs,
   },
+  {
+    key: 'indexRps',
+    flag: '--index-rps <network=n>',
+    description: 'most liteserver queries per second a lite network\'s index makes (default 100); HTTP reads keep half of each liteserver\'s concurrency',
+    repeatable: true,
+    parse: asNetworkPairs,
+  },
   { key: 'tlsCert', flag: '--tls-cert <file>', description: 'PEM certificate for https base URLs', parse: asString },
   { key: 'tlsKey', flag: '--tls-key <file>', description: 'PEM private key for https base URLs', parse: asString },
   {

@@ -13,8 +13,11 @@ export interface NetworkConfig {
    * src/chain/lite) or `upstream` (forwarded to a toncenter-compatible API, src/upstream).
    */
   backend: NetworkBackend;
-  /** For backend `lite`: the global config (liteservers, zero state), the file it came from, the index's start. */
-  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number };
+  /**
+   * For backend `lite`: the global config (liteservers, zero state), the file it came from, the index's start and
+   * the most liteserver queries per second its follower makes.
+   */
+  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number; indexRps?: number };
   /** For backend `upstream`: where and how requests are forwarded. */
   upstream?: UpstreamConfig;
 }

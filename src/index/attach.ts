@@ -47,6 +47,8 @@ export interface AttachOptions {
   thread?: 'worker' | 'main';
   /** When the index is empty: the first masterchain seqno to index (default 0). A real network's index starts where tongate starts. */
   startAt?: number;
+  /** The index threads' nice value (default INDEX_NICE; a lite network's: LITE_INDEX_NICE). */
+  threadNice?: number;
 }
 
 export interface IndexAttachment {
@@ -69,11 +71,11 @@ function mainThreadSink(index: Index): BlockSink {
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index): BlockSink {
+function workerSink(index: Index, nice?: number): BlockSink {
   let worker: WorkerWriter | undefined;
   return {
     write(block) {
-      if (!worker || worker.broken) worker = new WorkerWriter(index.location);
+      if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice);
       return worker.write(block);
     },
     async close() {
@@ -111,7 +113,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   await assertSameChain(index, feed, written);
   // An empty index of a chain that did not start here (a real network) begins where it is told to.
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
-  const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index);
+  const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index, options.threadNice);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

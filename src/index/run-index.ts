@@ -27,6 +27,8 @@ export interface RunIndexOptions {
   logger?: IndexLogger;
   /** An empty index starts at this masterchain seqno (a real network's: where tongate starts, or --index-from). */
   startAt?: number;
+  /** The index threads' nice value (attach.ts). */
+  threadNice?: number;
 }
 
 export interface RunningIndex {
@@ -49,7 +51,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   if (index.reads instanceof SqliteReaderPool) index.reads.warm().catch(() => {});
   let attachment: IndexAttachment;
   try {
-    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger, startAt: options.startAt });
+    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger, startAt: options.startAt, threadNice: options.threadNice });
   } catch (error) {
     await index.close();
     throw error;

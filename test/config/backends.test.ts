@@ -71,6 +71,31 @@ test('--index-from: a lite network\'s index starts at a masterchain seqno; local
   );
 });
 
+test('--index-rps: a lite network\'s liteserver budget from flags, environment or file; bad values and local networks are refused', () => {
+  assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['mainnet=40'] }, env: {} }).networks[0].lite!.indexRps, 40);
+  assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'] }, env: {} }).networks[0].lite!.indexRps, undefined);
+  assert.equal(loadConfig({ flags: {}, env: { TONGATE_BACKEND: 'testnet=lite', TONGATE_INDEX_RPS: 'testnet=25' } }).networks[1].lite!.indexRps, 25);
+  const fromFile = file('budget.yaml', 'backend:\n  mainnet: lite\nindexRps:\n  mainnet: 300\n');
+  assert.equal(loadConfig({ flags: { config: fromFile }, env: {} }).networks[0].lite!.indexRps, 300);
+  // Flags win over the environment.
+  assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['mainnet=7'] }, env: { TONGATE_INDEX_RPS: 'mainnet=9' } }).networks[0].lite!.indexRps, 7);
+  assert.match(configError(() => loadConfig({ flags: { indexRps: ['testnet=5'] }, env: {} })).message, /^--index-rps: testnet is not a lite network/);
+  for (const bad of ['0', '-3', '1.5', 'fast', '100001']) {
+    assert.match(
+      configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: [`mainnet=${bad}`] }, env: {} })).message,
+      /^--index-rps: mainnet: expected liteserver queries per second from 1 to 100000/,
+      bad,
+    );
+  }
+  assert.match(configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['devnet=5'] }, env: {} })).message, /^--index-rps: unknown network "devnet"/);
+});
+
+test('a bad --index-rps stops tongate start with exit code 2', async () => {
+  const result = await runTongate(['start', '--ephemeral', '--backend', 'mainnet=lite', '--index-rps', 'mainnet=lots']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--index-rps: mainnet: expected liteserver queries per second/);
+});
+
 test('a bad lite config stops tongate start with exit code 2', async () => {
   const result = await runTongate(['start', '--ephemeral', '--backend', 'mainnet=lite', '--lite-config', `mainnet=${dir}/nope.json`]);
   assert.equal(result.code, 2);

@@ -290,6 +290,27 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     }
   });
 
+  test('the follower reads touched accounts from their block\'s state update: the same states a liteserver proves, within its budget', async () => {
+    const chain = gate.networks[0].chain as LiteChain;
+    const head = chain.masterchainInfo().last.id.seqno;
+    let compared = 0;
+    for (let seqno = startSeqno; seqno <= head; seqno++) {
+      const fed = await chain.feedBlock(seqno);
+      for (const { address, ...source } of fed.accounts) {
+        const proven = await chain.getAccount(address, seqno);
+        assert.ok('cell' in source);
+        assert.equal(source.cell.hash().toString('hex'), proven.shardAccount.hash().toString('hex'), `${address.toRawString()} after ${seqno}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 0, 'blocks with transactions were compared');
+    // The wallet's transactions changed its data, not its code: its state came from the block, the code filled in.
+    assert.ok(chain.follower.stats.accountsFromBlocks > 0, JSON.stringify(chain.follower.stats));
+    // Every follower query went through its budget; none of them HTTP's.
+    assert.ok(chain.pool.followerBudget.granted > 0);
+    assert.ok(chain.pool.status().every((s) => s.followerInFlight === 0));
+  });
+
   test('/healthcheck reports the index lag; /metrics the liteservers as the pool sees them', async () => {
     const health = await until('the index to be in step', async () => {
       const h = await getJson(`${gate.url('mainnet')}/healthcheck`);

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { LitePool, LiteChain, LiteUnavailable } from '../../src/chain/lite/index.js';
 import { ReadCache } from '../../src/chain/lite/read-cache.js';
+import { FollowerBudget } from '../../src/chain/lite/follower-budget.js';
 import { childShards, parentShard } from '../../src/chain/lite/block-cell.js';
 import { ManualClock } from '../../src/util/clock.js';
 import { freePort } from '../support/ports.js';
@@ -121,4 +122,64 @@ test('shard ids: children and parent of a shard prefix', () => {
   assert.equal(parentShard(right), 0x8000000000000000n);
   assert.deepEqual(childShards(0xc000000000000000n), [0xa000000000000000n, 0xe000000000000000n]);
   assert.equal(parentShard(0xe000000000000000n), 0xc000000000000000n);
+});
+
+test('follower budget: one second of queries at once, then the rate; the wait is what the rate says (an injected clock, no sleeps)', () => {
+  const clock = new ManualClock();
+  const budget = new FollowerBudget(10, clock);
+  for (let i = 0; i < 10; i++) assert.equal(budget.take(), 0, `query ${i + 1} of the first second`);
+  // The bucket is empty: the next query waits one tenth of a second.
+  assert.equal(budget.take(), 100);
+  clock.advance(50);
+  assert.equal(budget.take(), 50);
+  clock.advance(50);
+  assert.equal(budget.take(), 0);
+  assert.equal(budget.take(), 100);
+  // Idle time fills the bucket up to one second's worth, no more.
+  clock.advance(60_000);
+  let granted = 0;
+  while (budget.take() === 0) granted++;
+  assert.equal(granted, 10);
+  // Over a long run the rate holds: 10 per second.
+  const before = budget.granted;
+  for (let ms = 0; ms < 5000; ms += 10) {
+    clock.advance(10);
+    while (budget.take() === 0);
+  }
+  assert.equal(budget.granted - before, 50);
+  assert.throws(() => new FollowerBudget(0, clock), RangeError);
+});
+
+test('follower budget: the follower never holds all of a server\'s slots; HTTP reads keep the other half', () => {
+  assert.equal(FollowerBudget.slots(32), 16);
+  assert.equal(FollowerBudget.slots(3), 1);
+  assert.equal(FollowerBudget.slots(2), 1);
+  // A server that takes one query at a time: the follower still gets one (it must make progress).
+  assert.equal(FollowerBudget.slots(1), 1);
+});
+
+test('follower queries are told apart from HTTP reads however deep they are made (asFollower), and wait for their budget', async () => {
+  const closedPort = await freePort();
+  const clock = new ManualClock();
+  const pool = new LitePool({ servers: [{ host: '127.0.0.1', port: closedPort, publicKey: randomBytes(32) }], clock, followerQueriesPerSecond: 2 });
+  try {
+    const query = () => pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err);
+    // HTTP reads take nothing from the follower's budget.
+    for (let i = 0; i < 5; i++) assert.ok((await query()) instanceof LiteUnavailable);
+    assert.equal(pool.followerBudget.granted, 0);
+    // The follower's, nested in async work, do: two at once, the third only once the (injected) clock has moved.
+    const nested = () => pool.asFollower(async () => Promise.resolve().then(query));
+    assert.ok((await nested()) instanceof LiteUnavailable);
+    assert.ok((await nested()) instanceof LiteUnavailable);
+    assert.equal(pool.followerBudget.granted, 2);
+    let third = false;
+    const waiting = nested().then(() => (third = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(third, false);
+    clock.advance(500);
+    await waiting;
+    assert.equal(pool.followerBudget.granted, 3);
+  } finally {
+    pool.close();
+  }
 });

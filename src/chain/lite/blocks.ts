@@ -20,6 +20,8 @@ export const MASTERCHAIN = -1;
 export interface LoadedBlock {
   block: Block;
   parsed: ParsedBlock;
+  /** The block's root cell (its state update holds the touched accounts' new states: block-accounts.ts). */
+  root: Cell;
   /** BoC size: the cache's weight. */
   bytes: number;
 }
@@ -62,17 +64,23 @@ export class LiteBlocks {
   /** The block with this id, checked against both its hashes. */
   byId(id: BlockId): Promise<LoadedBlock> {
     return this.blocks.get(id.rootHash.toString('hex'), async () => {
-      const answer = await this.pool.query(
+      // The check parses the BoC to hash it; that parse is the one kept (a block is parsed once), and a block
+      // that cannot be read is refused there, so the pool asks another server.
+      let loaded!: LoadedBlock;
+      await this.pool.query(
         Functions.liteServer_getBlock,
         { kind: 'liteServer.getBlock', id: toTlBlockId(id) },
         {
           minSeqno: id.workchain === MASTERCHAIN ? id.seqno : undefined,
-          check: (a) => checkBlockData((a as { data: Buffer }).data, id),
+          check: (a) => {
+            const { data } = a as { data: Buffer };
+            const root = checkBlockData(data, id);
+            const parsed = parseBlock(root);
+            loaded = { block: toBlock(id, parsed), parsed, root, bytes: data.length };
+          },
         },
       );
-      const root = withPrunedBranchFix(() => Cell.fromBoc(answer.data))[0];
-      const parsed = parseBlock(root);
-      return { block: toBlock(id, parsed), parsed, bytes: answer.data.length };
+      return loaded;
     });
   }
 
@@ -136,7 +144,8 @@ export class LiteBlocks {
   }
 }
 
-function checkBlockData(data: Buffer, id: BlockId): void {
+/** The block's root cell, once the data hashes to both of the id's hashes. */
+function checkBlockData(data: Buffer, id: BlockId): Cell {
   if (!createHash('sha256').update(data).digest().equals(id.fileHash)) throw new LiteDataError(`block ${id.seqno}: data does not hash to its file hash`);
   let root: Cell;
   try {
@@ -145,6 +154,7 @@ function checkBlockData(data: Buffer, id: BlockId): void {
     throw new LiteDataError(`block ${id.seqno}: not a bag of cells (${(err as Error).message})`);
   }
   if (!root.hash().equals(id.rootHash)) throw new LiteDataError(`block ${id.seqno}: data does not hash to its root hash`);
+  return root;
 }
 
 function toBlock(id: BlockId, p: ParsedBlock): Block {

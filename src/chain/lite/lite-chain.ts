@@ -47,12 +47,12 @@ import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
-import { feedMasterchainBlock } from './follower.js';
 import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
 import { keyBlockFile } from './block-proofs/key-block-store.js';
 import { ValidatorSetCache } from './block-proofs/links.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
 import { masterchainBlockSignatures, shardBlockProof } from './block-proofs/proof-answers.js';
+import { LiteFollower, type FollowerOptions } from './follower.js';
 import type { FeedBlock } from '../../index/feed.js';
 import type { IndexReader } from '../../index/reader.js';
 
@@ -84,6 +84,7 @@ export interface LiteChainOptions {
   dataDir?: string;
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
+  follower?: FollowerOptions;
 }
 
 interface Head {
@@ -112,7 +113,7 @@ export class LiteChain implements Chain {
   private head!: Head;
   private advancing: Promise<void> | undefined;
   private readonly headListeners = new Set<(seqno: number) => void>();
-  private readonly prefetched = new Map<number, Promise<FeedBlock>>();
+  readonly follower: LiteFollower;
   private stopped = false;
   private index: IndexReader | undefined;
 
@@ -136,6 +137,14 @@ export class LiteChain implements Chain {
     this.emulatorPool = options.emulatorPool ?? EmulatorPool.shared();
     this.gasLimit = options.getMethodGasLimit ?? 1_000_000n;
     this.first = zeroStateBlock(options.globalConfig);
+    this.follower = new LiteFollower({
+      // The index reads ids as the liteservers name them (a back-fill would pay a proof per block): see README.
+      masterchainBlock: (n) => this.masterchainBlock(n, false),
+      block: (id) => this.blocks.byId(id),
+      account: (address, mcSeqno) => this.accountAt(address, mcSeqno, false),
+      asFollower: (fn) => this.pool.asFollower(fn),
+      head: () => this.head.mc.block.id.seqno,
+    }, options.follower);
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
@@ -171,7 +180,7 @@ export class LiteChain implements Chain {
     const mc = await this.blocks.byId(fromTlBlockId(info.last));
     if (this.head && mc.block.id.seqno <= this.head.mc.block.id.seqno) return;
     this.head = { mc, stateRootHash: info.stateRootHash };
-    this.prefetch(mc.block.id.seqno);
+    if (this.headListeners.size > 0) this.follower.prefetch(mc.block.id.seqno);
     for (const listener of this.headListeners) listener(mc.block.id.seqno);
   }
 
@@ -596,41 +605,9 @@ export class LiteChain implements Chain {
     return () => this.headListeners.delete(listener);
   }
 
-  /**
-   * Masterchain block `seqno` with everything it commits, for the index (follower.ts). A new head's is read as
-   * soon as the head is known (prefetched in advance()), so the index does not start reading it only after the
-   * previous block is handed over.
-   */
+  /** Masterchain block `seqno` with everything it commits, for the index (follower.ts: read ahead, within its budget). */
   feedBlock(seqno: number): Promise<FeedBlock> {
-    const prefetched = this.prefetched.get(seqno);
-    if (prefetched) {
-      this.prefetched.delete(seqno);
-      return prefetched;
-    }
-    return this.readFeedBlock(seqno);
-  }
-
-  private prefetch(seqno: number): void {
-    if (this.headListeners.size === 0 || this.prefetched.has(seqno)) return;
-    const promise = this.readFeedBlock(seqno);
-    // A failure is seen (and retried) by the index when it asks for the block; not an unhandled rejection here.
-    promise.catch(() => undefined);
-    this.prefetched.set(seqno, promise);
-    // Only the newest few: an index that fell behind reads the older ones itself.
-    for (const old of this.prefetched.keys()) if (this.prefetched.size > 4) this.prefetched.delete(old);
-  }
-
-  private readFeedBlock(seqno: number): Promise<FeedBlock> {
-    return feedMasterchainBlock(
-      {
-        // The index reads ids as the liteservers name them (a back-fill would pay a proof per block): see README.
-        masterchainBlock: (n) => this.masterchainBlock(n, false),
-        block: (id) => this.blocks.byId(id),
-        account: (address, mcSeqno) => this.accountAt(address, mcSeqno, false),
-        accountConcurrency: 16,
-      },
-      seqno,
-    );
+    return this.follower.feedBlock(seqno);
   }
 
   /** The pool's servers and the caches, for /metrics and the tests. */

@@ -16,7 +16,10 @@
  *   liteServer.error is the server's verdict on the request and is returned as is.
  * - Nothing waits forever: a query with no usable server fails at once (LiteUnavailable, 503); one that ran out
  *   of time fails with LiteTimeout (504).
+ * - The index's follower (`asFollower`) runs within a budget of its own (follower-budget.ts): a rate, and at most
+ *   half of each server's cap in flight, so HTTP reads are never queued behind ingestion.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { TLFunction } from 'ton-tl';
@@ -26,6 +29,7 @@ import { CircuitBreaker, type BreakerState } from '../../access/circuit-breaker.
 import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { LiteConnection } from './connection.js';
+import { DEFAULT_FOLLOWER_QUERIES_PER_SECOND, FollowerBudget } from './follower-budget.js';
 import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable } from './errors.js';
 
 /** liteServer.error codes that say "this server cannot answer now", not "the request is wrong" (td's ErrorCode). */
@@ -50,7 +54,12 @@ export interface LitePoolOptions {
    * not taken.
    */
   verifyHead?: (last: tonNode_blockIdExt, server: string) => Promise<void>;
+  /** Most liteserver queries per second the index's follower starts (default 100). */
+  followerQueriesPerSecond?: number;
 }
+
+/** Set while the follower's reads run (asFollower): the queries they make are the follower's. */
+const followerScope = new AsyncLocalStorage<boolean>();
 
 export interface QueryOptions {
   /** Only servers that have reached this masterchain seqno. */
@@ -69,6 +78,8 @@ export interface ServerStatus {
   breaker: BreakerState;
   latencyMs: number | null;
   inFlight: number;
+  /** Of inFlight, the follower's. */
+  followerInFlight: number;
   mcSeqno: number | null;
 }
 
@@ -81,6 +92,7 @@ class ServerState {
   readonly breaker: CircuitBreaker;
   latencyMs: number | null = null;
   inFlight = 0;
+  followerInFlight = 0;
   mcSeqno: number | null = null;
   lastInfo: liteServer_masterchainInfo | null = null;
   checking = false;
@@ -112,8 +124,11 @@ export class LitePool extends EventEmitter {
   private readonly maxInFlight: number;
   private readonly maxLag: number;
   private readonly verifyHead?: LitePoolOptions['verifyHead'];
+  private readonly followerSlots: number;
+  readonly followerBudget: FollowerBudget;
   private readonly healthTimer: NodeJS.Timeout;
-  private readonly slotWaiters = new Set<() => void>();
+  /** Queries waiting for a slot, HTTP reads and the follower's apart (a slot may suit one and not the other). */
+  private readonly slotWaiters = { reads: new Set<() => void>(), follower: new Set<() => void>() };
   private headSeqno = -1;
   private answered = false;
   private closed = false;
@@ -128,6 +143,8 @@ export class LitePool extends EventEmitter {
     this.maxInFlight = options.maxInFlightPerServer ?? 32;
     this.maxLag = options.maxLagBlocks ?? 2;
     this.verifyHead = options.verifyHead;
+    this.followerSlots = FollowerBudget.slots(this.maxInFlight);
+    this.followerBudget = new FollowerBudget(options.followerQueriesPerSecond ?? DEFAULT_FOLLOWER_QUERIES_PER_SECOND, this.clock);
     this.servers = options.servers.map((address) => {
       const state = new ServerState(new LiteConnection(address), this.clock);
       state.connection.on('ready', () => void this.check(state));
@@ -190,11 +207,23 @@ export class LitePool extends EventEmitter {
       breaker: s.breaker.state,
       latencyMs: s.latencyMs === null ? null : Math.round(s.latencyMs * 100) / 100,
       inFlight: s.inFlight,
+      followerInFlight: s.followerInFlight,
       mcSeqno: s.mcSeqno,
     }));
   }
 
+  /**
+   * Runs `fn` as the index's follower: every query it makes, however deep (block and account reads), waits for the
+   * follower's budget and uses at most its share of each server.
+   */
+  asFollower<T>(fn: () => Promise<T>): Promise<T> {
+    return followerScope.run(true, fn);
+  }
+
   async query<REQ, RES>(f: TLFunction<REQ, RES>, request: REQ, options: QueryOptions = {}): Promise<RES> {
+    const follower = followerScope.getStore() === true;
+    // The follower's query waits for its budget first; its deadline starts once it may go.
+    if (follower) await this.waitBudget();
     const deadline = this.clock.now() + (options.timeoutMs ?? this.requestTimeoutMs);
     const tried = new Set<ServerState>();
     let lastError: Error | undefined;
@@ -204,9 +233,9 @@ export class LitePool extends EventEmitter {
       if (this.closed) throw new LiteUnavailable('the liteserver pool is closed');
       const remaining = deadline - this.clock.now();
       if (remaining <= 0) break;
-      const server = this.pick(options.minSeqno, tried, options.server);
+      const server = this.pick(options.minSeqno, tried, follower, options.server);
       if (server === 'busy') {
-        if (!(await this.waitSlot(remaining))) {
+        if (!(await this.waitSlot(remaining, follower))) {
           timedOut = true;
           break;
         }
@@ -215,6 +244,7 @@ export class LitePool extends EventEmitter {
       if (!server) break;
       tried.add(server);
       server.inFlight++;
+      if (follower) server.followerInFlight++;
       const started = this.clock.now();
       try {
         const answer = await server.connection.query(f, request, Math.min(this.attemptTimeoutMs, remaining));
@@ -238,6 +268,7 @@ export class LitePool extends EventEmitter {
         lastError = err;
       } finally {
         server.inFlight--;
+        if (follower) server.followerInFlight--;
         this.releaseSlot();
       }
     }
@@ -253,11 +284,11 @@ export class LitePool extends EventEmitter {
     this.closed = true;
     clearInterval(this.healthTimer);
     for (const s of this.servers) s.connection.close();
-    for (const wake of this.slotWaiters) wake();
+    for (const wake of [...this.slotWaiters.reads, ...this.slotWaiters.follower]) wake();
   }
 
   /** The best usable server not yet tried; 'busy' when only full ones are left; undefined when none is usable. */
-  private pick(minSeqno: number | undefined, tried: Set<ServerState>, only?: string): ServerState | 'busy' | undefined {
+  private pick(minSeqno: number | undefined, tried: Set<ServerState>, follower = false, only?: string): ServerState | 'busy' | undefined {
     let best: ServerState | undefined;
     let busy = false;
     for (const s of this.servers) {
@@ -267,7 +298,7 @@ export class LitePool extends EventEmitter {
       if (s.mcSeqno !== null && this.headSeqno - s.mcSeqno > this.maxLag && (minSeqno === undefined || minSeqno > s.mcSeqno)) continue;
       // A tripped server comes back through its health check (check()), not through requests.
       if (s.breaker.state !== 'closed') continue;
-      if (s.inFlight >= this.maxInFlight) {
+      if (s.inFlight >= this.maxInFlight || (follower && s.followerInFlight >= this.followerSlots)) {
         busy = true;
         continue;
       }
@@ -276,25 +307,36 @@ export class LitePool extends EventEmitter {
     return best ?? (busy ? 'busy' : undefined);
   }
 
-  private waitSlot(timeoutMs: number): Promise<boolean> {
+  private waitSlot(timeoutMs: number, follower: boolean): Promise<boolean> {
+    const waiters = follower ? this.slotWaiters.follower : this.slotWaiters.reads;
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
-        this.slotWaiters.delete(wake);
+        waiters.delete(wake);
         resolve(true);
       };
       const timer = setTimeout(() => {
-        this.slotWaiters.delete(wake);
+        waiters.delete(wake);
         resolve(false);
       }, timeoutMs);
       timer.unref();
-      this.slotWaiters.add(wake);
+      waiters.add(wake);
     });
   }
 
+  /** The first waiting read and the first waiting follower query look again (a read first). */
   private releaseSlot(): void {
-    const first = this.slotWaiters.values().next();
-    if (!first.done) first.value();
+    for (const waiters of [this.slotWaiters.reads, this.slotWaiters.follower]) {
+      const first = waiters.values().next();
+      if (!first.done) first.value();
+    }
+  }
+
+  private async waitBudget(): Promise<void> {
+    for (let wait = this.followerBudget.take(); wait > 0; wait = this.followerBudget.take()) {
+      if (this.closed) throw new LiteUnavailable('the liteserver pool is closed');
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   /**

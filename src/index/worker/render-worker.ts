@@ -24,10 +24,12 @@ export type RenderedMessage = { id: number; seqno: number; transactions: number 
 
 export interface RenderWorkerData {
   store: MessagePort;
+  /** The thread's nice value (default INDEX_NICE). */
+  nice?: number;
 }
 
-lowerThisThreadPriority(INDEX_NICE);
-const { store } = workerData as RenderWorkerData;
+const { store, nice } = workerData as RenderWorkerData;
+lowerThisThreadPriority(nice ?? INDEX_NICE);
 const cells = new CellCache();
 const codeBocs = new CodeBocCache();
 

@@ -18,6 +18,8 @@ export interface StoreWorkerData {
   location: IndexLocation;
   /** Where rendered blocks arrive from the render thread. */
   rendered: MessagePort;
+  /** The thread's nice value (default INDEX_NICE). */
+  nice?: number;
 }
 
 export type StoreRequest = { close: true };
@@ -40,9 +42,9 @@ function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
   return batches;
 }
 
-lowerThisThreadPriority(INDEX_NICE);
 const port = parentPort!;
-const { location, rendered } = workerData as StoreWorkerData;
+const { location, rendered, nice } = workerData as StoreWorkerData;
+lowerThisThreadPriority(nice ?? INDEX_NICE);
 const driver = open(location);
 const committer = driver.then((d) => new BlockCommitter(d));
 // Without a connection (PostgreSQL down when the thread started) this thread is of no use: it says

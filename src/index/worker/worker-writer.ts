@@ -22,10 +22,11 @@ export class WorkerWriter {
   private nextId = 1;
   private failure: Error | undefined;
 
-  constructor(location: IndexLocation) {
+  /** `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts). */
+  constructor(location: IndexLocation, nice?: number) {
     const { port1, port2 } = new MessageChannel();
-    this.store = spawn('store-worker', { location, rendered: port2 } satisfies StoreWorkerData, [port2]);
-    this.render = spawn('render-worker', { store: port1 } satisfies RenderWorkerData, [port1]);
+    this.store = spawn('store-worker', { location, rendered: port2, nice } satisfies StoreWorkerData, [port2]);
+    this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
     let closed!: () => void;
     this.closed = new Promise((resolve) => (closed = resolve));
     const fail = (error: Error) => {
