@@ -6,6 +6,7 @@
  * not change.
  */
 import type { Cell, Slice } from '@ton/core';
+import { readLabel } from './block-proofs/dict-path.js';
 
 const SHARD_STATE_TAG = 0x9023afe2;
 
@@ -58,20 +59,4 @@ export function findShardAccountEntry(state: Cell, accountId: Buffer, open: (cel
 
 function keyBit(key: Buffer, i: number): boolean {
   return ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
-}
-
-/** hm_label: hml_short$0 (unary length), hml_long$10 (length in ceil(log2(m+1)) bits), hml_same$11 (one bit repeated). */
-function readLabel(s: Slice, m: number): boolean[] {
-  const lenBits = Math.ceil(Math.log2(m + 1));
-  if (!s.loadBit()) {
-    let n = 0;
-    while (s.loadBit()) n++;
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  if (!s.loadBit()) {
-    const n = s.loadUint(lenBits);
-    return Array.from({ length: n }, () => s.loadBit());
-  }
-  const bit = s.loadBit();
-  return new Array<boolean>(s.loadUint(lenBits)).fill(bit);
 }
