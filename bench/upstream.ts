@@ -2,30 +2,47 @@
  * `npm run bench:upstream`: what a tongate in upstream mode adds in front of a toncenter-compatible API
  * (issue 12), every figure a ratio or a difference measured in this run.
  *
- * Three processes on one machine: the upstream (`tongate start`, a local chain with its index), the front
- * (`tongate start --backend mainnet=upstream` forwarding to it; access off and --upstream-cache 0, so only
- * the forwarding is measured), and this one (the load). Each figure compares the same load sent straight
- * to the upstream and through the front, in interleaved rounds (so other processes' load hits both alike):
+ * Three processes on one machine, all running the compiled code (dist/, as `tongate` runs; the npm script
+ * builds it first): the upstream (`tongate start`, a local chain with its index), the front (`tongate start
+ * --backend mainnet=upstream` forwarding to it; access off and --upstream-cache 0, so only the forwarding is
+ * measured), and this one (the load). Each figure compares the same load sent straight to the upstream and
+ * through the front, in interleaved rounds (so other processes' load hits both alike):
  *
  *  1. Throughput: autocannon, --connections connections, on GET getAddressInformation (distinct accounts,
  *     so single flight does not help) and GET /api/v3/transactions (distinct pages); req/s through the
- *     front / req/s direct (target >= 0.80).
+ *     front / req/s direct (target >= 0.80), in two arms:
+ *       shared  the three processes on the machine's two cores as the scheduler likes: the ratio is then the
+ *               split of two cores between load (L), front (F) and upstream (U) CPU per request,
+ *               about (L + U) / (L + F + U), whatever the proxy's design;
+ *       pinned  (taskset) the upstream alone on CPU 1 in both arms, the load and the front on CPU 0: the
+ *               upstream has the same CPU direct and through the front, so the ratio says whether the
+ *               front (with the load beside it) can feed an upstream that has a core of its own.
  *  2. CPU per request: the front's and the upstream's CPU time (/proc/<pid>/stat) per request during the
- *     throughput runs: what the proxy costs next to what answering costs.
- *  3. Added latency: a paced client (--rate req/s, µs timing) at a fixed, unsaturated rate; p50 and p99
- *     through the front minus direct (target p99 <= 1 ms).
- *  4. Single flight: 100 concurrent identical getMasterchainInfo through the front; upstream calls counted
- *     by the upstream's own /metrics (target 1): on mainnet with the cache off (single flight alone), and on
- *     testnet with the defaults (cache on: a round may find the answer kept and make no call).
+ *     shared throughput runs: what the proxy costs next to what answering costs (median and spread).
+ *  3. Added latency: a paced client (--rate req/s, µs timing) at a fixed, unsaturated rate, sending its
+ *     requests alternately straight and through the front (request by request, so the upstream's own pauses,
+ *     a block sealed every second and its index updated, fall on both alike); p50 and p99 through minus
+ *     direct (target p99 <= 1 ms); and the front's event-loop delay p99 in that run (its own /metrics):
+ *     what the front's own pauses (GC, work) could add.
+ *  4. Single flight: 100 concurrent identical getMasterchainInfo through a front (target 1 upstream call):
+ *     the upstream's calls counted by the upstream's own /metrics, minus the front's health checks in the
+ *     same window (tongate_upstream_health_checks_total), printed apart. With the cache off (single flight
+ *     alone) against the local upstream (it answers in ~0.2 ms, less than the 100 requests take to leave
+ *     this process: the late ones find the flight landed and start another) and against the same upstream
+ *     20 ms away (a TCP relay that delays requests by --remote-ms, as a remote API's round trip does: all
+ *     100 arrive within the flight); and with the defaults (cache on: a round may find the answer kept).
  *
  * Flags: --duration S (per throughput run, default 5), --rounds R (default 3), --connections C (default 10),
- * --rate R (default 200), --samples N (per latency run, default 1000).
+ * --rate R (default 200), --samples N (per latency run and arm, default 1000), --remote-ms (default 20).
  */
 import { createRequire } from 'node:module';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/support/ports.js';
-import { spawnTongate, waitForOutput } from '../test/support/process.js';
+import { waitForOutput } from '../test/support/process.js';
 
 const argv = process.argv.slice(2);
 const value = (name: string, fallback: number) => {
@@ -37,6 +54,9 @@ const rounds = value('rounds', 3);
 const connections = value('connections', 10);
 const rate = value('rate', 200);
 const samples = value('samples', 1000);
+const remoteMs = value('remote-ms', 20);
+/** Which figures to take: throughput (with CPU), latency, single-flight (all by default). */
+const figures = new Set((argv.includes('--figures') ? argv[argv.indexOf('--figures') + 1] : 'throughput,latency,single-flight').split(','));
 const ADMIN = 'bench-upstream-admin';
 
 interface AutocannonResult {
@@ -55,6 +75,16 @@ const frontTestnetPort = await freePort();
 const upstreamBase = `http://127.0.0.1:${upstreamPort}`;
 const frontBase = `http://127.0.0.1:${frontPort}`;
 const common = ['--ephemeral', '--access', 'off', '--log-level', 'warn', '--admin-token', ADMIN];
+const ENTRY = fileURLToPath(new URL('../dist/cli/entry.js', import.meta.url));
+/** `tongate` as installed runs it: the compiled code. */
+function spawnTongate(args: string[]) {
+  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+}
 const upstream = spawnTongate(['start', ...common, '--network', `mainnet=${upstreamBase}`, '--network', `testnet=http://127.0.0.1:${upstreamTestnetPort}`]);
 await waitForOutput(upstream, (out) => out.includes('ready in'));
 const front = spawnTongate([
@@ -65,9 +95,37 @@ const front = spawnTongate([
   '--upstream-v2', `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
 ]);
 await waitForOutput(front, (out) => out.includes('ready in'));
+
+// The same upstream 20 ms away, for the single flight figure: a TCP relay that holds each request chunk --remote-ms
+// (and names the upstream's own port in the Host header, which the upstream routes by).
+const relayPort = await freePort();
+const relay = createServer((client: Socket) => {
+  const server = connect(upstreamPort, '127.0.0.1');
+  const host = new RegExp(`^host: 127\\.0\\.0\\.1:${relayPort}\r$`, 'gim');
+  client.on('data', (chunk: Buffer) => {
+    const request = Buffer.from(chunk.toString('latin1').replace(host, `host: 127.0.0.1:${upstreamPort}\r`), 'latin1');
+    setTimeout(() => server.write(request), remoteMs);
+  });
+  server.on('data', (chunk) => client.write(chunk));
+  const close = () => {
+    client.destroy();
+    server.destroy();
+  };
+  client.on('close', close).on('error', close);
+  server.on('close', close).on('error', close);
+});
+await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve));
+const remoteFrontPort = await freePort();
+const remoteFront = spawnTongate([
+  'start', ...common, '--network', `mainnet=http://127.0.0.1:${remoteFrontPort}`, '--backend', 'mainnet=upstream',
+  '--upstream-v2', `mainnet=http://127.0.0.1:${relayPort}/api/v2`, '--upstream-cache', 'mainnet=0',
+]);
+await waitForOutput(remoteFront, (out) => out.includes('ready in'));
 const stopAll = () => {
   front.kill('SIGTERM');
+  remoteFront.kill('SIGTERM');
   upstream.kill('SIGTERM');
+  relay.close();
 };
 process.on('exit', stopAll);
 
@@ -105,6 +163,21 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
+/** Pins a process (all its threads) to the given CPUs ('0', '1', '0,1'). */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+const ALL_CPUS = '0-1';
+/** The pinned arm: the upstream alone on CPU 1; this process (the load) and the front on CPU 0. */
+function pinned<T>(run: () => Promise<T>): Promise<T> {
+  pin(upstream.pid!, '1');
+  pin(front.pid!, '0');
+  pin(process.pid, '0');
+  return run().finally(() => {
+    for (const pid of [upstream.pid!, front.pid!, process.pid]) pin(pid, ALL_CPUS);
+  });
+}
+
 async function throughput(base: string, load: Load): Promise<{ rps: number; total: number; frontCpuMs: number; upstreamCpuMs: number }> {
   let i = 0;
   const frontCpu = cpuMs(front.pid!);
@@ -119,46 +192,68 @@ async function throughput(base: string, load: Load): Promise<{ rps: number; tota
   return { rps: result.requests.average, total: result.requests.total, frontCpuMs: cpuMs(front.pid!) - frontCpu, upstreamCpuMs: cpuMs(upstream.pid!) - upstreamCpu };
 }
 
-/** Latencies (ms, µs precision) of `samples` requests sent at `rate` per second, whatever the answers' pace. */
-async function paced(base: string, load: Load): Promise<number[]> {
-  const pool = new Pool(base, { connections: 16 });
-  const latencies: number[] = [];
+/**
+ * Latencies (ms, µs precision) of `samples` requests each way, sent at `rate` per second in all, whatever the
+ * answers' pace: alternately straight to the upstream and through the front, so both meet the same moments.
+ */
+async function paced(load: Load): Promise<{ direct: number[]; via: number[] }> {
+  const pools = { direct: new Pool(upstreamBase, { connections: 16 }), via: new Pool(frontBase, { connections: 16 }) };
+  const latencies = { direct: [] as number[], via: [] as number[] };
   const interval = 1000 / rate;
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  for (let n = 0; n < samples; n++) {
+  for (let n = 0; n < 2 * samples; n++) {
     const due = started + n * interval;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const arm = n % 2 === 0 ? 'direct' : 'via';
     pending.push(
       (async () => {
         const t0 = performance.now();
-        const { statusCode, body } = await pool.request({ path: load.path(n), method: 'GET' });
+        const { statusCode, body } = await pools[arm].request({ path: load.path(n >> 1), method: 'GET' });
         await body.arrayBuffer();
         if (statusCode !== 200) throw new Error(`${load.name}: ${statusCode}`);
-        latencies.push(performance.now() - t0);
+        latencies[arm].push(performance.now() - t0);
       })(),
     );
   }
   await Promise.all(pending);
-  await pool.close();
-  return latencies.sort((a, b) => a - b);
+  await Promise.all([pools.direct.close(), pools.via.close()]);
+  return { direct: latencies.direct.sort((a, b) => a - b), via: latencies.via.sort((a, b) => a - b) };
+}
+
+async function metricsOf(port: number): Promise<string> {
+  return (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+}
+/** The front's event-loop delay p99 (ms) since its previous scrape (prom-client resets it on each). */
+async function frontLoopP99(): Promise<number> {
+  const match = /^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(await metricsOf(frontPort));
+  return match ? Number(match[1]) * 1000 : NaN;
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
+const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const spread = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}..${Math.max(...xs).toFixed(digits)}`;
+const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
 
-await autocannon({ url: `${frontBase}/api/v2/getMasterchainInfo`, connections, duration: 1 }); // warm-up both
-console.log(`bench:upstream: upstream, front and load in three processes on one machine; ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds`);
+for (const base of [upstreamBase, frontBase]) await autocannon({ url: `${base}/api/v2/getMasterchainInfo`, connections, duration: 2 }); // warm-up both
+console.log(`bench:upstream: upstream, front and load in three processes on one machine (${execFileSync('nproc').toString().trim()} CPUs, load average ${loadAverage()}); ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds`);
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
 
 for (const load of loads) {
   const ratios: number[] = [];
+  const pinnedRatios: number[] = [];
   const frontCpu: number[] = [];
   const upstreamCpu: number[] = [];
   const directRps: number[] = [];
   const viaRps: number[] = [];
-  for (let round = 0; round < rounds; round++) {
+  const pinnedDirectRps: number[] = [];
+  const pinnedViaRps: number[] = [];
+  if (figures.has('throughput') || figures.has('latency')) console.log(`\n${load.name} (load average ${loadAverage()})`);
+  for (let round = 0; round < rounds && figures.has('throughput'); round++) {
     const direct = await throughput(upstreamBase, load);
     const via = await throughput(frontBase, load);
     directRps.push(direct.rps);
@@ -166,30 +261,53 @@ for (const load of loads) {
     ratios.push(via.rps / direct.rps);
     frontCpu.push((via.frontCpuMs * 1000) / via.total);
     upstreamCpu.push((via.upstreamCpuMs * 1000) / via.total);
+    const [pinnedDirect, pinnedVia] = await pinned(async () => [await throughput(upstreamBase, load), await throughput(frontBase, load)]);
+    pinnedDirectRps.push(pinnedDirect.rps);
+    pinnedViaRps.push(pinnedVia.rps);
+    pinnedRatios.push(pinnedVia.rps / pinnedDirect.rps);
   }
-  console.log(`\n${load.name}`);
-  console.log(`  req/s direct ${mean(directRps).toFixed(0)}, through tongate ${mean(viaRps).toFixed(0)}: ratio ${mean(ratios).toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.80)`);
-  console.log(`  CPU per request: front ${mean(frontCpu).toFixed(0)} µs (${spread(frontCpu)}), upstream ${mean(upstreamCpu).toFixed(0)} µs (${spread(upstreamCpu)}): the proxy adds ${(mean(frontCpu) / mean(upstreamCpu)).toFixed(2)}x the upstream's own cost`);
+  if (figures.has('throughput')) {
+  console.log(`  shared: req/s direct ${median(directRps).toFixed(0)}, through tongate ${median(viaRps).toFixed(0)}: ratio ${median(ratios).toFixed(2)} (rounds ${list(ratios)}; target >= 0.80)`);
+  console.log(`  pinned: req/s direct ${median(pinnedDirectRps).toFixed(0)}, through tongate ${median(pinnedViaRps).toFixed(0)}: ratio ${median(pinnedRatios).toFixed(2)} (rounds ${list(pinnedRatios)}; upstream alone on CPU 1, load and front on CPU 0)`);
+    const f = median(frontCpu);
+  const u = median(upstreamCpu);
+  console.log(`  CPU per request: front ${f.toFixed(0)} µs (${spread(frontCpu, 0)}), upstream ${u.toFixed(0)} µs (${spread(upstreamCpu, 0)}): the proxy costs ${(f / u).toFixed(2)}x the upstream's answer`);
+  }
 
   const added50: number[] = [];
   const added99: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const direct = await paced(upstreamBase, load);
-    const via = await paced(frontBase, load);
+  const loopP99: number[] = [];
+  for (let round = 0; round < rounds && figures.has('latency'); round++) {
+    await frontLoopP99(); // resets the front's event-loop histogram
+    const { direct, via } = await paced(load);
+    loopP99.push(await frontLoopP99());
     added50.push(quantile(via, 0.5) - quantile(direct, 0.5));
     added99.push(quantile(via, 0.99) - quantile(direct, 0.99));
   }
-  console.log(`  at ${rate} req/s: added p50 ${mean(added50).toFixed(3)} ms (${spread(added50)}), added p99 ${mean(added99).toFixed(3)} ms (${spread(added99)}; target <= 1 ms)`);
+  if (figures.has('latency')) console.log(`  at ${rate} req/s (direct and through alternating): added p50 ${median(added50).toFixed(3)} ms (${spread(added50, 3)}), added p99 ${median(added99).toFixed(3)} ms (${spread(added99, 3)}; target <= 1 ms); the front's event-loop delay p99 ${median(loopP99).toFixed(1)} ms (${spread(loopP99, 1)})`);
 }
 
 // --- single flight -----------------------------------------------------------------------------
-async function upstreamCalls(network: string, port: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
-  const line = new RegExp(`tongate_http_requests_total\\{network="${network}",version="v2",method="getMasterchainInfo",status="200"\\} (\\d+)`).exec(text);
+/** getMasterchainInfo calls the upstream answered for a network (its own request metrics). */
+async function upstreamCalls(network: string): Promise<number> {
+  const line = new RegExp(`tongate_http_requests_total\\{network="${network}",version="v2",method="getMasterchainInfo",status="200"\\} (\\d+)`).exec(await metricsOf(upstreamPort));
   return line ? Number(line[1]) : 0;
 }
+/** v2 health checks (getMasterchainInfo) sent by the fronts to a network of the upstream. */
+async function healthChecks(network: string): Promise<number> {
+  let sum = 0;
+  for (const port of [frontPort, frontTestnetPort, remoteFrontPort]) {
+    for (const match of (await metricsOf(port)).matchAll(/tongate_upstream_health_checks_total\{network="[^"]+",upstream="([^"]+)"\} (\d+)/g)) {
+      const url = new URL(match[1]);
+      const target = Number(url.port) === relayPort ? upstreamPort : Number(url.port);
+      const served = target === upstreamPort ? 'mainnet' : 'testnet'; // the upstream serves testnet on its own port
+      if (served === network && url.pathname.endsWith('/api/v2')) sum += Number(match[2]);
+    }
+  }
+  return sum;
+}
 // 100 keep-alive connections opened first, so the 100 requests leave together (as 100 clients' would).
-async function singleFlight(network: string, frontPortOf: number, upstreamPortOf: number): Promise<number[]> {
+async function singleFlight(network: string, frontPortOf: number): Promise<{ calls: number[]; checks: number[] }> {
   const burstPool = new Pool(`http://127.0.0.1:${frontPortOf}`, { connections: 100 });
   const burst = (path: string) =>
     Promise.all(
@@ -202,19 +320,29 @@ async function singleFlight(network: string, frontPortOf: number, upstreamPortOf
     );
   await burst('/api/v2/detectAddress?address=0:0000000000000000000000000000000000000000000000000000000000000000');
   const calls: number[] = [];
+  const checks: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const before = await upstreamCalls(network, upstreamPortOf);
+    const [callsBefore, checksBefore] = [await upstreamCalls(network), await healthChecks(network)];
     const answers = await burst('/api/v2/getMasterchainInfo');
     if (new Set(answers.map((a) => a.replace(/"@extra":"[^"]*"/, ''))).size !== 1) throw new Error('coalesced answers differ');
-    calls.push((await upstreamCalls(network, upstreamPortOf)) - before);
+    const [callsAfter, checksAfter] = [await upstreamCalls(network), await healthChecks(network)];
+    checks.push(checksAfter - checksBefore);
+    calls.push(callsAfter - callsBefore - (checksAfter - checksBefore));
   }
   await burstPool.close();
-  return calls;
+  return { calls, checks };
 }
-const alone = await singleFlight('mainnet', frontPort, upstreamPort);
-const withCache = await singleFlight('testnet', frontTestnetPort, upstreamPort);
-console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upstream calls per round (target 1; a health check landing in the window adds one):`);
-console.log(`  cache off (single flight alone): ${alone.join(', ')}`);
-console.log(`  defaults (cache on, 1000 ms):    ${withCache.join(', ')}`);
+if (!figures.has('single-flight')) {
+  stopAll();
+  process.exit(0);
+}
+const alone = await singleFlight('mainnet', frontPort);
+const remote = await singleFlight('mainnet', remoteFrontPort);
+const withCache = await singleFlight('testnet', frontTestnetPort);
+const checked = (r: { checks: number[] }) => (r.checks.some((n) => n > 0) ? ` (health checks in the same windows, not counted: ${r.checks.join(', ')})` : '');
+console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upstream calls made for the clients per round (target 1):`);
+console.log(`  cache off, local upstream:             ${alone.calls.join(', ')}${checked(alone)}`);
+console.log(`  cache off, upstream ${remoteMs} ms away:         ${remote.calls.join(', ')}${checked(remote)}`);
+console.log(`  defaults (cache on, 1000 ms):           ${withCache.calls.join(', ')}${checked(withCache)}`);
 stopAll();
 process.exit(0);

@@ -42,6 +42,10 @@ export interface UpstreamConfig {
   timeoutMs: number;
   /** The largest response body passed on. */
   maxResponseBytes: number;
+  /** How often each upstream URL is checked (getMasterchainInfo / masterchainInfo). */
+  healthIntervalMs: number;
+  /** How long an upstream URL's open circuit breaker stays open before one probe is let through. */
+  breakerOpenMs: number;
 }
 
 export type LimiterFailureMode = 'local' | 'open' | 'closed';

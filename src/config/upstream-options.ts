@@ -79,4 +79,18 @@ export const UPSTREAM_OPTIONS: OptionSpec[] = [
     defaultValue: 32 * 1_048_576,
     parse: integer(1024, 1024 * 1_048_576),
   },
+  {
+    key: 'upstreamHealthInterval',
+    flag: '--upstream-health-interval <ms>',
+    description: 'how often each upstream URL is checked with getMasterchainInfo / masterchainInfo (a passed check closes its circuit breaker)',
+    defaultValue: 5000,
+    parse: integer(100, 3_600_000),
+  },
+  {
+    key: 'upstreamBreakerOpen',
+    flag: '--upstream-breaker-open <ms>',
+    description: "how long an upstream URL's circuit breaker stays open (its requests go to the next URL) before one probe is let through",
+    defaultValue: 2000,
+    parse: integer(100, 600_000),
+  },
 ];

@@ -19,6 +19,8 @@ export interface UpstreamValues {
   upstreamCache?: NetworkPairs;
   upstreamTimeout: number;
   upstreamMaxResponse: number;
+  upstreamHealthInterval: number;
+  upstreamBreakerOpen: number;
 }
 
 /** `networks` with their kind already given (backends.ts); upstream ones get their `upstream` configuration. */
@@ -54,6 +56,8 @@ export function applyUpstreams(networks: NetworkConfig[], values: UpstreamValues
       cacheMs: integer('--upstream-cache', network.name, singleValue('--upstream-cache', cache, network.name) ?? String(DEFAULT_CACHE_MS), 0, 600_000),
       timeoutMs: values.upstreamTimeout,
       maxResponseBytes: values.upstreamMaxResponse,
+      healthIntervalMs: values.upstreamHealthInterval,
+      breakerOpenMs: values.upstreamBreakerOpen,
     };
     return { ...network, upstream };
   });

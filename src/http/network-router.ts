@@ -2,19 +2,35 @@
  * Finds the network a request addressed from its Host (or X-Forwarded-Host behind a trusted proxy) and the
  * port: a network matches when its base URL has the same host name (loopback names are interchangeable) and
  * port. A request that matches none gets a 404 that lists the configured base URLs.
+ *
+ * The answer only depends on the scheme and the Host value, so it is remembered per (scheme, Host) for the
+ * few values a listener actually sees (bounded: a client sending made-up Hosts only costs the lookup).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { NetworkContext } from '../api/network-context.js';
 import { effectivePort } from '../config/networks.js';
 import { sameHost, splitHost } from './host.js';
 import { sendError } from './errors.js';
 
+/** Distinct (scheme, Host) answers remembered per listener. */
+const REMEMBERED_HOSTS = 64;
+
 export function networkRouter(networks: NetworkContext[]) {
-  const only = networks.length === 1 ? networks[0] : undefined;
-  return async function routeNetwork(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const found = only && matches(only, request) ? only : networks.find((n) => matches(n, request));
+  const remembered = new Map<string, NetworkContext | null>();
+  const find = (protocol: string, host: string): NetworkContext | null => {
+    const key = `${protocol} ${host}`;
+    let found = remembered.get(key);
+    if (found === undefined) {
+      found = networks.find((n) => matches(n, protocol, host)) ?? null;
+      if (remembered.size < REMEMBERED_HOSTS) remembered.set(key, found);
+    }
+    return found;
+  };
+  return function routeNetwork(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const found = find(request.protocol, request.host ?? '');
     if (found) {
       request.network = found;
+      done();
       return;
     }
     const served = networks.map((n) => `${n.name} ${n.baseUrl.origin}`).join(', ');
@@ -22,8 +38,8 @@ export function networkRouter(networks: NetworkContext[]) {
   };
 }
 
-function matches(network: NetworkContext, request: FastifyRequest): boolean {
-  const { hostname, port } = splitHost(request.host ?? '');
-  const requestPort = port ?? (request.protocol === 'https' ? 443 : 80);
+function matches(network: NetworkContext, protocol: string, host: string): boolean {
+  const { hostname, port } = splitHost(host);
+  const requestPort = port ?? (protocol === 'https' ? 443 : 80);
   return sameHost(hostname, network.baseUrl.hostname) && requestPort === effectivePort(network.baseUrl);
 }

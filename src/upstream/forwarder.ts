@@ -16,7 +16,7 @@ import type { UpstreamMetrics } from './metrics.js';
 import { ReadCache } from './read-cache.js';
 import type { RoutePolicy } from './route-policy.js';
 import { SharedBody } from './shared-body.js';
-import { UpstreamTarget, type UpstreamAnswer } from './target.js';
+import { UpstreamTarget, WHOLE_BODY_BYTES, type UpstreamAnswer } from './target.js';
 import { RetryBudget } from './retry-budget.js';
 
 export type ApiVersion = 'v2' | 'v3';
@@ -41,7 +41,7 @@ const MIN_ATTEMPT_MS = 50;
 /** Attempts of one read at most (each URL once, and at least one second try of a lone URL). */
 const MAX_ATTEMPTS = 3;
 /** Bodies up to this size are complete before the answer is given (and then sent whole, cheaper than a stream). */
-export const WHOLE_BODY_BYTES = 64 * 1024;
+export { WHOLE_BODY_BYTES };
 
 export class UpstreamForwarder {
   readonly targets: Record<ApiVersion, UpstreamTarget[]>;
@@ -61,6 +61,7 @@ export class UpstreamForwarder {
         version,
         apiKey: config.apiKey,
         connections: config.concurrency,
+        breakerOpenMs: config.breakerOpenMs,
         maxResponseBytes: config.maxResponseBytes,
         clock: deps.clock,
         metrics: deps.metrics,
@@ -96,20 +97,22 @@ export class UpstreamForwarder {
     // The flight stays joinable until its body is complete: a request coming while it streams replays it.
     flight.then(
       (answer) => {
-        answer.body.whole().then(
-          (body) => {
-            this.flights.delete(key);
-            if (policy.keep && answer.status === 200 && isJson(body)) {
-              const ttl = policy.keep === 'block' ? this.config.cacheMs : Math.max(this.config.cacheMs, FINAL_KEEP_MS);
-              if (this.config.cacheMs > 0) this.cache.set(key, { status: answer.status, headers: answer.headers, body }, ttl);
-            }
-          },
-          () => this.flights.delete(key),
-        );
+        const complete = answer.body.completeBuffer;
+        if (complete !== undefined) this.landed(key, policy, answer, complete);
+        else answer.body.whole().then((body) => this.landed(key, policy, answer, body), () => this.flights.delete(key));
       },
       () => this.flights.delete(key),
     );
     return flight;
+  }
+
+  /** A flight's body is complete: it is no longer joinable, and its answer is kept if the policy allows. */
+  private landed(key: string, policy: RoutePolicy, answer: UpstreamAnswer, body: Buffer): void {
+    this.flights.delete(key);
+    if (policy.keep && this.config.cacheMs > 0 && answer.status === 200 && isJson(body)) {
+      const ttl = policy.keep === 'block' ? this.config.cacheMs : Math.max(this.config.cacheMs, FINAL_KEEP_MS);
+      this.cache.set(key, { status: answer.status, headers: answer.headers, body }, ttl);
+    }
   }
 
   private async attempts(request: ForwardRequest): Promise<UpstreamAnswer> {
@@ -125,18 +128,18 @@ export class UpstreamForwarder {
       const target = pick(targets, tried);
       if (!target) throw last ?? new UpstreamFailure(502, 'no-upstream', `no ${request.version} upstream of ${this.network} is available (all circuit breakers open)`);
       tried.add(target);
-      const release = await this.budget.acquire(deadline);
+      const granted = this.budget.acquire(deadline);
+      // Usually granted at once: no await (and no microtask) then.
+      const release = typeof granted === 'function' ? granted : await granted;
       // A slot granted with (almost) no time left would only spend the upstream's capacity on a sure 504.
       if (deadline - clock.now() < Math.max(MIN_ATTEMPT_MS, this.config.timeoutMs / 10)) {
         release();
         throw last ?? new UpstreamFailure(503, 'budget', 'upstream request budget exhausted, retry later', 1);
       }
       try {
-        const answer = await target.send({ ...request, deadline: Math.min(deadline, clock.now() + attemptShare) });
-        // A small body is awaited whole before the client sees a status, so a connection reset in its middle
-        // is still a failed attempt (retried for reads) rather than a cut response.
-        if (Number(answer.headers['content-length'] ?? Infinity) <= WHOLE_BODY_BYTES) await answer.body.whole();
-        return answer;
+        // A small body is complete when send resolves (target.ts), so a connection reset in its middle is
+        // still a failed attempt (retried for reads) rather than a cut response.
+        return await target.send(request, Math.min(deadline, clock.now() + attemptShare));
       } catch (error) {
         const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'reset', (error as Error).message);
         last = failure;

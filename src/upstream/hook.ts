@@ -16,7 +16,7 @@ import { errorBody } from '../http/errors.js';
 import { jsonShapeProblem } from '../http/json-body.js';
 import { apiVersion, routedPath } from '../http/request-target.js';
 import { UpstreamFailure } from './failure.js';
-import { WHOLE_BODY_BYTES, type ApiVersion, type ForwardRequest } from './forwarder.js';
+import type { ApiVersion, ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
 import type { UpstreamAnswer } from './target.js';
@@ -98,16 +98,9 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
   reply.code(answer.status);
   for (const name in answer.headers) if (name !== 'content-length') reply.header(name, answer.headers[name]);
   const shared = answer.body;
-  const length = Number(answer.headers['content-length'] ?? NaN);
-  if (shared.complete || length <= WHOLE_BODY_BYTES) {
-    let whole: Buffer;
-    try {
-      whole = await shared.whole();
-    } catch (error) {
-      const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'reset', 'upstream connection failed');
-      reply.removeHeader('content-type');
-      return void fail(reply, version, failure.status, failure.message);
-    }
+  // Small bodies (up to WHOLE_BODY_BYTES) and cached ones are complete by now (target.ts): sent whole.
+  const whole = shared.completeBuffer;
+  if (whole !== undefined) {
     reply.send(whole);
     return;
   }
@@ -178,7 +171,7 @@ function policyOf(version: ApiVersion, httpMethod: string, subpath: string, quer
     const params = parsed.params;
     return typeof parsed.method === 'string' ? v2Policy(parsed.method, params !== null && typeof params === 'object' ? (params as Params) : {}) : { read: false };
   }
-  return v2Policy(subpath.slice(1), { ...query, ...parsed });
+  return v2Policy(subpath.slice(1), body && body.length > 0 ? { ...query, ...parsed } : query ?? {});
 }
 
 function parseObject(body: Buffer): Params | undefined {

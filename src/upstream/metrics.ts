@@ -15,6 +15,7 @@ export class UpstreamMetrics {
   private readonly retries: Counter<'network'>;
   private readonly breakers: Gauge<'network' | 'upstream'>;
   private readonly shared: Counter<'network' | 'how'>;
+  private readonly checks: Counter<'network' | 'upstream'>;
 
   constructor(registry: Registry) {
     const existing = registry.getSingleMetric('tongate_upstream_request_duration_seconds');
@@ -25,6 +26,7 @@ export class UpstreamMetrics {
       this.retries = registry.getSingleMetric('tongate_upstream_retries_total') as Counter<'network'>;
       this.breakers = registry.getSingleMetric('tongate_upstream_breaker_state') as Gauge<'network' | 'upstream'>;
       this.shared = registry.getSingleMetric('tongate_upstream_shared_answers_total') as Counter<'network' | 'how'>;
+      this.checks = registry.getSingleMetric('tongate_upstream_health_checks_total') as Counter<'network' | 'upstream'>;
       return;
     }
     this.latency = new Histogram({
@@ -53,6 +55,18 @@ export class UpstreamMetrics {
       labelNames: ['network', 'how'] as const,
       registers: [registry],
     });
+    // Health checks are upstream calls no client made: counted apart, so the calls clients caused can be told.
+    this.checks = new Counter({
+      name: 'tongate_upstream_health_checks_total',
+      help: 'Health checks sent per upstream URL (every --upstream-health-interval); also counted in tongate_upstream_responses_total',
+      labelNames: ['network', 'upstream'] as const,
+      registers: [registry],
+    });
+  }
+
+  /** A health check sent (its answer is counted with the others in tongate_upstream_responses_total). */
+  healthCheck(network: string, upstream: string): void {
+    this.checks.labels(network, upstream).inc();
   }
 
   /** The labelled children of one upstream URL and status, for the caller to keep. */

@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock.js';
 import { UpstreamForwarder, type ApiVersion } from './forwarder.js';
 import { UpstreamMetrics } from './metrics.js';
 
-const CHECK_EVERY_MS = 5000;
+/** A check waits at most this long (or the interval, when that is shorter). */
 const CHECK_TIMEOUT_MS = 2000;
 
 export interface UpstreamHealthReport {
@@ -28,7 +28,7 @@ export class UpstreamNetwork {
 
   constructor(
     readonly name: string,
-    config: UpstreamConfig,
+    private readonly config: UpstreamConfig,
     private readonly deps: { clock: Clock; registry: Registry; logger?: Logger },
   ) {
     this.forwarder = new UpstreamForwarder(name, config, { clock: deps.clock, metrics: new UpstreamMetrics(deps.registry) });
@@ -37,7 +37,7 @@ export class UpstreamNetwork {
   /** Runs a first round of health checks (each at most a couple of seconds), then keeps checking in the background. */
   async start(): Promise<void> {
     await this.checkAll();
-    this.timer = setInterval(() => void this.checkAll(), CHECK_EVERY_MS);
+    this.timer = setInterval(() => void this.checkAll(), this.config.healthIntervalMs);
     this.timer.unref();
   }
 
@@ -46,7 +46,7 @@ export class UpstreamNetwork {
     await Promise.all(
       targets.map(async (target) => {
         const before = target.health.state;
-        const health = await target.check(CHECK_TIMEOUT_MS);
+        const health = await target.check(Math.min(CHECK_TIMEOUT_MS, this.config.healthIntervalMs));
         if (health.state !== before) {
           this.deps.logger?.[health.state === 'up' ? 'info' : 'warn']({ upstream: target.label, state: health.state, error: health.error }, 'upstream health changed');
         }

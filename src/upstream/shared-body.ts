@@ -14,8 +14,9 @@ export class SharedBody {
   private bytes = 0;
   private ended = false;
   private failure?: Error;
-  private readonly followers = new Set<() => void>();
-  private startWaiters: Array<() => void> = [];
+  /** Readers following the live chunks; made on first use (most bodies are complete before anyone reads them). */
+  private followers?: Set<() => void>;
+  private startWaiters?: Array<() => void>;
 
   /** A body that is already complete (a cached answer). */
   static of(buffer: Buffer): SharedBody {
@@ -35,6 +36,11 @@ export class SharedBody {
 
   get error(): Error | undefined {
     return this.failure;
+  }
+
+  /** The whole body when it has ended (no promise needed), else undefined. */
+  get completeBuffer(): Buffer | undefined {
+    return this.ended ? this.concat() : undefined;
   }
 
   push(chunk: Buffer): void {
@@ -60,7 +66,7 @@ export class SharedBody {
   /** The first bytes received (empty when the body ended empty); resolves once there are some, or it ended or failed. */
   started(): Promise<Buffer> {
     if (this.chunks.length > 0 || this.ended || this.failure) return Promise.resolve(this.chunks[0] ?? Buffer.alloc(0));
-    return new Promise((resolve) => this.startWaiters.push(() => resolve(this.chunks[0] ?? Buffer.alloc(0))));
+    return new Promise((resolve) => (this.startWaiters ??= []).push(() => resolve(this.chunks[0] ?? Buffer.alloc(0))));
   }
 
   /** Resolves with the whole body once it ended; rejects if it failed. */
@@ -72,9 +78,9 @@ export class SharedBody {
         if (this.ended) resolve(this.concat());
         else if (this.failure) reject(this.failure);
         else return;
-        this.followers.delete(check);
+        this.followers!.delete(check);
       };
-      this.followers.add(check);
+      (this.followers ??= new Set()).add(check);
     });
   }
 
@@ -83,13 +89,13 @@ export class SharedBody {
     let next = 0;
     const follow = () => {
       if (this.failure) {
-        this.followers.delete(follow);
+        this.followers!.delete(follow);
         stream.destroy(this.failure);
         return;
       }
       while (next < this.chunks.length) stream.push(this.chunks[next++]);
       if (this.ended) {
-        this.followers.delete(follow);
+        this.followers!.delete(follow);
         stream.push(null);
       }
     };
@@ -98,25 +104,29 @@ export class SharedBody {
         /* chunks are pushed as they arrive (they are held in memory anyway) */
       },
       destroy: (error, callback) => {
-        this.followers.delete(follow);
+        this.followers!.delete(follow);
         callback(error);
       },
     });
-    this.followers.add(follow);
+    (this.followers ??= new Set()).add(follow);
     follow();
     return stream;
   }
 
+  /** The chunks as one buffer; once the body has ended (every follower has replayed it), kept as that one chunk. */
   private concat(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+    if (this.chunks.length === 1) return this.chunks[0];
+    const whole = Buffer.concat(this.chunks, this.bytes);
+    if (this.ended && this.chunks.length > 1) this.chunks.splice(0, this.chunks.length, whole);
+    return whole;
   }
 
   private wake(): void {
-    if (this.startWaiters.length > 0) {
+    if (this.startWaiters !== undefined && this.startWaiters.length > 0) {
       const waiters = this.startWaiters;
       this.startWaiters = [];
       for (const waiter of waiters) waiter();
     }
-    for (const follower of [...this.followers]) follower();
+    if (this.followers !== undefined && this.followers.size > 0) for (const follower of [...this.followers]) follower();
   }
 }

@@ -3,7 +3,7 @@
  * its circuit breaker, what its last health check found, and one attempt of a request against it.
  *
  * An attempt resolves once the response headers and the first body bytes are in, with the body still
- * arriving into a SharedBody; the response's own status decides: 2xx/3xx/4xx are the upstream's answer
+ * arriving into a SharedBody (a small body: once it is complete); the response's own status decides: 2xx/3xx/4xx are the upstream's answer
  * (passed on as they are), its 429 a 503, its 5xx a 502 with its message, a refusal of tongate's own key
  * (401/403) a 502. Everything the upstream is sent and everything kept about it leaves the key out.
  */
@@ -28,8 +28,6 @@ export interface AttemptRequest {
   rest: string;
   body?: Buffer;
   contentType?: string;
-  /** clock.now() past which the attempt is abandoned (504). */
-  deadline: number;
 }
 
 export interface TargetHealth {
@@ -45,6 +43,8 @@ export interface TargetOptions {
   version: 'v2' | 'v3';
   apiKey?: string;
   connections: number;
+  /** How long the breaker stays open before one probe (--upstream-breaker-open). */
+  breakerOpenMs: number;
   maxResponseBytes: number;
   clock: Clock;
   metrics: UpstreamMetrics;
@@ -56,6 +56,11 @@ const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'c
 const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
 /** Error bodies are read only this far (their message is all that is kept). */
 const ERROR_BODY_BYTES = 64 * 1024;
+/**
+ * Bodies up to this size (by content-length) are complete before the attempt resolves: a reset in their
+ * middle is then a failed attempt (retried for reads), and the client gets one clean answer, sent whole.
+ */
+export const WHOLE_BODY_BYTES = 64 * 1024;
 
 export class UpstreamTarget {
   /** The URL without credentials (the config refuses them): safe for logs, metrics and /healthcheck. */
@@ -80,7 +85,7 @@ export class UpstreamTarget {
       window: 10,
       minFailures: 3,
       failureRatio: 0.5,
-      openMs: 2000,
+      openMs: options.breakerOpenMs,
       onStateChange: (state) => options.metrics.breaker(options.network, this.label, state),
     });
     options.metrics.breaker(options.network, this.label, 'closed');
@@ -92,9 +97,9 @@ export class UpstreamTarget {
 
   /**
    * One attempt, through undici's dispatch API: the response's chunks go straight into a SharedBody (no
-   * stream of undici's own in between), and the attempt's deadline aborts it wherever it is.
+   * stream of undici's own in between), and `deadline` (a clock.now() value) aborts it wherever it is (504).
    */
-  send(request: AttemptRequest): Promise<UpstreamAnswer> {
+  send(request: AttemptRequest, deadline: number): Promise<UpstreamAnswer> {
     const { clock, network } = this.options;
     const max = this.options.maxResponseBytes;
     const started = clock.now();
@@ -105,6 +110,8 @@ export class UpstreamTarget {
       let status = 0;
       let headers: IncomingHttpHeaders = {};
       let body: SharedBody | undefined;
+      /** A small body: the attempt resolves once it is complete, not at its first bytes. */
+      let small = false;
       /** The body of a refusal (429, 401/403, a failing 5xx): read only for its message. */
       let refusal: Buffer[] | undefined;
       let refusalBytes = 0;
@@ -115,7 +122,7 @@ export class UpstreamTarget {
         // Still waiting for a connection: give up now (the request is aborted when it starts).
         if (controller === undefined) fail(failure, true);
         else controller.abort(failure);
-      }, Math.max(1, request.deadline - started));
+      }, Math.max(1, deadline - started));
       const outcome = (label: string) => this.recordAttempt(label, (clock.now() - started) / 1000);
       const fail = (failure: UpstreamFailure, countsAgainst: boolean) => {
         settled = true;
@@ -144,10 +151,12 @@ export class UpstreamTarget {
             refusal = [];
             return;
           }
-          if (Number(responseHeaders['content-length'] ?? NaN) > max) {
+          const length = Number(responseHeaders['content-length'] ?? NaN);
+          if (length > max) {
             c.abort(tooLarge(max));
             return;
           }
+          small = length <= WHOLE_BODY_BYTES;
           body = new SharedBody();
         },
         onResponseData: (c, chunk) => {
@@ -165,7 +174,7 @@ export class UpstreamTarget {
           body.push(chunk);
           if (first && !settled) {
             if (status < 300 && !startsLikeJson(chunk)) c.abort(notJson(status));
-            else answer();
+            else if (!small) answer();
           }
         },
         onResponseEnd: () => {
@@ -226,8 +235,9 @@ export class UpstreamTarget {
   async check(timeoutMs: number): Promise<TargetHealth> {
     const { clock } = this.options;
     const started = clock.now();
+    this.options.metrics.healthCheck(this.options.network, this.label);
     try {
-      const answer = await this.send({ method: 'GET', rest: this.options.version === 'v2' ? '/getMasterchainInfo' : '/masterchainInfo', deadline: started + timeoutMs });
+      const answer = await this.send({ method: 'GET', rest: this.options.version === 'v2' ? '/getMasterchainInfo' : '/masterchainInfo' }, started + timeoutMs);
       const parsed = JSON.parse((await answer.body.whole()).toString('utf8')) as { result?: { last?: { seqno?: number } }; last?: { seqno?: number } };
       if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
       const seqno = this.options.version === 'v2' ? parsed.result?.last?.seqno : parsed.last?.seqno;

@@ -25,6 +25,8 @@ test('flags: a mixed deployment (mainnet upstream with two v2 URLs and a v3 URL,
       upstreamRps: ['mainnet=25'],
       upstreamConcurrency: ['mainnet=8'],
       upstreamTimeout: '3000',
+      upstreamHealthInterval: '60000',
+      upstreamBreakerOpen: '500',
     },
     env: {},
   });
@@ -38,6 +40,8 @@ test('flags: a mixed deployment (mainnet upstream with two v2 URLs and a v3 URL,
   assert.equal(mainnet.upstream!.cacheMs, 1000);
   assert.equal(mainnet.upstream!.timeoutMs, 3000);
   assert.equal(mainnet.upstream!.maxResponseBytes, 32 * 1_048_576);
+  assert.equal(mainnet.upstream!.healthIntervalMs, 60_000);
+  assert.equal(mainnet.upstream!.breakerOpenMs, 500);
   assert.equal(testnet.backend, 'local');
   assert.equal(testnet.upstream, undefined);
 });
@@ -51,6 +55,8 @@ test('the environment (comma-separated name=value) and the file (maps, lists) sa
       TONGATE_UPSTREAM_V2: 'mainnet=https://a.example/api/v2,testnet=https://t.example/api/v2',
       TONGATE_UPSTREAM_KEY: 'mainnet=k1,testnet=k2',
       TONGATE_UPSTREAM_CACHE: 'testnet=0',
+      TONGATE_UPSTREAM_HEALTH_INTERVAL: '15000',
+      TONGATE_UPSTREAM_BREAKER_OPEN: '4000',
     },
   });
   const dir = mkdtempSync(join(tmpdir(), 'tongate-upstream-'));
@@ -67,10 +73,13 @@ test('the environment (comma-separated name=value) and the file (maps, lists) sa
       '  testnet: https://t.example/api/v2',
       'upstreamKey: [mainnet=k1, testnet=k2]',
       'upstreamCache: { testnet: 0 }',
+      'upstreamHealthInterval: 15000',
+      'upstreamBreakerOpen: 4000',
     ].join('\n'),
   );
   const fromFile = loadConfig({ flags: { config: path }, env: {} });
   for (const config of [fromEnv, fromFile]) {
+    assert.deepEqual(config.networks.map((n) => [n.upstream!.healthIntervalMs, n.upstream!.breakerOpenMs]), [[15_000, 4000], [15_000, 4000]]);
     assert.deepEqual(
       config.networks.map((n) => [n.name, n.backend, n.upstream!.v2.map(String), n.upstream!.v3.length, n.upstream!.apiKey, n.upstream!.cacheMs]),
       [
@@ -96,6 +105,8 @@ test('bad upstream configuration names the option', () => {
     [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamConcurrency: ['mainnet=many'] }, /^--upstream-concurrency: mainnet: expected an integer/],
     [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['mainnet=a', 'mainnet=b'] }, /^--upstream-key: mainnet is given 2 values; one is allowed/],
     [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamTimeout: '5' }, /^--upstream-timeout: expected an integer from 100/],
+    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamHealthInterval: '0' }, /^--upstream-health-interval: expected an integer from 100/],
+    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamBreakerOpen: '2s' }, /^--upstream-breaker-open: expected an integer from 100/],
   ];
   for (const [flags, message] of cases) assert.match(configError(() => load(flags)).message, message, JSON.stringify(flags));
   // A malformed key is reported without being shown; nor is it part of an error about another option.

@@ -135,8 +135,39 @@ test('a block-bound read is kept (no second upstream call) and a transaction by 
   assert.equal((await coalesced('testnet')) - coalescedBefore, 49);
 });
 
-async function coalesced(network: string): Promise<number> {
-  const metrics = await (await fetch(`${pair.front.url(network)}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+test('100 concurrent identical getMasterchainInfo (cache off) make exactly one upstream call; health checks are counted apart', async () => {
+  // A front of its own: cache off, and health checks only at start (--upstream-health-interval), so none can
+  // land in the window; the ones it made are still subtracted, as the bench does.
+  const front = await startFront(pair.upstream, { networks: ['testnet'], flags: { upstreamCache: ['testnet=0'], upstreamHealthInterval: '3600000', adminToken: ADMIN_TOKEN } });
+  try {
+    const proxy = front.proxies.testnet[0];
+    const base = front.front.url('testnet');
+    const calls = () => proxy.count(/\/api\/v2\/getMasterchainInfo/);
+    const [callsBefore, checksBefore, coalescedBefore] = [calls(), await healthChecks(base), await coalesced('testnet', base)];
+    assert.ok(checksBefore >= 1, 'the first round of health checks is counted');
+    // The upstream holds the first call until the 99 others have joined it: they arrive while it is in flight.
+    proxy.inject('hold', Infinity, /getMasterchainInfo/);
+    const pending = Array.from({ length: 100 }, () => send(base, { method: 'GET', path: '/api/v2/getMasterchainInfo' }));
+    for (let i = 0; i < 500 && (await coalesced('testnet', base)) < coalescedBefore + 99; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    proxy.release();
+    const answers = await Promise.all(pending);
+    assert.ok(answers.every((a) => a.status === 200 && a.bytes.equals(answers[0].bytes)), 'one answer, the same bytes for all');
+    const checks = (await healthChecks(base)) - checksBefore;
+    assert.equal(checks, 0);
+    assert.equal(calls() - callsBefore - checks, 1, '100 identical concurrent reads: one upstream call');
+    assert.equal((await coalesced('testnet', base)) - coalescedBefore, 99);
+  } finally {
+    await front.stop();
+  }
+});
+
+async function healthChecks(base: string): Promise<number> {
+  const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  return [...metrics.matchAll(/tongate_upstream_health_checks_total\{network="testnet",upstream="[^"]*\/api\/v2"\} (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
+async function coalesced(network: string, base = pair.front.url(network)): Promise<number> {
+  const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
   const match = new RegExp(`tongate_upstream_shared_answers_total\\{network="${network}",how="coalesced"\\} (\\d+)`).exec(metrics);
   return match ? Number(match[1]) : 0;
 }

@@ -57,7 +57,7 @@ async function startStubUpstream(access: AccessLayer): Promise<{ networks: Recor
   for (const name of ['mainnet', 'testnet']) {
     networks[name] = new UpstreamNetwork(
       name,
-      { v2: [new URL(`${origin}/api/v2`)], v3: [new URL(`${origin}/api/v3`)], apiKey: STUB_UPSTREAM_KEY, concurrency: 16, cacheMs: 0, timeoutMs: 5000, maxResponseBytes: 1_048_576 },
+      { v2: [new URL(`${origin}/api/v2`)], v3: [new URL(`${origin}/api/v3`)], apiKey: STUB_UPSTREAM_KEY, concurrency: 16, cacheMs: 0, timeoutMs: 5000, maxResponseBytes: 1_048_576, healthIntervalMs: 5000, breakerOpenMs: 2000 },
       { clock: systemClock, registry: access.metrics.registry },
     );
     await networks[name].start();
