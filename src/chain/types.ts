@@ -284,10 +284,45 @@ export interface FaucetInfo {
 }
 
 /** A chain with faucets (local chains): `POST /devnet/fund` needs it. */
+/** How a local chain makes blocks: on a timer, or only when asked (`mine`). */
+export type MiningMode = { mode: 'auto'; intervalMs: number } | { mode: 'manual' };
+
+/** A local chain's (virtual) clock, in unix seconds. */
+export interface ChainTime {
+  /** The chain's time now: what the next block opened gets as gen_utime (unless pinned). */
+  utime: number;
+  lastBlockUtime: number;
+  /** Set by `setNextBlockTime` until the next block opens. */
+  nextBlockUtime?: number;
+}
+
+/** An internal message delivered from outside the chain (devnet): the block it is in, its transaction. */
+export interface InjectedMessage {
+  hash: Buffer;
+  seqno: number;
+  transaction?: { hash: Buffer; lt: bigint };
+}
+
+/** A local chain with the devnet controls (src/devnet serves them over HTTP). */
 export interface DevnetChain extends Chain {
   faucets(): FaucetInfo[];
   /** A signed transfer from the v4r2 faucet; resolves once its transaction is in a sealed block. */
   fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }>;
+  miningMode(): MiningMode;
+  setMiningMode(mode: MiningMode): MiningMode;
+  /** Seals `blocks` blocks (the first with everything pending); resolves with the last. */
+  mine(blocks?: number): Promise<Block>;
+  time(): ChainTime;
+  increaseTime(seconds: number): Promise<ChainTime>;
+  setTime(utime: number): Promise<ChainTime>;
+  setNextBlockTime(utime: number): Promise<ChainTime>;
+  setAccount(address: Address, change: { balance?: bigint; code?: Cell; data?: Cell } | { shardAccount: Cell }): Promise<{ seqno: number }>;
+  sendInternal(boc: Buffer): Promise<InjectedMessage>;
+}
+
+/** Whether a network's chain has the devnet controls (a local chain does; lite and upstream networks do not). */
+export function isDevnetChain(chain: Chain | undefined | null): chain is DevnetChain {
+  return typeof (chain as Partial<DevnetChain> | undefined)?.mine === 'function';
 }
 
 export type { Address, Cell, Transaction, TupleItem };

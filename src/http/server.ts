@@ -15,7 +15,7 @@ import type { TongateConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
 import { cors } from './cors.js';
 import { registerDocs } from './docs.js';
-import { registerDevnetRoutes } from './devnet-routes.js';
+import { registerDevnetRoutes } from '../devnet/routes.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerHealth } from './health.js';

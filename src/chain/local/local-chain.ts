@@ -2,7 +2,7 @@
  * LocalChain: the embedded chain of one network. It wires the store, the emulator, the block
  * producer and the readers together, runs the block timer, and implements the faucet.
  */
-import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, type Message, type TupleItem } from '@ton/core';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type {
   AccountState,
@@ -15,6 +15,9 @@ import type {
   ChainMessage,
   ChainTransaction,
   DevnetChain,
+  MiningMode,
+  ChainTime,
+  InjectedMessage,
   EmulationResult,
   ExternalToEmulate,
   FaucetInfo,
@@ -26,14 +29,16 @@ import type {
   TransactionQuery,
 } from '../types.js';
 import { AccountView } from './account-view.js';
+import { patchedShardAccount, replacedShardAccount, type AccountPatch } from './account-surgery.js';
+import { ChainClock } from './chain-clock.js';
 import { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { BASECHAIN, BlockIndex, ChainHead, MASTERCHAIN } from './blocks.js';
 import { networkConfig } from './config.js';
 import { EmulatorPool, type PooledEmulator } from './emulator-pool.js';
-import { ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
+import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
-import { parseExternal } from './messages.js';
+import { parseExternal, SIMULATED_WORKCHAIN } from './messages.js';
 import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
@@ -50,7 +55,10 @@ export interface LocalChainOptions {
   globalId: number;
   /** Directory of the chain's SQLite file; undefined = ephemeral (in memory, nothing on disk). */
   dataDir?: string;
-  /** Time between blocks (default 1000). Blocks keep coming when the chain is idle. */
+  /**
+   * Time between blocks (default 1000). Blocks keep coming when the chain is idle. 0: manual mining (no block
+   * until `mine()`, `fund()` or a state change asks for one).
+   */
   blockIntervalMs?: number;
   /** 24 words: the faucet wallets' key. */
   faucetMnemonic: string[];
@@ -67,17 +75,24 @@ export interface LocalChainOptions {
 export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_BLOCK_TRANSACTIONS = 10_000;
 export const DEFAULT_GET_METHOD_GAS_LIMIT = 1_000_000n;
+/**
+ * Manual mining: how long one `mine()` may spend delivering queued internal messages before sealing (nobody
+ * waits on a cadence; a test wants its message chains done in the block it asked for, up to the per-block cap).
+ */
+const MANUAL_DRAIN_BUDGET_MS = 5_000;
 
 export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
-  private readonly blockIntervalMs: number;
+  private mining: MiningMode;
+  private started = false;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
   private timer?: NodeJS.Timeout;
   private production: Promise<unknown> = Promise.resolve();
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
   private reader!: ChainReader;
+  private clock!: ChainClock;
 
   private constructor(
     private readonly opts: LocalChainOptions,
@@ -89,12 +104,13 @@ export class LocalChain implements DevnetChain {
   ) {
     this.name = opts.network;
     this.globalId = opts.globalId;
-    this.blockIntervalMs = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
+    const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
+    this.mining = interval === 0 ? { mode: 'manual' } : { mode: 'auto', intervalMs: interval };
   }
 
   static async open(opts: LocalChainOptions): Promise<LocalChain> {
     validateOptions(opts);
-    const clock = opts.clock ?? systemClock;
+    const baseClock = opts.clock ?? systemClock;
     const config = networkConfig(opts.globalId);
     // The emulator workers load (~0.3 s, more under tsx) while the store opens.
     const emulator = (opts.emulators ?? EmulatorPool.shared()).emulator(config.base64);
@@ -106,8 +122,9 @@ export class LocalChain implements DevnetChain {
       const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
       store = ChainStore.open(opts.dataDir);
       checkIdentity(store, opts, keys.keyPair.publicKey);
+      const clock = new ChainClock(baseClock, store);
       if (store.lastMcSeqno() === undefined) {
-        await writeGenesis(store, { globalId: opts.globalId, configHash: config.cell.hash(), faucets: wallets, utime: Math.floor(clock.now() / 1000) });
+        await writeGenesis(store, { globalId: opts.globalId, configHash: config.cell.hash(), faucets: wallets, utime: clock.utime() });
       }
       await emulatorReady;
       const chain = new LocalChain(opts, store, emulator, keys, wallets, opts.logger);
@@ -121,8 +138,9 @@ export class LocalChain implements DevnetChain {
     }
   }
 
-  private wire(clock: Clock, config: ReturnType<typeof networkConfig>): void {
+  private wire(clock: ChainClock, config: ReturnType<typeof networkConfig>): void {
     const { store, opts } = this;
+    this.clock = clock;
     const last = store.lastMcSeqno()!;
     const blocks = new BlockIndex(store, opts.globalId);
     const head = new ChainHead(
@@ -169,23 +187,38 @@ export class LocalChain implements DevnetChain {
 
   // ---- life cycle ----
 
-  /** Starts the block timer: a block every blockIntervalMs, empty or not. Idempotent. */
+  /**
+   * Starts block production: in auto mining a block every intervalMs, empty or not; in manual mining nothing
+   * until asked. Idempotent.
+   */
   start(): void {
-    if (this.timer || this.stopping) return;
-    let due = Date.now() + this.blockIntervalMs;
+    if (this.started || this.stopping) return;
+    this.started = true;
+    this.scheduleBlocks();
+  }
+
+  /** The block timer of auto mining (a new one for each mode change; the running one is cleared first). */
+  private scheduleBlocks(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const mining = this.mining;
+    if (!this.started || this.stopping || mining.mode !== 'auto') return;
+    const interval = mining.intervalMs;
+    let due = Date.now() + interval;
     const tick = () => {
       this.timer = undefined;
       this.produceBlock()
         .catch((err) => this.logger?.error({ err }, 'block production failed'))
         .finally(() => {
-          if (this.stopping) return;
+          // Stopped, or the mode changed meanwhile (its own timer runs, or none).
+          if (this.stopping || this.mining !== mining) return;
           // Keep a steady cadence; after a long stall, restart it rather than firing a burst.
-          due = Math.max(due + this.blockIntervalMs, Date.now());
+          due = Math.max(due + interval, Date.now());
           this.timer = setTimeout(tick, due - Date.now());
         });
     };
     // Not unref'd: a started chain keeps the process alive until stop(), like a server socket.
-    this.timer = setTimeout(tick, this.blockIntervalMs);
+    this.timer = setTimeout(tick, interval);
   }
 
   /** Seals a block now (delivering queued messages first); resolves with the new masterchain block. */
@@ -194,9 +227,38 @@ export class LocalChain implements DevnetChain {
     return this.enqueueProduction();
   }
 
+  // ---- mining (devnet controls) ----
+
+  miningMode(): MiningMode {
+    return { ...this.mining };
+  }
+
+  /** Switches between auto mining (a block every intervalMs) and manual mining (blocks only when asked). */
+  setMiningMode(mode: MiningMode): MiningMode {
+    if (this.stopping) throw new ChainStopped(this.name);
+    if (mode.mode === 'auto' && (!Number.isInteger(mode.intervalMs) || mode.intervalMs < 1)) {
+      throw new ChainInputError(`interval_ms: expected a positive integer, got ${mode.intervalMs}`);
+    }
+    this.mining = mode.mode === 'auto' ? { mode: 'auto', intervalMs: mode.intervalMs } : { mode: 'manual' };
+    this.scheduleBlocks();
+    return this.miningMode();
+  }
+
+  /**
+   * Seals `blocks` blocks one after another, the first with everything pending (the transactions executed into
+   * the open block, the queued internal messages, up to the per-block cap); resolves with the last one.
+   */
+  async mine(blocks = 1): Promise<Block> {
+    if (!Number.isInteger(blocks) || blocks < 1) throw new ChainInputError(`blocks: expected a positive integer, got ${blocks}`);
+    let last: Block | undefined;
+    for (let i = 0; i < blocks; i++) last = await this.produceBlock();
+    return last!;
+  }
+
   private enqueueProduction(): Promise<Block> {
-    // Half an interval at most for delivering queued messages before sealing: blocks stay on time.
-    const step = this.production.then(() => this.producer.produce(Math.max(50, this.blockIntervalMs / 2)));
+    // Auto mining: half an interval at most for delivering queued messages before sealing, so blocks stay on time.
+    const budget = this.mining.mode === 'auto' ? Math.max(50, this.mining.intervalMs / 2) : MANUAL_DRAIN_BUDGET_MS;
+    const step = this.production.then(() => this.producer.produce(budget));
     this.production = step.catch(() => undefined);
     return step.then((s) => s.mc);
   }
@@ -207,8 +269,7 @@ export class LocalChain implements DevnetChain {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+      this.scheduleBlocks(); // clears the timer (stopping is set)
       await this.production;
       await this.producer.idle();
       if (this.producer.hasOpenTransactions()) {
@@ -307,7 +368,72 @@ export class LocalChain implements DevnetChain {
       }
       return { tx, sealed: whenSealed(tx) };
     });
+    // Manual mining: nobody else would seal it, and a fund answers once its transaction is in a block.
+    if (this.mining.mode === 'manual') this.produceBlock().catch(() => undefined);
     return { txHash: tx.hash, lt: tx.lt, seqno: await sealed };
+  }
+
+  // ---- time (devnet controls) ----
+
+  /** The chain's clock: its time now, the last block's gen_utime, the next block's if pinned. */
+  time(): ChainTime {
+    return { utime: this.clock.utime(), lastBlockUtime: this.reader.masterchainInfo().last.genUtime, nextBlockUtime: this.clock.nextBlockUtime };
+  }
+
+  /** Moves the chain's time forward: the next block opened, its transactions and get-methods see it. */
+  async increaseTime(seconds: number): Promise<ChainTime> {
+    if (!Number.isInteger(seconds) || seconds < 0) throw new ChainInputError(`seconds: expected a non-negative integer, got ${seconds}`);
+    await this.producer.retime(() => this.clock.increase(seconds));
+    return this.time();
+  }
+
+  /** Sets the chain's time (refused before the last block's gen_utime: time never goes back). */
+  async setTime(utime: number): Promise<ChainTime> {
+    checkUtime(utime, 'utime');
+    await this.producer.retime((notBefore) => this.clock.set(utime, notBefore));
+    return this.time();
+  }
+
+  /** The next block's gen_utime, exactly; the chain's time runs on from there. */
+  async setNextBlockTime(utime: number): Promise<ChainTime> {
+    checkUtime(utime, 'utime');
+    await this.producer.retime((notBefore) => this.clock.pinNextBlock(utime, notBefore));
+    return this.time();
+  }
+
+  // ---- state surgery (devnet controls) ----
+
+  /**
+   * Sets an account's balance, code and/or data, or its whole ShardAccount, without a transaction, and seals
+   * the change in a block (whatever the mining mode) so every reader sees it. Resolves with that block's seqno.
+   */
+  async setAccount(address: Address, change: AccountPatch | { shardAccount: Cell }): Promise<{ seqno: number }> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    if (address.workChain !== SIMULATED_WORKCHAIN) {
+      throw new ChainInputError(`address: only workchain ${SIMULATED_WORKCHAIN} holds accounts on this chain, not ${address.workChain}`);
+    }
+    const { sealed } = await this.producer.replaceAccount(address, (current, genUtime) =>
+      'shardAccount' in change ? replacedShardAccount(address, change.shardAccount) : patchedShardAccount(address, current, change, genUtime),
+    );
+    this.produceBlock().catch(() => undefined);
+    return { seqno: await sealed };
+  }
+
+  /**
+   * Delivers an internal message that no transaction sent (any source, no signature): recorded in a block and
+   * delivered in it (unless the block's cap is reached: then in a later one). Seals that block whatever the
+   * mining mode. Resolves with the block the message is recorded in and, if delivered there, its transaction.
+   */
+  async sendInternal(boc: Buffer): Promise<InjectedMessage> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    const { cell, message } = parseInternal(boc, this.reader.masterchainInfo().last.endLt);
+    if (message.info.type !== 'internal') throw new Error('unreachable');
+    const hash = cell.hash();
+    const { sealed } = await this.producer.injectInternal({ cell, boc: cell.toBoc(), hash, dest: message.info.dest, createdLt: message.info.createdLt, message });
+    this.produceBlock().catch(() => undefined);
+    const seqno = await sealed;
+    const tx = this.reader.getTransactionsByMessage(hash)[0];
+    return { hash, seqno, ...(tx ? { transaction: { hash: tx.hash, lt: tx.lt } } : {}) };
   }
 
   // ---- reads (visible state = last sealed block) ----
@@ -364,7 +490,7 @@ function validateOptions(opts: LocalChainOptions): void {
     throw new Error(`globalId: expected a 32-bit integer, got ${opts.globalId}`);
   }
   const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-  if (!Number.isInteger(interval) || interval < 1) throw new Error(`blockIntervalMs: expected a positive integer, got ${interval}`);
+  if (!Number.isInteger(interval) || interval < 0) throw new Error(`blockIntervalMs: expected a non-negative integer (0: manual mining), got ${interval}`);
   const cap = opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS;
   if (!Number.isInteger(cap) || cap < 1) throw new Error(`maxBlockTransactions: expected a positive integer, got ${cap}`);
 }
@@ -384,4 +510,30 @@ function checkIdentity(store: ChainStore, opts: LocalChainOptions, publicKey: Bu
       throw new ChainDataMismatch(`${opts.dataDir}: this chain was created with ${what}; use another data dir (or the same options)`);
     }
   }
+}
+
+function checkUtime(utime: number, field: string): void {
+  if (!Number.isInteger(utime) || utime < 0 || utime > 0xffff_ffff) throw new ChainInputError(`${field}: expected a unix time in seconds (0 to 4294967295), got ${utime}`);
+}
+
+/** An internal message to deliver: one root cell, internal, to workchain 0, created no later than the chain's lt. */
+function parseInternal(boc: Buffer, maxCreatedLt: bigint): { cell: Cell; message: Message } {
+  let cell: Cell;
+  let message: Message;
+  try {
+    const roots = Cell.fromBoc(boc);
+    if (roots.length !== 1) throw new Error(`${roots.length} roots`);
+    cell = roots[0];
+    message = loadMessage(cell.beginParse());
+  } catch (error) {
+    throw new BadMessage(`boc: not a message (${(error as Error).message})`);
+  }
+  if (message.info.type !== 'internal') throw new BadMessage(`boc: an ${message.info.type} message; an internal one is delivered here`);
+  if (message.info.dest.workChain !== SIMULATED_WORKCHAIN) {
+    throw new BadMessage(`boc: its destination is in workchain ${message.info.dest.workChain}; only workchain ${SIMULATED_WORKCHAIN} holds accounts`);
+  }
+  if (message.info.createdLt > maxCreatedLt) {
+    throw new BadMessage(`boc: created_lt ${message.info.createdLt} is after the chain's last lt ${maxCreatedLt}`);
+  }
+  return { cell, message };
 }

@@ -91,6 +91,11 @@ export class OpenBlock {
     this.changed.set(accountKey(tx.account), { address: tx.account, shardAccount: tx.shardAccount, accountHash: tx.accountHashAfter });
   }
 
+  /** A state set without a transaction (devnet state surgery): the block commits it like a transaction's. */
+  changeState(address: Address, shardAccount: string, accountHash: Buffer): void {
+    this.changed.set(accountKey(address), { address, shardAccount, accountHash });
+  }
+
   /** Runs `listener` with the masterchain seqno once this block is committed. */
   onSealed(listener: (mcSeqno: number) => void): void {
     this.sealedListeners.push(listener);

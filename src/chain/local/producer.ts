@@ -21,7 +21,7 @@
  */
 import type { Cell } from '@ton/core';
 import type { Address } from '@ton/core';
-import type { Clock } from '../../util/clock.js';
+import type { ChainClock } from './chain-clock.js';
 import { WHOLE_SHARD, type Block } from '../types.js';
 import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
@@ -83,7 +83,8 @@ export interface ProducerDeps {
   blocks: BlockIndex;
   working: WorkingAccounts;
   sealed: SealedAccounts;
-  clock: Clock;
+  /** The chain's (virtual) time: gen_utime of each block opened. */
+  clock: ChainClock;
   logger?: Logger;
   /** Undelivered internal messages restored from the store, in created_lt order. */
   pending: QueuedMessage[];
@@ -164,6 +165,51 @@ export class BlockProducer {
   }
 
   /**
+   * Runs a time control on the lane (so no block opens meanwhile) with the time it may not go below: the open
+   * block's gen_utime if it already holds transactions (their `now` is fixed), else the last sealed block's. An
+   * open block holding nothing yet is dropped first, so the next one opens at the new time.
+   */
+  retime<T>(control: (notBefore: number) => T): Promise<T> {
+    return this.lane.run(async () => {
+      await this.pipeline.drain();
+      if (this.open && this.open.sent === 0) this.open = undefined;
+      return control(this.open?.genUtime ?? this.d.head.mc.genUtime);
+    });
+  }
+
+  /**
+   * State surgery: replaces an account's state in the open block, without a transaction (the block's state
+   * hash, the store, v2 and the index all take the new state when the block is sealed). `change` gets the
+   * account's current ShardAccount (base64) and the block's gen_utime; resolves with the seqno it is sealed in.
+   */
+  replaceAccount(address: Address, change: (current: string, genUtime: number) => { shardAccount: string; accountHash: Buffer }): Promise<{ sealed: Promise<number> }> {
+    return this.lane.run(async () => {
+      this.assertUsable();
+      await this.pipeline.drain();
+      const block = this.ensureOpen();
+      const next = change(this.d.working.get(address), block.genUtime);
+      this.d.working.set(address, next.shardAccount);
+      block.changeState(address, next.shardAccount, next.accountHash);
+      return { sealed: new Promise<number>((resolve) => block.onSealed(resolve)) };
+    });
+  }
+
+  /**
+   * Queues an internal message from outside the chain (no transaction sent it): recorded in the open block,
+   * delivered like any other (FIFO). Resolves with the seqno of the block it is recorded in.
+   */
+  injectInternal(m: Omit<QueuedMessage, 'onDisk'> & { message: import('@ton/core').Message }): Promise<{ sealed: Promise<number> }> {
+    return this.lane.run(() => {
+      this.assertUsable();
+      const block = this.ensureOpen();
+      block.messages.push(recordMessage(m.cell, m.hash, m.message, m.boc, {}));
+      this.queue.push({ cell: m.cell, boc: m.boc, hash: m.hash, dest: m.dest, createdLt: m.createdLt, onDisk: false });
+      this.scheduleDrain();
+      return { sealed: new Promise<number>((resolve) => block.onSealed(resolve)) };
+    });
+  }
+
+  /**
    * Delivers queued messages (up to the cap, for at most `drainBudgetMs`), then seals the open block
    * (an empty one if idle). The budget keeps a flood of messages from stretching the block interval:
    * with ~1.5 ms per transaction, draining to a cap of 10,000 would take 15 s; what is left waits for
@@ -199,7 +245,7 @@ export class BlockProducer {
   private ensureOpen(): OpenBlock {
     if (!this.open) {
       const prev = this.d.head.mc;
-      const utime = Math.max(prev.genUtime, Math.floor(this.d.clock.now() / 1000));
+      const utime = this.d.clock.takeBlockUtime(prev.genUtime);
       this.open = new OpenBlock(prev.id.seqno + 1, nextAlignedLt(prev.endLt), utime, prev.id.rootHash);
     }
     return this.open;

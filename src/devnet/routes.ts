@@ -1,0 +1,23 @@
+/**
+ * Every devnet control, registered here (one file per family) with its OpenAPI document and Swagger UI at
+ * /devnet/openapi.json and /devnet/.
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerDocs } from '../http/docs.js';
+import { VERSION } from '../version.js';
+import { registerFund } from './fund.js';
+import type { DevnetOperation } from './guard.js';
+import { registerMining } from './mining.js';
+import { devnetOpenApi } from './openapi.js';
+import { registerState } from './state.js';
+import { registerTime } from './time.js';
+
+export function registerDevnetRoutes(app: FastifyInstance, { adminToken }: { adminToken?: string }): void {
+  const documented: DevnetOperation[] = [];
+  const options = { adminToken, documented };
+  registerFund(app, options);
+  registerMining(app, options);
+  registerTime(app, options);
+  registerState(app, options);
+  registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(documented, VERSION) });
+}
