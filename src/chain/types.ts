@@ -291,6 +291,8 @@ export type MiningMode = { mode: 'auto'; intervalMs: number } | { mode: 'manual'
 export interface ChainTime {
   /** The chain's time now: what the next block opened gets as gen_utime (unless pinned). */
   utime: number;
+  /** The same in milliseconds (health checks measure a block's age against it). */
+  nowMs: number;
   lastBlockUtime: number;
   /** Set by `setNextBlockTime` until the next block opens. */
   nextBlockUtime?: number;
@@ -309,7 +311,8 @@ export interface DevnetChain extends Chain {
   /** A signed transfer from the v4r2 faucet; resolves once its transaction is in a sealed block. */
   fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }>;
   miningMode(): MiningMode;
-  setMiningMode(mode: MiningMode): MiningMode;
+  /** Auto mining without an interval: the last one used, or the configured one. */
+  setMiningMode(mode: { mode: 'auto'; intervalMs?: number } | { mode: 'manual' }): MiningMode;
   /** Seals `blocks` blocks (the first with everything pending); resolves with the last. */
   mine(blocks?: number): Promise<Block>;
   time(): ChainTime;

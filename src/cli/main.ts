@@ -1,12 +1,12 @@
-/** The `tongate` command line: start, fund, and the key commands of the access layer. */
+/** The `tongate` command line: start, the devnet commands (fund, mine), and the key commands of the access layer. */
 import { Command, Option } from 'commander';
-import { toNano } from '@ton/core';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import { OPTIONS, envName } from '../config/options.js';
 import { startTongate } from './start.js';
 import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
+import { registerDevnetCommands } from './devnet-commands.js';
 import { accessOptionsFrom } from './access-options.js';
 
 
@@ -46,34 +46,7 @@ export function buildProgram(): Command {
     },
   );
 
-  addConfigOptions(
-    program
-      .command('fund')
-      .description('send TON from a local network\'s faucet to an address (calls POST /devnet/fund)')
-      .argument('<address>', 'the address to fund')
-      .argument('<amount>', 'amount in TON, e.g. 1.5')
-      .requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'),
-    ['network'],
-  ).action(async (address: string, amountTon: string, flags: Record<string, unknown>) => {
-    const { network: name, ...rest } = flags;
-    const config = loadConfig({ flags: rest, env: process.env });
-    const network = config.networks.find((n) => n.name === name);
-    if (!network) throw new ConfigError('--network', `unknown network ${String(name)} (configured: ${config.networks.map((n) => n.name).join(', ')})`);
-    let amount: bigint;
-    try {
-      amount = toNano(amountTon);
-    } catch {
-      throw new ConfigError('<amount>', `not an amount of TON: ${amountTon}`);
-    }
-    const response = await fetch(`${network.baseUrl.origin}/devnet/fund`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(config.adminToken ? { authorization: `Bearer ${config.adminToken}` } : {}) },
-      body: JSON.stringify({ address, amount: amount.toString() }),
-    });
-    const body = (await response.json()) as { ok: boolean; result?: { hash: string; block_seqno: number }; error?: string };
-    if (!body.ok) throw new Error(`fund failed (${response.status}): ${body.error}`);
-    console.log(`funded ${address} with ${amountTon} TON on ${network.name}: transaction ${body.result!.hash} in block ${body.result!.block_seqno}`);
-  });
+  registerDevnetCommands(program, addConfigOptions);
 
   registerKeyCommands(program, (flags) => accessOptionsFrom(loadConfig({ flags, env: process.env })), {
     configure: (command, own) => addConfigOptions(command, own),

@@ -50,6 +50,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
             globalId: network.globalId,
             dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
             blockIntervalMs: config.blockIntervalMs,
+            mining: config.mining,
             faucetMnemonic: config.faucetMnemonic,
             clock,
             logger: logger.child({ network: network.name }),

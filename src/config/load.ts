@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors.js';
-import { OPTIONS, envName, flagName, type OptionSpec } from './options.js';
+import { DEFAULT_BLOCK_INTERVAL_MS, OPTIONS, envName, flagName, type OptionSpec } from './options.js';
 import { resolveNetworks } from './networks.js';
 import { applyBackendKinds } from './backends.js';
 import { applyLite } from './lite.js';
@@ -55,7 +55,8 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     trustProxy: values.trustProxy as string[],
     dataDir: values.dataDir as string,
     ephemeral: values.ephemeral as boolean,
-    blockIntervalMs: values.blockInterval as number,
+    blockIntervalMs: (values.blockInterval as number) || DEFAULT_BLOCK_INTERVAL_MS,
+    mining: values.mining === 'manual' || values.blockInterval === 0 ? 'manual' : 'auto',
     faucetMnemonic: values.faucetMnemonic as string[],
     adminToken: values.adminToken as string | undefined,
     access: values.access === 'on',

@@ -98,6 +98,9 @@ const asMnemonic = (raw: unknown, label: string): string[] => {
   return words;
 };
 
+/** Blocks of the local chains in auto mining; also the interval a chain started in manual mining switches to. */
+export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
+
 export const OPTIONS: OptionSpec[] = [
   {
     key: 'network',
@@ -147,9 +150,16 @@ export const OPTIONS: OptionSpec[] = [
   {
     key: 'blockInterval',
     flag: '--block-interval <ms>',
-    description: 'milliseconds between blocks of the local chains',
-    defaultValue: 1000,
-    parse: asInteger(10, 3_600_000),
+    description: 'milliseconds between blocks of the local chains; 0: manual mining',
+    defaultValue: DEFAULT_BLOCK_INTERVAL_MS,
+    parse: (raw, label) => (raw === 0 || raw === '0' ? 0 : asInteger(10, 3_600_000)(raw, label)),
+  },
+  {
+    key: 'mining',
+    flag: '--mining <mode>',
+    description: 'local chains: auto (a block every --block-interval) or manual (blocks only when asked: POST /devnet/mine, tongate mine)',
+    defaultValue: 'auto',
+    parse: oneOf('auto', 'manual'),
   },
   {
     key: 'faucetMnemonic',
@@ -158,7 +168,7 @@ export const OPTIONS: OptionSpec[] = [
     defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
     parse: asMnemonic,
   },
-  { key: 'adminToken', flag: '--admin-token <token>', description: 'bearer token of the admin API, /metrics and /devnet/fund (admin API off without it)', parse: asString },
+  { key: 'adminToken', flag: '--admin-token <token>', description: 'bearer token of the admin API, /metrics and the /devnet controls (admin API off without it)', parse: asString },
   { key: 'access', flag: '--access <on|off>', description: 'API keys and rate limits', defaultValue: 'on', parse: oneOf('on', 'off') },
   { key: 'databaseUrl', flag: '--database-url <url>', description: 'PostgreSQL for keys and the index (scaled out)', parse: asUrl('postgres:', 'postgresql:') },
   { key: 'redisUrl', flag: '--redis-url <url>', description: 'Redis for shared rate limits (scaled out)', parse: asUrl('redis:', 'rediss:') },

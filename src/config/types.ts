@@ -60,7 +60,10 @@ export interface TongateConfig {
   trustProxy: string[];
   dataDir: string;
   ephemeral: boolean;
+  /** Local chains: the interval of auto mining (also when they start in manual mining and switch later). */
   blockIntervalMs: number;
+  /** Local chains: blocks on a timer (auto) or only when asked (manual; `--block-interval 0` means it too). */
+  mining: 'auto' | 'manual';
   faucetMnemonic: string[];
   adminToken?: string;
   access: boolean;

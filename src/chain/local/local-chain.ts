@@ -60,6 +60,8 @@ export interface LocalChainOptions {
    * until `mine()`, `fund()` or a state change asks for one).
    */
   blockIntervalMs?: number;
+  /** 'manual': start in manual mining (blockIntervalMs is then the interval a switch to auto mining uses). */
+  mining?: 'auto' | 'manual';
   /** 24 words: the faucet wallets' key. */
   faucetMnemonic: string[];
   clock?: Clock;
@@ -85,6 +87,8 @@ export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
   private mining: MiningMode;
+  /** The interval of auto mining when a switch to it names none: the last one used, or the configured one. */
+  private autoIntervalMs: number;
   private started = false;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
   private timer?: NodeJS.Timeout;
@@ -105,7 +109,8 @@ export class LocalChain implements DevnetChain {
     this.name = opts.network;
     this.globalId = opts.globalId;
     const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-    this.mining = interval === 0 ? { mode: 'manual' } : { mode: 'auto', intervalMs: interval };
+    this.autoIntervalMs = interval || DEFAULT_BLOCK_INTERVAL_MS;
+    this.mining = interval === 0 || opts.mining === 'manual' ? { mode: 'manual' } : { mode: 'auto', intervalMs: interval };
   }
 
   static async open(opts: LocalChainOptions): Promise<LocalChain> {
@@ -233,13 +238,20 @@ export class LocalChain implements DevnetChain {
     return { ...this.mining };
   }
 
-  /** Switches between auto mining (a block every intervalMs) and manual mining (blocks only when asked). */
-  setMiningMode(mode: MiningMode): MiningMode {
+  /**
+   * Switches between auto mining (a block every intervalMs: by default the last interval used, or the configured
+   * one) and manual mining (blocks only when asked).
+   */
+  setMiningMode(mode: { mode: 'auto'; intervalMs?: number } | { mode: 'manual' }): MiningMode {
     if (this.stopping) throw new ChainStopped(this.name);
-    if (mode.mode === 'auto' && (!Number.isInteger(mode.intervalMs) || mode.intervalMs < 1)) {
-      throw new ChainInputError(`interval_ms: expected a positive integer, got ${mode.intervalMs}`);
+    if (mode.mode === 'auto') {
+      const intervalMs = mode.intervalMs ?? this.autoIntervalMs;
+      if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new ChainInputError(`interval_ms: expected a positive integer, got ${intervalMs}`);
+      this.autoIntervalMs = intervalMs;
+      this.mining = { mode: 'auto', intervalMs };
+    } else {
+      this.mining = { mode: 'manual' };
     }
-    this.mining = mode.mode === 'auto' ? { mode: 'auto', intervalMs: mode.intervalMs } : { mode: 'manual' };
     this.scheduleBlocks();
     return this.miningMode();
   }
@@ -377,7 +389,8 @@ export class LocalChain implements DevnetChain {
 
   /** The chain's clock: its time now, the last block's gen_utime, the next block's if pinned. */
   time(): ChainTime {
-    return { utime: this.clock.utime(), lastBlockUtime: this.reader.masterchainInfo().last.genUtime, nextBlockUtime: this.clock.nextBlockUtime };
+    const nowMs = this.clock.now();
+    return { utime: Math.floor(nowMs / 1000), nowMs, lastBlockUtime: this.reader.masterchainInfo().last.genUtime, nextBlockUtime: this.clock.nextBlockUtime };
   }
 
   /** Moves the chain's time forward: the next block opened, its transactions and get-methods see it. */

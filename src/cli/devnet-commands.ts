@@ -1,0 +1,79 @@
+/**
+ * The CLI side of the devnet controls: `tongate fund` and `tongate mine`, each an HTTP call to a running tongate
+ * (through the `tongate/devnet` client), found by the network's base URL in the same config `start` reads.
+ */
+import { toNano } from '@ton/core';
+import type { Command } from 'commander';
+import { loadConfig } from '../config/load.js';
+import { ConfigError } from '../config/errors.js';
+import type { NetworkConfig, TongateConfig } from '../config/types.js';
+import { DevnetClient, DevnetError } from '../devnet/client.js';
+
+type Configure = (command: Command, except?: string[]) => Command;
+
+export function registerDevnetCommands(program: Command, configure: Configure): void {
+  configure(
+    program
+      .command('fund')
+      .description('send TON from a local network\'s faucet to an address (calls POST /devnet/fund)')
+      .argument('<address>', 'the address to fund')
+      .argument('<amount>', 'amount in TON, e.g. 1.5')
+      .requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'),
+    ['network'],
+  ).action(async (address: string, amountTon: string, flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags);
+    let amount: bigint;
+    try {
+      amount = toNano(amountTon);
+    } catch {
+      throw new ConfigError('<amount>', `not an amount of TON: ${amountTon}`);
+    }
+    const funded = await refusedAs('fund', client(config, networks[0]).fund(address, amount));
+    console.log(`funded ${address} with ${amountTon} TON on ${networks[0].name}: transaction ${funded.hash} in block ${funded.blockSeqno}`);
+  });
+
+  configure(
+    program
+      .command('mine')
+      .description('seal blocks now on local networks (calls POST /devnet/mine); with --mining manual, the only way blocks come')
+      .option('--network <name>', 'which network (default: every local network of the configuration)')
+      .option('--blocks <n>', 'how many blocks', '1'),
+    ['network'],
+  ).action(async (flags: Record<string, unknown>) => {
+    const blocks = Number(flags.blocks);
+    if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('--blocks', `expected a positive integer, got ${String(flags.blocks)}`);
+    const { config, networks } = target(flags, { all: true });
+    for (const network of networks) {
+      const mined = await refusedAs('mine', client(config, network).mine(blocks));
+      console.log(`${network.name}: mined ${blocks} block${blocks === 1 ? '' : 's'}, last seqno ${mined.seqno}`);
+    }
+  });
+}
+
+/** The networks a command acts on: the one named by --network, or (with `all`) every local one. */
+function target(flags: Record<string, unknown>, { all = false } = {}): { config: TongateConfig; networks: NetworkConfig[] } {
+  const { network: name, blocks: _blocks, ...rest } = flags;
+  const config = loadConfig({ flags: rest, env: process.env });
+  if (name === undefined && all) {
+    const local = config.networks.filter((n) => n.backend === 'local');
+    if (local.length === 0) throw new ConfigError('--network', 'the configuration has no local network');
+    return { config, networks: local };
+  }
+  const network = config.networks.find((n) => n.name === name);
+  if (!network) throw new ConfigError('--network', `unknown network ${String(name)} (configured: ${config.networks.map((n) => n.name).join(', ')})`);
+  return { config, networks: [network] };
+}
+
+function client(config: TongateConfig, network: NetworkConfig): DevnetClient {
+  return new DevnetClient({ endpoint: network.baseUrl.origin, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
+}
+
+/** A refusal from the server, in the words `tongate fund` always used: "<what> failed (<status>): <error>". */
+async function refusedAs<T>(what: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof DevnetError) throw new Error(`${what} failed (${error.status}): ${error.message}`);
+    throw error;
+  }
+}

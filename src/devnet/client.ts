@@ -1,0 +1,155 @@
+/**
+ * `tongate/devnet`: typed calls to the devnet controls of a running tongate, for test suites (and the CLI).
+ * Thin on purpose: one HTTP call per method, the answer as plain values, a refusal as a DevnetError carrying the
+ * server's status and words. It imports nothing of tongate, only @ton/core's types.
+ *
+ *   const devnet = new DevnetClient({ endpoint: 'http://127.0.0.1:8081' });
+ *   await devnet.setMining('manual');
+ *   await devnet.increaseTime(3600);
+ *   const { seqno } = await devnet.mine();
+ */
+import { Address, beginCell, Cell, storeStateInit, type StateInit } from '@ton/core';
+
+export interface DevnetClientOptions {
+  /** The network's base URL (`http://127.0.0.1:8081`); a TonClient endpoint (`.../api/v2/jsonRPC`) works too. */
+  endpoint: string;
+  /** tongate's --admin-token, when it has one. */
+  adminToken?: string;
+}
+
+/** A control the server refused (4xx: what was wrong, in its words) or could not do (5xx). */
+export class DevnetError extends Error {
+  override name = 'DevnetError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Mined {
+  /** The last block sealed. */
+  seqno: number;
+  genUtime: number;
+}
+export type Mining = { mode: 'auto'; intervalMs: number } | { mode: 'manual' };
+export interface ChainTime {
+  utime: number;
+  lastBlockUtime: number;
+  nextBlockUtime?: number;
+}
+export type AccountChange = { balance?: bigint; code?: Cell; data?: Cell } | { shardAccount: Cell };
+export type InternalMessage =
+  | { boc: Cell }
+  | { from: Address | string; to: Address | string; value: bigint; body?: Cell; init?: StateInit; bounce?: boolean };
+export interface Delivered {
+  hash: string;
+  blockSeqno: number;
+  /** The transaction the message started (absent when the block's cap left it for a later one). */
+  transaction?: { hash: string; lt: bigint };
+}
+
+const b64 = (cell: Cell) => cell.toBoc().toString('base64');
+const addr = (a: Address | string) => (typeof a === 'string' ? a : a.toRawString());
+
+export class DevnetClient {
+  private readonly origin: string;
+
+  constructor(private readonly options: DevnetClientOptions) {
+    this.origin = new URL(options.endpoint).origin;
+  }
+
+  /** Seals `blocks` blocks (the first with everything pending). */
+  async mine(blocks = 1): Promise<Mined> {
+    const r = await this.call('POST', '/devnet/mine', { blocks });
+    return { seqno: r.seqno, genUtime: r.gen_utime };
+  }
+
+  async mining(): Promise<Mining> {
+    return miningOf(await this.call('GET', '/devnet/mining'));
+  }
+
+  /** 'manual': blocks only when asked; 'auto': a block every `intervalMs` (default: the last interval used). */
+  async setMining(mode: 'auto' | 'manual', intervalMs?: number): Promise<Mining> {
+    return miningOf(await this.call('POST', '/devnet/mining', { mode, ...(intervalMs !== undefined ? { interval_ms: intervalMs } : {}) }));
+  }
+
+  async time(): Promise<ChainTime> {
+    return timeOf(await this.call('GET', '/devnet/time'));
+  }
+
+  async increaseTime(seconds: number): Promise<ChainTime> {
+    return timeOf(await this.call('POST', '/devnet/time/increase', { seconds }));
+  }
+
+  /** Refused (DevnetError 422) before the last block's gen_utime. */
+  async setTime(utime: number): Promise<ChainTime> {
+    return timeOf(await this.call('POST', '/devnet/time/set', { utime }));
+  }
+
+  async setNextBlockTime(utime: number): Promise<ChainTime> {
+    return timeOf(await this.call('POST', '/devnet/time/next-block', { utime }));
+  }
+
+  /** Sets balance, code and/or data (or the whole ShardAccount) without a transaction; sealed in a block. */
+  async setAccount(address: Address | string, change: AccountChange): Promise<{ blockSeqno: number; status: string; balance: bigint }> {
+    const body =
+      'shardAccount' in change
+        ? { shard_account: b64(change.shardAccount) }
+        : {
+            ...(change.balance !== undefined ? { balance: change.balance.toString() } : {}),
+            ...(change.code ? { code: b64(change.code) } : {}),
+            ...(change.data ? { data: b64(change.data) } : {}),
+          };
+    const r = await this.call('POST', `/devnet/accounts/${encodeURIComponent(addr(address))}`, body);
+    return { blockSeqno: r.block_seqno, status: r.status, balance: BigInt(r.balance) };
+  }
+
+  /** Delivers an internal message from any address, without a signature, in a block sealed for it. */
+  async sendInternal(message: InternalMessage): Promise<Delivered> {
+    const body =
+      'boc' in message
+        ? { boc: b64(message.boc) }
+        : {
+            from: addr(message.from),
+            to: addr(message.to),
+            value: message.value.toString(),
+            ...(message.body ? { body: b64(message.body) } : {}),
+            ...(message.init ? { init: b64(beginCell().store(storeStateInit(message.init)).endCell()) } : {}),
+            ...(message.bounce !== undefined ? { bounce: message.bounce } : {}),
+          };
+    const r = await this.call('POST', '/devnet/messages/internal', body);
+    return { hash: r.hash, blockSeqno: r.block_seqno, ...(r.transaction ? { transaction: { hash: r.transaction.hash, lt: BigInt(r.transaction.lt) } } : {}) };
+  }
+
+  /** A transfer from the faucet wallet; resolves once it is in a block. */
+  async fund(address: Address | string, amount: bigint): Promise<{ hash: string; lt: bigint; blockSeqno: number }> {
+    const r = await this.call('POST', '/devnet/fund', { address: addr(address), amount: amount.toString() });
+    return { hash: r.hash, lt: BigInt(r.lt), blockSeqno: r.block_seqno };
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`;
+    const response = await fetch(this.origin + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await response.text();
+    let parsed: any;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new DevnetError(response.status, `${method} ${path}: not a JSON answer (${response.status}): ${text.slice(0, 200)}`);
+    }
+    if (!response.ok || parsed?.ok !== true) throw new DevnetError(response.status, parsed?.error ?? `${method} ${path} failed (${response.status})`);
+    return parsed.result;
+  }
+}
+
+function miningOf(r: any): Mining {
+  return r.mode === 'auto' ? { mode: 'auto', intervalMs: r.interval_ms } : { mode: 'manual' };
+}
+
+function timeOf(r: any): ChainTime {
+  return { utime: r.utime, lastBlockUtime: r.last_block_utime, ...(r.next_block_utime !== undefined ? { nextBlockUtime: r.next_block_utime } : {}) };
+}
