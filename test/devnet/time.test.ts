@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Address, internal, toNano, type Transaction } from '@ton/core';
+import { DevnetError } from '../../src/devnet/client.js';
+import { openChain, tempDir, testWallet } from '../chain/support.js';
+import { startManualTongate, timeLock, WITHDRAW } from './support.js';
+import type { TonClient } from '@ton/ton';
+
+function computeExitCode(tx: Transaction): number | undefined {
+  const d = tx.description;
+  return d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.exitCode : undefined;
+}
+
+async function lastTx(client: TonClient, address: Address): Promise<Transaction> {
+  const [tx] = await client.getTransactions(address, { limit: 1 });
+  return tx;
+}
+
+test('a time lock opens once the chain time is moved, not the wall clock; get-methods and gen_utime follow', async (t) => {
+  const { devnet, client } = await startManualTongate(t);
+  const owner = testWallet(51);
+  await devnet.fund(owner.wallet.address, toNano(10));
+  const wallet = client.open(owner.wallet);
+
+  const now = (await devnet.time()).utime;
+  const lock = await timeLock(owner.wallet.address, now + 3600);
+  await wallet.sendTransfer({ seqno: 0, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano(2), init: lock.init, bounce: false })] });
+  await devnet.mine();
+  assert.equal((await client.getContractState(lock.address)).state, 'active');
+  assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now, 'the wall clock stands still in this test');
+
+  // Too early: the lock refuses (exit code 100) and keeps its coins.
+  await wallet.sendTransfer({ seqno: 1, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })] });
+  await devnet.mine();
+  assert.equal(computeExitCode(await lastTx(client, lock.address)), 100);
+  assert.ok((await client.getBalance(lock.address)) > toNano('1.9'));
+
+  const moved = await devnet.increaseTime(3600);
+  assert.equal(moved.utime, now + 3600);
+  // Get-methods run as a liteserver runs them: on the last block, with its gen_utime as `now`.
+  assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now, 'get-methods see the new time with the next block');
+  await devnet.mine();
+  assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now + 3600);
+
+  await wallet.sendTransfer({ seqno: 2, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })] });
+  const opened = await devnet.mine();
+  assert.equal(opened.genUtime, now + 3600);
+  const withdrawal = await lastTx(client, lock.address);
+  assert.equal(computeExitCode(withdrawal), 0);
+  assert.equal(withdrawal.now, now + 3600, '`now` of the transaction is the moved time');
+  assert.equal(await client.getBalance(lock.address), 0n, 'the lock paid everything out');
+  await devnet.mine(); // the payout reaches the owner
+  assert.ok((await client.getBalance(owner.wallet.address)) > toNano(9.5));
+
+  // Storage fees follow the chain's time: a year without a transaction costs the owner's wallet storage.
+  await devnet.increaseTime(365 * 86_400);
+  await wallet.sendTransfer({ seqno: 3, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.01') })] });
+  await devnet.mine();
+  const afterAYear = await lastTx(client, owner.wallet.address);
+  const d = afterAYear.description;
+  assert.ok(d.type === 'generic' && d.storagePhase && d.storagePhase.storageFeesCollected > 0n, 'storage fees were collected for the year');
+});
+
+test('time/set refuses a time before the last block; next-block pins the next gen_utime exactly', async (t) => {
+  const { devnet, client } = await startManualTongate(t);
+  const first = await devnet.mine();
+  await assert.rejects(devnet.setTime(first.genUtime - 1), (e: unknown) => e instanceof DevnetError && e.status === 422 && /before the last block's gen_utime/.test(e.message));
+  const set = await devnet.setTime(first.genUtime + 100);
+  assert.equal(set.utime, first.genUtime + 100);
+  assert.equal((await devnet.mine()).genUtime, first.genUtime + 100);
+
+  const pinned = await devnet.setNextBlockTime(first.genUtime + 5000);
+  assert.equal(pinned.nextBlockUtime, first.genUtime + 5000);
+  const block = await devnet.mine();
+  assert.equal(block.genUtime, first.genUtime + 5000);
+  const header = await client.getMasterchainInfo();
+  assert.equal(header.latestSeqno, block.seqno);
+  assert.equal((await devnet.time()).nextBlockUtime, undefined, 'a pin serves one block');
+  assert.equal((await devnet.mine()).genUtime, first.genUtime + 5000, 'time runs on from the pinned one (this wall clock stands still)');
+  await assert.rejects(devnet.setNextBlockTime(first.genUtime), (e: unknown) => e instanceof DevnetError && e.status === 422);
+});
+
+test('the time offset survives a restart: chain time stays where the controls put it', async (t) => {
+  const dataDir = tempDir(t);
+  const { chain, clock } = await openChain(t, { dataDir, blockIntervalMs: 0 });
+  const start = chain.time().utime;
+  await chain.increaseTime(86_400);
+  const block = await chain.mine();
+  assert.equal(block.genUtime, start + 86_400);
+  await chain.stop();
+
+  clock.advance(10_000);
+  const { chain: reopened } = await openChain(t, { dataDir, blockIntervalMs: 0, clock });
+  assert.equal(reopened.time().utime, start + 86_400 + 10, 'the wall clock moved 10 s; the offset is kept');
+  assert.deepEqual(reopened.miningMode(), { mode: 'manual' });
+  assert.equal((await reopened.mine()).genUtime, start + 86_410);
+});
