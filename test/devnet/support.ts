@@ -90,3 +90,16 @@ export async function indexedUpTo(url: string, seqno: number): Promise<void> {
   }
   throw new Error(`the index did not reach block ${seqno}`);
 }
+
+/**
+ * Asks again until `done` holds (at most ~5 s of asking): an index read that raced the index's last commit. It
+ * waits for an event, it does not time a rule.
+ */
+export async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await ask();
+  for (let i = 0; i < 500 && !done(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    value = await ask();
+  }
+  return value;
+}
