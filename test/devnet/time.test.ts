@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, internal, toNano, type Transaction } from '@ton/core';
 import { DevnetError } from '../../src/devnet/client.js';
-import { openChain, tempDir, testWallet } from '../chain/support.js';
+import { openChain, tempDir, testFaucet, testWallet, v4Send } from '../chain/support.js';
 import { startManualTongate, timeLock, WITHDRAW } from './support.js';
 import type { TonClient } from '@ton/ton';
 
@@ -94,4 +94,23 @@ test('the time offset survives a restart: chain time stays where the controls pu
   assert.equal(reopened.time().utime, start + 86_400 + 10, 'the wall clock moved 10 s; the offset is kept');
   assert.deepEqual(reopened.miningMode(), { mode: 'manual' });
   assert.equal((await reopened.mine()).genUtime, start + 86_410);
+});
+
+test('a time control leaves the open block holding transactions at its time; the block after it takes the new one', async (t) => {
+  const { chain } = await openChain(t, { blockIntervalMs: 0 });
+  const start = chain.time().utime;
+  const faucet = await testFaucet();
+  // Executed at once into the open block (manual mining: nothing seals it yet).
+  await chain.sendExternal(v4Send(faucet, 0, [internal({ to: testWallet(81).wallet.address, value: toNano(1), bounce: false })]));
+  const moved = await chain.increaseTime(600);
+  assert.equal(moved.utime, start + 600);
+  const open = await chain.mine();
+  assert.equal(open.genUtime, start, 'the block that already held a transaction keeps its time (the transaction ran at it)');
+  const [tx] = chain.getTransactions(faucet.wallet.address, { limit: 1 });
+  assert.equal(tx.tx.now, start);
+  assert.equal(tx.block.seqno, open.id.seqno);
+  assert.equal((await chain.mine()).genUtime, start + 600);
+  // A surgery waiting in the open block is not dropped by a time control racing its seal.
+  const [set] = await Promise.all([chain.setAccount(testWallet(82).wallet.address, { balance: 5n }), chain.increaseTime(1)]);
+  assert.equal(chain.getAccount(testWallet(82).wallet.address, set.seqno).balance, 5n);
 });

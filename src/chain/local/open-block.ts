@@ -91,6 +91,11 @@ export class OpenBlock {
     this.changed.set(accountKey(tx.account), { address: tx.account, shardAccount: tx.shardAccount, accountHash: tx.accountHashAfter });
   }
 
+  /** Nothing in it yet: no transaction sent, no message recorded, no state changed (it may be opened again later). */
+  isEmpty(): boolean {
+    return this.sent === 0 && this.messages.length === 0 && this.changed.size === 0;
+  }
+
   /** A state set without a transaction (devnet state surgery): the block commits it like a transaction's. */
   changeState(address: Address, shardAccount: string, accountHash: Buffer): void {
     this.changed.set(accountKey(address), { address, shardAccount, accountHash });

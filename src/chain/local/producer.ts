@@ -166,13 +166,13 @@ export class BlockProducer {
 
   /**
    * Runs a time control on the lane (so no block opens meanwhile) with the time it may not go below: the open
-   * block's gen_utime if it already holds transactions (their `now` is fixed), else the last sealed block's. An
-   * open block holding nothing yet is dropped first, so the next one opens at the new time.
+   * block's gen_utime if it already holds something (its transactions' `now` is fixed), else the last sealed
+   * block's. An open block holding nothing yet is dropped first, so the next one opens at the new time.
    */
   retime<T>(control: (notBefore: number) => T): Promise<T> {
     return this.lane.run(async () => {
       await this.pipeline.drain();
-      if (this.open && this.open.sent === 0) this.open = undefined;
+      if (this.open?.isEmpty()) this.open = undefined;
       return control(this.open?.genUtime ?? this.d.head.mc.genUtime);
     });
   }
