@@ -281,7 +281,9 @@ export class LocalChain implements DevnetChain {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      this.scheduleBlocks(); // clears the timer (stopping is set)
+      // Cleared here, not through scheduleBlocks: `stopping` is assigned only once this function first awaits.
+      clearTimeout(this.timer);
+      this.timer = undefined;
       await this.production;
       await this.producer.idle();
       if (this.producer.hasOpenTransactions()) {
