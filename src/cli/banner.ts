@@ -40,7 +40,11 @@ export function renderBanner(
     if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const line of forwardedTo ?? []) lines.push(`  ${line}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
+    if (!forwardedTo && !liteservers) lines.push(`  controls ${base}/devnet/   (mining, time, accounts: see the README)`);
     lines.push('');
+  }
+  if (locals > 0 && config.mining === 'manual') {
+    lines.push('Mining: manual (no block until asked: tongate mine, or POST <base>/devnet/mine)');
   }
   if (locals > 0) {
     lines.push(`Faucet mnemonic (public: local chains only, never on a real network):`);

@@ -12,7 +12,9 @@ const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 test('manual mining: no block until asked; a TonClient transfer executes at once and shows once mined', async (t) => {
   // --block-interval 10 with --mining manual: a timer, if there were one, would have sealed many blocks by the end.
-  const { devnet, client, url, clock } = await startManualTongate(t, { blockInterval: '10' });
+  const { devnet, client, url, clock, gate } = await startManualTongate(t, { blockInterval: '10' });
+  assert.match(gate.banner, /Mining: manual \(no block until asked: tongate mine, or POST <base>\/devnet\/mine\)/);
+  assert.ok(gate.banner.includes(`controls ${url}/devnet/`));
   const start = (await client.getMasterchainInfo()).latestSeqno;
   const { wallet, keys } = testWallet(41);
   const target = testWallet(42).wallet.address;
