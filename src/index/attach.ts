@@ -30,6 +30,7 @@ export const WRITE_WINDOW = 8;
 export interface IndexLogger {
   error(object: object, message: string): void;
   warn?(object: object, message: string): void;
+  info?(object: object, message: string): void;
 }
 
 export interface AttachOptions {

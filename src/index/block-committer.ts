@@ -12,8 +12,16 @@
  * first failed seqno is committed again nothing past it is written. A writer fed ahead (blocks in
  * flight in a render thread) therefore never commits block N+1 of a chain whose block N failed; the
  * caller writes again from N.
+ *
+ * Traces: right before a group is written, its blocks' local traces are joined to the store's
+ * (traces/trace-linker.ts): the rows of a transaction that continues an earlier trace get that trace's
+ * id, and the touched traces' rows go into the same DB transaction. Only this thread writes, so what
+ * the linker reads is what the group builds on.
  */
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
+import type { BlockTraces } from './traces/block-traces.js';
+import { TraceLinker } from './traces/trace-linker.js';
+import { applyTraceRemap } from './traces/remap.js';
 
 /** One masterchain block as rows, or why it could not be rendered. */
 export interface RenderedBlock {
@@ -21,6 +29,8 @@ export interface RenderedBlock {
   /** Transactions in the block: what a group's size is counted in. */
   transactions: number;
   rows: InsertBatch[] | Error;
+  /** The block's local traces (absent: a block rendered without them, e.g. by a test). */
+  traces?: BlockTraces;
 }
 
 interface Waiting {
@@ -37,11 +47,14 @@ export class BlockCommitter {
   private writing = false;
   /** Set after a failure: the seqno that must be committed before anything past it. */
   private holdAt: number | undefined;
+  private readonly linker: TraceLinker;
 
   constructor(
     private readonly driver: SqlDriver,
     private readonly maxGroupTransactions = MAX_GROUP_TRANSACTIONS,
-  ) {}
+  ) {
+    this.linker = new TraceLinker(driver);
+  }
 
   commit(block: RenderedBlock): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -58,7 +71,7 @@ export class BlockCommitter {
         const group = this.takeGroup();
         if (group.length === 0) continue;
         try {
-          await this.driver.write(group.flatMap((w) => w.block.rows as InsertBatch[]));
+          await this.driver.write([...group.flatMap((w) => w.block.rows as InsertBatch[]), ...(await this.linkTraces(group))]);
         } catch (error) {
           this.fail(group, error as Error);
           continue;
@@ -69,6 +82,18 @@ export class BlockCommitter {
     } finally {
       this.writing = false;
     }
+  }
+
+  /** The group's trace rows, its blocks' rows given the ids of the traces they continue. */
+  private async linkTraces(group: Waiting[]): Promise<InsertBatch[]> {
+    const traced = group.filter((w) => w.block.traces);
+    if (traced.length === 0) return [];
+    const linked = await this.linker.link(traced.map((w) => w.block.traces!));
+    for (const [i, waiting] of traced.entries()) {
+      const remap = linked.remaps[i];
+      if (remap) applyTraceRemap(waiting.block.rows as InsertBatch[], remap);
+    }
+    return linked.traces.rows.length > 0 ? [linked.traces] : [];
   }
 
   /** The blocks at the head of the queue that can go together; refuses those that cannot go at all. */

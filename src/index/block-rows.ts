@@ -22,6 +22,7 @@ import { detectWallet } from '../ton/wallet-detect.js';
 import type { RenderedBlock } from './block-committer.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { signedShard } from './sql/values.js';
+import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
 import type { IndexedBlock, IndexedTransaction } from './types.js';
 
 /** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
@@ -38,11 +39,11 @@ const BLOCK_COLUMNS = [
 ] as const;
 
 const TRANSACTION_COLUMNS = [
-  'hash', 'account', 'lt', 'now', 'mc_seqno', 'block_workchain', 'block_shard', 'block_seqno', 'state_before', 'state_after', 'doc',
+  'hash', 'account', 'lt', 'now', 'mc_seqno', 'block_workchain', 'block_shard', 'block_seqno', 'state_before', 'state_after', 'doc', 'trace_id',
 ] as const;
 
 const MESSAGE_COLUMNS = [
-  'msg_hash', 'hash_norm', 'source', 'destination', 'opcode', 'body_hash', 'created_lt', 'created_at', 'sort_lt', 'in_tx_hash', 'out_tx_hash', 'doc',
+  'msg_hash', 'hash_norm', 'source', 'destination', 'opcode', 'body_hash', 'created_lt', 'created_at', 'sort_lt', 'in_tx_hash', 'out_tx_hash', 'doc', 'trace_id',
 ] as const;
 
 const LATEST_COLUMNS = [
@@ -142,6 +143,8 @@ function messageRow(json: V3MessageJson, sortLt: bigint, inTx: Buffer | null, ou
       inTx,
       outTx,
       JSON.stringify(doc),
+      // The trace: set once the block's traces are assembled (blockRows).
+      null,
     ],
   };
 }
@@ -149,6 +152,9 @@ function messageRow(json: V3MessageJson, sortLt: bigint, inTx: Buffer | null, ou
 /** Index of in_tx_hash / out_tx_hash in a message row. */
 const IN_TX = MESSAGE_COLUMNS.indexOf('in_tx_hash');
 const OUT_TX = MESSAGE_COLUMNS.indexOf('out_tx_hash');
+/** Index of trace_id in a transaction row and in a message row. */
+export const TX_TRACE_ID = TRANSACTION_COLUMNS.indexOf('trace_id');
+export const MSG_TRACE_ID = MESSAGE_COLUMNS.indexOf('trace_id');
 
 interface StateRecord {
   account: string;
@@ -197,7 +203,7 @@ function latestRow(state: StateRecord, codeBocs: CodeBocCache): SqlValue[] {
 }
 
 /** The rows of one masterchain block and everything it committed. */
-export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBatch[] {
+export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: InsertBatch[]; traces: BlockTraces } {
   const mcSeqno = block.masterchain.id.seqno;
   const blocks = [blockRow(block.masterchain, mcSeqno), ...block.shards.map((shard) => blockRow(shard, mcSeqno))];
   const shardState = (block.masterchain.shardBlocks ?? block.shards.map((s) => s.id)).map((id) => [mcSeqno, id.workchain, signedShard(id.shard), id.seqno]);
@@ -227,8 +233,11 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBa
     if (!json) rendered.set(key, (json = v3Message(cell)));
     return json;
   };
+  const traceInputs: TraceTransactionInput[] = [];
   for (const item of block.transactions) {
-    transactions.push(transactionRow(item, mcSeqno, render, addMessage));
+    const { row, trace } = transactionRow(item, mcSeqno, render, addMessage);
+    transactions.push(row);
+    traceInputs.push(trace);
     if (item.shardAccountAfter) {
       const state = stateRecord(transactionAccount(item.transaction, item.block.workchain), item.shardAccountAfter);
       if (state) {
@@ -244,7 +253,20 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBa
     keepLatest(state);
   }
 
-  return [
+  // Every row carries its local trace's root; the store thread replaces the roots that continue an
+  // earlier trace (traces/trace-linker.ts).
+  const traces = assembleBlockTraces(mcSeqno, traceInputs);
+  for (const [i, input] of traceInputs.entries()) {
+    const root = Buffer.from(traces.traces[traces.traceOf[i]].root, 'base64');
+    transactions[i][TX_TRACE_ID] = root;
+    for (const hash of [...(input.inMsg ? [input.inMsg.hash] : []), ...input.outMsgs.map((m) => m.hash)]) {
+      const message = messages.get(hash)!;
+      // An internal message belongs to the trace of the transaction that sent it (met first, by lt).
+      message.values[MSG_TRACE_ID] ??= root;
+    }
+  }
+
+  const rows: InsertBatch[] = [
     { table: 'blocks', columns: BLOCK_COLUMNS, rows: blocks, conflict: 'ON CONFLICT (workchain, shard, seqno) DO NOTHING' },
     { table: 'shard_state', columns: ['mc_seqno', 'workchain', 'shard', 'seqno'], rows: shardState, conflict: 'ON CONFLICT (mc_seqno, workchain, shard) DO NOTHING' },
     { table: 'transactions', columns: TRANSACTION_COLUMNS, rows: transactions, conflict: 'ON CONFLICT (hash) DO NOTHING' },
@@ -254,7 +276,7 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBa
       rows: [...messages.values()].map((m) => m.values),
       // The side of a message a later block discovers (its receipt) is added to the row.
       conflict:
-        'ON CONFLICT (msg_hash) DO UPDATE SET in_tx_hash = COALESCE(messages.in_tx_hash, excluded.in_tx_hash), out_tx_hash = COALESCE(messages.out_tx_hash, excluded.out_tx_hash)',
+        'ON CONFLICT (msg_hash) DO UPDATE SET in_tx_hash = COALESCE(messages.in_tx_hash, excluded.in_tx_hash), out_tx_hash = COALESCE(messages.out_tx_hash, excluded.out_tx_hash), trace_id = COALESCE(messages.trace_id, excluded.trace_id)',
     },
     {
       table: 'account_states',
@@ -271,13 +293,14 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): InsertBa
         .join(', ')} WHERE excluded.last_trans_lt >= latest_account_states.last_trans_lt`,
     },
   ];
+  return { rows, traces };
 }
 
 /** The block as the committer takes it: its rows, or the error that rendering them raised. */
 export function renderBlock(block: IndexedBlock, codeBocs: CodeBocCache): RenderedBlock {
   const seqno = block.masterchain.id.seqno;
   try {
-    return { seqno, transactions: block.transactions.length, rows: blockRows(block, codeBocs) };
+    return { seqno, transactions: block.transactions.length, ...blockRows(block, codeBocs) };
   } catch (error) {
     return { seqno, transactions: block.transactions.length, rows: asError(error) };
   }
@@ -292,7 +315,7 @@ function transactionRow(
   mcSeqno: number,
   render: (cell: Cell) => V3MessageJson,
   addMessage: (row: MessageRow, key: string) => void,
-): SqlValue[] {
+): { row: SqlValue[]; trace: TraceTransactionInput } {
   const tx = item.transaction;
   const hash = tx.hash();
   const cells = transactionMessageCells(tx);
@@ -308,7 +331,7 @@ function transactionRow(
   const { account_state_before: _before, account_state_after: _after, ...rest } = json;
   // Messages are stored once, in `messages`; the transaction's document keeps their hashes.
   const doc = { ...rest, in_msg: inMsg?.hash ?? null, out_msgs: outMsgs.map((m) => m.hash) };
-  return [
+  const row = [
     hash,
     json.account,
     tx.lt,
@@ -320,5 +343,15 @@ function transactionRow(
     tx.stateUpdate.oldHash,
     tx.stateUpdate.newHash,
     JSON.stringify(doc),
+    null,
   ];
+  const trace: TraceTransactionInput = {
+    hash: json.hash,
+    lt: tx.lt,
+    now: tx.now,
+    account: json.account,
+    inMsg: inMsg ? { hash: inMsg.hash, hashNorm: inMsg.hash_norm ?? null, source: inMsg.source } : null,
+    outMsgs: outMsgs.map((m) => ({ hash: m.hash, internal: m.destination !== null })),
+  };
+  return { row, trace };
 }

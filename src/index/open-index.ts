@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { IndexReader } from './reader.js';
 import { migrate } from './schema.js';
+import { backfillTraces, type BackfillLogger } from './traces/backfill.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type SqlDriver, type SqlReads } from './sql/driver.js';
 import { assertSchemaName, PostgresDriver } from './sql/postgres-driver.js';
 import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
@@ -36,6 +37,8 @@ export interface IndexOptions {
   queryTimeoutMs?: number;
   /** SQLite: most reader threads (default 2). */
   readers?: number;
+  /** Where the trace back-fill of an index written before traces reports its progress. */
+  logger?: BackfillLogger;
 }
 
 /** Where an index lives: what a second connection (the store thread's) needs to open it. */
@@ -82,6 +85,8 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
   }
   try {
     await migrate(driver);
+    // Before anything follows the chain: new blocks may continue traces of the blocks already held.
+    await backfillTraces(driver, options.logger);
   } catch (error) {
     await driver.close();
     removeTemporary();

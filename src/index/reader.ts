@@ -12,7 +12,8 @@ import type { DetectedWallet } from '../ton/wallet-detect.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
 import { Where } from './sql/where.js';
-import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TransactionFilter, TransactionsByMessageFilter } from './types.js';
+import { traceRowOf, type TraceRow } from './traces/trace-row.js';
+import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
 
 export interface TransactionRecord {
   hash: Buffer;
@@ -22,6 +23,8 @@ export interface TransactionRecord {
   doc: string;
   stateBefore: Buffer;
   stateAfter: Buffer;
+  /** The trace it belongs to (null only in an index whose trace back-fill has not run). */
+  traceId: Buffer | null;
 }
 
 export interface MessageRecord {
@@ -57,7 +60,7 @@ export interface AccountBalanceRecord {
   balance: string;
 }
 
-const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after';
+const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after, trace_id';
 const MSG_COLUMNS = 'msg_hash, doc, source, destination, in_tx_hash, out_tx_hash';
 const MC_SHARD = signedShard(0x8000000000000000n);
 
@@ -106,6 +109,7 @@ function transactionOf(row: SqlRow): TransactionRecord {
     doc: text(row.doc),
     stateBefore: bytes(row.state_before),
     stateAfter: bytes(row.state_after),
+    traceId: optionalBytes(row.trace_id),
   };
 }
 
@@ -207,7 +211,8 @@ export class IndexReader {
       .add('block_workchain = ?', filter.workchain)
       .add('block_shard = ?', filter.shard === undefined ? undefined : signedShard(filter.shard))
       .add('block_seqno = ?', filter.seqno)
-      .add('mc_seqno = ?', filter.mcSeqno);
+      .add('mc_seqno = ?', filter.mcSeqno)
+      .in('trace_id', filter.traceIds);
     // Transactions of one block (or one masterchain round) sit in that lt range: bound the lt index
     // scan by it instead of reading every transaction.
     if (filter.mcSeqno !== undefined) {
@@ -344,6 +349,52 @@ export class IndexReader {
     const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet';
     const rows = await this.driver.all(`SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`, [...accounts]);
     return rows.map(latestOf);
+  }
+
+  /**
+   * Traces by toncenter's filters (at most one of account, traceIds, txHashes, msgHashes), ordered by
+   * end_lt (end_utime when a utime bound is given), then trace_id. `mcSeqno`: complete traces that ended
+   * in that masterchain block.
+   */
+  async traces(filter: TraceFilter, sort: SortOrder, page: Page): Promise<TraceRow[]> {
+    const where = new Where();
+    if (filter.account !== undefined) where.add('trace_id IN (SELECT trace_id FROM transactions WHERE account = ?)', filter.account);
+    if (filter.traceIds && filter.traceIds.length > 0) where.in('trace_id', filter.traceIds);
+    if (filter.txHashes && filter.txHashes.length > 0) {
+      where.add(`trace_id IN (SELECT trace_id FROM transactions WHERE hash IN (${filter.txHashes.map(() => '?').join(', ')}))`, ...filter.txHashes);
+    }
+    if (filter.msgHashes && filter.msgHashes.length > 0) {
+      // The message's own hash or its normalized one: two index lookups (an OR would scan).
+      const marks = filter.msgHashes.map(() => '?').join(', ');
+      where.add(
+        `trace_id IN (SELECT trace_id FROM messages WHERE msg_hash IN (${marks}) UNION SELECT trace_id FROM messages WHERE hash_norm IN (${marks}))`,
+        ...filter.msgHashes,
+        ...filter.msgHashes,
+      );
+    }
+    if (filter.mcSeqno !== undefined) where.add(`state = 'complete'`).add('mc_seqno_end = ?', filter.mcSeqno);
+    where
+      .add('end_utime >= ?', filter.startUtime)
+      .add('end_utime <= ?', filter.endUtime)
+      .add('end_lt >= ?', filter.startLt)
+      .add('end_lt <= ?', filter.endLt);
+    const dir = order(sort);
+    const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
+    const rows = await this.driver.all(
+      `SELECT * FROM traces ${where} ORDER BY ${byUtime ? 'end_utime' : 'end_lt'} ${dir}, trace_id ${dir} ${pageSql(page)}`,
+      where.params,
+    );
+    return rows.map(traceRowOf);
+  }
+
+  /** The transactions of these traces, by trace, then lt and account (a trace's transactions_order). */
+  async traceTransactions(traceIds: readonly Buffer[]): Promise<TransactionRecord[]> {
+    if (traceIds.length === 0) return [];
+    const rows = await this.driver.all(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE trace_id IN (${traceIds.map(() => '?').join(', ')}) ORDER BY trace_id, lt, account`,
+      traceIds,
+    );
+    return rows.map(transactionOf);
   }
 
   /** How much the index holds (benchmarks, diagnostics). */

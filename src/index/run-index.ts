@@ -42,7 +42,14 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   const index = await openIndex(
     options.ephemeral
       ? { network: options.network, queryTimeoutMs: options.queryTimeoutMs }
-      : { network: options.network, dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema, queryTimeoutMs: options.queryTimeoutMs },
+      : {
+          network: options.network,
+          dataDir: options.dataDir,
+          databaseUrl: options.databaseUrl,
+          schema: options.schema,
+          queryTimeoutMs: options.queryTimeoutMs,
+          logger: options.logger,
+        },
   );
   if (index.discarded) {
     options.logger?.warn?.({ network: options.network }, 'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain');

@@ -15,31 +15,19 @@
  *                          AccountState JSON (what account_state_before/after show)
  *   latest_account_states  one row per account: the newest state, with code/data BoCs and what the
  *                          wallet detector read from them (accountStates, walletStates, address_book)
+ *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
-import type { Dialect, SqlDriver } from './sql/driver.js';
+import type { SqlDriver } from './sql/driver.js';
+import type { Migration } from './sql/column-types.js';
 import { MIGRATION_LOCK } from './sql/postgres-driver.js';
+import { types } from './sql/column-types.js';
 import { int } from './sql/values.js';
+import { TRACES_MIGRATION } from './traces/schema.js';
 
-interface Types {
-  bytes: string;
-  int64: string;
-  /** Text compared byte by byte (zero-padded balances sort numerically). */
-  sortableText: string;
-}
 
-function types(dialect: Dialect): Types {
-  return dialect === 'postgres'
-    ? { bytes: 'BYTEA', int64: 'BIGINT', sortableText: 'TEXT COLLATE "C"' }
-    : { bytes: 'BLOB', int64: 'INTEGER', sortableText: 'TEXT' };
-}
-
-export interface Migration {
-  version: number;
-  name: string;
-  statements(dialect: Dialect): string[];
-}
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -150,9 +138,11 @@ export const MIGRATIONS: readonly Migration[] = [
       return [dialect === 'postgres' ? 'ALTER TABLE blocks ADD COLUMN IF NOT EXISTS consensus TEXT' : 'ALTER TABLE blocks ADD COLUMN consensus TEXT'];
     },
   },
+  // Self-contained: `migrate` applies every version a store has not seen, in any order.
+  TRACES_MIGRATION,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 /** Applies the migrations the store has not seen; refuses a store written by a newer tongate. */
 export async function migrate(driver: SqlDriver): Promise<void> {

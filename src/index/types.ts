@@ -70,6 +70,18 @@ export interface TransactionFilter extends Window {
   excludeAccounts?: string[];
   hash?: Buffer;
   lt?: bigint;
+  traceIds?: Buffer[];
+}
+
+/** /traces: at most one of account, traceIds, txHashes, msgHashes; the window bounds the trace's end. */
+export interface TraceFilter extends Window {
+  /** Raw uppercase address. */
+  account?: string;
+  traceIds?: Buffer[];
+  txHashes?: Buffer[];
+  /** A message's hash or its normalized hash. */
+  msgHashes?: Buffer[];
+  mcSeqno?: number;
 }
 
 export type Direction = 'in' | 'out';

@@ -53,11 +53,12 @@ test('cell pools: shared subcells once, exotic and unaligned cells, every hash p
 test("a transaction's stored document is the shared v3 codec's JSON, its messages by hash", async () => {
   const s = await story();
   for (const block of s.blocks) {
-    const [, , transactions, messages] = blockRows(block, new CodeBocCache());
-    const docs = new Map(messages.rows.map((row) => [(row[0] as Buffer).toString('base64'), JSON.parse(row[row.length - 1] as string)]));
+    const [, , transactions, messages] = blockRows(block, new CodeBocCache()).rows;
+    const doc = (batch: typeof messages, row: unknown[]) => JSON.parse(row[batch.columns.indexOf('doc')] as string);
+    const docs = new Map(messages.rows.map((row) => [(row[0] as Buffer).toString('base64'), doc(messages, row)]));
     for (const [i, { transaction, block: ref }] of block.transactions.entries()) {
       const { account_state_before: _b, account_state_after: _a, ...expected } = v3Transaction(transaction, { block: ref, mcBlockSeqno: block.masterchain.id.seqno });
-      const stored = JSON.parse(transactions.rows[i][transactions.rows[i].length - 1] as string);
+      const stored = doc(transactions, transactions.rows[i]);
       assert.deepEqual(
         { ...stored, in_msg: stored.in_msg && docs.get(stored.in_msg), out_msgs: stored.out_msgs.map((h: string) => docs.get(h)) },
         JSON.parse(JSON.stringify(expected)),

@@ -33,9 +33,10 @@ export interface SqlDriver extends SqlReads {
   exec(sql: string): Promise<void>;
   /**
    * Writes every batch in one transaction: all of them or none. `before` statements run first inside
-   * the same transaction (a migration's DDL and PostgreSQL's migration lock).
+   * the same transaction (a migration's DDL and PostgreSQL's migration lock), `after` statements last
+   * (a back-fill's UPDATEs from the rows it inserted into a scratch table).
    */
-  write(batches: readonly InsertBatch[], before?: readonly string[]): Promise<void>;
+  write(batches: readonly InsertBatch[], before?: readonly string[], after?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -91,7 +91,7 @@ export class PostgresDriver implements SqlDriver {
     await this.pool.query(sql);
   }
 
-  async write(batches: readonly InsertBatch[], before: readonly string[] = []): Promise<void> {
+  async write(batches: readonly InsertBatch[], before: readonly string[] = [], after: readonly string[] = []): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -105,6 +105,7 @@ export class PostgresDriver implements SqlDriver {
           await client.query({ name: this.statementName(batch, size), text: insertSql(batch, size), values: rows.flat() as unknown[] });
         }
       }
+      for (const statement of after) await client.query(statement);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});

@@ -66,7 +66,7 @@ export class SqliteDriver implements SqlDriver {
     this.db.exec(sql);
   }
 
-  async write(batches: readonly InsertBatch[], before: readonly string[] = []): Promise<void> {
+  async write(batches: readonly InsertBatch[], before: readonly string[] = [], after: readonly string[] = []): Promise<void> {
     this.db.transaction(() => {
       for (const statement of before) this.db.exec(statement);
       for (const batch of batches) {
@@ -74,6 +74,7 @@ export class SqliteDriver implements SqlDriver {
         const insert = this.insert(batch);
         for (const row of batch.rows) insert.run(...row);
       }
+      for (const statement of after) this.db.exec(statement);
     })();
   }
 

@@ -57,8 +57,9 @@ driver.catch((error: Error) => {
 rendered.on('message', (message: RenderedMessage) => {
   const { id, seqno, transactions } = message;
   const rows = 'error' in message ? new Error(message.error) : reviveBytes(message.rows);
+  const traces = 'error' in message ? undefined : message.traces;
   committer
-    .then((c) => c.commit({ seqno, transactions, rows }))
+    .then((c) => c.commit({ seqno, transactions, rows, traces }))
     .then(
       () => port.postMessage({ id, ok: true } satisfies StoreReply),
       (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? error.message } satisfies StoreReply),

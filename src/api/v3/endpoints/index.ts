@@ -4,6 +4,7 @@ import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, wal
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
 import { masterchainInfo } from './masterchain-info.js';
 import { messages } from './messages.js';
+import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
@@ -17,6 +18,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   transactionsByMessage,
   adjacentTransactions,
   messages,
+  traces,
   addressBookEndpoint,
   metadata,
   accountStates,

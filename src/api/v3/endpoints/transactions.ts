@@ -5,7 +5,7 @@ import { transactionsText } from '../format/transactions.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 
 /** toncenter answers a filter on an unknown masterchain block with 404 rather than an empty list. */
-async function requireMasterchainBlock(reader: IndexReader, seqno: number | undefined): Promise<void> {
+export async function requireMasterchainBlock(reader: IndexReader, seqno: number | undefined): Promise<void> {
   if (seqno !== undefined && !(await reader.masterchainBlockExists(seqno))) throw new ApiError(404, `masterchain block ${seqno} not found`);
 }
 
@@ -22,6 +22,7 @@ export const transactions = defineEndpoint({
     exclude_account: { type: 'address[]', maxItems: 1000, description: 'Leave out transactions of these accounts.' },
     hash: { type: 'hash', description: 'Transaction hash (hex, base64 or base64url).' },
     lt: { type: 'int64', description: 'Transaction lt.' },
+    trace_id: { type: 'hash[]', maxItems: 1000, description: 'Transactions of these traces (a trace id is the hash of its root transaction).' },
     ...WINDOW_PARAMS,
     ...PAGE_PARAMS,
     ...SORT_PARAM,
@@ -39,6 +40,7 @@ export const transactions = defineEndpoint({
       excludeAccounts: p.exclude_account,
       hash: p.hash,
       lt: p.lt,
+      traceIds: p.trace_id,
       ...windowOf(p),
     };
     return transactionsText(reader, await reader.transactions(filter, p.sort, p), network.testOnly);

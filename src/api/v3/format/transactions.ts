@@ -25,7 +25,30 @@ function split(doc: string): { head: string; tail: StoredTail } {
   return { head: doc.slice(0, cut), tail: JSON.parse(`{${doc.slice(cut + 1)}`) as StoredTail };
 }
 
+/** The trace id in toncenter's place, after mc_block_seqno (the stored document has none: it is known after rendering). */
+function withTraceId(head: string, traceId: Buffer | null): string {
+  if (!traceId) return head;
+  return head.replace(',"prev_trans_hash":', `,"trace_id":"${traceId.toString('base64')}","prev_trans_hash":`);
+}
+
+export interface RenderedTransactions {
+  /** Each record's v3 JSON text, in the records' order. */
+  texts: string[];
+  /** Each record's inbound message hash and outbound message hashes (base64), for trace trees. */
+  messages: { inMsg: string | null; outMsgs: string[] }[];
+  addressBook: object;
+}
+
 export async function transactionsText(reader: IndexReader, records: TransactionRecord[], testOnly: boolean): Promise<JsonText> {
+  const { texts, addressBook } = await renderTransactions(reader, records, testOnly);
+  return jsonObject([
+    ['transactions', `[${texts.join(',')}]`],
+    ['address_book', JSON.stringify(addressBook)],
+  ]);
+}
+
+/** Transactions as v3 JSON texts with the address book of every account they mention. */
+export async function renderTransactions(reader: IndexReader, records: TransactionRecord[], testOnly: boolean): Promise<RenderedTransactions> {
   const stored = records.map((r) => split(r.doc));
   const bytes = (hash: string) => Buffer.from(hash, 'base64');
   const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
@@ -46,13 +69,14 @@ export async function transactionsText(reader: IndexReader, records: Transaction
     // messages and the receivers of their outbound ones.
     mentioned.push(records[i].account, inMsg?.source ?? null, ...outMsgs.map((m) => m.destination));
     return (
-      `${head},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
+      `${withTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
       `,"account_state_before":${state(records[i].stateBefore)},"account_state_after":${state(records[i].stateAfter)}` +
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
   });
-  return jsonObject([
-    ['transactions', `[${transactions.join(',')}]`],
-    ['address_book', JSON.stringify(addressBookOf(mentioned, peers, testOnly))],
-  ]);
+  return {
+    texts: transactions,
+    messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
+    addressBook: addressBookOf(mentioned, peers, testOnly),
+  };
 }

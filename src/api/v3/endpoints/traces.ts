@@ -1,0 +1,42 @@
+import { ApiError } from '../../errors.js';
+import { defineEndpoint, indexOf, ref } from '../endpoint.js';
+import { tracesText } from '../format/traces.js';
+import { PAGE_PARAMS, SORT_PARAM, windowOf } from '../params.js';
+import { requireMasterchainBlock } from './transactions.js';
+
+export const traces = defineEndpoint({
+  path: '/traces',
+  tag: 'traces',
+  summary: 'Traces (a root transaction and every transaction its messages led to), ordered by their end',
+  params: {
+    account: { type: 'address', description: 'Traces with a transaction of this account.' },
+    trace_id: { type: 'hash[]', maxItems: 1000, description: 'Traces by id (the hash of the root transaction).' },
+    tx_hash: { type: 'hash[]', maxItems: 1000, description: 'Traces holding these transactions.' },
+    msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Traces holding these messages (hash or normalized hash).' },
+    mc_seqno: { type: 'int32', description: 'Complete traces that ended in this masterchain block.' },
+    start_utime: { type: 'utime', description: 'Traces that ended at or after this time (orders by end_utime).' },
+    end_utime: { type: 'utime', description: 'Traces that ended at or before this time (orders by end_utime).' },
+    start_lt: { type: 'int64', description: 'Traces with end_lt >= start_lt.' },
+    end_lt: { type: 'int64', description: 'Traces with end_lt <= end_lt.' },
+    include_actions: { type: 'bool', default: false, description: 'Add each trace\'s actions (none are classified yet: always []).' },
+    supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
+    ...PAGE_PARAMS,
+    ...SORT_PARAM,
+  },
+  response: ref('TracesResponse'),
+  async handle(p, network) {
+    const selectors = [p.account !== undefined, p.trace_id.length > 0, p.tx_hash.length > 0, p.msg_hash.length > 0].filter(Boolean).length;
+    if (selectors > 1) throw new ApiError(422, 'only one of account, trace_id, tx_hash, msg_hash should be specified');
+    const reader = indexOf(network);
+    await requireMasterchainBlock(reader, p.mc_seqno);
+    const filter = {
+      account: p.account,
+      traceIds: p.trace_id,
+      txHashes: p.tx_hash,
+      msgHashes: p.msg_hash,
+      mcSeqno: p.mc_seqno,
+      ...windowOf(p),
+    };
+    return tracesText(reader, await reader.traces(filter, p.sort, p), p.include_actions, network.testOnly);
+  },
+});
