@@ -33,7 +33,13 @@ export interface V3Server {
  * `network` decides the friendly-address flags (mainnet: not test-only). `attach`: the index follows the
  * network's own local chain (otherwise it answers from whatever the test wrote into it).
  */
-export async function serveIndex(t: TestContext, index: Index | undefined, network: 'mainnet' | 'testnet' = 'testnet', attach = false): Promise<V3Server> {
+export async function serveIndex(
+  t: TestContext,
+  index: Index | undefined,
+  network: 'mainnet' | 'testnet' = 'testnet',
+  attach = false,
+  chainOptions: { maxBlockTransactions?: number } = {},
+): Promise<V3Server> {
   const port = await freePort();
   const config = loadConfig({
     flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`${network}=http://127.0.0.1:${port}`] },
@@ -41,7 +47,7 @@ export async function serveIndex(t: TestContext, index: Index | undefined, netwo
   });
   const resolved = config.networks[0];
   // A clock that stands still: fees that depend on elapsed time (storage) are the same in two calls.
-  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock() });
+  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock(), ...chainOptions });
   const attachment = attach && index ? await attachIndexToChain(index, chain) : undefined;
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
