@@ -9,7 +9,8 @@
  *   3. Index size per million transactions.
  *   4. Latency over HTTP (a real gateway, one request at a time on a keep-alive connection, after as
  *      many warm-up requests): p50/p99 of /transactions?account=X&limit=10 (X among 10,000 accounts),
- *      /blocks?limit=10, /messages?msg_hash=H (H among 1,000 messages), /masterchainInfo.
+ *      /blocks?limit=10, /messages?msg_hash=H (H among 1,000 messages), /masterchainInfo,
+ *      /traces?account=X&limit=10.
  *   5. What indexing costs block production: the local chain producing wallet transfers, with the
  *      index attached (its render and store threads) and without; the main thread's share spent on the index.
  * Targets (issue 5): p99 <= 10 ms, ingestion >= 5,000 tx/s, index cost <= 10 % of block production.
@@ -89,7 +90,7 @@ async function analyze(): Promise<void> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`SET search_path = ${SCHEMA}; ANALYZE blocks, shard_state, transactions, messages, account_states, latest_account_states`);
+    await client.query(`SET search_path = ${SCHEMA}; ANALYZE blocks, shard_state, transactions, messages, account_states, latest_account_states, traces`);
   } finally {
     await client.end();
   }
@@ -217,6 +218,7 @@ async function endpointLatencies(index: Index): Promise<Record<string, Latency>>
     results['/blocks?limit=10'] = await latency(port, ['/api/v3/blocks?limit=10'], REQUESTS);
     results['/messages?msg_hash=H'] = await latency(port, hashes.map((h) => `/api/v3/messages?msg_hash=${h}`), REQUESTS);
     results['/masterchainInfo'] = await latency(port, ['/api/v3/masterchainInfo'], REQUESTS);
+    results['/traces?account=X&limit=10'] = await latency(port, accounts.map((a) => `/api/v3/traces?account=${a}&limit=10`), REQUESTS);
   });
   return results;
 }

@@ -105,6 +105,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const node = (hash: string, children: object[]) => ({ tx_hash: hash, in_msg_hash: trace.transactions[hash].in_msg.hash, children });
     assert.deepEqual(trace.trace, node(order[0], [node(order[1], [node(order[2], [node(order[3], [])])])]));
     assert.ok(order.every((h) => trace.transactions[h].trace_id === trace.trace_id), 'every transaction carries the trace id');
+    // The forwarded comment: opcode 0, named as toncenter names it.
+    assert.deepEqual([order[1], order[2], order[3]].map((h) => trace.transactions[h].in_msg.decoded_opcode), ['text_comment', 'text_comment', 'text_comment']);
     assert.deepEqual(Object.keys(answer.address_book).sort(), [W, F1, F2].sort());
     assert.deepEqual(answer.metadata, {});
 

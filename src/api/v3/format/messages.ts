@@ -7,18 +7,20 @@
 import type { IndexReader, MessageRecord } from '../../../index/reader.js';
 import { formatHash } from '../../../ton/hash.js';
 import { jsonObject, type JsonText } from '../json-text.js';
+import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBook } from './address-book.js';
 
 const CONTENT = ',"message_content":';
 
 function withEnds(record: MessageRecord): string {
+  const doc = withDecodedOpcode(record.doc);
   let ends = '';
   if (record.inTxHash) ends += `,"in_msg_tx_hash":"${formatHash(record.inTxHash)}"`;
   if (record.outTxHash) ends += `,"out_msg_tx_hash":"${formatHash(record.outTxHash)}"`;
-  if (ends === '') return record.doc;
+  if (ends === '') return doc;
   // message_content comes once, after every scalar field; a base64 body cannot contain this text.
-  const cut = record.doc.indexOf(CONTENT);
-  return `${record.doc.slice(0, cut)}${ends}${record.doc.slice(cut)}`;
+  const cut = doc.indexOf(CONTENT);
+  return `${doc.slice(0, cut)}${ends}${doc.slice(cut)}`;
 }
 
 export async function messagesText(reader: IndexReader, records: MessageRecord[], testOnly: boolean): Promise<JsonText> {

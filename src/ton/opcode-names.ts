@@ -1,0 +1,44 @@
+/**
+ * The names toncenter gives standard message opcodes in `decoded_opcode` (v3 Message). toncenter's
+ * indexer names an opcode by the first constructor of its message-body schemes with that tag, whether
+ * or not the body then parses; these are the names it gives the standard ones (TEP-74 jettons, TEP-62/66
+ * NFTs and royalties, TEP-81 DNS, TEP-85 SBT, wallet v5, comments, bounces), read from its schemes
+ * (toncenter/ton-indexer, ton-marker). Its list also names hundreds of application opcodes (DEXes, staking
+ * pools, lending); those are not here and read null, as an unknown opcode does.
+ */
+const NAMES: ReadonlyMap<number, string> = new Map([
+  [0x00000000, 'text_comment'],
+  [0x2167da4b, 'encrypted_text_comment'],
+  [0xffffffff, 'bounce'],
+  [0xd53276db, 'excess'],
+  [0xd372158c, 'top_up'],
+  // TEP-74 jettons (wallet, minter)
+  [0x0f8a7ea5, 'jetton_transfer'],
+  [0x178d4519, 'jetton_internal_transfer'],
+  [0x7362d09c, 'jetton_notify'],
+  [0x595f07bc, 'jetton_burn'],
+  [0x7bdd97de, 'jetton_burn_notification'],
+  [0x642b7d07, 'jetton_mint'],
+  [0x00000015, 'minter_jetton_mint'],
+  [0x6501f354, 'jetton_change_admin'],
+  // TEP-62 NFTs, TEP-66 royalties, TEP-85 SBTs
+  [0x5fcc3d14, 'nft_transfer'],
+  [0x05138d91, 'nft_ownership_assigned'],
+  [0x2fcb26a2, 'get_static_data'],
+  [0x8b771735, 'report_static_data'],
+  [0x693d3950, 'get_royalty_params'],
+  [0xa8cb00ad, 'report_royalty_params'],
+  [0x04ded148, 'prove_ownership'],
+  [0x0524c7ae, 'ownership_proof'],
+  // TEP-81 DNS
+  [0x4eb1f0f9, 'change_dns_record'],
+  // wallet v5
+  [0x7369676e, 'w5_external_signed_request'],
+  [0x73696e74, 'w5_internal_signed_request'],
+  [0x6578746e, 'w5_extension_action_request'],
+]);
+
+/** toncenter's name of a standard opcode, null for any other. */
+export function opcodeName(opcode: number): string | null {
+  return NAMES.get(opcode >>> 0) ?? null;
+}
