@@ -256,8 +256,9 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
   // Every row carries its local trace's root; the store thread replaces the roots that continue an
   // earlier trace (traces/trace-linker.ts).
   const traces = assembleBlockTraces(mcSeqno, traceInputs);
+  const roots = traces.traces.map((t) => Buffer.from(t.root, 'base64'));
   for (const [i, input] of traceInputs.entries()) {
-    const root = Buffer.from(traces.traces[traces.traceOf[i]].root, 'base64');
+    const root = roots[traces.traceOf[i]];
     transactions[i][TX_TRACE_ID] = root;
     for (const hash of [...(input.inMsg ? [input.inMsg.hash] : []), ...input.outMsgs.map((m) => m.hash)]) {
       const message = messages.get(hash)!;

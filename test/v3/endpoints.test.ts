@@ -119,11 +119,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal(body.transactions.length, 1);
       const tx = body.transactions[0];
       assert.deepEqual(Object.keys(tx), [
-        'account', 'hash', 'lt', 'now', 'mc_block_seqno', 'prev_trans_hash', 'prev_trans_lt', 'orig_status', 'end_status', 'total_fees',
+        'account', 'hash', 'lt', 'now', 'mc_block_seqno', 'trace_id', 'prev_trans_hash', 'prev_trans_lt', 'orig_status', 'end_status', 'total_fees',
         'total_fees_extra_currencies', 'description', 'block_ref', 'in_msg', 'out_msgs', 'account_state_before', 'account_state_after',
         'emulated', 'finality',
       ]);
       assert.equal(tx.account, A);
+      assert.equal(tx.trace_id, tx.hash, "A's deploy took the external message: it is its trace's root");
       assert.equal(tx.hash, b64(s.deployA));
       assert.equal(tx.lt, s.deployA.lt.toString());
       assert.equal(tx.mc_block_seqno, FIRST_SEQNO + 1);
@@ -367,7 +368,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
 
     await t.test('endpoints not built answer 404 like any unknown path', async () => {
-      for (const path of ['/api/v3/jetton/masters', '/api/v3/nft/items', '/api/v3/dns/records', '/api/v3/actions', '/api/v3/traces', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
+      for (const path of ['/api/v3/jetton/masters', '/api/v3/nft/items', '/api/v3/dns/records', '/api/v3/actions', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
         assert.equal(await api.fails(path, 404), 'not found', path);
       }
     });
@@ -401,7 +402,7 @@ test('docs: /api/v3/openapi.json lists what we serve with both key schemes; Swag
   assert.deepEqual(Object.keys(doc.paths).sort(), [
     '/api/v3/account', '/api/v3/accountStates', '/api/v3/addressBook', '/api/v3/addressInformation', '/api/v3/adjacentTransactions',
     '/api/v3/blocks', '/api/v3/estimateFee', '/api/v3/masterchainBlockShardState', '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo',
-    '/api/v3/message', '/api/v3/messages', '/api/v3/metadata', '/api/v3/runGetMethod', '/api/v3/topAccountsByBalance', '/api/v3/transactions',
+    '/api/v3/message', '/api/v3/messages', '/api/v3/metadata', '/api/v3/runGetMethod', '/api/v3/topAccountsByBalance', '/api/v3/traces', '/api/v3/transactions',
     '/api/v3/transactionsByMasterchainBlock', '/api/v3/transactionsByMessage', '/api/v3/wallet', '/api/v3/walletInformation', '/api/v3/walletStates',
   ]);
   assert.deepEqual(Object.keys(doc.paths['/api/v3/message']), ['post']);
