@@ -37,15 +37,11 @@ import { MemorySlidingLog } from '../src/access/limiter/memory-sliding-log.js';
 import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
+import { numberArg, hasFlag } from './support/args.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const value = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
 
 /**
  * off: --access off; embedded: keys in SQLite, limits in memory; shared: keys in PostgreSQL, limits in
@@ -477,21 +473,21 @@ async function servicesUp(): Promise<boolean> {
   }
 }
 
-if (flag('serve')) {
+if (hasFlag('serve')) {
   const i = argv.indexOf('--serve');
   await serve(argv[i + 1] as ServerKind, argv[i + 2] as Mode);
 } else {
   console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
   await decisionCost();
   await accuracy();
-  if (!flag('skip-throughput')) {
+  if (!hasFlag('skip-throughput')) {
     const modes: Mode[] = (await servicesUp()) ? ['off', 'embedded', 'shared'] : ['off', 'embedded'];
     if (modes.length === 2) console.log('\n(PostgreSQL or Redis unreachable: the Redis + PostgreSQL throughput rows are skipped)');
-    const seconds = value('duration', 5);
-    const rounds = value('rounds', 3);
-    const connections = value('connections', 10);
-    const rate = value('rate', 500);
-    if (!flag('only-minimal')) await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
-    if (!flag('only-gateway')) await throughput('minimal', modes, seconds, rounds, connections, rate);
+    const seconds = numberArg('duration', 5);
+    const rounds = numberArg('rounds', 3);
+    const connections = numberArg('connections', 10);
+    const rate = numberArg('rate', 500);
+    if (!hasFlag('only-minimal')) await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
+    if (!hasFlag('only-gateway')) await throughput('minimal', modes, seconds, rounds, connections, rate);
   }
 }

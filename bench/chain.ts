@@ -38,6 +38,7 @@ import { LocalChain } from '../src/chain/local/index.js';
 import { networkConfig } from '../src/chain/local/config.js';
 import { loadExecutor } from '../src/chain/local/emulator.js';
 import { cellSigner } from '../src/chain/local/faucet.js';
+import { numberArg } from './support/args.js';
 
 const MNEMONIC = 'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
 const GLOBAL_ID = -3;
@@ -46,11 +47,6 @@ const GLOBAL_ID = -3;
 setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 const WALLET_BALANCE = toNano(1000);
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 interface Transfer {
   wallet: Address;
@@ -201,8 +197,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
-  const total = arg('transfers', 10_000);
-  const walletCount = arg('wallets', 100);
+  const total = numberArg('transfers', 10_000);
+  const walletCount = numberArg('wallets', 100);
   const perWallet = Math.ceil(total / walletCount);
   const count = perWallet * walletCount;
   console.log(`bench:chain  ${count} transfers from ${walletCount} wallets v4 (node ${process.version})`);

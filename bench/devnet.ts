@@ -17,14 +17,10 @@ import pino from 'pino';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import { freePort } from '../test/support/ports.js';
+import { numberArg } from './support/args.js';
 
-const argv = process.argv.slice(2);
-const value = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const requests = value('requests', 300);
-const rounds = value('rounds', 3);
+const requests = numberArg('requests', 300);
+const rounds = numberArg('rounds', 3);
 
 const port = await freePort();
 const config = loadConfig({

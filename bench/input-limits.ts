@@ -28,14 +28,10 @@ import { parseExternal } from '../src/chain/local/messages.js';
 import { bocBytes } from '../src/ton/boc.js';
 import { legacyStack } from '../src/ton/stack-output.js';
 import { parseVmStack } from '../src/ton/vm-stack.js';
+import { numberArg } from './support/args.js';
 
-const argv = process.argv.slice(2);
-const value = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const rounds = value('rounds', 5);
-const runs = value('runs', 15);
+const rounds = numberArg('rounds', 5);
+const runs = numberArg('runs', 15);
 
 const address = new Address(0, Buffer.alloc(32, 1)).toString();
 let seq = 0;

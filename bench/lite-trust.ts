@@ -26,14 +26,10 @@ import { checkSignatures } from '../src/chain/lite/block-proofs/signatures.js';
 import { configValidators, masterchainValidators, nodeIdShort } from '../src/chain/lite/block-proofs/validator-set.js';
 import { parseGlobalConfig } from '../src/ton/global-config.js';
 import { systemClock } from '../src/util/clock.js';
+import { numberArg } from './support/args.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const heads = flag('heads', 8);
-const rounds = flag('rounds', 30);
+const heads = numberArg('heads', 8);
+const rounds = numberArg('rounds', 30);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;

@@ -41,15 +41,11 @@ import { LiteChain } from '../src/chain/lite/index.js';
 import { parseGlobalConfig } from '../src/ton/global-config.js';
 import { systemClock } from '../src/util/clock.js';
 import { readFileSync } from 'node:fs';
+import { numberArg } from './support/args.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const samples = flag('samples', 300);
-const walletCount = Math.min(255, flag('wallets', 200));
-const loadRounds = flag('rounds', 3);
+const samples = numberArg('samples', 300);
+const walletCount = Math.min(255, numberArg('wallets', 200));
+const loadRounds = numberArg('rounds', 3);
 
 /** ton-lite-client keeps account states and headers by default: the baseline is a real liteserver query each time. */
 class NoCache {

@@ -43,18 +43,15 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/support/ports.js';
 import { waitForOutput } from '../test/support/process.js';
+import { numberArg } from './support/args.js';
 
 const argv = process.argv.slice(2);
-const value = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const seconds = value('duration', 5);
-const rounds = value('rounds', 3);
-const connections = value('connections', 10);
-const rate = value('rate', 200);
-const samples = value('samples', 1000);
-const remoteMs = value('remote-ms', 20);
+const seconds = numberArg('duration', 5);
+const rounds = numberArg('rounds', 3);
+const connections = numberArg('connections', 10);
+const rate = numberArg('rate', 200);
+const samples = numberArg('samples', 1000);
+const remoteMs = numberArg('remote-ms', 20);
 /** Which figures to take: throughput (with CPU), latency, single-flight (all by default). */
 const figures = new Set((argv.includes('--figures') ? argv[argv.indexOf('--figures') + 1] : 'throughput,latency,single-flight').split(','));
 const ADMIN = 'bench-upstream-admin';

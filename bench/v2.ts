@@ -23,15 +23,11 @@ import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import type { DevnetChain } from '../src/chain/types.js';
 import { freePort } from '../test/support/ports.js';
+import { numberArg } from './support/args.js';
 
-const argv = process.argv.slice(2);
-const value = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const seconds = value('duration', 5);
-const rounds = value('rounds', 3);
-const connections = value('connections', 10);
+const seconds = numberArg('duration', 5);
+const rounds = numberArg('rounds', 3);
+const connections = numberArg('connections', 10);
 
 interface AutocannonResult {
   requests: { average: number };
