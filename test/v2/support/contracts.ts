@@ -16,7 +16,7 @@
  * Wallet and item addresses follow the usual rule: the hash of StateInit(code, initial data).
  */
 import { compileFunc } from '@ton-community/func-js';
-import { beginCell, Cell, contractAddress, Dictionary, type Address } from '@ton/core';
+import { Cell, contractAddress, type Address } from '@ton/core';
 
 const STDLIB = `
 builder begin_cell() asm "NEWC";
@@ -171,19 +171,8 @@ export function compileContracts(): Promise<CompiledContracts> {
   return compiled;
 }
 
-/** TEP-64 content: 0x01 + a snake string (offchain URI). */
-export function offchainContent(uri: string): Cell {
-  return beginCell().storeUint(1, 8).storeStringTail(uri).endCell();
-}
-
-/** TEP-64 content: 0x00 + dictionary sha256(key) -> ^(0x00 + snake string). */
-export function onchainContent(fields: Record<string, string>, sha256: (text: string) => Buffer): Cell {
-  const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
-  for (const [key, value] of Object.entries(fields)) {
-    dict.set(BigInt(`0x${sha256(key).toString('hex')}`), beginCell().storeUint(0, 8).storeStringTail(value).endCell());
-  }
-  return beginCell().storeUint(0, 8).storeDict(dict).endCell();
-}
+/** TEP-64 content builders live with tongate's own contracts. */
+export { offchainContent, onchainContent } from '../../../src/contracts/content.js';
 
 export interface StateInit {
   code: Cell;

@@ -88,7 +88,7 @@ export async function buildScenario(network = 'mainnet'): Promise<Scenario> {
     data: beginCell()
       .storeCoins(1_000_000n)
       .storeAddress(wallet.address)
-      .storeRef(onchainContent({ name: 'Test Jetton', symbol: 'TJ', decimals: '9', description: 'a fixture' }, sha256))
+      .storeRef(onchainContent({ name: 'Test Jetton', symbol: 'TJ', decimals: '9', description: 'a fixture' }))
       .storeRef(jettonWalletCode)
       .endCell(),
   };
