@@ -283,6 +283,15 @@ export interface FaucetInfo {
   walletId: number;
 }
 
+/** What the faucet sends for `sendFromFaucet`: bounceable unless told otherwise. */
+export interface FaucetMessage {
+  to: Address;
+  value: bigint;
+  body?: Cell;
+  init?: { code: Cell; data: Cell };
+  bounce?: boolean;
+}
+
 /** A chain with faucets (local chains): `POST /devnet/fund` needs it. */
 /** How a local chain makes blocks: on a timer, or only when asked (`mine`). */
 export type MiningMode = { mode: 'auto'; intervalMs: number } | { mode: 'manual' };
@@ -310,6 +319,8 @@ export interface DevnetChain extends Chain {
   faucets(): FaucetInfo[];
   /** A signed transfer from the v4r2 faucet; resolves once its transaction is in a sealed block. */
   fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }>;
+  /** Any one message from the v4r2 faucet (the jetton faucet's mint); resolves once its transaction is sealed. */
+  sendFromFaucet(message: FaucetMessage): Promise<{ txHash: Buffer; lt: bigint; seqno: number; messageHash: Buffer }>;
   miningMode(): MiningMode;
   /** Auto mining without an interval: the last one used, or the configured one. */
   setMiningMode(mode: { mode: 'auto'; intervalMs?: number } | { mode: 'manual' }): MiningMode;

@@ -1,5 +1,6 @@
 /**
- * The CLI side of the devnet controls: `tongate fund` and `tongate mine`, each an HTTP call to a running tongate
+ * The CLI side of the devnet controls: `tongate fund`, `tongate mine`, `tongate deploy-jetton` and
+ * `tongate fund-jetton`, each an HTTP call to a running tongate
  * (through the `tongate/devnet` client), found by the network's base URL in the same config `start` reads.
  */
 import { toNano } from '@ton/core';
@@ -48,11 +49,56 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
       console.log(`${network.name}: mined ${blocks} block${blocks === 1 ? '' : 's'}, last seqno ${mined.seqno}`);
     }
   });
+
+  const metadataOptions = ['name', 'symbol', 'decimals', 'description', 'image', 'uri'];
+  configure(
+    program
+      .command('deploy-jetton')
+      .description("deploy a jetton master whose admin is a local network's faucet wallet (calls POST /devnet/deploy-jetton); then tongate fund-jetton mints from it")
+      .requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)')
+      .option('--name <name>', 'metadata: name')
+      .option('--symbol <symbol>', 'metadata: symbol')
+      .option('--decimals <n>', 'metadata: decimals (default 9)')
+      .option('--description <text>', 'metadata: description')
+      .option('--image <url>', 'metadata: image URL')
+      .option('--uri <url>', 'offchain metadata (a TEP-64 JSON document) instead of the options above'),
+    ['network'],
+  ).action(async (flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags, { own: metadataOptions });
+    const metadata: Record<string, unknown> = {};
+    for (const key of metadataOptions) if (flags[key] !== undefined) metadata[key] = flags[key];
+    if (metadata.decimals !== undefined) {
+      const decimals = Number(metadata.decimals);
+      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new ConfigError('--decimals', `expected an integer from 0 to 255, got ${String(metadata.decimals)}`);
+      metadata.decimals = decimals;
+    }
+    const deployed = await refusedAs('deploy-jetton', client(config, networks[0]).deployJetton(metadata));
+    const how = deployed.alreadyDeployed ? 'already deployed' : `deployed in block ${deployed.blockSeqno}`;
+    console.log(`jetton master ${deployed.master.toRawString()} on ${networks[0].name} (${how}), admin: the faucet ${deployed.admin.toRawString()}`);
+  });
+
+  configure(
+    program
+      .command('fund-jetton')
+      .description("mint jettons of a master the faucet administers to an owner (calls POST /devnet/fund-jetton)")
+      .argument('<master>', 'the jetton master (tongate deploy-jetton prints it)')
+      .argument('<to>', 'the owner who gets the jettons')
+      .argument('<amount>', 'jetton units (the smallest unit: 1000000000 is 1 token of 9 decimals)')
+      .requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'),
+    ['network'],
+  ).action(async (master: string, to: string, amount: string, flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags);
+    if (!/^\d+$/.test(amount)) throw new ConfigError('<amount>', `expected jetton units as a whole number, got ${amount}`);
+    const funded = await refusedAs('fund-jetton', client(config, networks[0]).fundJetton(master, to, BigInt(amount)));
+    console.log(`minted ${amount} to ${to} on ${networks[0].name}: jetton wallet ${funded.wallet.toRawString()} holds ${funded.balance} (transaction ${funded.hash} in block ${funded.blockSeqno})`);
+  });
 }
 
 /** The networks a command acts on: the one named by --network, or (with `all`) every local one. */
-function target(flags: Record<string, unknown>, { all = false } = {}): { config: TongateConfig; networks: NetworkConfig[] } {
-  const { network: name, blocks: _blocks, ...rest } = flags;
+function target(flags: Record<string, unknown>, { all = false, own = [] as string[] } = {}): { config: TongateConfig; networks: NetworkConfig[] } {
+  const { network: name, blocks: _blocks, ...configFlags } = flags;
+  // The command's own options are not configuration.
+  const rest = Object.fromEntries(Object.entries(configFlags).filter(([key]) => !own.includes(key)));
   const config = loadConfig({ flags: rest, env: process.env });
   if (name === undefined && all) {
     const local = config.networks.filter((n) => n.backend === 'local');

@@ -50,6 +50,16 @@ export interface Delivered {
   transaction?: { hash: string; lt: bigint };
 }
 
+export interface JettonMetadata {
+  name?: string;
+  symbol?: string;
+  decimals?: number;
+  description?: string;
+  image?: string;
+  /** Offchain metadata (TEP-64 0x01) instead of the fields above. */
+  uri?: string;
+}
+
 const b64 = (cell: Cell) => cell.toBoc().toString('base64');
 const addr = (a: Address | string) => (typeof a === 'string' ? a : a.toRawString());
 
@@ -127,6 +137,21 @@ export class DevnetClient {
   async fund(address: Address | string, amount: bigint): Promise<{ hash: string; lt: bigint; blockSeqno: number }> {
     const r = await this.call('POST', '/devnet/fund', { address: addr(address), amount: amount.toString() });
     return { hash: r.hash, lt: BigInt(r.lt), blockSeqno: r.block_seqno };
+  }
+
+  /**
+   * Deploys a jetton master whose admin is the faucet wallet (`uri` for offchain metadata, else onchain name,
+   * symbol, decimals (9), description, image); the same metadata gives the same master.
+   */
+  async deployJetton(metadata: JettonMetadata): Promise<{ master: Address; admin: Address; alreadyDeployed: boolean; hash: string | null; blockSeqno: number }> {
+    const r = await this.call('POST', '/devnet/deploy-jetton', metadata);
+    return { master: Address.parse(r.master), admin: Address.parse(r.admin), alreadyDeployed: r.already_deployed, hash: r.hash, blockSeqno: r.block_seqno };
+  }
+
+  /** Mints `amount` jetton units to `to` through a master the faucet administers; resolves once they arrived. */
+  async fundJetton(master: Address | string, to: Address | string, amount: bigint): Promise<{ wallet: Address; balance: bigint; hash: string; lt: bigint; blockSeqno: number }> {
+    const r = await this.call('POST', '/devnet/fund-jetton', { master: addr(master), to: addr(to), amount: amount.toString() });
+    return { wallet: Address.parse(r.wallet), balance: BigInt(r.balance), hash: r.hash, lt: BigInt(r.lt), blockSeqno: r.block_seqno };
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {

@@ -26,6 +26,25 @@ export function nanotons(raw: unknown, field: string, min = 1n): bigint {
   return value;
 }
 
+/** The largest jetton amount (Coins: VarUInteger 16, 120 bits). */
+export const MAX_JETTON_UNITS = 2n ** 120n - 1n;
+
+/** Jetton units (the smallest unit, before decimals) as a decimal string or a safe integer, from 1 to 2^120-1. */
+export function jettonUnits(raw: unknown, field: string): bigint {
+  const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+  if (typeof text !== 'string' || !/^\d+$/.test(text)) throw new ApiError(422, `${field}: expected jetton units as a decimal string, e.g. "1000000000"`);
+  const value = text.length > 40 ? MAX_JETTON_UNITS + 1n : BigInt(text);
+  if (value < 1n || value > MAX_JETTON_UNITS) throw new ApiError(422, `${field}: must be between 1 and ${MAX_JETTON_UNITS} (2^120-1)`);
+  return value;
+}
+
+/** A non-empty string of at most `max` characters. */
+export function text(raw: unknown, field: string, max: number): string {
+  if (typeof raw !== 'string' || raw === '') throw new ApiError(422, `${field}: expected a non-empty string`);
+  if (raw.length > max) throw new ApiError(422, `${field}: at most ${max} characters, got ${raw.length}`);
+  return raw;
+}
+
 /** An integer from min to max, as a JSON number or a decimal string; `fallback` when absent. */
 export function integer(raw: unknown, field: string, min: number, max: number, fallback?: number): number {
   if (raw === undefined && fallback !== undefined) return fallback;

@@ -7,6 +7,7 @@ import { registerDocs } from '../http/docs.js';
 import { VERSION } from '../version.js';
 import { registerFund } from './fund.js';
 import type { DevnetOperation } from './guard.js';
+import { registerJetton } from './jetton.js';
 import { registerMining } from './mining.js';
 import { devnetOpenApi } from './openapi.js';
 import { registerState } from './state.js';
@@ -16,6 +17,7 @@ export function registerDevnetRoutes(app: FastifyInstance, { adminToken }: { adm
   const documented: DevnetOperation[] = [];
   const options = { adminToken, documented };
   registerFund(app, options);
+  registerJetton(app, options);
   registerMining(app, options);
   registerTime(app, options);
   registerState(app, options);

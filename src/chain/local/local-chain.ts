@@ -21,6 +21,7 @@ import type {
   EmulationResult,
   ExternalToEmulate,
   FaucetInfo,
+  FaucetMessage,
   GetMethodResult,
   Library,
   MasterchainInfo,
@@ -353,16 +354,27 @@ export class LocalChain implements DevnetChain {
    * reading the faucet's seqno from the current state, so concurrent calls never reuse a seqno.
    */
   async fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
-    if (this.stopping) throw new ChainStopped(this.name);
     if (amount <= 0n) throw new ChainInputError('amount: must be positive');
+    const { txHash, lt, seqno } = await this.sendFromFaucet({ to: address, value: amount, bounce: false }, 'address');
+    return { txHash, lt, seqno };
+  }
+
+  /**
+   * One message from the v4r2 faucet (a signed transfer, mode pay-fees-separately + ignore-errors); resolves once
+   * the faucet's transaction is in a sealed block, with the hash of the message it sent. `fund` is this with no
+   * body; the jetton faucet sends a mint through it.
+   */
+  async sendFromFaucet(message: FaucetMessage, addressField = 'to'): Promise<{ txHash: Buffer; lt: bigint; seqno: number; messageHash: Buffer }> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    const { to, value } = message;
     // A transfer to a workchain that does not exist would be dropped by the faucet's action phase.
-    if (address.workChain !== BASECHAIN && address.workChain !== MASTERCHAIN) {
-      throw new FundRefused(`address: workchain ${address.workChain} does not exist on this chain (${BASECHAIN} and ${MASTERCHAIN} do)`);
+    if (to.workChain !== BASECHAIN && to.workChain !== MASTERCHAIN) {
+      throw new FundRefused(`${addressField}: workchain ${to.workChain} does not exist on this chain (${BASECHAIN} and ${MASTERCHAIN} do)`);
     }
     const faucet = faucetContracts(this.keys.keyPair.publicKey, this.globalId).v4;
     const { tx, sealed } = await this.producer.exclusive(async ({ execute, working, chainTime, whenSealed }) => {
       const view = new AccountView(faucet.address, Buffer.from(working.get(faucet.address), 'base64'));
-      if (amount > view.balance - FAUCET_FEE_RESERVE) {
+      if (value > view.balance - FAUCET_FEE_RESERVE) {
         throw new FundRefused(
           `amount: the faucet ${faucet.address.toString()} holds ${view.balance} nanotons and keeps ${FAUCET_FEE_RESERVE} for fees; ask for at most ${view.balance - FAUCET_FEE_RESERVE}`,
         );
@@ -371,20 +383,20 @@ export class LocalChain implements DevnetChain {
       const body = await faucet.createTransfer({
         seqno,
         signer: async (cell: Cell) => this.keys.signCell(cell),
-        messages: [internal({ to: address, value: amount, bounce: false })],
+        messages: [internal({ to, value, bounce: message.bounce ?? true, body: message.body, init: message.init })],
         sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
         timeout: chainTime() + 600,
       });
-      const message = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
-      const tx = await execute(parseExternal(message.toBoc()));
+      const external_ = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
+      const tx = await execute(parseExternal(external_.toBoc()));
       if (tx.outMsgs.length !== 1) {
-        throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${amount} nanotons (is its balance too low?)`);
+        throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${value} nanotons (is its balance too low?)`);
       }
       return { tx, sealed: whenSealed(tx) };
     });
     // Manual mining: nobody else would seal it, and a fund answers once its transaction is in a block.
     if (this.mining.mode === 'manual') this.produceBlock().catch(() => undefined);
-    return { txHash: tx.hash, lt: tx.lt, seqno: await sealed };
+    return { txHash: tx.hash, lt: tx.lt, seqno: await sealed, messageHash: tx.outMsgs[0].hash };
   }
 
   // ---- time (devnet controls) ----

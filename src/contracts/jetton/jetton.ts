@@ -38,7 +38,7 @@ export function jettonMasterData(params: JettonMasterParams): Cell {
     .endCell();
 }
 
-export function jettonMasterInit(params: JettonMasterParams, code: Cell = jettonMasterCode()): StateInit {
+export function jettonMasterInit(params: JettonMasterParams, code: Cell = jettonMasterCode()): StateInit & { code: Cell; data: Cell } {
   return { code, data: jettonMasterData(params) };
 }
 
