@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, contractAddress, toNano } from '@ton/core';
+import { Address, beginCell, contractAddress, toNano } from '@ton/core';
 import { onchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, jettonWalletAddress } from '../../src/contracts/jetton/jetton.js';
 import { testWallet } from '../chain/support.js';
@@ -82,6 +82,16 @@ test('deploy-jetton and fund-jetton: a master the faucet administers, jettons mi
     assert.match(r.body.error, message, `${path} ${JSON.stringify(body)}`);
   }
   assert.equal((await client.runMethod(foreign, 'get_jetton_data')).stack.readBigNumber(), 0n, 'nothing was minted anywhere');
+
+  // The owner's jetton wallet refuses (code that throws 50, put there by state surgery): the mint bounces back to
+  // the master, which lowers its supply again; the answer says so.
+  const bob = testWallet(153).wallet.address;
+  await devnet.setAccount(jettonWalletAddress(bob, deployed.master), { balance: toNano(1), code: beginCell().storeUint(0xf232, 16).endCell(), data: beginCell().endCell() });
+  const bounced = await postJson(`${url}/devnet/fund-jetton`, { master: deployed.master.toRawString(), to: bob.toRawString(), amount: '9' }, auth);
+  assert.equal(bounced.status, 422);
+  assert.match(bounced.body.error, /^the jetton wallet 0:[0-9a-f]{64} refused the mint \(exit code 50\)/);
+  await devnet.mine();
+  assert.equal((await client.runMethod(deployed.master, 'get_jetton_data')).stack.readBigNumber(), 5_000_007n, 'the supply given back');
 });
 
 test('tongate deploy-jetton and tongate fund-jetton, through a running tongate', async (t) => {
