@@ -152,6 +152,10 @@ test('jetton: a transfer above the balance is refused; transfers and mints bounc
   const [tonBack] = await transactionsOf(client, alice.address, 1);
   assert.ok(tonBack.inMessage?.info.type === 'internal' && tonBack.inMessage.info.bounced, 'the wallet v4 got its TON back in a bounce');
 
+  // An owner off the basechain: refused (333), as the master refuses to make wallets there.
+  await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: Address.parse(`-1:${'11'.repeat(32)}`), amount: 1n }));
+  assert.equal(outcome((await transactionsOf(client, aliceWallet, 1))[0]).exitCode, 333);
+
   // The receiver's jetton wallet exists and fails (code put there by state surgery): internal_transfer bounces.
   const carol = Address.parse(`0:${'c0'.repeat(32)}`);
   const carolWallet = jettonWalletAddress(carol, master);

@@ -27,6 +27,7 @@ const int error::balance_too_low = 706;
 const int error::not_from_master_or_wallet = 707;
 const int error::not_admin = 73;
 const int error::not_from_wallet = 74;
+const int error::wrong_workchain = 333;
 
 ;; what a wallet keeps for its storage and spends on its own gas, in nanotons
 const int min_storage_reserve = 10000000;

@@ -58,7 +58,7 @@ int basechain_std?(slice address) inline {
     throw_unless(error::unknown_op, ts~load_uint(32) == op::internal_transfer);
     ts~skip_bits(64);
     int amount = ts~load_coins();
-    throw_unless(error::unknown_op, basechain_std?(to_owner));
+    throw_unless(error::wrong_workchain, basechain_std?(to_owner));
     cell init = wallet_state_init(to_owner, my_address(), wallet_code);
     send_deploy(init, ton_amount, transfer, mode::pay_fees_apart);
     save_master(total_supply + amount, admin, content, wallet_code);

@@ -38,7 +38,7 @@ export const JETTON_WALLET_FUNC =
   balance -= amount;
   throw_unless(error::balance_too_low, balance >= 0);
   (int to_workchain, _) = parse_std_addr(to_owner);
-  throw_unless(error::unknown_op, to_workchain == 0);
+  throw_unless(error::wrong_workchain, to_workchain == 0);
   throw_unless(error::bad_payload, slice_bits(body) >= 1);  ;; forward_payload's Either bit is required
   ;; enough for this hop, the receiver's gas and storage, the notification and the excesses
   int hops = forward_ton_amount ? 2 : 1;
