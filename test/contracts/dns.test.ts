@@ -1,7 +1,8 @@
 /**
  * tongate's DNS root collection and domain items (TEP-81, items are TEP-62) on a real local chain, driven by
  * wallets v4 through TonClient: domains deployed by the root's owner, records set and deleted by the domain's
- * owner, dnsresolve step by step and through tonweb's resolver (a subdomain through a next resolver), get_domain,
+ * owner, dnsresolve step by step, through tonweb's resolver (a subdomain through a next resolver) and v2's
+ * dnsResolve, get_domain,
  * transfer of a domain.
  */
 import { test } from 'node:test';
@@ -22,6 +23,7 @@ import {
   walletRecord,
 } from '../../src/contracts/dns/dns.js';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
+import { getJson } from '../support/tongate.js';
 import { dnsCode } from './code.js';
 import { fromTonweb, outcome, startContractsChain, transactionsOf } from './support.js';
 
@@ -91,6 +93,18 @@ test('dns: domains of a root collection, records, dnsresolve by hand and through
   await assert.rejects(tonwebRoot.resolve('nobody', 'wallet'), /parse response error/);
   const tonwebItem = new TonWeb.dns.DnsItem(env.tonweb.provider, { address: aliceDomain.toString() });
   assert.equal(await tonwebItem.getDomain(), 'alice');
+
+  // tongate's own v2 dnsResolve follows the same steps from the root
+  const v2 = await getJson(`${env.url}/api/v2/dnsResolve?address=${root.toString()}&name=alice&category=wallet`);
+  assert.equal(v2.status, 200);
+  assert.equal(v2.body.result.entries.length, 1);
+  assert.ok(Address.parse(v2.body.result.entries[0].entry.smc_address.account_address).equals(alice.address));
+  const v2all = await getJson(`${env.url}/api/v2/dnsResolve?address=${root.toString()}&name=alice`);
+  assert.deepEqual(v2all.body.result.entries.map((e: { entry: { '@type': string } }) => e.entry['@type']).sort(), [
+    'dns.entryDataAdnlAddress',
+    'dns.entryDataSmcAddress',
+    'dns.entryDataStorageAddress',
+  ]);
 
   await alice.send(aliceDomain, toNano('0.05'), changeDnsRecordBody(DNS_CATEGORY.storage, null));
   assert.equal(await tonwebRoot.resolve('alice', 'storage'), null, 'deleted');

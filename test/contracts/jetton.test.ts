@@ -2,7 +2,7 @@
  * tongate's jetton master and wallet (TEP-74, TEP-89) on a real local chain, driven by wallets v4 through
  * TonClient: deploy + mint, transfer with notification and excesses, burn, a transfer the sender's wallet refuses,
  * transfers and mints bounced by a receiving wallet that fails (balances and supply restored), discovery, admin
- * operations; tonweb's JettonMinter and JettonWallet read the same values.
+ * operations; tonweb's JettonMinter and JettonWallet, and v2's getTokenData, read the same values.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ import {
   mintBody,
   provideWalletAddressBody,
 } from '../../src/contracts/jetton/jetton.js';
+import { getJson } from '../support/tongate.js';
 import { fromTonweb, inboundOp, outcome, REFUSING_CODE, REFUSING_EXIT_CODE, startContractsChain, transactionsOf } from './support.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
@@ -121,6 +122,16 @@ test('jetton: deploy with a mint, transfer with notification and excesses, burn;
   assert.equal(twWallet.balance.toString(), '200');
   assert.ok(fromTonweb(twWallet.ownerAddress)!.equals(bob.address));
   assert.ok(fromTonweb(twWallet.jettonMinterAddress)!.equals(master));
+
+  // tongate's own v2 getTokenData reads the same
+  const v2master = await getJson(`${env.url}/api/v2/getTokenData?address=${master.toString()}`);
+  assert.equal(v2master.body.result.contract_type, 'jetton_master');
+  assert.equal(v2master.body.result.total_supply, '900');
+  assert.deepEqual(v2master.body.result.jetton_content, { type: 'onchain', data: { name: 'Tongate Test Jetton', symbol: 'TTJ', decimals: '9' } });
+  const v2wallet = await getJson(`${env.url}/api/v2/getTokenData?address=${bobWallet.toString()}`);
+  assert.equal(v2wallet.body.result.contract_type, 'jetton_wallet', 'a wallet its master vouches for');
+  assert.equal(v2wallet.body.result.balance, '200');
+  assert.ok(Address.parse(v2wallet.body.result.owner).equals(bob.address));
 
   // admin operations: content, then the admin itself; the old admin can no longer mint
   await admin.send(master, toNano('0.05'), changeContentBody(offchainContent('https://jetton.example/ttj.json')));

@@ -1,7 +1,8 @@
 /**
  * tongate's NFT collection and item (TEP-62, royalties TEP-66) on a real local chain, driven by wallets v4
  * through TonClient: deploy with a first item, batch deploy, transfer with ownership_assigned and excesses,
- * static data and royalty reports, refusals; tonweb's NftCollection and NftItem read the same values.
+ * static data and royalty reports, refusals; tonweb's NftCollection and NftItem, and v2's getTokenData, read the
+ * same values.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import {
   nftTransferBody,
 } from '../../src/contracts/nft/nft.js';
 import { nftCode } from './code.js';
+import { getJson } from '../support/tongate.js';
 import { fromTonweb, inboundOp, outcome, startContractsChain, transactionsOf } from './support.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
@@ -112,6 +114,16 @@ test('nft: a collection deployed with its first item, a batch, transfer with not
   ({ stack } = await client.runMethod(collection, 'royalty_params'));
   assert.deepEqual([stack.readNumber(), stack.readNumber()], [5, 100]);
   assert.ok(stack.readAddress().equals(creator.address));
+
+  // tongate's own v2 getTokenData reads the same (the item's content through its collection)
+  const v2collection = await getJson(`${env.url}/api/v2/getTokenData?address=${collection.toString()}`);
+  assert.equal(v2collection.body.result.contract_type, 'nft_collection');
+  assert.equal(v2collection.body.result.next_item_index, '3');
+  assert.deepEqual(v2collection.body.result.collection_content, { type: 'offchain', data: 'https://nft.example/collection.json' });
+  const v2item = await getJson(`${env.url}/api/v2/getTokenData?address=${item(0).toString()}`);
+  assert.equal(v2item.body.result.contract_type, 'nft_item');
+  assert.ok(Address.parse(v2item.body.result.owner_address).equals(bob.address));
+  assert.deepEqual(v2item.body.result.content, { type: 'offchain', data: 'https://nft.example/items/0.json' });
 
   // tonweb reads the same values
   const twCollection = new TonWeb.token.nft.NftCollection(env.tonweb.provider, { address: collection.toString() });
