@@ -19,11 +19,14 @@
  *               front (with the load beside it) can feed an upstream that has a core of its own.
  *  2. CPU per request: the front's and the upstream's CPU time (/proc/<pid>/stat) per request during the
  *     shared throughput runs: what the proxy costs next to what answering costs (median and spread).
- *  3. Added latency: a paced client (--rate req/s, µs timing) at a fixed, unsaturated rate, sending its
- *     requests alternately straight and through the front (request by request, so the upstream's own pauses,
- *     a block sealed every second and its index updated, fall on both alike); p50 and p99 through minus
- *     direct (target p99 <= 1 ms); and the front's event-loop delay p99 in that run (its own /metrics):
- *     what the front's own pauses (GC, work) could add.
+ *  3. Added latency: a paced client (µs timing) at a fixed, unsaturated rate, sending its requests in turn
+ *     straight, through the front, and through two reference hops (request by request, so the upstream's
+ *     own pauses, a block sealed every second and its index updated, fall on all alike), each arm at
+ *     --rate / 2 req/s (100 by default: the front's rate as before, when only two arms alternated); p50 and
+ *     p99 of each minus direct (target p99 <= 1 ms). The reference hops (bench/support/reference-hop.mjs)
+ *     tell the machine's share from tongate's: a TCP relay (one more loopback hop, no HTTP) and a minimal
+ *     fastify + undici proxy (what a Node proxy of any design pays). Also the front's event-loop delay p99
+ *     in that run (its own /metrics; prom-client samples it with a 10 ms timer, so ~10 ms is the floor).
  *  4. Single flight: 100 concurrent identical getMasterchainInfo through a front (target 1 upstream call):
  *     the upstream's calls counted by the upstream's own /metrics, minus the front's health checks in the
  *     same window (tongate_upstream_health_checks_total), printed apart. With the cache off (single flight
@@ -32,12 +35,15 @@
  *     20 ms away (a TCP relay that delays requests by --remote-ms, as a remote API's round trip does: all
  *     100 arrive within the flight); and with the defaults (cache on: a round may find the answer kept).
  *
+ * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node, and the front's output
+ * is written to the file BENCH_FRONT_OUT with the bench's phases marked on stderr (front's ms since start).
+ *
  * Flags: --duration S (per throughput run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (default 200), --samples N (per latency run and arm, default 1000), --remote-ms (default 20).
  */
 import { createRequire } from 'node:module';
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -74,8 +80,8 @@ const frontBase = `http://127.0.0.1:${frontPort}`;
 const common = ['--ephemeral', '--access', 'off', '--log-level', 'warn', '--admin-token', ADMIN];
 const ENTRY = fileURLToPath(new URL('../dist/cli/entry.js', import.meta.url));
 /** `tongate` as installed runs it: the compiled code. */
-function spawnTongate(args: string[]) {
-  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnTongate(args: string[], nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -84,13 +90,15 @@ function spawnTongate(args: string[]) {
 }
 const upstream = spawnTongate(['start', ...common, '--network', `mainnet=${upstreamBase}`, '--network', `testnet=http://127.0.0.1:${upstreamTestnetPort}`]);
 await waitForOutput(upstream, (out) => out.includes('ready in'));
+const frontSpawnedAt = Date.now();
+const mark = (what: string) => process.env.BENCH_FRONT_OUT && console.error(`[front +${Date.now() - frontSpawnedAt} ms] ${what}`);
 const front = spawnTongate([
   'start', ...common, '--network', `mainnet=${frontBase}`, '--backend', 'mainnet=upstream',
   '--upstream-v2', `mainnet=${upstreamBase}/api/v2`, '--upstream-v3', `mainnet=${upstreamBase}/api/v3`,
   '--upstream-cache', 'mainnet=0', '--upstream-key', 'mainnet=bench-upstream-key',
   '--network', `testnet=http://127.0.0.1:${frontTestnetPort}`, '--backend', 'testnet=upstream',
   '--upstream-v2', `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
-]);
+], (process.env.BENCH_FRONT_NODE_ARGS ?? '').split(' ').filter(Boolean));
 await waitForOutput(front, (out) => out.includes('ready in'));
 
 // The same upstream 20 ms away, for the single flight figure: a TCP relay that holds each request chunk --remote-ms
@@ -118,7 +126,23 @@ const remoteFront = spawnTongate([
   '--upstream-v2', `mainnet=http://127.0.0.1:${relayPort}/api/v2`, '--upstream-cache', 'mainnet=0',
 ]);
 await waitForOutput(remoteFront, (out) => out.includes('ready in'));
+// The reference hops of the latency figure, before the same upstream.
+const REFERENCE_HOP = fileURLToPath(new URL('./support/reference-hop.mjs', import.meta.url));
+const relayHopPort = await freePort();
+const proxyHopPort = await freePort();
+function spawnHop(args: string[]) {
+  const child = spawn(process.execPath, [REFERENCE_HOP, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  return Object.assign(child, { output: () => ({ stdout, stderr: '' }) });
+}
+const relayHop = spawnHop(['relay', String(relayHopPort), String(upstreamPort)]);
+const proxyHop = spawnHop(['proxy', String(proxyHopPort), upstreamBase]);
+await Promise.all([waitForOutput(relayHop, (out) => out.includes('ready in')), waitForOutput(proxyHop, (out) => out.includes('ready in'))]);
 const stopAll = () => {
+  relayHop.kill('SIGTERM');
+  proxyHop.kill('SIGTERM');
+  if (process.env.BENCH_FRONT_OUT) writeFileSync(process.env.BENCH_FRONT_OUT, front.output().stdout + front.output().stderr);
   front.kill('SIGTERM');
   remoteFront.kill('SIGTERM');
   upstream.kill('SIGTERM');
@@ -189,34 +213,40 @@ async function throughput(base: string, load: Load): Promise<{ rps: number; tota
   return { rps: result.requests.average, total: result.requests.total, frontCpuMs: cpuMs(front.pid!) - frontCpu, upstreamCpuMs: cpuMs(upstream.pid!) - upstreamCpu };
 }
 
+const ARMS = ['direct', 'via', 'proxy', 'relay'] as const;
+type Arm = (typeof ARMS)[number];
 /**
- * Latencies (ms, µs precision) of `samples` requests each way, sent at `rate` per second in all, whatever the
- * answers' pace: alternately straight to the upstream and through the front, so both meet the same moments.
+ * Latencies (ms, µs precision) of `samples` requests per arm, each arm at `rate` / 2 per second whatever the
+ * answers' pace, the arms in turn (straight, through the front, through the minimal proxy, through the TCP
+ * relay), so all meet the same moments. The relay passes the Host header on as it is: the upstream's own.
  */
-async function paced(load: Load): Promise<{ direct: number[]; via: number[] }> {
-  const pools = { direct: new Pool(upstreamBase, { connections: 16 }), via: new Pool(frontBase, { connections: 16 }) };
-  const latencies = { direct: [] as number[], via: [] as number[] };
-  const interval = 1000 / rate;
+async function paced(load: Load): Promise<Record<Arm, number[]>> {
+  const origins: Record<Arm, string> = { direct: upstreamBase, via: frontBase, proxy: `http://127.0.0.1:${proxyHopPort}`, relay: `http://127.0.0.1:${relayHopPort}` };
+  const pools = Object.fromEntries(ARMS.map((arm) => [arm, new Pool(origins[arm], { connections: 16 })])) as Record<Arm, Pool>;
+  const headers: Record<Arm, Record<string, string>> = { direct: {}, via: {}, proxy: {}, relay: { host: `127.0.0.1:${upstreamPort}` } };
+  const latencies = Object.fromEntries(ARMS.map((arm) => [arm, [] as number[]])) as Record<Arm, number[]>;
+  const interval = 1000 / (rate * (ARMS.length / 2));
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  for (let n = 0; n < 2 * samples; n++) {
+  for (let n = 0; n < ARMS.length * samples; n++) {
     const due = started + n * interval;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const arm = n % 2 === 0 ? 'direct' : 'via';
+    const arm = ARMS[n % ARMS.length];
     pending.push(
       (async () => {
         const t0 = performance.now();
-        const { statusCode, body } = await pools[arm].request({ path: load.path(n >> 1), method: 'GET' });
+        const { statusCode, body } = await pools[arm].request({ path: load.path(Math.floor(n / ARMS.length)), method: 'GET', headers: headers[arm] });
         await body.arrayBuffer();
-        if (statusCode !== 200) throw new Error(`${load.name}: ${statusCode}`);
+        if (statusCode !== 200) throw new Error(`${load.name} (${arm}): ${statusCode}`);
         latencies[arm].push(performance.now() - t0);
       })(),
     );
   }
   await Promise.all(pending);
-  await Promise.all([pools.direct.close(), pools.via.close()]);
-  return { direct: latencies.direct.sort((a, b) => a - b), via: latencies.via.sort((a, b) => a - b) };
+  await Promise.all(ARMS.map((arm) => pools[arm].close()));
+  for (const arm of ARMS) latencies[arm].sort((a, b) => a - b);
+  return latencies;
 }
 
 async function metricsOf(port: number): Promise<string> {
@@ -251,6 +281,7 @@ for (const load of loads) {
   const pinnedViaRps: number[] = [];
   if (figures.has('throughput') || figures.has('latency')) console.log(`\n${load.name} (load average ${loadAverage()})`);
   for (let round = 0; round < rounds && figures.has('throughput'); round++) {
+    mark(`${load.name} throughput round ${round}`);
     const direct = await throughput(upstreamBase, load);
     const via = await throughput(frontBase, load);
     directRps.push(direct.rps);
@@ -271,17 +302,28 @@ for (const load of loads) {
   console.log(`  CPU per request: front ${f.toFixed(0)} µs (${spread(frontCpu, 0)}), upstream ${u.toFixed(0)} µs (${spread(upstreamCpu, 0)}): the proxy costs ${(f / u).toFixed(2)}x the upstream's answer`);
   }
 
-  const added50: number[] = [];
-  const added99: number[] = [];
+  const added = { via: { p50: [] as number[], p99: [] as number[] }, proxy: { p50: [] as number[], p99: [] as number[] }, relay: { p50: [] as number[], p99: [] as number[] } };
+  const overProxy99: number[] = [];
   const loopP99: number[] = [];
   for (let round = 0; round < rounds && figures.has('latency'); round++) {
+    mark(`${load.name} latency round ${round}`);
     await frontLoopP99(); // resets the front's event-loop histogram
-    const { direct, via } = await paced(load);
+    const arms = await paced(load);
     loopP99.push(await frontLoopP99());
-    added50.push(quantile(via, 0.5) - quantile(direct, 0.5));
-    added99.push(quantile(via, 0.99) - quantile(direct, 0.99));
+    for (const arm of ['via', 'proxy', 'relay'] as const) {
+      added[arm].p50.push(quantile(arms[arm], 0.5) - quantile(arms.direct, 0.5));
+      added[arm].p99.push(quantile(arms[arm], 0.99) - quantile(arms.direct, 0.99));
+    }
+    overProxy99.push(quantile(arms.via, 0.99) - quantile(arms.proxy, 0.99));
   }
-  if (figures.has('latency')) console.log(`  at ${rate} req/s (direct and through alternating): added p50 ${median(added50).toFixed(3)} ms (${spread(added50, 3)}), added p99 ${median(added99).toFixed(3)} ms (${spread(added99, 3)}; target <= 1 ms); the front's event-loop delay p99 ${median(loopP99).toFixed(1)} ms (${spread(loopP99, 1)})`);
+  if (figures.has('latency')) {
+    const figure = (arm: 'via' | 'proxy' | 'relay') => `added p50 ${median(added[arm].p50).toFixed(3)} ms (${spread(added[arm].p50, 3)}), p99 ${median(added[arm].p99).toFixed(3)} ms (${spread(added[arm].p99, 3)})`;
+    console.log(`  at ${rate / 2} req/s per arm (direct, tongate, minimal proxy, TCP relay in turn; load average ${loadAverage()}):`);
+    console.log(`    through tongate:       ${figure('via')} (target p99 <= 1 ms)`);
+    console.log(`    through a minimal fastify + undici proxy: ${figure('proxy')}`);
+    console.log(`    through a TCP relay:   ${figure('relay')}`);
+    console.log(`    tongate's p99 minus the minimal proxy's: ${median(overProxy99).toFixed(3)} ms (${spread(overProxy99, 3)}); the front's event-loop delay p99 ${median(loopP99).toFixed(1)} ms (${spread(loopP99, 1)})`);
+  }
 }
 
 // --- single flight -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import type { RoutePolicy } from './route-policy.js';
 import { SharedBody } from './shared-body.js';
 import { UpstreamTarget, WHOLE_BODY_BYTES, type UpstreamAnswer } from './target.js';
 import { RetryBudget } from './retry-budget.js';
+import { contentCoding, decoded } from './encoding.js';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -28,6 +29,8 @@ export interface ForwardRequest {
   rest: string;
   body?: Buffer;
   contentType?: string;
+  /** The codings the client accepts, as encoding.ts spells them (`identity` when none). */
+  acceptEncoding: string;
   policy: RoutePolicy;
 }
 
@@ -79,7 +82,8 @@ export class UpstreamForwarder {
   forward(request: ForwardRequest): Promise<UpstreamAnswer> {
     const { policy } = request;
     if (!policy.read) return this.attempts(request);
-    const key = `${request.version} ${request.method} ${request.rest}\n${request.body?.toString('latin1') ?? ''}`;
+    // Keyed by the codings asked too: an answer in gzip is not one for a client that asked for none.
+    const key = `${request.version} ${request.method} ${request.rest}\n${request.acceptEncoding}\n${request.body?.toString('latin1') ?? ''}`;
     if (policy.keep) {
       const cached = this.cache.get(key);
       if (cached) {
@@ -109,7 +113,7 @@ export class UpstreamForwarder {
   /** A flight's body is complete: it is no longer joinable, and its answer is kept if the policy allows. */
   private landed(key: string, policy: RoutePolicy, answer: UpstreamAnswer, body: Buffer): void {
     this.flights.delete(key);
-    if (policy.keep && this.config.cacheMs > 0 && answer.status === 200 && isJson(body)) {
+    if (policy.keep && this.config.cacheMs > 0 && answer.status === 200 && isJson(body, answer.headers['content-encoding'])) {
       const ttl = policy.keep === 'block' ? this.config.cacheMs : Math.max(this.config.cacheMs, FINAL_KEEP_MS);
       this.cache.set(key, { status: answer.status, headers: answer.headers, body }, ttl);
     }
@@ -169,7 +173,11 @@ function pick(targets: UpstreamTarget[], tried: Set<UpstreamTarget>): UpstreamTa
   return undefined;
 }
 
-function isJson(body: Buffer): boolean {
+/** A complete body (decoded first when encoded) parses as JSON. */
+function isJson(encoded: Buffer, contentEncoding: string | undefined): boolean {
+  const coding = contentCoding(contentEncoding);
+  const body = coding === undefined ? undefined : decoded(encoded, coding, CACHE_BYTES);
+  if (body === undefined) return false;
   try {
     JSON.parse(body.toString('utf8'));
     return true;

@@ -15,6 +15,7 @@ import { isLimitedPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
 import { jsonShapeProblem } from '../http/json-body.js';
 import { apiVersion, routedPath } from '../http/request-target.js';
+import { acceptedCodings } from './encoding.js';
 import { UpstreamFailure } from './failure.js';
 import type { ApiVersion, ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
@@ -83,6 +84,7 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     rest,
     body,
     contentType: body && body.length > 0 ? contentType : undefined,
+    acceptEncoding: acceptedCodings(request.headers['accept-encoding']),
     policy: policyOf(version, method, path.slice(7), request.query as Params, body),
   };
   let answer: UpstreamAnswer;

@@ -15,6 +15,7 @@ import { VERSION } from '../version.js';
 import { UpstreamFailure, transportFailure, upstreamMessage } from './failure.js';
 import type { UpstreamMetrics } from './metrics.js';
 import { SharedBody } from './shared-body.js';
+import { contentCoding, decoded, IDENTITY } from './encoding.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -28,6 +29,8 @@ export interface AttemptRequest {
   rest: string;
   body?: Buffer;
   contentType?: string;
+  /** What to ask the upstream for (encoding.ts `acceptedCodings`): `identity` when absent. */
+  acceptEncoding?: string;
 }
 
 export interface TargetHealth {
@@ -51,7 +54,7 @@ export interface TargetOptions {
 }
 
 /** Response headers passed on to the client; the upstream's own rate-limit, cookie and hop-by-hop headers are not. */
-const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'cache-control'];
+const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'vary', 'cache-control'];
 /** toncenter's words when the key is the problem: "API key does not exist", "Network not allowed", "invalid api key". */
 const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
 /** Error bodies are read only this far (their message is all that is kept). */
@@ -61,6 +64,8 @@ const ERROR_BODY_BYTES = 64 * 1024;
  * middle is then a failed attempt (retried for reads), and the client gets one clean answer, sent whole.
  */
 export const WHOLE_BODY_BYTES = 64 * 1024;
+/** Decoded error bodies are cut at this size (a small compressed body can unfold to much more). */
+const DECODED_MAX = 1024 * 1024;
 
 export class UpstreamTarget {
   /** The URL without credentials (the config refuses them): safe for logs, metrics and /healthcheck. */
@@ -70,6 +75,8 @@ export class UpstreamTarget {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
+  /** The request headers per Accept-Encoding asked (a few spellings: the object is not rebuilt per request). */
+  private readonly headersByEncoding = new Map<string, Record<string, string>>();
 
   constructor(
     url: URL,
@@ -109,6 +116,8 @@ export class UpstreamTarget {
       let settled = false;
       let status = 0;
       let headers: IncomingHttpHeaders = {};
+      /** The body's content coding ('' for none; undefined for one tongate cannot decode: passed unchecked). */
+      let coding: ReturnType<typeof contentCoding> = '';
       let body: SharedBody | undefined;
       /** A small body: the attempt resolves once it is complete, not at its first bytes. */
       let small = false;
@@ -147,6 +156,7 @@ export class UpstreamTarget {
           if (statusCode < 200) return; // 1xx: the real answer follows
           status = statusCode;
           headers = responseHeaders;
+          coding = contentCoding(responseHeaders['content-encoding']);
           if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, responseHeaders)) {
             refusal = [];
             return;
@@ -173,14 +183,16 @@ export class UpstreamTarget {
           const first = body.size === 0;
           body.push(chunk);
           if (first && !settled) {
-            if (status < 300 && !startsLikeJson(chunk)) c.abort(notJson(status));
+            if (status < 300 && !looksLikeJson(chunk, coding, headers)) c.abort(notJson(status));
             else if (!small) answer();
           }
         },
         onResponseEnd: () => {
           clearTimeout(timer);
           if (refusal) {
-            const text = Buffer.concat(refusal).subarray(0, ERROR_BODY_BYTES);
+            const raw = Buffer.concat(refusal);
+            // Rewritten into the version's shape, so read as text: decoded when the upstream encoded it.
+            const text = (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
             // An upstream that echoes the key it was sent must not make tongate show it.
             const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
             if (status === 429) return fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
@@ -188,7 +200,7 @@ export class UpstreamTarget {
               // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
               // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
               if (!KEY_REFUSAL.test(message)) {
-                body = SharedBody.of(Buffer.concat(refusal));
+                body = SharedBody.of(raw);
                 return answer();
               }
               return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
@@ -213,9 +225,19 @@ export class UpstreamTarget {
           fail(failure, failure.kind !== 'too-large');
         },
       };
-      const requestHeaders = request.contentType ? { ...this.headers, 'content-type': request.contentType } : this.headers;
+      const encodingHeaders = this.headersFor(request.acceptEncoding ?? IDENTITY);
+      const requestHeaders = request.contentType ? { ...encodingHeaders, 'content-type': request.contentType } : encodingHeaders;
       this.pool.dispatch({ path: this.basePath + request.rest, method: request.method as Dispatcher.HttpMethod, headers: requestHeaders, body: request.body }, handler);
     });
+  }
+
+  private headersFor(acceptEncoding: string): Record<string, string> {
+    let headers = this.headersByEncoding.get(acceptEncoding);
+    if (headers === undefined) {
+      headers = { ...this.headers, 'accept-encoding': acceptEncoding };
+      this.headersByEncoding.set(acceptEncoding, headers);
+    }
+    return headers;
   }
 
   private readonly attemptLabels = new Map<string, { latency: { observe(v: number): void }; count: { inc(): void } }>();
@@ -260,7 +282,13 @@ function isFailureStatus(status: number, headers: IncomingHttpHeaders): boolean 
   return !String(headers['content-type'] ?? '').includes('json');
 }
 
-function startsLikeJson(first: Buffer): boolean {
+/**
+ * Whether a 2xx body is the API's JSON rather than a load balancer's page: a plain body by its first bytes;
+ * an encoded one by its Content-Type (decoding the start of every compressed answer would cost ~20-40 µs
+ * of the front's CPU per request, measured, for pages that say text/html anyway).
+ */
+function looksLikeJson(first: Buffer, coding: ReturnType<typeof contentCoding>, headers: IncomingHttpHeaders): boolean {
+  if (coding !== '') return String(headers['content-type'] ?? '').includes('json');
   for (const byte of first) {
     if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
     return byte === 0x7b /* { */ || byte === 0x5b /* [ */;
@@ -287,5 +315,7 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
     const value = headers[name];
     if (typeof value === 'string') passed[name] = value;
   }
+  // An encoded answer was chosen by the client's Accept-Encoding: a shared cache must not give it to others.
+  if (passed['content-encoding'] !== undefined && !/accept-encoding|\*/i.test(passed.vary ?? '')) passed.vary = passed.vary ? `${passed.vary}, Accept-Encoding` : 'Accept-Encoding';
   return passed;
 }

@@ -4,9 +4,12 @@
  * response bytes), or, when told, fails like a real upstream does: down (connection refused), hang
  * (never answers), reset before the headers or in the middle of the body, 500, 429, a body that is not
  * JSON, a body over any cap; or hold requests until the test releases them. A fault may be limited to the next N requests, or to paths matching a pattern.
+ * With `compress()` it also encodes what it answers as a compressing server (nginx's gzip, a CDN) does:
+ * in the first of br, gzip, deflate the request's Accept-Encoding names, with Content-Encoding and Vary.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
 export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge' | 'big' | 'big-reset' | '401';
 
@@ -27,6 +30,7 @@ export class FaultProxy {
   private readonly sockets = new Set<Socket>();
   readonly recorded: Recorded[] = [];
   private fault?: { kind: Fault; times: number; match?: RegExp };
+  private compressing = false;
 
   private constructor(
     private readonly target: URL,
@@ -47,6 +51,11 @@ export class FaultProxy {
   /** Fail the next `times` requests (whose path matches `match`, when given) with `kind`. */
   inject(kind: Fault, times = Infinity, match?: RegExp): void {
     this.fault = { kind, times, match };
+  }
+
+  /** Encode answers (passed or faults) as the request's Accept-Encoding allows, or stop doing so. */
+  compress(on = true): void {
+    this.compressing = on;
   }
 
   heal(): void {
@@ -102,7 +111,7 @@ export class FaultProxy {
       const fault = this.fault && (!this.fault.match || this.fault.match.test(record.path)) && this.fault.times > 0 ? this.fault : undefined;
       if (fault) {
         fault.times--;
-        this.fail(fault.kind, req, res);
+        this.fail(fault.kind, req, res, record);
         return;
       }
       this.pass(record, req, res);
@@ -117,9 +126,10 @@ export class FaultProxy {
         answer.on('data', (c: Buffer) => body.push(c));
         answer.on('end', () => {
           record.status = answer.statusCode;
-          record.responseBody = Buffer.concat(body);
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(record.responseBody);
+          const headers = { ...answer.headers };
+          delete headers['content-length'];
+          delete headers['transfer-encoding'];
+          this.send(req, res, answer.statusCode ?? 502, headers, Buffer.concat(body), record);
         });
       },
     );
@@ -127,10 +137,9 @@ export class FaultProxy {
     upstream.end(record.requestBody);
   }
 
-  private fail(kind: Fault, req: IncomingMessage, res: ServerResponse): void {
+  private fail(kind: Fault, req: IncomingMessage, res: ServerResponse, record: Recorded): void {
     switch (kind) {
       case 'hold': {
-        const record = this.recorded[this.recorded.length - 1];
         this.held.push(() => this.pass(record, req, res));
         return;
       }
@@ -146,21 +155,13 @@ export class FaultProxy {
         return;
       }
       case '500':
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: false, error: 'LITE_SERVER_UNKNOWN: upstream exploded', code: 500 }));
-        return;
+        return this.send(req, res, 500, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ ok: false, error: 'LITE_SERVER_UNKNOWN: upstream exploded', code: 500 })), record);
       case '401':
-        res.writeHead(401, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: false, error: 'API key does not exist', code: 401 }));
-        return;
+        return this.send(req, res, 401, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ ok: false, error: 'API key does not exist', code: 401 })), record);
       case '429':
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
-        res.end(JSON.stringify({ ok: false, error: 'Ratelimit exceeded', code: 429 }));
-        return;
+        return this.send(req, res, 429, { 'content-type': 'application/json', 'retry-after': '7' }, Buffer.from(JSON.stringify({ ok: false, error: 'Ratelimit exceeded', code: 429 })), record);
       case 'not-json':
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body>502 Bad Gateway</body></html>');
-        return;
+        return this.send(req, res, 200, { 'content-type': 'text/html' }, Buffer.from('<html><body>502 Bad Gateway</body></html>'), record);
       case 'big':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(BIG_BODY.length) });
         res.end(BIG_BODY);
@@ -171,10 +172,19 @@ export class FaultProxy {
         return;
       case 'huge': {
         const size = 3 * 1024 * 1024;
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
-        res.end(Buffer.concat([Buffer.from('{"ok":true,"result":"'), Buffer.alloc(size - 23, 0x61), Buffer.from('"}')]));
-        return;
+        return this.send(req, res, 200, { 'content-type': 'application/json' }, Buffer.concat([Buffer.from('{"ok":true,"result":"'), Buffer.alloc(size - 23, 0x61), Buffer.from('"}')]), record);
       }
     }
+  }
+
+  /** One whole answer, encoded when compressing and the request accepts a coding; recorded as sent. */
+  private send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string | string[] | undefined>, body: Buffer, record?: Recorded): void {
+    const accepted = String(req.headers['accept-encoding'] ?? '').toLowerCase();
+    const coding = this.compressing ? ['br', 'gzip', 'deflate'].find((c) => new RegExp(`(^|[ ,])${c}($|[ ,;])`).test(accepted) && !new RegExp(`${c};q=0(\\.0*)?($|[ ,])`).test(accepted)) : undefined;
+    const bytes = coding === 'br' ? brotliCompressSync(body) : coding === 'gzip' ? gzipSync(body) : coding === 'deflate' ? deflateSync(body) : body;
+    const sent = coding ? { ...headers, 'content-encoding': coding, vary: 'Accept-Encoding' } : headers;
+    if (record) record.responseBody = bytes;
+    res.writeHead(status, { ...sent, 'content-length': String(bytes.length) });
+    res.end(bytes);
   }
 }
