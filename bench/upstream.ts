@@ -21,9 +21,9 @@
  *     shared throughput runs: what the proxy costs next to what answering costs (median and spread).
  *  3. Added latency: a paced client (µs timing) at a fixed, unsaturated rate, sending its requests in turn
  *     straight, through the front, and through two reference hops (request by request, so the upstream's
- *     own pauses, a block sealed every second and its index updated, fall on all alike), each arm at
- *     --rate / 2 req/s (100 by default: the front's rate as before, when only two arms alternated); p50 and
- *     p99 of each minus direct (target p99 <= 1 ms). The reference hops (bench/support/reference-hop.mjs)
+ *     own pauses, a block sealed every second and its index updated, fall on all alike), --rate req/s in
+ *     all (200 by default, so the upstream carries what it did when two arms alternated), a quarter per arm;
+ *     p50 and p99 of each minus direct (target p99 <= 1 ms). The reference hops (bench/support/reference-hop.mjs)
  *     tell the machine's share from tongate's: a TCP relay (one more loopback hop, no HTTP) and a minimal
  *     fastify + undici proxy (what a Node proxy of any design pays). Also the front's event-loop delay p99
  *     in that run (its own /metrics; prom-client samples it with a 10 ms timer, so ~10 ms is the floor).
@@ -216,7 +216,7 @@ async function throughput(base: string, load: Load): Promise<{ rps: number; tota
 const ARMS = ['direct', 'via', 'proxy', 'relay'] as const;
 type Arm = (typeof ARMS)[number];
 /**
- * Latencies (ms, µs precision) of `samples` requests per arm, each arm at `rate` / 2 per second whatever the
+ * Latencies (ms, µs precision) of `samples` requests per arm, `rate` per second in all whatever the
  * answers' pace, the arms in turn (straight, through the front, through the minimal proxy, through the TCP
  * relay), so all meet the same moments. The relay passes the Host header on as it is: the upstream's own.
  */
@@ -225,7 +225,7 @@ async function paced(load: Load): Promise<Record<Arm, number[]>> {
   const pools = Object.fromEntries(ARMS.map((arm) => [arm, new Pool(origins[arm], { connections: 16 })])) as Record<Arm, Pool>;
   const headers: Record<Arm, Record<string, string>> = { direct: {}, via: {}, proxy: {}, relay: { host: `127.0.0.1:${upstreamPort}` } };
   const latencies = Object.fromEntries(ARMS.map((arm) => [arm, [] as number[]])) as Record<Arm, number[]>;
-  const interval = 1000 / (rate * (ARMS.length / 2));
+  const interval = 1000 / rate;
   const started = performance.now();
   const pending: Promise<void>[] = [];
   for (let n = 0; n < ARMS.length * samples; n++) {
@@ -318,7 +318,7 @@ for (const load of loads) {
   }
   if (figures.has('latency')) {
     const figure = (arm: 'via' | 'proxy' | 'relay') => `added p50 ${median(added[arm].p50).toFixed(3)} ms (${spread(added[arm].p50, 3)}), p99 ${median(added[arm].p99).toFixed(3)} ms (${spread(added[arm].p99, 3)})`;
-    console.log(`  at ${rate / 2} req/s per arm (direct, tongate, minimal proxy, TCP relay in turn; load average ${loadAverage()}):`);
+    console.log(`  at ${rate} req/s in all, ${rate / ARMS.length} per arm (direct, tongate, minimal proxy, TCP relay in turn; load average ${loadAverage()}):`);
     console.log(`    through tongate:       ${figure('via')} (target p99 <= 1 ms)`);
     console.log(`    through a minimal fastify + undici proxy: ${figure('proxy')}`);
     console.log(`    through a TCP relay:   ${figure('relay')}`);

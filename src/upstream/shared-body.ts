@@ -5,7 +5,7 @@
  *
  * Chunks are kept until the body ends (bounded by the response-size cap), because a reader may join at any
  * time while the flight is open. A streaming endpoint (SSE) would bypass this and pipe the upstream body
- * to one reader with backpressure: see README.md, "Streaming later".
+ * to one reader with backpressure: see README.md, "Streaming".
  */
 import { Readable } from 'node:stream';
 
