@@ -332,6 +332,8 @@ export interface DevnetChain extends Chain {
   setNextBlockTime(utime: number): Promise<ChainTime>;
   setAccount(address: Address, change: { balance?: bigint; code?: Cell; data?: Cell } | { shardAccount: Cell }): Promise<{ seqno: number }>;
   sendInternal(boc: Buffer): Promise<InjectedMessage>;
+  /** Sets config params (checked, sealed in a block with the config contract's new data); resolves with its seqno. */
+  setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }>;
 }
 
 /** Whether a network's chain has the devnet controls (a local chain does; lite and upstream networks do not). */

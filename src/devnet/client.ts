@@ -133,6 +133,16 @@ export class DevnetClient {
     return { hash: r.hash, blockSeqno: r.block_seqno, ...(r.transaction ? { transaction: { hash: r.transaction.hash, lt: BigInt(r.transaction.lt) } } : {}) };
   }
 
+  /**
+   * Sets config params (param number -> the param's cell, e.g. 21: basechain gas prices); sealed in a block, then
+   * every later transaction and get-method runs under the new config.
+   */
+  async setConfig(params: Record<number, Cell> | Map<number, Cell>): Promise<{ blockSeqno: number; configSeqno: number }> {
+    const entries = params instanceof Map ? [...params] : Object.entries(params);
+    const r = await this.call('POST', '/devnet/config', { params: Object.fromEntries(entries.map(([id, cell]) => [String(id), b64(cell)])) });
+    return { blockSeqno: r.block_seqno, configSeqno: r.config_seqno };
+  }
+
   /** A transfer from the faucet wallet; resolves once it is in a block. */
   async fund(address: Address | string, amount: bigint): Promise<{ hash: string; lt: bigint; blockSeqno: number }> {
     const r = await this.call('POST', '/devnet/fund', { address: addr(address), amount: amount.toString() });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../http/docs.js';
 import { VERSION } from '../version.js';
+import { registerConfig } from './config.js';
 import { registerFund } from './fund.js';
 import type { DevnetOperation } from './guard.js';
 import { registerJetton } from './jetton.js';
@@ -21,5 +22,6 @@ export function registerDevnetRoutes(app: FastifyInstance, { adminToken }: { adm
   registerMining(app, options);
   registerTime(app, options);
   registerState(app, options);
+  registerConfig(app, options);
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(documented, VERSION) });
 }

@@ -33,7 +33,7 @@ export function cellOf(source: CellSource): Cell {
 /** What the index needs of a chain. */
 export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
   /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
-  faucets?(): { address: Address }[];
+  zeroStateAccounts?(): { address: Address }[];
   /**
    * Chains that read their blocks themselves (chain/lite: a masterchain block commits any number of shard blocks
    * per shard, found by walking back from its shard tops): masterchain block `seqno` with everything it commits.
@@ -90,7 +90,7 @@ export async function feedFromChain(feed: IndexFeed, seqno: number): Promise<Fee
   }
   const addresses = new Map<string, Address>();
   for (const t of transactions) addresses.set(t.account.toRawString(), t.account);
-  if (seqno === 0) for (const { address } of feed.faucets?.() ?? []) addresses.set(address.toRawString(), address);
+  if (seqno === 0) for (const { address } of feed.zeroStateAccounts?.() ?? []) addresses.set(address.toRawString(), address);
   const accounts = [];
   for (const address of addresses.values()) accounts.push({ address, cell: (await feed.getAccount(address, seqno)).shardAccount });
   return { masterchain, shards, transactions: transactions.map(({ cell, block }) => ({ cell, block })), accounts };

@@ -21,7 +21,8 @@
  *                 its last transaction in the block (for the zero state: the repr hash of its Account
  *                 cell), prev_state_hash the previous basechain block's state_hash (zeros at seqno 0);
  *                 masterchain: repr hash of the cell (shard_state_hash:bits256 config_hash:bits256
- *                 prev_mc_state_hash:bits256).
+ *                 prev_mc_state_hash:bits256), with a reference to a cell holding mc_changes_hash:bits256 when
+ *                 the block changed masterchain accounts (changes_hash as above, over those accounts).
  *
  *   hash tree of fixed-size items: leaves hold floor(1023 / item_bits) items each, in order; every
  *   level above groups 4 consecutive cells as refs of one cell, until one cell is left.
@@ -128,16 +129,27 @@ export function buildBlockCell(f: BlockCellFields): BuiltBlockCell {
 }
 
 /** Basechain state hash: (prev_state_hash, changes_hash) as described above. */
-export async function shardStateHash(prevStateHash: Buffer, changes: Array<{ accountId: Buffer; accountHash: Buffer }>): Promise<Buffer> {
+export async function shardStateHash(prevStateHash: Buffer, changes: AccountChange[]): Promise<Buffer> {
+  return beginCell().storeBuffer(prevStateHash).storeBuffer(await changesHash(changes)).endCell().hash();
+}
+
+export interface AccountChange {
+  accountId: Buffer;
+  accountHash: Buffer;
+}
+
+/** changes_hash: the hash tree of (account_id, account_hash), ordered by account id. */
+export function changesHash(changes: AccountChange[]): Promise<Buffer> {
   const sorted = [...changes].sort((a, b) => Buffer.compare(a.accountId, b.accountId));
-  const treeHash = await hashTreeRoot(
+  return hashTreeRoot(
     sorted.map((c) => Buffer.concat([c.accountId, c.accountHash])),
     512,
   );
-  return beginCell().storeBuffer(prevStateHash).storeBuffer(treeHash).endCell().hash();
 }
 
-/** Masterchain state hash: (shard_state_hash, config_hash, prev_mc_state_hash). */
-export function masterStateHash(shardStateHash: Buffer, configHash: Buffer, prevMcStateHash: Buffer): Buffer {
-  return beginCell().storeBuffer(shardStateHash).storeBuffer(configHash).storeBuffer(prevMcStateHash).endCell().hash();
+/** Masterchain state hash: (shard_state_hash, config_hash, prev_mc_state_hash[, mc_changes_hash]). */
+export async function masterStateHash(shardStateHash: Buffer, configHash: Buffer, prevMcStateHash: Buffer, mcChanges: AccountChange[] = []): Promise<Buffer> {
+  const b = beginCell().storeBuffer(shardStateHash).storeBuffer(configHash).storeBuffer(prevMcStateHash);
+  if (mcChanges.length > 0) b.storeRef(beginCell().storeBuffer(await changesHash(mcChanges)));
+  return b.endCell().hash();
 }

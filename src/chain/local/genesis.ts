@@ -1,12 +1,13 @@
 /**
- * The zero state: masterchain block 0 and basechain block 0, no transactions, the faucet wallets
- * already active with their initial balance (as a real zero state lists its accounts).
+ * The zero state: masterchain block 0 and basechain block 0, no transactions, its accounts already in place (as a
+ * real zero state lists its accounts): the faucet wallets with their initial balance, the config contract and the
+ * elector on the masterchain (system-accounts.ts), and the accounts of a `--genesis` file.
  */
-import { beginCell, Cell, storeShardAccount, type ShardAccount } from '@ton/core';
+import { beginCell, Cell, storeShardAccount, type Address, type ShardAccount } from '@ton/core';
 import { WHOLE_SHARD } from '../types.js';
 import { buildBlockCell, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, blockIdOf } from './blocks.js';
-import type { FaucetWallet } from './faucet.js';
+import type { PublicLibraries } from './libraries.js';
 import type { BlockRow, ChainStore } from './store.js';
 
 /** 1,000,000 TON per faucet wallet. */
@@ -14,17 +15,25 @@ export const FAUCET_BALANCE = 1_000_000n * 1_000_000_000n;
 
 const ZERO_HASH = Buffer.alloc(32);
 
-function activeShardAccount(wallet: FaucetWallet, balance: bigint, utime: number): Cell {
+/** An account of the zero state: active with code and data, or (without code) uninit holding its balance. */
+export interface ZeroStateAccount {
+  address: Address;
+  balance: bigint;
+  code?: Cell;
+  data?: Cell;
+}
+
+function zeroStateShardAccount(a: ZeroStateAccount, utime: number): Cell {
   const shardAccount: ShardAccount = {
     account: {
-      addr: wallet.address,
+      addr: a.address,
       // Storage stats start empty (as @ton/sandbox's genesis accounts do): the first transaction
       // recomputes them; lastPaid = genesis time so no storage fee is due for the years before it.
       storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: utime, duePayment: null, storageExtra: null },
       storage: {
         lastTransLt: 0n,
-        balance: { coins: balance },
-        state: { type: 'active', state: { code: wallet.code, data: wallet.data } },
+        balance: { coins: a.balance },
+        state: a.code ? { type: 'active', state: { code: a.code, data: a.data ?? beginCell().endCell() } } : { type: 'uninit' },
       },
     },
     lastTransactionLt: 0n,
@@ -33,17 +42,16 @@ function activeShardAccount(wallet: FaucetWallet, balance: bigint, utime: number
   return beginCell().store(storeShardAccount(shardAccount)).endCell();
 }
 
-/** Writes the zero state (blocks 0 and the faucet accounts at masterchain seqno 0). */
+/** Writes the zero state (blocks 0 and its accounts at masterchain seqno 0). */
 export async function writeGenesis(
   store: ChainStore,
-  args: { globalId: number; configHash: Buffer; faucets: FaucetWallet[]; utime: number },
+  args: { globalId: number; configHash: Buffer; accounts: ZeroStateAccount[]; libraries: PublicLibraries; utime: number },
 ): Promise<void> {
-  const accounts = args.faucets.map((wallet) => ({ wallet, cell: activeShardAccount(wallet, FAUCET_BALANCE, args.utime) }));
-  const shardState = await shardStateHash(
-    ZERO_HASH,
-    // ShardAccount's first ref is the Account cell: its hash is what HASH_UPDATE would say.
-    accounts.map((a) => ({ accountId: a.wallet.address.hash, accountHash: a.cell.refs[0].hash() })),
-  );
+  const accounts = args.accounts.map((a) => ({ address: a.address, cell: zeroStateShardAccount(a, args.utime) }));
+  // ShardAccount's first ref is the Account cell: its hash is what HASH_UPDATE would say.
+  const changes = (workchain: number) =>
+    accounts.filter((a) => a.address.workChain === workchain).map((a) => ({ accountId: a.address.hash, accountHash: a.cell.refs[0].hash() }));
+  const shardState = await shardStateHash(ZERO_HASH, changes(BASECHAIN));
   const base = {
     shard: WHOLE_SHARD,
     seqno: 0,
@@ -64,7 +72,7 @@ export async function writeGenesis(
     refs: [],
   });
   const shardRow: BlockRow = { ...base, workchain: BASECHAIN, rootHash: shardCell.rootHash, fileHash: shardCell.fileHash, stateHash: shardState, boc: shardCell.boc };
-  const mcState = masterStateHash(shardState, args.configHash, ZERO_HASH);
+  const mcState = await masterStateHash(shardState, args.configHash, ZERO_HASH, changes(MASTERCHAIN));
   const mcCell = buildBlockCell({
     ...base,
     globalId: args.globalId,
@@ -80,8 +88,9 @@ export async function writeGenesis(
     blocks: [shardRow, mcRow],
     transactions: [],
     messages: [],
-    accountStates: accounts.map((a) => ({ workchain: a.wallet.address.workChain, account: a.wallet.address.hash, boc: a.cell.toBoc() })),
+    accountStates: accounts.map((a) => ({ workchain: a.address.workChain, account: a.address.hash, boc: a.cell.toBoc() })),
     pendingAdded: [],
     pendingDelivered: [],
+    libraries: args.libraries.changes(accounts.map((a) => ({ address: a.address, shardAccount: a.cell }))),
   });
 }

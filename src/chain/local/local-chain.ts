@@ -34,12 +34,16 @@ import { patchedShardAccount, replacedShardAccount, type AccountPatch } from './
 import { ChainClock } from './chain-clock.js';
 import { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { BASECHAIN, BlockIndex, ChainHead, MASTERCHAIN } from './blocks.js';
-import { networkConfig } from './config.js';
-import { EmulatorPool, type PooledEmulator } from './emulator-pool.js';
+import { ChainConfig } from './chain-config.js';
+import { changedConfig } from './config-change.js';
+import { networkConfig, networkConfigOf, type NetworkConfig } from './config.js';
+import { EmulatorPool } from './emulator-pool.js';
 import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
-import { writeGenesis } from './genesis.js';
-import { parseExternal, SIMULATED_WORKCHAIN } from './messages.js';
+import { FAUCET_BALANCE, writeGenesis, type ZeroStateAccount } from './genesis.js';
+import { PublicLibraries } from './libraries.js';
+import { holdsAccounts, parseExternal } from './messages.js';
+import { configContractAddress, configContractData, readConfigContractData, systemContracts } from './system-accounts.js';
 import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
@@ -73,6 +77,11 @@ export interface LocalChainOptions {
   getMethodGasLimit?: bigint;
   /** The emulator worker threads (default: the process-wide pool, shared by every chain). */
   emulators?: EmulatorPool;
+  /**
+   * Accounts a new chain's zero state holds besides the faucets and the system contracts (`--genesis FILE`);
+   * ignored when the data dir already holds a chain.
+   */
+  genesisAccounts?: ZeroStateAccount[];
 }
 
 export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
@@ -102,7 +111,7 @@ export class LocalChain implements DevnetChain {
   private constructor(
     private readonly opts: LocalChainOptions,
     private readonly store: ChainStore,
-    private readonly emulator: PooledEmulator,
+    private readonly chainConfig: ChainConfig,
     private readonly keys: FaucetKeys,
     private readonly wallets: FaucetWallet[],
     private readonly logger: Logger | undefined,
@@ -117,35 +126,47 @@ export class LocalChain implements DevnetChain {
   static async open(opts: LocalChainOptions): Promise<LocalChain> {
     validateOptions(opts);
     const baseClock = opts.clock ?? systemClock;
-    const config = networkConfig(opts.globalId);
-    // The emulator workers load (~0.3 s, more under tsx) while the store opens.
-    const emulator = (opts.emulators ?? EmulatorPool.shared()).emulator(config.base64);
-    const emulatorReady = emulator.ready();
-    emulatorReady.catch(() => undefined); // awaited below; not unhandled if an earlier step throws
+    const pool = opts.emulators ?? EmulatorPool.shared();
+    const keysReady = faucetKeys(opts.faucetMnemonic);
     let store: ChainStore | undefined;
+    let chainConfig: ChainConfig | undefined;
     try {
-      const keys = await faucetKeys(opts.faucetMnemonic);
-      const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
       store = ChainStore.open(opts.dataDir);
+      const isNew = store.lastMcSeqno() === undefined;
+      const config = isNew ? networkConfig(opts.globalId) : storedConfig(store, opts.globalId);
+      // The emulator workers load (~0.3 s, more under tsx) while the faucet key is derived.
+      const emulator = pool.emulator(config.base64);
+      chainConfig = new ChainConfig(pool, { config, emulator });
+      const emulatorReady = emulator.ready();
+      emulatorReady.catch(() => undefined); // awaited below; not unhandled if an earlier step throws
+      const keys = await keysReady;
+      const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);
       checkIdentity(store, opts, keys.keyPair.publicKey);
       const clock = new ChainClock(baseClock, store);
-      if (store.lastMcSeqno() === undefined) {
-        await writeGenesis(store, { globalId: opts.globalId, configHash: config.cell.hash(), faucets: wallets, utime: clock.utime() });
+      if (isNew) {
+        await writeGenesis(store, {
+          globalId: opts.globalId,
+          configHash: config.cell.hash(),
+          accounts: zeroStateAccounts(wallets, config.cell, opts.genesisAccounts ?? []),
+          libraries: new PublicLibraries([]),
+          utime: clock.utime(),
+        });
       }
       await emulatorReady;
-      const chain = new LocalChain(opts, store, emulator, keys, wallets, opts.logger);
-      chain.wire(clock, config);
+      const chain = new LocalChain(opts, store, chainConfig, keys, wallets, opts.logger);
+      chain.wire(clock);
       opts.logger?.info({ seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null }, `${opts.network} local chain opened`);
       return chain;
     } catch (err) {
       store?.close();
-      emulator.close();
+      chainConfig?.close();
       throw err;
     }
   }
 
-  private wire(clock: ChainClock, config: ReturnType<typeof networkConfig>): void {
+  private wire(clock: ChainClock): void {
     const { store, opts } = this;
+    const libraries = new PublicLibraries(store.publicLibraries());
     this.clock = clock;
     const last = store.lastMcSeqno()!;
     const blocks = new BlockIndex(store, opts.globalId);
@@ -167,9 +188,9 @@ export class LocalChain implements DevnetChain {
       network: opts.network,
       globalId: opts.globalId,
       maxBlockTransactions: opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS,
-      configHash: config.cell.hash(),
+      config: this.chainConfig,
+      libraries,
       store,
-      emulator: this.emulator,
       head,
       blocks,
       working,
@@ -184,8 +205,8 @@ export class LocalChain implements DevnetChain {
       blocks,
       head,
       sealed,
-      emulator: this.emulator,
-      config,
+      config: this.chainConfig,
+      libraries,
       clock,
       getMethodGasLimit: opts.getMethodGasLimit ?? DEFAULT_GET_METHOD_GAS_LIMIT,
     });
@@ -293,7 +314,7 @@ export class LocalChain implements DevnetChain {
       this.producer.close();
       await this.producer.idle();
       this.store.close();
-      this.emulator.close();
+      this.chainConfig.close();
       this.logger?.info({ seqno: this.reader.masterchainInfo().last.id.seqno }, `${this.name} local chain stopped`);
     })();
     return this.stopping;
@@ -436,8 +457,11 @@ export class LocalChain implements DevnetChain {
    */
   async setAccount(address: Address, change: AccountPatch | { shardAccount: Cell }): Promise<{ seqno: number }> {
     if (this.stopping) throw new ChainStopped(this.name);
-    if (address.workChain !== SIMULATED_WORKCHAIN) {
-      throw new ChainInputError(`address: only workchain ${SIMULATED_WORKCHAIN} holds accounts on this chain, not ${address.workChain}`);
+    if (!holdsAccounts(address.workChain)) {
+      throw new ChainInputError(`address: workchains 0 and -1 hold accounts on this chain, not ${address.workChain}`);
+    }
+    if (address.equals(configContractAddress(this.chainConfig.cell))) {
+      throw new ChainInputError('address: the config contract holds the config; change it with POST /devnet/config');
     }
     const { sealed } = await this.producer.replaceAccount(address, (current, genUtime) =>
       'shardAccount' in change ? replacedShardAccount(address, change.shardAccount) : patchedShardAccount(address, current, change, genUtime),
@@ -461,6 +485,41 @@ export class LocalChain implements DevnetChain {
     const seqno = await sealed;
     const tx = this.reader.getTransactionsByMessage(hash)[0];
     return { hash, seqno, ...(tx ? { transaction: { hash: tx.hash, lt: tx.lt } } : {}) };
+  }
+
+  /**
+   * Sets config params (fee experiments: gas prices, limits): checked (config-change.ts), loaded by the emulator
+   * workers, then written into the config contract's data in a block sealed now (whatever the mining mode).
+   * Transactions after the change, get-methods and v2 getConfigParam/getConfigAll use the new config. Resolves
+   * with that block's seqno and the config contract's new seqno.
+   */
+  async setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
+    if (this.stopping) throw new ChainStopped(this.name);
+    const current = this.chainConfig.cell;
+    const next = await this.chainConfig.prepare(changedConfig(current, params).cell);
+    const address = configContractAddress(current);
+    let configSeqno = 0;
+    let switched = false;
+    try {
+      const { sealed } = await this.producer.replaceAccount(address, (shardAccount, genUtime) => {
+        const view = new AccountView(address, Buffer.from(shardAccount, 'base64'));
+        configSeqno = (view.data ? readConfigContractData(view.data).seqno : 0) + 1;
+        const change = patchedShardAccount(address, shardAccount, { data: configContractData(next.config.cell, configSeqno) }, genUtime);
+        // On the producer's lane, nothing in flight: every transaction sent from here on runs under the new config.
+        this.chainConfig.switchTo(next);
+        switched = true;
+        return change;
+      });
+      this.produceBlock().catch(() => undefined);
+      return { seqno: await sealed, configSeqno };
+    } finally {
+      if (!switched) next.emulator.close();
+    }
+  }
+
+  /** Every account of the zero state: the faucets, the config contract and elector, the `--genesis` accounts. */
+  zeroStateAccounts(): { address: Address }[] {
+    return zeroStateAccounts(this.wallets, this.chainConfig.cell, this.opts.genesisAccounts ?? []);
   }
 
   // ---- reads (visible state = last sealed block) ----
@@ -511,6 +570,35 @@ export class LocalChain implements DevnetChain {
   }
 }
 
+/**
+ * The config of a chain already on disk: what its config contract holds (POST /devnet/config changes it). A data
+ * dir written before the config contract existed keeps the zero state's config.
+ */
+function storedConfig(store: ChainStore, globalId: number): NetworkConfig {
+  const zeroState = networkConfig(globalId);
+  const address = configContractAddress(zeroState.cell);
+  const stored = store.accountState(address.workChain, address.hash, store.lastMcSeqno()!);
+  const data = stored && new AccountView(address, stored.boc).data;
+  return data ? networkConfigOf(readConfigContractData(data).config) : zeroState;
+}
+
+/** The zero state's accounts; a `--genesis` account at the address of another is refused, naming it. */
+function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis: ZeroStateAccount[]): ZeroStateAccount[] {
+  const accounts: ZeroStateAccount[] = [
+    ...wallets.map((w) => ({ address: w.address, balance: FAUCET_BALANCE, code: w.code, data: w.data })),
+    ...systemContracts(config).map((c) => ({ address: c.address, balance: 0n, code: c.code, data: c.data })),
+  ];
+  const taken = new Set(accounts.map((a) => a.address.toRawString()));
+  for (const account of genesis) {
+    const raw = account.address.toRawString();
+    if (taken.has(raw)) throw new Error(`genesis account ${raw}: this address is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`);
+    if (!holdsAccounts(account.address.workChain)) throw new Error(`genesis account ${raw}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
+    taken.add(raw);
+    accounts.push(account);
+  }
+  return accounts;
+}
+
 function validateOptions(opts: LocalChainOptions): void {
   if (typeof opts.network !== 'string' || opts.network === '') throw new Error('network: a non-empty name is required');
   if (!Number.isInteger(opts.globalId) || opts.globalId < -(2 ** 31) || opts.globalId >= 2 ** 31) {
@@ -543,7 +631,7 @@ function checkUtime(utime: number, field: string): void {
   if (!Number.isInteger(utime) || utime < 0 || utime > 0xffff_ffff) throw new ChainInputError(`${field}: expected a unix time in seconds (0 to 4294967295), got ${utime}`);
 }
 
-/** An internal message to deliver: one root cell, internal, to workchain 0, created no later than the chain's lt. */
+/** An internal message to deliver: one root cell, internal, to workchain 0 or -1, created no later than the chain's lt. */
 function parseInternal(boc: Buffer, maxCreatedLt: bigint): { cell: Cell; message: Message } {
   let cell: Cell;
   let message: Message;
@@ -556,8 +644,8 @@ function parseInternal(boc: Buffer, maxCreatedLt: bigint): { cell: Cell; message
     throw new BadMessage(`boc: not a message (${(error as Error).message})`);
   }
   if (message.info.type !== 'internal') throw new BadMessage(`boc: an ${message.info.type} message; an internal one is delivered here`);
-  if (message.info.dest.workChain !== SIMULATED_WORKCHAIN) {
-    throw new BadMessage(`boc: its destination is in workchain ${message.info.dest.workChain}; only workchain ${SIMULATED_WORKCHAIN} holds accounts`);
+  if (!holdsAccounts(message.info.dest.workChain)) {
+    throw new BadMessage(`boc: its destination is in workchain ${message.info.dest.workChain}; only workchains 0 and -1 hold accounts`);
   }
   if (message.info.createdLt > maxCreatedLt) {
     throw new BadMessage(`boc: created_lt ${message.info.createdLt} is after the chain's last lt ${maxCreatedLt}`);

@@ -19,12 +19,14 @@ export interface ParsedExternal {
   dest: Address;
 }
 
-/** Workchains with an account state here: the basechain only (see the producer's note on -1). */
-export const SIMULATED_WORKCHAIN = 0;
+/** Workchains with account states here: the basechain and the masterchain, as on a real network. */
+export const ACCOUNT_WORKCHAINS: readonly number[] = [0, -1];
+
+export const holdsAccounts = (workchain: number): boolean => workchain === 0 || workchain === -1;
 
 /**
- * Parses a submitted BoC as an external-in message to a basechain account (any account with `anyWorkchain`:
- * a real network has the masterchain's too). Throws BadMessage with the reason when it is not one.
+ * Parses a submitted BoC as an external-in message to an account of workchain 0 or -1 (any workchain with
+ * `anyWorkchain`: a real network may have more). Throws BadMessage with the reason when it is not one.
  */
 export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } = {}): ParsedExternal {
   // Checked before anything is built: reference indexes in range, no more cells than a request may send.
@@ -52,8 +54,8 @@ export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } =
     throw new BadMessage(`boc: expected an external-in message, got ${message.info.type}`);
   }
   const dest = message.info.dest;
-  if (!options.anyWorkchain && dest.workChain !== SIMULATED_WORKCHAIN) {
-    throw new BadMessage(`boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchain 0 only`);
+  if (!options.anyWorkchain && !holdsAccounts(dest.workChain)) {
+    throw new BadMessage(`boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchains 0 and -1 only`);
   }
   return {
     cell,

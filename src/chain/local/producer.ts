@@ -14,8 +14,10 @@
  *    writes both with everything they hold in one SQLite transaction, and only then moves the head
  *    that readers (and masterchainInfo) see.
  *
- * Only workchain 0 has accounts: messages to the masterchain (or any other workchain) are recorded
- * but not delivered, and externals to them are refused at submission (messages.ts).
+ * Workchains 0 and -1 have accounts, each executed with its own config prices (the emulator reads the
+ * account's workchain): basechain transactions go into the basechain block, masterchain ones into the
+ * masterchain block of the same step. Messages to any other workchain are recorded but not delivered, and
+ * externals to them are refused at submission (messages.ts).
  *
  * Every state change runs on one SerialLane, so executions and seals never interleave.
  */
@@ -26,10 +28,11 @@ import { WHOLE_SHARD, type Block } from '../types.js';
 import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
-import type { PooledEmulator } from './emulator-pool.js';
+import type { ChainConfig } from './chain-config.js';
+import type { PublicLibraries } from './libraries.js';
 import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
-import { parseExternal, SIMULATED_WORKCHAIN, type ParsedExternal } from './messages.js';
+import { holdsAccounts, parseExternal, type ParsedExternal } from './messages.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
@@ -76,9 +79,11 @@ export interface ProducerDeps {
   network: string;
   globalId: number;
   maxBlockTransactions: number;
-  configHash: Buffer;
+  /** The config now and its emulator (POST /devnet/config switches both). */
+  config: ChainConfig;
+  /** The public libraries transactions run with; a seal takes in what its masterchain accounts changed. */
+  libraries: PublicLibraries;
   store: ChainStore;
-  emulator: PooledEmulator;
   head: ChainHead;
   blocks: BlockIndex;
   working: WorkingAccounts;
@@ -253,7 +258,7 @@ export class BlockProducer {
 
   /** Runs one transaction on the emulator's transaction worker (the lane sends one at a time). */
   private run(block: OpenBlock, address: Address, message: string, lt: bigint) {
-    return this.d.emulator.runTransaction({
+    return this.d.config.emulator.runTransaction({
       shardAccount: this.d.working.get(address),
       message,
       now: block.genUtime,
@@ -261,6 +266,7 @@ export class BlockProducer {
       randSeedHex: block.randSeedHex,
       ignoreChksig: false,
       prevBlocksInfo: this.d.head.prevBlocksInfo,
+      libs: this.d.libraries.emulatorLibs ?? undefined,
     });
   }
 
@@ -301,7 +307,7 @@ export class BlockProducer {
       const boc = out.cell.toBoc();
       block.messages.push(recordMessage(out.cell, out.hash, out.message, boc, { outTxHash: tx.hash }));
       const info = out.message.info;
-      if (info.type === 'internal' && info.dest.workChain === SIMULATED_WORKCHAIN) {
+      if (info.type === 'internal' && holdsAccounts(info.dest.workChain)) {
         this.queue.push({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
         queued = true;
       }
@@ -398,11 +404,15 @@ export class BlockProducer {
     const prevShard = head.shard;
     const seqno = block.seqno;
 
+    // One step, two blocks: basechain transactions and accounts in the shard block, masterchain ones in the
+    // masterchain block. Every transaction took its lt from the step's one counter (open-block.ts).
+    const changed = [...block.changed.values()];
+    const changesOf = (workchain: number) =>
+      changed.filter((c) => c.address.workChain === workchain).map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash }));
+    const shardTxs = block.txs.filter((t) => t.account.workChain === BASECHAIN);
+    const mcTxs = block.txs.filter((t) => t.account.workChain === MASTERCHAIN);
     const shardEndLt = block.endLt;
-    const shardState = await shardStateHash(
-      prevShard.stateRootHash,
-      [...block.changed.values()].map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash })),
-    );
+    const shardState = await shardStateHash(prevShard.stateRootHash, changesOf(BASECHAIN));
     const shardCell = buildBlockCell({
       globalId,
       workchain: BASECHAIN,
@@ -411,10 +421,10 @@ export class BlockProducer {
       genUtime: block.genUtime,
       startLt: block.startLt,
       endLt: shardEndLt,
-      txCount: block.txs.length,
+      txCount: shardTxs.length,
       randSeed: block.randSeed,
       txTreeHash: await hashTreeRoot(
-        block.txs.map((t) => t.hash),
+        shardTxs.map((t) => t.hash),
         256,
       ),
       stateHash: shardState,
@@ -431,15 +441,17 @@ export class BlockProducer {
       genUtime: block.genUtime,
       startLt: block.startLt,
       endLt: shardEndLt,
-      txCount: block.txs.length,
+      txCount: shardTxs.length,
       stateHash: shardState,
       randSeed: block.randSeed,
       boc: shardCell.boc,
     };
     const shardBlock = makeBlock(shardRow, globalId, prevShard.id, undefined);
 
-    const mcStartLt = nextAlignedLt(shardEndLt);
-    const mcState = masterStateHash(shardState, this.d.configHash, prevMc.stateRootHash);
+    // The masterchain block's own lt follows the shard block's; its range starts at its first transaction's.
+    const mcOwnLt = nextAlignedLt(shardEndLt);
+    const mcStartLt = mcTxs.length > 0 ? block.startLt : mcOwnLt;
+    const mcState = await masterStateHash(shardState, this.d.config.cell.hash(), prevMc.stateRootHash, changesOf(MASTERCHAIN));
     const mcCell = buildBlockCell({
       globalId,
       workchain: MASTERCHAIN,
@@ -447,10 +459,13 @@ export class BlockProducer {
       seqno,
       genUtime: block.genUtime,
       startLt: mcStartLt,
-      endLt: mcStartLt + 1n,
-      txCount: 0,
+      endLt: mcOwnLt + 1n,
+      txCount: mcTxs.length,
       randSeed: block.randSeed,
-      txTreeHash: Buffer.alloc(32),
+      txTreeHash: await hashTreeRoot(
+        mcTxs.map((t) => t.hash),
+        256,
+      ),
       stateHash: mcState,
       prevBlocks: [prevMc.id],
       refs: [shardBlock.id],
@@ -461,15 +476,15 @@ export class BlockProducer {
       rootHash: mcCell.rootHash,
       fileHash: mcCell.fileHash,
       startLt: mcStartLt,
-      endLt: mcStartLt + 1n,
-      txCount: 0,
+      endLt: mcOwnLt + 1n,
+      txCount: mcTxs.length,
       stateHash: mcState,
       boc: mcCell.boc,
     };
     const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
+    const libraries = this.d.libraries.changes(changed);
 
     const newlyPending = this.queue.slice(this.queueHead).filter((m) => !m.onDisk);
-    const changed = [...block.changed.values()];
     const record: SealRecord = {
       mcSeqno: seqno,
       blocks: [shardRow, mcRow],
@@ -478,6 +493,7 @@ export class BlockProducer {
       accountStates: changed.map((c) => ({ workchain: c.address.workChain, account: c.address.hash, boc: c.shardAccount })),
       pendingAdded: newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
       pendingDelivered: block.deliveredPending,
+      libraries,
     };
     try {
       await this.d.store.writeSeal(record);
@@ -491,6 +507,7 @@ export class BlockProducer {
     this.d.blocks.put(shardBlock);
     this.d.blocks.put(mcBlock);
     head.advance(mcBlock, shardBlock);
+    this.d.libraries.apply(libraries);
     this.d.sealed.invalidate([...block.changed.keys()]);
     for (const m of newlyPending) m.onDisk = true;
     this.open = undefined;

@@ -25,8 +25,8 @@ import {
 } from '../types.js';
 import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
-import type { NetworkConfig } from './config.js';
-import type { PooledEmulator } from './emulator-pool.js';
+import type { ChainConfig } from './chain-config.js';
+import type { PublicLibraries } from './libraries.js';
 import { GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
 import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
@@ -63,8 +63,9 @@ export interface ReaderDeps {
   blocks: BlockIndex;
   head: ChainHead;
   sealed: SealedAccounts;
-  emulator: PooledEmulator;
-  config: NetworkConfig;
+  /** The config now and its emulator. */
+  config: ChainConfig;
+  libraries: PublicLibraries;
   clock: Clock;
   getMethodGasLimit: bigint;
 }
@@ -176,7 +177,7 @@ export class ChainReader {
     if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
     const stackBase64 = stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack);
-    const result = await this.d.emulator.runGetMethod({
+    const result = await this.d.config.emulator.runGetMethod({
       ...runnable,
       address: address.toRawString(),
       balance: view.balance,
@@ -186,6 +187,7 @@ export class ChainReader {
       randSeedHex: block.randSeed.toString('hex'),
       gasLimit: this.d.getMethodGasLimit,
       prevBlocksInfo: latest ? this.d.head.prevBlocksInfo : serializePrevBlocksInfo(ChainHead.recentIds(this.d.blocks, seqno), this.d.head.first.id),
+      libs: this.d.libraries.emulatorLibs ?? undefined,
     });
     if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
     return { ...base, exitCode: result.exitCode, gasUsed: result.gasUsed, stackBoc: Cell.fromBase64(result.stack) };
@@ -195,7 +197,7 @@ export class ChainReader {
     const { dest, boc } = externalToEmulate(message);
     const { head } = this.d;
     const view = this.d.sealed.get(dest, head.seqno, true);
-    const result = await this.d.emulator.emulateTransaction({
+    const result = await this.d.config.emulator.emulateTransaction({
       shardAccount: view.shardAccountBase64(),
       message: boc,
       now: Math.max(head.mc.genUtime, Math.floor(this.d.clock.now() / 1000)),
@@ -203,19 +205,22 @@ export class ChainReader {
       randSeedHex: head.mc.randSeed.toString('hex'),
       ignoreChksig: options.ignoreChksig ?? false,
       prevBlocksInfo: head.prevBlocksInfo,
+      libs: this.d.libraries.emulatorLibs ?? undefined,
     });
     return emulationResult(result);
   }
 
+  /** The config now (what the config contract's data holds as of the last sealed block). */
   config(): Cell {
     return this.d.config.cell;
   }
 
+  /** The public libraries of masterchain accounts (libraries.ts), as of the last sealed block. */
   libraries(hashes: Buffer[]): Library[] {
     const found: Library[] = [];
     for (const hash of hashes) {
-      const boc = this.d.store.library(hash);
-      if (boc) found.push({ hash, cell: Cell.fromBoc(boc)[0] });
+      const cell = this.d.libraries.get(hash);
+      if (cell) found.push({ hash, cell });
     }
     return found;
   }

@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pacer } from './lane.js';
+import type { LibraryChanges, LibraryRow } from './libraries.js';
 
 const SCHEMA_VERSION = '1';
 
@@ -52,7 +53,8 @@ CREATE TABLE IF NOT EXISTS account_states (
   PRIMARY KEY (workchain, account, mc_seqno)
 );
 CREATE TABLE IF NOT EXISTS pending_messages (hash BLOB PRIMARY KEY, created_lt INTEGER NOT NULL, boc BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS libraries (hash BLOB PRIMARY KEY, boc BLOB NOT NULL);
+-- Public libraries of masterchain accounts, per publisher (libraries.ts): the chain's global library set.
+CREATE TABLE IF NOT EXISTS public_libraries (account BLOB NOT NULL, hash BLOB NOT NULL, boc BLOB NOT NULL, PRIMARY KEY (account, hash));
 `;
 
 /** Longest stretch of row writes in a block's SQLite transaction before yielding to the event loop. */
@@ -137,6 +139,8 @@ export interface SealRecord {
   pendingAdded: readonly PendingRow[];
   /** Earlier pending messages delivered now. */
   pendingDelivered: readonly Buffer[];
+  /** Public libraries masterchain accounts published or dropped in this step. */
+  libraries?: LibraryChanges;
 }
 
 interface RawBlockRow {
@@ -279,7 +283,9 @@ export class ChainStore {
       pendingInsert: prepare('INSERT INTO pending_messages (hash, created_lt, boc) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
       pendingDelete: prepare('DELETE FROM pending_messages WHERE hash = ?'),
       pendingAll: prepare('SELECT hash, created_lt, boc FROM pending_messages ORDER BY created_lt'),
-      libGet: prepare('SELECT boc FROM libraries WHERE hash = ?'),
+      libSet: prepare('INSERT INTO public_libraries (account, hash, boc) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      libDrop: prepare('DELETE FROM public_libraries WHERE account = ? AND hash = ?'),
+      libAll: prepare('SELECT account, hash, boc FROM public_libraries'),
     };
   }
 
@@ -397,8 +403,9 @@ export class ChainStore {
     }));
   }
 
-  library(hash: Buffer): Buffer | undefined {
-    return (this.s.libGet.get(hash) as { boc: Buffer } | undefined)?.boc;
+  /** Every public library of every masterchain account (read once, when the chain opens). */
+  publicLibraries(): LibraryRow[] {
+    return this.s.libAll.all() as LibraryRow[];
   }
 
   /**
@@ -451,6 +458,14 @@ export class ChainStore {
     }
     for (const h of rec.pendingDelivered) {
       s.pendingDelete.run(h);
+      yield;
+    }
+    for (const l of rec.libraries?.set ?? []) {
+      s.libSet.run(l.account, l.hash, l.boc);
+      yield;
+    }
+    for (const l of rec.libraries?.dropped ?? []) {
+      s.libDrop.run(l.account, l.hash);
       yield;
     }
   }
