@@ -6,7 +6,8 @@
 import { fromNano } from '@ton/core';
 import pino, { type Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
-import { LocalChain } from '../chain/local/index.js';
+import { genesisAccounts, GenesisRefused, LocalChain } from '../chain/local/index.js';
+import { ConfigError } from '../config/errors.js';
 import { LiteChain } from '../chain/lite/index.js';
 import { LITE_INDEX_NICE } from '../util/thread-priority.js';
 import type { TongateConfig } from '../config/types.js';
@@ -27,6 +28,26 @@ export interface RunningTongate {
   stop(): Promise<void>;
 }
 
+/** A local network's chain; a `--genesis` entry it cannot take is a configuration error (exit 2), naming the entry. */
+async function openLocalChain(config: TongateConfig, network: TongateConfig['networks'][number], clock: Clock, logger: Logger): Promise<LocalChain> {
+  try {
+    return await LocalChain.open({
+      network: network.name,
+      globalId: network.globalId,
+      dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+      blockIntervalMs: config.blockIntervalMs,
+      mining: config.mining,
+      faucetMnemonic: config.faucetMnemonic,
+      genesisAccounts: config.genesis ? await genesisAccounts(config.genesis.entries, network.globalId) : undefined,
+      clock,
+      logger: logger.child({ network: network.name }),
+    });
+  } catch (err) {
+    if (err instanceof GenesisRefused) throw new ConfigError('--genesis', `${config.genesis!.file}: ${err.message} (network ${network.name})`);
+    throw err;
+  }
+}
+
 export async function startTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger } = {}): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
@@ -45,16 +66,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
             logger: logger.child({ network: network.name }),
             pool: { followerQueriesPerSecond: network.lite!.indexRps },
           })
-        : LocalChain.open({
-            network: network.name,
-            globalId: network.globalId,
-            dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
-            blockIntervalMs: config.blockIntervalMs,
-            mining: config.mining,
-            faucetMnemonic: config.faucetMnemonic,
-            clock,
-            logger: logger.child({ network: network.name }),
-          }),
+        : openLocalChain(config, network, clock, logger),
     ),
   );
   // v3's index follows each chain: a local chain's from its start (catching up on blocks it missed while

@@ -58,6 +58,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     blockIntervalMs: (values.blockInterval as number) || DEFAULT_BLOCK_INTERVAL_MS,
     mining: values.mining === 'manual' || values.blockInterval === 0 ? 'manual' : 'auto',
     faucetMnemonic: values.faucetMnemonic as string[],
+    genesis: values.genesis as TongateConfig['genesis'],
     adminToken: values.adminToken as string | undefined,
     access: values.access === 'on',
     databaseUrl: values.databaseUrl as string | undefined,

@@ -6,6 +6,7 @@ import { ConfigError } from './errors.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
 import { asNetworkPairs } from './per-network.js';
+import { readGenesisFile } from './genesis.js';
 
 export interface OptionSpec {
   /** Config-file key and commander attribute name (camelCase). */
@@ -167,6 +168,12 @@ export const OPTIONS: OptionSpec[] = [
     description: '24 words of the local chains\' faucet wallets',
     defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
     parse: asMnemonic,
+  },
+  {
+    key: 'genesis',
+    flag: '--genesis <file>',
+    description: 'YAML or JSON list of accounts new local chains start with: address + balance + code + data BoCs, or wallet version + mnemonic + balance',
+    parse: (raw, label) => readGenesisFile(asString(raw, label)),
   },
   { key: 'adminToken', flag: '--admin-token <token>', description: 'bearer token of the admin API, /metrics and the /devnet controls (admin API off without it)', parse: asString },
   { key: 'access', flag: '--access <on|off>', description: 'API keys and rate limits', defaultValue: 'on', parse: oneOf('on', 'off') },

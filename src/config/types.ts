@@ -1,4 +1,5 @@
 import type { GlobalConfig } from '../ton/global-config.js';
+import type { GenesisSpec } from './genesis.js';
 /** The resolved configuration of one tongate process: what `tongate start` runs with. */
 
 export interface NetworkConfig {
@@ -65,6 +66,8 @@ export interface TongateConfig {
   /** Local chains: blocks on a timer (auto) or only when asked (manual; `--block-interval 0` means it too). */
   mining: 'auto' | 'manual';
   faucetMnemonic: string[];
+  /** Local chains: accounts a new chain's zero state holds (`--genesis FILE`, src/config/genesis.ts). */
+  genesis?: GenesisSpec;
   adminToken?: string;
   access: boolean;
   databaseUrl?: string;

@@ -48,7 +48,7 @@ function withGasPrice(param: Cell, gasPrice: bigint): Cell {
     .storeUint(0xde, 8)
     .storeUint(gasPrice, 64)
     .storeUint(p.other.gasLimit, 64)
-    .storeUint(p.other.specialGasLimit, 64)
+    .storeUint(p.other.specialGasLimit ?? p.other.gasLimit, 64)
     .storeUint(p.other.gasCredit, 64)
     .storeUint(p.other.blockGasLimit, 64)
     .storeUint(p.other.freezeDueLimit, 64)

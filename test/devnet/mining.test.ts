@@ -110,6 +110,7 @@ test('every control: admin token, local networks only (404 on an upstream networ
   const paths = Object.keys(spec.body.paths).sort();
   assert.deepEqual(paths, [
     '/devnet/accounts/{address}',
+    '/devnet/config',
     '/devnet/deploy-jetton',
     '/devnet/fund',
     '/devnet/fund-jetton',

@@ -17,6 +17,8 @@ const ZERO_HASH = Buffer.alloc(32);
 
 /** An account of the zero state: active with code and data, or (without code) uninit holding its balance. */
 export interface ZeroStateAccount {
+  /** Where it came from, for messages (a `--genesis` entry). */
+  label?: string;
   address: Address;
   balance: bigint;
   code?: Cell;

@@ -40,6 +40,7 @@ import { networkConfig, networkConfigOf, type NetworkConfig } from './config.js'
 import { EmulatorPool } from './emulator-pool.js';
 import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
+import { GenesisRefused } from './genesis-accounts.js';
 import { FAUCET_BALANCE, writeGenesis, type ZeroStateAccount } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
 import { holdsAccounts, parseExternal } from './messages.js';
@@ -591,8 +592,9 @@ function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis: ZeroS
   const taken = new Set(accounts.map((a) => a.address.toRawString()));
   for (const account of genesis) {
     const raw = account.address.toRawString();
-    if (taken.has(raw)) throw new Error(`genesis account ${raw}: this address is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`);
-    if (!holdsAccounts(account.address.workChain)) throw new Error(`genesis account ${raw}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
+    const label = account.label ?? `genesis account ${raw}`;
+    if (taken.has(raw)) throw new GenesisRefused(`${label}: ${raw} is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`);
+    if (!holdsAccounts(account.address.workChain)) throw new GenesisRefused(`${label}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
     taken.add(raw);
     accounts.push(account);
   }
