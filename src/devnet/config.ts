@@ -48,7 +48,7 @@ function configParams(raw: unknown): Map<number, Cell> {
   const params = new Map<number, Cell>();
   for (const [key, value] of entries) {
     if (!/^-?\d{1,10}$/.test(key) || Number(key) < -(2 ** 31) || Number(key) >= 2 ** 31) {
-      throw new ApiError(422, `params: ${showInput(key)} is not a config param number (a 32-bit integer)`);
+      throw new ApiError(422, `params: ${JSON.stringify(showInput(key, 20))} is not a config param number (a 32-bit integer)`);
     }
     params.set(Number(key), boc(value, `params.${key}`, budget));
   }

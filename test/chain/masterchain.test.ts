@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, beginCell, Cell, Dictionary, toNano, type Slice } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, parseTuple, toNano, type Slice } from '@ton/core';
 import { configParseGasLimitsPrices, parseFullConfig, WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { LocalChain } from '../../src/chain/local/index.js';
-import { compileFuncContract } from '../support/func.js';
+import { answerCode, libraryCell, publisherCode } from '../support/library-contracts.js';
 import { openChain, tempDir, TEST_MNEMONIC, v4Transfer } from './support.js';
 
 const CONFIG_ADDRESS = Address.parse(`-1:${'5'.repeat(64)}`);
@@ -67,7 +67,7 @@ test('zero state: an active config contract whose data holds the config (as blue
   assert.equal(config.data!.refs[0].hash().toString('hex'), chain.config().hash().toString('hex'), 'what the contract holds is what getConfigAll serves');
   const seqno = await chain.runGetMethod(CONFIG_ADDRESS, 'seqno', []);
   assert.equal(seqno.exitCode, 0);
-  assert.equal(seqno.stackBoc.beginParse().skip(24 + 8).loadUintBig(64), 0n); // VmStack: depth 1, int 0
+  assert.deepEqual(parseTuple(seqno.stackBoc), [{ type: 'int', value: 0n }]);
 
   assert.equal(chain.getAccount(ELECTOR_ADDRESS).state, 'active');
   for (const method of ['active_election_id', 'participant_list', 'past_election_ids']) {
@@ -126,27 +126,11 @@ test('setConfig: a higher basechain gas price raises the next transactions fees;
   assert.equal(again, after);
 });
 
-const PUBLISHER_SOURCE = `
-() set_lib_code(cell code, int mode) impure asm "SETLIBCODE";
-() recv_internal(int balance, int msg_value, cell in_msg_full, slice in_msg_body) impure {
-  if (in_msg_body.slice_refs_empty?()) { return (); }
-  set_lib_code(in_msg_body~load_ref(), 2); ;; mode 2: public
-}
-`;
-
-const ANSWER_SOURCE = `
-() recv_internal(int balance, int msg_value, cell in_msg_full, slice in_msg_body) impure {
-  set_data(begin_cell().store_uint(42, 32).end_cell());
-}
-int answer() method_id { return 42; }
-`;
-
 test('public libraries: published on -1 with SETLIBCODE, they run code given as a library cell (transactions and get-methods) and getLibraries finds them', async (t) => {
   const { chain } = await openChain(t, { blockIntervalMs: 0 });
-  const publisherCode = await compileFuncContract('publisher', PUBLISHER_SOURCE);
-  const libraryCode = await compileFuncContract('answer', ANSWER_SOURCE);
+  const libraryCode = await answerCode();
   const publisher = Address.parse(`-1:${'71'.repeat(32)}`);
-  await chain.setAccount(publisher, { balance: toNano('100'), code: publisherCode, data: Cell.EMPTY });
+  await chain.setAccount(publisher, { balance: toNano('100'), code: await publisherCode(), data: Cell.EMPTY });
   assert.deepEqual(chain.libraries([libraryCode.hash()]), []);
   const { transaction } = await chain.sendInternal(internalTo(publisher, beginCell().storeRef(libraryCode).endCell()));
   assert.ok(transaction, 'delivered');
@@ -154,11 +138,11 @@ test('public libraries: published on -1 with SETLIBCODE, they run code given as 
   assert.ok(lib?.cell.equals(libraryCode), 'getLibraries returns the published library');
 
   // A basechain contract whose code is only a library cell (type 2 + the library's hash).
-  const libraryCell = new Cell({ exotic: true, bits: beginCell().storeUint(2, 8).storeBuffer(libraryCode.hash()).endCell().bits });
   const user = Address.parse(`0:${'72'.repeat(32)}`);
-  await chain.setAccount(user, { balance: toNano('1'), code: libraryCell, data: Cell.EMPTY });
+  await chain.setAccount(user, { balance: toNano('1'), code: libraryCell(libraryCode), data: Cell.EMPTY });
   const answer = await chain.runGetMethod(user, 'answer', []);
   assert.equal(answer.exitCode, 0, 'the get-method runs the library code');
+  assert.deepEqual(parseTuple(answer.stackBoc), [{ type: 'int', value: 42n }]);
   const sent = await chain.sendInternal(internalTo(user, Cell.EMPTY));
   const [tx] = chain.getTransactions(user, { limit: 1 });
   assert.ok(tx.hash.equals(sent.transaction!.hash));
