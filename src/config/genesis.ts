@@ -22,6 +22,7 @@ import { extname } from 'node:path';
 import { Address, Cell } from '@ton/core';
 import { parse as parseYaml } from 'yaml';
 import { bocBudget, parseBoc } from '../ton/boc.js';
+import { TonInputError } from '../ton/errors.js';
 import type { GenesisEntry } from '../chain/local/genesis-accounts.js';
 import { ConfigError } from './errors.js';
 
@@ -121,6 +122,7 @@ function cell(raw: unknown, at: string, fail: (message: string) => never): Cell 
   try {
     return parseBoc(raw, at, bocBudget(8_192));
   } catch (err) {
-    return fail((err as Error).message);
+    if (err instanceof TonInputError) return fail(`${at}: not a BoC in base64 (${err.reason})`);
+    throw err;
   }
 }
