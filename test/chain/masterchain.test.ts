@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, beginCell, Cell, Dictionary, parseTuple, toNano, type Slice } from '@ton/core';
-import { configParseGasLimitsPrices, parseFullConfig, WalletContractV4 } from '@ton/ton';
+import { configParseGasLimitsPrices, configParseMsgPrices, parseFullConfig, WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { LocalChain } from '../../src/chain/local/index.js';
 import { answerCode, libraryCell, publisherCode } from '../support/library-contracts.js';
@@ -118,10 +118,22 @@ test('setConfig: a higher basechain gas price raises the next transactions fees;
   await assert.rejects(chain.setConfig(new Map([[0, beginCell().storeUint(0, 256).endCell()]])), /params\.0: the config contract address is fixed/);
   assert.ok(chain.config().equals(contract.data!.refs[0]));
 
+  // Two changes at once: each starts from the config the other left.
+  const params = () => Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), chain.config());
+  const param20 = withGasPrice(params().get(20)!, 20_000_000n);
+  const m = configParseMsgPrices(params().get(25)!.beginParse());
+  const param25 = beginCell().storeUint(0xea, 8).storeUint(m.lumpPrice + 1n, 64).storeUint(m.bitPrice, 64).storeUint(m.cellPrice, 64)
+    .storeUint(m.ihrPriceFactor, 32).storeUint(m.firstFrac, 16).storeUint(m.nextFrac, 16).endCell();
+  const both = await Promise.all([chain.setConfig(new Map([[20, param20]])), chain.setConfig(new Map([[25, param25]]))]);
+  assert.deepEqual(both.map((b) => b.configSeqno), [2, 3]);
+  assert.ok(params().get(20)!.equals(param20) && params().get(25)!.equals(param25) && params().get(21)!.equals(raised));
+  const contract2 = chain.getAccount(CONFIG_ADDRESS);
+  assert.ok(contract2.data!.refs[0].equals(chain.config()));
+
   await chain.stop();
   const reopened = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: TEST_MNEMONIC, clock, dataDir, blockIntervalMs: 0 });
   t.after(() => reopened.stop());
-  assert.ok(reopened.config().equals(contract.data!.refs[0]), 'the config is read back from the config contract');
+  assert.ok(reopened.config().equals(contract2.data!.refs[0]), 'the config is read back from the config contract');
   const again = gasFees(await deployedWalletTx(reopened, walletOn(0, 3)));
   assert.equal(again, after);
 });

@@ -104,6 +104,7 @@ export class LocalChain implements DevnetChain {
   private readonly listeners = new Set<(block: SealedBlock) => void>();
   private timer?: NodeJS.Timeout;
   private production: Promise<unknown> = Promise.resolve();
+  private configChanges: Promise<unknown> = Promise.resolve();
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
   private reader!: ChainReader;
@@ -494,7 +495,14 @@ export class LocalChain implements DevnetChain {
    * Transactions after the change, get-methods and v2 getConfigParam/getConfigAll use the new config. Resolves
    * with that block's seqno and the config contract's new seqno.
    */
-  async setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
+  setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
+    // One change at a time: each starts from the config the previous one left (none is lost to a race).
+    const change = this.configChanges.then(() => this.changeConfig(params));
+    this.configChanges = change.catch(() => undefined);
+    return change;
+  }
+
+  private async changeConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
     if (this.stopping) throw new ChainStopped(this.name);
     const current = this.chainConfig.cell;
     const next = await this.chainConfig.prepare(changedConfig(current, params).cell);

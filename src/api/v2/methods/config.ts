@@ -1,7 +1,7 @@
 /**
- * The blockchain config and shared libraries. The local chain's config is fixed when the chain is
- * created (chain/local/config.ts), so the config as of any existing masterchain block is the current
- * one; `seqno` is still checked, so an unknown block is a 404 as elsewhere.
+ * The blockchain config and shared libraries. A local chain serves its config now (what its config contract
+ * holds; POST /devnet/config changes it) whatever `seqno` asks for; `seqno` is still checked, so an unknown block
+ * is a 404 as elsewhere. Libraries: a local chain's are its masterchain accounts' public ones.
  */
 import { Dictionary, type Cell } from '@ton/core';
 import { bocBase64 } from '../../../ton/boc.js';
