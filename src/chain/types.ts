@@ -266,8 +266,12 @@ export interface Chain extends NetworkIdentity {
   sendExternal(boc: Buffer): Promise<SentMessage>;
   /** Emulates an external message on the visible state without changing anything (estimateFee). */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): MaybePromise<EmulationResult>;
-  /** The blockchain config cell (the dictionary root). */
-  config(): MaybePromise<Cell>;
+  /**
+   * The blockchain config cell (the dictionary root): the last block's, or as of masterchain block `mcSeqno` where
+   * the chain keeps its history (a local chain reads it from its config contract's state then; others answer the
+   * last one).
+   */
+  config(mcSeqno?: number): MaybePromise<Cell>;
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */
   onBlock(listener: (block: SealedBlock) => void): () => void;

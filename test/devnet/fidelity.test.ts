@@ -74,6 +74,8 @@ test('POST /devnet/config: a higher gas price, checked and sealed; fees rise, an
   const set = await devnet.setConfig({ 21: raised });
   assert.deepEqual(set, { blockSeqno: head + 1, configSeqno: 1 });
   assert.ok((await configParam(url, 21)).equals(raised));
+  const asBefore = await getJson(`${url}/api/v2/getConfigParam?config_id=21&seqno=${head}`);
+  assert.ok(Cell.fromBase64(asBefore.body.result.config.bytes).equals(param21), 'as of the block before the change: the old param');
   const { full } = await blueprintGetConfig(client);
   assert.equal(full.gasPrices.workchain.other.gasPrice, p.other.gasPrice * 10n, 'the config contract holds the new config');
   const after = await fundGasFees(2);

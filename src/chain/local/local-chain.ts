@@ -571,8 +571,9 @@ export class LocalChain implements DevnetChain {
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): Promise<EmulationResult> {
     return this.reader.emulateExternal(message, options);
   }
-  config(): Cell {
-    return this.reader.config();
+  /** The config now, or as of masterchain block `mcSeqno` (its config contract's data then). */
+  config(mcSeqno?: number): Cell {
+    return this.reader.config(mcSeqno);
   }
   libraries(hashes: Buffer[]): Library[] {
     return this.reader.libraries(hashes);

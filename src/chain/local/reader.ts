@@ -26,6 +26,7 @@ import {
 import type { SealedAccounts } from './accounts.js';
 import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
 import type { ChainConfig } from './chain-config.js';
+import { configContractAddress, readConfigContractData } from './system-accounts.js';
 import type { PublicLibraries } from './libraries.js';
 import { GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
 import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
@@ -112,9 +113,13 @@ export class ChainReader {
     return mc?.shardBlocks ?? [];
   }
 
+  private getAccountView(address: Address, seqno: number) {
+    return this.d.sealed.get(address, seqno, seqno === this.visible);
+  }
+
   getAccount(address: Address, mcSeqno?: number): AccountState {
     const seqno = this.pin(mcSeqno);
-    const view = this.d.sealed.get(address, seqno, seqno === this.visible);
+    const view = this.getAccountView(address, seqno);
     const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
     return view.accountState(address, block.id, block.genUtime);
   }
@@ -210,9 +215,15 @@ export class ChainReader {
     return emulationResult(result);
   }
 
-  /** The config now (what the config contract's data holds as of the last sealed block). */
-  config(): Cell {
-    return this.d.config.cell;
+  /**
+   * The config now (what the config contract's data holds as of the last sealed block), or as of an older
+   * masterchain block: the config contract's data then (a chain created before it existed: the config now).
+   */
+  config(mcSeqno?: number): Cell {
+    if (mcSeqno === undefined || mcSeqno === this.visible) return this.d.config.cell;
+    const address = configContractAddress(this.d.config.cell);
+    const data = this.getAccountView(address, this.pin(mcSeqno)).data;
+    return data ? readConfigContractData(data).config : this.d.config.cell;
   }
 
   /** The public libraries of masterchain accounts (libraries.ts), as of the last sealed block. */

@@ -1,7 +1,7 @@
 /**
- * The blockchain config and shared libraries. A local chain serves its config now (what its config contract
- * holds; POST /devnet/config changes it) whatever `seqno` asks for; `seqno` is still checked, so an unknown block
- * is a 404 as elsewhere. Libraries: a local chain's are its masterchain accounts' public ones.
+ * The blockchain config and shared libraries. A local chain serves the config its config contract held as of
+ * `seqno` (POST /devnet/config changes it); `seqno` is checked first, so an unknown block is a 404 as elsewhere.
+ * Libraries: a local chain's are its masterchain accounts' public ones.
  */
 import { Dictionary, type Cell } from '@ton/core';
 import { bocBase64 } from '../../../ton/boc.js';
@@ -26,7 +26,7 @@ function configParams(config: Cell): Dictionary<number, Cell> {
 
 async function configAt(network: NetworkContext, seqno: number | undefined): Promise<Cell> {
   if (seqno !== undefined) await findMasterchainBlock(network, seqno);
-  return network.chain.config();
+  return network.chain.config(seqno);
 }
 
 export const getConfigParam = defineMethod({
