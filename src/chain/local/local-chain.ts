@@ -130,6 +130,7 @@ export class LocalChain implements DevnetChain {
     const baseClock = opts.clock ?? systemClock;
     const pool = opts.emulators ?? EmulatorPool.shared();
     const keysReady = faucetKeys(opts.faucetMnemonic);
+    keysReady.catch(() => undefined); // awaited below; not unhandled if the store fails to open first
     let store: ChainStore | undefined;
     let chainConfig: ChainConfig | undefined;
     try {
@@ -526,9 +527,12 @@ export class LocalChain implements DevnetChain {
     }
   }
 
-  /** Every account of the zero state: the faucets, the config contract and elector, the `--genesis` accounts. */
+  /**
+   * Every account of the zero state (the faucets, the config contract and elector, the `--genesis` accounts), as
+   * block 0 wrote them: a genesis file given to a restart of an existing chain changes nothing.
+   */
   zeroStateAccounts(): { address: Address }[] {
-    return zeroStateAccounts(this.wallets, this.chainConfig.cell, this.opts.genesisAccounts ?? []);
+    return this.store.accountsChangedAt(0).map((a) => ({ address: new Address(a.workchain, a.account) }));
   }
 
   // ---- reads (visible state = last sealed block) ----

@@ -280,6 +280,7 @@ export class ChainStore {
       stateAsOf: prepare(
         'SELECT boc, mc_seqno FROM account_states WHERE workchain = ? AND account = ? AND mc_seqno <= ? ORDER BY mc_seqno DESC LIMIT 1',
       ),
+      statesAt: prepare('SELECT workchain, account FROM account_states WHERE mc_seqno = ?'),
       pendingInsert: prepare('INSERT INTO pending_messages (hash, created_lt, boc) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
       pendingDelete: prepare('DELETE FROM pending_messages WHERE hash = ?'),
       pendingAll: prepare('SELECT hash, created_lt, boc FROM pending_messages ORDER BY created_lt'),
@@ -393,6 +394,11 @@ export class ChainStore {
   accountState(workchain: number, account: Buffer, mcSeqno: number): { boc: Buffer; mcSeqno: number } | undefined {
     const row = this.s.stateAsOf.get(workchain, account, mcSeqno) as { boc: Buffer; mc_seqno: bigint } | undefined;
     return row && { boc: row.boc, mcSeqno: Number(row.mc_seqno) };
+  }
+
+  /** The accounts whose state changed in masterchain block `mcSeqno` (block 0: every account of the zero state). */
+  accountsChangedAt(mcSeqno: number): Array<{ workchain: number; account: Buffer }> {
+    return (this.s.statesAt.all(mcSeqno) as Array<{ workchain: bigint; account: Buffer }>).map((r) => ({ workchain: Number(r.workchain), account: r.account }));
   }
 
   pendingMessages(): PendingRow[] {
