@@ -28,7 +28,7 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
       title: 'tongate devnet controls',
       version,
       description:
-        'Controls of a local chain: mining, time, state surgery, the faucet. Served only on networks of kind local ' +
+        'Controls of a local chain: mining, time, state surgery, config changes, the faucet. Served only on networks of kind local ' +
         '(404 elsewhere); with --admin-token, each needs Authorization: Bearer <token>. Bad input: 4xx naming the field.',
     },
     tags: [{ name: 'devnet', description: 'local chain controls' }],

@@ -3,10 +3,15 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, Cell, Dictionary, internal, toNano, type Slice } from '@ton/core';
 import { configParseGasLimitsPrices, parseFullConfig, TonClient, WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { DevnetError } from '../../src/devnet/client.js';
 import { getJson, postJson } from '../support/tongate.js';
 import { answerCode, libraryCell, publisherCode } from '../support/library-contracts.js';
 import { ADMIN_TOKEN, indexedUpTo, startManualTongate, until } from './support.js';
+
+const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 const CONFIG_ADDRESS = Address.parse(`-1:${'5'.repeat(64)}`);
 
@@ -71,8 +76,18 @@ test('POST /devnet/config: a higher gas price, checked and sealed; fees rise, an
     .storeUint(p.other.deleteDueLimit, 64)
     .endCell();
   const head = (await client.getMasterchainInfo()).latestSeqno;
-  const set = await devnet.setConfig({ 21: raised });
-  assert.deepEqual(set, { blockSeqno: head + 1, configSeqno: 1 });
+  // The request and the answer as the OpenAPI document of /devnet describes them.
+  const operation = (await getJson(`${url}/devnet/openapi.json`)).body.paths['/devnet/config'].post;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const request = { params: { 21: raised.toBoc().toString('base64') } };
+  assert.ok(ajv.validate(operation.requestBody.content['application/json'].schema, request), JSON.stringify(ajv.errors));
+  const answer = await postJson(`${url}/devnet/config`, request, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.ok(ajv.validate(operation.responses['200'].content['application/json'].schema, answer.body), JSON.stringify(ajv.errors));
+  assert.deepEqual(answer.body.result, { '@type': 'devnet.configSet', block_seqno: head + 1, config_seqno: 1, params: [21] });
+  // The typed client: the same change again (the config contract's seqno moves on).
+  assert.deepEqual(await devnet.setConfig({ 21: raised }), { blockSeqno: head + 2, configSeqno: 2 });
   assert.ok((await configParam(url, 21)).equals(raised));
   const asBefore = await getJson(`${url}/api/v2/getConfigParam?config_id=21&seqno=${head}`);
   assert.ok(Cell.fromBase64(asBefore.body.result.config.bytes).equals(param21), 'as of the block before the change: the old param');
