@@ -7,15 +7,11 @@
  * Their code is tongate's own (src/contracts/system); neither runs tick-tock transactions here.
  */
 import { Address, beginCell, Cell } from '@ton/core';
-import { CONFIG_CONTRACT_CODE } from '../../contracts/system/config-contract.js';
-import { ELECTOR_CODE } from '../../contracts/system/elector.js';
+import { configContractCode, electorCode } from '../../contracts/system/code.js';
 import { configParams } from './config.js';
 
 const CONFIG_ADDRESS_PARAM = 0;
 const ELECTOR_ADDRESS_PARAM = 1;
-
-const configCode = Cell.fromBase64(CONFIG_CONTRACT_CODE);
-const electorCode = Cell.fromBase64(ELECTOR_CODE);
 
 /** A masterchain address named by a config param (`addr:bits256`). */
 function masterAddressParam(config: Cell, param: number): Address {
@@ -54,7 +50,7 @@ export interface SystemContract {
 /** The config contract and the elector of a zero state with this config. */
 export function systemContracts(config: Cell): SystemContract[] {
   return [
-    { address: configContractAddress(config), code: configCode, data: configContractData(config, 0) },
-    { address: electorAddress(config), code: electorCode, data: ELECTOR_DATA },
+    { address: configContractAddress(config), code: configContractCode(), data: configContractData(config, 0) },
+    { address: electorAddress(config), code: electorCode(), data: ELECTOR_DATA },
   ];
 }

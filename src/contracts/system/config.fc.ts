@@ -5,7 +5,7 @@
  * config dictionary). It answers the real contract's read-only get-methods; it takes no votes and no external
  * messages: the config changes through `POST /devnet/config`, which rewrites this data in a block.
  */
-export const CONFIG_CONTRACT_SOURCE = `
+export const CONFIG_CONTRACT_FUNC = `
 () recv_internal(int balance, int msg_value, cell in_msg_full, slice in_msg_body) impure {
   ;; Value sent here stays here; there is no proposal or vote to process.
 }
@@ -28,7 +28,3 @@ int get_public_key() method_id {
   return ds.preload_uint(256);
 }
 `;
-
-/** CONFIG_CONTRACT_SOURCE compiled (test/contracts/system.test.ts checks they agree). */
-export const CONFIG_CONTRACT_CODE =
-  'te6cckEBCAEARwABFP8A9KQT9LzyyAsBAgEgAgcCAUgDBAAG0F8EAgFIBQYAHbs5ztRNDUMYAg1yHXC/+AAVuMl+1E0NQx1wsfgADPIwhA/y8CQFIp4=';

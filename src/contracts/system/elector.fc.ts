@@ -5,7 +5,7 @@
  * the real elector's layout, empty: `elect:(Maybe ^Election) credits:(HashmapE 256 Grams)
  * past_elections:(HashmapE 32 PastElection) grams:Grams active_id:uint32 active_hash:uint256`.
  */
-export const ELECTOR_SOURCE = `
+export const ELECTOR_FUNC = `
 () recv_internal(int balance, int msg_value, cell in_msg_full, slice in_msg_body) impure {
   ;; Stakes and other requests are kept without an answer: there are no elections to enter.
 }
@@ -39,7 +39,3 @@ tuple past_elections() method_id {
   return null();
 }
 `;
-
-/** ELECTOR_SOURCE compiled (test/contracts/system.test.ts checks they agree). */
-export const ELECTOR_CODE =
-  'te6cckEBEAEAZAABFP8A9KQT9LzyyAsBAgFiAgMABtBfBAIBIAQLAgEgBQYAB7vpZtgCAnIHCgIBaggJAAW4dwgAEbqnBUcABtUxGAAIqywwcAIBIAwNAAe5h1bYAgFYDg8AB7ClW2AACbPgDBwgZXpAWw==';
