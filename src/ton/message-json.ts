@@ -15,6 +15,8 @@ import { formatRawUpper, formatV2Address } from './address.js';
 import { bocBase64 } from './boc.js';
 import { formatHash } from './hash.js';
 import { bodyOpcode, commentBytes, formatOpcode, legacyMessageText } from './message-body.js';
+import { decodeMessageBody } from './decoded/decode.js';
+import type { JsonObject } from './decoded/kinds.js';
 import { messageParts, type MessageParts } from './message-cells.js';
 import { accountAddress, extraCurrencies, extraCurrenciesMap, type AccountAddressJson, type ExtraCurrencyJson } from './tonlib-json.js';
 
@@ -107,7 +109,7 @@ export function v2MessageStd(cell: Cell, testOnly: boolean): RawMessageJson {
 export interface V3MessageContent {
   hash: string;
   body: string;
-  decoded: Record<string, unknown> | null;
+  decoded: JsonObject | null;
 }
 
 export interface V3MessageJson {
@@ -139,14 +141,6 @@ export interface V3MessageOptions {
   inMsgTxHash?: Buffer;
   /** Hash of the transaction that created the message (written only when known). */
   outMsgTxHash?: Buffer;
-}
-
-/** The index's decoding of a body: a text comment, an empty cell, or nothing it recognises. */
-function decodedBody(body: Cell): Record<string, unknown> | null {
-  const comment = commentBytes(body);
-  if (comment !== null) return { '@type': 'text_comment', comment: comment.toString('utf8'), type: 'text_comment' };
-  if (body.bits.length === 0 && body.refs.length === 0) return { '@type': 'empty_cell' };
-  return null;
 }
 
 /**
@@ -191,7 +185,7 @@ export function v3Message(cell: Cell, options: V3MessageOptions = {}): V3Message
     bounce: internal ? internal.bounce : null,
     bounced: internal ? internal.bounced : null,
     import_fee: info.type === 'external-in' ? info.importFee.toString() : null,
-    message_content: { hash: formatHash(parts.body.hash()), body: bocBase64(parts.body), decoded: decodedBody(parts.body) },
+    message_content: { hash: formatHash(parts.body.hash()), body: bocBase64(parts.body), decoded: decodeMessageBody(parts.body) },
     init_state: parts.init === null ? null : { hash: formatHash(parts.init.hash()), body: bocBase64(parts.init), decoded: null },
   };
   if (options.inMsgTxHash) json.in_msg_tx_hash = formatHash(options.inMsgTxHash);

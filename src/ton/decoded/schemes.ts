@@ -17,11 +17,11 @@ const queryId: Field = ['query_id', uint(64)];
 const forwardPayload = either(rest, refCell);
 const maybeRefCell = maybe(refCell);
 
-function op(name: string, opcode: number, fields: readonly Field[]): readonly [number, Kind] {
-  return [opcode, ctor(name, 32, opcode, fields)];
+function op(name: string, opcode: number, fields: readonly Field[]): readonly [number, string, Kind] {
+  return [opcode, name, ctor(name, 32, opcode, fields)];
 }
 
-const SCHEMES: readonly (readonly [number, Kind])[] = [
+const SCHEMES: readonly (readonly [number, string, Kind])[] = [
   // dns.xml (InternalMsgBody0, then delete_dns_record in InternalMsgBody1)
   op('dns_balance_release', 0x4ed14b65, [queryId]),
   op('change_dns_record', 0x4eb1f0f9, [queryId, ['key', bits(256)], ['value', ref(dnsRecord)]]),
@@ -147,10 +147,15 @@ const SCHEMES: readonly (readonly [number, Kind])[] = [
 /** Opcode -> the constructors to try, in order. */
 export const SCHEMES_BY_OPCODE: ReadonlyMap<number, readonly Kind[]> = (() => {
   const byOpcode = new Map<number, Kind[]>();
-  for (const [opcode, kind] of SCHEMES) {
+  for (const [opcode, , kind] of SCHEMES) {
     const list = byOpcode.get(opcode);
     if (list) list.push(kind);
     else byOpcode.set(opcode, [kind]);
   }
   return byOpcode;
 })();
+
+/** Opcode -> the name of its first constructor (what toncenter's `decoded_opcode` says; opcode-names.ts agrees). */
+export const SCHEME_NAMES: ReadonlyMap<number, string> = new Map(
+  [...SCHEMES].reverse().map(([opcode, name]) => [opcode, name] as const),
+);
