@@ -8,7 +8,8 @@
  *    usual case: every cell's data when it is hashed or serialized): it now copies the aligned bytes
  *    at once and only the last few bits one by one;
  *  - `BitReader` reads every integer (an lt, a coin amount, a 256-bit hash) one bit at a time into a
- *    bigint, allocating at each bit: it now reads whole bytes into a number, 48 bits at a time;
+ *    bigint, allocating at each bit: it now reads whole bytes into a number, 48 bits at a time; and
+ *    bytes off a byte boundary (an address's hash, a signature) are shifted out, not read bit by bit;
  *  - every new cell's hash and depth (`wonderCalculator`) go through level masks, a BitBuilder for
  *    the padded data and four hash slots computed one by one: for an ordinary cell whose references
  *    are all of level 0 (every cell of a transaction, a message, an account) the representation is
@@ -80,6 +81,7 @@ interface BitReaderInternals {
   _bits: BitStringInternals;
   _preloadUint(bits: number, offset: number): bigint;
   _preloadInt(bits: number, offset: number): bigint;
+  _preloadBuffer(bytes: number, offset: number): Buffer;
 }
 
 /** `count` (at most 48) bits of `data` from bit `position` on, big-endian, as a number. */
@@ -127,6 +129,21 @@ function installByteReads(): boolean {
     // Two's complement: the top bit set means value - 2^bits.
     return value >> BigInt(bits - 1) ? value - (1n << BigInt(bits)) : value;
   };
+  // Bytes that do not start on a byte boundary (an address's hash, a signature): shifted out of two
+  // bytes each instead of eight one-bit bigint reads. Aligned reads keep the original's zero-copy view.
+  const slowBuffer = typeof proto._preloadBuffer === 'function' ? proto._preloadBuffer : null;
+  if (slowBuffer !== null) {
+    proto._preloadBuffer = function _preloadBuffer(this: BitReaderInternals, bytes: number, offset: number): Buffer {
+      const position = this._bits._offset + offset;
+      const shift = position & 7;
+      if (shift === 0 || !inRange(this, bytes * 8, offset)) return slowBuffer.call(this, bytes, offset);
+      const data = this._bits._data;
+      const out = Buffer.allocUnsafe(bytes);
+      let at = position >> 3;
+      for (let i = 0; i < bytes; i++, at++) out[i] = ((data[at] << shift) | (data[at + 1] >> (8 - shift))) & 0xff;
+      return out;
+    };
+  }
   return true;
 }
 

@@ -74,6 +74,16 @@ test('integer reads give what the bit-by-bit reads give, signed and unsigned, at
   assert.equal(slice.loadCoins(), 123456789012345678901234n);
   assert.ok(slice.loadBuffer(32).equals(hash));
   assert.equal(slice.loadIntBig(64), -5n);
+  // Byte reads off a byte boundary give the bytes the bits spell, at every shift; past the end they still fail.
+  for (const offset of [1, 2, 3, 4, 5, 6, 7, 9, 13, 100]) {
+    for (const bytes of [1, 2, 31, 32, 60]) {
+      const reader = new BitReader(bits);
+      reader.skip(offset);
+      const expected = Buffer.from(Array.from({ length: bytes }, (_, i) => Number(slow(offset + i * 8, 8, false))));
+      assert.ok(reader.loadBuffer(bytes).equals(expected), `${bytes} bytes at +${offset}`);
+    }
+  }
+  assert.throws(() => new BitReader(new BitString(data, 3, 20)).loadBuffer(3));
 });
 
 /** The TON representation hash of an ordinary level-0 cell, computed here bit by bit from the specification. */

@@ -4,14 +4,14 @@
  * Each is the constructor's object, e.g. `{"@type":"addr_std","anycast":{"@type":"nothing_from_maybe"},
  * "workchain_id":"0","address":"<64 hex>"}`.
  */
-import { bits, ctor, int, maybe, need, type Kind } from './kinds.js';
+import { bits, ctor, int, loadHex, maybe, need, type Kind } from './kinds.js';
 
 /** `anycast_info$_ depth:(#<= 30) { depth >= 1 } rewrite_pfx:(bits depth)`. */
 const anycast: Kind = (s) => {
   need(s.remainingBits >= 5);
   const depth = s.loadUint(5);
   need(depth >= 1 && depth <= 30 && s.remainingBits >= depth);
-  return { '@type': 'anycast_info', depth: String(depth), rewrite_pfx: s.loadBits(depth).toString() };
+  return { '@type': 'anycast_info', depth: String(depth), rewrite_pfx: loadHex(s, depth) };
 };
 
 const addrNone = ctor('addr_none', 2, 0b00, []);
@@ -21,7 +21,7 @@ const addrExternal: Kind = (s) => {
   need(s.remainingBits >= 11 && s.loadUint(2) === 0b01);
   const len = s.loadUint(9);
   need(s.remainingBits >= len);
-  return { '@type': 'addr_external', len: String(len), external_address: s.loadBits(len).toString() };
+  return { '@type': 'addr_external', len: String(len), external_address: loadHex(s, len) };
 };
 
 const maybeAnycast = maybe(anycast);
@@ -40,7 +40,7 @@ const addrVar: Kind = (s, ctx) => {
   const len = s.loadUint(9);
   const workchain = int(32)(s, ctx);
   need(s.remainingBits >= len);
-  return { '@type': 'addr_var', anycast: anycastValue, addr_len: String(len), workchain_id: workchain, address: s.loadBits(len).toString() };
+  return { '@type': 'addr_var', anycast: anycastValue, addr_len: String(len), workchain_id: workchain, address: loadHex(s, len) };
 };
 
 function byPrefix(choices: Partial<Record<0 | 1 | 2 | 3, Kind>>): Kind {

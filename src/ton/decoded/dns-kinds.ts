@@ -4,7 +4,7 @@
  */
 import type { Slice } from '@ton/core';
 import { msgAddressInt } from './address-kinds.js';
-import { bits, ctor, enterRef, need, oneOf, type Ctx, type Json, type JsonObject, type Kind } from './kinds.js';
+import { bits, ctor, enterRef, loadHex, need, oneOf, type Ctx, type Json, type JsonObject, type Kind } from './kinds.js';
 
 /** `TextChunks n`: `text_chunk$_ len:(## 8) data:(bits (len * 8)) next:(TextChunkRef n-1)`, `text_chunk_empty$_` at 0. */
 function textChunks(s: Slice, ctx: Ctx, n: number): Json {
@@ -12,7 +12,7 @@ function textChunks(s: Slice, ctx: Ctx, n: number): Json {
   need(s.remainingBits >= 8);
   const len = s.loadUint(8);
   need(s.remainingBits >= len * 8);
-  const data = s.loadBits(len * 8).toString();
+  const data = loadHex(s, len * 8);
   // TextChunkRef n-1: `chunk_ref$_ ref:^(TextChunks n-1)`, `chunk_ref_empty$_` at 0.
   const next: Json = n - 1 === 0 ? { '@type': 'chunk_ref_empty' } : { '@type': 'chunk_ref', ref: textChunks(enterRef(s, ctx), ctx, n - 1) };
   return { '@type': 'text_chunk', len: String(len), data, next };

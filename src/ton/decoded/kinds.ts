@@ -73,11 +73,21 @@ export function int(n: number): Kind {
   };
 }
 
+/**
+ * Loads `n` bits as TON writes a bit string: upper-case hex, and when `n` is not a whole number of
+ * nibbles, the last nibble completed by a 1 and zeros and marked with `_` (@ton/core's BitString text).
+ */
+export function loadHex(s: Slice, n: number): string {
+  if (n % 8 === 0) return s.loadBuffer(n / 8).toString('hex').toUpperCase();
+  if (n % 4 === 0) return s.loadBuffer((n - 4) / 8).toString('hex').toUpperCase() + s.loadUint(4).toString(16).toUpperCase();
+  return s.loadBits(n).toString(); // the rare incomplete nibble: @ton/core's own text
+}
+
 /** `bitsN`: TON's upper-case hex of the bits. */
 export function bits(n: number): Kind {
   return (s) => {
     needBits(s, n);
-    return s.loadBits(n).toString();
+    return loadHex(s, n);
   };
 }
 

@@ -170,51 +170,57 @@ const highloadV3 = ctor('highload_wallet_signed_v3', 0, 0, [
   ],
 ]);
 
-/** The signed externals tried for an unknown opcode, in toncenter's order; null when none reads exactly. */
+function preprocessedV2(actions: number): Kind {
+  return ctor('preprocessed_wallet_signed_v2', 0, 0, [
+    signature,
+    ['inner', ref(ctor(null, 0, 0, [['valid_until', uint(64)], ['seqno', uint(16)], ['actions', ref(outList(actions))]]))],
+  ]);
+}
+
+const highloadV2 = ctor('highload_wallet_signed_v2', 0, 0, [
+  signature,
+  ['subwallet_id', uint(32)],
+  ['query_id', uint(64)],
+  ['payload', (s) => (need(s.remainingBits >= 1 && !s.loadBit()), { '@type': 'hashmap_empty' })],
+]);
+
+const walletHead: readonly Field[] = [signature, ['subwallet_id', uint(32)], ['valid_until', uint(32)], ['msg_seqno', uint(32)]];
+/** By the body's reference count (0..4): the v4, v3 and v1/v2 requests. */
+const byRefs = [0, 1, 2, 3, 4].map((refs) => ({
+  v4: ctor('wallet_signed_v4', 0, 0, [...walletHead, ['op', w4Operation(refs)]]),
+  v3: ctor('wallet_signed_v3', 0, 0, [...walletHead, ['msgs', walletMsgs(refs)]]),
+  v1v2: ctor('wallet_signed_v1_v2', 0, 0, [signature, ['msg_seqno', uint(32)], ['valid_until', uint(32)], ['msgs', walletMsgs(refs)]]),
+}));
+
+/** Bits of a v1-v4 request before its messages (signature, then two or three 32-bit fields). */
+const V12_HEAD = 512 + 64;
+const V34_HEAD = 512 + 96;
+
+/**
+ * The signed externals tried for an unknown opcode, in toncenter's order; null when none reads
+ * exactly. Each must use up the body exactly, so only those whose size can fit are tried.
+ */
 export function signedExternal(body: Cell, ctx: Ctx): Json | null {
-  const bitsLength = body.bits.length;
+  const length = body.bits.length;
   const refs = body.refs.length;
-  if (bitsLength < 512) return null; // every one starts with a 512-bit signature
+  if (length < 512) return null; // every one starts with a 512-bit signature
   const attempts: Kind[] = [];
-  const first = refs > 0 ? body.refs[0] : null;
-  if (first !== null && !first.isExotic && first.refs.length > 0) {
-    const n = actionListLength(first.refs[0]);
-    if (n !== null && n > 0) {
-      attempts.push(
-        ctor('preprocessed_wallet_signed_v2', 0, 0, [
-          signature,
-          [
-            'inner',
-            ref(
-              ctor(null, 0, 0, [
-                ['valid_until', uint(64)],
-                ['seqno', uint(16)],
-                ['actions', ref(outList(n))],
-              ]),
-            ),
-          ],
-        ]),
-      );
-    }
+  if (length === 512 && refs === 1) {
+    const inner = body.refs[0];
+    const actions = !inner.isExotic && inner.refs.length > 0 ? actionListLength(inner.refs[0]) : null;
+    if (actions !== null && actions > 0) attempts.push(preprocessedV2(actions));
+    attempts.push(highloadV3);
   }
-  attempts.push(highloadV3);
   // highload v2 and v1 hold their messages in a dictionary: an exact fit with a non-empty one is null.
-  if (bitsLength === 512 + 32 + 64 + 1 && refs === 1 && body.beginParse().skip(608).preloadBit()) throw NOT_JSON;
-  if (bitsLength === 512 + 96 && refs === 1) throw NOT_JSON;
-  attempts.push(
-    ctor('highload_wallet_signed_v2', 0, 0, [
-      signature,
-      ['subwallet_id', uint(32)],
-      ['query_id', uint(64)],
-      ['payload', (s) => (need(s.remainingBits >= 1 && !s.loadBit()), { '@type': 'hashmap_empty' })],
-    ]),
-  );
+  if (length === V34_HEAD + 1 && refs === 1 && body.beginParse().skip(V34_HEAD).preloadBit()) throw NOT_JSON;
+  if (length === V34_HEAD && refs === 1) throw NOT_JSON;
+  if (length === V34_HEAD + 1 && refs === 0) attempts.push(highloadV2);
   if (refs <= 4) {
-    attempts.push(
-      ctor('wallet_signed_v4', 0, 0, [signature, ['subwallet_id', uint(32)], ['valid_until', uint(32)], ['msg_seqno', uint(32)], ['op', w4Operation(refs)]]),
-      ctor('wallet_signed_v3', 0, 0, [signature, ['subwallet_id', uint(32)], ['valid_until', uint(32)], ['msg_seqno', uint(32)], ['msgs', walletMsgs(refs)]]),
-      ctor('wallet_signed_v1_v2', 0, 0, [signature, ['msg_seqno', uint(32)], ['valid_until', uint(32)], ['msgs', walletMsgs(refs)]]),
-    );
+    const kinds = byRefs[refs];
+    // v4: op 0 carries one mode byte per message; ops 1-3 (plugins) have fields of their own.
+    if (length === V34_HEAD + 8 + 8 * refs || (length > V34_HEAD + 8 && body.beginParse().skip(V34_HEAD).preloadUint(8) !== 0)) attempts.push(kinds.v4);
+    if (length === V34_HEAD + 8 * refs) attempts.push(kinds.v3);
+    if (length === V12_HEAD + 8 * refs) attempts.push(kinds.v1v2);
   }
   for (const attempt of attempts) {
     const s = body.beginParse();

@@ -7,13 +7,14 @@
 import type { IndexReader, MessageRecord } from '../../../index/reader.js';
 import { formatHash } from '../../../ton/hash.js';
 import { jsonObject, type JsonText } from '../json-text.js';
+import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBook } from './address-book.js';
 
 const CONTENT = ',"message_content":';
 
 function withEnds(record: MessageRecord): string {
-  const doc = withDecodedOpcode(record.doc);
+  const doc = withDecodedBody(withDecodedOpcode(record.doc));
   let ends = '';
   if (record.inTxHash) ends += `,"in_msg_tx_hash":"${formatHash(record.inTxHash)}"`;
   if (record.outTxHash) ends += `,"out_msg_tx_hash":"${formatHash(record.outTxHash)}"`;

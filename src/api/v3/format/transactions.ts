@@ -10,6 +10,7 @@ import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { addressBookOf } from './address-book.js';
+import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 
 /** The part of a stored document after its fixed fields. */
@@ -60,7 +61,7 @@ export async function renderTransactions(reader: IndexReader, records: Transacti
     reader.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
     reader.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes),
   ]);
-  const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedOpcode(m.doc) }]));
+  const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedBody(withDecodedOpcode(m.doc)) }]));
   const state = (hash: Buffer) => states.get(hash.toString('base64')) ?? JSON.stringify(v3AccountState(hash, null));
   const mentioned: (string | null)[] = [];
   const transactions = stored.map(({ head, tail }, i) => {
