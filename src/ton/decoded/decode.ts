@@ -22,8 +22,11 @@ import { HIGHLOAD_V3_INTERNAL, signedExternal, W5_OPCODES, walletRequest } from 
 const MAX_NESTED_LEVEL = 11;
 /** References followed for one body, nested cells included (toncenter's printer allows 4096 too). */
 const MAX_REFS = 4096;
-/** Cell fields written for one body: each is a nested decoding or a BoC serialization. */
-const MAX_CELL_FIELDS = 256;
+/**
+ * Cell work for one body: each nested decoding attempt costs one, each BoC written the number of
+ * distinct cells it holds. A v5 request's 255 messages cost a few hundred; a hostile body stops here.
+ */
+const MAX_CELL_WORK = 8192;
 
 const EMPTY_CELL: JsonObject = Object.freeze({ '@type': 'empty_cell' }) as JsonObject;
 
@@ -70,17 +73,33 @@ function decodeCell(cell: Cell, ctx: Ctx): Json | null {
   return null;
 }
 
+/** Distinct cells under (and including) `root`, charged to the budget before they are serialized. */
+function chargeCells(root: Cell, budget: Budget): void {
+  const seen = new Set<Cell>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    if (--budget.cells < 0) throw OVER_BUDGET;
+    for (const child of stack.pop()!.refs) {
+      if (!seen.has(child)) {
+        seen.add(child);
+        stack.push(child);
+      }
+    }
+  }
+}
+
 function nested(cell: Cell, ctx: Ctx): Json {
   if (--ctx.budget.cells < 0) throw OVER_BUDGET;
   if (ctx.level < MAX_NESTED_LEVEL) {
     const json = decodeCell(cell, { budget: ctx.budget, level: ctx.level + 1, nested });
     if (json !== null) return json;
   }
+  chargeCells(cell, ctx.budget);
   return cell.toBoc({ idx: false, crc32: false }).toString('base64');
 }
 
 function newCtx(): Ctx {
-  const budget: Budget = { refs: MAX_REFS, cells: MAX_CELL_FIELDS };
+  const budget: Budget = { refs: MAX_REFS, cells: MAX_CELL_WORK };
   return { budget, level: 0, nested };
 }
 

@@ -27,7 +27,7 @@ export interface JsonObject {
 export interface Budget {
   /** References that may still be followed. */
   refs: number;
-  /** Cell fields (nested decodings or BoCs written) that may still be written. */
+  /** Cell work left: nested decodings attempted and cells of the BoCs written. */
   cells: number;
 }
 
