@@ -11,8 +11,8 @@
  *   v3Message      the message document the index renders and stores at ingestion (JSON text, now
  *                  with decoded)
  * Printed: CPU ns per message (median over rounds, min..max of the rounds), the extra ns per message,
- * and the ingestion-side rate ratio new / old for rendering a message document, where the old cost is
- * new - decoded + comment-only (both measured in the same round).
+ * the ingestion-side rate ratio new / old for rendering a message document, where the old cost is
+ * new - decoded + comment-only (both measured in the same round), and the documents' size.
  *
  * Flags: --rounds R (default 7), --runs N passes over the mix per round (default 200).
  */
@@ -95,4 +95,13 @@ const extra = samples.decoded.map((d, i) => d - samples['comment-only'][i]);
 console.log(`  extra for decoded: ${Math.round(median(extra))} ns/message (rounds ${spread(extra)})`);
 const ratios = samples.v3Message.map((v, i) => (v - samples.decoded[i] + samples['comment-only'][i]) / v);
 console.log(`  message documents rendered per second, new / old: ${median(ratios).toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)})`);
+// What the index stores: the message documents with their decoding, against comment-only decoding.
+const stored = (decode: (body: Cell) => unknown) =>
+  mix.reduce((sum, m) => {
+    const json = v3Message(m.message);
+    return sum + JSON.stringify({ ...json, message_content: { ...json.message_content, decoded: decode(m.body) } }).length;
+  }, 0) / mix.length;
+const before = stored(commentOnly);
+const after = stored(decodeMessageBody);
+console.log(`  stored message document: ${Math.round(after)} bytes on average (${Math.round(before)} with comment-only decoding, x${(after / before).toFixed(2)})`);
 if (sink < 0) console.log(sink);

@@ -4,7 +4,7 @@
  * Each is the constructor's object, e.g. `{"@type":"addr_std","anycast":{"@type":"nothing_from_maybe"},
  * "workchain_id":"0","address":"<64 hex>"}`.
  */
-import { bits, ctor, int, loadHex, maybe, need, type Kind } from './kinds.js';
+import { bits, constant, ctor, int, loadHex, maybe, need, type Kind } from './kinds.js';
 
 /** `anycast_info$_ depth:(#<= 30) { depth >= 1 } rewrite_pfx:(bits depth)`. */
 const anycast: Kind = (s) => {
@@ -14,7 +14,11 @@ const anycast: Kind = (s) => {
   return { '@type': 'anycast_info', depth: String(depth), rewrite_pfx: loadHex(s, depth) };
 };
 
-const addrNone = ctor('addr_none', 2, 0b00, []);
+const ADDR_NONE = constant('addr_none');
+const addrNone: Kind = (s) => {
+  need(s.remainingBits >= 2 && s.loadUint(2) === 0b00);
+  return ADDR_NONE;
+};
 
 /** `addr_external$01 len:(## 9) external_address:(bits len)`. */
 const addrExternal: Kind = (s) => {

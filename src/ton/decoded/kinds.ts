@@ -121,10 +121,20 @@ export const grams: Kind = (s, ctx) => ({ '@type': 'nanograms', amount: varUint1
 /** `VarUInteger 16` as a field type of its own (jetton amounts). */
 export const varUint16Field: Kind = varUint16;
 
+/**
+ * A constructor without fields, one frozen object shared by every decoding (they are written out as
+ * they are, never changed): fewer objects per message for the most common values.
+ */
+export function constant(name: string): JsonObject {
+  return Object.freeze({ '@type': name }) as JsonObject;
+}
+
+const NOTHING = constant('nothing_from_maybe');
+
 export function maybe(value: Kind): Kind {
   return (s, ctx): JsonObject => {
     needBits(s, 1);
-    if (!s.loadBit()) return { '@type': 'nothing_from_maybe' };
+    if (!s.loadBit()) return NOTHING;
     return { '@type': 'something_from_maybe', value: value(s, ctx) };
   };
 }

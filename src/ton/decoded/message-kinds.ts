@@ -10,15 +10,16 @@
 import { Cell, type Slice } from '@ton/core';
 import { msgAddress, msgAddressExt, msgAddressInt } from './address-kinds.js';
 import {
-  bool, bits, ctor, either, enterRef, grams, maybe, need, NOT_JSON, oneOf, ref, refArg, refCell, rest, uint,
+  bool, bits, constant, ctor, either, enterRef, grams, maybe, need, NOT_JSON, oneOf, ref, refArg, refCell, rest, uint,
   type Ctx, type Json, type Kind,
 } from './kinds.js';
 
 /** `HashmapE n X` read only when empty; a non-empty dictionary makes toncenter's text invalid. */
+const HASHMAP_EMPTY = constant('hashmap_empty');
 const emptyHashmap: Kind = (s) => {
   need(s.remainingBits >= 1);
   if (s.loadBit()) throw NOT_JSON;
-  return { '@type': 'hashmap_empty' };
+  return HASHMAP_EMPTY;
 };
 
 const extraCurrencies = ctor('extra_currencies', 0, 0, [['dict', emptyHashmap]]);
