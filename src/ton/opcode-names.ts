@@ -44,6 +44,14 @@ const NAMES: ReadonlyMap<number, string> = new Map([
   [0x0dd607e3, 'sbt_owner_info'],
   [0x1f04537a, 'sbt_destroy'],
   [0x6f89f5e3, 'sbt_revoke'],
+  // multisig v2 (toncenter's scheme spells the new-order message "mulisig")
+  [0xf718510f, 'mulisig_new_order'],
+  [0x75097f5d, 'multisig_execute'],
+  [0xa32c59bf, 'multisig_execute_internal'],
+  [0x9c73fba2, 'multisig_order_init'],
+  [0xa762230f, 'multisig_approve'],
+  [0x82609bf6, 'multisig_approve_accepted'],
+  [0xafaf283e, 'multisig_approve_rejected'],
   // TEP-81 DNS
   [0x4eb1f0f9, 'change_dns_record'],
   [0x4ed14b65, 'dns_balance_release'],

@@ -125,7 +125,7 @@ test('jetton wallet and minter messages: internal_transfer (with and without the
   assert.deepEqual(decode(beginCell().storeUint(0x6501f354, 32).storeUint(8, 64).storeAddress(B)), { '@type': 'jetton_change_admin', query_id: '8', new_admin_address: std(B) });
 });
 
-test('NFT messages: ownership_assigned, static data, royalties, ownership proofs', () => {
+test('NFT messages: ownership_assigned, static data, royalties, ownership proofs; a multisig approval', () => {
   assert.deepEqual(decode(beginCell().storeUint(0x05138d91, 32).storeUint(1, 64).storeAddress(A).storeBit(0)), {
     '@type': 'nft_ownership_assigned', query_id: '1', prev_owner: std(A), forward_payload: { '@type': 'first_from_either', value: { '@type': 'empty_cell' } },
   });
@@ -137,6 +137,7 @@ test('NFT messages: ownership_assigned, static data, royalties, ownership proofs
   assert.deepEqual(decode(beginCell().storeUint(0xa8cb00ad, 32).storeUint(5, 64).storeUint(5, 16).storeUint(100, 16).storeAddress(A)), {
     '@type': 'report_royalty_params', query_id: '5', numerator: '5', denominator: '100', destination: std(A),
   });
+  assert.deepEqual(decode(beginCell().storeUint(0xa762230f, 32).storeUint(7, 64).storeUint(2, 8)), { '@type': 'multisig_approve', query_id: '7', signer_index: '2' });
   const data = beginCell().storeUint(1, 16).endCell();
   assert.deepEqual(decode(beginCell().storeUint(0x04ded148, 32).storeUint(6, 64).storeAddress(A).storeRef(data).storeBit(1)), {
     '@type': 'prove_ownership', query_id: '6', dest: std(A), forward_payload: boc(data), with_content: true,

@@ -133,6 +133,10 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
   ]),
   op('sbt_destroy', 0x1f04537a, [queryId]),
   op('sbt_revoke', 0x6f89f5e3, [queryId]),
+  // multisig v2 (its orders are dictionaries, which toncenter's printer does not write as JSON: not here)
+  op('multisig_approve', 0xa762230f, [queryId, ['signer_index', uint(8)]]),
+  op('multisig_approve_accepted', 0x82609bf6, [queryId]),
+  op('multisig_approve_rejected', 0xafaf283e, [queryId, ['exit_code', uint(32)]]),
   // wallet v4 plugins: InternalMsgBody5
   op('wallet_plugin_installation_notification', 0x6e6f7465, [queryId]),
   op('wallet_plugin_destruct', 0x64737472, [queryId]),
