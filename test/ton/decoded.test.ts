@@ -207,6 +207,26 @@ test('wallet requests: v5 (@ton/ton), v4 and v3 signed externals with their mess
   assert.deepEqual(first.out_msg.body, { '@type': 'second_from_either', value: { cell_reference: { '@type': 'text_comment', text: long } } });
   assert.deepEqual(list.action.out_msg.body, { '@type': 'first_from_either', value: { '@type': 'excess', query_id: '1' } });
 
+  // Extended actions (v5's own list, in the body cell and its references) next to out actions.
+  const request = v5.createRequest({
+    seqno: 6, secretKey: Buffer.alloc(64, 1), timeout: 1000, authType: 'external',
+    actions: [
+      { type: 'addExtension', address: A },
+      { type: 'setIsPublicKeyEnabled', isEnabled: false },
+      { type: 'sendMsg', mode: SendMode.PAY_GAS_SEPARATELY, outMsg: internal({ to: B, value: 1n }) },
+    ] as Parameters<typeof v5.createRequest>[0]['actions'],
+  });
+  const inner = (decodeMessageBody(request) as any).request.inner;
+  assert.equal(inner.out_actions.value.cell_reference.action['@type'], 'action_send_msg');
+  assert.deepEqual(inner.extended_actions, {
+    '@type': 'something_from_maybe',
+    value: {
+      '@type': 'extended_list_action',
+      action: { '@type': 'add_extension', addr: std(A) },
+      prev: { '@type': 'extended_list_last', action: { '@type': 'set_signature_auth_allowed', allowed: false } },
+    },
+  });
+
   const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY });
   const j4 = decodeMessageBody(v4.createTransfer({ seqno: 4, secretKey: Buffer.alloc(64, 1), messages, timeout: 1000 })) as any;
   assert.equal(j4['@type'], 'wallet_signed_v4');

@@ -113,9 +113,8 @@ const modeWithMessage = ctor(null, 0, 0, [
   ['msg', ref(messageRelaxedAny)],
 ]);
 
-/** `WalletV1toV4Msgs n`: `msgs_n#_ msg_1:ModeWithMessage ... msg_n:ModeWithMessage`, n the body's references (at most 4). */
+/** `WalletV1toV4Msgs n`: `msgs_n#_ msg_1:ModeWithMessage ... msg_n:ModeWithMessage`, n the body's references (0-4). */
 function walletMsgs(n: number): Kind {
-  need(n <= 4);
   const fields: Field[] = [];
   for (let i = 1; i <= n; i++) fields.push([`msg_${i}`, modeWithMessage]);
   return ctor(`msgs_${n}`, 0, 0, fields);
@@ -132,7 +131,7 @@ const pluginFields: readonly Field[] = [
 
 function w4Operation(n: number): Kind {
   return oneOf([
-    [8, 0x00, (s, ctx) => ctor('simple_send', 8, 0x00, [['msgs', walletMsgs(n)]])(s, ctx)],
+    [8, 0x00, ctor('simple_send', 8, 0x00, [['msgs', walletMsgs(n)]])],
     [
       8,
       0x01,
