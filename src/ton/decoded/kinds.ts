@@ -113,13 +113,12 @@ export function varUint(n: number): Kind {
   };
 }
 
-const varUint16 = varUint(16);
+/** `VarUInteger 16`: jetton amounts, and inside Coins and Grams. */
+export const varUint16 = varUint(16);
 /** `Coins`: `nanocoins$_ amount:(VarUInteger 16)`. */
 export const coins: Kind = (s, ctx) => ({ '@type': 'nanocoins', amount: varUint16(s, ctx) });
 /** `Grams`: `nanograms$_ amount:(VarUInteger 16)`. */
 export const grams: Kind = (s, ctx) => ({ '@type': 'nanograms', amount: varUint16(s, ctx) });
-/** `VarUInteger 16` as a field type of its own (jetton amounts). */
-export const varUint16Field: Kind = varUint16;
 
 /**
  * A constructor without fields, one frozen object shared by every decoding (they are written out as

@@ -8,7 +8,7 @@
 import { msgAddress, msgAddressInt } from './address-kinds.js';
 import { dnsRecord } from './dns-kinds.js';
 import {
-  bits, bool, bytes, coins, ctor, either, maybe, ref, refCell, rest, snakeString, uint, varUint16Field,
+  bits, bool, bytes, coins, ctor, either, maybe, ref, refCell, rest, snakeString, uint, varUint16,
   type Field, type Kind,
 } from './kinds.js';
 import { currencyCollection } from './message-kinds.js';
@@ -31,24 +31,24 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
   // jettons.xml (TEP-74)
   op('jetton_transfer', 0x0f8a7ea5, [
     queryId,
-    ['amount', varUint16Field],
+    ['amount', varUint16],
     ['destination', msgAddress],
     ['response_destination', msgAddress],
     ['custom_payload', maybeRefCell],
-    ['forward_ton_amount', varUint16Field],
+    ['forward_ton_amount', varUint16],
     ['forward_payload', forwardPayload],
   ]),
   op('jetton_internal_transfer', 0x178d4519, [
     queryId,
-    ['amount', varUint16Field],
+    ['amount', varUint16],
     ['from', msgAddress],
     ['response_address', msgAddress],
-    ['forward_ton_amount', varUint16Field],
+    ['forward_ton_amount', varUint16],
     ['forward_payload', forwardPayload],
   ]),
   op('jetton_burn', 0x595f07bc, [
     queryId,
-    ['amount', varUint16Field],
+    ['amount', varUint16],
     ['response_destination', msgAddress],
     ['custom_payload', maybeRefCell],
   ]),
@@ -57,19 +57,19 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
   // a jetton_internal_transfer without the Either bit: the payload is the rest of the cell
   op('jetton_internal_transfer', 0x178d4519, [
     queryId,
-    ['amount', varUint16Field],
+    ['amount', varUint16],
     ['from', msgAddress],
     ['response_address', msgAddress],
-    ['forward_ton_amount', varUint16Field],
+    ['forward_ton_amount', varUint16],
     ['forward_payload', rest],
   ]),
   op('jetton_burn_notification', 0x7bdd97de, [
     queryId,
-    ['amount', varUint16Field],
+    ['amount', varUint16],
     ['sender', msgAddress],
     ['response_destination', msgAddress],
   ]),
-  op('jetton_notify', 0x7362d09c, [queryId, ['amount', varUint16Field], ['sender', msgAddress], ['forward_payload', forwardPayload]]),
+  op('jetton_notify', 0x7362d09c, [queryId, ['amount', varUint16], ['sender', msgAddress], ['forward_payload', forwardPayload]]),
   op('jetton_set_status', 0xeed236d3, [queryId, ['status', uint(4)]]),
   op('jetton_mint', 0x642b7d07, [queryId, ['to_address', msgAddressInt], ['ton_amount', coins]]),
   op('minter_jetton_mint', 0x00000015, [queryId, ['to_address', msgAddress], ['ton_amount', coins], ['master_msg', refCell]]),
@@ -99,7 +99,7 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
     ['new_owner', msgAddress],
     ['response_destination', msgAddress],
     ['custom_payload', maybeRefCell],
-    ['forward_amount', varUint16Field],
+    ['forward_amount', varUint16],
     ['forward_payload', forwardPayload],
   ]),
   op('nft_ownership_assigned', 0x05138d91, [queryId, ['prev_owner', msgAddress], ['forward_payload', forwardPayload]]),
