@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { Address, beginCell, Cell, internal, SendMode, toNano, type Builder } from '@ton/core';
+import { Address, beginCell, Cell, internal, SendMode, storeMessageRelaxed, toNano, type Builder } from '@ton/core';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { decodeMessageBody } from '../../src/ton/decoded/decode.js';
 import { loadHex } from '../../src/ton/decoded/kinds.js';
@@ -298,6 +298,63 @@ test('bits are written as TON writes bit strings (@ton/core\'s BitString text), 
       assert.equal(loadHex(cell.beginParse().skip(offset), length), expected, `${length} bits at +${offset}`);
     }
   }
+});
+
+test('the remaining schemes of the table, one body each', () => {
+  const q = (op: number) => beginCell().storeUint(op, 32).storeUint(5, 64);
+  const queryOnly: [number, string][] = [
+    [0xd372158c, 'top_up'], [0x7b4b42e6, 'approve'], [0xe8a0abfe, 'disapprove'], [0xf374484c, 'elector_new_stake_confirmation'],
+    [0x47657424, 'elector_recover_stake_request'], [0xf96f7324, 'elector_recover_stake_response'], [0x1f04537a, 'sbt_destroy'],
+    [0x6f89f5e3, 'sbt_revoke'], [0x4ed14b65, 'dns_balance_release'], [0x44beae41, 'process_governance_decision'],
+    [0x370fec51, 'auction_fill_up'], [0x557cea20, 'outbid_notification'], [0x6e6f7465, 'wallet_plugin_installation_notification'],
+    [0x64737472, 'wallet_plugin_destruct'], [0xe4737472, 'wallet_plugin_destruct_response'], [0xf06c7567, 'payment_confirmed'],
+    [0x82609bf6, 'multisig_approve_accepted'],
+  ];
+  for (const [op, name] of queryOnly) assert.deepEqual(decode(q(op)), { '@type': name, query_id: '5' }, name);
+  assert.deepEqual(decode(q(0x1690c604).storeCoins(9n)), { '@type': 'credit', query_id: '5', amount: { '@type': 'nanocoins', amount: vu(9n) } });
+  assert.deepEqual(decode(q(0xeed236d3).storeUint(1, 4)), { '@type': 'jetton_set_status', query_id: '5', status: '1' });
+  assert.deepEqual(decode(q(0xafaf283e).storeUint(70, 32)), { '@type': 'multisig_approve_rejected', query_id: '5', exit_code: '70' });
+  assert.deepEqual(decode(q(0x706c7567).storeCoins(3n).storeBit(0)), {
+    '@type': 'payment_request', query_id: '5',
+    amount: { '@type': 'currencies', grams: { '@type': 'nanograms', amount: vu(3n) }, other: { '@type': 'extra_currencies', dict: { '@type': 'hashmap_empty' } } },
+  });
+  assert.equal(decode(q(0x706c7567).storeCoins(3n).storeBit(1).storeRef(beginCell().storeUint(1, 40))), null, 'extra currencies: a dictionary');
+  const signature = beginCell().storeBuffer(Buffer.alloc(64, 0x5c)).endCell();
+  assert.deepEqual(decode(q(0x4e73744b).storeBuffer(KEY).storeUint(100, 32).storeUint(65536, 32).storeBuffer(KEY).storeRef(signature)), {
+    '@type': 'elector_new_stake', query_id: '5', validator_pubkey: '07'.repeat(32), stake_at: '100', max_factor: '65536', adnl_addr: '07'.repeat(32), signature: '5C'.repeat(64),
+  });
+  const content = beginCell().storeUint(1, 8).endCell();
+  assert.deepEqual(decode(q(0x0524c7ae).storeUint(3, 256).storeAddress(A).storeRef(content).storeUint(0, 64).storeMaybeRef(content)), {
+    '@type': 'ownership_proof', query_id: '5', item_id: '3', owner: std(A), data: boc(content), revoked_at: '0', content: { '@type': 'something_from_maybe', value: boc(content) },
+  });
+  assert.deepEqual(decode(q(0xd0c3bfea).storeAddress(B).storeRef(content).storeBit(0)), { '@type': 'sbt_request_owner', query_id: '5', dest: std(B), forward_payload: boc(content), with_content: false });
+  assert.deepEqual(decode(q(0x0dd607e3).storeUint(3, 256).storeAddress(A).storeAddress(B).storeRef(content).storeUint(1, 64).storeMaybeRef(null)), {
+    '@type': 'sbt_owner_info', query_id: '5', item_id: '3', initiator: std(A), owner: std(B), data: boc(content), revoked_at: '1', content: nothing,
+  });
+  // highload v3: an internal request with its action list, and the signed external that carries it.
+  const action = beginCell().storeUint(0x0ec3c86d, 32).storeUint(1, 8).storeRef(beginCell().store(storeMessageRelaxed(internal({ to: A, value: 2n }))).endCell());
+  const actions = beginCell().storeRef(beginCell().endCell()).storeBuilder(action).endCell();
+  const hlInternal = beginCell().storeUint(0xae42e5a4, 32).storeUint(8, 64).storeRef(actions).endCell();
+  const hl = decodeMessageBody(hlInternal) as any;
+  assert.equal(hl['@type'], 'highload_v3_internal_request');
+  assert.equal(hl.actions['@type'], 'out_list');
+  assert.deepEqual(hl.actions.prev, { '@type': 'out_list_empty' });
+  assert.equal(hl.actions.action.out_msg.info.value.grams.amount.value, '2');
+  const msg = beginCell().store(storeMessageRelaxed(internal({ to: B, value: 1n }))).endCell();
+  const hlInner = beginCell().storeUint(1, 32).storeRef(msg).storeUint(3, 8).storeUint(1, 13).storeUint(2, 10).storeUint(1000, 64).storeUint(60, 22).endCell();
+  const signed = decodeMessageBody(beginCell().storeBuffer(Buffer.alloc(64, 1)).storeRef(hlInner).endCell()) as any;
+  assert.equal(signed['@type'], 'highload_wallet_signed_v3');
+  assert.equal(signed.signature, '01'.repeat(64));
+  const { message_to_send: sent, ...rest } = signed.msg_inner;
+  assert.deepEqual(rest, { subwallet_id: '1', send_mode: '3', query_id: { shift: '1', bit_number: '2' }, created_at: '1000', timeout: '60' });
+  assert.deepEqual([sent['@type'], sent.info.dest, sent.body], ['message', std(B), { '@type': 'first_from_either', value: { '@type': 'empty_cell' } }]);
+  // wallet v1/v2: signature, seqno, valid_until, one message per reference.
+  const v2 = decodeMessageBody(beginCell().storeBuffer(Buffer.alloc(64, 2)).storeUint(4, 32).storeUint(99, 32).storeUint(3, 8).storeRef(msg).endCell()) as any;
+  assert.equal(v2['@type'], 'wallet_signed_v1_v2');
+  assert.equal(v2.msgs.msg_1.mode, '3');
+  assert.deepEqual(v2.msgs.msg_1.msg.info.dest, std(B));
+  // the v5 fallback: a request whose shape does not read is its name and the rest
+  assert.deepEqual(decode(beginCell().storeUint(0x73696e74, 32).storeUint(1, 8)), { '@type': 'w5_internal_signed_request', rest: boc(beginCell().storeUint(1, 8).endCell()) });
 });
 
 test('every opcode the scheme table decodes has the same decoded_opcode name as its first scheme', () => {
