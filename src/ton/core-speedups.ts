@@ -8,7 +8,8 @@
  *    usual case: every cell's data when it is hashed or serialized): it now copies the aligned bytes
  *    at once and only the last few bits one by one;
  *  - `BitReader` reads every integer (an lt, a coin amount, a 256-bit hash) one bit at a time into a
- *    bigint, allocating at each bit: it now reads whole bytes into a number, 48 bits at a time; and
+ *    bigint, allocating at each bit: it now reads whole bytes into a number, 48 bits at a time (and
+ *    `loadUint` / `preloadUint` of up to 48 bits answer that number without a bigint in between); and
  *    bytes off a byte boundary (an address's hash, a signature) are shifted out, not read bit by bit;
  *  - every new cell's hash and depth (`wonderCalculator`) go through level masks, a BitBuilder for
  *    the padded data and four hash slots computed one by one: for an ordinary cell whose references
@@ -79,6 +80,9 @@ interface BitStringInternals {
 
 interface BitReaderInternals {
   _bits: BitStringInternals;
+  _offset: number;
+  loadUint(bits: number): number;
+  preloadUint(bits: number): number;
   _preloadUint(bits: number, offset: number): bigint;
   _preloadInt(bits: number, offset: number): bigint;
   _preloadBuffer(bytes: number, offset: number): Buffer;
@@ -128,6 +132,19 @@ function installByteReads(): boolean {
     const value = uint(this, bits, offset);
     // Two's complement: the top bit set means value - 2^bits.
     return value >> BigInt(bits - 1) ? value - (1n << BigInt(bits)) : value;
+  };
+  // Integers of up to 48 bits as numbers straight away, not through a bigint and back.
+  const slowLoadUint = proto.loadUint;
+  const slowPreloadUint = proto.preloadUint;
+  proto.loadUint = function loadUint(this: BitReaderInternals, bits: number): number {
+    if (bits > 48 || !inRange(this, bits, this._offset)) return slowLoadUint.call(this, bits);
+    const value = readBits(this._bits._data, this._bits._offset + this._offset, bits);
+    this._offset += bits;
+    return value;
+  };
+  proto.preloadUint = function preloadUint(this: BitReaderInternals, bits: number): number {
+    if (bits > 48 || !inRange(this, bits, this._offset)) return slowPreloadUint.call(this, bits);
+    return readBits(this._bits._data, this._bits._offset + this._offset, bits);
   };
   // Bytes that do not start on a byte boundary (an address's hash, a signature): shifted out of two
   // bytes each instead of eight one-bit bigint reads. Aligned reads keep the original's zero-copy view.

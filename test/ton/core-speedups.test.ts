@@ -59,12 +59,21 @@ test('integer reads give what the bit-by-bit reads give, signed and unsigned, at
       const reader = new BitReader(bits);
       reader.skip(offset);
       assert.equal(reader.preloadUintBig(width), slow(offset, width, false), `uint ${width} bits at +${offset}`);
+      if (width <= 52) {
+        assert.equal(reader.preloadUint(width), Number(slow(offset, width, false)), `uint ${width} bits at +${offset} as a number`);
+        const loading = new BitReader(bits);
+        loading.skip(offset);
+        assert.equal(loading.loadUint(width), Number(slow(offset, width, false)));
+        assert.equal(loading.offset, offset + width, 'loadUint moves past what it read');
+      }
       assert.equal(reader.preloadIntBig(width), slow(offset, width, true), `int ${width} bits at +${offset}`);
     }
   }
   // Reads past the end still fail as @ton/core's do; zero bits still read 0.
   const short = new BitReader(new BitString(data, 0, 10));
   assert.throws(() => short.loadUintBig(11), /out of bounds/);
+  assert.throws(() => short.loadUint(11), /out of bounds/);
+  assert.equal(short.preloadUint(0), 0);
   assert.equal(short.preloadUintBig(0), 0n);
   // Real structures read back: coins, addresses, a 256-bit hash.
   const hash = randomBytes(32);
