@@ -275,6 +275,11 @@ export interface Chain extends NetworkIdentity {
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */
   onBlock(listener: (block: SealedBlock) => void): () => void;
+  /**
+   * Local chains: calls `listener` when a snapshot restore (or import) dropped the blocks after `seqno`: the
+   * seqnos after it will name other blocks. The restore answers once a promise returned is settled.
+   */
+  onRewind?(listener: (rewind: ChainRewind) => unknown): () => void;
   /** Networks of validators (chain/lite): the signatures of masterchain block `seqno`. A local chain has none. */
   blockSignatures?(seqno: number): Promise<BlockSignatures>;
   /** Networks of validators (chain/lite): the proof tying a block to the masterchain (from the head, or `fromSeqno`). */
@@ -318,6 +323,28 @@ export interface InjectedMessage {
   transaction?: { hash: Buffer; lt: bigint };
 }
 
+/** The chain went back to masterchain block `seqno` (-1: it was replaced whole, by an import). */
+export interface ChainRewind {
+  seqno: number;
+  /** The accounts changed after `seqno`, with their ShardAccount BoC as of it (null: none then). */
+  accounts: { address: Address; shardAccount: Buffer | null }[];
+}
+
+/** A named point a local chain can be put back to. */
+export interface Snapshot {
+  name: string;
+  seqno: number;
+  rootHash: Buffer;
+  /** Unix ms, the chain's clock. */
+  createdAtMs: number;
+  pendingMessages: number;
+}
+
+export interface SnapshotRestored extends Snapshot {
+  /** Snapshots taken after this one, dropped with the blocks they stood on. */
+  droppedSnapshots: string[];
+}
+
 /** A local chain with the devnet controls (src/devnet serves them over HTTP). */
 export interface DevnetChain extends Chain {
   faucets(): FaucetInfo[];
@@ -338,6 +365,12 @@ export interface DevnetChain extends Chain {
   sendInternal(boc: Buffer): Promise<InjectedMessage>;
   /** Sets config params (checked, sealed in a block with the config contract's new data); resolves with its seqno. */
   setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }>;
+  snapshots(): Snapshot[];
+  saveSnapshot(name: string): Promise<Snapshot>;
+  restoreSnapshot(name: string): Promise<SnapshotRestored>;
+  deleteSnapshot(name: string): Snapshot;
+  exportSnapshot(name: string): Promise<Buffer>;
+  importSnapshot(name: string, file: Buffer): Promise<Snapshot>;
 }
 
 /** Whether a network's chain has the devnet controls (a local chain does; lite and upstream networks do not). */

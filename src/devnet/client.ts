@@ -7,6 +7,8 @@
  *   await devnet.setMining('manual');
  *   await devnet.increaseTime(3600);
  *   const { seqno } = await devnet.mine();
+ *   await devnet.snapshot('clean');        // ... a test case changes the chain ...
+ *   await devnet.restoreSnapshot('clean'); // and the next one starts from the same state
  */
 import { Address, beginCell, Cell, storeStateInit, type StateInit } from '@ton/core';
 
@@ -58,6 +60,21 @@ export interface JettonMetadata {
   image?: string;
   /** Offchain metadata (TEP-64 0x01) instead of the fields above. */
   uri?: string;
+}
+
+export interface SnapshotInfo {
+  name: string;
+  /** The masterchain block it was taken at. */
+  seqno: number;
+  /** That block's root hash, base64. */
+  rootHash: string;
+  /** Unix time (the chain's clock), seconds. */
+  createdAt: number;
+  pendingMessages: number;
+}
+export interface SnapshotRestored extends SnapshotInfo {
+  /** Snapshots taken after it, dropped with the blocks they stood on. */
+  droppedSnapshots: string[];
 }
 
 const b64 = (cell: Cell) => cell.toBoc().toString('base64');
@@ -164,11 +181,58 @@ export class DevnetClient {
     return { wallet: Address.parse(r.wallet), balance: BigInt(r.balance), hash: r.hash, lt: BigInt(r.lt), blockSeqno: r.block_seqno };
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+  /** Saves the network (chain, pending messages, clock; the index follows) as snapshot `name` (409 if taken). */
+  async snapshot(name: string): Promise<SnapshotInfo> {
+    return snapshotOf(await this.call('POST', '/devnet/snapshots', { name }));
+  }
+
+  /** Puts the network back to snapshot `name` (later blocks and later snapshots dropped; the snapshot stays). */
+  async restoreSnapshot(name: string): Promise<SnapshotRestored> {
+    const r = await this.call('POST', `/devnet/snapshots/${encodeURIComponent(name)}/restore`, {});
+    return { ...snapshotOf(r), droppedSnapshots: r.dropped_snapshots };
+  }
+
+  async snapshots(): Promise<SnapshotInfo[]> {
+    return (await this.call('GET', '/devnet/snapshots')).snapshots.map(snapshotOf);
+  }
+
+  async deleteSnapshot(name: string): Promise<SnapshotInfo> {
+    return snapshotOf(await this.call('DELETE', `/devnet/snapshots/${encodeURIComponent(name)}`));
+  }
+
+  /** Snapshot `name` as a file's bytes (for importSnapshot, here or on another tongate of the same network). */
+  async exportSnapshot(name: string): Promise<Uint8Array> {
+    const response = await this.fetch('GET', `/devnet/snapshots/${encodeURIComponent(name)}/export`);
+    if (!response.ok) await this.refused(response, 'GET', `/devnet/snapshots/${encodeURIComponent(name)}/export`);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /** Replaces the network by an exported file and saves it as snapshot `name` (other snapshots are dropped). */
+  async importSnapshot(name: string, file: Uint8Array): Promise<SnapshotInfo> {
+    const path = `/devnet/snapshots/${encodeURIComponent(name)}/import`;
+    return snapshotOf(await this.parse(await this.fetch('POST', path, { type: 'application/octet-stream', bytes: file }), 'POST', path));
+  }
+
+  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
+    const sent = body !== undefined ? { type: 'application/json', bytes: JSON.stringify(body) } : undefined;
+    return this.parse(await this.fetch(method, path, sent), method, path);
+  }
+
+  private fetch(method: string, path: string, body?: { type: string; bytes: string | Uint8Array }): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = body.type;
     if (this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`;
-    const response = await fetch(this.origin + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    // A Uint8Array is a valid fetch body; the DOM typings of some TypeScript versions say otherwise.
+    return fetch(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
+  }
+
+  /** A refused download: the server's error (JSON) as a DevnetError. */
+  private async refused(response: Response, method: string, path: string): Promise<never> {
+    await this.parse(response, method, path);
+    throw new DevnetError(response.status, `${method} ${path} failed (${response.status})`);
+  }
+
+  private async parse(response: Response, method: string, path: string): Promise<any> {
     const text = await response.text();
     let parsed: any;
     try {
@@ -179,6 +243,10 @@ export class DevnetClient {
     if (!response.ok || parsed?.ok !== true) throw new DevnetError(response.status, parsed?.error ?? `${method} ${path} failed (${response.status})`);
     return parsed.result;
   }
+}
+
+function snapshotOf(r: any): SnapshotInfo {
+  return { name: r.name, seqno: r.seqno, rootHash: r.root_hash, createdAt: r.created_at, pendingMessages: r.pending_messages };
 }
 
 function miningOf(r: any): Mining {

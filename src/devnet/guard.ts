@@ -24,9 +24,17 @@ export interface DevnetOperation {
   summary: string;
   /** JSON Schema of the body (POST), if it takes one. */
   body?: Record<string, unknown>;
-  /** JSON Schema of `result` in the envelope. */
+  /** JSON Schema of `result` in the envelope (a download: of nothing, the answer is the file). */
   result: Record<string, unknown>;
+  /**
+   * 'upload': the body is a file (`Content-Type: application/octet-stream`, the handler reads `request.body` as a
+   * Buffer); 'download': the handler answers a Buffer, sent as the file itself.
+   */
+  file?: 'upload' | 'download';
 }
+
+/** The largest file a control takes (a snapshot of a chain: ~1 KB per transaction). */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 export type DevnetHandler = (chain: DevnetChain, body: Record<string, unknown>, request: FastifyRequest) => Promise<unknown> | unknown;
 
@@ -36,15 +44,21 @@ export function devnetRoute(app: FastifyInstance, options: DevnetOptions, operat
   app.route({
     method: operation.method,
     url: operation.path,
-    handler: async (request) => {
+    ...(operation.file === 'upload' ? { bodyLimit: MAX_UPLOAD_BYTES } : {}),
+    handler: async (request, reply) => {
       const chain = devnetChainOf(request, options);
-      const raw = request.body ?? {};
+      let raw = request.body ?? {};
+      if (operation.file === 'upload') {
+        if (!Buffer.isBuffer(raw)) throw new ApiError(415, 'request body: send the file itself, with Content-Type: application/octet-stream');
+        raw = {};
+      }
       if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) throw new ApiError(400, 'request body: expected a JSON object');
       const result = await Promise.resolve()
         .then(() => handler(chain, raw as Record<string, unknown>, request))
         .catch((error: unknown) => {
           throw toApiError(error);
         });
+      if (operation.file === 'download') return reply.type('application/octet-stream').send(result as Buffer);
       return okEnvelope(result, `${Math.floor(Date.now() / 1000)}:0:0`);
     },
   });

@@ -12,12 +12,19 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
       summary: op.summary,
       security: [{}, { adminToken: [] }],
       ...(params.length > 0 ? { parameters: params } : {}),
-      ...(op.body ? { requestBody: { required: op.method === 'POST', content: { 'application/json': { schema: op.body } } } } : {}),
+      ...(op.file === 'upload'
+        ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+        : op.body
+          ? { requestBody: { required: op.method === 'POST', content: { 'application/json': { schema: op.body } } } }
+          : {}),
       responses: {
-        '200': {
-          description: 'ok',
-          content: { 'application/json': { schema: { type: 'object', required: ['ok', 'result'], properties: { ok: { const: true }, result: op.result, '@extra': { type: 'string' } } } } },
-        },
+        '200':
+          op.file === 'download'
+            ? { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+            : {
+                description: 'ok',
+                content: { 'application/json': { schema: { type: 'object', required: ['ok', 'result'], properties: { ok: { const: true }, result: op.result, '@extra': { type: 'string' } } } } },
+              },
         default: { $ref: '#/components/responses/Error' },
       },
     };
@@ -28,7 +35,7 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
       title: 'tongate devnet controls',
       version,
       description:
-        'Controls of a local chain: mining, time, state surgery, config changes, the faucet. Served only on networks of kind local ' +
+        'Controls of a local chain: mining, time, snapshots, state surgery, config changes, the faucet. Served only on networks of kind local ' +
         '(404 elsewhere); with --admin-token, each needs Authorization: Bearer <token>. Bad input: 4xx naming the field.',
     },
     tags: [{ name: 'devnet', description: 'local chain controls' }],

@@ -11,6 +11,7 @@ import type { DevnetOperation } from './guard.js';
 import { registerJetton } from './jetton.js';
 import { registerMining } from './mining.js';
 import { devnetOpenApi } from './openapi.js';
+import { registerSnapshots } from './snapshots.js';
 import { registerState } from './state.js';
 import { registerTime } from './time.js';
 
@@ -23,5 +24,6 @@ export function registerDevnetRoutes(app: FastifyInstance, { adminToken }: { adm
   registerTime(app, options);
   registerState(app, options);
   registerConfig(app, options);
+  registerSnapshots(app, options);
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(documented, VERSION) });
 }

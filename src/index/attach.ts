@@ -121,6 +121,8 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   let again = false;
   let detached = false;
   let retry: NodeJS.Timeout | undefined;
+  /** Set while the index is put back after its chain was (a snapshot restore): the pump waits. */
+  let rewinding: Promise<void> | undefined;
 
   const settle = () => {
     for (let i = waiters.length - 1; i >= 0; i--) {
@@ -137,9 +139,9 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   const pumpOnce = async () => {
     const inFlight: { seqno: number; done: Promise<void> }[] = [];
     try {
-      while (!detached) {
+      while (!detached && !rewinding) {
         const last = feed.masterchainInfo().last.id.seqno;
-        while (inFlight.length < window && !detached) {
+        while (inFlight.length < window && !detached && !rewinding) {
           const seqno = (inFlight.at(-1)?.seqno ?? written) + 1;
           if (seqno > last) break;
           const live = pending.get(seqno);
@@ -161,6 +163,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   };
 
   const pump = (): void => {
+    if (rewinding) return;
     if (running) {
       again = true;
       return;
@@ -196,20 +199,48 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   const unsubscribeHeads = feed.onHead?.((seqno) => {
     if (seqno > written) pump();
   });
+  /**
+   * The chain went back to `seqno` (its later blocks are gone; new ones will reuse their seqnos): the live blocks
+   * held are of the old history, the blocks being written are let finish, then the index is put back and the pump
+   * goes on from there. The chain answers the restore once this resolves.
+   */
+  const unsubscribeRewinds = feed.onRewind?.((rewind) => {
+    pending.clear();
+    clearTimeout(retry);
+    retry = undefined;
+    const run = (rewinding ?? Promise.resolve()).then(async () => {
+      // A write in flight may fail (its block was read from the store that was cut): it settles all the same.
+      while (running) await running;
+      if (rewind.seqno < 0 || written > rewind.seqno) await index.rewind(rewind);
+      written = Math.min(written, rewind.seqno);
+    });
+    const current: Promise<void> = run.finally(() => {
+      if (rewinding === current) {
+        rewinding = undefined;
+        pump();
+      }
+    });
+    rewinding = current;
+    // A chain replaced whole (an import) is indexed again from its first block: answered once that is done.
+    return rewind.seqno < 0 ? current.then(() => synced(feed.masterchainInfo().last.id.seqno)) : current;
+  });
   const unsubscribe = () => {
     unsubscribeBlocks();
     unsubscribeHeads?.();
+    unsubscribeRewinds?.();
   };
   pump();
 
+  function synced(seqno = feed.masterchainInfo().last.id.seqno): Promise<void> {
+    if (seqno <= written) return Promise.resolve();
+    return new Promise((resolve) => {
+      waiters.push({ seqno, resolve });
+      pump();
+    });
+  }
+
   return {
-    synced(seqno = feed.masterchainInfo().last.id.seqno) {
-      if (seqno <= written) return Promise.resolve();
-      return new Promise((resolve) => {
-        waiters.push({ seqno, resolve });
-        pump();
-      });
-    },
+    synced,
     lastIndexed: () => written,
     async detach() {
       detached = true;

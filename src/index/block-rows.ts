@@ -202,6 +202,31 @@ function latestRow(state: StateRecord, codeBocs: CodeBocCache): SqlValue[] {
   ];
 }
 
+/**
+ * An account's rows as of a ShardAccount, put back whole (a snapshot restore: the upsert does not compare
+ * last_trans_lt, which goes back): its latest_account_states row and its account_states document.
+ */
+export function restoredStateRows(address: Address, shardAccount: Cell, codeBocs: CodeBocCache): InsertBatch[] {
+  const state = stateRecord(address, shardAccount);
+  if (!state) return [];
+  return [
+    {
+      table: 'account_states',
+      columns: ['hash', 'account', 'doc'],
+      rows: [[state.stateHash, state.account, JSON.stringify(v3AccountState(state.stateHash, state.info))]],
+      conflict: 'ON CONFLICT (hash) DO NOTHING',
+    },
+    {
+      table: 'latest_account_states',
+      columns: LATEST_COLUMNS,
+      rows: [latestRow(state, codeBocs)],
+      conflict: `ON CONFLICT (account) DO UPDATE SET ${LATEST_COLUMNS.slice(1)
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ')}`,
+    },
+  ];
+}
+
 /** The rows of one masterchain block and everything it committed. */
 export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: InsertBatch[]; traces: BlockTraces } {
   const mcSeqno = block.masterchain.id.seqno;

@@ -42,6 +42,13 @@ export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' |
   feedBlock?(seqno: number): Promise<FeedBlock>;
   /** Chains that hand no sealed blocks over (onBlock never fires): called with each new masterchain seqno. */
   onHead?(listener: (seqno: number) => void): () => void;
+  /**
+   * Local chains: every account masterchain block `seqno` changed, by a transaction or by a devnet state change
+   * (which no transaction reveals). Without it, the accounts of the block's transactions.
+   */
+  changedAccounts?(seqno: number): Address[];
+  /** Local chains: a snapshot restore dropped the blocks after a seqno (attach.ts rewinds the index with it). */
+  onRewind?: Chain['onRewind'];
 };
 
 const TRANSACTIONS_PER_READ = 1000;
@@ -90,6 +97,7 @@ export async function feedFromChain(feed: IndexFeed, seqno: number): Promise<Fee
   }
   const addresses = new Map<string, Address>();
   for (const t of transactions) addresses.set(t.account.toRawString(), t.account);
+  for (const address of feed.changedAccounts?.(seqno) ?? []) addresses.set(address.toRawString(), address);
   if (seqno === 0) for (const { address } of feed.zeroStateAccounts?.() ?? []) addresses.set(address.toRawString(), address);
   const accounts = [];
   for (const address of addresses.values()) accounts.push({ address, cell: (await feed.getAccount(address, seqno)).shardAccount });

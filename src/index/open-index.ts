@@ -24,6 +24,7 @@ import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
 import { SqliteDriver } from './sql/sqlite-driver.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import { IndexWriter } from './writer.js';
+import { rewindIndex, type IndexRewind } from './rewind.js';
 
 export interface IndexOptions {
   network: string;
@@ -54,6 +55,8 @@ export interface Index {
   readonly writer: IndexWriter;
   /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
   readonly discarded: boolean;
+  /** Deletes what came after masterchain block `seqno` (its chain was put back there: rewind.ts). Call it while nothing writes. */
+  rewind(rewind: IndexRewind): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,7 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     reads,
     writer: new IndexWriter(driver),
     discarded: guard?.discarded ?? false,
+    rewind: (r) => rewindIndex(driver, r),
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
       (closing ??= Promise.resolve(pool?.close()).then(() => driver.close()).finally(() => {

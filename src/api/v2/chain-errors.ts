@@ -6,6 +6,7 @@
  */
 import { BadMessage, BadStack, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../chain/local/errors.js';
 import { LiteDataError, LiteSendRefused, LiteServerError, LiteTimeout, LiteUnavailable } from '../../chain/lite/errors.js';
+import { SnapshotConflict } from '../../chain/local/snapshot-store.js';
 import { TonInputError } from '../../ton/errors.js';
 import { VmStackTooDeepError } from '../../ton/vm-stack.js';
 import { ApiError } from '../errors.js';
@@ -36,6 +37,8 @@ export function toApiError(error: unknown): unknown {
   // BadMessage and the other input errors already start with the parameter they are about ("boc: ...").
   if (error instanceof BadMessage || error instanceof BadStack) return new ApiError(422, `failed to parse parameter ${error.message}`);
   if (error instanceof GetMethodFailed) return new ApiError(400, error.message);
+  // A snapshot name taken, or a snapshot on blocks the chain no longer holds: the request clashes with the state.
+  if (error instanceof SnapshotConflict) return new ApiError(409, error.message);
   if (error instanceof ChainInputError) return new ApiError(422, error.message);
   if (error instanceof ChainStopped) return new ApiError(503, error.message);
   // The emulator's worker died under this call (it is replaced): the service, not the request, failed.

@@ -37,6 +37,11 @@ export class WorkingAccounts {
   set(address: Address, shardAccount: string): void {
     this.states.set(accountKey(address), shardAccount);
   }
+
+  /** Forgets every state (a snapshot restore): each is read again from the store. */
+  clear(): void {
+    this.states.clear();
+  }
 }
 
 export class SealedAccounts {
@@ -61,5 +66,10 @@ export class SealedAccounts {
   /** A sealed block changed these accounts: their next read parses the new state. */
   invalidate(keys: Iterable<string>): void {
     for (const key of keys) this.views.delete(key);
+  }
+
+  /** Forgets every view (a snapshot restore). */
+  clear(): void {
+    this.views.clear();
   }
 }

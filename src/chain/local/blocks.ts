@@ -72,6 +72,11 @@ export class BlockIndex {
     return block;
   }
 
+  /** Forgets every block (a snapshot restore: seqnos after it will name other blocks). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   put(block: Block): void {
     const key = `${block.id.workchain}:${block.id.seqno}`;
     this.cache.delete(key);
@@ -94,7 +99,7 @@ export class ChainHead {
   private prevBlocksInfoCache?: string;
 
   constructor(
-    readonly first: Block,
+    public first: Block,
     public mc: Block,
     public shard: Block,
     recentMc: BlockId[],
@@ -119,6 +124,15 @@ export class ChainHead {
     this.mc = mc;
     this.shard = shard;
     this.recentMc = [mc.id, ...this.recentMc].slice(0, PREV_MC_BLOCKS);
+    this.prevBlocksInfoCache = undefined;
+  }
+
+  /** Points the head at another sealed pair (a snapshot restore, an imported chain), with the masterchain ids before it. */
+  reset(first: Block, mc: Block, shard: Block, recentMc: BlockId[]): void {
+    this.first = first;
+    this.mc = mc;
+    this.shard = shard;
+    this.recentMc = recentMc.slice(0, PREV_MC_BLOCKS);
     this.prevBlocksInfoCache = undefined;
   }
 

@@ -32,8 +32,18 @@ export class ChainClock implements Clock {
     private readonly base: Clock,
     private readonly store: OffsetStore,
   ) {
-    const stored = Number(store.meta(OFFSET_KEY) ?? 0);
-    this.offsetMs = Number.isFinite(stored) ? stored : 0;
+    this.offsetMs = this.storedOffset();
+  }
+
+  /** Takes the offset the store holds again, unpinned (a snapshot restore put the snapshot's back). */
+  reload(): void {
+    this.offsetMs = this.storedOffset();
+    this.pinned = undefined;
+  }
+
+  private storedOffset(): number {
+    const stored = Number(this.store.meta(OFFSET_KEY) ?? 0);
+    return Number.isFinite(stored) ? stored : 0;
   }
 
   /** Milliseconds since the epoch, as the chain sees it. */

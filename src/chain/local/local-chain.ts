@@ -17,7 +17,9 @@ import type {
   DevnetChain,
   MiningMode,
   ChainTime,
+  ChainRewind,
   InjectedMessage,
+  SnapshotRestored,
   EmulationResult,
   ExternalToEmulate,
   FaucetInfo,
@@ -49,6 +51,10 @@ import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from 
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';
+import type { SnapshotInfo } from './snapshot-store.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 
 /** What a fund leaves in the faucet for its own fees (a transfer costs ~0.005 TON; 1 TON is ample). */
@@ -109,6 +115,9 @@ export class LocalChain implements DevnetChain {
   private producer!: BlockProducer;
   private reader!: ChainReader;
   private clock!: ChainClock;
+  /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
+  private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts };
+  private readonly rewindListeners = new Set<(rewind: ChainRewind) => unknown>();
 
   private constructor(
     private readonly opts: LocalChainOptions,
@@ -181,12 +190,8 @@ export class LocalChain implements DevnetChain {
     );
     const sealed = new SealedAccounts(store);
     const working = new WorkingAccounts(store, () => head.seqno);
-    const pending: QueuedMessage[] = store.pendingMessages().map((p) => {
-      const cell = Cell.fromBoc(p.boc)[0];
-      const info = loadMessage(cell.beginParse()).info;
-      if (info.type !== 'internal') throw new Error('pending_messages holds a non-internal message');
-      return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
-    });
+    const pending = pendingFromStore(store);
+    this.memory = { blocks, head, sealed, working };
     this.producer = new BlockProducer({
       network: opts.network,
       globalId: opts.globalId,
@@ -527,12 +532,142 @@ export class LocalChain implements DevnetChain {
     }
   }
 
+  // ---- snapshots (devnet controls; snapshot-store.ts says how they are kept) ----
+
+  snapshots(): SnapshotInfo[] {
+    return this.store.snapshots.list();
+  }
+
+  /**
+   * Saves the chain as snapshot `name`: the block in progress is sealed first if it holds anything, so the
+   * snapshot holds everything accepted before the call; then the last sealed block, the pending internal messages
+   * and the clock's offset are recorded.
+   */
+  saveSnapshot(name: string): Promise<SnapshotInfo> {
+    checkSnapshotName(name);
+    return this.onProductionLane(() =>
+      this.producer.atSealedPoint(() => {
+        const { mc } = this.memory.head;
+        return this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now());
+      }),
+    );
+  }
+
+  deleteSnapshot(name: string): SnapshotInfo {
+    checkSnapshotName(name);
+    return this.store.snapshots.delete(name);
+  }
+
+  /**
+   * Puts the chain back to snapshot `name`: later blocks are dropped (their seqnos will be produced again), the
+   * accounts, the pending messages and the clock are as they were, later snapshots are dropped. Resolves once
+   * the rewind listeners (the index) have followed.
+   */
+  async restoreSnapshot(name: string): Promise<SnapshotRestored> {
+    checkSnapshotName(name);
+    // The listeners run before the next block is produced: the index never sees a new block before the rewind.
+    const rewind = await this.onProductionLane(async () => {
+      const rewound = await this.producer.rewind(() => {
+        const result = this.store.snapshots.restore(name, (seqno) => this.store.block(MASTERCHAIN, seqno, seqno)?.rootHash);
+        this.resetMemory();
+        return { pending: pendingFromStore(this.store), result };
+      });
+      await this.notifyRewind({
+        seqno: rewound.seqno,
+        accounts: rewound.accounts.map((a) => ({ address: new Address(a.workchain, a.account), shardAccount: a.boc })),
+      });
+      return rewound;
+    });
+    return { ...this.store.snapshots.get(name), droppedSnapshots: rewind.dropped };
+  }
+
+  /** Snapshot `name` as a chain file (snapshot-file.ts), read into memory. */
+  async exportSnapshot(name: string): Promise<Buffer> {
+    checkSnapshotName(name);
+    const dir = mkdtempSync(join(tmpdir(), 'tongate-snapshot-'));
+    try {
+      const file = join(dir, 'chain.sqlite');
+      // On the lane: VACUUM INTO must not meet a seal's open SQLite transaction.
+      await this.producer.exclusive(() => {
+        const info = this.store.snapshots.get(name);
+        this.store.exportSnapshot(file, name, info.seqno);
+      });
+      return readFileSync(file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
   /**
    * Every account of the zero state (the faucets, the config contract and elector, the `--genesis` accounts), as
    * block 0 wrote them: a genesis file given to a restart of an existing chain changes nothing.
    */
   zeroStateAccounts(): { address: Address }[] {
     return this.store.accountsChangedAt(0).map((a) => ({ address: new Address(a.workchain, a.account) }));
+  }
+
+  /**
+   * Replaces the chain by the one in `bytes` (a file of exportSnapshot, from this network) and saves it as
+   * snapshot `name`; every other snapshot is dropped (they stood on the history replaced). The rewind listeners
+   * (the index) start over from nothing.
+   */
+  async importSnapshot(name: string, bytes: Buffer): Promise<SnapshotInfo> {
+    checkSnapshotName(name);
+    const dir = mkdtempSync(join(tmpdir(), 'tongate-snapshot-'));
+    try {
+      const file = join(dir, 'chain.sqlite');
+      writeFileSync(file, bytes);
+      this.store.checkImport(file);
+      return await this.onProductionLane(async () => {
+        const info = await this.producer.rewind(() => {
+          this.store.importFile(file);
+          this.resetMemory();
+          const { mc } = this.memory.head;
+          return { pending: pendingFromStore(this.store), result: this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now()) };
+        });
+        await this.notifyRewind({ seqno: -1, accounts: [] });
+        return info;
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Called after a restore or an import, before either answers; a returned promise is awaited. */
+  onRewind(listener: (rewind: ChainRewind) => unknown): () => void {
+    this.rewindListeners.add(listener);
+    return () => this.rewindListeners.delete(listener);
+  }
+
+  /** The accounts masterchain block `mcSeqno` changed, by a transaction or by a devnet state change. */
+  changedAccounts(mcSeqno: number): Address[] {
+    return this.store.changedAccounts(mcSeqno).map((a) => new Address(a.workchain, a.account));
+  }
+
+  /** Runs a step after the block productions asked before it, and before those asked after. */
+  private onProductionLane<T>(step: () => Promise<T>): Promise<T> {
+    if (this.stopping) return Promise.reject(new ChainStopped(this.name));
+    const result = this.production.then(step);
+    this.production = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The store was put back (restore, import): the views of it in memory follow. */
+  private resetMemory(): void {
+    const { blocks, head, sealed, working } = this.memory;
+    blocks.clear();
+    sealed.clear();
+    working.clear();
+    const last = this.store.lastMcSeqno()!;
+    head.reset(blocks.get(MASTERCHAIN, 0, last)!, blocks.get(MASTERCHAIN, last, last)!, blocks.get(BASECHAIN, last, last)!, ChainHead.recentIds(blocks, last));
+    this.clock.reload();
+  }
+
+  private async notifyRewind(rewind: ChainRewind): Promise<void> {
+    const results = [...this.rewindListeners].map((listener) => Promise.resolve().then(() => listener(rewind)));
+    for (const result of await Promise.allSettled(results)) {
+      if (result.status === 'rejected') this.logger?.error({ err: result.reason, seqno: rewind.seqno }, 'a rewind listener failed');
+    }
   }
 
   // ---- reads (visible state = last sealed block) ----
@@ -612,6 +747,25 @@ function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis: ZeroS
     accounts.push(account);
   }
   return accounts;
+}
+
+/** Undelivered internal messages as the store keeps them, in created_lt order. */
+function pendingFromStore(store: ChainStore): QueuedMessage[] {
+  return store.pendingMessages().map((p) => {
+    const cell = Cell.fromBoc(p.boc)[0];
+    const info = loadMessage(cell.beginParse()).info;
+    if (info.type !== 'internal') throw new Error('pending_messages holds a non-internal message');
+    return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
+  });
+}
+
+/** Names people type and URLs carry as they are: letters, digits, `.`, `_`, `-`, 1 to 64 of them. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+function checkSnapshotName(name: string): void {
+  if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
+    throw new ChainInputError(`name: expected 1 to 64 letters, digits, ".", "_" or "-", got ${JSON.stringify(String(name).slice(0, 80))}`);
+  }
 }
 
 function validateOptions(opts: LocalChainOptions): void {

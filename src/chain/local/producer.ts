@@ -226,6 +226,36 @@ export class BlockProducer {
     return this.lane.run(() => this.seal());
   }
 
+  /**
+   * Runs `task` on the lane at a sealed point: what was sent to the emulator is applied and an open block holding
+   * anything is sealed first, so the store holds everything accepted before the call and nothing unsealed
+   * (snapshots save and restore there).
+   */
+  atSealedPoint<T>(task: () => T | Promise<T>): Promise<T> {
+    return this.lane.run(async () => {
+      this.assertUsable();
+      await this.pipeline.drain();
+      if (this.open && !this.open.isEmpty()) await this.seal();
+      this.open = undefined;
+      return task();
+    });
+  }
+
+  /**
+   * Like atSealedPoint, for a restore: `task` puts the store and the shared state (head, accounts, clock) back
+   * and answers the pending messages as they were; the producer's queue becomes those.
+   */
+  rewind<T>(task: () => { pending: QueuedMessage[]; result: T }): Promise<T> {
+    return this.atSealedPoint(() => {
+      const { pending, result } = task();
+      this.queue = pending;
+      this.queueHead = 0;
+      this.open = undefined;
+      if (this.queueLength > 0) this.scheduleDrain();
+      return result;
+    });
+  }
+
   /** Whether there is anything a final seal would save: executed transactions in the open block. */
   hasOpenTransactions(): boolean {
     return (this.open?.txs.length ?? 0) > 0;

@@ -20,6 +20,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pacer } from './lane.js';
 import type { LibraryChanges, LibraryRow } from './libraries.js';
+import { checkChainFile, exportChainFile, importChainFile } from './snapshot-file.js';
+import { SNAPSHOT_SCHEMA, SnapshotStore } from './snapshot-store.js';
 
 const SCHEMA_VERSION = '1';
 
@@ -235,10 +237,14 @@ export class ChainStore {
   private readonly db: Database.Database;
   private readonly s: Record<string, Stmt>;
   private closed = false;
+  /** Named points to put the chain back to (snapshot-store.ts). */
+  readonly snapshots: SnapshotStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
     db.exec(SCHEMA);
+    db.exec(SNAPSHOT_SCHEMA);
+    this.snapshots = new SnapshotStore(db);
     const prepare = (sql: string) => db.prepare(sql).safeIntegers(true) as Stmt;
     this.s = {
       metaGet: prepare('SELECT value FROM meta WHERE key = ?'),
@@ -287,6 +293,7 @@ export class ChainStore {
       libSet: prepare('INSERT INTO public_libraries (account, hash, boc) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       libDrop: prepare('DELETE FROM public_libraries WHERE account = ? AND hash = ?'),
       libAll: prepare('SELECT account, hash, boc FROM public_libraries'),
+      changedAt: prepare('SELECT workchain, account FROM account_states WHERE mc_seqno = ?'),
     };
   }
 
@@ -412,6 +419,26 @@ export class ChainStore {
   /** Every public library of every masterchain account (read once, when the chain opens). */
   publicLibraries(): LibraryRow[] {
     return this.s.libAll.all() as LibraryRow[];
+  }
+
+  /** The accounts masterchain block `mcSeqno` changed (by a transaction or by a devnet state change). */
+  changedAccounts(mcSeqno: number): { workchain: number; account: Buffer }[] {
+    return (this.s.changedAt.all(mcSeqno) as { workchain: bigint; account: Buffer }[]).map((r) => ({ workchain: Number(r.workchain), account: r.account }));
+  }
+
+  /** Writes snapshot `name` (of masterchain `seqno`) as a chain file (snapshot-file.ts). Call it between seals. */
+  exportSnapshot(file: string, name: string, seqno: number): void {
+    exportChainFile(this.db, file, name, seqno);
+  }
+
+  /** Checks that `file` is a chain of this network; its last masterchain seqno. */
+  checkImport(file: string): { seqno: number } {
+    return checkChainFile(this.db, file);
+  }
+
+  /** Replaces the chain's rows by the file's (checked with checkImport first). Call it between seals. */
+  importFile(file: string): void {
+    importChainFile(this.db, file);
   }
 
   /**
