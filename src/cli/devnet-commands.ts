@@ -1,8 +1,9 @@
 /**
- * The CLI side of the devnet controls: `tongate fund`, `tongate mine`, `tongate deploy-jetton` and
- * `tongate fund-jetton`, each an HTTP call to a running tongate
+ * The CLI side of the devnet controls: `tongate fund`, `tongate mine`, `tongate deploy-jetton`,
+ * `tongate fund-jetton` and `tongate snapshot ...`, each an HTTP call to a running tongate
  * (through the `tongate/devnet` client), found by the network's base URL in the same config `start` reads.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { toNano } from '@ton/core';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
@@ -91,6 +92,75 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
     if (!/^\d+$/.test(amount)) throw new ConfigError('<amount>', `expected jetton units as a whole number, got ${amount}`);
     const funded = await refusedAs('fund-jetton', client(config, networks[0]).fundJetton(master, to, BigInt(amount)));
     console.log(`minted ${amount} to ${to} on ${networks[0].name}: jetton wallet ${funded.wallet.toRawString()} holds ${funded.balance} (transaction ${funded.hash} in block ${funded.blockSeqno})`);
+  });
+
+  registerSnapshotCommands(program, configure);
+}
+
+/**
+ * `tongate snapshot save|restore|list|delete NAME` and `tongate snapshot export|import NAME FILE`: the snapshot
+ * controls of one local network (POST/GET/DELETE /devnet/snapshots...).
+ */
+function registerSnapshotCommands(program: Command, configure: Configure): void {
+  const snapshot = program
+    .command('snapshot')
+    .description("save and restore a local network's state (chain, index, pending messages, clock), list, delete, export and import them as files");
+  const on = (command: Command) =>
+    configure(command.requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'), ['network']);
+  const devnetOf = (flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags);
+    return { devnet: client(config, networks[0]), network: networks[0].name };
+  };
+  on(snapshot.command('save').description('save the network as snapshot NAME (POST /devnet/snapshots)').argument('<name>', 'letters, digits, ".", "_", "-"')).action(
+    async (name: string, flags: Record<string, unknown>) => {
+      const { devnet, network } = devnetOf(flags);
+      const saved = await refusedAs('snapshot save', devnet.snapshot(name));
+      console.log(`${network}: saved snapshot ${saved.name} at seqno ${saved.seqno} (${saved.pendingMessages} pending messages)`);
+    },
+  );
+  on(snapshot.command('restore').description('put the network back to snapshot NAME; later blocks and snapshots are dropped').argument('<name>')).action(
+    async (name: string, flags: Record<string, unknown>) => {
+      const { devnet, network } = devnetOf(flags);
+      const restored = await refusedAs('snapshot restore', devnet.restoreSnapshot(name));
+      const dropped = restored.droppedSnapshots.length > 0 ? `; dropped the later snapshots ${restored.droppedSnapshots.join(', ')}` : '';
+      console.log(`${network}: restored snapshot ${restored.name}, back at seqno ${restored.seqno}${dropped}`);
+    },
+  );
+  on(snapshot.command('list').description('the snapshots of the network')).action(async (flags: Record<string, unknown>) => {
+    const { devnet, network } = devnetOf(flags);
+    const all = await refusedAs('snapshot list', devnet.snapshots());
+    if (all.length === 0) console.log(`${network}: no snapshots`);
+    for (const s of all) console.log(`${s.name}	seqno ${s.seqno}	${new Date(s.createdAt * 1000).toISOString()}	${s.pendingMessages} pending messages`);
+  });
+  on(snapshot.command('delete').description('forget snapshot NAME (the chain is unchanged)').argument('<name>')).action(async (name: string, flags: Record<string, unknown>) => {
+    const { devnet, network } = devnetOf(flags);
+    const deleted = await refusedAs('snapshot delete', devnet.deleteSnapshot(name));
+    console.log(`${network}: deleted snapshot ${deleted.name} (seqno ${deleted.seqno})`);
+  });
+  on(snapshot.command('export').description('write snapshot NAME to FILE (a chain store as of it)').argument('<name>').argument('<file>')).action(
+    async (name: string, file: string, flags: Record<string, unknown>) => {
+      const { devnet, network } = devnetOf(flags);
+      const bytes = await refusedAs('snapshot export', devnet.exportSnapshot(name));
+      writeFileSync(file, bytes);
+      console.log(`${network}: exported snapshot ${name} to ${file} (${bytes.length} bytes)`);
+    },
+  );
+  on(
+    snapshot
+      .command('import')
+      .description('replace the network by FILE (an export of the same network) and save it as snapshot NAME; other snapshots are dropped')
+      .argument('<name>')
+      .argument('<file>'),
+  ).action(async (name: string, file: string, flags: Record<string, unknown>) => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (error) {
+      throw new ConfigError('<file>', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const { devnet, network } = devnetOf(flags);
+    const imported = await refusedAs('snapshot import', devnet.importSnapshot(name, bytes));
+    console.log(`${network}: imported ${file} as snapshot ${imported.name}, now at seqno ${imported.seqno}`);
   });
 }
 

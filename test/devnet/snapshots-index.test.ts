@@ -42,11 +42,15 @@ async function dump(running: RunningIndex): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const [table, order] of TABLES) {
     const rows = await running.index.reads.all(`SELECT * FROM ${table} ORDER BY ${order}`);
-    out[table] = rows.map((row) =>
-      JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' || typeof v === 'number' ? String(v) : v && typeof v === 'object' && 'type' in v && (v as { type: string }).type === 'Buffer' ? Buffer.from((v as { data: number[] }).data).toString('hex') : v)),
-    );
+    out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([key, value]) => [key, comparable(value)])));
   }
   return out;
+}
+
+function comparable(value: unknown): unknown {
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  if (typeof value === 'bigint' || typeof value === 'number') return String(value);
+  return value;
 }
 
 async function mine(chain: LocalChain, blocks: number): Promise<void> {

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { internal, toNano, type Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
 import { tempDir, testWallet } from '../chain/support.js';
+import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
 import { ManualClock } from '../../src/util/clock.js';
 import { ADMIN_TOKEN, indexedUpTo, startManualTongate, timeLock } from './support.js';
@@ -109,7 +112,7 @@ async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean): Pro
   return value;
 }
 
-test('snapshots: list, delete, later ones dropped by a restore, pending messages kept', async (t) => {
+test('snapshots: list, delete, later ones dropped by a restore', async (t) => {
   const { devnet, client } = await startManualTongate(t);
   const a = await devnet.snapshot('a');
   await devnet.mine(2);
@@ -211,4 +214,39 @@ test('export and import: a snapshot carried across a restart, into another data 
   assert.ok((await client.getBalance(owner.wallet.address)) > toNano('8.99'), 'the 7 TON, 2 more, less storage fees');
   assert.equal((await devnet.restoreSnapshot('funded')).seqno, saved.seqno);
   assert.equal(await client.getBalance(owner.wallet.address), toNano(7));
+});
+
+test('tongate snapshot save, list, restore, export, import, delete: through a running tongate', async (t) => {
+  const { gate, client } = await startManualTongate(t);
+  const env = { TONGATE_NETWORK: `mainnet=${gate.url('mainnet')},testnet=${gate.url('testnet')}`, TONGATE_ADMIN_TOKEN: ADMIN_TOKEN };
+  const seqno = (await client.getMasterchainInfo()).latestSeqno;
+  const cli = (...args: string[]) => runTongate(['snapshot', ...args, '--network', 'testnet'], env);
+
+  const saved = await cli('save', 'start');
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.match(saved.stdout, new RegExp(`testnet: saved snapshot start at seqno ${seqno} \\(0 pending messages\\)`));
+  await gate.chain('testnet').mine(2);
+  const listed = await cli('list');
+  assert.match(listed.stdout, new RegExp(`^start\tseqno ${seqno}\t`, 'm'));
+  const restored = await cli('restore', 'start');
+  assert.equal(restored.code, 0, restored.stderr);
+  assert.match(restored.stdout, new RegExp(`testnet: restored snapshot start, back at seqno ${seqno}`));
+  assert.equal((await client.getMasterchainInfo()).latestSeqno, seqno);
+
+  const file = join(tempDir(t), 'start.snapshot');
+  const exported = await cli('export', 'start', file);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.ok(statSync(file).size > 0);
+  const imported = await cli('import', 'again', file);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, new RegExp(`testnet: imported .* as snapshot again, now at seqno ${seqno}`));
+  const deleted = await cli('delete', 'again');
+  assert.match(deleted.stdout, /testnet: deleted snapshot again/);
+
+  const unknown = await cli('restore', 'start');
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /snapshot restore failed \(404\): name: no snapshot named "start" \(there are none\)/);
+  const unreadable = await cli('import', 'x', join(tempDir(t), 'missing.snapshot'));
+  assert.equal(unreadable.code, 2);
+  assert.match(unreadable.stderr, /<file>: cannot read .*missing\.snapshot: ENOENT/);
 });
