@@ -117,6 +117,11 @@ test('every control: admin token, local networks only (404 on an upstream networ
     '/devnet/messages/internal',
     '/devnet/mine',
     '/devnet/mining',
+    '/devnet/snapshots',
+    '/devnet/snapshots/{name}',
+    '/devnet/snapshots/{name}/export',
+    '/devnet/snapshots/{name}/import',
+    '/devnet/snapshots/{name}/restore',
     '/devnet/time',
     '/devnet/time/increase',
     '/devnet/time/next-block',
@@ -125,10 +130,10 @@ test('every control: admin token, local networks only (404 on an upstream networ
   const someAddress = testWallet(43).wallet.address.toRawString();
   const operations: Array<[string, string]> = [];
   for (const [path, ops] of Object.entries<any>(spec.body.paths)) {
-    for (const verb of Object.keys(ops)) operations.push([verb.toUpperCase(), path.replace('{address}', someAddress)]);
+    for (const verb of Object.keys(ops)) operations.push([verb.toUpperCase(), path.replace('{address}', someAddress).replace('{name}', 'a-snapshot')]);
   }
   for (const [method, path] of operations) {
-    const denied = await getJson(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+    const denied = await getJson(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method !== 'GET' ? { body: '{}' } : {}) });
     assert.equal(denied.status, 401, `${method} ${path}`);
     assert.deepEqual(denied.body, { ok: false, error: 'this endpoint requires Authorization: Bearer <admin token>', code: 401 });
   }
@@ -177,7 +182,7 @@ test('every control: admin token, local networks only (404 on an upstream networ
     adminToken: ADMIN_TOKEN,
   });
   t.after(() => front.stop());
-  for (const path of ['/devnet/mine', '/devnet/time/increase', `/devnet/accounts/${someAddress}`]) {
+  for (const path of ['/devnet/mine', '/devnet/time/increase', `/devnet/accounts/${someAddress}`, '/devnet/snapshots', '/devnet/snapshots/a/restore']) {
     const r = await postJson(`${front.url('mainnet')}${path}`, { seconds: 1, balance: '1' }, auth);
     assert.equal(r.status, 404, path);
     assert.equal(r.body.ok, false);
