@@ -75,6 +75,7 @@ async function grow(count: number): Promise<void> {
     await Promise.all(Array.from({ length: batch }, () => chain.sendExternal(relayExternal())));
     await chain.produceBlock();
     transactions += 2 * batch;
+    if (transactions % 10_000 === 0) process.stderr.write(`  ${transactions} transactions\n`);
   }
   await running.attachment.synced();
 }
