@@ -100,7 +100,8 @@ export class SnapshotStore {
    */
   save(name: string, seqno: number, rootHash: Buffer, createdAtMs: number): SnapshotInfo {
     const run = this.db.transaction(() => {
-      if (this.find(name)) throw new SnapshotConflict(`name: a snapshot named ${JSON.stringify(name)} exists (taken at seqno ${Number(this.find(name)!.mc_seqno)}); delete it first or choose another name`);
+      const taken = this.find(name);
+      if (taken) throw new SnapshotConflict(`name: a snapshot named ${JSON.stringify(name)} exists (taken at seqno ${Number(taken.mc_seqno)}); delete it first or choose another name`);
       const marks = {} as Marks;
       for (const { table } of HISTORY) marks[table] = Number((this.db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS m FROM ${table}`).safeIntegers(true).get() as { m: bigint }).m);
       this.db
