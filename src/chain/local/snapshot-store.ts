@@ -16,6 +16,7 @@
  * A restore drops the snapshots taken after it (their blocks are gone, and new blocks will reuse their seqnos).
  */
 import type Database from 'better-sqlite3';
+import type { Snapshot } from '../types.js';
 import { ChainInputError, NotFound } from './errors.js';
 
 /** A snapshot name that is taken, or a snapshot the chain's history no longer holds: 409. */
@@ -23,15 +24,8 @@ export class SnapshotConflict extends ChainInputError {
   override name = 'SnapshotConflict';
 }
 
-export interface SnapshotInfo {
-  name: string;
-  seqno: number;
-  /** Masterchain block root hash at `seqno`: the snapshot belongs to the history holding this block. */
-  rootHash: Buffer;
-  /** Unix ms (the chain's clock) when it was taken. */
-  createdAtMs: number;
-  pendingMessages: number;
-}
+/** A snapshot as the chain describes it (chain/types.ts). */
+export type SnapshotInfo = Snapshot;
 
 /** The tables whose rows belong to a masterchain seqno, with that column. */
 const HISTORY = [
