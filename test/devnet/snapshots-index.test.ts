@@ -118,3 +118,39 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(after, await dump(rebuilt), 'the blocks after the restore are indexed as a fresh index (catching up from the chain) indexes them');
   });
 }
+
+/** Resolves once the chain has sealed block `seqno` (an event, not a time). */
+function sealed(chain: LocalChain, seqno: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (chain.masterchainInfo().last.id.seqno >= seqno) return resolve();
+    const stop = chain.onBlock((block) => {
+      if (block.masterchain.id.seqno >= seqno) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`a restore while blocks come on a timer (auto mining): chain and index stay one history [${store}]`, async (t) => {
+    if (store === 'postgres' && !(await requireService(t, 'postgres'))) return;
+    const { chain } = await openChain(t, { blockIntervalMs: 20 });
+    const live = await startIndex(t, store, chain);
+    chain.start();
+    const owner = testWallet(121);
+    await chain.fund(owner.wallet.address, toNano(10));
+    const saved = await chain.saveSnapshot('s');
+    await chain.fund(owner.wallet.address, toNano(5));
+    await sealed(chain, saved.seqno + 5);
+    const restored = await chain.restoreSnapshot('s');
+    assert.equal(restored.seqno, saved.seqno);
+    assert.ok(live.attachment.lastIndexed() <= saved.seqno, 'nothing of the dropped blocks is left indexed when the restore answers');
+    await sealed(chain, saved.seqno + 5);
+    await chain.setMiningMode({ mode: 'manual' });
+    await live.attachment.synced();
+    const fresh = await startIndex(t, store, chain);
+    assert.deepEqual(await dump(live), await dump(fresh), 'the index after the restore is the one the chain makes');
+    assert.ok(chain.getAccount(owner.wallet.address).balance < toNano(11), 'the second fund is gone');
+  });
+}
