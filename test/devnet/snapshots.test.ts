@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { internal, toNano, type Address } from '@ton/core';
-import { TonClient } from '@ton/ton';
+import { beginCell, Cell, internal, toNano, type Address } from '@ton/core';
+import { configParseGasLimitsPrices, TonClient } from '@ton/ton';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
 import { tempDir, testWallet } from '../chain/support.js';
 import { runTongate } from '../support/process.js';
@@ -249,4 +249,33 @@ test('tongate snapshot save, list, restore, export, import, delete: through a ru
   const unreadable = await cli('import', 'x', join(tempDir(t), 'missing.snapshot'));
   assert.equal(unreadable.code, 2);
   assert.match(unreadable.stderr, /<file>: cannot read .*missing\.snapshot: ENOENT/);
+});
+
+test('a restore to before a /devnet/config change: the config contract, getConfigParam and the fees transactions pay are back', async (t) => {
+  const { devnet, client, url, gate } = await startManualTongate(t);
+  const faucet = gate.chain('testnet').faucets()[0].address;
+  const fundGasFees = async (seed: number) => {
+    await devnet.fund(testWallet(seed).wallet.address, toNano(1));
+    const [tx] = await client.getTransactions(faucet, { limit: 1 });
+    const d = tx.description;
+    assert.ok(d.type === 'generic' && d.computePhase.type === 'vm');
+    return d.computePhase.gasFees;
+  };
+  const param21 = async () => Cell.fromBase64((await getJson(`${url}/api/v2/getConfigParam?config_id=21`)).body.result.config.bytes);
+  const before = await fundGasFees(131);
+  const original = await param21();
+  await devnet.snapshot('cheap');
+  const p = configParseGasLimitsPrices(original.beginParse());
+  const raised = beginCell()
+    .storeUint(0xd1, 8).storeUint(p.flatLimit, 64).storeUint(p.flatGasPrice, 64)
+    .storeUint(0xde, 8).storeUint(p.other.gasPrice * 10n, 64).storeUint(p.other.gasLimit, 64)
+    .storeUint(p.other.specialGasLimit ?? p.other.gasLimit, 64).storeUint(p.other.gasCredit, 64)
+    .storeUint(p.other.blockGasLimit, 64).storeUint(p.other.freezeDueLimit, 64).storeUint(p.other.deleteDueLimit, 64)
+    .endCell();
+  await devnet.setConfig({ 21: raised });
+  assert.ok((await fundGasFees(132)) > before * 5n, 'the raised gas price applies');
+
+  await devnet.restoreSnapshot('cheap');
+  assert.ok((await param21()).equals(original), "getConfigParam: the snapshot's config");
+  assert.equal(await fundGasFees(133), before, 'transactions run under the config of the snapshot again');
 });

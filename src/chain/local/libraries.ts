@@ -41,6 +41,13 @@ export class PublicLibraries {
   private dictBase64: string | null = null;
 
   constructor(rows: Iterable<LibraryRow>) {
+    this.reset(rows);
+  }
+
+  /** Takes these rows as the whole set (at open, and after a snapshot restore put the store's back). */
+  reset(rows: Iterable<LibraryRow>): void {
+    this.byAccount.clear();
+    this.all.clear();
     for (const row of rows) this.add(row.account.toString('hex'), row.hash.toString('hex'), Cell.fromBoc(row.boc)[0]);
     this.rebuild();
   }

@@ -116,7 +116,7 @@ export class LocalChain implements DevnetChain {
   private reader!: ChainReader;
   private clock!: ChainClock;
   /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
-  private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts };
+  private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts; libraries: PublicLibraries };
   private readonly rewindListeners = new Set<(rewind: ChainRewind) => unknown>();
 
   private constructor(
@@ -191,7 +191,7 @@ export class LocalChain implements DevnetChain {
     const sealed = new SealedAccounts(store);
     const working = new WorkingAccounts(store, () => head.seqno);
     const pending = pendingFromStore(store);
-    this.memory = { blocks, head, sealed, working };
+    this.memory = { blocks, head, sealed, working, libraries };
     this.producer = new BlockProducer({
       network: opts.network,
       globalId: opts.globalId,
@@ -567,9 +567,10 @@ export class LocalChain implements DevnetChain {
     checkSnapshotName(name);
     // The listeners run before the next block is produced: the index never sees a new block before the rewind.
     const rewind = await this.onProductionLane(async () => {
-      const rewound = await this.producer.rewind(() => {
+      const rewound = await this.producer.rewind(async () => {
         const result = this.store.snapshots.restore(name, (seqno) => this.store.block(MASTERCHAIN, seqno, seqno)?.rootHash);
         this.resetMemory();
+        await this.resetConfig();
         return { pending: pendingFromStore(this.store), result };
       });
       await this.notifyRewind({
@@ -619,9 +620,10 @@ export class LocalChain implements DevnetChain {
       writeFileSync(file, bytes);
       this.store.checkImport(file);
       return await this.onProductionLane(async () => {
-        const info = await this.producer.rewind(() => {
+        const info = await this.producer.rewind(async () => {
           this.store.importFile(file);
           this.resetMemory();
+          await this.resetConfig();
           const { mc } = this.memory.head;
           return { pending: pendingFromStore(this.store), result: this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now()) };
         });
@@ -641,7 +643,7 @@ export class LocalChain implements DevnetChain {
 
   /** The accounts masterchain block `mcSeqno` changed, by a transaction or by a devnet state change. */
   changedAccounts(mcSeqno: number): Address[] {
-    return this.store.changedAccounts(mcSeqno).map((a) => new Address(a.workchain, a.account));
+    return this.store.accountsChangedAt(mcSeqno).map((a) => new Address(a.workchain, a.account));
   }
 
   /** Runs a step after the block productions asked before it, and before those asked after. */
@@ -652,9 +654,20 @@ export class LocalChain implements DevnetChain {
     return result;
   }
 
+  /**
+   * The config the store now holds (its config contract's data as of the last block), if it is not the one the
+   * chain runs under: the emulator is prepared for it and switched to (a restore to before a /devnet/config change).
+   */
+  private async resetConfig(): Promise<void> {
+    const stored = storedConfig(this.store, this.globalId);
+    if (stored.cell.hash().equals(this.chainConfig.cell.hash())) return;
+    this.chainConfig.switchTo(await this.chainConfig.prepare(stored.cell));
+  }
+
   /** The store was put back (restore, import): the views of it in memory follow. */
   private resetMemory(): void {
-    const { blocks, head, sealed, working } = this.memory;
+    const { blocks, head, sealed, working, libraries } = this.memory;
+    libraries.reset(this.store.publicLibraries());
     blocks.clear();
     sealed.clear();
     working.clear();

@@ -245,9 +245,9 @@ export class BlockProducer {
    * Like atSealedPoint, for a restore: `task` puts the store and the shared state (head, accounts, clock) back
    * and answers the pending messages as they were; the producer's queue becomes those.
    */
-  rewind<T>(task: () => { pending: QueuedMessage[]; result: T }): Promise<T> {
-    return this.atSealedPoint(() => {
-      const { pending, result } = task();
+  rewind<T>(task: () => { pending: QueuedMessage[]; result: T } | Promise<{ pending: QueuedMessage[]; result: T }>): Promise<T> {
+    return this.atSealedPoint(async () => {
+      const { pending, result } = await task();
       this.queue = pending;
       this.queueHead = 0;
       this.open = undefined;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { ChainInputError } from './errors.js';
 
 /** The tables a chain's state is made of (snapshots are not carried: an import starts a history of its own). */
-const CHAIN_TABLES = ['blocks', 'transactions', 'messages', 'account_states', 'pending_messages', 'libraries'] as const;
+const CHAIN_TABLES = ['blocks', 'transactions', 'messages', 'account_states', 'pending_messages', 'public_libraries'] as const;
 /** meta keys that say which chain a store is: an import must match the running chain on each. */
 const IDENTITY = ['schema_version', 'network', 'global_id', 'faucet_public_key'] as const;
 
@@ -26,8 +26,10 @@ export function exportChainFile(db: Database.Database, file: string, name: strin
       for (const table of ['blocks', 'transactions', 'messages', 'account_states']) copy.prepare(`DELETE FROM ${table} WHERE mc_seqno > ?`).run(seqno);
       copy.exec('DELETE FROM pending_messages');
       copy.prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?').run(name);
+      copy.exec('DELETE FROM public_libraries');
+      copy.prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?').run(name);
       copy.prepare("UPDATE meta SET value = ? WHERE key = 'time_offset_ms'").run(snapshot.time_offset_ms);
-      copy.exec('DELETE FROM snapshot_pending; DELETE FROM snapshots');
+      copy.exec('DELETE FROM snapshot_pending; DELETE FROM snapshot_libraries; DELETE FROM snapshots');
     })();
     copy.exec('VACUUM');
   } finally {
@@ -72,7 +74,7 @@ export function importChainFile(db: Database.Database, file: string): void {
   db.prepare("ATTACH DATABASE ? AS imported").run(file);
   try {
     db.transaction(() => {
-      db.exec('DELETE FROM snapshot_pending; DELETE FROM snapshots');
+      db.exec('DELETE FROM snapshot_pending; DELETE FROM snapshot_libraries; DELETE FROM snapshots');
       for (const table of CHAIN_TABLES) {
         db.exec(`DELETE FROM main.${table}`);
         db.exec(`INSERT INTO main.${table} SELECT * FROM imported.${table}`);

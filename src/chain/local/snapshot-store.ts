@@ -1,6 +1,7 @@
 /**
  * Snapshots of a local chain, in its own SQLite file: a name, the masterchain seqno it was taken at, and what
- * that seqno alone cannot bring back (the internal messages pending then, the clock's offset).
+ * that seqno alone cannot bring back (the internal messages pending then, the public libraries then, the clock's
+ * offset: tables the store keeps as they are now, not per seqno).
  *
  * Why so little is saved: the store never overwrites anything. Blocks, transactions and messages are appended
  * per masterchain seqno and an account's states are kept per seqno (account_states), so the chain as of seqno S
@@ -44,6 +45,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
 );
 CREATE TABLE IF NOT EXISTS snapshot_pending (
   name TEXT NOT NULL, hash BLOB NOT NULL, created_lt INTEGER NOT NULL, boc BLOB NOT NULL, PRIMARY KEY (name, hash)
+);
+CREATE TABLE IF NOT EXISTS snapshot_libraries (
+  name TEXT NOT NULL, account BLOB NOT NULL, hash BLOB NOT NULL, boc BLOB NOT NULL, PRIMARY KEY (name, account, hash)
 );
 CREATE INDEX IF NOT EXISTS states_by_mc_seqno ON account_states (mc_seqno);
 `;
@@ -102,6 +106,7 @@ export class SnapshotStore {
         .prepare('INSERT INTO snapshots (name, mc_seqno, root_hash, created_at, time_offset_ms, marks) VALUES (?, ?, ?, ?, ?, ?)')
         .run(name, seqno, rootHash, createdAtMs, this.meta(OFFSET_KEY) ?? '0', JSON.stringify(marks));
       this.db.prepare('INSERT INTO snapshot_pending (name, hash, created_lt, boc) SELECT ?, hash, created_lt, boc FROM pending_messages').run(name);
+      this.db.prepare('INSERT INTO snapshot_libraries (name, account, hash, boc) SELECT ?, account, hash, boc FROM public_libraries').run(name);
     });
     run();
     return this.get(name);
@@ -110,8 +115,7 @@ export class SnapshotStore {
   delete(name: string): SnapshotInfo {
     const info = this.get(name);
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM snapshot_pending WHERE name = ?').run(name);
-      this.db.prepare('DELETE FROM snapshots WHERE name = ?').run(name);
+      this.forget(name);
     })();
     return info;
   }
@@ -138,10 +142,9 @@ export class SnapshotStore {
       this.db.prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?').run(name);
       this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(OFFSET_KEY, row.time_offset_ms);
       const later = (this.db.prepare('SELECT name FROM snapshots WHERE mc_seqno > ?').all(seqno) as { name: string }[]).map((r) => r.name);
-      for (const dropped of later) {
-        this.db.prepare('DELETE FROM snapshot_pending WHERE name = ?').run(dropped);
-        this.db.prepare('DELETE FROM snapshots WHERE name = ?').run(dropped);
-      }
+      this.db.exec('DELETE FROM public_libraries');
+      this.db.prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?').run(name);
+      for (const dropped of later) this.forget(dropped);
       const stateAsOf = this.db.prepare(
         'SELECT boc FROM account_states WHERE workchain = ? AND account = ? AND mc_seqno <= ? ORDER BY mc_seqno DESC LIMIT 1',
       );
@@ -169,6 +172,10 @@ export class SnapshotStore {
     const fits = (before === undefined || before.s <= seqno) && (after === undefined || after.s > seqno);
     if (fits) this.db.prepare(`DELETE FROM ${table} WHERE rowid > ?`).run(mark);
     else this.db.prepare(`DELETE FROM ${table} WHERE ${column} > ?`).run(seqno);
+  }
+
+  private forget(name: string): void {
+    for (const table of ['snapshot_pending', 'snapshot_libraries', 'snapshots']) this.db.prepare(`DELETE FROM ${table} WHERE name = ?`).run(name);
   }
 
   private find(name: string): SnapshotRow | undefined {

@@ -293,7 +293,6 @@ export class ChainStore {
       libSet: prepare('INSERT INTO public_libraries (account, hash, boc) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       libDrop: prepare('DELETE FROM public_libraries WHERE account = ? AND hash = ?'),
       libAll: prepare('SELECT account, hash, boc FROM public_libraries'),
-      changedAt: prepare('SELECT workchain, account FROM account_states WHERE mc_seqno = ?'),
     };
   }
 
@@ -419,11 +418,6 @@ export class ChainStore {
   /** Every public library of every masterchain account (read once, when the chain opens). */
   publicLibraries(): LibraryRow[] {
     return this.s.libAll.all() as LibraryRow[];
-  }
-
-  /** The accounts masterchain block `mcSeqno` changed (by a transaction or by a devnet state change). */
-  changedAccounts(mcSeqno: number): { workchain: number; account: Buffer }[] {
-    return (this.s.changedAt.all(mcSeqno) as { workchain: bigint; account: Buffer }[]).map((r) => ({ workchain: Number(r.workchain), account: r.account }));
   }
 
   /** Writes snapshot `name` (of masterchain `seqno`) as a chain file (snapshot-file.ts). Call it between seals. */
