@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { beginCell, Cell, internal, toNano, type Address } from '@ton/core';
+import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { configParseGasLimitsPrices, TonClient } from '@ton/ton';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
 import { tempDir, testWallet } from '../chain/support.js';
+import { answerCode, publisherCode } from '../support/library-contracts.js';
 import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
 import { ManualClock } from '../../src/util/clock.js';
@@ -278,4 +279,21 @@ test('a restore to before a /devnet/config change: the config contract, getConfi
   await devnet.restoreSnapshot('cheap');
   assert.ok((await param21()).equals(original), "getConfigParam: the snapshot's config");
   assert.equal(await fundGasFees(133), before, 'transactions run under the config of the snapshot again');
+});
+
+test('a restore to before a library was published: getLibraries no longer has it, after it again once republished', async (t) => {
+  const { devnet, url } = await startManualTongate(t);
+  const code = await answerCode();
+  const publisher = Address.parse(`-1:${'71'.repeat(32)}`);
+  await devnet.setAccount(publisher, { balance: toNano(10), code: await publisherCode(), data: Cell.EMPTY });
+  const libraries = async () => (await getJson(`${url}/api/v2/getLibraries?libraries=${encodeURIComponent(code.hash().toString('base64'))}`)).body.result.result.length;
+  await devnet.snapshot('no-library');
+  await devnet.sendInternal({ from: Address.parse(`0:${'98'.repeat(32)}`), to: publisher, value: toNano(1), body: beginCell().storeRef(code).endCell() });
+  assert.equal(await libraries(), 1);
+  await devnet.snapshot('library');
+
+  await devnet.restoreSnapshot('no-library');
+  assert.equal(await libraries(), 0, 'the library set of the snapshot');
+  await devnet.sendInternal({ from: Address.parse(`0:${'98'.repeat(32)}`), to: publisher, value: toNano(1), body: beginCell().storeRef(code).endCell() });
+  assert.equal(await libraries(), 1, 'published again in the new history');
 });
