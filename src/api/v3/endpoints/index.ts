@@ -2,6 +2,7 @@
 import type { V3Endpoint, V3PostEndpoint } from '../endpoint.js';
 import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, walletStates } from './accounts.js';
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
+import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
 import { masterchainInfo } from './masterchain-info.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
@@ -19,6 +20,10 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   adjacentTransactions,
   messages,
   traces,
+  jettonMasters,
+  jettonWallets,
+  jettonTransfers,
+  jettonBurns,
   addressBookEndpoint,
   metadata,
   accountStates,
