@@ -14,6 +14,7 @@ import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, uns
 import { Where } from './sql/where.js';
 import { traceRowOf, type TraceRow } from './traces/trace-row.js';
 import { TokenReader } from './tokens/reader.js';
+import { NftReader } from './tokens/nft-reader.js';
 import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
 
 export interface TransactionRecord {
@@ -150,9 +151,12 @@ function latestOf(row: SqlRow): LatestStateRecord {
 export class IndexReader {
   /** The token tables' queries (tokens/reader.ts). */
   readonly tokens: TokenReader;
+  /** The NFT tables' queries (tokens/nft-reader.ts). */
+  readonly nfts: NftReader;
 
   constructor(private readonly driver: SqlReads) {
     this.tokens = new TokenReader(driver);
+    this.nfts = new NftReader(driver);
   }
 
   /** The first and the last indexed masterchain blocks, or null before the first block is written. */

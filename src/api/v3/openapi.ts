@@ -19,6 +19,12 @@ const amountMap = { type: 'object', additionalProperties: str };
 const nAmountMap = { ...amountMap, nullable: true };
 const list = (items: object) => ({ type: 'array', items });
 
+const NFT_COLLECTION = obj({
+  address: str, owner_address: nstr, last_transaction_lt: str, next_item_index: str,
+  collection_content: { type: 'object', additionalProperties: str, description: 'TEP-64 content, as jetton_content.' },
+  data_hash: str, code_hash: str,
+});
+
 const PARAM_SCHEMAS: Record<ParamType, object> = {
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
@@ -155,8 +161,8 @@ const SCHEMAS: Record<string, object> = {
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
   TokenInfo: obj(
     {
-      valid: bool, type: { type: 'string', enum: ['jetton_masters', 'jetton_wallets'] }, name: str, symbol: str, description: str, image: str,
-      is_nsfw: bool, is_scam: bool, extra: { type: 'object', additionalProperties: true },
+      valid: bool, type: { type: 'string', enum: ['jetton_masters', 'jetton_wallets', 'nft_items', 'nft_collections'] }, name: str, symbol: str, description: str,
+      image: str, nft_index: str, is_nsfw: bool, is_scam: bool, extra: { type: 'object', additionalProperties: true },
     },
     ['type'],
   ),
@@ -189,6 +195,24 @@ const SCHEMAS: Record<string, object> = {
     decoded_custom_payload: { type: 'object', nullable: true, description: 'Not decoded yet: always null.' },
     trace_id: nstr,
   }),
+  NFTCollection: NFT_COLLECTION,
+  NFTCollectionsResponse: obj({ nft_collections: list(ref('NFTCollection')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  NFTItem: obj({
+    address: str, init: bool, index: str, collection_address: nstr, owner_address: nstr,
+    content: { type: 'object', additionalProperties: str, nullable: true, description: "TEP-64 content (through the collection's get_nft_content); null before the item is initialized." },
+    last_transaction_lt: str, code_hash: str, data_hash: str, collection: { ...NFT_COLLECTION, nullable: true },
+    on_sale: { ...bool, description: 'No sales are indexed: always false.' },
+  }),
+  NFTItemsResponse: obj({ nft_items: list(ref('NFTItem')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  NFTTransfer: obj({
+    query_id: str, nft_address: str, nft_collection: nstr, transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,
+    old_owner: nstr, new_owner: nstr, response_destination: nstr, custom_payload: nstr,
+    decoded_custom_payload: { type: 'object', nullable: true, description: 'Not decoded yet: always null.' },
+    forward_amount: nstr, forward_payload: nstr,
+    decoded_forward_payload: { ...ref('TextComment'), description: 'A text comment, else null.' },
+    trace_id: nstr,
+  }),
+  NFTTransfersResponse: obj({ nft_transfers: list(ref('NFTTransfer')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   JettonBurnsResponse: obj({ jetton_burns: list(ref('JettonBurn')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   TransactionsResponse: obj({ transactions: list(ref('Transaction')), address_book: ref('AddressBook') }),
   MessagesResponse: obj({ messages: list(ref('Message')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),

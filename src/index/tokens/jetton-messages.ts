@@ -32,19 +32,19 @@ export interface JettonBurnBody {
 }
 
 /** BoC bytes as toncenter writes them (CRC32C, no index). */
-const boc = (cell: Cell): Buffer => cell.toBoc({ idx: false, crc32: true });
+export const boc = (cell: Cell): Buffer => cell.toBoc({ idx: false, crc32: true });
 
-function address(cs: Slice): string | null {
+export function address(cs: Slice): string | null {
   const value = cs.loadAddressAny();
   return value && Address.isAddress(value) ? formatRawUpper(value) : null;
 }
 
-function maybeRef(cs: Slice): Buffer | null {
+export function maybeRef(cs: Slice): Buffer | null {
   const ref = cs.loadMaybeRef();
   return ref ? boc(ref) : null;
 }
 
-function opened(body: Cell, opcode: number): Slice | null {
+export function opened(body: Cell, opcode: number): Slice | null {
   const cs = body.beginParse();
   if (cs.remainingBits < 32 || cs.loadUint(32) !== opcode) return null;
   return cs;

@@ -9,6 +9,10 @@
  *   jetton_transfers  one row per transaction of a jetton wallet whose inbound message is a
  *                     jetton `transfer` (0x0f8a7ea5); `source`/`destination` are owners, as toncenter's
  *   jetton_burns      the same for `burn` (0x595f07bc)
+ *   nft_collections   one row per detected collection (get_collection_data)
+ *   nft_items         one row per detected item (get_nft_data, vouched for by its collection); index_order is
+ *                     the index zero-padded, so it sorts as a number
+ *   nft_transfers     one row per transaction of an item whose inbound message is `transfer` (0x5fcc3d14)
  *   latest_account_states.interfaces  JSON list of the interfaces the code's method ids say (render thread)
  * `first_lt` is toncenter's `id` (insertion order): the contract's last transaction lt when it was first
  * detected, kept by every later upsert; ties broken by address.
@@ -20,7 +24,7 @@ import { types, type Migration } from '../sql/column-types.js';
 
 export const TOKENS_MIGRATION: Migration = {
   version: 4,
-  name: 'tokens: jetton masters, wallets, transfers, burns; interfaces of latest account states',
+  name: 'tokens: jetton masters, wallets, transfers, burns; NFT collections, items, transfers; interfaces of latest account states',
   statements(dialect) {
     const { bytes, int64, sortableText } = types(dialect);
     const addColumn = (table: string, column: string, type: string) =>
@@ -89,6 +93,56 @@ export const TOKENS_MIGRATION: Migration = {
       `CREATE INDEX IF NOT EXISTS jetton_burns_lt ON jetton_burns (tx_lt)`,
       `CREATE INDEX IF NOT EXISTS jetton_burns_now ON jetton_burns (tx_now, tx_lt)`,
       ...orders('jetton_burns', ['owner', 'jetton_wallet_address', 'jetton_master_address']),
+      `CREATE TABLE IF NOT EXISTS nft_collections (
+        address TEXT PRIMARY KEY,
+        next_item_index TEXT NOT NULL,
+        owner_address TEXT,
+        collection_content TEXT NOT NULL,
+        last_transaction_lt ${int64} NOT NULL,
+        code_hash ${bytes} NOT NULL,
+        data_hash ${bytes} NOT NULL,
+        first_lt ${int64} NOT NULL
+      )`,
+      `CREATE INDEX IF NOT EXISTS nft_collections_order ON nft_collections (first_lt, address)`,
+      `CREATE INDEX IF NOT EXISTS nft_collections_owner ON nft_collections (owner_address, first_lt)`,
+      `CREATE TABLE IF NOT EXISTS nft_items (
+        address TEXT PRIMARY KEY,
+        init INTEGER NOT NULL,
+        item_index TEXT NOT NULL,
+        index_order ${sortableText} NOT NULL,
+        collection_address TEXT,
+        owner_address TEXT,
+        content TEXT,
+        last_transaction_lt ${int64} NOT NULL,
+        code_hash ${bytes} NOT NULL,
+        data_hash ${bytes} NOT NULL,
+        first_lt ${int64} NOT NULL
+      )`,
+      `CREATE INDEX IF NOT EXISTS nft_items_order ON nft_items (first_lt, address)`,
+      `CREATE INDEX IF NOT EXISTS nft_items_owner ON nft_items (owner_address, collection_address, index_order)`,
+      `CREATE INDEX IF NOT EXISTS nft_items_collection ON nft_items (collection_address, index_order)`,
+      `CREATE INDEX IF NOT EXISTS nft_items_last_lt ON nft_items (last_transaction_lt)`,
+      `CREATE TABLE IF NOT EXISTS nft_transfers (
+        tx_hash ${bytes} PRIMARY KEY,
+        tx_lt ${int64} NOT NULL,
+        tx_now ${int64} NOT NULL,
+        tx_aborted INTEGER NOT NULL,
+        mc_seqno INTEGER NOT NULL,
+        query_id TEXT NOT NULL,
+        nft_item_address TEXT NOT NULL,
+        nft_item_index TEXT NOT NULL,
+        nft_collection_address TEXT,
+        old_owner TEXT,
+        new_owner TEXT,
+        response_destination TEXT,
+        custom_payload ${bytes},
+        forward_amount TEXT,
+        forward_payload ${bytes},
+        trace_id ${bytes}
+      )`,
+      `CREATE INDEX IF NOT EXISTS nft_transfers_lt ON nft_transfers (tx_lt)`,
+      `CREATE INDEX IF NOT EXISTS nft_transfers_now ON nft_transfers (tx_now, tx_lt)`,
+      ...orders('nft_transfers', ['old_owner', 'new_owner', 'nft_item_address', 'nft_collection_address']),
     ];
   },
 };

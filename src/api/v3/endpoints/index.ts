@@ -4,6 +4,7 @@ import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, wal
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
 import { masterchainInfo } from './masterchain-info.js';
+import { nftCollections, nftItems, nftTransfers } from './nfts.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
@@ -24,6 +25,9 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   jettonWallets,
   jettonTransfers,
   jettonBurns,
+  nftCollections,
+  nftItems,
+  nftTransfers,
   addressBookEndpoint,
   metadata,
   accountStates,

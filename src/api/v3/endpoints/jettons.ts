@@ -12,7 +12,7 @@ import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import type { NetworkContext } from '../../network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
-async function answer(network: NetworkContext, key: string, rows: object[], addresses: (string | null)[]) {
+export async function answer(network: NetworkContext, key: string, rows: object[], addresses: (string | null)[]) {
   const reader = indexOf(network);
   const [book, metadata] = await Promise.all([addressBook(reader, addresses, network.testOnly), metadataOf(reader, addresses)]);
   return { [key]: rows, address_book: book, metadata };
@@ -61,7 +61,7 @@ export const jettonWallets = defineEndpoint({
   },
 });
 
-const EVENT_PARAMS = {
+export const EVENT_PARAMS = {
   jetton_wallet: { type: 'address[]', maxItems: 1000, description: 'Jetton wallet address in any form. Max: 1000.' },
   jetton_master: { type: 'address', description: 'Jetton master address in any form.' },
   ...WINDOW_PARAMS,

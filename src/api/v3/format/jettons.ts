@@ -7,7 +7,7 @@ import { Cell } from '@ton/core';
 import type { JettonBurnRecord, JettonMasterRecord, JettonTransferRecord, JettonWalletRecord } from '../../../index/tokens/reader.js';
 import { commentBytes } from '../../../ton/message-body.js';
 
-const b64 = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
+export const b64 = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
 
 export function jettonMasterJson(m: JettonMasterRecord) {
   return {
@@ -36,7 +36,7 @@ export function jettonWalletJson(w: JettonWalletRecord) {
 }
 
 /** `{"@type":"text_comment",...}` for a text comment payload, else null (never an error). */
-function decodedPayload(boc: Buffer | null): object | null {
+export function decodedPayload(boc: Buffer | null): object | null {
   if (!boc) return null;
   try {
     const bytes = commentBytes(Cell.fromBoc(boc)[0]);
