@@ -89,3 +89,29 @@ test('detection: a code that is not an interface is remembered by its hash and n
   await reads.detect({ ...candidate('0:CC'), codeHash: Buffer.alloc(32, 2) }, 6);
   assert.deepEqual(calls, ['0:AA:get_jetton_data', '0:CC:get_jetton_data'], 'other code is asked');
 });
+
+test('detection: a wallet its master vouched for is not cross-checked again at its next change', async () => {
+  const [owner, master, wallet] = [testWallet(1), testWallet(2), testWallet(3)].map((w) => w.wallet.address);
+  const slice = (address: typeof owner) => ({ type: 'slice' as const, cell: beginCell().storeAddress(address).endCell() });
+  const calls: string[] = [];
+  let balance = 5n;
+  const runner: GetMethodRunner = {
+    async run(_address, method) {
+      calls.push(method);
+      if (method === 'get_wallet_data') return [{ type: 'int', value: balance }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      if (method === 'get_wallet_address') return [slice(wallet)];
+      return null;
+    },
+  };
+  const reads = new ContractReads(runner);
+  const raw = `0:${wallet.hash.toString('hex').toUpperCase()}`;
+  const candidate = { account: raw, codeHash: Buffer.alloc(32, 3), dataHash: Buffer.alloc(32), lastTxLt: 1n, methods: ['get_wallet_data' as const] };
+  assert.equal((await reads.detect(candidate, 5))?.wallet?.balance, 5n);
+  balance = 9n;
+  assert.equal((await reads.detect({ ...candidate, lastTxLt: 2n }, 6))?.wallet?.balance, 9n);
+  assert.deepEqual(calls, ['get_wallet_data', 'get_wallet_address', 'get_wallet_data']);
+  // Another account claiming the same owner and master is asked about: the master names the real wallet.
+  const other = `0:${'AB'.repeat(32)}`;
+  assert.equal((await reads.detect({ ...candidate, account: other }, 7))?.wallet, undefined);
+  assert.equal(calls.at(-1), 'get_wallet_address');
+});

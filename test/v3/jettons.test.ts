@@ -176,6 +176,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual((await get(`/api/v3/jetton/burns?owner_address=${raw(owner.wallet.address)}&sort=asc&limit=1`)).jetton_burns.map((b: any) => b.query_id), ['8']);
     assert.equal((await get(`/api/v3/jetton/burns?jetton_wallet=${raw(A)}&offset=1`)).jetton_burns.length, 1);
 
+    // The metadata of other list endpoints names the token contracts among their addresses.
+    const trace = await get(`/api/v3/traces?tx_hash=${encodeURIComponent(tr.transaction_hash)}`);
+    assert.equal(trace.metadata[raw(A)].token_info[0].type, 'jetton_wallets');
+    assert.equal(trace.metadata[raw(M)].token_info[0].symbol, 'TGC');
+    assert.equal((await get(`/api/v3/messages?destination=${raw(A)}&limit=1`)).metadata[raw(A)].is_indexed, true);
+    assert.deepEqual(Object.keys((await get(`/api/v3/accountStates?address=${raw(M2)}`)).metadata), [raw(M2)]);
+
     // /metadata: token contracts only, keyed raw.
     const metadata = await get(`/api/v3/metadata?address=${A.toString()}&address=${raw(owner.wallet.address)}`);
     assert.deepEqual(Object.keys(metadata).sort(), [raw(A), raw(M)].sort());

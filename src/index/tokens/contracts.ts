@@ -11,7 +11,8 @@
  *                   the content is its get_nft_content(int index, cell individual_content) -> (cell); without
  *                   one (addr_none): the individual content. An item not initialized yet (init = 0) may
  *                   answer null owner and content: kept with neither.
- * "Not that interface" answers are cached by code hash (bounded: code is attacker-chosen).
+ * "Not that interface" answers are cached by code hash (bounded: code is attacker-chosen); what a master or
+ * collection vouched for is remembered (Vouched), so a wallet's next change costs one get-method, not two.
  */
 import { beginCell, type Address, type Cell, type TupleItem } from '@ton/core';
 import { formatRawUpper } from '../../ton/address.js';
@@ -34,6 +35,28 @@ type Interface = keyof Detected;
 
 /** "code hash X is not interface Y" entries kept. */
 const MAX_MISSES = 50_000;
+/** Wallets and items whose master / collection vouched for them, kept (the oldest forgotten first). */
+const MAX_VOUCHED = 100_000;
+
+/**
+ * What a master or collection said about a contract, by the facts it was asked about: a wallet's owner and
+ * master never change, so a wallet that changes again (every transfer) is not cross-checked again; an item
+ * is asked again only when its index, collection or individual content changed.
+ */
+class Vouched<T> {
+  private readonly entries = new Map<string, { facts: string; value: T }>();
+
+  get(account: string, facts: string): T | undefined {
+    const entry = this.entries.get(account);
+    return entry?.facts === facts ? entry.value : undefined;
+  }
+
+  set(account: string, facts: string, value: T): void {
+    this.entries.delete(account);
+    if (this.entries.size >= MAX_VOUCHED) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(account, { facts, value });
+  }
+}
 
 const raw = (address: Address | null) => (address ? formatRawUpper(address) : null);
 
@@ -44,6 +67,8 @@ function optionalAddress(values: VmValue[], s: StackReader, index: number): Addr
 
 export class ContractReads {
   private readonly misses = new Set<string>();
+  private readonly vouchedWallets = new Vouched<true>();
+  private readonly vouchedItems = new Vouched<Record<string, string> | null>();
 
   constructor(private readonly runner: GetMethodRunner) {}
 
@@ -117,8 +142,12 @@ export class ContractReads {
     const master = s.address(2);
     s.cell(3);
     if (!owner || !master) throw new NotThatContract('get_wallet_data: no owner or jetton');
-    const vouched = await this.vouchedAddress(formatRawUpper(master), 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }], seqno);
-    if (vouched !== c.account) return null;
+    const facts = `${formatRawUpper(owner)}|${formatRawUpper(master)}`;
+    if (!this.vouchedWallets.get(c.account, facts)) {
+      const vouched = await this.vouchedAddress(formatRawUpper(master), 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }], seqno);
+      if (vouched !== c.account) return null;
+      this.vouchedWallets.set(c.account, facts, true);
+    }
     return {
       address: c.account,
       balance,
@@ -153,8 +182,15 @@ export class ContractReads {
     const individual = values[4]?.type === 'null' ? null : s.cell(4);
     let content: Record<string, string> | null = null;
     if (collection) {
-      if ((await this.vouchedAddress(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], seqno)) !== c.account) return null;
-      if (individual) content = await this.collectionContent(collection, index, individual, seqno);
+      const facts = `${index}|${collection}|${individual?.hash().toString('base64') ?? ''}`;
+      const known = this.vouchedItems.get(c.account, facts);
+      if (known !== undefined) {
+        content = known;
+      } else {
+        if ((await this.vouchedAddress(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], seqno)) !== c.account) return null;
+        if (individual) content = await this.collectionContent(collection, index, individual, seqno);
+        this.vouchedItems.set(c.account, facts, content);
+      }
     } else if (individual) {
       content = v3TokenContent(individual);
     }

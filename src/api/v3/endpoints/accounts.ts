@@ -84,7 +84,7 @@ export const accountStates = defineEndpoint({
     return {
       accounts: states.map((s) => accountStateFull(s, p.include_boc)),
       address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: {},
+      metadata: await metadataOf(reader, states.map((s) => s.account)),
     };
   },
 });
@@ -100,7 +100,7 @@ export const walletStates = defineEndpoint({
     return {
       wallets: states.map(walletState),
       address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: {},
+      metadata: await metadataOf(reader, states.map((s) => s.account)),
     };
   },
 });
