@@ -11,8 +11,10 @@
  *   production  blocks sealed per second of wall time, with detection / without (issue 13: >= 0.90)
  *   ingestion   until the index held every block, with / without (issue 13: >= 0.80)
  *   CPU         CPU time per transaction of the whole process (every thread), with / without
+ *   main        time the main thread (HTTP, block production, the get-method relay) was busy, with / without
  */
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { beginCell, external, internal, SendMode, storeMessage, toNano, type Address } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
@@ -37,6 +39,8 @@ interface Run {
   wallMs: number;
   indexedMs: number;
   cpuMs: number;
+  /** Time the main thread (HTTP, producer, the get-method relay) was busy, until indexed. */
+  mainMs: number;
   detected: number;
 }
 
@@ -97,6 +101,7 @@ async function produce(detection: boolean): Promise<Run> {
 
   const before = chain.masterchainInfo().last.id.seqno;
   const cpu = process.cpuUsage();
+  const elu = performance.eventLoopUtilization();
   const started = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
     clock.advance(1000);
@@ -110,6 +115,7 @@ async function produce(detection: boolean): Promise<Run> {
   await attachment.synced();
   const indexedMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  const mainMs = performance.eventLoopUtilization(elu).active;
   let transactions = 0;
   for (let s = before + 1; s <= chain.masterchainInfo().last.id.seqno; s++) {
     for (const id of await chain.shardsAt(s)) transactions += (await chain.getBlock(id))!.txCount;
@@ -118,7 +124,7 @@ async function produce(detection: boolean): Promise<Run> {
   await attachment.detach();
   await chain.stop();
   await index.close();
-  return { transactions, wallMs, indexedMs, cpuMs: (used.user + used.system) / 1000, detected };
+  return { transactions, wallMs, indexedMs, cpuMs: (used.user + used.system) / 1000, mainMs, detected };
 }
 
 function summary(values: number[]): string {
@@ -128,7 +134,7 @@ function summary(values: number[]): string {
 
 async function main(): Promise<void> {
   console.log(`bench:tokens — ${WALLETS} jetton transfers per block pair, ${ROUNDS} rounds, ${RUNS} alternating runs each; load ${load()}`);
-  const ratios = { production: [] as number[], ingestion: [] as number[], cpu: [] as number[] };
+  const ratios = { production: [] as number[], ingestion: [] as number[], cpu: [] as number[], main: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     const off = await produce(false);
     const on = await produce(true);
@@ -136,14 +142,17 @@ async function main(): Promise<void> {
     ratios.production.push((off.wallMs / off.transactions) / (on.wallMs / on.transactions));
     ratios.ingestion.push((off.indexedMs / off.transactions) / (on.indexedMs / on.transactions));
     ratios.cpu.push((on.cpuMs / on.transactions) / (off.cpuMs / off.transactions));
+    ratios.main.push((on.mainMs / on.transactions) / (off.mainMs / off.transactions));
     console.log(
-      `  run ${i + 1}: off ${fmt(off.wallMs / off.transactions)} ms/tx sealed, ${fmt(off.indexedMs / off.transactions)} indexed, ${fmt(off.cpuMs / off.transactions)} CPU; ` +
-        `on ${fmt(on.wallMs / on.transactions)} / ${fmt(on.indexedMs / on.transactions)} / ${fmt(on.cpuMs / on.transactions)} (${on.detected} transfer rows); load ${load()}`,
+      `  run ${i + 1}: off ${fmt(off.wallMs / off.transactions)} ms/tx sealed, ${fmt(off.indexedMs / off.transactions)} indexed, ${fmt(off.cpuMs / off.transactions)} CPU, ` +
+        `${fmt(off.mainMs / off.transactions)} main thread; on ${fmt(on.wallMs / on.transactions)} / ${fmt(on.indexedMs / on.transactions)} / ${fmt(on.cpuMs / on.transactions)} / ` +
+        `${fmt(on.mainMs / on.transactions)} (${on.detected} transfer rows); load ${load()}`,
     );
   }
   console.log(`block production, detection on / off (rate ratio, target >= 0.90): ${summary(ratios.production)}`);
   console.log(`indexed, detection on / off (rate ratio, target >= 0.80):          ${summary(ratios.ingestion)}`);
   console.log(`CPU per transaction, on / off (all threads):                       ${summary(ratios.cpu)}`);
+  console.log(`main thread busy per transaction, on / off:                        ${summary(ratios.main)}`);
 }
 
 main().catch((error) => {
