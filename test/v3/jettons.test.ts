@@ -5,12 +5,13 @@
  * content is not TEP-64), mints, then sends jetton `transfer` and `burn` bodies to its jetton wallet,
  * once with too little value for the wallet to run (an aborted transaction). The index detects the
  * contracts by their get-methods and keeps the transfers and burns; answers are checked against
- * toncenter's v3 spec and ours, and v2 getTokenData reads the same values. Bad input is a 422.
+ * toncenter's v3 spec and ours, and v2 getTokenData and tonweb's JettonWallet/JettonMinter read the same
+ * values. Bad input is a 422.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { beginCell, external, internal, SendMode, storeMessage, toNano, type Address, type Cell } from '@ton/core';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { openStore } from '../index/support/stores.js';
@@ -18,8 +19,10 @@ import { addressOf, compileContracts, offchainContent, onchainContent } from '..
 import { serveIndex } from './support/server.js';
 import { ourV3, toncenterV3, type ResponseValidator } from './support/spec.js';
 
+const TonWeb = ((await import('tonweb')) as any).default;
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
-const raw = formatRawUpper;
+/** Raw uppercase form of an address (an @ton/core Address or tonweb's `0:abc...` text). */
+const raw = (address: Address | string) => formatRawUpper(typeof address === 'string' ? Address.parse(address) : address);
 const b64 = (cell: Cell) => cell.hash().toString('base64');
 
 function check(ours: ResponseValidator, path: string, body: unknown): void {
@@ -134,6 +137,14 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(a.code_hash, b64(c.jettonWallet));
     const v2 = await server.get(`/api/v2/getTokenData?address=${A.toString()}`);
     assert.equal(v2.body.result.balance, a.balance, 'v2 getTokenData and the index agree');
+    // tonweb's own jetton classes, through our v2 jsonRPC, read what the index shows.
+    const tonweb = new TonWeb(new TonWeb.HttpProvider(`${server.base}/api/v2/jsonRPC`));
+    const tonwebWallet = await new TonWeb.token.jetton.JettonWallet(tonweb.provider, { address: A.toString() }).getData();
+    assert.equal(tonwebWallet.balance.toString(), a.balance);
+    assert.equal(raw(tonwebWallet.jettonMinterAddress.toString(false)), raw(M));
+    const tonwebMaster = await new TonWeb.token.jetton.JettonMinter(tonweb.provider, { address: M.toString() }).getJettonData();
+    assert.equal(tonwebMaster.totalSupply.toString(), m.total_supply);
+    assert.equal(raw(tonwebMaster.adminAddress.toString(false)), m.admin_address);
     assert.deepEqual(wallets.address_book[raw(A)].interfaces, ['jetton_wallet']);
     assert.deepEqual(wallets.metadata[raw(A)], { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: raw(owner.wallet.address), jetton: raw(M), balance: a.balance } }] });
     assert.ok(wallets.metadata[raw(M)], "a wallet brings its master's metadata");

@@ -4,12 +4,13 @@
  * (initialized with an owner and individual content), an item not initialized yet, and a standalone-looking
  * item its collection does not vouch for. Then it sends the initialized item an NFT `transfer` body: the
  * fixture item cannot read it (its transaction aborts), and toncenter keeps aborted NFT transfers, so the
- * row is there. Answers are checked against toncenter's v3 spec and ours; bad input is a 422.
+ * row is there. Answers are checked against toncenter's v3 spec and ours, v2 getTokenData and tonweb's
+ * NftItem/NftCollection read the same values; bad input is a 422.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { openStore } from '../index/support/stores.js';
@@ -17,6 +18,7 @@ import { addressOf, compileContracts, onchainContent } from '../v2/support/contr
 import { serveIndex } from './support/server.js';
 import { ourV3, toncenterV3, type ResponseValidator } from './support/spec.js';
 
+const TonWeb = ((await import('tonweb')) as any).default;
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const raw = formatRawUpper;
 
@@ -116,6 +118,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(items.address_book[raw(I0)].interfaces, ['nft_item']);
     const v2 = await server.get(`/api/v2/getTokenData?address=${I0.toString()}`);
     assert.equal(v2.body.result.owner_address, owner.wallet.address.toString({ testOnly: true }), 'v2 getTokenData and the index agree');
+    // tonweb's NftItem and NftCollection, through our v2 jsonRPC, read what the index shows.
+    const tonweb = new TonWeb(new TonWeb.HttpProvider(`${server.base}/api/v2/jsonRPC`));
+    const tonwebItem = await new TonWeb.token.nft.NftItem(tonweb.provider, { address: I0.toString() }).getData();
+    assert.deepEqual([tonwebItem.isInitialized, tonwebItem.index, Address.parse(tonwebItem.ownerAddress.toString(false)).equals(owner.wallet.address)], [true, 0, true]);
+    const tonwebCollection = await new TonWeb.token.nft.NftCollection(tonweb.provider, { address: C.toString() }).getCollectionData();
+    assert.equal(tonwebCollection.nextItemIndex, Number(col.next_item_index));
     assert.deepEqual((await get(`/api/v3/nft/items?collection_address=${raw(C)}&index=1`)).nft_items.map((i: any) => i.address), [raw(I1)]);
     assert.deepEqual((await get(`/api/v3/nft/items?owner_address=${raw(owner.wallet.address)}`)).nft_items.map((i: any) => i.address), [raw(I0)]);
     assert.deepEqual((await get(`/api/v3/nft/items?address=${raw(X)}`)).nft_items, []);
