@@ -6,7 +6,19 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beginCell, Cell, Dictionary } from '@ton/core';
+import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
+import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
+import { MIGRATIONS, migrate } from '../../src/index/schema.js';
+import type { SqlDriver } from '../../src/index/sql/driver.js';
+import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
+import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
+import { TOKENS_MIGRATION } from '../../src/index/tokens/schema.js';
+import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { story } from './support/sandbox-blocks.js';
 import { ContractReads } from '../../src/index/tokens/contracts.js';
 import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
@@ -115,3 +127,49 @@ test('detection: a wallet its master vouched for is not cross-checked again at i
   assert.equal((await reads.detect({ ...candidate, account: other }, 7))?.wallet, undefined);
   assert.equal(calls.at(-1), 'get_wallet_address');
 });
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`tokens migration: an index written before it opens, upgraded in place, and takes new blocks [${store}]`, async (t) => {
+    let options: IndexOptions;
+    let driver: () => Promise<SqlDriver>;
+    if (store === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'tongate-tokens-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      options = { network: 'testnet', dataDir: dir };
+      driver = async () => SqliteDriver.open(join(dir, 'testnet', 'index.sqlite'));
+    } else {
+      if (!(await requireService(t, 'postgres'))) return;
+      const schema = uniqueName('tongate_tokens');
+      t.after(() => dropSchema(schema));
+      options = { network: 'testnet', databaseUrl: POSTGRES_URL, schema };
+      driver = () => PostgresDriver.open(POSTGRES_URL, schema);
+    }
+    const s = await story();
+    // What the previous tongate wrote: every migration but this one, latest states without `interfaces`.
+    const old = await driver();
+    await migrate(old, MIGRATIONS.filter((m) => m !== TOKENS_MIGRATION));
+    const codeBocs = new CodeBocCache();
+    const batches = blockRows(s.blocks[0], codeBocs).rows.map((batch) => {
+      if (batch.table !== 'latest_account_states') return batch;
+      const keep = batch.columns.map((_, i) => i).filter((i) => batch.columns[i] !== 'interfaces');
+      return {
+        ...batch,
+        columns: keep.map((i) => batch.columns[i]),
+        rows: batch.rows.map((row) => keep.map((i) => row[i])),
+        conflict: batch.conflict?.replace(', interfaces = excluded.interfaces', ''),
+      };
+    });
+    await old.write(batches);
+    await old.close();
+
+    const index = await openIndex(options);
+    t.after(() => index.close());
+    const accounts = (await index.reader.topAccountsByBalance({ limit: 100, offset: 0 })).map((a) => a.account);
+    assert.ok(accounts.length > 0);
+    assert.ok((await index.reader.latestStates(accounts, false)).every((state) => Array.isArray(state.interfaces)), 'old rows read with no interfaces');
+    await index.writer.write(s.blocks[1]);
+    assert.deepEqual(await index.reader.tokens.jettonMasters({}, { limit: 10, offset: 0 }), []);
+    assert.deepEqual(await index.reader.nfts.items({}, { limit: 10, offset: 0 }), []);
+    assert.equal(await index.reader.lastMasterchainSeqno(), s.blocks[1].masterchain.id.seqno);
+  });
+}
