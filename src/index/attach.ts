@@ -18,7 +18,7 @@ import { WHOLE_SHARD, type SealedBlock } from '../chain/types.js';
 import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
 import { WorkerWriter } from './worker/worker-writer.js';
-import type { RunGetMethod } from './tokens/get-methods.js';
+import { directGetMethods, type RunGetMethod } from './tokens/get-methods.js';
 
 export type { IndexFeed };
 
@@ -68,7 +68,8 @@ interface BlockSink {
   close(): Promise<void>;
 }
 
-function mainThreadSink(index: Index): BlockSink {
+function mainThreadSink(index: Index, runGetMethod?: RunGetMethod): BlockSink {
+  if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod));
   return { write: (block) => index.writer.write(indexedFromFeed(block)), close: async () => {} };
 }
 
@@ -117,7 +118,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
   // Token detection runs get-methods through the chain (tokens/README.md): a feed without them detects nothing.
   const runGetMethod: RunGetMethod | undefined = feed.runGetMethod ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno) : undefined;
-  const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index, options.threadNice, runGetMethod);
+  const sink = options.thread === 'main' ? mainThreadSink(index, runGetMethod) : workerSink(index, options.threadNice, runGetMethod);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

@@ -53,7 +53,7 @@ export class BlockCommitter {
   /** Set after a failure: the seqno that must be committed before anything past it. */
   private holdAt: number | undefined;
   private readonly linker: TraceLinker;
-  private readonly tokens: TokenDetector;
+  private tokens: TokenDetector;
 
   /** `getMethods`: how token detection runs get-methods (through the chain); without it only known wallets' events are kept. */
   constructor(
@@ -63,6 +63,11 @@ export class BlockCommitter {
   ) {
     this.linker = new TraceLinker(driver);
     this.tokens = new TokenDetector(driver, getMethods);
+  }
+
+  /** Token detection from now on runs get-methods with `runner` (writer.ts: a chain in this thread). */
+  useGetMethods(runner: GetMethodRunner): void {
+    this.tokens = new TokenDetector(this.driver, runner);
   }
 
   commit(block: RenderedBlock): Promise<void> {
