@@ -24,7 +24,7 @@ import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
 import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
-import type { GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { PortGetMethods, type GetMethodReply, type GetMethodRequest, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import { testWallet } from '../chain/support.js';
 import { compileContracts } from '../v2/support/contracts.js';
 
@@ -126,6 +126,20 @@ test('detection: a wallet its master vouched for is not cross-checked again at i
   const other = `0:${'AB'.repeat(32)}`;
   assert.equal((await reads.detect({ ...candidate, account: other }, 7))?.wallet, undefined);
   assert.equal(calls.at(-1), 'get_wallet_address');
+});
+
+test('the store thread side: answers by id; a call the chain never answers fails after its time budget', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const sent: GetMethodRequest[] = [];
+  const port = new PortGetMethods((request) => sent.push(request), 5_000);
+  const answered = port.run('0:AA', 'get_wallet_data', [], 3);
+  const ignored = port.run('0:BB', 'get_wallet_data', [{ type: 'int', value: 7n }], 3);
+  assert.deepEqual(sent.map((r) => [r.getMethod.address, r.getMethod.mcSeqno, r.getMethod.stack === null]), [['0:AA', 3, true], ['0:BB', 3, false]]);
+  const emptyStack = beginCell().storeUint(0, 24).endCell().toBoc();
+  port.settle({ getMethodResult: { id: sent[0].getMethod.id, exitCode: 0, stack: emptyStack } } satisfies GetMethodReply);
+  assert.deepEqual(await answered, []);
+  t.mock.timers.tick(5_000);
+  await assert.rejects(ignored, /no answer from the chain within 5000 ms/);
 });
 
 for (const store of ['sqlite', 'postgres'] as const) {

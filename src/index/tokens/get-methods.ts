@@ -38,17 +38,35 @@ export function directGetMethods(run: RunGetMethod): GetMethodRunner {
   };
 }
 
+/**
+ * A get-method not answered within this time fails (the account stays undetected this time): a chain that
+ * hangs (a liteserver that never answers) must not hold the index's commits forever.
+ */
+export const GET_METHOD_TIMEOUT_MS = 10_000;
+
 /** The store thread's side: each call a message to the main thread, answered by id. */
 export class PortGetMethods implements GetMethodRunner {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(v: VmValue[] | null): void; reject(e: Error): void }>();
 
-  constructor(private readonly post: (request: GetMethodRequest) => void) {}
+  constructor(
+    private readonly post: (request: GetMethodRequest) => void,
+    private readonly timeoutMs = GET_METHOD_TIMEOUT_MS,
+  ) {}
 
   run(address: string, method: string, stack: TupleItem[], mcSeqno: number): Promise<VmValue[] | null> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`${method} on ${address}: no answer from the chain within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      timer.unref();
+      const done = () => clearTimeout(timer);
+      this.waiting.set(id, {
+        resolve: (values) => (done(), resolve(values)),
+        reject: (error) => (done(), reject(error)),
+      });
       this.post({ getMethod: { id, address, method, stack: stack.length > 0 ? serializeTuple(stack).toBoc() : null, mcSeqno } });
     });
   }
