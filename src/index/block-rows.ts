@@ -22,7 +22,7 @@ import { detectWallet } from '../ton/wallet-detect.js';
 import type { RenderedBlock } from './block-committer.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { signedShard } from './sql/values.js';
-import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type JettonEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
+import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
 import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
 import type { IndexedBlock, IndexedTransaction } from './types.js';
@@ -241,12 +241,12 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
     return json;
   };
   const traceInputs: TraceTransactionInput[] = [];
-  const jettonEvents: JettonEventCandidate[] = [];
+  const tokenEvents: TokenEventCandidate[] = [];
   for (const item of block.transactions) {
-    const { row, trace, jetton } = transactionRow(item, mcSeqno, render, addMessage);
+    const { row, trace, tokenEvent } = transactionRow(item, mcSeqno, render, addMessage);
     transactions.push(row);
     traceInputs.push(trace);
-    if (jetton) jettonEvents.push(jetton);
+    if (tokenEvent) tokenEvents.push(tokenEvent);
     if (item.shardAccountAfter) {
       const state = stateRecord(transactionAccount(item.transaction, item.block.workchain), item.shardAccountAfter);
       if (state) {
@@ -308,7 +308,7 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
     const candidate = accountCandidate(state.account, state.info.code ?? undefined, state.info.data ?? undefined, state.lastTransLt, codeBocs.methods);
     if (candidate) candidates.push(candidate);
   }
-  return { rows, traces, tokens: { seqno: mcSeqno, accounts: candidates, events: jettonEvents } };
+  return { rows, traces, tokens: { seqno: mcSeqno, accounts: candidates, events: tokenEvents } };
 }
 
 /** The block as the committer takes it: its rows, or the error that rendering them raised. */
@@ -330,7 +330,7 @@ function transactionRow(
   mcSeqno: number,
   render: (cell: Cell) => V3MessageJson,
   addMessage: (row: MessageRow, key: string) => void,
-): { row: SqlValue[]; trace: TraceTransactionInput; jetton: JettonEventCandidate | null } {
+): { row: SqlValue[]; trace: TraceTransactionInput; tokenEvent: TokenEventCandidate | null } {
   const tx = item.transaction;
   const hash = tx.hash();
   const cells = transactionMessageCells(tx);
@@ -368,6 +368,6 @@ function transactionRow(
     inMsg: inMsg ? { hash: inMsg.hash, hashNorm: inMsg.hash_norm ?? null, source: inMsg.source } : null,
     outMsgs: outMsgs.map((m) => ({ hash: m.hash, internal: m.destination !== null })),
   };
-  const jetton = eventCandidate(tx, json.account, cells.inMessage, inMsg?.opcode ? parseInt(inMsg.opcode.slice(2), 16) : null);
-  return { row, trace, jetton };
+  const tokenEvent = eventCandidate(tx, json.account, cells.inMessage, inMsg?.opcode ? parseInt(inMsg.opcode.slice(2), 16) : null);
+  return { row, trace, tokenEvent };
 }

@@ -31,7 +31,7 @@ interface EventBase {
   source: string | null;
 }
 
-export type JettonEventCandidate =
+export type TokenEventCandidate =
   | (EventBase & { kind: 'transfer'; body: JettonTransferBody })
   | (EventBase & { kind: 'burn'; body: JettonBurnBody })
   | (EventBase & { kind: 'nft_transfer'; body: NftTransferBody });
@@ -39,7 +39,7 @@ export type JettonEventCandidate =
 export interface BlockTokens {
   seqno: number;
   accounts: TokenAccountCandidate[];
-  events: JettonEventCandidate[];
+  events: TokenEventCandidate[];
 }
 
 /** Method lists by code hash: every wallet of a kind has the same code (bounded: code is attacker-chosen). */
@@ -71,7 +71,7 @@ export function accountCandidate(account: string, code: Cell | undefined, data: 
 }
 
 /** The jetton event a transaction's inbound message is, when its opcode says so and its body parses. */
-export function eventCandidate(tx: Transaction, account: string, inMessage: Cell | null, opcode: number | null): JettonEventCandidate | null {
+export function eventCandidate(tx: Transaction, account: string, inMessage: Cell | null, opcode: number | null): TokenEventCandidate | null {
   if (!inMessage || (opcode !== JETTON_TRANSFER && opcode !== JETTON_BURN && opcode !== NFT_TRANSFER)) return null;
   let message;
   try {

@@ -15,7 +15,7 @@
 import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { optionalText, text } from '../sql/values.js';
 import { buffer } from '../worker/transfer.js';
-import type { BlockTokens, JettonEventCandidate, TokenAccountCandidate } from './block-tokens.js';
+import type { BlockTokens, TokenAccountCandidate } from './block-tokens.js';
 import { ContractReads, type Detected } from './contracts.js';
 import type { GetMethodRunner } from './get-methods.js';
 import {
@@ -135,4 +135,3 @@ function revive(candidate: TokenAccountCandidate): TokenAccountCandidate {
   return { ...candidate, codeHash: buffer(candidate.codeHash), dataHash: buffer(candidate.dataHash) };
 }
 
-export type { JettonEventCandidate };
