@@ -53,7 +53,7 @@ function feedOf(chain: LocalChain, detection: boolean): IndexFeed {
     shardsAt: (seqno) => chain.shardsAt(seqno),
     blockTransactions: (ref, query) => chain.blockTransactions(ref, query),
     getAccount: (address, seqno) => chain.getAccount(address, seqno),
-    faucets: () => chain.faucets(),
+    zeroStateAccounts: () => chain.zeroStateAccounts(),
     ...(detection ? { runGetMethod: (address, method, stack, seqno) => chain.runGetMethod(address, method, stack, seqno) } : {}),
   };
 }
