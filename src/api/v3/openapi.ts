@@ -19,6 +19,9 @@ const amountMap = { type: 'object', additionalProperties: str };
 const nAmountMap = { ...amountMap, nullable: true };
 const list = (items: object) => ({ type: 'array', items });
 
+/** A payload decoded as message_content.decoded is (src/ton/decoded); null when absent or not decodable. */
+const DECODED_PAYLOAD = { type: 'object', nullable: true, additionalProperties: true, description: 'The payload decoded as message bodies are (a text comment: {"@type":"text_comment","comment","type"}); null when absent or not decodable.' };
+
 const NFT_COLLECTION = obj({
   address: str, owner_address: nstr, last_transaction_lt: str, next_item_index: str,
   collection_content: { type: 'object', additionalProperties: str, description: 'TEP-64 content, as jetton_content.' },
@@ -178,21 +181,20 @@ const SCHEMAS: Record<string, object> = {
   JettonMastersResponse: obj({ jetton_masters: list(ref('JettonMaster')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   JettonWallet: obj({ address: str, balance: str, owner: str, jetton: str, last_transaction_lt: str, code_hash: nstr, data_hash: nstr }),
   JettonWalletsResponse: obj({ jetton_wallets: list(ref('JettonWallet')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
-  TextComment: { ...obj({ '@type': { type: 'string', enum: ['text_comment'] }, comment: str, type: { type: 'string', enum: ['text_comment'] } }), nullable: true },
   JettonTransfer: obj({
     query_id: str, source: nstr, destination: nstr, amount: str, source_wallet: str, jetton_master: str,
     transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,
     response_destination: nstr, custom_payload: nstr,
-    decoded_custom_payload: { type: 'object', nullable: true, description: 'Not decoded yet: always null.' },
+    decoded_custom_payload: DECODED_PAYLOAD,
     forward_ton_amount: nstr, forward_payload: nstr,
-    decoded_forward_payload: { ...ref('TextComment'), description: 'A text comment, else null.' },
+    decoded_forward_payload: DECODED_PAYLOAD,
     trace_id: nstr,
   }),
   JettonTransfersResponse: obj({ jetton_transfers: list(ref('JettonTransfer')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   JettonBurn: obj({
     query_id: str, owner: nstr, jetton_wallet: str, jetton_master: str, transaction_hash: str, transaction_lt: str, transaction_now: int,
     transaction_aborted: bool, amount: str, response_destination: nstr, custom_payload: nstr,
-    decoded_custom_payload: { type: 'object', nullable: true, description: 'Not decoded yet: always null.' },
+    decoded_custom_payload: DECODED_PAYLOAD,
     trace_id: nstr,
   }),
   NFTCollection: NFT_COLLECTION,
@@ -207,9 +209,9 @@ const SCHEMAS: Record<string, object> = {
   NFTTransfer: obj({
     query_id: str, nft_address: str, nft_collection: nstr, transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,
     old_owner: nstr, new_owner: nstr, response_destination: nstr, custom_payload: nstr,
-    decoded_custom_payload: { type: 'object', nullable: true, description: 'Not decoded yet: always null.' },
+    decoded_custom_payload: DECODED_PAYLOAD,
     forward_amount: nstr, forward_payload: nstr,
-    decoded_forward_payload: { ...ref('TextComment'), description: 'A text comment, else null.' },
+    decoded_forward_payload: DECODED_PAYLOAD,
     trace_id: nstr,
   }),
   NFTTransfersResponse: obj({ nft_transfers: list(ref('NFTTransfer')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),

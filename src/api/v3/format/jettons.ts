@@ -1,11 +1,11 @@
 /**
  * Jetton rows as toncenter's v3 writes them (ton-index-go models/jetton.go: field order, lts as strings,
- * hashes and BoCs in base64, null for what is absent). A forward payload that is a text comment is
- * decoded as toncenter's marker decodes it today; any other payload gives null.
+ * hashes and BoCs in base64, null for what is absent). Custom and forward payloads are decoded as toncenter's
+ * marker decodes them (src/ton/decoded).
  */
 import { Cell } from '@ton/core';
 import type { JettonBurnRecord, JettonMasterRecord, JettonTransferRecord, JettonWalletRecord } from '../../../index/tokens/reader.js';
-import { commentBytes } from '../../../ton/message-body.js';
+import { decodeMessageBody } from '../../../ton/decoded/decode.js';
 
 export const b64 = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
 
@@ -35,14 +35,14 @@ export function jettonWalletJson(w: JettonWalletRecord) {
   };
 }
 
-/** `{"@type":"text_comment",...}` for a text comment payload, else null (never an error). */
+/**
+ * A payload cell as toncenter's marker decodes it (src/ton/decoded: text comments in their legacy form,
+ * standard schemes), null when absent or not decodable (never an error).
+ */
 export function decodedPayload(boc: Buffer | null): object | null {
   if (!boc) return null;
   try {
-    const bytes = commentBytes(Cell.fromBoc(boc)[0]);
-    if (!bytes) return null;
-    const comment = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return { '@type': 'text_comment', comment, type: 'text_comment' };
+    return decodeMessageBody(Cell.fromBoc(boc)[0]);
   } catch {
     return null;
   }
@@ -62,7 +62,7 @@ export function jettonTransferJson(t: JettonTransferRecord) {
     transaction_aborted: t.txAborted,
     response_destination: t.responseDestination,
     custom_payload: b64(t.customPayload),
-    decoded_custom_payload: null,
+    decoded_custom_payload: decodedPayload(t.customPayload),
     forward_ton_amount: t.forwardTonAmount,
     forward_payload: b64(t.forwardPayload),
     decoded_forward_payload: decodedPayload(t.forwardPayload),
@@ -83,7 +83,7 @@ export function jettonBurnJson(b: JettonBurnRecord) {
     amount: b.amount,
     response_destination: b.responseDestination,
     custom_payload: b64(b.customPayload),
-    decoded_custom_payload: null,
+    decoded_custom_payload: decodedPayload(b.customPayload),
     trace_id: b64(b.traceId),
   };
 }

@@ -47,7 +47,7 @@ export function nftTransferJson(t: NftTransferRecord) {
     new_owner: t.newOwner,
     response_destination: t.responseDestination,
     custom_payload: b64(t.customPayload),
-    decoded_custom_payload: null,
+    decoded_custom_payload: decodedPayload(t.customPayload),
     forward_amount: t.forwardAmount,
     forward_payload: b64(t.forwardPayload),
     decoded_forward_payload: decodedPayload(t.forwardPayload),
