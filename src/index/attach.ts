@@ -18,6 +18,7 @@ import { WHOLE_SHARD, type SealedBlock } from '../chain/types.js';
 import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
 import { WorkerWriter } from './worker/worker-writer.js';
+import { directGetMethods, type RunGetMethod } from './tokens/get-methods.js';
 
 export type { IndexFeed };
 
@@ -67,16 +68,17 @@ interface BlockSink {
   close(): Promise<void>;
 }
 
-function mainThreadSink(index: Index): BlockSink {
+function mainThreadSink(index: Index, runGetMethod?: RunGetMethod): BlockSink {
+  if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod));
   return { write: (block) => index.writer.write(indexedFromFeed(block)), close: async () => {} };
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index, nice?: number): BlockSink {
+function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod): BlockSink {
   let worker: WorkerWriter | undefined;
   return {
     write(block) {
-      if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice);
+      if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod);
       return worker.write(block);
     },
     async close() {
@@ -114,7 +116,9 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   await assertSameChain(index, feed, written);
   // An empty index of a chain that did not start here (a real network) begins where it is told to.
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
-  const sink = options.thread === 'main' ? mainThreadSink(index) : workerSink(index, options.threadNice);
+  // Token detection runs get-methods through the chain (tokens/README.md): a feed without them detects nothing.
+  const runGetMethod: RunGetMethod | undefined = feed.runGetMethod ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno) : undefined;
+  const sink = options.thread === 'main' ? mainThreadSink(index, runGetMethod) : workerSink(index, options.threadNice, runGetMethod);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

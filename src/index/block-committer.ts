@@ -22,6 +22,9 @@ import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import type { BlockTraces } from './traces/block-traces.js';
 import { TraceLinker } from './traces/trace-linker.js';
 import { applyTraceRemap } from './traces/remap.js';
+import type { BlockTokens } from './tokens/block-tokens.js';
+import { TokenDetector } from './tokens/detector.js';
+import type { GetMethodRunner } from './tokens/get-methods.js';
 
 /** One masterchain block as rows, or why it could not be rendered. */
 export interface RenderedBlock {
@@ -31,6 +34,8 @@ export interface RenderedBlock {
   rows: InsertBatch[] | Error;
   /** The block's local traces (absent: a block rendered without them, e.g. by a test). */
   traces?: BlockTraces;
+  /** What token detection looks at (tokens/block-tokens.ts); absent: nothing to detect. */
+  tokens?: BlockTokens;
 }
 
 interface Waiting {
@@ -48,12 +53,21 @@ export class BlockCommitter {
   /** Set after a failure: the seqno that must be committed before anything past it. */
   private holdAt: number | undefined;
   private readonly linker: TraceLinker;
+  private tokens: TokenDetector;
 
+  /** `getMethods`: how token detection runs get-methods (through the chain); without it only known wallets' events are kept. */
   constructor(
     private readonly driver: SqlDriver,
     private readonly maxGroupTransactions = MAX_GROUP_TRANSACTIONS,
+    getMethods?: GetMethodRunner,
   ) {
     this.linker = new TraceLinker(driver);
+    this.tokens = new TokenDetector(driver, getMethods);
+  }
+
+  /** Token detection from now on runs get-methods with `runner` (writer.ts: a chain in this thread). */
+  useGetMethods(runner: GetMethodRunner): void {
+    this.tokens = new TokenDetector(this.driver, runner);
   }
 
   commit(block: RenderedBlock): Promise<void> {
@@ -71,7 +85,10 @@ export class BlockCommitter {
         const group = this.takeGroup();
         if (group.length === 0) continue;
         try {
-          await this.driver.write([...group.flatMap((w) => w.block.rows as InsertBatch[]), ...(await this.linkTraces(group))]);
+          const traces = await this.linkTraces(group);
+          // After the linking: token rows carry their transactions' final trace ids.
+          const tokens = await this.tokenRows(group);
+          await this.driver.write([...group.flatMap((w) => w.block.rows as InsertBatch[]), ...traces, ...tokens]);
         } catch (error) {
           this.fail(group, error as Error);
           continue;
@@ -94,6 +111,20 @@ export class BlockCommitter {
       if (remap) applyTraceRemap(waiting.block.rows as InsertBatch[], remap);
     }
     return linked.traces.rows.length > 0 ? [linked.traces] : [];
+  }
+
+  /** The group's token rows (tokens/detector.ts). */
+  private async tokenRows(group: Waiting[]): Promise<InsertBatch[]> {
+    const blocks = group.flatMap((w) => (w.block.tokens && (w.block.tokens.accounts.length > 0 || w.block.tokens.events.length > 0) ? [w.block.tokens] : []));
+    if (blocks.length === 0) return [];
+    const traceIds = new Map<string, Buffer>();
+    for (const batch of group.flatMap((w) => w.block.rows as InsertBatch[])) {
+      if (batch.table !== 'transactions') continue;
+      const hash = batch.columns.indexOf('hash');
+      const trace = batch.columns.indexOf('trace_id');
+      for (const row of batch.rows) if (Buffer.isBuffer(row[trace])) traceIds.set((row[hash] as Buffer).toString('base64'), row[trace] as Buffer);
+    }
+    return this.tokens.rows(blocks, (txHash) => traceIds.get(txHash.toString('base64')) ?? null);
   }
 
   /** The blocks at the head of the queue that can go together; refuses those that cannot go at all. */

@@ -22,6 +22,8 @@ import { detectWallet } from '../ton/wallet-detect.js';
 import type { RenderedBlock } from './block-committer.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { signedShard } from './sql/values.js';
+import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
+import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
 import type { IndexedBlock, IndexedTransaction } from './types.js';
 
@@ -48,7 +50,7 @@ const MESSAGE_COLUMNS = [
 
 const LATEST_COLUMNS = [
   'account', 'state_hash', 'status', 'balance', 'balance_order', 'extra_currencies', 'frozen_hash', 'code_hash', 'data_hash',
-  'code_boc', 'data_boc', 'last_trans_hash', 'last_trans_lt', 'wallet',
+  'code_boc', 'data_boc', 'last_trans_hash', 'last_trans_lt', 'wallet', 'interfaces',
 ] as const;
 
 /** `^[ in_msg:nothing out_msgs:empty ]`: the message reference of a transaction without messages. */
@@ -70,6 +72,8 @@ function withoutMessages(tx: Transaction): Transaction {
 /** Code cells repeat across accounts and blocks (every wallet of a kind has the same): BoC them once. */
 export class CodeBocCache {
   private readonly bocs = new Map<string, Buffer>();
+  /** The token get-methods of each code (tokens/method-ids.ts), kept as long as the BoCs. */
+  readonly methods = new MethodCache();
   constructor(private readonly capacity = 512) {}
 
   boc(cell: Cell): Buffer {
@@ -183,6 +187,8 @@ function stateRecord(address: Address | null, shardAccount: Cell): StateRecord |
 function latestRow(state: StateRecord, codeBocs: CodeBocCache): SqlValue[] {
   const { info } = state;
   const wallet = info.code ? detectWallet(info.code, info.data) : null;
+  // Interfaces by method ids (toncenter's address_book rule for code it has no exact hash for).
+  const interfaces = info.code && !wallet ? interfacesOfMethods(codeBocs.methods.of(info.code)) : [];
   const extra = info.extraCurrencies && info.extraCurrencies.size > 0 ? JSON.stringify(extraCurrenciesMap(info.extraCurrencies)) : null;
   return [
     state.account,
@@ -199,6 +205,7 @@ function latestRow(state: StateRecord, codeBocs: CodeBocCache): SqlValue[] {
     state.lastTransHash,
     state.lastTransLt,
     wallet ? JSON.stringify(wallet) : null,
+    interfaces.length > 0 ? JSON.stringify(interfaces) : null,
   ];
 }
 
@@ -228,7 +235,7 @@ export function restoredStateRows(address: Address, shardAccount: Cell, codeBocs
 }
 
 /** The rows of one masterchain block and everything it committed. */
-export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: InsertBatch[]; traces: BlockTraces } {
+export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: InsertBatch[]; traces: BlockTraces; tokens: BlockTokens } {
   const mcSeqno = block.masterchain.id.seqno;
   const blocks = [blockRow(block.masterchain, mcSeqno), ...block.shards.map((shard) => blockRow(shard, mcSeqno))];
   const shardState = (block.masterchain.shardBlocks ?? block.shards.map((s) => s.id)).map((id) => [mcSeqno, id.workchain, signedShard(id.shard), id.seqno]);
@@ -259,10 +266,12 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
     return json;
   };
   const traceInputs: TraceTransactionInput[] = [];
+  const tokenEvents: TokenEventCandidate[] = [];
   for (const item of block.transactions) {
-    const { row, trace } = transactionRow(item, mcSeqno, render, addMessage);
+    const { row, trace, tokenEvent } = transactionRow(item, mcSeqno, render, addMessage);
     transactions.push(row);
     traceInputs.push(trace);
+    if (tokenEvent) tokenEvents.push(tokenEvent);
     if (item.shardAccountAfter) {
       const state = stateRecord(transactionAccount(item.transaction, item.block.workchain), item.shardAccountAfter);
       if (state) {
@@ -319,7 +328,12 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
         .join(', ')} WHERE excluded.last_trans_lt >= latest_account_states.last_trans_lt`,
     },
   ];
-  return { rows, traces };
+  const candidates: TokenAccountCandidate[] = [];
+  for (const state of latest.values()) {
+    const candidate = accountCandidate(state.account, state.info.code ?? undefined, state.info.data ?? undefined, state.lastTransLt, codeBocs.methods);
+    if (candidate) candidates.push(candidate);
+  }
+  return { rows, traces, tokens: { seqno: mcSeqno, accounts: candidates, events: tokenEvents } };
 }
 
 /** The block as the committer takes it: its rows, or the error that rendering them raised. */
@@ -341,7 +355,7 @@ function transactionRow(
   mcSeqno: number,
   render: (cell: Cell) => V3MessageJson,
   addMessage: (row: MessageRow, key: string) => void,
-): { row: SqlValue[]; trace: TraceTransactionInput } {
+): { row: SqlValue[]; trace: TraceTransactionInput; tokenEvent: TokenEventCandidate | null } {
   const tx = item.transaction;
   const hash = tx.hash();
   const cells = transactionMessageCells(tx);
@@ -379,5 +393,6 @@ function transactionRow(
     inMsg: inMsg ? { hash: inMsg.hash, hashNorm: inMsg.hash_norm ?? null, source: inMsg.source } : null,
     outMsgs: outMsgs.map((m) => ({ hash: m.hash, internal: m.destination !== null })),
   };
-  return { row, trace };
+  const tokenEvent = eventCandidate(tx, json.account, cells.inMessage, inMsg?.opcode ? parseInt(inMsg.opcode.slice(2), 16) : null);
+  return { row, trace, tokenEvent };
 }

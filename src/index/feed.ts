@@ -32,6 +32,8 @@ export function cellOf(source: CellSource): Cell {
 
 /** What the index needs of a chain. */
 export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
+  /** Token detection's get-methods, at a block (tokens/README.md); without it no token contract is detected. */
+  runGetMethod?: Chain['runGetMethod'];
   /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
   zeroStateAccounts?(): { address: Address }[];
   /**

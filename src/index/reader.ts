@@ -13,6 +13,8 @@ import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
 import { Where } from './sql/where.js';
 import { traceRowOf, type TraceRow } from './traces/trace-row.js';
+import { TokenReader } from './tokens/reader.js';
+import { NftReader } from './tokens/nft-reader.js';
 import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
 
 export interface TransactionRecord {
@@ -53,6 +55,8 @@ export interface LatestStateRecord {
   lastTransHash: Buffer;
   lastTransLt: bigint;
   wallet: DetectedWallet | null;
+  /** Interface names the code's get-methods say (tokens/method-ids.ts); [] when none or for wallets. */
+  interfaces: string[];
 }
 
 export interface AccountBalanceRecord {
@@ -140,11 +144,20 @@ function latestOf(row: SqlRow): LatestStateRecord {
     lastTransHash: bytes(row.last_trans_hash),
     lastTransLt: bigint(row.last_trans_lt),
     wallet: wallet === null ? null : (JSON.parse(wallet) as DetectedWallet),
+    interfaces: typeof row.interfaces === 'string' ? (JSON.parse(row.interfaces) as string[]) : [],
   };
 }
 
 export class IndexReader {
-  constructor(private readonly driver: SqlReads) {}
+  /** The token tables' queries (tokens/reader.ts). */
+  readonly tokens: TokenReader;
+  /** The NFT tables' queries (tokens/nft-reader.ts). */
+  readonly nfts: NftReader;
+
+  constructor(private readonly driver: SqlReads) {
+    this.tokens = new TokenReader(driver);
+    this.nfts = new NftReader(driver);
+  }
 
   /** The first and the last indexed masterchain blocks, or null before the first block is written. */
   async masterchainRange(): Promise<{ first: Block; last: Block } | null> {
@@ -346,7 +359,7 @@ export class IndexReader {
   /** The newest state of each account that has one (unknown accounts are left out). */
   async latestStates(accounts: readonly string[], withBocs: boolean): Promise<LatestStateRecord[]> {
     if (accounts.length === 0) return [];
-    const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet';
+    const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet, interfaces';
     const rows = await this.driver.all(`SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`, [...accounts]);
     return rows.map(latestOf);
   }

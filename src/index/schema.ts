@@ -16,6 +16,7 @@
  *   latest_account_states  one row per account: the newest state, with code/data BoCs and what the
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
+ *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
@@ -25,6 +26,7 @@ import { MIGRATION_LOCK } from './sql/postgres-driver.js';
 import { types } from './sql/column-types.js';
 import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';
+import { TOKENS_MIGRATION } from './tokens/schema.js';
 
 
 export type { Migration };
@@ -140,6 +142,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // Self-contained: `migrate` applies every version a store has not seen, in any order.
   TRACES_MIGRATION,
+  TOKENS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

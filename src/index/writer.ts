@@ -11,6 +11,7 @@
 import { BlockCommitter } from './block-committer.js';
 import { CodeBocCache, renderBlock } from './block-rows.js';
 import type { SqlDriver } from './sql/driver.js';
+import type { GetMethodRunner } from './tokens/get-methods.js';
 import type { IndexedBlock } from './types.js';
 
 export class IndexWriter {
@@ -19,6 +20,11 @@ export class IndexWriter {
 
   constructor(driver: SqlDriver) {
     this.committer = new BlockCommitter(driver);
+  }
+
+  /** Token detection runs get-methods with `runner` from now on (without: only known wallets' events are kept). */
+  useGetMethods(runner: GetMethodRunner): void {
+    this.committer.useGetMethods(runner);
   }
 
   /** Resolves once the block is committed; rejects with what failed (rendering or writing). */

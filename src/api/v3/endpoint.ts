@@ -15,12 +15,13 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
   path: string;
   /** Other paths serving the same thing. */
   aliases?: string[];
-  tag: 'blockchain' | 'accounts' | 'traces';
+  tag: 'blockchain' | 'accounts' | 'traces' | 'jettons' | 'nfts';
   summary: string;
   params: S;
   /** OpenAPI schema of the 200 answer (usually a $ref into openapi.ts's components). */
   response: object;
-  handle(params: Parsed<S>, network: NetworkContext): Promise<unknown>;
+  /** `query`: the raw query, for the rare parameter whose absence means something (jetton/wallets' sort). */
+  handle(params: Parsed<S>, network: NetworkContext, query?: Record<string, unknown>): Promise<unknown>;
 }
 
 /**

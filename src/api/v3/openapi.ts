@@ -19,6 +19,15 @@ const amountMap = { type: 'object', additionalProperties: str };
 const nAmountMap = { ...amountMap, nullable: true };
 const list = (items: object) => ({ type: 'array', items });
 
+/** A payload decoded as message_content.decoded is (src/ton/decoded); null when absent or not decodable. */
+const DECODED_PAYLOAD = { type: 'object', nullable: true, additionalProperties: true, description: 'The payload decoded as message bodies are (a text comment: {"@type":"text_comment","comment","type"}); null when absent or not decodable.' };
+
+const NFT_COLLECTION = obj({
+  address: str, owner_address: nstr, last_transaction_lt: str, next_item_index: str,
+  collection_content: { type: 'object', additionalProperties: str, description: 'TEP-64 content, as jetton_content.' },
+  data_hash: str, code_hash: str,
+});
+
 const PARAM_SCHEMAS: Record<ParamType, object> = {
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
@@ -33,6 +42,7 @@ const PARAM_SCHEMAS: Record<ParamType, object> = {
   shard: { type: 'string', example: '8000000000000000' },
   opcode: { type: 'string', example: '0x0f8a7ea5' },
   direction: { type: 'string', enum: ['in', 'out'] },
+  'direction|both': { type: 'string', enum: ['in', 'out', 'both'] },
   sort: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
   limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
   offset: { type: 'integer', minimum: 0, default: 0 },
@@ -152,7 +162,60 @@ const SCHEMAS: Record<string, object> = {
   TracesResponse: obj({ traces: list(ref('Trace')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AddressBookRow: obj({ user_friendly: nstr, domain: nstr, interfaces: list(str) }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
-  Metadata: { type: 'object', description: 'Token metadata by address; tongate indexes no tokens, so always empty.', maxProperties: 0 },
+  TokenInfo: obj(
+    {
+      valid: bool, type: { type: 'string', enum: ['jetton_masters', 'jetton_wallets', 'nft_items', 'nft_collections'] }, name: str, symbol: str, description: str,
+      image: str, nft_index: str, is_nsfw: bool, is_scam: bool, extra: { type: 'object', additionalProperties: true },
+    },
+    ['type'],
+  ),
+  AddressMetadata: obj({ is_indexed: { ...bool, description: 'False for content kept elsewhere (uri): tongate does not fetch it.' }, token_info: list(ref('TokenInfo')) }),
+  Metadata: { type: 'object', description: 'Token metadata of the jetton masters and wallets, NFT items and collections among the addresses (others are left out).', additionalProperties: ref('AddressMetadata') },
+  JettonMaster: obj(
+    {
+      address: str, total_supply: str, mintable: bool, admin_address: nstr,
+      jetton_content: { type: 'object', additionalProperties: str, description: 'TEP-64: {"uri"} for offchain content, else the onchain keys (uri, name, description, image, image_data, symbol, decimals, amount_style, render_type).' },
+      jetton_wallet_code_hash: str, code_hash: str, data_hash: str, last_transaction_lt: str,
+    },
+  ),
+  JettonMastersResponse: obj({ jetton_masters: list(ref('JettonMaster')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  JettonWallet: obj({ address: str, balance: str, owner: str, jetton: str, last_transaction_lt: str, code_hash: nstr, data_hash: nstr }),
+  JettonWalletsResponse: obj({ jetton_wallets: list(ref('JettonWallet')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  JettonTransfer: obj({
+    query_id: str, source: nstr, destination: nstr, amount: str, source_wallet: str, jetton_master: str,
+    transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,
+    response_destination: nstr, custom_payload: nstr,
+    decoded_custom_payload: DECODED_PAYLOAD,
+    forward_ton_amount: nstr, forward_payload: nstr,
+    decoded_forward_payload: DECODED_PAYLOAD,
+    trace_id: nstr,
+  }),
+  JettonTransfersResponse: obj({ jetton_transfers: list(ref('JettonTransfer')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  JettonBurn: obj({
+    query_id: str, owner: nstr, jetton_wallet: str, jetton_master: str, transaction_hash: str, transaction_lt: str, transaction_now: int,
+    transaction_aborted: bool, amount: str, response_destination: nstr, custom_payload: nstr,
+    decoded_custom_payload: DECODED_PAYLOAD,
+    trace_id: nstr,
+  }),
+  NFTCollection: NFT_COLLECTION,
+  NFTCollectionsResponse: obj({ nft_collections: list(ref('NFTCollection')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  NFTItem: obj({
+    address: str, init: bool, index: str, collection_address: nstr, owner_address: nstr,
+    content: { type: 'object', additionalProperties: str, nullable: true, description: "TEP-64 content (through the collection's get_nft_content); null before the item is initialized." },
+    last_transaction_lt: str, code_hash: str, data_hash: str, collection: { ...NFT_COLLECTION, nullable: true },
+    on_sale: { ...bool, description: 'No sales are indexed: always false.' },
+  }),
+  NFTItemsResponse: obj({ nft_items: list(ref('NFTItem')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  NFTTransfer: obj({
+    query_id: str, nft_address: str, nft_collection: nstr, transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,
+    old_owner: nstr, new_owner: nstr, response_destination: nstr, custom_payload: nstr,
+    decoded_custom_payload: DECODED_PAYLOAD,
+    forward_amount: nstr, forward_payload: nstr,
+    decoded_forward_payload: DECODED_PAYLOAD,
+    trace_id: nstr,
+  }),
+  NFTTransfersResponse: obj({ nft_transfers: list(ref('NFTTransfer')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  JettonBurnsResponse: obj({ jetton_burns: list(ref('JettonBurn')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   TransactionsResponse: obj({ transactions: list(ref('Transaction')), address_book: ref('AddressBook') }),
   MessagesResponse: obj({ messages: list(ref('Message')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AccountStateFull: obj(

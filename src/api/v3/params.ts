@@ -33,6 +33,7 @@ export type ParamType =
   | 'shard'
   | 'opcode'
   | 'direction'
+  | 'direction|both'
   | 'sort'
   | 'limit'
   | 'offset';
@@ -66,6 +67,8 @@ interface Values {
   shard: bigint;
   opcode: number;
   direction: 'in' | 'out';
+  /** Token transfers: `both` (either side) is the same as no direction. */
+  'direction|both': 'in' | 'out' | 'both';
   sort: 'asc' | 'desc';
   limit: number;
   offset: number;
@@ -152,6 +155,9 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
     }
     case 'direction':
       if (text !== 'in' && text !== 'out') throw new ApiError(422, `${name} should be one of: in, out (got '${showInput(text)}')`);
+      return text;
+    case 'direction|both':
+      if (text !== 'in' && text !== 'out' && text !== 'both') throw new ApiError(422, `${name} should be one of: in, out, both (got '${showInput(text)}')`);
       return text;
     case 'sort': {
       const lower = text.toLowerCase();

@@ -12,6 +12,7 @@ import { asError, CodeBocCache, renderBlock } from '../block-rows.js';
 import type { RenderedBlock } from '../block-committer.js';
 import type { InsertBatch } from '../sql/driver.js';
 import type { BlockTraces } from '../traces/block-traces.js';
+import type { BlockTokens } from '../tokens/block-tokens.js';
 import { CellCache } from './cell-transfer.js';
 import { unpackBlock, type PackedBlock } from './transfer.js';
 
@@ -21,7 +22,7 @@ export interface RenderRequest {
 }
 
 /** What the store thread receives: rows, or the error (as text: it crosses a thread) that rendering raised. */
-export type RenderedMessage = { id: number; seqno: number; transactions: number } & ({ rows: InsertBatch[]; traces?: BlockTraces } | { error: string });
+export type RenderedMessage = { id: number; seqno: number; transactions: number } & ({ rows: InsertBatch[]; traces?: BlockTraces; tokens?: BlockTokens } | { error: string });
 
 export interface RenderWorkerData {
   store: MessagePort;
@@ -43,7 +44,7 @@ parentPort!.on('message', ({ id, block }: RenderRequest) => {
   } catch (error) {
     rendered = { seqno, transactions, rows: asError(error) };
   }
-  const { rows, traces } = rendered;
-  const message: RenderedMessage = rows instanceof Error ? { id, seqno, transactions, error: rows.stack ?? rows.message } : { id, seqno, transactions, rows, traces };
+  const { rows, traces, tokens } = rendered;
+  const message: RenderedMessage = rows instanceof Error ? { id, seqno, transactions, error: rows.stack ?? rows.message } : { id, seqno, transactions, rows, traces, tokens };
   store.postMessage(message);
 });

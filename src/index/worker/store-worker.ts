@@ -12,6 +12,7 @@ import { PostgresDriver } from '../sql/postgres-driver.js';
 import { SqliteDriver } from '../sql/sqlite-driver.js';
 import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
+import { PortGetMethods, type GetMethodReply, type GetMethodRequest } from '../tokens/get-methods.js';
 import { buffer } from './transfer.js';
 
 export interface StoreWorkerData {
@@ -20,10 +21,12 @@ export interface StoreWorkerData {
   rendered: MessagePort;
   /** The thread's nice value (default INDEX_NICE). */
   nice?: number;
+  /** The main thread runs token detection's get-methods on the chain (tokens/get-methods.ts). */
+  getMethods?: boolean;
 }
 
-export type StoreRequest = { close: true };
-export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string };
+export type StoreRequest = { close: true } | GetMethodReply;
+export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequest;
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
   return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
@@ -43,10 +46,11 @@ function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
 }
 
 const port = parentPort!;
-const { location, rendered, nice } = workerData as StoreWorkerData;
+const { location, rendered, nice, getMethods } = workerData as StoreWorkerData;
 lowerThisThreadPriority(nice ?? INDEX_NICE);
 const driver = open(location);
-const committer = driver.then((d) => new BlockCommitter(d));
+const runner = getMethods ? new PortGetMethods((request) => port.postMessage(request satisfies StoreReply)) : undefined;
+const committer = driver.then((d) => new BlockCommitter(d, undefined, runner));
 // Without a connection (PostgreSQL down when the thread started) this thread is of no use: it says
 // why and ends; the owner starts new threads for the next attempt, which connect again.
 driver.catch((error: Error) => {
@@ -58,15 +62,17 @@ rendered.on('message', (message: RenderedMessage) => {
   const { id, seqno, transactions } = message;
   const rows = 'error' in message ? new Error(message.error) : reviveBytes(message.rows);
   const traces = 'error' in message ? undefined : message.traces;
+  const tokens = 'error' in message ? undefined : message.tokens;
   committer
-    .then((c) => c.commit({ seqno, transactions, rows, traces }))
+    .then((c) => c.commit({ seqno, transactions, rows, traces, tokens }))
     .then(
       () => port.postMessage({ id, ok: true } satisfies StoreReply),
       (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? error.message } satisfies StoreReply),
     );
 });
 
-port.on('message', (_request: StoreRequest) => {
+port.on('message', (request: StoreRequest) => {
+  if ('getMethodResult' in request) return runner?.settle(request);
   void (async () => {
     await (await driver.catch(() => undefined))?.close();
     rendered.close();

@@ -12,6 +12,7 @@ import { spawnIndexWorker as spawn } from './spawn.js';
 import { packBlock, type PackedBlock } from './transfer.js';
 import type { RenderRequest, RenderWorkerData } from './render-worker.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
+import { serveGetMethod, type RunGetMethod } from '../tokens/get-methods.js';
 
 export class WorkerWriter {
   private readonly render: Worker;
@@ -22,10 +23,13 @@ export class WorkerWriter {
   private nextId = 1;
   private failure: Error | undefined;
 
-  /** `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts). */
-  constructor(location: IndexLocation, nice?: number) {
+  /**
+   * `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts).
+   * `runGetMethod`: the chain's, for token detection (the store thread asks, this thread relays).
+   */
+  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod) {
     const { port1, port2 } = new MessageChannel();
-    this.store = spawn('store-worker', { location, rendered: port2, nice } satisfies StoreWorkerData, [port2]);
+    this.store = spawn('store-worker', { location, rendered: port2, nice, getMethods: runGetMethod !== undefined } satisfies StoreWorkerData, [port2]);
     this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
     let closed!: () => void;
     this.closed = new Promise((resolve) => (closed = resolve));
@@ -39,6 +43,10 @@ export class WorkerWriter {
       void this.store.terminate();
     };
     this.store.on('message', (reply: StoreReply) => {
+      if ('getMethod' in reply) {
+        if (runGetMethod) void serveGetMethod(runGetMethod, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
+        return;
+      }
       if ('closed' in reply) return closed();
       if ('failed' in reply) return fail(new Error(`index store thread: ${reply.failed}`));
       const waiter = this.pending.get(reply.id);

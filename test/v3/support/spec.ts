@@ -58,6 +58,25 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
   (schemas) => {
     schemas.Message.properties.opcode = { anyOf: [{ type: 'string', pattern: '^0x[0-9a-f]{8}$' }, { type: 'null' }] };
   },
+  // Jetton and NFT rows (ton-index-go models/jetton.go, nft.go): pointers marshal as null; decoded_* payloads are
+  // json.RawMessage documented with swaggertype "object" but published as an integer array (a swag quirk).
+  allowNull('JettonMaster', 'admin_address'),
+  allowNull('JettonWallet', 'code_hash', 'data_hash'),
+  allowNull('JettonTransfer', 'source', 'destination', 'response_destination', 'custom_payload', 'forward_ton_amount', 'forward_payload', 'trace_id'),
+  allowNull('JettonBurn', 'owner', 'response_destination', 'custom_payload', 'trace_id'),
+  allowNull('NFTCollection', 'owner_address'),
+  allowNull('NFTItem', 'collection_address', 'owner_address', 'content', 'collection'),
+  allowNull('NFTTransfer', 'nft_collection', 'old_owner', 'new_owner', 'response_destination', 'custom_payload', 'forward_amount', 'forward_payload', 'trace_id'),
+  (schemas) => {
+    const decoded = [
+      ['JettonTransfer', ['decoded_custom_payload', 'decoded_forward_payload']],
+      ['JettonBurn', ['decoded_custom_payload']],
+      ['NFTTransfer', ['decoded_custom_payload', 'decoded_forward_payload']],
+    ] as const;
+    for (const [schema, fields] of decoded) {
+      for (const field of fields) schemas[schema].properties[field] = { anyOf: [{ type: 'object' }, { type: 'null' }] };
+    }
+  },
   responseIs('/api/v3/masterchainBlockShards', { $ref: '#/components/schemas/BlocksResponse' }),
   responseIs('/api/v3/masterchainBlockShardState', { $ref: '#/components/schemas/BlocksResponse' }),
   responseIs(

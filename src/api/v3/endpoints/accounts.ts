@@ -3,6 +3,7 @@ import { TonInputError } from '../../../ton/errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { accountStateFull, walletState } from '../format/accounts.js';
 import { addressBook, addressBookRow, type AddressBookRow } from '../format/address-book.js';
+import { metadataOf } from '../format/metadata.js';
 import { PAGE_PARAMS } from '../params.js';
 
 /** Raw form of an address, or null when it cannot be parsed (addressBook answers those with nulls). */
@@ -37,20 +38,19 @@ export const addressBookEndpoint = defineEndpoint({
 });
 
 /**
- * Token metadata (jettons, NFTs) of addresses. tongate indexes no tokens, so no address has any:
- * toncenter answers `{}` for addresses without token metadata, and so do we.
+ * Token metadata (jetton masters and wallets) of addresses (format/metadata.ts); addresses that are no
+ * token contract are left out, as toncenter does (so `{}` for none). Keyed raw, as toncenter keys it.
  */
 export const metadata = defineEndpoint({
   path: '/metadata',
   tag: 'accounts',
-  summary: 'Token metadata of addresses (none is indexed: always {})',
+  summary: 'Token metadata of addresses (jetton masters and wallets)',
   params: {
     address: { type: 'string[]', required: true, maxItems: 1024, missing: 'at least 1 address required', description: 'Addresses in any form; repeat the key for several.' },
   },
   response: ref('Metadata'),
-  async handle(_p, network) {
-    indexOf(network);
-    return {};
+  async handle(p, network) {
+    return metadataOf(indexOf(network), p.address.map(rawOrNull));
   },
 });
 
@@ -84,7 +84,7 @@ export const accountStates = defineEndpoint({
     return {
       accounts: states.map((s) => accountStateFull(s, p.include_boc)),
       address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: {},
+      metadata: await metadataOf(reader, states.map((s) => s.account)),
     };
   },
 });
@@ -100,7 +100,7 @@ export const walletStates = defineEndpoint({
     return {
       wallets: states.map(walletState),
       address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: {},
+      metadata: await metadataOf(reader, states.map((s) => s.account)),
     };
   },
 });

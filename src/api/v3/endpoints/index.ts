@@ -2,7 +2,9 @@
 import type { V3Endpoint, V3PostEndpoint } from '../endpoint.js';
 import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, walletStates } from './accounts.js';
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
+import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
 import { masterchainInfo } from './masterchain-info.js';
+import { nftCollections, nftItems, nftTransfers } from './nfts.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
@@ -19,6 +21,13 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   adjacentTransactions,
   messages,
   traces,
+  jettonMasters,
+  jettonWallets,
+  jettonTransfers,
+  jettonBurns,
+  nftCollections,
+  nftItems,
+  nftTransfers,
   addressBookEndpoint,
   metadata,
   accountStates,

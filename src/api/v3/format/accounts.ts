@@ -26,7 +26,7 @@ export function accountStateFull(state: LatestStateRecord, includeBoc: boolean):
     ...(includeBoc ? { ...bocOrOmit('data_boc', state.dataBoc), ...bocOrOmit('code_boc', state.codeBoc) } : {}),
     // Get-method ids are not extracted from code: null says "unknown", not "none".
     contract_methods: null,
-    interfaces: interfacesOf(state.wallet),
+    interfaces: interfacesOf(state),
   };
 }
 

@@ -2,6 +2,8 @@
  * The address_book of v3 responses: for each raw address, its user-friendly form, domain and
  * interfaces. The friendly form follows toncenter: non-bounceable for an account with no code (uninit,
  * nonexistent, unknown) or with wallet code, bounceable otherwise; the test-only flag is the network's.
+ * Interfaces: a known wallet's name (by code hash), else the names its get-method ids say (jetton_master,
+ * jetton_wallet, nft_item..., index/tokens/method-ids.ts), as toncenter's DetectInterface.
  * No DNS is indexed, so `domain` is always null.
  */
 import { Address } from '@ton/core';
@@ -20,7 +22,7 @@ export function addressBookRow(raw: string, state: LatestStateRecord | undefined
   return {
     user_friendly: formatFriendly(Address.parseRaw(raw), { bounceable, testOnly }),
     domain: null,
-    interfaces: interfacesOf(state?.wallet ?? null),
+    interfaces: interfacesOf(state),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The interface names toncenter's address book and accountStates report for a contract, from what the
- * index knows of it. Only wallets are recognised (by code hash, see ton/wallet-detect.ts); other
- * contracts get `[]`, as toncenter answers for code it has no interface for.
+ * index knows of it: a wallet by its code hash (ton/wallet-detect.ts), one name; other code by its
+ * get-method ids (index/tokens/method-ids.ts: jetton_master, jetton_wallet, nft_item, ...), as toncenter's
+ * DetectInterface does; `[]` for code with neither.
  */
+import type { LatestStateRecord } from '../../../index/reader.js';
 import type { DetectedWallet } from '../../../ton/wallet-detect.js';
 
 /** toncenter's wallet_type string -> its interface name. */
@@ -25,7 +27,12 @@ const WALLET_INTERFACES: Record<string, string> = {
   'highload wallet v3': 'wallet_highload_v3r1',
 };
 
-export function interfacesOf(wallet: DetectedWallet | null): string[] {
+function walletInterfaces(wallet: DetectedWallet | null): string[] {
   const name = wallet ? WALLET_INTERFACES[wallet.walletType] : undefined;
   return name ? [name] : [];
+}
+
+export function interfacesOf(state: Pick<LatestStateRecord, 'wallet' | 'interfaces'> | undefined): string[] {
+  if (!state) return [];
+  return state.wallet ? walletInterfaces(state.wallet) : state.interfaces;
 }

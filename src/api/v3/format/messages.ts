@@ -2,7 +2,7 @@
  * A page of v3 messages (/messages) from the index's stored documents, written as text: each stored
  * message JSON with the hashes of the transactions that received and created it put in toncenter's
  * place (after import_fee, before message_content; written only when known), then the address_book
- * of their sources and destinations, and metadata (empty: no tokens are indexed).
+ * of their sources and destinations, and the metadata of the token contracts among them.
  */
 import type { IndexReader, MessageRecord } from '../../../index/reader.js';
 import { formatHash } from '../../../ton/hash.js';
@@ -10,6 +10,7 @@ import { jsonObject, type JsonText } from '../json-text.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBook } from './address-book.js';
+import { metadataOf } from './metadata.js';
 
 const CONTENT = ',"message_content":';
 
@@ -25,10 +26,11 @@ function withEnds(record: MessageRecord): string {
 }
 
 export async function messagesText(reader: IndexReader, records: MessageRecord[], testOnly: boolean): Promise<JsonText> {
-  const book = await addressBook(reader, records.flatMap((m) => [m.source, m.destination]), testOnly);
+  const addresses = records.flatMap((m) => [m.source, m.destination]);
+  const [book, metadata] = await Promise.all([addressBook(reader, addresses, testOnly), metadataOf(reader, addresses)]);
   return jsonObject([
     ['messages', `[${records.map(withEnds).join(',')}]`],
     ['address_book', JSON.stringify(book)],
-    ['metadata', '{}'],
+    ['metadata', JSON.stringify(metadata)],
   ]);
 }

@@ -1,12 +1,13 @@
 /**
  * A page of v3 traces (/traces), written as text in toncenter's field order: the trace's row, its
  * trace_info, then (unless it is too large) its tree, transactions_order and the transactions, each the
- * same JSON /transactions writes; then the address_book of every account they mention and metadata
- * (empty: no tokens are indexed). `actions` is written only when asked for, empty: no actions are
+ * same JSON /transactions writes; then the address_book of every account they mention and the metadata
+ * of the token contracts among them. `actions` is written only when asked for, empty: no actions are
  * classified yet (classification_state "unclassified").
  */
 import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
 import type { TraceRow } from '../../../index/traces/trace-row.js';
+import { metadataOf } from './metadata.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions } from './transactions.js';
@@ -61,6 +62,6 @@ export async function tracesText(reader: IndexReader, traces: TraceRow[], includ
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
     ['address_book', JSON.stringify(rendered.addressBook)],
-    ['metadata', '{}'],
+    ['metadata', JSON.stringify(await metadataOf(reader, Object.keys(rendered.addressBook)))],
   ]);
 }

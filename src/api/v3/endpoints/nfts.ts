@@ -1,0 +1,91 @@
+/**
+ * /nft/collections, /nft/items, /nft/transfers: the NFT tables the index fills (src/index/tokens), with
+ * toncenter's parameters, defaults, 422s and orders (ton-index-go main.go and crud_nft.go). No sales or
+ * auctions are indexed: `include_on_sale` changes nothing.
+ */
+import { ApiError } from '../../errors.js';
+import { defineEndpoint, indexOf, ref } from '../endpoint.js';
+import { nftCollectionJson, nftItemJson, nftTransferJson } from '../format/nfts.js';
+import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
+import { answer } from './jettons.js';
+
+export const nftCollections = defineEndpoint({
+  path: '/nft/collections',
+  tag: 'nfts',
+  summary: 'NFT collections, in the order they were first indexed',
+  params: {
+    collection_address: { type: 'address[]', maxItems: 1024, description: 'Collection address in any form. Max: 1024.' },
+    owner_address: { type: 'address[]', maxItems: 1024, description: 'Address of NFT collection owner in any form. Max: 1024.' },
+    ...PAGE_PARAMS,
+  },
+  response: ref('NFTCollectionsResponse'),
+  async handle(p, network) {
+    const collections = await indexOf(network).nfts.collections({ addresses: p.collection_address, owners: p.owner_address }, p);
+    return answer(network, 'nft_collections', collections.map(nftCollectionJson), collections.flatMap((c) => [c.address, c.ownerAddress]));
+  },
+});
+
+export const nftItems = defineEndpoint({
+  path: '/nft/items',
+  tag: 'nfts',
+  summary: 'NFT items, by address, owner, collection and index',
+  params: {
+    address: { type: 'address[]', maxItems: 1000, description: 'NFT item address in any form. Max: 1000.' },
+    owner_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT item owner in any form. Max: 1000.' },
+    collection_address: { type: 'address[]', maxItems: 1000, description: 'Collection address in any form.' },
+    index: { type: 'string[]', maxItems: 1000, description: 'Index of item for given collection. Max: 1000.' },
+    include_on_sale: { type: 'bool', default: false, description: 'Include NFTs on sale (no sales are indexed: changes nothing).' },
+    sort_by_last_transaction_lt: { type: 'bool', default: false, description: 'Sort NFT items by last transaction lt descending.' },
+    ...PAGE_PARAMS,
+  },
+  response: ref('NFTItemsResponse'),
+  async handle(p, network) {
+    if (p.index.some((i) => !/^[0-9]+$/.test(i))) throw new ApiError(422, 'index should contain digits only');
+    if (p.collection_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple collection_address');
+    if (p.index.length > 0 && p.collection_address.length === 0) throw new ApiError(422, 'index parameter is not allowed without the collection_address');
+    if (p.index.some((i) => i.length > 80)) throw new ApiError(422, 'index: at most 80 digits');
+    const reader = indexOf(network);
+    const items = await reader.nfts.items(
+      { addresses: p.address, owners: p.owner_address, collections: p.collection_address, indexes: p.index, sortByLastTransactionLt: p.sort_by_last_transaction_lt },
+      p,
+    );
+    const collections = new Map((await reader.nfts.collectionsByAddress(items.flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [c.address, c]));
+    return answer(
+      network,
+      'nft_items',
+      items.map((i) => nftItemJson(i, i.collectionAddress ? collections.get(i.collectionAddress) : undefined)),
+      items.flatMap((i) => [i.address, i.collectionAddress, i.ownerAddress]),
+    );
+  },
+});
+
+export const nftTransfers = defineEndpoint({
+  path: '/nft/transfers',
+  tag: 'nfts',
+  summary: 'NFT transfers (one row per item transaction; aborted ones included, as toncenter does)',
+  params: {
+    owner_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT owner in any form. Max 1000' },
+    address: { type: 'address', description: 'An owner address (used when owner_address is absent, as toncenter accepts it).' },
+    item_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT item in any form. Max: 1000.' },
+    collection_address: { type: 'address', description: 'Collection address in any form.' },
+    direction: { type: 'direction|both', description: 'Direction of transfer (in: new owner, out: old owner, both). *Note:* applied only with owner_address.' },
+    ...WINDOW_PARAMS,
+    ...PAGE_PARAMS,
+    ...SORT_PARAM,
+  },
+  response: ref('NFTTransfersResponse'),
+  async handle(p, network) {
+    const owners = p.owner_address.length > 0 ? p.owner_address : p.address !== undefined ? [p.address] : [];
+    const transfers = await indexOf(network).nfts.transfers(
+      { owners, direction: p.direction === 'both' ? undefined : p.direction, items: p.item_address, collection: p.collection_address, ...windowOf(p) },
+      p.sort,
+      p,
+    );
+    return answer(
+      network,
+      'nft_transfers',
+      transfers.map(nftTransferJson),
+      transfers.flatMap((t) => [t.itemAddress, t.collectionAddress, t.oldOwner, t.newOwner, t.responseDestination]),
+    );
+  },
+});

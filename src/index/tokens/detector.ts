@@ -1,0 +1,137 @@
+/**
+ * Token detection in the store thread, right before a group of blocks is committed (after its traces
+ * are linked, so every transaction's trace_id is final). For each candidate account of each block
+ * (block-tokens.ts: its code has the get-method) it runs, at that block's masterchain seqno, the
+ * detectors of contracts.ts (jetton master, jetton wallet, NFT collection, NFT item), as ton-indexer does.
+ * A code whose answer has the wrong shape is remembered as "not that interface" (by code hash) and never
+ * asked again; a master or collection that does not vouch for a wallet or item is data, not code: it is
+ * asked again at the next change. A get-method that throws (the chain could not run it) leaves the
+ * account undetected this time; the block is still committed.
+ *
+ * Events: a jetton transfer/burn candidate whose account is a jetton wallet, an NFT transfer candidate
+ * whose account is an NFT item (detected in this group, or already in the store) becomes a row with the
+ * wallet's master / the item's index and collection, and its transaction's trace.
+ */
+import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
+import { optionalText, text } from '../sql/values.js';
+import { buffer } from '../worker/transfer.js';
+import type { BlockTokens, TokenAccountCandidate } from './block-tokens.js';
+import { ContractReads, type Detected } from './contracts.js';
+import type { GetMethodRunner } from './get-methods.js';
+import {
+  collectionBatch,
+  eventBatch,
+  itemBatch,
+  masterBatch,
+  nftTransferBatch,
+  walletBatch,
+  type JettonMasterRow,
+  type JettonWalletRow,
+  type NftCollectionRow,
+  type NftItemRow,
+} from './token-rows.js';
+
+const LOOKUP_CHUNK = 500;
+
+interface GroupContracts {
+  masters: Map<string, JettonMasterRow>;
+  wallets: Map<string, JettonWalletRow>;
+  collections: Map<string, NftCollectionRow>;
+  items: Map<string, NftItemRow>;
+}
+
+export class TokenDetector {
+  private readonly contracts: ContractReads | undefined;
+
+  constructor(
+    private readonly reads: SqlReads,
+    runner: GetMethodRunner | undefined,
+  ) {
+    this.contracts = runner ? new ContractReads(runner) : undefined;
+  }
+
+  /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
+  async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
+    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map() };
+    if (this.contracts) {
+      for (const block of blocks) {
+        const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
+        for (const result of results) keep(found, result);
+      }
+    }
+    const events = blocks.flatMap((b) => b.events.map((event) => ({ event, seqno: b.seqno })));
+    const jettonAccounts = events.filter((e) => e.event.kind !== 'nft_transfer').map((e) => e.event.account);
+    const nftAccounts = events.filter((e) => e.event.kind === 'nft_transfer').map((e) => e.event.account);
+    const masterOf = await this.known(jettonAccounts, found.wallets, (w) => w.jetton, 'SELECT address, jetton AS about FROM jetton_wallets');
+    const itemOf = await this.known(
+      nftAccounts,
+      found.items,
+      (i) => `${i.index}|${i.collection ?? ''}`,
+      `SELECT address, item_index || '|' || COALESCE(collection_address, '') AS about FROM nft_items`,
+    );
+
+    const transfers: SqlValue[][] = [];
+    const burns: SqlValue[][] = [];
+    const nftTransfers: SqlValue[][] = [];
+    for (const { event, seqno } of events) {
+      const txHash = buffer(event.txHash);
+      const head: SqlValue[] = [txHash, event.txLt, event.txNow, event.aborted ? 1 : 0, seqno, event.body.queryId];
+      const payload = (bytes: Uint8Array | null) => (bytes ? buffer(bytes) : null);
+      if (event.kind === 'nft_transfer') {
+        const item = itemOf.get(event.account);
+        if (!item) continue;
+        const [index, collection] = item.split('|');
+        const b = event.body;
+        nftTransfers.push([
+          ...head, event.account, index, collection || null, event.source, b.newOwner, b.responseDestination, payload(b.customPayload), b.forwardAmount, payload(b.forwardPayload), traceOf(txHash),
+        ]);
+        continue;
+      }
+      const master = masterOf.get(event.account);
+      if (!master) continue;
+      const common = [...head, event.body.amount, event.account, master, event.body.responseDestination, payload(event.body.customPayload), traceOf(txHash)];
+      if (event.kind === 'transfer') transfers.push([...common, event.source, event.body.destination, event.body.forwardTonAmount, payload(event.body.forwardPayload)]);
+      else burns.push([...common, event.source]);
+    }
+    const batches: InsertBatch[] = [];
+    if (found.masters.size > 0) batches.push(masterBatch([...found.masters.values()]));
+    if (found.wallets.size > 0) batches.push(walletBatch([...found.wallets.values()]));
+    if (found.collections.size > 0) batches.push(collectionBatch([...found.collections.values()]));
+    if (found.items.size > 0) batches.push(itemBatch([...found.items.values()]));
+    if (transfers.length > 0) batches.push(eventBatch('jetton_transfers', transfers));
+    if (burns.length > 0) batches.push(eventBatch('jetton_burns', burns));
+    if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));
+    return batches;
+  }
+
+  /** account -> what the event rows need of it, for the accounts among `accounts` detected now or stored. */
+  private async known<R extends { address: string }>(accounts: string[], detected: Map<string, R>, about: (row: R) => string, select: string): Promise<Map<string, string>> {
+    const known = new Map<string, string>();
+    const unknown = [...new Set(accounts)].filter((a) => {
+      const row = detected.get(a);
+      if (row) known.set(a, about(row));
+      return !row;
+    });
+    for (let i = 0; i < unknown.length; i += LOOKUP_CHUNK) {
+      const chunk = unknown.slice(i, i + LOOKUP_CHUNK);
+      const rows = await this.reads.all(`${select} WHERE address IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      for (const row of rows) known.set(text(row.address), optionalText(row.about) ?? '');
+    }
+    return known;
+  }
+}
+
+/** The newest state of each contract wins (blocks come in order). */
+function keep(found: GroupContracts, result: Detected | null): void {
+  if (!result) return;
+  if (result.master) found.masters.set(result.master.address, result.master);
+  if (result.wallet) found.wallets.set(result.wallet.address, result.wallet);
+  if (result.collection) found.collections.set(result.collection.address, result.collection);
+  if (result.item) found.items.set(result.item.address, result.item);
+}
+
+/** Buffers that crossed a thread arrive as Uint8Arrays. */
+function revive(candidate: TokenAccountCandidate): TokenAccountCandidate {
+  return { ...candidate, codeHash: buffer(candidate.codeHash), dataHash: buffer(candidate.dataHash) };
+}
+

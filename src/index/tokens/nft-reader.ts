@@ -1,0 +1,163 @@
+/**
+ * The NFT tables' queries, with ton-index-go's filters and orders (crud_nft.go):
+ *   collections  insertion order (first_lt, address)
+ *   items        insertion order; owner -> (owner, collection, index); one collection -> (collection, index);
+ *                sort_by_last_transaction_lt -> last_transaction_lt desc
+ *   transfers    tx_lt (tx_now when a utime bound is given), then tx_hash; aborted ones kept
+ */
+import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
+import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
+import { Where } from '../sql/where.js';
+import type { Page, SortOrder, Window } from '../types.js';
+import { indexOrder } from './token-rows.js';
+
+export interface NftCollectionRecord {
+  address: string;
+  ownerAddress: string | null;
+  nextItemIndex: string;
+  /** JSON text. */
+  collectionContent: string;
+  lastTransactionLt: bigint;
+  codeHash: Buffer;
+  dataHash: Buffer;
+}
+
+export interface NftItemRecord {
+  address: string;
+  init: boolean;
+  index: string;
+  collectionAddress: string | null;
+  ownerAddress: string | null;
+  /** JSON text, null for an item not initialized yet. */
+  content: string | null;
+  lastTransactionLt: bigint;
+  codeHash: Buffer;
+  dataHash: Buffer;
+}
+
+export interface NftTransferRecord {
+  txHash: Buffer;
+  txLt: bigint;
+  txNow: number;
+  txAborted: boolean;
+  queryId: string;
+  itemAddress: string;
+  collectionAddress: string | null;
+  oldOwner: string | null;
+  newOwner: string | null;
+  responseDestination: string | null;
+  customPayload: Buffer | null;
+  forwardAmount: string | null;
+  forwardPayload: Buffer | null;
+  traceId: Buffer | null;
+}
+
+export interface NftItemFilter {
+  addresses?: string[];
+  owners?: string[];
+  collections?: string[];
+  /** Decimal item indexes (with collections only). */
+  indexes?: string[];
+  sortByLastTransactionLt?: boolean;
+}
+
+export interface NftTransferFilter extends Window {
+  owners?: string[];
+  /** With owners: in = they became the owner, out = they gave it; absent = either. */
+  direction?: 'in' | 'out';
+  items?: string[];
+  collection?: string;
+}
+
+const dir = (sort: SortOrder) => (sort === 'asc' ? 'ASC' : 'DESC');
+const page = (p: Page) => `LIMIT ${Math.trunc(p.limit)} OFFSET ${Math.trunc(p.offset)}`;
+const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+function collectionOf(row: SqlRow): NftCollectionRecord {
+  return {
+    address: text(row.address),
+    ownerAddress: optionalText(row.owner_address),
+    nextItemIndex: text(row.next_item_index),
+    collectionContent: text(row.collection_content),
+    lastTransactionLt: bigint(row.last_transaction_lt),
+    codeHash: bytes(row.code_hash),
+    dataHash: bytes(row.data_hash),
+  };
+}
+
+function itemOf(row: SqlRow): NftItemRecord {
+  return {
+    address: text(row.address),
+    init: int(row.init) !== 0,
+    index: text(row.item_index),
+    collectionAddress: optionalText(row.collection_address),
+    ownerAddress: optionalText(row.owner_address),
+    content: optionalText(row.content),
+    lastTransactionLt: bigint(row.last_transaction_lt),
+    codeHash: bytes(row.code_hash),
+    dataHash: bytes(row.data_hash),
+  };
+}
+
+export class NftReader {
+  constructor(private readonly reads: SqlReads) {}
+
+  async collections(filter: { addresses?: string[]; owners?: string[] }, p: Page): Promise<NftCollectionRecord[]> {
+    const where = new Where().in('address', filter.addresses).in('owner_address', filter.owners);
+    return (await this.reads.all(`SELECT * FROM nft_collections ${where} ORDER BY first_lt, address ${page(p)}`, where.params)).map(collectionOf);
+  }
+
+  /** Collections by address (the `collection` of items, metadata). */
+  async collectionsByAddress(addresses: readonly string[]): Promise<NftCollectionRecord[]> {
+    const list = [...new Set(addresses)];
+    if (list.length === 0) return [];
+    return (await this.reads.all(`SELECT * FROM nft_collections WHERE address IN (${marks(list)})`, list)).map(collectionOf);
+  }
+
+  async items(filter: NftItemFilter, p: Page): Promise<NftItemRecord[]> {
+    const where = new Where().in('address', filter.addresses).in('owner_address', filter.owners).in('collection_address', filter.collections);
+    where.in('index_order', filter.indexes?.map((i) => indexOrder(BigInt(i))));
+    let orderBy = 'first_lt, address';
+    if (filter.owners?.length) orderBy = 'owner_address, collection_address, index_order';
+    else if (filter.collections?.length === 1) orderBy = 'collection_address, index_order';
+    else if (filter.addresses?.length) orderBy = 'address';
+    if (filter.sortByLastTransactionLt) orderBy = 'last_transaction_lt DESC, address';
+    return (await this.reads.all(`SELECT * FROM nft_items ${where} ORDER BY ${orderBy} ${page(p)}`, where.params)).map(itemOf);
+  }
+
+  async itemsByAddress(addresses: readonly string[]): Promise<NftItemRecord[]> {
+    const list = [...new Set(addresses)];
+    if (list.length === 0) return [];
+    return (await this.reads.all(`SELECT * FROM nft_items WHERE address IN (${marks(list)})`, list as SqlValue[])).map(itemOf);
+  }
+
+  async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {
+    const where = new Where();
+    const owners = filter.owners ?? [];
+    if (owners.length > 0) {
+      if (filter.direction === 'in') where.in('new_owner', owners);
+      else if (filter.direction === 'out') where.in('old_owner', owners);
+      else where.add(`(old_owner IN (${marks(owners)}) OR new_owner IN (${marks(owners)}))`, ...owners, ...owners);
+    }
+    where.in('nft_item_address', filter.items).add('nft_collection_address = ?', filter.collection);
+    where.add('tx_now >= ?', filter.startUtime).add('tx_now <= ?', filter.endUtime).add('tx_lt >= ?', filter.startLt).add('tx_lt <= ?', filter.endLt);
+    const column = filter.startUtime !== undefined || filter.endUtime !== undefined ? 'tx_now' : 'tx_lt';
+    const rows = await this.reads.all(`SELECT * FROM nft_transfers ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${page(p)}`, where.params);
+    return rows.map((row) => ({
+      txHash: bytes(row.tx_hash),
+      txLt: bigint(row.tx_lt),
+      txNow: int(row.tx_now),
+      txAborted: int(row.tx_aborted) !== 0,
+      queryId: text(row.query_id),
+      itemAddress: text(row.nft_item_address),
+      collectionAddress: optionalText(row.nft_collection_address),
+      oldOwner: optionalText(row.old_owner),
+      newOwner: optionalText(row.new_owner),
+      responseDestination: optionalText(row.response_destination),
+      customPayload: optionalBytes(row.custom_payload),
+      forwardAmount: optionalText(row.forward_amount),
+      forwardPayload: optionalBytes(row.forward_payload),
+      traceId: optionalBytes(row.trace_id),
+    }));
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The token index's pure parts: method ids read from compiled code, TEP-64 content as v3 writes it, the
+ * jetton and NFT message bodies, and the detector's "code hash X is not interface Y" cache (counted
+ * through the runner the store thread would relay to the chain).
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beginCell, Cell, Dictionary } from '@ton/core';
+import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
+import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
+import { MIGRATIONS, migrate } from '../../src/index/schema.js';
+import type { SqlDriver } from '../../src/index/sql/driver.js';
+import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
+import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
+import { TOKENS_MIGRATION } from '../../src/index/tokens/schema.js';
+import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { story } from './support/sandbox-blocks.js';
+import { ContractReads } from '../../src/index/tokens/contracts.js';
+import { v3TokenContent } from '../../src/index/tokens/content.js';
+import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
+import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
+import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
+import { PortGetMethods, type GetMethodReply, type GetMethodRequest, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { testWallet } from '../chain/support.js';
+import { compileContracts } from '../v2/support/contracts.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+const key = (name: string) => BigInt(`0x${sha256(name).toString('hex')}`);
+
+test('method ids: read from the code dictionary, named as toncenter names interfaces', async () => {
+  const c = await compileContracts();
+  assert.equal(methodId('get_jetton_data'), 106029);
+  assert.equal(methodId('seqno'), 85143);
+  assert.deepEqual(tokenMethods(c.jettonMaster).sort(), ['get_jetton_data', 'get_wallet_address']);
+  assert.ok(methodIds(c.jettonWallet)!.has(methodId('get_wallet_data')));
+  assert.deepEqual(interfacesOfMethods(tokenMethods(c.jettonMaster)), ['jetton_master']);
+  assert.deepEqual(interfacesOfMethods(tokenMethods(c.nftCollection)), ['nft_collection']);
+  assert.deepEqual(interfacesOfMethods(tokenMethods(c.dnsZone)), ['dns']);
+  // A wallet's code has no token method; code of another shape has no readable dictionary.
+  assert.deepEqual(tokenMethods(testWallet(1).wallet.init.code), []);
+  assert.equal(methodIds(beginCell().storeUint(0xff00, 16).endCell()), null);
+  assert.equal(methodIds(Cell.EMPTY), null);
+});
+
+test('TEP-64 content: offchain uri; onchain snake and chunked values of the fixed key list, others dropped', () => {
+  assert.deepEqual(v3TokenContent(beginCell().storeUint(1, 8).storeStringTail('https://x.example/a.json').endCell()), { uri: 'https://x.example/a.json' });
+  const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+  dict.set(key('name'), beginCell().storeUint(0, 8).storeStringTail('Long '.repeat(40)).endCell());
+  const chunks = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
+  chunks.set(1, beginCell().storeStringTail('DOL').endCell());
+  chunks.set(0, beginCell().storeStringTail('SYM').endCell());
+  dict.set(key('symbol'), beginCell().storeUint(1, 8).storeDict(chunks).endCell());
+  dict.set(key('image_data'), beginCell().storeUint(0, 8).storeBuffer(Buffer.from([0xff, 0x00])).endCell());
+  dict.set(key('description'), beginCell().storeUint(0, 8).storeBuffer(Buffer.from([0xc3, 0x28])).endCell());
+  dict.set(key('website'), beginCell().storeUint(0, 8).storeStringTail('not in the list').endCell());
+  const content = v3TokenContent(beginCell().storeUint(0, 8).storeDict(dict).endCell());
+  assert.deepEqual(content, { name: 'Long '.repeat(40), symbol: 'SYMDOL', image_data: Buffer.from([0xff, 0x00]).toString('base64') }, 'invalid UTF-8 dropped');
+  assert.throws(() => v3TokenContent(beginCell().storeUint(7, 8).endCell()), /prefix/);
+});
+
+test('jetton and NFT bodies: every field read; a body that does not parse is null', () => {
+  const [a, b] = [testWallet(1).wallet.address, testWallet(2).wallet.address];
+  const payload = beginCell().storeUint(0, 32).storeStringTail('hello').endCell();
+  const transfer = parseJettonTransfer(
+    beginCell().storeUint(0x0f8a7ea5, 32).storeUint(3, 64).storeCoins(500n).storeAddress(a).storeAddress(null).storeMaybeRef(payload).storeCoins(9n).storeBit(true).storeRef(payload).endCell(),
+  )!;
+  assert.equal(transfer.queryId, '3');
+  assert.equal(transfer.amount, '500');
+  assert.equal(transfer.destination, `0:${a.hash.toString('hex').toUpperCase()}`);
+  assert.equal(transfer.responseDestination, null);
+  assert.ok(transfer.customPayload && Cell.fromBoc(transfer.customPayload)[0].equals(payload));
+  assert.equal(transfer.forwardTonAmount, '9');
+  assert.ok(Cell.fromBoc(transfer.forwardPayload!)[0].equals(payload), 'Either right: the reference');
+  assert.equal(parseJettonTransfer(beginCell().storeUint(0x0f8a7ea5, 32).storeUint(3, 64).endCell()), null, 'truncated');
+  assert.equal(parseJettonTransfer(beginCell().storeUint(0x595f07bc, 32).endCell()), null, 'another opcode');
+  const burn = parseJettonBurn(beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).storeBit(false).endCell())!;
+  assert.deepEqual([burn.queryId, burn.amount, burn.customPayload], ['1', '7', null]);
+  assert.equal(parseJettonBurn(beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).endCell()), null, 'no custom_payload bit: as toncenter, no row');
+  const nft = parseNftTransfer(beginCell().storeUint(0x5fcc3d14, 32).storeUint(2, 64).storeAddress(b).storeAddress(a).storeBit(false).storeCoins(1n).storeBit(false).endCell())!;
+  assert.deepEqual([nft.queryId, nft.forwardAmount, nft.customPayload], ['2', '1', null]);
+});
+
+test('detection: a code that is not an interface is remembered by its hash and not asked again', async () => {
+  const calls: string[] = [];
+  // The answers of a contract whose get_jetton_data fails: what the store thread would get back from the chain.
+  const runner: GetMethodRunner = {
+    async run(address, method) {
+      calls.push(`${address}:${method}`);
+      return null;
+    },
+  };
+  const reads = new ContractReads(runner);
+  const candidate = (account: string) => ({ account, codeHash: Buffer.alloc(32, 1), dataHash: Buffer.alloc(32), lastTxLt: 1n, methods: ['get_jetton_data' as const] });
+  assert.deepEqual(await reads.detect(candidate('0:AA'), 5), { master: undefined, wallet: undefined, collection: undefined, item: undefined });
+  await reads.detect(candidate('0:BB'), 6);
+  assert.deepEqual(calls, ['0:AA:get_jetton_data'], 'the second account with the same code is not asked');
+  await reads.detect({ ...candidate('0:CC'), codeHash: Buffer.alloc(32, 2) }, 6);
+  assert.deepEqual(calls, ['0:AA:get_jetton_data', '0:CC:get_jetton_data'], 'other code is asked');
+});
+
+test('detection: a wallet its master vouched for is not cross-checked again at its next change', async () => {
+  const [owner, master, wallet] = [testWallet(1), testWallet(2), testWallet(3)].map((w) => w.wallet.address);
+  const slice = (address: typeof owner) => ({ type: 'slice' as const, cell: beginCell().storeAddress(address).endCell() });
+  const calls: string[] = [];
+  let balance = 5n;
+  const runner: GetMethodRunner = {
+    async run(_address, method) {
+      calls.push(method);
+      if (method === 'get_wallet_data') return [{ type: 'int', value: balance }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      if (method === 'get_wallet_address') return [slice(wallet)];
+      return null;
+    },
+  };
+  const reads = new ContractReads(runner);
+  const raw = `0:${wallet.hash.toString('hex').toUpperCase()}`;
+  const candidate = { account: raw, codeHash: Buffer.alloc(32, 3), dataHash: Buffer.alloc(32), lastTxLt: 1n, methods: ['get_wallet_data' as const] };
+  assert.equal((await reads.detect(candidate, 5))?.wallet?.balance, 5n);
+  balance = 9n;
+  assert.equal((await reads.detect({ ...candidate, lastTxLt: 2n }, 6))?.wallet?.balance, 9n);
+  assert.deepEqual(calls, ['get_wallet_data', 'get_wallet_address', 'get_wallet_data']);
+  // Another account claiming the same owner and master is asked about: the master names the real wallet.
+  const other = `0:${'AB'.repeat(32)}`;
+  assert.equal((await reads.detect({ ...candidate, account: other }, 7))?.wallet, undefined);
+  assert.equal(calls.at(-1), 'get_wallet_address');
+});
+
+test('the store thread side: answers by id; a call the chain never answers fails after its time budget', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const sent: GetMethodRequest[] = [];
+  const port = new PortGetMethods((request) => sent.push(request), 5_000);
+  const answered = port.run('0:AA', 'get_wallet_data', [], 3);
+  const ignored = port.run('0:BB', 'get_wallet_data', [{ type: 'int', value: 7n }], 3);
+  assert.deepEqual(sent.map((r) => [r.getMethod.address, r.getMethod.mcSeqno, r.getMethod.stack === null]), [['0:AA', 3, true], ['0:BB', 3, false]]);
+  const emptyStack = beginCell().storeUint(0, 24).endCell().toBoc();
+  port.settle({ getMethodResult: { id: sent[0].getMethod.id, exitCode: 0, stack: emptyStack } } satisfies GetMethodReply);
+  assert.deepEqual(await answered, []);
+  t.mock.timers.tick(5_000);
+  await assert.rejects(ignored, /no answer from the chain within 5000 ms/);
+});
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`tokens migration: an index written before it opens, upgraded in place, and takes new blocks [${store}]`, async (t) => {
+    let options: IndexOptions;
+    let driver: () => Promise<SqlDriver>;
+    if (store === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'tongate-tokens-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      options = { network: 'testnet', dataDir: dir };
+      driver = async () => SqliteDriver.open(join(dir, 'testnet', 'index.sqlite'));
+    } else {
+      if (!(await requireService(t, 'postgres'))) return;
+      const schema = uniqueName('tongate_tokens');
+      t.after(() => dropSchema(schema));
+      options = { network: 'testnet', databaseUrl: POSTGRES_URL, schema };
+      driver = () => PostgresDriver.open(POSTGRES_URL, schema);
+    }
+    const s = await story();
+    // What the previous tongate wrote: every migration but this one, latest states without `interfaces`.
+    const old = await driver();
+    await migrate(old, MIGRATIONS.filter((m) => m !== TOKENS_MIGRATION));
+    const codeBocs = new CodeBocCache();
+    const batches = blockRows(s.blocks[0], codeBocs).rows.map((batch) => {
+      if (batch.table !== 'latest_account_states') return batch;
+      const keep = batch.columns.map((_, i) => i).filter((i) => batch.columns[i] !== 'interfaces');
+      return {
+        ...batch,
+        columns: keep.map((i) => batch.columns[i]),
+        rows: batch.rows.map((row) => keep.map((i) => row[i])),
+        conflict: batch.conflict?.replace(', interfaces = excluded.interfaces', ''),
+      };
+    });
+    await old.write(batches);
+    await old.close();
+
+    const index = await openIndex(options);
+    t.after(() => index.close());
+    const accounts = (await index.reader.topAccountsByBalance({ limit: 100, offset: 0 })).map((a) => a.account);
+    assert.ok(accounts.length > 0);
+    assert.ok((await index.reader.latestStates(accounts, false)).every((state) => Array.isArray(state.interfaces)), 'old rows read with no interfaces');
+    await index.writer.write(s.blocks[1]);
+    assert.deepEqual(await index.reader.tokens.jettonMasters({}, { limit: 10, offset: 0 }), []);
+    assert.deepEqual(await index.reader.nfts.items({}, { limit: 10, offset: 0 }), []);
+    assert.equal(await index.reader.lastMasterchainSeqno(), s.blocks[1].masterchain.id.seqno);
+  });
+}
