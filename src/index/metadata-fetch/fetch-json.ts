@@ -6,7 +6,7 @@
  * object.
  */
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
-import { checkLiteralHost } from './guarded-agent.js';
+import { checkLiteralHost, type AddressRefusal } from './guarded-agent.js';
 import { MetadataFetchError } from './errors.js';
 import { VERSION } from '../../version.js';
 
@@ -14,7 +14,7 @@ export interface AttemptLimits {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
-  allowPrivate: boolean;
+  refusal: AddressRefusal;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -30,17 +30,17 @@ export async function fetchJsonOnce(
   const signal = stop ? AbortSignal.any([stop, deadline]) : deadline;
   let url = start;
   for (let hop = 0; ; hop++) {
-    checkLiteralHost(url, limits.allowPrivate);
+    checkLiteralHost(url, limits.refusal);
     const response = await send(url, agent, signal, deadline);
     const location = response.headers.location;
     if (REDIRECTS.has(response.statusCode) && typeof location === 'string') {
-      response.body.destroy();
+      release(response);
       if (hop >= limits.maxRedirects) throw new MetadataFetchError('too-many-redirects', `more than ${limits.maxRedirects} redirects`);
       url = nextHop(url, location);
       continue;
     }
     if (response.statusCode !== 200) {
-      response.body.destroy();
+      release(response);
       const retryable = response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 408;
       throw new MetadataFetchError('http-status', `HTTP ${response.statusCode}`, retryable);
     }
@@ -77,7 +77,7 @@ function nextHop(from: URL, location: string): URL {
 async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, deadline: AbortSignal): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
+    drop(response);
     throw new MetadataFetchError('too-large', `the body is ${declared} bytes, more than ${maxBytes}`);
   }
   const chunks: Buffer[] = [];
@@ -86,7 +86,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, d
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
       if (size > maxBytes) {
-        response.body.destroy();
+        drop(response);
         throw new MetadataFetchError('too-large', `the body passed ${maxBytes} bytes`);
       }
       chunks.push(chunk as Buffer);
@@ -95,6 +95,17 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, d
     throw asFetchError(err, deadline);
   }
   return Buffer.concat(chunks);
+}
+
+/** A body not wanted (an error page, a redirect's): read a little in the background so the connection is reused. */
+function release(response: Dispatcher.ResponseData): void {
+  response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+}
+
+/** A body that must stop now (too large): the socket is closed. undici reports the abort as an error: ignored. */
+function drop(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined);
+  response.body.destroy();
 }
 
 function parseObject(body: Buffer): Record<string, unknown> {

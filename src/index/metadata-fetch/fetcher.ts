@@ -6,7 +6,7 @@
  */
 import type { Agent } from 'undici';
 import { systemClock, type Clock } from '../../util/clock.js';
-import { createGuardedAgent } from './guarded-agent.js';
+import { addressRefusal, createGuardedAgent, type AddressRefusal } from './guarded-agent.js';
 import { fetchJsonOnce } from './fetch-json.js';
 import { MetadataFetchError } from './errors.js';
 import { NegativeCache } from './negative-cache.js';
@@ -41,6 +41,8 @@ export interface MetadataFetcherOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Extra CA certificates trusted for https (tests' own servers). */
   ca?: string | Buffer;
+  /** Addresses that pass even when private ones are refused (tests: their server on 127.0.0.1, and no other). */
+  exemptAddresses?: string[];
 }
 
 export class MetadataFetcher {
@@ -49,7 +51,8 @@ export class MetadataFetcher {
   private readonly negative: NegativeCache;
   private readonly stopAll = new AbortController();
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  readonly options: Required<Omit<MetadataFetcherOptions, 'ipfsGateway' | 'ca' | 'clock' | 'sleep'>> & Pick<MetadataFetcherOptions, 'ipfsGateway'>;
+  private readonly refusal: AddressRefusal;
+  readonly options: Required<Omit<MetadataFetcherOptions, 'ipfsGateway' | 'ca' | 'clock' | 'sleep' | 'exemptAddresses'>> & Pick<MetadataFetcherOptions, 'ipfsGateway'>;
 
   constructor(options: MetadataFetcherOptions = {}) {
     this.options = {
@@ -66,7 +69,8 @@ export class MetadataFetcher {
       negativeEntries: options.negativeEntries ?? 10_000,
     };
     const { allowPrivate, timeoutMs, perHost, concurrency, negativeTtlMs, negativeEntries } = this.options;
-    this.agent = createGuardedAgent({ allowPrivate, timeoutMs, connectionsPerHost: perHost, ca: options.ca });
+    this.refusal = addressRefusal(allowPrivate, options.exemptAddresses);
+    this.agent = createGuardedAgent({ refusal: this.refusal, timeoutMs, connectionsPerHost: perHost, ca: options.ca });
     this.slots = new FetchSlots(concurrency, perHost);
     this.negative = new NegativeCache(options.clock ?? systemClock, negativeTtlMs, negativeEntries);
     this.sleep = options.sleep ?? sleepUnlessAborted;
@@ -98,10 +102,11 @@ export class MetadataFetcher {
   }
 
   private async withRetries(url: URL): Promise<Record<string, unknown>> {
-    const { timeoutMs, maxBytes, maxRedirects, allowPrivate, retries, backoffMs } = this.options;
+    const { timeoutMs, maxBytes, maxRedirects, retries, backoffMs } = this.options;
+    const refusal = this.refusal;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await fetchJsonOnce(url, this.agent, { timeoutMs, maxBytes, maxRedirects, allowPrivate }, this.stopAll.signal);
+        return await fetchJsonOnce(url, this.agent, { timeoutMs, maxBytes, maxRedirects, refusal }, this.stopAll.signal);
       } catch (err) {
         const retry = err instanceof MetadataFetchError && err.retryable && attempt < retries && !this.stopAll.signal.aborted;
         if (!retry) throw err;

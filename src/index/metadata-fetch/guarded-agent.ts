@@ -11,8 +11,17 @@ import { Agent } from 'undici';
 import { refusedAddressReason } from './address-policy.js';
 import { RefusedAddressError } from './errors.js';
 
+/** Why an address may not be connected to (null: it may). */
+export type AddressRefusal = (ip: string) => string | null;
+
+/** The policy: address-policy.ts's rule, unless private addresses are allowed; `exempt` addresses always pass. */
+export function addressRefusal(allowPrivate: boolean, exempt: Iterable<string> = []): AddressRefusal {
+  const passes = new Set(exempt);
+  return (ip) => (allowPrivate || passes.has(ip) ? null : refusedAddressReason(ip));
+}
+
 export interface GuardedAgentOptions {
-  allowPrivate: boolean;
+  refusal: AddressRefusal;
   /** Connect, response-headers and between-body-chunks timeouts. */
   timeoutMs: number;
   /** Connections kept per origin: the per-host politeness limit. */
@@ -21,16 +30,14 @@ export interface GuardedAgentOptions {
   ca?: string | Buffer;
 }
 
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(refusal: AddressRefusal): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
     dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err);
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
-      if (!allowPrivate) {
-        for (const { address } of addresses) {
-          const reason = refusedAddressReason(address);
-          if (reason !== null) return callback(new RefusedAddressError(hostname, address, reason));
-        }
+      for (const { address } of addresses) {
+        const reason = refusal(address);
+        if (reason !== null) return callback(new RefusedAddressError(hostname, address, reason));
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -39,16 +46,16 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /** Refuses a URL whose host is a non-public IP literal (no DNS is asked for those, so the lookup never sees them). */
-export function checkLiteralHost(url: URL, allowPrivate: boolean): void {
+export function checkLiteralHost(url: URL, refusal: AddressRefusal): void {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate || isIP(host) === 0) return;
-  const reason = refusedAddressReason(host);
+  if (isIP(host) === 0) return;
+  const reason = refusal(host);
   if (reason !== null) throw new RefusedAddressError(url.hostname, host, reason);
 }
 
 export function createGuardedAgent(options: GuardedAgentOptions): Agent {
   return new Agent({
-    connect: { lookup: guardedLookup(options.allowPrivate), timeout: options.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
+    connect: { lookup: guardedLookup(options.refusal), timeout: options.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.connectionsPerHost,
