@@ -18,6 +18,8 @@ export interface AttemptLimits {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Connection failures that may pass on a later attempt; a name that does not exist or a bad certificate will not. */
+const PASSING = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export async function fetchJsonOnce(
@@ -39,7 +41,7 @@ export async function fetchJsonOnce(
       url = nextHop(url, location);
       continue;
     }
-    if (response.statusCode !== 200) {
+    if (response.statusCode < 200 || response.statusCode >= 300) {
       release(response);
       const retryable = response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 408;
       throw new MetadataFetchError('http-status', `HTTP ${response.statusCode}`, retryable);
@@ -135,5 +137,5 @@ function asFetchError(err: unknown, deadline: AbortSignal): MetadataFetchError {
     return new MetadataFetchError('timeout', 'timed out', true);
   }
   const code = (err as { code?: string }).code;
-  return new MetadataFetchError('network', `${code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 300), true);
+  return new MetadataFetchError('network', `${code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 300), code !== undefined && PASSING.has(code));
 }

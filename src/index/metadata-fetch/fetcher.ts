@@ -1,7 +1,7 @@
 /**
  * The metadata fetcher: a TEP-64 `uri` in, its JSON object out, or a MetadataFetchError that says why not.
  * Adds to one attempt (fetch-json.ts): the uri -> URL mapping (ipfs through the gateway), retries of what may
- * pass later (5xx, 429, timeouts, resets) after a doubling backoff, the slots (total and per host), and the
+ * pass later (5xx, 429, timeouts, refused or reset connections) after a doubling backoff, the slots (total and per host), and the
  * negative cache (a uri that failed fails again at once for a while).
  */
 import type { Agent } from 'undici';

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { MetadataFetcher, type MetadataFetcherOptions } from '../../../src/index/metadata-fetch/fetcher.js';
 import { MetadataFetchError, type FetchFailureKind } from '../../../src/index/metadata-fetch/errors.js';
 import { ManualClock } from '../../../src/util/clock.js';
+import { freePort } from '../../support/ports.js';
 import { MetadataHost, json, redirect, selfSignedCert, status, type Route } from './servers.js';
 
 const META = { name: 'Coin', symbol: 'CN', decimals: '9', image: 'https://img.example/c.png' };
@@ -35,6 +36,7 @@ async function failure(promise: Promise<unknown>, kind: FetchFailureKind, messag
 }
 
 let flakyCalls = 0;
+let closedPort = 0;
 let hugeClosedAfter: number | undefined;
 const held: Array<() => void> = [];
 const routes: Record<string, Route> = {
@@ -70,6 +72,7 @@ const routes: Record<string, Route> = {
   },
   '/huge-declared': (_req, res) => res.writeHead(200, { 'content-length': String(50 * 1_048_576) }).end(),
   '/missing': status(404),
+  '/refused-port': (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${closedPort}/meta.json` }).end(),
   '/broken': status(500),
   '/flaky': (req, res, server) => (++flakyCalls === 1 ? status(503)(req, res, server) : json(META)(req, res, server)),
   '/held': (req, res, server) => held.push(() => json(META)(req, res, server)),
@@ -80,6 +83,7 @@ const routes: Record<string, Route> = {
 
 before(async () => {
   tls = selfSignedCert();
+  closedPort = await freePort();
   host = await MetadataHost.start(routes);
   second = await MetadataHost.start({ '/meta.json': json(META) }, { host: '127.0.0.2' });
   routes['/to-second'] = redirect(second.url('/meta.json'));
@@ -99,9 +103,20 @@ test('valid JSON comes back as the object, whatever the content type says', asyn
   assert.deepEqual(await f.fetch(host.url('/bom.json')), META);
 });
 
-test('https: fetched with the certificate checked', async () => {
+test('https: fetched with the certificate checked; a bad certificate is not retried', async () => {
   assert.deepEqual(await fetcher().fetch(secure.url('/meta.json')), META);
-  await failure(fetcher({ ca: undefined, retries: 0 }).fetch(secure.url('/meta.json')), 'network', /certificate/i);
+  const delays: number[] = [];
+  const err = await failure(fetcher({ ca: undefined, sleep: async (ms) => void delays.push(ms) }).fetch(secure.url('/meta.json')), 'network', /certificate/i);
+  assert.equal(err.retryable, false);
+  assert.deepEqual(delays, []);
+});
+
+test('a refused connection is retried', async () => {
+  const delays: number[] = [];
+  const err = await failure(fetcher({ retries: 1, backoffMs: 3, sleep: async (ms) => void delays.push(ms) }).fetch(host.url('/refused-port')), 'network', /ECONNREFUSED/);
+  assert.equal(err.retryable, true);
+  assert.deepEqual(delays, [3]);
+  assert.equal(host.hitsOf('/refused-port'), 2);
 });
 
 test('a body that is not a JSON object is refused, not retried', async () => {
