@@ -204,6 +204,15 @@ test('a name that resolves to loopback (localhost) is refused by default, fetche
   assert.deepEqual(await fetcher({ allowPrivate: true, exemptAddresses: [] }).fetch(secure.url('/meta.json').replace('127.0.0.1', 'localhost')), META);
 });
 
+test('other spellings of a private address are refused too (URL normalization, v6 literals)', async () => {
+  const port = new URL(second.origin).port;
+  const hits = second.hitsOf('/meta.json');
+  for (const spelling of [`http://2130706434:${port}`, `http://0x7f.0.0.2:${port}`, `http://127.2:${port}`, `http://[::ffff:7f00:2]:${port}`, `http://[::1]:${port}`]) {
+    await failure(fetcher().fetch(`${spelling}/meta.json`), 'refused-address', /loopback/);
+  }
+  assert.equal(second.hitsOf('/meta.json'), hits);
+});
+
 test('ipfs uris go through the configured gateway', async () => {
   const f = fetcher({ ipfsGateway: new URL(host.origin) });
   assert.deepEqual(await f.fetch('ipfs://meta.json'), META);
