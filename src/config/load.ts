@@ -13,6 +13,7 @@ import { applyBackendKinds } from './backends.js';
 import { applyLite } from './lite.js';
 import type { NetworkPairs } from './per-network.js';
 import { applyUpstreams, type UpstreamValues } from './upstream.js';
+import { metadataFetchConfig, type MetadataFetchValues } from './metadata-fetch-options.js';
 import type { LimiterFailureMode, TongateConfig } from './types.js';
 
 export interface ConfigSources {
@@ -68,6 +69,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     queryTimeoutMs: values.queryTimeout as number,
     bodyLimitBytes: values.bodyLimit as number,
     logLevel: values.logLevel as string,
+    metadataFetch: metadataFetchConfig(values as unknown as MetadataFetchValues),
   };
   checkTls(config);
   return config;

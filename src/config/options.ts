@@ -5,6 +5,7 @@
 import { ConfigError } from './errors.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
+import { METADATA_FETCH_OPTIONS } from './metadata-fetch-options.js';
 import { asNetworkPairs } from './per-network.js';
 import { readGenesisFile } from './genesis.js';
 
@@ -197,4 +198,5 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
   { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   ...UPSTREAM_OPTIONS,
+  ...METADATA_FETCH_OPTIONS,
 ];

@@ -78,4 +78,21 @@ export interface TongateConfig {
   queryTimeoutMs: number;
   bodyLimitBytes: number;
   logLevel: string;
+  /** The offchain TEP-64 metadata fetcher (src/index/metadata-fetch); `enabled` false by default. */
+  metadataFetch: MetadataFetchConfig;
+}
+
+/** Fetching tokens' offchain metadata (`--fetch-metadata` and its options). */
+export interface MetadataFetchConfig {
+  enabled: boolean;
+  /** Metadata uris may reach loopback, private, link-local... addresses. */
+  allowPrivate: boolean;
+  /** Where ipfs:// uris are fetched; none: they are not. */
+  ipfsGateway?: URL;
+  /** One attempt's budget (connect, headers, body, redirects). */
+  timeoutMs: number;
+  /** The largest body read. */
+  maxBytes: number;
+  /** Fetches in flight at most. */
+  concurrency: number;
 }

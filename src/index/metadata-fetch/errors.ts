@@ -1,0 +1,28 @@
+/** Why a metadata URI gave no JSON; `retryable` failures may pass on a later attempt (a 5xx, a timeout). */
+export type FetchFailureKind =
+  | 'unsupported-uri'
+  | 'refused-address'
+  | 'timeout'
+  | 'network'
+  | 'http-status'
+  | 'too-many-redirects'
+  | 'too-large'
+  | 'not-json';
+
+export class MetadataFetchError extends Error {
+  constructor(
+    readonly kind: FetchFailureKind,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'MetadataFetchError';
+  }
+}
+
+/** Thrown by the guarded DNS lookup; found again in the cause chain of undici's connect error. */
+export class RefusedAddressError extends MetadataFetchError {
+  constructor(host: string, address: string, reason: string) {
+    super('refused-address', `${host} resolves to ${address}, a ${reason} address (allowed only with --fetch-metadata-allow-private)`);
+  }
+}
