@@ -81,6 +81,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         databaseUrl: config.databaseUrl,
         ephemeral: config.ephemeral,
         queryTimeoutMs: config.queryTimeoutMs,
+        metadataFetch: config.metadataFetch,
         logger: logger.child({ network: network.name, component: 'index' }),
         ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
       });

@@ -17,6 +17,7 @@
 import { WHOLE_SHARD, type SealedBlock } from '../chain/types.js';
 import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
+import type { InsertBatch } from './sql/driver.js';
 import { WorkerWriter } from './worker/worker-writer.js';
 import { directGetMethods, type RunGetMethod } from './tokens/get-methods.js';
 
@@ -51,6 +52,8 @@ export interface AttachOptions {
   startAt?: number;
   /** The index threads' nice value (default INDEX_NICE; a lite network's: LITE_INDEX_NICE). */
   threadNice?: number;
+  /** Called after each block is committed (runIndex: wakes the metadata fetcher, new token uris may be there). */
+  onIndexed?: (seqno: number) => void;
 }
 
 export interface IndexAttachment {
@@ -58,6 +61,11 @@ export interface IndexAttachment {
   synced(seqno?: number): Promise<void>;
   /** The newest masterchain seqno written, -1 before the first. */
   lastIndexed(): number;
+  /**
+   * Writes rows that are no block's (the fetched token metadata) through the connection that writes blocks
+   * (the store thread's): SQLite has one writer at a time. Refused once detached.
+   */
+  writeRows(rows: InsertBatch[]): Promise<void>;
   /** Stops following the chain; resolves when the write in progress (if any) is done. */
   detach(): Promise<void>;
 }
@@ -65,22 +73,25 @@ export interface IndexAttachment {
 /** Where blocks go: the index's writer in this thread, or its render and store threads. */
 interface BlockSink {
   write(block: FeedBlock): Promise<void>;
+  writeRows(rows: InsertBatch[]): Promise<void>;
   close(): Promise<void>;
 }
 
 function mainThreadSink(index: Index, runGetMethod?: RunGetMethod): BlockSink {
   if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod));
-  return { write: (block) => index.writer.write(indexedFromFeed(block)), close: async () => {} };
+  return { write: (block) => index.writer.write(indexedFromFeed(block)), writeRows: (rows) => index.writer.writeRows(rows), close: async () => {} };
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
 function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod): BlockSink {
   let worker: WorkerWriter | undefined;
+  const current = () => {
+    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod);
+    return worker;
+  };
   return {
-    write(block) {
-      if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod);
-      return worker.write(block);
-    },
+    write: (block) => current().write(block),
+    writeRows: (rows) => current().writeRows(rows),
     async close() {
       await worker?.close();
     },
@@ -160,6 +171,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
         pending.delete(head.seqno);
         written = head.seqno;
         settle();
+        options.onIndexed?.(written);
       }
     } finally {
       await Promise.allSettled(inFlight.map((f) => f.done));
@@ -246,6 +258,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   return {
     synced,
     lastIndexed: () => written,
+    writeRows: (rows) => (detached ? Promise.reject(new Error('the index no longer follows its chain')) : sink.writeRows(rows)),
     async detach() {
       detached = true;
       unsubscribe();

@@ -6,6 +6,15 @@ import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './at
 import type { IndexFeed } from './feed.js';
 import { openIndex, type Index } from './open-index.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
+import type { MetadataFetchConfig } from '../config/types.js';
+import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
+import { startMetadataFetching } from './metadata-fetch/start.js';
+import { tokenMetadataSink } from './tokens/metadata-store.js';
+
+/** The index's logger as the fetch loop's (its failures are warnings; per-uri failures are not logged). */
+function queueLogger(logger: IndexLogger | undefined): QueueLogger | undefined {
+  return logger?.warn ? { warn: (object, message) => logger.warn!(object, message) } : undefined;
+}
 
 export interface RunIndexOptions {
   network: string;
@@ -29,6 +38,8 @@ export interface RunIndexOptions {
   startAt?: number;
   /** The index threads' nice value (attach.ts). */
   threadNice?: number;
+  /** `--fetch-metadata` and its options: tokens' offchain metadata fetched in the background (metadata-fetch/). Absent: off. */
+  metadataFetch?: MetadataFetchConfig;
 }
 
 export interface RunningIndex {
@@ -57,11 +68,23 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   // The reader threads load while the chain starts, not while requests wait.
   if (index.reads instanceof SqliteReaderPool) index.reads.warm().catch(() => {});
   let attachment: IndexAttachment;
+  // Started once attached (its writes go through the attachment's store thread); woken by every committed
+  // block, which may have stored token contents with a new uri (it polls anyway).
+  let fetching: MetadataFetchQueue | undefined;
   try {
-    attachment = await attachIndexToChain(index, options.chain, { logger: options.logger, startAt: options.startAt, threadNice: options.threadNice });
+    attachment = await attachIndexToChain(index, options.chain, {
+      logger: options.logger,
+      startAt: options.startAt,
+      threadNice: options.threadNice,
+      onIndexed: () => fetching?.wake(),
+    });
   } catch (error) {
     await index.close();
     throw error;
+  }
+  if (options.metadataFetch) {
+    const sink = tokenMetadataSink(index.store, index.reads, (rows) => attachment.writeRows(rows));
+    fetching = startMetadataFetching(options.metadataFetch, sink, queueLogger(options.logger));
   }
   let closing: Promise<void> | undefined;
   return {
@@ -69,6 +92,8 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
     attachment,
     close: () =>
       (closing ??= (async () => {
+        // Before detaching: nothing is stored after stop() resolves, and the store thread is still there for what is.
+        await fetching?.stop();
         await attachment.detach();
         await index.close();
       })()),

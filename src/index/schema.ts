@@ -27,6 +27,7 @@ import { types } from './sql/column-types.js';
 import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';
 import { TOKENS_MIGRATION } from './tokens/schema.js';
+import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 
 
 export type { Migration };
@@ -143,6 +144,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // Self-contained: `migrate` applies every version a store has not seen, in any order.
   TRACES_MIGRATION,
   TOKENS_MIGRATION,
+  TOKEN_METADATA_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

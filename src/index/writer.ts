@@ -10,7 +10,7 @@
  */
 import { BlockCommitter } from './block-committer.js';
 import { CodeBocCache, renderBlock } from './block-rows.js';
-import type { SqlDriver } from './sql/driver.js';
+import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import type { IndexedBlock } from './types.js';
 
@@ -18,8 +18,13 @@ export class IndexWriter {
   private readonly codeBocs = new CodeBocCache();
   private readonly committer: BlockCommitter;
 
-  constructor(driver: SqlDriver) {
+  constructor(private readonly driver: SqlDriver) {
     this.committer = new BlockCommitter(driver);
+  }
+
+  /** Rows that are no block's (the fetched token metadata), in one transaction. */
+  writeRows(rows: InsertBatch[]): Promise<void> {
+    return this.driver.write(rows);
   }
 
   /** Token detection runs get-methods with `runner` from now on (without: only known wallets' events are kept). */

@@ -169,7 +169,7 @@ const SCHEMAS: Record<string, object> = {
     },
     ['type'],
   ),
-  AddressMetadata: obj({ is_indexed: { ...bool, description: 'False for content kept elsewhere (uri): tongate does not fetch it.' }, token_info: list(ref('TokenInfo')) }),
+  AddressMetadata: obj({ is_indexed: { ...bool, description: 'False for content kept elsewhere (uri) not fetched yet (always without --fetch-metadata).' }, token_info: list(ref('TokenInfo')) }),
   Metadata: { type: 'object', description: 'Token metadata of the jetton masters and wallets, NFT items and collections among the addresses (others are left out).', additionalProperties: ref('AddressMetadata') },
   JettonMaster: obj(
     {

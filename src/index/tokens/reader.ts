@@ -6,6 +6,8 @@
  *   transfers  tx_lt (tx_now when a utime bound is given), then tx_hash; aborted ones left out
  *   burns      the same, aborted ones kept (toncenter's own difference)
  */
+import { offchainStates } from './metadata-store.js';
+import type { OffchainContent } from '../metadata-fetch/token-info.js';
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import { Where } from '../sql/where.js';
@@ -140,6 +142,11 @@ function eventWindow(where: Where, window: Window): string {
 
 export class TokenReader {
   constructor(private readonly reads: SqlReads) {}
+
+  /** What became of each content's offchain `uri` (metadata-store.ts): absent, pending, fetched or failed. */
+  offchainStates(contents: readonly Record<string, string>[]): Promise<OffchainContent[]> {
+    return offchainStates(this.reads, contents);
+  }
 
   async jettonMasters(filter: JettonMasterFilter, p: Page): Promise<JettonMasterRecord[]> {
     const where = new Where().in('address', filter.addresses).in('admin_address', filter.admins);

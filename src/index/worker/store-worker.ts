@@ -25,7 +25,8 @@ export interface StoreWorkerData {
   getMethods?: boolean;
 }
 
-export type StoreRequest = { close: true } | GetMethodReply;
+/** `rows`: rows of the index's own (the fetched token metadata) written here, the only connection that writes. */
+export type StoreRequest = { close: true } | GetMethodReply | { rows: InsertBatch[]; id: number };
 export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequest;
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
@@ -73,6 +74,16 @@ rendered.on('message', (message: RenderedMessage) => {
 
 port.on('message', (request: StoreRequest) => {
   if ('getMethodResult' in request) return runner?.settle(request);
+  if ('rows' in request) {
+    const { id, rows } = request;
+    driver
+      .then((d) => d.write(reviveBytes(rows)))
+      .then(
+        () => port.postMessage({ id, ok: true } satisfies StoreReply),
+        (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? error.message } satisfies StoreReply),
+      );
+    return;
+  }
   void (async () => {
     await (await driver.catch(() => undefined))?.close();
     rendered.close();

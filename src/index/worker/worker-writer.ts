@@ -7,6 +7,7 @@
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
 import type { FeedBlock } from '../feed.js';
+import type { InsertBatch } from '../sql/driver.js';
 import type { IndexLocation } from '../open-index.js';
 import { spawnIndexWorker as spawn } from './spawn.js';
 import { packBlock, type PackedBlock } from './transfer.js';
@@ -78,6 +79,20 @@ export class WorkerWriter {
     const written = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.render.postMessage({ id, block } satisfies RenderRequest);
+    });
+    this.inFlight.add(written);
+    const forget = () => this.inFlight.delete(written);
+    written.then(forget, forget);
+    return written;
+  }
+
+  /** Writes rows that are no block's (the fetched token metadata) through the store thread's connection. */
+  writeRows(rows: InsertBatch[]): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    const written = new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.store.postMessage({ id, rows } satisfies StoreRequest);
     });
     this.inFlight.add(written);
     const forget = () => this.inFlight.delete(written);

@@ -1,50 +1,23 @@
 /**
  * The `metadata` of v3 answers and /api/v3/metadata (ton-index-go's QueryMetadataImpl): an entry for each
  * address that is a jetton master or wallet, an NFT item or collection; others left out. A wallet's entry is
- * `{type: jetton_wallets, extra: {owner, jetton, balance}}` and brings its master's entry along. A master's
- * entry, an item's or a collection's, comes from its onchain content (toncenter's metadata fetcher: name,
- * symbol, description, image as fields, every other key in `extra`; valid when a jetton has a symbol, an NFT
- * a name). Content that points elsewhere (`uri`) is
- * not fetched (no internet is assumed): `is_indexed: false` and a bare `{type}`, as toncenter answers
- * before its fetcher has run.
+ * `{type: jetton_wallets, extra: {owner, jetton, balance}}` and brings its master's entry along. A master's,
+ * an item's or a collection's entry is its onchain content merged with what its `uri` gave
+ * (index/metadata-fetch/token-info.ts, toncenter's metadata fetcher's rules). A `uri` not fetched yet (always,
+ * without --fetch-metadata: no internet is assumed) gives `is_indexed: false` and a bare `{type}`, as toncenter
+ * answers before its fetcher has run.
  */
 import type { IndexReader } from '../../../index/reader.js';
+import { tokenInfoOf, type TokenInfoType, type TokenMetadataEntry } from '../../../index/metadata-fetch/token-info.js';
 
-interface TokenInfo {
-  valid?: boolean;
-  type: string;
-  name?: string;
-  symbol?: string;
-  description?: string;
-  image?: string;
-  nft_index?: string;
-  is_nsfw?: boolean;
-  is_scam?: boolean;
-  extra?: Record<string, unknown>;
-}
+export type AddressMetadata = TokenMetadataEntry | { is_indexed: true; token_info: [{ valid: true; type: 'jetton_wallets'; extra: Record<string, string> }] };
 
-export interface AddressMetadata {
-  is_indexed: boolean;
-  token_info: TokenInfo[];
-}
-
-const FIELDS = ['name', 'symbol', 'description', 'image'] as const;
-
-/**
- * One contract's entry from its content (JSON text, null when it has none yet). Valid as toncenter's
- * fetcher decides: a jetton needs a symbol, an NFT item or collection a name.
- */
-function contentInfo(type: string, contentJson: string | null, needs: 'symbol' | 'name', nftIndex?: string): AddressMetadata {
-  const content = contentJson === null ? null : (JSON.parse(contentJson) as Record<string, string>);
-  const index = nftIndex === undefined ? {} : { nft_index: nftIndex };
-  if (content === null || content.uri !== undefined) return { is_indexed: false, token_info: [{ type, ...index }] };
-  if (content[needs] === undefined) return { is_indexed: true, token_info: [{ valid: false, type, ...index }] };
-  const info: TokenInfo = { valid: true, type };
-  for (const field of FIELDS) if (content[field] !== undefined) info[field] = content[field];
-  Object.assign(info, index, { is_nsfw: false, is_scam: false });
-  const extra = Object.fromEntries(Object.entries(content).filter(([key]) => !(FIELDS as readonly string[]).includes(key)));
-  if (Object.keys(extra).length > 0) info.extra = extra;
-  return { is_indexed: true, token_info: [info] };
+interface Contract {
+  address: string;
+  type: TokenInfoType;
+  /** Content as JSON text (content.ts), null when the contract has none yet. */
+  content: string | null;
+  nftIndex?: string;
 }
 
 /** Metadata of the token contracts among `addresses` (null entries skipped). */
@@ -63,8 +36,18 @@ export async function metadataOf(reader: IndexReader, addresses: Iterable<string
       token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: wallet.owner, jetton: wallet.jetton, balance: wallet.balance } }],
     };
   }
-  for (const master of masters) metadata[master.address] = contentInfo('jetton_masters', master.jettonContent, 'symbol');
-  for (const item of items) metadata[item.address] = contentInfo('nft_items', item.content, 'name', item.index);
-  for (const collection of collections) metadata[collection.address] = contentInfo('nft_collections', collection.collectionContent, 'name');
+  const contracts: Contract[] = [
+    ...masters.map((m): Contract => ({ address: m.address, type: 'jetton_masters', content: m.jettonContent })),
+    ...items.map((i): Contract => ({ address: i.address, type: 'nft_items', content: i.content, nftIndex: i.index })),
+    ...collections.map((c): Contract => ({ address: c.address, type: 'nft_collections', content: c.collectionContent })),
+  ];
+  // No content yet (an item not initialised): nothing to show but its type, as toncenter before it knows more.
+  const withContent = contracts.filter((c) => c.content !== null);
+  const onchain = withContent.map((c) => JSON.parse(c.content!) as Record<string, string>);
+  const offchain = await reader.tokens.offchainStates(onchain);
+  for (const c of contracts) if (c.content === null) metadata[c.address] = { is_indexed: false, token_info: [{ type: c.type, ...(c.nftIndex === undefined ? {} : { nft_index: c.nftIndex }) }] };
+  withContent.forEach((c, i) => {
+    metadata[c.address] = tokenInfoOf({ type: c.type, onchain: onchain[i], offchain: offchain[i], nftIndex: c.nftIndex });
+  });
   return metadata;
 }
