@@ -25,6 +25,7 @@ import { SqliteDriver } from './sql/sqlite-driver.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import { IndexWriter } from './writer.js';
 import { rewindIndex, type IndexRewind } from './rewind.js';
+import type { GetMethodRunner } from './tokens/get-methods.js';
 
 export interface IndexOptions {
   network: string;
@@ -56,7 +57,7 @@ export interface Index {
   /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
   readonly discarded: boolean;
   /** Deletes what came after masterchain block `seqno` (its chain was put back there: rewind.ts). Call it while nothing writes. */
-  rewind(rewind: IndexRewind): Promise<boolean>;
+  rewind(rewind: IndexRewind, runner?: GetMethodRunner): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -107,7 +108,7 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     reads,
     writer: new IndexWriter(driver),
     discarded: guard?.discarded ?? false,
-    rewind: (r) => rewindIndex(driver, r),
+    rewind: (r, runner) => rewindIndex(driver, r, runner),
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
       (closing ??= Promise.resolve(pool?.close()).then(() => driver.close()).finally(() => {

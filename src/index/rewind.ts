@@ -11,6 +11,8 @@
  *                end (lt, utime, mc seqno) that of its last remaining transaction; a trace started after: deleted
  *   latest_account_states  the accounts changed after: their state as of `seqno`, which the chain hands over
  *                (a state changed by a devnet control has no transaction to find it by), or no row
+ *   token tables events after deleted; jetton/NFT contracts among the accounts changed after detected again at
+ *                their state as of `seqno` (tokens/rewind-tokens.ts)
  * Rows of later blocks are found by lt: every transaction, message and block after `seqno` has a higher lt than
  * any before it (the first later block's start_lt bounds them). account_states documents are keyed by state
  * hash and reached only through transactions: those of dropped blocks stay, unreachable.
@@ -24,6 +26,8 @@ import { formatRawUpper } from '../ton/address.js';
 import { types } from './sql/column-types.js';
 import type { InsertBatch, SqlDriver, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int } from './sql/values.js';
+import { rewoundTokens, TOKEN_EVENT_TABLES, TOKEN_STATE_TABLES } from './tokens/rewind-tokens.js';
+import type { GetMethodRunner } from './tokens/get-methods.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './traces/trace-row.js';
 
 export interface IndexRewind {
@@ -32,11 +36,12 @@ export interface IndexRewind {
   accounts: { address: Address; shardAccount: Buffer | Cell | null }[];
 }
 
-const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces'] as const;
+const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES] as const;
 const LOOKUP_CHUNK = 500;
 
 /** Resolves once the index holds nothing after `seqno`; false when it held nothing after it anyway. */
-export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind): Promise<boolean> {
+/** `runner`: the chain's get-methods, to detect the token contracts of changed accounts again (tokens/rewind-tokens.ts). */
+export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner?: GetMethodRunner): Promise<boolean> {
   if (rewind.seqno < 0) {
     await driver.write([], INDEX_TABLES.map((table) => `DELETE FROM ${table}`));
     return true;
@@ -67,6 +72,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind): Promi
     else stateRows.push(...restoredStateRows(address, Buffer.isBuffer(shardAccount) ? CellClass.fromBoc(shardAccount)[0] : shardAccount, codeBocs));
   }
 
+  const tokens = await rewoundTokens(driver, rewind, firstLt, runner);
   const { bytes: bytesType } = types(driver.dialect);
   const lt = firstLt.toString();
   await driver.write(
@@ -75,12 +81,14 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind): Promi
       { table: 'rewind_accounts', columns: ['account'], rows: gone, conflict: 'ON CONFLICT (account) DO NOTHING' },
       ...mergeBatches(stateRows),
       ...(traces.length > 0 ? [{ table: 'traces', columns: TRACE_COLUMNS, rows: traces.map(traceRowValues), conflict: TRACE_UPSERT }] : []),
+      ...tokens.batches,
     ],
     [
       `CREATE TABLE IF NOT EXISTS rewind_messages (hash ${bytesType} PRIMARY KEY)`,
       'CREATE TABLE IF NOT EXISTS rewind_accounts (account TEXT PRIMARY KEY)',
       'DELETE FROM rewind_messages',
       'DELETE FROM rewind_accounts',
+      ...tokens.before,
     ],
     [
       `DELETE FROM messages WHERE sort_lt >= ${lt}`,
@@ -92,6 +100,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind): Promi
       `DELETE FROM shard_state WHERE mc_seqno > ${seqno}`,
       `DELETE FROM traces WHERE mc_seqno_end > ${seqno} AND mc_seqno_start > ${seqno}`,
       'DELETE FROM latest_account_states WHERE account IN (SELECT account FROM rewind_accounts)',
+      ...tokens.after,
       // Emptied, not dropped: prepared statements (PostgreSQL's named ones) keep naming the same tables.
       'DELETE FROM rewind_messages',
       'DELETE FROM rewind_accounts',
