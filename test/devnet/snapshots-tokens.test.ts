@@ -39,6 +39,8 @@ const TOKEN_TABLES: [string, string][] = [
   ['nft_collections', 'address'],
   ['nft_items', 'address'],
   ['nft_transfers', 'tx_hash'],
+  // Its `interfaces` column is the token index's too.
+  ['latest_account_states', 'account'],
 ];
 
 async function dump(running: RunningIndex): Promise<Record<string, string[]>> {
