@@ -83,6 +83,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         queryTimeoutMs: config.queryTimeoutMs,
         metadataFetch: config.metadataFetch,
         logger: logger.child({ network: network.name, component: 'index' }),
+        dnsRoots: network.dnsRoots,
         ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
       });
     }),

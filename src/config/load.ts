@@ -11,6 +11,7 @@ import { DEFAULT_BLOCK_INTERVAL_MS, OPTIONS, envName, flagName, type OptionSpec 
 import { resolveNetworks } from './networks.js';
 import { applyBackendKinds } from './backends.js';
 import { applyLite } from './lite.js';
+import { applyDnsRoots } from './dns-roots.js';
 import type { NetworkPairs } from './per-network.js';
 import { applyUpstreams, type UpstreamValues } from './upstream.js';
 import { metadataFetchConfig, type MetadataFetchValues } from './metadata-fetch-options.js';
@@ -41,14 +42,17 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
   }
 
   const config: TongateConfig = {
-    networks: applyUpstreams(
-      applyLite(
+    networks: applyDnsRoots(
+      applyUpstreams(
+        applyLite(
         applyBackendKinds(resolveNetworks(values.network as string[] | undefined), values.backend as NetworkPairs | undefined),
         values.liteConfig as NetworkPairs | undefined,
         values.indexFrom as NetworkPairs | undefined,
         values.indexRps as NetworkPairs | undefined,
       ),
-      values as unknown as UpstreamValues,
+        values as unknown as UpstreamValues,
+      ),
+      values.dnsRoot as NetworkPairs | undefined,
     ),
     listen: values.listen as TongateConfig['listen'],
     tlsCert: values.tlsCert as string | undefined,

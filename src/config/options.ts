@@ -6,6 +6,7 @@ import { ConfigError } from './errors.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
 import { METADATA_FETCH_OPTIONS } from './metadata-fetch-options.js';
+import { DNS_ROOT_OPTIONS } from './dns-roots.js';
 import { asNetworkPairs } from './per-network.js';
 import { readGenesisFile } from './genesis.js';
 
@@ -199,4 +200,5 @@ export const OPTIONS: OptionSpec[] = [
   { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   ...UPSTREAM_OPTIONS,
   ...METADATA_FETCH_OPTIONS,
+  ...DNS_ROOT_OPTIONS,
 ];

@@ -21,6 +21,8 @@ export interface NetworkConfig {
   lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number; indexRps?: number };
   /** For backend `upstream`: where and how requests are forwarded. */
   upstream?: UpstreamConfig;
+  /** DNS root collections (raw addresses) whose items the index reads as domains (dns-roots.ts). */
+  dnsRoots?: string[];
 }
 
 export type NetworkBackend = 'local' | 'lite' | 'upstream';

@@ -54,6 +54,8 @@ export interface AttachOptions {
   threadNice?: number;
   /** Called after each block is committed (runIndex: wakes the metadata fetcher, new token uris may be there). */
   onIndexed?: (seqno: number) => void;
+  /** The network's DNS root collections, raw addresses (src/index/dns; default none). */
+  dnsRoots?: string[];
 }
 
 export interface IndexAttachment {
@@ -77,16 +79,16 @@ interface BlockSink {
   close(): Promise<void>;
 }
 
-function mainThreadSink(index: Index, runGetMethod?: RunGetMethod): BlockSink {
-  if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod));
+function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: string[] = []): BlockSink {
+  if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod), dnsRoots);
   return { write: (block) => index.writer.write(indexedFromFeed(block)), writeRows: (rows) => index.writer.writeRows(rows), close: async () => {} };
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod): BlockSink {
+function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = []): BlockSink {
   let worker: WorkerWriter | undefined;
   const current = () => {
-    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod);
+    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod, dnsRoots);
     return worker;
   };
   return {
@@ -129,7 +131,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
   // Token detection runs get-methods through the chain (tokens/README.md): a feed without them detects nothing.
   const runGetMethod: RunGetMethod | undefined = feed.runGetMethod ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno) : undefined;
-  const sink = options.thread === 'main' ? mainThreadSink(index, runGetMethod) : workerSink(index, options.threadNice, runGetMethod);
+  const sink = options.thread === 'main' ? mainThreadSink(index, runGetMethod, options.dnsRoots) : workerSink(index, options.threadNice, runGetMethod, options.dnsRoots);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

@@ -60,14 +60,15 @@ export class BlockCommitter {
     private readonly driver: SqlDriver,
     private readonly maxGroupTransactions = MAX_GROUP_TRANSACTIONS,
     getMethods?: GetMethodRunner,
+    dnsRoots: readonly string[] = [],
   ) {
     this.linker = new TraceLinker(driver);
-    this.tokens = new TokenDetector(driver, getMethods);
+    this.tokens = new TokenDetector(driver, getMethods, dnsRoots);
   }
 
-  /** Token detection from now on runs get-methods with `runner` (writer.ts: a chain in this thread). */
-  useGetMethods(runner: GetMethodRunner): void {
-    this.tokens = new TokenDetector(this.driver, runner);
+  /** Token detection from now on runs get-methods with `runner` (writer.ts: a chain in this thread); `dnsRoots`: src/index/dns. */
+  useGetMethods(runner: GetMethodRunner, dnsRoots: readonly string[] = []): void {
+    this.tokens = new TokenDetector(this.driver, runner, dnsRoots);
   }
 
   commit(block: RenderedBlock): Promise<void> {

@@ -15,6 +15,7 @@ import { Where } from './sql/where.js';
 import { traceRowOf, type TraceRow } from './traces/trace-row.js';
 import { TokenReader } from './tokens/reader.js';
 import { NftReader } from './tokens/nft-reader.js';
+import { DnsReader } from './dns/reader.js';
 import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
 
 export interface TransactionRecord {
@@ -153,10 +154,13 @@ export class IndexReader {
   readonly tokens: TokenReader;
   /** The NFT tables' queries (tokens/nft-reader.ts). */
   readonly nfts: NftReader;
+  /** dns_entries queries (dns/reader.ts). */
+  readonly dns: DnsReader;
 
   constructor(private readonly driver: SqlReads) {
     this.tokens = new TokenReader(driver);
     this.nfts = new NftReader(driver);
+    this.dns = new DnsReader(driver);
   }
 
   /** The first and the last indexed masterchain blocks, or null before the first block is written. */

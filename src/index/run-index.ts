@@ -40,6 +40,8 @@ export interface RunIndexOptions {
   threadNice?: number;
   /** `--fetch-metadata` and its options: tokens' offchain metadata fetched in the background (metadata-fetch/). Absent: off. */
   metadataFetch?: MetadataFetchConfig;
+  /** The network's DNS root collections, raw addresses (src/index/dns). */
+  dnsRoots?: string[];
 }
 
 export interface RunningIndex {
@@ -77,6 +79,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
       startAt: options.startAt,
       threadNice: options.threadNice,
       onIndexed: () => fetching?.wake(),
+      dnsRoots: options.dnsRoots,
     });
   } catch (error) {
     await index.close();

@@ -28,6 +28,7 @@ import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';
 import { TOKENS_MIGRATION } from './tokens/schema.js';
 import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
+import { DNS_MIGRATION } from './dns/schema.js';
 
 
 export type { Migration };
@@ -145,6 +146,7 @@ export const MIGRATIONS: readonly Migration[] = [
   TRACES_MIGRATION,
   TOKENS_MIGRATION,
   TOKEN_METADATA_MIGRATION,
+  DNS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

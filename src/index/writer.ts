@@ -28,8 +28,8 @@ export class IndexWriter {
   }
 
   /** Token detection runs get-methods with `runner` from now on (without: only known wallets' events are kept). */
-  useGetMethods(runner: GetMethodRunner): void {
-    this.committer.useGetMethods(runner);
+  useGetMethods(runner: GetMethodRunner, dnsRoots: readonly string[] = []): void {
+    this.committer.useGetMethods(runner, dnsRoots);
   }
 
   /** Resolves once the block is committed; rejects with what failed (rendering or writing). */

@@ -27,6 +27,7 @@ export type ParamType =
   | 'address'
   | 'address|null'
   | 'address[]'
+  | 'string'
   | 'string[]'
   | 'hash'
   | 'hash[]'
@@ -61,6 +62,7 @@ interface Values {
   address: string;
   'address|null': string | null;
   'address[]': string[];
+  string: string;
   'string[]': string[];
   hash: Buffer;
   'hash[]': Buffer[];
@@ -139,6 +141,7 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
       return codec(name, () => formatRawUpper(parseAddress(text).address));
     case 'address|null':
       return text === 'null' ? null : codec(name, () => formatRawUpper(parseAddress(text).address));
+    case 'string':
     case 'string[]':
       return text;
     case 'hash':
@@ -177,7 +180,7 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
 
 function defaultOf(spec: ParamSpec): unknown {
   if (LIST_TYPES.has(spec.type)) return [];
-  if (spec.type === 'limit') return DEFAULT_LIMIT;
+  if (spec.type === 'limit') return spec.default ?? DEFAULT_LIMIT;
   if (spec.type === 'offset') return 0;
   if (spec.type === 'sort') return 'desc';
   return spec.default;

@@ -18,6 +18,8 @@ import { buffer } from '../worker/transfer.js';
 import type { BlockTokens, TokenAccountCandidate } from './block-tokens.js';
 import { ContractReads, type Detected } from './contracts.js';
 import type { GetMethodRunner } from './get-methods.js';
+import { DomainDetector } from '../dns/domains.js';
+import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
 import {
   collectionBatch,
   eventBatch,
@@ -38,24 +40,33 @@ interface GroupContracts {
   wallets: Map<string, JettonWalletRow>;
   collections: Map<string, NftCollectionRow>;
   items: Map<string, NftItemRow>;
+  domains: Map<string, DnsEntryRow>;
 }
 
 export class TokenDetector {
   private readonly contracts: ContractReads | undefined;
+  private readonly domains: DomainDetector | undefined;
 
+  /** `dnsRoots`: the network's DNS root collections (raw addresses); their items are domains (src/index/dns). */
   constructor(
     private readonly reads: SqlReads,
     runner: GetMethodRunner | undefined,
+    dnsRoots: readonly string[] = [],
   ) {
     this.contracts = runner ? new ContractReads(runner) : undefined;
+    this.domains = runner && dnsRoots.length > 0 ? new DomainDetector(runner, new Set(dnsRoots)) : undefined;
   }
 
   /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
-    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map() };
+    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map(), domains: new Map() };
     if (this.contracts) {
       for (const block of blocks) {
         const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
+        if (this.domains) {
+          const entries = await Promise.all(results.map((r) => (r?.item ? this.domains!.detect(r.item, block.seqno) : null)));
+          for (const entry of entries) if (entry) found.domains.set(entry.item, entry);
+        }
         for (const result of results) keep(found, result);
       }
     }
@@ -101,6 +112,7 @@ export class TokenDetector {
     if (transfers.length > 0) batches.push(eventBatch('jetton_transfers', transfers));
     if (burns.length > 0) batches.push(eventBatch('jetton_burns', burns));
     if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));
+    if (found.domains.size > 0) batches.push(dnsEntryBatch([...found.domains.values()]));
     return batches;
   }
 

@@ -27,10 +27,11 @@ export class WorkerWriter {
   /**
    * `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts).
    * `runGetMethod`: the chain's, for token detection (the store thread asks, this thread relays).
+   * `dnsRoots`: the network's DNS root collections (src/index/dns).
    */
-  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod) {
+  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = []) {
     const { port1, port2 } = new MessageChannel();
-    this.store = spawn('store-worker', { location, rendered: port2, nice, getMethods: runGetMethod !== undefined } satisfies StoreWorkerData, [port2]);
+    this.store = spawn('store-worker', { location, rendered: port2, nice, getMethods: runGetMethod !== undefined, dnsRoots } satisfies StoreWorkerData, [port2]);
     this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
     let closed!: () => void;
     this.closed = new Promise((resolve) => (closed = resolve));

@@ -28,10 +28,12 @@ export const addressBookEndpoint = defineEndpoint({
   async handle(p, network) {
     const reader = indexOf(network);
     const raws = new Map(p.address.map((input) => [input, rawOrNull(input)]));
-    const states = new Map((await reader.latestStates([...new Set([...raws.values()].filter((r): r is string => r !== null))], false)).map((s) => [s.account, s]));
+    const known = [...new Set([...raws.values()].filter((r): r is string => r !== null))];
+    const [stateList, domains] = await Promise.all([reader.latestStates(known, false), reader.dns.domainsOf(known)]);
+    const states = new Map(stateList.map((s) => [s.account, s]));
     const book: Record<string, AddressBookRow> = {};
     for (const [input, raw] of raws) {
-      book[input] = raw === null ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, states.get(raw), network.testOnly);
+      book[input] = raw === null ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, states.get(raw), network.testOnly, domains.get(raw) ?? null);
     }
     return book;
   },

@@ -5,6 +5,7 @@ import { blocks, masterchainBlockShards, masterchainBlockShardState } from './bl
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
 import { masterchainInfo } from './masterchain-info.js';
 import { nftCollections, nftItems, nftTransfers } from './nfts.js';
+import { dnsRecords } from './dns.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
@@ -28,6 +29,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   nftCollections,
   nftItems,
   nftTransfers,
+  dnsRecords,
   addressBookEndpoint,
   metadata,
   accountStates,

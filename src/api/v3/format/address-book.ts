@@ -4,7 +4,7 @@
  * nonexistent, unknown) or with wallet code, bounceable otherwise; the test-only flag is the network's.
  * Interfaces: a known wallet's name (by code hash), else the names its get-method ids say (jetton_master,
  * jetton_wallet, nft_item..., index/tokens/method-ids.ts), as toncenter's DetectInterface.
- * No DNS is indexed, so `domain` is always null.
+ * Domain: the shortest domain the account owns whose wallet record points back at it (index/dns), else null.
  */
 import { Address } from '@ton/core';
 import { formatFriendly } from '../../../ton/address.js';
@@ -17,27 +17,38 @@ export interface AddressBookRow {
   interfaces: string[];
 }
 
-export function addressBookRow(raw: string, state: LatestStateRecord | undefined, testOnly: boolean): AddressBookRow {
+export function addressBookRow(raw: string, state: LatestStateRecord | undefined, testOnly: boolean, domain: string | null = null): AddressBookRow {
   const bounceable = Boolean(state?.codeHash) && !state?.wallet;
   return {
     user_friendly: formatFriendly(Address.parseRaw(raw), { bounceable, testOnly }),
-    domain: null,
+    domain,
     interfaces: interfacesOf(state),
   };
 }
 
 const distinct = (addresses: Iterable<string | null>) => [...new Set([...addresses].filter((a): a is string => a !== null))];
 
-/** Rows keyed by raw address, for every distinct address given (null entries are skipped), from known states. */
-export function addressBookOf(addresses: Iterable<string | null>, states: LatestStateRecord[], testOnly: boolean): Record<string, AddressBookRow> {
+/** Rows keyed by raw address, for every distinct address given (null entries are skipped), from known states and domains. */
+export function addressBookOf(
+  addresses: Iterable<string | null>,
+  states: LatestStateRecord[],
+  testOnly: boolean,
+  domains: ReadonlyMap<string, string> = new Map(),
+): Record<string, AddressBookRow> {
   const byAccount = new Map(states.map((s) => [s.account, s]));
   const book: Record<string, AddressBookRow> = {};
-  for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly);
+  for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly, domains.get(raw) ?? null);
   return book;
+}
+
+/** The domains of the addresses (null entries skipped), for addressBookOf. */
+export function domainsOf(reader: IndexReader, addresses: Iterable<string | null>): Promise<Map<string, string>> {
+  return reader.dns.domainsOf(distinct(addresses));
 }
 
 /** Rows keyed by raw address, for every distinct address given (null entries are skipped). */
 export async function addressBook(reader: IndexReader, addresses: Iterable<string | null>, testOnly: boolean): Promise<Record<string, AddressBookRow>> {
   const list = distinct(addresses);
-  return addressBookOf(list, await reader.latestStates(list, false), testOnly);
+  const [states, domains] = await Promise.all([reader.latestStates(list, false), reader.dns.domainsOf(list)]);
+  return addressBookOf(list, states, testOnly, domains);
 }

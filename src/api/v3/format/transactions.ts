@@ -9,7 +9,7 @@
 import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
-import { addressBookOf } from './address-book.js';
+import { addressBookOf, domainsOf } from './address-book.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 
@@ -79,6 +79,6 @@ export async function renderTransactions(reader: IndexReader, records: Transacti
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
-    addressBook: addressBookOf(mentioned, peers, testOnly),
+    addressBook: addressBookOf(mentioned, peers, testOnly, await domainsOf(reader, mentioned)),
   };
 }
