@@ -38,7 +38,7 @@ export async function serveIndex(
   index: Index | undefined,
   network: 'mainnet' | 'testnet' = 'testnet',
   attach = false,
-  chainOptions: { maxBlockTransactions?: number } = {},
+  chainOptions: { maxBlockTransactions?: number; dnsRoots?: string[] } = {},
 ): Promise<V3Server> {
   const port = await freePort();
   const config = loadConfig({
@@ -47,8 +47,9 @@ export async function serveIndex(
   });
   const resolved = config.networks[0];
   // A clock that stands still: fees that depend on elapsed time (storage) are the same in two calls.
-  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock(), ...chainOptions });
-  const attachment = attach && index ? await attachIndexToChain(index, chain) : undefined;
+  const { dnsRoots, ...localOptions } = chainOptions;
+  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock(), ...localOptions });
+  const attachment = attach && index ? await attachIndexToChain(index, chain, { dnsRoots }) : undefined;
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
   const gateway = createGateway({

@@ -66,6 +66,7 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
   allowNull('JettonBurn', 'owner', 'response_destination', 'custom_payload', 'trace_id'),
   allowNull('NFTCollection', 'owner_address'),
   allowNull('NFTItem', 'collection_address', 'owner_address', 'content', 'collection'),
+  allowNull('DNSRecord', 'nft_item_owner', 'dns_next_resolver', 'dns_wallet', 'dns_site_adnl', 'dns_storage_bag_id'),
   allowNull('NFTTransfer', 'nft_collection', 'old_owner', 'new_owner', 'response_destination', 'custom_payload', 'forward_amount', 'forward_payload', 'trace_id'),
   (schemas) => {
     const decoded = [

@@ -47,7 +47,9 @@ export async function metadataOf(reader: IndexReader, addresses: Iterable<string
   const offchain = await reader.tokens.offchainStates(onchain);
   for (const c of contracts) if (c.content === null) metadata[c.address] = { is_indexed: false, token_info: [{ type: c.type, ...(c.nftIndex === undefined ? {} : { nft_index: c.nftIndex }) }] };
   withContent.forEach((c, i) => {
-    metadata[c.address] = tokenInfoOf({ type: c.type, onchain: onchain[i], offchain: offchain[i], nftIndex: c.nftIndex });
+    // A DNS item's content carries its domain (src/index/dns): valid without a name.
+    const domain = c.type === 'nft_items' ? onchain[i].domain : undefined;
+    metadata[c.address] = tokenInfoOf({ type: c.type, onchain: onchain[i], offchain: offchain[i], nftIndex: c.nftIndex, domain });
   });
   return metadata;
 }
