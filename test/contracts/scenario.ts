@@ -11,6 +11,7 @@ import { jettonBurnBody, jettonMasterInit, jettonTransferBody, jettonWalletAddre
 import { batchDeployItemsBody, nftCollectionInit, nftItemAddress, nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { dnsCode, nftCode } from './code.js';
 import { REFUSING_CODE, type Actor, type ContractsChain } from './support.js';
+import { testWallet } from '../chain/support.js';
 
 export interface TokenScenario {
   actors: { admin: Actor; alice: Actor; bob: Actor };
@@ -24,6 +25,17 @@ export interface TokenScenario {
   };
   nft: { collection: Address; items: { index: number; address: Address; owner: Address }[] };
   dns: { root: Address; domain: string; item: Address; owner: Address; wallet: Address };
+}
+
+/** The scenario's DNS root StateInit: its owner is the admin actor (testWallet(seed)). */
+async function scenarioDnsRootInit(seed: number) {
+  const dns = await dnsCode();
+  return { dns, init: dnsRootInit(dns.root, { owner: testWallet(seed).wallet.address, content: offchainContent('https://dns.example/scenario.json'), itemCode: dns.item }) };
+}
+
+/** Where the scenario deploys its DNS root, known before the chain starts (for `--dns-root`). */
+export async function scenarioDnsRoot(seed = 201): Promise<Address> {
+  return contractAddress(0, (await scenarioDnsRootInit(seed)).init);
 }
 
 export async function deployTokenScenario(env: ContractsChain, seed = 201): Promise<TokenScenario> {
@@ -60,8 +72,7 @@ export async function deployTokenScenario(env: ContractsChain, seed = 201): Prom
   const item0 = nftItemAddress(collection, nft.item, 0);
   await alice.send(item0, toNano('0.1'), nftTransferBody({ newOwner: bob.address, response: alice.address }));
 
-  const dns = await dnsCode();
-  const rootInit = dnsRootInit(dns.root, { owner: admin.address, content: offchainContent('https://dns.example/scenario.json'), itemCode: dns.item });
+  const { dns, init: rootInit } = await scenarioDnsRootInit(seed);
   const root = contractAddress(0, rootInit);
   const domainItem = dnsItemAddress(root, dns.item, 'alice');
   await admin.send(root, toNano('0.3'), deployDomainBody({ domain: 'alice', owner: alice.address, amount: toNano('0.1') }), rootInit);

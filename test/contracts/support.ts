@@ -21,8 +21,9 @@ export interface ContractsChain extends ManualTongate {
   actor(seed: number, funds?: bigint): Promise<Actor>;
 }
 
-export async function startContractsChain(t: { after(fn: () => unknown): void }): Promise<ContractsChain> {
-  const env = await startManualTongate(t);
+/** `flags`: more tongate options (e.g. `dnsRoot`). */
+export async function startContractsChain(t: { after(fn: () => unknown): void }, flags: Record<string, unknown> = {}): Promise<ContractsChain> {
+  const env = await startManualTongate(t, flags);
   const tonweb = new TonWeb(new TonWeb.HttpProvider(`${env.url}/api/v2/jsonRPC`));
   return {
     ...env,

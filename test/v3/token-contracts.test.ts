@@ -2,7 +2,7 @@
  * The token endpoints on tongate's own TEP-74 / TEP-62 contracts (src/contracts), deployed by the shared
  * scenario (test/contracts/scenario.ts: a mint, a transfer with notification, a burn, a transfer that bounced off
  * a wallet that refuses everything; three NFTs, one transferred; a DNS root with a domain) on a real tongate
- * (its index attached with its own threads, SQLite). The index detects them with no code of its own for them:
+ * (its index attached with its own threads, SQLite; the DNS root given with --dns-root). The index detects them with no code of its own for them:
  * what the endpoints show is what the contracts' getters answer. Answers are checked against toncenter's v3
  * spec and ours.
  */
@@ -10,16 +10,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { startContractsChain } from '../contracts/support.js';
-import { deployTokenScenario } from '../contracts/scenario.js';
+import { fromTonweb, startContractsChain } from '../contracts/support.js';
+import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
 import { indexedUpTo } from '../devnet/support.js';
 import { getJson } from '../support/tongate.js';
 import { ourV3, toncenterV3 } from './support/spec.js';
 
+const TonWeb = ((await import('tonweb')) as any).default;
 const raw = (address: Address) => formatRawUpper(address);
 
 test("/jetton/* and /nft/* on tongate's own token contracts, as their getters answer", async (t) => {
-  const env = await startContractsChain(t);
+  // The scenario's DNS root, named with --dns-root before it exists (a local chain has none by default).
+  const env = await startContractsChain(t, { dnsRoot: [`testnet=${(await scenarioDnsRoot()).toString()}`] });
   const s = await deployTokenScenario(env);
   await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
   const ours = ourV3((await getJson(`${env.url}/api/v3/openapi.json`)).body);
@@ -75,5 +77,14 @@ test("/jetton/* and /nft/* on tongate's own token contracts, as their getters an
 
   // The DNS root is an NFT collection too and its domain an item of it (toncenter lists them so as well).
   const domains = await get(`/api/v3/nft/items?collection_address=${raw(s.dns.root)}`);
-  assert.deepEqual(domains.nft_items.map((i: any) => [i.address, i.owner_address]), [[raw(s.dns.item), raw(s.dns.owner)]]);
+  assert.deepEqual(domains.nft_items.map((i: any) => [i.address, i.owner_address, i.content.domain]), [[raw(s.dns.item), raw(s.dns.owner), 'alice.ton']]);
+  const records = await get(`/api/v3/dns/records?wallet=${s.dns.wallet.toString()}`);
+  assert.deepEqual(records.records, [
+    { nft_item_address: raw(s.dns.item), nft_item_owner: raw(s.dns.owner), domain: 'alice.ton', dns_next_resolver: null, dns_wallet: raw(s.dns.wallet), dns_site_adnl: null, dns_storage_bag_id: null },
+  ]);
+  assert.equal(records.address_book[raw(alice.address)].domain, 'alice.ton');
+  // tonweb's DnsItem reads the same domain and wallet record.
+  assert.equal(await new TonWeb.dns.DnsItem(env.tonweb.provider, { address: s.dns.item.toString() }).getDomain(), 'alice');
+  const tonwebRoot = new TonWeb.dns.DnsCollection(env.tonweb.provider, { address: s.dns.root.toString() });
+  assert.ok(fromTonweb(await tonwebRoot.resolve('alice', 'wallet'))!.equals(s.dns.wallet));
 });
