@@ -230,7 +230,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
       // A write in flight may fail (its block was read from the store that was cut): it settles all the same.
       while (running) await running;
       // The chain is already back: token contracts are detected again at the restored state (tokens/rewind-tokens.ts).
-      if (rewind.seqno < 0 || written > rewind.seqno) await index.rewind(rewind, runGetMethod && directGetMethods(runGetMethod));
+      if (rewind.seqno < 0 || written > rewind.seqno) await index.rewind(rewind, runGetMethod && directGetMethods(runGetMethod), options.dnsRoots);
       written = Math.min(written, rewind.seqno);
     });
     const current: Promise<void> = run.finally(() => {

@@ -57,7 +57,7 @@ export interface Index {
   /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
   readonly discarded: boolean;
   /** Deletes what came after masterchain block `seqno` (its chain was put back there: rewind.ts). Call it while nothing writes. */
-  rewind(rewind: IndexRewind, runner?: GetMethodRunner): Promise<boolean>;
+  rewind(rewind: IndexRewind, runner?: GetMethodRunner, dnsRoots?: readonly string[]): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -108,7 +108,7 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     reads,
     writer: new IndexWriter(driver),
     discarded: guard?.discarded ?? false,
-    rewind: (r, runner) => rewindIndex(driver, r, runner),
+    rewind: (r, runner, dnsRoots) => rewindIndex(driver, r, runner, dnsRoots),
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
       (closing ??= Promise.resolve(pool?.close()).then(() => driver.close()).finally(() => {

@@ -36,12 +36,12 @@ export interface IndexRewind {
   accounts: { address: Address; shardAccount: Buffer | Cell | null }[];
 }
 
-const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES] as const;
+const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES, 'dns_entries'] as const;
 const LOOKUP_CHUNK = 500;
 
 /** Resolves once the index holds nothing after `seqno`; false when it held nothing after it anyway. */
 /** `runner`: the chain's get-methods, to detect the token contracts of changed accounts again (tokens/rewind-tokens.ts). */
-export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner?: GetMethodRunner): Promise<boolean> {
+export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner?: GetMethodRunner, dnsRoots: readonly string[] = []): Promise<boolean> {
   if (rewind.seqno < 0) {
     await driver.write([], INDEX_TABLES.map((table) => `DELETE FROM ${table}`));
     return true;
@@ -72,7 +72,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
     else stateRows.push(...restoredStateRows(address, Buffer.isBuffer(shardAccount) ? CellClass.fromBoc(shardAccount)[0] : shardAccount, codeBocs));
   }
 
-  const tokens = await rewoundTokens(driver, rewind, firstLt, runner);
+  const tokens = await rewoundTokens(driver, rewind, firstLt, runner, dnsRoots);
   const { bytes: bytesType } = types(driver.dialect);
   const lt = firstLt.toString();
   await driver.write(

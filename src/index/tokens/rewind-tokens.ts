@@ -11,6 +11,8 @@
  * while an index built from scratch has it from its last change before the snapshot, with the values of the state
  * the restore brought back; detection at that state gives exactly those. Without get-methods (a feed that has
  * none, as for block detection) the rows of changed accounts are deleted: nothing could say what they were.
+ * dns_entries (src/index/dns) follow nft_items: a changed item's row deleted, read again (get_domain, dnsresolve)
+ * when the item comes back and is a domain of one of the network's DNS roots.
  * token_metadata (by uri, not chain data) stays.
  */
 import { loadShardAccount, type Cell } from '@ton/core';
@@ -48,7 +50,13 @@ function candidateOf(address: string, shardAccount: Buffer | Cell | null, method
   return accountCandidate(address, state.state.code ?? undefined, state.state.data ?? undefined, loaded.lastTransactionLt, methods);
 }
 
-export async function rewoundTokens(driver: SqlDriver, rewind: IndexRewind, firstLt: bigint, runner: GetMethodRunner | undefined): Promise<TokenRewind> {
+export async function rewoundTokens(
+  driver: SqlDriver,
+  rewind: IndexRewind,
+  firstLt: bigint,
+  runner: GetMethodRunner | undefined,
+  dnsRoots: readonly string[] = [],
+): Promise<TokenRewind> {
   const changed = new Map(rewind.accounts.map((a) => [formatRawUpper(a.address), a.shardAccount]));
   // Raw addresses we formatted ourselves; checked anyway, since they are written into the statements.
   const addresses = [...changed.keys()].filter((a) => RAW_ADDRESS.test(a));
@@ -64,8 +72,14 @@ export async function rewoundTokens(driver: SqlDriver, rewind: IndexRewind, firs
   const methods = new MethodCache();
   const wanted = new Set(TOKEN_STATE_TABLES.flatMap((table) => [...stored.get(table)!.keys()]));
   const candidates = runner ? [...wanted].flatMap((address) => candidateOf(address, changed.get(address) ?? null, methods) ?? []) : [];
-  const detected = candidates.length > 0 ? await new TokenDetector(driver, runner).rows([{ seqno: rewind.seqno, accounts: candidates, events: [] }], () => null) : [];
+  const detected = candidates.length > 0 ? await new TokenDetector(driver, runner, dnsRoots).rows([{ seqno: rewind.seqno, accounts: candidates, events: [] }], () => null) : [];
   const batches = detected.flatMap((batch): InsertBatch[] => {
+    if (batch.table === 'dns_entries') {
+      // A domain comes back with its item.
+      const items = stored.get('nft_items')!;
+      const rows = batch.rows.filter((row) => items.has(String(row[0])));
+      return rows.length > 0 ? [{ ...batch, rows }] : [];
+    }
     const before = stored.get(batch.table);
     if (!before) return [];
     const address = batch.columns.indexOf('address');
@@ -78,6 +92,7 @@ export async function rewoundTokens(driver: SqlDriver, rewind: IndexRewind, firs
   for (let i = 0; i < addresses.length; i += LOOKUP_CHUNK) {
     const list = addresses.slice(i, i + LOOKUP_CHUNK).map((a) => `'${a}'`).join(', ');
     for (const table of TOKEN_STATE_TABLES) before.push(`DELETE FROM ${table} WHERE address IN (${list})`);
+    before.push(`DELETE FROM dns_entries WHERE nft_item_address IN (${list})`);
   }
   return {
     before,
