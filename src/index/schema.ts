@@ -145,8 +145,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // Self-contained: `migrate` applies every version a store has not seen, in any order.
   TRACES_MIGRATION,
   TOKENS_MIGRATION,
-  TOKEN_METADATA_MIGRATION,
   DNS_MIGRATION,
+  TOKEN_METADATA_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
