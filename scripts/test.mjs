@@ -14,9 +14,10 @@ function walk(dir) {
 const filters = process.argv.slice(2);
 const files = walk('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-// test/lite runs a real TON validator (~80 % of a core): alone, after the others, so it neither slows their
-// timing-sensitive tests nor is slowed by them.
-const alone = files.filter((f) => f.startsWith(join('test', 'lite')));
+// Run alone, after the others: test/lite runs a real TON validator (~80 % of a core), so it neither slows their
+// timing-sensitive tests nor is slowed by them; test/fuzz holds /healthcheck to 100 ms while it hammers a
+// tongate, a bound another test file's CPU on two cores would decide instead of tongate.
+const alone = files.filter((f) => f.startsWith(join('test', 'lite')) || f.startsWith(join('test', 'fuzz')));
 const together = files.filter((f) => !alone.includes(f));
 let status = 0;
 for (const [group, groupConcurrency] of [
