@@ -9,21 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
+import { Address, beginCell, internal, toNano, type Cell } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { openStore } from '../index/support/stores.js';
 import { addressOf, compileContracts, onchainContent } from '../v2/support/contracts.js';
-import { serveIndex } from './support/server.js';
-import { ourV3, toncenterV3, type ResponseValidator } from './support/spec.js';
+import { sealBlocks, sendFromWallet, serveIndex } from './support/server.js';
+import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
 const raw = formatRawUpper;
 
-function check(ours: ResponseValidator, path: string, body: unknown): void {
-  assert.deepEqual(toncenterV3().errors(path, body), [], `${path} against toncenter's spec`);
-  assert.deepEqual(ours.errors(path, body), [], `${path} against our openapi.json`);
-}
+const check = checkAgainstSpecs;
 
 for (const store of ['sqlite', 'postgres'] as const) {
   test(`/nft/*: collections and items detected by get-methods, transfers with their traces, metadata [${store}]`, async (t) => {
@@ -60,16 +57,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const impostor = { code: c.nftItem, data: beginCell().storeUint(5, 64).storeAddress(C).storeUint(1, 1).endCell() };
     const X = addressOf(impostor);
 
-    const seal = async (blocks = 1) => {
-      for (let i = 0; i < blocks; i++) await chain.produceBlock();
-      await server.attachment!.synced();
-    };
-    const send = async (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => {
-      const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
-      const boc = beginCell().store(storeMessage(external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined }))).endCell().toBoc().toString('base64');
-      const sent = await server.post('/api/v3/message', { boc });
-      assert.equal(sent.status, 200, JSON.stringify(sent.body));
-    };
+    const seal = (blocks = 1) => sealBlocks(server, blocks);
+    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => sendFromWallet(server, owner, seqno, messages, deploy);
     const deploy = (init: { code: Cell; data: Cell }, body?: Cell) => internal({ to: addressOf(init), value: toNano('0.2'), bounce: false, init, body });
 
     await Promise.all([chain.fund(owner.wallet.address, toNano('20')), seal()]);

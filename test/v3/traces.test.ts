@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileFunc } from '@ton-community/func-js';
-import { beginCell, Cell, contractAddress, external, internal, SendMode, storeMessage, toNano, type Address, type StateInit } from '@ton/core';
+import { beginCell, Cell, contractAddress, external, internal, toNano, type Address, type StateInit } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { openStore } from '../index/support/stores.js';
-import { serveIndex } from './support/server.js';
-import { ourV3, toncenterV3, type ResponseValidator } from './support/spec.js';
+import { sealBlocks, sendFromWallet, serveIndex } from './support/server.js';
+import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
 /** Forwards a message with a body, and the value it brought, to the address in its data; ignores an empty one (its deploy). */
 const FORWARDER = `
@@ -43,10 +43,7 @@ function forwarder(code: Cell, next: Address): { address: Address; init: StateIn
   return { address: contractAddress(0, init), init };
 }
 
-function check(ours: ResponseValidator, path: string, body: unknown): void {
-  assert.deepEqual(toncenterV3().errors(path, body), [], `${path} against toncenter's spec`);
-  assert.deepEqual(ours.errors(path, body), [], `${path} against our openapi.json`);
-}
+const check = checkAgainstSpecs;
 
 for (const store of ['sqlite', 'postgres'] as const) {
   test(`/traces: wallet -> contract -> contract -> owner, pending across blocks, then complete [${store}]`, async (t) => {
@@ -59,17 +56,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const code = await forwarderCode();
     const second = forwarder(code, owner.wallet.address);
     const first = forwarder(code, second.address);
-    const seal = async (blocks = 1) => {
-      for (let i = 0; i < blocks; i++) await chain.produceBlock();
-      await server.attachment!.synced();
-    };
-    const send = async (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => {
-      const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
-      const boc = beginCell().store(storeMessage(external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined }))).endCell().toBoc().toString('base64');
-      const sent = await server.post('/api/v3/message', { boc });
-      assert.equal(sent.status, 200, JSON.stringify(sent.body));
-      return sent.body as { message_hash: string; message_hash_norm: string };
-    };
+    const seal = (blocks = 1) => sealBlocks(server, blocks);
+    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => sendFromWallet(server, owner, seqno, messages, deploy);
 
     await Promise.all([chain.fund(owner.wallet.address, toNano('10')), seal()]);
     await seal(2);

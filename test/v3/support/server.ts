@@ -3,7 +3,11 @@
  * v3 index is given by the test: filled from the sandbox story, or attached to the network's real
  * local chain. Requests go over a real socket.
  */
+import assert from 'node:assert/strict';
 import pino from 'pino';
+import { beginCell, external, SendMode, storeMessage, type MessageRelaxed } from '@ton/core';
+import type { KeyPair } from '@ton/crypto';
+import type { WalletContractV4 } from '@ton/ton';
 import type { TestContext } from 'node:test';
 import { createAccessLayer } from '../../../src/access/index.js';
 import { LocalChain } from '../../../src/chain/local/index.js';
@@ -80,4 +84,25 @@ export async function serveIndex(
     get: (pathAndQuery) => getJson(`${base}${pathAndQuery}`),
     post: (path, body) => postJson(`${base}${path}`, body),
   };
+}
+
+/** Produces `blocks` blocks on the served chain and waits until the index holds them. */
+export async function sealBlocks(server: V3Server, blocks = 1): Promise<void> {
+  for (let i = 0; i < blocks; i++) await server.chain.produceBlock();
+  await server.attachment!.synced();
+}
+
+/** Sends `messages` from a v4 wallet through POST /api/v3/message (with its StateInit when `deploy`). */
+export async function sendFromWallet(
+  server: V3Server,
+  owner: { wallet: WalletContractV4; keys: KeyPair },
+  seqno: number,
+  messages: MessageRelaxed[],
+  deploy = false,
+): Promise<{ message_hash: string; message_hash_norm: string }> {
+  const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const message = external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined });
+  const sent = await server.post('/api/v3/message', { boc: beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64') });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  return sent.body;
 }

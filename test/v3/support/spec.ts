@@ -5,6 +5,7 @@
  *   ourV3(doc)     our own /api/v3/openapi.json, which declares required fields and nullability, so it
  *                  catches a missing field that toncenter's all-optional schemas would let through.
  */
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,4 +136,10 @@ export function toncenterV3(): ResponseValidator {
 
 export function ourV3(document: unknown): ResponseValidator {
   return new ResponseValidator(document);
+}
+
+/** Asserts a v3 answer against toncenter's published document and against tongate's own openapi.json. */
+export function checkAgainstSpecs(ours: ResponseValidator, path: string, body: unknown, verb: 'get' | 'post' = 'get'): void {
+  assert.deepEqual(toncenterV3().errors(path, body, verb), [], `${path} against toncenter's spec`);
+  assert.deepEqual(ours.errors(path, body, verb), [], `${path} against our openapi.json`);
 }
