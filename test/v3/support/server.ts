@@ -31,6 +31,11 @@ export interface V3Server {
   post(path: string, body: unknown): Promise<Reply>;
   /** Set when the index follows the served chain (serveIndex with `attach`). */
   attachment?: IndexAttachment;
+  /**
+   * Closes the gateway, detaches the index and stops the chain (the test's end does it too; calling it first
+   * is how a test restarts: the index and, with `dataDir`, the chain are then opened again on the same data).
+   */
+  stop(): Promise<void>;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function serveIndex(
   index: Index | undefined,
   network: 'mainnet' | 'testnet' = 'testnet',
   attach = false,
-  chainOptions: { maxBlockTransactions?: number; dnsRoots?: string[] } = {},
+  chainOptions: { maxBlockTransactions?: number; dnsRoots?: string[]; dataDir?: string } = {},
 ): Promise<V3Server> {
   const port = await freePort();
   const config = loadConfig({
@@ -64,12 +69,15 @@ export async function serveIndex(
     access,
   });
   await gateway.listen();
-  t.after(async () => {
-    await gateway.close();
-    await access.close();
-    await attachment?.detach();
-    await chain.stop();
-  });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await gateway.close();
+      await access.close();
+      await attachment?.detach();
+      await chain.stop();
+    })());
+  t.after(stop);
   let base = `http://127.0.0.1:${port}`;
   if (THROUGH_UPSTREAM) {
     // The same requests through a tongate in upstream mode (test/support/through-upstream.ts).
@@ -81,6 +89,7 @@ export async function serveIndex(
     base,
     chain,
     attachment,
+    stop,
     get: (pathAndQuery) => getJson(`${base}${pathAndQuery}`),
     post: (path, body) => postJson(`${base}${path}`, body),
   };
