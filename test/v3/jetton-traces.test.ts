@@ -28,7 +28,7 @@ import { testWallet } from '../chain/support.js';
 import { REFUSING_CODE } from '../contracts/support.js';
 import { until } from '../devnet/support.js';
 import { openStore, type StoreName } from '../index/support/stores.js';
-import { serveIndex, type V3Server } from './support/server.js';
+import { sealBlocks, serveIndex, type V3Server } from './support/server.js';
 import { checkAgainstSpecs, ourV3, type ResponseValidator } from './support/spec.js';
 
 const raw = (address: Address) => formatRawUpper(address);
@@ -51,16 +51,10 @@ async function sendThroughV2(client: TonClient, wallet: Wallet, secretKey: Buffe
   return beginCell().store(storeMessage(message)).endCell().hash().toString('base64');
 }
 
-/** Seals one block and waits until the index holds it. */
-async function sealOne(server: V3Server): Promise<void> {
-  await server.chain.produceBlock();
-  await server.attachment!.synced();
-}
-
 /** Seals blocks until the chain has nothing left to deliver (a bounded number: a loop would be a bug). */
 async function sealUntilQuiet(server: V3Server): Promise<void> {
   for (let i = 0; i < 20; i++) {
-    await sealOne(server);
+    await sealBlocks(server);
     const { pendingMessages, openTransactions } = server.chain.stats();
     if (pendingMessages === 0 && openTransactions === 0) return;
   }
@@ -126,7 +120,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const aliceKeys = keyPairFromSeed(Buffer.alloc(32, 92));
     const alice = WalletContractV5R1.create({ workchain: 0, publicKey: aliceKeys.publicKey });
     const bob = testWallet(93).wallet.address; // never deployed: the notification lands on an empty account
-    for (const wallet of [admin.wallet.address, alice.address]) await Promise.all([server.chain.fund(wallet, toNano('10')), sealOne(server)]);
+    for (const wallet of [admin.wallet.address, alice.address]) await Promise.all([server.chain.fund(wallet, toNano('10')), sealBlocks(server)]);
 
     // The admin deploys the jetton and mints 1000 to alice (its own trace, sealed to the end).
     const jettonInit = jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: 'Trace Jetton', symbol: 'TRC', decimals: '9' }) });
@@ -145,16 +139,16 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // One hop per block: [transactions, messages, pending_messages] after each block while the trace is pending.
     const progress = async () => (await onlyTrace(server, ours, `msg_hash=${q(externalHash)}`));
     const counters = (trace: any) => [trace.trace_info.transactions, trace.trace_info.messages, trace.trace_info.pending_messages];
-    await sealOne(server);
+    await sealBlocks(server);
     const early = await progress();
     assert.equal(early.trace_info.trace_state, 'pending', 'jetton_transfer waits for the next block');
     assert.deepEqual(counters(early), [1, 1, 1]);
     assert.equal(early.external_hash, externalHash);
     const traceId: string = early.trace_id;
     assert.equal(traceId, early.transactions_order[0], "the id is the root's hash from the first block on");
-    await sealOne(server);
+    await sealBlocks(server);
     assert.deepEqual(counters(await progress()), [2, 2, 1], 'internal_transfer waits');
-    await sealOne(server);
+    await sealBlocks(server);
     const beforeRestart = await progress();
     assert.equal(beforeRestart.trace_info.trace_state, 'pending');
     assert.deepEqual(counters(beforeRestart), [3, 3, 2], 'the notification and the excesses wait, both');
@@ -175,7 +169,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(reopened.trace_id, traceId, 'the reopened index keeps the id');
     assert.equal(reopened.trace_info.trace_state, 'pending');
     assert.deepEqual(counters(reopened), [4, 4, 1]);
-    await sealOne(server);
+    await sealBlocks(server);
     assert.deepEqual(server.chain.stats(), { pendingMessages: 0, openTransactions: 0 }, 'the transfer is done');
 
     // The finished trace, by the root's transaction hash.
