@@ -40,7 +40,8 @@ export interface V3Server {
 
 /**
  * `network` decides the friendly-address flags (mainnet: not test-only). `attach`: the index follows the
- * network's own local chain (otherwise it answers from whatever the test wrote into it).
+ * network's own local chain (otherwise it answers from whatever the test wrote into it). `chainOptions.dataDir`:
+ * the chain on disk (else in memory), so a test can stop() and serve the same chain again.
  */
 export async function serveIndex(
   t: TestContext,
