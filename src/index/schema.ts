@@ -29,6 +29,7 @@ import { TRACES_MIGRATION } from './traces/schema.js';
 import { TOKENS_MIGRATION } from './tokens/schema.js';
 import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 import { DNS_MIGRATION } from './dns/schema.js';
+import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 
 
 export type { Migration };
@@ -147,6 +148,7 @@ export const MIGRATIONS: readonly Migration[] = [
   TOKENS_MIGRATION,
   DNS_MIGRATION,
   TOKEN_METADATA_MIGRATION,
+  NFT_SALES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -204,8 +204,23 @@ const SCHEMAS: Record<string, object> = {
     address: str, init: bool, index: str, collection_address: nstr, owner_address: nstr,
     content: { type: 'object', additionalProperties: str, nullable: true, description: "TEP-64 content (through the collection's get_nft_content); null before the item is initialized." },
     last_transaction_lt: str, code_hash: str, data_hash: str, collection: { ...NFT_COLLECTION, nullable: true },
-    on_sale: { ...bool, description: 'No sales are indexed: always false.' },
-  }),
+    on_sale: { ...bool, description: 'Owned by a sale contract that sells it (fixed-price sales of the getgems layout; auctions are not indexed).' },
+    sale_contract_address: { ...str, description: 'The sale contract, when on_sale (left out otherwise).' },
+    real_owner: { ...str, description: "The seller, when on_sale and the sale names one (left out otherwise)." },
+  }, ['address', 'init', 'index', 'collection_address', 'owner_address', 'content', 'last_transaction_lt', 'code_hash', 'data_hash', 'collection', 'on_sale']),
+  NFTSale: obj(
+    {
+      type: { ...str, description: 'getgems_sale (auctions are not indexed).' }, address: str, nft_address: str, nft_owner_address: str, marketplace_address: str,
+      created_at: int, last_transaction_lt: str, code_hash: str, data_hash: str,
+      details: obj(
+        { is_complete: bool, full_price: str, marketplace_fee_address: str, marketplace_fee: str, royalty_address: str, royalty_amount: str },
+        ['is_complete', 'full_price', 'marketplace_fee', 'royalty_amount'],
+      ),
+      nft_item: ref('NFTItem'),
+    },
+    ['type', 'address', 'details'],
+  ),
+  NFTSalesResponse: obj({ nft_sales: list(ref('NFTSale')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   NFTItemsResponse: obj({ nft_items: list(ref('NFTItem')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   NFTTransfer: obj({
     query_id: str, nft_address: str, nft_collection: nstr, transaction_hash: str, transaction_lt: str, transaction_now: int, transaction_aborted: bool,

@@ -60,7 +60,7 @@ export class MethodCache {
 }
 
 /** The get-methods a detector starts from (detector.ts). */
-const DETECTED = new Set<TokenMethod>(['get_jetton_data', 'get_wallet_data', 'get_nft_data', 'get_collection_data']);
+const DETECTED = new Set<TokenMethod>(['get_jetton_data', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_sale_data']);
 
 /** The candidate of an account's state after the block, or null when its code has no token get-method. */
 export function accountCandidate(account: string, code: Cell | undefined, data: Cell | undefined, lastTxLt: bigint, methods: MethodCache): TokenAccountCandidate | null {

@@ -23,12 +23,15 @@ import type { TokenAccountCandidate } from './block-tokens.js';
 import { v3TokenContent } from './content.js';
 import type { GetMethodRunner } from './get-methods.js';
 import type { JettonMasterRow, JettonWalletRow, NftCollectionRow, NftItemRow } from './token-rows.js';
+import { readFixPriceSale, type NftSaleRow } from './sales.js';
 
 export interface Detected {
   master?: JettonMasterRow;
   wallet?: JettonWalletRow;
   collection?: NftCollectionRow;
   item?: NftItemRow;
+  /** An NFT sale (sales.ts). */
+  sale?: NftSaleRow;
 }
 
 type Interface = keyof Detected;
@@ -76,13 +79,14 @@ export class ContractReads {
   async detect(c: TokenAccountCandidate, seqno: number): Promise<Detected | null> {
     const has = (method: string) => (c.methods as string[]).includes(method);
     try {
-      const [master, wallet, collection, item] = await Promise.all([
+      const [master, wallet, collection, item, sale] = await Promise.all([
         has('get_jetton_data') ? this.unlessMissed(c, 'master', () => this.jettonMaster(c, seqno)) : null,
         has('get_wallet_data') ? this.unlessMissed(c, 'wallet', () => this.jettonWallet(c, seqno)) : null,
         has('get_collection_data') ? this.unlessMissed(c, 'collection', () => this.nftCollection(c, seqno)) : null,
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
+        has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
       ]);
-      return { master: master ?? undefined, wallet: wallet ?? undefined, collection: collection ?? undefined, item: item ?? undefined };
+      return { master: master ?? undefined, wallet: wallet ?? undefined, collection: collection ?? undefined, item: item ?? undefined, sale: sale ?? undefined };
     } catch {
       // The chain could not run a get-method (a liteserver down): undetected this time.
       return null;

@@ -20,6 +20,7 @@ import { ContractReads, type Detected } from './contracts.js';
 import type { GetMethodRunner } from './get-methods.js';
 import { DomainDetector } from '../dns/domains.js';
 import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
+import { saleBatch, type NftSaleRow } from './sales.js';
 import {
   collectionBatch,
   eventBatch,
@@ -41,6 +42,7 @@ interface GroupContracts {
   collections: Map<string, NftCollectionRow>;
   items: Map<string, NftItemRow>;
   domains: Map<string, DnsEntryRow>;
+  sales: Map<string, NftSaleRow>;
 }
 
 export class TokenDetector {
@@ -59,7 +61,7 @@ export class TokenDetector {
 
   /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
-    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map(), domains: new Map() };
+    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map(), domains: new Map(), sales: new Map() };
     if (this.contracts) {
       for (const block of blocks) {
         const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
@@ -113,6 +115,7 @@ export class TokenDetector {
     if (burns.length > 0) batches.push(eventBatch('jetton_burns', burns));
     if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));
     if (found.domains.size > 0) batches.push(dnsEntryBatch([...found.domains.values()]));
+    if (found.sales.size > 0) batches.push(saleBatch([...found.sales.values()]));
     return batches;
   }
 
@@ -140,6 +143,7 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.wallet) found.wallets.set(result.wallet.address, result.wallet);
   if (result.collection) found.collections.set(result.collection.address, result.collection);
   if (result.item) found.items.set(result.item.address, result.item);
+  if (result.sale) found.sales.set(result.sale.address, result.sale);
 }
 
 /** Buffers that crossed a thread arrive as Uint8Arrays. */

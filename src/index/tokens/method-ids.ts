@@ -12,7 +12,7 @@ export function methodId(name: string): number {
 }
 
 /** The get-methods token detection and the address_book interfaces look for. */
-export const TOKEN_METHODS = ['get_jetton_data', 'get_wallet_address', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_nft_address_by_index', 'get_nft_content', 'dnsresolve', 'get_editor', 'get_authority_address'] as const;
+export const TOKEN_METHODS = ['get_jetton_data', 'get_wallet_address', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_nft_address_by_index', 'get_nft_content', 'dnsresolve', 'get_editor', 'get_authority_address', 'get_sale_data'] as const;
 export type TokenMethod = (typeof TOKEN_METHODS)[number];
 
 const BY_ID = new Map<number, TokenMethod>(TOKEN_METHODS.map((name) => [methodId(name), name]));
@@ -54,8 +54,11 @@ const INTERFACE_METHODS: [string, TokenMethod[]][] = [
   ['editable', ['get_editor']],
   ['jetton_master', ['get_jetton_data', 'get_wallet_address']],
   ['jetton_wallet', ['get_wallet_data']],
+  // toncenter names every get_sale_data contract both (it cannot tell a v1 auction from a sale by methods).
+  ['nft_auction_v1', ['get_sale_data']],
   ['nft_collection', ['get_nft_content', 'get_collection_data', 'get_nft_address_by_index']],
   ['nft_item', ['get_nft_data']],
+  ['nft_sale', ['get_sale_data']],
   ['sbt', ['get_authority_address']],
 ];
 

@@ -4,6 +4,8 @@
  *   items        insertion order; owner -> (owner, collection, index); one collection -> (collection, index);
  *                sort_by_last_transaction_lt -> last_transaction_lt desc
  *   transfers    tx_lt (tx_now when a utime bound is given), then tx_hash; aborted ones kept
+ * An item is on sale when its owner is a sale contract of that item (nft_sales, sales.ts): ton-index-go's join,
+ * whatever the sale's is_complete says; its real_owner is then the sale's seller, else its owner.
  */
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
@@ -33,6 +35,28 @@ export interface NftItemRecord {
   lastTransactionLt: bigint;
   codeHash: Buffer;
   dataHash: Buffer;
+  /** The sale contract that owns the item and sells it (nft_sales); null when not on sale. */
+  saleAddress: string | null;
+  /** That sale's seller (null while the sale has none). */
+  saleOwner: string | null;
+}
+
+export interface NftSaleRecord {
+  address: string;
+  type: string;
+  isComplete: boolean;
+  createdAt: number;
+  marketplaceAddress: string | null;
+  nftAddress: string;
+  nftOwnerAddress: string | null;
+  fullPrice: string;
+  marketplaceFeeAddress: string | null;
+  marketplaceFee: string;
+  royaltyAddress: string | null;
+  royaltyAmount: string;
+  lastTransactionLt: bigint;
+  codeHash: Buffer;
+  dataHash: Buffer;
 }
 
 export interface NftTransferRecord {
@@ -58,6 +82,8 @@ export interface NftItemFilter {
   collections?: string[];
   /** Decimal item indexes (with collections only). */
   indexes?: string[];
+  /** The owner filter reads real_owner (the seller of an item on sale) instead of owner_address. */
+  includeOnSale?: boolean;
   sortByLastTransactionLt?: boolean;
 }
 
@@ -96,8 +122,34 @@ function itemOf(row: SqlRow): NftItemRecord {
     lastTransactionLt: bigint(row.last_transaction_lt),
     codeHash: bytes(row.code_hash),
     dataHash: bytes(row.data_hash),
+    saleAddress: optionalText(row.sale_address),
+    saleOwner: optionalText(row.sale_owner),
   };
 }
+
+function saleOf(row: SqlRow): NftSaleRecord {
+  return {
+    address: text(row.address),
+    type: text(row.type),
+    isComplete: int(row.is_complete) !== 0,
+    createdAt: int(row.created_at),
+    marketplaceAddress: optionalText(row.marketplace_address),
+    nftAddress: text(row.nft_address),
+    nftOwnerAddress: optionalText(row.nft_owner_address),
+    fullPrice: text(row.full_price),
+    marketplaceFeeAddress: optionalText(row.marketplace_fee_address),
+    marketplaceFee: text(row.marketplace_fee),
+    royaltyAddress: optionalText(row.royalty_address),
+    royaltyAmount: text(row.royalty_amount),
+    lastTransactionLt: bigint(row.last_transaction_lt),
+    codeHash: bytes(row.code_hash),
+    dataHash: bytes(row.data_hash),
+  };
+}
+
+/** Items with the sale that owns them, if any (ton-index-go: left join on owner = sale and sale.nft = item). */
+const ITEMS_WITH_SALE = `SELECT N.*, S.address AS sale_address, S.nft_owner_address AS sale_owner
+  FROM nft_items N LEFT JOIN nft_sales S ON S.address = N.owner_address AND S.nft_address = N.address`;
 
 export class NftReader {
   constructor(private readonly reads: SqlReads) {}
@@ -115,20 +167,36 @@ export class NftReader {
   }
 
   async items(filter: NftItemFilter, p: Page): Promise<NftItemRecord[]> {
-    const where = new Where().in('address', filter.addresses).in('owner_address', filter.owners).in('collection_address', filter.collections);
-    where.in('index_order', filter.indexes?.map((i) => indexOrder(BigInt(i))));
-    let orderBy = 'first_lt, address';
-    if (filter.owners?.length) orderBy = 'owner_address, collection_address, index_order';
-    else if (filter.collections?.length === 1) orderBy = 'collection_address, index_order';
-    else if (filter.addresses?.length) orderBy = 'address';
-    if (filter.sortByLastTransactionLt) orderBy = 'last_transaction_lt DESC, address';
-    return (await this.reads.all(`SELECT * FROM nft_items ${where} ORDER BY ${orderBy} ${page(p)}`, where.params)).map(itemOf);
+    const where = new Where().in('N.address', filter.addresses).in('N.collection_address', filter.collections);
+    const owners = filter.owners ?? [];
+    if (owners.length > 0 && filter.includeOnSale) {
+      // real_owner IN owners. The first condition lets each store use its indexes (items by owner, sales by
+      // seller); the second is the exact rule (an item a sale owns belongs to its seller, not to the sale).
+      where.add(`(N.owner_address IN (${marks(owners)}) OR N.address IN (SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${marks(owners)})))`, ...owners, ...owners);
+      where.add(`COALESCE(S.nft_owner_address, N.owner_address) IN (${marks(owners)})`, ...owners);
+    } else {
+      where.in('N.owner_address', owners);
+    }
+    where.in('N.index_order', filter.indexes?.map((i) => indexOrder(BigInt(i))));
+    let orderBy = 'N.first_lt, N.address';
+    if (owners.length > 0) orderBy = 'N.owner_address, N.collection_address, N.index_order';
+    else if (filter.collections?.length === 1) orderBy = 'N.collection_address, N.index_order';
+    else if (filter.addresses?.length) orderBy = 'N.address';
+    if (filter.sortByLastTransactionLt) orderBy = 'N.last_transaction_lt DESC, N.address';
+    return (await this.reads.all(`${ITEMS_WITH_SALE} ${where} ORDER BY ${orderBy} ${page(p)}`, where.params)).map(itemOf);
   }
 
   async itemsByAddress(addresses: readonly string[]): Promise<NftItemRecord[]> {
     const list = [...new Set(addresses)];
     if (list.length === 0) return [];
-    return (await this.reads.all(`SELECT * FROM nft_items WHERE address IN (${marks(list)})`, list as SqlValue[])).map(itemOf);
+    return (await this.reads.all(`${ITEMS_WITH_SALE} WHERE N.address IN (${marks(list)})`, list as SqlValue[])).map(itemOf);
+  }
+
+  /** Sales by contract address (/nft/sales), in address order. */
+  async sales(addresses: readonly string[]): Promise<NftSaleRecord[]> {
+    const list = [...new Set(addresses)];
+    if (list.length === 0) return [];
+    return (await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${marks(list)}) ORDER BY address`, list as SqlValue[])).map(saleOf);
   }
 
   async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {

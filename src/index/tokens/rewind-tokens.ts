@@ -26,7 +26,7 @@ import type { GetMethodRunner } from './get-methods.js';
 import type { IndexRewind } from '../rewind.js';
 
 export const TOKEN_EVENT_TABLES = ['jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
-export const TOKEN_STATE_TABLES = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'] as const;
+export const TOKEN_STATE_TABLES = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'nft_sales'] as const;
 
 export interface TokenRewind {
   /** Statements run first in the rewind's transaction: the changed accounts' rows deleted. */

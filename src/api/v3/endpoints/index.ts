@@ -4,7 +4,7 @@ import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, wal
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
 import { masterchainInfo } from './masterchain-info.js';
-import { nftCollections, nftItems, nftTransfers } from './nfts.js';
+import { nftCollections, nftItems, nftSales, nftTransfers } from './nfts.js';
 import { dnsRecords } from './dns.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
@@ -29,6 +29,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   nftCollections,
   nftItems,
   nftTransfers,
+  nftSales,
   dnsRecords,
   addressBookEndpoint,
   metadata,

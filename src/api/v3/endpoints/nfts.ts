@@ -1,11 +1,11 @@
 /**
- * /nft/collections, /nft/items, /nft/transfers: the NFT tables the index fills (src/index/tokens), with
- * toncenter's parameters, defaults, 422s and orders (ton-index-go main.go and crud_nft.go). No sales or
- * auctions are indexed: `include_on_sale` changes nothing.
+ * /nft/collections, /nft/items, /nft/transfers, /nft/sales: the NFT tables the index fills (src/index/tokens), with
+ * toncenter's parameters, defaults, 422s and orders (ton-index-go main.go, crud_nft.go, crud_sales.go).
+ * Fixed-price sales are indexed (getgems' get_sale_data layout); auctions are not.
  */
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { nftCollectionJson, nftItemJson, nftTransferJson } from '../format/nfts.js';
+import { nftCollectionJson, nftItemJson, nftSaleJson, nftTransferJson } from '../format/nfts.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import { answer } from './jettons.js';
 
@@ -34,7 +34,7 @@ export const nftItems = defineEndpoint({
     owner_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT item owner in any form. Max: 1000.' },
     collection_address: { type: 'address[]', maxItems: 1000, description: 'Collection address in any form.' },
     index: { type: 'string[]', maxItems: 1000, description: 'Index of item for given collection. Max: 1000.' },
-    include_on_sale: { type: 'bool', default: false, description: 'Include NFTs on sale (no sales are indexed: changes nothing).' },
+    include_on_sale: { type: 'bool', default: false, description: 'With owner_address: also the NFTs the owners listed on a sale contract (the filter reads real_owner).' },
     sort_by_last_transaction_lt: { type: 'bool', default: false, description: 'Sort NFT items by last transaction lt descending.' },
     ...PAGE_PARAMS,
   },
@@ -46,7 +46,14 @@ export const nftItems = defineEndpoint({
     if (p.index.some((i) => i.length > 80)) throw new ApiError(422, 'index: at most 80 digits');
     const reader = indexOf(network);
     const items = await reader.nfts.items(
-      { addresses: p.address, owners: p.owner_address, collections: p.collection_address, indexes: p.index, sortByLastTransactionLt: p.sort_by_last_transaction_lt },
+      {
+        addresses: p.address,
+        owners: p.owner_address,
+        collections: p.collection_address,
+        indexes: p.index,
+        includeOnSale: p.include_on_sale,
+        sortByLastTransactionLt: p.sort_by_last_transaction_lt,
+      },
       p,
     );
     const collections = new Map((await reader.nfts.collectionsByAddress(items.flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [c.address, c]));
@@ -86,6 +93,37 @@ export const nftTransfers = defineEndpoint({
       'nft_transfers',
       transfers.map(nftTransferJson),
       transfers.flatMap((t) => [t.itemAddress, t.collectionAddress, t.oldOwner, t.newOwner, t.responseDestination]),
+    );
+  },
+});
+
+export const nftSales = defineEndpoint({
+  path: '/nft/sales',
+  tag: 'nfts',
+  summary: 'NFT sale contracts by address (fixed-price sales of the getgems layout; auctions are not indexed)',
+  params: {
+    address: { type: 'address[]', required: true, maxItems: 1000, missing: 'at least 1 address required', description: 'Sale contract address in any form. Max: 1000.' },
+  },
+  response: ref('NFTSalesResponse'),
+  async handle(p, network) {
+    const reader = indexOf(network);
+    const sales = await reader.nfts.sales(p.address);
+    const items = new Map((await reader.nfts.itemsByAddress(sales.map((s) => s.nftAddress))).map((i) => [i.address, i]));
+    const collections = new Map(
+      (await reader.nfts.collectionsByAddress([...items.values()].flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [c.address, c]),
+    );
+    const rows = sales.map((s) => {
+      const item = items.get(s.nftAddress);
+      return nftSaleJson(s, item, item?.collectionAddress ? collections.get(item.collectionAddress) : undefined);
+    });
+    return answer(
+      network,
+      'nft_sales',
+      rows,
+      sales.flatMap((s) => {
+        const item = items.get(s.nftAddress);
+        return [s.address, s.nftAddress, s.nftOwnerAddress, s.marketplaceAddress, s.marketplaceFeeAddress, s.royaltyAddress, item?.collectionAddress ?? null, item?.ownerAddress ?? null];
+      }),
     );
   },
 });

@@ -1,9 +1,10 @@
 /**
  * NFT rows as toncenter's v3 writes them (ton-index-go models/nft.go: field order, lts as strings, hashes
- * and BoCs in base64, null for what is absent). No sales are indexed: `on_sale` is false and the sale
- * fields are left out (toncenter omits them when empty).
+ * and BoCs in base64, null for what is absent). An item a sale contract owns and sells is `on_sale`, with
+ * `sale_contract_address` and `real_owner` (the seller); toncenter leaves those two out when empty (omitempty).
+ * Auctions are not indexed: `auction_contract_address` never appears.
  */
-import type { NftCollectionRecord, NftItemRecord, NftTransferRecord } from '../../../index/tokens/nft-reader.js';
+import type { NftCollectionRecord, NftItemRecord, NftSaleRecord, NftTransferRecord } from '../../../index/tokens/nft-reader.js';
 import { b64, decodedPayload } from './jettons.js';
 
 export function nftCollectionJson(c: NftCollectionRecord) {
@@ -18,7 +19,9 @@ export function nftCollectionJson(c: NftCollectionRecord) {
   };
 }
 
-export function nftItemJson(i: NftItemRecord, collection: NftCollectionRecord | undefined) {
+/** `withSale`: false inside /nft/sales, whose nft_item ton-index-go builds without the sale fields. */
+export function nftItemJson(i: NftItemRecord, collection: NftCollectionRecord | undefined, withSale = true) {
+  const onSale = withSale && i.saleAddress !== null;
   return {
     address: i.address,
     init: i.init,
@@ -30,7 +33,33 @@ export function nftItemJson(i: NftItemRecord, collection: NftCollectionRecord | 
     code_hash: b64(i.codeHash),
     data_hash: b64(i.dataHash),
     collection: collection ? nftCollectionJson(collection) : null,
-    on_sale: false,
+    on_sale: onSale,
+    ...(onSale ? { sale_contract_address: i.saleAddress } : {}),
+    ...(onSale && i.saleOwner !== null ? { real_owner: i.saleOwner } : {}),
+  };
+}
+
+/** ton-index-go's NFTSale of type getgems_sale (models/nft.go): the sale, its details, and its item when indexed. */
+export function nftSaleJson(s: NftSaleRecord, item: NftItemRecord | undefined, collection: NftCollectionRecord | undefined) {
+  return {
+    type: s.type,
+    address: s.address,
+    nft_address: s.nftAddress,
+    ...(s.nftOwnerAddress !== null ? { nft_owner_address: s.nftOwnerAddress } : {}),
+    ...(s.marketplaceAddress !== null ? { marketplace_address: s.marketplaceAddress } : {}),
+    created_at: s.createdAt,
+    last_transaction_lt: s.lastTransactionLt.toString(),
+    code_hash: b64(s.codeHash),
+    data_hash: b64(s.dataHash),
+    details: {
+      is_complete: s.isComplete,
+      full_price: s.fullPrice,
+      ...(s.marketplaceFeeAddress !== null ? { marketplace_fee_address: s.marketplaceFeeAddress } : {}),
+      marketplace_fee: s.marketplaceFee,
+      ...(s.royaltyAddress !== null ? { royalty_address: s.royaltyAddress } : {}),
+      royalty_amount: s.royaltyAmount,
+    },
+    ...(item ? { nft_item: nftItemJson(item, collection, false) } : {}),
   };
 }
 

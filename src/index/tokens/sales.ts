@@ -1,0 +1,89 @@
+/**
+ * NFT sale contracts, detected as toncenter's indexer does (GetGemsNftFixPriceSale, smc-interfaces/NftSale.cpp):
+ * `get_sale_data` answering at least 11 values, bottom first
+ *   (int magic = 0x46495850 "FIXP", int is_complete, int created_at, slice marketplace, slice nft,
+ *    slice nft_owner (addr_none: not active yet), int full_price, slice marketplace_fee_address,
+ *    int marketplace_fee, slice royalty_address, int royalty_amount)
+ * Another magic, another shape: not a fixed-price sale (remembered by code hash, as every detector's miss).
+ * Auctions (magic 0x415543 "AUC", or get_auction_data_v4) and getgems' v4 sales (get_fix_price_data_v4) are not
+ * read: see README ("NFT sales").
+ */
+import type { Address } from '@ton/core';
+import { formatRawUpper } from '../../ton/address.js';
+import { NotThatContract, StackReader } from '../../ton/stack-reader.js';
+import type { InsertBatch } from '../sql/driver.js';
+import type { TokenAccountCandidate } from './block-tokens.js';
+import type { GetMethodRunner } from './get-methods.js';
+
+export const FIX_PRICE_SALE_MAGIC = 0x46495850n;
+
+export interface NftSaleRow {
+  address: string;
+  /** toncenter's sale type: getgems_sale (fixed price). */
+  type: 'getgems_sale';
+  isComplete: boolean;
+  createdAt: bigint;
+  marketplace: string | null;
+  nft: string;
+  /** The seller; null until the NFT arrived. */
+  nftOwner: string | null;
+  fullPrice: bigint;
+  marketplaceFeeAddress: string | null;
+  marketplaceFee: bigint;
+  royaltyAddress: string | null;
+  royaltyAmount: bigint;
+  lastTxLt: bigint;
+  codeHash: Buffer;
+  dataHash: Buffer;
+}
+
+const raw = (address: Address | null) => (address ? formatRawUpper(address) : null);
+
+/** The sale a candidate is; throws NotThatContract when its answer is not a fixed-price sale's. */
+export async function readFixPriceSale(runner: GetMethodRunner, c: TokenAccountCandidate, seqno: number): Promise<NftSaleRow> {
+  const values = await runner.run(c.account, 'get_sale_data', [], seqno);
+  if (values === null) throw new NotThatContract('get_sale_data failed');
+  const s = new StackReader(values, 'get_sale_data');
+  if (s.int(0) !== FIX_PRICE_SALE_MAGIC) throw new NotThatContract('get_sale_data: not a fixed-price sale');
+  const nft = raw(s.address(4));
+  if (!nft) throw new NotThatContract('get_sale_data: no nft');
+  const createdAt = s.int(2);
+  // Stored as a 64-bit integer: an answer beyond it is no sale's (getgems writes a uint32).
+  if (createdAt < 0n || createdAt >= 1n << 63n) throw new NotThatContract('get_sale_data: created_at out of range');
+  return {
+    address: c.account,
+    type: 'getgems_sale',
+    isComplete: s.int(1) !== 0n,
+    createdAt,
+    marketplace: raw(s.address(3)),
+    nft,
+    nftOwner: raw(s.address(5)),
+    fullPrice: s.int(6),
+    marketplaceFeeAddress: raw(s.address(7)),
+    marketplaceFee: s.int(8),
+    royaltyAddress: raw(s.address(9)),
+    royaltyAmount: s.int(10),
+    lastTxLt: c.lastTxLt,
+    codeHash: c.codeHash,
+    dataHash: c.dataHash,
+  };
+}
+
+const SALE_COLUMNS = [
+  'address', 'type', 'is_complete', 'created_at', 'marketplace_address', 'nft_address', 'nft_owner_address', 'full_price',
+  'marketplace_fee_address', 'marketplace_fee', 'royalty_address', 'royalty_amount', 'last_transaction_lt', 'code_hash', 'data_hash', 'first_lt',
+];
+
+/** A newer state replaces an older one; first_lt (insertion order) stays, as for every token table. */
+export function saleBatch(rows: NftSaleRow[]): InsertBatch {
+  const updates = SALE_COLUMNS.filter((c) => c !== 'address' && c !== 'first_lt').map((c) => `${c} = excluded.${c}`);
+  return {
+    table: 'nft_sales',
+    columns: SALE_COLUMNS,
+    rows: rows.map((r) => [
+      r.address, r.type, r.isComplete ? 1 : 0, r.createdAt, r.marketplace, r.nft, r.nftOwner, r.fullPrice.toString(),
+      r.marketplaceFeeAddress, r.marketplaceFee.toString(), r.royaltyAddress, r.royaltyAmount.toString(), r.lastTxLt, r.codeHash, r.dataHash, r.lastTxLt,
+    ]),
+    conflict: `ON CONFLICT (address) DO UPDATE SET ${updates.join(', ')} WHERE excluded.last_transaction_lt >= nft_sales.last_transaction_lt`,
+  };
+}
