@@ -6,8 +6,12 @@
  * `real_owner`; `owner_address=<seller>` leaves it out unless `include_on_sale=true`. A buyer buys one (the item is
  * the buyer's, not on sale, the sale complete, the seller paid); the seller cancels the other (the item comes
  * back). Answers are checked against toncenter's v3 spec (where it has the path) and ours; bad input is a 422.
+ * An index written before migration 8 (nft_sales) opens upgraded in place.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
@@ -18,6 +22,15 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { nftCode, nftSaleCode } from '../contracts/code.js';
 import { openStore } from '../index/support/stores.js';
+import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
+import { MIGRATIONS, migrate } from '../../src/index/schema.js';
+import type { SqlDriver } from '../../src/index/sql/driver.js';
+import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
+import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
+import { saleBatch } from '../../src/index/tokens/sales.js';
+import { NFT_SALES_MIGRATION } from '../../src/index/tokens/sales-schema.js';
+import { itemBatch } from '../../src/index/tokens/token-rows.js';
+import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { sealBlocks, serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
@@ -173,5 +186,54 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal(reply.status, 422, `${path}: ${JSON.stringify(reply.body)}`);
       assert.match(reply.body.error, new RegExp(words), path);
     }
+  });
+}
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`sales migration (8): an index written before it opens upgraded in place; its statements run twice change nothing [${store}]`, async (t) => {
+    let options: IndexOptions;
+    let driver: () => Promise<SqlDriver>;
+    if (store === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'tongate-sales-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      options = { network: 'testnet', dataDir: dir };
+      driver = async () => SqliteDriver.open(join(dir, 'testnet', 'index.sqlite'));
+    } else {
+      if (!(await requireService(t, 'postgres'))) return;
+      const schema = uniqueName('tongate_sales');
+      t.after(() => dropSchema(schema));
+      options = { network: 'testnet', databaseUrl: POSTGRES_URL, schema };
+      driver = () => PostgresDriver.open(POSTGRES_URL, schema);
+    }
+    const [ITEM, SALE, SELLER] = ['1', '2', '3'].map((d) => `0:${d.repeat(64)}`);
+    const hash = Buffer.alloc(32, 7);
+    // What the previous tongate wrote: every migration but this one, and an item a (not yet known) sale owns.
+    const old = await driver();
+    await migrate(old, MIGRATIONS.filter((m) => m !== NFT_SALES_MIGRATION));
+    await old.write([itemBatch([{ address: ITEM, init: true, index: 0n, collection: null, owner: SALE, content: { uri: 'x' }, lastTxLt: 10n, codeHash: hash, dataHash: hash }])]);
+    await old.close();
+
+    const page = { limit: 10, offset: 0 };
+    let index = await openIndex(options);
+    let [item] = await index.reader.nfts.items({ addresses: [ITEM] }, page);
+    assert.deepEqual([item.ownerAddress, item.saleAddress, item.saleOwner], [SALE, null, null], 'no sale known yet');
+    await index.close();
+
+    const again = await driver();
+    await again.write([], NFT_SALES_MIGRATION.statements(store));
+    await again.write([
+      saleBatch([{
+        address: SALE, type: 'getgems_sale', isComplete: false, createdAt: 1n, marketplace: null, nft: ITEM, nftOwner: SELLER, fullPrice: 5n,
+        marketplaceFeeAddress: null, marketplaceFee: 0n, royaltyAddress: null, royaltyAmount: 0n, lastTxLt: 11n, codeHash: hash, dataHash: hash,
+      }]),
+    ]);
+    assert.deepEqual((await again.all('SELECT version FROM index_migrations WHERE version = 8')).length, 1);
+    await again.close();
+
+    index = await openIndex(options);
+    t.after(() => index.close());
+    [item] = await index.reader.nfts.items({ owners: [SELLER], includeOnSale: true }, page);
+    assert.deepEqual([item.address, item.saleAddress, item.saleOwner], [ITEM, SALE, SELLER]);
+    assert.deepEqual(await index.reader.nfts.items({ owners: [SELLER] }, page), []);
   });
 }

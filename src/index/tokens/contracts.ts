@@ -86,7 +86,7 @@ export class ContractReads {
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
         has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
       ]);
-      return { master: master ?? undefined, wallet: wallet ?? undefined, collection: collection ?? undefined, item: item ?? undefined, sale: sale ?? undefined };
+      return { master: master ?? undefined, wallet: wallet ?? undefined, collection: collection ?? undefined, item: item ?? undefined, ...(sale ? { sale } : {}) };
     } catch {
       // The chain could not run a get-method (a liteserver down): undetected this time.
       return null;
