@@ -6,7 +6,8 @@
  * `real_owner`; `owner_address=<seller>` leaves it out unless `include_on_sale=true`. A buyer buys one (the item is
  * the buyer's, not on sale, the sale complete, the seller paid); the seller cancels the other (the item comes
  * back). Answers are checked against toncenter's v3 spec (where it has the path) and ours; bad input is a 422.
- * An index written before migration 8 (nft_sales) opens upgraded in place.
+ * An index written before migration 8 (nft_sales) opens upgraded in place; a devnet snapshot restore puts a bought
+ * item back on sale (rewind-tokens.ts covers nft_sales).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +32,9 @@ import { saleBatch } from '../../src/index/tokens/sales.js';
 import { NFT_SALES_MIGRATION } from '../../src/index/tokens/sales-schema.js';
 import { itemBatch } from '../../src/index/tokens/token-rows.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { startContractsChain } from '../contracts/support.js';
+import { indexedUpTo, until } from '../devnet/support.js';
+import { getJson } from '../support/tongate.js';
 import { sealBlocks, serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
@@ -237,3 +241,42 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(await index.reader.nfts.items({ owners: [SELLER] }, page), []);
   });
 }
+
+test('a devnet snapshot restore puts a bought item back on sale, its sale not complete (nft_sales rewound)', async (t) => {
+  const env = await startContractsChain(t);
+  const code = await nftCode();
+  const [seller, buyer] = [await env.actor(161), await env.actor(162)];
+  const collectionInit = nftCollectionInit(code.collection, {
+    owner: seller.address,
+    content: offchainContent('https://sale.example/r.json'),
+    commonContent: beginCell().endCell(),
+    itemCode: code.item,
+    royalty: { numerator: 0, denominator: 100, destination: seller.address },
+  });
+  const C = contractAddress(0, collectionInit);
+  const I = nftItemAddress(C, code.item, 0);
+  await seller.send(C, toNano('0.2'), deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.address, content: beginCell().endCell() }), collectionInit);
+  const init = nftSaleInit(await nftSaleCode(), {
+    marketplace: seller.address, nft: I, fullPrice: toNano(1), marketplaceFeeAddress: seller.address, marketplaceFee: 0n, royaltyAddress: seller.address, royaltyAmount: 0n, createdAt: 1,
+  });
+  const S = contractAddress(0, init);
+  await seller.send(S, toNano('0.1'), undefined, init);
+  await seller.send(I, toNano('0.1'), nftTransferBody({ newOwner: S, response: seller.address, forwardAmount: toNano('0.02') }));
+  const state = async () => {
+    const item = (await getJson(`${env.url}/api/v3/nft/items?address=${raw(I)}`)).body.nft_items[0];
+    const sale = (await getJson(`${env.url}/api/v3/nft/sales?address=${raw(S)}`)).body.nft_sales[0];
+    return JSON.stringify([item?.owner_address, item?.on_sale, item?.real_owner ?? null, sale?.details.is_complete]);
+  };
+  const listed = JSON.stringify([raw(S), true, raw(seller.address), false]);
+  await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
+  assert.equal(await until(state, (v) => v === listed), listed);
+
+  await env.devnet.snapshot('listed');
+  await buyer.send(S, toNano('1.2'), buySaleBody());
+  await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
+  const sold = JSON.stringify([raw(buyer.address), false, null, true]);
+  assert.equal(await until(state, (v) => v === sold), sold);
+
+  await env.devnet.restoreSnapshot('listed');
+  assert.equal(await until(state, (v) => v === listed), listed, 'the sale and the item as the restored chain has them');
+});
