@@ -170,9 +170,15 @@ export class NftReader {
     const where = new Where().in('N.address', filter.addresses).in('N.collection_address', filter.collections);
     const owners = filter.owners ?? [];
     if (owners.length > 0 && filter.includeOnSale) {
-      // real_owner IN owners. The first condition lets each store use its indexes (items by owner, sales by
-      // seller); the second is the exact rule (an item a sale owns belongs to its seller, not to the sale).
-      where.add(`(N.owner_address IN (${marks(owners)}) OR N.address IN (SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${marks(owners)})))`, ...owners, ...owners);
+      // real_owner IN owners. The first condition narrows to the candidates through indexes (items by owner,
+      // sales by seller); the second is the exact rule (an item a sale owns belongs to its seller, not to the
+      // sale). As a UNION, not an OR: PostgreSQL turns `owner IN (..) OR address IN (subquery)` into a walk of
+      // the whole owner index (200 ms at 100k items for an owner late in it; 1 ms as a UNION; README).
+      where.add(
+        `N.address IN (SELECT address FROM nft_items WHERE owner_address IN (${marks(owners)}) UNION SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${marks(owners)}))`,
+        ...owners,
+        ...owners,
+      );
       where.add(`COALESCE(S.nft_owner_address, N.owner_address) IN (${marks(owners)})`, ...owners);
     } else {
       where.in('N.owner_address', owners);
