@@ -368,7 +368,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
 
     await t.test('endpoints not built answer 404 like any unknown path', async () => {
-      for (const path of ['/api/v3/nft/sales', '/api/v3/actions', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
+      for (const path of ['/api/v3/actions', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
         assert.equal(await api.fails(path, 404), 'not found', path);
       }
     });
