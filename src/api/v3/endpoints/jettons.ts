@@ -8,7 +8,7 @@ import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBook } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
 import { metadataOf } from '../format/metadata.js';
-import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
+import { isGiven, PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import type { NetworkContext } from '../../network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
@@ -50,8 +50,8 @@ export const jettonWallets = defineEndpoint({
   async handle(p, network, query?: Record<string, unknown>) {
     if (p.jetton_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
     const reader = indexOf(network);
-    // `sort` orders by balance only when the request names it (toncenter's): the parsed default is desc.
-    const sort = query && Object.prototype.hasOwnProperty.call(query, 'sort') ? p.sort : undefined;
+    // `sort` orders by balance only when the request gives it a value (toncenter's): the parsed default is desc.
+    const sort = isGiven(query, 'sort') ? p.sort : undefined;
     const wallets = await reader.tokens.jettonWallets(
       { addresses: p.address, owners: p.owner_address, jettons: p.jetton_address, excludeZeroBalance: p.exclude_zero_balance },
       sort,
