@@ -8,6 +8,7 @@
  * comma lists on /metadata).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { dnsEntryBatch } from '../../src/index/dns/rows.js';
@@ -61,7 +62,8 @@ function rows() {
 eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as toncenter parses them', async (t, { index }) => {
   await index.writer.writeRows(rows());
   const server = await serveIndex(t, index, 'testnet');
-  const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
+  const document = (await server.get('/api/v3/openapi.json')).body;
+  const ours = ourV3(document);
   const ok = async (path: string) => {
     const reply = await server.get(`/api/v3${path}`);
     assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
@@ -177,4 +179,16 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.deepEqual(await wallets(`owner_address=${o1}&jetton_address=${M2}&limit=1`), [W2]);
   const dns = await ok('/dns/records?domain=alice.ton&_=1');
   assert.equal(dns.records[0].dns_wallet, o2);
+  // The OpenAPI document (which Swagger UI at /api/v3/ reads) lists each endpoint with every parameter toncenter
+  // documents, and the defaults as toncenter applies them (jetton/wallets: no sort unless given; DNS: limit 100).
+  const toncenter = JSON.parse(readFileSync(new URL('../reference/toncenter-v3-openapi.json', import.meta.url), 'utf8'));
+  const paramsOf = (doc: any, path: string) => new Map<string, any>(doc.paths[path].get.parameters.map((p: any) => [p.name, p]));
+  for (const path of ['/jetton/masters', '/jetton/wallets', '/jetton/transfers', '/jetton/burns', '/nft/collections', '/nft/items', '/nft/transfers', '/dns/records', '/metadata']) {
+    const mine = paramsOf(document, `/api/v3${path}`);
+    for (const [name, theirs] of paramsOf(toncenter, `/api/v3${path}`)) {
+      assert.ok(mine.has(name), `${path}: ${name} documented`);
+      if (theirs.schema?.maximum !== undefined) assert.equal(mine.get(name).schema.maximum, theirs.schema.maximum, `${path}: ${name} maximum`);
+      if (name === 'limit' || name === 'sort') assert.equal(mine.get(name).schema.default, theirs.schema.default, `${path}: ${name} default`);
+    }
+  }
 });

@@ -10,6 +10,7 @@
  *              write arrays; toncenter's fiber reads `name[]` as `name`), and a comma-separated value splits
  *   single     a value given twice: the last counts (toncenter's query decoder); no comma split
  *   bool       Go's strconv.ParseBool words (1 t true, 0 f false, any case) and `on` (fiber's schema decoder)
+ *   sort       asc/desc or a/d, any case; default desc (`sort|none`: no default, the endpoint's own order)
  *   limit      default 10, 1..1000, above 1000 is 422 `limit is not allowed: N > 1000`; below 1 counts as 1
  * Every failure is a 422 that names the parameter and echoes (a bounded excerpt of) the value.
  */
@@ -39,6 +40,7 @@ export type ParamType =
   | 'direction'
   | 'direction|both'
   | 'sort'
+  | 'sort|none'
   | 'limit'
   | 'offset';
 
@@ -75,6 +77,8 @@ interface Values {
   /** Token transfers: `both` (either side) is the same as no direction. */
   'direction|both': 'in' | 'out' | 'both';
   sort: 'asc' | 'desc';
+  /** A sort with no default: absent means the endpoint's own order (jetton/wallets: by balance only when given). */
+  'sort|none': 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -105,11 +109,6 @@ function rawValues(query: Record<string, unknown>, name: string, split: boolean)
   // Query values are strings; anything else (a JSON body never reaches here) is not read as text.
   const texts = given.filter((v): v is string => typeof v === 'string');
   return (split ? texts.flatMap((v) => v.split(',')) : texts).map((v) => v.trim()).filter((v) => v.length > 0);
-}
-
-/** Whether the request gave `name` a (non-empty) value: for the rare parameter whose absence means something. */
-export function isGiven(query: Record<string, unknown> | undefined, name: string): boolean {
-  return query !== undefined && rawValues(query, name, false).length > 0;
 }
 
 function integer(name: string, text: string, min: bigint, max: bigint): bigint {
@@ -175,7 +174,8 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
     case 'direction|both':
       if (text !== 'in' && text !== 'out' && text !== 'both') throw new ApiError(422, `${name} should be one of: in, out, both (got '${showInput(text)}')`);
       return text;
-    case 'sort': {
+    case 'sort':
+    case 'sort|none': {
       const lower = text.toLowerCase();
       if (lower === 'asc' || lower === 'a') return 'asc';
       if (lower === 'desc' || lower === 'd') return 'desc';

@@ -36,7 +36,7 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
-        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network, request.query as Record<string, unknown>).catch((error) => rethrowIndexFailure(error, request.log));
+        const answer = await endpoint.handle(parseQuery(endpoint.params, request.query as Record<string, unknown>), request.network).catch((error) => rethrowIndexFailure(error, request.log));
         return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
       });
     }

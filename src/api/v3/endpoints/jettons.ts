@@ -8,7 +8,7 @@ import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBook } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
 import { metadataOf } from '../format/metadata.js';
-import { isGiven, PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
+import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import type { NetworkContext } from '../../network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
@@ -44,17 +44,15 @@ export const jettonWallets = defineEndpoint({
     jetton_address: { type: 'address[]', maxItems: 1000, description: 'Jetton Master in any form.' },
     exclude_zero_balance: { type: 'bool', default: false, description: 'Exclude jetton wallets with 0 balance.' },
     ...PAGE_PARAMS,
-    sort: { type: 'sort', description: 'Sort jetton wallets by balance (no order by balance unless given).' },
+    sort: { type: 'sort|none', description: 'Sort jetton wallets by balance (no order by balance unless given).' },
   },
   response: ref('JettonWalletsResponse'),
-  async handle(p, network, query?: Record<string, unknown>) {
+  async handle(p, network) {
     if (p.jetton_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
     const reader = indexOf(network);
-    // `sort` orders by balance only when the request gives it a value (toncenter's): the parsed default is desc.
-    const sort = isGiven(query, 'sort') ? p.sort : undefined;
     const wallets = await reader.tokens.jettonWallets(
       { addresses: p.address, owners: p.owner_address, jettons: p.jetton_address, excludeZeroBalance: p.exclude_zero_balance },
-      sort,
+      p.sort,
       p,
     );
     return answer(network, 'jetton_wallets', wallets.map(jettonWalletJson), wallets.flatMap((w) => [w.address, w.owner, w.jetton]));
