@@ -244,3 +244,23 @@ export const WINDOW_PARAMS = {
 export function windowOf(p: { start_utime?: number; end_utime?: number; start_lt?: bigint; end_lt?: bigint }) {
   return { startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt, endLt: p.end_lt };
 }
+
+/** Go's strconv.ParseBool, which toncenter's request settings use: anything else is no setting at all. */
+function goBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+/**
+ * The envelope keys a request asks to leave empty: toncenter's `X-No-Address-Book` / `X-No-Metadata` headers,
+ * or their query forms `x_no_address_book` / `x_no_metadata` (the header wins), answer `{}` for that key.
+ */
+export function emptiedKeys(headers: Record<string, unknown>, query: Record<string, unknown>): ('address_book' | 'metadata')[] {
+  const setting = (header: string, name: string) => {
+    const raw = headers[header] ?? (Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined);
+    const text = Array.isArray(raw) ? raw[0] : raw;
+    return typeof text === 'string' ? goBool(text) === true : false;
+  };
+  return [...(setting('x-no-address-book', 'x_no_address_book') ? (['address_book'] as const) : []), ...(setting('x-no-metadata', 'x_no_metadata') ? (['metadata'] as const) : [])];
+}
