@@ -172,6 +172,16 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.equal(metadata[M1].token_info[0].symbol, 'ONE');
   assert.equal(metadata[M2].is_indexed, false, 'an offchain uri not fetched yet');
   assert.equal(metadata[W1].token_info[0].type, 'jetton_wallets');
+  // /metadata: a jetton wallet brings its master along; NFT items carry their index; other addresses are left out.
+  assert.deepEqual(Object.keys(await ok(`/metadata?address=${W1}`)).sort(), [M1, W1].sort());
+  const item = (await ok(`/metadata?address=${I1}&address=${o1}`))[I1];
+  assert.equal(item.token_info[0].type, 'nft_items');
+  assert.equal(item.token_info[0].nft_index, '0');
+  // address_book rows: user_friendly, interfaces, and the domain whose wallet record points back at its owner.
+  const { address_book: book } = await ok(`/jetton/wallets?owner_address=${o2}`);
+  assert.equal(book[o2].domain, 'alice.ton');
+  assert.equal(book[o2].user_friendly, O2.toString({ bounceable: false, testOnly: true }), 'no code: non-bounceable, test-only on testnet');
+  assert.ok(Array.isArray(book[W3].interfaces));
 
   // toncenter's X-No-Address-Book / X-No-Metadata (or x_no_address_book / x_no_metadata): that key is `{}`.
   const plain = async (path: string, headers: Record<string, string> = {}) => (await getJson(`${server.base}/api/v3${path}`, { headers })).body;
