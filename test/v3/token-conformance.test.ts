@@ -201,6 +201,13 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.deepEqual(Object.keys(await ok(`/metadata?address=${M1},${encodeURIComponent(O1.toString())}&_=1`)).sort(), [M1]);
   assert.deepEqual(await wallets(`owner_address=${O1.toString()}&exclude_zero_balance=true&limit=50&sort=desc`), [W1]);
   assert.deepEqual(await wallets(`owner_address=${o1}&jetton_address=${M2}&limit=1`), [W2]);
+  const friendly = [O1.toString({ bounceable: false }), O2.toString()].map(encodeURIComponent).join(',');
+  assert.equal(Object.keys(await ok(`/addressBook?address=${friendly}&_=1`)).length, 2);
+  for (const path of [`/walletStates?address=${friendly}&_=1`, `/accountStates?address=${friendly}&include_boc=false&_=1`]) {
+    const body = await ok(path);
+    assert.ok('address_book' in body && 'metadata' in body, path);
+  }
+  assert.equal((await ok(`/jetton/masters?address=${M1},${M2}`)).jetton_masters.length, 2);
   const dns = await ok('/dns/records?domain=alice.ton&_=1');
   assert.equal(dns.records[0].dns_wallet, o2);
   // The OpenAPI document (which Swagger UI at /api/v3/ reads) lists each endpoint with every parameter toncenter
