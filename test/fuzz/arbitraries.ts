@@ -197,6 +197,7 @@ export function valueFor(type: string, known: Known): fc.Arbitrary<unknown> {
     case 'direction':
       return fc.oneof(fc.constantFrom('in', 'out', 'both', ''), hostile);
     case 'sort':
+    case 'sort|none':
       return fc.oneof(fc.constantFrom('asc', 'desc', 'ASC', ''), hostile);
     case 'string[]':
       return list(fc.string({ maxLength: 20 }));

@@ -20,8 +20,7 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
   params: S;
   /** OpenAPI schema of the 200 answer (usually a $ref into openapi.ts's components). */
   response: object;
-  /** `query`: the raw query, for the rare parameter whose absence means something (jetton/wallets' sort). */
-  handle(params: Parsed<S>, network: NetworkContext, query?: Record<string, unknown>): Promise<unknown>;
+  handle(params: Parsed<S>, network: NetworkContext): Promise<unknown>;
 }
 
 /**

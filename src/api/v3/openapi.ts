@@ -45,6 +45,7 @@ const PARAM_SCHEMAS: Record<ParamType, object> = {
   direction: { type: 'string', enum: ['in', 'out'] },
   'direction|both': { type: 'string', enum: ['in', 'out', 'both'] },
   sort: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  'sort|none': { type: 'string', enum: ['asc', 'desc'] },
   limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
   offset: { type: 'integer', minimum: 0, default: 0 },
 };
@@ -323,7 +324,7 @@ export function v3OpenApi(endpoints: V3Endpoint<any>[], postEndpoints: V3PostEnd
       title: 'tongate: toncenter-compatible API v3 (indexed)',
       version,
       description:
-        'API key: header X-API-Key or query api_key. Lists are repeated keys (`?account=A&account=B`); `limit` defaults to 10, at most 1000. ' +
+        'API key: header X-API-Key or query api_key. Lists are repeated keys (`?account=A&account=B`), bracketed keys (`account[]=A`) or comma-separated values; `limit` defaults to 10, at most 1000. ' +
         'Addresses are written raw (`0:ABC...`) with user-friendly forms in `address_book`; lt, utime and amounts are strings; shard ids are uppercase hex.',
     },
     security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }, {}],

@@ -6,7 +6,11 @@
  *   shard      unsigned hex (optional 0x), else signed decimal
  *   opcode     0x-hex, bare hex, or signed 32-bit decimal
  *   utime      an integer, or a float (truncated)
- *   lists      repeated keys (`?address=A&address=B`), a comma-separated value also splits
+ *   lists      repeated keys (`?address=A&address=B`), bracketed keys (`?address[]=A`, as axios and PHP
+ *              write arrays; toncenter's fiber reads `name[]` as `name`), and a comma-separated value splits
+ *   single     a value given twice: the last counts (toncenter's query decoder); no comma split
+ *   bool       Go's strconv.ParseBool words (1 t true, 0 f false, any case) and `on` (fiber's schema decoder)
+ *   sort       asc/desc or a/d, any case; default desc (`sort|none`: no default, the endpoint's own order)
  *   limit      default 10, 1..1000, above 1000 is 422 `limit is not allowed: N > 1000`; below 1 counts as 1
  * Every failure is a 422 that names the parameter and echoes (a bounded excerpt of) the value.
  */
@@ -36,6 +40,7 @@ export type ParamType =
   | 'direction'
   | 'direction|both'
   | 'sort'
+  | 'sort|none'
   | 'limit'
   | 'offset';
 
@@ -72,6 +77,8 @@ interface Values {
   /** Token transfers: `both` (either side) is the same as no direction. */
   'direction|both': 'in' | 'out' | 'both';
   sort: 'asc' | 'desc';
+  /** A sort with no default: absent means the endpoint's own order (jetton/wallets: by balance only when given). */
+  'sort|none': 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -90,13 +97,18 @@ export type Parsed<S extends ParamSpecs> = {
 const LIST_TYPES = new Set<ParamType>(['address[]', 'string[]', 'hash[]']);
 const DECIMAL = /^-?\d+$/;
 
-/** The values a query string gave for `name`: repeated keys and comma-separated values. */
-function rawValues(query: Record<string, unknown>, name: string): string[] {
-  const raw = Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined;
-  if (raw === undefined) return [];
-  const list = Array.isArray(raw) ? raw : [raw];
+/**
+ * The values a query string gave for `name` (and `name[]`), empty ones dropped. `split`: a comma-separated
+ * value is several values (list parameters; real wallets send `address=A,B`).
+ */
+function rawValues(query: Record<string, unknown>, name: string, split: boolean): string[] {
+  const given = [name, `${name}[]`].flatMap((key) => {
+    const raw = Object.prototype.hasOwnProperty.call(query, key) ? query[key] : undefined;
+    return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  });
   // Query values are strings; anything else (a JSON body never reaches here) is not read as text.
-  return list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [])).map((v) => v.trim()).filter((v) => v.length > 0);
+  const texts = given.filter((v): v is string => typeof v === 'string');
+  return (split ? texts.flatMap((v) => v.split(',')) : texts).map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
 function integer(name: string, text: string, min: bigint, max: bigint): bigint {
@@ -132,8 +144,8 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
     }
     case 'bool': {
       const lower = text.toLowerCase();
-      if (lower === 'true' || lower === '1') return true;
-      if (lower === 'false' || lower === '0') return false;
+      if (lower === 'true' || lower === 't' || lower === '1' || lower === 'on') return true;
+      if (lower === 'false' || lower === 'f' || lower === '0') return false;
       throw badParameter(name, `expected true or false, got '${showInput(text)}'`);
     }
     case 'address':
@@ -162,7 +174,8 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
     case 'direction|both':
       if (text !== 'in' && text !== 'out' && text !== 'both') throw new ApiError(422, `${name} should be one of: in, out, both (got '${showInput(text)}')`);
       return text;
-    case 'sort': {
+    case 'sort':
+    case 'sort|none': {
       const lower = text.toLowerCase();
       if (lower === 'asc' || lower === 'a') return 'asc';
       if (lower === 'desc' || lower === 'd') return 'desc';
@@ -189,20 +202,21 @@ function defaultOf(spec: ParamSpec): unknown {
 export function parseQuery<S extends ParamSpecs>(specs: S, query: Record<string, unknown>): Parsed<S> {
   const parsed: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const values = rawValues(query, name);
+    const list = LIST_TYPES.has(spec.type);
+    const values = rawValues(query, name, list);
     if (values.length === 0) {
       if (spec.required) throw new ApiError(spec.missingStatus ?? 422, spec.missing ?? `failed to parse parameter ${name}: required`);
       parsed[name] = defaultOf(spec);
       continue;
     }
-    if (LIST_TYPES.has(spec.type)) {
+    if (list) {
       if (spec.maxItems !== undefined && values.length > spec.maxItems) {
         throw badParameter(name, `at most ${spec.maxItems} values are allowed, got ${values.length}`);
       }
       parsed[name] = values.map((v) => parseOne(name, spec.type, v));
     } else {
-      // A single-valued parameter given twice: the first one counts (as Go's query parser does).
-      parsed[name] = parseOne(name, spec.type, values[0]);
+      // A single-valued parameter given twice: the last one counts, as in toncenter (fiber's schema decoder).
+      parsed[name] = parseOne(name, spec.type, values[values.length - 1]);
     }
   }
   return parsed as Parsed<S>;
@@ -229,4 +243,24 @@ export const WINDOW_PARAMS = {
 /** The reader's Window from parsed window parameters. */
 export function windowOf(p: { start_utime?: number; end_utime?: number; start_lt?: bigint; end_lt?: bigint }) {
   return { startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt, endLt: p.end_lt };
+}
+
+/** Go's strconv.ParseBool, which toncenter's request settings use: anything else is no setting at all. */
+function goBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+/**
+ * The envelope keys a request asks to leave empty: toncenter's `X-No-Address-Book` / `X-No-Metadata` headers,
+ * or their query forms `x_no_address_book` / `x_no_metadata` (the header wins), answer `{}` for that key.
+ */
+export function emptiedKeys(headers: Record<string, unknown>, query: Record<string, unknown>): ('address_book' | 'metadata')[] {
+  const setting = (header: string, name: string) => {
+    const raw = headers[header] ?? (Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined);
+    const text = Array.isArray(raw) ? raw[0] : raw;
+    return typeof text === 'string' ? goBool(text) === true : false;
+  };
+  return [...(setting('x-no-address-book', 'x_no_address_book') ? (['address_book'] as const) : []), ...(setting('x-no-metadata', 'x_no_metadata') ? (['metadata'] as const) : [])];
 }

@@ -44,17 +44,15 @@ export const jettonWallets = defineEndpoint({
     jetton_address: { type: 'address[]', maxItems: 1000, description: 'Jetton Master in any form.' },
     exclude_zero_balance: { type: 'bool', default: false, description: 'Exclude jetton wallets with 0 balance.' },
     ...PAGE_PARAMS,
-    sort: { type: 'sort', description: 'Sort jetton wallets by balance (no order by balance unless given).' },
+    sort: { type: 'sort|none', description: 'Sort jetton wallets by balance (no order by balance unless given).' },
   },
   response: ref('JettonWalletsResponse'),
-  async handle(p, network, query?: Record<string, unknown>) {
+  async handle(p, network) {
     if (p.jetton_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
     const reader = indexOf(network);
-    // `sort` orders by balance only when the request names it (toncenter's): the parsed default is desc.
-    const sort = query && Object.prototype.hasOwnProperty.call(query, 'sort') ? p.sort : undefined;
     const wallets = await reader.tokens.jettonWallets(
       { addresses: p.address, owners: p.owner_address, jettons: p.jetton_address, excludeZeroBalance: p.exclude_zero_balance },
-      sort,
+      p.sort,
       p,
     );
     return answer(network, 'jetton_wallets', wallets.map(jettonWalletJson), wallets.flatMap((w) => [w.address, w.owner, w.jetton]));
