@@ -79,18 +79,36 @@ interface BlockSink {
   close(): Promise<void>;
 }
 
-function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: string[] = []): BlockSink {
-  if (runGetMethod) index.writer.useGetMethods(directGetMethods(runGetMethod), dnsRoots);
-  return { write: (block) => index.writer.write(indexedFromFeed(block)), writeRows: (rows) => index.writer.writeRows(rows), close: async () => {} };
+function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: string[] = [], logger?: IndexLogger): BlockSink {
+  let closing = false;
+  let backfill: Promise<unknown> = Promise.resolve();
+  if (runGetMethod) {
+    index.writer.useGetMethods(directGetMethods(runGetMethod), dnsRoots);
+    // An index written before token detection: its contracts detected beside the blocks (tokens/backfill.ts).
+    backfill = index.writer.backfillTokens({ dnsRoots, logger, stopped: () => closing }).catch((err: Error) => {
+      if (!closing) logger?.warn?.({ err }, 'index: the token back-fill stopped; it resumes at the next start');
+    });
+  }
+  return {
+    write: (block) => index.writer.write(indexedFromFeed(block)),
+    writeRows: (rows) => index.writer.writeRows(rows),
+    async close() {
+      closing = true;
+      await backfill;
+    },
+  };
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = []): BlockSink {
+function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = [], logger?: IndexLogger): BlockSink {
   let worker: WorkerWriter | undefined;
   const current = () => {
-    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod, dnsRoots);
+    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod, dnsRoots, logger);
     return worker;
   };
+  // Started now, not at the first block: its store thread runs the token back-fill an older index may need, and an
+  // index already at its chain's head may wait long for a block.
+  if (runGetMethod) current();
   return {
     write: (block) => current().write(block),
     writeRows: (rows) => current().writeRows(rows),
@@ -131,7 +149,10 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
   // Token detection runs get-methods through the chain (tokens/README.md): a feed without them detects nothing.
   const runGetMethod: RunGetMethod | undefined = feed.runGetMethod ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno) : undefined;
-  const sink = options.thread === 'main' ? mainThreadSink(index, runGetMethod, options.dnsRoots) : workerSink(index, options.threadNice, runGetMethod, options.dnsRoots);
+  const sink =
+    options.thread === 'main'
+      ? mainThreadSink(index, runGetMethod, options.dnsRoots, options.logger)
+      : workerSink(index, options.threadNice, runGetMethod, options.dnsRoots, options.logger);
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

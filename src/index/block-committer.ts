@@ -71,6 +71,11 @@ export class BlockCommitter {
     this.tokens = new TokenDetector(this.driver, runner, dnsRoots);
   }
 
+  /** The detector blocks are committed with: the token back-fill (tokens/backfill.ts) shares its caches. */
+  get tokenDetector(): TokenDetector {
+    return this.tokens;
+  }
+
   commit(block: RenderedBlock): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ block, resolve, reject });

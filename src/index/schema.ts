@@ -17,6 +17,7 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
+ *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
@@ -29,6 +30,7 @@ import { TRACES_MIGRATION } from './traces/schema.js';
 import { TOKENS_MIGRATION } from './tokens/schema.js';
 import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 import { DNS_MIGRATION } from './dns/schema.js';
+import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 
 
@@ -148,6 +150,7 @@ export const MIGRATIONS: readonly Migration[] = [
   TOKENS_MIGRATION,
   DNS_MIGRATION,
   TOKEN_METADATA_MIGRATION,
+  TOKEN_BACKFILL_MIGRATION,
   NFT_SALES_MIGRATION,
 ];
 

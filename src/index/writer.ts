@@ -12,6 +12,7 @@ import { BlockCommitter } from './block-committer.js';
 import { CodeBocCache, renderBlock } from './block-rows.js';
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
+import { backfillTokens, type TokenBackfillOptions, type TokenBackfillOutcome } from './tokens/backfill.js';
 import type { IndexedBlock } from './types.js';
 
 export class IndexWriter {
@@ -30,6 +31,11 @@ export class IndexWriter {
   /** Token detection runs get-methods with `runner` from now on (without: only known wallets' events are kept). */
   useGetMethods(runner: GetMethodRunner, dnsRoots: readonly string[] = []): void {
     this.committer.useGetMethods(runner, dnsRoots);
+  }
+
+  /** The token back-fill (tokens/backfill.ts) with the detector blocks are committed with: `attach` with `thread: 'main'`, tests. */
+  backfillTokens(options: TokenBackfillOptions = {}): Promise<TokenBackfillOutcome> {
+    return backfillTokens(this.driver, () => this.committer.tokenDetector, options);
   }
 
   /** Resolves once the block is committed; rejects with what failed (rendering or writing). */

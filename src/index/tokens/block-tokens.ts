@@ -20,7 +20,7 @@ export interface TokenAccountCandidate {
   methods: TokenMethod[];
 }
 
-interface EventBase {
+export interface EventBase {
   txHash: Buffer;
   txLt: bigint;
   txNow: number;
@@ -88,14 +88,20 @@ export function eventCandidate(tx: Transaction, account: string, inMessage: Cell
     account,
     source: formatRawUpper(message.info.src),
   };
+  return eventOfBody(base, opcode, message.body);
+}
+
+/** The event an inbound internal message's body makes of its transaction (`base`), when it parses (also tokens/backfill.ts, from stored rows). */
+export function eventOfBody(base: EventBase, opcode: number, body: Cell): TokenEventCandidate | null {
   if (opcode === JETTON_TRANSFER) {
-    const body = parseJettonTransfer(message.body);
-    return body ? { ...base, kind: 'transfer', body } : null;
+    const transfer = parseJettonTransfer(body);
+    return transfer ? { ...base, kind: 'transfer', body: transfer } : null;
   }
   if (opcode === NFT_TRANSFER) {
-    const body = parseNftTransfer(message.body);
-    return body ? { ...base, kind: 'nft_transfer', body } : null;
+    const transfer = parseNftTransfer(body);
+    return transfer ? { ...base, kind: 'nft_transfer', body: transfer } : null;
   }
-  const body = parseJettonBurn(message.body);
-  return body ? { ...base, kind: 'burn', body } : null;
+  if (opcode !== JETTON_BURN) return null;
+  const burn = parseJettonBurn(body);
+  return burn ? { ...base, kind: 'burn', body: burn } : null;
 }

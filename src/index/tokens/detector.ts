@@ -136,13 +136,20 @@ export class TokenDetector {
   }
 }
 
-/** The newest state of each contract wins (blocks come in order). */
+/**
+ * The newest state of each contract wins (blocks come in order), keeping the lt it was first met at in the group:
+ * first_lt is the same whether blocks were committed one by one (live) or grouped (a catch-up).
+ */
 function keep(found: GroupContracts, result: Detected | null): void {
   if (!result) return;
-  if (result.master) found.masters.set(result.master.address, result.master);
-  if (result.wallet) found.wallets.set(result.wallet.address, result.wallet);
-  if (result.collection) found.collections.set(result.collection.address, result.collection);
-  if (result.item) found.items.set(result.item.address, result.item);
+  const newest = <R extends { address: string; lastTxLt: bigint; firstLt?: bigint }>(map: Map<string, R>, row: R) => {
+    const earlier = map.get(row.address);
+    map.set(row.address, earlier ? { ...row, firstLt: earlier.firstLt ?? earlier.lastTxLt } : row);
+  };
+  if (result.master) newest(found.masters, result.master);
+  if (result.wallet) newest(found.wallets, result.wallet);
+  if (result.collection) newest(found.collections, result.collection);
+  if (result.item) newest(found.items, result.item);
   if (result.sale) found.sales.set(result.sale.address, result.sale);
 }
 

@@ -3,6 +3,8 @@ import type { InsertBatch, SqlValue } from '../sql/driver.js';
 import { balanceOrder } from '../block-rows.js';
 
 export interface JettonMasterRow {
+  /** first_lt when the contract was met earlier in the same group of blocks (detector.ts); else lastTxLt. */
+  firstLt?: bigint;
   address: string;
   totalSupply: bigint;
   mintable: boolean;
@@ -15,6 +17,8 @@ export interface JettonMasterRow {
 }
 
 export interface JettonWalletRow {
+  /** first_lt when the contract was met earlier in the same group of blocks (detector.ts); else lastTxLt. */
+  firstLt?: bigint;
   address: string;
   balance: bigint;
   owner: string;
@@ -26,6 +30,8 @@ export interface JettonWalletRow {
 }
 
 export interface NftCollectionRow {
+  /** first_lt when the contract was met earlier in the same group of blocks (detector.ts); else lastTxLt. */
+  firstLt?: bigint;
   address: string;
   nextItemIndex: bigint;
   owner: string | null;
@@ -36,6 +42,8 @@ export interface NftCollectionRow {
 }
 
 export interface NftItemRow {
+  /** first_lt when the contract was met earlier in the same group of blocks (detector.ts); else lastTxLt. */
+  firstLt?: bigint;
   address: string;
   init: boolean;
   index: bigint;
@@ -77,7 +85,7 @@ export function masterBatch(rows: JettonMasterRow[]): InsertBatch {
   return {
     table: 'jetton_masters',
     columns: MASTER_COLUMNS,
-    rows: rows.map((m) => [m.address, m.totalSupply.toString(), m.mintable ? 1 : 0, m.admin, JSON.stringify(m.content), m.walletCodeHash, m.lastTxLt, m.codeHash, m.dataHash, m.lastTxLt]),
+    rows: rows.map((m) => [m.address, m.totalSupply.toString(), m.mintable ? 1 : 0, m.admin, JSON.stringify(m.content), m.walletCodeHash, m.lastTxLt, m.codeHash, m.dataHash, m.firstLt ?? m.lastTxLt]),
     conflict: newest(MASTER_COLUMNS).replace('{table}', 'jetton_masters'),
   };
 }
@@ -96,7 +104,7 @@ export function walletBatch(rows: JettonWalletRow[]): InsertBatch {
       w.codeHash,
       w.dataHash,
       w.mintlessIsClaimed === null ? null : w.mintlessIsClaimed ? 1 : 0,
-      w.lastTxLt,
+      w.firstLt ?? w.lastTxLt,
     ]),
     conflict: newest(WALLET_COLUMNS).replace('{table}', 'jetton_wallets'),
   };
@@ -110,7 +118,7 @@ export function collectionBatch(rows: NftCollectionRow[]): InsertBatch {
   return {
     table: 'nft_collections',
     columns: COLLECTION_COLUMNS,
-    rows: rows.map((c) => [c.address, c.nextItemIndex.toString(), c.owner, JSON.stringify(c.content), c.lastTxLt, c.codeHash, c.dataHash, c.lastTxLt]),
+    rows: rows.map((c) => [c.address, c.nextItemIndex.toString(), c.owner, JSON.stringify(c.content), c.lastTxLt, c.codeHash, c.dataHash, c.firstLt ?? c.lastTxLt]),
     conflict: newest(COLLECTION_COLUMNS).replace('{table}', 'nft_collections'),
   };
 }
@@ -130,7 +138,7 @@ export function itemBatch(rows: NftItemRow[]): InsertBatch {
       i.lastTxLt,
       i.codeHash,
       i.dataHash,
-      i.lastTxLt,
+      i.firstLt ?? i.lastTxLt,
     ]),
     conflict: newest(ITEM_COLUMNS).replace('{table}', 'nft_items'),
   };

@@ -13,6 +13,7 @@ import { SqliteDriver } from '../sql/sqlite-driver.js';
 import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
 import { PortGetMethods, type GetMethodReply, type GetMethodRequest } from '../tokens/get-methods.js';
+import { backfillTokens } from '../tokens/backfill.js';
 import { buffer } from './transfer.js';
 
 export interface StoreWorkerData {
@@ -29,7 +30,9 @@ export interface StoreWorkerData {
 
 /** `rows`: rows of the index's own (the fetched token metadata) written here, the only connection that writes. */
 export type StoreRequest = { close: true } | GetMethodReply | { rows: InsertBatch[]; id: number };
-export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequest;
+/** `log`: a line for the main thread's logger (the token back-fill's progress). */
+export type StoreLog = { log: { level: 'info' | 'warn'; object: object; message: string } };
+export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequest | StoreLog;
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
   return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
@@ -61,6 +64,21 @@ driver.catch((error: Error) => {
   process.exit(1);
 });
 
+// The token back-fill of an index written before token detection (tokens/backfill.ts): beside the commits, with
+// their detector; stopped (to resume at the next start) when the thread is closed.
+let closing = false;
+const log = (level: 'info' | 'warn') => (object: object, message: string) => {
+  const { err, ...rest } = object as { err?: unknown };
+  port.postMessage({ log: { level, object: err === undefined ? rest : { ...rest, error: String((err as Error)?.message ?? err) }, message } } satisfies StoreReply);
+};
+const backfill = runner
+  ? Promise.all([driver, committer])
+      .then(([d, c]) => backfillTokens(d, () => c.tokenDetector, { dnsRoots, logger: { info: log('info'), warn: log('warn') }, stopped: () => closing }))
+      .catch((error: Error) => {
+        if (!closing) log('warn')({ err: error }, 'index: the token back-fill stopped; it resumes at the next start');
+      })
+  : Promise.resolve();
+
 rendered.on('message', (message: RenderedMessage) => {
   const { id, seqno, transactions } = message;
   const rows = 'error' in message ? new Error(message.error) : reviveBytes(message.rows);
@@ -87,6 +105,8 @@ port.on('message', (request: StoreRequest) => {
     return;
   }
   void (async () => {
+    closing = true;
+    await backfill;
     await (await driver.catch(() => undefined))?.close();
     rendered.close();
     port.postMessage({ closed: true } satisfies StoreReply);

@@ -14,6 +14,7 @@ import { packBlock, type PackedBlock } from './transfer.js';
 import type { RenderRequest, RenderWorkerData } from './render-worker.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
 import { serveGetMethod, type RunGetMethod } from '../tokens/get-methods.js';
+import type { TokenBackfillWarnings } from '../tokens/backfill.js';
 
 export class WorkerWriter {
   private readonly render: Worker;
@@ -28,8 +29,9 @@ export class WorkerWriter {
    * `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts).
    * `runGetMethod`: the chain's, for token detection (the store thread asks, this thread relays).
    * `dnsRoots`: the network's DNS root collections (src/index/dns).
+   * `logger`: where the store thread's lines go (the token back-fill's progress, tokens/backfill.ts).
    */
-  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = []) {
+  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = [], logger?: TokenBackfillWarnings) {
     const { port1, port2 } = new MessageChannel();
     this.store = spawn('store-worker', { location, rendered: port2, nice, getMethods: runGetMethod !== undefined, dnsRoots } satisfies StoreWorkerData, [port2]);
     this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
@@ -49,6 +51,7 @@ export class WorkerWriter {
         if (runGetMethod) void serveGetMethod(runGetMethod, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
         return;
       }
+      if ('log' in reply) return logger?.[reply.log.level]?.(reply.log.object, reply.log.message);
       if ('closed' in reply) return closed();
       if ('failed' in reply) return fail(new Error(`index store thread: ${reply.failed}`));
       const waiter = this.pending.get(reply.id);

@@ -1,0 +1,27 @@
+/**
+ * Migration 7: the marker of the token back-fill (backfill.ts). An index written before token detection (before
+ * migration 4, or upgraded to it in place) holds accounts no detector has looked at: their contracts appear only
+ * when they next change. The migration records, when the index already holds account states, a cursor row
+ * ('tokens', '') in `index_backfill_cursors`: the back-fill walks latest_account_states in account order from it,
+ * moves it forward with each group it commits (a restart resumes there) and deletes the row when done, so a later
+ * start does nothing. An empty index (a new one) gets no row: live detection sees every account it writes.
+ *
+ *   index_backfill_cursors   work a migration left to do, resumable by a text key (the traces back-fill's
+ *                            `index_backfills` keys by masterchain seqno, an integer)
+ */
+import type { Migration } from '../sql/column-types.js';
+
+export const TOKEN_BACKFILL = 'tokens';
+
+export const TOKEN_BACKFILL_MIGRATION: Migration = {
+  version: 7,
+  name: 'tokens: back-fill of the token and DNS rows of accounts indexed before token detection',
+  statements() {
+    return [
+      `CREATE TABLE IF NOT EXISTS index_backfill_cursors (name TEXT PRIMARY KEY, after_key TEXT NOT NULL)`,
+      `INSERT INTO index_backfill_cursors (name, after_key)
+        SELECT '${TOKEN_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
+        ON CONFLICT (name) DO NOTHING`,
+    ];
+  },
+};
