@@ -13,13 +13,14 @@ import { beginCell, Cell, Dictionary } from '@ton/core';
 import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
 import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
 import { MIGRATIONS, migrate } from '../../src/index/schema.js';
-import type { SqlDriver } from '../../src/index/sql/driver.js';
+import type { SqlDriver, SqlReads } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
 import { TOKENS_MIGRATION } from '../../src/index/tokens/schema.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { story } from './support/sandbox-blocks.js';
 import { ContractReads } from '../../src/index/tokens/contracts.js';
+import { TokenDetector } from '../../src/index/tokens/detector.js';
 import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
 import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
@@ -126,6 +127,32 @@ test('detection: a wallet its master vouched for is not cross-checked again at i
   const other = `0:${'AB'.repeat(32)}`;
   assert.equal((await reads.detect({ ...candidate, account: other }, 7))?.wallet, undefined);
   assert.equal(calls.at(-1), 'get_wallet_address');
+});
+
+test('detection: a contract met in two blocks of one group keeps the first one\'s lt as first_lt (as when committed one by one)', async () => {
+  const [owner, master, wallet] = [testWallet(1), testWallet(2), testWallet(3)].map((w) => w.wallet.address);
+  const slice = (address: typeof owner) => ({ type: 'slice' as const, cell: beginCell().storeAddress(address).endCell() });
+  const runner: GetMethodRunner = {
+    async run(_address, method) {
+      if (method === 'get_wallet_data') return [{ type: 'int', value: 7n }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      if (method === 'get_wallet_address') return [slice(wallet)];
+      return null;
+    },
+  };
+  const raw = `0:${wallet.hash.toString('hex').toUpperCase()}`;
+  const candidate = (lastTxLt: bigint) => ({ account: raw, codeHash: Buffer.alloc(32, 4), dataHash: Buffer.alloc(32), lastTxLt, methods: ['get_wallet_data' as const] });
+  const reads = { all: async () => [] } as unknown as SqlReads;
+  const batches = await new TokenDetector(reads, runner).rows(
+    [
+      { seqno: 5, accounts: [candidate(100n)], events: [] },
+      { seqno: 6, accounts: [candidate(200n)], events: [] },
+    ],
+    () => null,
+  );
+  const wallets = batches.find((b) => b.table === 'jetton_wallets')!;
+  const column = (name: string) => wallets.rows[0][wallets.columns.indexOf(name)];
+  assert.equal(wallets.rows.length, 1);
+  assert.deepEqual([column('last_transaction_lt'), column('first_lt')], [200n, 100n], 'the newest state, first met at the first block');
 });
 
 test('the store thread side: answers by id; a call the chain never answers fails after its time budget', async (t) => {
