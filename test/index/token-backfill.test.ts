@@ -140,7 +140,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     // The next start resumes in its store thread, beside the indexing, and ends where a live index is.
     const lines: string[] = [];
-    const upgraded = await run(old, { info: (_o, message) => lines.push(message), error: () => {} });
+    const upgraded = await run(old, {
+      info: (object, message) => {
+        lines.push(message);
+        if (/back-fill done/.test(message)) t.diagnostic(`${message}: ${JSON.stringify(object)}`);
+      },
+      error: () => {},
+    });
     await until(() => cursorRows(upgraded.index), (n) => n === 0);
     assert.equal(await cursorRows(upgraded.index), 0, 'the back-fill ended');
     assert.ok(lines.some((l) => /token back-fill done/.test(l)), `progress in the log: ${lines.join(' | ')}`);
