@@ -20,7 +20,8 @@
  *   - the rows, the interfaces and the cursor (the group's last account) are committed in one transaction: a
  *     restart resumes after the last group committed. The row is deleted at the end.
  * Accounts already detected at their current state (by live detection, or an earlier run) are skipped, so a
- * network that never ran without detection pays a scan, not a get-method per contract.
+ * network that never ran without detection pays a scan, not a get-method per contract; one that live detection
+ * met first at that state (it changed after the upgrade) gets its first_lt put back to the earlier one.
  * Throttled: after each group it pauses at least as long as the group took (at most half of one thread, which
  * runs at the index threads' low priority), so block commits and reads keep their pace; get-methods run on the
  * emulator read workers (local chain) or a liteserver (lite), never on the HTTP thread.
@@ -94,17 +95,21 @@ async function chunked(addresses: string[], query: (chunk: string[]) => Promise<
   for (let i = 0; i < addresses.length; i += LOOKUP_CHUNK) await query(addresses.slice(i, i + LOOKUP_CHUNK));
 }
 
-/** Candidates already detected at their current state (live, or by an earlier run): nothing to do for them. */
-async function alreadyDetected(driver: SqlDriver, candidates: TokenAccountCandidate[], dnsRoots: ReadonlySet<string>): Promise<Set<string>> {
+/**
+ * Candidates already detected at their current state (live, or by an earlier run): no get-method for them. Each
+ * with the rows whose first_lt is that state's own lt: live detection met it first now (it changed after the
+ * upgrade, before the back-fill came to it), so its first_lt may be later than a live index's.
+ */
+async function alreadyDetected(driver: SqlDriver, candidates: TokenAccountCandidate[], dnsRoots: ReadonlySet<string>): Promise<Map<string, string[]>> {
   const lt = new Map(candidates.map((c) => [c.account, c.lastTxLt]));
-  const done = new Set<string>();
+  const done = new Map<string, string[]>();
   await chunked([...lt.keys()], async (chunk) => {
     for (const table of TOKEN_STATE_TABLES) {
       const item = table === 'nft_items';
       const rows = await driver.all(
         item
-          ? `SELECT i.address, i.last_transaction_lt, i.collection_address, d.nft_item_address AS domain FROM nft_items i LEFT JOIN dns_entries d ON d.nft_item_address = i.address WHERE i.address IN (${marks(chunk)})`
-          : `SELECT address, last_transaction_lt FROM ${table} WHERE address IN (${marks(chunk)})`,
+          ? `SELECT i.address, i.last_transaction_lt, i.first_lt, i.collection_address, d.nft_item_address AS domain FROM nft_items i LEFT JOIN dns_entries d ON d.nft_item_address = i.address WHERE i.address IN (${marks(chunk)})`
+          : `SELECT address, last_transaction_lt, first_lt FROM ${table} WHERE address IN (${marks(chunk)})`,
         chunk,
       );
       for (const row of rows) {
@@ -112,7 +117,9 @@ async function alreadyDetected(driver: SqlDriver, candidates: TokenAccountCandid
         if (bigint(row.last_transaction_lt) !== lt.get(address)) continue;
         // An item of a DNS root detected before dns_entries existed (migration 5) still lacks its domain.
         if (item && dnsRoots.has(optionalText(row.collection_address) ?? '') && !row.domain) continue;
-        done.add(address);
+        const tables = done.get(address) ?? [];
+        if (bigint(row.first_lt) === lt.get(address)) tables.push(table);
+        done.set(address, tables);
       }
     }
   });
@@ -252,8 +259,15 @@ class TokenBackfill {
     }
 
     const found = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
-    const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Set<string>();
+    const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Map<string, string[]>();
     const batches = found.length > 0 ? await this.detect(found, skip, seqno) : [];
+    for (const c of found) {
+      const tables = skip.get(c.account) ?? [];
+      if (tables.length === 0 || !RAW_ADDRESS.test(c.account)) continue;
+      const first = await firstDetectedLt(this.driver, c.account, formatHash(c.codeHash));
+      if (first === null || first >= c.lastTxLt) continue;
+      for (const table of tables) after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
+    }
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${TOKEN_BACKFILL}'`);
     await this.driver.write(batches, [], after);
     this.accounts += rows.length;
@@ -265,7 +279,7 @@ class TokenBackfill {
    * the past events of all of them (a contract detected live after an in-place upgrade to migration 4 still lacks
    * the events before it; an event already there is not written twice).
    */
-  private async detect(found: TokenAccountCandidate[], skip: ReadonlySet<string>, seqno: number): Promise<InsertBatch[]> {
+  private async detect(found: TokenAccountCandidate[], skip: ReadonlyMap<string, string[]>, seqno: number): Promise<InsertBatch[]> {
     const candidates = found.filter((c) => !skip.has(c.account));
     const eventful = found.filter((c) => c.methods.includes('get_wallet_data') || c.methods.includes('get_nft_data')).map((c) => c.account);
     const { events, traces } = await storedEvents(this.driver, eventful);
