@@ -76,6 +76,7 @@ const TABLES: [string, string][] = [
   ['nft_collections', 'address'],
   ['nft_items', 'address'],
   ['nft_transfers', 'tx_hash'],
+  ['nft_sales', 'address'],
   ['dns_entries', 'nft_item_address'],
   // address_book `interfaces`
   ['latest_account_states', 'account'],
