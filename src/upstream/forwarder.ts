@@ -19,6 +19,7 @@ import { SharedBody } from './shared-body.js';
 import { UpstreamTarget, WHOLE_BODY_BYTES, type UpstreamAnswer } from './target.js';
 import { RetryBudget } from './retry-budget.js';
 import { contentCoding, decoded } from './encoding.js';
+import { semanticHeadersKey } from './semantic-headers.js';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -31,6 +32,8 @@ export interface ForwardRequest {
   contentType?: string;
   /** The codings the client accepts, as encoding.ts spells them (`identity` when none). */
   acceptEncoding: string;
+  /** toncenter's request headers that change an answer (semantic-headers.ts), when the client sent any. */
+  semanticHeaders?: Record<string, string>;
   policy: RoutePolicy;
 }
 
@@ -82,8 +85,10 @@ export class UpstreamForwarder {
   forward(request: ForwardRequest): Promise<UpstreamAnswer> {
     const { policy } = request;
     if (!policy.read) return this.attempts(request);
-    // Keyed by the codings asked too: an answer in gzip is not one for a client that asked for none.
-    const key = `${request.version} ${request.method} ${request.rest}\n${request.acceptEncoding}\n${request.body?.toString('latin1') ?? ''}`;
+    // Keyed by the codings asked too: an answer in gzip is not one for a client that asked for none; and by
+    // toncenter's semantic headers: an answer made with X-No-Metadata is not one for a request without it.
+    // (The header lines never are empty, so the empty line after them ends them: no body can pass for one.)
+    const key = `${request.version} ${request.method} ${request.rest}\n${request.acceptEncoding}\n${semanticHeadersKey(request.semanticHeaders)}\n${request.body?.toString('latin1') ?? ''}`;
     if (policy.keep) {
       const cached = this.cache.get(key);
       if (cached) {

@@ -7,8 +7,9 @@
  *
  * The request body is read here, raw (never parsed by fastify), up to --body-limit and within the local
  * parser's bounds on nesting and values, and forwarded byte for byte; JSON bodies are parsed on the side only
- * to tell reads from writes. The client's key (X-API-Key,
- * api_key) is never forwarded: the upstream gets tongate's own key.
+ * to tell reads from writes. Of the client's headers only an explicit few travel (semantic-headers.ts:
+ * toncenter's X-No-Metadata and the like); its key (X-API-Key, api_key) never does: the upstream gets
+ * tongate's own key.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { isLimitedPath } from '../http/access-hook.js';
@@ -17,6 +18,7 @@ import { jsonShapeProblem } from '../http/json-body.js';
 import { apiVersion, routedPath } from '../http/request-target.js';
 import { acceptedCodings } from './encoding.js';
 import { UpstreamFailure } from './failure.js';
+import { semanticHeaders } from './semantic-headers.js';
 import type { ApiVersion, ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
@@ -85,6 +87,7 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     body,
     contentType: body && body.length > 0 ? contentType : undefined,
     acceptEncoding: acceptedCodings(request.headers['accept-encoding']),
+    semanticHeaders: semanticHeaders(version, request.headers),
     policy: policyOf(version, method, path.slice(7), request.query as Params, body),
   };
   let answer: UpstreamAnswer;

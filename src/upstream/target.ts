@@ -31,6 +31,8 @@ export interface AttemptRequest {
   contentType?: string;
   /** What to ask the upstream for (encoding.ts `acceptedCodings`): `identity` when absent. */
   acceptEncoding?: string;
+  /** toncenter's semantic request headers the client sent (semantic-headers.ts), passed as they are. */
+  semanticHeaders?: Record<string, string>;
 }
 
 export interface TargetHealth {
@@ -226,7 +228,11 @@ export class UpstreamTarget {
         },
       };
       const encodingHeaders = this.headersFor(request.acceptEncoding ?? IDENTITY);
-      const requestHeaders = request.contentType ? { ...encodingHeaders, 'content-type': request.contentType } : encodingHeaders;
+      // (Built per request only when there is something to add: most requests send the shared object.)
+      const requestHeaders =
+        request.contentType || request.semanticHeaders
+          ? { ...request.semanticHeaders, ...encodingHeaders, ...(request.contentType ? { 'content-type': request.contentType } : {}) }
+          : encodingHeaders;
       this.pool.dispatch({ path: this.basePath + request.rest, method: request.method as Dispatcher.HttpMethod, headers: requestHeaders, body: request.body }, handler);
     });
   }

@@ -15,7 +15,6 @@ import { dnsEntryBatch } from '../../src/index/dns/rows.js';
 import { collectionBatch, eventBatch, itemBatch, masterBatch, nftTransferBatch, walletBatch } from '../../src/index/tokens/token-rows.js';
 import type { SqlValue } from '../../src/index/sql/driver.js';
 import { eachStore } from '../index/support/stores.js';
-import { THROUGH_UPSTREAM } from '../support/through-upstream.js';
 import { getJson } from '../support/tongate.js';
 import { serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
@@ -185,15 +184,15 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
 
   // toncenter's X-No-Address-Book / X-No-Metadata (or x_no_address_book / x_no_metadata): that key is `{}`.
   const plain = async (path: string, headers: Record<string, string> = {}) => (await getJson(`${server.base}/api/v3${path}`, { headers })).body;
-  // (An upstream-mode front forwards the query but not these request headers: the header forms only when direct.)
-  const noBook = THROUGH_UPSTREAM ? await plain('/jetton/wallets?x_no_address_book=true') : await plain('/jetton/wallets', { 'X-No-Address-Book': 'true' });
+  // (Through an upstream front too: it forwards these headers, src/upstream/semantic-headers.ts.)
+  const noBook = await plain('/jetton/wallets', { 'X-No-Address-Book': 'true' });
   assert.deepEqual(noBook.address_book, {});
   assert.ok(Object.keys(noBook.metadata).length > 0);
   const noMetadata = await plain('/nft/items?x_no_metadata=1');
   assert.deepEqual(noMetadata.metadata, {});
   assert.ok(Object.keys(noMetadata.address_book).length > 0);
   assert.deepEqual(await plain('/jetton/masters?x_no_address_book=maybe'), await ok('/jetton/masters'), 'not a Go bool: no setting');
-  if (!THROUGH_UPSTREAM) assert.deepEqual((await plain(`/dns/records?domain=alice.ton`, { 'X-No-Metadata': '1', 'X-No-Address-Book': 'T' })).address_book, {});
+  assert.deepEqual((await plain(`/dns/records?domain=alice.ton`, { 'X-No-Metadata': '1', 'X-No-Address-Book': 'T' })).address_book, {});
 
   // What wallets send: MyTonWallet pages /jetton/wallets and reads /metadata with comma lists and a cache buster.
   const page = await ok(`/jetton/wallets?owner_address=${O1.toString({ bounceable: false })}&exclude_zero_balance=false&limit=1&offset=1&_=1732550000000`);
