@@ -32,6 +32,7 @@ import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 import { DNS_MIGRATION } from './dns/schema.js';
 import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
+import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 
 
 export type { Migration };
@@ -152,6 +153,7 @@ export const MIGRATIONS: readonly Migration[] = [
   TOKEN_METADATA_MIGRATION,
   TOKEN_BACKFILL_MIGRATION,
   NFT_SALES_MIGRATION,
+  TOKEN_METADATA_QUEUE_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -14,6 +14,8 @@ export class MetadataFetchError extends Error {
     readonly kind: FetchFailureKind,
     message: string,
     readonly retryable = false,
+    /** The host's `Retry-After` header as sent (delay-seconds or an HTTP-date), for the retry schedule. */
+    readonly retryAfter?: string,
   ) {
     super(message);
     this.name = 'MetadataFetchError';

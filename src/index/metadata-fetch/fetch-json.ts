@@ -44,7 +44,8 @@ export async function fetchJsonOnce(
     if (response.statusCode < 200 || response.statusCode >= 300) {
       release(response);
       const retryable = response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 408;
-      throw new MetadataFetchError('http-status', `HTTP ${response.statusCode}`, retryable);
+      const retryAfter = response.headers['retry-after'];
+      throw new MetadataFetchError('http-status', `HTTP ${response.statusCode}`, retryable, typeof retryAfter === 'string' ? retryAfter : undefined);
     }
     return parseObject(await readCapped(response, limits.maxBytes, deadline));
   }

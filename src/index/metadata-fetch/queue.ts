@@ -1,24 +1,44 @@
 /**
- * The background fetch loop: asks the sink (the token index's metadata table) which uris still wait, fetches a
- * batch of them through the fetcher and hands each outcome back. Runs on its own timers, never inside an HTTP
- * request; holds at most one batch of uris in memory; `stop()` aborts what is in flight and returns once the
- * loop has ended (nothing is stored after it resolves).
+ * The background fetch loop: asks the sink (the token index's metadata table) which uris are due, fetches a
+ * batch of them through the fetcher and hands each outcome back: fetched, failed for good, or failed for now
+ * with the time of the next attempt (retry-schedule.ts). Runs on its own timers, never inside an HTTP request;
+ * holds at most one batch of uris in memory; `stop()` aborts what is in flight and returns once the loop has
+ * ended (nothing is stored after it resolves).
  */
 import type { MetadataFetcher } from './fetcher.js';
 import { MetadataFetchError, type FetchFailureKind } from './errors.js';
+import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-schedule.js';
+import { systemClock, type Clock } from '../../util/clock.js';
 
+/** What a uri gave for good: its JSON, or a failure that will not be tried again. */
 export type FetchOutcome =
   | { ok: true; json: Record<string, unknown> }
   | { ok: false; kind: FetchFailureKind; error: string };
 
+/** A uri to fetch now, and how many attempts at it failed so far (0: never tried). */
+export interface DueUri {
+  uri: string;
+  failures: number;
+}
+
+/** A failure that may pass later: the failures so far (this one counted) and when to try again. */
+export interface RetryLater {
+  failures: number;
+  at: number;
+  kind: FetchFailureKind;
+  error: string;
+}
+
 /**
- * What the token index implements for the fetcher (the seam). `pendingUris` lists uris that have no stored
- * outcome yet; `storeFetched` stores one, after which that uri must leave `pendingUris` (until the sink itself
- * decides to try it again, e.g. a failure older than a day).
+ * What the token index implements for the fetcher (the seam). `dueUris` lists uris never tried or whose
+ * retry time has come, at most `limit`, and on a store shared by several instances claims them (another
+ * instance does not get them while this one fetches). After `storeFetched` a uri is never due again (unless
+ * its content changes to another uri); after `storeRetry` it is due again at `retry.at`.
  */
 export interface MetadataSink {
-  pendingUris(limit: number): Promise<string[]>;
+  dueUris(limit: number, now: number): Promise<DueUri[]>;
   storeFetched(uri: string, outcome: FetchOutcome): Promise<void>;
+  storeRetry(uri: string, retry: RetryLater): Promise<void>;
 }
 
 export interface QueueLogger {
@@ -32,6 +52,10 @@ export interface MetadataFetchQueueOptions {
   /** Wait after an empty (or sink-failed) round before asking again, unless `wake()` comes first. Default 5 s. */
   idleMs?: number;
   log?: QueueLogger;
+  /** When a failed uri is tried again. Default DEFAULT_RETRY_POLICY (1 min doubling to a day, 14 attempts). */
+  retry?: RetryPolicy;
+  /** What `now` is for the schedule (tests: a ManualClock, advanced instead of waiting). */
+  clock?: Clock;
 }
 
 export class MetadataFetchQueue {
@@ -41,6 +65,8 @@ export class MetadataFetchQueue {
   private woken = false;
   private readonly batchSize: number;
   private readonly idleMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly clock: Clock;
 
   constructor(
     private readonly sink: MetadataSink,
@@ -49,6 +75,8 @@ export class MetadataFetchQueue {
   ) {
     this.batchSize = options.batchSize ?? 32;
     this.idleMs = options.idleMs ?? 5000;
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.clock = options.clock ?? systemClock;
   }
 
   start(): void {
@@ -77,40 +105,48 @@ export class MetadataFetchQueue {
       this.woken = false;
       let fetchedAny = false;
       try {
-        const uris = await this.sink.pendingUris(this.batchSize);
-        fetchedAny = await this.round(uris.slice(0, this.batchSize));
+        const due = await this.sink.dueUris(this.batchSize, this.clock.now());
+        fetchedAny = await this.round(due.slice(0, this.batchSize));
       } catch (err) {
         this.options.log?.warn({ err: (err as Error).message }, 'metadata fetch: the token index could not list or store uris');
       }
-      // A round that reached the network may have left more to do; one that did not (nothing pending, all
+      // A round that reached the network may have left more to do; one that did not (nothing due, all
       // answered by the negative cache, a sink error) waits, so a sink that keeps listing a uri cannot spin.
       if (!fetchedAny && this.running && !this.woken) await this.idle();
     }
   }
 
-  private async round(uris: string[]): Promise<boolean> {
+  private async round(due: DueUri[]): Promise<boolean> {
     let fetchedAny = false;
     await Promise.all(
-      uris.map(async (uri) => {
-        if (!this.fetcher.knownToFail(uri)) fetchedAny = true;
-        const outcome = await this.outcomeOf(uri);
-        if (outcome && this.running) await this.sink.storeFetched(uri, outcome);
+      due.map(async ({ uri, failures }) => {
+        // Listed again before its retry time (a sink that ignores the schedule): left as it is, not counted.
+        if (this.fetcher.knownToFail(uri)) return;
+        fetchedAny = true;
+        await this.attempt(uri, failures);
       }),
     );
     return fetchedAny;
   }
 
-  private async outcomeOf(uri: string): Promise<FetchOutcome | undefined> {
+  private async attempt(uri: string, failuresBefore: number): Promise<void> {
+    let json: Record<string, unknown>;
     try {
-      return { ok: true, json: await this.fetcher.fetch(uri) };
+      json = await this.fetcher.fetch(uri);
     } catch (err) {
-      if (err instanceof MetadataFetchError) {
-        this.options.log?.debug?.({ uri, kind: err.kind, error: err.message }, 'metadata fetch failed');
-        return { ok: false, kind: err.kind, error: err.message };
+      if (!(err instanceof MetadataFetchError)) {
+        if (!this.running) return; // stopped: aborted, not a failure of the uri
+        throw err;
       }
-      if (!this.running) return undefined; // stopped: aborted, not a failure of the uri
-      throw err;
+      if (!this.running) return;
+      const failures = failuresBefore + 1;
+      const at = nextAttemptAt(this.retry, failures, err, this.clock.now());
+      this.options.log?.debug?.({ uri, kind: err.kind, error: err.message, failures, retryAt: at }, 'metadata fetch failed');
+      if (at === undefined) await this.sink.storeFetched(uri, { ok: false, kind: err.kind, error: err.message });
+      else await this.sink.storeRetry(uri, { failures, at, kind: err.kind, error: err.message });
+      return;
     }
+    if (this.running) await this.sink.storeFetched(uri, { ok: true, json });
   }
 
   private idle(): Promise<void> {

@@ -3,19 +3,44 @@
  * started; off (the default: no internet is assumed), nothing at all. The caller stops it on shutdown.
  */
 import type { MetadataFetchConfig } from '../../config/types.js';
-import { MetadataFetcher } from './fetcher.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { MetadataFetcher, type MetadataFetcherOptions } from './fetcher.js';
 import { MetadataFetchQueue, type MetadataSink, type QueueLogger } from './queue.js';
+import { DEFAULT_RETRY_POLICY } from './retry-schedule.js';
 
-export function startMetadataFetching(config: MetadataFetchConfig, sink: MetadataSink, log?: QueueLogger): MetadataFetchQueue | undefined {
+/** What tests change beyond the config: the clock, their server's address, the idle wait. */
+export interface MetadataFetchingOverrides {
+  clock?: Clock;
+  exemptAddresses?: string[];
+  idleMs?: number;
+}
+
+export function startMetadataFetching(config: MetadataFetchConfig, sink: MetadataSink, log?: QueueLogger, overrides: MetadataFetchingOverrides = {}): MetadataFetchQueue | undefined {
   if (!config.enabled) return undefined;
+  const clock = overrides.clock ?? systemClock;
   const fetcher = new MetadataFetcher({
+    ...fetcherOptionsFor(config),
+    clock,
+    exemptAddresses: overrides.exemptAddresses,
+  });
+  const queue = new MetadataFetchQueue(sink, fetcher, { log, clock, retry: DEFAULT_RETRY_POLICY, idleMs: overrides.idleMs });
+  queue.start();
+  return queue;
+}
+
+/**
+ * The fetcher as the loop uses it: one attempt per fetch (the persistent schedule does the retrying, so a dead
+ * host costs one timeout per scheduled attempt, not three), and a negative cache shorter than the first retry
+ * wait (it only guards against a sink listing a uri again too early; it must not answer a due retry).
+ */
+function fetcherOptionsFor(config: MetadataFetchConfig): MetadataFetcherOptions {
+  return {
     allowPrivate: config.allowPrivate,
     ipfsGateway: config.ipfsGateway,
     timeoutMs: config.timeoutMs,
     maxBytes: config.maxBytes,
     concurrency: config.concurrency,
-  });
-  const queue = new MetadataFetchQueue(sink, fetcher, { log });
-  queue.start();
-  return queue;
+    retries: 0,
+    negativeTtlMs: DEFAULT_RETRY_POLICY.firstDelayMs / 2,
+  };
 }

@@ -6,39 +6,62 @@
  * `writeRows`, which a running index sends to its store thread (attach.ts): on SQLite the main thread has no
  * connection that may write while the store thread commits blocks without blocking the HTTP thread on the lock.
  */
-import type { FetchOutcome, MetadataSink } from '../metadata-fetch/queue.js';
+import type { FetchOutcome, MetadataSink, RetryLater } from '../metadata-fetch/queue.js';
 import { offchainUriOf, type OffchainContent } from '../metadata-fetch/token-info.js';
 import type { Dialect, InsertBatch, SqlReads } from '../sql/driver.js';
 
 const COLUMNS = ['uri', 'ok', 'json', 'failure_kind', 'error', 'fetched_at'] as const;
 const UPSERT = `ON CONFLICT (uri) DO UPDATE SET ok = excluded.ok, json = excluded.json, failure_kind = excluded.failure_kind,
   error = excluded.error, fetched_at = excluded.fetched_at`;
+const QUEUE_COLUMNS = ['uri', 'failures', 'next_attempt_at', 'last_error'] as const;
+const QUEUE_UPSERT = `ON CONFLICT (uri) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at,
+  last_error = excluded.last_error`;
 const LOOKUP_CHUNK = 500;
 
-/** The content's `uri` as SQL, trimmed (offchainUriOf trims too). Content columns hold TEP-64 content as JSON text. */
-function uriOf(dialect: Dialect, column: string): string {
-  return dialect === 'postgres' ? `TRIM((${column})::jsonb ->> 'uri')` : `TRIM(json_extract(${column}, '$.uri'))`;
+/**
+ * PostgreSQL, several instances on one index: how long a claimed uri is not listed to another instance. Longer
+ * than a batch can take (32 uris, 2 at a time per host, 10 s each: under 3 min); an instance that dies
+ * mid-batch leaves its uris to the others after it.
+ */
+export const CLAIM_LEASE_MS = 600_000;
+
+/** The rows storing one outcome for good: the outcome, and the uri no longer due. */
+export function metadataRows(uri: string, outcome: FetchOutcome, now: number): InsertBatch[] {
+  const row = outcome.ok ? [uri, 1, JSON.stringify(outcome.json), null, null, now] : [uri, 0, null, outcome.kind, outcome.error, now];
+  return [
+    { table: 'token_metadata', columns: COLUMNS, rows: [row], conflict: UPSERT },
+    { table: 'token_metadata_queue', columns: QUEUE_COLUMNS, rows: [[uri, 0, null, null]], conflict: QUEUE_UPSERT },
+  ];
 }
 
-/** The row storing one outcome. */
-export function metadataRow(uri: string, outcome: FetchOutcome, now: number): InsertBatch {
-  const row = outcome.ok ? [uri, 1, JSON.stringify(outcome.json), null, null, now] : [uri, 0, null, outcome.kind, outcome.error, now];
-  return { table: 'token_metadata', columns: COLUMNS, rows: [row], conflict: UPSERT };
+/** The row scheduling the next attempt at a uri that failed for now. */
+export function retryRow(uri: string, retry: RetryLater): InsertBatch {
+  return { table: 'token_metadata_queue', columns: QUEUE_COLUMNS, rows: [[uri, retry.failures, retry.at, `${retry.kind}: ${retry.error}`]], conflict: QUEUE_UPSERT };
+}
+
+/**
+ * The due uris: a range scan of the partial index `token_metadata_queue_due` (migration 9), oldest due first.
+ * SQLite: one tongate process writes the file, and its loop lists again only once the last batch is stored,
+ * so a plain read on a reader thread suffices. PostgreSQL: instances sharing the index must not fetch one uri
+ * together, so the listing claims what it lists (next_attempt_at moved a lease ahead) in one statement;
+ * SKIP LOCKED gives two claims at once disjoint rows instead of making one wait for the other.
+ */
+function dueQuery(dialect: Dialect): string {
+  const due = 'SELECT uri FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?';
+  if (dialect === 'sqlite') return due.replace('SELECT uri', 'SELECT uri, failures');
+  return `UPDATE token_metadata_queue q SET next_attempt_at = ? WHERE q.uri IN (${due} FOR UPDATE SKIP LOCKED) RETURNING q.uri, q.failures`;
 }
 
 export function tokenMetadataSink(dialect: Dialect, reads: SqlReads, writeRows: (batches: InsertBatch[]) => Promise<void>, now: () => number = Date.now): MetadataSink {
-  // Content that is not JSON cannot be in these columns (content.ts writes JSON); a LIKE first spares
-  // json parsing of the (usually many) onchain contents.
-  const source = (table: string, column: string) =>
-    `SELECT ${uriOf(dialect, column)} AS uri FROM ${table} WHERE ${column} LIKE '%"uri"%'`;
-  const pending = `SELECT DISTINCT u.uri FROM (${source('jetton_masters', 'jetton_content')} UNION ALL ${source('nft_collections', 'collection_content')}
-    UNION ALL ${source('nft_items', 'content')}) u
-    WHERE u.uri IS NOT NULL AND u.uri <> '' AND NOT EXISTS (SELECT 1 FROM token_metadata m WHERE m.uri = u.uri) LIMIT ?`;
+  const query = dueQuery(dialect);
   return {
-    async pendingUris(limit) {
-      return (await reads.all(pending, [limit])).map((row) => String(row.uri));
+    async dueUris(limit, at) {
+      // PostgreSQL's reads are the pool, which may write: the claim is one autocommitted statement.
+      const params = dialect === 'sqlite' ? [at, limit] : [at + CLAIM_LEASE_MS, at, limit];
+      return (await reads.all(query, params)).map((row) => ({ uri: String(row.uri), failures: Number(row.failures) }));
     },
-    storeFetched: (uri, outcome) => writeRows([metadataRow(uri, outcome, now())]),
+    storeFetched: (uri, outcome) => writeRows(metadataRows(uri, outcome, now())),
+    storeRetry: (uri, retry) => writeRows([retryRow(uri, retry)]),
   };
 }
 

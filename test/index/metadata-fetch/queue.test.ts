@@ -1,16 +1,17 @@
 /**
- * The background loop over a sink of the test's own (what the token index will implement), fetching from a real
+ * The background loop over a sink of the test's own (an in-memory stand-in for the token index's table), fetching from a real
  * HTTP server of the test's own.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetadataFetcher } from '../../../src/index/metadata-fetch/fetcher.js';
-import { MetadataFetchQueue, type FetchOutcome, type MetadataSink } from '../../../src/index/metadata-fetch/queue.js';
+import { MetadataFetchQueue, type DueUri, type FetchOutcome, type MetadataSink, type RetryLater } from '../../../src/index/metadata-fetch/queue.js';
 import { MetadataHost, json, status } from './servers.js';
 
 /** A metadata table in memory: uris without an outcome are pending. */
 class TableSink implements MetadataSink {
   readonly outcomes = new Map<string, FetchOutcome>();
+  readonly retries = new Map<string, RetryLater>();
   readonly pending: string[] = [];
   largestAsk = 0;
   listCalls = 0;
@@ -21,14 +22,22 @@ class TableSink implements MetadataSink {
     this.pending.push(...uris);
   }
 
-  async pendingUris(limit: number): Promise<string[]> {
+  async dueUris(limit: number, now: number): Promise<DueUri[]> {
     this.listCalls++;
     this.largestAsk = Math.max(this.largestAsk, limit);
     if (this.failLists > 0) {
       this.failLists--;
       throw new Error('database is down');
     }
-    return this.pending.filter((uri) => !this.outcomes.has(uri)).slice(0, limit);
+    return this.pending
+      .filter((uri) => !this.outcomes.has(uri) && (this.retries.get(uri)?.at ?? 0) <= now)
+      .slice(0, limit)
+      .map((uri) => ({ uri, failures: this.retries.get(uri)?.failures ?? 0 }));
+  }
+
+  async storeRetry(uri: string, retry: RetryLater): Promise<void> {
+    this.retries.set(uri, retry);
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   async storeFetched(uri: string, outcome: FetchOutcome): Promise<void> {
@@ -97,9 +106,9 @@ test('a sink that fails to list is asked again after the idle wait; the loop goe
 test('a sink that keeps listing a uri it was told failed does not make the loop spin', { timeout: 20_000 }, async () => {
   const sink = new TableSink();
   const gone = host.url('/gone') + '?spin';
-  sink.pendingUris = async () => {
+  sink.dueUris = async () => {
     sink.listCalls++;
-    return [gone];
+    return [{ uri: gone, failures: 0 }];
   };
   const queue = new MetadataFetchQueue(sink, fetcherFor(), { idleMs: 3_600_000 });
   queue.start();

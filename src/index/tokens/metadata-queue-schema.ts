@@ -1,0 +1,108 @@
+/**
+ * Migration 9: the offchain metadata fetch schedule, so that finding "uris to fetch now" is an index range scan
+ * (O(uris due)) instead of reading every token content (O(contents)) each round.
+ *
+ * `token_metadata_queue` has one row per uri any token content ever named: `failures` so far, `next_attempt_at`
+ * (ms; 0 for a new uri: due at once; NULL once fetched or failed for good: never due), `last_error` of the last
+ * transient failure. The partial index on `next_attempt_at` holds only the uris still to fetch. Outcomes stay
+ * in `token_metadata` (migration 6), which the API reads: while a uri waits for a retry it has no row there and
+ * its tokens answer `is_indexed: false`.
+ *
+ * Rows are added by triggers on the three content columns (insert, and update when the content changed), so
+ * every writer (block commits, back-fills, restores) enqueues without knowing of the fetcher, in the same
+ * transaction as the content. The uri is the content's `uri` trimmed, non-empty: `offchainUriOf` in SQL.
+ *
+ * Upgrade in place: every uri of the existing contents is enqueued; a uri with a stored outcome is not due,
+ * except failures of kinds that may have been transient (timeout, network, http-status: stored for good before
+ * this migration) which get one more attempt. Existing `token_metadata` rows are kept as they are.
+ * Self-contained (one table, its index, its triggers), idempotent (IF NOT EXISTS, ON CONFLICT DO NOTHING).
+ */
+import { types, type Migration } from '../sql/column-types.js';
+import type { Dialect } from '../sql/driver.js';
+
+/** The tables whose content names a uri, and their content column. */
+const CONTENTS = [
+  ['jetton_masters', 'jetton_content'],
+  ['nft_collections', 'collection_content'],
+  ['nft_items', 'content'],
+] as const;
+
+/** Failure kinds stored for good before migration 9 that may have been transient: retried once on upgrade. */
+const MAYBE_TRANSIENT = `('timeout', 'network', 'http-status')`;
+
+/** The trimmed `uri` of a JSON content column, as SQL (NULL when there is none). */
+function uriSql(dialect: Dialect, content: string): string {
+  return dialect === 'postgres' ? `NULLIF(TRIM((${content})::jsonb ->> 'uri'), '')` : `NULLIF(TRIM(json_extract(${content}, '$.uri')), '')`;
+}
+
+// A LIKE first spares parsing the (usually many) contents without a uri.
+const hasUri = (content: string) => `${content} LIKE '%"uri"%'`;
+
+function triggers(dialect: Dialect): string[] {
+  if (dialect === 'sqlite') {
+    return CONTENTS.flatMap(([table, column]) => {
+      const enqueue = `INSERT OR IGNORE INTO token_metadata_queue (uri, failures, next_attempt_at)
+          SELECT u, 0, 0 FROM (SELECT ${uriSql(dialect, `NEW.${column}`)} AS u) WHERE u IS NOT NULL;`;
+      return [
+        `CREATE TRIGGER IF NOT EXISTS ${table}_metadata_uri_insert AFTER INSERT ON ${table}
+          WHEN ${hasUri(`NEW.${column}`)} BEGIN ${enqueue} END`,
+        `CREATE TRIGGER IF NOT EXISTS ${table}_metadata_uri_update AFTER UPDATE OF ${column} ON ${table}
+          WHEN NEW.${column} IS NOT OLD.${column} AND ${hasUri(`NEW.${column}`)} BEGIN ${enqueue} END`,
+      ];
+    });
+  }
+  // One function for the three tables: the content column's name comes as the trigger's argument.
+  const fn = `CREATE OR REPLACE FUNCTION token_metadata_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE u TEXT;
+    BEGIN
+      u := ${uriSql(dialect, `to_jsonb(NEW) ->> TG_ARGV[0]`)};
+      IF u IS NOT NULL THEN
+        INSERT INTO token_metadata_queue (uri, failures, next_attempt_at) VALUES (u, 0, 0) ON CONFLICT (uri) DO NOTHING;
+      END IF;
+      RETURN NULL;
+    END $$`;
+  return [
+    fn,
+    ...CONTENTS.flatMap(([table, column]) => [
+      `DROP TRIGGER IF EXISTS ${table}_metadata_uri_insert ON ${table}`,
+      `CREATE TRIGGER ${table}_metadata_uri_insert AFTER INSERT ON ${table} FOR EACH ROW
+        WHEN (${hasUri(`NEW.${column}`)}) EXECUTE FUNCTION token_metadata_enqueue('${column}')`,
+      `DROP TRIGGER IF EXISTS ${table}_metadata_uri_update ON ${table}`,
+      `CREATE TRIGGER ${table}_metadata_uri_update AFTER UPDATE OF ${column} ON ${table} FOR EACH ROW
+        WHEN (NEW.${column} IS DISTINCT FROM OLD.${column} AND ${hasUri(`NEW.${column}`)}) EXECUTE FUNCTION token_metadata_enqueue('${column}')`,
+    ]),
+  ];
+}
+
+/** The uris existing contents name, enqueued; those with a stored outcome set not due (or due once more). */
+function backfill(dialect: Dialect): string[] {
+  const uris = CONTENTS.map(([table, column]) => `SELECT ${uriSql(dialect, column)} AS uri FROM ${table} WHERE ${hasUri(column)}`).join(' UNION ');
+  return [
+    // The WHERE also keeps SQLite from reading ON CONFLICT as the FROM's join constraint.
+    `INSERT INTO token_metadata_queue (uri, failures, next_attempt_at)
+      SELECT uri, 0, 0 FROM (${uris}) u WHERE uri IS NOT NULL ON CONFLICT (uri) DO NOTHING`,
+    `UPDATE token_metadata_queue SET next_attempt_at = NULL
+      WHERE uri IN (SELECT uri FROM token_metadata WHERE ok = 1 OR failure_kind IS NULL OR failure_kind NOT IN ${MAYBE_TRANSIENT})`,
+    `UPDATE token_metadata_queue SET failures = 1, last_error = (SELECT error FROM token_metadata m WHERE m.uri = token_metadata_queue.uri)
+      WHERE uri IN (SELECT uri FROM token_metadata WHERE ok = 0 AND failure_kind IN ${MAYBE_TRANSIENT})`,
+  ];
+}
+
+export const TOKEN_METADATA_QUEUE_MIGRATION: Migration = {
+  version: 9,
+  name: 'tokens: offchain metadata fetch schedule by uri',
+  statements(dialect) {
+    const { int64 } = types(dialect);
+    return [
+      `CREATE TABLE IF NOT EXISTS token_metadata_queue (
+        uri TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        next_attempt_at ${int64},
+        last_error TEXT
+      )`,
+      `CREATE INDEX IF NOT EXISTS token_metadata_queue_due ON token_metadata_queue (next_attempt_at) WHERE next_attempt_at IS NOT NULL`,
+      ...backfill(dialect),
+      ...triggers(dialect),
+    ];
+  },
+};
