@@ -28,3 +28,9 @@ export class RefusedAddressError extends MetadataFetchError {
     super('refused-address', `${host} resolves to ${address}, a ${reason} address (allowed only with --fetch-metadata-allow-private)`);
   }
 }
+
+/**
+ * Connection failures that may pass on a later attempt; a name that does not exist or a bad certificate will not.
+ * Read by fetch-json.ts, and by migration 9 to tell which failures stored before it were transient.
+ */
+export const PASSING = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);

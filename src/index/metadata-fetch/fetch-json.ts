@@ -7,7 +7,7 @@
  */
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { checkLiteralHost, type AddressRefusal } from './guarded-agent.js';
-import { MetadataFetchError } from './errors.js';
+import { MetadataFetchError, PASSING } from './errors.js';
 import { VERSION } from '../../version.js';
 
 export interface AttemptLimits {
@@ -18,8 +18,6 @@ export interface AttemptLimits {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Connection failures that may pass on a later attempt; a name that does not exist or a bad certificate will not. */
-const PASSING = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export async function fetchJsonOnce(

@@ -13,12 +13,15 @@
  * transaction as the content. The uri is the content's `uri` trimmed, non-empty: `offchainUriOf` in SQL.
  *
  * Upgrade in place: every uri of the existing contents is enqueued; a uri with a stored outcome is not due,
- * except failures of kinds that may have been transient (timeout, network, http-status: stored for good before
- * this migration) which get one more attempt. Existing `token_metadata` rows are kept as they are.
- * Self-contained (one table, its index, its triggers), idempotent (IF NOT EXISTS, ON CONFLICT DO NOTHING).
+ * except failures that were transient (a timeout, a reset connection, a 5xx...: stored for good before this
+ * migration), which get one more attempt (failures 1, due at once). Existing `token_metadata` rows are kept as they are.
+ * Its own file (one table, its index, its triggers), idempotent (IF NOT EXISTS, ON CONFLICT DO NOTHING, triggers
+ * dropped and created again on PostgreSQL). Not independent of the others: it needs migration 4's content tables
+ * and 6's token_metadata, which come before it in MIGRATIONS (and which any index at version 6 has).
  */
 import { types, type Migration } from '../sql/column-types.js';
 import type { Dialect } from '../sql/driver.js';
+import { PASSING } from '../metadata-fetch/errors.js';
 
 /** The tables whose content names a uri, and their content column. */
 const CONTENTS = [
@@ -27,8 +30,13 @@ const CONTENTS = [
   ['nft_items', 'content'],
 ] as const;
 
-/** Failure kinds stored for good before migration 9 that may have been transient: retried once on upgrade. */
-const MAYBE_TRANSIENT = `('timeout', 'network', 'http-status')`;
+/**
+ * Failures stored for good before migration 9 that the schedule now retries (fetch-json.ts's rules, read back
+ * from the stored kind and message): timeouts, connection failures that may pass, 5xx, 429 and 408.
+ */
+const TRANSIENT = `(failure_kind = 'timeout'
+  OR (failure_kind = 'network' AND (${[...PASSING].map((code) => `error LIKE '${code}:%'`).join(' OR ')}))
+  OR (failure_kind = 'http-status' AND (error LIKE 'HTTP 5__' OR error IN ('HTTP 429', 'HTTP 408'))))`;
 
 /** The trimmed `uri` of a JSON content column, as SQL (NULL when there is none). */
 function uriSql(dialect: Dialect, content: string): string {
@@ -82,9 +90,9 @@ function backfill(dialect: Dialect): string[] {
     `INSERT INTO token_metadata_queue (uri, failures, next_attempt_at)
       SELECT uri, 0, 0 FROM (${uris}) u WHERE uri IS NOT NULL ON CONFLICT (uri) DO NOTHING`,
     `UPDATE token_metadata_queue SET next_attempt_at = NULL
-      WHERE uri IN (SELECT uri FROM token_metadata WHERE ok = 1 OR failure_kind IS NULL OR failure_kind NOT IN ${MAYBE_TRANSIENT})`,
+      WHERE uri IN (SELECT uri FROM token_metadata WHERE NOT COALESCE(ok = 0 AND ${TRANSIENT}, false))`,
     `UPDATE token_metadata_queue SET failures = 1, last_error = (SELECT error FROM token_metadata m WHERE m.uri = token_metadata_queue.uri)
-      WHERE uri IN (SELECT uri FROM token_metadata WHERE ok = 0 AND failure_kind IN ${MAYBE_TRANSIENT})`,
+      WHERE uri IN (SELECT uri FROM token_metadata WHERE ok = 0 AND ${TRANSIENT})`,
   ];
 }
 
