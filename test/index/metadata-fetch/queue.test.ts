@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { MetadataFetcher } from '../../../src/index/metadata-fetch/fetcher.js';
 import { MetadataFetchQueue, type DueUri, type FetchOutcome, type MetadataSink, type RetryLater } from '../../../src/index/metadata-fetch/queue.js';
 import { MetadataHost, json, status } from './servers.js';
+import { ManualClock } from '../../../src/util/clock.js';
 
 /** A metadata table in memory: uris without an outcome are pending. */
 class TableSink implements MetadataSink {
@@ -56,6 +57,7 @@ before(async () => {
     '/a.json': json({ name: 'A', symbol: 'AA' }),
     '/b.json': json({ name: 'B' }),
     '/gone': status(404),
+    '/down': status(503),
     '/silent': () => {},
   });
 });
@@ -117,6 +119,20 @@ test('a sink that keeps listing a uri it was told failed does not make the loop 
   await queue.stop();
   assert.ok(sink.listCalls <= 2, `asked ${sink.listCalls} times`);
   assert.equal(host.hitsOf('/gone') >= 1, true);
+});
+
+test('a transient failure is scheduled with the clock and the failures so far; at the last attempt it is stored for good', { timeout: 20_000 }, async () => {
+  const sink = new TableSink();
+  const clock = new ManualClock();
+  const [early, last] = [host.url('/down') + '?early', host.url('/down') + '?last'];
+  sink.add(early, last);
+  sink.retries.set(last, { failures: 2, at: clock.now(), kind: 'http-status', error: 'HTTP 503' });
+  const queue = new MetadataFetchQueue(sink, fetcherFor(), { idleMs: 3_600_000, clock, retry: { firstDelayMs: 1000, maxDelayMs: 10_000, maxAttempts: 3 } });
+  queue.start();
+  await sink.until(() => sink.outcomes.has(last) && sink.retries.get(early) !== undefined);
+  await queue.stop();
+  assert.deepEqual(sink.retries.get(early), { failures: 1, at: clock.now() + 1000, kind: 'http-status', error: 'HTTP 503' });
+  assert.deepEqual(sink.outcomes.get(last), { ok: false, kind: 'http-status', error: 'HTTP 503' });
 });
 
 test('stop() ends a fetch in flight at once and stores nothing after it', { timeout: 20_000 }, async () => {
