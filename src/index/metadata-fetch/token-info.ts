@@ -50,7 +50,10 @@ const FIELDS = ['name', 'symbol', 'description', 'image'] as const;
 type Field = (typeof FIELDS)[number];
 const isField = (key: string): key is Field => (FIELDS as readonly string[]).includes(key);
 
-/** The uri a contract's content asks to fetch: offchain content, or onchain content that carries a `uri` too. */
+/**
+ * The uri a contract's content asks to fetch: offchain content, or onchain content that carries a `uri` too.
+ * The same rule in SQL enqueues it (src/index/tokens/metadata-queue-schema.ts `uriSql`): change both together.
+ */
 export function offchainUriOf(onchain: Record<string, string>): string | undefined {
   const uri = onchain.uri?.trim();
   return uri ? uri : undefined;
