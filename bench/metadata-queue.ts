@@ -2,9 +2,9 @@
  * `npm run bench:metadata-queue`: what migration 9 (src/index/tokens/metadata-queue-schema.ts) costs and saves,
  * on SQLite and PostgreSQL, in one run.
  *  - Cost: writing NFT items whose content names a uri (BENCH_ITEMS, default 100,000, in batches of 500 like a
- *    busy block), with the enqueue triggers vs the same index with them dropped; then the same items written
- *    again with a newer lt and the same content (transfers: the update trigger's WHEN skips them). 3 alternating
- *    runs each, fresh rows per run; the ratio with / without.
+ *    busy block) with their uris enqueued (metadataQueueBatch, as detector.ts writes them) vs the items alone;
+ *    then the same items written again with a newer lt (transfers: the enqueue finds the uri and does nothing).
+ *    3 alternating runs each, fresh rows per run, two indexes; the ratio with / without.
  *  - Saving: a round's listing of due uris when all but 10 are fetched, before migration 9 (every content parsed,
  *    anti-join with token_metadata) and after (the due index): median of 5.
  * Fresh stores each run (a temporary directory; PostgreSQL schemas tongate_bench_metaq_*, dropped at the end).
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openIndex, type Index } from '../src/index/open-index.js';
 import { itemBatch, type NftItemRow } from '../src/index/tokens/token-rows.js';
+import { metadataQueueBatch } from '../src/index/tokens/metadata-store.js';
 import type { SqlDriver, SqlValue } from '../src/index/sql/driver.js';
 import { PostgresDriver } from '../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../src/index/sql/sqlite-driver.js';
@@ -23,7 +24,6 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = 500;
 const RUNS = 3;
-const TRIGGERS = ['jetton_masters', 'nft_collections', 'nft_items'].flatMap((t) => [`${t}_metadata_uri_insert`, `${t}_metadata_uri_update`]);
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -36,9 +36,12 @@ function items(from: number, count: number, lt: bigint): NftItemRow[] {
   }));
 }
 
-async function writeAll(index: Index, from: number, lt: bigint): Promise<number> {
+async function writeAll(index: Index, from: number, lt: bigint, enqueue: boolean): Promise<number> {
   const started = performance.now();
-  for (let at = from; at < from + ITEMS; at += BATCH) await index.writer.writeRows([itemBatch(items(at, BATCH, lt))]);
+  for (let at = from; at < from + ITEMS; at += BATCH) {
+    const rows = items(at, BATCH, lt);
+    await index.writer.writeRows(enqueue ? [itemBatch(rows), metadataQueueBatch(rows.map((r) => r.content))!] : [itemBatch(rows)]);
+  }
   return performance.now() - started;
 }
 
@@ -64,20 +67,19 @@ async function bench(store: 'sqlite' | 'postgres'): Promise<void> {
     drivers.push(driver);
     return [index, driver];
   };
-  const [withTriggers, driver] = await open();
-  const [without, withoutDriver] = await open();
-  await withoutDriver.write([], [], TRIGGERS.map((name) => (store === 'sqlite' ? `DROP TRIGGER IF EXISTS ${name}` : `DROP TRIGGER IF EXISTS ${name} ON ${name.replace(/_metadata_uri_(insert|update)$/, '')}`)));
+  const [withQueue, driver] = await open();
+  const [without] = await open();
   try {
     const inserts: Record<string, number[]> = { with: [], without: [] };
     const updates: Record<string, number[]> = { with: [], without: [] };
     for (let run = 0; run < RUNS; run++) {
-      for (const [name, index] of [['with', withTriggers], ['without', without]] as const) inserts[name].push(await writeAll(index, run * ITEMS, 1n));
+      for (const [name, index] of [['with', withQueue], ['without', without]] as const) inserts[name].push(await writeAll(index, run * ITEMS, 1n, name === 'with'));
     }
     for (let run = 0; run < RUNS; run++) {
-      for (const [name, index] of [['with', withTriggers], ['without', without]] as const) updates[name].push(await writeAll(index, run * ITEMS, BigInt(run + 2)));
+      for (const [name, index] of [['with', withQueue], ['without', without]] as const) updates[name].push(await writeAll(index, run * ITEMS, BigInt(run + 2), name === 'with'));
     }
     const ratio = (xs: number[], ys: number[]) => xs.map((x, i) => (x / ys[i]).toFixed(2)).join(', ');
-    console.log(`${store}: writing ${ITEMS} items with a uri, ms with triggers [${inserts.with.map(Math.round)}] without [${inserts.without.map(Math.round)}], ratio per run ${ratio(inserts.with, inserts.without)}`);
+    console.log(`${store}: writing ${ITEMS} items with a uri, ms with the enqueue [${inserts.with.map(Math.round)}] without [${inserts.without.map(Math.round)}], ratio per run ${ratio(inserts.with, inserts.without)}`);
     console.log(`${store}: the same items again (newer lt, same content), ms with [${updates.with.map(Math.round)}] without [${updates.without.map(Math.round)}], ratio per run ${ratio(updates.with, updates.without)}`);
 
     // The listing: all fetched but 10.
@@ -99,14 +101,14 @@ async function bench(store: 'sqlite' | 'postgres'): Promise<void> {
       let rows = 0;
       for (let i = 0; i < 5; i++) {
         const started = performance.now();
-        rows = (await withTriggers.reads.all(sql, params)).length;
+        rows = (await withQueue.reads.all(sql, params)).length;
         times.push(performance.now() - started);
       }
       console.log(`${store}: a round's listing at ${contents} contents, ${name} migration 9: ${rows} uris, median ${median(times).toFixed(2)} ms (runs ${times.map((t) => t.toFixed(2)).join(', ')})`);
     }
   } finally {
     for (const d of drivers) await d.close();
-    await withTriggers.close();
+    await withQueue.close();
     await without.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     if (schemas.length) {

@@ -21,6 +21,7 @@ import type { GetMethodRunner } from './get-methods.js';
 import { DomainDetector } from '../dns/domains.js';
 import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
 import { saleBatch, type NftSaleRow } from './sales.js';
+import { metadataQueueBatch } from './metadata-store.js';
 import {
   collectionBatch,
   eventBatch,
@@ -111,6 +112,8 @@ export class TokenDetector {
     if (found.wallets.size > 0) batches.push(walletBatch([...found.wallets.values()]));
     if (found.collections.size > 0) batches.push(collectionBatch([...found.collections.values()]));
     if (found.items.size > 0) batches.push(itemBatch([...found.items.values()]));
+    const toFetch = metadataQueueBatch([...found.masters.values(), ...found.collections.values(), ...found.items.values()].map((c) => c.content));
+    if (toFetch) batches.push(toFetch);
     if (transfers.length > 0) batches.push(eventBatch('jetton_transfers', transfers));
     if (burns.length > 0) batches.push(eventBatch('jetton_burns', burns));
     if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));

@@ -8,15 +8,15 @@
  * in `token_metadata` (migration 6), which the API reads: while a uri waits for a retry it has no row there and
  * its tokens answer `is_indexed: false`.
  *
- * Rows are added by triggers on the three content columns (insert, and update when the content changed), so
- * every writer (block commits, back-fills, restores) enqueues without knowing of the fetcher, in the same
- * transaction as the content. The uri is the content's `uri` trimmed, non-empty: `offchainUriOf` in SQL.
+ * New rows come with the token rows whose content names them (metadata-store.ts `metadataQueueBatch`, in the
+ * block's write). This migration enqueues the uris of the contents written before it; its SQL for the uri is
+ * `offchainUriOf` (the content's `uri` trimmed, non-empty).
  *
  * Upgrade in place: every uri of the existing contents is enqueued; a uri with a stored outcome is not due,
  * except failures that were transient (a timeout, a reset connection, a 5xx...: stored for good before this
  * migration), which get one more attempt (failures 1, due at once). Existing `token_metadata` rows are kept as they are.
- * Its own file (one table, its index, its triggers), idempotent (IF NOT EXISTS, ON CONFLICT DO NOTHING, triggers
- * dropped and created again on PostgreSQL). Not independent of the others: it needs migration 4's content tables
+ * Its own file (one table, its index, the back-fill), idempotent (IF NOT EXISTS, ON CONFLICT DO NOTHING, UPDATEs
+ * that give the same result twice). Not independent of the others: it needs migration 4's content tables
  * and 6's token_metadata, which come before it in MIGRATIONS (and which any index at version 6 has).
  */
 import { types, type Migration } from '../sql/column-types.js';
@@ -46,42 +46,6 @@ function uriSql(dialect: Dialect, content: string): string {
 // A LIKE first spares parsing the (usually many) contents without a uri.
 const hasUri = (content: string) => `${content} LIKE '%"uri"%'`;
 
-function triggers(dialect: Dialect): string[] {
-  if (dialect === 'sqlite') {
-    return CONTENTS.flatMap(([table, column]) => {
-      const enqueue = `INSERT OR IGNORE INTO token_metadata_queue (uri, failures, next_attempt_at)
-          SELECT u, 0, 0 FROM (SELECT ${uriSql(dialect, `NEW.${column}`)} AS u) WHERE u IS NOT NULL;`;
-      return [
-        `CREATE TRIGGER IF NOT EXISTS ${table}_metadata_uri_insert AFTER INSERT ON ${table}
-          WHEN ${hasUri(`NEW.${column}`)} BEGIN ${enqueue} END`,
-        `CREATE TRIGGER IF NOT EXISTS ${table}_metadata_uri_update AFTER UPDATE OF ${column} ON ${table}
-          WHEN NEW.${column} IS NOT OLD.${column} AND ${hasUri(`NEW.${column}`)} BEGIN ${enqueue} END`,
-      ];
-    });
-  }
-  // One function for the three tables: the content column's name comes as the trigger's argument.
-  const fn = `CREATE OR REPLACE FUNCTION token_metadata_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE u TEXT;
-    BEGIN
-      u := ${uriSql(dialect, `to_jsonb(NEW) ->> TG_ARGV[0]`)};
-      IF u IS NOT NULL THEN
-        INSERT INTO token_metadata_queue (uri, failures, next_attempt_at) VALUES (u, 0, 0) ON CONFLICT (uri) DO NOTHING;
-      END IF;
-      RETURN NULL;
-    END $$`;
-  return [
-    fn,
-    ...CONTENTS.flatMap(([table, column]) => [
-      `DROP TRIGGER IF EXISTS ${table}_metadata_uri_insert ON ${table}`,
-      `CREATE TRIGGER ${table}_metadata_uri_insert AFTER INSERT ON ${table} FOR EACH ROW
-        WHEN (${hasUri(`NEW.${column}`)}) EXECUTE FUNCTION token_metadata_enqueue('${column}')`,
-      `DROP TRIGGER IF EXISTS ${table}_metadata_uri_update ON ${table}`,
-      `CREATE TRIGGER ${table}_metadata_uri_update AFTER UPDATE OF ${column} ON ${table} FOR EACH ROW
-        WHEN (NEW.${column} IS DISTINCT FROM OLD.${column} AND ${hasUri(`NEW.${column}`)}) EXECUTE FUNCTION token_metadata_enqueue('${column}')`,
-    ]),
-  ];
-}
-
 /** The uris existing contents name, enqueued; those with a stored outcome set not due (or due once more). */
 function backfill(dialect: Dialect): string[] {
   const uris = CONTENTS.map(([table, column]) => `SELECT ${uriSql(dialect, column)} AS uri FROM ${table} WHERE ${hasUri(column)}`).join(' UNION ');
@@ -110,7 +74,6 @@ export const TOKEN_METADATA_QUEUE_MIGRATION: Migration = {
       )`,
       `CREATE INDEX IF NOT EXISTS token_metadata_queue_due ON token_metadata_queue (next_attempt_at) WHERE next_attempt_at IS NOT NULL`,
       ...backfill(dialect),
-      ...triggers(dialect),
     ];
   },
 };

@@ -16,6 +16,7 @@ import type { SqlDriver, SqlValue } from '../../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { itemBatch } from '../../../src/index/tokens/token-rows.js';
+import { metadataQueueBatch, tokenMetadataSink } from '../../../src/index/tokens/metadata-store.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
 import { MetadataHost, json } from './servers.js';
@@ -57,7 +58,8 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
       metadataRow(uri('unknown'), false, 'network', 'ENOTFOUND: getaddrinfo ENOTFOUND x.example', null),
     ];
     await old.write([
-      ...['pending', 'ok', '404', 'timeout', 'refused', 'unknown'].map((name, i) => masterWithUri(i + 1, uri(name))),
+      // The master rows alone: token_metadata_queue does not exist yet.
+      ...['pending', 'ok', '404', 'timeout', 'refused', 'unknown'].map((name, i) => masterWithUri(i + 1, uri(name))[0]),
       { table: 'token_metadata', columns: ['uri', 'ok', 'json', 'failure_kind', 'error', 'fetched_at'], rows: stored },
     ]);
     await old.close();
@@ -100,7 +102,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
           lastTxLt: 1n, codeHash: Buffer.alloc(32, 1), dataHash: Buffer.alloc(32, 2),
         };
       });
-      await index.writer.writeRows([itemBatch(rows)]);
+      await index.writer.writeRows([itemBatch(rows), metadataQueueBatch(rows.map((r) => r.content))!]);
     }
     const driver = await where.driver();
     t.after(() => driver.close());
@@ -110,7 +112,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
       `INSERT INTO token_metadata (uri, ok, json, fetched_at) SELECT uri, 1, '{}', 0 FROM token_metadata_queue WHERE next_attempt_at IS NULL`,
     ]);
     if (store === 'postgres') await driver.exec('ANALYZE token_metadata_queue; ANALYZE nft_items');
-    assert.equal((await driver.all('SELECT COUNT(*) AS n FROM token_metadata_queue')).map((r) => Number(r.n))[0], total, 'the triggers enqueued every uri');
+    assert.equal((await driver.all('SELECT COUNT(*) AS n FROM token_metadata_queue')).map((r) => Number(r.n))[0], total, 'every uri enqueued with its content');
 
     const now = 1_700_000_000_000;
     const due = 'SELECT uri, failures FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?';
@@ -133,7 +135,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
       assert.ok(contentsRead >= total / 2, `the old listing read ${contentsRead} contents`);
     }
     // And the sink itself lists exactly the ten (PostgreSQL: claims them).
-    const listed = await (await import('../../../src/index/tokens/metadata-store.js')).tokenMetadataSink(store, index.reads, (rows) => index.writer.writeRows(rows)).dueUris(32, now);
+    const listed = await tokenMetadataSink(store, index.reads, (rows) => index.writer.writeRows(rows)).dueUris(32, now);
     assert.equal(listed.length, 10);
     // Wall time, printed only (a shared, noisy machine: the plan above is the assertion).
     for (const [name, sql, params] of [['before', before, [32]], ['after', due, [now, 32]]] as const) {

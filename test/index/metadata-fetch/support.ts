@@ -4,18 +4,18 @@
  */
 import { masterBatch } from '../../../src/index/tokens/token-rows.js';
 import type { Index } from '../../../src/index/open-index.js';
-import { tokenMetadataSink } from '../../../src/index/tokens/metadata-store.js';
+import { metadataQueueBatch, tokenMetadataSink } from '../../../src/index/tokens/metadata-store.js';
 import { startMetadataFetching } from '../../../src/index/metadata-fetch/start.js';
 import type { DueUri, FetchOutcome, MetadataFetchQueue, MetadataSink, RetryLater } from '../../../src/index/metadata-fetch/queue.js';
 import type { ManualClock } from '../../../src/util/clock.js';
-import type { SqlDriver } from '../../../src/index/sql/driver.js';
+import type { InsertBatch, SqlDriver } from '../../../src/index/sql/driver.js';
 
 /** A raw address of the test's own, n-th. */
 export const addressN = (n: number) => `0:${n.toString(16).toUpperCase().padStart(64, '0')}`;
 
-/** A jetton master row (the values the API needs) whose TEP-64 content is `{uri}`. */
-export function masterWithUri(n: number, uri: string) {
-  return masterBatch([
+/** A jetton master row (the values the API needs) whose TEP-64 content is `{uri}`, and its uri enqueued, as detector.ts writes them. */
+export function masterWithUri(n: number, uri: string, lt = BigInt(n)): InsertBatch[] {
+  const master = masterBatch([
     {
       address: addressN(n),
       totalSupply: 5n,
@@ -23,11 +23,13 @@ export function masterWithUri(n: number, uri: string) {
       admin: null,
       content: { uri },
       walletCodeHash: Buffer.alloc(32, 1),
-      lastTxLt: BigInt(n),
+      lastTxLt: lt,
       codeHash: Buffer.alloc(32, 2),
       dataHash: Buffer.alloc(32, 3),
     },
   ]);
+  const queued = metadataQueueBatch([{ uri }]);
+  return queued ? [master, queued] : [master];
 }
 
 /**
