@@ -1,6 +1,7 @@
 /**
- * The token index's side of the offchain metadata seam (src/index/metadata-fetch/README.md): the
- * `token_metadata` table as the fetcher's `MetadataSink`, and the lookup the v3 `metadata` answers make.
+ * The token index's side of the offchain metadata seam (src/index/metadata-fetch/README.md): the tables
+ * `token_metadata` (outcomes, migration 6) and `token_metadata_queue` (the schedule, migration 9) as the fetcher's
+ * `MetadataSink`, the batch that enqueues the uris of written contents, and the lookup the v3 `metadata` makes.
  *
  * Reads go through the index's reads (SQLite: the reader threads; PostgreSQL: the pool). Writes go through
  * `writeRows`, which a running index sends to its store thread (attach.ts): on SQLite the main thread has no
