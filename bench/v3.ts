@@ -21,6 +21,7 @@
  *      holdings the p99 falls on the dense owners), and the same three for the densest owner alone.
  *   5. What indexing costs block production: the local chain producing wallet transfers, with the
  *      index attached (its render and store threads) and without; the main thread's share spent on the index.
+ * BENCH_INGEST=0 and BENCH_PRODUCTION_RUNS=0 skip sections 2 and 5 (a run for the latencies only).
  * Targets (issues 5 and 13): p99 <= 10 ms, ingestion >= 5,000 tx/s, index cost <= 10 % of block production.
  * The machine is shared: the load average is printed with the figures.
  */
