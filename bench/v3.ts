@@ -7,7 +7,7 @@
  *      then token rows through the index's row builders (bench/support/token-seed.ts, shared with
  *      bench:token-reads): BENCH_WALLETS (default 100,000) jetton wallets of 1,000 masters, twice as many
  *      jetton transfers, as many NFT items of 100 collections and NFT transfers, held by those 10,000 accounts
- *      with Zipf-skewed holdings (the densest account holds a wallet of every master, the median two or three).
+ *      with Zipf-skewed holdings (the densest account holds a wallet of every master, the median two).
  *      A store seeded before the token rows existed gets them added (counted, not re-seeded from scratch).
  *   2. Ingestion: BENCH_INGEST (default 50,000) more transactions, generated first, then timed through
  *      the index's render and store threads, blocks in flight as the chain's attachment sends them.

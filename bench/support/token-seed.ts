@@ -7,7 +7,7 @@
  * between, so owner queries meet accounts with real transactions and address-book rows). How many jetton
  * wallets owner rank r holds follows Zipf's law, min(masters, max(1, floor(K / (r + 1)))), K chosen so the
  * total reaches `wallets`: every owner holds at least one, the first ~13 (of 10,000) hold one of every master
- * (1,000), the median owner 2-3. Real holdings are that skewed (exchanges and whales hold hundreds of jettons,
+ * (1,000), the median owner two. Real holdings are that skewed (exchanges and whales hold hundreds of jettons,
  * most wallets a few), and a uniform spread would only ever ask the index about small owners. An owner holds at
  * most one wallet per master, as on chain (a wallet's address derives from owner and master).
  * Transfers: the sender is a wallet drawn uniformly (so an owner sends in proportion to the wallets it holds),
