@@ -428,8 +428,10 @@ export class IndexReader {
   async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<LatestStateRecord[]> {
     const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
     // The addresses as one small set (a UNION), joined to the states by primary key: an OR of the
-    // three sources would make PostgreSQL filter every row of latest_account_states.
-    const parts: string[] = accounts.map(() => 'SELECT CAST(? AS TEXT)');
+    // three sources would make PostgreSQL filter every row of latest_account_states. The page's own
+    // accounts are one term (an IN list), not one term each: SQLite refuses a compound SELECT of more
+    // than 500 terms (a /traces page of 1,000 traces names more accounts than that).
+    const parts: string[] = accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${marks(accounts)})`] : [];
     const params: SqlValue[] = [...accounts];
     if (inMessages.length > 0) {
       parts.push(`SELECT source FROM messages WHERE msg_hash IN (${marks(inMessages)})`);

@@ -17,8 +17,13 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
+<<<<<<< HEAD
  *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
+=======
+ * Orderings the API needs are covered by an index each: transactions by (account, lt) (since migration 10
+ * (account, lt, trace_id), traces/account-index-migration.ts) and (lt, account),
+>>>>>>> 204e1d0 (traces: account index carries trace_id (migration 10, in place), a page budget of 4,000 transactions for /traces, peer-state lookup no longer breaks SQLite past 500 accounts (/traces?limit=1000 was a 500); bench:traces)
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
 import type { SqlDriver } from './sql/driver.js';
@@ -27,6 +32,7 @@ import { MIGRATION_LOCK } from './sql/postgres-driver.js';
 import { types } from './sql/column-types.js';
 import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';
+import { ACCOUNT_TRACE_INDEX_MIGRATION } from './traces/account-index-migration.js';
 import { TOKENS_MIGRATION } from './tokens/schema.js';
 import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 import { DNS_MIGRATION } from './dns/schema.js';
@@ -154,6 +160,7 @@ export const MIGRATIONS: readonly Migration[] = [
   TOKEN_BACKFILL_MIGRATION,
   NFT_SALES_MIGRATION,
   TOKEN_METADATA_QUEUE_MIGRATION,
+  ACCOUNT_TRACE_INDEX_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

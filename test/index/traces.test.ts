@@ -18,6 +18,7 @@ import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
 import type { TraceRow } from '../../src/index/traces/trace-row.js';
 import { TRACES_MIGRATION } from '../../src/index/traces/schema.js';
+import { ACCOUNT_TRACE_INDEX_MIGRATION } from '../../src/index/traces/account-index-migration.js';
 import type { IndexedBlock } from '../../src/index/types.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { FIRST_SEQNO, story, type Story } from './support/sandbox-blocks.js';
@@ -168,9 +169,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const liveIndex = await open(t, live);
     for (const block of s.blocks) await liveIndex.writer.write(block);
 
-    // What the previous tongate wrote: every migration but the traces one, rows without trace columns.
+    // What the previous tongate wrote: every migration but the traces one (and the later one that indexes
+    // trace_id by account), rows without trace columns.
     const driver = await old.driver();
-    await migrate(driver, MIGRATIONS.filter((m) => m !== TRACES_MIGRATION));
+    await migrate(driver, MIGRATIONS.filter((m) => m !== TRACES_MIGRATION && m !== ACCOUNT_TRACE_INDEX_MIGRATION));
     const codeBocs = new CodeBocCache();
     for (const block of s.blocks) {
       const batches = blockRows(block, codeBocs).rows.map((batch) => {
@@ -197,5 +199,44 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await upgraded.close();
     const again = await open(t, old);
     assert.deepEqual(await again.reader.traces({}, 'asc', PAGE), await liveIndex.reader.traces({}, 'asc', PAGE));
+  });
+}
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`traces: migration 10 gives an existing index's account index trace_id in place, and /traces?account= reads it alone [${store}]`, async (t) => {
+    const where = await place(t, store);
+    if (!where) return;
+    const s = await story();
+    const first = await openIndex(where.options);
+    for (const block of s.blocks) await first.writer.write(block);
+    const [root] = await first.reader.transactions({ hash: s.deployA.hash() }, 'desc', PAGE);
+    const expected = await first.reader.traces({ account: root.account }, 'desc', PAGE);
+    assert.ok(expected.length >= 2, 'A took part in several traces');
+    await first.close();
+
+    // The store as migration 9 left it: the account index without trace_id, no record of version 10.
+    const driver = await where.driver();
+    const indexes = async () => {
+      const sql = store === 'sqlite'
+        ? `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND name LIKE 'transactions_account%'`
+        : `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'transactions' AND indexname LIKE 'transactions_account%'`;
+      return (await driver.all(sql)).map((row) => String(row.name)).sort();
+    };
+    assert.deepEqual(await indexes(), ['transactions_account_lt_trace']);
+    await driver.write([], ['DROP INDEX transactions_account_lt_trace', 'CREATE INDEX transactions_account_lt ON transactions (account, lt)', 'DELETE FROM index_migrations WHERE version = 10']);
+    assert.deepEqual(await indexes(), ['transactions_account_lt']);
+
+    const upgraded = await open(t, where);
+    assert.deepEqual(await indexes(), ['transactions_account_lt_trace'], 'the old index replaced, not kept beside');
+    assert.deepEqual(await upgraded.reader.traces({ account: root.account }, 'desc', PAGE), expected);
+    if (store === 'sqlite') {
+      const plan = (await driver.all(`EXPLAIN QUERY PLAN SELECT trace_id FROM transactions WHERE account = ?`, [root.account])).map((row) => String(row.detail));
+      assert.ok(plan.some((step) => /COVERING INDEX transactions_account_lt_trace/.test(step)), `index only: ${plan.join(' | ')}`);
+    }
+    await driver.close();
+    // Applied once: a second open finds it recorded and changes nothing.
+    await upgraded.close();
+    const again = await open(t, where);
+    assert.deepEqual(await again.reader.traces({ account: root.account }, 'desc', PAGE), expected);
   });
 }

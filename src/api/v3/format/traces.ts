@@ -1,8 +1,8 @@
 /**
  * A page of v3 traces (/traces), written as text in toncenter's field order: the trace's row, its
- * trace_info, then (unless it is too large) its tree, transactions_order and the transactions, each the
- * same JSON /transactions writes; then the address_book of every account they mention and the metadata
- * of the token contracts among them. `actions` is written only when asked for, empty: no actions are
+ * trace_info, then (unless it is too large, or the page's budget of transactions is spent) its tree,
+ * transactions_order and the transactions, each the same JSON /transactions writes; then the address_book
+ * of every account they mention and the metadata of the token contracts among them. `actions` is written only when asked for, empty: no actions are
  * classified yet (classification_state "unclassified").
  */
 import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
@@ -14,6 +14,33 @@ import { renderTransactions } from './transactions.js';
 
 /** ton-index-go's default -max-trace-txs: a larger trace is listed without its transactions. */
 export const MAX_TRACE_TRANSACTIONS = 4000;
+
+/**
+ * Most transactions one page carries (ours; toncenter has no such cap). Rendering costs ~0.15-0.25 ms of
+ * the HTTP thread per transaction (README.md): 1,000 traces of up to 4,000 each would hold that thread for
+ * minutes and build gigabytes. Traces get their transactions in page order while the page's total stays
+ * within this; the first that does not fit and every trace after it are listed without them
+ * (`is_incomplete`, PAGE_FULL_WARNING), so the full traces are always a prefix of the page and a client
+ * goes on from the first incomplete one (by offset, or by trace_id). The first trace always fits: no
+ * trace within MAX_TRACE_TRANSACTIONS exceeds it.
+ */
+export const MAX_PAGE_TRANSACTIONS = MAX_TRACE_TRANSACTIONS;
+export const TOO_LARGE_WARNING = 'trace is too large';
+export const PAGE_FULL_WARNING = 'too many transactions in this page: request this trace alone';
+
+/** For each trace of the page: its transactions fit (null), or why it is listed without them. */
+export function pageShares(traces: readonly Pick<TraceRow, 'transactions'>[], budget = MAX_PAGE_TRANSACTIONS): (string | null)[] {
+  let left = budget;
+  return traces.map((row) => {
+    if (row.transactions > MAX_TRACE_TRANSACTIONS) return TOO_LARGE_WARNING;
+    if (left < 0 || row.transactions > left) {
+      left = -1; // the page is full: no later trace gets its transactions, however small
+      return PAGE_FULL_WARNING;
+    }
+    left -= row.transactions;
+    return null;
+  });
+}
 
 const hashText = (hash: string | null) => (hash === null ? 'null' : JSON.stringify(hash));
 
@@ -35,8 +62,9 @@ function traceHead(row: TraceRow, incomplete: boolean, warning: string | undefin
   );
 }
 
-export async function tracesText(reader: IndexReader, traces: TraceRow[], includeActions: boolean, testOnly: boolean): Promise<JsonText> {
-  const small = traces.filter((t) => t.transactions <= MAX_TRACE_TRANSACTIONS);
+export async function tracesText(reader: IndexReader, traces: TraceRow[], includeActions: boolean, testOnly: boolean, budget = MAX_PAGE_TRANSACTIONS): Promise<JsonText> {
+  const shares = pageShares(traces, budget);
+  const small = traces.filter((_, i) => shares[i] === null);
   const records: TransactionRecord[] = await reader.traceTransactions(small.map((t) => Buffer.from(t.traceId, 'base64')));
   const rendered = await renderTransactions(reader, records, testOnly);
   const byTrace = new Map<string, number[]>();
@@ -46,8 +74,9 @@ export async function tracesText(reader: IndexReader, traces: TraceRow[], includ
     if (list) list.push(i);
     else byTrace.set(id, [i]);
   }
-  const texts = traces.map((row) => {
-    if (row.transactions > MAX_TRACE_TRANSACTIONS) return `${traceHead(row, true, 'trace is too large', includeActions)}}`;
+  const texts = traces.map((row, i) => {
+    const withheld = shares[i];
+    if (withheld !== null) return `${traceHead(row, true, withheld, includeActions)}}`;
     const members = byTrace.get(row.traceId) ?? [];
     const hashes = members.map((i) => records[i].hash.toString('base64'));
     const { root, warning } = traceTree(members.map((i, k) => ({ hash: hashes[k], ...rendered.messages[i] })));
