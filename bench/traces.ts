@@ -3,7 +3,7 @@
  * SQLite and PostgreSQL. Reuses bench:v3's seeded stores (same BENCH_DIR, BENCH_SCHEMA, BENCH_DATABASE_URL;
  * run bench:v3 once first). Per store:
  *   1. Opening the index (migrations applied: on a store seeded before migration 10, the time of its upgrade).
- *   2. Per request, in this thread on a connection of its own (no reader threads, no HTTP), interleaved so the
+ *   2. Per request, through the reads the gateway uses (SQLite's reader threads, PostgreSQL's pool) without HTTP, interleaved so the
  *      machine's load weighs on each alike: the account -> trace ids lookup as it is now (index only) and as it
  *      was (`AND now >= 0` makes it read each transaction's row, as before migration 10), the traces query,
  *      the traces' transactions, the rendering; each as ms and as CPU ms per request.
@@ -18,9 +18,10 @@ import { openIndex, type Index } from '../src/index/open-index.js';
 import { IndexReader } from '../src/index/reader.js';
 import type { SqlReads } from '../src/index/sql/driver.js';
 import { PostgresDriver } from '../src/index/sql/postgres-driver.js';
-import { SqliteDriver } from '../src/index/sql/sqlite-driver.js';
+import { SqliteReaderPool } from '../src/index/worker/reader-pool.js';
 import { renderTransactions } from '../src/api/v3/format/transactions.js';
 import { tracesText } from '../src/api/v3/format/traces.js';
+import { metadataOf } from '../src/api/v3/format/metadata.js';
 import { formatRawUpper } from '../src/ton/address.js';
 import { syntheticAccount } from '../scripts/seed-index.js';
 import { latency, serve } from './support/v3-server.js';
@@ -39,7 +40,7 @@ interface Sample {
   cpu: number[];
 }
 
-/** Runs `work` once, adding its wall and CPU ms (this process: here, this thread alone) to `into`. */
+/** Runs `work` once, adding its wall and CPU ms (the whole process: this thread and the reader threads) to `into`. */
 async function timed<T>(into: Sample, work: () => Promise<T>): Promise<T> {
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -53,7 +54,7 @@ async function timed<T>(into: Sample, work: () => Promise<T>): Promise<T> {
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)];
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const line = (name: string, s: Sample) =>
-  `  ${name.padEnd(34)} p50 ${pct(s.ms, 0.5).toFixed(2)} p99 ${pct(s.ms, 0.99).toFixed(2)} ms; CPU mean ${mean(s.cpu).toFixed(3)} ms`;
+  `  ${name.padEnd(36)} p50 ${pct(s.ms, 0.5).toFixed(2)} p99 ${pct(s.ms, 0.99).toFixed(2)} ms; CPU mean ${mean(s.cpu).toFixed(3)} ms`;
 
 /** The account -> trace ids lookup alone, as /traces runs it (the subquery of reader.traces) and as it ran before migration 10. */
 const LOOKUP_NOW = 'SELECT trace_id FROM transactions WHERE account = ?';
@@ -61,22 +62,35 @@ const LOOKUP_ROW_READ = 'SELECT trace_id FROM transactions WHERE account = ? AND
 
 async function stages(label: string, driver: SqlReads): Promise<void> {
   const reader = new IndexReader(driver);
-  const names = ['lookup (index only)', 'lookup (row read, as before)', 'traces query', 'traces\' transactions', 'render (queries + text)', 'whole page (tracesText)'];
+  const names = ['traces query', 'traces\' transactions', 'render (queries + text)', 'whole page (tracesText)', 'whole page, metadata after (before)', 'lookup (index only)', 'lookup (row read, as before)'];
   const samples = names.map((): Sample => ({ ms: [], cpu: [] }));
+  const pick = (i: number, k: number) => accounts[(i * 7919 + k * 3001) % accounts.length];
   for (let round = 0; round < 2; round++) {
     // Round 0 warms the caches; round 1 is measured.
     const into = (i: number): Sample => (round === 1 ? samples[i] : { ms: [], cpu: [] });
     for (let i = 0; i < REQUESTS; i++) {
-      const account = accounts[(i * 7919) % accounts.length];
-      await timed(into(0), () => driver.all(LOOKUP_NOW, [account]));
-      await timed(into(1), () => driver.all(LOOKUP_ROW_READ, [account]));
-      const rows = await timed(into(2), () => reader.traces({ account }, 'desc', { limit: 10, offset: 0 }));
-      const records = await timed(into(3), () => reader.traceTransactions(rows.map((r) => Buffer.from(r.traceId, 'base64'))));
-      await timed(into(4), () => renderTransactions(reader, records, false));
-      await timed(into(5), () => tracesText(reader, rows, false, false));
+      // The page's stages in request order, on an account no earlier stage of this round read (pages as cold as a server's).
+      const account = pick(i, 0);
+      const rows = await timed(into(0), () => reader.traces({ account }, 'desc', { limit: 10, offset: 0 }));
+      const records = await timed(into(1), () => reader.traceTransactions(rows.map((r) => Buffer.from(r.traceId, 'base64'))));
+      await timed(into(2), () => renderTransactions(reader, records, false));
+      // The whole page now and as it was built (the page's queries in sequence, the metadata lookup a round trip
+      // after the domains), taking turns at going first on warm pages.
+      const now = () => timed(into(3), () => tracesText(reader, rows, false, false));
+      const before = () =>
+        timed(into(4), async () => {
+          const page = await reader.traceTransactions(rows.map((r) => Buffer.from(r.traceId, 'base64')));
+          const rendered = await renderTransactions(reader, page, false);
+          return metadataOf(reader, Object.keys(rendered.addressBook));
+        });
+      if (i % 2 === 0) await now().then(before);
+      else await before().then(now);
+      // The account -> trace ids lookup alone, each variant on an account of its own (neither warms the other's pages).
+      await timed(into(5), () => driver.all(LOOKUP_NOW, [pick(i, 1)]));
+      await timed(into(6), () => driver.all(LOOKUP_ROW_READ, [pick(i, 2)]));
     }
   }
-  console.log(`${label} (in-process, ${REQUESTS} accounts, load ${load()})`);
+  console.log(`${label} (${REQUESTS} accounts, load ${load()})`);
   names.forEach((name, i) => console.log(line(name, samples[i])));
 }
 
@@ -102,15 +116,14 @@ async function main(): Promise<void> {
   console.log(`bench:traces — ${DIR}, schema ${SCHEMA}, load ${load()}`);
   const file = join(DIR, 'bench', 'index.sqlite');
   for (const store of ['sqlite', 'postgres'] as const) {
-    const raw = store === 'sqlite' ? SqliteDriver.openReader(file) : await PostgresDriver.open(DATABASE_URL, SCHEMA);
+    // Through what the gateway reads with (SQLite: reader threads), before the index is opened (and migrated).
+    const raw = store === 'sqlite' ? new SqliteReaderPool(file) : await PostgresDriver.open(DATABASE_URL, SCHEMA);
     await stages(`${store}, as found`, raw);
     await raw.close();
     const started = performance.now();
     const index = await openIndex(store === 'sqlite' ? { network: 'bench', dataDir: DIR } : { network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA });
     console.log(`${store}: opened in ${((performance.now() - started) / 1000).toFixed(1)} s (migrations included), ${(await index.reader.counts()).transactions} transactions`);
-    const direct = store === 'sqlite' ? SqliteDriver.openReader(file) : await PostgresDriver.open(DATABASE_URL, SCHEMA);
-    await stages(`${store}, migrated`, direct);
-    await direct.close();
+    await stages(`${store}, migrated`, index.reads);
     await overHttp(index);
     await index.close();
   }

@@ -66,7 +66,8 @@ export async function tracesText(reader: IndexReader, traces: TraceRow[], includ
   const shares = pageShares(traces, budget);
   const small = traces.filter((_, i) => shares[i] === null);
   const records: TransactionRecord[] = await reader.traceTransactions(small.map((t) => Buffer.from(t.traceId, 'base64')));
-  const rendered = await renderTransactions(reader, records, testOnly);
+  // The metadata of the mentioned accounts (the address book's keys) in the same round trip as their domains.
+  const rendered = await renderTransactions(reader, records, testOnly, (mentioned) => metadataOf(reader, mentioned));
   const byTrace = new Map<string, number[]>();
   for (const [i, record] of records.entries()) {
     const id = record.traceId!.toString('base64');
@@ -91,6 +92,6 @@ export async function tracesText(reader: IndexReader, traces: TraceRow[], includ
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
     ['address_book', JSON.stringify(rendered.addressBook)],
-    ['metadata', JSON.stringify(await metadataOf(reader, Object.keys(rendered.addressBook)))],
+    ['metadata', JSON.stringify(rendered.alongside)],
   ]);
 }

@@ -49,8 +49,17 @@ export async function transactionsText(reader: IndexReader, records: Transaction
   ]);
 }
 
-/** Transactions as v3 JSON texts with the address book of every account they mention. */
-export async function renderTransactions(reader: IndexReader, records: TransactionRecord[], testOnly: boolean): Promise<RenderedTransactions> {
+/**
+ * Transactions as v3 JSON texts with the address book of every account they mention. `alongside`: another
+ * lookup over the mentioned addresses (/traces: their token metadata), asked in the same tick as their
+ * domains, so it costs no round trip of its own (on SQLite each one wakes a reader thread).
+ */
+export async function renderTransactions<T = undefined>(
+  reader: IndexReader,
+  records: TransactionRecord[],
+  testOnly: boolean,
+  alongside?: (mentioned: (string | null)[]) => Promise<T>,
+): Promise<RenderedTransactions & { alongside?: T }> {
   const stored = records.map((r) => split(r.doc));
   const bytes = (hash: string) => Buffer.from(hash, 'base64');
   const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
@@ -76,9 +85,11 @@ export async function renderTransactions(reader: IndexReader, records: Transacti
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
   });
+  const [domains, extra] = await Promise.all([domainsOf(reader, mentioned), alongside?.(mentioned)]);
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
-    addressBook: addressBookOf(mentioned, peers, testOnly, await domainsOf(reader, mentioned)),
+    addressBook: addressBookOf(mentioned, peers, testOnly, domains),
+    alongside: extra,
   };
 }
