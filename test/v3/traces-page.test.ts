@@ -40,6 +40,12 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
     assert.equal(Object.keys(trace.transactions ?? {}).length, full ? traces[i].transactions : 0, `trace ${i}`);
     assert.equal(trace.trace_info.transactions, traces[i].transactions, 'the counters stay');
   }
+  // A page naming more than 500 accounts (limit=1000): SQLite refuses a compound SELECT of more than 500 terms,
+  // which the peer-state lookup once wrote, one per account.
+  const [member] = await index.reader.traceTransactions([Buffer.from(traces[0].traceId, 'base64')]);
+  const strangers = Array.from({ length: 600 }, (_, i) => `0:${i.toString(16).padStart(64, '0').toUpperCase()}`);
+  const states = await index.reader.transactionPeerStates([...strangers, member.account], [], []);
+  assert.deepEqual(states.map((state) => state.account), [member.account]);
   // With the default budget the same page is whole.
   const whole = JSON.parse((await tracesText(index.reader, traces, false, true)).text);
   assert.ok(whole.traces.every((trace: { is_incomplete: boolean }) => !trace.is_incomplete));
