@@ -3,10 +3,13 @@
  * SQLite and PostgreSQL. Reuses bench:v3's seeded stores (same BENCH_DIR, BENCH_SCHEMA, BENCH_DATABASE_URL;
  * run bench:v3 once first). Per store:
  *   1. Opening the index (migrations applied: on a store seeded before migration 10, the time of its upgrade).
- *   2. Per request, through the reads the gateway uses (SQLite's reader threads, PostgreSQL's pool) without HTTP, interleaved so the
- *      machine's load weighs on each alike: the account -> trace ids lookup as it is now (index only) and as it
- *      was (`AND now >= 0` makes it read each transaction's row, as before migration 10), the traces query,
- *      the traces' transactions, the rendering; each as ms and as CPU ms per request.
+ *   2. Per request, through the reads the gateway uses (SQLite's reader threads, PostgreSQL's pool) without
+ *      HTTP, interleaved so the machine's load weighs on each alike, each stage on an account no earlier stage
+ *      read: the traces query, the traces' transactions, the rendering, the whole page now and as it was built
+ *      (its metadata a round trip after the domains), and the account -> trace ids lookup alone as it is now
+ *      (index only) and as it was (`AND now >= 0` makes it read each transaction's row, as before migration
+ *      10); each as ms and as CPU ms of the process per request (PostgreSQL's server CPU is not in it). Run on
+ *      a store opened before migration 10 ("as found"), then after it.
  *   3. Over HTTP (a real gateway, bench:v3's client): p50/p99 of /traces?account=X&limit=10, and the whole
  *      process's CPU per request (server and client thread).
  *   4. /traces?limit=1000 (the newest traces): ms, CPU, bytes, transactions carried.

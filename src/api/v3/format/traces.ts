@@ -2,8 +2,8 @@
  * A page of v3 traces (/traces), written as text in toncenter's field order: the trace's row, its
  * trace_info, then (unless it is too large, or the page's budget of transactions is spent) its tree,
  * transactions_order and the transactions, each the same JSON /transactions writes; then the address_book
- * of every account they mention and the metadata of the token contracts among them. `actions` is written only when asked for, empty: no actions are
- * classified yet (classification_state "unclassified").
+ * of every account they mention and the metadata of the token contracts among them. `actions` is written
+ * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
  */
 import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
 import type { TraceRow } from '../../../index/traces/trace-row.js';
@@ -16,9 +16,9 @@ import { renderTransactions } from './transactions.js';
 export const MAX_TRACE_TRANSACTIONS = 4000;
 
 /**
- * Most transactions one page carries (ours; toncenter has no such cap). Rendering costs ~0.15-0.25 ms of
- * the HTTP thread per transaction (README.md): 1,000 traces of up to 4,000 each would hold that thread for
- * minutes and build gigabytes. Traces get their transactions in page order while the page's total stays
+ * Most transactions one page carries (ours; toncenter has no such cap). A transaction costs ~0.06-0.16 ms
+ * of CPU, mostly on the HTTP thread, and ~3.7 KB of JSON (index/traces/README.md): 1,000 traces of up to
+ * 4,000 each would hold that thread for minutes and build gigabytes. Traces get their transactions in page order while the page's total stays
  * within this; the first that does not fit and every trace after it are listed without them
  * (`is_incomplete`, PAGE_FULL_WARNING), so the full traces are always a prefix of the page and a client
  * goes on from the first incomplete one (by offset, or by trace_id). The first trace always fits: no
