@@ -11,6 +11,7 @@ import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import { Where } from '../sql/where.js';
 import type { Page, SortOrder, Window } from '../types.js';
+import { eitherColumnPage } from './either-column-page.js';
 import { indexOrder } from './token-rows.js';
 
 export interface NftCollectionRecord {
@@ -208,15 +209,18 @@ export class NftReader {
   async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {
     const where = new Where();
     const owners = filter.owners ?? [];
-    if (owners.length > 0) {
-      if (filter.direction === 'in') where.in('new_owner', owners);
-      else if (filter.direction === 'out') where.in('old_owner', owners);
-      else where.add(`(old_owner IN (${marks(owners)}) OR new_owner IN (${marks(owners)}))`, ...owners, ...owners);
-    }
+    if (filter.direction === 'in') where.in('new_owner', owners);
+    else if (filter.direction === 'out') where.in('old_owner', owners);
     where.in('nft_item_address', filter.items).add('nft_collection_address = ?', filter.collection);
     where.add('tx_now >= ?', filter.startUtime).add('tx_now <= ?', filter.endUtime).add('tx_lt >= ?', filter.startLt).add('tx_lt <= ?', filter.endLt);
     const column = filter.startUtime !== undefined || filter.endUtime !== undefined ? 'tx_now' : 'tx_lt';
-    const rows = await this.reads.all(`SELECT * FROM nft_transfers ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${page(p)}`, where.params);
+    const orderBy = `${column} ${dir(sort)}, tx_hash ${dir(sort)}`;
+    // Either side: two index scans merged (either-column-page.ts), not an OR.
+    const { sql, params } =
+      owners.length > 0 && !filter.direction
+        ? eitherColumnPage({ table: 'nft_transfers', columns: ['old_owner', 'new_owner'], values: owners, shared: where, orderBy, page: p })
+        : { sql: `SELECT * FROM nft_transfers ${where} ORDER BY ${orderBy} ${page(p)}`, params: where.params };
+    const rows = await this.reads.all(sql, params);
     return rows.map((row) => ({
       txHash: bytes(row.tx_hash),
       txLt: bigint(row.tx_lt),

@@ -6,6 +6,7 @@
  *   transfers  tx_lt (tx_now when a utime bound is given), then tx_hash; aborted ones left out
  *   burns      the same, aborted ones kept (toncenter's own difference)
  */
+import { eitherColumnPage } from './either-column-page.js';
 import { offchainStates } from './metadata-store.js';
 import type { OffchainContent } from '../metadata-fetch/token-info.js';
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
@@ -169,14 +170,16 @@ export class TokenReader {
   async jettonTransfers(filter: JettonTransferFilter, sort: SortOrder, p: Page): Promise<JettonTransferRecord[]> {
     const where = new Where().add('tx_aborted = 0');
     const owners = filter.owners ?? [];
-    if (owners.length > 0) {
-      if (filter.direction === 'in') where.in('destination', owners);
-      else if (filter.direction === 'out') where.in('source', owners);
-      else where.add(`(source IN (${marks(owners)}) OR destination IN (${marks(owners)}))`, ...owners, ...owners);
-    }
+    if (filter.direction === 'in') where.in('destination', owners);
+    else if (filter.direction === 'out') where.in('source', owners);
     where.in('jetton_wallet_address', filter.wallets).add('jetton_master_address = ?', filter.master);
-    const column = eventWindow(where, filter);
-    const rows = await this.reads.all(`SELECT * FROM jetton_transfers ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${page(p)}`, where.params);
+    const orderBy = `${eventWindow(where, filter)} ${dir(sort)}, tx_hash ${dir(sort)}`;
+    // Either side: two index scans merged (either-column-page.ts), not an OR.
+    const { sql, params } =
+      owners.length > 0 && !filter.direction
+        ? eitherColumnPage({ table: 'jetton_transfers', columns: ['source', 'destination'], values: owners, shared: where, orderBy, page: p })
+        : { sql: `SELECT * FROM jetton_transfers ${where} ORDER BY ${orderBy} ${page(p)}`, params: where.params };
+    const rows = await this.reads.all(sql, params);
     return rows.map((row) => ({
       ...eventOf(row),
       source: optionalText(row.source),
