@@ -15,6 +15,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
 import { dnsCode } from '../contracts/code.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { dumpTables } from '../support/table-dump.js';
 
 type Store = 'sqlite' | 'postgres';
 
@@ -32,14 +33,7 @@ async function startIndex(t: TestContext, store: Store, chain: LocalChain, dnsRo
   return running;
 }
 
-async function dump(running: RunningIndex): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, order] of [['dns_entries', 'nft_item_address'], ['nft_items', 'address']]) {
-    const rows = await running.index.reads.all(`SELECT * FROM ${table} ORDER BY ${order}`);
-    out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([key, value]) => [key, Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value)])));
-  }
-  return out;
-}
+const dump = (running: RunningIndex) => dumpTables(running.index.reads, [['dns_entries', 'nft_item_address'], ['nft_items', 'address']]);
 
 for (const store of ['sqlite', 'postgres'] as const) {
   test(`a restore puts domains and their records back as the restored chain has them [${store}]`, async (t) => {

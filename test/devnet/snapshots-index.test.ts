@@ -11,6 +11,7 @@ import type { LocalChain } from '../../src/chain/local/index.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
 import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { dumpTables, type TableOrder } from '../support/table-dump.js';
 
 type Store = 'sqlite' | 'postgres';
 
@@ -28,7 +29,7 @@ async function startIndex(t: TestContext, store: Store, chain: LocalChain): Prom
   return running;
 }
 
-const TABLES: [string, string][] = [
+const TABLES: readonly TableOrder[] = [
   ['blocks', 'workchain, shard, seqno'],
   ['shard_state', 'mc_seqno, workchain, shard'],
   ['transactions', 'hash'],
@@ -40,21 +41,8 @@ const TABLES: [string, string][] = [
   ['jetton_transfers', 'tx_hash'],
 ];
 
-/** Every row a reader can reach, as comparable text (account_states documents are reached through transactions). */
-async function dump(running: RunningIndex): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, order] of TABLES) {
-    const rows = await running.index.reads.all(`SELECT * FROM ${table} ORDER BY ${order}`);
-    out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([key, value]) => [key, comparable(value)])));
-  }
-  return out;
-}
-
-function comparable(value: unknown): unknown {
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.from(value).toString('hex');
-  if (typeof value === 'bigint' || typeof value === 'number') return String(value);
-  return value;
-}
+/** Every row a reader can reach (account_states documents are reached through transactions). */
+const dump = (running: RunningIndex) => dumpTables(running.index.reads, TABLES);
 
 async function mine(chain: LocalChain, blocks: number): Promise<void> {
   for (let i = 0; i < blocks; i++) await chain.produceBlock();

@@ -14,6 +14,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { addressOf, compileContracts, onchainContent } from '../v2/support/contracts.js';
+import { dumpTables, TOKEN_TABLES } from '../support/table-dump.js';
 
 type Store = 'sqlite' | 'postgres';
 
@@ -31,26 +32,7 @@ async function startIndex(t: TestContext, store: Store, chain: LocalChain): Prom
   return running;
 }
 
-const TOKEN_TABLES: [string, string][] = [
-  ['jetton_masters', 'address'],
-  ['jetton_wallets', 'address'],
-  ['jetton_transfers', 'tx_hash'],
-  ['jetton_burns', 'tx_hash'],
-  ['nft_collections', 'address'],
-  ['nft_items', 'address'],
-  ['nft_transfers', 'tx_hash'],
-  // Its `interfaces` column is the token index's too.
-  ['latest_account_states', 'account'],
-];
-
-async function dump(running: RunningIndex): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, order] of TOKEN_TABLES) {
-    const rows = await running.index.reads.all(`SELECT * FROM ${table} ORDER BY ${order}`);
-    out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([key, value]) => [key, Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value)])));
-  }
-  return out;
-}
+const dump = (running: RunningIndex) => dumpTables(running.index.reads, TOKEN_TABLES);
 
 function transferBody(queryId: bigint, amount: bigint, destination: Address, response: Address): Cell {
   return beginCell()

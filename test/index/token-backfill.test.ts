@@ -28,6 +28,7 @@ import { startContractsChain } from '../contracts/support.js';
 import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
 import { until } from '../devnet/support.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { dumpTables, TOKEN_TABLES, type TableOrder } from '../support/table-dump.js';
 
 type Store = 'sqlite' | 'postgres';
 type Location = Pick<IndexOptions, 'dataDir' | 'databaseUrl' | 'schema'>;
@@ -68,28 +69,8 @@ async function writeOldIndex(location: Location, chain: LocalChain): Promise<voi
   await driver.close();
 }
 
-const TABLES: [string, string][] = [
-  ['jetton_masters', 'address'],
-  ['jetton_wallets', 'address'],
-  ['jetton_transfers', 'tx_hash'],
-  ['jetton_burns', 'tx_hash'],
-  ['nft_collections', 'address'],
-  ['nft_items', 'address'],
-  ['nft_transfers', 'tx_hash'],
-  ['nft_sales', 'address'],
-  ['dns_entries', 'nft_item_address'],
-  // address_book `interfaces`
-  ['latest_account_states', 'account'],
-];
-
-async function dump(reads: SqlReads): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, order] of TABLES) {
-    const rows = await reads.all(`SELECT * FROM ${table} ORDER BY ${order}`);
-    out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([key, value]) => [key, Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value)])));
-  }
-  return out;
-}
+const TABLES: readonly TableOrder[] = [...TOKEN_TABLES, ['dns_entries', 'nft_item_address']];
+const dump = (reads: SqlReads) => dumpTables(reads, TABLES);
 
 /** Equal row for row; on a difference, the rows each side lacks (not the whole dump). */
 function sameRows(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
