@@ -18,8 +18,8 @@ export const MAX_TRACE_TRANSACTIONS = 4000;
 /**
  * Most transactions one page carries (ours; toncenter has no such cap). A transaction costs ~0.06-0.16 ms
  * of CPU, mostly on the HTTP thread, and ~3.7 KB of JSON (index/traces/README.md): 1,000 traces of up to
- * 4,000 each would hold that thread for minutes and build gigabytes. Traces get their transactions in page order while the page's total stays
- * within this; the first that does not fit and every trace after it are listed without them
+ * 4,000 each would hold that thread for minutes and build gigabytes. Traces get their transactions in page
+ * order while the page's total stays within this; the first that does not fit and every trace after it are listed without them
  * (`is_incomplete`, PAGE_FULL_WARNING), so the full traces are always a prefix of the page and a client
  * goes on from the first incomplete one (by offset, or by trace_id). The first trace always fits: no
  * trace within MAX_TRACE_TRANSACTIONS exceeds it.
