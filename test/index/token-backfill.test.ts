@@ -136,9 +136,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
       },
       error: () => {},
     });
-    await until(() => cursorRows(upgraded.index), (n) => n === 0);
+    // The done line crosses from the store thread to this logger after the cursor row is gone: wait for it.
+    await until(async () => lines.some((l) => /token back-fill done/.test(l)), (done) => done);
     assert.equal(await cursorRows(upgraded.index), 0, 'the back-fill ended');
-    assert.ok(lines.some((l) => /token back-fill done/.test(l)), `progress in the log: ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => /detecting the token contracts/.test(l)), `progress in the log: ${lines.join(' | ')}`);
     sameRows(await dump(upgraded.index.reads), expected);
     await upgraded.close();
 
