@@ -11,7 +11,7 @@ import type { Block, BlockConsensus, BlockId } from '../chain/types.js';
 import type { DetectedWallet } from '../ton/wallet-detect.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
-import { Where } from './sql/where.js';
+import { pageSql, placeholders, Where } from './sql/where.js';
 import { traceRowOf, type TraceRow } from './traces/trace-row.js';
 import { TokenReader } from './tokens/reader.js';
 import { NftReader } from './tokens/nft-reader.js';
@@ -71,10 +71,6 @@ const MC_SHARD = signedShard(0x8000000000000000n);
 
 function order(sort: SortOrder): string {
   return sort === 'asc' ? 'ASC' : 'DESC';
-}
-
-function pageSql(page: Page): string {
-  return `LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`;
 }
 
 function blockOf(row: SqlRow): Block {
@@ -426,19 +422,18 @@ export class IndexReader {
    * One query, run alongside the message lookup (the address book would otherwise wait for it).
    */
   async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<LatestStateRecord[]> {
-    const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
     // The addresses as one small set (a UNION), joined to the states by primary key: an OR of the
     // three sources would make PostgreSQL filter every row of latest_account_states. The page's own
     // accounts are one term (an IN list), not one term each: SQLite refuses a compound SELECT of more
     // than 500 terms (a /traces page of 1,000 traces names more accounts than that).
-    const parts: string[] = accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${marks(accounts)})`] : [];
+    const parts: string[] = accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${placeholders(accounts)})`] : [];
     const params: SqlValue[] = [...accounts];
     if (inMessages.length > 0) {
-      parts.push(`SELECT source FROM messages WHERE msg_hash IN (${marks(inMessages)})`);
+      parts.push(`SELECT source FROM messages WHERE msg_hash IN (${placeholders(inMessages)})`);
       params.push(...inMessages);
     }
     if (outMessages.length > 0) {
-      parts.push(`SELECT destination FROM messages WHERE msg_hash IN (${marks(outMessages)})`);
+      parts.push(`SELECT destination FROM messages WHERE msg_hash IN (${placeholders(outMessages)})`);
       params.push(...outMessages);
     }
     if (parts.length === 0) return [];

@@ -16,7 +16,7 @@ export class Where {
   /** `column IN (?, ?, ...)`, or `NOT IN`; nothing when the list is absent or empty. */
   in(column: string, values: readonly SqlValue[] | undefined, negate = false): this {
     if (!values || values.length === 0) return this;
-    this.conditions.push(`${column} ${negate ? 'NOT IN' : 'IN'} (${values.map(() => '?').join(', ')})`);
+    this.conditions.push(`${column} ${negate ? 'NOT IN' : 'IN'} (${placeholders(values)})`);
     this.params.push(...values);
     return this;
   }
@@ -35,4 +35,14 @@ export class Where {
   toString(): string {
     return this.conditions.length === 0 ? '' : `WHERE ${this.conditions.join(' AND ')}`;
   }
+}
+
+/** `?, ?, ...`: one placeholder per value, for an IN list written by hand. */
+export function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
+
+/** A page as SQL (numbers only, never client text: they come parsed and bounded). */
+export function pageSql(page: { limit: number; offset: number }): string {
+  return `LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`;
 }

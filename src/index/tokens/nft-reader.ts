@@ -9,7 +9,7 @@
  */
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
-import { Where } from '../sql/where.js';
+import { pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder, Window } from '../types.js';
 import { eitherColumnPage } from './either-column-page.js';
 import { indexOrder } from './token-rows.js';
@@ -97,8 +97,6 @@ export interface NftTransferFilter extends Window {
 }
 
 const dir = (sort: SortOrder) => (sort === 'asc' ? 'ASC' : 'DESC');
-const page = (p: Page) => `LIMIT ${Math.trunc(p.limit)} OFFSET ${Math.trunc(p.offset)}`;
-const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 function collectionOf(row: SqlRow): NftCollectionRecord {
   return {
@@ -157,14 +155,14 @@ export class NftReader {
 
   async collections(filter: { addresses?: string[]; owners?: string[] }, p: Page): Promise<NftCollectionRecord[]> {
     const where = new Where().in('address', filter.addresses).in('owner_address', filter.owners);
-    return (await this.reads.all(`SELECT * FROM nft_collections ${where} ORDER BY first_lt, address ${page(p)}`, where.params)).map(collectionOf);
+    return (await this.reads.all(`SELECT * FROM nft_collections ${where} ORDER BY first_lt, address ${pageSql(p)}`, where.params)).map(collectionOf);
   }
 
   /** Collections by address (the `collection` of items, metadata). */
   async collectionsByAddress(addresses: readonly string[]): Promise<NftCollectionRecord[]> {
     const list = [...new Set(addresses)];
     if (list.length === 0) return [];
-    return (await this.reads.all(`SELECT * FROM nft_collections WHERE address IN (${marks(list)})`, list)).map(collectionOf);
+    return (await this.reads.all(`SELECT * FROM nft_collections WHERE address IN (${placeholders(list)})`, list)).map(collectionOf);
   }
 
   async items(filter: NftItemFilter, p: Page): Promise<NftItemRecord[]> {
@@ -176,11 +174,11 @@ export class NftReader {
       // sale). As a UNION, not an OR: PostgreSQL turns `owner IN (..) OR address IN (subquery)` into a walk of
       // the whole owner index (200 ms at 100k items for an owner late in it; 1 ms as a UNION; README).
       where.add(
-        `N.address IN (SELECT address FROM nft_items WHERE owner_address IN (${marks(owners)}) UNION SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${marks(owners)}))`,
+        `N.address IN (SELECT address FROM nft_items WHERE owner_address IN (${placeholders(owners)}) UNION SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${placeholders(owners)}))`,
         ...owners,
         ...owners,
       );
-      where.add(`COALESCE(S.nft_owner_address, N.owner_address) IN (${marks(owners)})`, ...owners);
+      where.add(`COALESCE(S.nft_owner_address, N.owner_address) IN (${placeholders(owners)})`, ...owners);
     } else {
       where.in('N.owner_address', owners);
     }
@@ -190,20 +188,20 @@ export class NftReader {
     else if (filter.collections?.length === 1) orderBy = 'N.collection_address, N.index_order';
     else if (filter.addresses?.length) orderBy = 'N.address';
     if (filter.sortByLastTransactionLt) orderBy = 'N.last_transaction_lt DESC, N.address';
-    return (await this.reads.all(`${ITEMS_WITH_SALE} ${where} ORDER BY ${orderBy} ${page(p)}`, where.params)).map(itemOf);
+    return (await this.reads.all(`${ITEMS_WITH_SALE} ${where} ORDER BY ${orderBy} ${pageSql(p)}`, where.params)).map(itemOf);
   }
 
   async itemsByAddress(addresses: readonly string[]): Promise<NftItemRecord[]> {
     const list = [...new Set(addresses)];
     if (list.length === 0) return [];
-    return (await this.reads.all(`${ITEMS_WITH_SALE} WHERE N.address IN (${marks(list)})`, list as SqlValue[])).map(itemOf);
+    return (await this.reads.all(`${ITEMS_WITH_SALE} WHERE N.address IN (${placeholders(list)})`, list as SqlValue[])).map(itemOf);
   }
 
   /** Sales by contract address (/nft/sales), in address order. */
   async sales(addresses: readonly string[]): Promise<NftSaleRecord[]> {
     const list = [...new Set(addresses)];
     if (list.length === 0) return [];
-    return (await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${marks(list)}) ORDER BY address`, list as SqlValue[])).map(saleOf);
+    return (await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${placeholders(list)}) ORDER BY address`, list as SqlValue[])).map(saleOf);
   }
 
   async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {
@@ -219,7 +217,7 @@ export class NftReader {
     const { sql, params } =
       owners.length > 0 && !filter.direction
         ? eitherColumnPage({ table: 'nft_transfers', columns: ['old_owner', 'new_owner'], values: owners, shared: where, orderBy, page: p })
-        : { sql: `SELECT * FROM nft_transfers ${where} ORDER BY ${orderBy} ${page(p)}`, params: where.params };
+        : { sql: `SELECT * FROM nft_transfers ${where} ORDER BY ${orderBy} ${pageSql(p)}`, params: where.params };
     const rows = await this.reads.all(sql, params);
     return rows.map((row) => ({
       txHash: bytes(row.tx_hash),

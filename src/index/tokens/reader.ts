@@ -11,7 +11,7 @@ import { offchainStates } from './metadata-store.js';
 import type { OffchainContent } from '../metadata-fetch/token-info.js';
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
-import { Where } from '../sql/where.js';
+import { pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder, Window } from '../types.js';
 
 export interface JettonMasterRecord {
@@ -90,8 +90,6 @@ export interface JettonBurnFilter extends Window {
 
 const ZERO_BALANCE = '0'.repeat(40);
 const dir = (sort: SortOrder) => (sort === 'asc' ? 'ASC' : 'DESC');
-const page = (p: Page) => `LIMIT ${Math.trunc(p.limit)} OFFSET ${Math.trunc(p.offset)}`;
-const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 function masterOf(row: SqlRow): JettonMasterRecord {
   return {
@@ -151,7 +149,7 @@ export class TokenReader {
 
   async jettonMasters(filter: JettonMasterFilter, p: Page): Promise<JettonMasterRecord[]> {
     const where = new Where().in('address', filter.addresses).in('admin_address', filter.admins);
-    const rows = await this.reads.all(`SELECT * FROM jetton_masters ${where} ORDER BY first_lt, address ${page(p)}`, where.params);
+    const rows = await this.reads.all(`SELECT * FROM jetton_masters ${where} ORDER BY first_lt, address ${pageSql(p)}`, where.params);
     return rows.map(masterOf);
   }
 
@@ -163,7 +161,7 @@ export class TokenReader {
     if (filter.addresses?.length) orderBy = 'address';
     if (filter.owners?.length) orderBy = `owner, ${order}`;
     if (filter.jettons?.length === 1) orderBy = `jetton, ${order}`;
-    const rows = await this.reads.all(`SELECT * FROM jetton_wallets ${where} ORDER BY ${orderBy} ${page(p)}`, where.params);
+    const rows = await this.reads.all(`SELECT * FROM jetton_wallets ${where} ORDER BY ${orderBy} ${pageSql(p)}`, where.params);
     return rows.map(walletOf);
   }
 
@@ -178,7 +176,7 @@ export class TokenReader {
     const { sql, params } =
       owners.length > 0 && !filter.direction
         ? eitherColumnPage({ table: 'jetton_transfers', columns: ['source', 'destination'], values: owners, shared: where, orderBy, page: p })
-        : { sql: `SELECT * FROM jetton_transfers ${where} ORDER BY ${orderBy} ${page(p)}`, params: where.params };
+        : { sql: `SELECT * FROM jetton_transfers ${where} ORDER BY ${orderBy} ${pageSql(p)}`, params: where.params };
     const rows = await this.reads.all(sql, params);
     return rows.map((row) => ({
       ...eventOf(row),
@@ -192,7 +190,7 @@ export class TokenReader {
   async jettonBurns(filter: JettonBurnFilter, sort: SortOrder, p: Page): Promise<JettonBurnRecord[]> {
     const where = new Where().in('owner', filter.owners).in('jetton_wallet_address', filter.wallets).add('jetton_master_address = ?', filter.master);
     const column = eventWindow(where, filter);
-    const rows = await this.reads.all(`SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${page(p)}`, where.params);
+    const rows = await this.reads.all(`SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${pageSql(p)}`, where.params);
     return rows.map((row) => ({ ...eventOf(row), owner: optionalText(row.owner) }));
   }
 
@@ -204,8 +202,8 @@ export class TokenReader {
     if (addresses.length === 0) return { wallets: [], masters: [] };
     const list = [...new Set(addresses)] as SqlValue[];
     const [wallets, masters] = await Promise.all([
-      this.reads.all(`SELECT * FROM jetton_wallets WHERE address IN (${marks(list)})`, list),
-      this.reads.all(`SELECT * FROM jetton_masters WHERE address IN (${marks(list)}) OR address IN (SELECT jetton FROM jetton_wallets WHERE address IN (${marks(list)}))`, [...list, ...list]),
+      this.reads.all(`SELECT * FROM jetton_wallets WHERE address IN (${placeholders(list)})`, list),
+      this.reads.all(`SELECT * FROM jetton_masters WHERE address IN (${placeholders(list)}) OR address IN (SELECT jetton FROM jetton_wallets WHERE address IN (${placeholders(list)}))`, [...list, ...list]),
     ]);
     return { wallets: wallets.map(walletOf), masters: masters.map(masterOf) };
   }

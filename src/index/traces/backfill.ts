@@ -11,6 +11,7 @@
  * (block-traces.ts, trace-linker.ts) and committed with the next seqno to do: a crash resumes where it
  * stopped, the traces it left pending found again through the messages' trace_id.
  */
+import { placeholders } from '../sql/where.js';
 import { MAX_GROUP_TRANSACTIONS } from '../block-committer.js';
 import type { SqlDriver, SqlRow, SqlValue } from '../sql/driver.js';
 import { types } from '../sql/column-types.js';
@@ -37,7 +38,6 @@ interface MessageFacts {
   destination: string | null;
 }
 
-const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
 const b64 = (value: unknown) => bytes(value).toString('base64');
 
 /** Masterchain seqnos from `from` on, cut into ranges of about `maxTransactions` transactions. */
@@ -69,7 +69,7 @@ async function messageFacts(driver: SqlDriver, hashes: string[]): Promise<Map<st
   const facts = new Map<string, MessageFacts>();
   for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
     const chunk = hashes.slice(i, i + LOOKUP_CHUNK).map((h): SqlValue => Buffer.from(h, 'base64'));
-    const rows = await driver.all(`SELECT msg_hash, hash_norm, source, destination FROM messages WHERE msg_hash IN (${marks(chunk)})`, chunk);
+    const rows = await driver.all(`SELECT msg_hash, hash_norm, source, destination FROM messages WHERE msg_hash IN (${placeholders(chunk)})`, chunk);
     for (const row of rows) {
       const norm = optionalBytes(row.hash_norm);
       facts.set(b64(row.msg_hash), { hashNorm: norm ? norm.toString('base64') : null, source: optionalText(row.source), destination: optionalText(row.destination) });
