@@ -15,21 +15,15 @@
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { beginCell, external, internal, SendMode, storeMessage, toNano, type Address } from '@ton/core';
-import { WalletContractV4 } from '@ton/ton';
-import { keyPairFromSeed } from '@ton/crypto';
-import { LocalChain } from '../src/chain/local/index.js';
+import type { LocalChain } from '../src/chain/local/index.js';
 import { attachIndexToChain } from '../src/index/attach.js';
 import type { IndexFeed } from '../src/index/feed.js';
 import { openIndex } from '../src/index/open-index.js';
-import { ManualClock } from '../src/util/clock.js';
-import { addressOf, compileContracts } from '../test/v2/support/contracts.js';
+import { openJettonChain } from './support/jetton-chain.js';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const FAUCET_MNEMONIC =
-  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
@@ -58,43 +52,8 @@ function feedOf(chain: LocalChain, detection: boolean): IndexFeed {
   };
 }
 
-function transferBody(queryId: number, to: Address): ReturnType<typeof beginCell> {
-  return beginCell().storeUint(0x0f8a7ea5, 32).storeUint(queryId, 64).storeCoins(1n).storeAddress(to).storeAddress(to).storeBit(false).storeCoins(0n).storeBit(false);
-}
-
 async function produce(detection: boolean): Promise<Run> {
-  const code = await compileContracts();
-  const clock = new ManualClock();
-  const chain = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: FAUCET_MNEMONIC, clock });
-  const owners = Array.from({ length: WALLETS }, (_, i) => {
-    const keys = keyPairFromSeed(Buffer.alloc(32, 100 + i));
-    return { wallet: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }), keys, seqno: 0 };
-  });
-  const masterInit = {
-    code: code.jettonMaster,
-    data: beginCell().storeCoins(1_000_000n).storeAddress(owners[0].wallet.address).storeRef(beginCell().storeUint(1, 8).storeStringTail('https://x/j.json').endCell()).storeRef(code.jettonWallet).endCell(),
-  };
-  const master = addressOf(masterInit);
-  const jettonWallets = owners.map((o) => {
-    const init = { code: code.jettonWallet, data: beginCell().storeCoins(0).storeAddress(o.wallet.address).storeAddress(master).endCell() };
-    return { init, address: addressOf(init) };
-  });
-  await Promise.all([...owners.map((o) => chain.fund(o.wallet.address, toNano('100'))), chain.produceBlock()]);
-  const send = async (i: number, messages: ReturnType<typeof internal>[]) => {
-    const o = owners[i];
-    const body = o.wallet.createTransfer({ seqno: o.seqno, secretKey: o.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
-    const boc = beginCell().store(storeMessage(external({ to: o.wallet.address, body, init: o.seqno === 0 ? o.wallet.init : undefined }))).endCell().toBoc();
-    o.seqno++;
-    await chain.sendExternal(boc);
-  };
-  // Deploys: the master (by the first owner) and each owner's jetton wallet, minted 1000.
-  for (let i = 0; i < WALLETS; i++) {
-    const deploys = [internal({ to: jettonWallets[i].address, value: toNano('0.5'), bounce: false, init: jettonWallets[i].init, body: beginCell().storeCoins(1000n).endCell() })];
-    if (i === 0) deploys.push(internal({ to: master, value: toNano('0.5'), bounce: false, init: masterInit }));
-    await send(i, deploys);
-  }
-  await chain.produceBlock();
-  await chain.produceBlock();
+  const { chain, clock, sendRound } = await openJettonChain(WALLETS);
   const index = await openIndex({ network: 'testnet' });
   const attachment = await attachIndexToChain(index, feedOf(chain, detection));
   await attachment.synced();
@@ -105,9 +64,7 @@ async function produce(detection: boolean): Promise<Run> {
   const started = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
     clock.advance(1000);
-    for (let i = 0; i < WALLETS; i++) {
-      await send(i, [internal({ to: jettonWallets[i].address, value: toNano('0.05'), body: transferBody(r, owners[(i + 1) % WALLETS].wallet.address).endCell() })]);
-    }
+    await sendRound(r);
     await chain.produceBlock();
     await chain.produceBlock();
   }

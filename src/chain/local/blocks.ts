@@ -12,6 +12,11 @@ export const BASECHAIN = 0;
 
 /** Enough for every block a client is likely to re-read soon after it is sealed. */
 const CACHE_SIZE = 512;
+/**
+ * PREVBLOCKSINFO values of past heads kept (~1.4 kB each): get-methods pinned to a masterchain block behind the head
+ * (the index detecting tokens while the producer runs ahead) reuse the value the producer built for that block.
+ */
+const PAST_PREV_BLOCKS_INFO = 32;
 const ANY_SEQNO = Number.MAX_SAFE_INTEGER;
 
 export const blockIdOf = (row: Pick<BlockRow, 'workchain' | 'shard' | 'seqno' | 'rootHash' | 'fileHash'>): BlockId => ({
@@ -97,6 +102,8 @@ export class BlockIndex {
 export class ChainHead {
   private recentMc: BlockId[] = [];
   private prevBlocksInfoCache?: string;
+  /** By masterchain seqno, with the block's root hash (checked on use), oldest first. */
+  private readonly pastPrevBlocksInfo = new Map<number, { rootHash: Buffer; value: string }>();
 
   constructor(
     public first: Block,
@@ -115,12 +122,34 @@ export class ChainHead {
     return (this.prevBlocksInfoCache ??= serializePrevBlocksInfo(this.recentMc, this.first.id));
   }
 
+  /**
+   * PREVBLOCKSINFO as of masterchain block `mcId` (the head or an older one): a get-method pinned to that block sees
+   * the 16 ids up to it. Built once per block, not per call: serializing it costs more than the get-method's own
+   * preparation (the index's token detection runs every get-method of a block at that block's seqno, usually
+   * behind the head). The head's own value is kept when the head moves on.
+   */
+  prevBlocksInfoAt(mcId: BlockId, index: BlockIndex): string {
+    if (mcId.seqno === this.seqno && mcId.rootHash.equals(this.mc.id.rootHash)) return this.prevBlocksInfo;
+    const kept = this.pastPrevBlocksInfo.get(mcId.seqno);
+    if (kept?.rootHash.equals(mcId.rootHash)) return kept.value;
+    const value = serializePrevBlocksInfo(ChainHead.recentIds(index, mcId.seqno), this.first.id);
+    this.keepPast(mcId, value);
+    return value;
+  }
+
+  private keepPast(mcId: BlockId, value: string): void {
+    this.pastPrevBlocksInfo.delete(mcId.seqno);
+    this.pastPrevBlocksInfo.set(mcId.seqno, { rootHash: mcId.rootHash, value });
+    if (this.pastPrevBlocksInfo.size > PAST_PREV_BLOCKS_INFO) this.pastPrevBlocksInfo.delete(this.pastPrevBlocksInfo.keys().next().value!);
+  }
+
   get seqno(): number {
     return this.mc.id.seqno;
   }
 
   /** Moves the head: call only after the pair is committed to the store. */
   advance(mc: Block, shard: Block): void {
+    if (this.prevBlocksInfoCache !== undefined) this.keepPast(this.mc.id, this.prevBlocksInfoCache);
     this.mc = mc;
     this.shard = shard;
     this.recentMc = [mc.id, ...this.recentMc].slice(0, PREV_MC_BLOCKS);
@@ -134,6 +163,8 @@ export class ChainHead {
     this.shard = shard;
     this.recentMc = recentMc.slice(0, PREV_MC_BLOCKS);
     this.prevBlocksInfoCache = undefined;
+    // Seqnos after the restored head will name other blocks (the root hash check would catch it; this frees them).
+    this.pastPrevBlocksInfo.clear();
   }
 
   /** The last 16 masterchain block ids up to and including `seqno`, newest first. */

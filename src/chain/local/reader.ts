@@ -32,7 +32,6 @@ import { GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
 import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
 import { nextAlignedLt } from './open-block.js';
-import { serializePrevBlocksInfo } from './prev-blocks-info.js';
 import { messageFromRecord, transactionFromRow } from './records.js';
 import type { ChainStore } from './store.js';
 
@@ -191,7 +190,7 @@ export class ChainReader {
       unixTime: block.genUtime,
       randSeedHex: block.randSeed.toString('hex'),
       gasLimit: this.d.getMethodGasLimit,
-      prevBlocksInfo: latest ? this.d.head.prevBlocksInfo : serializePrevBlocksInfo(ChainHead.recentIds(this.d.blocks, seqno), this.d.head.first.id),
+      prevBlocksInfo: this.d.head.prevBlocksInfoAt(block.id, this.d.blocks),
       libs: this.d.libraries.emulatorLibs ?? undefined,
     });
     if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
