@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { Cell, internal, loadMessage, parseTuple, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { NotFound } from '../../src/chain/local/index.js';
-import type { SealedBlock } from '../../src/chain/types.js';
+import { WHOLE_SHARD, type SealedBlock } from '../../src/chain/types.js';
 import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
+import { compileFuncContract } from '../support/func.js';
 
 test('accounts and get-methods as of a masterchain seqno; failing get-methods are results', async (t) => {
   const { chain } = await openChain(t);
@@ -112,4 +113,44 @@ test('onBlock hands over everything sealed: blocks, transactions, messages, chan
   const toState = b.accountStates.find((a) => a.address.equals(to))!;
   assert.ok(toState.shardAccount.hash().equals(chain.getAccount(to).shardAccount.hash()));
   assert.deepEqual(chain.libraries([Buffer.alloc(32)]), []);
+});
+
+/** PREVMCBLOCKS as a get-method sees it: how many ids, and the newest one's seqno and root hash. */
+const PREV_MC_BLOCKS_GETTER = `
+tuple prev_mc_blocks() asm "PREVMCBLOCKS";
+int tuple_length(tuple t) asm "TLEN";
+tuple tuple_item(tuple t, int i) asm "INDEXVAR";
+int int_item(tuple t, int i) asm "INDEXVAR";
+() recv_internal() impure { }
+(int, int, int) newest_prev_mc() method_id {
+  tuple blocks = prev_mc_blocks();
+  tuple newest = blocks.tuple_item(0);
+  return (blocks.tuple_length(), newest.int_item(2), newest.int_item(3));
+}
+`;
+
+test('a get-method pinned to a past masterchain block sees PREVMCBLOCKS as of that block (built once per block, kept when the head moves on)', async (t) => {
+  const { chain } = await openChain(t);
+  const from = await testFaucet();
+  const getter = deployMessage(await compileFuncContract('prev-mc-blocks', PREV_MC_BLOCKS_GETTER), toNano('1'));
+  await chain.sendExternal(v4Send(from, 0, [getter.message]));
+  await chain.produceBlock();
+  const newest = async (seqno?: number) => parseTuple((await chain.runGetMethod(getter.address, 'newest_prev_mc', [], seqno)).stackBoc);
+  const expected = (seqno: number) => {
+    const id = chain.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno })!.id;
+    return [
+      { type: 'int', value: BigInt(Math.min(16, seqno + 1)) },
+      { type: 'int', value: BigInt(seqno) },
+      { type: 'int', value: BigInt(`0x${id.rootHash.toString('hex')}`) },
+    ];
+  };
+  const deployedAt = chain.masterchainInfo().last.id.seqno;
+  assert.deepEqual(await newest(), expected(deployedAt), 'at the head');
+  for (let i = 0; i < 18; i++) await chain.produceBlock();
+  const head = chain.masterchainInfo().last.id.seqno;
+  // The head's value, kept when it moved on (deployedAt was the head and built it); others built on demand,
+  // and asked twice (the second answer from what the first built).
+  for (const seqno of [deployedAt, deployedAt + 1, head - 1, deployedAt + 1, head - 1, head]) {
+    assert.deepEqual(await newest(seqno), expected(seqno), `as of ${seqno}`);
+  }
 });
