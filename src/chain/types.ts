@@ -180,6 +180,12 @@ export interface GetMethodResult {
   gasUsed: bigint;
   /** The raw VmStack cell: the API layer parses it (it may hold continuations @ton/core cannot read). */
   stackBoc: Cell;
+  /**
+   * The same stack as the chain got it (a local chain: the emulator's BoC, base64), when it has it: a relay that only
+   * passes the stack on (the index's get-method relay) sends this instead of serializing `stackBoc` again, and a
+   * local chain then parses `stackBoc` only when it is read.
+   */
+  stackBase64?: string;
   block: BlockId;
   lastTxLt: bigint;
   lastTxHash: Buffer;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Cell, internal, loadMessage, parseTuple, toNano } from '@ton/core';
+import { beginCell, Cell, internal, loadMessage, parseTuple, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { NotFound } from '../../src/chain/local/index.js';
+import { BadStack } from '../../src/chain/local/errors.js';
 import { WHOLE_SHARD, type SealedBlock } from '../../src/chain/types.js';
 import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 import { compileFuncContract } from '../support/func.js';
@@ -40,6 +41,29 @@ test('accounts and get-methods as of a masterchain seqno; failing get-methods ar
   ]);
   assert.equal(plugin.exitCode, 0);
   assert.deepEqual(parseTuple(plugin.stackBoc), [{ type: 'int', value: 0n }]);
+
+  // As of a past block the state is parsed on the read worker (state-get-method.ts): the same answers.
+  for (const seqno of [0, 1]) {
+    const past = await chain.runGetMethod(to, 'seqno', [], seqno);
+    const state = chain.getAccount(to, seqno);
+    assert.equal(past.exitCode, -13, `nonexist / uninit as of ${seqno}`);
+    assert.equal(past.lastTxLt, state.lastTxLt);
+    assert.ok(past.lastTxHash.equals(state.lastTxHash));
+  }
+  const pastSeqno = await chain.runGetMethod(from.wallet.address, 'seqno', [], 1);
+  assert.equal(pastSeqno.lastTxLt, chain.getAccount(from.wallet.address, 1).lastTxLt);
+  assert.ok(pastSeqno.lastTxHash.equals(chain.getAccount(from.wallet.address, 1).lastTxHash));
+  assert.notEqual(pastSeqno.lastTxLt, chain.getAccount(from.wallet.address).lastTxLt);
+  assert.equal(pastSeqno.block.seqno, 1);
+  // the emulator's own BoC, for a relay to pass on, and the cell parsed from it when read
+  assert.ok(Cell.fromBase64(pastSeqno.stackBase64!).equals(pastSeqno.stackBoc));
+  // a stack the emulator cannot take: refused on an account that runs code, -13 on one that cannot, as at the head
+  let deep = beginCell().endCell();
+  for (let i = 0; i < 310; i++) deep = beginCell().storeRef(deep).endCell();
+  const tooDeep = [{ type: 'cell' as const, cell: deep }];
+  await assert.rejects(chain.runGetMethod(from.wallet.address, 'seqno', tooDeep, 1), BadStack);
+  await assert.rejects(chain.runGetMethod(from.wallet.address, 'seqno', tooDeep), BadStack);
+  assert.equal((await chain.runGetMethod(to, 'seqno', tooDeep, 1)).exitCode, -13);
 
   // not active: -13, no execution
   const none = await chain.runGetMethod(testWallet(31).wallet.address, 'seqno', []);

@@ -20,6 +20,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
+import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 import { EmulatorThread, type ConfigRef } from './emulator-thread.js';
 import { EmulatorFailed } from './errors.js';
 
@@ -194,6 +195,12 @@ export class PooledEmulator {
   runGetMethod(args: GetRunArgs): Promise<GetRunResult> {
     if (this.closed) return Promise.reject(closedError());
     return this.pool.readThread().call(this.ref, { op: 'get', args });
+  }
+
+  /** A get-method on a stored account state, parsed on the read worker (state-get-method.ts). */
+  runGetMethodOnState(args: StateGetArgs): Promise<StateGetResult> {
+    if (this.closed) return Promise.reject(closedError());
+    return this.pool.readThread().call(this.ref, { op: 'getState', args });
   }
 
   /** Idempotent. Calls already sent still answer. */

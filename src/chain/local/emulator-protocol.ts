@@ -8,6 +8,7 @@
  * means "same as the last request of this config id", `null` means "none".
  */
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
+import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 
 /** What a worker is started with. */
 export interface EmulatorWorkerData {
@@ -18,6 +19,7 @@ export interface EmulatorWorkerData {
 /** The call's arguments without the sticky ones. */
 export type TxArgs = Omit<TxRunArgs, 'prevBlocksInfo' | 'libs'>;
 export type GetArgs = Omit<GetRunArgs, 'prevBlocksInfo' | 'libs'>;
+export type StateArgs = Omit<StateGetArgs, 'prevBlocksInfo' | 'libs'>;
 
 export interface StickyInputs {
   /** The config BoC (base64): on the first request of a config id to a worker. */
@@ -31,6 +33,8 @@ export type WorkerRequest = { id: number; cfg: number } & StickyInputs &
     | { op: 'init' }
     | { op: 'tx'; args: TxArgs }
     | { op: 'get'; args: GetArgs }
+    /** A get-method on a stored ShardAccount, prepared in the worker (state-get-method.ts). */
+    | { op: 'getState'; args: StateArgs }
   );
 
 /** Frees a config's emulator in a worker (no answer). */
@@ -41,6 +45,6 @@ export interface DropRequest {
 
 export type WorkerResponse =
   | { op: 'ready' }
-  | { op: 'result'; id: number; ok: true; result: TxRunResult | GetRunResult | null }
+  | { op: 'result'; id: number; ok: true; result: TxRunResult | GetRunResult | StateGetResult | null }
   /** `fatal`: the WASM emulator threw; the worker is not to be used again (the pool replaces it). */
   | { op: 'result'; id: number; ok: false; error: string; fatal: boolean };

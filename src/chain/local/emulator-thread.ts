@@ -15,7 +15,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
-import type { DropRequest, EmulatorWorkerData, GetArgs, TxArgs, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
+import type { DropRequest, EmulatorWorkerData, GetArgs, StateArgs, TxArgs, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
+import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 import { EmulatorFailed } from './errors.js';
 
 /**
@@ -35,7 +36,8 @@ function spawnWorker(workerData: EmulatorWorkerData): Worker {
 export type CallRequest =
   | { op: 'init' }
   | { op: 'tx'; args: TxRunArgs }
-  | { op: 'get'; args: GetRunArgs };
+  | { op: 'get'; args: GetRunArgs }
+  | { op: 'getState'; args: StateGetArgs };
 
 /** The config a call runs under: its id in the pool and its BoC (sent once per worker). */
 export interface ConfigRef {
@@ -101,6 +103,7 @@ export class EmulatorThread {
   call(cfg: ConfigRef, request: { op: 'init' }): Promise<null>;
   call(cfg: ConfigRef, request: { op: 'tx'; args: TxRunArgs }): Promise<TxRunResult>;
   call(cfg: ConfigRef, request: { op: 'get'; args: GetRunArgs }): Promise<GetRunResult>;
+  call(cfg: ConfigRef, request: { op: 'getState'; args: StateGetArgs }): Promise<StateGetResult>;
   call(cfg: ConfigRef, request: CallRequest): Promise<unknown> {
     if (this.closed) return Promise.reject(new EmulatorFailed(`the ${this.label} emulator worker is closed`));
     return new Promise((resolve, reject) => {
@@ -182,7 +185,12 @@ export class EmulatorThread {
       const { prevBlocksInfo = null, libs = null, ...args } = request.args;
       if (prevBlocksInfo !== held.prevBlocksInfo) held.prevBlocksInfo = sticky.prevBlocksInfo = prevBlocksInfo;
       if (libs !== held.libs) held.libs = sticky.libs = libs;
-      req = request.op === 'tx' ? { ...base, ...sticky, op: 'tx', args: args as TxArgs } : { ...base, ...sticky, op: 'get', args: args as GetArgs };
+      req =
+        request.op === 'tx'
+          ? { ...base, ...sticky, op: 'tx', args: args as TxArgs }
+          : request.op === 'get'
+            ? { ...base, ...sticky, op: 'get', args: args as GetArgs }
+            : { ...base, ...sticky, op: 'getState', args: args as StateArgs };
     }
     worker.postMessage(req);
   }

@@ -13,6 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor } from './emulator.js';
 import type { DropRequest, EmulatorWorkerData, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
 import { lowerThisThreadPriority } from '../../util/thread-priority.js';
+import { runGetMethodOnState, UnreadableState } from './state-get-method.js';
 
 interface ConfigSlot {
   config: string;
@@ -67,10 +68,11 @@ function handle(executor: Executor, req: WorkerRequest | DropRequest): void {
     let result: WorkerResponse & { ok: true };
     if (req.op === 'init') result = { op: 'result', id: req.id, ok: true, result: null };
     else if (req.op === 'tx') result = { op: 'result', id: req.id, ok: true, result: slot.emulator.runTransaction({ ...req.args, ...sticky }) };
-    else result = { op: 'result', id: req.id, ok: true, result: slot.emulator.runGetMethod({ ...req.args, ...sticky }) };
+    else if (req.op === 'get') result = { op: 'result', id: req.id, ok: true, result: slot.emulator.runGetMethod({ ...req.args, ...sticky }) };
+    else result = { op: 'result', id: req.id, ok: true, result: runGetMethodOnState(slot.emulator, { ...req.args, ...sticky }) };
     post(result);
   } catch (err) {
-    const fatal = !(err instanceof RequestError);
+    const fatal = !(err instanceof RequestError) && !(err instanceof UnreadableState);
     if (fatal) poisoned = true;
     post({ op: 'result', id: req.id, ok: false, error: err instanceof Error ? err.message : String(err), fatal });
   }

@@ -31,6 +31,7 @@ import type { PublicLibraries } from './libraries.js';
 import { GET_METHOD_MAX_STACK_DEPTH } from './emulator-limits.js';
 import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
+import type { GetRunResult } from './emulator.js';
 import { nextAlignedLt } from './open-block.js';
 import { messageFromRecord, transactionFromRow } from './records.js';
 import type { ChainStore } from './store.js';
@@ -55,6 +56,38 @@ function emulatorStack(stack: TupleItem[]): string {
   }
   return root.toBoc().toString('base64');
 }
+/** The emulator's stack, or undefined when it cannot take it (emulatorStack says why). */
+function stackUnlessBad(stack: TupleItem[]): string | undefined {
+  if (stack.length === 0) return EMPTY_STACK_BASE64;
+  try {
+    return emulatorStack(stack);
+  } catch (err) {
+    if (err instanceof BadStack) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Bytes that cross to a worker by themselves: a Buffer that is a slice of a larger allocation (Node's pool)
+ * would take the whole allocation with it.
+ */
+function ownBytes(bytes: Buffer): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+/**
+ * The result of a successful run. The stack stays the emulator's BoC until someone reads `stackBoc` (the index's
+ * relay never does: it passes `stackBase64` on).
+ */
+function answer(address: Address, method: string | number, base: Pick<GetMethodResult, 'block' | 'lastTxLt' | 'lastTxHash'>, result: GetRunResult): GetMethodResult {
+  if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
+  const stackBase64 = result.stack;
+  let stackBoc: Cell | undefined;
+  const answered = { ...base, exitCode: result.exitCode, gasUsed: result.gasUsed, stackBase64 } as GetMethodResult;
+  Object.defineProperty(answered, 'stackBoc', { enumerable: true, get: () => (stackBoc ??= Cell.fromBase64(stackBase64)) });
+  return answered;
+}
+
 /** TVM exit code toncenter reports for a get-method on an account without code. */
 const NOT_ACTIVE_EXIT_CODE = -13;
 
@@ -170,31 +203,53 @@ export class ChainReader {
   /**
    * Everything but the emulation happens here, synchronously, so the read is pinned to the state as
    * it is now; the emulation runs on a read worker (emulator-pool.ts) while blocks keep coming.
+   *
+   * The head's states are parsed here and kept (SealedAccounts: the next call on the account is ready). A state
+   * as of an older block is read by nobody else: its stored bytes go to the worker, which parses them
+   * (state-get-method.ts), so this thread (which also produces blocks) only finds the row.
    */
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
     const seqno = this.pin(mcSeqno);
     const latest = seqno === this.visible;
-    const view = this.d.sealed.get(address, seqno, latest);
     const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
+    if (!latest) {
+      const stored = this.d.store.accountState(address.workChain, address.hash, seqno);
+      // No state (-13 without a call) and a stack the emulator cannot take (refused only when the account can run
+      // code) are answered by the path below, as before.
+      const stackBase64 = stored && stackUnlessBad(stack);
+      if (stored && stackBase64 !== undefined) return this.runOnStoredState(address, method, stackBase64, block, stored.boc);
+    }
+    const view = this.d.sealed.get(address, seqno, latest);
     const base = { block: block.id, lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash };
     const runnable = view.runnable();
     if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
-    const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
-    const stackBase64 = stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack);
     const result = await this.d.config.emulator.runGetMethod({
       ...runnable,
-      address: address.toRawString(),
       balance: view.balance,
-      methodId,
-      stack: stackBase64,
+      ...this.getRunArgs(address, method, stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack), block),
+    });
+    return answer(address, method, base, result);
+  }
+
+  private async runOnStoredState(address: Address, method: string | number, stack: string, block: Block, boc: Buffer): Promise<GetMethodResult> {
+    const result = await this.d.config.emulator.runGetMethodOnState({ ...this.getRunArgs(address, method, stack, block), shardAccount: ownBytes(boc) });
+    const base = { block: block.id, lastTxLt: result.lastTxLt, lastTxHash: Buffer.from(result.lastTxHash.buffer, result.lastTxHash.byteOffset, result.lastTxHash.byteLength) };
+    if (!result.run) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
+    return answer(address, method, base, result.run);
+  }
+
+  /** What a get-method call needs besides the account, as of masterchain block `block`. */
+  private getRunArgs(address: Address, method: string | number, stack: string, block: Block) {
+    return {
+      address: address.toRawString(),
+      methodId: typeof method === 'number' ? method : getSelectorForMethod(method),
+      stack,
       unixTime: block.genUtime,
       randSeedHex: block.randSeed.toString('hex'),
       gasLimit: this.d.getMethodGasLimit,
       prevBlocksInfo: this.d.head.prevBlocksInfoAt(block.id, this.d.blocks),
       libs: this.d.libraries.emulatorLibs ?? undefined,
-    });
-    if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
-    return { ...base, exitCode: result.exitCode, gasUsed: result.gasUsed, stackBoc: Cell.fromBase64(result.stack) };
+    };
   }
 
   async emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): Promise<EmulationResult> {

@@ -90,7 +90,10 @@ export async function serveGetMethod(run: RunGetMethod, { getMethod: request }: 
   try {
     const stack = request.stack ? parseTuple(Cell.fromBoc(Buffer.from(request.stack))[0]) : [];
     const result = await run(Address.parseRaw(request.address), request.method, stack, request.mcSeqno);
-    return { getMethodResult: { id: request.id, exitCode: result.exitCode, stack: result.stackBoc.toBoc() } };
+    // The chain's own BoC when it has it (a local chain: the emulator's), not parsed and serialized again here;
+    // a copy of its own, so the pool slab a short Buffer sits in does not cross with it.
+    const answer = result.stackBase64 !== undefined ? new Uint8Array(Buffer.from(result.stackBase64, 'base64')) : result.stackBoc.toBoc();
+    return { getMethodResult: { id: request.id, exitCode: result.exitCode, stack: answer } };
   } catch (error) {
     return { getMethodResult: { id: request.id, error: (error as Error).message } };
   }
