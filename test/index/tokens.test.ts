@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beginCell, Cell, Dictionary } from '@ton/core';
+import { beginCell, Cell, Dictionary, serializeTuple, type TupleItem } from '@ton/core';
 import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
 import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
 import { MIGRATIONS, migrate } from '../../src/index/schema.js';
@@ -25,7 +25,8 @@ import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
 import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
-import { PortGetMethods, type GetMethodReply, type GetMethodRequest, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { PortGetMethods, serveGetMethod, type GetMethodReply, type GetMethodRequest, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import type { GetMethodResult } from '../../src/chain/types.js';
 import { testWallet } from '../chain/support.js';
 import { compileContracts } from '../v2/support/contracts.js';
 
@@ -167,6 +168,30 @@ test('the store thread side: answers by id; a call the chain never answers fails
   assert.deepEqual(await answered, []);
   t.mock.timers.tick(5_000);
   await assert.rejects(ignored, /no answer from the chain within 5000 ms/);
+});
+
+test('the main thread side: the stack crosses as the chain got it (stackBase64) or serialized from stackBoc, the same values either way', async () => {
+  const values: TupleItem[] = [{ type: 'int', value: 42n }, { type: 'cell', cell: beginCell().storeUint(7, 8).endCell() }];
+  const stackBoc = serializeTuple(values);
+  const base = { exitCode: 0, gasUsed: 1n, block: { workchain: -1, shard: 0n, seqno: 3, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) }, lastTxLt: 1n, lastTxHash: Buffer.alloc(32) };
+  const asked: Array<[string, string, TupleItem[], number]> = [];
+  const request = (id: number): GetMethodRequest => ({ getMethod: { id, address: `0:${'ab'.repeat(32)}`, method: 'get_wallet_address', stack: serializeTuple([{ type: 'int', value: 5n }]).toBoc(), mcSeqno: 3 } });
+  const asCell = (bytes: Uint8Array) => Cell.fromBoc(Buffer.from(bytes))[0];
+  // A local chain's answer: the emulator's BoC given, stackBoc never read (a getter that fails says so).
+  const local = await serveGetMethod((address, method, stack, seqno) => {
+    asked.push([address.toRawString(), method, stack, seqno]);
+    const answer = { ...base, stackBase64: stackBoc.toBoc().toString('base64') } as GetMethodResult;
+    Object.defineProperty(answer, 'stackBoc', { get: () => assert.fail('the relay parsed the stack') });
+    return answer;
+  }, request(1));
+  // A chain without it (chain/lite): stackBoc serialized.
+  const lite = await serveGetMethod(() => ({ ...base, stackBoc }), request(2));
+  assert.deepEqual(asked, [[`0:${'ab'.repeat(32)}`, 'get_wallet_address', [{ type: 'int', value: 5n }], 3]]);
+  assert.deepEqual([local.getMethodResult.id, lite.getMethodResult.id], [1, 2]);
+  assert.ok(asCell(local.getMethodResult.stack!).equals(stackBoc));
+  assert.ok(asCell(lite.getMethodResult.stack!).equals(stackBoc));
+  // Its own bytes, not a slice of a shared pool slab that would cross the thread with it.
+  assert.equal(local.getMethodResult.stack!.byteLength, local.getMethodResult.stack!.buffer.byteLength);
 });
 
 for (const store of ['sqlite', 'postgres'] as const) {
