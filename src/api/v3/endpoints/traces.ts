@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { tracesText } from '../format/traces.js';
+import { TRACE_PAGE_LIMITS, tracesText } from '../format/traces.js';
 import { PAGE_PARAMS, SORT_PARAM, windowOf } from '../params.js';
 import { requireMasterchainBlock } from './transactions.js';
 
@@ -37,6 +37,6 @@ export const traces = defineEndpoint({
       mcSeqno: p.mc_seqno,
       ...windowOf(p),
     };
-    return tracesText(reader, await reader.traces(filter, p.sort, p), p.include_actions, network.testOnly);
+    return tracesText(reader, await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS), p.include_actions, network.testOnly);
   },
 });

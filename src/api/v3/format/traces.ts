@@ -5,8 +5,7 @@
  * of every account they mention and the metadata of the token contracts among them. `actions` is written
  * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
  */
-import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
-import type { TraceRow } from '../../../index/traces/trace-row.js';
+import type { IndexReader, TracePage, TracePageLimits, TraceWithheld } from '../../../index/reader.js';
 import { metadataOf } from './metadata.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
@@ -19,32 +18,22 @@ export const MAX_TRACE_TRANSACTIONS = 4000;
  * Most transactions one page carries (ours; toncenter has no such cap). A transaction costs ~0.06-0.16 ms
  * of CPU, mostly on the HTTP thread, and ~3.7 KB of JSON (index/traces/README.md): 1,000 traces of up to
  * 4,000 each would hold that thread for minutes and build gigabytes. Traces get their transactions in page
- * order while the page's total stays within this; the first that does not fit and every trace after it are listed without them
- * (`is_incomplete`, PAGE_FULL_WARNING), so the full traces are always a prefix of the page and a client
- * goes on from the first incomplete one (by offset, or by trace_id). The first trace always fits: no
- * trace within MAX_TRACE_TRANSACTIONS exceeds it.
+ * order while the page's total stays within this; the first that does not fit and every trace after it are
+ * listed without them (`is_incomplete`, PAGE_FULL_WARNING), so the full traces are always a prefix of the
+ * page and a client goes on from the first incomplete one (by offset, or by trace_id). The first trace
+ * always fits: no trace within MAX_TRACE_TRANSACTIONS exceeds it. The choice is made by the page's query
+ * (IndexReader.tracePage), with these limits.
  */
 export const MAX_PAGE_TRANSACTIONS = MAX_TRACE_TRANSACTIONS;
+export const TRACE_PAGE_LIMITS: TracePageLimits = { perTrace: MAX_TRACE_TRANSACTIONS, perPage: MAX_PAGE_TRANSACTIONS };
 export const TOO_LARGE_WARNING = 'trace is too large';
 export const PAGE_FULL_WARNING = 'too many transactions in this page: request this trace alone';
 
-/** For each trace of the page: its transactions fit (null), or why it is listed without them. */
-export function pageShares(traces: readonly Pick<TraceRow, 'transactions'>[], budget = MAX_PAGE_TRANSACTIONS): (string | null)[] {
-  let left = budget;
-  return traces.map((row) => {
-    if (row.transactions > MAX_TRACE_TRANSACTIONS) return TOO_LARGE_WARNING;
-    if (left < 0 || row.transactions > left) {
-      left = -1; // the page is full: no later trace gets its transactions, however small
-      return PAGE_FULL_WARNING;
-    }
-    left -= row.transactions;
-    return null;
-  });
-}
+const WARNINGS: Record<TraceWithheld, string> = { 'too large': TOO_LARGE_WARNING, 'page full': PAGE_FULL_WARNING };
 
 const hashText = (hash: string | null) => (hash === null ? 'null' : JSON.stringify(hash));
 
-function traceHead(row: TraceRow, incomplete: boolean, warning: string | undefined, includeActions: boolean): string {
+function traceHead(row: TracePage['traces'][number], incomplete: boolean, warning: string | undefined, includeActions: boolean): string {
   const info = {
     trace_state: row.state,
     messages: row.messages,
@@ -62,10 +51,8 @@ function traceHead(row: TraceRow, incomplete: boolean, warning: string | undefin
   );
 }
 
-export async function tracesText(reader: IndexReader, traces: TraceRow[], includeActions: boolean, testOnly: boolean, budget = MAX_PAGE_TRANSACTIONS): Promise<JsonText> {
-  const shares = pageShares(traces, budget);
-  const small = traces.filter((_, i) => shares[i] === null);
-  const records: TransactionRecord[] = await reader.traceTransactions(small.map((t) => Buffer.from(t.traceId, 'base64')));
+export async function tracesText(reader: IndexReader, page: TracePage, includeActions: boolean, testOnly: boolean): Promise<JsonText> {
+  const { traces, transactions: records } = page;
   // The metadata of the mentioned accounts (the address book's keys) in the same round trip as their domains.
   const rendered = await renderTransactions(reader, records, testOnly, (mentioned) => metadataOf(reader, mentioned));
   const byTrace = new Map<string, number[]>();
@@ -75,9 +62,8 @@ export async function tracesText(reader: IndexReader, traces: TraceRow[], includ
     if (list) list.push(i);
     else byTrace.set(id, [i]);
   }
-  const texts = traces.map((row, i) => {
-    const withheld = shares[i];
-    if (withheld !== null) return `${traceHead(row, true, withheld, includeActions)}}`;
+  const texts = traces.map((row) => {
+    if (row.withheld !== null) return `${traceHead(row, true, WARNINGS[row.withheld], includeActions)}}`;
     const members = byTrace.get(row.traceId) ?? [];
     const hashes = members.map((i) => records[i].hash.toString('base64'));
     const { root, warning } = traceTree(members.map((i, k) => ({ hash: hashes[k], ...rendered.messages[i] })));
