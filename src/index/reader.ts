@@ -13,9 +13,9 @@ import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
 import { pageSql, placeholders, Where } from './sql/where.js';
 import { TRACE_COLUMNS, traceRowOf, type TraceRow } from './traces/trace-row.js';
-import { TokenReader } from './tokens/reader.js';
+import { TokenReader, tokenContractSql } from './tokens/reader.js';
 import { NftReader } from './tokens/nft-reader.js';
-import { DnsReader } from './dns/reader.js';
+import { DnsReader, ownDomainSql } from './dns/reader.js';
 import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
 
 export interface TransactionRecord {
@@ -58,6 +58,16 @@ export interface LatestStateRecord {
   wallet: DetectedWallet | null;
   /** Interface names the code's get-methods say (tokens/method-ids.ts); [] when none or for wallets. */
   interfaces: string[];
+}
+
+/** IndexReader.transactionPeerStates: of the accounts a page mentions, ... */
+export interface PeerStates {
+  /** The latest states (accounts without one are left out). */
+  states: LatestStateRecord[];
+  /** account -> its address book domain. */
+  domains: Map<string, string>;
+  /** Those with a row in a token table (tokens/reader.ts tokenContractSql). */
+  tokenContracts: string[];
 }
 
 export interface AccountBalanceRecord {
@@ -485,11 +495,13 @@ export class IndexReader {
   }
 
   /**
-   * The latest states (no BoCs) of the accounts a page of transactions mentions: the transactions'
-   * own accounts, the senders of their inbound messages and the receivers of their outbound ones.
-   * One query, run alongside the message lookup (the address book would otherwise wait for it).
+   * What the address book of a page of transactions needs of every account it mentions (the transactions'
+   * own accounts, the senders of their inbound messages and the receivers of their outbound ones): the
+   * latest state (no BoCs) of those that have one, the domain of those that own one (dns/reader.ts), and
+   * which of them are token contracts (a row in a token table: their metadata is worth a lookup).
+   * One query, run alongside the message lookup, so the address book waits for no later round trip.
    */
-  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<LatestStateRecord[]> {
+  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<PeerStates> {
     // The addresses as one small set (a UNION), joined to the states by primary key: an OR of the
     // three sources would make PostgreSQL filter every row of latest_account_states. The page's own
     // accounts are one term (an IN list), not one term each: SQLite refuses a compound SELECT of more
@@ -497,20 +509,29 @@ export class IndexReader {
     const parts: string[] = accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${placeholders(accounts)})`] : [];
     const params: SqlValue[] = [...accounts];
     if (inMessages.length > 0) {
-      parts.push(`SELECT source FROM messages WHERE msg_hash IN (${placeholders(inMessages)})`);
+      parts.push(`SELECT source AS account FROM messages WHERE msg_hash IN (${placeholders(inMessages)})`);
       params.push(...inMessages);
     }
     if (outMessages.length > 0) {
-      parts.push(`SELECT destination FROM messages WHERE msg_hash IN (${placeholders(outMessages)})`);
+      parts.push(`SELECT destination AS account FROM messages WHERE msg_hash IN (${placeholders(outMessages)})`);
       params.push(...outMessages);
     }
-    if (parts.length === 0) return [];
+    if (parts.length === 0) return { states: [], domains: new Map(), tokenContracts: [] };
     const rows = await this.driver.all(
-      `SELECT account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet
-       FROM latest_account_states WHERE account IN (${parts.join(' UNION ')})`,
+      `SELECT m.account, s.state_hash, s.status, s.balance, s.extra_currencies, s.frozen_hash, s.code_hash, s.data_hash, NULL AS code_boc, NULL AS data_boc,
+              s.last_trans_hash, s.last_trans_lt, s.wallet, s.interfaces, (${ownDomainSql('m.account')}) AS domain,
+              CASE WHEN ${tokenContractSql('m.account')} THEN 1 ELSE 0 END AS token_contract
+       FROM (${parts.join(' UNION ')}) m LEFT JOIN latest_account_states s ON s.account = m.account
+       WHERE m.account IS NOT NULL`,
       params,
     );
-    return rows.map(latestOf);
+    const domains = new Map<string, string>();
+    const tokenContracts: string[] = [];
+    for (const row of rows) {
+      if (row.domain !== null && row.domain !== undefined) domains.set(text(row.account), text(row.domain));
+      if (int(row.token_contract) === 1) tokenContracts.push(text(row.account));
+    }
+    return { states: rows.filter((row) => row.state_hash !== null && row.state_hash !== undefined).map(latestOf), domains, tokenContracts };
   }
 
   async topAccountsByBalance(page: Page): Promise<AccountBalanceRecord[]> {

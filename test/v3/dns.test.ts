@@ -128,6 +128,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(book[w].domain, 'al.ton');
     const txs = await get(`/api/v3/transactions?account=${w}&limit=1`);
     assert.equal(txs.address_book[w].domain, 'al.ton', 'every address book has the domain');
+    assert.equal((await get(`/api/v3/traces?account=${w}&limit=1`)).address_book[w].domain, 'al.ton');
 
     // al goes to bob: still W's wallet record, but not W's domain any more.
     await send([toItem('al', nftTransferBody({ newOwner: bob, response: W.wallet.address }))]);

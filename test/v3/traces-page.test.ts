@@ -76,7 +76,7 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
   const [member] = await index.reader.traceTransactions([Buffer.from(traces[0].traceId, 'base64')]);
   const strangers = Array.from({ length: 600 }, (_, i) => `0:${i.toString(16).padStart(64, '0').toUpperCase()}`);
   const states = await index.reader.transactionPeerStates([...strangers, member.account], [], []);
-  assert.deepEqual(states.map((state) => state.account), [member.account]);
+  assert.deepEqual(states.states.map((state) => state.account), [member.account]);
   // With the default limits the same page is whole.
   const whole = JSON.parse((await tracesText(index.reader, await pageOf(TRACE_PAGE_LIMITS), false, true)).text);
   assert.ok(whole.traces.every((trace: { is_incomplete: boolean }) => !trace.is_incomplete));

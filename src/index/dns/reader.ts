@@ -20,6 +20,15 @@ export interface DnsRecordRecord {
 
 const LOOKUP_CHUNK = 500;
 
+/** The address book's domain of an account: a domain it owns whose wallet record points back at it, shortest first, then alphabetical. */
+const OWN_DOMAIN_CONDITION = 'dns_wallet = nft_item_owner';
+const OWN_DOMAIN_ORDER = 'domain_length, domain';
+
+/** That domain of the account `account` (an SQL expression) as a scalar subquery (IndexReader.transactionPeerStates). */
+export function ownDomainSql(account: string): string {
+  return `SELECT domain FROM dns_entries WHERE nft_item_owner = ${account} AND ${OWN_DOMAIN_CONDITION} ORDER BY ${OWN_DOMAIN_ORDER} LIMIT 1`;
+}
+
 function recordOf(row: SqlRow): DnsRecordRecord {
   return {
     itemAddress: text(row.nft_item_address),
@@ -52,7 +61,7 @@ export class DnsReader {
     for (let i = 0; i < list.length; i += LOOKUP_CHUNK) {
       const chunk = list.slice(i, i + LOOKUP_CHUNK);
       const rows = await this.reads.all(
-        `SELECT nft_item_owner, domain FROM dns_entries WHERE nft_item_owner IN (${chunk.map(() => '?').join(', ')}) AND dns_wallet = nft_item_owner ORDER BY nft_item_owner, domain_length, domain`,
+        `SELECT nft_item_owner, domain FROM dns_entries WHERE nft_item_owner IN (${chunk.map(() => '?').join(', ')}) AND ${OWN_DOMAIN_CONDITION} ORDER BY nft_item_owner, ${OWN_DOMAIN_ORDER}`,
         chunk,
       );
       for (const row of rows) {

@@ -139,6 +139,15 @@ function eventWindow(where: Where, window: Window): string {
   return window.startUtime !== undefined || window.endUtime !== undefined ? 'tx_now' : 'tx_lt';
 }
 
+/**
+ * Whether the account `account` (an SQL expression) has a row in one of the four tables token metadata is
+ * read from (api/v3/format/metadata.ts): as a condition, so a page's peer lookup can tell which of the
+ * accounts it mentions need a metadata lookup at all (most accounts are wallets: none).
+ */
+export function tokenContractSql(account: string): string {
+  return ['jetton_wallets', 'jetton_masters', 'nft_items', 'nft_collections'].map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE address = ${account})`).join(' OR ');
+}
+
 export class TokenReader {
   constructor(private readonly reads: SqlReads) {}
 

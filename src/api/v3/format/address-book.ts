@@ -41,11 +41,6 @@ export function addressBookOf(
   return book;
 }
 
-/** The domains of the addresses (null entries skipped), for addressBookOf. */
-export function domainsOf(reader: IndexReader, addresses: Iterable<string | null>): Promise<Map<string, string>> {
-  return reader.dns.domainsOf(distinct(addresses));
-}
-
 /** Rows keyed by raw address, for every distinct address given (null entries are skipped). */
 export async function addressBook(reader: IndexReader, addresses: Iterable<string | null>, testOnly: boolean): Promise<Record<string, AddressBookRow>> {
   const list = distinct(addresses);

@@ -53,8 +53,9 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
 
 export async function tracesText(reader: IndexReader, page: TracePage, includeActions: boolean, testOnly: boolean): Promise<JsonText> {
   const { traces, transactions: records } = page;
-  // The metadata of the mentioned accounts (the address book's keys) in the same round trip as their domains.
-  const rendered = await renderTransactions(reader, records, testOnly, (mentioned) => metadataOf(reader, mentioned));
+  // The metadata of the mentioned accounts (the address book's keys): of those the peer lookup found to be
+  // token contracts, the others have none (a page of wallets asks nothing more).
+  const rendered = await renderTransactions(reader, records, testOnly, (_, peers) => metadataOf(reader, peers.tokenContracts));
   const byTrace = new Map<string, number[]>();
   for (const [i, record] of records.entries()) {
     const id = record.traceId!.toString('base64');

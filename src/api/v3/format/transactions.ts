@@ -6,10 +6,10 @@
  * (the stored state, or the hash only for a state the index does not keep, as toncenter writes it),
  * then the rest. Then the address_book of every account the page mentions.
  */
-import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
+import type { IndexReader, PeerStates, TransactionRecord } from '../../../index/reader.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
-import { addressBookOf, domainsOf } from './address-book.js';
+import { addressBookOf } from './address-book.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 
@@ -50,15 +50,16 @@ export async function transactionsText(reader: IndexReader, records: Transaction
 }
 
 /**
- * Transactions as v3 JSON texts with the address book of every account they mention. `alongside`: another
- * lookup over the mentioned addresses (/traces: their token metadata), asked in the same tick as their
- * domains, so it costs no round trip of its own (on SQLite each one wakes a reader thread).
+ * Transactions as v3 JSON texts with the address book of every account they mention. Two round trips: the
+ * page's messages, account states and peers (the address book's states and domains, and which accounts are
+ * token contracts) at once, then `alongside`, another lookup given the peers (/traces: the token contracts'
+ * metadata), when there is one.
  */
 export async function renderTransactions<T = undefined>(
   reader: IndexReader,
   records: TransactionRecord[],
   testOnly: boolean,
-  alongside?: (mentioned: (string | null)[]) => Promise<T>,
+  alongside?: (mentioned: (string | null)[], peers: PeerStates) => Promise<T>,
 ): Promise<RenderedTransactions & { alongside?: T }> {
   const stored = records.map((r) => split(r.doc));
   const bytes = (hash: string) => Buffer.from(hash, 'base64');
@@ -85,11 +86,11 @@ export async function renderTransactions<T = undefined>(
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
   });
-  const [domains, extra] = await Promise.all([domainsOf(reader, mentioned), alongside?.(mentioned)]);
+  const extra = await alongside?.(mentioned, peers);
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
-    addressBook: addressBookOf(mentioned, peers, testOnly, domains),
+    addressBook: addressBookOf(mentioned, peers.states, testOnly, peers.domains),
     alongside: extra,
   };
 }
