@@ -66,7 +66,7 @@ export interface PeerStates {
   states: LatestStateRecord[];
   /** account -> its address book domain. */
   domains: Map<string, string>;
-  /** Those with a row in a token table (tokens/reader.ts tokenContractSql). */
+  /** Those with a row in a token table (tokens/reader.ts tokenContractSql), when asked; else none. */
   tokenContracts: string[];
 }
 
@@ -497,11 +497,12 @@ export class IndexReader {
   /**
    * What the address book of a page of transactions needs of every account it mentions (the transactions'
    * own accounts, the senders of their inbound messages and the receivers of their outbound ones): the
-   * latest state (no BoCs) of those that have one, the domain of those that own one (dns/reader.ts), and
-   * which of them are token contracts (a row in a token table: their metadata is worth a lookup).
+   * latest state (no BoCs) of those that have one, the domain of those that own one (dns/reader.ts), and,
+   * `withTokenContracts`, which of them are token contracts (a row in a token table: their metadata is worth
+   * a lookup; four index probes per account, so only pages that show metadata ask).
    * One query, run alongside the message lookup, so the address book waits for no later round trip.
    */
-  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[]): Promise<PeerStates> {
+  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[], withTokenContracts = false): Promise<PeerStates> {
     // The addresses as one small set (a UNION), joined to the states by primary key: an OR of the
     // three sources would make PostgreSQL filter every row of latest_account_states. The page's own
     // accounts are one term (an IN list), not one term each: SQLite refuses a compound SELECT of more
@@ -520,7 +521,7 @@ export class IndexReader {
     const rows = await this.driver.all(
       `SELECT m.account, s.state_hash, s.status, s.balance, s.extra_currencies, s.frozen_hash, s.code_hash, s.data_hash, NULL AS code_boc, NULL AS data_boc,
               s.last_trans_hash, s.last_trans_lt, s.wallet, s.interfaces, (${ownDomainSql('m.account')}) AS domain,
-              CASE WHEN ${tokenContractSql('m.account')} THEN 1 ELSE 0 END AS token_contract
+              ${withTokenContracts ? `CASE WHEN ${tokenContractSql('m.account')} THEN 1 ELSE 0 END` : '0'} AS token_contract
        FROM (${parts.join(' UNION ')}) m LEFT JOIN latest_account_states s ON s.account = m.account
        WHERE m.account IS NOT NULL`,
       params,

@@ -6,7 +6,6 @@
  * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
  */
 import type { IndexReader, TracePage, TracePageLimits, TraceWithheld } from '../../../index/reader.js';
-import { metadataOf } from './metadata.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions } from './transactions.js';
@@ -53,9 +52,7 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
 
 export async function tracesText(reader: IndexReader, page: TracePage, includeActions: boolean, testOnly: boolean): Promise<JsonText> {
   const { traces, transactions: records } = page;
-  // The metadata of the mentioned accounts (the address book's keys): of those the peer lookup found to be
-  // token contracts, the others have none (a page of wallets asks nothing more).
-  const rendered = await renderTransactions(reader, records, testOnly, (_, peers) => metadataOf(reader, peers.tokenContracts));
+  const rendered = await renderTransactions(reader, records, testOnly, true);
   const byTrace = new Map<string, number[]>();
   for (const [i, record] of records.entries()) {
     const id = record.traceId!.toString('base64');
@@ -79,6 +76,6 @@ export async function tracesText(reader: IndexReader, page: TracePage, includeAc
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
     ['address_book', JSON.stringify(rendered.addressBook)],
-    ['metadata', JSON.stringify(rendered.alongside)],
+    ['metadata', JSON.stringify(rendered.metadata)],
   ]);
 }

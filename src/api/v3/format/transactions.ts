@@ -6,7 +6,8 @@
  * (the stored state, or the hash only for a state the index does not keep, as toncenter writes it),
  * then the rest. Then the address_book of every account the page mentions.
  */
-import type { IndexReader, PeerStates, TransactionRecord } from '../../../index/reader.js';
+import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
+import { metadataOf, type AddressMetadata } from './metadata.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { addressBookOf } from './address-book.js';
@@ -50,17 +51,17 @@ export async function transactionsText(reader: IndexReader, records: Transaction
 }
 
 /**
- * Transactions as v3 JSON texts with the address book of every account they mention. Two round trips: the
- * page's messages, account states and peers (the address book's states and domains, and which accounts are
- * token contracts) at once, then `alongside`, another lookup given the peers (/traces: the token contracts'
- * metadata), when there is one.
+ * Transactions as v3 JSON texts with the address book of every account they mention, in one round trip after
+ * the records: the page's messages, account states and peers (the address book's states and domains) at once.
+ * `withMetadata` (/traces): the peer lookup also says which mentioned accounts are token contracts, and their
+ * metadata is one more round trip, only when there are some (a page of wallets asks nothing more).
  */
-export async function renderTransactions<T = undefined>(
+export async function renderTransactions(
   reader: IndexReader,
   records: TransactionRecord[],
   testOnly: boolean,
-  alongside?: (mentioned: (string | null)[], peers: PeerStates) => Promise<T>,
-): Promise<RenderedTransactions & { alongside?: T }> {
+  withMetadata = false,
+): Promise<RenderedTransactions & { metadata?: Record<string, AddressMetadata> }> {
   const stored = records.map((r) => split(r.doc));
   const bytes = (hash: string) => Buffer.from(hash, 'base64');
   const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
@@ -69,7 +70,7 @@ export async function renderTransactions<T = undefined>(
   const [messages, states, peers] = await Promise.all([
     reader.messagesByHash([...inHashes, ...outHashes]),
     reader.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
-    reader.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes),
+    reader.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes, withMetadata),
   ]);
   const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedBody(withDecodedOpcode(m.doc)) }]));
   const state = (hash: Buffer) => states.get(hash.toString('base64')) ?? JSON.stringify(v3AccountState(hash, null));
@@ -86,11 +87,10 @@ export async function renderTransactions<T = undefined>(
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
   });
-  const extra = await alongside?.(mentioned, peers);
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
     addressBook: addressBookOf(mentioned, peers.states, testOnly, peers.domains),
-    alongside: extra,
+    ...(withMetadata ? { metadata: await metadataOf(reader, peers.tokenContracts) } : {}),
   };
 }
