@@ -60,7 +60,7 @@ export interface LatestStateRecord {
   interfaces: string[];
 }
 
-/** IndexReader.transactionPeerStates: of the accounts a page mentions, ... */
+/** IndexReader.transactionPeerStates: what the address book needs of the accounts a page mentions. */
 export interface PeerStates {
   /** The latest states (accounts without one are left out). */
   states: LatestStateRecord[];
@@ -438,8 +438,9 @@ export class IndexReader {
   /**
    * A /traces page in one statement: the traces as traces() finds them and, joined to them, the
    * transactions of those the page carries (by trace in page order, then lt and account: each trace's
-   * transactions_order). One round trip instead of two: the page's reads are a chain, and on PostgreSQL
-   * each link costs a pool checkout, a parse and a plan.
+   * transactions_order). One round trip instead of two: the page's reads are a chain, and each link costs a
+   * network round trip where PostgreSQL is on another host (on localhost the two forms take the same time:
+   * index/traces/README.md).
    *
    * Which traces are carried is decided here, in page order: a trace over `limits.perTrace` transactions
    * never is (and spends nothing); the others are while the running total of their transactions stays
