@@ -5,11 +5,11 @@
  * The index's store thread asks for get-methods over a port; the main thread relays each one to the chain
  * (src/index/tokens/get-methods.ts serveGetMethod -> LocalChain.runGetMethod): it reads the account as of the
  * block's masterchain seqno, hands code/data/PREVBLOCKSINFO to an emulator read worker, and passes the result
- * stack back. This bench replays what detection asks after each block of bench:tokens' jetton chain, at
- * masterchain seqnos behind the head (the index lags the producer): per sealed block, get_wallet_data on every
- * jetton wallet that block changed, all at once (as the detector does), and the master's get_wallet_address
- * for a few owners. It prints the main thread's busy time per call (event-loop utilization; the TVM runs
- * elsewhere), median and spread over several passes.
+ * stack back. This bench replays what detection asks after each block of bench:tokens' jetton transfers (its
+ * chain without the NFT mints), at masterchain seqnos behind the head (the index lags the producer): per sealed
+ * block, get_wallet_data on every jetton wallet that block changed, all at once (as the detector does), and the
+ * master's get_wallet_address for a few owners. It prints the main thread's busy time per call (event-loop
+ * utilization; the TVM runs elsewhere), median and spread over several passes.
  *
  *   BENCH_WALLETS (40), BENCH_ROUNDS (6: blocks of history), BENCH_PASSES (7)
  */
@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { beginCell, serializeTuple } from '@ton/core';
 import { serveGetMethod } from '../src/index/tokens/get-methods.js';
-import { openJettonChain } from './support/jetton-chain.js';
+import { openTokenChain } from './support/token-chain.js';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -27,7 +27,7 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function main(): Promise<void> {
   console.log(`bench:token-relay — ${WALLETS} jetton wallets, ${ROUNDS} rounds of transfers, ${PASSES} passes; load ${load()}`);
-  const { chain, clock, master, owners, jettonWallets, sendRound } = await openJettonChain(WALLETS);
+  const { chain, clock, master, owners, jettonWallets, sendRound } = await openTokenChain({ wallets: WALLETS });
   const firstSeqno = chain.masterchainInfo().last.id.seqno + 1;
   for (let r = 0; r < ROUNDS; r++) {
     clock.advance(1000);
