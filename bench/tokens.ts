@@ -15,14 +15,18 @@
  * Timed: sending the round's external messages to the chain, producing the blocks, and (for ingestion) the
  * index catching up. Not timed: signing them. Every round's messages are signed before the clock starts
  * (each wallet's seqno is known in advance; valid_until is set on the chain's ManualClock, 60 s after the
- * time the round is sent at). Until session 9 the timed loop signed each message itself (tweetnacl, ~7 ms of
- * main thread each, ~2.4 s per run): client work that is the same with detection on and off and pulled the
- * ratios toward 1.0; and there were no NFT mints.
+ * time the round is sent at). Until 2026-11-25 (main at da5cd1f) the timed loop signed each message itself
+ * (tweetnacl, ~7 ms of main thread each, ~2.4 s per run): client work that is the same with detection on and
+ * off and pulled the ratios toward 1.0; and there were no NFT mints.
  *
  *   production  blocks sealed per second of wall time, with detection / without (issue 13: >= 0.90)
  *   ingestion   until the index held every block, with / without (issue 13: >= 0.80)
  *   CPU         CPU time per transaction of the whole process (every thread), with / without
  *   main        time the main thread (HTTP, block production, the get-method relay) was busy, with / without
+ *               (event-loop utilization: wall time in callbacks, so it also grows when the thread is preempted)
+ *   main CPU    the main thread's CPU time per transaction, with / without (Linux)
+ * and, per pair, the get-methods detection asked (by method) and what each cost more, in CPU by thread group
+ * (support/thread-cpu.ts: main, transaction workers, index threads, read workers with V8's helper threads).
  *
  *   BENCH_WALLETS (40 jetton transfers per round), BENCH_MINTS (16 NFT items per round), BENCH_ROUNDS (8),
  *   BENCH_RUNS (3 on/off pairs)
@@ -34,6 +38,7 @@ import { attachIndexToChain } from '../src/index/attach.js';
 import type { IndexFeed } from '../src/index/feed.js';
 import { openIndex } from '../src/index/open-index.js';
 import { openTokenChain } from './support/token-chain.js';
+import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 40);
 const MINTS = Number(process.env.BENCH_MINTS ?? 16);
@@ -55,10 +60,14 @@ interface Run {
   /** jetton_transfers rows, and NFT items, the index holds at the end. */
   detected: number;
   detectedItems: number;
+  /** The get-methods detection asked, by method (counted from the start of the timed part). */
+  asked: Map<string, number>;
+  /** CPU ms by thread group (support/thread-cpu.ts) until indexed; null off Linux. */
+  threads: Record<ThreadGroup, number> | null;
 }
 
-/** The chain as the index sees it, with or without the get-methods detection needs. */
-function feedOf(chain: LocalChain, detection: boolean): IndexFeed {
+/** The chain as the index sees it, with or without the get-methods detection needs (counted by method into `asked`). */
+function feedOf(chain: LocalChain, detection: boolean, asked: Map<string, number>): IndexFeed {
   return {
     onBlock: (listener) => chain.onBlock(listener),
     masterchainInfo: () => chain.masterchainInfo(),
@@ -67,14 +76,22 @@ function feedOf(chain: LocalChain, detection: boolean): IndexFeed {
     blockTransactions: (ref, query) => chain.blockTransactions(ref, query),
     getAccount: (address, seqno) => chain.getAccount(address, seqno),
     zeroStateAccounts: () => chain.zeroStateAccounts(),
-    ...(detection ? { runGetMethod: (address, method, stack, seqno) => chain.runGetMethod(address, method, stack, seqno) } : {}),
+    ...(detection
+      ? {
+          runGetMethod: (address, method, stack, seqno) => {
+            asked.set(String(method), (asked.get(String(method)) ?? 0) + 1);
+            return chain.runGetMethod(address, method, stack, seqno);
+          },
+        }
+      : {}),
   };
 }
 
 async function produce(detection: boolean): Promise<Run> {
   const { chain, clock, signRound, send } = await openTokenChain({ wallets: WALLETS, mints: MINTS });
   const index = await openIndex({ network: 'testnet' });
-  const attachment = await attachIndexToChain(index, feedOf(chain, detection));
+  const asked = new Map<string, number>();
+  const attachment = await attachIndexToChain(index, feedOf(chain, detection, asked));
   await attachment.synced();
   // The client's part, before the clock starts: round r is sent at the chain time start + (r + 1) * ROUND_MS.
   const chainStart = clock.now();
@@ -82,7 +99,9 @@ async function produce(detection: boolean): Promise<Run> {
 
   const before = chain.masterchainInfo().last.id.seqno;
   const cpu = process.cpuUsage();
+  const threadsBefore = threadCpu();
   const elu = performance.eventLoopUtilization();
+  asked.clear();
   const started = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
     clock.advance(ROUND_MS);
@@ -94,6 +113,7 @@ async function produce(detection: boolean): Promise<Run> {
   await attachment.synced();
   const indexedMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  const threads = threadCpuSince(threadsBefore, threadCpu());
   const mainMs = performance.eventLoopUtilization(elu).active;
   let transactions = 0;
   for (let s = before + 1; s <= chain.masterchainInfo().last.id.seqno; s++) {
@@ -104,7 +124,7 @@ async function produce(detection: boolean): Promise<Run> {
   await attachment.detach();
   await chain.stop();
   await index.close();
-  return { transactions, wallMs, indexedMs, cpuMs: (used.user + used.system) / 1000, mainMs, detected, detectedItems };
+  return { transactions, wallMs, indexedMs, cpuMs: (used.user + used.system) / 1000, mainMs, detected, detectedItems, asked, threads };
 }
 
 function summary(values: number[]): string {
@@ -117,6 +137,10 @@ async function main(): Promise<void> {
     `bench:tokens — ${WALLETS} jetton transfers and ${MINTS} NFT mints per block pair (signed before timing), ${ROUNDS} rounds, ${RUNS} alternating runs each; load ${load()}`,
   );
   const ratios = { production: [] as number[], ingestion: [] as number[], cpu: [] as number[], main: [] as number[] };
+  /** Main thread CPU per transaction (not event-loop busy time), on / off. */
+  const mainCpu: number[] = [];
+  /** Detection's extra CPU per get-method (ms), by thread group. */
+  const perCall = Object.fromEntries(THREAD_GROUPS.map((g) => [g, [] as number[]])) as Record<ThreadGroup, number[]>;
   for (let i = 0; i < RUNS; i++) {
     const off = await produce(false);
     const on = await produce(true);
@@ -133,11 +157,30 @@ async function main(): Promise<void> {
         `${fmt(off.mainMs / off.transactions)} main thread; on ${fmt(on.wallMs / on.transactions)} / ${fmt(on.indexedMs / on.transactions)} / ${fmt(on.cpuMs / on.transactions)} / ` +
         `${fmt(on.mainMs / on.transactions)} (${on.detected} transfer rows, ${on.detectedItems} NFT items; ${on.transactions} tx); load ${load()}`,
     );
+    // What the difference is spread over: the get-methods detection asked (the off run asks none).
+    const calls = [...on.asked.values()].reduce((a, b) => a + b, 0);
+    const extra = (per: (r: Run) => number) => ((per(on) - per(off)) * on.transactions) / calls;
+    console.log(
+      `    ${calls} get-methods (${[...on.asked].map(([m, n]) => `${n} ${m}`).join(', ')}): ` +
+        `${fmt(extra((r) => r.cpuMs / r.transactions))} ms more CPU and ${fmt(extra((r) => r.mainMs / r.transactions))} ms more main thread busy each`,
+    );
+    if (on.threads && off.threads) {
+      mainCpu.push(on.threads.main / on.transactions / (off.threads.main / off.transactions));
+      for (const g of THREAD_GROUPS) perCall[g].push(extra((r) => r.threads![g] / r.transactions));
+      console.log(
+        `    CPU ms by thread, off / on: ${THREAD_GROUPS.map((g) => `${g} ${off.threads![g]} / ${on.threads![g]}`).join(', ')}; ` +
+          `more per get-method: ${THREAD_GROUPS.map((g) => `${g} ${fmt(perCall[g].at(-1)!)}`).join(', ')}`,
+      );
+    }
   }
   console.log(`block production, detection on / off (rate ratio, target >= 0.90): ${summary(ratios.production)}`);
   console.log(`indexed, detection on / off (rate ratio, target >= 0.80):          ${summary(ratios.ingestion)}`);
   console.log(`CPU per transaction, on / off (all threads):                       ${summary(ratios.cpu)}`);
   console.log(`main thread busy per transaction, on / off:                        ${summary(ratios.main)}`);
+  if (perCall.main.length > 0) {
+    console.log(`main thread CPU per transaction, on / off:                         ${summary(mainCpu)}`);
+    console.log(`detection's CPU per get-method by thread (ms; main, tx workers, index threads, read workers + V8/libuv helpers): ${THREAD_GROUPS.map((g) => `${g} ${summary(perCall[g])}`).join(', ')}`);
+  }
 }
 
 main().catch((error) => {
