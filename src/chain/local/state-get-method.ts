@@ -7,6 +7,7 @@
  * kept per block). The main thread now only finds the row and sends its bytes; the worker parses them (the same
  * AccountView the main thread uses for the head's states) and answers the account's last transaction with the result.
  */
+import { createHash } from 'node:crypto';
 import { Address } from '@ton/core';
 import { AccountView } from './account-view.js';
 import type { Emulator, GetRunArgs, GetRunResult } from './emulator.js';
@@ -26,17 +27,55 @@ export interface StateGetResult {
 /** Thrown when the state cannot be read (not the emulator's failure: the worker stays usable). */
 export class UnreadableState extends Error {}
 
+/** What a get-method needs of a stored state, read once. */
+interface ReadState {
+  lastTxLt: bigint;
+  lastTxHash: Uint8Array;
+  balance: bigint;
+  runnable: { code: string; data: string } | undefined;
+}
+
+/**
+ * States read lately, by the SHA-256 of their stored bytes (equal bytes, equal state: the key cannot go stale,
+ * whatever a snapshot restore does to seqnos and lts). Detection asks a few accounts many times at one state:
+ * an NFT collection answers get_nft_address_by_index and get_nft_content for every item minted in a block, a
+ * jetton master get_wallet_address for every new wallet; each call would parse the same state again (every
+ * cell hashed) and serialize its code and data again. Hashing the bytes costs a few microseconds.
+ */
+const READ_STATES_KEPT = 256;
+const readStates = new Map<string, ReadState>();
+
+function readState(address: string, shardAccount: Uint8Array): ReadState {
+  const bytes = Buffer.from(shardAccount.buffer, shardAccount.byteOffset, shardAccount.byteLength);
+  const key = createHash('sha256').update(bytes).digest('base64');
+  const kept = readStates.get(key);
+  if (kept) {
+    // Most recently used last: the Map's first key is the one to drop.
+    readStates.delete(key);
+    readStates.set(key, kept);
+    return kept;
+  }
+  let read: ReadState;
+  try {
+    const view = new AccountView(Address.parseRaw(address), bytes);
+    read = { lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash, balance: view.balance, runnable: view.runnable() };
+  } catch (err) {
+    throw new UnreadableState(`account state of ${address}: ${(err as Error).message}`);
+  }
+  readStates.set(key, read);
+  if (readStates.size > READ_STATES_KEPT) readStates.delete(readStates.keys().next().value!);
+  return read;
+}
+
+/** How many states the cache holds (tests). */
+export function readStatesKept(): number {
+  return readStates.size;
+}
+
 export function runGetMethodOnState(emulator: Emulator, args: StateGetArgs): StateGetResult {
   const { shardAccount, ...call } = args;
-  let view: AccountView;
-  let runnable: ReturnType<AccountView['runnable']>;
-  try {
-    view = new AccountView(Address.parseRaw(args.address), Buffer.from(shardAccount.buffer, shardAccount.byteOffset, shardAccount.byteLength));
-    runnable = view.runnable();
-  } catch (err) {
-    throw new UnreadableState(`account state of ${args.address}: ${(err as Error).message}`);
-  }
-  const account = { lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash };
+  const { lastTxLt, lastTxHash, balance, runnable } = readState(args.address, shardAccount);
+  const account = { lastTxLt, lastTxHash };
   if (!runnable) return { ...account, run: null };
-  return { ...account, run: emulator.runGetMethod({ ...call, ...runnable, balance: view.balance }) };
+  return { ...account, run: emulator.runGetMethod({ ...call, ...runnable, balance }) };
 }
