@@ -479,7 +479,10 @@ export class IndexReader {
     return { traces, transactions };
   }
 
-  /** The transactions of these traces, by trace, then lt and account (a trace's transactions_order). */
+  /**
+   * The transactions of these traces, by trace, then lt and account (a trace's transactions_order). /traces reads
+   * them with its page (tracePage); this is the same read alone (tests, bench:traces' two-statement comparison).
+   */
   async traceTransactions(traceIds: readonly Buffer[]): Promise<TransactionRecord[]> {
     if (traceIds.length === 0) return [];
     const rows = await this.driver.all(
