@@ -16,7 +16,16 @@
  *    are all of level 0 (every cell of a transaction, a message, an account) the representation is
  *    written straight into one buffer and hashed once. Exotic cells and cells above pruned branches
  *    take the original path. A thread that moves cells already hashed (the index's cell pools) can
- *    also hand the hash over instead of computing it again (`cellWithKnownHash`).
+ *    also hand the hash over instead of computing it again (`cellWithKnownHash`);
+ *  - a BoC's CRC-32C (checked on every BoC read that carries one, as the chain's stored states do;
+ *    written by every `toBoc()`) is computed one bit at a time, eight steps per byte: it now looks
+ *    each byte up in a 256-entry table. In the emulator worker that answers the index's get-methods the
+ *    bit loop was ~4 % of the thread;
+ *  - `toBoc()` (`serializeBoc`) ordered the cells keyed by hex strings of their hashes and wrote every
+ *    descriptor, length and reference index through a BitBuilder: it now keys them by the hash bytes and
+ *    writes bytes into one buffer. The same cells in the same order, byte for byte (the test compares it
+ *    with @ton/core's own on random trees). In that same worker, writing BoCs (the batch program, each
+ *    call's result stack) was ~10 % of the thread.
  * Measured on the producer's wallet transfers, jsSHA was ~40 % of reading an emulated transaction and
  * the bit loop ~9 % of the producing thread; in the index's render thread the bit-by-bit reads and
  * the garbage they leave were ~40 % of parsing and rendering a block.
@@ -36,16 +45,26 @@ type Sha256Sync = (source: Buffer | string) => Buffer;
 
 const require = createRequire(import.meta.url);
 
-function installNativeSha256(): boolean {
-  let primitives: { sha256_sync?: Sha256Sync };
+/**
+ * Replaces a function a module exports (its callers read the export at each call): the original, or undefined
+ * (nothing replaced) when the module or the function is not where this release of it is expected to keep them.
+ */
+function replaceExport<F>(path: string, name: string, replacement: F): F | undefined {
+  let module: Record<string, unknown>;
   try {
-    primitives = require('@ton/crypto/dist/primitives/sha256.js') as { sha256_sync?: Sha256Sync };
+    module = require(path) as Record<string, unknown>;
   } catch {
-    return false;
+    return undefined;
   }
-  if (typeof primitives.sha256_sync !== 'function') return false;
-  primitives.sha256_sync = (source) => createHash('sha256').update(source).digest();
-  return true;
+  const original = module[name];
+  if (typeof original !== 'function') return undefined;
+  module[name] = replacement;
+  return original as F;
+}
+
+function installNativeSha256(): boolean {
+  const native: Sha256Sync = (source) => createHash('sha256').update(source).digest();
+  return replaceExport('@ton/crypto/dist/primitives/sha256.js', 'sha256_sync', native) !== undefined;
 }
 
 interface BitBuilderInternals {
@@ -226,12 +245,150 @@ function installOrdinaryWonders(): boolean {
   return true;
 }
 
+/** CRC-32C (Castagnoli, reflected polynomial 0x82f63b78), as @ton/core's: 4 bytes, little-endian. */
+const CRC32C_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
+    table[n] = c;
+  }
+  return table;
+})();
+
+export function crc32cTable(source: Uint8Array): Buffer {
+  let crc = -1;
+  for (let n = 0; n < source.length; n++) crc = CRC32C_TABLE[(crc ^ source[n]) & 0xff] ^ (crc >>> 8);
+  const out = Buffer.alloc(4);
+  out.writeInt32LE(crc ^ -1);
+  return out;
+}
+
+function installTableCrc32c(): boolean {
+  return replaceExport('@ton/core/dist/utils/crc32c.js', 'crc32c', crc32cTable) !== undefined;
+}
+
+interface CellOrder {
+  cell: Cell;
+  refs: string[];
+}
+
+/**
+ * @ton/core's `serializeBoc`, exactly: the same topological order (the cells met breadth-first from the root,
+ * then a depth-first walk taking each cell's references last first, reversed), the same header and cell
+ * encoding. Root only, as @ton/core writes (one root, no cache bits).
+ */
+export function serializeBocBytes(root: Cell, opts: { idx: boolean; crc32: boolean }): Buffer {
+  const keyOf = (cell: Cell) => cell.hash().toString('latin1');
+  const cells = new Map<string, CellOrder>();
+  let pending: Cell[] = [root];
+  while (pending.length > 0) {
+    const next: Cell[] = [];
+    for (const cell of pending) {
+      const key = keyOf(cell);
+      if (cells.has(key)) continue;
+      cells.set(key, { cell, refs: cell.refs.map(keyOf) });
+      for (const ref of cell.refs) next.push(ref);
+    }
+    pending = next;
+  }
+  const unvisited = new Set(cells.keys());
+  const visiting = new Set<string>();
+  const sorted: string[] = [];
+  const visit = (key: string): void => {
+    if (!unvisited.has(key)) return;
+    if (visiting.has(key)) throw Error('Not a DAG');
+    visiting.add(key);
+    const refs = cells.get(key)!.refs;
+    for (let i = refs.length - 1; i >= 0; i--) visit(refs[i]);
+    sorted.push(key);
+    visiting.delete(key);
+    unvisited.delete(key);
+  };
+  for (const key of cells.keys()) visit(key);
+  const count = sorted.length;
+  const position = new Map<string, number>();
+  for (let i = 0; i < count; i++) position.set(sorted[count - 1 - i], i);
+
+  const sizeBytes = Math.max(Math.ceil(bitLength(count) / 8), 1);
+  const ends: number[] = [];
+  let cellBytes = 0;
+  for (let i = count - 1; i >= 0; i--) {
+    const { cell } = cells.get(sorted[i])!;
+    cellBytes += 2 + Math.ceil(cell.bits.length / 8) + cell.refs.length * sizeBytes;
+    ends.push(cellBytes);
+  }
+  const offsetBytes = Math.max(Math.ceil(bitLength(cellBytes) / 8), 1);
+  const total = 4 + 1 + 1 + 3 * sizeBytes + offsetBytes + sizeBytes + (opts.idx ? count * offsetBytes : 0) + cellBytes + (opts.crc32 ? 4 : 0);
+  const out = Buffer.alloc(total);
+  let at = out.writeUInt32BE(0xb5ee9c72, 0);
+  // has_idx, has_crc32c, has_cache_bits (0), flags (0), size_bytes
+  out[at++] = (opts.idx ? 0x80 : 0) | (opts.crc32 ? 0x40 : 0) | sizeBytes;
+  out[at++] = offsetBytes;
+  at = writeBigEndian(out, at, count, sizeBytes); // cells
+  at = writeBigEndian(out, at, 1, sizeBytes); // roots
+  at = writeBigEndian(out, at, 0, sizeBytes); // absent
+  at = writeBigEndian(out, at, cellBytes, offsetBytes);
+  at = writeBigEndian(out, at, 0, sizeBytes); // the root's index
+  if (opts.idx) for (const end of ends) at = writeBigEndian(out, at, end, offsetBytes);
+  for (let i = count - 1; i >= 0; i--) {
+    const { cell, refs } = cells.get(sorted[i])!;
+    out[at++] = refs.length + (cell.type !== CellType.Ordinary ? 8 : 0) + cell.mask.value * 32;
+    out[at++] = Math.ceil(cell.bits.length / 8) + Math.floor(cell.bits.length / 8);
+    at += paddedBits(cell.bits).copy(out, at);
+    for (const ref of refs) at = writeBigEndian(out, at, position.get(ref)!, sizeBytes);
+  }
+  if (opts.crc32) crc32cTable(out.subarray(0, total - 4)).copy(out, total - 4);
+  return out;
+}
+
+/** Bits needed for a non-negative integer (0 for 0), as @ton/core's bitsForNumber(n, 'uint'). */
+function bitLength(n: number): number {
+  return n === 0 ? 0 : Math.floor(Math.log2(n)) + 1;
+}
+
+function writeBigEndian(out: Buffer, at: number, value: number, bytes: number): number {
+  for (let i = bytes - 1; i >= 0; i--) {
+    out[at + i] = value % 256;
+    value = Math.floor(value / 256);
+  }
+  return at + bytes;
+}
+
+/** A cell's data as a BoC stores it: whole bytes, an incomplete last byte completed by a 1 and zeros. */
+function paddedBits(bits: BitString): Buffer {
+  const bytes = Math.ceil(bits.length / 8);
+  const out = Buffer.alloc(bytes);
+  const whole = Math.floor(bits.length / 8);
+  const reader = new BitReader(bits);
+  if (whole > 0) reader.loadBuffer(whole).copy(out, 0);
+  const rest = bits.length - whole * 8;
+  if (rest > 0) out[whole] = (Number(reader.loadUint(rest)) << (8 - rest)) | (1 << (7 - rest));
+  return out;
+}
+
+/** @ton/core's own serializeBoc (kept for the test that compares the two), replaced by serializeBocBytes. */
+export const originalSerializeBoc = replaceExport<(root: Cell, opts: { idx: boolean; crc32: boolean }) => Buffer>(
+  '@ton/core/dist/boc/cell/serialization.js',
+  'serializeBoc',
+  serializeBocBytes,
+);
+
 /** Whether each replacement is in place in this thread. */
-export const coreSpeedups: { nativeSha256: boolean; alignedWriteBits: boolean; byteReads: boolean; ordinaryWonders: boolean } = {
+export const coreSpeedups: {
+  nativeSha256: boolean;
+  alignedWriteBits: boolean;
+  byteReads: boolean;
+  ordinaryWonders: boolean;
+  tableCrc32c: boolean;
+  fastSerializeBoc: boolean;
+} = {
   nativeSha256: installNativeSha256(),
   alignedWriteBits: installAlignedWriteBits(),
   byteReads: installByteReads(),
   ordinaryWonders: installOrdinaryWonders(),
+  tableCrc32c: installTableCrc32c(),
+  fastSerializeBoc: originalSerializeBoc !== undefined,
 };
 
 /**

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createHash, randomBytes } from 'node:crypto';
 import { BitBuilder, BitReader, BitString, beginCell, Cell } from '@ton/core';
-import { cellWithKnownHash, coreSpeedups } from '../../src/ton/core-speedups.js';
+import { cellWithKnownHash, coreSpeedups, crc32cTable, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
 
 const require = createRequire(import.meta.url);
 
 test('every replacement is installed (a @ton/core or @ton/crypto release that moved them fails here)', () => {
-  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true });
+  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true, tableCrc32c: true, fastSerializeBoc: true });
   const primitives = require('@ton/crypto/dist/primitives/sha256.js') as { sha256_sync: (s: Buffer) => Buffer };
   assert.match(primitives.sha256_sync.toString(), /createHash/);
 });
@@ -141,4 +141,78 @@ test('cellWithKnownHash: the cell carries the hash it is given, built without ha
   // The hint is for one cell only: the next cell is hashed as usual.
   const next = beginCell().storeUint(5, 8).endCell();
   assert.ok(next.hash().equals(specHash(next)));
+});
+
+test("CRC-32C by table is the bit loop's, for every length; a BoC with a checksum still reads, a damaged one is refused", () => {
+  // The bit-by-bit definition @ton/core ships (reflected 0x82f63b78), written out here.
+  const bitLoop = (source: Uint8Array) => {
+    let crc = -1;
+    for (const byte of source) {
+      crc ^= byte;
+      for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+    }
+    const out = Buffer.alloc(4);
+    out.writeInt32LE(crc ^ -1);
+    return out;
+  };
+  assert.equal(crc32cTable(Buffer.from('123456789')).readUInt32LE(0), 0xe3069283, 'the CRC-32C check value');
+  for (let length = 0; length < 300; length++) {
+    const bytes = randomBytes(length);
+    assert.deepEqual(crc32cTable(bytes), bitLoop(bytes), `length ${length}`);
+  }
+  const cell = beginCell().storeUint(0xdeadbeef, 32).storeRef(beginCell().storeUint(7, 8).endCell()).endCell();
+  const boc = cell.toBoc({ idx: false, crc32: true });
+  assert.ok(Cell.fromBoc(boc)[0].equals(cell));
+  const damaged = Buffer.from(boc);
+  damaged[damaged.length - 6] ^= 1;
+  assert.throws(() => Cell.fromBoc(damaged), /crc32/i);
+});
+
+test("toBoc writes what @ton/core's serializeBoc writes, byte for byte: random trees with shared cells, every option, an exotic cell", () => {
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const leaf = (bits: number) => {
+    const b = beginCell();
+    for (let i = 0; i < bits; i++) b.storeBit(random(2));
+    return b.endCell();
+  };
+  const inner = beginCell().storeUint(7, 8).endCell();
+  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
+  const trees: Cell[] = [new Cell(), leaf(1023), beginCell().storeRef(pruned).storeRef(pruned).endCell()];
+  for (let t = 0; t < 40; t++) {
+    // A pool of cells, each new one referring to up to 4 earlier ones (shared subtrees, repeated references).
+    const pool: Cell[] = [];
+    const size = 1 + random(t < 36 ? 40 : 700);
+    for (let i = 0; i < size; i++) {
+      const b = beginCell();
+      const bits = random(4) === 0 ? random(1024) : random(64);
+      for (let k = 0; k < bits; k++) b.storeBit(random(2));
+      const refs = pool.length === 0 ? 0 : random(5);
+      for (let r = 0; r < refs; r++) b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 8))]);
+      pool.push(b.endCell());
+    }
+    trees.push(pool[pool.length - 1]);
+  }
+  // A wide tree: 1,024 distinct leaves, four to a node, up to one root (1,365 cells: two-byte indexes).
+  let level = Array.from({ length: 1024 }, () => leaf(16 + random(200)));
+  while (level.length > 1) {
+    const up: Cell[] = [];
+    for (let i = 0; i < level.length; i += 4) up.push(beginCell().storeUint(i, 16).storeRef(level[i]).storeRef(level[i + 1]).storeRef(level[i + 2]).storeRef(level[i + 3]).endCell());
+    level = up;
+  }
+  trees.push(level[0]);
+  let sawTwoByteIndexes = false;
+  for (const root of trees) {
+    for (const opts of [{ idx: false, crc32: false }, { idx: false, crc32: true }, { idx: true, crc32: false }, { idx: true, crc32: true }]) {
+      const ours = serializeBocBytes(root, opts);
+      assert.ok(ours.equals(originalSerializeBoc!(root, opts)), `tree of ${root.depth()} levels, ${JSON.stringify(opts)}`);
+      assert.ok(Cell.fromBoc(ours)[0].equals(root));
+      if ((ours[4] & 7) >= 2) sawTwoByteIndexes = true;
+    }
+  }
+  assert.ok(sawTwoByteIndexes, 'a tree of more than 255 cells was among them');
+  assert.ok(trees[3].toBoc().equals(originalSerializeBoc!(trees[3], { idx: false, crc32: true })), 'toBoc() goes through it');
 });
