@@ -26,7 +26,8 @@
  *               (event-loop utilization: wall time in callbacks, so it also grows when the thread is preempted)
  *   main CPU    the main thread's CPU time per transaction, with / without (Linux)
  * and, per pair, the get-methods detection asked (by method) and what each cost more, in CPU by thread group
- * (support/thread-cpu.ts: main, transaction workers, index threads, read workers with V8's helper threads).
+ * (support/thread-cpu.ts: main, transaction workers, index threads with the emulator worker that runs the index's
+ * get-methods at their priority, read workers with V8's helper threads).
  *
  *   BENCH_WALLETS (40 jetton transfers per round), BENCH_MINTS (16 NFT items per round), BENCH_ROUNDS (8),
  *   BENCH_RUNS (3 on/off pairs)
@@ -78,9 +79,9 @@ function feedOf(chain: LocalChain, detection: boolean, asked: Map<string, number
     zeroStateAccounts: () => chain.zeroStateAccounts(),
     ...(detection
       ? {
-          runGetMethod: (address, method, stack, seqno) => {
+          runGetMethod: (address, method, stack, seqno, options) => {
             asked.set(String(method), (asked.get(String(method)) ?? 0) + 1);
-            return chain.runGetMethod(address, method, stack, seqno);
+            return chain.runGetMethod(address, method, stack, seqno, options);
           },
         }
       : {}),
@@ -179,7 +180,7 @@ async function main(): Promise<void> {
   console.log(`main thread busy per transaction, on / off:                        ${summary(ratios.main)}`);
   if (perCall.main.length > 0) {
     console.log(`main thread CPU per transaction, on / off:                         ${summary(mainCpu)}`);
-    console.log(`detection's CPU per get-method by thread (ms; main, tx workers, index threads, read workers + V8/libuv helpers): ${THREAD_GROUPS.map((g) => `${g} ${summary(perCall[g])}`).join(', ')}`);
+    console.log(`detection's CPU per get-method by thread (ms; main, tx workers, index threads + their emulator worker, read workers + V8/libuv helpers): ${THREAD_GROUPS.map((g) => `${g} ${summary(perCall[g])}`).join(', ')}`);
   }
 }
 

@@ -4,7 +4,8 @@
  *
  *   main   the main thread (tid = pid): HTTP, block production, the index's get-method relay
  *   tx     nice 10 (WORKER_NICE): the local chain's transaction workers
- *   index  nice 15 (INDEX_NICE): the index's render and store threads (token detection runs on the store thread)
+ *   index  nice 15 (INDEX_NICE): the index's render and store threads (token detection runs on the store thread) and
+ *          the emulator worker that runs the index's get-methods at that priority
  *   other  every other thread at nice 0: the emulator read workers (get-methods), V8's GC and compiler helper
  *          threads, libuv's pool; a thread's name does not tell them apart (all "node"), so they stay one group
  *

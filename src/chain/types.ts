@@ -252,6 +252,16 @@ export interface ShardBlockProof {
   mcProof: { toKeyBlock: boolean; from: BlockId; to: BlockId; destProof: Buffer; proof: Buffer; stateProof: Buffer }[];
 }
 
+/** How a get-method is to be run (what a chain cannot honour, it ignores). */
+export interface GetMethodOptions {
+  /**
+   * The thread priority (a nice value) of work nobody waits on, such as the index's token detection: it yields
+   * to the chain's own work and to answers somebody waits for. A chain that emulates get-methods (local, lite)
+   * runs them on an emulator worker of that priority; one that asks a server ignores it.
+   */
+  nice?: number;
+}
+
 export interface Chain extends NetworkIdentity {
   masterchainInfo(): MasterchainInfo;
   getBlock(ref: BlockRef): MaybePromise<Block | undefined>;
@@ -267,7 +277,7 @@ export interface Chain extends NetworkIdentity {
   /** By hash, or by TEP-467 normalized hash. */
   getMessage(hash: Buffer): MaybePromise<ChainMessage | undefined>;
   blockTransactions(ref: BlockRef, query: BlockTransactionQuery): MaybePromise<BlockTransactions>;
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): MaybePromise<GetMethodResult>;
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options?: GetMethodOptions): MaybePromise<GetMethodResult>;
   /** Parses, pre-checks and accepts an external message (throws when refused). */
   sendExternal(boc: Buffer): Promise<SentMessage>;
   /** Emulates an external message on the visible state without changing anything (estimateFee). */

@@ -20,6 +20,7 @@ import type { Index } from './open-index.js';
 import type { InsertBatch } from './sql/driver.js';
 import { WorkerWriter } from './worker/worker-writer.js';
 import { directGetMethods, type RunGetMethod } from './tokens/get-methods.js';
+import { INDEX_NICE } from '../util/thread-priority.js';
 
 export type { IndexFeed };
 
@@ -148,7 +149,12 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   // An empty index of a chain that did not start here (a real network) begins where it is told to.
   if (written < 0 && options.startAt !== undefined) written = options.startAt - 1;
   // Token detection runs get-methods through the chain (tokens/README.md): a feed without them detects nothing.
-  const runGetMethod: RunGetMethod | undefined = feed.runGetMethod ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno) : undefined;
+  // They are index work, at the index threads' priority (an emulating chain runs them on a worker of that nice
+  // value): they yield to block production and to get-methods somebody waits for.
+  const getMethodOptions = { nice: options.threadNice ?? INDEX_NICE };
+  const runGetMethod: RunGetMethod | undefined = feed.runGetMethod
+    ? (address, method, stack, mcSeqno) => feed.runGetMethod!(address, method, stack, mcSeqno, getMethodOptions)
+    : undefined;
   const sink =
     options.thread === 'main'
       ? mainThreadSink(index, runGetMethod, options.dnsRoots, options.logger)

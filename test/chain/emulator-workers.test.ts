@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginCell, Cell, external, internal, parseTuple, storeMessage, toNano } from '@ton/core';
+import { beginCell, Cell, external, internal, parseTuple, serializeTuple, storeMessage, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
 import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
 import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
 import { networkConfig } from '../../src/chain/local/config.js';
@@ -14,8 +15,9 @@ import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage,
  * until its 1,000,000 gas run out (~0.5-2 s of emulation here); meanwhile the HTTP server answers
  * getMasterchainInfo every ~10 ms and the producer executes and seals a transfer. With the emulator
  * on the main thread the longest gap between ticks was the whole call. Measured here: 20-45 ms on a
- * busy machine, up to ~300 ms when other processes starve this one (the call then takes ~5 s). The
- * bound is generous for that reason; what it proves is the order of magnitude.
+ * busy machine, up to ~300 ms when other processes starve this one (the call then takes ~5 s); a
+ * clean-clone CI run once saw 143 ms during a 1.3 s call. The bound is generous for that reason;
+ * what it proves is the order of magnitude.
  */
 test('a get-method that burns its whole gas limit does not hold the event loop: timers tick, HTTP answers, blocks are sealed', async (t) => {
   const tongate = await startTestTongate({ faucetMnemonic: TEST_MNEMONIC.join(' ') });
@@ -64,9 +66,10 @@ test('a get-method that burns its whole gas limit does not hold the event loop: 
   assert.equal(result.exitCode, -14, 'out of gas');
   assert.ok(result.gasUsed >= 1_000_000n);
   assert.ok(elapsed > 200, `the call ran long enough to show anything (${elapsed.toFixed(0)} ms)`);
-  // 100 ms, or a tenth of the call when the machine is so loaded that the call itself took over 1 s
-  // (a starved process misses ticks whatever runs where); on the main thread the gap was all of it.
-  const bound = Math.max(100, elapsed / 10);
+  // 150 ms, or a quarter of the call when the machine is so loaded that the call itself took over
+  // 600 ms (a starved process misses ticks whatever runs where); on the main thread the gap was all of
+  // it, so either bound still fails an emulator that holds the event loop.
+  const bound = Math.max(150, elapsed / 4);
   assert.ok(maxGap < bound, `longest timer gap ${maxGap.toFixed(1)} ms during a ${elapsed.toFixed(0)} ms get-method (bound ${bound.toFixed(0)} ms)`);
   assert.ok(answered.length >= 1 && answered.every((status) => status === 200), `HTTP answers meanwhile: ${answered.join(', ')}`);
   assert.ok(whileRunning, 'a block was produced while the get-method ran');
@@ -174,4 +177,43 @@ test('transaction workers run at a lower CPU priority than the main thread; read
   assert.equal(niceOfThreads().filter((nice) => nice === WORKER_NICE).length - before, 1, 'one thread lowered: the transaction worker');
   assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
   emulator.close();
+});
+
+test('a background get-method (GetMethodOptions.nice) runs on a worker of its own at that priority; other get-methods do not (Linux)', async (t) => {
+  if (process.platform !== 'linux') {
+    t.skip('per-thread priorities are read from /proc');
+    return;
+  }
+  const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
+  t.after(() => pool.close());
+  const emulator = pool.emulator(networkConfig(-3).base64);
+  t.after(() => emulator.close());
+  await emulator.ready();
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 1) });
+  const seqno = (nice?: number) =>
+    emulator.runGetMethod(
+      {
+        code: wallet.init.code.toBoc().toString('base64'),
+        data: wallet.init.data.toBoc().toString('base64'),
+        address: wallet.address.toRawString(),
+        balance: 1n,
+        methodId: 85143, // seqno
+        stack: serializeTuple([]).toBoc().toString('base64'),
+        unixTime: 1_700_000_000,
+        randSeedHex: '00'.repeat(32),
+        gasLimit: 1_000_000n,
+      },
+      nice,
+    );
+  const lowered = () => niceOfThreads().filter((nice) => nice === 17).length;
+  const before = lowered();
+  assert.equal((await seqno()).success, true);
+  assert.equal(pool.stats().background[17], undefined, 'a normal get-method: no background worker');
+  assert.equal(lowered(), before);
+  const readServed = pool.stats().read[0].served;
+  const answer = await seqno(17);
+  assert.ok(answer.success && answer.exitCode === 0, 'the background worker answers');
+  assert.equal(pool.stats().background[17][0].served, 1);
+  assert.equal(pool.stats().read[0].served, readServed, 'not the read worker');
+  assert.equal(lowered() - before, 1, 'one thread at nice 17: the background worker');
 });

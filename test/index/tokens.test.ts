@@ -25,7 +25,7 @@ import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
 import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
-import { PortGetMethods, serveGetMethod, type GetMethodReply, type GetMethodRequest, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { PortGetMethods, serveGetMethod, serveGetMethods, type GetMethodReplies, type GetMethodRequest, type GetMethodRequests, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import type { GetMethodResult } from '../../src/chain/types.js';
 import { testWallet } from '../chain/support.js';
 import { compileContracts } from '../v2/support/contracts.js';
@@ -156,15 +156,19 @@ test('detection: a contract met in two blocks of one group keeps the first one\'
   assert.deepEqual([column('last_transaction_lt'), column('first_lt')], [200n, 100n], 'the newest state, first met at the first block');
 });
 
-test('the store thread side: answers by id; a call the chain never answers fails after its time budget', async (t) => {
+test('the store thread side: the calls of a turn in one message; answers by id; a call the chain never answers fails after its time budget', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
-  const sent: GetMethodRequest[] = [];
-  const port = new PortGetMethods((request) => sent.push(request), 5_000);
+  const sent: GetMethodRequests[] = [];
+  const port = new PortGetMethods((requests) => sent.push(requests), 5_000);
   const answered = port.run('0:AA', 'get_wallet_data', [], 3);
   const ignored = port.run('0:BB', 'get_wallet_data', [{ type: 'int', value: 7n }], 3);
-  assert.deepEqual(sent.map((r) => [r.getMethod.address, r.getMethod.mcSeqno, r.getMethod.stack === null]), [['0:AA', 3, true], ['0:BB', 3, false]]);
+  assert.equal(sent.length, 0, 'posted once the turn is over');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(sent.length, 1, 'one message for both');
+  const [{ getMethods }] = sent;
+  assert.deepEqual(getMethods.map((r) => [r.address, r.mcSeqno, r.stack === null]), [['0:AA', 3, true], ['0:BB', 3, false]]);
   const emptyStack = beginCell().storeUint(0, 24).endCell().toBoc();
-  port.settle({ getMethodResult: { id: sent[0].getMethod.id, exitCode: 0, stack: emptyStack } } satisfies GetMethodReply);
+  port.settle({ getMethodResults: [{ id: getMethods[0].id, exitCode: 0, stack: emptyStack }] } satisfies GetMethodReplies);
   assert.deepEqual(await answered, []);
   t.mock.timers.tick(5_000);
   await assert.rejects(ignored, /no answer from the chain within 5000 ms/);
@@ -192,6 +196,12 @@ test('the main thread side: the stack crosses as the chain got it (stackBase64) 
   assert.ok(asCell(lite.getMethodResult.stack!).equals(stackBoc));
   // Its own bytes, not a slice of a shared pool slab that would cross the thread with it.
   assert.equal(local.getMethodResult.stack!.byteLength, local.getMethodResult.stack!.buffer.byteLength);
+  // A turn's calls: every answer, in order, in one reply; a call that fails answers its error.
+  const many = await serveGetMethods(
+    (address) => (address.hash[0] === 0xab ? { ...base, stackBoc } : Promise.reject(new Error('no such account'))),
+    { getMethods: [request(3).getMethod, { ...request(4).getMethod, address: `0:${'cd'.repeat(32)}` }, request(5).getMethod] },
+  );
+  assert.deepEqual(many.getMethodResults.map((r) => [r.id, r.error ?? r.exitCode]), [[3, 0], [4, 'no such account'], [5, 0]]);
 });
 
 for (const store of ['sqlite', 'postgres'] as const) {

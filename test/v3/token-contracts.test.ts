@@ -12,6 +12,8 @@ import type { Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { fromTonweb, startContractsChain } from '../contracts/support.js';
 import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
+import { EmulatorPool } from '../../src/chain/local/emulator-pool.js';
+import { INDEX_NICE } from '../../src/util/thread-priority.js';
 import { indexedUpTo } from '../devnet/support.js';
 import { getJson } from '../support/tongate.js';
 import { ourV3, toncenterV3 } from './support/spec.js';
@@ -24,6 +26,8 @@ test("/jetton/* and /nft/* on tongate's own token contracts, as their getters an
   const env = await startContractsChain(t, { dnsRoot: [`testnet=${(await scenarioDnsRoot()).toString()}`] });
   const s = await deployTokenScenario(env);
   await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
+  // Detection's get-methods are index work: they ran on the emulator worker at the index threads' priority.
+  assert.ok((EmulatorPool.shared().stats().background[INDEX_NICE]?.[0]?.served ?? 0) > 0, "detection's get-methods ran on the index's background worker");
   const ours = ourV3((await getJson(`${env.url}/api/v3/openapi.json`)).body);
   const get = async (path: string) => {
     const reply = await getJson(`${env.url}${path}`);

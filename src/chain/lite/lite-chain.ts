@@ -35,6 +35,7 @@ import {
   type ChainTransaction,
   type EmulationResult,
   type ExternalToEmulate,
+  type GetMethodOptions,
   type GetMethodResult,
   type Library,
   type MasterchainInfo,
@@ -411,7 +412,7 @@ export class LiteChain implements Chain {
     return { transactions, incomplete: start + q.count < all.length };
   }
 
-  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
+  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options: GetMethodOptions = {}): Promise<GetMethodResult> {
     const mc = await this.masterchainBlock(mcSeqno);
     const account = await this.getAccount(address, mc.block.id.seqno);
     const base = { block: mc.block.id, lastTxLt: account.lastTxLt, lastTxHash: account.lastTxHash };
@@ -438,7 +439,7 @@ export class LiteChain implements Chain {
         gasLimit: this.gasLimit,
         prevBlocksInfo: await this.prevBlocksInfo(mc),
         libs: libs.size === 0 ? undefined : libraryDictionary(libs),
-      });
+      }, options.nice);
       if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
       // A contract that runs library code: fetch the library from the liteservers and run again (as tonlib does).
       if (result.missingLibrary && !libs.has(result.missingLibrary.toLowerCase()) && libs.size < 16) {

@@ -12,6 +12,11 @@
  *    to one core.
  *  - `read`: get-methods and emulations (estimateFee): read-only, so they run concurrently with block
  *    production. Up to `readWorkers` (default 2) workers.
+ *  - background reads: get-methods asked at a lower priority (GetMethodOptions.nice: the index's token
+ *    detection, dozens per block, which nobody waits on), one worker per nice value asked for, started on
+ *    first use and running at that nice value: they no longer outrank the transaction workers (nice 10) nor
+ *    compete with requests somebody waits for. A single worker also lets a block's calls meet in one
+ *    emulator call (get-method-batch.ts).
  * In each lane a further worker is started only when every running one is busy (so an idle chain
  * keeps one of each, and one endless get-method does not queue every other behind it); a call goes to
  * the least loaded worker that is up.
@@ -23,6 +28,7 @@ import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulato
 import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 import { EmulatorThread, type ConfigRef } from './emulator-thread.js';
 import { EmulatorFailed } from './errors.js';
+import { WORKER_NICE } from '../../util/thread-priority.js';
 
 export const DEFAULT_READ_WORKERS = 2;
 export const DEFAULT_TX_WORKERS = Math.min(2, availableParallelism());
@@ -47,13 +53,15 @@ let shared: EmulatorPool | undefined;
 export class EmulatorPool {
   private readonly txs: WorkerLane;
   private readonly reads: WorkerLane;
+  /** Background read lanes, by nice value. */
+  private readonly backgroundReads = new Map<number, WorkerLane>();
   private readonly configs = new Map<string, ConfigRef & { refs: number }>();
   private nextConfigId = 1;
   private closed = false;
 
   constructor(options: EmulatorPoolOptions = {}) {
-    this.reads = new WorkerLane('read', positive('readWorkers', options.readWorkers ?? DEFAULT_READ_WORKERS));
-    this.txs = new WorkerLane('tx', positive('txWorkers', options.txWorkers ?? DEFAULT_TX_WORKERS));
+    this.reads = new WorkerLane('read', positive('readWorkers', options.readWorkers ?? DEFAULT_READ_WORKERS), null);
+    this.txs = new WorkerLane('tx', positive('txWorkers', options.txWorkers ?? DEFAULT_TX_WORKERS), WORKER_NICE);
   }
 
   /** The process-wide pool every chain uses unless given its own. Its idle workers do not keep the process alive. */
@@ -79,10 +87,12 @@ export class EmulatorPool {
     for (const thread of (lane === 'tx' ? this.txs : this.reads).threads) thread.kill();
   }
 
-  /** Each worker of each lane: calls waiting for it, calls it answered, whether it is up. */
-  stats(): { tx: WorkerStats[]; read: WorkerStats[] } {
+  /** Each worker of each lane: calls waiting for it, calls it answered, whether it is up (background: by nice value). */
+  stats(): { tx: WorkerStats[]; read: WorkerStats[]; background: Record<number, WorkerStats[]> } {
     const of = (t: EmulatorThread): WorkerStats => ({ load: t.load, served: t.served, ready: t.ready });
-    return { tx: this.txs.threads.map(of), read: this.reads.threads.map(of) };
+    const background: Record<number, WorkerStats[]> = {};
+    for (const [nice, lane] of this.backgroundReads) background[nice] = lane.threads.map(of);
+    return { tx: this.txs.threads.map(of), read: this.reads.threads.map(of), background };
   }
 
   /** Terminates every worker; waiting calls fail with EmulatorFailed. */
@@ -102,9 +112,15 @@ export class EmulatorPool {
     return this.txs.pick();
   }
 
-  /** @internal */
-  readThread(): EmulatorThread {
-    return this.reads.pick();
+  /** @internal The read worker for a call: at the normal priority, or the background worker of `nice`. */
+  readThread(nice?: number): EmulatorThread {
+    if (nice === undefined || nice <= 0) return this.reads.pick();
+    let lane = this.backgroundReads.get(nice);
+    if (!lane) {
+      lane = new WorkerLane(`read (nice ${nice})`, 1, nice);
+      this.backgroundReads.set(nice, lane);
+    }
+    return lane.pick();
   }
 
   /** @internal */
@@ -115,7 +131,7 @@ export class EmulatorPool {
   }
 
   private allThreads(): EmulatorThread[] {
-    return [...this.txs.threads, ...this.reads.threads];
+    return [...this.txs.threads, ...this.reads.threads, ...[...this.backgroundReads.values()].flatMap((lane) => lane.threads)];
   }
 }
 
@@ -124,8 +140,9 @@ class WorkerLane {
   readonly threads: EmulatorThread[] = [];
 
   constructor(
-    private readonly name: EmulatorLane,
+    private readonly name: string,
     private readonly max: number,
+    private readonly nice: number | null,
   ) {
     this.threads.push(this.newThread());
   }
@@ -146,9 +163,8 @@ class WorkerLane {
     return best;
   }
 
-  /** Transaction workers run in the background (lower CPU priority); read workers answer requests. */
   private newThread(): EmulatorThread {
-    return new EmulatorThread(`${this.name} ${this.threads.length + 1}`, this.name === 'tx');
+    return new EmulatorThread(`${this.name} ${this.threads.length + 1}`, this.nice);
   }
 }
 
@@ -192,15 +208,16 @@ export class PooledEmulator {
     return this.pool.readThread().call(this.ref, { op: 'tx', args });
   }
 
-  runGetMethod(args: GetRunArgs): Promise<GetRunResult> {
+  /** `nice`: a background call (GetMethodOptions.nice), on the read worker of that priority. */
+  runGetMethod(args: GetRunArgs, nice?: number): Promise<GetRunResult> {
     if (this.closed) return Promise.reject(closedError());
-    return this.pool.readThread().call(this.ref, { op: 'get', args });
+    return this.pool.readThread(nice).call(this.ref, { op: 'get', args });
   }
 
   /** A get-method on a stored account state, parsed on the read worker (state-get-method.ts). */
-  runGetMethodOnState(args: StateGetArgs): Promise<StateGetResult> {
+  runGetMethodOnState(args: StateGetArgs, nice?: number): Promise<StateGetResult> {
     if (this.closed) return Promise.reject(closedError());
-    return this.pool.readThread().call(this.ref, { op: 'getState', args });
+    return this.pool.readThread(nice).call(this.ref, { op: 'getState', args });
   }
 
   /** Idempotent. Calls already sent still answer. */

@@ -12,8 +12,8 @@ import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 
 /** What a worker is started with. */
 export interface EmulatorWorkerData {
-  /** Lower this thread's CPU priority (src/util/thread-priority.ts). */
-  background: boolean;
+  /** This thread's CPU priority (a nice value: src/util/thread-priority.ts), or null to keep the process's. */
+  nice: number | null;
 }
 
 /** The call's arguments without the sticky ones. */
@@ -32,10 +32,17 @@ export type WorkerRequest = { id: number; cfg: number } & StickyInputs &
   (
     | { op: 'init' }
     | { op: 'tx'; args: TxArgs }
-    | { op: 'get'; args: GetArgs }
+    /** `alone`: not to be batched with others (sent again after a worker crashed while running a batch). */
+    | { op: 'get'; args: GetArgs; alone?: true }
     /** A get-method on a stored ShardAccount, prepared in the worker (state-get-method.ts). */
-    | { op: 'getState'; args: StateArgs }
+    | { op: 'getState'; args: StateArgs; alone?: true }
   );
+
+/** Get-methods asked in one turn of the main thread's event loop, posted together (answered one by one). */
+export interface ManyRequests {
+  op: 'many';
+  requests: WorkerRequest[];
+}
 
 /** Frees a config's emulator in a worker (no answer). */
 export interface DropRequest {
@@ -45,6 +52,8 @@ export interface DropRequest {
 
 export type WorkerResponse =
   | { op: 'ready' }
+  /** The answers of get-methods run together (get-method-batch.ts), in one message. */
+  | { op: 'results'; results: WorkerResponse[] }
   | { op: 'result'; id: number; ok: true; result: TxRunResult | GetRunResult | StateGetResult | null }
   /** `fatal`: the WASM emulator threw; the worker is not to be used again (the pool replaces it). */
   | { op: 'result'; id: number; ok: false; error: string; fatal: boolean };

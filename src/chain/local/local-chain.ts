@@ -24,6 +24,7 @@ import type {
   ExternalToEmulate,
   FaucetInfo,
   FaucetMessage,
+  GetMethodOptions,
   GetMethodResult,
   Library,
   MasterchainInfo,
@@ -716,8 +717,8 @@ export class LocalChain implements DevnetChain {
     return this.reader.blockTransactions(ref, query);
   }
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
-    return this.reader.runGetMethod(address, method, stack, mcSeqno);
+  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options?: GetMethodOptions): Promise<GetMethodResult> {
+    return this.reader.runGetMethod(address, method, stack, mcSeqno, options);
   }
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): Promise<EmulationResult> {

@@ -18,6 +18,7 @@ import {
   type ChainTransaction,
   type EmulationResult,
   type ExternalToEmulate,
+  type GetMethodOptions,
   type GetMethodResult,
   type Library,
   type MasterchainInfo,
@@ -208,7 +209,7 @@ export class ChainReader {
    * as of an older block is read by nobody else: its stored bytes go to the worker, which parses them
    * (state-get-method.ts), so this thread (which also produces blocks) only finds the row.
    */
-  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number): Promise<GetMethodResult> {
+  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options: GetMethodOptions = {}): Promise<GetMethodResult> {
     const seqno = this.pin(mcSeqno);
     const latest = seqno === this.visible;
     const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
@@ -217,22 +218,21 @@ export class ChainReader {
       // No state (-13 without a call) and a stack the emulator cannot take (refused only when the account can run
       // code) are answered by the path below, as before.
       const stackBase64 = stored && stackUnlessBad(stack);
-      if (stored && stackBase64 !== undefined) return this.runOnStoredState(address, method, stackBase64, block, stored.boc);
+      if (stored && stackBase64 !== undefined) return this.runOnStoredState(address, method, stackBase64, block, stored.boc, options.nice);
     }
     const view = this.d.sealed.get(address, seqno, latest);
     const base = { block: block.id, lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash };
     const runnable = view.runnable();
     if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
-    const result = await this.d.config.emulator.runGetMethod({
-      ...runnable,
-      balance: view.balance,
-      ...this.getRunArgs(address, method, stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack), block),
-    });
+    const result = await this.d.config.emulator.runGetMethod(
+      { ...runnable, balance: view.balance, ...this.getRunArgs(address, method, stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack), block) },
+      options.nice,
+    );
     return answer(address, method, base, result);
   }
 
-  private async runOnStoredState(address: Address, method: string | number, stack: string, block: Block, boc: Buffer): Promise<GetMethodResult> {
-    const result = await this.d.config.emulator.runGetMethodOnState({ ...this.getRunArgs(address, method, stack, block), shardAccount: ownBytes(boc) });
+  private async runOnStoredState(address: Address, method: string | number, stack: string, block: Block, boc: Buffer, nice?: number): Promise<GetMethodResult> {
+    const result = await this.d.config.emulator.runGetMethodOnState({ ...this.getRunArgs(address, method, stack, block), shardAccount: ownBytes(boc) }, nice);
     const base = { block: block.id, lastTxLt: result.lastTxLt, lastTxHash: Buffer.from(result.lastTxHash.buffer, result.lastTxHash.byteOffset, result.lastTxHash.byteLength) };
     if (!result.run) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     return answer(address, method, base, result.run);

@@ -8,9 +8,10 @@
  * AccountView the main thread uses for the head's states) and answers the account's last transaction with the result.
  */
 import { createHash } from 'node:crypto';
-import { Address } from '@ton/core';
+import { Address, Cell } from '@ton/core';
 import { AccountView } from './account-view.js';
 import type { Emulator, GetRunArgs, GetRunResult } from './emulator.js';
+import { standaloneArgs, type BatchCall } from './get-method-batch.js';
 
 export interface StateGetArgs extends Omit<GetRunArgs, 'code' | 'data' | 'balance'> {
   /** The ShardAccount BoC as stored. */
@@ -32,7 +33,8 @@ interface ReadState {
   lastTxLt: bigint;
   lastTxHash: Uint8Array;
   balance: bigint;
-  runnable: { code: string; data: string } | undefined;
+  /** The account's code and data (undefined: it cannot run code). */
+  runnable: { code: Cell; data: Cell } | undefined;
 }
 
 /**
@@ -58,7 +60,8 @@ function readState(address: string, shardAccount: Uint8Array): ReadState {
   let read: ReadState;
   try {
     const view = new AccountView(Address.parseRaw(address), bytes);
-    read = { lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash, balance: view.balance, runnable: view.runnable() };
+    const runnable = view.status === 'active' && view.code ? { code: view.code, data: view.data ?? Cell.EMPTY } : undefined;
+    read = { lastTxLt: view.lastTxLt, lastTxHash: view.lastTxHash, balance: view.balance, runnable };
   } catch (err) {
     throw new UnreadableState(`account state of ${address}: ${(err as Error).message}`);
   }
@@ -72,10 +75,19 @@ export function readStatesKept(): number {
   return readStates.size;
 }
 
-export function runGetMethodOnState(emulator: Emulator, args: StateGetArgs): StateGetResult {
-  const { shardAccount, ...call } = args;
+/**
+ * The call a get-method on a stored state makes (null: the account cannot run code), and how to answer with its
+ * result: the worker runs the calls it has queued together (get-method-batch.ts).
+ */
+export function stateGetCall(args: StateGetArgs): { call: BatchCall | null; answer(run: GetRunResult | null): StateGetResult } {
+  const { shardAccount, ...rest } = args;
   const { lastTxLt, lastTxHash, balance, runnable } = readState(args.address, shardAccount);
-  const account = { lastTxLt, lastTxHash };
-  if (!runnable) return { ...account, run: null };
-  return { ...account, run: emulator.runGetMethod({ ...call, ...runnable, balance }) };
+  const call = runnable ? { args: { ...rest, balance }, code: runnable.code, data: runnable.data } : null;
+  return { call, answer: (run) => ({ lastTxLt, lastTxHash, run }) };
+}
+
+/** One get-method on a stored state, alone (tests). */
+export function runGetMethodOnState(emulator: Emulator, args: StateGetArgs): StateGetResult {
+  const { call, answer } = stateGetCall(args);
+  return answer(call && emulator.runGetMethod(standaloneArgs(call)));
 }

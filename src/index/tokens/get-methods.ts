@@ -3,7 +3,10 @@
  * the block's masterchain seqno), never by itself. The chain lives in the main thread, so the store
  * thread asks over its port (PortGetMethods) and the main thread relays to the chain (serveGetMethods):
  * the local chain runs them on its emulator read workers, chain/lite asks a liteserver. The main thread
- * only passes BoCs along. Stacks cross as BoCs (cells do not survive structured clone).
+ * only passes BoCs along. Stacks cross as BoCs (cells do not survive structured clone). The calls asked in
+ * one turn of the store thread's event loop (a block's detection asks dozens at once) cross in one message, and
+ * their answers come back in one: each crossing costs both threads, the main thread being the one that produces
+ * blocks.
  */
 import { Address, Cell, parseTuple, serializeTuple, type TupleItem } from '@ton/core';
 import type { GetMethodResult } from '../../chain/types.js';
@@ -22,6 +25,13 @@ export interface GetMethodRequest {
 }
 export interface GetMethodReply {
   getMethodResult: { id: number; exitCode?: number; stack?: Uint8Array; error?: string };
+}
+/** What crosses the port: the calls of one turn, and their answers. */
+export interface GetMethodRequests {
+  getMethods: Array<GetMethodRequest['getMethod']>;
+}
+export interface GetMethodReplies {
+  getMethodResults: Array<GetMethodReply['getMethodResult']>;
 }
 
 function resultStack(exitCode: number, stack: Cell): VmValue[] | null {
@@ -44,13 +54,14 @@ export function directGetMethods(run: RunGetMethod): GetMethodRunner {
  */
 export const GET_METHOD_TIMEOUT_MS = 10_000;
 
-/** The store thread's side: each call a message to the main thread, answered by id. */
+/** The store thread's side: the calls of a turn in one message to the main thread, answered by id. */
 export class PortGetMethods implements GetMethodRunner {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(v: VmValue[] | null): void; reject(e: Error): void }>();
+  private outbox: Array<GetMethodRequest['getMethod']> = [];
 
   constructor(
-    private readonly post: (request: GetMethodRequest) => void,
+    private readonly post: (requests: GetMethodRequests) => void,
     private readonly timeoutMs = GET_METHOD_TIMEOUT_MS,
   ) {}
 
@@ -67,12 +78,23 @@ export class PortGetMethods implements GetMethodRunner {
         resolve: (values) => (done(), resolve(values)),
         reject: (error) => (done(), reject(error)),
       });
-      this.post({ getMethod: { id, address, method, stack: stack.length > 0 ? serializeTuple(stack).toBoc() : null, mcSeqno } });
+      if (this.outbox.length === 0) setImmediate(() => this.flush());
+      this.outbox.push({ id, address, method, stack: stack.length > 0 ? serializeTuple(stack).toBoc() : null, mcSeqno });
     });
   }
 
-  /** A reply from the main thread. */
-  settle({ getMethodResult: reply }: GetMethodReply): void {
+  private flush(): void {
+    const getMethods = this.outbox;
+    this.outbox = [];
+    if (getMethods.length > 0) this.post({ getMethods });
+  }
+
+  /** Replies from the main thread. */
+  settle({ getMethodResults }: GetMethodReplies): void {
+    for (const reply of getMethodResults) this.settleOne(reply);
+  }
+
+  private settleOne(reply: GetMethodReply['getMethodResult']): void {
     const waiter = this.waiting.get(reply.id);
     if (!waiter) return;
     this.waiting.delete(reply.id);
@@ -83,6 +105,12 @@ export class PortGetMethods implements GetMethodRunner {
       waiter.reject(error as Error);
     }
   }
+}
+
+/** The main thread's side of a turn's calls: each run on the chain, the answers in one reply. */
+export async function serveGetMethods(run: RunGetMethod, { getMethods }: GetMethodRequests): Promise<GetMethodReplies> {
+  const answers = await Promise.all(getMethods.map((getMethod) => serveGetMethod(run, { getMethod })));
+  return { getMethodResults: answers.map((answer) => answer.getMethodResult) };
 }
 
 /** The main thread's side: runs a request on the chain and answers it (an error as its text). */

@@ -12,7 +12,7 @@ import { PostgresDriver } from '../sql/postgres-driver.js';
 import { SqliteDriver } from '../sql/sqlite-driver.js';
 import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
-import { PortGetMethods, type GetMethodReply, type GetMethodRequest } from '../tokens/get-methods.js';
+import { PortGetMethods, type GetMethodReplies, type GetMethodRequests } from '../tokens/get-methods.js';
 import { backfillTokens } from '../tokens/backfill.js';
 import { buffer } from './transfer.js';
 
@@ -29,10 +29,10 @@ export interface StoreWorkerData {
 }
 
 /** `rows`: rows of the index's own (the fetched token metadata) written here, the only connection that writes. */
-export type StoreRequest = { close: true } | GetMethodReply | { rows: InsertBatch[]; id: number };
+export type StoreRequest = { close: true } | GetMethodReplies | { rows: InsertBatch[]; id: number };
 /** `log`: a line for the main thread's logger (the token back-fill's progress). */
 export type StoreLog = { log: { level: 'info' | 'warn'; object: object; message: string } };
-export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequest | StoreLog;
+export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequests | StoreLog;
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
   return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
@@ -93,7 +93,7 @@ rendered.on('message', (message: RenderedMessage) => {
 });
 
 port.on('message', (request: StoreRequest) => {
-  if ('getMethodResult' in request) return runner?.settle(request);
+  if ('getMethodResults' in request) return runner?.settle(request);
   if ('rows' in request) {
     const { id, rows } = request;
     driver

@@ -13,7 +13,7 @@ import { spawnIndexWorker as spawn } from './spawn.js';
 import { packBlock, type PackedBlock } from './transfer.js';
 import type { RenderRequest, RenderWorkerData } from './render-worker.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
-import { serveGetMethod, type RunGetMethod } from '../tokens/get-methods.js';
+import { serveGetMethods, type RunGetMethod } from '../tokens/get-methods.js';
 import type { TokenBackfillWarnings } from '../tokens/backfill.js';
 
 export class WorkerWriter {
@@ -47,8 +47,8 @@ export class WorkerWriter {
       void this.store.terminate();
     };
     this.store.on('message', (reply: StoreReply) => {
-      if ('getMethod' in reply) {
-        if (runGetMethod) void serveGetMethod(runGetMethod, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
+      if ('getMethods' in reply) {
+        if (runGetMethod) void serveGetMethods(runGetMethod, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
         return;
       }
       if ('log' in reply) return logger?.[reply.log.level]?.(reply.log.object, reply.log.message);
