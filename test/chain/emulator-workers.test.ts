@@ -6,7 +6,7 @@ import { EmulatorFailed, EmulatorPool } from '../../src/chain/local/index.js';
 import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
 import { networkConfig } from '../../src/chain/local/config.js';
 import { WORKER_NICE } from '../../src/util/thread-priority.js';
-import { niceOfThreads } from '../support/threads.js';
+import { niceOfThreads, noIdlePolicyReason, SCHED_IDLE, threadsAtNice } from '../support/threads.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
 import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 
@@ -175,6 +175,7 @@ test('transaction workers run at a lower CPU priority than the main thread; read
   await emulator.ready();
   while (!pool.stats().read[0].ready) await new Promise((resolve) => setTimeout(resolve, 10)); // the read worker loads meanwhile
   assert.equal(niceOfThreads().filter((nice) => nice === WORKER_NICE).length - before, 1, 'one thread lowered: the transaction worker');
+  assert.ok(threadsAtNice(WORKER_NICE).every((thread) => thread.policy !== SCHED_IDLE), 'production is never idle-class');
   assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
   emulator.close();
 });
@@ -216,4 +217,7 @@ test('a background get-method (GetMethodOptions.nice) runs on a worker of its ow
   assert.equal(pool.stats().background[17][0].served, 1);
   assert.equal(pool.stats().read[0].served, readServed, 'not the read worker');
   assert.equal(lowered() - before, 1, 'one thread at nice 17: the background worker');
+  const noIdle = noIdlePolicyReason();
+  if (noIdle) t.diagnostic(`SCHED_IDLE not checked: ${noIdle}`);
+  else assert.ok(threadsAtNice(17).every((thread) => thread.policy === SCHED_IDLE), 'below IDLE_FROM_NICE: also SCHED_IDLE');
 });

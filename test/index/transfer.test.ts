@@ -9,7 +9,7 @@ import { feedFromIndexed, type FeedBlock } from '../../src/index/feed.js';
 import { openIndex } from '../../src/index/open-index.js';
 import { WorkerWriter } from '../../src/index/worker/worker-writer.js';
 import { INDEX_NICE } from '../../src/util/thread-priority.js';
-import { niceOfThreads } from '../support/threads.js';
+import { niceOfThreads, noIdlePolicyReason, SCHED_IDLE, threadsAtNice } from '../support/threads.js';
 import { CellPacker, unpackCells } from '../../src/index/worker/cell-transfer.js';
 import { packBlock, unpackBlock } from '../../src/index/worker/transfer.js';
 import { story } from './support/sandbox-blocks.js';
@@ -67,7 +67,7 @@ test("a transaction's stored document is the shared v3 codec's JSON, its message
   }
 });
 
-test("the index's render and store threads run below production's priority (Linux)", async (t) => {
+test("the index's render and store threads run below production's priority, in SCHED_IDLE (Linux)", async (t) => {
   if (process.platform !== 'linux') return t.skip('per-thread priorities are read from /proc');
   const dir = mkdtempSync(join(tmpdir(), 'tongate-index-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,9 +75,15 @@ test("the index's render and store threads run below production's priority (Linu
   t.after(() => index.close());
   const before = niceOfThreads().filter((nice) => nice === INDEX_NICE).length;
   const writer = new WorkerWriter(index.location);
+  let closed = false;
+  t.after(() => (closed ? undefined : writer.close())); // a failed assertion below leaves no thread running
   await writer.write(feedFromIndexed((await story()).blocks[0]));
   assert.equal(niceOfThreads().filter((nice) => nice === INDEX_NICE).length - before, 2, 'the render thread and the store thread');
   assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
+  const noIdle = noIdlePolicyReason();
+  if (noIdle) t.diagnostic(`SCHED_IDLE not checked: ${noIdle}`);
+  else assert.ok(threadsAtNice(INDEX_NICE).every((thread) => thread.policy === SCHED_IDLE), 'every index thread in SCHED_IDLE');
+  closed = true;
   await writer.close();
   assert.equal(await index.reader.lastMasterchainSeqno(), (await story()).blocks[0].masterchain.id.seqno);
 });
