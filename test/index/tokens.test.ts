@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beginCell, Cell, Dictionary, serializeTuple, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, serializeTuple, type TupleItem } from '@ton/core';
 import { blockRows, CodeBocCache } from '../../src/index/block-rows.js';
 import { openIndex, type IndexOptions } from '../../src/index/open-index.js';
 import { MIGRATIONS, migrate } from '../../src/index/schema.js';
@@ -154,6 +154,50 @@ test('detection: a contract met in two blocks of one group keeps the first one\'
   const column = (name: string) => wallets.rows[0][wallets.columns.indexOf(name)];
   assert.equal(wallets.rows.length, 1);
   assert.deepEqual([column('last_transaction_lt'), column('first_lt')], [200n, 100n], 'the newest state, first met at the first block');
+});
+
+test('detection: the blocks of a group are asked at once (up to a window of accounts); a later block still wins when it answers first', async () => {
+  const [owner, master] = [testWallet(1), testWallet(2)].map((w) => w.wallet.address);
+  const slice = (address: typeof owner) => ({ type: 'slice' as const, cell: beginCell().storeAddress(address).endCell() });
+  const wallets = Array.from({ length: 200 }, (_, i) => testWallet(100 + i).wallet.address);
+  const rawOf = (address: typeof owner) => `0:${address.hash.toString('hex').toUpperCase()}`;
+  const asked: number[] = [];
+  let releaseFirst!: () => void;
+  const firstBlockHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  const runner: GetMethodRunner = {
+    async run(address, method, args, seqno) {
+      if (method === 'get_wallet_data') {
+        asked.push(seqno);
+        if (seqno === 5) await firstBlockHeld; // block 5 answers only after block 6 was asked
+        // each wallet its own owner (the wallet's address), so the master can vouch for every one
+        return [{ type: 'int', value: BigInt(seqno) }, slice(Address.parseRaw(address)), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      }
+      const [asker] = args; // get_wallet_address(owner): the owner's wallet is the owner's address
+      return asker?.type === 'slice' ? [asker] : null;
+    },
+  };
+  const candidate = (account: string, lastTxLt: bigint) => ({ account, codeHash: Buffer.alloc(32, 5), dataHash: Buffer.alloc(32), lastTxLt, methods: ['get_wallet_data' as const] });
+  const one = rawOf(wallets[0]);
+  const reads = { all: async () => [] } as unknown as SqlReads;
+  const detecting = new TokenDetector(reads, runner).rows(
+    [
+      { seqno: 5, accounts: [candidate(one, 100n)], events: [] },
+      { seqno: 6, accounts: [candidate(one, 200n)], events: [] },
+      // 150 more accounts: past the window, so block 7 waits for blocks 5 and 6
+      { seqno: 7, accounts: wallets.slice(1, 151).map((w) => candidate(rawOf(w), 300n)), events: [] },
+    ],
+    () => null,
+  );
+  for (let turn = 0; turn < 1000 && !asked.includes(6); turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(asked, [5, 6], 'block 6 asked while block 5 waits; block 7 not yet');
+  releaseFirst();
+  const batches = await detecting;
+  assert.equal(asked.filter((seqno) => seqno === 7).length, 150);
+  const rows = batches.find((b) => b.table === 'jetton_wallets')!;
+  assert.equal(rows.rows.length, 151);
+  const row = rows.rows.find((r) => r[rows.columns.indexOf('address')] === one);
+  assert.ok(row, 'the wallet met in blocks 5 and 6 is a row');
+  assert.deepEqual([row[rows.columns.indexOf('balance')], row[rows.columns.indexOf('last_transaction_lt')]], ['6', 200n], 'block 6 state, though block 5 answered last');
 });
 
 test('the store thread side: the calls of a turn in one message; answers by id; a call the chain never answers fails after its time budget', async (t) => {

@@ -37,6 +37,15 @@ import {
 
 const LOOKUP_CHUNK = 500;
 
+/**
+ * Candidate accounts whose detection runs at once, across the blocks of a group (at least one block). Each block's
+ * get-methods are pinned to its own seqno, so consecutive blocks need not wait for each other: when the index
+ * catches up (a group of many blocks) their calls share the thread crossings and the emulator's batches, instead
+ * of a block's chain of dependent calls (an item, then its collection twice) waiting for the previous block's.
+ * Bounded because the main thread relays a crossing's calls in one turn (~0.1 ms each, bench:token-relay).
+ */
+const DETECT_WINDOW_ACCOUNTS = 128;
+
 interface GroupContracts {
   masters: Map<string, JettonMasterRow>;
   wallets: Map<string, JettonWalletRow>;
@@ -64,13 +73,13 @@ export class TokenDetector {
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
     const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map(), domains: new Map(), sales: new Map() };
     if (this.contracts) {
-      for (const block of blocks) {
-        const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
-        if (this.domains) {
-          const entries = await Promise.all(results.map((r) => (r?.item ? this.domains!.detect(r.item, block.seqno) : null)));
+      for (const window of detectionWindows(blocks)) {
+        // Kept in block order afterwards: a later block's state of an account wins, as when blocks ran one by one.
+        const perBlock = await Promise.all(window.map((block) => this.detectBlock(block)));
+        for (const { results, entries } of perBlock) {
           for (const entry of entries) if (entry) found.domains.set(entry.item, entry);
+          for (const result of results) keep(found, result);
         }
-        for (const result of results) keep(found, result);
       }
     }
     const events = blocks.flatMap((b) => b.events.map((event) => ({ event, seqno: b.seqno })));
@@ -122,6 +131,13 @@ export class TokenDetector {
     return batches;
   }
 
+  /** One block's candidates, each detected at the block's seqno, and the domains among its NFT items. */
+  private async detectBlock(block: BlockTokens): Promise<{ results: Array<Detected | null>; entries: Array<DnsEntryRow | null> }> {
+    const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
+    const entries = this.domains ? await Promise.all(results.map((r) => (r?.item ? this.domains!.detect(r.item, block.seqno) : null))) : [];
+    return { results, entries };
+  }
+
   /** account -> what the event rows need of it, for the accounts among `accounts` detected now or stored. */
   private async known<R extends { address: string }>(accounts: string[], detected: Map<string, R>, about: (row: R) => string, select: string): Promise<Map<string, string>> {
     const known = new Map<string, string>();
@@ -154,6 +170,21 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.collection) newest(found.collections, result.collection);
   if (result.item) newest(found.items, result.item);
   if (result.sale) found.sales.set(result.sale.address, result.sale);
+}
+
+/** Consecutive blocks with at most DETECT_WINDOW_ACCOUNTS candidates together (a larger block alone), in order. */
+function detectionWindows(blocks: BlockTokens[]): BlockTokens[][] {
+  const windows: BlockTokens[][] = [];
+  let accounts = Infinity;
+  for (const block of blocks) {
+    if (accounts + block.accounts.length > DETECT_WINDOW_ACCOUNTS) {
+      windows.push([]);
+      accounts = 0;
+    }
+    windows.at(-1)!.push(block);
+    accounts += block.accounts.length;
+  }
+  return windows;
 }
 
 /** Buffers that crossed a thread arrive as Uint8Arrays. */
