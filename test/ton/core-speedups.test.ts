@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createHash, randomBytes } from 'node:crypto';
 import { BitBuilder, BitReader, BitString, beginCell, Cell } from '@ton/core';
-import { cellWithKnownHash, coreSpeedups, crc32cTable, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
+import { cellWithKnownHash, coreSpeedups, crc32cTable, originalDeserializeBoc, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
+import { readBocBytes } from '../../src/ton/boc-reader.js';
 
 const require = createRequire(import.meta.url);
 
 test('every replacement is installed (a @ton/core or @ton/crypto release that moved them fails here)', () => {
-  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true, tableCrc32c: true, fastSerializeBoc: true });
+  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true, tableCrc32c: true, fastSerializeBoc: true, fastDeserializeBoc: true });
   const primitives = require('@ton/crypto/dist/primitives/sha256.js') as { sha256_sync: (s: Buffer) => Buffer };
   assert.match(primitives.sha256_sync.toString(), /crypto\.(hash|createHash)\(/, 'node:crypto (one-shot where Node has it)');
   const input = randomBytes(100);
@@ -168,6 +169,115 @@ test("CRC-32C by table is the bit loop's, for every length; a BoC with a checksu
   const damaged = Buffer.from(boc);
   damaged[damaged.length - 6] ^= 1;
   assert.throws(() => Cell.fromBoc(damaged), /crc32/i);
+});
+
+/** Random cell trees with shared subtrees (each new cell refers to up to 4 of the 8 before it). */
+function randomTrees(count: number, seed: number): Cell[] {
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const trees: Cell[] = [];
+  for (let t = 0; t < count; t++) {
+    const pool: Cell[] = [];
+    const size = 1 + random(t < count - 2 ? 40 : 700);
+    for (let i = 0; i < size; i++) {
+      const b = beginCell();
+      const bits = random(4) === 0 ? random(1024) : random(64);
+      for (let k = 0; k < bits; k++) b.storeBit(random(2));
+      const refs = pool.length === 0 ? 0 : random(5);
+      for (let r = 0; r < refs; r++) b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 8))]);
+      pool.push(b.endCell());
+    }
+    trees.push(pool[pool.length - 1]);
+  }
+  return trees;
+}
+
+/** What @ton/core's own reader makes of `boc`: its cells' hashes at every level, or its error. */
+function readBoth(boc: Buffer): { ours: string; theirs: string } {
+  const describe = (read: () => Cell[]) => {
+    try {
+      return read()
+        .map((c) => `${c.type}:${c.depth()}:${[0, 1, 2, 3].map((l) => c.hash(l).toString('hex')).join('/')}`)
+        .join(' ');
+    } catch (error) {
+      return `throws ${(error as Error).message}`;
+    }
+  };
+  return { ours: describe(() => Cell.fromBoc(boc)), theirs: describe(() => originalDeserializeBoc!(boc)) };
+}
+
+test("Cell.fromBoc reads what @ton/core's deserializeBoc reads: random trees, every option, exotic cells, stored hashes, several roots", () => {
+  const inner = beginCell().storeUint(7, 8).endCell();
+  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
+  const trees = [new Cell(), beginCell().storeUint(1, 1).endCell(), beginCell().storeRef(pruned).storeRef(pruned).endCell(), ...randomTrees(30, 11)];
+  let read = 0;
+  for (const root of trees) {
+    for (const opts of [{ idx: false, crc32: false }, { idx: false, crc32: true }, { idx: true, crc32: false }, { idx: true, crc32: true }]) {
+      const boc = originalSerializeBoc!(root, opts);
+      const cells = readBocBytes(boc);
+      assert.ok(cells, `the fast reader takes a well-formed BoC (${JSON.stringify(opts)})`);
+      read++;
+      const { ours, theirs } = readBoth(boc);
+      assert.equal(ours, theirs);
+      assert.ok(cells[0].equals(root) && cells[0].depth() === root.depth());
+      // The data bits themselves, not only the hash: the last cell of a tree is its root.
+      assert.equal(cells[0].bits.toString(), root.bits.toString());
+    }
+  }
+  assert.equal(read, trees.length * 4);
+
+  // Written by hand, as TON's C++ may write them: two roots, and a cell that carries its hash and depth.
+  const leaf = beginCell().storeUint(0xabc, 12).endCell(); // 12 bits: padded data
+  const top = beginCell().storeUint(5, 8).storeRef(leaf).endCell();
+  const leafData = Buffer.from([0xab, 0xc8]);
+  const withHashes = Buffer.concat([
+    Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 2, 2, 0]), // magic, size 1, off 1, 2 cells, 2 roots, 0 absent
+    Buffer.from([4 + 38]), // total cell bytes: the top 2 + 1 + 1, the leaf 2 + 34 + 2
+    Buffer.from([0, 1]), // roots: the top cell and the leaf
+    Buffer.from([0x01, 0x02, 0x05, 0x01]), // top: 1 ref, 1 data byte (5), ref -> cell 1
+    Buffer.from([0x10, 0x03]), // leaf: no refs, hashes stored, 1.5 data bytes
+    leaf.hash(),
+    Buffer.from([0, 0]),
+    leafData,
+  ]);
+  assert.ok(readBocBytes(withHashes), "the fast reader takes it");
+  const both = readBoth(withHashes);
+  assert.equal(both.ours, both.theirs);
+  const roots = Cell.fromBoc(withHashes);
+  assert.equal(roots.length, 2);
+  assert.ok(roots[0].equals(top) && roots[1].equals(leaf));
+});
+
+test('a damaged BoC reads (or is refused) exactly as @ton/core reads it: every truncation, flipped bits, bad references', () => {
+  const root = randomTrees(3, 5)[2];
+  let seed = 3;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: true }]) {
+    const boc = originalSerializeBoc!(root, opts);
+    for (let length = 0; length < boc.length; length += 1 + Math.floor(length / 40)) {
+      const { ours, theirs } = readBoth(boc.subarray(0, length));
+      assert.equal(ours, theirs, `truncated to ${length} of ${boc.length} bytes`);
+    }
+    for (let k = 0; k < 400; k++) {
+      const damaged = Buffer.from(boc);
+      damaged[random(damaged.length)] ^= 1 << random(8);
+      const { ours, theirs } = readBoth(damaged);
+      assert.equal(ours, theirs, `flip ${k}`);
+    }
+  }
+  // A reference back to an earlier cell (a cycle), and padding that is all zeros.
+  const backRef = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 2, 1, 0, 6, 0, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00]);
+  const zeroPadding = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 1, 1, 0, 3, 0, 0x00, 0x01, 0x00]);
+  for (const boc of [backRef, zeroPadding]) {
+    assert.equal(readBocBytes(boc), undefined, 'left to @ton/core');
+    const { ours, theirs } = readBoth(boc);
+    assert.equal(ours, theirs);
+  }
 });
 
 test("toBoc writes what @ton/core's serializeBoc writes, byte for byte: random trees with shared cells, every option, an exotic cell", () => {
