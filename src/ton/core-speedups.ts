@@ -214,23 +214,20 @@ let knownHash: Buffer | undefined;
 
 /** d1 d2, the data padded with a 1 bit and zeros, each reference's depth (2 bytes), each reference's hash. */
 function ordinaryRepresentation(bits: BitString, refs: Cell[]): Buffer {
-  const { _data: data, _offset: start, _length: length } = bits as unknown as BitStringInternals;
+  const length = (bits as unknown as BitStringInternals)._length;
   const whole = length >> 3;
   const tail = length & 7;
   const dataLength = whole + (tail > 0 ? 1 : 0);
   const repr = Buffer.allocUnsafe(2 + dataLength + 34 * refs.length);
   repr[0] = refs.length;
   repr[1] = whole * 2 + (tail > 0 ? 1 : 0);
-  if ((start & 7) === 0) repr.set(data.subarray(start >> 3, (start >> 3) + whole), 2);
-  else for (let i = 0; i < whole; i++) repr[2 + i] = readBits(data, start + i * 8, 8);
-  if (tail > 0) repr[2 + whole] = (readBits(data, start + whole * 8, tail) << (8 - tail)) | (1 << (7 - tail));
-  let at = 2 + dataLength;
+  let at = writePaddedBits(bits, repr, 2);
   for (const ref of refs) {
     repr.writeUInt16BE(ref.depth(0), at);
     at += 2;
   }
   for (const ref of refs) {
-    ref.hash(0).copy(repr, at);
+    repr.set(ref.hash(0), at);
     at += 32;
   }
   return repr;
@@ -332,7 +329,7 @@ export function serializeBocBytes(root: Cell, opts: { idx: boolean; crc32: boole
     const { cell, refs } = cells.get(sorted[i])!;
     out[at++] = refs.length + (cell.type !== CellType.Ordinary ? 8 : 0) + cell.mask.value * 32;
     out[at++] = Math.ceil(cell.bits.length / 8) + Math.floor(cell.bits.length / 8);
-    at += paddedBits(cell.bits).copy(out, at);
+    at = writePaddedBits(cell.bits, out, at);
     for (const ref of refs) at = writeBigEndian(out, at, position.get(ref)!, sizeBytes);
   }
   if (opts.crc32) crc32cTable(out.subarray(0, total - 4)).copy(out, total - 4);
@@ -352,16 +349,21 @@ function writeBigEndian(out: Buffer, at: number, value: number, bytes: number): 
   return at + bytes;
 }
 
-/** A cell's data as a BoC stores it: whole bytes, an incomplete last byte completed by a 1 and zeros. */
-function paddedBits(bits: BitString): Buffer {
-  const bytes = Math.ceil(bits.length / 8);
-  const out = Buffer.alloc(bytes);
-  const whole = Math.floor(bits.length / 8);
-  const reader = new BitReader(bits);
-  if (whole > 0) reader.loadBuffer(whole).copy(out, 0);
-  const rest = bits.length - whole * 8;
-  if (rest > 0) out[whole] = (Number(reader.loadUint(rest)) << (8 - rest)) | (1 << (7 - rest));
-  return out;
+/**
+ * A cell's data as a BoC and a cell's representation store it, written into `out` at `at`: whole bytes, an
+ * incomplete last byte completed by a 1 and zeros. Answers where it ended. Written in place: a buffer of its own
+ * per cell (and a copy) was most of what writing a BoC allocated.
+ */
+function writePaddedBits(bits: BitString, out: Uint8Array, at: number): number {
+  const { _data: data, _offset: start, _length: length } = bits as unknown as BitStringInternals;
+  const whole = length >> 3;
+  const tail = length & 7;
+  if (whole > 0) {
+    if ((start & 7) === 0) out.set(data.subarray(start >> 3, (start >> 3) + whole), at);
+    else for (let i = 0; i < whole; i++) out[at + i] = readBits(data, start + i * 8, 8);
+  }
+  if (tail > 0) out[at + whole] = (readBits(data, start + whole * 8, tail) << (8 - tail)) | (1 << (7 - tail));
+  return at + whole + (tail > 0 ? 1 : 0);
 }
 
 /** @ton/core's own serializeBoc (kept for the test that compares the two), replaced by serializeBocBytes. */
