@@ -293,21 +293,8 @@ test("toBoc writes what @ton/core's serializeBoc writes, byte for byte: random t
   };
   const inner = beginCell().storeUint(7, 8).endCell();
   const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
-  const trees: Cell[] = [new Cell(), leaf(1023), beginCell().storeRef(pruned).storeRef(pruned).endCell()];
-  for (let t = 0; t < 40; t++) {
-    // A pool of cells, each new one referring to up to 4 earlier ones (shared subtrees, repeated references).
-    const pool: Cell[] = [];
-    const size = 1 + random(t < 36 ? 40 : 700);
-    for (let i = 0; i < size; i++) {
-      const b = beginCell();
-      const bits = random(4) === 0 ? random(1024) : random(64);
-      for (let k = 0; k < bits; k++) b.storeBit(random(2));
-      const refs = pool.length === 0 ? 0 : random(5);
-      for (let r = 0; r < refs; r++) b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 8))]);
-      pool.push(b.endCell());
-    }
-    trees.push(pool[pool.length - 1]);
-  }
+  // Random trees with shared subtrees and repeated references, two of them of up to 700 cells.
+  const trees: Cell[] = [new Cell(), leaf(1023), beginCell().storeRef(pruned).storeRef(pruned).endCell(), ...randomTrees(40, 7)];
   // A wide tree: 1,024 distinct leaves, four to a node, up to one root (1,365 cells: two-byte indexes).
   let level = Array.from({ length: 1024 }, () => leaf(16 + random(200)));
   while (level.length > 1) {
