@@ -47,8 +47,6 @@ import { beginCell, BitBuilder, BitReader, BitString, Cell, CellType } from '@to
 import { readBocBytes } from './boc-reader.js';
 import { crc32cTable } from './crc32c.js';
 
-export { crc32cTable };
-
 type Sha256Sync = (source: Buffer | string) => Buffer;
 
 const require = createRequire(import.meta.url);

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createHash, randomBytes } from 'node:crypto';
 import { BitBuilder, BitReader, BitString, beginCell, Cell } from '@ton/core';
-import { cellWithKnownHash, coreSpeedups, crc32cTable, originalDeserializeBoc, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
+import { cellWithKnownHash, coreSpeedups, originalDeserializeBoc, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
 import { readBocBytes } from '../../src/ton/boc-reader.js';
+import { crc32cTable } from '../../src/ton/crc32c.js';
 
 const require = createRequire(import.meta.url);
 
