@@ -18,6 +18,8 @@ import { MasterchainTrust } from '../../src/chain/lite/block-proofs/masterchain-
 import { getBlockProof, type ForwardLink, type PartialBlockProof, type SimplexSignatureSet } from '../../src/chain/lite/block-proofs/proof-tl.js';
 import { checkSimplexSignatures, readCandidate, simplexSignedBytes } from '../../src/chain/lite/block-proofs/simplex-signatures.js';
 import { masterchainValidators, nodeIdShort } from '../../src/chain/lite/block-proofs/validator-set.js';
+import { blockSignaturesJson } from '../../src/api/v2/format/block.js';
+import { validateComponent } from '../v2/support/components.js';
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/reference/mainnet-captures/', import.meta.url));
 const SIMPLEX_ID = Buffer.from('009824ac', 'hex'); // liteServer.signatureSet.simplex, as written (little-endian)
@@ -233,5 +235,30 @@ describe('real mainnet block proofs', () => {
       () => checkSimplexSignatures({ ...twoOfThree, signatures: twoOfThree.signatures.slice(0, 2) }, validators, to),
       /signed by 20 of 30 weight, not more than two thirds/,
     );
+  });
+
+  test("v2's getMasterchainBlockSignatures answer for each form is toncenter's (its C++ server's spec: BlockSignatures, BlockSignaturesSimplex)", (t) => {
+    const ordinaryBytes = capture(t, 'one-link-ordinary');
+    const simplexBytes = capture(t, 'one-link-simplex');
+    if (!ordinaryBytes || !simplexBytes) return;
+    const ordinary = forwardLinks(decode(ordinaryBytes))[0];
+    const plain = blockSignaturesJson({ block: fromTlBlockId(ordinary.to), signatures: ordinary.signatures.signatures });
+    assert.equal(plain['@type'], 'blocks.blockSignatures');
+    assert.deepEqual(validateComponent('cpp', 'BlockSignatures', plain), []);
+    const simplex = simplexLink(simplexBytes);
+    const set = simplex.signatures;
+    const answer = blockSignaturesJson({
+      block: fromTlBlockId(simplex.to),
+      signatures: set.signatures,
+      simplex: { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate },
+    });
+    assert.deepEqual(Object.keys(answer), ['@type', 'id', 'signatures', 'session_id', 'slot', 'candidate']);
+    assert.equal(answer['@type'], 'blocks.blockSignatures.simplex');
+    assert.deepEqual(validateComponent('cpp', 'BlockSignaturesSimplex', answer), []);
+    assert.deepEqual(validateComponent('cpp', 'MasterchainBlockSignatures', answer), []);
+    // What a client needs to check them itself: the candidate as the validators hashed it.
+    assert.equal(answer.slot, set.slot);
+    assert.ok(Buffer.from(answer.candidate as string, 'base64').equals(set.candidate));
+    assert.ok(Buffer.from(answer.session_id as string, 'base64').equals(set.sessionId));
   });
 });
