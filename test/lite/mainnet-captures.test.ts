@@ -140,6 +140,29 @@ describe('real mainnet block proofs', () => {
     assert.equal(trust.lastKeyBlock().seqno, link.toKeyBlock ? 59379986 : 59238081);
   });
 
+  test('one answer with both forms (ordinary links, then a simplex one) is decoded and each link checked by its form', async (t) => {
+    // The captures do not meet (the chain ends at 46920655, the simplex link starts at 59238081), so this answer,
+    // spliced from both, must be refused: for that gap and nothing else. Each link verifies alone; the chain checks
+    // the three ordinary links, then refuses the fourth where it starts.
+    const chain = capture(t, 'chain');
+    const simplex = capture(t, 'one-link-simplex');
+    if (!chain || !simplex) return;
+    const HEAD = 4 + 4 + 80 + 80; // constructor, complete, from, to; then the steps' vector
+    const spliced = Buffer.concat([chain.subarray(0, HEAD - 80), simplex.subarray(HEAD - 80, HEAD), Buffer.from([4, 0, 0, 0]), chain.subarray(HEAD + 4), simplex.subarray(HEAD + 4)]);
+    const proof = decode(spliced);
+    assert.deepEqual(
+      forwardLinks(proof).map((l) => l.signatures.kind),
+      ['liteServer.signatureSet', 'liteServer.signatureSet', 'liteServer.signatureSet', 'liteServer.signatureSet.simplex'],
+    );
+    for (const link of forwardLinks(proof)) checkForwardLink(link, new ValidatorSetCache());
+    const from = fromTlBlockId(proof.from);
+    const trust = new MasterchainTrust(recordedPool(proof), from);
+    await assert.rejects(trust.verify(fromTlBlockId(proof.to)), /block proof: link 4 does not start where the previous one ends/);
+    assert.equal(trust.stats.refused, 1);
+    assert.equal(trust.stats.signatures, 85 + 99 + 95, 'the three ordinary links were checked first');
+    assert.equal(trust.lastKeyBlock().seqno, from.seqno, 'a refused answer moves the trusted key block nowhere');
+  });
+
   describe('an altered simplex answer is refused for the right reason', () => {
     test('a flipped signature: that signature does not verify', (t) => {
       const bytes = capture(t, 'one-link-simplex');
