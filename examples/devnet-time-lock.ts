@@ -32,7 +32,10 @@ const lock = contractAddress(0, init);
 let seqno = 0;
 async function sendToLock(value: bigint, body?: Cell, deploy = false): Promise<void> {
   const message = internal({ to: lock, value, body, init: deploy ? init : undefined, bounce: false });
-  await wallet.sendTransfer({ seqno: seqno++, secretKey: keys.secretKey, messages: [message] });
+  // valid_until by the chain's clock: @ton/ton's default (this machine's clock + 60 s) has expired once the chain's
+  // time is moved an hour ahead, and the wallet would refuse the transfer (exit code 36).
+  const timeout = await devnet.validUntil();
+  await wallet.sendTransfer({ seqno: seqno++, secretKey: keys.secretKey, messages: [message], timeout });
   await devnet.mine(); // the wallet's transaction and the lock's are in this block
 }
 await sendToLock(toNano(2), undefined, true);
