@@ -7,6 +7,7 @@ import { startTongate } from './start.js';
 import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
 import { registerDevnetCommands } from './devnet-commands.js';
+import { registerResetCommand } from './reset-command.js';
 import { accessOptionsFrom } from './access-options.js';
 
 
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   );
 
   registerDevnetCommands(program, addConfigOptions);
+  registerResetCommand(program, addConfigOptions);
 
   registerKeyCommands(program, (flags) => accessOptionsFrom(loadConfig({ flags, env: process.env })), {
     configure: (command, own) => addConfigOptions(command, own),

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { spawnTongate } from '../support/process.js';
+import { spawnTongate, stopTongate, waitUntilServing } from '../support/process.js';
 import { freePort } from '../support/ports.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,8 +30,8 @@ test('examples/devnet-time-lock.ts runs to the end against a tongate started as 
   const args = [...headerStartArgs(), '--ephemeral', '--network', `testnet=${url}`];
   assert.deepEqual(args.slice(0, 4), ['start', '--mining', 'manual', '--access']);
   const server = spawnTongate(args);
-  t.after(() => server.kill('SIGTERM'));
-  await ready(url, server);
+  t.after(() => stopTongate(server));
+  await waitUntilServing(server, url);
 
   // Run as a user runs it: its own process, the package's `tongate/devnet` export, the real clients, the real clock.
   const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/devnet-time-lock.ts'], {
@@ -45,14 +45,3 @@ test('examples/devnet-time-lock.ts runs to the end against a tongate started as 
   assert.match(run.stdout, /refused before its time, paid out after increaseTime, restored by restoreSnapshot/);
 });
 
-/** Resolves once the server answers its health check (on events: each try waits for the last answer). */
-async function ready(url: string, server: ReturnType<typeof spawnTongate>): Promise<void> {
-  let exited = false;
-  server.once('close', () => (exited = true));
-  for (let i = 0; i < 600 && !exited; i++) {
-    const answered = await fetch(`${url}/healthcheck`).then((r) => r.ok, () => false);
-    if (answered) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`tongate did not start:\n${server.output().stderr}`);
-}
