@@ -17,6 +17,8 @@ export interface DevnetClientOptions {
   endpoint: string;
   /** tongate's --admin-token, when it has one. */
   adminToken?: string;
+  /** The fetch to call with (default: the global one); e.g. one that reaches tongate another way than its base URL. */
+  fetch?: typeof fetch;
 }
 
 /** A control the server refused (4xx: what was wrong, in its words) or could not do (5xx). */
@@ -241,7 +243,7 @@ export class DevnetClient {
     if (body !== undefined) headers['content-type'] = body.type;
     if (this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`;
     // A Uint8Array is a valid fetch body; the DOM typings of some TypeScript versions say otherwise.
-    return fetch(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
+    return (this.options.fetch ?? fetch)(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
   }
 
   /** A refused download: the server's error (JSON) as a DevnetError. */
