@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
 import { registerDevnetCommands } from './devnet-commands.js';
 import { registerResetCommand } from './reset-command.js';
-import { accessOptionsFrom } from './access-options.js';
+import { keyAdminOptionsFrom } from './access-options.js';
 
 
 function addConfigOptions(command: Command, except: string[] = []): Command {
@@ -50,7 +50,7 @@ export function buildProgram(): Command {
   registerDevnetCommands(program, addConfigOptions);
   registerResetCommand(program, addConfigOptions);
 
-  registerKeyCommands(program, (flags) => accessOptionsFrom(loadConfig({ flags, env: process.env })), {
+  registerKeyCommands(program, (flags) => keyAdminOptionsFrom(loadConfig({ flags, env: process.env })), {
     configure: (command, own) => addConfigOptions(command, own),
   });
 
