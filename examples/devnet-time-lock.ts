@@ -56,4 +56,5 @@ assert.equal(await client.getBalance(lock), 0n);
 await devnet.restoreSnapshot('locked');
 assert.ok((await client.getBalance(lock)) > toNano('1.9'));
 assert.ok((await devnet.time()).utime < now + 3600);
+await devnet.deleteSnapshot('locked'); // the name is free again for the next run against this tongate
 console.log('time lock: refused before its time, paid out after increaseTime, restored by restoreSnapshot');
