@@ -332,6 +332,12 @@ export interface ChainTime {
   lastBlockUtime: number;
   /** Set by `setNextBlockTime` until the next block opens. */
   nextBlockUtime?: number;
+  /**
+   * How far the chain's clock is ahead of the machine's (seconds; negative when set back): what the time controls
+   * moved. Wallet messages are checked against the chain's clock, so a valid_until taken from the machine's clock
+   * expires this much sooner.
+   */
+  aheadSeconds: number;
 }
 
 /** An internal message delivered from outside the chain (devnet): the block it is in, its transaction. */

@@ -52,7 +52,16 @@ export function renderBanner(
   }
   lines.push(config.ephemeral ? 'Storage: ephemeral (nothing is kept on disk)' : `Storage: ${config.dataDir}`);
   if (config.access) {
-    lines.push(`Access: on (${accessDescription}). Without a key: 1 request/s per client. Create a key: tongate keys create --network <name>`);
+    lines.push(`Access: on (${accessDescription}). Without a key: 1 request/s per client on each network; with a key (X-API-Key): 10 by default.`);
+    // An --ephemeral server's keys live in its memory: `tongate keys` (another process) cannot reach them.
+    const inMemory = config.ephemeral && !config.databaseUrl;
+    lines.push(
+      !inMemory
+        ? '  Create a key: KEY=$(tongate keys create --network <name>)'
+        : config.adminToken
+          ? '  Create a key (kept in memory: --ephemeral): POST <base>/admin/keys {"network":"<name>"} with the admin token'
+          : '  Keys are kept in memory (--ephemeral): restart with --admin-token to create them (POST <base>/admin/keys)',
+    );
   } else {
     lines.push('WARNING: access layer is OFF (--access off): no API keys, no rate limits. Use only behind another gateway.');
   }

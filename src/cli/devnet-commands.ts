@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import type { NetworkConfig, TongateConfig } from '../config/types.js';
-import { DevnetClient, DevnetError } from '../devnet/client.js';
+import { DevnetError } from '../devnet/client.js';
+import { devnetTarget, unreachable, type DevnetTarget } from './devnet-target.js';
 
 type Configure = (command: Command, except?: string[]) => Command;
 
@@ -30,7 +31,8 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
     } catch {
       throw new ConfigError('<amount>', `not an amount of TON: ${amountTon}`);
     }
-    const funded = await refusedAs('fund', client(config, networks[0]).fund(address, amount));
+    const reach = devnetTarget(config, networks[0]);
+    const funded = await refusedAs('fund', reach, networks[0], reach.client.fund(address, amount));
     console.log(`funded ${address} with ${amountTon} TON on ${networks[0].name}: transaction ${funded.hash} in block ${funded.blockSeqno}`);
   });
 
@@ -46,7 +48,8 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
     if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('--blocks', `expected a positive integer, got ${String(flags.blocks)}`);
     const { config, networks } = target(flags, { all: true });
     for (const network of networks) {
-      const mined = await refusedAs('mine', client(config, network).mine(blocks));
+      const reach = devnetTarget(config, network);
+      const mined = await refusedAs('mine', reach, network, reach.client.mine(blocks));
       console.log(`${network.name}: mined ${blocks} block${blocks === 1 ? '' : 's'}, last seqno ${mined.seqno}`);
     }
   });
@@ -73,7 +76,8 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
       if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new ConfigError('--decimals', `expected an integer from 0 to 255, got ${String(metadata.decimals)}`);
       metadata.decimals = decimals;
     }
-    const deployed = await refusedAs('deploy-jetton', client(config, networks[0]).deployJetton(metadata));
+    const reach = devnetTarget(config, networks[0]);
+    const deployed = await refusedAs('deploy-jetton', reach, networks[0], reach.client.deployJetton(metadata));
     const how = deployed.alreadyDeployed ? 'already deployed' : `deployed in block ${deployed.blockSeqno}`;
     console.log(`jetton master ${deployed.master.toRawString()} on ${networks[0].name} (${how}), admin: the faucet ${deployed.admin.toRawString()}`);
   });
@@ -90,7 +94,8 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
   ).action(async (master: string, to: string, amount: string, flags: Record<string, unknown>) => {
     const { config, networks } = target(flags);
     if (!/^\d+$/.test(amount)) throw new ConfigError('<amount>', `expected jetton units as a whole number, got ${amount}`);
-    const funded = await refusedAs('fund-jetton', client(config, networks[0]).fundJetton(master, to, BigInt(amount)));
+    const reach = devnetTarget(config, networks[0]);
+    const funded = await refusedAs('fund-jetton', reach, networks[0], reach.client.fundJetton(master, to, BigInt(amount)));
     console.log(`minted ${amount} to ${to} on ${networks[0].name}: jetton wallet ${funded.wallet.toRawString()} holds ${funded.balance} (transaction ${funded.hash} in block ${funded.blockSeqno})`);
   });
 
@@ -109,38 +114,39 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
     configure(command.requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'), ['network']);
   const devnetOf = (flags: Record<string, unknown>) => {
     const { config, networks } = target(flags);
-    return { devnet: client(config, networks[0]), network: networks[0].name };
+    const reach = devnetTarget(config, networks[0]);
+    return { devnet: reach.client, network: networks[0].name, ask: <T>(what: string, call: Promise<T>) => refusedAs(what, reach, networks[0], call) };
   };
   on(snapshot.command('save').description('save the network as snapshot NAME (POST /devnet/snapshots)').argument('<name>', 'letters, digits, ".", "_", "-"')).action(
     async (name: string, flags: Record<string, unknown>) => {
-      const { devnet, network } = devnetOf(flags);
-      const saved = await refusedAs('snapshot save', devnet.snapshot(name));
+      const { devnet, network, ask } = devnetOf(flags);
+      const saved = await ask('snapshot save', devnet.snapshot(name));
       console.log(`${network}: saved snapshot ${saved.name} at seqno ${saved.seqno} (${saved.pendingMessages} pending messages)`);
     },
   );
   on(snapshot.command('restore').description('put the network back to snapshot NAME; later blocks and snapshots are dropped').argument('<name>')).action(
     async (name: string, flags: Record<string, unknown>) => {
-      const { devnet, network } = devnetOf(flags);
-      const restored = await refusedAs('snapshot restore', devnet.restoreSnapshot(name));
+      const { devnet, network, ask } = devnetOf(flags);
+      const restored = await ask('snapshot restore', devnet.restoreSnapshot(name));
       const dropped = restored.droppedSnapshots.length > 0 ? `; dropped the later snapshots ${restored.droppedSnapshots.join(', ')}` : '';
       console.log(`${network}: restored snapshot ${restored.name}, back at seqno ${restored.seqno}${dropped}`);
     },
   );
   on(snapshot.command('list').description('the snapshots of the network')).action(async (flags: Record<string, unknown>) => {
-    const { devnet, network } = devnetOf(flags);
-    const all = await refusedAs('snapshot list', devnet.snapshots());
+    const { devnet, network, ask } = devnetOf(flags);
+    const all = await ask('snapshot list', devnet.snapshots());
     if (all.length === 0) console.log(`${network}: no snapshots`);
     for (const s of all) console.log(`${s.name}	seqno ${s.seqno}	${new Date(s.createdAt * 1000).toISOString()}	${s.pendingMessages} pending messages`);
   });
   on(snapshot.command('delete').description('forget snapshot NAME (the chain is unchanged)').argument('<name>')).action(async (name: string, flags: Record<string, unknown>) => {
-    const { devnet, network } = devnetOf(flags);
-    const deleted = await refusedAs('snapshot delete', devnet.deleteSnapshot(name));
+    const { devnet, network, ask } = devnetOf(flags);
+    const deleted = await ask('snapshot delete', devnet.deleteSnapshot(name));
     console.log(`${network}: deleted snapshot ${deleted.name} (seqno ${deleted.seqno})`);
   });
   on(snapshot.command('export').description('write snapshot NAME to FILE (a chain store as of it)').argument('<name>').argument('<file>')).action(
     async (name: string, file: string, flags: Record<string, unknown>) => {
-      const { devnet, network } = devnetOf(flags);
-      const bytes = await refusedAs('snapshot export', devnet.exportSnapshot(name));
+      const { devnet, network, ask } = devnetOf(flags);
+      const bytes = await ask('snapshot export', devnet.exportSnapshot(name));
       writeFileSync(file, bytes);
       console.log(`${network}: exported snapshot ${name} to ${file} (${bytes.length} bytes)`);
     },
@@ -158,8 +164,8 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
     } catch (error) {
       throw new ConfigError('<file>', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    const { devnet, network } = devnetOf(flags);
-    const imported = await refusedAs('snapshot import', devnet.importSnapshot(name, bytes));
+    const { devnet, network, ask } = devnetOf(flags);
+    const imported = await ask('snapshot import', devnet.importSnapshot(name, bytes));
     console.log(`${network}: imported ${file} as snapshot ${imported.name}, now at seqno ${imported.seqno}`);
   });
 }
@@ -180,16 +186,15 @@ function target(flags: Record<string, unknown>, { all = false, own = [] as strin
   return { config, networks: [network] };
 }
 
-function client(config: TongateConfig, network: NetworkConfig): DevnetClient {
-  return new DevnetClient({ endpoint: network.baseUrl.origin, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
-}
-
-/** A refusal from the server, in the words `tongate fund` always used: "<what> failed (<status>): <error>". */
-async function refusedAs<T>(what: string, call: Promise<T>): Promise<T> {
+/**
+ * A refusal from the server, in the words `tongate fund` always used: "<what> failed (<status>): <error>"; no
+ * answer at all, with the address called and what to check.
+ */
+async function refusedAs<T>(what: string, target: DevnetTarget, network: NetworkConfig, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
     if (error instanceof DevnetError) throw new Error(`${what} failed (${error.status}): ${error.message}`);
-    throw error;
+    throw new Error(unreachable(what, target, network.name, error));
   }
 }

@@ -7,7 +7,8 @@ import { startTongate } from './start.js';
 import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
 import { registerDevnetCommands } from './devnet-commands.js';
-import { accessOptionsFrom } from './access-options.js';
+import { registerResetCommand } from './reset-command.js';
+import { keyAdminOptionsFrom } from './access-options.js';
 
 
 function addConfigOptions(command: Command, except: string[] = []): Command {
@@ -47,8 +48,9 @@ export function buildProgram(): Command {
   );
 
   registerDevnetCommands(program, addConfigOptions);
+  registerResetCommand(program, addConfigOptions);
 
-  registerKeyCommands(program, (flags) => accessOptionsFrom(loadConfig({ flags, env: process.env })), {
+  registerKeyCommands(program, (flags) => keyAdminOptionsFrom(loadConfig({ flags, env: process.env })), {
     configure: (command, own) => addConfigOptions(command, own),
   });
 

@@ -56,6 +56,9 @@ const asBoolean = (raw: unknown, label: string): boolean => {
   throw new ConfigError(label, `expected true or false, got ${JSON.stringify(raw)}`);
 };
 
+/** pino's levels, and `silent`: what --log-level takes, and what its help lists. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 const oneOf =
   (...values: string[]) =>
   (raw: unknown, label: string): string => {
@@ -197,7 +200,7 @@ export const OPTIONS: OptionSpec[] = [
     parse: asInteger(10, 600_000),
   },
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
-  { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  { key: 'logLevel', flag: '--log-level <level>', description: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}`, defaultValue: 'info', parse: oneOf(...LOG_LEVELS) },
   ...UPSTREAM_OPTIONS,
   ...METADATA_FETCH_OPTIONS,
   ...DNS_ROOT_OPTIONS,

@@ -5,7 +5,7 @@
  *
  *   const devnet = new DevnetClient({ endpoint: 'http://127.0.0.1:8081' });
  *   await devnet.setMining('manual');
- *   await devnet.increaseTime(3600);
+ *   await devnet.increaseTime(3600);      // then sign wallet messages with timeout: await devnet.validUntil()
  *   const { seqno } = await devnet.mine();
  *   await devnet.snapshot('clean');        // ... a test case changes the chain ...
  *   await devnet.restoreSnapshot('clean'); // and the next one starts from the same state
@@ -17,6 +17,8 @@ export interface DevnetClientOptions {
   endpoint: string;
   /** tongate's --admin-token, when it has one. */
   adminToken?: string;
+  /** The fetch to call with (default: the global one); e.g. one that reaches tongate another way than its base URL. */
+  fetch?: typeof fetch;
 }
 
 /** A control the server refused (4xx: what was wrong, in its words) or could not do (5xx). */
@@ -37,9 +39,15 @@ export interface Mined {
 }
 export type Mining = { mode: 'auto'; intervalMs: number } | { mode: 'manual' };
 export interface ChainTime {
+  /** The chain's time now: what the next block gets as gen_utime (unless pinned). */
   utime: number;
   lastBlockUtime: number;
+  /** Only while pinned by setNextBlockTime, until that block opens. */
   nextBlockUtime?: number;
+  /** The chain's clock minus the machine's (where tongate runs), seconds: what the time controls moved. */
+  aheadSeconds: number;
+  /** When the chain is ahead: what that does to wallet messages (see validUntil). */
+  walletNote?: string;
 }
 export type AccountChange = { balance?: bigint; code?: Cell; data?: Cell } | { shardAccount: Cell };
 export type InternalMessage =
@@ -108,6 +116,18 @@ export class DevnetClient {
 
   async increaseTime(seconds: number): Promise<ChainTime> {
     return timeOf(await this.call('POST', '/devnet/time/increase', { seconds }));
+  }
+
+  /**
+   * A wallet message's valid_until by the chain's clock: its time (or the pinned next block's) plus `seconds`.
+   * Wallets refuse a message past its valid_until (exit code 36) by the chain's time, while client libraries fill
+   * it from the machine's clock (@ton/ton: now + 60 s), so after increaseTime or setTime a transfer needs this:
+   *
+   *   await wallet.sendTransfer({ seqno, secretKey, messages, timeout: await devnet.validUntil() });
+   */
+  async validUntil(seconds = 60): Promise<number> {
+    const time = await this.time();
+    return Math.max(time.utime, time.nextBlockUtime ?? 0) + seconds;
   }
 
   /** Refused (DevnetError 422) before the last block's gen_utime. */
@@ -223,7 +243,7 @@ export class DevnetClient {
     if (body !== undefined) headers['content-type'] = body.type;
     if (this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`;
     // A Uint8Array is a valid fetch body; the DOM typings of some TypeScript versions say otherwise.
-    return fetch(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
+    return (this.options.fetch ?? fetch)(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
   }
 
   /** A refused download: the server's error (JSON) as a DevnetError. */
@@ -254,5 +274,11 @@ function miningOf(r: any): Mining {
 }
 
 function timeOf(r: any): ChainTime {
-  return { utime: r.utime, lastBlockUtime: r.last_block_utime, ...(r.next_block_utime !== undefined ? { nextBlockUtime: r.next_block_utime } : {}) };
+  return {
+    utime: r.utime,
+    lastBlockUtime: r.last_block_utime,
+    ...(r.next_block_utime !== undefined ? { nextBlockUtime: r.next_block_utime } : {}),
+    aheadSeconds: r.ahead_seconds,
+    ...(r.wallet_note !== undefined ? { walletNote: r.wallet_note } : {}),
+  };
 }

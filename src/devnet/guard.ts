@@ -64,11 +64,12 @@ export function devnetRoute(app: FastifyInstance, options: DevnetOptions, operat
   });
 }
 
+/** 404 on a network that is not local, with or without the token (the controls do not exist there); then 401. */
 function devnetChainOf(request: FastifyRequest, { adminToken }: DevnetOptions): DevnetChain {
+  const chain = request.network.chain;
+  if (!isDevnetChain(chain)) throw new ApiError(404, `${request.network.name} is not a local network: it has no devnet controls`);
   if (adminToken !== undefined && !bearerMatches(request.headers.authorization, adminToken)) {
     throw new ApiError(401, 'this endpoint requires Authorization: Bearer <admin token>');
   }
-  const chain = request.network.chain;
-  if (!isDevnetChain(chain)) throw new ApiError(404, `${request.network.name} is not a local network: it has no devnet controls`);
   return chain;
 }

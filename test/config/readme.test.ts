@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { OPTIONS, envName, flagName } from '../../src/config/options.js';
+import { LOG_LEVELS, OPTIONS, envName, flagName } from '../../src/config/options.js';
 
 test('the README documents every option: flag, file key and environment variable', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -10,4 +10,30 @@ test('the README documents every option: flag, file key and environment variable
     assert.ok(readme.includes(`\`${spec.key}\``), `README lacks the file key ${spec.key}`);
     assert.ok(readme.includes(envName(spec.key)), `README lacks ${envName(spec.key)}`);
   }
+});
+
+test("the README's configuration table: each row's default is the code's, and --log-level lists the levels it takes", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const rows = new Map<string, string[]>();
+  for (const line of readme.split('\n')) {
+    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const flag = /^`(--[a-z0-9-]+)/.exec(cells[0] ?? '')?.[1];
+    if (flag && cells.length === 5) rows.set(flag, cells);
+  }
+  let compared = 0;
+  for (const spec of OPTIONS) {
+    const row = rows.get(flagName(spec));
+    assert.ok(row, `the table has a row for ${flagName(spec)}`);
+    const documented = row[3].replace(/`/g, '');
+    // Only plain values are compared; a default said in words (\"mainnet and testnet as above\") is not a value.
+    if (typeof spec.defaultValue === 'number' || typeof spec.defaultValue === 'boolean' || (typeof spec.defaultValue === 'string' && /^[\w./-]+$/.test(documented))) {
+      assert.equal(documented, String(spec.defaultValue), `${flagName(spec)}: the README's default`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 10, `compared ${compared} defaults`);
+  const levels = [...rows.get('--log-level')![4].matchAll(/`(\w+)`/g)].map((m) => m[1]);
+  assert.deepEqual(levels, LOG_LEVELS);
+  const help = OPTIONS.find((s) => s.key === 'logLevel')!.description;
+  for (const level of LOG_LEVELS) assert.match(help, new RegExp(`\\b${level}\\b`), `--log-level's help lists ${level}`);
 });

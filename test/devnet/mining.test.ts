@@ -183,10 +183,12 @@ test('every control: admin token, local networks only (404 on an upstream networ
   });
   t.after(() => front.stop());
   for (const path of ['/devnet/mine', '/devnet/time/increase', `/devnet/accounts/${someAddress}`, '/devnet/snapshots', '/devnet/snapshots/a/restore']) {
-    const r = await postJson(`${front.url('mainnet')}${path}`, { seconds: 1, balance: '1' }, auth);
-    assert.equal(r.status, 404, path);
-    assert.equal(r.body.ok, false);
-    assert.match(r.body.error, /mainnet is not a local network: it has no devnet controls/);
+    for (const headers of [auth, {}]) {
+      const r = await postJson(`${front.url('mainnet')}${path}`, { seconds: 1, balance: '1' }, headers);
+      assert.equal(r.status, 404, `${path}, ${headers === auth ? 'with' : 'without'} the admin token`);
+      assert.equal(r.body.ok, false);
+      assert.match(r.body.error, /mainnet is not a local network: it has no devnet controls/);
+    }
   }
   const client = new DevnetClient({ endpoint: front.url('mainnet'), adminToken: ADMIN_TOKEN });
   await assert.rejects(client.mine(), (e: unknown) => e instanceof DevnetError && e.status === 404);

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, internal, toNano, type Transaction } from '@ton/core';
-import { DevnetError } from '../../src/devnet/client.js';
+import { TonClient } from '@ton/ton';
+import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
 import { openChain, tempDir, testFaucet, testWallet, v4Send } from '../chain/support.js';
-import { startManualTongate, timeLock, WITHDRAW } from './support.js';
-import type { TonClient } from '@ton/ton';
+import { getJson, startTestTongate } from '../support/tongate.js';
+import { ADMIN_TOKEN, startManualTongate, timeLock, WITHDRAW } from './support.js';
 
 function computeExitCode(tx: Transaction): number | undefined {
   const d = tx.description;
@@ -113,4 +114,41 @@ test('a time control leaves the open block holding transactions at its time; the
   // A surgery waiting in the open block is not dropped by a time control racing its seal.
   const [set] = await Promise.all([chain.setAccount(testWallet(82).wallet.address, { balance: 5n }), chain.increaseTime(1)]);
   assert.equal(chain.getAccount(testWallet(82).wallet.address, set.seqno).balance, 5n);
+});
+
+test('after increaseTime a wallet message signed by the machine\'s clock is refused (exit code 36); the answer says so and validUntil() gives one that passes', async (t) => {
+  // The chain and @ton/ton read the same machine clock here, as for a user (no clock injected).
+  const gate = await startTestTongate({ mining: 'manual', adminToken: ADMIN_TOKEN });
+  t.after(() => gate.stop());
+  const endpoint = `${gate.url('testnet')}/api/v2/jsonRPC`;
+  const devnet = new DevnetClient({ endpoint, adminToken: ADMIN_TOKEN });
+  const client = new TonClient({ endpoint });
+  const owner = testWallet(52);
+  await devnet.fund(owner.wallet.address, toNano(10));
+  const wallet = client.open(owner.wallet);
+  const transfer = (seqno: number, timeout?: number) =>
+    wallet.sendTransfer({ seqno, secretKey: owner.keys.secretKey, messages: [internal({ to: testWallet(53).wallet.address, value: toNano('0.1'), bounce: false })], timeout });
+
+  const before = await getJson(`${gate.url('testnet')}/devnet/time`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  assert.equal(before.body.result.ahead_seconds, 0);
+  assert.ok(!('wallet_note' in before.body.result), 'no note while the chain keeps the machine\'s time');
+  assert.ok(!('next_block_utime' in before.body.result), 'next_block_utime only while pinned');
+  await transfer(0);
+  await devnet.mine();
+
+  const moved = await devnet.increaseTime(3600);
+  assert.equal(moved.aheadSeconds, 3600);
+  assert.match(moved.walletNote ?? '', /3600 s ahead of this machine's.*exit code 36.*validUntil\(\)/);
+  await assert.rejects(transfer(1), (e: any) => /exitcode=36/.test(JSON.stringify(e?.response?.data ?? e?.message)), "@ton/ton's default valid_until has expired by the chain's clock");
+
+  const validUntil = await devnet.validUntil();
+  assert.ok(validUntil >= moved.utime + 60, `valid_until ${validUntil} is by the chain's clock (${moved.utime})`);
+  await transfer(1, validUntil);
+  await devnet.mine();
+  assert.equal(await wallet.getSeqno(), 2, 'the transfer signed with validUntil() was accepted');
+
+  // A pinned next block later than the chain's time: valid_until counts from it.
+  const pinned = await devnet.setNextBlockTime(moved.utime + 5000);
+  assert.equal(pinned.nextBlockUtime, moved.utime + 5000);
+  assert.ok((await devnet.validUntil(30)) >= moved.utime + 5030);
 });

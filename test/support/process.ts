@@ -45,3 +45,26 @@ export function waitForOutput(child: ReturnType<typeof spawnTongate>, predicate:
     check();
   });
 }
+
+/**
+ * Resolves once a tongate child answers `{url}/healthcheck` (rejects when it exits first). It asks again after each
+ * refused connection: it waits for the event, it times no rule.
+ */
+export async function waitUntilServing(child: ReturnType<typeof spawnTongate>, url: string): Promise<void> {
+  let exited = false;
+  child.once('close', () => (exited = true));
+  for (let i = 0; i < 1200 && !exited; i++) {
+    if (await fetch(`${url}/healthcheck`).then((r) => r.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`tongate did not serve ${url}:\n${child.output().stderr}`);
+}
+
+/** Stops a tongate child (SIGTERM: it seals and closes its stores) and resolves once it exited. */
+export function stopTongate(child: ReturnType<typeof spawnTongate>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('close', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

@@ -51,6 +51,11 @@ export class ChainClock implements Clock {
     return this.base.now() + this.offsetMs;
   }
 
+  /** How far the chain's clock is ahead of the injected one (the machine's in production), in milliseconds. */
+  get aheadMs(): number {
+    return this.offsetMs;
+  }
+
   /** Seconds, as gen_utime and the TVM count them. */
   utime(): number {
     return Math.floor(this.now() / 1000);

@@ -434,7 +434,13 @@ export class LocalChain implements DevnetChain {
   /** The chain's clock: its time now, the last block's gen_utime, the next block's if pinned. */
   time(): ChainTime {
     const nowMs = this.clock.now();
-    return { utime: Math.floor(nowMs / 1000), nowMs, lastBlockUtime: this.reader.masterchainInfo().last.genUtime, nextBlockUtime: this.clock.nextBlockUtime };
+    return {
+      utime: Math.floor(nowMs / 1000),
+      nowMs,
+      lastBlockUtime: this.reader.masterchainInfo().last.genUtime,
+      nextBlockUtime: this.clock.nextBlockUtime,
+      aheadSeconds: Math.round(this.clock.aheadMs / 1000),
+    };
   }
 
   /** Moves the chain's time forward: the next block opened, its transactions and get-methods see it. */
