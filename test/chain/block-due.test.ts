@@ -6,7 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openChain } from './support.js';
+import { internal } from '@ton/core';
+import { EmulatorPool } from '../../src/chain/local/emulator-pool.js';
+import { INDEX_NICE } from '../../src/util/thread-priority.js';
+import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, toNano, v4Send } from './support.js';
 
 // An hour between blocks: the block timer never fires during the test, every block here is asked for.
 const HOUR = 3_600_000;
@@ -45,4 +48,32 @@ test('manual mining has no block due; switching back to auto mining starts the c
   assert.equal(chain.msWithoutBlock(), 2_000);
   await chain.stop();
   assert.equal(chain.msWithoutBlock(), undefined, 'a stopped chain produces nothing');
+});
+
+test("blocks are sealed while the index's get-method worker is held: production never waits for a SCHED_IDLE thread", async (t) => {
+  // The index's threads and its get-method worker run in SCHED_IDLE (util/thread-priority.ts): under a full load
+  // from other processes they get no CPU at all, so nothing the producer does may wait for them. Held here by
+  // get-methods that each burn their whole gas limit (~0.5-2 s of CPU apiece, asked all at once).
+  const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
+  const { chain } = await openChain(t, { blockIntervalMs: HOUR, emulators: pool });
+  t.after(() => pool.close());
+  const from = await testFaucet();
+  const looping = deployMessage(INFINITE_GETTER_CODE, toNano('1'));
+  await chain.sendExternal(v4Send(from, 0, [looping.message]));
+  await chain.produceBlock();
+
+  let answered = 0;
+  const held = Promise.allSettled(
+    Array.from({ length: 12 }, () => chain.runGetMethod(looping.address, 'forever', [], undefined, { nice: INDEX_NICE }).finally(() => answered++)),
+  );
+  const to = testWallet(43).wallet.address;
+  const sent = await chain.sendExternal(v4Send(from, 1, [internal({ to, value: toNano('2'), bounce: false })]));
+  const first = await chain.produceBlock();
+  const second = await chain.produceBlock();
+  assert.equal(answered, 0, 'every background get-method is still running or waiting');
+  assert.equal(chain.getTransactionsByMessage(sent.hash)[0].mcSeqno, first.id.seqno);
+  assert.equal(second.id.seqno, first.id.seqno + 1);
+  assert.ok(chain.getAccount(to).balance > toNano('1.99'), 'the transfer arrived, delivered in a block of its own');
+  await pool.close(); // the held calls fail (closed), rather than burn a minute of CPU after the test
+  await held;
 });
