@@ -276,7 +276,8 @@ export class LocalChain implements DevnetChain {
    * How long auto mining has gone without sealing a block, in milliseconds of the injected clock: since the last
    * seal, or since auto mining began if that is later. Undefined while no block is due (manual mining, before
    * `start()`, once stopping). What a health check calls a stuck producer; the head's gen_utime is no measure
-   * of it (a restart after downtime, a slow start-up, a time control all make the last block old on time).
+   * of it (a restart after downtime, a slow start-up and a time control each leave the newest block old while the
+   * producer is on time).
    */
   msWithoutBlock(): number | undefined {
     if (this.blockDueSince === undefined || this.stopping) return undefined;
