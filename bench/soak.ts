@@ -5,24 +5,32 @@
  *   1. capacity: the request mix below at full speed for 10 s on both networks at once;
  *   2. soak: the same mix at 80 % of that rate (SOAK_LOAD) for SOAK_SECONDS (600), in windows of SOAK_WINDOW
  *      (30) seconds. Per window: requests/s, p99 latency, errors, RSS of the process, event-loop delay (p99 and
- *      max, from tongate's /metrics: prom-client's monitor, reset at each scrape).
+ *      max, from tongate's /metrics: prom-client's monitor, reset at each scrape), and /healthcheck asked every 20 ms
+ *      from a thread of its own (test/support/health-prober.ts): its p99 and slowest answer, against HEALTH_MS.
  *
  * The mix, per network: keyed reads (v2 REST, POST, JSON-RPC, v3, get-methods), keyless clients (over their
  * 1 request/s: 429), unknown keys (401) and bad input (deep JSON, int64 overflow, oversized stacks, exotic
  * BoCs, built-in names, absolute-form targets). An error is a 5xx (but the documented 501), a socket error or a
- * timeout. Targets: 0 errors, RSS growth < 10 % from the first window to the last.
+ * timeout; so is a /healthcheck that fails or answers other than 200 (a chain that stopped sealing). Targets: 0 errors,
+ * RSS growth < 10 % from the first window to the last, every /healthcheck answered within HEALTH_MS (printed, met or
+ * not, with the load average: a shared machine's load decides it as much as tongate; the fuzz suite only checks that
+ * tongate stays responsive).
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { loadavg } from 'node:os';
 import { freePort } from '../test/support/ports.js';
+import { startHealthProber, type ProbeReport } from '../test/support/health-prober.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const WINDOW = Number(process.env.SOAK_WINDOW ?? 30);
 const LOAD = Number(process.env.SOAK_LOAD ?? 0.8);
 const CONNECTIONS = 16;
+/** What /healthcheck should answer within, whatever else the process serves. */
+const HEALTH_MS = 100;
 const ADMIN = 'soak-admin-token';
 
 interface AutocannonResult {
@@ -147,10 +155,13 @@ const capacityRps = capacity.map((r) => r.requests.average);
 console.log(`capacity (mix, full speed, both networks at once): ${capacityRps.map((r) => r.toFixed(0)).join(' + ')} req/s, errors ${capacity.map(errorsOf).join(' + ')}`);
 await eventLoop(); // reset the event-loop histogram before the soak
 
-console.log('\nwindow  req/s   p50 ms  p99 ms  max ms  errors  2xx     4xx     RSS MiB  loop p99 ms  loop max ms');
-const rows: Array<{ rps: number; p99: number; errors: number; rss: number; loopMax: number }> = [];
+console.log('\nwindow  req/s   p50 ms  p99 ms  max ms  errors  2xx     4xx     RSS MiB  loop p99 ms  loop max ms  health p99 ms  health max ms');
+const rows: Array<{ rps: number; p99: number; errors: number; rss: number; loopMax: number; health: ProbeReport }> = [];
 for (let elapsed = 0; elapsed < SECONDS; elapsed += WINDOW) {
+  const prober = startHealthProber(ports[0]);
   const results = await Promise.all([0, 1].map((n) => run(n, WINDOW, capacityRps[n] * LOAD)));
+  const health = await prober.stop();
+  for (const failure of health.failures) console.log(`  /healthcheck: ${failure}`);
   const loop = await eventLoop();
   const count = (lo: number, hi: number) =>
     results.reduce((sum, r) => sum + Object.entries(r.statusCodeStats ?? {}).reduce((s, [c, { count }]) => s + (Number(c) >= lo && Number(c) < hi ? count : 0), 0), 0);
@@ -159,15 +170,16 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += WINDOW) {
     p50: Math.max(...results.map((r) => r.latency.p50)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     max: Math.max(...results.map((r) => r.latency.max)),
-    errors: results.reduce((s, r) => s + errorsOf(r), 0),
+    errors: results.reduce((s, r) => s + errorsOf(r), 0) + health.failures.length,
     rss: rssMiB(),
     loopMax: loop.max,
+    health,
   };
   rows.push(row);
   console.log(
     [`${elapsed + WINDOW}s`.padEnd(7), row.rps.toFixed(0).padEnd(7), String(row.p50).padEnd(7), String(row.p99).padEnd(7), String(row.max).padEnd(7),
       String(row.errors).padEnd(7), String(count(200, 300)).padEnd(7), String(count(400, 500)).padEnd(7), row.rss.toFixed(0).padEnd(8),
-      loop.p99.toFixed(1).padEnd(12), loop.max.toFixed(1)].join(' '),
+      loop.p99.toFixed(1).padEnd(12), loop.max.toFixed(1).padEnd(12), health.p99Ms.toFixed(1).padEnd(14), health.slowestMs.toFixed(1)].join(' '),
   );
 }
 
@@ -178,6 +190,12 @@ console.log(`\nerrors: ${errors} (target 0)`);
 console.log(`RSS: ${rows[0].rss.toFixed(0)} MiB after the first window, ${rows[rows.length - 1].rss.toFixed(0)} MiB at the end: growth ${(growth * 100).toFixed(1)} % (target < 10 %)`);
 console.log(`p99 latency by window: first ${p99s[0]} ms, last ${p99s[p99s.length - 1]} ms, worst ${Math.max(...p99s)} ms; ratio last/first ${(p99s[p99s.length - 1] / p99s[0]).toFixed(2)}`);
 console.log(`event-loop delay: worst max ${Math.max(...rows.map((r) => r.loopMax)).toFixed(1)} ms over the windows`);
+const healthSlowest = Math.max(...rows.map((r) => r.health.slowestMs));
+console.log(
+  `/healthcheck: ${rows.reduce((s, r) => s + r.health.probes, 0)} probes, worst window p99 ${Math.max(...rows.map((r) => r.health.p99Ms)).toFixed(1)} ms, ` +
+    `slowest ${healthSlowest.toFixed(1)} ms (target <= ${HEALTH_MS} ms: ${healthSlowest <= HEALTH_MS ? 'met' : 'not met'}); ` +
+    `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+);
 console.log(`tongate alive at the end: ${child.exitCode === null}`);
 stop();
 process.exit(errors === 0 && growth < 0.1 && child.exitCode === null ? 0 : 1);

@@ -377,6 +377,8 @@ export interface DevnetChain extends Chain {
   /** Any one message from the v4r2 faucet (the jetton faucet's mint); resolves once its transaction is sealed. */
   sendFromFaucet(message: FaucetMessage): Promise<{ txHash: Buffer; lt: bigint; seqno: number; messageHash: Buffer }>;
   miningMode(): MiningMode;
+  /** How long auto mining has gone without sealing a block (ms, since the last seal or the start of auto mining); undefined while none is due. */
+  msWithoutBlock(): number | undefined;
   /** Auto mining without an interval: the last one used, or the configured one. */
   setMiningMode(mode: { mode: 'auto'; intervalMs?: number } | { mode: 'manual' }): MiningMode;
   /** Seals `blocks` blocks (the first with everything pending); resolves with the last. */

@@ -1,9 +1,13 @@
 /**
- * Liveness and readiness: 200 while the network's chain seals blocks, 503 when its newest block is older
- * than `staleAfterMs` (the producer is stuck, or no liteserver reports new blocks). A local chain's block age is
- * measured on its own (virtual) clock, and a local chain in manual mining is never stale (it waits to be asked). With an index, how many
- * masterchain blocks it is behind: past `INDEX_LAG_DEGRADED` the status is `degraded` (still 200: v2 answers;
- * v3 answers what the index holds). Never rate limited.
+ * Liveness and readiness: 200 while the network's chain seals blocks, 503 when it has stopped (`stale`). A local
+ * chain says itself how long its auto mining has gone without sealing a block (`msWithoutBlock`, on the injected
+ * clock): its head's gen_utime is no measure of that, since a chain that just started (after a slow start-up, or
+ * a restart after downtime) or left manual mining has an old head and is not late, and the time controls move the
+ * chain's clock; a local chain in manual mining is never stale (it waits to be asked). Any other chain is stale
+ * when its newest block is older than `staleAfterMs` (no liteserver reports new blocks). `last_block_age_ms` is the
+ * newest block's age either way (a local chain's on its own, virtual, clock). With an index, how many masterchain
+ * blocks it is behind: past `INDEX_LAG_DEGRADED` the status is `degraded` (still 200: v2 answers; v3 answers what
+ * the index holds). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
 import { isDevnetChain } from '../chain/types.js';
@@ -11,21 +15,32 @@ import type { Clock } from '../util/clock.js';
 
 export const INDEX_LAG_DEGRADED = 10;
 
+/** How long a chain may go without a block before it is stale: ten block intervals, at least 10 s. */
+export function staleAfter(blockIntervalMs: number): number {
+  return Math.max(10_000, blockIntervalMs * 10);
+}
+
 export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { clock: Clock; staleAfterMs: number }): void {
   const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const chain = request.network.chain;
     const last = chain.masterchainInfo().last;
     const local = isDevnetChain(chain) ? chain : undefined;
     const ageMs = Math.max(0, (local?.time().nowMs ?? clock.now()) - last.genUtime * 1000);
-    const manual = local?.miningMode().mode === 'manual';
-    const ready = manual || ageMs <= staleAfterMs;
+    const mining = local?.miningMode();
+    let ready: boolean;
+    if (local) {
+      const late = local.msWithoutBlock();
+      ready = late === undefined || mining?.mode !== 'auto' || late <= staleAfter(mining.intervalMs);
+    } else {
+      ready = ageMs <= staleAfterMs;
+    }
     const lag = request.network.indexLag?.();
     return reply.code(ready ? 200 : 503).send({
       status: !ready ? 'stale' : lag !== undefined && lag > INDEX_LAG_DEGRADED ? 'degraded' : 'ok',
       network: request.network.name,
       last_seqno: last.id.seqno,
       last_block_age_ms: Math.round(ageMs),
-      ...(local ? { mining: local.miningMode().mode } : {}),
+      ...(mining ? { mining: mining.mode } : {}),
       ...(lag !== undefined ? { index_lag_blocks: lag } : {}),
     });
   };

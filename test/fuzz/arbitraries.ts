@@ -160,7 +160,9 @@ const shard = fc.oneof(
 const smallInt = fc.oneof(fc.integer({ min: -2, max: 50 }), fc.integer({ min: -2, max: 50 }).map(String), number, hostile);
 const lt = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n + 1n }).map(String), fc.constantFrom('9223372036854775807', '9223372036854775808', '-1'), number, hostile);
 const bool = fc.oneof(fc.boolean(), fc.constantFrom('true', 'false', '1', '0', 'yes', ''), hostile);
-const list = <T>(item: fc.Arbitrary<T>) => fc.oneof(fc.array(item, { maxLength: 5 }), item, fc.array(item, { maxLength: 3 }).map((xs) => xs.join(',')));
+/** A list item as text: hostile values include objects without a prototype, which Array.join cannot convert. */
+const itemText = (x: unknown): string => (x instanceof Raw ? x.text : typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x));
+const list = <T>(item: fc.Arbitrary<T>) => fc.oneof(fc.array(item, { maxLength: 5 }), item, fc.array(item, { maxLength: 3 }).map((xs) => xs.map(itemText).join(',')));
 
 /** A value for a parameter of this type (v2 or v3 type names). */
 export function valueFor(type: string, known: Known): fc.Arbitrary<unknown> {

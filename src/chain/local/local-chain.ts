@@ -116,6 +116,13 @@ export class LocalChain implements DevnetChain {
   private producer!: BlockProducer;
   private reader!: ChainReader;
   private clock!: ChainClock;
+  /** The injected clock itself (wall time in production), without the chain's offset. */
+  private readonly wallClock: Clock;
+  /**
+   * Since when a block is due, on the injected clock (not the chain's, which time controls move): the last seal, or
+   * the start of auto mining if later. Undefined while none is due (manual mining, not started).
+   */
+  private blockDueSince?: number;
   /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
   private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts; libraries: PublicLibraries };
   private readonly rewindListeners = new Set<(rewind: ChainRewind) => unknown>();
@@ -130,6 +137,7 @@ export class LocalChain implements DevnetChain {
   ) {
     this.name = opts.network;
     this.globalId = opts.globalId;
+    this.wallClock = opts.clock ?? systemClock;
     const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
     this.autoIntervalMs = interval || DEFAULT_BLOCK_INTERVAL_MS;
     this.mining = interval === 0 || opts.mining === 'manual' ? { mode: 'manual' } : { mode: 'auto', intervalMs: interval };
@@ -207,7 +215,10 @@ export class LocalChain implements DevnetChain {
       clock,
       logger: this.logger,
       pending,
-      onSealed: (step) => this.emit(step),
+      onSealed: (step) => {
+        if (this.blockDueSince !== undefined) this.blockDueSince = this.wallClock.now();
+        this.emit(step);
+      },
     });
     this.reader = new ChainReader({
       store,
@@ -238,7 +249,11 @@ export class LocalChain implements DevnetChain {
     clearTimeout(this.timer);
     this.timer = undefined;
     const mining = this.mining;
+    this.blockDueSince = undefined;
     if (!this.started || this.stopping || mining.mode !== 'auto') return;
+    // A chain that just started (its head is the block it last sealed, maybe long ago) or leaves manual mining is
+    // not late: its first block is due an interval from now.
+    this.blockDueSince = this.wallClock.now();
     const interval = mining.intervalMs;
     let due = Date.now() + interval;
     const tick = () => {
@@ -255,6 +270,18 @@ export class LocalChain implements DevnetChain {
     };
     // Not unref'd: a started chain keeps the process alive until stop(), like a server socket.
     this.timer = setTimeout(tick, interval);
+  }
+
+  /**
+   * How long auto mining has gone without sealing a block, in milliseconds of the injected clock: since the last
+   * seal, or since auto mining began if that is later. Undefined while no block is due (manual mining, before
+   * `start()`, once stopping). What a health check calls a stuck producer; the head's gen_utime is no measure
+   * of it (a restart after downtime, a slow start-up and a time control each leave the newest block old while the
+   * producer is on time).
+   */
+  msWithoutBlock(): number | undefined {
+    if (this.blockDueSince === undefined || this.stopping) return undefined;
+    return Math.max(0, this.wallClock.now() - this.blockDueSince);
   }
 
   /** Seals a block now (delivering queued messages first); resolves with the new masterchain block. */

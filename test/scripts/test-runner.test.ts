@@ -1,0 +1,39 @@
+/**
+ * scripts/test.mjs on a small tree of its own: both groups (the files run together, then test/lite and test/fuzz
+ * alone) print their tests, and the run ends with one summary line that counts both.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+test('npm test: each group prints its tests, one summary line counts both groups', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tongate-runner-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  const files: Record<string, string> = {
+    'test/together-one.test.ts': "import { test } from 'node:test';\ntest('together passes', () => {});\ntest('together passes too', () => {});\n",
+    'test/fuzz/alone.test.ts': "import { test } from 'node:test';\ntest('alone passes', () => {});\ntest('alone skips', { skip: 'no reason' }, () => {});\n",
+    'test/lite/alone-fails.test.ts': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('alone fails', () => assert.equal(1, 2));\n",
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  // Not as a subprocess of this runner (NODE_TEST_CONTEXT would make the inner runs report to it, not print).
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = spawnSync(process.execPath, [join(root, 'scripts', 'test.mjs')], { cwd: dir, encoding: 'utf8', env });
+  assert.equal(run.status, 1, 'a failed test fails the run');
+  for (const name of ['together passes', 'together passes too', 'alone passes', 'alone skips', 'alone fails']) {
+    assert.ok(run.stdout.includes(name), `${name} is reported`);
+  }
+  const summaries = run.stdout.split('\n').filter((line) => /\btests \d+/.test(line));
+  assert.equal(summaries.length, 1, `one summary line:\n${summaries.join('\n')}`);
+  assert.match(summaries[0], /^# tests 5, suites 0, pass 3, fail 1, cancelled 0, skipped 1, todo 0, duration_ms \d+$/);
+  assert.equal(run.stdout.trimEnd().split('\n').at(-1), summaries[0], 'at the end');
+});
