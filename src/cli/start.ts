@@ -19,6 +19,7 @@ import { runIndex } from '../index/run-index.js';
 import { accessOptionsFrom } from './access-options.js';
 import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
+import { lockDataDir } from '../data-dir/lock.js';
 import { openUpstreamNetworks, upstreamContext } from '../upstream/index.js';
 
 export interface RunningTongate {
@@ -48,7 +49,31 @@ async function openLocalChain(config: TongateConfig, network: TongateConfig['net
   }
 }
 
+/**
+ * A data directory that holds a local chain or a SQLite index is one process's: it is locked for the life of this
+ * one (src/data-dir), and a second start on it is refused (DataDirInUse, exit 2) before it opens anything. Keys in
+ * SQLite are shared with the key commands by design, and a lite network's proven key block is written whole and
+ * renamed, so a directory holding only those (lite and upstream networks with --database-url) is not locked.
+ */
+function keepsOwnDataIn(config: TongateConfig): boolean {
+  if (config.ephemeral) return false;
+  return config.networks.some((network) => network.backend === 'local' || (network.backend === 'lite' && !config.databaseUrl));
+}
+
 export async function startTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger } = {}): Promise<RunningTongate> {
+  const lock = keepsOwnDataIn(config) ? lockDataDir(config.dataDir) : undefined;
+  let running: RunningTongate;
+  try {
+    running = await openTongate(config, deps);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const stop = running.stop;
+  return { ...running, stop: () => stop().finally(() => lock?.release()) };
+}
+
+async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger }): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? pino({ level: config.logLevel });
