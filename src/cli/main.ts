@@ -39,7 +39,6 @@ export function buildProgram(): Command {
       } finally {
         clearInterval(holdOpen);
       }
-      console.log(running.banner);
       const shutdown = (signal: string) => {
         console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
         running.stop().then(
@@ -52,6 +51,8 @@ export function buildProgram(): Command {
       };
       process.once('SIGINT', () => shutdown('SIGINT'));
       process.once('SIGTERM', () => shutdown('SIGTERM'));
+      // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
+      console.log(running.banner);
     },
   );
 
