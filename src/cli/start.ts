@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
 import { createAccessLayer } from '../access/index.js';
 import { runIndex } from '../index/run-index.js';
+import { SchemaClaimed } from '../index/sql/schema-claim.js';
 import { accessOptionsFrom } from './access-options.js';
 import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
@@ -109,7 +110,11 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
         metadataFetch: config.metadataFetch,
         logger: logger.child({ network: network.name, component: 'index' }),
         dnsRoots: network.dnsRoots,
+        claim: chain instanceof LiteChain ? 'lite network' : 'local chain',
         ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
+      }).catch((err: unknown) => {
+        // Another instance's index: a configuration to change (exit 2), never data to drop.
+        throw err instanceof SchemaClaimed ? new ConfigError('--database-url', err.message) : err;
       });
     }),
   );

@@ -4,7 +4,8 @@
  */
 import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
 import type { IndexFeed } from './feed.js';
-import { openIndex, type Index } from './open-index.js';
+import { defaultSchema, openIndex, type Index } from './open-index.js';
+import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchConfig } from '../config/types.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
@@ -42,6 +43,11 @@ export interface RunIndexOptions {
   metadataFetch?: MetadataFetchConfig;
   /** The network's DNS root collections, raw addresses (src/index/dns). */
   dnsRoots?: string[];
+  /**
+   * What writes this index, for a shared PostgreSQL schema (sql/schema-claim.ts): a local chain holds it alone, lite
+   * networks share it. Absent: no claim (tests, tools).
+   */
+  claim?: ClaimKind;
 }
 
 export interface RunningIndex {
@@ -52,6 +58,20 @@ export interface RunningIndex {
 }
 
 export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> {
+  // Before the schema is even migrated: an instance that may not write it touches nothing.
+  const claim =
+    options.claim && options.databaseUrl && !options.ephemeral
+      ? await claimSchema({ databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network), network: options.network, kind: options.claim })
+      : undefined;
+  try {
+    return await openAndAttach(options, claim);
+  } catch (error) {
+    await claim?.release();
+    throw error;
+  }
+}
+
+async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | undefined): Promise<RunningIndex> {
   const index = await openIndex(
     options.ephemeral
       ? { network: options.network, queryTimeoutMs: options.queryTimeoutMs }
@@ -99,6 +119,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
         await fetching?.stop();
         await attachment.detach();
         await index.close();
+        await claim?.release();
       })()),
   };
 }
