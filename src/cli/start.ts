@@ -21,6 +21,7 @@ import { accessOptionsFrom } from './access-options.js';
 import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
 import { lockDataDir } from '../data-dir/lock.js';
+import { terminalBar } from '../util/progress.js';
 import { openUpstreamNetworks, upstreamContext } from '../upstream/index.js';
 
 export interface RunningTongate {
@@ -111,6 +112,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
         logger: logger.child({ network: network.name, component: 'index' }),
         dnsRoots: network.dnsRoots,
         claim: chain instanceof LiteChain ? 'lite network' : 'local chain',
+        progress: { bar: terminalBar() },
         ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
       }).catch((err: unknown) => {
         // Another instance's index: a configuration to change (exit 2), never data to drop.
@@ -148,12 +150,21 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
   }
   for (const chain of chains) if (chain instanceof LocalChain) chain.start();
 
+  // Where each lite network's v3 begins: the index's first block, or where an empty one starts (--index-from).
+  const indexedFrom = await Promise.all(
+    chained.map(async (network, i) => (network.backend === 'lite' ? (await indexes[i].index.reader.masterchainRange())?.first.id.seqno ?? (network.lite?.indexFrom ?? chains[i].masterchainInfo().last.id.seqno) : undefined)),
+  );
   const banner = renderBanner(
     config,
     networks.map((network) => {
-      const chain = chains[chained.findIndex((c) => c.name === network.name)];
+      const i = chained.findIndex((c) => c.name === network.name);
+      const chain = chains[i];
       return {
         network,
+        index:
+          i >= 0 && indexedFrom[i] !== undefined
+            ? { from: indexedFrom[i]!, last: indexes[i].attachment.lastIndexed(), head: chain.masterchainInfo().last.id.seqno }
+            : undefined,
         upstreams: upstreams.get(network.name)?.describe(),
         liteservers: liteOf(config.networks.find((n) => n.name === network.name)!),
         faucets:

@@ -5,6 +5,7 @@
 import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
 import type { IndexFeed } from './feed.js';
 import { defaultSchema, openIndex, type Index } from './open-index.js';
+import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
 import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchConfig } from '../config/types.js';
@@ -48,6 +49,11 @@ export interface RunIndexOptions {
    * networks share it. Absent: no claim (tests, tools).
    */
   claim?: ClaimKind;
+  /**
+   * Reports a catch-up of more than a block (a back-fill, a rebuilt index) through `logger.info` every few seconds,
+   * with a bar on `bar` (catch-up-progress.ts). Absent: silent.
+   */
+  progress?: Pick<CatchUpProgressOptions, 'clock' | 'intervalMs' | 'bar'>;
 }
 
 export interface RunningIndex {
@@ -94,11 +100,26 @@ async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | unde
   // block, which may have stored token contents with a new uri (it polls anyway).
   let fetching: MetadataFetchQueue | undefined;
   try {
+    const logger = options.logger;
+    let reportCatchUp: ((seqno: number) => void) | undefined;
+    if (options.progress && logger?.info) {
+      const last = await index.reader.lastMasterchainSeqno();
+      reportCatchUp = catchUpProgress({
+        ...options.progress,
+        network: options.network,
+        from: last >= 0 ? last : (options.startAt ?? 0) - 1,
+        head: () => options.chain.masterchainInfo().last.id.seqno,
+        log: { info: (fields, message) => logger.info!(fields, message) },
+      });
+    }
     attachment = await attachIndexToChain(index, options.chain, {
       logger: options.logger,
       startAt: options.startAt,
       threadNice: options.threadNice,
-      onIndexed: () => fetching?.wake(),
+      onIndexed: (seqno) => {
+        fetching?.wake();
+        reportCatchUp?.(seqno);
+      },
       dnsRoots: options.dnsRoots,
     });
   } catch (error) {
