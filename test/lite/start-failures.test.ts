@@ -12,7 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTongate, type CliResult } from '../support/process.js';
+import { runTongate, spawnTongate, waitForOutput, type CliResult } from '../support/process.js';
+import { POSTGRES_URL, requireService } from '../support/services.js';
+import pg from 'pg';
 import { freePort } from '../support/ports.js';
 import { requireTonNode, startTonNode, type TonNode } from '../support/ton-node.js';
 import { SHIPPED_GLOBAL_CONFIGS } from '../../src/config/lite.js';
@@ -91,14 +93,14 @@ describe('a lite start that reaches no liteserver of its network fails, in one l
 
 const nodeAvailable = requireTonNode();
 
-describe('a liteserver of another network', { skip: !nodeAvailable }, () => {
+describe('with a real liteserver', { skip: !nodeAvailable }, () => {
   let node: TonNode;
   before(async () => {
     node = await startTonNode();
   });
   after(() => node?.stop());
 
-  test('is refused as soon as it answers (its zero state is not the config\'s): exit 1, naming both zero states', async () => {
+  test('a liteserver of another network is refused as soon as it answers (its zero state is not the config\'s): exit 1, naming both zero states', async () => {
     const real = JSON.parse(readFileSync(node.globalConfigFile, 'utf8'));
     const otherZeroState = randomBytes(32).toString('base64');
     const file = configWith('other-network', [{ port: node.liteserver.port, key: real.liteservers[0].id.key }], (config) => {
@@ -110,5 +112,47 @@ describe('a liteserver of another network', { skip: !nodeAvailable }, () => {
     const ours = Buffer.from(otherZeroState, 'base64').toString('hex').toUpperCase();
     assertOneLineFailure(result, new RegExp(`every liteserver of the config serves another network: 127\\.0\\.0\\.1:${node.liteserver.port} starts from zero state ${theirs}, the config's is ${ours}`));
     assert.equal(result.code, 1);
+  });
+
+  test('scaling out: two lite instances share one --database-url; a local chain on it is refused, exit 2, naming both', async (t) => {
+    if (!(await requireService(t, 'postgres'))) return;
+    const database = `tongate_scale_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    t.after(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    });
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${database}`;
+    const bases: string[] = [];
+    const args = async (name: string, backend: string[]) => [
+      'start', '--network', `mainnet=${bases[bases.push(`http://127.0.0.1:${await freePort()}`) - 1]}`, ...backend,
+      '--data-dir', join(dir, name), '--database-url', url.href, '--log-level', 'warn',
+    ];
+    const lite = ['--backend', 'mainnet=lite', '--lite-config', `mainnet=${node.globalConfigFile}`];
+    const instances = [spawnTongate(await args('scale-a', lite)), spawnTongate(await args('scale-b', lite))];
+    t.after(() => instances.forEach((child) => child.kill('SIGKILL')));
+    await Promise.all(instances.map((child) => waitForOutput(child, (out) => out.includes('toncenter-compatible API on'))));
+
+    const local = await runTongate(await args('scale-local', ['--block-interval', '3600000']));
+    assert.equal(local.code, 2, local.stderr);
+    const lines = local.stderr.split('\n').filter((line) => line.trim() !== '');
+    assert.equal(lines.length, 1, local.stderr);
+    assert.match(lines[0]!, /--database-url: the mainnet index in PostgreSQL \(schema tongate_mainnet\) is shared by tongates serving mainnet as a lite network: /);
+    for (const child of instances) assert.ok(lines[0]!.includes(`tongate mainnet lite network, pid ${child.pid}`), lines[0]);
+    assert.doesNotMatch(lines[0]!, /drop|delete/i);
+
+    // Both index the network into the one schema: each one's v3 moves on, and no write was refused.
+    for (const base of bases.slice(0, 2)) {
+      const info = async () => ((await (await fetch(`${base}/api/v3/masterchainInfo`)).json()) as { last?: { seqno: number } }).last?.seqno ?? -1;
+      const before = await info();
+      for (let tries = 0; (await info()) < before + 2; tries++) {
+        assert.ok(tries < 120, `${base}: v3 stays at ${before}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    for (const child of instances) assert.doesNotMatch(child.output().stdout + child.output().stderr, /indexing a block failed|UNIQUE|duplicate key/);
   });
 });
