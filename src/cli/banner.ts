@@ -65,5 +65,5 @@ export function renderBanner(
 function indexedFrom(index: { from: number; last: number; head: number }): string {
   const from = `indexed from masterchain block ${index.from}`;
   // A block behind is the normal lag of a live index, not a back-fill.
-  return index.last < index.head - 1 ? `${from}; back-filling to ${index.head}, progress in the log` : from;
+  return index.from < index.head && index.last < index.head - 1 ? `${from}; back-filling to ${index.head}, progress in the log` : from;
 }

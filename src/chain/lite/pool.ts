@@ -408,6 +408,7 @@ export class LitePool extends EventEmitter {
           await this.verifyHead(info.last, server.connection.label);
         } catch (err) {
           server.breaker.failure();
+          server.lastProblem = `head ${info.last.seqno} not proven: ${(err as Error).message}`;
           this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
           return;
         }
@@ -439,7 +440,7 @@ export class LitePool extends EventEmitter {
       .map((s) => {
         if (s.foreign) return `${s.connection.label} of another network (${s.foreign})`;
         if (!s.connection.isReady()) return `${s.connection.label} not connected${s.lastProblem ? `: ${s.lastProblem}` : ''}`;
-        return `${s.connection.label} breaker ${s.breaker.state}${s.breaker.state !== 'closed' && s.lastProblem ? `: ${s.lastProblem}` : ''}`;
+        return `${s.connection.label} breaker ${s.breaker.state}${s.lastProblem && (s.breaker.state !== 'closed' || s.lastInfo === null) ? `: ${s.lastProblem}` : ''}`;
       })
       .join(', ');
   }

@@ -9,9 +9,9 @@
  * names the holder from what PostgreSQL knows of its connection (application_name: network, kind, pid, host).
  * PostgreSQL drops the lock when the holder's connection ends (a `kill -9` closes its socket).
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { schemaLockKey } from './postgres-driver.js';
 
 /** The advisory lock's first key (the migration lock uses 7404617). */
 const CLAIM_CLASS = 7404618;
@@ -27,10 +27,6 @@ export interface SchemaClaim {
   release(): Promise<void>;
 }
 
-/** The second key of the schema's lock: the first 4 bytes of its name's SHA-256, as a signed int4. */
-function schemaKey(schema: string): number {
-  return createHash('sha256').update(schema).digest().readInt32BE(0);
-}
 
 /** What the holder's connection says about it (PostgreSQL keeps at most 63 bytes). */
 function applicationName(network: string, kind: ClaimKind): string {
@@ -43,7 +39,7 @@ export async function claimSchema(options: { databaseUrl: string; schema: string
   // A connection lost later (the server restarted) loses the lock with it; nothing here can win it back safely.
   client.on('error', () => {});
   await client.connect();
-  const key = schemaKey(schema);
+  const key = schemaLockKey(schema);
   try {
     const take = kind === 'local chain' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
     const { rows } = await client.query(`SELECT ${take}($1::int4, $2::int4) AS taken`, [CLAIM_CLASS, key]);
