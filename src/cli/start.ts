@@ -152,7 +152,11 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
 
   // Where each lite network's v3 begins: the index's first block, or where an empty one starts (--index-from).
   const indexedFrom = await Promise.all(
-    chained.map(async (network, i) => (network.backend === 'lite' ? (await indexes[i].index.reader.masterchainRange())?.first.id.seqno ?? (network.lite?.indexFrom ?? chains[i].masterchainInfo().last.id.seqno) : undefined)),
+    chained.map(async (network, i) => {
+      if (network.backend !== 'lite') return undefined;
+      const range = await indexes[i].index.reader.masterchainRange();
+      return range?.first.id.seqno ?? network.lite?.indexFrom ?? chains[i].masterchainInfo().last.id.seqno;
+    }),
   );
   const banner = renderBanner(
     config,
