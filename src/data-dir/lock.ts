@@ -14,6 +14,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 export const LOCK_FILE_NAME = 'tongate.lock';
+/** How long a start waits for the lock before it is refused. */
+const LOCK_WAIT_MS = 1000;
 
 /** Another live process holds the directory. */
 export class DataDirInUse extends Error {
@@ -38,12 +40,14 @@ export function lockDataDir(dir: string): DataDirLock {
   const absolute = resolve(dir);
   mkdirSync(absolute, { recursive: true });
   const file = join(absolute, LOCK_FILE_NAME);
-  // timeout 0: a held lock is an answer, not something to wait for.
-  const db = new Database(file, { timeout: 0 });
+  // A held lock is answered within the busy timeout. Not 0: two starts at the same moment may both take SQLite's
+  // shared lock on the way; the loser gets SQLITE_BUSY at once (SQLite does not wait where waiting would deadlock)
+  // and closes, and the winner's wait for that shared lock to go is what the timeout is for.
+  const db = new Database(file, { timeout: LOCK_WAIT_MS });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
-    // The first write takes SQLite's EXCLUSIVE lock; in this locking mode it is kept until close.
-    db.pragma(`user_version = ${process.pid}`);
+    // BEGIN EXCLUSIVE takes SQLite's exclusive lock; in this locking mode it is kept after COMMIT, until close.
+    db.exec(`BEGIN EXCLUSIVE; PRAGMA user_version = ${process.pid}; COMMIT`);
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUse(absolute, holderPid(file));

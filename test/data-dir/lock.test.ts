@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { DataDirInUse, lockDataDir } from '../../src/data-dir/lock.js';
 import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
 import { freePort } from '../support/ports.js';
@@ -27,6 +29,18 @@ test('a held directory is refused with the holder\'s pid, in this process too, a
   first.release();
   const again = lockDataDir(dir);
   again.release();
+});
+
+test('two processes taking one directory at the same moment: exactly one has it, every time', async (t) => {
+  const fixture = fileURLToPath(new URL('./fixtures/take-lock.ts', import.meta.url));
+  const take = (dir: string) =>
+    new Promise<string>((resolve) => execFile(process.execPath, ['--import', 'tsx', fixture, dir], (_err, stdout) => resolve(stdout.trim())));
+  for (let round = 0; round < 4; round++) {
+    const dir = tempDir(t);
+    const outcomes = await Promise.all([take(dir), take(dir)]);
+    assert.equal(outcomes.filter((o) => o === 'WON').length, 1, `round ${round}: ${outcomes.join(' | ')}`);
+    assert.equal(outcomes.filter((o) => o.startsWith(`LOST ${dir} is in use by another tongate`)).length, 1, `round ${round}: ${outcomes.join(' | ')}`);
+  }
 });
 
 test('tongate start: a second start on the same data directory exits 2 naming it and the first one\'s pid; kill -9 of the first frees it', async (t) => {
