@@ -27,7 +27,6 @@ export interface SchemaClaim {
   release(): Promise<void>;
 }
 
-
 /** What the holder's connection says about it (PostgreSQL keeps at most 63 bytes). */
 function applicationName(network: string, kind: ClaimKind): string {
   return `tongate ${network} ${kind}, pid ${process.pid} on ${hostname()}`.slice(0, 63);
