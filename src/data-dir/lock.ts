@@ -50,7 +50,7 @@ export function lockDataDir(dir: string): DataDirLock {
     db.exec(`BEGIN EXCLUSIVE; PRAGMA user_version = ${process.pid}; COMMIT`);
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUse(absolute, holderPid(file));
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUse(absolute, awaitHolderPid(file));
     throw err;
   }
   let released = false;
@@ -62,6 +62,16 @@ export function lockDataDir(dir: string): DataDirLock {
       db.close();
     },
   };
+}
+
+/** The holder's pid; a brand-new file's winner may not have written it yet: asked again for up to ~250 ms. */
+function awaitHolderPid(file: string): number | undefined {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    const pid = holderPid(file);
+    if (pid !== undefined || attempt === 5) return pid;
+    Atomics.wait(pause, 0, 0, 50);
+  }
 }
 
 /** The pid in the lock file's header (SQLite's user_version, big-endian at byte 60). */
