@@ -17,6 +17,8 @@ export function renderBanner(
     upstreams?: string[];
     /** A lite network's liteservers. */
     liteservers?: { count: number; configFile: string };
+    /** A lite network's index: its first masterchain block, its newest, and the network's head at start. */
+    index?: { from: number; last: number; head: number };
   }>,
   accessDescription: string,
   startupMs: number,
@@ -32,11 +34,11 @@ export function renderBanner(
     .filter(Boolean)
     .join(' and ');
   const lines = [`tongate: toncenter-compatible API on ${what}, ready in ${startupMs} ms`, ''];
-  for (const { network, faucets, upstreams: forwardedTo, liteservers } of networks) {
+  for (const { network, faucets, upstreams: forwardedTo, liteservers, index } of networks) {
     const base = network.baseUrl.origin;
     lines.push(`${network.name}  global_id ${network.globalId}`);
     lines.push(`  v2  ${base}/api/v2   (JSON-RPC: ${base}/api/v2/jsonRPC)`);
-    lines.push(`  v3  ${base}/api/v3${liteservers ? '   (indexed from the block tongate started at)' : ''}`);
+    lines.push(`  v3  ${base}/api/v3${index ? `   (${indexedFrom(index)})` : ''}`);
     if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const line of forwardedTo ?? []) lines.push(`  ${line}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
@@ -66,4 +68,11 @@ export function renderBanner(
     lines.push('WARNING: access layer is OFF (--access off): no API keys, no rate limits. Use only behind another gateway.');
   }
   return lines.join('\n');
+}
+
+/** Where a lite network's v3 begins, and whether the index still has blocks to read before it is at the head. */
+function indexedFrom(index: { from: number; last: number; head: number }): string {
+  const from = `indexed from masterchain block ${index.from}`;
+  // A block behind is the normal lag of a live index, not a back-fill.
+  return index.from < index.head && index.last < index.head - 1 ? `${from}; back-filling to ${index.head}, progress in the log` : from;
 }

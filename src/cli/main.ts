@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import { OPTIONS, envName } from '../config/options.js';
 import { startTongate } from './start.js';
+import { DataDirInUse } from '../data-dir/lock.js';
 import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
 import { registerDevnetCommands } from './devnet-commands.js';
@@ -30,8 +31,15 @@ export function buildProgram(): Command {
   addConfigOptions(program.command('start').description('serve the API; with no options: two local chains on 127.0.0.1:8080 (mainnet) and :8081 (testnet)')).action(
     async (flags: Record<string, unknown>) => {
       const config = loadConfig({ flags, env: process.env });
-      const running = await startTongate(config);
-      console.log(running.banner);
+      // Start-up waits on timers that do not hold the process open (a liteserver pool's are unref'd, so a closed pool
+      // never keeps a process alive): without this, a start whose sockets all closed would end with exit 0 and no word.
+      const holdOpen = setInterval(() => {}, 60_000);
+      let running;
+      try {
+        running = await startTongate(config);
+      } finally {
+        clearInterval(holdOpen);
+      }
       const shutdown = (signal: string) => {
         console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
         running.stop().then(
@@ -44,6 +52,8 @@ export function buildProgram(): Command {
       };
       process.once('SIGINT', () => shutdown('SIGINT'));
       process.once('SIGTERM', () => shutdown('SIGTERM'));
+      // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
+      console.log(running.banner);
     },
   );
 
@@ -63,6 +73,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`tongate: bad configuration: ${err.message}`);
+      process.exit(2);
+    }
+    if (err instanceof DataDirInUse) {
+      console.error(`tongate: data directory ${err.message}`);
       process.exit(2);
     }
     throw err;

@@ -16,9 +16,12 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
 import { createAccessLayer } from '../access/index.js';
 import { runIndex } from '../index/run-index.js';
+import { SchemaClaimed } from '../index/sql/schema-claim.js';
 import { accessOptionsFrom } from './access-options.js';
 import { registerChainMetrics } from './chain-metrics.js';
 import { join } from 'node:path';
+import { lockDataDir } from '../data-dir/lock.js';
+import { terminalBar } from '../util/progress.js';
 import { openUpstreamNetworks, upstreamContext } from '../upstream/index.js';
 
 export interface RunningTongate {
@@ -48,7 +51,31 @@ async function openLocalChain(config: TongateConfig, network: TongateConfig['net
   }
 }
 
+/**
+ * A data directory that holds a local chain or a SQLite index is one process's: it is locked for the life of this
+ * one (src/data-dir), and a second start on it is refused (DataDirInUse, exit 2) before it opens anything. Keys in
+ * SQLite are shared with the key commands by design, and a lite network's proven key block is written whole and
+ * renamed, so a directory holding only those (lite and upstream networks with --database-url) is not locked.
+ */
+function keepsOwnDataIn(config: TongateConfig): boolean {
+  if (config.ephemeral) return false;
+  return config.networks.some((network) => network.backend === 'local' || (network.backend === 'lite' && !config.databaseUrl));
+}
+
 export async function startTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger } = {}): Promise<RunningTongate> {
+  const lock = keepsOwnDataIn(config) ? lockDataDir(config.dataDir) : undefined;
+  let running: RunningTongate;
+  try {
+    running = await openTongate(config, deps);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const stop = running.stop;
+  return { ...running, stop: () => stop().finally(() => lock?.release()) };
+}
+
+async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger }): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? pino({ level: config.logLevel });
@@ -84,7 +111,12 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
         metadataFetch: config.metadataFetch,
         logger: logger.child({ network: network.name, component: 'index' }),
         dnsRoots: network.dnsRoots,
+        claim: chain instanceof LiteChain ? 'lite network' : 'local chain',
+        progress: { bar: terminalBar() },
         ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
+      }).catch((err: unknown) => {
+        // Another instance's index: a configuration to change (exit 2), never data to drop.
+        throw err instanceof SchemaClaimed ? new ConfigError('--database-url', err.message) : err;
       });
     }),
   );
@@ -118,12 +150,25 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   }
   for (const chain of chains) if (chain instanceof LocalChain) chain.start();
 
+  // Where each lite network's v3 begins: the index's first block, or where an empty one starts (--index-from).
+  const indexedFrom = await Promise.all(
+    chained.map(async (network, i) => {
+      if (network.backend !== 'lite') return undefined;
+      const range = await indexes[i].index.reader.masterchainRange();
+      return range?.first.id.seqno ?? network.lite?.indexFrom ?? chains[i].masterchainInfo().last.id.seqno;
+    }),
+  );
   const banner = renderBanner(
     config,
     networks.map((network) => {
-      const chain = chains[chained.findIndex((c) => c.name === network.name)];
+      const i = chained.findIndex((c) => c.name === network.name);
+      const chain = chains[i];
       return {
         network,
+        index:
+          i >= 0 && indexedFrom[i] !== undefined
+            ? { from: indexedFrom[i]!, last: indexes[i].attachment.lastIndexed(), head: chain.masterchainInfo().last.id.seqno }
+            : undefined,
         upstreams: upstreams.get(network.name)?.describe(),
         liteservers: liteOf(config.networks.find((n) => n.name === network.name)!),
         faucets:

@@ -120,20 +120,29 @@ function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod, dn
 }
 
 /**
- * An index written from another chain (an ephemeral chain restarted against the same PostgreSQL
- * schema, a data dir swapped) would mix two histories: refuse it, saying what to do.
+ * An index written from another chain (a data dir whose chain was replaced, a database written by another
+ * instance's chain) would mix two histories: refuse it, naming the chain the index holds, and never advising to
+ * delete it (it may be another instance's: its data, not this one's to throw away).
  */
 async function assertSameChain(index: Index, feed: IndexFeed, last: number): Promise<void> {
   if (last < 0) return;
   const range = await index.reader.masterchainRange();
   const ours = range!.last;
-  const theirs = last <= feed.masterchainInfo().last.id.seqno ? await feed.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: last }) : undefined;
-  if (!theirs || !theirs.id.rootHash.equals(ours.id.rootHash)) {
-    throw new Error(
-      `the ${index.network} index (${index.store}) holds masterchain block ${last} of another chain; ` +
-        'start from an empty index (delete index.sqlite, or drop the PostgreSQL schema) or point it at the chain it was written from',
-    );
-  }
+  const head = feed.masterchainInfo().last.id.seqno;
+  const theirs = last <= head ? await feed.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: last }) : undefined;
+  if (theirs && theirs.id.rootHash.equals(ours.id.rootHash)) return;
+  const where = index.location.kind === 'sqlite' ? `SQLite ${index.location.file}` : `PostgreSQL schema ${index.location.schema}`;
+  const held = `masterchain blocks ${range!.first.id.seqno}..${last} of another chain (global_id ${ours.globalId}; its block ${last} is ${hashHead(ours.id.rootHash)}, sealed ${new Date(ours.genUtime * 1000).toISOString()})`;
+  const ownBlock = theirs ? `this chain's block ${last} is ${hashHead(theirs.id.rootHash)}` : `this chain is at block ${head}`;
+  throw new Error(
+    `the ${index.network} index (${where}) holds ${held}; ${ownBlock}. ` +
+      'Give this chain an index of its own (another --data-dir or --database-url), or serve the chain the index was written from',
+  );
+}
+
+/** The first bytes of a hash, enough to tell two blocks apart in a message. */
+function hashHead(hash: Buffer): string {
+  return `${hash.subarray(0, 8).toString('hex').toUpperCase()}…`;
 }
 
 /**

@@ -4,7 +4,9 @@
  */
 import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
 import type { IndexFeed } from './feed.js';
-import { openIndex, type Index } from './open-index.js';
+import { defaultSchema, openIndex, type Index } from './open-index.js';
+import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
+import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchConfig } from '../config/types.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
@@ -42,6 +44,16 @@ export interface RunIndexOptions {
   metadataFetch?: MetadataFetchConfig;
   /** The network's DNS root collections, raw addresses (src/index/dns). */
   dnsRoots?: string[];
+  /**
+   * What writes this index, for a shared PostgreSQL schema (sql/schema-claim.ts): a local chain holds it alone, lite
+   * networks share it. Absent: no claim (tests, tools).
+   */
+  claim?: ClaimKind;
+  /**
+   * Reports a catch-up of more than a block (a back-fill, a rebuilt index) through `logger.info` every few seconds,
+   * with a bar on `bar` (catch-up-progress.ts). Absent: silent.
+   */
+  progress?: Pick<CatchUpProgressOptions, 'clock' | 'intervalMs' | 'bar'>;
 }
 
 export interface RunningIndex {
@@ -52,6 +64,20 @@ export interface RunningIndex {
 }
 
 export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> {
+  // Before the schema is even migrated: an instance that may not write it touches nothing.
+  const claim =
+    options.claim && options.databaseUrl && !options.ephemeral
+      ? await claimSchema({ databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network), network: options.network, kind: options.claim })
+      : undefined;
+  try {
+    return await openAndAttach(options, claim);
+  } catch (error) {
+    await claim?.release();
+    throw error;
+  }
+}
+
+async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | undefined): Promise<RunningIndex> {
   const index = await openIndex(
     options.ephemeral
       ? { network: options.network, queryTimeoutMs: options.queryTimeoutMs }
@@ -74,11 +100,26 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   // block, which may have stored token contents with a new uri (it polls anyway).
   let fetching: MetadataFetchQueue | undefined;
   try {
+    const logger = options.logger;
+    let reportCatchUp: ((seqno: number) => void) | undefined;
+    if (options.progress && logger?.info) {
+      const last = await index.reader.lastMasterchainSeqno();
+      reportCatchUp = catchUpProgress({
+        ...options.progress,
+        network: options.network,
+        from: last >= 0 ? last : (options.startAt ?? 0) - 1,
+        head: () => options.chain.masterchainInfo().last.id.seqno,
+        log: { info: (fields, message) => logger.info!(fields, message) },
+      });
+    }
     attachment = await attachIndexToChain(index, options.chain, {
       logger: options.logger,
       startAt: options.startAt,
       threadNice: options.threadNice,
-      onIndexed: () => fetching?.wake(),
+      onIndexed: (seqno) => {
+        fetching?.wake();
+        reportCatchUp?.(seqno);
+      },
       dnsRoots: options.dnsRoots,
     });
   } catch (error) {
@@ -99,6 +140,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
         await fetching?.stop();
         await attachment.detach();
         await index.close();
+        await claim?.release();
       })()),
   };
 }

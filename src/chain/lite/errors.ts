@@ -38,6 +38,11 @@ export class LiteUnavailable extends Error {
   override name = 'LiteUnavailable';
 }
 
+/** The liteservers answer, but for another network than the global config's (another zero state): nothing to wait for. */
+export class LiteWrongNetwork extends Error {
+  override name = 'LiteWrongNetwork';
+}
+
 /** The request ran out of time before any liteserver answered: 504. */
 export class LiteTimeout extends Error {
   override name = 'LiteTimeout';

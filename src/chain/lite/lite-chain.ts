@@ -127,6 +127,7 @@ export class LiteChain implements Chain {
       clock: options.clock,
       logger: options.logger,
       verifyHead: (last, server) => this.trust.verify(fromTlBlockId(last), server),
+      zeroState: options.globalConfig.zeroState,
     });
     this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir));
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;

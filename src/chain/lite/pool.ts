@@ -30,7 +30,7 @@ import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { LiteConnection } from './connection.js';
 import { DEFAULT_FOLLOWER_QUERIES_PER_SECOND, FollowerBudget } from './follower-budget.js';
-import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable } from './errors.js';
+import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable, LiteWrongNetwork } from './errors.js';
 
 /** liteServer.error codes that say "this server cannot answer now", not "the request is wrong" (td's ErrorCode). */
 const RETRYABLE_CODES = new Set([651 /* notready */, 652 /* timeout */, 653 /* cancelled */]);
@@ -56,6 +56,11 @@ export interface LitePoolOptions {
   verifyHead?: (last: tonNode_blockIdExt, server: string) => Promise<void>;
   /** Most liteserver queries per second the index's follower starts (default 100). */
   followerQueriesPerSecond?: number;
+  /**
+   * The network's zero state (the global config's): a server whose masterchain info names another one serves
+   * another network, and is neither asked nor believed (LiteWrongNetwork at start when every server does).
+   */
+  zeroState?: { rootHash: Buffer; fileHash: Buffer };
 }
 
 /** Set while the follower's reads run (asFollower): the queries they make are the follower's. */
@@ -96,6 +101,10 @@ class ServerState {
   mcSeqno: number | null = null;
   lastInfo: liteServer_masterchainInfo | null = null;
   checking = false;
+  /** Set while the server says its chain starts from another zero state than the config's: why it is not used. */
+  foreign: string | undefined;
+  /** The last thing that went wrong with it (connection or health check), for messages naming each server's state. */
+  lastProblem: string | undefined;
 
   constructor(
     readonly connection: LiteConnection,
@@ -124,6 +133,7 @@ export class LitePool extends EventEmitter {
   private readonly maxInFlight: number;
   private readonly maxLag: number;
   private readonly verifyHead?: LitePoolOptions['verifyHead'];
+  private readonly zeroState?: LitePoolOptions['zeroState'];
   private readonly followerSlots: number;
   readonly followerBudget: FollowerBudget;
   private readonly healthTimer: NodeJS.Timeout;
@@ -143,6 +153,7 @@ export class LitePool extends EventEmitter {
     this.maxInFlight = options.maxInFlightPerServer ?? 32;
     this.maxLag = options.maxLagBlocks ?? 2;
     this.verifyHead = options.verifyHead;
+    this.zeroState = options.zeroState;
     this.followerSlots = FollowerBudget.slots(this.maxInFlight);
     this.followerBudget = new FollowerBudget(options.followerQueriesPerSecond ?? DEFAULT_FOLLOWER_QUERIES_PER_SECOND, this.clock);
     this.servers = options.servers.map((address) => {
@@ -150,6 +161,7 @@ export class LitePool extends EventEmitter {
       state.connection.on('ready', () => void this.check(state));
       state.connection.on('down', (reason: Error) => {
         state.breaker.failure();
+        state.lastProblem = withoutLabel(reason.message, state.connection.label);
         this.logger?.warn({ server: state.connection.label, reason: reason.message }, 'liteserver connection lost');
       });
       return state;
@@ -161,10 +173,33 @@ export class LitePool extends EventEmitter {
     this.healthTimer.unref();
   }
 
-  /** Resolves once some server has answered a health check (its head maybe not proven yet); rejects after `timeoutMs`. */
+  /**
+   * Resolves once some server of this network has answered a health check (its head maybe not proven yet); rejects
+   * after `timeoutMs` (LiteUnavailable), or as soon as every server has answered as one of another network
+   * (LiteWrongNetwork: waiting would not help).
+   */
   waitAnswer(timeoutMs: number): Promise<void> {
     if (this.answered) return Promise.resolve();
-    return this.nextEvent<void>('answered', timeoutMs, () => `no liteserver answered within ${timeoutMs} ms`);
+    const wrong = this.wrongNetwork();
+    if (wrong) return Promise.reject(wrong);
+    const waiting = this.nextEvent<void>('answered', timeoutMs, () => `no liteserver answered within ${timeoutMs} ms`);
+    return new Promise<void>((resolve, reject) => {
+      const onForeign = () => {
+        const error = this.wrongNetwork();
+        if (error) {
+          this.off('foreign', onForeign);
+          reject(error);
+        }
+      };
+      this.on('foreign', onForeign);
+      waiting.then(resolve, reject).finally(() => this.off('foreign', onForeign));
+    });
+  }
+
+  /** LiteWrongNetwork when every server is known to serve another network than the config's, else undefined. */
+  private wrongNetwork(): LiteWrongNetwork | undefined {
+    if (!this.servers.every((s) => s.foreign !== undefined)) return undefined;
+    return new LiteWrongNetwork(`every liteserver of the config serves another network: ${this.servers.map((s) => `${s.connection.label} ${s.foreign}`).join('; ')}`);
   }
 
   /** Resolves once some server has reported its head (proven, with `verifyHead`); rejects after `timeoutMs`. */
@@ -194,7 +229,7 @@ export class LitePool extends EventEmitter {
   bestHead(): HeadInfo | undefined {
     let best: ServerState | undefined;
     for (const s of this.servers) {
-      if (!s.lastInfo || !s.connection.isReady() || s.breaker.state !== 'closed') continue;
+      if (!s.lastInfo || !s.connection.isReady() || s.breaker.state !== 'closed' || s.foreign !== undefined) continue;
       if (!best || s.lastInfo.last.seqno > best.lastInfo!.last.seqno) best = s;
     }
     return best ? { info: best.lastInfo!, server: best.connection.label } : undefined;
@@ -292,7 +327,7 @@ export class LitePool extends EventEmitter {
     let best: ServerState | undefined;
     let busy = false;
     for (const s of this.servers) {
-      if (tried.has(s) || !s.connection.isReady() || (only !== undefined && s.connection.label !== only)) continue;
+      if (tried.has(s) || !s.connection.isReady() || s.foreign !== undefined || (only !== undefined && s.connection.label !== only)) continue;
       // A server known not to have the block yet; one whose head is unknown may still be asked.
       if (minSeqno !== undefined && s.mcSeqno !== null && s.mcSeqno < minSeqno) continue;
       if (s.mcSeqno !== null && this.headSeqno - s.mcSeqno > this.maxLag && (minSeqno === undefined || minSeqno > s.mcSeqno)) continue;
@@ -354,6 +389,15 @@ export class LitePool extends EventEmitter {
       });
       server.observeLatency(this.clock.now() - started);
       server.breaker.success();
+      const foreign = this.foreignZeroState(info);
+      if (foreign !== server.foreign) {
+        server.foreign = foreign;
+        if (foreign) {
+          this.logger?.warn({ server: server.connection.label, reason: foreign }, 'liteserver of another network: not used');
+          this.emit('foreign');
+        }
+      }
+      if (foreign) return;
       if (!this.answered) {
         this.answered = true;
         this.emit('answered');
@@ -364,6 +408,7 @@ export class LitePool extends EventEmitter {
           await this.verifyHead(info.last, server.connection.label);
         } catch (err) {
           server.breaker.failure();
+          server.lastProblem = `head ${info.last.seqno} not proven: ${(err as Error).message}`;
           this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
           return;
         }
@@ -376,15 +421,32 @@ export class LitePool extends EventEmitter {
       }
     } catch (err) {
       server.breaker.failure();
+      server.lastProblem = withoutLabel((err as Error).message, server.connection.label);
       this.logger?.debug({ server: server.connection.label, reason: (err as Error).message }, 'liteserver health check failed');
     } finally {
       server.checking = false;
     }
   }
 
+  /** Why `info` is of another network than the config's (its zero state), or undefined when it is of this one. */
+  private foreignZeroState(info: liteServer_masterchainInfo): string | undefined {
+    const expected = this.zeroState;
+    if (!expected || (info.init.rootHash.equals(expected.rootHash) && info.init.fileHash.equals(expected.fileHash))) return undefined;
+    return `starts from zero state ${info.init.rootHash.toString('hex').toUpperCase()}, the config's is ${expected.rootHash.toString('hex').toUpperCase()}`;
+  }
+
   private describeServers(): string {
     return this.servers
-      .map((s) => `${s.connection.label} ${s.connection.isReady() ? `breaker ${s.breaker.state}` : 'not connected'}`)
+      .map((s) => {
+        if (s.foreign) return `${s.connection.label} of another network (${s.foreign})`;
+        if (!s.connection.isReady()) return `${s.connection.label} not connected${s.lastProblem ? `: ${s.lastProblem}` : ''}`;
+        return `${s.connection.label} breaker ${s.breaker.state}${s.lastProblem && (s.breaker.state !== 'closed' || s.lastInfo === null) ? `: ${s.lastProblem}` : ''}`;
+      })
       .join(', ');
   }
+}
+
+/** A connection's message without the server label it starts with (the description names the server already). */
+function withoutLabel(message: string, label: string): string {
+  return message.startsWith(`${label}: `) ? message.slice(label.length + 2) : message;
 }

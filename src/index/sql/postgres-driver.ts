@@ -7,11 +7,28 @@
  * ~25 % less time on an empty index (parsing and planning a fresh 500-row VALUES list each time), ~3 %
  * at a million transactions (where index maintenance dominates).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { QueryTimeoutError, StoreUnavailableError, type InsertBatch, type SqlDriver, type SqlRow, type SqlValue } from './driver.js';
 
 /** Held while a schema is created or migrated, so instances starting together take turns. */
 export const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7404617, 1)';
+
+/**
+ * The second key of a schema's advisory locks (the writer lock below, the claim of sql/schema-claim.ts): the first 4
+ * bytes of its name's SHA-256, as a signed int4.
+ */
+export function schemaLockKey(schema: string): number {
+  return createHash('sha256').update(schema).digest().readInt32BE(0);
+}
+
+/**
+ * Held by every write transaction on a schema, so instances sharing a lite network's index write one at a time.
+ * They write the same blocks, and two transactions upserting the same rows in different orders deadlock (seen
+ * with two instances on one network: PostgreSQL aborts one, its blocks retried a second later). Within one
+ * instance writes are one at a time already; the lock costs a round trip per transaction (a group of blocks).
+ */
+const WRITER_LOCK_CLASS = 7404619;
 
 /** PostgreSQL's limit on bind parameters in one statement. */
 const MAX_PARAMETERS = 65_535;
@@ -35,10 +52,15 @@ export class PostgresDriver implements SqlDriver {
   /** Prepared statement names by shape (table, columns, conflict clause, rows): one name per text. */
   private readonly statements = new Map<string, string>();
 
+  private readonly writerLock: string;
+
   private constructor(
     private readonly pool: pg.Pool,
     private readonly queryTimeoutMs: number | undefined,
-  ) {}
+    schema: string,
+  ) {
+    this.writerLock = `SELECT pg_advisory_xact_lock(${WRITER_LOCK_CLASS}, ${schemaLockKey(schema)})`;
+  }
 
   private statementName(batch: InsertBatch, rows: number): string {
     const shape = `${batch.table}|${batch.columns.join(',')}|${batch.conflict ?? ''}|${rows}`;
@@ -70,7 +92,7 @@ export class PostgresDriver implements SqlDriver {
     });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const driver = new PostgresDriver(pool, timeout);
+    const driver = new PostgresDriver(pool, timeout, schema);
     // Under the migration lock: two instances creating the same schema at once collide otherwise
     // (CREATE SCHEMA IF NOT EXISTS is not atomic in PostgreSQL).
     await driver.write([], [MIGRATION_LOCK, `CREATE SCHEMA IF NOT EXISTS ${schema}`]);
@@ -96,6 +118,7 @@ export class PostgresDriver implements SqlDriver {
     try {
       await client.query('BEGIN');
       if (this.queryTimeoutMs) await client.query('SET LOCAL statement_timeout = 0');
+      await client.query(this.writerLock);
       for (const statement of before) await client.query(statement);
       for (const batch of batches) {
         let start = 0;
