@@ -17,13 +17,9 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
-<<<<<<< HEAD
  *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts)
- * Orderings the API needs are covered by an index each: transactions by (account, lt) and (lt, account),
-=======
  * Orderings the API needs are covered by an index each: transactions by (account, lt) (since migration 10
  * (account, lt, trace_id), traces/account-index-migration.ts) and (lt, account),
->>>>>>> 204e1d0 (traces: account index carries trace_id (migration 10, in place), a page budget of 4,000 transactions for /traces, peer-state lookup no longer breaks SQLite past 500 accounts (/traces?limit=1000 was a 500); bench:traces)
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
  */
 import type { SqlDriver } from './sql/driver.js';
