@@ -30,7 +30,8 @@ export function buildProgram(): Command {
     async (flags: Record<string, unknown>) => {
       const config = loadConfig({ flags, env: process.env });
       const running = await startTongate(config);
-      console.log(running.banner);
+      // stderr: stdout carries log records only (src/cli/logger.ts).
+      console.error(running.banner);
       const shutdown = (signal: string) => {
         console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
         running.stop().then(

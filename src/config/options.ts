@@ -198,6 +198,13 @@ export const OPTIONS: OptionSpec[] = [
   },
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
   { key: 'logLevel', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug or silent', defaultValue: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  {
+    key: 'logFormat',
+    flag: '--log-format <format>',
+    description: 'json (JSON lines on stdout, for log shippers) or pretty (coloured lines for people)',
+    defaultValue: 'json',
+    parse: oneOf('json', 'pretty'),
+  },
   ...UPSTREAM_OPTIONS,
   ...METADATA_FETCH_OPTIONS,
   ...DNS_ROOT_OPTIONS,
