@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { publishKeyChange, type KeyChangeMessage } from './keys/change-bus.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from './keys/key-material.js';
 import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } from './keys/key-store.js';
-import { openKeyStore } from './keys/open-key-store.js';
+import { missingEmbeddedKeyStore, openKeyStore } from './keys/open-key-store.js';
 import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
 import { withTimeout } from './timeout.js';
 import { showInput } from '../util/show-input.js';
@@ -177,11 +177,16 @@ export class KeyAdmin {
 
 /**
  * A KeyAdmin for a process that is not the server (the CLI): opens the same store the server uses
- * and, with a Redis URL, a connection to broadcast changes to the running instances.
+ * and, with a Redis URL, a connection to broadcast changes to the running instances. `existing`: the
+ * command cannot do anything on an empty store (list, show, revoke), so a missing embedded store is a 404
+ * naming its file rather than a new empty one.
  */
 export async function openKeyAdmin(
   options: Pick<AccessOptions, 'networks' | 'defaultKeyRps' | 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral' | 'redisUrl' | 'redisPrefix'>,
+  { existing = false }: { existing?: boolean } = {},
 ): Promise<{ admin: KeyAdmin; close(): Promise<void> }> {
+  const missing = existing ? missingEmbeddedKeyStore(options) : undefined;
+  if (missing) throw new AdminError(404, `no key store at ${missing} (tongate start creates it there; another deployment: --data-dir or --database-url)`);
   const store = await openKeyStore(options);
   // A short-lived connection: one try, no reconnect loop keeping the CLI alive when Redis is down.
   const redis = options.redisUrl

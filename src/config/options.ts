@@ -18,6 +18,8 @@ export interface OptionSpec {
   description: string;
   /** Shown in --help and the README; applied when no source sets the option. */
   defaultValue?: unknown;
+  /** How --help shows the default when the value itself reads badly there (24 words, say). */
+  defaultHelp?: string;
   /** Repeatable flag (collected into an array); env and file give a comma-separated string or an array. */
   repeatable?: boolean;
   /** Turns a raw value (string from a flag or env, any JSON/YAML value from a file) into the typed value. */
@@ -169,6 +171,7 @@ export const OPTIONS: OptionSpec[] = [
     flag: '--faucet-mnemonic <words>',
     description: '24 words of the local chains\' faucet wallets',
     defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
+    defaultHelp: 'the public mnemonic the banner prints',
     parse: asMnemonic,
   },
   {
