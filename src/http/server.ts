@@ -19,6 +19,7 @@ import { registerDevnetRoutes } from '../devnet/routes.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerHealth } from './health.js';
+import { registerLanding } from './landing.js';
 import { planListeners, type ListenerPlan } from './listeners.js';
 import { accessHook, accessLogSerializers } from './access-hook.js';
 import { registerAdminRoutes } from './admin-routes.js';
@@ -96,6 +97,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   app.setNotFoundHandler(notFoundHandler);
 
   registerHealth(app, { clock, staleAfterMs: Math.max(10_000, config.blockIntervalMs * 10) });
+  registerLanding(app, { access: access.enabled, version: VERSION });
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);
