@@ -106,7 +106,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
       indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
     };
   });
-  registerChainMetrics(access.metrics.registry, networks);
+  registerChainMetrics(access.metrics.registry, networks, clock);
   const gateway = createGateway({ config, networks, clock, logger, access });
   try {
     await gateway.listen();

@@ -6,17 +6,23 @@
  * v3 answers what the index holds). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
-import { isDevnetChain } from '../chain/types.js';
+import { isDevnetChain, type Chain } from '../chain/types.js';
 import type { Clock } from '../util/clock.js';
 
 export const INDEX_LAG_DEGRADED = 10;
+
+/** How old a chain's newest masterchain block is: a local chain's on its own (virtual) clock, others on `clock`. */
+export function lastBlockAgeMs(chain: Chain, clock: Clock): number {
+  const local = isDevnetChain(chain) ? chain : undefined;
+  return Math.max(0, (local?.time().nowMs ?? clock.now()) - chain.masterchainInfo().last.genUtime * 1000);
+}
 
 export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { clock: Clock; staleAfterMs: number }): void {
   const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const chain = request.network.chain;
     const last = chain.masterchainInfo().last;
     const local = isDevnetChain(chain) ? chain : undefined;
-    const ageMs = Math.max(0, (local?.time().nowMs ?? clock.now()) - last.genUtime * 1000);
+    const ageMs = lastBlockAgeMs(chain, clock);
     const manual = local?.miningMode().mode === 'manual';
     const ready = manual || ageMs <= staleAfterMs;
     const lag = request.network.indexLag?.();
