@@ -69,7 +69,13 @@ test('/metrics: request durations by network, route class and status; chain gaug
   assert.equal(count('network="testnet",class="metrics",status="200"'), 1, 'the scrape before (this one is timed once answered)');
   const sum = sample(text, 'tongate_http_request_duration_seconds_sum', 'network="testnet",class="v3",status="200"')!;
   assert.ok(sum > 0 && sum < 60, `a duration in seconds: ${sum}`);
-  assert.equal(sample(text, 'tongate_http_request_duration_seconds_bucket', 'le="+Inf",network="testnet",class="v3",status="200"'), 1);
+  assert.equal(sample(text, 'tongate_http_request_duration_seconds_bucket', 'network="testnet",class="v3",status="200",le="+Inf"'), 1);
+  // Buckets are cumulative, rising to the count.
+  const landing = text.split('\n').filter((l) => l.startsWith('tongate_http_request_duration_seconds_bucket{network="testnet",class="landing",status="200",'));
+  const counts = landing.map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+  assert.equal(counts.length, 15, 'fourteen bounds and +Inf');
+  for (let i = 1; i < counts.length; i++) assert.ok(counts[i] >= counts[i - 1], landing.join('\n'));
+  assert.equal(counts.at(-1), 2);
 
   const seqno = testnet.chain.masterchainInfo().last.id.seqno;
   assert.equal(sample(text, 'tongate_chain_last_seqno', 'network="testnet"'), seqno);
