@@ -2,8 +2,8 @@
  * Gauges of the chains behind the networks, in the access layer's registry (served at /metrics): per network of
  * kind local or lite, its newest masterchain seqno, that block's age, the transactions of the newest indexed
  * masterchain block and the shard blocks it commits, and how far the v3 index is behind; for lite networks, each
- * liteserver's state as the pool sees it. Networks of kind upstream have no chain of their own (their upstreams'
- * figures are the tongate_upstream_* metrics). Read when /metrics is scraped (prom-client's collect()), nothing
+ * liteserver's state as the pool sees it. Networks of kind upstream have no chain of their own: only the seqno their
+ * upstreams last reported (the rest of their figures are the tongate_upstream_* metrics). Read when /metrics is scraped (prom-client's collect()), nothing
  * on the hot path.
  */
 import { Gauge, type Registry } from 'prom-client';
@@ -11,6 +11,7 @@ import type { NetworkContext } from '../api/network-context.js';
 import { LiteChain } from '../chain/lite/index.js';
 import { lastBlockAgeMs } from '../http/health.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import type { UpstreamNetwork } from '../upstream/network.js';
 
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
@@ -31,7 +32,20 @@ export function registerChainMetrics(registry: Registry, networks: NetworkContex
         for (const n of chained) this.set({ network: n.name }, value(n));
       },
     });
-  perNetwork('tongate_chain_last_seqno', "Seqno of the network's newest masterchain block", (n) => n.chain.masterchainInfo().last.id.seqno);
+  new Gauge({
+    name: 'tongate_chain_last_seqno',
+    help: "Seqno of the network's newest masterchain block (an upstream network: the newest its upstreams reported in their health checks)",
+    labelNames: ['network'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const n of chained) this.set({ network: n.name }, n.chain.masterchainInfo().last.id.seqno);
+      for (const n of networks) {
+        const seqno = (n as { upstream?: UpstreamNetwork }).upstream?.lastSeqno();
+        if (seqno !== undefined) this.set({ network: n.name }, seqno);
+      }
+    },
+  });
   perNetwork(
     'tongate_chain_last_block_age_seconds',
     "Age of the network's newest masterchain block (a local chain's on its own clock, which /devnet/time moves)",

@@ -8,6 +8,8 @@ import { toNano } from '@ton/core';
 import { routeClass } from '../../src/http/request-durations.js';
 import { ADMIN_TOKEN, startManualTongate } from '../devnet/support.js';
 import { testWallet } from '../chain/support.js';
+import { freePort } from '../support/ports.js';
+import { startTestTongate } from '../support/tongate.js';
 
 /** The value of one sample line of the exposition text, or undefined when it is absent. */
 function sample(text: string, name: string, labels: string): number | undefined {
@@ -84,4 +86,26 @@ test('/metrics: request durations by network, route class and status; chain gaug
   assert.ok(age >= 0 && Number.isFinite(age), `block age ${age}`);
   assert.ok(sample(text, 'tongate_chain_block_transactions', 'network="testnet"')! >= 1, 'the fund transaction is in the newest indexed block');
   assert.equal(sample(text, 'tongate_index_lag_blocks', 'network="testnet"'), 0);
+});
+
+test('/metrics of an upstream network: forwarded answers timed as its own, the seqno its upstreams reported, no chain of its own', async (t) => {
+  const origin = await startTestTongate({ mining: 'manual' });
+  t.after(() => origin.stop());
+  const port = await freePort();
+  const front = await startTestTongate({
+    network: [`mainnet=http://127.0.0.1:${port}`],
+    backend: ['mainnet=upstream'],
+    upstreamV2: [`mainnet=${origin.url('mainnet')}/api/v2`],
+    adminToken: ADMIN_TOKEN,
+  });
+  t.after(() => front.stop());
+  const forwarded = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
+  assert.equal(forwarded.status, 200);
+  const seqno = (await forwarded.json()).result.last.seqno;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  assert.equal(sample(text, 'tongate_http_request_duration_seconds_count', 'network="mainnet",class="v2",status="200"'), 1);
+  // The origin makes no block in this test (manual mining): the front's start-up health check saw this seqno too.
+  assert.equal(sample(text, 'tongate_chain_last_seqno', 'network="mainnet"'), seqno);
+  assert.equal(sample(text, 'tongate_chain_last_block_age_seconds', 'network="mainnet"'), undefined);
+  assert.equal(sample(text, 'tongate_index_lag_blocks', 'network="mainnet"'), undefined);
 });
