@@ -49,11 +49,12 @@ const child = spawn(
   process.execPath,
   [join(root, 'bin', 'tongate.js'), 'start', '--ephemeral', '--admin-token', ADMIN, '--log-level', 'error',
     '--network', `mainnet=http://127.0.0.1:${ports[0]}`, '--network', `testnet=http://127.0.0.1:${ports[1]}`],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+  // The banner is on stderr; stdout has the log lines.
+  { stdio: ['ignore', 'inherit', 'pipe'] },
 );
 let banner = '';
 await new Promise<void>((resolve, reject) => {
-  child.stdout!.on('data', (chunk) => {
+  child.stderr!.on('data', (chunk) => {
     banner += chunk;
     if (/ready in/.test(banner)) resolve();
   });

@@ -1,6 +1,7 @@
 /**
  * Key and account administration: the one implementation behind the CLI (`tongate keys ...`,
- * `tongate accounts set`) and the admin HTTP API. Validates input (400 with the field named),
+ * `tongate accounts set`) and the admin HTTP API. Validates input (422 with the field named, as every
+ * other API of tongate answers a bad value),
  * writes through the key store, and announces the change so caches drop it at once.
  */
 import { Redis } from 'ioredis';
@@ -8,7 +9,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { publishKeyChange, type KeyChangeMessage } from './keys/change-bus.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from './keys/key-material.js';
 import { DuplicateKeyError, type AccountLimit, type KeyInfo, type KeyStore } from './keys/key-store.js';
-import { openKeyStore } from './keys/open-key-store.js';
+import { missingEmbeddedKeyStore, openKeyStore } from './keys/open-key-store.js';
 import { MAX_RPS, isValidRps, type AccessOptions } from './options.js';
 import { withTimeout } from './timeout.js';
 import { showInput } from '../util/show-input.js';
@@ -16,7 +17,7 @@ import { showInput } from '../util/show-input.js';
 export class AdminError extends Error {
   override name = 'AdminError';
   constructor(
-    readonly status: 400 | 404 | 409,
+    readonly status: 404 | 409 | 422,
     message: string,
   ) {
     super(message);
@@ -76,9 +77,9 @@ export class KeyAdmin {
     const expiresAt = input.expires === undefined || input.expires === null || input.expires === '' ? null : this.expiry(input.expires, now);
     let raw: string;
     if (input.key !== undefined) {
-      if (typeof input.key !== 'string') throw new AdminError(400, 'key: must be a string');
+      if (typeof input.key !== 'string') throw new AdminError(422, 'key: must be a string');
       const problem = importProblem(input.key);
-      if (problem) throw new AdminError(400, problem);
+      if (problem) throw new AdminError(422, problem);
       raw = input.key;
     } else {
       raw = generateKey();
@@ -136,51 +137,56 @@ export class KeyAdmin {
   }
 
   private network(value: unknown): string {
-    if (typeof value !== 'string' || value === '') throw new AdminError(400, `network: required, one of ${this.o.networks.join(', ')}`);
-    if (!this.o.networks.includes(value)) throw new AdminError(400, `network: unknown network ${quoted(value)} (one of ${this.o.networks.join(', ')})`);
+    if (typeof value !== 'string' || value === '') throw new AdminError(422, `network: required, one of ${this.o.networks.join(', ')}`);
+    if (!this.o.networks.includes(value)) throw new AdminError(422, `network: unknown network ${quoted(value)} (one of ${this.o.networks.join(', ')})`);
     return value;
   }
 
   private rps(value: unknown): number {
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (!isValidRps(n)) throw new AdminError(400, `rps: must be an integer from 1 to ${MAX_RPS} (got ${quoted(value)})`);
+    if (!isValidRps(n)) throw new AdminError(422, `rps: must be an integer from 1 to ${MAX_RPS} (got ${quoted(value)})`);
     return n;
   }
 
   private accountName(value: unknown): string {
     if (typeof value !== 'string' || !ACCOUNT_NAME.test(value)) {
-      throw new AdminError(400, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${quoted(value)})`);
+      throw new AdminError(422, `account: 1-64 characters of letters, digits, ".", "_", "@", "-" (got ${quoted(value)})`);
     }
     return value;
   }
 
   private label(value: unknown): string {
     if (typeof value !== 'string' || value.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(value)) {
-      throw new AdminError(400, `label: text of at most ${MAX_LABEL} characters without control characters`);
+      throw new AdminError(422, `label: text of at most ${MAX_LABEL} characters without control characters`);
     }
     return value;
   }
 
   private expiry(value: unknown, now: number): number {
     const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-    if (!Number.isFinite(ms)) throw new AdminError(400, `expires: not a date: ${quoted(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
-    if (ms <= now) throw new AdminError(400, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
+    if (!Number.isFinite(ms)) throw new AdminError(422, `expires: not a date: ${quoted(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
+    if (ms <= now) throw new AdminError(422, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
     return ms;
   }
 
   private id(value: unknown): string {
-    if (typeof value !== 'string' || value === '' || value.length > 64) throw new AdminError(400, 'id: a key id such as key_AbC123...');
+    if (typeof value !== 'string' || value === '' || value.length > 64) throw new AdminError(422, 'id: a key id such as key_AbC123...');
     return value;
   }
 }
 
 /**
  * A KeyAdmin for a process that is not the server (the CLI): opens the same store the server uses
- * and, with a Redis URL, a connection to broadcast changes to the running instances.
+ * and, with a Redis URL, a connection to broadcast changes to the running instances. `existing`: the
+ * command cannot do anything on an empty store (list, show, revoke), so a missing embedded store is a 404
+ * naming its file rather than a new empty one.
  */
 export async function openKeyAdmin(
   options: Pick<AccessOptions, 'networks' | 'defaultKeyRps' | 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral' | 'redisUrl' | 'redisPrefix'>,
+  { existing = false }: { existing?: boolean } = {},
 ): Promise<{ admin: KeyAdmin; close(): Promise<void> }> {
+  const missing = existing ? missingEmbeddedKeyStore(options) : undefined;
+  if (missing) throw new AdminError(404, `no key store at ${missing} (tongate start creates it there; another deployment: --data-dir or --database-url)`);
   const store = await openKeyStore(options);
   // A short-lived connection: one try, no reconnect loop keeping the CLI alive when Redis is down.
   const redis = options.redisUrl

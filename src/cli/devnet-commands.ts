@@ -110,40 +110,60 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   const snapshot = program
     .command('snapshot')
     .description("save and restore a local network's state (chain, index, pending messages, clock), list, delete, export and import them as files");
-  const on = (command: Command) =>
-    configure(command.requiredOption('--network <name>', 'which network (its base URL comes from --config, TONGATE_NETWORK or the defaults)'), ['network']);
-  const devnetOf = (flags: Record<string, unknown>) => {
-    const { config, networks } = target(flags);
-    const reach = devnetTarget(config, networks[0]);
-    return { devnet: reach.client, network: networks[0].name, ask: <T>(what: string, call: Promise<T>) => refusedAs(what, reach, networks[0], call) };
+  // Save, restore, list and delete act on every local network unless one is named, as `tongate mine` does;
+  // export and import move one network's file, so they need it named when there are several.
+  const everyOrOne = (command: Command) =>
+    configure(command.option('--network <name>', 'which network (default: every local network of the configuration)'), ['network']);
+  const one = (command: Command) =>
+    configure(command.option('--network <name>', 'which network (default: the only local network of the configuration)'), ['network']);
+  /** A network's devnet client, and its calls' failures told in words that name the URL (devnet-target.ts). */
+  const reachOf = (config: TongateConfig, network: NetworkConfig) => {
+    const reach = devnetTarget(config, network);
+    return { devnet: reach.client, network: network.name, ask: <T>(what: string, call: Promise<T>) => refusedAs(what, reach, network, call) };
   };
-  on(snapshot.command('save').description('save the network as snapshot NAME (POST /devnet/snapshots)').argument('<name>', 'letters, digits, ".", "_", "-"')).action(
+  const devnetsOf = (flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags, { all: true });
+    return networks.map((network) => reachOf(config, network));
+  };
+  const devnetOf = (flags: Record<string, unknown>) => {
+    const { config, networks } = target(flags, { all: true, single: true });
+    return reachOf(config, networks[0]);
+  };
+  everyOrOne(snapshot.command('save').description('save the network as snapshot NAME (POST /devnet/snapshots)').argument('<name>', 'letters, digits, ".", "_", "-"')).action(
     async (name: string, flags: Record<string, unknown>) => {
-      const { devnet, network, ask } = devnetOf(flags);
-      const saved = await ask('snapshot save', devnet.snapshot(name));
-      console.log(`${network}: saved snapshot ${saved.name} at seqno ${saved.seqno} (${saved.pendingMessages} pending messages)`);
+      for (const { devnet, network, ask } of devnetsOf(flags)) {
+        const saved = await ask('snapshot save', devnet.snapshot(name));
+        console.log(`${network}: saved snapshot ${saved.name} at seqno ${saved.seqno} (${saved.pendingMessages} pending messages)`);
+      }
     },
   );
-  on(snapshot.command('restore').description('put the network back to snapshot NAME; later blocks and snapshots are dropped').argument('<name>')).action(
+  everyOrOne(snapshot.command('restore').description('put the network back to snapshot NAME; later blocks and snapshots are dropped').argument('<name>')).action(
     async (name: string, flags: Record<string, unknown>) => {
-      const { devnet, network, ask } = devnetOf(flags);
-      const restored = await ask('snapshot restore', devnet.restoreSnapshot(name));
-      const dropped = restored.droppedSnapshots.length > 0 ? `; dropped the later snapshots ${restored.droppedSnapshots.join(', ')}` : '';
-      console.log(`${network}: restored snapshot ${restored.name}, back at seqno ${restored.seqno}${dropped}`);
+      for (const { devnet, network, ask } of devnetsOf(flags)) {
+        const restored = await ask('snapshot restore', devnet.restoreSnapshot(name));
+        const dropped = restored.droppedSnapshots.length > 0 ? `; dropped the later snapshots ${restored.droppedSnapshots.join(', ')}` : '';
+        console.log(`${network}: restored snapshot ${restored.name}, back at seqno ${restored.seqno}${dropped}`);
+      }
     },
   );
-  on(snapshot.command('list').description('the snapshots of the network')).action(async (flags: Record<string, unknown>) => {
-    const { devnet, network, ask } = devnetOf(flags);
-    const all = await ask('snapshot list', devnet.snapshots());
-    if (all.length === 0) console.log(`${network}: no snapshots`);
-    for (const s of all) console.log(`${s.name}	seqno ${s.seqno}	${new Date(s.createdAt * 1000).toISOString()}	${s.pendingMessages} pending messages`);
+  everyOrOne(snapshot.command('list').description("the snapshots of the network; times are the chain's clock (moved by /devnet/time), not the wall clock")).action(
+    async (flags: Record<string, unknown>) => {
+      const devnets = devnetsOf(flags);
+      for (const { devnet, network, ask } of devnets) {
+        const all = await ask('snapshot list', devnet.snapshots());
+        if (all.length === 0) console.log(`${network}: no snapshots`);
+        else if (devnets.length > 1) console.log(`${network}:`);
+        for (const s of all) console.log(`${s.name}	seqno ${s.seqno}	chain time ${new Date(s.createdAt * 1000).toISOString()}	${s.pendingMessages} pending messages`);
+      }
+    },
+  );
+  everyOrOne(snapshot.command('delete').description('forget snapshot NAME (the chain is unchanged)').argument('<name>')).action(async (name: string, flags: Record<string, unknown>) => {
+    for (const { devnet, network, ask } of devnetsOf(flags)) {
+      const deleted = await ask('snapshot delete', devnet.deleteSnapshot(name));
+      console.log(`${network}: deleted snapshot ${deleted.name} (seqno ${deleted.seqno})`);
+    }
   });
-  on(snapshot.command('delete').description('forget snapshot NAME (the chain is unchanged)').argument('<name>')).action(async (name: string, flags: Record<string, unknown>) => {
-    const { devnet, network, ask } = devnetOf(flags);
-    const deleted = await ask('snapshot delete', devnet.deleteSnapshot(name));
-    console.log(`${network}: deleted snapshot ${deleted.name} (seqno ${deleted.seqno})`);
-  });
-  on(snapshot.command('export').description('write snapshot NAME to FILE (a chain store as of it)').argument('<name>').argument('<file>')).action(
+  one(snapshot.command('export').description('write snapshot NAME to FILE (a chain store as of it)').argument('<name>').argument('<file>')).action(
     async (name: string, file: string, flags: Record<string, unknown>) => {
       const { devnet, network, ask } = devnetOf(flags);
       const bytes = await ask('snapshot export', devnet.exportSnapshot(name));
@@ -151,7 +171,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
       console.log(`${network}: exported snapshot ${name} to ${file} (${bytes.length} bytes)`);
     },
   );
-  on(
+  one(
     snapshot
       .command('import')
       .description('replace the network by FILE (an export of the same network) and save it as snapshot NAME; other snapshots are dropped')
@@ -170,8 +190,11 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   });
 }
 
-/** The networks a command acts on: the one named by --network, or (with `all`) every local one. */
-function target(flags: Record<string, unknown>, { all = false, own = [] as string[] } = {}): { config: TongateConfig; networks: NetworkConfig[] } {
+/**
+ * The networks a command acts on: the one named by --network, or (with `all`) every local one; `single`: the
+ * command takes one network, so without --network the configuration must have exactly one local network.
+ */
+function target(flags: Record<string, unknown>, { all = false, single = false, own = [] as string[] } = {}): { config: TongateConfig; networks: NetworkConfig[] } {
   const { network: name, blocks: _blocks, ...configFlags } = flags;
   // The command's own options are not configuration.
   const rest = Object.fromEntries(Object.entries(configFlags).filter(([key]) => !own.includes(key)));
@@ -179,6 +202,7 @@ function target(flags: Record<string, unknown>, { all = false, own = [] as strin
   if (name === undefined && all) {
     const local = config.networks.filter((n) => n.backend === 'local');
     if (local.length === 0) throw new ConfigError('--network', 'the configuration has no local network');
+    if (single && local.length > 1) throw new ConfigError('--network', `name one of the local networks: ${local.map((n) => n.name).join(', ')}`);
     return { config, networks: local };
   }
   const network = config.networks.find((n) => n.name === name);

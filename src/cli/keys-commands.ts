@@ -8,8 +8,11 @@
  *   registerKeyCommands(program, resolveOptions, { configure?, io? })
  *     resolveOptions(flags)  -> the AccessOptions of the deployment, from the command's flags other
  *                               than its own (config file, --data-dir, --database-url, --redis-url, ...)
- *     configure(command, own) adds the shared configuration flags to each command, except the keys
- *                               listed in `own` (this command's own options, e.g. 'network')
+ *     configure(command, own) adds the deployment's flags to each command (where its key store is), never
+ *                               one of the keys listed in `own` (this command's own options, e.g. 'network')
+ *
+ * Commands that write (keys create, accounts set) create the embedded store if there is none; the others
+ * refuse with a line naming the file, so running them in the wrong folder leaves no empty `.tongate/` behind.
  *
  * `keys create` prints the key alone on stdout (so `KEY=$(tongate keys create --network mainnet)`
  * works) and the details on stderr; `--json` prints {"id","key","network","rps",...} on stdout.
@@ -44,11 +47,11 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
     return command;
   };
   /** Runs `work` with a KeyAdmin on the deployment's store; admin errors become one line on stderr and exit code 1. */
-  const withAdmin = async (flags: Record<string, unknown>, own: string[], work: (admin: KeyAdmin) => Promise<void>): Promise<void> => {
+  const withAdmin = async (flags: Record<string, unknown>, own: string[], work: (admin: KeyAdmin) => Promise<void>, { existing = true } = {}): Promise<void> => {
     const shared = Object.fromEntries(Object.entries(flags).filter(([k]) => !own.includes(k)));
     let session: Awaited<ReturnType<typeof openKeyAdmin>> | undefined;
     try {
-      session = await openKeyAdmin(await resolveOptions(shared));
+      session = await openKeyAdmin(await resolveOptions(shared), { existing });
       await work(session.admin);
     } catch (error) {
       if (!(error instanceof AdminError || error instanceof AccessOptionsError)) throw error;
@@ -91,7 +94,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       }
       io.out(created.key);
       io.err(`created ${created.id}: ${describeKey(created)}. The key above is shown only once: store it now.`);
-    });
+       }, { existing: false });
   });
 
   const listOwn = ['json'];
@@ -141,7 +144,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       const limit = await admin.setAccountLimit({ name, network: flags.network as string, rps: flags.rps as number });
       if (flags.json) io.out(JSON.stringify(limit));
       else io.out(`account ${limit.name} on ${limit.network}: ${limit.rps} requests/s shared by its keys`);
-    });
+       }, { existing: false });
   });
 
   configure(accounts.command('list').description('list account limits').option('--json', 'print JSON'), listOwn).action(async (flags: Record<string, unknown>) => {

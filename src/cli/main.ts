@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
-import { OPTIONS, envName } from '../config/options.js';
+import { OPTIONS, envName, type OptionSpec } from '../config/options.js';
 import { startTongate } from './start.js';
 import { DataDirInUse } from '../data-dir/lock.js';
 import { VERSION } from '../version.js';
@@ -12,15 +12,34 @@ import { registerResetCommand } from './reset-command.js';
 import { keyAdminOptionsFrom } from './access-options.js';
 
 
-function addConfigOptions(command: Command, except: string[] = []): Command {
+/** What the key commands read of a deployment: where its key store is, and the Redis that tells the servers. */
+const KEY_STORE_OPTIONS = ['dataDir', 'databaseUrl', 'redisUrl'];
+/** What the devnet commands read of a deployment besides the base URLs (--config or TONGATE_NETWORK): the token. */
+const DEVNET_OPTIONS = ['adminToken'];
+/** What `tongate reset` reads: which networks are local, and where their data is. */
+const RESET_OPTIONS = ['backend', 'dataDir', 'databaseUrl', 'ephemeral'];
+
+/**
+ * Adds the deployment's options to a command: every one to `start`, and to each other command only those it
+ * reads (`only`), so its --help lists its own options rather than all of start's. `except`: keys the command
+ * uses for options of its own (e.g. `--network <name>`).
+ */
+function addConfigOptions(command: Command, except: string[] = [], only?: string[]): Command {
   command.option('--config <file>', 'read options from a YAML or JSON file (env TONGATE_CONFIG)');
-  for (const spec of OPTIONS.filter((s) => !except.includes(s.key))) {
-    const option = new Option(spec.flag, `${spec.description} (env ${envName(spec.key)})`);
-    if (spec.defaultValue !== undefined) option.default(undefined, Array.isArray(spec.defaultValue) ? spec.defaultValue.join(' ') : String(spec.defaultValue));
+  for (const spec of OPTIONS.filter((s) => !except.includes(s.key) && (only === undefined || only.includes(s.key)))) {
+    // The default is told, not set: an unset flag must stay undefined so the file and the environment can win.
+    const option = new Option(spec.flag, `${spec.description} (${defaultHelp(spec)}env ${envName(spec.key)})`);
     if (spec.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     command.addOption(option);
   }
   return command;
+}
+
+function defaultHelp(spec: OptionSpec): string {
+  const value = spec.defaultValue;
+  if (value === undefined) return '';
+  const shown = spec.defaultHelp ?? (Array.isArray(value) ? (value.length === 0 ? 'none' : value.join(',')) : String(value));
+  return `default: ${shown}; `;
 }
 
 export function buildProgram(): Command {
@@ -40,6 +59,8 @@ export function buildProgram(): Command {
       } finally {
         clearInterval(holdOpen);
       }
+      // stderr: stdout carries log records only (src/cli/logger.ts).
+      console.error(running.banner);
       const shutdown = (signal: string) => {
         console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
         running.stop().then(
@@ -57,11 +78,11 @@ export function buildProgram(): Command {
     },
   );
 
-  registerDevnetCommands(program, addConfigOptions);
-  registerResetCommand(program, addConfigOptions);
+  registerDevnetCommands(program, (command, except) => addConfigOptions(command, except, DEVNET_OPTIONS));
+  registerResetCommand(program, (command, except) => addConfigOptions(command, except, RESET_OPTIONS));
 
   registerKeyCommands(program, (flags) => keyAdminOptionsFrom(loadConfig({ flags, env: process.env })), {
-    configure: (command, own) => addConfigOptions(command, own),
+    configure: (command, own) => addConfigOptions(command, own, KEY_STORE_OPTIONS),
   });
 
   return program;

@@ -4,7 +4,7 @@
  * finishes the block in progress, closes the stores and exits 0.
  */
 import { fromNano } from '@ton/core';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { NetworkContext } from '../api/network-context.js';
 import { genesisAccounts, GenesisRefused, LocalChain } from '../chain/local/index.js';
 import { ConfigError } from '../config/errors.js';
@@ -14,6 +14,7 @@ import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
+import { createLogger } from './logger.js';
 import { createAccessLayer } from '../access/index.js';
 import { runIndex } from '../index/run-index.js';
 import { SchemaClaimed } from '../index/sql/schema-claim.js';
@@ -78,7 +79,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
 async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger }): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? pino({ level: config.logLevel });
+  const logger = deps.logger ?? (await createLogger(config));
 
   // Networks of kind upstream have no chain and no index: local and lite networks open them.
   const chained = config.networks.filter((network) => network.backend !== 'upstream');
@@ -137,7 +138,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
       indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
     };
   });
-  registerChainMetrics(access.metrics.registry, networks);
+  registerChainMetrics(access.metrics.registry, networks, clock);
   const gateway = createGateway({ config, networks, clock, logger, access });
   try {
     await gateway.listen();

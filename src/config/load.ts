@@ -73,6 +73,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     queryTimeoutMs: values.queryTimeout as number,
     bodyLimitBytes: values.bodyLimit as number,
     logLevel: values.logLevel as string,
+    logFormat: values.logFormat as TongateConfig['logFormat'],
     metadataFetch: metadataFetchConfig(values as unknown as MetadataFetchValues),
   };
   checkTls(config);

@@ -18,6 +18,8 @@ export interface OptionSpec {
   description: string;
   /** Shown in --help and the README; applied when no source sets the option. */
   defaultValue?: unknown;
+  /** How --help shows the default when the value itself reads badly there (24 words, say). */
+  defaultHelp?: string;
   /** Repeatable flag (collected into an array); env and file give a comma-separated string or an array. */
   repeatable?: boolean;
   /** Turns a raw value (string from a flag or env, any JSON/YAML value from a file) into the typed value. */
@@ -172,6 +174,7 @@ export const OPTIONS: OptionSpec[] = [
     flag: '--faucet-mnemonic <words>',
     description: '24 words of the local chains\' faucet wallets',
     defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
+    defaultHelp: 'the public mnemonic the banner prints',
     parse: asMnemonic,
   },
   {
@@ -201,6 +204,13 @@ export const OPTIONS: OptionSpec[] = [
   },
   { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
   { key: 'logLevel', flag: '--log-level <level>', description: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}`, defaultValue: 'info', parse: oneOf(...LOG_LEVELS) },
+  {
+    key: 'logFormat',
+    flag: '--log-format <format>',
+    description: 'json (JSON lines on stdout, for log shippers) or pretty (coloured lines for people)',
+    defaultValue: 'json',
+    parse: oneOf('json', 'pretty'),
+  },
   ...UPSTREAM_OPTIONS,
   ...METADATA_FETCH_OPTIONS,
   ...DNS_ROOT_OPTIONS,

@@ -80,6 +80,8 @@ export interface TongateConfig {
   queryTimeoutMs: number;
   bodyLimitBytes: number;
   logLevel: string;
+  /** Log lines on stdout: JSON lines (the default, for log shippers) or pino-pretty's lines for people. */
+  logFormat: 'json' | 'pretty';
   /** The offchain TEP-64 metadata fetcher (src/index/metadata-fetch); `enabled` false by default. */
   metadataFetch: MetadataFetchConfig;
 }

@@ -33,10 +33,11 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
     openapi: '3.1.0',
     info: {
       title: 'tongate devnet controls',
+      // Markdown in Swagger UI: `<...>` outside a code span is read as an HTML tag and dropped.
       version,
       description:
         'Controls of a local chain: mining, time, snapshots, state surgery, config changes, the faucet. Served only on networks of kind local ' +
-        '(404 elsewhere); with --admin-token, each needs Authorization: Bearer <token>. Bad input: 4xx naming the field.',
+        '(404 elsewhere); with --admin-token, each needs `Authorization: Bearer <token>`. Bad input: 4xx naming the field.',
     },
     tags: [{ name: 'devnet', description: 'local chain controls' }],
     paths,

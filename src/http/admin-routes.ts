@@ -85,7 +85,12 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
   );
 }
 
+class ApiBodyError extends Error {
+  readonly statusCode = 400;
+}
+
 function objectBody(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AdminError(400, 'body: a JSON object is required');
+  // Not a value of the right field but no object at all: 400, as the /devnet controls answer it.
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiBodyError('body: a JSON object is required');
   return body as Record<string, unknown>;
 }

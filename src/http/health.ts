@@ -10,7 +10,7 @@
  * the index holds). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
-import { isDevnetChain } from '../chain/types.js';
+import { isDevnetChain, type Chain } from '../chain/types.js';
 import type { Clock } from '../util/clock.js';
 
 export const INDEX_LAG_DEGRADED = 10;
@@ -20,12 +20,18 @@ export function staleAfter(blockIntervalMs: number): number {
   return Math.max(10_000, blockIntervalMs * 10);
 }
 
+/** How old a chain's newest masterchain block is: a local chain's on its own (virtual) clock, others on `clock`. */
+export function lastBlockAgeMs(chain: Chain, clock: Clock): number {
+  const local = isDevnetChain(chain) ? chain : undefined;
+  return Math.max(0, (local?.time().nowMs ?? clock.now()) - chain.masterchainInfo().last.genUtime * 1000);
+}
+
 export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { clock: Clock; staleAfterMs: number }): void {
   const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const chain = request.network.chain;
     const last = chain.masterchainInfo().last;
     const local = isDevnetChain(chain) ? chain : undefined;
-    const ageMs = Math.max(0, (local?.time().nowMs ?? clock.now()) - last.genUtime * 1000);
+    const ageMs = lastBlockAgeMs(chain, clock);
     const mining = local?.miningMode();
     let ready: boolean;
     if (local) {

@@ -19,6 +19,8 @@ import { registerDevnetRoutes } from '../devnet/routes.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerHealth, staleAfter } from './health.js';
+import { registerLanding } from './landing.js';
+import { RequestDurations } from './request-durations.js';
 import { planListeners, type ListenerPlan } from './listeners.js';
 import { accessHook, accessLogSerializers } from './access-hook.js';
 import { registerAdminRoutes } from './admin-routes.js';
@@ -47,7 +49,9 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const plans = planListeners(options.config);
-  const apps = plans.map((plan) => buildApp(plan, options));
+  // One histogram for all listeners, in the registry /metrics serves.
+  const durations = new RequestDurations(options.access.metrics.registry);
+  const apps = plans.map((plan) => buildApp(plan, options, durations));
   return {
     apps,
     async listen() {
@@ -66,7 +70,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 }
 
-function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access }: GatewayOptions): FastifyInstance {
+function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access }: GatewayOptions, durations: RequestDurations): FastifyInstance {
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
     loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
@@ -81,6 +85,8 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
     ...(plan.tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
   }) as unknown as FastifyInstance; // one type for http and https apps: routes don't care which
   app.decorateRequest('network', null as unknown as NetworkContext);
+  // First, so that every route added below gets its timing hook.
+  durations.attach(app);
   app.addHook('onRequest', networkRouter(served));
   app.addHook('onRequest', cors);
   app.addHook('onRequest', accessHook(access));
@@ -96,6 +102,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   app.setNotFoundHandler(notFoundHandler);
 
   registerHealth(app, { clock, staleAfterMs: staleAfter(config.blockIntervalMs) });
+  registerLanding(app, { access: access.enabled, version: VERSION });
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);

@@ -54,6 +54,16 @@ export class UpstreamNetwork {
     );
   }
 
+  /** The newest masterchain seqno an upstream reported in its last health check (/metrics); undefined before any. */
+  lastSeqno(): number | undefined {
+    let newest: number | undefined;
+    for (const target of [...this.forwarder.targets.v2, ...this.forwarder.targets.v3]) {
+      const seqno = target.health.lastSeqno;
+      if (seqno !== undefined && (newest === undefined || seqno > newest)) newest = seqno;
+    }
+    return newest;
+  }
+
   /** 200 while each served version has an upstream that answered its last check; the details of every URL. */
   health(): UpstreamHealthReport {
     const now = this.deps.clock.now();

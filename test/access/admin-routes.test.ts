@@ -65,17 +65,17 @@ test('admin API and /metrics', async (t) => {
       assert.equal(refused.statusCode, 401, 'revoked through the admin API: refused at once');
     });
 
-    await t.test('bad input: 4xx naming the field, never 500', async () => {
+    await t.test('bad input: 422 naming the field (400 for a body that is no JSON object), never 500', async () => {
       const cases: Array<[string, string, unknown, number, RegExp]> = [
-        ['POST', '/admin/keys', { network: 'devnet' }, 400, /network: unknown network/],
-        ['POST', '/admin/keys', { network: 'mainnet', rps: 'lots' }, 400, /rps: must be an integer/],
-        ['POST', '/admin/keys', { network: 'mainnet', key: 42 }, 400, /key: must be a string/],
-        ['POST', '/admin/keys', { network: 'mainnet', expires: 'soon' }, 400, /expires: not a date/],
+        ['POST', '/admin/keys', { network: 'devnet' }, 422, /network: unknown network/],
+        ['POST', '/admin/keys', { network: 'mainnet', rps: 'lots' }, 422, /rps: must be an integer/],
+        ['POST', '/admin/keys', { network: 'mainnet', key: 42 }, 422, /key: must be a string/],
+        ['POST', '/admin/keys', { network: 'mainnet', expires: 'soon' }, 422, /expires: not a date/],
         ['POST', '/admin/keys', [1, 2], 400, /body: a JSON object is required/],
         ['GET', '/admin/keys/key_missing', undefined, 404, /no key with id/],
         ['DELETE', '/admin/keys/key_missing', undefined, 404, /no key with id/],
-        ['PUT', '/admin/accounts/acme', { network: 'mainnet' }, 400, /rps: must be an integer/],
-        ['PUT', '/admin/accounts/a%20b', { network: 'mainnet', rps: 3 }, 400, /account: /],
+        ['PUT', '/admin/accounts/acme', { network: 'mainnet' }, 422, /rps: must be an integer/],
+        ['PUT', '/admin/accounts/a%20b', { network: 'mainnet', rps: 3 }, 422, /account: /],
       ];
       for (const [method, url, payload, status, message] of cases) {
         const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });

@@ -250,6 +250,24 @@ test('tongate snapshot save, list, restore, export, import, delete: through a ru
   const unreadable = await cli('import', 'x', join(tempDir(t), 'missing.snapshot'));
   assert.equal(unreadable.code, 2);
   assert.match(unreadable.stderr, /<file>: cannot read .*missing\.snapshot: ENOENT/);
+
+  // Without --network: save, list and delete act on every local network, as `tongate mine` does; export
+  // needs the network named when there are several. Times are labelled chain time.
+  const every = (...args: string[]) => runTongate(['snapshot', ...args], env);
+  const savedBoth = await every('save', 'both');
+  assert.equal(savedBoth.code, 0, savedBoth.stderr);
+  assert.match(savedBoth.stdout, /^mainnet: saved snapshot both at seqno \d+/m);
+  assert.match(savedBoth.stdout, /^testnet: saved snapshot both at seqno \d+/m);
+  const listedBoth = await every('list');
+  assert.match(listedBoth.stdout, /^mainnet:\nboth\tseqno \d+\tchain time \d{4}-\d\d-\d\dT[\d:.]+Z\t0 pending messages$/m);
+  assert.match(listedBoth.stdout, /^testnet:\nboth\tseqno \d+\tchain time /m);
+  const ambiguous = await every('export', 'both', join(tempDir(t), 'both.snapshot'));
+  assert.equal(ambiguous.code, 2);
+  assert.match(ambiguous.stderr, /--network: name one of the local networks: mainnet, testnet/);
+  const deletedBoth = await every('delete', 'both');
+  assert.equal(deletedBoth.code, 0, deletedBoth.stderr);
+  assert.match(deletedBoth.stdout, /^mainnet: deleted snapshot both/m);
+  assert.match(deletedBoth.stdout, /^testnet: deleted snapshot both/m);
 });
 
 test('a restore to before a /devnet/config change: the config contract, getConfigParam and the fees transactions pay are back', async (t) => {

@@ -203,7 +203,7 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
   }
   const port = ports[0];
   const host = `127.0.0.1:${port}`;
-  const accounts = [...child.output().stdout.matchAll(/faucet v\d\w*\s+(\S+)/g)].map((m) => m[1]);
+  const accounts = [...child.output().stderr.matchAll(/faucet v\d\w*\s+(\S+)/g)].map((m) => m[1]);
   assert.ok(accounts.length >= 2, 'faucet addresses in the banner');
   const created = await rawRequest({
     port, target: '/admin/keys', method: 'POST',

@@ -115,6 +115,6 @@ test('admin API: a deep body is refused before parsing; nested values are descri
   assert.deepEqual(admin.json, { ok: false, error: 'request body is nested deeper than 512 levels', code: 400 });
   const nested = '['.repeat(400) + ']'.repeat(400);
   const rps = await rawRequest({ port, target: '/admin/keys', method: 'POST', headers, body: `{"network":"mainnet","rps":${nested}}` });
-  assert.equal(rps.status, 400, rps.text);
+  assert.equal(rps.status, 422, rps.text);
   assert.match(rps.json.error, /^rps: .*\(got \[\[\[.*\.\.\.\)$/);
 });

@@ -324,6 +324,13 @@ describe('tongate on a real TON network through its liteserver', { skip: !availa
     assert.match(text, new RegExp(`tongate_liteserver_breaker_state\\{${server}\\} 0`));
     assert.match(text, new RegExp(`tongate_liteserver_mc_seqno\\{${server}\\} \\d+`));
     assert.match(text, /tongate_index_lag_blocks\{network="mainnet"\} \d+/);
+    // The chain gauges of a lite network: its head, that block's age on the wall clock, and the newest
+    // indexed block's transactions (from the index: a scrape asks the liteserver nothing).
+    const seqno = Number(/^tongate_chain_last_seqno\{network="mainnet"\} (\d+)$/m.exec(text)?.[1]);
+    assert.ok(seqno >= health.body.last_seqno, `seqno ${seqno}`);
+    assert.match(text, /^tongate_chain_last_block_age_seconds\{network="mainnet"\} \d+(\.\d+)?$/m);
+    assert.match(text, /^tongate_chain_block_transactions\{network="mainnet"\} \d+$/m);
+    assert.match(text, /^tongate_http_request_duration_seconds_count\{network="mainnet",class="health",status="200"\} [1-9]\d*$/m);
   });
 
   test('blocks: lookupBlock by lt finds the shard block of a transaction, which lists it; getShards names shard blocks', async () => {

@@ -31,16 +31,22 @@ export function runTongate(args: string[], env: Record<string, string> = {}): Pr
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, ...child.output() })));
 }
 
-/** Resolves once `predicate` holds for the child's stdout (or rejects when the child exits first). */
-export function waitForOutput(child: ReturnType<typeof spawnTongate>, predicate: (stdout: string) => boolean): Promise<void> {
+/**
+ * Resolves once `predicate` holds for what the child printed, stderr (where `tongate start` prints its banner)
+ * then stdout (log lines), or rejects when the child exits first.
+ */
+export function waitForOutput(child: ReturnType<typeof spawnTongate>, predicate: (printed: string) => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (predicate(child.output().stdout)) {
+      const { stdout, stderr } = child.output();
+      if (predicate(stderr + stdout)) {
         child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
         resolve();
       }
     };
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.once('close', (code) => reject(new Error(`tongate exited (${code}) before it was ready:\n${child.output().stderr}`)));
     check();
   });

@@ -21,7 +21,7 @@ const params = {
     type: 'stack',
     default: [],
     description:
-      'Arguments, bottom first: [["num","0x1"]], [["tvm.Cell","<b64 boc>"]], [["tvm.Slice",...]], tonlib typed entries or v3 {type,value}.',
+      'Arguments, bottom first: `[["num","0x1"]]`, `[["tvm.Cell","<b64 boc>"]]`, `[["tvm.Slice",...]]`, tonlib typed entries or v3 `{type,value}`.',
   },
   seqno: SEQNO_OPTIONAL,
 } as const;
