@@ -78,7 +78,7 @@ export class ProgressReporter {
     if (this.finished) return;
     this.finished = true;
     if (this.options.bar) this.options.bar.write('\n');
-    this.report(`${this.options.job}: done, ${this.describe()}`);
+    this.report(`${this.options.job}: done, ${this.describe(false)}`);
   }
 
   snapshot(): ProgressSnapshot {
@@ -94,10 +94,10 @@ export class ProgressReporter {
     };
   }
 
-  private describe(): string {
+  private describe(withEta = true): string {
     const s = this.snapshot();
     const of = s.total === null ? `${s.done} ${this.options.unit}` : `${s.done} of ${s.total} ${this.options.unit}`;
-    const eta = s.eta_s === null ? '' : `, about ${formatSeconds(s.eta_s)} left`;
+    const eta = !withEta || s.eta_s === null ? '' : `, about ${formatSeconds(s.eta_s)} left`;
     return `${of} (${s.rate}/s${eta})`;
   }
 

@@ -28,7 +28,7 @@ test('one record per interval, with rate and ETA from the clock', () => {
   progress.finish();
   progress.finish();
   assert.equal(records.length, 3, 'finish writes one record, once');
-  assert.match(records[2]!.message, /done/);
+  assert.match(records[2]!.message, /done, 20 of 100 links \(2\/s\)$/, 'the done line tells no time left');
 });
 
 test('without a total: no ETA; a bar is drawn only on the stream given', () => {
