@@ -59,8 +59,6 @@ export function buildProgram(): Command {
       } finally {
         clearInterval(holdOpen);
       }
-      // stderr: stdout carries log records only (src/cli/logger.ts).
-      console.error(running.banner);
       const shutdown = (signal: string) => {
         console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
         running.stop().then(
@@ -74,7 +72,8 @@ export function buildProgram(): Command {
       process.once('SIGINT', () => shutdown('SIGINT'));
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
-      console.log(running.banner);
+      // stderr: stdout carries log records only (src/cli/logger.ts).
+      console.error(running.banner);
     },
   );
 

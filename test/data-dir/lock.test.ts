@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { DataDirInUse, lockDataDir } from '../../src/data-dir/lock.js';
 import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
@@ -33,11 +34,25 @@ test('a held directory is refused with the holder\'s pid, in this process too, a
 
 test('two processes taking one directory at the same moment: exactly one has it, every time', async (t) => {
   const fixture = fileURLToPath(new URL('./fixtures/take-lock.ts', import.meta.url));
-  const take = (dir: string) =>
-    new Promise<string>((resolve) => execFile(process.execPath, ['--import', 'tsx', fixture, dir], (_err, stdout) => resolve(stdout.trim())));
+  // Each process says WON or LOST, and a winner holds the directory until its stdin closes: however slowly a loaded
+  // machine starts the second one, the first still holds it then.
+  const take = (dir: string) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    const said = new Promise<string>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.trim());
+      });
+      child.once('close', () => resolve(out.trim()));
+    });
+    return { said, release: async () => { child.stdin.end(); if (child.exitCode === null) await once(child, 'close'); } };
+  };
   for (let round = 0; round < 4; round++) {
     const dir = tempDir(t);
-    const outcomes = await Promise.all([take(dir), take(dir)]);
+    const takers = [take(dir), take(dir)];
+    const outcomes = await Promise.all(takers.map((taker) => taker.said));
+    await Promise.all(takers.map((taker) => taker.release()));
     assert.equal(outcomes.filter((o) => o === 'WON').length, 1, `round ${round}: ${outcomes.join(' | ')}`);
     assert.equal(outcomes.filter((o) => o.startsWith(`LOST ${dir} is in use by another tongate`)).length, 1, `round ${round}: ${outcomes.join(' | ')}`);
   }

@@ -30,7 +30,8 @@ test("start --help lists every option with its default; every other command list
     const help = command.helpInformation();
     const lines = help.trimEnd().split('\n').length;
     assert.ok(lines <= 40, `tongate ${path} --help: ${lines} lines`);
-    for (const flag of startOnly) assert.ok(!help.includes(flag), `tongate ${path} --help lists start's ${flag}`);
+    // An option is listed at a line's start; another option's description may name it (--backend names --upstream-v2).
+    for (const flag of startOnly) assert.ok(!new RegExp(`^\\s+${flag}\\b`, 'm').test(help), `tongate ${path} --help lists start's ${flag}`);
     assert.ok(help.includes('--config <file>'), `tongate ${path} reads the deployment's config file`);
   }
   const keysList = commands.find((c) => c.path === 'keys list')!.command.helpInformation();
