@@ -17,18 +17,24 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // Run alone, after the others: test/lite runs a real TON validator (~80 % of a core), so it neither slows their
 // timing-sensitive tests nor is slowed by them; test/fuzz holds /healthcheck to 100 ms while it hammers a
 // tongate, a bound another test file's CPU on two cores would decide instead of tongate.
-const alone = files.filter((f) => f.startsWith(join('test', 'lite')) || f.startsWith(join('test', 'fuzz')));
-const together = files.filter((f) => !alone.includes(f));
+const lite = files.filter((f) => f.startsWith(join('test', 'lite')));
+const fuzz = files.filter((f) => f.startsWith(join('test', 'fuzz')));
+const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
+// test/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
+// which a follower of mainnet meets in the chain's history.
+const groups = [
+  { files: together, concurrency },
+  ...['ton-node', 'ton-node-simplex'].map((network) => ({ files: lite, concurrency: '1', env: { TONGATE_TON_NETWORK: network } })),
+  { files: fuzz, concurrency: '1' },
+];
 let status = 0;
-for (const [group, groupConcurrency] of [
-  [together, concurrency],
-  [alone, '1'],
-]) {
-  if (group.length === 0) continue;
+for (const group of groups) {
+  if (group.files.length === 0) continue;
+  if (group.env) console.log(`# ${Object.entries(group.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${groupConcurrency}`, '--test-timeout=300000', ...group],
-    { stdio: 'inherit' },
+    ['--import', 'tsx', '--test', `--test-concurrency=${group.concurrency}`, '--test-timeout=300000', ...group.files],
+    { stdio: 'inherit', env: { ...process.env, ...group.env } },
   );
   if (result.status !== 0) status = result.status ?? 1;
 }

@@ -11,7 +11,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import TonWeb from 'tonweb';
 import { Functions } from 'ton-lite-client/dist/schema.js';
-import { genesisTransfer, requireTonNode, startTonNode, type TonNode } from '../support/ton-node.js';
+import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNode } from '../support/ton-node.js';
 import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { freePort } from '../support/ports.js';
 import { LiteChain, LitePool, LiteTimeout, LiteUnavailable } from '../../src/chain/lite/index.js';
@@ -53,7 +53,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
 
 const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex').toUpperCase();
 
-describe('tongate on a real TON network through its liteserver', { skip: !available }, () => {
+describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`, { skip: !available }, () => {
   let node: TonNode;
   let gate: TestTongate;
   let v2: string;
