@@ -238,6 +238,8 @@ export interface SealedBlock {
 export interface BlockSignatures {
   block: BlockId;
   signatures: { nodeIdShort: Buffer; signature: Buffer }[];
+  /** Signed by the Simplex consensus: what the signatures cover besides the block (tonlib's blocks.blockSignatures.simplex). */
+  simplex?: { sessionId: Buffer; slot: number; candidate: Buffer };
 }
 
 /** How a shard block is tied to the masterchain, as a liteserver proves it (BoCs of Merkle proofs). */

@@ -34,11 +34,20 @@ export function blockHeader(block: Block): Record<string, unknown> & { id: TonBl
 }
 
 /** blocks.blockSignatures: the signed block's id and each signature, hashes and signatures base64 (tonlib's bytes). */
+/**
+ * blocks.blockSignatures, or for a block signed by the Simplex consensus blocks.blockSignatures.simplex: the same
+ * with session_id, slot and candidate, without which its signatures cannot be checked (tonlib's shape since v2026.04).
+ */
 export function blockSignaturesJson(s: BlockSignatures): Record<string, unknown> {
+  const signatures = s.signatures.map((sig) => ({ '@type': 'blocks.signature', node_id_short: sig.nodeIdShort.toString('base64'), signature: sig.signature.toString('base64') }));
+  if (!s.simplex) return { '@type': 'blocks.blockSignatures', id: blockIdExt(s.block), signatures };
   return {
-    '@type': 'blocks.blockSignatures',
+    '@type': 'blocks.blockSignatures.simplex',
     id: blockIdExt(s.block),
-    signatures: s.signatures.map((sig) => ({ '@type': 'blocks.signature', node_id_short: sig.nodeIdShort.toString('base64'), signature: sig.signature.toString('base64') })),
+    signatures,
+    session_id: s.simplex.sessionId.toString('base64'),
+    slot: s.simplex.slot,
+    candidate: s.simplex.candidate.toString('base64'),
   };
 }
 

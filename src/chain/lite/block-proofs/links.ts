@@ -6,7 +6,8 @@
  *   config proof hashes to `from` (a key block carrying its config, or the zero state's config); the destination
  *   proof hashes to `to` and its header names it (key block flag, catchain seqno, validator list hash); the
  *   masterchain validators computed from `from`'s config 34 (and 28) have that hash; their signatures of `to`
- *   verify with ed25519 and carry more than two thirds of their weight.
+ *   verify with ed25519 and carry more than two thirds of their weight. The signatures are of either form: the
+ *   ordinary (signatures.ts) or, since TON v2026.04, the Simplex consensus's finalize votes (simplex-signatures.ts).
  * - backward (liteServer.blockLinkBack, from a masterchain block to an earlier one): the proof hashes to `from` and
  *   gives its state hash; the state proof hashes to that and lists `to` (with its key block flag) among the
  *   earlier masterchain blocks.
@@ -15,7 +16,7 @@
  *   block as its previous block).
  */
 import { Cell } from '@ton/core';
-import type { liteServer_blockLinkBack, liteServer_blockLinkForward, liteServer_shardBlockLink } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_blockLinkBack, liteServer_shardBlockLink } from 'ton-lite-client/dist/schema.js';
 import { withPrunedBranchFix } from '../../../ton/core-pruned-branch.js';
 import type { BlockId } from '../../types.js';
 import { fromTlBlockId, MASTERCHAIN } from '../blocks.js';
@@ -23,7 +24,9 @@ import { childShards, parentShard, readMerkleUpdateNewHash, readProvenHeader, ty
 import { LiteDataError } from '../errors.js';
 import { provenRoot } from '../proofs.js';
 import { keyBlockConfig, shardTop, stateConfig, stateOldMcBlock } from './proven-cells.js';
+import type { ForwardLink } from './proof-tl.js';
 import { checkSignatures } from './signatures.js';
+import { checkSimplexSignatures } from './simplex-signatures.js';
 import { configValidators, masterchainValidators, type ConfigValidators, type MasterchainValidators } from './validator-set.js';
 
 export function sameBlock(a: Pick<BlockId, 'workchain' | 'shard' | 'seqno' | 'rootHash' | 'fileHash'>, b: typeof a): boolean {
@@ -90,7 +93,7 @@ export interface CheckedLink {
   toKeyBlock: boolean;
 }
 
-export function checkForwardLink(link: liteServer_blockLinkForward, cache: ValidatorSetCache): CheckedLink & { signedWeight: bigint } {
+export function checkForwardLink(link: ForwardLink, cache: ValidatorSetCache): CheckedLink & { signedWeight: bigint; totalWeight: bigint } {
   const from = fromTlBlockId(link.from);
   const to = fromTlBlockId(link.to);
   const what = `forward proof link ${describeBlock(from)} -> ${describeBlock(to)}`;
@@ -109,8 +112,9 @@ export function checkForwardLink(link: liteServer_blockLinkForward, cache: Valid
   if (validators.hashShort >>> 0 !== header.validatorListHashShort >>> 0) {
     throw new LiteDataError(`${what}: the validators of the source's config are not the ones the block names`);
   }
-  const signedWeight = checkSignatures(link.signatures, validators, to);
-  return { from, to, toKeyBlock: link.toKeyBlock, signedWeight };
+  const signedWeight =
+    link.signatures.kind === 'liteServer.signatureSet.simplex' ? checkSimplexSignatures(link.signatures, validators, to) : checkSignatures(link.signatures, validators, to);
+  return { from, to, toKeyBlock: link.toKeyBlock, signedWeight, totalWeight: validators.totalWeight };
 }
 
 export function checkBackLink(link: liteServer_blockLinkBack): CheckedLink {

@@ -6,14 +6,13 @@
  * query and one link (its header and its signatures; the validator set of that key block is read once).
  */
 import { performance } from 'node:perf_hooks';
-import { Functions } from 'ton-lite-client/dist/schema.js';
-import type { liteServer_partialBlockProof } from 'ton-lite-client/dist/schema.js';
 import type { BlockId } from '../../types.js';
 import { fromTlBlockId, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
 import type { LitePool } from '../pool.js';
 import type { KeyBlockStore } from './key-block-store.js';
 import { checkBackLink, checkForwardLink, describeBlock, sameBlock, ValidatorSetCache, type CheckedLink } from './links.js';
+import { getBlockProof, type PartialBlockProof } from './proof-tl.js';
 
 /** A liteserver answers at most 16 links per query; past this many pages the chain is given up (a guard). */
 const MAX_PAGES = 4096;
@@ -91,12 +90,12 @@ export class MasterchainTrust {
       const known = from;
       const keyBefore = this.key;
       await this.pool.query(
-        Functions.liteServer_getBlockProof,
+        getBlockProof,
         { kind: 'liteServer.getBlockProof', mode: WITH_TARGET, knownBlock: toTlBlockId(known), targetBlock: toTlBlockId(target) },
         {
           server,
           check: (answer) => {
-            const checked = this.checkChain(answer as liteServer_partialBlockProof, known, target);
+            const checked = this.checkChain(answer as PartialBlockProof, known, target);
             reached = checked.to;
             complete = checked.complete;
           },
@@ -119,7 +118,7 @@ export class MasterchainTrust {
   }
 
   /** One answer of getBlockProof, checked link by link from `known`; the proven key blocks are kept. */
-  private checkChain(answer: liteServer_partialBlockProof, known: BlockId, target: BlockId): { to: BlockId; complete: boolean } {
+  private checkChain(answer: PartialBlockProof, known: BlockId, target: BlockId): { to: BlockId; complete: boolean } {
     const started = performance.now();
     try {
       if (!sameBlock(fromTlBlockId(answer.from), known)) throw new LiteDataError(`block proof: starts at another block than ${describeBlock(known)}`);
@@ -169,13 +168,13 @@ export class MasterchainTrust {
       return;
     }
     await this.pool.query(
-      Functions.liteServer_getBlockProof,
+      getBlockProof,
       { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(head), targetBlock: toTlBlockId(target) },
       {
         minSeqno: head.seqno,
         check: (answer) => {
           if (!this.isProven(head)) throw new LiteDataError(`masterchain block ${head.seqno} is not proven`);
-          if (!this.checkChain(answer as liteServer_partialBlockProof, head, target).complete) throw new LiteDataError('block proof: incomplete for an older block');
+          if (!this.checkChain(answer as PartialBlockProof, head, target).complete) throw new LiteDataError('block proof: incomplete for an older block');
         },
       },
     );

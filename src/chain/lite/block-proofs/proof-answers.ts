@@ -4,7 +4,7 @@
  * blocks.getShardBlockProof.
  */
 import { Functions } from 'ton-lite-client/dist/schema.js';
-import type { liteServer_blockLinkBack, liteServer_partialBlockProof, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_blockLinkBack, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema.js';
 import type { BlockId, BlockSignatures, ShardBlockProof } from '../../types.js';
 import { fromTlBlockId, MASTERCHAIN, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
@@ -12,6 +12,7 @@ import { ChainInputError } from '../../local/errors.js';
 import type { LitePool } from '../pool.js';
 import { TARGET_FROM_DB } from './masterchain-trust.js';
 import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, type ValidatorSetCache } from './links.js';
+import { getBlockProof, type PartialBlockProof } from './proof-tl.js';
 
 
 /**
@@ -20,13 +21,14 @@ import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBl
  */
 export async function masterchainBlockSignatures(pool: LitePool, cache: ValidatorSetCache, block: BlockId, keyBlock: BlockId): Promise<BlockSignatures> {
   let signatures: BlockSignatures['signatures'] = [];
+  let simplex: BlockSignatures['simplex'];
   await pool.query(
-    Functions.liteServer_getBlockProof,
+    getBlockProof,
     { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(keyBlock), targetBlock: toTlBlockId(block) },
     {
       minSeqno: block.seqno,
       check: (answer) => {
-        const proof = answer as liteServer_partialBlockProof;
+        const proof = answer as PartialBlockProof;
         const what = `signatures of ${describeBlock(block)}`;
         if (!proof.complete || !sameBlock(fromTlBlockId(proof.from), keyBlock) || !sameBlock(fromTlBlockId(proof.to), block)) {
           throw new LiteDataError(`${what}: the proof is not from its key block to it`);
@@ -34,11 +36,13 @@ export async function masterchainBlockSignatures(pool: LitePool, cache: Validato
         const [link] = proof.steps;
         if (proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkForward') throw new LiteDataError(`${what}: expected one forward link`);
         checkForwardLink(link, cache);
-        signatures = link.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+        const set = link.signatures;
+        signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+        if (set.kind === 'liteServer.signatureSet.simplex') simplex = { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate };
       },
     },
   );
-  return { block, signatures };
+  return simplex ? { block, signatures, simplex } : { block, signatures };
 }
 
 /**
@@ -66,12 +70,12 @@ export async function shardBlockProof(pool: LitePool, block: BlockId, from: Bloc
   const mcProof: ShardBlockProof['mcProof'] = [];
   if (!sameBlock(mcId, from)) {
     await pool.query(
-      Functions.liteServer_getBlockProof,
+      getBlockProof,
       { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(from), targetBlock: toTlBlockId(mcId) },
       {
         minSeqno: from.seqno,
         check: (answer) => {
-          const proof = answer as liteServer_partialBlockProof;
+          const proof = answer as PartialBlockProof;
           const [link] = proof.steps;
           if (!proof.complete || proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkBack' || !sameBlock(fromTlBlockId(proof.from), from) || !sameBlock(fromTlBlockId(proof.to), mcId)) {
             throw new LiteDataError(`masterchain proof ${describeBlock(from)} -> ${describeBlock(mcId)}: expected one backward link`);

@@ -17,14 +17,21 @@ export interface SignatureSet {
   signatures: { nodeIdShort: Buffer; signature: Buffer }[];
 }
 
-/** Throws LiteDataError unless `set` is a valid, final signature set of `block` by `validators`. Returns the weight signed. */
-export function checkSignatures(set: SignatureSet, validators: MasterchainValidators, block: Pick<BlockId, 'rootHash' | 'fileHash' | 'seqno'>): bigint {
+/**
+ * Throws LiteDataError unless `set` is a valid, final signature set of `block` by `validators`. Returns the weight
+ * signed. `signed`: what each signature covers (the simplex form signs a finalize vote: simplex-signatures.ts).
+ */
+export function checkSignatures(
+  set: SignatureSet,
+  validators: MasterchainValidators,
+  block: Pick<BlockId, 'rootHash' | 'fileHash' | 'seqno'>,
+  signed: Buffer = Buffer.concat([TON_BLOCK_ID, block.rootHash, block.fileHash]),
+): bigint {
   const what = `signatures of masterchain block ${block.seqno}`;
   if (set.catchainSeqno >>> 0 !== validators.ccSeqno >>> 0) {
     throw new LiteDataError(`${what}: catchain seqno ${set.catchainSeqno}, the block's validators are of ${validators.ccSeqno}`);
   }
   if (set.validatorSetHash >>> 0 !== validators.hashShort >>> 0) throw new LiteDataError(`${what}: of another validator set`);
-  const signed = Buffer.concat([TON_BLOCK_ID, block.rootHash, block.fileHash]);
   const seen = new Set<string>();
   let weight = 0n;
   for (const { nodeIdShort, signature } of set.signatures) {
