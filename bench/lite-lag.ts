@@ -19,7 +19,10 @@
  * parse or an index write that held the thread would show there. The machine's load average (os.loadavg) before
  * and after is printed with the figures.
  *
- * Flags: --wallets N (<= 255), --rounds N, --target-rate-ms N (default 400).
+ * Before the load, `--idle-seconds` (default 20) of following alone: the network's rate, the head proofs' check time
+ * on this thread and the event loop's delay with nothing else to do (what a new head itself costs the HTTP thread).
+ *
+ * Flags: --wallets N (<= 255), --rounds N, --target-rate-ms N (default 400), --idle-seconds N.
  */
 import { cpus, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -141,6 +144,21 @@ for (let round = 0; round < rounds; round++) {
 }
 await waitFor('the index to catch up before the load', async () => indexedSeqno() >= (await networkHead()));
 
+// Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.
+const idleSeconds = numberArg('idle-seconds', 20);
+const idleLoop = monitorEventLoopDelay({ resolution: 10 });
+const idleTrust = { ...chain.trust.stats };
+const idleFrom = await networkHead();
+const idleStart = performance.now();
+idleLoop.enable();
+await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+idleLoop.disable();
+const idleBlocks = (await networkHead()) - idleFrom;
+const idleElapsed = (performance.now() - idleStart) / 1000;
+const idleProofs = chain.trust.stats.queries - idleTrust.queries;
+const idleCheckMs = chain.trust.stats.checkMs - idleTrust.checkMs;
+const loadTrust = { ...chain.trust.stats };
+
 interface Sample {
   round: number;
   lag: number;
@@ -218,7 +236,13 @@ console.log(
 );
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
 console.log(`event loop delay over the load: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
-console.log(`head proofs: ${chain.trust.stats.queries} queries, ${chain.trust.stats.links} links, ${chain.trust.stats.refused} refused`);
+const loadProofs = chain.trust.stats.queries - loadTrust.queries;
+const loadCheckMs = chain.trust.stats.checkMs - loadTrust.checkMs;
+console.log(`head proofs under load: ${loadProofs}, checked in ${(loadCheckMs / Math.max(1, loadProofs)).toFixed(2)} ms of this thread each (mean), ${chain.trust.stats.refused} refused`);
+console.log(
+  `following alone (${idleSeconds} s before the load): ${(idleBlocks / idleElapsed).toFixed(2)} masterchain blocks/s, ${idleProofs} head proofs checked in ` +
+    `${(idleCheckMs / Math.max(1, idleProofs)).toFixed(2)} ms each (mean); event loop delay p50 ${ms(idleLoop.percentile(50))} ms, p99 ${ms(idleLoop.percentile(99))} ms, max ${ms(idleLoop.max)} ms`,
+);
 console.log(`machine: ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`);
 
 engine.close();
