@@ -144,6 +144,26 @@ for (let round = 0; round < rounds; round++) {
 }
 await waitFor('the index to catch up before the load', async () => indexedSeqno() >= (await networkHead()));
 
+interface Sample {
+  round: number;
+  lag: number;
+  ownLag: number;
+  httpMs: number;
+}
+const samples: Sample[] = [];
+/** -1 while following alone, then the load's round. */
+let round = -1;
+let sampling = true;
+const sampler = (async () => {
+  while (sampling) {
+    const started = performance.now();
+    const [head] = await Promise.all([networkHead(), json('getMasterchainInfo')]);
+    const httpMs = performance.now() - started;
+    samples.push({ round, lag: Math.max(0, head - indexedSeqno()), ownLag: network.indexLag!(), httpMs });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+})();
+
 // Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.
 const idleSeconds = numberArg('idle-seconds', 20);
 const idleLoop = monitorEventLoopDelay({ resolution: 10 });
@@ -157,26 +177,8 @@ const idleBlocks = (await networkHead()) - idleFrom;
 const idleElapsed = (performance.now() - idleStart) / 1000;
 const idleProofs = chain.trust.stats.queries - idleTrust.queries;
 const idleCheckMs = chain.trust.stats.checkMs - idleTrust.checkMs;
+const idleLags = samples.filter((x) => x.round === -1).map((x) => x.lag);
 const loadTrust = { ...chain.trust.stats };
-
-interface Sample {
-  round: number;
-  lag: number;
-  ownLag: number;
-  httpMs: number;
-}
-const samples: Sample[] = [];
-let round = 0;
-let sampling = true;
-const sampler = (async () => {
-  while (sampling) {
-    const started = performance.now();
-    const [head] = await Promise.all([networkHead(), json('getMasterchainInfo')]);
-    const httpMs = performance.now() - started;
-    samples.push({ round, lag: Math.max(0, head - indexedSeqno()), ownLag: network.indexLag!(), httpMs });
-    await new Promise((r) => setTimeout(r, 100));
-  }
-})();
 
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
@@ -228,7 +230,7 @@ for (let r = 0; r < rounds; r++) {
       `${String(pct(s.map((x) => x.ownLag), 99)).padStart(14)}   ${pct(s.map((x) => x.httpMs), 50).toFixed(1).padStart(8)} / ${pct(s.map((x) => x.httpMs), 99).toFixed(1)}`,
   );
 }
-const during = samples.filter((x) => x.round < rounds);
+const during = samples.filter((x) => x.round >= 0); // the catch-up after the last round included
 const lags = during.map((x) => x.lag);
 const perRound = Array.from({ length: rounds }, (_, r) => during.filter((x) => x.round === r).map((x) => x.lag)).filter((l) => l.length > 0).map((l) => pct(l, 99));
 console.log(
@@ -241,7 +243,7 @@ const loadCheckMs = chain.trust.stats.checkMs - loadTrust.checkMs;
 console.log(`head proofs under load: ${loadProofs}, checked in ${(loadCheckMs / Math.max(1, loadProofs)).toFixed(2)} ms of this thread each (mean), ${chain.trust.stats.refused} refused`);
 console.log(
   `following alone (${idleSeconds} s before the load): ${(idleBlocks / idleElapsed).toFixed(2)} masterchain blocks/s, ${idleProofs} head proofs checked in ` +
-    `${(idleCheckMs / Math.max(1, idleProofs)).toFixed(2)} ms each (mean); event loop delay p50 ${ms(idleLoop.percentile(50))} ms, p99 ${ms(idleLoop.percentile(99))} ms, max ${ms(idleLoop.max)} ms`,
+    `${(idleCheckMs / Math.max(1, idleProofs)).toFixed(2)} ms each (mean); index lag p50 ${pct(idleLags, 50)}, p99 ${pct(idleLags, 99)}, max ${Math.max(...idleLags)}; event loop delay p50 ${ms(idleLoop.percentile(50))} ms, p99 ${ms(idleLoop.percentile(99))} ms, max ${ms(idleLoop.max)} ms`,
 );
 console.log(`machine: ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`);
 
