@@ -164,6 +164,14 @@ const sampler = (async () => {
   }
 })();
 
+// Where a block's time goes once tongate has proven it as a head: until it is indexed (checked every 10 ms).
+const stages = new Map<number, { round: number; head: number; indexed?: number }>();
+chain.onHead((n) => stages.set(n, { round, head: performance.now() }));
+const indexProbe = setInterval(() => {
+  const last = indexedSeqno();
+  for (const [n, st] of stages) if (n <= last && st.indexed === undefined) st.indexed = performance.now();
+}, 10);
+
 // Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.
 const idleSeconds = numberArg('idle-seconds', 20);
 const idleLoop = monitorEventLoopDelay({ resolution: 10 });
@@ -209,6 +217,9 @@ for (let seqno = firstSeqno + 1; seqno <= lastSeqno; seqno++) {
   transactions += blocks.reduce((n, b) => n + b.tx_count, 0);
 }
 const loadAfter = loadavg();
+clearInterval(indexProbe);
+const headToIndexed = (inLoad: boolean) =>
+  [...stages.values()].filter((st) => st.indexed !== undefined && (st.round >= 0) === inLoad).map((st) => st.indexed! - st.head);
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -237,6 +248,9 @@ console.log(
   `index lag behind the network (masterchain blocks, every 100 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)} (rounds ${Math.min(...perRound)}..${Math.max(...perRound)}), max ${Math.max(...lags)} (goal: p99 <= 2)`,
 );
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
+for (const [what, values] of [['following alone', headToIndexed(false)], ['under load', headToIndexed(true)]] as const) {
+  if (values.length > 0) console.log(`from a proven head to its block indexed, ${what}: p50 ${pct(values, 50).toFixed(0)} ms, p99 ${pct(values, 99).toFixed(0)} ms (${values.length} blocks)`);
+}
 console.log(`event loop delay over the load: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 const loadProofs = chain.trust.stats.queries - loadTrust.queries;
 const loadCheckMs = chain.trust.stats.checkMs - loadTrust.checkMs;
