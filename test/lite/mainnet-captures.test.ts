@@ -18,6 +18,8 @@ import { MasterchainTrust } from '../../src/chain/lite/block-proofs/masterchain-
 import { getBlockProof, type ForwardLink, type PartialBlockProof, type SimplexSignatureSet } from '../../src/chain/lite/block-proofs/proof-tl.js';
 import { checkSimplexSignatures, readCandidate, simplexSignedBytes } from '../../src/chain/lite/block-proofs/simplex-signatures.js';
 import { masterchainValidators, nodeIdShort } from '../../src/chain/lite/block-proofs/validator-set.js';
+import { blockSignaturesJson } from '../../src/api/v2/format/block.js';
+import { validateComponent } from '../v2/support/components.js';
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/reference/mainnet-captures/', import.meta.url));
 const SIMPLEX_ID = Buffer.from('009824ac', 'hex'); // liteServer.signatureSet.simplex, as written (little-endian)
@@ -138,6 +140,29 @@ describe('real mainnet block proofs', () => {
     assert.equal(trust.lastKeyBlock().seqno, link.toKeyBlock ? 59379986 : 59238081);
   });
 
+  test('one answer with both forms (ordinary links, then a simplex one) is decoded and each link checked by its form', async (t) => {
+    // The captures do not meet (the chain ends at 46920655, the simplex link starts at 59238081), so this answer,
+    // spliced from both, must be refused: for that gap and nothing else. Each link verifies alone; the chain checks
+    // the three ordinary links, then refuses the fourth where it starts.
+    const chain = capture(t, 'chain');
+    const simplex = capture(t, 'one-link-simplex');
+    if (!chain || !simplex) return;
+    const HEAD = 4 + 4 + 80 + 80; // constructor, complete, from, to; then the steps' vector
+    const spliced = Buffer.concat([chain.subarray(0, HEAD - 80), simplex.subarray(HEAD - 80, HEAD), Buffer.from([4, 0, 0, 0]), chain.subarray(HEAD + 4), simplex.subarray(HEAD + 4)]);
+    const proof = decode(spliced);
+    assert.deepEqual(
+      forwardLinks(proof).map((l) => l.signatures.kind),
+      ['liteServer.signatureSet', 'liteServer.signatureSet', 'liteServer.signatureSet', 'liteServer.signatureSet.simplex'],
+    );
+    for (const link of forwardLinks(proof)) checkForwardLink(link, new ValidatorSetCache());
+    const from = fromTlBlockId(proof.from);
+    const trust = new MasterchainTrust(recordedPool(proof), from);
+    await assert.rejects(trust.verify(fromTlBlockId(proof.to)), /block proof: link 4 does not start where the previous one ends/);
+    assert.equal(trust.stats.refused, 1);
+    assert.equal(trust.stats.signatures, 85 + 99 + 95, 'the three ordinary links were checked first');
+    assert.equal(trust.lastKeyBlock().seqno, from.seqno, 'a refused answer moves the trusted key block nowhere');
+  });
+
   describe('an altered simplex answer is refused for the right reason', () => {
     test('a flipped signature: that signature does not verify', (t) => {
       const bytes = capture(t, 'one-link-simplex');
@@ -233,5 +258,30 @@ describe('real mainnet block proofs', () => {
       () => checkSimplexSignatures({ ...twoOfThree, signatures: twoOfThree.signatures.slice(0, 2) }, validators, to),
       /signed by 20 of 30 weight, not more than two thirds/,
     );
+  });
+
+  test("v2's getMasterchainBlockSignatures answer for each form is toncenter's (its C++ server's spec: BlockSignatures, BlockSignaturesSimplex)", (t) => {
+    const ordinaryBytes = capture(t, 'one-link-ordinary');
+    const simplexBytes = capture(t, 'one-link-simplex');
+    if (!ordinaryBytes || !simplexBytes) return;
+    const ordinary = forwardLinks(decode(ordinaryBytes))[0];
+    const plain = blockSignaturesJson({ block: fromTlBlockId(ordinary.to), signatures: ordinary.signatures.signatures });
+    assert.equal(plain['@type'], 'blocks.blockSignatures');
+    assert.deepEqual(validateComponent('cpp', 'BlockSignatures', plain), []);
+    const simplex = simplexLink(simplexBytes);
+    const set = simplex.signatures;
+    const answer = blockSignaturesJson({
+      block: fromTlBlockId(simplex.to),
+      signatures: set.signatures,
+      simplex: { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate },
+    });
+    assert.deepEqual(Object.keys(answer), ['@type', 'id', 'signatures', 'session_id', 'slot', 'candidate']);
+    assert.equal(answer['@type'], 'blocks.blockSignatures.simplex');
+    assert.deepEqual(validateComponent('cpp', 'BlockSignaturesSimplex', answer), []);
+    assert.deepEqual(validateComponent('cpp', 'MasterchainBlockSignatures', answer), []);
+    // What a client needs to check them itself: the candidate as the validators hashed it.
+    assert.equal(answer.slot, set.slot);
+    assert.ok(Buffer.from(answer.candidate as string, 'base64').equals(set.candidate));
+    assert.ok(Buffer.from(answer.session_id as string, 'base64').equals(set.sessionId));
   });
 });
