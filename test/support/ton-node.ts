@@ -66,8 +66,6 @@ export interface LiteServerInfo {
 export interface TonNode {
   /** Which build runs (TON_NETWORK). */
   network: TonNetworkName;
-  /** How its blocks are signed: catchain's ordinary signature sets, or Simplex's. */
-  consensus: 'catchain' | 'simplex';
   dir: string;
   globalConfigFile: string;
   liteserver: LiteServerInfo;
@@ -118,7 +116,6 @@ export async function startTonNode(options: TonNodeOptions = {}): Promise<TonNod
   const globalConfigFile = join(dir, 'global.config.json');
   return {
     network: TON_NETWORK,
-    consensus: (liteserver as { consensus?: string }).consensus === 'simplex' ? 'simplex' : 'catchain',
     dir,
     globalConfigFile,
     liteserver,
