@@ -165,8 +165,17 @@ const sampler = (async () => {
 })();
 
 // Where a block's time goes once tongate has proven it as a head: until it is indexed (checked every 10 ms).
-const stages = new Map<number, { round: number; head: number; indexed?: number }>();
+const stages = new Map<number, { round: number; head: number; fed?: number; indexed?: number }>();
 chain.onHead((n) => stages.set(n, { round, head: performance.now() }));
+// When the index has a block's feed in hand (the follower's read done, and the index done with the one before), apart
+// from its write.
+const feedBlock = chain.follower.feedBlock.bind(chain.follower);
+chain.follower.feedBlock = (n: number) =>
+  feedBlock(n).then((fed) => {
+    const st = stages.get(n);
+    if (st && st.fed === undefined) st.fed = performance.now();
+    return fed;
+  });
 const indexProbe = setInterval(() => {
   const last = indexedSeqno();
   for (const [n, st] of stages) if (n <= last && st.indexed === undefined) st.indexed = performance.now();
@@ -218,8 +227,7 @@ for (let seqno = firstSeqno + 1; seqno <= lastSeqno; seqno++) {
 }
 const loadAfter = loadavg();
 clearInterval(indexProbe);
-const headToIndexed = (inLoad: boolean) =>
-  [...stages.values()].filter((st) => st.indexed !== undefined && (st.round >= 0) === inLoad).map((st) => st.indexed! - st.head);
+const stagesOf = (inLoad: boolean) => [...stages.values()].filter((st) => st.indexed !== undefined && st.fed !== undefined && (st.round >= 0) === inLoad);
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -248,8 +256,14 @@ console.log(
   `index lag behind the network (masterchain blocks, every 100 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)} (rounds ${Math.min(...perRound)}..${Math.max(...perRound)}), max ${Math.max(...lags)} (goal: p99 <= 2)`,
 );
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
-for (const [what, values] of [['following alone', headToIndexed(false)], ['under load', headToIndexed(true)]] as const) {
-  if (values.length > 0) console.log(`from a proven head to its block indexed, ${what}: p50 ${pct(values, 50).toFixed(0)} ms, p99 ${pct(values, 99).toFixed(0)} ms (${values.length} blocks)`);
+for (const [what, inLoad] of [['following alone', false], ['under load', true]] as const) {
+  const st = stagesOf(inLoad);
+  if (st.length === 0) continue;
+  const line = (values: number[]) => `p50 ${pct(values, 50).toFixed(0)} / p99 ${pct(values, 99).toFixed(0)} ms`;
+  console.log(
+    `from a proven head to its block indexed, ${what} (${st.length} blocks): ${line(st.map((x) => x.indexed! - x.head))}; ` +
+      `of which until the index held its feed (read by the follower, or the index busy before) ${line(st.map((x) => x.fed! - x.head))}, then written ${line(st.map((x) => x.indexed! - x.fed!))}`,
+  );
 }
 console.log(`event loop delay over the load: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 const loadProofs = chain.trust.stats.queries - loadTrust.queries;
