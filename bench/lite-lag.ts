@@ -15,7 +15,8 @@
  *   lag (own)  tongate's own index_lag_blocks (its proven head minus its indexed block)
  *   HTTP       the round trip of a v2 getMasterchainInfo to tongate
  *
- * and the event loop's delay over the whole load (perf_hooks.monitorEventLoopDelay): a head's proof, a block's
+ * per block, the time from its head being proven to its being indexed (until the index held its feed, then its
+ * write), and the event loop's delay over the whole load (perf_hooks.monitorEventLoopDelay): a head's proof, a block's
  * parse or an index write that held the thread would show there. The machine's load average (os.loadavg) before
  * and after is printed with the figures.
  *
