@@ -21,8 +21,16 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // Run alone, after the others: test/lite runs a real TON validator (~80 % of a core), so it neither slows their
 // tests nor is slowed by them; test/fuzz sends megabyte bodies to a tongate while it checks that the process stays
 // responsive, which another test file's CPU on two cores would decide instead of tongate.
-const alone = files.filter((f) => f.startsWith(join('test', 'lite')) || f.startsWith(join('test', 'fuzz')));
-const together = files.filter((f) => !alone.includes(f));
+const lite = files.filter((f) => f.startsWith(join('test', 'lite')));
+const fuzz = files.filter((f) => f.startsWith(join('test', 'fuzz')));
+const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
+// test/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
+// which a follower of mainnet meets in the chain's history.
+const groups = [
+  { name: 'together', files: together, concurrency },
+  ...['ton-node', 'ton-node-simplex'].map((network) => ({ name: `lite on ${network}`, files: lite, concurrency: '1', env: { TONGATE_TON_NETWORK: network } })),
+  { name: 'fuzz', files: fuzz, concurrency: '1' },
+];
 // What node itself would use: spec on a terminal, tap otherwise.
 const reporterKind = process.stdout.isTTY ? 'spec' : 'tap';
 const reporter = fileURLToPath(new URL('./test-reporter.mjs', import.meta.url));
@@ -32,24 +40,22 @@ const FIELDS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo
 const total = Object.fromEntries(FIELDS.map((f) => [f, 0]));
 const missing = [];
 let status = 0;
-for (const [name, group, groupConcurrency] of [
-  ['together', together, concurrency],
-  ['alone', alone, '1'],
-]) {
-  if (group.length === 0) continue;
-  const summaryFile = join(summaries, `${name}.json`);
+for (const [index, group] of groups.entries()) {
+  if (group.files.length === 0) continue;
+  if (group.env) console.log(`# ${Object.entries(group.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const summaryFile = join(summaries, `${index}.json`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${groupConcurrency}`, '--test-timeout=300000',
-      `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...group],
-    { stdio: 'inherit', env: { ...process.env, TONGATE_TEST_SUMMARY: summaryFile, TONGATE_TEST_REPORTER: reporterKind } },
+    ['--import', 'tsx', '--test', `--test-concurrency=${group.concurrency}`, '--test-timeout=300000',
+      `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...group.files],
+    { stdio: 'inherit', env: { ...process.env, ...group.env, TONGATE_TEST_SUMMARY: summaryFile, TONGATE_TEST_REPORTER: reporterKind } },
   );
   if (result.status !== 0) status = result.status ?? 1;
   try {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     for (const f of FIELDS) total[f] += summary[f] ?? 0;
   } catch {
-    missing.push(name); // the runner died before its summary (its exit status says so too)
+    missing.push(group.name); // the runner died before its summary (its exit status says so too)
   }
 }
 rmSync(summaries, { recursive: true, force: true });

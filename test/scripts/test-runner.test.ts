@@ -1,6 +1,6 @@
 /**
- * scripts/test.mjs on a small tree of its own: both groups (the files run together, then test/lite and test/fuzz
- * alone) print their tests, and the run ends with one summary line that counts both.
+ * scripts/test.mjs on a small tree of its own: every group (the files run together, then test/lite once per TON
+ * network, then test/fuzz) prints its tests, and the run ends with one summary line that counts them all.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-test('npm test: each group prints its tests, one summary line counts both groups', (t) => {
+test('npm test: each group prints its tests, one summary line counts every group', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tongate-runner-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
@@ -34,6 +34,6 @@ test('npm test: each group prints its tests, one summary line counts both groups
   }
   const summaries = run.stdout.split('\n').filter((line) => /\btests \d+/.test(line));
   assert.equal(summaries.length, 1, `one summary line:\n${summaries.join('\n')}`);
-  assert.match(summaries[0], /^# tests 5, suites 0, pass 3, fail 1, cancelled 0, skipped 1, todo 0, duration_ms \d+$/);
+  assert.match(summaries[0], /^# tests 6, suites 0, pass 3, fail 2, cancelled 0, skipped 1, todo 0, duration_ms \d+$/);
   assert.equal(run.stdout.trimEnd().split('\n').at(-1), summaries[0], 'at the end');
 });

@@ -1,8 +1,13 @@
 /**
- * A real one-validator TON network (../shared/ton-node, TON's own validator-engine) for the lite backend's tests.
+ * A real one-validator TON network (TON's own validator-engine) for the lite backend's tests. Two builds exist, and a
+ * follower of mainnet meets both forms in the chain's history, so the lite tests run against each:
  *
- * The folder is `$TONGATE_TON_NODE_DIR`, else `<repo>/../shared/ton-node` (where CI has it). Without it the tests
- * skip with the reason printed; with CI=true they fail instead. `startTonNode` starts a fresh network on free
+ *   ton-node          TON v2025.12: catchain consensus, ordinary block signatures
+ *   ton-node-simplex  TON's current release: Simplex consensus, Simplex signature sets, 1 block/s
+ *
+ * `$TONGATE_TON_NETWORK` picks one (default `ton-node`; scripts/test.mjs runs test/lite once per network). Its folder
+ * is `$TONGATE_TON_NODE_DIR` (or `$TONGATE_TON_NODE_SIMPLEX_DIR`), else `<repo>/../shared/<network>` (where CI has
+ * it). Without it the tests skip with the reason printed; with CI=true they fail instead. `startTonNode` starts a fresh network on free
  * ports in a temporary directory (~10 s) and `stop()` stops it and removes the directory; with
  * `$TONGATE_TON_NET_DIR` naming the directory of a network already running, that one is reused and left running.
  * The node costs ~80 % of a core: start one per test file, in `before`, and stop it in `after`.
@@ -21,11 +26,24 @@ import { freePort } from './ports.js';
 const run = promisify(execFile);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export const TON_NODE_DIR = process.env.TONGATE_TON_NODE_DIR ?? join(repoRoot, '..', 'shared', 'ton-node');
+export const TON_NETWORKS = ['ton-node', 'ton-node-simplex'] as const;
+export type TonNetworkName = (typeof TON_NETWORKS)[number];
+
+/** The network the lite tests run against in this process. */
+export const TON_NETWORK = pickNetwork(process.env.TONGATE_TON_NETWORK);
+
+function pickNetwork(name: string | undefined): TonNetworkName {
+  if (name === undefined || name === '') return 'ton-node';
+  if ((TON_NETWORKS as readonly string[]).includes(name)) return name as TonNetworkName;
+  throw new Error(`TONGATE_TON_NETWORK=${name}: expected one of ${TON_NETWORKS.join(', ')}`);
+}
+
+const dirVariable = `TONGATE_${TON_NETWORK.replaceAll('-', '_').toUpperCase()}_DIR`;
+export const TON_NODE_DIR = process.env[dirVariable] ?? join(repoRoot, '..', 'shared', TON_NETWORK);
 
 /** Why the network cannot run here, or undefined when it can. */
 export function tonNodeProblem(): string | undefined {
-  if (!existsSync(join(TON_NODE_DIR, 'start-net.sh'))) return `no TON node at ${TON_NODE_DIR} (set TONGATE_TON_NODE_DIR)`;
+  if (!existsSync(join(TON_NODE_DIR, 'start-net.sh'))) return `no TON network ${TON_NETWORK} at ${TON_NODE_DIR} (set ${dirVariable})`;
   return undefined;
 }
 
@@ -46,6 +64,8 @@ export interface LiteServerInfo {
 }
 
 export interface TonNode {
+  /** Which build runs (TON_NETWORK). */
+  network: TonNetworkName;
   dir: string;
   globalConfigFile: string;
   liteserver: LiteServerInfo;
@@ -63,17 +83,26 @@ export interface TonNode {
   stop(): Promise<void>;
 }
 
-export async function startTonNode(): Promise<TonNode> {
+export interface TonNodeOptions {
+  /** The basechain splits by itself into 2^split shards in its first minute (TON_SPLIT; a fresh network only). */
+  split?: number;
+  /** Simplex only: the target interval between blocks of one chain, in ms (default 1000; 400 is mainnet's pace). */
+  simplexTargetRateMs?: number;
+}
+
+export async function startTonNode(options: TonNodeOptions = {}): Promise<TonNode> {
   const reuse = process.env.TONGATE_TON_NET_DIR;
   const dir = reuse ?? mkdtempSync(join(tmpdir(), 'tongate-ton-net-'));
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     TON_NET_DIR: dir,
-    TON_PORT_ADNL: String(await freeUdpPort()),
+    TON_PORT_ADNL: String(await freeAdnlPort()),
     TON_PORT_LS: String(await freePort()),
     TON_PORT_CONSOLE: String(await freePort()),
     TON_INITIAL_SYNC_DELAY: '1',
   };
+  if (options.split !== undefined) env.TON_SPLIT = String(options.split);
+  if (options.simplexTargetRateMs !== undefined) env.TON_SIMPLEX_TARGET_RATE_MS = String(options.simplexTargetRateMs);
   const start = async (fresh: boolean) => {
     await run(join(TON_NODE_DIR, 'start-net.sh'), fresh ? ['--fresh'] : [], { env, timeout: 180_000 });
   };
@@ -86,6 +115,7 @@ export async function startTonNode(): Promise<TonNode> {
   const genesisKey = keyPairFromSeed(seed.subarray(seed.length - 32));
   const globalConfigFile = join(dir, 'global.config.json');
   return {
+    network: TON_NETWORK,
     dir,
     globalConfigFile,
     liteserver,
@@ -123,14 +153,25 @@ export async function startTonNode(): Promise<TonNode> {
   };
 }
 
-/** A UDP port that was free a moment ago (the validator's ADNL port is UDP). */
-function freeUdpPort(): Promise<number> {
+/**
+ * A UDP port for the validator's ADNL that was free a moment ago, with port + 1000 free too: the Simplex build also
+ * opens a QUIC socket there (even with QUIC off).
+ */
+async function freeAdnlPort(): Promise<number> {
+  for (;;) {
+    const port = await freeUdpPort(0);
+    if (port + 1000 <= 65535 && (await freeUdpPort(port + 1000).then(() => true, () => false))) return port;
+  }
+}
+
+/** Binds `port` (0: any) on UDP and closes it again: the port that was free. */
+function freeUdpPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = createSocket('udp4');
     socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      const port = socket.address().port;
-      socket.close(() => resolve(port));
+    socket.bind(port, '127.0.0.1', () => {
+      const bound = socket.address().port;
+      socket.close(() => resolve(bound));
     });
   });
 }

@@ -31,6 +31,10 @@ import type { Clock } from '../../util/clock.js';
 import { LiteConnection } from './connection.js';
 import { DEFAULT_FOLLOWER_QUERIES_PER_SECOND, FollowerBudget } from './follower-budget.js';
 import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable, LiteWrongNetwork } from './errors.js';
+import { nextHead } from './next-head.js';
+
+/** How long a liteserver is asked to hold a next-head query (ms) before answering that no block came. */
+const NEXT_HEAD_WAIT_MS = 3000;
 
 /** liteServer.error codes that say "this server cannot answer now", not "the request is wrong" (td's ErrorCode). */
 const RETRYABLE_CODES = new Set([651 /* notready */, 652 /* timeout */, 653 /* cancelled */]);
@@ -61,6 +65,11 @@ export interface LitePoolOptions {
    * another network, and is neither asked nor believed (LiteWrongNetwork at start when every server does).
    */
   zeroState?: { rootHash: Buffer; fileHash: Buffer };
+  /**
+   * Also learn of each new head as soon as a server has it (next-head.ts: one query held by the server per
+   * connection), not only at the next health check (default true).
+   */
+  watchHeads?: boolean;
 }
 
 /** Set while the follower's reads run (asFollower): the queries they make are the follower's. */
@@ -105,6 +114,7 @@ class ServerState {
   foreign: string | undefined;
   /** The last thing that went wrong with it (connection or health check), for messages naming each server's state. */
   lastProblem: string | undefined;
+  watching = false;
 
   constructor(
     readonly connection: LiteConnection,
@@ -137,6 +147,7 @@ export class LitePool extends EventEmitter {
   private readonly followerSlots: number;
   readonly followerBudget: FollowerBudget;
   private readonly healthTimer: NodeJS.Timeout;
+  private readonly watchHeads: boolean;
   /** Queries waiting for a slot, HTTP reads and the follower's apart (a slot may suit one and not the other). */
   private readonly slotWaiters = { reads: new Set<() => void>(), follower: new Set<() => void>() };
   private headSeqno = -1;
@@ -166,9 +177,13 @@ export class LitePool extends EventEmitter {
       });
       return state;
     });
+    this.watchHeads = options.watchHeads ?? true;
     const interval = options.healthIntervalMs ?? 1000;
     this.healthTimer = setInterval(() => {
-      for (const server of this.servers) void this.check(server);
+      for (const server of this.servers) {
+        void this.check(server);
+        void this.watch(server);
+      }
     }, interval);
     this.healthTimer.unref();
   }
@@ -402,23 +417,7 @@ export class LitePool extends EventEmitter {
         this.answered = true;
         this.emit('answered');
       }
-      if (info.last.seqno > this.headSeqno && this.verifyHead) {
-        // A head newer than any believed so far is taken only once proven (asked of the server that reported it).
-        try {
-          await this.verifyHead(info.last, server.connection.label);
-        } catch (err) {
-          server.breaker.failure();
-          server.lastProblem = `head ${info.last.seqno} not proven: ${(err as Error).message}`;
-          this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
-          return;
-        }
-      }
-      server.mcSeqno = info.last.seqno;
-      server.lastInfo = info;
-      if (info.last.seqno > this.headSeqno) {
-        this.headSeqno = info.last.seqno;
-        this.emit('head', { info, server: server.connection.label } satisfies HeadInfo);
-      }
+      await this.takeHead(server, info);
     } catch (err) {
       server.breaker.failure();
       server.lastProblem = withoutLabel((err as Error).message, server.connection.label);
@@ -433,6 +432,53 @@ export class LitePool extends EventEmitter {
     const expected = this.zeroState;
     if (!expected || (info.init.rootHash.equals(expected.rootHash) && info.init.fileHash.equals(expected.fileHash))) return undefined;
     return `starts from zero state ${info.init.rootHash.toString('hex').toUpperCase()}, the config's is ${expected.rootHash.toString('hex').toUpperCase()}`;
+  }
+
+  /** What a server reports as its head: believed (and announced, when the newest) once proven. */
+  private async takeHead(server: ServerState, info: liteServer_masterchainInfo): Promise<void> {
+    if (info.last.seqno > this.headSeqno && this.verifyHead) {
+      // A head newer than any believed so far is taken only once proven (asked of the server that reported it).
+      try {
+        await this.verifyHead(info.last, server.connection.label);
+      } catch (err) {
+        server.breaker.failure();
+        server.lastProblem = `head ${info.last.seqno} not proven: ${(err as Error).message}`;
+        this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
+        return;
+      }
+    }
+    // The health check and the next-head query answer in any order: an older answer does not move a server back.
+    if (server.mcSeqno === null || info.last.seqno >= server.mcSeqno) {
+      server.mcSeqno = info.last.seqno;
+      server.lastInfo = info;
+    }
+    if (info.last.seqno > this.headSeqno) {
+      this.headSeqno = info.last.seqno;
+      this.emit('head', { info, server: server.connection.label } satisfies HeadInfo);
+    }
+  }
+
+  /**
+   * Asks a healthy server for the block after its head, held until it exists (next-head.ts), again and again while
+   * it answers: each new head is known when the server has it. A wait that ends without a block, or any failure,
+   * ends the watch until the next health check starts it again; the health check alone judges the server.
+   */
+  private async watch(server: ServerState): Promise<void> {
+    if (!this.watchHeads || server.watching) return;
+    server.watching = true;
+    try {
+      while (!this.closed && server.connection.isReady() && server.breaker.state === 'closed' && server.foreign === undefined && server.mcSeqno !== null) {
+        const info = await server.connection.query(nextHead, { seqno: server.mcSeqno + 1, timeoutMs: NEXT_HEAD_WAIT_MS }, NEXT_HEAD_WAIT_MS + this.attemptTimeoutMs);
+        if (this.closed) return;
+        const before = server.mcSeqno;
+        await this.takeHead(server, info);
+        if (server.mcSeqno === before) return; // not proven, or no newer: the health check takes it from here
+      }
+    } catch {
+      // No block within the wait, a server without the prefix, a lost connection: the health check goes on.
+    } finally {
+      server.watching = false;
+    }
   }
 
   private describeServers(): string {
