@@ -12,8 +12,11 @@ import { registerResetCommand } from './reset-command.js';
 import { keyAdminOptionsFrom } from './access-options.js';
 
 
-/** What the key commands read of a deployment: where its key store is, and the Redis that tells the servers. */
-const KEY_STORE_OPTIONS = ['dataDir', 'databaseUrl', 'redisUrl'];
+/**
+ * What the key commands read of a deployment: where its key store is, the Redis that tells the servers, and
+ * whether the server keeps its keys in memory (then these commands refuse, keys-commands.ts).
+ */
+const KEY_STORE_OPTIONS = ['dataDir', 'databaseUrl', 'redisUrl', 'ephemeral'];
 /** What the devnet commands read of a deployment besides the base URLs (--config or TONGATE_NETWORK): the token. */
 const DEVNET_OPTIONS = ['adminToken'];
 /** What `tongate reset` reads: which networks are local, and where their data is. */
