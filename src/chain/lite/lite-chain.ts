@@ -49,6 +49,7 @@ import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
 import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
+import { ThreadLinkChecker } from './block-proofs/link-checker.js';
 import { keyBlockFile } from './block-proofs/key-block-store.js';
 import { ValidatorSetCache } from './block-proofs/links.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
@@ -99,6 +100,7 @@ export class LiteChain implements Chain {
   readonly pool: LitePool;
   /** Which masterchain heads are believed: proven from the config's init block (block-proofs/). */
   readonly trust: MasterchainTrust;
+  private readonly linkChecker: ThreadLinkChecker;
   private readonly validatorSets = new ValidatorSetCache();
   private readonly signatures = new ReadCache<BlockSignatures>(4 * 1024 * 1024, (s) => 256 + s.signatures.length * 128);
   private readonly blocks: LiteBlocks;
@@ -128,7 +130,13 @@ export class LiteChain implements Chain {
       logger: options.logger,
       verifyHead: (last, server) => this.trust.verify(fromTlBlockId(last), server),
     });
-    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir));
+    // Forward links (a first start on mainnet: ~a thousand key blocks) are checked off the thread serving HTTP.
+    this.linkChecker = new ThreadLinkChecker((reason) => options.logger?.warn({ reason }, 'block proofs are checked on the main thread'));
+    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir), {
+      linkChecker: this.linkChecker,
+      logger: options.logger,
+      clock: options.clock,
+    });
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.blocks = new LiteBlocks(this.pool, bytes);
     this.accounts = new ReadCache(bytes / 4, (a) => 512 + a.shardAccount.bits.length / 8 + (a.code ? 4096 : 0));
@@ -157,6 +165,7 @@ export class LiteChain implements Chain {
       await chain.advance(head.info);
     } catch (err) {
       chain.pool.close();
+      void chain.linkChecker.close();
       throw err;
     }
     chain.globalId = chain.head.mc.block.globalId;
@@ -171,6 +180,7 @@ export class LiteChain implements Chain {
     this.stopped = true;
     await this.advancing;
     this.pool.close();
+    await this.linkChecker.close();
     for (const emulator of this.emulators.values()) emulator.close();
     this.emulators.clear();
   }
