@@ -48,7 +48,7 @@ import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
-import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
+import { MasterchainTrust, type ProvingState } from './block-proofs/masterchain-trust.js';
 import { ThreadLinkChecker } from './block-proofs/link-checker.js';
 import { keyBlockFile } from './block-proofs/key-block-store.js';
 import { ValidatorSetCache } from './block-proofs/links.js';
@@ -87,6 +87,8 @@ export interface LiteChainOptions {
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
   follower?: FollowerOptions;
+  /** Told, as open() begins, how to ask while it runs whether it proves a chain of key blocks and how far it is. */
+  onProving?: (proving: () => ProvingState | undefined) => void;
 }
 
 interface Head {
@@ -159,6 +161,7 @@ export class LiteChain implements Chain {
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
   static async open(options: LiteChainOptions): Promise<LiteChain> {
     const chain = new LiteChain(options);
+    options.onProving?.(() => chain.trust.proving());
     try {
       await chain.pool.waitAnswer(options.startTimeoutMs ?? 15_000);
       const head = await chain.pool.waitHead(options.proofTimeoutMs ?? 600_000);
