@@ -176,15 +176,21 @@ export class MasterchainTrust {
     const started = performance.now();
     try {
       if (!sameBlock(fromTlBlockId(answer.from), known)) throw new LiteDataError(`block proof: starts at another block than ${describeBlock(known)}`);
+      // Where each link starts first (a link from anywhere else is not worth checking); then every forward link
+      // goes to the checker at once, so its thread works through them while this one waits, and the verdicts are
+      // taken in order: the first link refused refuses the answer.
       let cur = known;
+      for (const [i, step] of answer.steps.entries()) {
+        if (!sameBlock(fromTlBlockId(step.from), cur)) throw new LiteDataError(`block proof: link ${i + 1} does not start where the previous one ends`);
+        cur = fromTlBlockId(step.to);
+      }
+      const checks = answer.steps.map((step) => (step.kind === 'liteServer.blockLinkForward' ? this.checker.check(step) : undefined));
+      for (const check of checks) check?.catch(() => undefined); // those after a refused one are not awaited
       const proven: CheckedLink[] = [];
-      for (const step of answer.steps) {
-        // Where it starts first: a link from anywhere else is not worth checking.
-        if (!sameBlock(fromTlBlockId(step.from), cur)) throw new LiteDataError(`block proof: link ${proven.length + 1} does not start where the previous one ends`);
-        const link = step.kind === 'liteServer.blockLinkForward' ? await this.checker.check(step) : checkBackLink(step);
+      for (const [i, step] of answer.steps.entries()) {
+        const link = step.kind === 'liteServer.blockLinkForward' ? await checks[i]! : checkBackLink(step);
         if (step.kind === 'liteServer.blockLinkForward') this.stats.signatures += step.signatures.signatures.length;
         proven.push(link);
-        cur = link.to;
         onLink?.(link);
       }
       const to = fromTlBlockId(answer.to);
