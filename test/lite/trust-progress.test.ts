@@ -104,3 +104,25 @@ test('estimateLinks: the share of seqnos crossed is the share of links', () => {
   assert.equal(estimateLinks(10, 100, 1100, 1100), 10);
   assert.equal(estimateLinks(10, 100, 2000, 1100), 10, 'never fewer than done');
 });
+
+test('links sent at once are checked side by side on two threads, each verdict its own link\'s', { skip }, async () => {
+  const checker = new ThreadLinkChecker(undefined, 2);
+  checkers.push(checker);
+  const results = await Promise.all([...links, ...links].map((l) => checker.check(l)));
+  assert.deepEqual(results.map((r) => r.to.seqno), [...links, ...links].map((l) => l.to.seqno));
+  assert.equal((checker as unknown as { workers: unknown[] }).workers.length, 2);
+});
+
+test('a checking thread that dies: the links it held and later ones are checked on this thread', { skip }, async () => {
+  const reasons: string[] = [];
+  const checker = new ThreadLinkChecker((reason) => reasons.push(reason), 1);
+  checkers.push(checker);
+  await checker.check(links[0]); // the thread is up
+  const held = links.map((l) => checker.check(l));
+  await (checker as unknown as { workers: { terminate(): Promise<number> }[] }).workers[0].terminate();
+  const results = await Promise.all(held);
+  assert.deepEqual(results.map((r) => r.to.seqno), links.map((l) => l.to.seqno));
+  assert.equal((await checker.check(links[1])).to.seqno, links[1].to.seqno);
+  assert.equal(reasons.length, 1);
+  assert.match(reasons[0], /the link-checking thread exited/);
+});
