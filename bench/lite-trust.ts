@@ -24,7 +24,7 @@
  */
 import '../src/ton/core-speedups.js';
 import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { TLReadBuffer, TLWriteBuffer } from 'ton-tl';
 import { Codecs } from 'ton-lite-client/dist/schema.js';
@@ -32,7 +32,7 @@ import type { liteServer_blockLinkForward, liteServer_partialBlockProof } from '
 import { checkForwardLink, provenBoc, ValidatorSetCache } from '../src/chain/lite/block-proofs/links.js';
 import { keyBlockConfig } from '../src/chain/lite/block-proofs/proven-cells.js';
 import { readProvenHeader } from '../src/chain/lite/block-cell.js';
-import { ThreadLinkChecker } from '../src/chain/lite/block-proofs/link-checker.js';
+import { defaultLinkThreads, ThreadLinkChecker } from '../src/chain/lite/block-proofs/link-checker.js';
 import type { LitePool as LitePoolType } from '../src/chain/lite/pool.js';
 import { captureProof, ordinaryForwardLinks } from '../test/support/mainnet-captures.js';
 import { buildKeyBlockChain, setShape } from './support/key-block-chain.js';
@@ -199,7 +199,8 @@ async function firstStart() {
   delay.disable();
   await checker.close();
   console.log(`  first proven head after ${trust.stats.links} links, ${trust.stats.queries} answers: ${(wall / 1000).toFixed(1)} s wall (goal <= 60 s), ${(wall / trust.stats.links).toFixed(1)} ms per link; CPU of the process ${(cpu / 1000).toFixed(1)} s (both threads; load ${load()})`);
-  if (mainCpu !== null) console.log(`  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking thread); without contention the first head would take about ${(Math.max(mainCpu, cpu - mainCpu) / 1000).toFixed(1)}-${(cpu / 1000).toFixed(1)} s`);
+  const cores = Math.min(availableParallelism(), defaultLinkThreads() + 1);
+  if (mainCpu !== null) console.log(`  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking threads, ${defaultLinkThreads()} here); on ${cores} idle cores the first head would come after about ${(cpu / cores / 1000).toFixed(1)} s (CPU / cores)`);
   console.log(`  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; progress records logged: ${records.length} (last: ${records.at(-1)})`);
 }
 

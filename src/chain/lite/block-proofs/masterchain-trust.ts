@@ -124,9 +124,9 @@ export class MasterchainTrust {
       this.long.reporter.advance();
     };
     try {
-      return await this.provePages(target, server, from, start, onLink, () => linksDone);
+      await this.provePages(target, server, from, start, onLink, () => linksDone);
+      this.long?.reporter.finish(); // "done" only when proven; a refused proof is the pool's error to report
     } finally {
-      this.long?.reporter.finish();
       this.long = undefined;
     }
   }
