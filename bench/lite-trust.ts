@@ -187,6 +187,11 @@ async function firstStart() {
   const checker = new ThreadLinkChecker();
   const records: string[] = [];
   const trust = new MasterchainTrust(pool, fromTlBlockId(chain.init), undefined, { linkChecker: checker, logger: { info: (_f, message) => records.push(message) } });
+  // The same thread's event-loop delay with nothing to do, just before: what the machine's load alone costs.
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  idle.disable();
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const c = cpuMs();
@@ -201,7 +206,8 @@ async function firstStart() {
   console.log(`  first proven head after ${trust.stats.links} links, ${trust.stats.queries} answers: ${(wall / 1000).toFixed(1)} s wall (goal <= 60 s), ${(wall / trust.stats.links).toFixed(1)} ms per link; CPU of the process ${(cpu / 1000).toFixed(1)} s (both threads; load ${load()})`);
   const cores = Math.min(availableParallelism(), defaultLinkThreads() + 1);
   if (mainCpu !== null) console.log(`  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking threads, ${defaultLinkThreads()} here); on ${cores} idle cores the first head would come after about ${(cpu / cores / 1000).toFixed(1)} s (CPU / cores)`);
-  console.log(`  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; progress records logged: ${records.length} (last: ${records.at(-1)})`);
+  console.log(`  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; with nothing to do, 10 s before: worst ${(idle.max / 1e6).toFixed(1)} ms, p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms (ratio of p99s ${(delay.percentile(99) / idle.percentile(99)).toFixed(2)})`);
+  console.log(`  progress records logged: ${records.length} (last: ${records.at(-1)})`);
 }
 
 function mainThreadCpu(): number | null {
