@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { liteServer_blockLinkForward } from 'ton-lite-client/dist/schema.js';
 import { LiteDataError } from '../errors.js';
 import { checkForwardLink, ValidatorSetCache, type CheckedLink } from './links.js';
-import { asBuffers, type LinkCheckAnswer, type LinkCheckRequest } from './link-check-protocol.js';
+import { asBuffers, compactBuffers, type LinkCheckAnswer, type LinkCheckRequest } from './link-check-protocol.js';
 
 export type ForwardLinkResult = CheckedLink & { signedWeight: bigint };
 
@@ -80,7 +80,7 @@ export class ThreadLinkChecker implements ForwardLinkChecker {
       this.pending.set(id, { link, worker, resolve, reject });
       this.queued.set(worker, (this.queued.get(worker) ?? 0) + 1);
       worker.ref();
-      worker.postMessage({ id, link } satisfies LinkCheckRequest);
+      worker.postMessage({ id, link: compactBuffers(link) } satisfies LinkCheckRequest);
     });
   }
 
