@@ -138,6 +138,13 @@ export const OPTIONS: OptionSpec[] = [
     parse: asNetworkPairs,
   },
   {
+    key: 'liteTrustedBlock',
+    flag: '--lite-trusted-block <network=seqno:root_hash:file_hash>',
+    description: 'a lite network\'s chain of trust starts at this masterchain key block (your own checkpoint) instead of the config\'s init block',
+    repeatable: true,
+    parse: asNetworkPairs,
+  },
+  {
     key: 'indexRps',
     flag: '--index-rps <network=n>',
     description: 'most liteserver queries per second a lite network\'s index makes (default 100); HTTP reads keep half of each liteserver\'s concurrency',
