@@ -16,7 +16,7 @@ export interface OptionSpec {
   /** Commander flag, e.g. '--data-dir <dir>'. */
   flag: string;
   description: string;
-  /** Shown in --help and the README; applied when no source sets the option. */
+  /** Shown in --help and docs/configuration.md; applied when no source sets the option. */
   defaultValue?: unknown;
   /** How --help shows the default when the value itself reads badly there (24 words, say). */
   defaultHelp?: string;
