@@ -1,5 +1,5 @@
 /**
- * `npm run bench:input`: what the largest inputs the work limits allow (README "Limits") cost the thread
+ * `npm run bench:input`: what the largest inputs the work limits allow (docs/api.md "Limits") cost the thread
  * that serves HTTP, relative to a one-entry get-method, measured in the same run (issue 10).
  *
  * Each case runs, in this process and without HTTP, exactly the synchronous steps a request takes on the

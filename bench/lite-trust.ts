@@ -10,9 +10,35 @@
  *    100 of them (shuffled) for the masterchain, 100 signatures (what a mainnet head carries): CPU to compute the
  *    set from a key block's config (once per key block and catchain) and to check a head's signatures (every head).
  *
- * Flags: --heads N (new heads measured, default 8), --rounds N (synthetic repetitions, default 30).
+ * 3. Real mainnet key-block links (../shared/reference/mainnet-captures: four in the ordinary signature form, one
+ *    in the simplex form): CPU to check each as a first start does (its validator set new), against the
+ *    floor: node's ed25519 verifying the same signatures alone, keys made beforehand. Per round, ratio link / floor.
+ * 4. A first start far behind: a synthetic chain of --links key blocks (default 1,000) of the captures' validator
+ *    set's shape (bench/support/key-block-chain.ts), served 16 links per answer through the TL codec as a liteserver
+ *    sends them, proven by MasterchainTrust with its links checked on their own thread as LiteChain does: time to
+ *    the first proven head (goal <= 60 s), CPU of this process, and the worst event-loop delay of this thread
+ *    meanwhile (what an HTTP request would have waited).
+ *
+ * Flags: --heads N (new heads measured, default 8), --rounds N (synthetic repetitions, default 30), --links N,
+ * --real-rounds N (rounds over the captures, default 20), --no-node (sections 3 and 4 only).
  */
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import '../src/ton/core-speedups.js';
+import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { TLReadBuffer, TLWriteBuffer } from 'ton-tl';
+import { Codecs } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_blockLinkForward, liteServer_partialBlockProof } from 'ton-lite-client/dist/schema.js';
+import { checkForwardLink, provenBoc, ValidatorSetCache } from '../src/chain/lite/block-proofs/links.js';
+import { keyBlockConfig } from '../src/chain/lite/block-proofs/proven-cells.js';
+import { readProvenHeader } from '../src/chain/lite/block-cell.js';
+import { defaultLinkThreads, ThreadLinkChecker } from '../src/chain/lite/block-proofs/link-checker.js';
+import type { LitePool as LitePoolType } from '../src/chain/lite/pool.js';
+import { forwardLinks, ordinaryForwardLinks } from '../test/support/mainnet-captures.js';
+import { simplexSignedBytes } from '../src/chain/lite/block-proofs/simplex-signatures.js';
+import type { ForwardLink } from '../src/chain/lite/block-proofs/proof-tl.js';
+import { buildKeyBlockChain, setShape } from './support/key-block-chain.js';
+import { threadCpu } from './support/thread-cpu.js';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { beginCell, Dictionary, type Builder, type Cell, type Slice } from '@ton/core';
@@ -26,10 +52,13 @@ import { checkSignatures } from '../src/chain/lite/block-proofs/signatures.js';
 import { configValidators, masterchainValidators, nodeIdShort } from '../src/chain/lite/block-proofs/validator-set.js';
 import { parseGlobalConfig } from '../src/ton/global-config.js';
 import { systemClock } from '../src/util/clock.js';
-import { numberArg } from './support/args.js';
+import { hasFlag, numberArg } from './support/args.js';
 
 const heads = numberArg('heads', 8);
 const rounds = numberArg('rounds', 30);
+const linkCount = numberArg('links', 1000);
+const realRounds = numberArg('real-rounds', 20);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
@@ -81,8 +110,117 @@ function syntheticMainnet() {
   return { setMs, sigMs, main };
 }
 
+// --- 3. real mainnet key-block links -----------------------------------------------------------------------------
+/** The masterchain validators a real link's signatures are checked against (computed outside any timing). */
+function linkValidators(link: ForwardLink) {
+  const to = fromTlBlockId(link.to);
+  const from = fromTlBlockId(link.from);
+  const header = readProvenHeader(provenBoc(link.destProof, to.rootHash, 'dest'));
+  return masterchainValidators(configValidators(keyBlockConfig(provenBoc(link.configProof, from.rootHash, 'config'))), header.catchainSeqno);
+}
+
+function realLinks() {
+  const links = ordinaryForwardLinks();
+  if (links.length === 0) {
+    console.log('real mainnet links: skipped (no captures; see test/support/mainnet-captures.ts)');
+    return;
+  }
+  links.push(...forwardLinks(['one-link-simplex.hex']));
+  // The floor's inputs: each signature with its signer's key as a KeyObject, made before any timing.
+  const floors = links.map((link) => {
+    const set = linkValidators(link);
+    const signed =
+      link.signatures.kind === 'liteServer.signatureSet.simplex'
+        ? simplexSignedBytes(link.signatures)
+        : Buffer.concat([Buffer.from('706e0bc5', 'hex'), link.to.rootHash, link.to.fileHash]);
+    return link.signatures.signatures.map((s) => {
+      const v = set.byNodeId.get(s.nodeIdShort.toString('hex'))!;
+      return { key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: v.publicKey.toString('base64url') }, format: 'jwk' }) as KeyObject, signed, signature: s.signature };
+    });
+  });
+  for (const link of links) checkForwardLink(link, new ValidatorSetCache()); // warm-up
+  const linkCpu: number[] = [];
+  const floorCpu: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < realRounds; r++) {
+    let c = cpuMs();
+    for (const link of links) checkForwardLink(link, new ValidatorSetCache());
+    const l = (cpuMs() - c) / links.length;
+    c = cpuMs();
+    for (const sigs of floors) for (const s of sigs) if (!verify(null, s.signed, s.key, s.signature)) throw new Error('floor: a signature does not verify');
+    const f = (cpuMs() - c) / links.length;
+    linkCpu.push(l);
+    floorCpu.push(f);
+    ratios.push(l / f);
+  }
+  const sigs = links.reduce((n, l) => n + l.signatures.signatures.length, 0) / links.length;
+  console.log(`\nreal mainnet key-block links (${links.length}, ~${sigs.toFixed(0)} signatures each, every one from a new key block; ${realRounds} rounds; load ${load()}):`);
+  console.log(`  CPU per link checked: p50 ${median(linkCpu).toFixed(2)} ms (${range(linkCpu)})`);
+  console.log(`  floor, node's ed25519 on the same signatures alone: p50 ${median(floorCpu).toFixed(2)} ms (${range(floorCpu)})`);
+  console.log(`  ratio link / floor: p50 ${median(ratios).toFixed(2)} (${range(ratios)})`);
+}
+
+// --- 4. a first start far behind ----------------------------------------------------------------------------------
+async function firstStart() {
+  const real = ordinaryForwardLinks()[0];
+  const shape = real ? setShape(configValidators(keyBlockConfig(provenBoc(real.configProof, real.from.rootHash, 'config')))) : { total: 400, main: 100, weights: [1_000_000n] };
+  let t = performance.now();
+  const chain = buildKeyBlockChain(linkCount, shape);
+  console.log(`\nfirst start: ${linkCount} key-block links of a ${shape.total}-validator set (${shape.main} for the masterchain${real ? ', the captures\' weights' : ''}) built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  // A liteserver's answers: 16 links each, as bytes on the wire, decoded as the connection decodes them.
+  const answers = new Map<number, Buffer>();
+  for (let i = 0; i < chain.links.length; i += 16) {
+    const steps = chain.links.slice(i, i + 16);
+    const answer: liteServer_partialBlockProof = { kind: 'liteServer.partialBlockProof', complete: i + 16 >= chain.links.length, from: steps[0].from, to: steps[steps.length - 1].to, steps };
+    const w = new TLWriteBuffer();
+    Codecs.liteServer_partialBlockProof.encode(answer, w);
+    answers.set(steps[0].from.seqno, w.build());
+  }
+  const pool = {
+    async query(_f: unknown, request: { knownBlock: { seqno: number } }, options: { check?: (answer: unknown) => unknown }) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const answer = Codecs.liteServer_partialBlockProof.decode(new TLReadBuffer(answers.get(request.knownBlock.seqno)!));
+      await options.check?.(answer);
+      return answer;
+    },
+  } as unknown as LitePoolType;
+  const checker = new ThreadLinkChecker();
+  const records: string[] = [];
+  const trust = new MasterchainTrust(pool, fromTlBlockId(chain.init), undefined, { linkChecker: checker, logger: { info: (_f, message) => records.push(message) } });
+  // The same thread's event-loop delay with nothing to do, just before: what the machine's load alone costs.
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  idle.disable();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const c = cpuMs();
+  const mainBefore = mainThreadCpu();
+  t = performance.now();
+  await trust.verify(fromTlBlockId(chain.head));
+  const wall = performance.now() - t;
+  const cpu = cpuMs() - c;
+  const mainCpu = mainBefore === null ? null : mainThreadCpu()! - mainBefore;
+  delay.disable();
+  await checker.close();
+  console.log(`  first proven head after ${trust.stats.links} links, ${trust.stats.queries} answers: ${(wall / 1000).toFixed(1)} s wall (goal <= 60 s), ${(wall / trust.stats.links).toFixed(1)} ms per link; CPU of the process ${(cpu / 1000).toFixed(1)} s (both threads; load ${load()})`);
+  const cores = Math.min(availableParallelism(), defaultLinkThreads() + 1);
+  if (mainCpu !== null) console.log(`  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking threads, ${defaultLinkThreads()} here); on ${cores} idle cores the first head would come after about ${(cpu / cores / 1000).toFixed(1)} s (CPU / cores)`);
+  console.log(`  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; with nothing to do, 10 s before: worst ${(idle.max / 1e6).toFixed(1)} ms, p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms (ratio of p99s ${(delay.percentile(99) / idle.percentile(99)).toFixed(2)})`);
+  console.log(`  progress records logged: ${records.length} (last: ${records.at(-1)})`);
+}
+
+function mainThreadCpu(): number | null {
+  const threads = threadCpu();
+  if (!threads) return null;
+  return [...threads.values()].filter((t) => t.group === 'main').reduce((n, t) => n + t.ms, 0);
+}
+
+realLinks();
+await firstStart();
+
 // --- 1. the local network ---------------------------------------------------------------------------------------
-if (!requireTonNode()) process.exit(0);
+if (hasFlag('no-node') || !requireTonNode()) process.exit(0);
 const node = await startTonNode();
 try {
   const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));

@@ -42,7 +42,7 @@ export function renderBanner(
     if (liteservers) lines.push(`  liteservers: ${liteservers.count} from ${liteservers.configFile}`);
     for (const line of forwardedTo ?? []) lines.push(`  ${line}`);
     for (const faucet of faucets) lines.push(`  faucet ${faucet.kind.padEnd(5)} ${faucet.address}  ${faucet.balanceTon} TON`);
-    if (!forwardedTo && !liteservers) lines.push(`  controls ${base}/devnet/   (mining, time, accounts: see the README)`);
+    if (!forwardedTo && !liteservers) lines.push(`  controls ${base}/devnet/   (mining, time, accounts: docs/local-chains.md)`);
     lines.push('');
   }
   if (locals > 0 && config.mining === 'manual') {

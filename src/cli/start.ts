@@ -12,6 +12,8 @@ import { LiteChain } from '../chain/lite/index.js';
 import { LITE_INDEX_NICE } from '../util/thread-priority.js';
 import type { TongateConfig } from '../config/types.js';
 import { createGateway, type Gateway } from '../http/server.js';
+import { openStartingListeners, type StartingListeners } from '../http/starting.js';
+import type { ProvingState } from '../chain/lite/block-proofs/masterchain-trust.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
 import { createLogger } from './logger.js';
@@ -83,18 +85,26 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
 
   // Networks of kind upstream have no chain and no index: local and lite networks open them.
   const chained = config.networks.filter((network) => network.backend !== 'upstream');
-  const chains = await Promise.all(
-    chained.map((network) =>
-      network.backend === 'lite'
-        ? LiteChain.open({
-            network: network.name,
-            globalConfig: network.lite!.globalConfig,
-            dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
-            clock,
-            logger: logger.child({ network: network.name }),
-            pool: { followerQueriesPerSecond: network.lite!.indexRps },
-          })
-        : openLocalChain(config, network, clock, logger),
+  // A lite network's first start proves its chain of key blocks (minutes on mainnet): meanwhile the ports say so.
+  const proving = new Map<string, () => ProvingState | undefined>();
+  const starting = chained.some((network) => network.backend === 'lite')
+    ? await openStartingListeners(config, (name) => ({ network: name, proving: proving.get(name)?.() }))
+    : undefined;
+  const chains = await openAll(starting, () =>
+    Promise.all(
+      chained.map((network) =>
+        network.backend === 'lite'
+          ? LiteChain.open({
+              network: network.name,
+              globalConfig: network.lite!.globalConfig,
+              dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
+              clock,
+              logger: logger.child({ network: network.name }),
+              pool: { followerQueriesPerSecond: network.lite!.indexRps },
+              onProving: (state) => proving.set(network.name, state),
+            })
+          : openLocalChain(config, network, clock, logger),
+      ),
     ),
   );
   // v3's index follows each chain: a local chain's from its start (catching up on blocks it missed while
@@ -141,6 +151,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
   registerChainMetrics(access.metrics.registry, networks, clock);
   const gateway = createGateway({ config, networks, clock, logger, access });
   try {
+    await starting?.close();
     await gateway.listen();
   } catch (err) {
     await Promise.all(indexes.map((index) => index.close()));
@@ -201,6 +212,16 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
     },
     banner,
   };
+}
+
+/** Opens the chains; a failure closes the start-up listeners first (the caller reports it). */
+async function openAll<T>(starting: StartingListeners | undefined, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (err) {
+    await starting?.close();
+    throw err;
+  }
 }
 
 function liteOf(network: TongateConfig['networks'][number]): { count: number; configFile: string } | undefined {

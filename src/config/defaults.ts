@@ -1,6 +1,6 @@
 /**
  * Defaults of a zero-configuration start: two local networks on loopback.
- * The faucet mnemonic is public (printed in the README): it guards play money on local chains only.
+ * The faucet mnemonic is public (printed in docs/local-chains.md): it guards play money on local chains only.
  */
 export const DEFAULT_NETWORKS: Record<string, string> = {
   mainnet: 'http://127.0.0.1:8080',

@@ -49,6 +49,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
         values.liteConfig as NetworkPairs | undefined,
         values.indexFrom as NetworkPairs | undefined,
         values.indexRps as NetworkPairs | undefined,
+        values.liteTrustedBlock as NetworkPairs | undefined,
       ),
         values as unknown as UpstreamValues,
       ),

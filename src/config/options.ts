@@ -16,7 +16,7 @@ export interface OptionSpec {
   /** Commander flag, e.g. '--data-dir <dir>'. */
   flag: string;
   description: string;
-  /** Shown in --help and the README; applied when no source sets the option. */
+  /** Shown in --help and docs/configuration.md; applied when no source sets the option. */
   defaultValue?: unknown;
   /** How --help shows the default when the value itself reads badly there (24 words, say). */
   defaultHelp?: string;
@@ -134,6 +134,13 @@ export const OPTIONS: OptionSpec[] = [
     key: 'indexFrom',
     flag: '--index-from <network=seqno>',
     description: 'a lite network\'s empty index starts at this masterchain block (back-fill) instead of where tongate starts',
+    repeatable: true,
+    parse: asNetworkPairs,
+  },
+  {
+    key: 'liteTrustedBlock',
+    flag: '--lite-trusted-block <network=seqno:root_hash:file_hash>',
+    description: 'a lite network\'s chain of trust starts at this masterchain key block (your own checkpoint) instead of the config\'s init block',
     repeatable: true,
     parse: asNetworkPairs,
   },

@@ -1,4 +1,4 @@
-import type { GlobalConfig } from '../ton/global-config.js';
+import type { GlobalBlockId, GlobalConfig } from '../ton/global-config.js';
 import type { GenesisSpec } from './genesis.js';
 /** The resolved configuration of one tongate process: what `tongate start` runs with. */
 
@@ -16,9 +16,10 @@ export interface NetworkConfig {
   backend: NetworkBackend;
   /**
    * For backend `lite`: the global config (liteservers, zero state), the file it came from, the index's start and
-   * the most liteserver queries per second its follower makes.
+   * the most liteserver queries per second its follower makes; `trustedBlock`: the operator's checkpoint, already
+   * in `globalConfig.initBlock` (kept apart to say where the chain of trust starts).
    */
-  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number; indexRps?: number };
+  lite?: { configFile: string; globalConfig: GlobalConfig; indexFrom?: number; indexRps?: number; trustedBlock?: GlobalBlockId };
   /** For backend `upstream`: where and how requests are forwarded. */
   upstream?: UpstreamConfig;
   /** DNS root collections (raw addresses) whose items the index reads as domains (dns-roots.ts). */

@@ -2,7 +2,7 @@
  * The JSON body parser of every route: fastify's own (prototype-poisoning checks included), behind limits on
  * nesting and on the number of values, decided on the raw bytes before anything is parsed:
  *   - nothing tongate accepts nests deeper than MAX_JSON_DEPTH (a get-method stack, the deepest input, stays
- *     far below it: README "Limits"); values nested thousands deep make every later step recursive and slow;
+ *     far below it: docs/api.md "Limits"); values nested thousands deep make every later step recursive and slow;
  *   - nothing tongate accepts holds more than MAX_JSON_VALUES arrays, objects and members (999 stack entries in
  *     tonlib's typed form are ~5,000); a megabyte of 100,000 small arrays costs JSON.parse 50-500 ms of the
  *     HTTP thread, for a request that is refused anyway.

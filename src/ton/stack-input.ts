@@ -26,7 +26,7 @@
  *   items of one tuple        255  (TVM's own tuple limit)
  *   cells of all cell/slice/builder entries together: 512 cells (STACK_MAX_CELLS) and 65,535 bytes,
  *   within the request's budget for all its BoCs (boc.ts) when the caller passes it
- * Why these numbers: README "Limits".
+ * Why these numbers: docs/api.md "Limits".
  */
 import { Cell, type TupleItem } from '@ton/core';
 import { bocBudget, parseBoc, type BocBudget } from './boc.js';

@@ -73,7 +73,7 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
     if (declared > bodyLimit) return void fail(reply, version, 413, 'request body is too large');
     body = await readBody(request, bodyLimit);
     if (body === undefined) return void fail(reply, version, 413, 'request body is too large');
-    // The same bounds as the local JSON parser (README "Limits"), on the raw bytes, before the body is
+    // The same bounds as the local JSON parser (docs/api.md "Limits"), on the raw bytes, before the body is
     // parsed on the side below or costs the upstream anything.
     const problem = jsonShapeProblem(body);
     if (problem !== undefined) return void fail(reply, version, 400, problem);

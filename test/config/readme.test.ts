@@ -3,17 +3,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { LOG_LEVELS, OPTIONS, envName, flagName } from '../../src/config/options.js';
 
-test('the README documents every option: flag, file key and environment variable', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test('docs/configuration.md documents every option: flag, file key and environment variable', () => {
+  const readme = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   for (const spec of OPTIONS) {
-    assert.ok(readme.includes(`\`${flagName(spec)}`), `README lacks ${flagName(spec)}`);
-    assert.ok(readme.includes(`\`${spec.key}\``), `README lacks the file key ${spec.key}`);
-    assert.ok(readme.includes(envName(spec.key)), `README lacks ${envName(spec.key)}`);
+    assert.ok(readme.includes(`\`${flagName(spec)}`), `docs/configuration.md lacks ${flagName(spec)}`);
+    assert.ok(readme.includes(`\`${spec.key}\``), `docs/configuration.md lacks the file key ${spec.key}`);
+    assert.ok(readme.includes(envName(spec.key)), `docs/configuration.md lacks ${envName(spec.key)}`);
   }
 });
 
-test("the README's configuration table: each row's default is the code's, and --log-level lists the levels it takes", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test("docs/configuration.md's table: each row's default is the code's, and --log-level lists the levels it takes", () => {
+  const readme = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   const rows = new Map<string, string[]>();
   for (const line of readme.split('\n')) {
     const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
@@ -27,7 +27,7 @@ test("the README's configuration table: each row's default is the code's, and --
     const documented = row[3].replace(/`/g, '');
     // Only plain values are compared; a default said in words (\"mainnet and testnet as above\") is not a value.
     if (typeof spec.defaultValue === 'number' || typeof spec.defaultValue === 'boolean' || (typeof spec.defaultValue === 'string' && /^[\w./-]+$/.test(documented))) {
-      assert.equal(documented, String(spec.defaultValue), `${flagName(spec)}: the README's default`);
+      assert.equal(documented, String(spec.defaultValue), `${flagName(spec)}: the documented default`);
       compared++;
     }
   }

@@ -10,9 +10,9 @@ import { freePort } from '../support/ports.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const example = readFileSync(`${root}examples/devnet-time-lock.ts`, 'utf8');
 
-test('the README shows examples/devnet-time-lock.ts as it is', () => {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  assert.ok(readme.includes('```ts\n' + example + '```'), 'README.md holds the example verbatim in a ts block');
+test('docs/local-chains.md shows examples/devnet-time-lock.ts as it is', () => {
+  const readme = readFileSync(`${root}docs/local-chains.md`, 'utf8');
+  assert.ok(readme.includes('```ts\n' + example + '```'), 'docs/local-chains.md holds the example verbatim in a ts block');
 });
 
 /** The `tongate start ...` line of the example's header, as a user would copy it. */

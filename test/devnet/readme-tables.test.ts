@@ -1,5 +1,5 @@
 /**
- * The README's table of devnet controls read against the routes the code registers: every control served is in
+ * docs/local-chains.md's table of devnet controls read against the routes the code registers: every control served is in
  * the table, every control in the table is served, and every answer field the table names is in that control's
  * result schema (the same schema the OpenAPI document shows).
  */
@@ -9,13 +9,13 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { registerDevnetRoutes } from '../../src/devnet/routes.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/local-chains.md', import.meta.url), 'utf8');
 
 /** The rows of the table whose header starts with `| control |`: [controls, body, answer] cells. */
 function controlRows(): string[][] {
   const lines = readme.split('\n');
   const start = lines.findIndex((l) => l.startsWith('| control | body | answer'));
-  assert.ok(start >= 0, 'the README has the table of controls');
+  assert.ok(start >= 0, 'docs/local-chains.md has the table of controls');
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
@@ -32,7 +32,7 @@ async function servedDocument(): Promise<{ paths: Record<string, Record<string, 
   return answer.json();
 }
 
-test('the README table of /devnet controls lists exactly the controls served, with the answer fields they have', async () => {
+test('the docs table of /devnet controls lists exactly the controls served, with the answer fields they have', async () => {
   const document = await servedDocument();
   const served = new Set(Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)));
   const documented = new Map<string, string>();
@@ -42,8 +42,8 @@ test('the README table of /devnet controls lists exactly the controls served, wi
     const parts = answer.split('; ');
     named.forEach(([, method, path], i) => documented.set(`${method} ${path}`, parts.length === named.length ? parts[i] : answer));
   }
-  assert.deepEqual([...documented.keys()].filter((c) => !served.has(c)), [], 'in the README, not served');
-  assert.deepEqual([...served].filter((c) => !documented.has(c)), [], 'served, not in the README');
+  assert.deepEqual([...documented.keys()].filter((c) => !served.has(c)), [], 'in the docs, not served');
+  assert.deepEqual([...served].filter((c) => !documented.has(c)), [], 'served, not in the docs');
 
   for (const [control, answer] of documented) {
     const [method, path] = control.split(' ');
@@ -51,6 +51,6 @@ test('the README table of /devnet controls lists exactly the controls served, wi
     if (!result?.properties) continue;
     // The fields named in the answer cell, outside nested objects written as `"name": {...}`.
     const named = [...answer.replace(/"\w+": \{[^}]*\}/g, (m) => m.slice(0, m.indexOf(':'))).matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
-    for (const field of named) assert.ok(field in result.properties, `${control}: the README names "${field}", its result has ${Object.keys(result.properties).join(', ')}`);
+    for (const field of named) assert.ok(field in result.properties, `${control}: the docs name "${field}", its result has ${Object.keys(result.properties).join(', ')}`);
   }
 });

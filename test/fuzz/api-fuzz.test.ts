@@ -57,7 +57,7 @@ const ROUTES: Route[] = [
   ...V3_POST_ENDPOINTS.map((e) => ({ kind: 'v3 POST' as const, path: `/api/v3${e.path}`, name: e.path, params: e.body })),
 ];
 
-/** 5xx statuses the README documents, by method: anything else is a bug. */
+/** 5xx statuses docs/api.md documents, by method: anything else is a bug. */
 function documented5xx(route: Route, status: number): boolean {
   if (status === 501) return ['getMasterchainBlockSignatures', 'getShardBlockProof', 'getOutMsgQueueSize'].includes(route.name);
   if (status === 533) return /runGetMethod/.test(route.name);

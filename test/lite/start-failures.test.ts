@@ -3,7 +3,7 @@
  * says why (a supervisor's Restart=on-failure depends on it): a closed port, a server that sends garbage, a
  * liteserver of another network, a config without liteservers. The real CLI, as a child process.
  *
- * The first three wait for start-up's 15 s for a first answer (README), so they run side by side.
+ * The first three wait for start-up's 15 s for a first answer (docs/lite.md), so they run side by side.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

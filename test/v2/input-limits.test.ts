@@ -1,5 +1,5 @@
 /**
- * Work limits on client input that reaches expensive code (README "Limits"): get-method stacks and BoCs
+ * Work limits on client input that reaches expensive code (docs/api.md "Limits"): get-method stacks and BoCs
  * are refused with a 422 naming the parameter before any BoC is decoded and before the emulator runs, on
  * every way in (v2 REST, JSON-RPC, v3 POST). These tests assert the limits and that the emulator was not
  * called, never a duration; the server must still answer afterwards.

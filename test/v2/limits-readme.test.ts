@@ -1,5 +1,5 @@
 /**
- * The README's "Limits" table states the numbers the code enforces: each row is checked against the
+ * The "Limits" table of docs/api.md states the numbers the code enforces: each row is checked against the
  * constant it documents, so changing one without the other fails here.
  */
 import { test } from 'node:test';
@@ -10,11 +10,12 @@ import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH } from '../../src/ton/boc.j
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-body.js';
 import { STACK_MAX_ALL_ENTRIES, STACK_MAX_CELL_ENTRIES, STACK_MAX_CELLS, STACK_MAX_ENTRIES, STACK_MAX_NESTING, TUPLE_MAX_ITEMS } from '../../src/ton/stack-input.js';
 
-test('the README lists every input limit with the value the code enforces', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('### Limits');
-  assert.ok(start > readme.indexOf('## Endpoints'), 'a Limits section under Endpoints');
-  const rows = readme.slice(start, readme.indexOf('\n## ', start)).split('\n').filter((line) => line.startsWith('| '));
+test('docs/api.md lists every input limit with the value the code enforces', () => {
+  const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('\n## Limits\n');
+  assert.ok(start > 0 && readme.startsWith('# Endpoints\n'), 'a Limits section in the endpoints file');
+  const end = readme.indexOf('\n## ', start + 1);
+  const rows = readme.slice(start, end === -1 ? undefined : end).split('\n').filter((line) => line.startsWith('| '));
   const limitOf = (input: string) => {
     const row = rows.find((line) => line.split('|')[1].trim() === input);
     assert.ok(row, `a row for "${input}"`);

@@ -48,7 +48,8 @@ import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { ReadCache } from './read-cache.js';
-import { MasterchainTrust } from './block-proofs/masterchain-trust.js';
+import { MasterchainTrust, type ProvingState } from './block-proofs/masterchain-trust.js';
+import { ThreadLinkChecker } from './block-proofs/link-checker.js';
 import { keyBlockFile } from './block-proofs/key-block-store.js';
 import { ValidatorSetCache } from './block-proofs/links.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
@@ -86,6 +87,8 @@ export interface LiteChainOptions {
   /** Bound of the kept blocks, in BoC bytes (default 64 MiB); accounts and transactions get a quarter each. */
   cacheBytes?: number;
   follower?: FollowerOptions;
+  /** Told, as open() begins, how to ask while it runs whether it proves a chain of key blocks and how far it is. */
+  onProving?: (proving: () => ProvingState | undefined) => void;
 }
 
 interface Head {
@@ -99,6 +102,7 @@ export class LiteChain implements Chain {
   readonly pool: LitePool;
   /** Which masterchain heads are believed: proven from the config's init block (block-proofs/). */
   readonly trust: MasterchainTrust;
+  private readonly linkChecker: ThreadLinkChecker;
   private readonly validatorSets = new ValidatorSetCache();
   private readonly signatures = new ReadCache<BlockSignatures>(4 * 1024 * 1024, (s) => 256 + s.signatures.length * 128);
   private readonly blocks: LiteBlocks;
@@ -129,7 +133,13 @@ export class LiteChain implements Chain {
       verifyHead: (last, server) => this.trust.verify(fromTlBlockId(last), server),
       zeroState: options.globalConfig.zeroState,
     });
-    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir));
+    // Forward links (a first start on mainnet: ~a thousand key blocks) are checked off the thread serving HTTP.
+    this.linkChecker = new ThreadLinkChecker((reason) => options.logger?.warn({ reason }, 'block proofs are checked on the main thread'));
+    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir), {
+      linkChecker: this.linkChecker,
+      logger: options.logger,
+      clock: options.clock,
+    });
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.blocks = new LiteBlocks(this.pool, bytes);
     this.accounts = new ReadCache(bytes / 4, (a) => 512 + a.shardAccount.bits.length / 8 + (a.code ? 4096 : 0));
@@ -152,12 +162,14 @@ export class LiteChain implements Chain {
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
   static async open(options: LiteChainOptions): Promise<LiteChain> {
     const chain = new LiteChain(options);
+    options.onProving?.(() => chain.trust.proving());
     try {
       await chain.pool.waitAnswer(options.startTimeoutMs ?? 15_000);
       const head = await chain.pool.waitHead(options.proofTimeoutMs ?? 600_000);
       await chain.advance(head.info);
     } catch (err) {
       chain.pool.close();
+      void chain.linkChecker.close();
       throw err;
     }
     chain.globalId = chain.head.mc.block.globalId;
@@ -172,6 +184,7 @@ export class LiteChain implements Chain {
     this.stopped = true;
     await this.advancing;
     this.pool.close();
+    await this.linkChecker.close();
     for (const emulator of this.emulators.values()) emulator.close();
     this.emulators.clear();
   }

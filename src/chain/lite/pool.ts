@@ -78,8 +78,8 @@ const followerScope = new AsyncLocalStorage<boolean>();
 export interface QueryOptions {
   /** Only servers that have reached this masterchain seqno. */
   minSeqno?: number;
-  /** Throws LiteDataError when an answer does not check out: the pool then asks another server. */
-  check?: (answer: unknown) => void;
+  /** Throws (or rejects) LiteDataError when an answer does not check out: the pool then asks another server. A promise is awaited. */
+  check?: (answer: unknown) => unknown;
   /** Overrides the pool's request timeout. */
   timeoutMs?: number;
   /** Only this server (its label): what it answers is held against it alone. */
@@ -298,7 +298,7 @@ export class LitePool extends EventEmitter {
       const started = this.clock.now();
       try {
         const answer = await server.connection.query(f, request, Math.min(this.attemptTimeoutMs, remaining));
-        options.check?.(answer);
+        await options.check?.(answer);
         server.observeLatency(this.clock.now() - started);
         server.breaker.success();
         return answer;

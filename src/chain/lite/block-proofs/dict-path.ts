@@ -53,3 +53,28 @@ export function open(cell: Cell, what: string): Slice {
   if (cell.isExotic) throw new LiteDataError(`${what} is pruned from the proof`);
   return cell.beginParse();
 }
+
+/**
+ * The entries of a hashmap with keys below `limit`, in key order (`visit` gets the key and the leaf's value), from
+ * the root edge in `root` (a slice: a Hashmap's root sits inline in its parent's cell). Subtrees whose keys are all
+ * at or past `limit` are not opened: a config's validator list has ~400 entries and the masterchain needs the
+ * first ~100, read this way in a quarter of the time a whole-dictionary parse takes.
+ */
+export function hashmapEntriesBelow(root: Slice, keyBits: number, limit: number, what: string, visit: (key: number, value: Slice) => void): void {
+  const walk = (node: Slice, prefix: number, remaining: number): void => {
+    const label = readLabel(node, remaining);
+    for (const b of label) prefix = prefix * 2 + (b ? 1 : 0);
+    remaining -= label.length;
+    if (remaining === 0) {
+      if (prefix < limit) visit(prefix, node);
+      return;
+    }
+    // Fork: the left subtree's keys start at prefix·0·00..., the right one's at prefix·1·00...
+    const left = node.loadRef();
+    const right = node.loadRef();
+    const half = 2 ** (remaining - 1);
+    if (prefix * 2 * half < limit) walk(open(left, what), prefix * 2, remaining - 1);
+    if ((prefix * 2 + 1) * half < limit) walk(open(right, what), prefix * 2 + 1, remaining - 1);
+  };
+  walk(root, 0, keyBits);
+}

@@ -4,14 +4,20 @@
  * to key block, each signed by more than two thirds of the validators its source key block's config names, then
  * one last link to the block asked about. The newest key block proven so far is kept, so a new head costs one
  * query and one link (its header and its signatures; the validator set of that key block is read once).
+ * Forward links are checked by a ForwardLinkChecker (link-checker.ts: on a thread of its own in LiteChain), so the
+ * thousand key blocks of a first start on mainnet do not hold up the thread that serves HTTP; while such a long
+ * chain is proven, a ProgressReporter logs n of N links, the rate and the time left, and `proving()` says it.
  */
 import { performance } from 'node:perf_hooks';
 import type { BlockId } from '../../types.js';
+import type { Clock } from '../../../util/clock.js';
+import { ProgressReporter, terminalBar, type ProgressLogger, type ProgressSnapshot } from '../../../util/progress.js';
 import { fromTlBlockId, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
 import type { LitePool } from '../pool.js';
 import type { KeyBlockStore } from './key-block-store.js';
-import { checkBackLink, checkForwardLink, describeBlock, sameBlock, ValidatorSetCache, type CheckedLink } from './links.js';
+import { inlineLinkChecker, type ForwardLinkChecker } from './link-checker.js';
+import { checkBackLink, describeBlock, sameBlock, ValidatorSetCache, type CheckedLink } from './links.js';
 import { getBlockProof, type PartialBlockProof } from './proof-tl.js';
 
 /** A liteserver answers at most 16 links per query; past this many pages the chain is given up (a guard). */
@@ -28,10 +34,25 @@ export interface TrustStats {
   links: number;
   /** Signatures verified. */
   signatures: number;
-  /** CPU (wall time of the synchronous checks, on this thread) spent checking, in ms. */
+  /** Time from an answer to its verdict (its forward links checked on the checker's thread), in ms. */
   checkMs: number;
   /** Proofs refused. */
   refused: number;
+}
+
+export interface TrustOptions {
+  /** Where forward links are checked (default: on this thread, one per turn of the event loop). */
+  linkChecker?: ForwardLinkChecker;
+  /** Where a long proof's progress is logged (none: not logged). */
+  logger?: ProgressLogger;
+  clock?: Clock;
+}
+
+/** A chain of links being proven that takes more than one answer (a first start far behind). */
+export interface ProvingState {
+  from: number;
+  target: number;
+  progress: ProgressSnapshot;
 }
 
 export class MasterchainTrust {
@@ -39,7 +60,8 @@ export class MasterchainTrust {
   private readonly keyBlocks = new Map<number, BlockId>();
   private readonly proven = new Map<string, BlockId>();
   private readonly provenBySeqno = new Map<number, BlockId>();
-  private readonly validatorSets = new ValidatorSetCache();
+  private readonly checker: ForwardLinkChecker;
+  private long?: { from: number; target: number; reporter: ProgressReporter };
   private queue: Promise<unknown> = Promise.resolve();
   readonly stats: TrustStats = { queries: 0, links: 0, signatures: 0, checkMs: 0, refused: 0 };
 
@@ -49,7 +71,9 @@ export class MasterchainTrust {
     readonly init: BlockId,
     /** Where the newest proven key block is kept across restarts (key-block-store.ts); none: proven from init each start. */
     private readonly store?: KeyBlockStore,
+    private readonly options: TrustOptions = {},
   ) {
+    this.checker = options.linkChecker ?? inlineLinkChecker(new ValidatorSetCache());
     this.key = init;
     this.keyBlocks.set(init.seqno, init);
     const kept = store?.load(init);
@@ -62,6 +86,11 @@ export class MasterchainTrust {
   /** The newest key block proven so far (the init block before any proof). */
   lastKeyBlock(): BlockId {
     return this.key;
+  }
+
+  /** While a chain of key blocks longer than one answer is proven: from where, to where, n of N links, ETA. */
+  proving(): ProvingState | undefined {
+    return this.long && { from: this.long.from, target: this.long.target, progress: this.long.reporter.snapshot() };
   }
 
   /** A key block on the proven chain by seqno, if the chain passed it. */
@@ -83,7 +112,25 @@ export class MasterchainTrust {
   private async prove(target: BlockId, server?: string): Promise<void> {
     const hex = target.rootHash.toString('hex');
     if (this.proven.has(hex) || sameBlock(target, this.key)) return;
-    let from = this.key;
+    const from = this.key;
+    const start = from.seqno;
+    let linksDone = 0;
+    // Counted per link; once the first answer is incomplete the chain is long, and its progress is reported.
+    const onLink = (link: CheckedLink) => {
+      linksDone++;
+      if (!this.long) return;
+      this.long.reporter.setTotal(estimateLinks(linksDone, start, link.to.seqno, target.seqno));
+      this.long.reporter.advance();
+    };
+    try {
+      await this.provePages(target, server, from, start, onLink, () => linksDone);
+      this.long?.reporter.finish(); // "done" only when proven; a refused proof is the pool's error to report
+    } finally {
+      this.long = undefined;
+    }
+  }
+
+  private async provePages(target: BlockId, server: string | undefined, from: BlockId, start: number, onLink: (link: CheckedLink) => void, linksDone: () => number): Promise<void> {
     for (let page = 0; page < MAX_PAGES; page++) {
       let reached: BlockId | undefined;
       let complete = false;
@@ -94,8 +141,8 @@ export class MasterchainTrust {
         { kind: 'liteServer.getBlockProof', mode: WITH_TARGET, knownBlock: toTlBlockId(known), targetBlock: toTlBlockId(target) },
         {
           server,
-          check: (answer) => {
-            const checked = this.checkChain(answer as PartialBlockProof, known, target);
+          check: async (answer) => {
+            const checked = await this.checkChain(answer as PartialBlockProof, known, target, onLink);
             reached = checked.to;
             complete = checked.complete;
           },
@@ -113,24 +160,37 @@ export class MasterchainTrust {
         return;
       }
       from = reached!;
+      if (!this.long && this.options.logger) {
+        const reporter = new ProgressReporter({ job: 'key-block proofs', unit: 'links', log: this.options.logger, clock: this.options.clock, bar: terminalBar() });
+        reporter.setTotal(estimateLinks(linksDone(), start, from.seqno, target.seqno));
+        reporter.advance(linksDone());
+        this.long = { from: start, target: target.seqno, reporter };
+      }
     }
     throw new LiteDataError(`masterchain block ${target.seqno}: no proof within ${MAX_PAGES} pages`);
   }
 
   /** One answer of getBlockProof, checked link by link from `known`; the proven key blocks are kept. */
-  private checkChain(answer: PartialBlockProof, known: BlockId, target: BlockId): { to: BlockId; complete: boolean } {
+  private async checkChain(answer: PartialBlockProof, known: BlockId, target: BlockId, onLink?: (link: CheckedLink) => void): Promise<{ to: BlockId; complete: boolean }> {
     const started = performance.now();
     try {
       if (!sameBlock(fromTlBlockId(answer.from), known)) throw new LiteDataError(`block proof: starts at another block than ${describeBlock(known)}`);
+      // Where each link starts first (a link from anywhere else is not worth checking); then every forward link
+      // goes to the checker at once, so its thread works through them while this one waits, and the verdicts are
+      // taken in order: the first link refused refuses the answer.
       let cur = known;
+      for (const [i, step] of answer.steps.entries()) {
+        if (!sameBlock(fromTlBlockId(step.from), cur)) throw new LiteDataError(`block proof: link ${i + 1} does not start where the previous one ends`);
+        cur = fromTlBlockId(step.to);
+      }
+      const checks = answer.steps.map((step) => (step.kind === 'liteServer.blockLinkForward' ? this.checker.check(step) : undefined));
+      for (const check of checks) check?.catch(() => undefined); // those after a refused one are not awaited
       const proven: CheckedLink[] = [];
-      for (const step of answer.steps) {
-        // Where it starts first: a link from anywhere else is not worth checking.
-        if (!sameBlock(fromTlBlockId(step.from), cur)) throw new LiteDataError(`block proof: link ${proven.length + 1} does not start where the previous one ends`);
-        const link = step.kind === 'liteServer.blockLinkForward' ? checkForwardLink(step, this.validatorSets) : checkBackLink(step);
+      for (const [i, step] of answer.steps.entries()) {
+        const link = step.kind === 'liteServer.blockLinkForward' ? await checks[i]! : checkBackLink(step);
         if (step.kind === 'liteServer.blockLinkForward') this.stats.signatures += step.signatures.signatures.length;
         proven.push(link);
-        cur = link.to;
+        onLink?.(link);
       }
       const to = fromTlBlockId(answer.to);
       if (!sameBlock(cur, to)) throw new LiteDataError('block proof: the links end at another block than the proof says');
@@ -172,9 +232,9 @@ export class MasterchainTrust {
       { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: toTlBlockId(head), targetBlock: toTlBlockId(target) },
       {
         minSeqno: head.seqno,
-        check: (answer) => {
+        check: async (answer) => {
           if (!this.isProven(head)) throw new LiteDataError(`masterchain block ${head.seqno} is not proven`);
-          if (!this.checkChain(answer as PartialBlockProof, head, target).complete) throw new LiteDataError('block proof: incomplete for an older block');
+          if (!(await this.checkChain(answer as PartialBlockProof, head, target)).complete) throw new LiteDataError('block proof: incomplete for an older block');
         },
       },
     );
@@ -195,4 +255,13 @@ export class MasterchainTrust {
   isProven(id: BlockId): boolean {
     return this.proven.has(id.rootHash.toString('hex')) || sameBlock(this.keyBlocks.get(id.seqno) ?? this.init, id);
   }
+}
+
+/**
+ * Links a chain from `start` to `target` takes, estimated from those done so far: key blocks come at a roughly
+ * even pace in seqnos (one per validator rotation at least), so the share of seqnos crossed is the share of links.
+ */
+export function estimateLinks(done: number, start: number, reached: number, target: number): number | null {
+  if (reached <= start || done === 0) return null;
+  return Math.max(done, Math.round((done * (target - start)) / (reached - start)));
 }

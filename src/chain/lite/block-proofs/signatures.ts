@@ -3,9 +3,9 @@
  * catchain, of the TL form `ton.blockId root_cell_hash file_hash`; together they must carry more than two thirds
  * of the validators' weight (TON's rule for a final block).
  */
-import { verify } from 'node:crypto';
 import type { BlockId } from '../../types.js';
 import { LiteDataError } from '../errors.js';
+import { verifyEd25519 } from './ed25519.js';
 import type { MasterchainValidators } from './validator-set.js';
 
 /** ton.blockId's TL constructor id, as it starts the signed bytes. */
@@ -40,7 +40,7 @@ export function checkSignatures(
     seen.add(id);
     const validator = validators.byNodeId.get(id);
     if (!validator) throw new LiteDataError(`${what}: ${id} is not a validator of the block`);
-    if (signature.length !== 64 || !verify(null, signed, validator.key, signature)) throw new LiteDataError(`${what}: the signature of ${id} does not verify`);
+    if (!verifyEd25519(validator.publicKey, signed, signature)) throw new LiteDataError(`${what}: the signature of ${id} does not verify`);
     weight += validator.weight;
   }
   if (weight * 3n <= validators.totalWeight * 2n) throw new LiteDataError(`${what}: signed by ${weight} of ${validators.totalWeight} weight, not more than two thirds`);

@@ -5,10 +5,10 @@
  * catchain), the catchain seqno from the block header. The set's short hash (crc32c of its TL form) must equal the
  * `gen_validator_list_hash_short` the signed block declares.
  */
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { crc32c, Dictionary, type Cell, type Slice } from '@ton/core';
+import { createHash } from 'node:crypto';
+import { crc32c, type Cell, type Slice } from '@ton/core';
 import { LiteDataError } from '../errors.js';
-import { hashmapLookup, open } from './dict-path.js';
+import { hashmapEntriesBelow, hashmapLookup, open } from './dict-path.js';
 
 const VALIDATORS_TAG = 0x11;
 const VALIDATORS_EXT_TAG = 0x12;
@@ -21,7 +21,6 @@ const CATCHAIN_CONFIG_NEW_TAG = 0xc2;
 const PUB_ED25519 = Buffer.from([0xc6, 0xb4, 0x13, 0x48]);
 /** The TL magic test0.validatorSet the validator list hash is computed under (as an int32). */
 const VALIDATOR_SET_MAGIC = -1877581587;
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const MASTERCHAIN = -1;
 const WHOLE_SHARD = 0x8000000000000000n;
 
@@ -31,22 +30,19 @@ export interface Validator {
   adnlAddr: Buffer;
 }
 
-/** Param 34 as it stands in a config, with param 28's shuffle flag. */
+/** Param 34 as it stands in a config (its first `main` validators: the masterchain's), with param 28's shuffle flag. */
 export interface ConfigValidators {
   total: number;
   main: number;
+  /** The first `main` of the `total` validators listed. */
   list: Validator[];
   shuffleMc: boolean;
-}
-
-export interface SigningValidator extends Validator {
-  key: KeyObject;
 }
 
 /** The validators of one masterchain catchain: who may sign, with what weight, and the set's short hash. */
 export interface MasterchainValidators {
   ccSeqno: number;
-  byNodeId: Map<string, SigningValidator>;
+  byNodeId: Map<string, Validator>;
   totalWeight: bigint;
   hashShort: number;
 }
@@ -78,20 +74,20 @@ function readValidatorSet(s: Slice): Omit<ConfigValidators, 'shuffleMc'> {
   const total = s.loadUint(16);
   const main = s.loadUint(16);
   if (main < 1 || main > total) throw new LiteDataError('config param 34: main validators out of range');
-  const value = { serialize: () => undefined, parse: readValidator };
-  let dict: Dictionary<number, Validator>;
+  // Only the first `main` validators sign masterchain blocks (shuffled among themselves): the rest are not read.
+  let root: Slice | undefined = s;
   if (tag === VALIDATORS_EXT_TAG) {
     s.skip(64); // total_weight
-    dict = Dictionary.load(Dictionary.Keys.Uint(16), value, s);
-  } else {
-    dict = Dictionary.loadDirect(Dictionary.Keys.Uint(16), value, s);
+    const ref = s.loadMaybeRef();
+    root = ref ? open(ref, 'config param 34: validator list') : undefined;
   }
   const list: Validator[] = [];
-  for (let i = 0; i < total; i++) {
-    const v = dict.get(i);
-    if (!v) throw new LiteDataError(`config param 34: validator ${i} of ${total} missing`);
-    list.push(v);
+  if (root) {
+    hashmapEntriesBelow(root, 16, main, 'config param 34: validator list', (i, value) => {
+      list[i] = readValidator(value);
+    });
   }
+  for (let i = 0; i < main; i++) if (!list[i]) throw new LiteDataError(`config param 34: validator ${i} of ${total} missing`);
   return { total, main, list };
 }
 
@@ -131,11 +127,11 @@ export function masterchainValidators(config: ConfigValidators, ccSeqno: number)
     }
     chosen = idx.map((i) => config.list[i]);
   }
-  const byNodeId = new Map<string, SigningValidator>();
+  const byNodeId = new Map<string, Validator>();
   let totalWeight = 0n;
   for (const v of chosen) {
     totalWeight += v.weight;
-    byNodeId.set(nodeIdShort(v.publicKey).toString('hex'), { ...v, key: ed25519Key(v.publicKey) });
+    byNodeId.set(nodeIdShort(v.publicKey).toString('hex'), v);
   }
   return { ccSeqno, byNodeId, totalWeight, hashShort: validatorListHashShort(ccSeqno, chosen) };
 }
@@ -158,10 +154,6 @@ export function validatorListHashShort(ccSeqno: number, validators: Validator[])
     v.adnlAddr.copy(buffer, at + 40);
   });
   return crc32c(buffer).readUInt32LE(0);
-}
-
-export function ed25519Key(publicKey: Buffer): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' });
 }
 
 /**

@@ -1,0 +1,51 @@
+// While chains open (a lite network proving its key blocks), tongate's ports answer 503 with how far it is.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import { openStartingListeners, type StartingNetwork } from '../../src/http/starting.js';
+import { freePort } from '../support/ports.js';
+
+test('the start-up listener: /healthcheck says the network is proving its key blocks (n of N), other paths 503 in v2 shape, then the port is free', async () => {
+  const port = await freePort();
+  const config = loadConfig({ flags: { network: [`mainnet=http://127.0.0.1:${port}`], backend: ['mainnet=lite'] }, env: {} });
+  let state: StartingNetwork = { network: 'mainnet' };
+  const listeners = await openStartingListeners(config, () => state);
+  try {
+    let response = await fetch(`http://127.0.0.1:${port}/healthcheck`);
+    assert.equal(response.status, 503);
+    assert.deepEqual(await response.json(), { status: 'starting', network: 'mainnet' });
+
+    state = { network: 'mainnet', proving: { from: 43792209, target: 81000000, progress: { job: 'key-block proofs', done: 120, total: 1000, rate: 40, eta_s: 22 } } };
+    response = await fetch(`http://127.0.0.1:${port}/api/v3/healthcheck`);
+    assert.equal(response.status, 503);
+    assert.deepEqual(await response.json(), {
+      status: 'starting',
+      network: 'mainnet',
+      proving_key_blocks: { from_seqno: 43792209, target_seqno: 81000000, links_done: 120, links_total: 1000, links_per_s: 40, eta_s: 22 },
+    });
+    response = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
+    assert.equal(response.status, 503);
+    assert.equal(response.headers.get('retry-after'), '5');
+    assert.deepEqual(await response.json(), { ok: false, error: 'mainnet is not ready yet (proving the chain of key blocks: 120 of 1000 links)', code: 503 });
+  } finally {
+    await listeners.close();
+  }
+  // The gateway can bind the same socket now.
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve) => again.close(resolve));
+});
+
+test('a port already taken is left alone (the gateway reports it when it listens)', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as { port: number }).port;
+  try {
+    const config = loadConfig({ flags: { network: [`mainnet=http://127.0.0.1:${port}`], backend: ['mainnet=lite'] }, env: {} });
+    const listeners = await openStartingListeners(config, () => ({ network: 'mainnet' }));
+    await listeners.close();
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
