@@ -9,6 +9,7 @@
  */
 import type { Block, BlockConsensus, BlockId } from '../chain/types.js';
 import type { DetectedWallet } from '../ton/wallet-detect.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../ton/workchain.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
 import { pageSql, placeholders, Where } from './sql/where.js';
@@ -77,7 +78,7 @@ export interface AccountBalanceRecord {
 
 const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after, trace_id';
 const MSG_COLUMNS = 'msg_hash, doc, source, destination, in_tx_hash, out_tx_hash';
-const MC_SHARD = signedShard(0x8000000000000000n);
+const MC_SHARD = signedShard(WHOLE_SHARD);
 
 function order(sort: SortOrder): string {
   return sort === 'asc' ? 'ASC' : 'DESC';
@@ -159,7 +160,7 @@ function blockOf(row: SqlRow): Block {
     block.consensus = { ...c, createdBy: Buffer.from(c.createdBy, 'base64') };
   }
   // Shard blocks are committed by a masterchain block; the ref is always the masterchain's whole shard.
-  if (masterRef !== undefined) block.masterRef = { workchain: -1, shard: 0x8000000000000000n, seqno: masterRef };
+  if (masterRef !== undefined) block.masterRef = { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: masterRef };
   return block;
 }
 

@@ -7,6 +7,7 @@
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { crc32c, Dictionary, type Cell, type Slice } from '@ton/core';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../../ton/workchain.js';
 import { LiteDataError } from '../errors.js';
 import { hashmapLookup, open } from './dict-path.js';
 
@@ -22,8 +23,6 @@ const PUB_ED25519 = Buffer.from([0xc6, 0xb4, 0x13, 0x48]);
 /** The TL magic test0.validatorSet the validator list hash is computed under (as an int32). */
 const VALIDATOR_SET_MAGIC = -1877581587;
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const MASTERCHAIN = -1;
-const WHOLE_SHARD = 0x8000000000000000n;
 
 export interface Validator {
   publicKey: Buffer;
