@@ -12,7 +12,7 @@ import type { DetectedWallet } from '../ton/wallet-detect.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../ton/workchain.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
-import { pageSql, placeholders, Where } from './sql/where.js';
+import { orderSql, pageSql, placeholders, Where } from './sql/where.js';
 import { TRACE_COLUMNS, traceRowOf, type TraceRow } from './traces/trace-row.js';
 import { TokenReader, tokenContractSql } from './tokens/reader.js';
 import { NftReader } from './tokens/nft-reader.js';
@@ -80,10 +80,6 @@ const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after, trace_id'
 const MSG_COLUMNS = 'msg_hash, doc, source, destination, in_tx_hash, out_tx_hash';
 const MC_SHARD = signedShard(WHOLE_SHARD);
 
-function order(sort: SortOrder): string {
-  return sort === 'asc' ? 'ASC' : 'DESC';
-}
-
 /** What a /traces page may carry (api/v3/format/traces.ts sets them): see IndexReader.tracePage. */
 export interface TracePageLimits {
   /** A trace with more transactions is listed without them. */
@@ -125,7 +121,7 @@ function tracesSql(filter: TraceFilter, sort: SortOrder, page: Page): { sql: str
     .add('end_utime <= ?', filter.endUtime)
     .add('end_lt >= ?', filter.startLt)
     .add('end_lt <= ?', filter.endLt);
-  const dir = order(sort);
+  const dir = orderSql(sort);
   const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
   const orderBy: [string, string][] = [[byUtime ? 'end_utime' : 'end_lt', dir], ['trace_id', dir]];
   return {
@@ -254,7 +250,7 @@ export class IndexReader {
       // toncenter compares both lt bounds with the block's start_lt.
       .add('start_lt >= ?', filter.startLt)
       .add('start_lt <= ?', filter.endLt);
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const masterFirst = sort === 'asc' ? 'DESC' : 'ASC';
     const rows = await this.driver.all(
       `SELECT * FROM blocks ${where} ORDER BY gen_utime ${dir}, workchain ${masterFirst}, shard ${dir}, seqno ${dir} ${pageSql(page)}`,
@@ -301,7 +297,7 @@ export class IndexReader {
         ...key,
       );
     }
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const orderBy = filter.accounts?.length === 1 ? `account, lt ${dir}` : `lt ${dir}, account`;
     const rows = await this.driver.all(`SELECT ${TX_COLUMNS} FROM transactions ${where} ORDER BY ${orderBy} ${pageSql(page)}`, where.params);
     return rows.map(transactionOf);
@@ -386,7 +382,7 @@ export class IndexReader {
     // External-in messages are the ones without created_lt.
     if (filter.excludeExternals) where.add('created_lt IS NOT NULL');
     if (filter.onlyExternals) where.add('created_lt IS NULL');
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const tail = `ORDER BY sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`;
     if (filter.msgHashes && filter.msgHashes.length > 0) {
       // By hash or by normalized hash: a UNION of two index lookups (an OR of the two would let a
