@@ -9,7 +9,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { CircuitBreaker, type BreakerState } from '../access/circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../util/circuit-breaker.js';
 import type { ApiVersion } from '../http/request-target.js';
 import type { Clock } from '../util/clock.js';
 import { VERSION } from '../version.js';

@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import type { TLFunction } from 'ton-tl';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import type { liteServer_masterchainInfo, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { CircuitBreaker, type BreakerState } from '../../access/circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../../util/circuit-breaker.js';
 import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { LiteConnection } from './connection.js';
