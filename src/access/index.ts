@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { AccessController, type AccessRequest } from './access-controller.js';
 import { KeyAdmin } from './admin.js';
-import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../util/circuit-breaker.js';
 import { ALLOW_UNLIMITED, type AccessDecision } from './decision.js';
 import { publishKeyChange, subscribeKeyChanges, type KeyChangeMessage } from './keys/change-bus.js';
 import { KeyDirectory } from './keys/key-directory.js';

@@ -7,7 +7,7 @@
  * request); the counters read them when /metrics is scraped (prom-client's collect()).
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { BreakerState } from './circuit-breaker.js';
+import type { BreakerState } from '../util/circuit-breaker.js';
 import type { PolicyName, RefusalReason } from './decision.js';
 
 export type DecisionResult = 'allowed' | RefusalReason;

@@ -23,9 +23,6 @@ export interface BlockId extends BlockRef {
   fileHash: Buffer;
 }
 
-/** The shard id of a whole workchain (no split): the only shard the local chain has. */
-export const WHOLE_SHARD = 0x8000000000000000n;
-
 export interface Block {
   id: BlockId;
   globalId: number;

@@ -14,7 +14,8 @@
  * A write that fails (PostgreSQL down) is retried after a pause; meanwhile live blocks wait in memory,
  * up to a cap past which they are dropped and read from the chain's store once the index is back.
  */
-import { WHOLE_SHARD, type SealedBlock } from '../chain/types.js';
+import type { SealedBlock } from '../chain/types.js';
+import { WHOLE_SHARD } from '../ton/workchain.js';
 import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
 import type { InsertBatch } from './sql/driver.js';

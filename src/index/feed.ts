@@ -5,7 +5,8 @@
  */
 import { Cell, type Address } from '@ton/core';
 import { loadTransactionCell } from '../ton/transaction-cell.js';
-import { WHOLE_SHARD, type Block, type BlockRef, type Chain, type ChainTransaction, type SealedBlock } from '../chain/types.js';
+import type { Block, BlockRef, Chain, ChainTransaction, SealedBlock } from '../chain/types.js';
+import { WHOLE_SHARD } from '../ton/workchain.js';
 import type { IndexedBlock } from './types.js';
 
 /** A cell, or its BoC bytes when the producer has them (then nobody in this thread parses it). */

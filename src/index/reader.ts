@@ -9,9 +9,10 @@
  */
 import type { Block, BlockConsensus, BlockId } from '../chain/types.js';
 import type { DetectedWallet } from '../ton/wallet-detect.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../ton/workchain.js';
 import type { SqlReads, SqlRow, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, signedShard, text, unsignedShard } from './sql/values.js';
-import { pageSql, placeholders, Where } from './sql/where.js';
+import { orderSql, pageSql, placeholders, Where } from './sql/where.js';
 import { TRACE_COLUMNS, traceRowOf, type TraceRow } from './traces/trace-row.js';
 import { TokenReader, tokenContractSql } from './tokens/reader.js';
 import { NftReader } from './tokens/nft-reader.js';
@@ -77,11 +78,7 @@ export interface AccountBalanceRecord {
 
 const TX_COLUMNS = 'hash, account, lt, doc, state_before, state_after, trace_id';
 const MSG_COLUMNS = 'msg_hash, doc, source, destination, in_tx_hash, out_tx_hash';
-const MC_SHARD = signedShard(0x8000000000000000n);
-
-function order(sort: SortOrder): string {
-  return sort === 'asc' ? 'ASC' : 'DESC';
-}
+const MC_SHARD = signedShard(WHOLE_SHARD);
 
 /** What a /traces page may carry (api/v3/format/traces.ts sets them): see IndexReader.tracePage. */
 export interface TracePageLimits {
@@ -124,7 +121,7 @@ function tracesSql(filter: TraceFilter, sort: SortOrder, page: Page): { sql: str
     .add('end_utime <= ?', filter.endUtime)
     .add('end_lt >= ?', filter.startLt)
     .add('end_lt <= ?', filter.endLt);
-  const dir = order(sort);
+  const dir = orderSql(sort);
   const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
   const orderBy: [string, string][] = [[byUtime ? 'end_utime' : 'end_lt', dir], ['trace_id', dir]];
   return {
@@ -159,7 +156,7 @@ function blockOf(row: SqlRow): Block {
     block.consensus = { ...c, createdBy: Buffer.from(c.createdBy, 'base64') };
   }
   // Shard blocks are committed by a masterchain block; the ref is always the masterchain's whole shard.
-  if (masterRef !== undefined) block.masterRef = { workchain: -1, shard: 0x8000000000000000n, seqno: masterRef };
+  if (masterRef !== undefined) block.masterRef = { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: masterRef };
   return block;
 }
 
@@ -253,7 +250,7 @@ export class IndexReader {
       // toncenter compares both lt bounds with the block's start_lt.
       .add('start_lt >= ?', filter.startLt)
       .add('start_lt <= ?', filter.endLt);
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const masterFirst = sort === 'asc' ? 'DESC' : 'ASC';
     const rows = await this.driver.all(
       `SELECT * FROM blocks ${where} ORDER BY gen_utime ${dir}, workchain ${masterFirst}, shard ${dir}, seqno ${dir} ${pageSql(page)}`,
@@ -300,7 +297,7 @@ export class IndexReader {
         ...key,
       );
     }
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const orderBy = filter.accounts?.length === 1 ? `account, lt ${dir}` : `lt ${dir}, account`;
     const rows = await this.driver.all(`SELECT ${TX_COLUMNS} FROM transactions ${where} ORDER BY ${orderBy} ${pageSql(page)}`, where.params);
     return rows.map(transactionOf);
@@ -385,7 +382,7 @@ export class IndexReader {
     // External-in messages are the ones without created_lt.
     if (filter.excludeExternals) where.add('created_lt IS NOT NULL');
     if (filter.onlyExternals) where.add('created_lt IS NULL');
-    const dir = order(sort);
+    const dir = orderSql(sort);
     const tail = `ORDER BY sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`;
     if (filter.msgHashes && filter.msgHashes.length > 0) {
       // By hash or by normalized hash: a UNION of two index lookups (an OR of the two would let a

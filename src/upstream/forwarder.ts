@@ -10,6 +10,7 @@
  */
 import type { Clock } from '../util/clock.js';
 import type { UpstreamConfig } from '../config/types.js';
+import type { ApiVersion } from '../http/request-target.js';
 import { UpstreamBudget } from './budget.js';
 import { UpstreamFailure } from './failure.js';
 import type { UpstreamMetrics } from './metrics.js';
@@ -20,8 +21,6 @@ import { UpstreamTarget, WHOLE_BODY_BYTES, type UpstreamAnswer } from './target.
 import { RetryBudget } from './retry-budget.js';
 import { contentCoding, decoded } from './encoding.js';
 import { semanticHeadersKey } from './semantic-headers.js';
-
-export type ApiVersion = 'v2' | 'v3';
 
 export interface ForwardRequest {
   version: ApiVersion;

@@ -15,11 +15,11 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHo
 import { isLimitedPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
 import { jsonShapeProblem } from '../http/json-body.js';
-import { apiVersion, routedPath } from '../http/request-target.js';
+import { apiVersion, routedPath, type ApiVersion } from '../http/request-target.js';
 import { acceptedCodings } from './encoding.js';
 import { UpstreamFailure } from './failure.js';
 import { semanticHeaders } from './semantic-headers.js';
-import type { ApiVersion, ForwardRequest } from './forwarder.js';
+import type { ForwardRequest } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
 import type { UpstreamAnswer } from './target.js';

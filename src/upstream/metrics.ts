@@ -5,7 +5,7 @@
  * network names and upstream URLs (which carry no credentials: the config refuses them), never a key.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { BreakerState } from '../access/circuit-breaker.js';
+import type { BreakerState } from '../util/circuit-breaker.js';
 
 const BREAKER_VALUE: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 

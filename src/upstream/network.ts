@@ -6,7 +6,8 @@ import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { UpstreamConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
-import { UpstreamForwarder, type ApiVersion } from './forwarder.js';
+import type { ApiVersion } from '../http/request-target.js';
+import { UpstreamForwarder } from './forwarder.js';
 import { UpstreamMetrics } from './metrics.js';
 
 /** A check waits at most this long (or the interval, when that is shorter). */

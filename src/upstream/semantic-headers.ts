@@ -11,7 +11,7 @@
  * (ton-http-api) reads no such header.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiVersion } from './forwarder.js';
+import type { ApiVersion } from '../http/request-target.js';
 
 /** Lower case, as node gives request headers; the order is the order in the key. */
 const SEMANTIC_HEADERS: Record<ApiVersion, readonly string[]> = {

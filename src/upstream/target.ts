@@ -9,7 +9,8 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { CircuitBreaker, type BreakerState } from '../access/circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../util/circuit-breaker.js';
+import type { ApiVersion } from '../http/request-target.js';
 import type { Clock } from '../util/clock.js';
 import { VERSION } from '../version.js';
 import { UpstreamFailure, transportFailure, upstreamMessage } from './failure.js';
@@ -45,7 +46,7 @@ export interface TargetHealth {
 
 export interface TargetOptions {
   network: string;
-  version: 'v2' | 'v3';
+  version: ApiVersion;
   apiKey?: string;
   connections: number;
   /** How long the breaker stays open before one probe (--upstream-breaker-open). */

@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/util/clock.js';
 import { createAccessLayer } from '../../src/access/index.js';
-import { CircuitBreaker } from '../../src/access/circuit-breaker.js';
+import { CircuitBreaker } from '../../src/util/circuit-breaker.js';
 import { KeyDirectory } from '../../src/access/keys/key-directory.js';
 import { hashKey } from '../../src/access/keys/key-material.js';
 import { PostgresKeyStore } from '../../src/access/keys/postgres-key-store.js';

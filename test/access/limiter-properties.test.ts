@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/util/clock.js';
 import { MemorySlidingLog } from '../../src/access/limiter/memory-sliding-log.js';
 import { RedisSlidingLog } from '../../src/access/limiter/redis-sliding-log.js';
 import { SharedLimiter } from '../../src/access/limiter/shared-limiter.js';
-import { CircuitBreaker } from '../../src/access/circuit-breaker.js';
+import { CircuitBreaker } from '../../src/util/circuit-breaker.js';
 import type { LimitResult } from '../../src/access/limiter/limiter.js';
 import { retryAfterSeconds } from '../../src/access/decision.js';
 import { REDIS_URL, requireService, uniqueName } from '../support/services.js';

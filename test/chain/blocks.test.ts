@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Cell, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { WHOLE_SHARD, type Block, type BlockId } from '../../src/chain/types.js';
+import type { Block, BlockId } from '../../src/chain/types.js';
+import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { hashTreeRoot } from '../../src/chain/local/block-cell.js';
 import { openChain, tempDir, testFaucetKeys, testWallet, v4Transfer } from './support.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toNano } from '@ton/core';
-import { WHOLE_SHARD } from '../../src/chain/types.js';
+import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { LOOPER_CODE, deployMessage, openChain, testFaucet, v4Send } from './support.js';
 
 test('a message loop cannot stall the chain: the per-block cap defers the rest, in lt order', async (t) => {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { internal, toNano } from '@ton/core';
 import { ChainDataMismatch, LocalChain } from '../../src/chain/local/index.js';
-import { WHOLE_SHARD } from '../../src/chain/types.js';
+import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { LOOPER_CODE, TEST_MNEMONIC, deployMessage, openChain, tempDir, testFaucet, testWallet, v4Send } from './support.js';
 
 const hex = (b: Buffer) => b.toString('hex');

@@ -4,7 +4,8 @@ import { beginCell, Cell, internal, loadMessage, parseTuple, toNano } from '@ton
 import { keyPairFromSeed } from '@ton/crypto';
 import { NotFound } from '../../src/chain/local/index.js';
 import { BadStack } from '../../src/chain/local/errors.js';
-import { WHOLE_SHARD, type SealedBlock } from '../../src/chain/types.js';
+import type { SealedBlock } from '../../src/chain/types.js';
+import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';
 import { compileFuncContract } from '../support/func.js';
 

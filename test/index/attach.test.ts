@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toNano } from '@ton/core';
-import { WHOLE_SHARD } from '../../src/chain/types.js';
+import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { attachIndexToChain } from '../../src/index/attach.js';
 import { openIndex, type Index } from '../../src/index/open-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';

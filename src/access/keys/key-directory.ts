@@ -13,7 +13,7 @@
  * With SQLite everything here is synchronous; with PostgreSQL only misses return a promise.
  */
 import type { Clock } from '../../util/clock.js';
-import type { CircuitBreaker } from '../circuit-breaker.js';
+import type { CircuitBreaker } from '../../util/circuit-breaker.js';
 import { StoreTimeoutError, withTimeout } from '../timeout.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 

@@ -12,7 +12,7 @@
  */
 import type { Clock } from '../../util/clock.js';
 import type { LimiterFailureMode } from '../options.js';
-import type { CircuitBreaker } from '../circuit-breaker.js';
+import type { CircuitBreaker } from '../../util/circuit-breaker.js';
 import type { LimitResult, Limiter } from './limiter.js';
 import type { MemorySlidingLog } from './memory-sliding-log.js';
 

@@ -2,8 +2,8 @@
  * One v2 method = one definition. The routes serve it on GET (query string) and POST (JSON body) at
  * /api/v2/<name>, and through POST /api/v2/jsonRPC, with the same parameters and the same result.
  */
+import { toApiError } from '../error-statuses.js';
 import type { NetworkContext } from '../network-context.js';
-import { toApiError } from './chain-errors.js';
 import type { ParamSpecs, ParsedParams } from './params.js';
 
 export interface V2Method<S extends ParamSpecs = ParamSpecs> {
@@ -22,7 +22,7 @@ export interface V2Method<S extends ParamSpecs = ParamSpecs> {
 
 /**
  * Keeps each definition's parameter types tied to its handler, and maps what the chain and the codecs
- * throw to v2 statuses (chain-errors.ts) so no handler has to.
+ * throw to their statuses (../error-statuses.ts) so no handler has to.
  */
 export function defineMethod<S extends ParamSpecs>(method: V2Method<S>): V2Method<S> {
   const handle = method.handle.bind(method);

@@ -4,7 +4,6 @@
  * documents the same list, so the document never lists what we do not serve.
  */
 import type { IndexReader } from '../../index/reader.js';
-import { QueryTimeoutError, StoreUnavailableError } from '../../index/sql/driver.js';
 import { ApiError } from '../errors.js';
 import type { NetworkContext } from '../network-context.js';
 import type { ParamSpecs as BodySpecs, ParsedParams as ParsedBody } from '../v2/params.js';
@@ -51,20 +50,6 @@ export function defineEndpoint<S extends ParamSpecs>(endpoint: V3Endpoint<S>): V
 export function indexOf(network: NetworkContext): IndexReader {
   if (!network.index) throw new ApiError(503, `the v3 index is not available on network ${network.name}`);
   return network.index;
-}
-
-/**
- * Rethrows the index's failures as the API answers them: a query stopped past its time budget
- * (--query-timeout) 504, a store that cannot answer 503; anything else as it is.
- */
-export function rethrowIndexFailure(error: unknown, log?: { warn(object: object, message: string): void }): never {
-  if (error instanceof QueryTimeoutError) throw new ApiError(504, error.message);
-  if (error instanceof StoreUnavailableError) {
-    // The answer says only that; the log keeps why (a thread's error, PostgreSQL's code).
-    log?.warn({ err: error.cause ?? error }, error.message);
-    throw new ApiError(503, error.message);
-  }
-  throw error;
 }
 
 /** A response schema by component name. */

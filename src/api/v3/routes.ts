@@ -4,9 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../../http/docs.js';
+import { toApiError } from '../error-statuses.js';
 import { ApiError } from '../errors.js';
 import { parseParams } from '../v2/params.js';
-import { rethrowIndexFailure, type V3Endpoint, type V3PostEndpoint } from './endpoint.js';
+import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { v3OpenApi } from './openapi.js';
@@ -49,7 +50,9 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
         const query = request.query as Record<string, unknown>;
-        const answer = await endpoint.handle(parseQuery(endpoint.params, query), request.network).catch((error) => rethrowIndexFailure(error, request.log));
+        const answer = await endpoint.handle(parseQuery(endpoint.params, query), request.network).catch((error) => {
+          throw toApiError(error, request.log);
+        });
         const emptied = emptiedKeys(request.headers, query);
         if (emptied.length > 0) return withEmptied(answer, emptied);
         return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
@@ -58,7 +61,9 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   }
   for (const endpoint of postEndpoints) {
     const url = `/api/v3${endpoint.path}`;
-    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch((error) => rethrowIndexFailure(error, request.log)));
+    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch((error) => {
+          throw toApiError(error, request.log);
+        }));
     app.get(url, async () => {
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });

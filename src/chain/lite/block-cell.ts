@@ -5,13 +5,13 @@
  * block.tlb writes them. Only what tongate serves is kept.
  */
 import { Cell, Dictionary, type Slice } from '@ton/core';
+import { WHOLE_SHARD } from '../../ton/workchain.js';
 import { LiteDataError } from './errors.js';
 
 const BLOCK_TAG = 0x11ef55aa;
 const BLOCK_INFO_TAG = 0x9bc7a987;
 const BLOCK_EXTRA_TAG = 0x4a33f6fd;
 const MC_BLOCK_EXTRA_TAG = 0xcca5;
-export const WHOLE_SHARD = 0x8000000000000000n;
 
 export interface ExtBlockRef {
   endLt: bigint;

@@ -8,14 +8,13 @@ import { createHash } from 'node:crypto';
 import { Cell } from '@ton/core';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { WHOLE_SHARD, type Block, type BlockId, type BlockLookup, type BlockRef } from '../types.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import type { Block, BlockId, BlockLookup, BlockRef } from '../types.js';
 import { parseBlock, type ParsedBlock } from './block-cell.js';
 import { LiteDataError, LiteServerError } from './errors.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import type { LitePool } from './pool.js';
 import { ReadCache } from './read-cache.js';
-
-export const MASTERCHAIN = -1;
 
 export interface LoadedBlock {
   block: Block;

@@ -2,7 +2,7 @@
  * What can go wrong talking to liteservers, split by whose fault it is. The pool retries transport and data
  * failures on another server; a liteserver's own error answer (liteServer.error) is a verdict about the request
  * (unknown block, refused message) and is passed up. The API layer maps LiteUnavailable to 503 and LiteTimeout to
- * 504 (api/v2/chain-errors.ts).
+ * 504 (api/error-statuses.ts).
  */
 
 /** The liteserver answered liteServer.error: its code and its own words. */

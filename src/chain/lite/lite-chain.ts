@@ -20,7 +20,6 @@ import { lazyTransaction } from '../local/executed-tx.js';
 import { parseExternal } from '../local/messages.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../local/prev-blocks-info.js';
 import {
-  WHOLE_SHARD,
   type AccountState,
   type Block,
   type BlockId,
@@ -42,7 +41,8 @@ import {
   type SentMessage,
   type TransactionQuery,
 } from '../types.js';
-import { fromTlBlockId, isNotFound, LiteBlocks, MASTERCHAIN, toTlBlockId, type LoadedBlock } from './blocks.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import { fromTlBlockId, isNotFound, LiteBlocks, toTlBlockId, type LoadedBlock } from './blocks.js';
 import { LiteDataError, LiteSendRefused, LiteServerError } from './errors.js';
 import { LitePool, type LitePoolOptions } from './pool.js';
 import { provenRoot, proveAccount } from './proofs.js';

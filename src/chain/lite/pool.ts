@@ -10,7 +10,7 @@
  *   latency x (1 + queries in flight). A server more than `maxLagBlocks` behind the best is not used for reads
  *   of the newest state (the chain always pins reads to a block, so this is the same rule: it does not have it).
  * - Failure: a transport failure, a timeout, an answer that does not check out (LiteDataError, thrown by the
- *   caller's `check`) counts against that server's breaker (access/circuit-breaker), and the query is tried on
+ *   caller's `check`) counts against that server's breaker (util/circuit-breaker), and the query is tried on
  *   another server while its deadline lasts. liteServer.error "not ready" (also how a server says it lacks a
  *   block) is tried on another server without blame, and is the answer when no server knows better. Any other
  *   liteServer.error is the server's verdict on the request and is returned as is.
@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import type { TLFunction } from 'ton-tl';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import type { liteServer_masterchainInfo, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { CircuitBreaker, type BreakerState } from '../../access/circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../../util/circuit-breaker.js';
 import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { LiteConnection } from './connection.js';

@@ -3,12 +3,10 @@
  * the previous block and to the other chain), cached since blocks never change; and the chain head,
  * the newest sealed pair of blocks that defines what is visible.
  */
-import { WHOLE_SHARD, type Block, type BlockId } from '../types.js';
+import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import type { Block, BlockId } from '../types.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from './prev-blocks-info.js';
 import type { BlockRow, ChainStore } from './store.js';
-
-export const MASTERCHAIN = -1;
-export const BASECHAIN = 0;
 
 /** Enough for every block a client is likely to re-read soon after it is sealed. */
 const CACHE_SIZE = 512;

@@ -4,9 +4,9 @@
  * elector on the masterchain (system-accounts.ts), and the accounts of a `--genesis` file.
  */
 import { beginCell, Cell, storeShardAccount, type Address, type ShardAccount } from '@ton/core';
-import { WHOLE_SHARD } from '../types.js';
 import { buildBlockCell, masterStateHash, shardStateHash } from './block-cell.js';
-import { BASECHAIN, MASTERCHAIN, blockIdOf } from './blocks.js';
+import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import { blockIdOf } from './blocks.js';
 import type { PublicLibraries } from './libraries.js';
 import type { BlockRow, ChainStore } from './store.js';
 

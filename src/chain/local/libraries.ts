@@ -9,7 +9,7 @@
  * they were when it opened (the real collator also reads them from the previous masterchain state).
  */
 import { beginCell, Cell, Dictionary, loadShardAccount, type Address } from '@ton/core';
-import { MASTERCHAIN } from './blocks.js';
+import { MASTERCHAIN } from '../../ton/workchain.js';
 
 export interface LibraryRow {
   /** The publishing masterchain account's id. */

@@ -6,6 +6,7 @@
 import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from '@ton/core';
 import { BOC_MAX_CELLS } from '../../ton/boc.js';
 import { inspectBoc } from '../../ton/boc-shape.js';
+import { BASECHAIN, MASTERCHAIN } from '../../ton/workchain.js';
 import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator-limits.js';
 import { BadMessage } from './errors.js';
 
@@ -22,7 +23,7 @@ export interface ParsedExternal {
 /** Workchains with account states here: the basechain and the masterchain, as on a real network. */
 export const ACCOUNT_WORKCHAINS: readonly number[] = [0, -1];
 
-export const holdsAccounts = (workchain: number): boolean => workchain === 0 || workchain === -1;
+export const holdsAccounts = (workchain: number): boolean => workchain === BASECHAIN || workchain === MASTERCHAIN;
 
 /**
  * Parses a submitted BoC as an external-in message to an account of workchain 0 or -1 (any workchain with

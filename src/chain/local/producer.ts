@@ -24,10 +24,11 @@
 import type { Cell } from '@ton/core';
 import type { Address } from '@ton/core';
 import type { ChainClock } from './chain-clock.js';
-import { WHOLE_SHARD, type Block } from '../types.js';
+import type { Block } from '../types.js';
 import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
-import { BASECHAIN, MASTERCHAIN, makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
+import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import { makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
 import type { ChainConfig } from './chain-config.js';
 import type { PublicLibraries } from './libraries.js';
 import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';

@@ -6,7 +6,6 @@ import { Address, Cell, serializeTuple, type TupleItem } from '@ton/core';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
 import type { Clock } from '../../util/clock.js';
 import {
-  WHOLE_SHARD,
   type AccountState,
   type Block,
   type BlockId,
@@ -25,7 +24,8 @@ import {
   type TransactionQuery,
 } from '../types.js';
 import type { SealedAccounts } from './accounts.js';
-import { MASTERCHAIN, BASECHAIN, ChainHead, type BlockIndex } from './blocks.js';
+import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
+import { ChainHead, type BlockIndex } from './blocks.js';
 import type { ChainConfig } from './chain-config.js';
 import { configContractAddress, readConfigContractData } from './system-accounts.js';
 import type { PublicLibraries } from './libraries.js';

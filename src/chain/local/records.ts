@@ -3,7 +3,8 @@
  * (ChainTransaction, ChainMessage). Transactions are parsed into @ton/core objects lazily.
  */
 import { Address, Cell } from '@ton/core';
-import { WHOLE_SHARD, type BlockRef, type ChainMessage, type ChainTransaction } from '../types.js';
+import { WHOLE_SHARD } from '../../ton/workchain.js';
+import type { BlockRef, ChainMessage, ChainTransaction } from '../types.js';
 import { lazyTransaction, type ExecutedTx } from './executed-tx.js';
 import { summarizeMessage, type MessageSummary } from './messages.js';
 import type { RecordedMessage } from './open-block.js';

@@ -42,6 +42,11 @@ export function placeholders(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
+/** A sort order as SQL (a fixed word, never client text). */
+export function orderSql(sort: 'asc' | 'desc'): 'ASC' | 'DESC' {
+  return sort === 'asc' ? 'ASC' : 'DESC';
+}
+
 /** A page as SQL (numbers only, never client text: they come parsed and bounded). */
 export function pageSql(page: { limit: number; offset: number }): string {
   return `LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`;

@@ -9,7 +9,7 @@
  */
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
-import { pageSql, placeholders, Where } from '../sql/where.js';
+import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder, Window } from '../types.js';
 import { eitherColumnPage } from './either-column-page.js';
 import { indexOrder } from './token-rows.js';
@@ -95,8 +95,6 @@ export interface NftTransferFilter extends Window {
   items?: string[];
   collection?: string;
 }
-
-const dir = (sort: SortOrder) => (sort === 'asc' ? 'ASC' : 'DESC');
 
 function collectionOf(row: SqlRow): NftCollectionRecord {
   return {
@@ -212,7 +210,7 @@ export class NftReader {
     where.in('nft_item_address', filter.items).add('nft_collection_address = ?', filter.collection);
     where.add('tx_now >= ?', filter.startUtime).add('tx_now <= ?', filter.endUtime).add('tx_lt >= ?', filter.startLt).add('tx_lt <= ?', filter.endLt);
     const column = filter.startUtime !== undefined || filter.endUtime !== undefined ? 'tx_now' : 'tx_lt';
-    const orderBy = `${column} ${dir(sort)}, tx_hash ${dir(sort)}`;
+    const orderBy = `${column} ${orderSql(sort)}, tx_hash ${orderSql(sort)}`;
     // Either side: two index scans merged (either-column-page.ts), not an OR.
     const { sql, params } =
       owners.length > 0 && !filter.direction

@@ -11,7 +11,7 @@ import { offchainStates } from './metadata-store.js';
 import type { OffchainContent } from '../metadata-fetch/token-info.js';
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
-import { pageSql, placeholders, Where } from '../sql/where.js';
+import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder, Window } from '../types.js';
 
 export interface JettonMasterRecord {
@@ -89,8 +89,6 @@ export interface JettonBurnFilter extends Window {
 }
 
 const ZERO_BALANCE = '0'.repeat(40);
-const dir = (sort: SortOrder) => (sort === 'asc' ? 'ASC' : 'DESC');
-
 function masterOf(row: SqlRow): JettonMasterRecord {
   return {
     address: text(row.address),
@@ -165,7 +163,7 @@ export class TokenReader {
   async jettonWallets(filter: JettonWalletFilter, sort: SortOrder | undefined, p: Page): Promise<JettonWalletRecord[]> {
     const where = new Where().in('address', filter.addresses).in('owner', filter.owners).in('jetton', filter.jettons);
     if (filter.excludeZeroBalance) where.add('balance_order > ?', ZERO_BALANCE);
-    const order = sort ? `balance_order ${dir(sort)}, address ${dir(sort)}` : 'first_lt, address';
+    const order = sort ? `balance_order ${orderSql(sort)}, address ${orderSql(sort)}` : 'first_lt, address';
     let orderBy = order;
     if (filter.addresses?.length) orderBy = 'address';
     if (filter.owners?.length) orderBy = `owner, ${order}`;
@@ -180,7 +178,7 @@ export class TokenReader {
     if (filter.direction === 'in') where.in('destination', owners);
     else if (filter.direction === 'out') where.in('source', owners);
     where.in('jetton_wallet_address', filter.wallets).add('jetton_master_address = ?', filter.master);
-    const orderBy = `${eventWindow(where, filter)} ${dir(sort)}, tx_hash ${dir(sort)}`;
+    const orderBy = `${eventWindow(where, filter)} ${orderSql(sort)}, tx_hash ${orderSql(sort)}`;
     // Either side: two index scans merged (either-column-page.ts), not an OR.
     const { sql, params } =
       owners.length > 0 && !filter.direction
@@ -199,7 +197,7 @@ export class TokenReader {
   async jettonBurns(filter: JettonBurnFilter, sort: SortOrder, p: Page): Promise<JettonBurnRecord[]> {
     const where = new Where().in('owner', filter.owners).in('jetton_wallet_address', filter.wallets).add('jetton_master_address = ?', filter.master);
     const column = eventWindow(where, filter);
-    const rows = await this.reads.all(`SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${dir(sort)}, tx_hash ${dir(sort)} ${pageSql(p)}`, where.params);
+    const rows = await this.reads.all(`SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${orderSql(sort)}, tx_hash ${orderSql(sort)} ${pageSql(p)}`, where.params);
     return rows.map((row) => ({ ...eventOf(row), owner: optionalText(row.owner) }));
   }
 

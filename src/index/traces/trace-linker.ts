@@ -10,13 +10,14 @@
  * Writing a block twice is harmless for the rows (idempotent upserts), not for counters: a block the
  * store already holds (a catch-up overlapping the live feed) contributes nothing here.
  */
+import { WHOLE_SHARD } from '../../ton/workchain.js';
 import type { SqlReads, SqlValue } from '../sql/driver.js';
 import type { InsertBatch } from '../sql/driver.js';
 import { bytes, int, signedShard } from '../sql/values.js';
 import type { BlockTraces, LocalTrace } from './block-traces.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './trace-row.js';
 
-const MC_SHARD = signedShard(0x8000000000000000n);
+const MC_SHARD = signedShard(WHOLE_SHARD);
 /** Hashes per IN (...) list: far below either store's bound-parameter limit. */
 const LOOKUP_CHUNK = 500;
 

@@ -2,15 +2,14 @@
  * Finding blocks: by seqno, lt or time (lookupBlock), the shards a masterchain block commits
  * (getShards, alias shards), a block's header, and the newest final block (getConsensusBlock).
  */
-import { WHOLE_SHARD, type Block, type BlockRef } from '../../../chain/types.js';
+import type { Block, BlockRef } from '../../../chain/types.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../../ton/workchain.js';
 import { blockIdExt, formatV2Shard } from '../../../ton/block-id.js';
 import { ApiError } from '../../errors.js';
 import type { NetworkContext } from '../../network-context.js';
 import { blockHeader } from '../format/block.js';
 import { defineMethod } from '../method.js';
 import { BLOCK_SEQNO, LT, SEQNO_REQUIRED, SHARD, WORKCHAIN } from './common-params.js';
-
-const MASTERCHAIN = -1;
 
 function describe(ref: BlockRef): string {
   return `block (${ref.workchain}, ${formatV2Shard(ref.shard)}, ${ref.seqno})`;

@@ -1,7 +1,7 @@
 /**
  * Sending external messages. The chain executes the message when it arrives: a message the contract
  * accepts is in the next block; one it refuses is an error (400, the liteserver's words; see
- * chain-errors.ts), never a 200, because the message will never be executed.
+ * api/error-statuses.ts), never a 200, because the message will never be executed.
  */
 import type { Cell } from '@ton/core';
 import { bocBytes } from '../../../ton/boc.js';

@@ -1,6 +1,6 @@
 /**
  * The v3 endpoints toncenter serves by calling its v2 API (index/proxy.go), served here by v2's own
- * code: its method definitions, parameter parsing, chain-error mapping and codecs. What v3 adds is the
+ * code: its method definitions, parameter parsing and codecs (errors get their statuses from ../../error-statuses.ts, as everywhere). What v3 adds is the
  * shape of the answer, and toncenter's quirks: a missing required field is a 401 ("boc is required"),
  * and addressInformation/walletInformation read the index unless use_v2=true.
  */
@@ -10,7 +10,6 @@ import { v3Stack } from '../../../ton/stack-output.js';
 import { parseVmStack } from '../../../ton/vm-stack.js';
 import { ApiError } from '../../errors.js';
 import type { NetworkContext } from '../../network-context.js';
-import { toApiError } from '../../v2/chain-errors.js';
 import type { RawFullAccountState } from '../../v2/format/account.js';
 import type { WalletInformationJson } from '../../v2/format/wallet.js';
 import { getAddressInformation, getWalletInformation } from '../../v2/methods/accounts.js';
@@ -129,12 +128,9 @@ export const runGetMethod = definePostEndpoint({
   missing: { address: 'address is required', method: 'method is required' },
   response: ref('V2RunGetMethodResult'),
   async handle({ address, method, stack }, network) {
-    try {
-      const result = await network.chain.runGetMethod(address, method, stack);
-      return { gas_used: Number(result.gasUsed), exit_code: result.exitCode, stack: v3Stack(parseVmStack(result.stackBoc)) };
-    } catch (error) {
-      throw toApiError(error);
-    }
+    // The chain's refusals become statuses in routes.ts, as for every endpoint.
+    const result = await network.chain.runGetMethod(address, method, stack);
+    return { gas_used: Number(result.gasUsed), exit_code: result.exitCode, stack: v3Stack(parseVmStack(result.stackBoc)) };
   },
 });
 

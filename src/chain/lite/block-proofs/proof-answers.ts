@@ -6,7 +6,8 @@
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import type { liteServer_blockLinkBack, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema.js';
 import type { BlockId, BlockSignatures, ShardBlockProof } from '../../types.js';
-import { fromTlBlockId, MASTERCHAIN, toTlBlockId } from '../blocks.js';
+import { MASTERCHAIN } from '../../../ton/workchain.js';
+import { fromTlBlockId, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
 import { ChainInputError } from '../../local/errors.js';
 import type { LitePool } from '../pool.js';

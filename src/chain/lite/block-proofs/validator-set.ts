@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { crc32c, type Cell, type Slice } from '@ton/core';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../../ton/workchain.js';
 import { LiteDataError } from '../errors.js';
 import { hashmapEntriesBelow, hashmapLookup, open } from './dict-path.js';
 
@@ -21,8 +22,6 @@ const CATCHAIN_CONFIG_NEW_TAG = 0xc2;
 const PUB_ED25519 = Buffer.from([0xc6, 0xb4, 0x13, 0x48]);
 /** The TL magic test0.validatorSet the validator list hash is computed under (as an int32). */
 const VALIDATOR_SET_MAGIC = -1877581587;
-const MASTERCHAIN = -1;
-const WHOLE_SHARD = 0x8000000000000000n;
 
 export interface Validator {
   publicKey: Buffer;

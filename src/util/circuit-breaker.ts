@@ -1,12 +1,12 @@
 /**
- * A circuit breaker in front of a remote store (Redis, PostgreSQL). While the store keeps failing,
+ * A circuit breaker in front of a remote service (Redis, PostgreSQL, a liteserver, an upstream). While it keeps failing,
  * requests stop waiting for it and take the fallback path at once; after `openMs` one probe is let
  * through, and a successful probe closes the breaker. Time comes from the injected clock.
  *
  * Trip rule (Unkey's numbers, research/access-layer.md): among the last `window` outcomes, at least
  * `minFailures` failures making up at least `failureRatio` of them.
  */
-import type { Clock } from '../util/clock.js';
+import type { Clock } from './clock.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 

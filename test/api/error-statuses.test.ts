@@ -1,7 +1,7 @@
-/** The one mapping of chain and codec errors to v2 statuses (src/api/v2/chain-errors.ts), with the real error classes. */
+/** The one mapping of chain and codec errors to statuses (src/api/error-statuses.ts), with the real error classes. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toApiError } from '../../src/api/v2/chain-errors.js';
+import { toApiError } from '../../src/api/error-statuses.js';
 import { ApiError } from '../../src/api/errors.js';
 import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../src/chain/local/index.js';
 import { AddressParseError } from '../../src/ton/errors.js';
