@@ -3,15 +3,14 @@
  * block the lite network's chain of trust starts from instead of the global config's `init_block` (tonlib's
  * `init_block` override). Proving the first head then costs the key blocks since that one, not since the
  * config was published. Trusting it means believing whoever told you those hashes as much as the config's authors
- * (README: how to get one you can trust). Hashes as 64 hex digits or 44 base64 characters (how global configs
+ * (docs/lite.md: how to get one you can trust). Hashes as 64 hex digits or 44 base64 characters (how global configs
  * and explorers write them).
  */
 import { ConfigError } from './errors.js';
 import type { GlobalBlockId } from '../ton/global-config.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../ton/workchain.js';
 
 const OPTION = '--lite-trusted-block';
-const MASTERCHAIN = -1;
-const WHOLE_SHARD = 0x8000000000000000n;
 
 /** The masterchain block `raw` names; a ConfigError naming the bad part otherwise. */
 export function parseTrustedBlock(network: string, raw: string): GlobalBlockId {
