@@ -28,17 +28,14 @@
 import { cpus, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import pino from 'pino';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
-import { loadConfig } from '../src/config/load.js';
-import { startTongate } from '../src/cli/start.js';
 import type { LiteChain } from '../src/chain/lite/index.js';
-import { freePort } from '../test/support/ports.js';
-import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK } from '../test/support/ton-node.js';
+import { genesisTransfer, requireTonNode, TON_NETWORK } from '../test/support/ton-node.js';
 import { numberArg } from './support/args.js';
+import { startLiteTongate } from './support/lite-tongate.js';
 
 const walletCount = Math.min(255, numberArg('wallets', 200));
 const rounds = numberArg('rounds', 5);
@@ -47,28 +44,7 @@ const targetRateMs = numberArg('target-rate-ms', 400);
 if (!requireTonNode()) process.exit(0);
 if (TON_NETWORK !== 'ton-node-simplex') console.log(`# ${TON_NETWORK}: not the Simplex network, so not at mainnet's pace (run it with npm run bench:lite-lag)`);
 const loadBefore = loadavg();
-const node = await startTonNode({ split: 2, simplexTargetRateMs: targetRateMs });
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-  process.on(event, (err) => {
-    console.error(err);
-    void node.stop().finally(() => process.exit(1));
-  });
-}
-const port = await freePort();
-const running = await startTongate(
-  loadConfig({
-    flags: {
-      ephemeral: true,
-      logLevel: 'silent',
-      access: 'off',
-      network: [`mainnet=http://127.0.0.1:${port}`],
-      backend: ['mainnet=lite'],
-      liteConfig: [`mainnet=${node.globalConfigFile}`],
-    },
-    env: {},
-  }),
-  { logger: pino({ level: process.env.BENCH_LOG ?? 'silent' }, pino.destination(2)) },
-);
+const { node, running, port } = await startLiteTongate({ split: 2, simplexTargetRateMs: targetRateMs });
 const network = running.networks[0];
 const chain = network.chain as LiteChain;
 const v2 = `http://127.0.0.1:${port}/api/v2`;

@@ -28,7 +28,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { TLReadBuffer, TLWriteBuffer } from 'ton-tl';
 import { Codecs } from 'ton-lite-client/dist/schema.js';
-import type { liteServer_blockLinkForward, liteServer_partialBlockProof } from 'ton-lite-client/dist/schema.js';
+import type { liteServer_partialBlockProof } from 'ton-lite-client/dist/schema.js';
 import { checkForwardLink, provenBoc, ValidatorSetCache } from '../src/chain/lite/block-proofs/links.js';
 import { keyBlockConfig } from '../src/chain/lite/block-proofs/proven-cells.js';
 import { readProvenHeader } from '../src/chain/lite/block-cell.js';

@@ -36,12 +36,13 @@ import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import { freePort } from '../test/support/ports.js';
-import { requireTonNode, startTonNode } from '../test/support/ton-node.js';
+import { requireTonNode } from '../test/support/ton-node.js';
 import { LiteChain } from '../src/chain/lite/index.js';
 import { parseGlobalConfig } from '../src/ton/global-config.js';
 import { systemClock } from '../src/util/clock.js';
 import { readFileSync } from 'node:fs';
 import { numberArg } from './support/args.js';
+import { startLiteTongate } from './support/lite-tongate.js';
 
 const samples = numberArg('samples', 300);
 const walletCount = Math.min(255, numberArg('wallets', 200));
@@ -62,30 +63,7 @@ class NoCache {
 }
 
 if (!requireTonNode()) process.exit(0);
-const node = await startTonNode();
-// The validator is a separate process: stop it even when the bench fails.
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-  process.on(event, (err) => {
-    console.error(err);
-    void node.stop().finally(() => process.exit(1));
-  });
-}
-const port = await freePort();
-const running = await startTongate(
-  loadConfig({
-    flags: {
-      ephemeral: true,
-      logLevel: 'silent',
-      access: 'off',
-      network: [`mainnet=http://127.0.0.1:${port}`],
-      backend: ['mainnet=lite'],
-      liteConfig: [`mainnet=${node.globalConfigFile}`],
-    },
-    env: {},
-  }),
-  // BENCH_LOG=warn shows the pool's warnings (connections lost, answers refused) on stderr.
-  { logger: pino({ level: process.env.BENCH_LOG ?? 'silent' }, pino.destination(2)) },
-);
+const { node, running, port } = await startLiteTongate();
 const v2 = `http://127.0.0.1:${port}/api/v2`;
 const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${node.liteserver.port}`, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
 engine.on('error', () => undefined);
