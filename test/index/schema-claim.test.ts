@@ -6,13 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { claimSchema, SchemaClaimed } from '../../src/index/sql/schema-claim.js';
-import { POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
+import { POSTGRES_URL, privateDatabase, requireService, uniqueName } from '../support/services.js';
 import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
 import { freePort } from '../support/ports.js';
 
@@ -47,16 +45,7 @@ test('lite networks share a schema; a local chain holds it alone, and each refus
 
 test('two tongates with local chains on one --database-url: the second exits 2 naming the first; once the first is gone, its chain is still named', async (t) => {
   if (!(await requireService(t, 'postgres'))) return;
-  const database = `tongate_claim_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  t.after(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  });
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${database}`;
+  const url = await privateDatabase(t, 'tongate_claim');
   const dirs = [mkdtempSync(join(tmpdir(), 'tongate-claim-a-')), mkdtempSync(join(tmpdir(), 'tongate-claim-b-'))];
   t.after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   const args = async (dir: string) => ['start', '--network', `mainnet=http://127.0.0.1:${await freePort()}`, '--data-dir', dir, '--database-url', url.href, '--block-interval', '500', '--log-level', 'warn'];

@@ -13,8 +13,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTongate, spawnTongate, waitForOutput, type CliResult } from '../support/process.js';
-import { POSTGRES_URL, requireService } from '../support/services.js';
-import pg from 'pg';
+import { privateDatabase, requireService } from '../support/services.js';
 import { freePort } from '../support/ports.js';
 import { requireTonNode, startTonNode, type TonNode } from '../support/ton-node.js';
 import { SHIPPED_GLOBAL_CONFIGS } from '../../src/config/lite.js';
@@ -116,16 +115,7 @@ describe('with a real liteserver', { skip: !nodeAvailable }, () => {
 
   test('scaling out: two lite instances share one --database-url; a local chain on it is refused, exit 2, naming both', async (t) => {
     if (!(await requireService(t, 'postgres'))) return;
-    const database = `tongate_scale_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    t.after(async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
-    });
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${database}`;
+    const url = await privateDatabase(t, 'tongate_scale');
     const bases: string[] = [];
     const args = async (name: string, backend: string[]) => [
       'start', '--network', `mainnet=${bases[bases.push(`http://127.0.0.1:${await freePort()}`) - 1]}`, ...backend,

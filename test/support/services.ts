@@ -73,3 +73,21 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A database of its own for one test (several tongates sharing a `--database-url` with nothing else in it), dropped
+ * when the test ends; its URL.
+ */
+export async function privateDatabase(t: TestContext, prefix: string): Promise<URL> {
+  const database = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  t.after(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  });
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  return url;
+}
