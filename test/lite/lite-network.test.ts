@@ -30,25 +30,13 @@ import { parseGlobalConfig } from '../../src/ton/global-config.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until as poll } from '../support/poll.js';
 
 const available = requireTonNode();
 const ADMIN_TOKEN = 'lite-test-admin-token';
 
-/** Polls until `check` returns a value (the chain makes a block every ~2 s); fails after `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-}
+/** Polls until `check` returns a value (support/poll.ts), 60 s at most unless told. */
+const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000) => poll<T>(what, check, timeoutMs);
 
 const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex').toUpperCase();
 

@@ -20,24 +20,12 @@ import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNod
 import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { freePort } from '../support/ports.js';
 import type { LiteChain } from '../../src/chain/lite/index.js';
+import { until as poll } from '../support/poll.js';
 
 const available = requireTonNode();
 
-/** Polls until `check` returns a value; fails after `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-}
+/** Polls until `check` returns a value (support/poll.ts), 180 s at most unless told. */
+const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 180_000) => poll<T>(what, check, timeoutMs);
 
 interface V3Block {
   workchain: number;
