@@ -14,11 +14,11 @@ import type { GlobalConfig } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
 import { AccountView } from '../local/account-view.js';
-import { EmulatorPool, type PooledEmulator } from '../local/emulator-pool.js';
+import { EmulatorPool, type PooledEmulator } from '../emulator/emulator-pool.js';
 import { ChainInputError, GetMethodFailed, NotFound } from '../local/errors.js';
 import { lazyTransaction } from '../local/executed-tx.js';
 import { parseExternal } from '../local/messages.js';
-import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../local/prev-blocks-info.js';
+import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
 import {
   type AccountState,
   type Block,

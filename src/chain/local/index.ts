@@ -20,7 +20,6 @@ export {
   GetMethodFailed,
   NotFound,
 } from './errors.js';
-export { EmulatorPool, DEFAULT_READ_WORKERS, DEFAULT_TX_WORKERS, type EmulatorLane, type EmulatorPoolOptions, type WorkerStats } from './emulator-pool.js';
 export { FAUCET_BALANCE, type ZeroStateAccount } from './genesis.js';
 export { genesisAccounts, GenesisRefused, type GenesisEntry } from './genesis-accounts.js';
 export { V4R2_WALLET_ID } from './faucet.js';

@@ -41,7 +41,7 @@ import { BlockIndex, ChainHead } from './blocks.js';
 import { ChainConfig } from './chain-config.js';
 import { changedConfig } from './config-change.js';
 import { networkConfig, networkConfigOf, type NetworkConfig } from './config.js';
-import { EmulatorPool } from './emulator-pool.js';
+import { EmulatorPool } from '../emulator/emulator-pool.js';
 import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { GenesisRefused } from './genesis-accounts.js';
