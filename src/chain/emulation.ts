@@ -4,9 +4,9 @@
  * state it fetched; both through the emulator read workers (chain/emulator/emulator-pool.ts).
  */
 import { beginCell, Cell, external, loadTransaction, storeMessage, type Address } from '@ton/core';
-import { BadMessage, ChainInputError } from './local/errors.js';
+import { BadMessage, ChainInputError } from './errors.js';
 import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator/emulator-limits.js';
-import { parseExternal } from './local/messages.js';
+import { parseExternal } from './messages.js';
 import type { TxRunResult } from './emulator/emulator.js';
 import type { EmulationResult, ExternalToEmulate } from './types.js';
 

@@ -4,7 +4,7 @@ import { beginCell, Cell, external, internal, parseTuple, serializeTuple, storeM
 import { WalletContractV4 } from '@ton/ton';
 import { EmulatorPool } from '../../src/chain/emulator/index.js';
 import { EmulatorFailed } from '../../src/chain/local/index.js';
-import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/local/account-view.js';
+import { EMPTY_SHARD_ACCOUNT_BASE64 } from '../../src/chain/account-view.js';
 import { networkConfig } from '../../src/chain/local/config.js';
 import { WORKER_NICE } from '../../src/util/thread-priority.js';
 import { niceOfThreads, noIdlePolicyReason, SCHED_IDLE, threadsAtNice } from '../support/threads.js';

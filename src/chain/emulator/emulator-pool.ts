@@ -27,7 +27,7 @@ import { availableParallelism } from 'node:os';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
 import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 import { EmulatorThread, type ConfigRef } from './emulator-thread.js';
-import { EmulatorFailed } from '../local/errors.js';
+import { EmulatorFailed } from '../errors.js';
 import { WORKER_NICE } from '../../util/thread-priority.js';
 
 export const DEFAULT_READ_WORKERS = 2;

@@ -13,11 +13,11 @@ import '../../ton/core-speedups.js';
 import type { GlobalConfig } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
-import { AccountView } from '../local/account-view.js';
+import { AccountView } from '../account-view.js';
 import { EmulatorPool, type PooledEmulator } from '../emulator/emulator-pool.js';
-import { ChainInputError, GetMethodFailed, NotFound } from '../local/errors.js';
-import { lazyTransaction } from '../local/executed-tx.js';
-import { parseExternal } from '../local/messages.js';
+import { ChainInputError, GetMethodFailed, NotFound } from '../errors.js';
+import { lazyTransaction } from '../../ton/transaction-cell.js';
+import { parseExternal } from '../messages.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
 import {
   type AccountState,

@@ -19,8 +19,8 @@ export {
   FundRefused,
   GetMethodFailed,
   NotFound,
-} from './errors.js';
+} from '../errors.js';
 export { FAUCET_BALANCE, type ZeroStateAccount } from './genesis.js';
 export { genesisAccounts, GenesisRefused, type GenesisEntry } from './genesis-accounts.js';
 export { V4R2_WALLET_ID } from './faucet.js';
-export { normalizedExternalHash } from './messages.js';
+export { normalizedExternalHash } from '../messages.js';

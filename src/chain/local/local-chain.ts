@@ -32,7 +32,7 @@ import type {
   SentMessage,
   TransactionQuery,
 } from '../types.js';
-import { AccountView } from './account-view.js';
+import { AccountView } from '../account-view.js';
 import { patchedShardAccount, replacedShardAccount, type AccountPatch } from './account-surgery.js';
 import { ChainClock } from './chain-clock.js';
 import { SealedAccounts, WorkingAccounts } from './accounts.js';
@@ -42,12 +42,12 @@ import { ChainConfig } from './chain-config.js';
 import { changedConfig } from './config-change.js';
 import { networkConfig, networkConfigOf, type NetworkConfig } from './config.js';
 import { EmulatorPool } from '../emulator/emulator-pool.js';
-import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
+import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from '../errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { GenesisRefused } from './genesis-accounts.js';
 import { FAUCET_BALANCE, writeGenesis, type ZeroStateAccount } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
-import { holdsAccounts, parseExternal } from './messages.js';
+import { holdsAccounts, parseExternal } from '../messages.js';
 import { configContractAddress, configContractData, readConfigContractData, systemContracts } from './system-accounts.js';
 import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';

@@ -30,7 +30,7 @@ import type { ChainConfig } from './chain-config.js';
 import { configContractAddress, readConfigContractData } from './system-accounts.js';
 import type { PublicLibraries } from './libraries.js';
 import { GET_METHOD_MAX_STACK_DEPTH } from '../emulator/emulator-limits.js';
-import { BadStack, ChainInputError, GetMethodFailed, NotFound } from './errors.js';
+import { BadStack, ChainInputError, GetMethodFailed, NotFound } from '../errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
 import type { GetRunResult } from '../emulator/emulator.js';
 import { nextAlignedLt } from './open-block.js';

@@ -18,7 +18,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Snapshot } from '../types.js';
-import { ChainInputError, NotFound } from './errors.js';
+import { ChainInputError, NotFound } from '../errors.js';
 
 /** A snapshot name that is taken, or a snapshot the chain's history no longer holds: 409. */
 export class SnapshotConflict extends ChainInputError {

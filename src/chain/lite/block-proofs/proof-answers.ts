@@ -9,7 +9,7 @@ import type { BlockId, BlockSignatures, ShardBlockProof } from '../../types.js';
 import { MASTERCHAIN } from '../../../ton/workchain.js';
 import { fromTlBlockId, toTlBlockId } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
-import { ChainInputError } from '../../local/errors.js';
+import { ChainInputError } from '../../errors.js';
 import type { LitePool } from '../pool.js';
 import { TARGET_FROM_DB } from './masterchain-trust.js';
 import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, type ValidatorSetCache } from './links.js';
