@@ -1,6 +1,7 @@
 /**
- * Typed errors of the local chain. The API layers map them to 4xx answers (bad input, refused
- * message, unknown block) and let anything else be a 500: these are the chain's "your fault" cases.
+ * Typed errors every chain throws (chain/local, chain/lite, the emulator, the shared message parsing). The API
+ * layers map them to 4xx answers (bad input, unknown block) and let anything else be a 500: these are the
+ * chain's "your fault" cases. A chain's own errors live in its room (local/errors.ts, lite/errors.ts).
  */
 
 /** Base class: everything the chain refuses because of what the caller sent or asked. */
@@ -11,26 +12,6 @@ export class ChainInputError extends Error {
 /** A BoC that does not parse, or that is not an external-in message to a workchain we simulate. */
 export class BadMessage extends ChainInputError {
   override name = 'BadMessage';
-}
-
-/** Get-method arguments the emulator cannot take (too deep, or not serializable); the message starts with `stack: `. */
-export class BadStack extends ChainInputError {
-  override name = 'BadStack';
-}
-
-/**
- * The contract would not accept this external message (bad signature, replayed seqno, expired, no
- * funds for gas, ...). `reason` is the emulator's own words; `exitCode` is the TVM exit code when
- * the compute phase ran. Nothing was executed or recorded.
- */
-export class ExternalMessageRejected extends ChainInputError {
-  override name = 'ExternalMessageRejected';
-  constructor(
-    readonly reason: string,
-    readonly exitCode?: number,
-  ) {
-    super(`cannot apply external message to current state: ${reason}${exitCode === undefined ? '' : ` (exit code ${exitCode})`}`);
-  }
 }
 
 /** A block, masterchain seqno or transaction that does not exist (yet). */
@@ -51,27 +32,4 @@ export class GetMethodFailed extends ChainInputError {
  */
 export class EmulatorFailed extends Error {
   override name = 'EmulatorFailed';
-}
-
-/** A fund the faucet cannot make: an address in a workchain that does not exist, more than it holds. */
-export class FundRefused extends ChainInputError {
-  override name = 'FundRefused';
-}
-
-/** The faucet transfer executed but did not send the coins, though the request was within its means. */
-export class FundFailed extends Error {
-  override name = 'FundFailed';
-}
-
-/** The chain was stopped; nothing more is accepted. */
-export class ChainStopped extends Error {
-  override name = 'ChainStopped';
-  constructor(network: string) {
-    super(`the ${network} chain is stopped`);
-  }
-}
-
-/** The data directory belongs to another network, or was written by an incompatible version. */
-export class ChainDataMismatch extends Error {
-  override name = 'ChainDataMismatch';
 }

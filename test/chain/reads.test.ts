@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { beginCell, Cell, internal, loadMessage, parseTuple, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { NotFound } from '../../src/chain/local/index.js';
-import { BadStack } from '../../src/chain/errors.js';
+import { BadStack } from '../../src/chain/local/errors.js';
 import type { SealedBlock } from '../../src/chain/types.js';
 import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, v4Send } from './support.js';

@@ -8,18 +8,8 @@ export {
   DEFAULT_MAX_BLOCK_TRANSACTIONS,
   type LocalChainOptions,
 } from './local-chain.js';
-export {
-  BadMessage,
-  ChainDataMismatch,
-  ChainInputError,
-  ChainStopped,
-  EmulatorFailed,
-  ExternalMessageRejected,
-  FundFailed,
-  FundRefused,
-  GetMethodFailed,
-  NotFound,
-} from '../errors.js';
+export { BadMessage, ChainInputError, EmulatorFailed, GetMethodFailed, NotFound } from '../errors.js';
+export { ChainDataMismatch, ChainStopped, ExternalMessageRejected, FundFailed, FundRefused } from './errors.js';
 export { FAUCET_BALANCE, type ZeroStateAccount } from './genesis.js';
 export { genesisAccounts, GenesisRefused, type GenesisEntry } from './genesis-accounts.js';
 export { V4R2_WALLET_ID } from './faucet.js';
