@@ -55,8 +55,8 @@ import { ValidatorSetCache } from './block-proofs/links.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
 import { masterchainBlockSignatures, shardBlockProof } from './block-proofs/proof-answers.js';
 import { LiteFollower, type FollowerOptions } from './follower.js';
-import type { FeedBlock } from '../../index/feed.js';
-import type { IndexReader } from '../../index/reader.js';
+import type { FeedBlock } from '../feed-block.js';
+import type { TransactionLocator } from '../transaction-locator.js';
 
 const EMPTY_STACK_BASE64 = serializeTuple([]).toBoc().toString('base64');
 const EMPTY_STACK = serializeTuple([]);
@@ -120,7 +120,7 @@ export class LiteChain implements Chain {
   private readonly headListeners = new Set<(seqno: number) => void>();
   readonly follower: LiteFollower;
   private stopped = false;
-  private index: IndexReader | undefined;
+  private index: TransactionLocator | undefined;
 
   private constructor(private readonly options: LiteChainOptions) {
     this.name = options.network;
@@ -375,7 +375,7 @@ export class LiteChain implements Chain {
    * alone, the transactions of a message) is looked up there, then read from the liteservers and checked like
    * any other. Only as far back as the index reaches.
    */
-  useIndex(index: IndexReader): void {
+  useIndex(index: TransactionLocator): void {
     this.index = index;
   }
 
