@@ -16,3 +16,10 @@ export interface NetworkContext {
   /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
   indexLag?(): number;
 }
+
+/** Each request under a base URL carries the network it addressed (set by the network router). */
+declare module 'fastify' {
+  interface FastifyRequest {
+    network: NetworkContext;
+  }
+}

@@ -27,7 +27,6 @@ import { registerAdminRoutes } from './admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { networkRouter } from './network-router.js';
 import { upstreamHook } from '../upstream/index.js';
-import './network-context.js';
 import { VERSION } from '../version.js';
 
 export interface GatewayOptions {
