@@ -5,7 +5,7 @@
  */
 import { fromNano } from '@ton/core';
 import type { Logger } from 'pino';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { genesisAccounts, GenesisRefused, LocalChain } from '../chain/local/index.js';
 import { ConfigError } from '../config/errors.js';
 import { LiteChain } from '../chain/lite/index.js';

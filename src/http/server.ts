@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from './network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
 import { registerV2Routes } from '../api/v2/routes.js';
 import { v2OpenApi } from '../api/v2/openapi.js';

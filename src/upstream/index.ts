@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import type { NetworkConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
 import { UpstreamNetwork } from './network.js';

@@ -5,7 +5,7 @@
  */
 import type { IndexReader } from '../../index/reader.js';
 import { ApiError } from '../errors.js';
-import type { NetworkContext } from '../network-context.js';
+import type { NetworkContext } from '../../http/network-context.js';
 import type { ParamSpecs as BodySpecs, ParsedParams as ParsedBody } from '../v2/params.js';
 import type { ParamSpecs, Parsed } from './params.js';
 

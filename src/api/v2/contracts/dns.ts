@@ -19,7 +19,7 @@ import { bocBase64 } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
 import { accountAddress } from '../../../ton/tonlib-json.js';
 import { ApiError, badParameter } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { callGetMethod, NotThatContract, StackReader } from './get-method-call.js';
 
 /** A domain's internal form fits one cell. */

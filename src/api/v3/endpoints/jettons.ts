@@ -9,7 +9,7 @@ import { addressBook } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
 import { metadataOf } from '../format/metadata.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
 export async function answer(network: NetworkContext, key: string, rows: object[], addresses: (string | null)[]) {

@@ -9,7 +9,7 @@ import { formatHash, ZERO_HASH } from '../../../ton/hash.js';
 import { v3Stack } from '../../../ton/stack-output.js';
 import { parseVmStack } from '../../../ton/vm-stack.js';
 import { ApiError } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import type { RawFullAccountState } from '../../v2/format/account.js';
 import type { WalletInformationJson } from '../../v2/format/wallet.js';
 import { getAddressInformation, getWalletInformation } from '../../v2/methods/accounts.js';
