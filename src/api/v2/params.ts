@@ -12,7 +12,7 @@ import { bocBudget, parseBoc, type BocBudget } from '../../ton/boc.js';
 import { describeJson, TonInputError } from '../../ton/errors.js';
 import { parseHash } from '../../ton/hash.js';
 import { parseStack } from '../../ton/stack-input.js';
-import { badParameter } from '../errors.js';
+import { badParameter } from '../../http/api-error.js';
 
 export type ParamType =
   | 'int'

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../../http/docs.js';
 import { toApiError } from '../error-statuses.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../http/api-error.js';
 import { parseParams } from '../v2/params.js';
 import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';

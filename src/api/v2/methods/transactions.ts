@@ -5,7 +5,7 @@
  */
 import { hashFromBigInt } from '../../../ton/hash.js';
 import { transactionId } from '../../../ton/tonlib-json.js';
-import { badParameter } from '../../errors.js';
+import { badParameter } from '../../../http/api-error.js';
 import { extTransaction, rawTransaction } from '../format/transactions.js';
 import { defineMethod } from '../method.js';
 import type { ParsedParams } from '../params.js';

@@ -3,7 +3,7 @@
  * (src/index/tokens), with toncenter's parameters, defaults, 422s and orders (ton-index-go main.go and
  * crud_jettons.go). Each answer carries the address_book and metadata of the addresses its rows name.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBook } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';

@@ -8,7 +8,7 @@ import { Address } from '@ton/core';
 import { formatHash, ZERO_HASH } from '../../../ton/hash.js';
 import { v3Stack } from '../../../ton/stack-output.js';
 import { parseVmStack } from '../../../ton/vm-stack.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import type { NetworkContext } from '../../../http/network-context.js';
 import type { RawFullAccountState } from '../../v2/format/account.js';
 import type { WalletInformationJson } from '../../v2/format/wallet.js';
