@@ -11,7 +11,7 @@ import { ConfigError } from '../config/errors.js';
 import { LiteChain } from '../chain/lite/index.js';
 import { LITE_INDEX_NICE } from '../util/thread-priority.js';
 import type { TongateConfig } from '../config/types.js';
-import { createGateway, type Gateway } from '../http/server.js';
+import { createGateway, type Gateway } from '../gateway/gateway.js';
 import { openStartingListeners, type StartingListeners } from '../http/starting.js';
 import type { ProvingState } from '../chain/lite/block-proofs/masterchain-trust.js';
 import { systemClock, type Clock } from '../util/clock.js';

@@ -25,7 +25,7 @@ export async function openUpstreamNetworks(networks: NetworkConfig[], deps: { cl
 
 /**
  * An upstream network as the gateway serves it. It has no chain and no index: the upstream hook answers
- * every request of such a network before any route that would read them (server.ts adds it), so the
+ * every request of such a network before any route that would read them (src/gateway/gateway.ts adds it), so the
  * NetworkContext's `chain` is left out on purpose rather than faked.
  */
 export function upstreamContext(network: NetworkConfig, upstream: UpstreamNetwork): NetworkContext {
