@@ -16,7 +16,8 @@
  */
 import { formatRawUpper, parseAddress } from '../../ton/address.js';
 import { parseV3Shard } from '../../ton/block-id.js';
-import { showInput, TonInputError } from '../../ton/errors.js';
+import { TonInputError } from '../../ton/errors.js';
+import { showInput } from '../../util/show-input.js';
 import { parseHash } from '../../ton/hash.js';
 import { ApiError, badParameter } from '../../http/api-error.js';
 
