@@ -56,6 +56,13 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/(gateway|cli)/' },
       to: { path: '^src/gateway/' },
     },
+    {
+      name: 'cli-is-the-entrance',
+      comment: 'src/cli is the process entrance, above everything: nothing of src/ imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
   ],
   options: {
     // Packages are in the graph (access-knows-no-ton names @ton/*) but not followed into.
