@@ -2,10 +2,11 @@
 // house choices below, each with its reason. Formatting is Prettier's (.prettierrc.json); the layers are
 // dependency-cruiser's (.dependency-cruiser.cjs). `npm run lint` runs all three.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.tongate/', 'global-configs/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
