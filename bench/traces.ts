@@ -111,7 +111,6 @@ async function overHttp(index: Index): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`bench:traces — ${DIR}, schema ${SCHEMA}, load ${load()}`);
-  const file = join(DIR, 'bench', 'index.sqlite');
   for (const store of ['sqlite', 'postgres'] as const) {
     const started = performance.now();
     const index = await openIndex(store === 'sqlite' ? { network: 'bench', dataDir: DIR } : { network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA });

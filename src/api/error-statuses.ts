@@ -12,7 +12,7 @@ import { SnapshotConflict } from '../chain/local/snapshot-store.js';
 import { QueryTimeoutError, StoreUnavailableError } from '../index/sql/driver.js';
 import { TonInputError } from '../ton/errors.js';
 import { VmStackTooDeepError } from '../ton/vm-stack.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../http/api-error.js';
 
 /** Where the cause of a failure the answer does not show is kept. */
 export interface ErrorLog {

@@ -4,7 +4,7 @@
  * (options.ts), so flags, file keys and environment variables agree.
  */
 import { ConfigError } from './errors.js';
-import type { OptionSpec } from './options.js';
+import type { OptionSpec } from './option-spec.js';
 import type { MetadataFetchConfig } from './types.js';
 
 const integer = (min: number, max: number) => (raw: unknown, label: string): number => {

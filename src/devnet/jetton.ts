@@ -7,7 +7,7 @@
  */
 import { Address, beginCell, contractAddress, toNano, type TupleItem } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { NotThatContract, StackReader } from '../api/v2/contracts/get-method-call.js';
 import type { ChainTransaction, DevnetChain } from '../chain/types.js';
 import { offchainContent, onchainContent } from '../contracts/content.js';

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Snapshot, SnapshotRestored } from '../chain/types.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { onlyFields } from './input.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { HASH, object } from './schemas.js';
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: '1 to 64 letters, digits, ".", "_" or "-"' };

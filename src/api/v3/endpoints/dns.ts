@@ -3,7 +3,7 @@
  * `wallet` or `domain`), default limit (100), 422s and order (shortest domain first: ton-index-go crud_dns.go).
  * Its answer has an address_book and, as toncenter's, no `metadata`.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBook } from '../format/address-book.js';
 import { dnsRecordJson } from '../format/dns.js';

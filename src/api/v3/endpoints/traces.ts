@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../format/traces.js';
 import { PAGE_PARAMS, SORT_PARAM, windowOf } from '../params.js';

@@ -1,5 +1,5 @@
 import type { IndexReader } from '../../../index/reader.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { transactionsText } from '../format/transactions.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
