@@ -4,6 +4,7 @@
  */
 import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, type Message, type TupleItem } from '@ton/core';
 import { systemClock, type Clock } from '../../util/clock.js';
+import type { ChainTime, DevnetChain, FaucetInfo, FaucetMessage, InjectedMessage, MiningMode, SnapshotRestored } from '../devnet-chain.js';
 import type {
   AccountState,
   Block,
@@ -14,16 +15,9 @@ import type {
   BlockTransactions,
   ChainMessage,
   ChainTransaction,
-  DevnetChain,
-  MiningMode,
-  ChainTime,
   ChainRewind,
-  InjectedMessage,
-  SnapshotRestored,
   EmulationResult,
   ExternalToEmulate,
-  FaucetInfo,
-  FaucetMessage,
   GetMethodOptions,
   GetMethodResult,
   Library,
