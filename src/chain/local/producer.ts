@@ -37,7 +37,8 @@ import { holdsAccounts, parseExternal, type ParsedExternal } from './messages.js
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
-import type { BlockRow, ChainStore, SealRecord } from './store.js';
+import type { BlockRow, SealRecord } from './store-rows.js';
+import type { ChainStore } from './store.js';
 import { TxPipeline } from './tx-pipeline.js';
 
 /** Longest stretch of message execution before yielding to the event loop. */
