@@ -43,7 +43,8 @@ import { FAUCET_BALANCE, writeGenesis, type ZeroStateAccount } from './genesis.j
 import { PublicLibraries } from './libraries.js';
 import { holdsAccounts, parseExternal } from './messages.js';
 import { configContractAddress, configContractData, readConfigContractData, systemContracts } from './system-accounts.js';
-import { BlockProducer, type Logger, type QueuedMessage, type SealedStep } from './producer.js';
+import type { QueuedMessage } from './message-queue.js';
+import { BlockProducer, type Logger, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';

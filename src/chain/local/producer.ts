@@ -4,7 +4,7 @@
  *  - External messages execute when they are submitted, against the open block's state: the
  *    liteserver-style pre-check IS the execution (no second emulator run), and the resulting
  *    transaction is part of the open block. A refused message leaves no trace.
- *  - Internal messages wait in a FIFO queue, which is lt order: every transaction takes a higher lt
+ *  - Internal messages wait in a FIFO queue (message-queue.ts), which is lt order: every transaction takes a higher lt
  *    than all messages created before it. They are delivered in slices of a few milliseconds (so the
  *    event loop stays responsive), in the background and before sealing (for at most half a block
  *    interval), up to `maxBlockTransactions` per block; the rest waits for the next block (a message
@@ -21,7 +21,6 @@
  *
  * Every state change runs on one SerialLane, so executions and seals never interleave.
  */
-import type { Cell } from '@ton/core';
 import type { Address } from '@ton/core';
 import type { ChainClock } from './chain-clock.js';
 import type { Block } from '../types.js';
@@ -34,6 +33,7 @@ import type { PublicLibraries } from './libraries.js';
 import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import { holdsAccounts, parseExternal, type ParsedExternal } from './messages.js';
+import { MessageQueue, type QueuedMessage } from './message-queue.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
@@ -55,17 +55,6 @@ export interface Logger {
   info(obj: unknown, msg?: string): void;
   warn(obj: unknown, msg?: string): void;
   error(obj: unknown, msg?: string): void;
-}
-
-/** A message waiting for delivery. */
-export interface QueuedMessage {
-  cell: Cell;
-  boc: Buffer;
-  hash: Buffer;
-  dest: Address;
-  createdLt: bigint;
-  /** In pending_messages already (created in an earlier, sealed block). */
-  onDisk: boolean;
 }
 
 /** What one seal produced, for the chain's listeners. */
@@ -104,20 +93,19 @@ export class BlockProducer {
   private readonly lane = new SerialLane(this.pacer);
   private readonly parseLane = new SerialLane(this.pacer);
   private readonly pipeline = new TxPipeline(PIPELINE_DEPTH, this.pacer);
-  private queue: QueuedMessage[];
-  private queueHead = 0;
+  private readonly queue: MessageQueue;
   private open?: OpenBlock;
   private drainScheduled = false;
   private broken?: Error;
   private closed = false;
 
   constructor(private readonly d: ProducerDeps) {
-    this.queue = d.pending;
+    this.queue = new MessageQueue(d.pending);
     if (this.queueLength > 0) this.scheduleDrain();
   }
 
   get queueLength(): number {
-    return this.queue.length - this.queueHead;
+    return this.queue.length;
   }
 
   /** Transactions executed into the open block so far, or sent to the emulator for it. */
@@ -210,7 +198,7 @@ export class BlockProducer {
       this.assertUsable();
       const block = this.ensureOpen();
       block.messages.push(recordMessage(m.cell, m.hash, m.message, m.boc, {}));
-      this.queue.push({ cell: m.cell, boc: m.boc, hash: m.hash, dest: m.dest, createdLt: m.createdLt, onDisk: false });
+      this.queue.enqueue({ cell: m.cell, boc: m.boc, hash: m.hash, dest: m.dest, createdLt: m.createdLt, onDisk: false });
       this.scheduleDrain();
       return { sealed: new Promise<number>((resolve) => block.onSealed(resolve)) };
     });
@@ -250,8 +238,7 @@ export class BlockProducer {
   rewind<T>(task: () => { pending: QueuedMessage[]; result: T } | Promise<{ pending: QueuedMessage[]; result: T }>): Promise<T> {
     return this.atSealedPoint(async () => {
       const { pending, result } = await task();
-      this.queue = pending;
-      this.queueHead = 0;
+      this.queue.replace(pending);
       this.open = undefined;
       if (this.queueLength > 0) this.scheduleDrain();
       return result;
@@ -340,7 +327,7 @@ export class BlockProducer {
       block.messages.push(recordMessage(out.cell, out.hash, out.message, boc, { outTxHash: tx.hash }));
       const info = out.message.info;
       if (info.type === 'internal' && holdsAccounts(info.dest.workChain)) {
-        this.queue.push({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
+        this.queue.enqueue({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
         queued = true;
       }
     }
@@ -381,15 +368,11 @@ export class BlockProducer {
         continue;
       }
       // Only this lane takes from the queue, so its head is still this message after the wait.
-      const m = this.queue[this.queueHead];
+      const m = this.queue.peek()!;
       await this.pipeline.ready(accountKey(m.dest));
-      this.queueHead++;
+      this.queue.take();
       this.deliver(block, m);
       if (performance.now() - started >= SLICE_MS) break;
-    }
-    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.queueHead);
-      this.queueHead = 0;
     }
     return more() && block.sent < cap;
   }
@@ -516,7 +499,7 @@ export class BlockProducer {
     const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
     const libraries = this.d.libraries.changes(changed);
 
-    const newlyPending = this.queue.slice(this.queueHead).filter((m) => !m.onDisk);
+    const newlyPending = this.queue.newlyPending();
     const record: SealRecord = {
       mcSeqno: seqno,
       blocks: [shardRow, mcRow],
