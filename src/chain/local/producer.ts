@@ -10,9 +10,9 @@
  *    interval), up to `maxBlockTransactions` per block; the rest waits for the next block (a message
  *    loop cannot stall the chain, nor stretch its block interval). Externals are not capped: they
  *    arrive at the pace of their senders. The queue survives restarts (pending_messages).
- *  - Sealing turns the open block into a basechain block and a masterchain block committing it,
- *    writes both with everything they hold in one SQLite transaction, and only then moves the head
- *    that readers (and masterchainInfo) see.
+ *  - Sealing turns the open block into a basechain block and a masterchain block committing it
+ *    (seal.ts assembles them), writes both with everything they hold in one SQLite transaction, and
+ *    only then moves the head that readers (and masterchainInfo) see.
  *
  * Workchains 0 and -1 have accounts, each executed with its own config prices (the emulator reads the
  * account's workchain): basechain transactions go into the basechain block, masterchain ones into the
@@ -25,9 +25,7 @@ import type { Address } from '@ton/core';
 import type { ChainClock } from './chain-clock.js';
 import type { Block } from '../types.js';
 import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
-import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
-import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
-import { makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
+import type { BlockIndex, ChainHead } from './blocks.js';
 import type { ChainConfig } from './chain-config.js';
 import type { PublicLibraries } from './libraries.js';
 import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
@@ -37,7 +35,7 @@ import { MessageQueue, type QueuedMessage } from './message-queue.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
-import type { BlockRow, SealRecord } from './store-rows.js';
+import { assembleSeal } from './seal.js';
 import type { ChainStore } from './store.js';
 import { TxPipeline } from './tx-pipeline.js';
 
@@ -414,102 +412,17 @@ export class BlockProducer {
     await this.pipeline.drain();
     this.assertUsable();
     const block = this.ensureOpen();
-    const { head, globalId } = this.d;
-    const prevMc = head.mc;
-    const prevShard = head.shard;
+    const { head } = this.d;
     const seqno = block.seqno;
-
-    // One step, two blocks: basechain transactions and accounts in the shard block, masterchain ones in the
-    // masterchain block. Every transaction took its lt from the step's one counter (open-block.ts).
-    const changed = [...block.changed.values()];
-    const changesOf = (workchain: number) =>
-      changed.filter((c) => c.address.workChain === workchain).map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash }));
-    const shardTxs = block.txs.filter((t) => t.account.workChain === BASECHAIN);
-    const mcTxs = block.txs.filter((t) => t.account.workChain === MASTERCHAIN);
-    const shardEndLt = block.endLt;
-    const shardState = await shardStateHash(prevShard.stateRootHash, changesOf(BASECHAIN));
-    const shardCell = buildBlockCell({
-      globalId,
-      workchain: BASECHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      genUtime: block.genUtime,
-      startLt: block.startLt,
-      endLt: shardEndLt,
-      txCount: shardTxs.length,
-      randSeed: block.randSeed,
-      txTreeHash: await hashTreeRoot(
-        shardTxs.map((t) => t.hash),
-        256,
-      ),
-      stateHash: shardState,
-      prevBlocks: [prevShard.id],
-      refs: [prevMc.id],
-    });
-    const shardRow: BlockRow = {
-      workchain: BASECHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      rootHash: shardCell.rootHash,
-      fileHash: shardCell.fileHash,
-      mcSeqno: seqno,
-      genUtime: block.genUtime,
-      startLt: block.startLt,
-      endLt: shardEndLt,
-      txCount: shardTxs.length,
-      stateHash: shardState,
-      randSeed: block.randSeed,
-      boc: shardCell.boc,
-    };
-    const shardBlock = makeBlock(shardRow, globalId, prevShard.id, undefined);
-
-    // The masterchain block's own lt follows the shard block's; its range starts at its first transaction's.
-    const mcOwnLt = nextAlignedLt(shardEndLt);
-    const mcStartLt = mcTxs.length > 0 ? block.startLt : mcOwnLt;
-    const mcState = await masterStateHash(shardState, this.d.config.cell.hash(), prevMc.stateRootHash, changesOf(MASTERCHAIN));
-    const mcCell = buildBlockCell({
-      globalId,
-      workchain: MASTERCHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      genUtime: block.genUtime,
-      startLt: mcStartLt,
-      endLt: mcOwnLt + 1n,
-      txCount: mcTxs.length,
-      randSeed: block.randSeed,
-      txTreeHash: await hashTreeRoot(
-        mcTxs.map((t) => t.hash),
-        256,
-      ),
-      stateHash: mcState,
-      prevBlocks: [prevMc.id],
-      refs: [shardBlock.id],
-    });
-    const mcRow: BlockRow = {
-      ...shardRow,
-      workchain: MASTERCHAIN,
-      rootHash: mcCell.rootHash,
-      fileHash: mcCell.fileHash,
-      startLt: mcStartLt,
-      endLt: mcOwnLt + 1n,
-      txCount: mcTxs.length,
-      stateHash: mcState,
-      boc: mcCell.boc,
-    };
-    const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
-    const libraries = this.d.libraries.changes(changed);
-
     const newlyPending = this.queue.newlyPending();
-    const record: SealRecord = {
-      mcSeqno: seqno,
-      blocks: [shardRow, mcRow],
-      transactions: block.txRows,
-      messages: block.messages,
-      accountStates: changed.map((c) => ({ workchain: c.address.workChain, account: c.address.hash, boc: c.shardAccount })),
-      pendingAdded: newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
-      pendingDelivered: block.deliveredPending,
-      libraries,
-    };
+    const { shardBlock, mcBlock, record, changed } = await assembleSeal({
+      block,
+      head,
+      globalId: this.d.globalId,
+      configHash: this.d.config.cell.hash(),
+      libraries: this.d.libraries,
+      newlyPending,
+    });
     try {
       await this.d.store.writeSeal(record);
     } catch (err) {
@@ -522,7 +435,7 @@ export class BlockProducer {
     this.d.blocks.put(shardBlock);
     this.d.blocks.put(mcBlock);
     head.advance(mcBlock, shardBlock);
-    this.d.libraries.apply(libraries);
+    this.d.libraries.apply(record.libraries);
     this.d.sealed.invalidate([...block.changed.keys()]);
     for (const m of newlyPending) m.onDisk = true;
     this.open = undefined;
