@@ -2,7 +2,7 @@
  * LocalChain: the embedded chain of one network. It wires the store, the emulator, the block
  * producer and the readers together, runs the block timer, and implements the faucet.
  */
-import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, type Message, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, type TupleItem } from '@ton/core';
 import { systemClock, type Clock } from '../../util/clock.js';
 import type { ChainTime, DevnetChain, FaucetInfo, FaucetMessage, InjectedMessage, MiningMode, SnapshotRestored } from '../devnet-chain.js';
 import type {
@@ -34,63 +34,30 @@ import { BASECHAIN, MASTERCHAIN } from '../../ton/workchain.js';
 import { BlockIndex, ChainHead } from './blocks.js';
 import { ChainConfig } from './chain-config.js';
 import { changedConfig } from './config-change.js';
-import { networkConfig, networkConfigOf, type NetworkConfig } from './config.js';
+import { networkConfig } from './config.js';
 import { EmulatorPool } from './emulator-pool.js';
-import { BadMessage, ChainDataMismatch, ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
+import { ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
-import { GenesisRefused } from './genesis-accounts.js';
-import { FAUCET_BALANCE, writeGenesis, type ZeroStateAccount } from './genesis.js';
+import { writeGenesis } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
 import { holdsAccounts, parseExternal } from './messages.js';
-import { configContractAddress, configContractData, readConfigContractData, systemContracts } from './system-accounts.js';
-import type { QueuedMessage } from './message-queue.js';
+import { configContractAddress, configContractData, readConfigContractData } from './system-accounts.js';
+import { queuedFromStore } from './message-queue.js';
+import { DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_GET_METHOD_GAS_LIMIT, DEFAULT_MAX_BLOCK_TRANSACTIONS, validateOptions, type LocalChainOptions } from './options.js';
 import { BlockProducer, type Logger, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';
 import type { SnapshotInfo } from './snapshot-store.js';
+import { checkIdentity, storedConfig, zeroStateAccounts } from './zero-state.js';
+import { checkSnapshotName, checkUtime, parseInternal } from './control-input.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-
 /** What a fund leaves in the faucet for its own fees (a transfer costs ~0.005 TON; 1 TON is ample). */
 const FAUCET_FEE_RESERVE = 1_000_000_000n;
 
-export interface LocalChainOptions {
-  /** Network name ('mainnet', 'testnet', ...): recorded in the data dir, which then serves only it. */
-  network: string;
-  /** -239 mainnet, -3 testnet: block global_id and config param 19. */
-  globalId: number;
-  /** Directory of the chain's SQLite file; undefined = ephemeral (in memory, nothing on disk). */
-  dataDir?: string;
-  /**
-   * Time between blocks (default 1000). Blocks keep coming when the chain is idle. 0: manual mining (no block
-   * until `mine()`, `fund()` or a state change asks for one).
-   */
-  blockIntervalMs?: number;
-  /** 'manual': start in manual mining (blockIntervalMs is then the interval a switch to auto mining uses). */
-  mining?: 'auto' | 'manual';
-  /** 24 words: the faucet wallets' key. */
-  faucetMnemonic: string[];
-  clock?: Clock;
-  logger?: Logger;
-  /** Per-block cap on transactions from internal messages (default 10,000). */
-  maxBlockTransactions?: number;
-  /** Gas limit of get-methods (default 1,000,000; an endless get-method stops there, after ~1-2 s of a worker thread). */
-  getMethodGasLimit?: bigint;
-  /** The emulator worker threads (default: the process-wide pool, shared by every chain). */
-  emulators?: EmulatorPool;
-  /**
-   * Accounts a new chain's zero state holds besides the faucets and the system contracts (`--genesis FILE`);
-   * ignored when the data dir already holds a chain.
-   */
-  genesisAccounts?: ZeroStateAccount[];
-}
-
-export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
-export const DEFAULT_MAX_BLOCK_TRANSACTIONS = 10_000;
-export const DEFAULT_GET_METHOD_GAS_LIMIT = 1_000_000n;
 /**
  * Manual mining: how long one `mine()` may spend delivering queued internal messages before sealing (nobody
  * waits on a cadence; a test wants its message chains done in the block it asked for, up to the per-block cap).
@@ -195,7 +162,7 @@ export class LocalChain implements DevnetChain {
     );
     const sealed = new SealedAccounts(store);
     const working = new WorkingAccounts(store, () => head.seqno);
-    const pending = pendingFromStore(store);
+    const pending = queuedFromStore(store.pendingMessages());
     this.memory = { blocks, head, sealed, working, libraries };
     this.producer = new BlockProducer({
       network: opts.network,
@@ -601,7 +568,7 @@ export class LocalChain implements DevnetChain {
         const result = this.store.snapshots.restore(name, (seqno) => this.store.block(MASTERCHAIN, seqno, seqno)?.rootHash);
         this.resetMemory();
         await this.resetConfig();
-        return { pending: pendingFromStore(this.store), result };
+        return { pending: queuedFromStore(this.store.pendingMessages()), result };
       });
       await this.notifyRewind({
         seqno: rewound.seqno,
@@ -655,7 +622,7 @@ export class LocalChain implements DevnetChain {
           this.resetMemory();
           await this.resetConfig();
           const { mc } = this.memory.head;
-          return { pending: pendingFromStore(this.store), result: this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now()) };
+          return { pending: queuedFromStore(this.store.pendingMessages()), result: this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now()) };
         });
         await this.notifyRewind({ seqno: -1, accounts: [] });
         return info;
@@ -760,107 +727,4 @@ export class LocalChain implements DevnetChain {
   libraries(hashes: Buffer[]): Library[] {
     return this.reader.libraries(hashes);
   }
-}
-
-/**
- * The config of a chain already on disk: what its config contract holds (POST /devnet/config changes it). A data
- * dir written before the config contract existed keeps the zero state's config.
- */
-function storedConfig(store: ChainStore, globalId: number): NetworkConfig {
-  const zeroState = networkConfig(globalId);
-  const address = configContractAddress(zeroState.cell);
-  const stored = store.accountState(address.workChain, address.hash, store.lastMcSeqno()!);
-  const data = stored && new AccountView(address, stored.boc).data;
-  return data ? networkConfigOf(readConfigContractData(data).config) : zeroState;
-}
-
-/** The zero state's accounts; a `--genesis` account at the address of another is refused, naming it. */
-function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis: ZeroStateAccount[]): ZeroStateAccount[] {
-  const accounts: ZeroStateAccount[] = [
-    ...wallets.map((w) => ({ address: w.address, balance: FAUCET_BALANCE, code: w.code, data: w.data })),
-    ...systemContracts(config).map((c) => ({ address: c.address, balance: 0n, code: c.code, data: c.data })),
-  ];
-  const taken = new Set(accounts.map((a) => a.address.toRawString()));
-  for (const account of genesis) {
-    const raw = account.address.toRawString();
-    const label = account.label ?? `genesis account ${raw}`;
-    if (taken.has(raw)) throw new GenesisRefused(`${label}: ${raw} is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`);
-    if (!holdsAccounts(account.address.workChain)) throw new GenesisRefused(`${label}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
-    taken.add(raw);
-    accounts.push(account);
-  }
-  return accounts;
-}
-
-/** Undelivered internal messages as the store keeps them, in created_lt order. */
-function pendingFromStore(store: ChainStore): QueuedMessage[] {
-  return store.pendingMessages().map((p) => {
-    const cell = Cell.fromBoc(p.boc)[0];
-    const info = loadMessage(cell.beginParse()).info;
-    if (info.type !== 'internal') throw new Error('pending_messages holds a non-internal message');
-    return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
-  });
-}
-
-/** Names people type and URLs carry as they are: letters, digits, `.`, `_`, `-`, 1 to 64 of them. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
-
-function checkSnapshotName(name: string): void {
-  if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
-    throw new ChainInputError(`name: expected 1 to 64 letters, digits, ".", "_" or "-", got ${JSON.stringify(String(name).slice(0, 80))}`);
-  }
-}
-
-function validateOptions(opts: LocalChainOptions): void {
-  if (typeof opts.network !== 'string' || opts.network === '') throw new Error('network: a non-empty name is required');
-  if (!Number.isInteger(opts.globalId) || opts.globalId < -(2 ** 31) || opts.globalId >= 2 ** 31) {
-    throw new Error(`globalId: expected a 32-bit integer, got ${opts.globalId}`);
-  }
-  const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-  if (!Number.isInteger(interval) || interval < 0) throw new Error(`blockIntervalMs: expected a non-negative integer (0: manual mining), got ${interval}`);
-  const cap = opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS;
-  if (!Number.isInteger(cap) || cap < 1) throw new Error(`maxBlockTransactions: expected a positive integer, got ${cap}`);
-}
-
-/** A data dir serves one network with one faucet key: refuse to mix them up. */
-function checkIdentity(store: ChainStore, opts: LocalChainOptions, publicKey: Buffer): void {
-  const expected: Record<string, string> = {
-    network: opts.network,
-    global_id: String(opts.globalId),
-    faucet_public_key: publicKey.toString('hex'),
-  };
-  for (const [key, value] of Object.entries(expected)) {
-    const stored = store.meta(key);
-    if (stored === undefined) store.setMeta(key, value);
-    else if (stored !== value) {
-      const what = key === 'faucet_public_key' ? 'another faucet mnemonic' : `${key} ${stored}`;
-      throw new ChainDataMismatch(`${opts.dataDir}: this chain was created with ${what}; use another data dir (or the same options)`);
-    }
-  }
-}
-
-function checkUtime(utime: number, field: string): void {
-  if (!Number.isInteger(utime) || utime < 0 || utime > 0xffff_ffff) throw new ChainInputError(`${field}: expected a unix time in seconds (0 to 4294967295), got ${utime}`);
-}
-
-/** An internal message to deliver: one root cell, internal, to workchain 0 or -1, created no later than the chain's lt. */
-function parseInternal(boc: Buffer, maxCreatedLt: bigint): { cell: Cell; message: Message } {
-  let cell: Cell;
-  let message: Message;
-  try {
-    const roots = Cell.fromBoc(boc);
-    if (roots.length !== 1) throw new Error(`${roots.length} roots`);
-    cell = roots[0];
-    message = loadMessage(cell.beginParse());
-  } catch (error) {
-    throw new BadMessage(`boc: not a message (${(error as Error).message})`);
-  }
-  if (message.info.type !== 'internal') throw new BadMessage(`boc: an ${message.info.type} message; an internal one is delivered here`);
-  if (!holdsAccounts(message.info.dest.workChain)) {
-    throw new BadMessage(`boc: its destination is in workchain ${message.info.dest.workChain}; only workchains 0 and -1 hold accounts`);
-  }
-  if (message.info.createdLt > maxCreatedLt) {
-    throw new BadMessage(`boc: created_lt ${message.info.createdLt} is after the chain's last lt ${maxCreatedLt}`);
-  }
-  return { cell, message };
 }

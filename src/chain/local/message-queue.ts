@@ -6,7 +6,8 @@
  * Taking from the head is O(1): the array is cut only once more than 1024 taken messages make up more than half of
  * it (a flood of 10,000 messages is not copied for every message delivered).
  */
-import type { Address, Cell } from '@ton/core';
+import { Cell, loadMessage, type Address } from '@ton/core';
+import type { PendingRow } from './store-rows.js';
 
 /** A message waiting for delivery. */
 export interface QueuedMessage {
@@ -65,4 +66,14 @@ export class MessageQueue {
     this.items = pending;
     this.head = 0;
   }
+}
+
+/** Undelivered internal messages as the store keeps them (pending_messages, in created_lt order), to queue again. */
+export function queuedFromStore(rows: readonly PendingRow[]): QueuedMessage[] {
+  return rows.map((p) => {
+    const cell = Cell.fromBoc(p.boc)[0];
+    const info = loadMessage(cell.beginParse()).info;
+    if (info.type !== 'internal') throw new Error('pending_messages holds a non-internal message');
+    return { cell, boc: p.boc, hash: p.hash, dest: info.dest, createdLt: p.createdLt, onDisk: true };
+  });
 }
