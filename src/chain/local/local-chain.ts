@@ -3,7 +3,7 @@
  * producer and the readers together, runs the block timer, and implements the faucet.
  */
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, type TupleItem } from '@ton/core';
-import { systemClock, type Clock } from '../../util/clock.js';
+import { systemClock } from '../../util/clock.js';
 import type { ChainTime, DevnetChain, FaucetInfo, FaucetMessage, InjectedMessage, MiningMode, SnapshotRestored } from '../devnet-chain.js';
 import type {
   AccountState,
@@ -40,10 +40,11 @@ import { ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors
 import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
+import { Mining } from './mining.js';
 import { holdsAccounts, parseExternal } from './messages.js';
 import { configContractAddress, configContractData, readConfigContractData } from './system-accounts.js';
 import { queuedFromStore } from './message-queue.js';
-import { DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_GET_METHOD_GAS_LIMIT, DEFAULT_MAX_BLOCK_TRANSACTIONS, validateOptions, type LocalChainOptions } from './options.js';
+import { DEFAULT_GET_METHOD_GAS_LIMIT, DEFAULT_MAX_BLOCK_TRANSACTIONS, validateOptions, type LocalChainOptions } from './options.js';
 import { BlockProducer, type Logger, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
@@ -58,34 +59,16 @@ import { join } from 'node:path';
 /** What a fund leaves in the faucet for its own fees (a transfer costs ~0.005 TON; 1 TON is ample). */
 const FAUCET_FEE_RESERVE = 1_000_000_000n;
 
-/**
- * Manual mining: how long one `mine()` may spend delivering queued internal messages before sealing (nobody
- * waits on a cadence; a test wants its message chains done in the block it asked for, up to the per-block cap).
- */
-const MANUAL_DRAIN_BUDGET_MS = 5_000;
-
 export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
-  private mining: MiningMode;
-  /** The interval of auto mining when a switch to it names none: the last one used, or the configured one. */
-  private autoIntervalMs: number;
-  private started = false;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
-  private timer?: NodeJS.Timeout;
-  private production: Promise<unknown> = Promise.resolve();
   private configChanges: Promise<unknown> = Promise.resolve();
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
+  private mining!: Mining;
   private reader!: ChainReader;
   private clock!: ChainClock;
-  /** The injected clock itself (wall time in production), without the chain's offset. */
-  private readonly wallClock: Clock;
-  /**
-   * Since when a block is due, on the injected clock (not the chain's, which time controls move): the last seal, or
-   * the start of auto mining if later. Undefined while none is due (manual mining, not started).
-   */
-  private blockDueSince?: number;
   /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
   private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts; libraries: PublicLibraries };
   private readonly rewindListeners = new Set<(rewind: ChainRewind) => unknown>();
@@ -100,10 +83,6 @@ export class LocalChain implements DevnetChain {
   ) {
     this.name = opts.network;
     this.globalId = opts.globalId;
-    this.wallClock = opts.clock ?? systemClock;
-    const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-    this.autoIntervalMs = interval || DEFAULT_BLOCK_INTERVAL_MS;
-    this.mining = interval === 0 || opts.mining === 'manual' ? { mode: 'manual' } : { mode: 'auto', intervalMs: interval };
   }
 
   static async open(opts: LocalChainOptions): Promise<LocalChain> {
@@ -179,10 +158,14 @@ export class LocalChain implements DevnetChain {
       logger: this.logger,
       pending,
       onSealed: (step) => {
-        if (this.blockDueSince !== undefined) this.blockDueSince = this.wallClock.now();
+        this.mining.blockSealed();
         this.emit(step);
       },
     });
+    this.mining = new Mining(
+      { name: opts.network, producer: this.producer, wallClock: opts.clock ?? systemClock, logger: this.logger, stopping: () => this.stopping !== undefined },
+      opts,
+    );
     this.reader = new ChainReader({
       store,
       blocks,
@@ -202,98 +185,33 @@ export class LocalChain implements DevnetChain {
    * until asked. Idempotent.
    */
   start(): void {
-    if (this.started || this.stopping) return;
-    this.started = true;
-    this.scheduleBlocks();
+    this.mining.start();
   }
 
-  /** The block timer of auto mining (a new one for each mode change; the running one is cleared first). */
-  private scheduleBlocks(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const mining = this.mining;
-    this.blockDueSince = undefined;
-    if (!this.started || this.stopping || mining.mode !== 'auto') return;
-    // A chain that just started (its head is the block it last sealed, maybe long ago) or leaves manual mining is
-    // not late: its first block is due an interval from now.
-    this.blockDueSince = this.wallClock.now();
-    const interval = mining.intervalMs;
-    let due = Date.now() + interval;
-    const tick = () => {
-      this.timer = undefined;
-      this.produceBlock()
-        .catch((err) => this.logger?.error({ err }, 'block production failed'))
-        .finally(() => {
-          // Stopped, or the mode changed meanwhile (its own timer runs, or none).
-          if (this.stopping || this.mining !== mining) return;
-          // Keep a steady cadence; after a long stall, restart it rather than firing a burst.
-          due = Math.max(due + interval, Date.now());
-          this.timer = setTimeout(tick, due - Date.now());
-        });
-    };
-    // Not unref'd: a started chain keeps the process alive until stop(), like a server socket.
-    this.timer = setTimeout(tick, interval);
-  }
-
-  /**
-   * How long auto mining has gone without sealing a block, in milliseconds of the injected clock: since the last
-   * seal, or since auto mining began if that is later. Undefined while no block is due (manual mining, before
-   * `start()`, once stopping). What a health check calls a stuck producer; the head's gen_utime is no measure
-   * of it (a restart after downtime, a slow start-up and a time control each leave the newest block old while the
-   * producer is on time).
-   */
+  /** How long auto mining has gone without sealing a block (mining.ts); undefined while none is due. */
   msWithoutBlock(): number | undefined {
-    if (this.blockDueSince === undefined || this.stopping) return undefined;
-    return Math.max(0, this.wallClock.now() - this.blockDueSince);
+    return this.mining.msWithoutBlock();
   }
 
   /** Seals a block now (delivering queued messages first); resolves with the new masterchain block. */
   produceBlock(): Promise<Block> {
-    if (this.stopping) return Promise.reject(new ChainStopped(this.name));
-    return this.enqueueProduction();
+    return this.mining.produceBlock();
   }
 
   // ---- mining (devnet controls) ----
 
   miningMode(): MiningMode {
-    return { ...this.mining };
+    return this.mining.mode();
   }
 
-  /**
-   * Switches between auto mining (a block every intervalMs: by default the last interval used, or the configured
-   * one) and manual mining (blocks only when asked).
-   */
+  /** Auto mining (a block every intervalMs: by default the last interval used) or manual mining (blocks when asked). */
   setMiningMode(mode: { mode: 'auto'; intervalMs?: number } | { mode: 'manual' }): MiningMode {
-    if (this.stopping) throw new ChainStopped(this.name);
-    if (mode.mode === 'auto') {
-      const intervalMs = mode.intervalMs ?? this.autoIntervalMs;
-      if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new ChainInputError(`interval_ms: expected a positive integer, got ${intervalMs}`);
-      this.autoIntervalMs = intervalMs;
-      this.mining = { mode: 'auto', intervalMs };
-    } else {
-      this.mining = { mode: 'manual' };
-    }
-    this.scheduleBlocks();
-    return this.miningMode();
+    return this.mining.setMode(mode);
   }
 
-  /**
-   * Seals `blocks` blocks one after another, the first with everything pending (the transactions executed into
-   * the open block, the queued internal messages, up to the per-block cap); resolves with the last one.
-   */
-  async mine(blocks = 1): Promise<Block> {
-    if (!Number.isInteger(blocks) || blocks < 1) throw new ChainInputError(`blocks: expected a positive integer, got ${blocks}`);
-    let last: Block | undefined;
-    for (let i = 0; i < blocks; i++) last = await this.produceBlock();
-    return last!;
-  }
-
-  private enqueueProduction(): Promise<Block> {
-    // Auto mining: half an interval at most for delivering queued messages before sealing, so blocks stay on time.
-    const budget = this.mining.mode === 'auto' ? Math.max(50, this.mining.intervalMs / 2) : MANUAL_DRAIN_BUDGET_MS;
-    const step = this.production.then(() => this.producer.produce(budget));
-    this.production = step.catch(() => undefined);
-    return step.then((s) => s.mc);
+  /** Seals `blocks` blocks one after another, the first with everything pending; resolves with the last one. */
+  mine(blocks = 1): Promise<Block> {
+    return this.mining.mine(blocks);
   }
 
   /**
@@ -302,13 +220,10 @@ export class LocalChain implements DevnetChain {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      // Cleared here, not through scheduleBlocks: `stopping` is assigned only once this function first awaits.
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      await this.production;
+      await this.mining.halt();
       await this.producer.idle();
       if (this.producer.hasOpenTransactions()) {
-        await this.enqueueProduction().catch((err) => this.logger?.error({ err }, 'sealing the last block failed'));
+        await this.mining.sealLast().catch((err) => this.logger?.error({ err }, 'sealing the last block failed'));
       }
       this.producer.close();
       await this.producer.idle();
@@ -415,7 +330,7 @@ export class LocalChain implements DevnetChain {
       return { tx, sealed: whenSealed(tx) };
     });
     // Manual mining: nobody else would seal it, and a fund answers once its transaction is in a block.
-    if (this.mining.mode === 'manual') this.produceBlock().catch(() => undefined);
+    if (this.mining.manual) this.produceBlock().catch(() => undefined);
     return { txHash: tx.hash, lt: tx.lt, seqno: await sealed, messageHash: tx.outMsgs[0].hash };
   }
 
@@ -542,7 +457,7 @@ export class LocalChain implements DevnetChain {
    */
   saveSnapshot(name: string): Promise<SnapshotInfo> {
     checkSnapshotName(name);
-    return this.onProductionLane(() =>
+    return this.mining.onProductionLane(() =>
       this.producer.atSealedPoint(() => {
         const { mc } = this.memory.head;
         return this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now());
@@ -563,7 +478,7 @@ export class LocalChain implements DevnetChain {
   async restoreSnapshot(name: string): Promise<SnapshotRestored> {
     checkSnapshotName(name);
     // The listeners run before the next block is produced: the index never sees a new block before the rewind.
-    const rewind = await this.onProductionLane(async () => {
+    const rewind = await this.mining.onProductionLane(async () => {
       const rewound = await this.producer.rewind(async () => {
         const result = this.store.snapshots.restore(name, (seqno) => this.store.block(MASTERCHAIN, seqno, seqno)?.rootHash);
         this.resetMemory();
@@ -616,7 +531,7 @@ export class LocalChain implements DevnetChain {
       const file = join(dir, 'chain.sqlite');
       writeFileSync(file, bytes);
       this.store.checkImport(file);
-      return await this.onProductionLane(async () => {
+      return await this.mining.onProductionLane(async () => {
         const info = await this.producer.rewind(async () => {
           this.store.importFile(file);
           this.resetMemory();
@@ -641,14 +556,6 @@ export class LocalChain implements DevnetChain {
   /** The accounts masterchain block `mcSeqno` changed, by a transaction or by a devnet state change. */
   changedAccounts(mcSeqno: number): Address[] {
     return this.store.accountsChangedAt(mcSeqno).map((a) => new Address(a.workchain, a.account));
-  }
-
-  /** Runs a step after the block productions asked before it, and before those asked after. */
-  private onProductionLane<T>(step: () => Promise<T>): Promise<T> {
-    if (this.stopping) return Promise.reject(new ChainStopped(this.name));
-    const result = this.production.then(step);
-    this.production = result.catch(() => undefined);
-    return result;
   }
 
   /**
