@@ -2,7 +2,7 @@
  * LocalChain: the embedded chain of one network. It wires the store, the emulator, the block
  * producer and the readers together, runs the block timer, and implements the faucet.
  */
-import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, type TupleItem } from '@ton/core';
+import { Address, Cell, type TupleItem } from '@ton/core';
 import { systemClock } from '../../util/clock.js';
 import type { ChainTime, DevnetChain, FaucetInfo, FaucetMessage, InjectedMessage, MiningMode, SnapshotRestored } from '../devnet-chain.js';
 import type {
@@ -36,12 +36,12 @@ import { ChainConfig } from './chain-config.js';
 import { changedConfig } from './config-change.js';
 import { networkConfig } from './config.js';
 import { EmulatorPool } from './emulator-pool.js';
-import { ChainInputError, ChainStopped, FundFailed, FundRefused } from './errors.js';
-import { faucetContracts, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
+import { ChainInputError, ChainStopped } from './errors.js';
+import { Faucet, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
 import { Mining } from './mining.js';
-import { holdsAccounts, parseExternal } from './messages.js';
+import { holdsAccounts } from './messages.js';
 import { configContractAddress, configContractData, readConfigContractData } from './system-accounts.js';
 import { queuedFromStore } from './message-queue.js';
 import { DEFAULT_GET_METHOD_GAS_LIMIT, DEFAULT_MAX_BLOCK_TRANSACTIONS, validateOptions, type LocalChainOptions } from './options.js';
@@ -56,9 +56,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** What a fund leaves in the faucet for its own fees (a transfer costs ~0.005 TON; 1 TON is ample). */
-const FAUCET_FEE_RESERVE = 1_000_000_000n;
-
 export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
@@ -67,6 +64,7 @@ export class LocalChain implements DevnetChain {
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
   private mining!: Mining;
+  private faucet!: Faucet;
   private reader!: ChainReader;
   private clock!: ChainClock;
   /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
@@ -166,6 +164,15 @@ export class LocalChain implements DevnetChain {
       { name: opts.network, producer: this.producer, wallClock: opts.clock ?? systemClock, logger: this.logger, stopping: () => this.stopping !== undefined },
       opts,
     );
+    this.faucet = new Faucet({
+      name: opts.network,
+      globalId: opts.globalId,
+      keys: this.keys,
+      wallets: this.wallets,
+      producer: this.producer,
+      mining: this.mining,
+      stopping: () => this.stopping !== undefined,
+    });
     this.reader = new ChainReader({
       store,
       blocks,
@@ -280,58 +287,17 @@ export class LocalChain implements DevnetChain {
   }
 
   faucets(): FaucetInfo[] {
-    return this.wallets.map(({ kind, address, walletId }) => ({ kind, address, walletId }));
+    return this.faucet.info();
   }
 
-  /**
-   * A real transfer from the v4r2 faucet: non-bounceable (so it can fund an address that has no
-   * contract yet), signed with the faucet key. Funds run one at a time on the producer's lane, each
-   * reading the faucet's seqno from the current state, so concurrent calls never reuse a seqno.
-   */
-  async fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
-    if (amount <= 0n) throw new ChainInputError('amount: must be positive');
-    const { txHash, lt, seqno } = await this.sendFromFaucet({ to: address, value: amount, bounce: false }, 'address');
-    return { txHash, lt, seqno };
+  /** A signed transfer from the v4r2 faucet (faucet.ts); resolves once its transaction is in a sealed block. */
+  fund(address: Address, amount: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
+    return this.faucet.fund(address, amount);
   }
 
-  /**
-   * One message from the v4r2 faucet (a signed transfer, mode pay-fees-separately + ignore-errors); resolves once
-   * the faucet's transaction is in a sealed block, with the hash of the message it sent. `fund` is this with no
-   * body; the jetton faucet sends a mint through it.
-   */
-  async sendFromFaucet(message: FaucetMessage, addressField = 'to'): Promise<{ txHash: Buffer; lt: bigint; seqno: number; messageHash: Buffer }> {
-    if (this.stopping) throw new ChainStopped(this.name);
-    const { to, value } = message;
-    // A transfer to a workchain that does not exist would be dropped by the faucet's action phase.
-    if (to.workChain !== BASECHAIN && to.workChain !== MASTERCHAIN) {
-      throw new FundRefused(`${addressField}: workchain ${to.workChain} does not exist on this chain (${BASECHAIN} and ${MASTERCHAIN} do)`);
-    }
-    const faucet = faucetContracts(this.keys.keyPair.publicKey, this.globalId).v4;
-    const { tx, sealed } = await this.producer.exclusive(async ({ execute, working, chainTime, whenSealed }) => {
-      const view = new AccountView(faucet.address, Buffer.from(working.get(faucet.address), 'base64'));
-      if (value > view.balance - FAUCET_FEE_RESERVE) {
-        throw new FundRefused(
-          `amount: the faucet ${faucet.address.toString()} holds ${view.balance} nanotons and keeps ${FAUCET_FEE_RESERVE} for fees; ask for at most ${view.balance - FAUCET_FEE_RESERVE}`,
-        );
-      }
-      const seqno = view.data ? view.data.beginParse().loadUint(32) : 0;
-      const body = await faucet.createTransfer({
-        seqno,
-        signer: async (cell: Cell) => this.keys.signCell(cell),
-        messages: [internal({ to, value, bounce: message.bounce ?? true, body: message.body, init: message.init })],
-        sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
-        timeout: chainTime() + 600,
-      });
-      const external_ = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
-      const tx = await execute(parseExternal(external_.toBoc()));
-      if (tx.outMsgs.length !== 1) {
-        throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${value} nanotons (is its balance too low?)`);
-      }
-      return { tx, sealed: whenSealed(tx) };
-    });
-    // Manual mining: nobody else would seal it, and a fund answers once its transaction is in a block.
-    if (this.mining.manual) this.produceBlock().catch(() => undefined);
-    return { txHash: tx.hash, lt: tx.lt, seqno: await sealed, messageHash: tx.outMsgs[0].hash };
+  /** Any one message from the v4r2 faucet (the jetton faucet's mint); resolves once its transaction is sealed. */
+  sendFromFaucet(message: FaucetMessage): Promise<{ txHash: Buffer; lt: bigint; seqno: number; messageHash: Buffer }> {
+    return this.faucet.send(message);
   }
 
   // ---- time (devnet controls) ----
