@@ -26,23 +26,19 @@ import type {
   SentMessage,
   TransactionQuery,
 } from '../types.js';
-import { AccountView } from './account-view.js';
-import { patchedShardAccount, replacedShardAccount, type AccountPatch } from './account-surgery.js';
+import type { AccountPatch } from './account-surgery.js';
 import { ChainClock } from './chain-clock.js';
 import { SealedAccounts, WorkingAccounts } from './accounts.js';
 import { BASECHAIN, MASTERCHAIN } from '../../ton/workchain.js';
 import { BlockIndex, ChainHead } from './blocks.js';
 import { ChainConfig } from './chain-config.js';
-import { changedConfig } from './config-change.js';
 import { networkConfig } from './config.js';
 import { EmulatorPool } from './emulator-pool.js';
-import { ChainInputError, ChainStopped } from './errors.js';
+import { ChainStopped } from './errors.js';
 import { Faucet, faucetKeys, faucetWallets, type FaucetKeys, type FaucetWallet } from './faucet.js';
 import { writeGenesis } from './genesis.js';
 import { PublicLibraries } from './libraries.js';
 import { Mining } from './mining.js';
-import { holdsAccounts } from './messages.js';
-import { configContractAddress, configContractData, readConfigContractData } from './system-accounts.js';
 import { queuedFromStore } from './message-queue.js';
 import { DEFAULT_GET_METHOD_GAS_LIMIT, DEFAULT_MAX_BLOCK_TRANSACTIONS, validateOptions, type LocalChainOptions } from './options.js';
 import { BlockProducer, type Logger, type SealedStep } from './producer.js';
@@ -50,8 +46,9 @@ import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';
 import type { SnapshotInfo } from './snapshot-store.js';
+import { StateControl } from './state-control.js';
 import { checkIdentity, storedConfig, zeroStateAccounts } from './zero-state.js';
-import { checkSnapshotName, checkUtime, parseInternal } from './control-input.js';
+import { checkSnapshotName } from './control-input.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,11 +57,11 @@ export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
-  private configChanges: Promise<unknown> = Promise.resolve();
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
   private mining!: Mining;
   private faucet!: Faucet;
+  private state!: StateControl;
   private reader!: ChainReader;
   private clock!: ChainClock;
   /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
@@ -183,6 +180,15 @@ export class LocalChain implements DevnetChain {
       clock,
       getMethodGasLimit: opts.getMethodGasLimit ?? DEFAULT_GET_METHOD_GAS_LIMIT,
     });
+    this.state = new StateControl({
+      name: opts.network,
+      producer: this.producer,
+      reader: this.reader,
+      clock,
+      config: this.chainConfig,
+      mining: this.mining,
+      stopping: () => this.stopping !== undefined,
+    });
   }
 
   // ---- life cycle ----
@@ -300,114 +306,31 @@ export class LocalChain implements DevnetChain {
     return this.faucet.send(message);
   }
 
-  // ---- time (devnet controls) ----
+  // ---- time (devnet controls; state-control.ts) ----
 
-  /** The chain's clock: its time now, the last block's gen_utime, the next block's if pinned. */
   time(): ChainTime {
-    const nowMs = this.clock.now();
-    return {
-      utime: Math.floor(nowMs / 1000),
-      nowMs,
-      lastBlockUtime: this.reader.masterchainInfo().last.genUtime,
-      nextBlockUtime: this.clock.nextBlockUtime,
-      aheadSeconds: Math.round(this.clock.aheadMs / 1000),
-    };
+    return this.state.time();
+  }
+  increaseTime(seconds: number): Promise<ChainTime> {
+    return this.state.increaseTime(seconds);
+  }
+  setTime(utime: number): Promise<ChainTime> {
+    return this.state.setTime(utime);
+  }
+  setNextBlockTime(utime: number): Promise<ChainTime> {
+    return this.state.setNextBlockTime(utime);
   }
 
-  /** Moves the chain's time forward: the next block opened, its transactions and get-methods see it. */
-  async increaseTime(seconds: number): Promise<ChainTime> {
-    if (!Number.isInteger(seconds) || seconds < 0) throw new ChainInputError(`seconds: expected a non-negative integer, got ${seconds}`);
-    await this.producer.retime(() => this.clock.increase(seconds));
-    return this.time();
+  // ---- state surgery and config (devnet controls; state-control.ts) ----
+
+  setAccount(address: Address, change: AccountPatch | { shardAccount: Cell }): Promise<{ seqno: number }> {
+    return this.state.setAccount(address, change);
   }
-
-  /** Sets the chain's time (refused before the last block's gen_utime: time never goes back). */
-  async setTime(utime: number): Promise<ChainTime> {
-    checkUtime(utime, 'utime');
-    await this.producer.retime((notBefore) => this.clock.set(utime, notBefore));
-    return this.time();
+  sendInternal(boc: Buffer): Promise<InjectedMessage> {
+    return this.state.sendInternal(boc);
   }
-
-  /** The next block's gen_utime, exactly; the chain's time runs on from there. */
-  async setNextBlockTime(utime: number): Promise<ChainTime> {
-    checkUtime(utime, 'utime');
-    await this.producer.retime((notBefore) => this.clock.pinNextBlock(utime, notBefore));
-    return this.time();
-  }
-
-  // ---- state surgery (devnet controls) ----
-
-  /**
-   * Sets an account's balance, code and/or data, or its whole ShardAccount, without a transaction, and seals
-   * the change in a block (whatever the mining mode) so every reader sees it. Resolves with that block's seqno.
-   */
-  async setAccount(address: Address, change: AccountPatch | { shardAccount: Cell }): Promise<{ seqno: number }> {
-    if (this.stopping) throw new ChainStopped(this.name);
-    if (!holdsAccounts(address.workChain)) {
-      throw new ChainInputError(`address: workchains 0 and -1 hold accounts on this chain, not ${address.workChain}`);
-    }
-    if (address.equals(configContractAddress(this.chainConfig.cell))) {
-      throw new ChainInputError('address: the config contract holds the config; change it with POST /devnet/config');
-    }
-    const { sealed } = await this.producer.replaceAccount(address, (current, genUtime) =>
-      'shardAccount' in change ? replacedShardAccount(address, change.shardAccount) : patchedShardAccount(address, current, change, genUtime),
-    );
-    this.produceBlock().catch(() => undefined);
-    return { seqno: await sealed };
-  }
-
-  /**
-   * Delivers an internal message that no transaction sent (any source, no signature): recorded in a block and
-   * delivered in it (unless the block's cap is reached: then in a later one). Seals that block whatever the
-   * mining mode. Resolves with the block the message is recorded in and, if delivered there, its transaction.
-   */
-  async sendInternal(boc: Buffer): Promise<InjectedMessage> {
-    if (this.stopping) throw new ChainStopped(this.name);
-    const { cell, message } = parseInternal(boc, this.reader.masterchainInfo().last.endLt);
-    if (message.info.type !== 'internal') throw new Error('unreachable');
-    const hash = cell.hash();
-    const { sealed } = await this.producer.injectInternal({ cell, boc: cell.toBoc(), hash, dest: message.info.dest, createdLt: message.info.createdLt, message });
-    this.produceBlock().catch(() => undefined);
-    const seqno = await sealed;
-    const tx = this.reader.getTransactionsByMessage(hash)[0];
-    return { hash, seqno, ...(tx ? { transaction: { hash: tx.hash, lt: tx.lt } } : {}) };
-  }
-
-  /**
-   * Sets config params (fee experiments: gas prices, limits): checked (config-change.ts), loaded by the emulator
-   * workers, then written into the config contract's data in a block sealed now (whatever the mining mode).
-   * Transactions after the change, get-methods and v2 getConfigParam/getConfigAll use the new config. Resolves
-   * with that block's seqno and the config contract's new seqno.
-   */
   setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
-    // One change at a time: each starts from the config the previous one left (none is lost to a race).
-    const change = this.configChanges.then(() => this.changeConfig(params));
-    this.configChanges = change.catch(() => undefined);
-    return change;
-  }
-
-  private async changeConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
-    if (this.stopping) throw new ChainStopped(this.name);
-    const current = this.chainConfig.cell;
-    const next = await this.chainConfig.prepare(changedConfig(current, params).cell);
-    const address = configContractAddress(current);
-    let configSeqno = 0;
-    let switched = false;
-    try {
-      const { sealed } = await this.producer.replaceAccount(address, (shardAccount, genUtime) => {
-        const view = new AccountView(address, Buffer.from(shardAccount, 'base64'));
-        configSeqno = (view.data ? readConfigContractData(view.data).seqno : 0) + 1;
-        const change = patchedShardAccount(address, shardAccount, { data: configContractData(next.config.cell, configSeqno) }, genUtime);
-        // On the producer's lane, nothing in flight: every transaction sent from here on runs under the new config.
-        this.chainConfig.switchTo(next);
-        switched = true;
-        return change;
-      });
-      this.produceBlock().catch(() => undefined);
-      return { seqno: await sealed, configSeqno };
-    } finally {
-      if (!switched) next.emulator.close();
-    }
+    return this.state.setConfig(params);
   }
 
   // ---- snapshots (devnet controls; snapshot-store.ts says how they are kept) ----
