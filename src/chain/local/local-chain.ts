@@ -1,6 +1,7 @@
 /**
- * LocalChain: the embedded chain of one network. It wires the store, the emulator, the block
- * producer and the readers together, runs the block timer, and implements the faucet.
+ * LocalChain: the embedded chain of one network. It opens the store, the emulator and the zero state, wires the
+ * block producer, the readers and the devnet controls together (mining.ts, faucet.ts, state-control.ts,
+ * snapshot-control.ts), and delegates to them; it hands each sealed block to its listeners.
  */
 import { Address, Cell, type TupleItem } from '@ton/core';
 import { systemClock } from '../../util/clock.js';
@@ -45,13 +46,10 @@ import { BlockProducer, type Logger, type SealedStep } from './producer.js';
 import { ChainReader } from './reader.js';
 import { messageFromRecord, transactionFromExecuted } from './records.js';
 import { ChainStore } from './store.js';
+import { SnapshotControl } from './snapshot-control.js';
 import type { SnapshotInfo } from './snapshot-store.js';
 import { StateControl } from './state-control.js';
 import { checkIdentity, storedConfig, zeroStateAccounts } from './zero-state.js';
-import { checkSnapshotName } from './control-input.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export class LocalChain implements DevnetChain {
   readonly name: string;
@@ -61,12 +59,9 @@ export class LocalChain implements DevnetChain {
   private producer!: BlockProducer;
   private mining!: Mining;
   private faucet!: Faucet;
-  private state!: StateControl;
+  private stateControl!: StateControl;
+  private snapshotControl!: SnapshotControl;
   private reader!: ChainReader;
-  private clock!: ChainClock;
-  /** The in-memory views of the store a snapshot restore resets (wire() builds them). */
-  private memory!: { blocks: BlockIndex; head: ChainHead; sealed: SealedAccounts; working: WorkingAccounts; libraries: PublicLibraries };
-  private readonly rewindListeners = new Set<(rewind: ChainRewind) => unknown>();
 
   private constructor(
     private readonly opts: LocalChainOptions,
@@ -125,7 +120,6 @@ export class LocalChain implements DevnetChain {
   private wire(clock: ChainClock): void {
     const { store, opts } = this;
     const libraries = new PublicLibraries(store.publicLibraries());
-    this.clock = clock;
     const last = store.lastMcSeqno()!;
     const blocks = new BlockIndex(store, opts.globalId);
     const head = new ChainHead(
@@ -137,7 +131,7 @@ export class LocalChain implements DevnetChain {
     const sealed = new SealedAccounts(store);
     const working = new WorkingAccounts(store, () => head.seqno);
     const pending = queuedFromStore(store.pendingMessages());
-    this.memory = { blocks, head, sealed, working, libraries };
+    const stopping = () => this.stopping !== undefined;
     this.producer = new BlockProducer({
       network: opts.network,
       globalId: opts.globalId,
@@ -158,7 +152,7 @@ export class LocalChain implements DevnetChain {
       },
     });
     this.mining = new Mining(
-      { name: opts.network, producer: this.producer, wallClock: opts.clock ?? systemClock, logger: this.logger, stopping: () => this.stopping !== undefined },
+      { name: opts.network, producer: this.producer, wallClock: opts.clock ?? systemClock, logger: this.logger, stopping },
       opts,
     );
     this.faucet = new Faucet({
@@ -168,7 +162,7 @@ export class LocalChain implements DevnetChain {
       wallets: this.wallets,
       producer: this.producer,
       mining: this.mining,
-      stopping: () => this.stopping !== undefined,
+      stopping,
     });
     this.reader = new ChainReader({
       store,
@@ -180,14 +174,24 @@ export class LocalChain implements DevnetChain {
       clock,
       getMethodGasLimit: opts.getMethodGasLimit ?? DEFAULT_GET_METHOD_GAS_LIMIT,
     });
-    this.state = new StateControl({
+    this.stateControl = new StateControl({
       name: opts.network,
       producer: this.producer,
       reader: this.reader,
       clock,
       config: this.chainConfig,
       mining: this.mining,
-      stopping: () => this.stopping !== undefined,
+      stopping,
+    });
+    this.snapshotControl = new SnapshotControl({
+      globalId: opts.globalId,
+      store,
+      producer: this.producer,
+      views: { blocks, head, sealed, working, libraries },
+      clock,
+      config: this.chainConfig,
+      mining: this.mining,
+      logger: this.logger,
     });
   }
 
@@ -309,96 +313,56 @@ export class LocalChain implements DevnetChain {
   // ---- time (devnet controls; state-control.ts) ----
 
   time(): ChainTime {
-    return this.state.time();
+    return this.stateControl.time();
   }
   increaseTime(seconds: number): Promise<ChainTime> {
-    return this.state.increaseTime(seconds);
+    return this.stateControl.increaseTime(seconds);
   }
   setTime(utime: number): Promise<ChainTime> {
-    return this.state.setTime(utime);
+    return this.stateControl.setTime(utime);
   }
   setNextBlockTime(utime: number): Promise<ChainTime> {
-    return this.state.setNextBlockTime(utime);
+    return this.stateControl.setNextBlockTime(utime);
   }
 
   // ---- state surgery and config (devnet controls; state-control.ts) ----
 
   setAccount(address: Address, change: AccountPatch | { shardAccount: Cell }): Promise<{ seqno: number }> {
-    return this.state.setAccount(address, change);
+    return this.stateControl.setAccount(address, change);
   }
   sendInternal(boc: Buffer): Promise<InjectedMessage> {
-    return this.state.sendInternal(boc);
+    return this.stateControl.sendInternal(boc);
   }
   setConfig(params: ReadonlyMap<number, Cell>): Promise<{ seqno: number; configSeqno: number }> {
-    return this.state.setConfig(params);
+    return this.stateControl.setConfig(params);
   }
 
-  // ---- snapshots (devnet controls; snapshot-store.ts says how they are kept) ----
+  // ---- snapshots (devnet controls; snapshot-control.ts) ----
 
   snapshots(): SnapshotInfo[] {
-    return this.store.snapshots.list();
+    return this.snapshotControl.list();
   }
-
-  /**
-   * Saves the chain as snapshot `name`: the block in progress is sealed first if it holds anything, so the
-   * snapshot holds everything accepted before the call; then the last sealed block, the pending internal messages
-   * and the clock's offset are recorded.
-   */
   saveSnapshot(name: string): Promise<SnapshotInfo> {
-    checkSnapshotName(name);
-    return this.mining.onProductionLane(() =>
-      this.producer.atSealedPoint(() => {
-        const { mc } = this.memory.head;
-        return this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now());
-      }),
-    );
+    return this.snapshotControl.save(name);
   }
-
   deleteSnapshot(name: string): SnapshotInfo {
-    checkSnapshotName(name);
-    return this.store.snapshots.delete(name);
+    return this.snapshotControl.delete(name);
+  }
+  restoreSnapshot(name: string): Promise<SnapshotRestored> {
+    return this.snapshotControl.restore(name);
+  }
+  exportSnapshot(name: string): Promise<Buffer> {
+    return this.snapshotControl.export(name);
+  }
+  importSnapshot(name: string, bytes: Buffer): Promise<SnapshotInfo> {
+    return this.snapshotControl.import(name, bytes);
+  }
+  /** Called after a restore or an import, before either answers; a returned promise is awaited. */
+  onRewind(listener: (rewind: ChainRewind) => unknown): () => void {
+    return this.snapshotControl.onRewind(listener);
   }
 
-  /**
-   * Puts the chain back to snapshot `name`: later blocks are dropped (their seqnos will be produced again), the
-   * accounts, the pending messages and the clock are as they were, later snapshots are dropped. Resolves once
-   * the rewind listeners (the index) have followed.
-   */
-  async restoreSnapshot(name: string): Promise<SnapshotRestored> {
-    checkSnapshotName(name);
-    // The listeners run before the next block is produced: the index never sees a new block before the rewind.
-    const rewind = await this.mining.onProductionLane(async () => {
-      const rewound = await this.producer.rewind(async () => {
-        const result = this.store.snapshots.restore(name, (seqno) => this.store.block(MASTERCHAIN, seqno, seqno)?.rootHash);
-        this.resetMemory();
-        await this.resetConfig();
-        return { pending: queuedFromStore(this.store.pendingMessages()), result };
-      });
-      await this.notifyRewind({
-        seqno: rewound.seqno,
-        accounts: rewound.accounts.map((a) => ({ address: new Address(a.workchain, a.account), shardAccount: a.boc })),
-      });
-      return rewound;
-    });
-    return { ...this.store.snapshots.get(name), droppedSnapshots: rewind.dropped };
-  }
-
-  /** Snapshot `name` as a chain file (snapshot-file.ts), read into memory. */
-  async exportSnapshot(name: string): Promise<Buffer> {
-    checkSnapshotName(name);
-    const dir = mkdtempSync(join(tmpdir(), 'tongate-snapshot-'));
-    try {
-      const file = join(dir, 'chain.sqlite');
-      // On the lane: VACUUM INTO must not meet a seal's open SQLite transaction.
-      await this.producer.exclusive(() => {
-        const info = this.store.snapshots.get(name);
-        this.store.exportSnapshot(file, name, info.seqno);
-      });
-      return readFileSync(file);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  // ---- reads (visible state = last sealed block) ----
 
   /**
    * Every account of the zero state (the faucets, the config contract and elector, the `--genesis` accounts), as
@@ -408,75 +372,10 @@ export class LocalChain implements DevnetChain {
     return this.store.accountsChangedAt(0).map((a) => ({ address: new Address(a.workchain, a.account) }));
   }
 
-  /**
-   * Replaces the chain by the one in `bytes` (a file of exportSnapshot, from this network) and saves it as
-   * snapshot `name`; every other snapshot is dropped (they stood on the history replaced). The rewind listeners
-   * (the index) start over from nothing.
-   */
-  async importSnapshot(name: string, bytes: Buffer): Promise<SnapshotInfo> {
-    checkSnapshotName(name);
-    const dir = mkdtempSync(join(tmpdir(), 'tongate-snapshot-'));
-    try {
-      const file = join(dir, 'chain.sqlite');
-      writeFileSync(file, bytes);
-      this.store.checkImport(file);
-      return await this.mining.onProductionLane(async () => {
-        const info = await this.producer.rewind(async () => {
-          this.store.importFile(file);
-          this.resetMemory();
-          await this.resetConfig();
-          const { mc } = this.memory.head;
-          return { pending: queuedFromStore(this.store.pendingMessages()), result: this.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.clock.now()) };
-        });
-        await this.notifyRewind({ seqno: -1, accounts: [] });
-        return info;
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-
-  /** Called after a restore or an import, before either answers; a returned promise is awaited. */
-  onRewind(listener: (rewind: ChainRewind) => unknown): () => void {
-    this.rewindListeners.add(listener);
-    return () => this.rewindListeners.delete(listener);
-  }
-
   /** The accounts masterchain block `mcSeqno` changed, by a transaction or by a devnet state change. */
   changedAccounts(mcSeqno: number): Address[] {
     return this.store.accountsChangedAt(mcSeqno).map((a) => new Address(a.workchain, a.account));
   }
-
-  /**
-   * The config the store now holds (its config contract's data as of the last block), if it is not the one the
-   * chain runs under: the emulator is prepared for it and switched to (a restore to before a /devnet/config change).
-   */
-  private async resetConfig(): Promise<void> {
-    const stored = storedConfig(this.store, this.globalId);
-    if (stored.cell.hash().equals(this.chainConfig.cell.hash())) return;
-    this.chainConfig.switchTo(await this.chainConfig.prepare(stored.cell));
-  }
-
-  /** The store was put back (restore, import): the views of it in memory follow. */
-  private resetMemory(): void {
-    const { blocks, head, sealed, working, libraries } = this.memory;
-    libraries.reset(this.store.publicLibraries());
-    blocks.clear();
-    sealed.clear();
-    working.clear();
-    const last = this.store.lastMcSeqno()!;
-    head.reset(blocks.get(MASTERCHAIN, 0, last)!, blocks.get(MASTERCHAIN, last, last)!, blocks.get(BASECHAIN, last, last)!, ChainHead.recentIds(blocks, last));
-    this.clock.reload();
-  }
-
-  private async notifyRewind(rewind: ChainRewind): Promise<void> {
-    const results = [...this.rewindListeners].map((listener) => Promise.resolve().then(() => listener(rewind)));
-    for (const result of await Promise.allSettled(results)) {
-      if (result.status === 'rejected') this.logger?.error({ err: result.reason, seqno: rewind.seqno }, 'a rewind listener failed');
-    }
-  }
-
-  // ---- reads (visible state = last sealed block) ----
 
   masterchainInfo(): MasterchainInfo {
     return this.reader.masterchainInfo();
