@@ -4,7 +4,7 @@
  * seals one (nobody else would), in auto mining it waits for the timer's.
  */
 import { ApiError } from '../http/api-error.js';
-import type { DevnetChain } from '../chain/types.js';
+import type { DevnetChain } from '../chain/devnet-chain.js';
 
 /** Far more blocks than a mint's three hops need; the answer is an error, not a hang, when something never comes. */
 const MAX_BLOCKS = 20;

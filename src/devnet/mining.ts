@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/api-error.js';
-import type { Block, MiningMode } from '../chain/types.js';
+import type { MiningMode } from '../chain/devnet-chain.js';
+import type { Block } from '../chain/types.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { integer, oneOf, onlyFields } from './input.js';
 import { object, UTIME } from './schemas.js';

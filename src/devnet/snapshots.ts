@@ -8,7 +8,7 @@
  * How they are kept, and why saving and restoring cost little: src/chain/local/snapshot-store.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Snapshot, SnapshotRestored } from '../chain/types.js';
+import type { Snapshot, SnapshotRestored } from '../chain/devnet-chain.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { onlyFields } from './input.js';
 import { ApiError } from '../http/api-error.js';

@@ -1,13 +1,13 @@
 /** The embedded local chain of one network (see local-chain.ts). */
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../../ton/core-speedups.js';
+export { LocalChain } from './local-chain.js';
 export {
-  LocalChain,
   DEFAULT_BLOCK_INTERVAL_MS,
   DEFAULT_GET_METHOD_GAS_LIMIT,
   DEFAULT_MAX_BLOCK_TRANSACTIONS,
   type LocalChainOptions,
-} from './local-chain.js';
+} from './options.js';
 export { BadMessage, ChainInputError, EmulatorFailed, GetMethodFailed, NotFound } from '../errors.js';
 export { ChainDataMismatch, ChainStopped, ExternalMessageRejected, FundFailed, FundRefused } from './errors.js';
 export { FAUCET_BALANCE, type ZeroStateAccount } from './genesis.js';

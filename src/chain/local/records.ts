@@ -9,7 +9,7 @@ import { lazyTransaction } from '../../ton/transaction-cell.js';
 import type { ExecutedTx } from './executed-tx.js';
 import { summarizeMessage, type MessageSummary } from '../messages.js';
 import type { RecordedMessage } from './open-block.js';
-import type { MessageRow, TxRow } from './store.js';
+import type { MessageRow, TxRow } from './store-rows.js';
 import type { Message } from '@ton/core';
 
 const shardBlockRef = (workchain: number, seqno: number): BlockRef => ({ workchain, shard: WHOLE_SHARD, seqno });
