@@ -19,13 +19,12 @@ import { extraCurrenciesMap } from '../ton/tonlib-json.js';
 import { transactionAccount } from '../ton/transaction-json.js';
 import { v3Transaction } from '../ton/transaction-v3-json.js';
 import { detectWallet } from '../ton/wallet-detect.js';
-import type { RenderedBlock } from './block-committer.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { signedShard } from './sql/values.js';
 import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
 import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
-import type { IndexedBlock, IndexedTransaction } from './types.js';
+import type { IndexedBlock, IndexedTransaction, RenderedBlock } from './types.js';
 
 /** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
 const BALANCE_DIGITS = 40;
