@@ -54,6 +54,13 @@ export interface RenderedBlock {
   tokens?: BlockTokens;
 }
 
+/** Where a rewind (rewind.ts) puts the index back to, and what the chain says of the accounts it changes. */
+export interface IndexRewind {
+  seqno: number;
+  /** Accounts changed after `seqno`, with their ShardAccount BoC as of it (null: none then). */
+  accounts: { address: Address; shardAccount: Buffer | Cell | null }[];
+}
+
 export type SortOrder = 'asc' | 'desc';
 
 export interface Page {
