@@ -20,18 +20,11 @@ import { transactionAccount } from '../ton/transaction-json.js';
 import { v3Transaction } from '../ton/transaction-v3-json.js';
 import { detectWallet } from '../ton/wallet-detect.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
-import { signedShard } from './sql/values.js';
+import { balanceOrder, signedShard } from './sql/values.js';
 import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
 import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
 import type { IndexedBlock, IndexedTransaction, RenderedBlock } from './types.js';
-
-/** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
-const BALANCE_DIGITS = 40;
-
-export function balanceOrder(balance: bigint): string {
-  return balance.toString().padStart(BALANCE_DIGITS, '0');
-}
 
 const BLOCK_COLUMNS = [
   'workchain', 'shard', 'seqno', 'root_hash', 'file_hash', 'mc_seqno', 'global_id', 'version', 'key_block',
