@@ -17,7 +17,8 @@
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIndex, type Index } from '../src/index/open-index.js';
-import { IndexReader, type TracePage } from '../src/index/reader.js';
+import { IndexReader } from '../src/index/reader.js';
+import type { TracePage } from '../src/index/traces/reader.js';
 import type { SqlReads } from '../src/index/sql/driver.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../src/api/v3/format/traces.js';
 import { formatRawUpper } from '../src/ton/address.js';

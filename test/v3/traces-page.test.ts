@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_PAGE_TRANSACTIONS, MAX_TRACE_TRANSACTIONS, PAGE_FULL_WARNING, TRACE_PAGE_LIMITS, tracesText, TOO_LARGE_WARNING } from '../../src/api/v3/format/traces.js';
-import type { TracePageLimits } from '../../src/index/reader.js';
+import type { TracePageLimits } from '../../src/index/traces/reader.js';
 import { eachStore } from '../index/support/stores.js';
 import { story } from '../index/support/sandbox-blocks.js';
 

@@ -8,7 +8,8 @@
  */
 import { Address } from '@ton/core';
 import { formatFriendly } from '../../../ton/address.js';
-import type { IndexReader, LatestStateRecord } from '../../../index/reader.js';
+import type { IndexReader } from '../../../index/reader.js';
+import type { LatestStateRecord } from '../../../index/read/records.js';
 import { interfacesOf } from './interfaces.js';
 
 export interface AddressBookRow {

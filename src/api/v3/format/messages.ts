@@ -4,7 +4,8 @@
  * place (after import_fee, before message_content; written only when known), then the address_book
  * of their sources and destinations, and the metadata of the token contracts among them.
  */
-import type { IndexReader, MessageRecord } from '../../../index/reader.js';
+import type { IndexReader } from '../../../index/reader.js';
+import type { MessageRecord } from '../../../index/read/records.js';
 import { formatHash } from '../../../ton/hash.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { withDecodedBody } from './decoded-body.js';

@@ -5,7 +5,8 @@
  * of every account they mention and the metadata of the token contracts among them. `actions` is written
  * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
  */
-import type { IndexReader, TracePage, TracePageLimits, TraceWithheld } from '../../../index/reader.js';
+import type { IndexReader } from '../../../index/reader.js';
+import type { TracePage, TracePageLimits, TraceWithheld } from '../../../index/traces/reader.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions } from './transactions.js';

@@ -6,7 +6,8 @@
  * (the stored state, or the hash only for a state the index does not keep, as toncenter writes it),
  * then the rest. Then the address_book of every account the page mentions.
  */
-import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
+import type { IndexReader } from '../../../index/reader.js';
+import type { TransactionRecord } from '../../../index/read/records.js';
 import { metadataOf, type AddressMetadata } from './metadata.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
