@@ -3,6 +3,7 @@
  * account's lt order.
  */
 import { ownDomainSql } from '../dns/reader.js';
+import { splitTransactionDoc } from '../documents.js';
 import type { SqlReads, SqlValue } from '../sql/driver.js';
 import { int, signedShard, text } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
@@ -95,7 +96,7 @@ export class TransactionReader {
   async adjacentTransactions(hash: Buffer, direction?: Direction): Promise<TransactionRecord[]> {
     const [tx] = await this.reads.all('SELECT doc FROM transactions WHERE hash = ?', [hash]);
     if (!tx) return [];
-    const doc = JSON.parse(text(tx.doc)) as { in_msg: string | null; out_msgs: string[] };
+    const doc = splitTransactionDoc(text(tx.doc)).tail;
     const parts: string[] = [];
     const params: SqlValue[] = [];
     if (direction !== 'out' && doc.in_msg) {

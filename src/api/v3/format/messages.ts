@@ -1,29 +1,20 @@
 /**
  * A page of v3 messages (/messages) from the index's stored documents, written as text: each stored
  * message JSON with the hashes of the transactions that received and created it put in toncenter's
- * place (after import_fee, before message_content; written only when known), then the address_book
- * of their sources and destinations, and the metadata of the token contracts among them.
+ * place (after import_fee, before message_content, index/documents.ts; written only when known), then
+ * the address_book of their sources and destinations, and the metadata of the token contracts among them.
  */
 import type { IndexReader } from '../../../index/reader.js';
 import type { MessageRecord } from '../../../index/read/records.js';
-import { formatHash } from '../../../ton/hash.js';
+import { messageDocWithEnds } from '../../../index/documents.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBook } from './address-book.js';
 import { metadataOf } from './metadata.js';
 
-const CONTENT = ',"message_content":';
-
 function withEnds(record: MessageRecord): string {
-  const doc = withDecodedBody(withDecodedOpcode(record.doc));
-  let ends = '';
-  if (record.inTxHash) ends += `,"in_msg_tx_hash":"${formatHash(record.inTxHash)}"`;
-  if (record.outTxHash) ends += `,"out_msg_tx_hash":"${formatHash(record.outTxHash)}"`;
-  if (ends === '') return doc;
-  // message_content comes once, after every scalar field; a base64 body cannot contain this text.
-  const cut = doc.indexOf(CONTENT);
-  return `${doc.slice(0, cut)}${ends}${doc.slice(cut)}`;
+  return messageDocWithEnds(withDecodedBody(withDecodedOpcode(record.doc)), record.inTxHash, record.outTxHash);
 }
 
 export async function messagesText(reader: IndexReader, records: MessageRecord[], testOnly: boolean): Promise<JsonText> {

@@ -1,39 +1,19 @@
 /**
  * A page of v3 transactions from the index's stored documents. Each document is the transaction's v3
- * JSON with its messages as hashes and no account states (block-rows.ts writes it, key order fixed:
- * ..., "block_ref", "in_msg", "out_msgs", "emulated", "finality"). The page is written as text: the
- * document up to its messages, then the stored message documents, the account states before and after
- * (the stored state, or the hash only for a state the index does not keep, as toncenter writes it),
- * then the rest. Then the address_book of every account the page mentions.
+ * JSON with its messages as hashes and no account states (index/documents.ts: its layout, and where it is
+ * cut). The page is written as text: the document up to its messages, then the stored message documents,
+ * the account states before and after (the stored state, or the hash only for a state the index does not
+ * keep, as toncenter writes it), then the rest. Then the address_book of every account the page mentions.
  */
 import type { IndexReader } from '../../../index/reader.js';
 import type { TransactionRecord } from '../../../index/read/records.js';
+import { headWithTraceId, splitTransactionDoc } from '../../../index/documents.js';
 import { metadataOf, type AddressMetadata } from './metadata.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { addressBookOf } from './address-book.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
-
-/** The part of a stored document after its fixed fields. */
-interface StoredTail {
-  in_msg: string | null;
-  out_msgs: string[];
-  emulated: boolean;
-  finality: string;
-}
-
-/** Splits a stored document where its messages begin (nothing after that point can contain this text). */
-function split(doc: string): { head: string; tail: StoredTail } {
-  const cut = doc.lastIndexOf(',"in_msg":');
-  return { head: doc.slice(0, cut), tail: JSON.parse(`{${doc.slice(cut + 1)}`) as StoredTail };
-}
-
-/** The trace id in toncenter's place, after mc_block_seqno (the stored document has none: it is known after rendering). */
-function withTraceId(head: string, traceId: Buffer | null): string {
-  if (!traceId) return head;
-  return head.replace(',"prev_trans_hash":', `,"trace_id":"${traceId.toString('base64')}","prev_trans_hash":`);
-}
 
 export interface RenderedTransactions {
   /** Each record's v3 JSON text, in the records' order. */
@@ -63,7 +43,7 @@ export async function renderTransactions(
   testOnly: boolean,
   withMetadata = false,
 ): Promise<RenderedTransactions & { metadata?: Record<string, AddressMetadata> }> {
-  const stored = records.map((r) => split(r.doc));
+  const stored = records.map((r) => splitTransactionDoc(r.doc));
   const bytes = (hash: string) => Buffer.from(hash, 'base64');
   const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
   const outHashes = stored.flatMap(({ tail }) => tail.out_msgs.map(bytes));
@@ -83,7 +63,7 @@ export async function renderTransactions(
     // messages and the receivers of their outbound ones.
     mentioned.push(records[i].account, inMsg?.source ?? null, ...outMsgs.map((m) => m.destination));
     return (
-      `${withTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
+      `${headWithTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
       `,"account_state_before":${state(records[i].stateBefore)},"account_state_after":${state(records[i].stateAfter)}` +
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
