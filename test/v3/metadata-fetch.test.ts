@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { metadataOf } from '../../src/api/v3/format/metadata.js';
+import { metadataOf } from '../../src/index/read/metadata.js';
 import { runIndex } from '../../src/index/run-index.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { openChain, testWallet } from '../chain/support.js';

@@ -9,7 +9,7 @@ import { test, type TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metadataOf } from '../../../src/api/v3/format/metadata.js';
+import { metadataOf } from '../../../src/index/read/metadata.js';
 import { openIndex, type IndexOptions } from '../../../src/index/open-index.js';
 import { MIGRATIONS, migrate } from '../../../src/index/schema.js';
 import type { SqlDriver, SqlValue } from '../../../src/index/sql/driver.js';

@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metadataOf } from '../../../src/api/v3/format/metadata.js';
+import { metadataOf } from '../../../src/index/read/metadata.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { openIndex } from '../../../src/index/open-index.js';
 import { tokenMetadataSink, CLAIM_LEASE_MS } from '../../../src/index/tokens/metadata-store.js';

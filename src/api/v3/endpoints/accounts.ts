@@ -3,7 +3,7 @@ import { TonInputError } from '../../../ton/errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { accountStateFull, walletState } from '../format/accounts.js';
 import { addressBook, addressBookRow, type AddressBookRow } from '../format/address-book.js';
-import { metadataOf } from '../format/metadata.js';
+import { metadataOf } from '../../../index/read/metadata.js';
 import { PAGE_PARAMS } from '../params.js';
 
 /** Raw form of an address, or null when it cannot be parsed (addressBook answers those with nulls). */
@@ -40,7 +40,7 @@ export const addressBookEndpoint = defineEndpoint({
 });
 
 /**
- * Token metadata (jetton masters and wallets) of addresses (format/metadata.ts); addresses that are no
+ * Token metadata (jetton masters and wallets) of addresses (index/read/metadata.ts); addresses that are no
  * token contract are left out, as toncenter does (so `{}` for none). Keyed raw, as toncenter keys it.
  */
 export const metadata = defineEndpoint({

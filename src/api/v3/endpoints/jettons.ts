@@ -7,7 +7,7 @@ import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBook } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
-import { metadataOf } from '../format/metadata.js';
+import { metadataOf } from '../../../index/read/metadata.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import type { NetworkContext } from '../../../http/network-context.js';
 

@@ -11,7 +11,7 @@ import { jsonObject, type JsonText } from '../json-text.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBook } from './address-book.js';
-import { metadataOf } from './metadata.js';
+import { metadataOf } from '../../../index/read/metadata.js';
 
 function withEnds(record: MessageRecord): string {
   return messageDocWithEnds(withDecodedBody(withDecodedOpcode(record.doc)), record.inTxHash, record.outTxHash);

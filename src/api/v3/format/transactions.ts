@@ -8,7 +8,7 @@
 import type { IndexReader } from '../../../index/reader.js';
 import type { TransactionRecord } from '../../../index/read/records.js';
 import { headWithTraceId, splitTransactionDoc } from '../../../index/documents.js';
-import { metadataOf, type AddressMetadata } from './metadata.js';
+import { metadataOf, type AddressMetadata } from '../../../index/read/metadata.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { addressBookOf } from './address-book.js';

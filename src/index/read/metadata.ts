@@ -7,15 +7,15 @@
  * without --fetch-metadata: no internet is assumed) gives `is_indexed: false` and a bare `{type}`, as toncenter
  * answers before its fetcher has run.
  */
-import type { IndexReader } from '../../../index/reader.js';
-import { tokenInfoOf, type TokenInfoType, type TokenMetadataEntry } from '../../../index/metadata-fetch/token-info.js';
+import type { IndexReader } from '../reader.js';
+import { tokenInfoOf, type TokenInfoType, type TokenMetadataEntry } from '../metadata-fetch/token-info.js';
 
 export type AddressMetadata = TokenMetadataEntry | { is_indexed: true; token_info: [{ valid: true; type: 'jetton_wallets'; extra: Record<string, string> }] };
 
 interface Contract {
   address: string;
   type: TokenInfoType;
-  /** Content as JSON text (content.ts), null when the contract has none yet. */
+  /** Content as JSON text (tokens/content.ts), null when the contract has none yet. */
   content: string | null;
   nftIndex?: string;
 }
