@@ -4,6 +4,8 @@
  *   read/transactions.ts  transactions by filter, by message, by adjacency; the peers of a page of them
  *   read/messages.ts      messages by filter and by hash
  *   read/accounts.ts      account state documents, latest states, the richest accounts
+ *   read/metadata.ts      the token metadata of addresses
+ *   read/pages.ts         a page of records with everything else its answer shows (api/v3/format reads nothing)
  *   traces/reader.ts      traces and a /traces page
  * and, as properties, the token, NFT and DNS tables' readers. Filters, orderings and their tie-breaks follow
  * toncenter's index (ton-index-go's crud layer); each reader's header says its order. Records carry the stored
@@ -11,9 +13,11 @@
  */
 import type { Block } from '../chain/types.js';
 import { DnsReader } from './dns/reader.js';
-import { AccountReader, type AccountBalanceRecord } from './read/accounts.js';
+import { AccountReader, type AccountBalanceRecord, type AddressBookStates } from './read/accounts.js';
 import { BlockReader } from './read/blocks.js';
 import { MessageReader } from './read/messages.js';
+import { MetadataReader, type AddressMetadata } from './read/metadata.js';
+import { PageReader, type MessagePage, type TransactionPage } from './read/pages.js';
 import type { LatestStateRecord, MessageRecord, TransactionRecord } from './read/records.js';
 import { TransactionReader, type PeerStates } from './read/transactions.js';
 import type { SqlReads } from './sql/driver.js';
@@ -36,6 +40,8 @@ export class IndexReader {
   private readonly messageReader: MessageReader;
   private readonly accountReader: AccountReader;
   private readonly traceReader: TraceReader;
+  private readonly metadataReader: MetadataReader;
+  private readonly pageReader: PageReader;
 
   constructor(private readonly driver: SqlReads) {
     this.tokens = new TokenReader(driver);
@@ -46,6 +52,8 @@ export class IndexReader {
     this.messageReader = new MessageReader(driver);
     this.accountReader = new AccountReader(driver);
     this.traceReader = new TraceReader(driver);
+    this.metadataReader = new MetadataReader(this.tokens, this.nfts);
+    this.pageReader = new PageReader(this.transactionReader, this.messageReader, this.accountReader, this.dns, this.metadataReader);
   }
 
   /** The first and the last indexed masterchain blocks, or null before the first block is written. */
@@ -126,6 +134,29 @@ export class IndexReader {
   /** The transactions of these traces, by trace, then lt and account (traces/reader.ts). */
   traceTransactions(traceIds: readonly Buffer[]): Promise<TransactionRecord[]> {
     return this.traceReader.traceTransactions(traceIds);
+  }
+
+  /** The token metadata of the addresses given (null entries skipped): read/metadata.ts. */
+  metadata(addresses: Iterable<string | null>): Promise<Record<string, AddressMetadata>> {
+    return this.metadataReader.metadata(addresses);
+  }
+
+  /**
+   * These transactions with their messages, account states and the address book of every account they mention,
+   * in one round trip; `withMetadata`, the metadata of the token contracts among those too (read/pages.ts).
+   */
+  transactionPage(records: TransactionRecord[], withMetadata = false): Promise<TransactionPage> {
+    return this.pageReader.transactionPage(records, withMetadata);
+  }
+
+  /** These messages with the address book and metadata of their sources and destinations (read/pages.ts). */
+  messagePage(records: MessageRecord[]): Promise<MessagePage> {
+    return this.pageReader.messagePage(records);
+  }
+
+  /** The address book's states and domains of the addresses given (null entries skipped): read/pages.ts. */
+  addressBookStates(addresses: Iterable<string | null>): Promise<AddressBookStates> {
+    return this.pageReader.addressBookStates(addresses);
   }
 
   /** How much the index holds (benchmarks, diagnostics). */

@@ -5,6 +5,14 @@ import { pageSql } from '../sql/where.js';
 import type { Page } from '../types.js';
 import { latestOf, type LatestStateRecord } from './records.js';
 
+/** What an address book says of accounts: the latest states (no BoCs) of those that have one, and their domains. */
+export interface AddressBookStates {
+  /** The latest states (accounts without one are left out). */
+  states: LatestStateRecord[];
+  /** account -> its address book domain (dns/reader.ts). */
+  domains: Map<string, string>;
+}
+
 export interface AccountBalanceRecord {
   account: string;
   balance: string;

@@ -9,14 +9,11 @@ import { int, signedShard, text } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import { tokenContractSql } from '../tokens/reader.js';
 import type { Direction, Page, SortOrder, TransactionFilter, TransactionsByMessageFilter } from '../types.js';
-import { latestOf, transactionOf, TX_COLUMNS, type LatestStateRecord, type TransactionRecord } from './records.js';
+import type { AddressBookStates } from './accounts.js';
+import { latestOf, transactionOf, TX_COLUMNS, type TransactionRecord } from './records.js';
 
 /** IndexReader.transactionPeerStates: what the address book needs of the accounts a page mentions. */
-export interface PeerStates {
-  /** The latest states (accounts without one are left out). */
-  states: LatestStateRecord[];
-  /** account -> its address book domain. */
-  domains: Map<string, string>;
+export interface PeerStates extends AddressBookStates {
   /** Those with a row in a token table (tokens/reader.ts tokenContractSql), when asked; else none. */
   tokenContracts: string[];
 }

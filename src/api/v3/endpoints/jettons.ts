@@ -5,17 +5,16 @@
  */
 import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { addressBook } from '../format/address-book.js';
+import { addressBookOf } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
-import { metadataOf } from '../../../index/read/metadata.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import type { NetworkContext } from '../../../http/network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
 export async function answer(network: NetworkContext, key: string, rows: object[], addresses: (string | null)[]) {
   const reader = indexOf(network);
-  const [book, metadata] = await Promise.all([addressBook(reader, addresses, network.testOnly), metadataOf(reader, addresses)]);
-  return { [key]: rows, address_book: book, metadata };
+  const [known, metadata] = await Promise.all([reader.addressBookStates(addresses), reader.metadata(addresses)]);
+  return { [key]: rows, address_book: addressBookOf(addresses, known, network.testOnly), metadata };
 }
 
 export const jettonMasters = defineEndpoint({

@@ -36,6 +36,6 @@ export const messages = defineEndpoint({
       onlyExternals: p.only_externals,
       ...windowOf(p),
     };
-    return messagesText(reader, await reader.messages(filter, p.sort, p), network.testOnly);
+    return messagesText(await reader.messagePage(await reader.messages(filter, p.sort, p)), network.testOnly);
   },
 });

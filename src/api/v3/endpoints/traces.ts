@@ -37,6 +37,7 @@ export const traces = defineEndpoint({
       mcSeqno: p.mc_seqno,
       ...windowOf(p),
     };
-    return tracesText(reader, await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS), p.include_actions, network.testOnly);
+    const page = await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS);
+    return tracesText(page, await reader.transactionPage(page.transactions, true), p.include_actions, network.testOnly);
   },
 });
