@@ -71,11 +71,9 @@ export class BlockReader {
       .add('root_hash = ?', filter.rootHash)
       .add('file_hash = ?', filter.fileHash)
       .add('mc_seqno = ?', filter.mcSeqno)
-      .add('gen_utime >= ?', filter.startUtime)
-      .add('gen_utime <= ?', filter.endUtime)
+      .between('gen_utime', filter.startUtime, filter.endUtime)
       // toncenter compares both lt bounds with the block's start_lt.
-      .add('start_lt >= ?', filter.startLt)
-      .add('start_lt <= ?', filter.endLt);
+      .between('start_lt', filter.startLt, filter.endLt);
     const dir = orderSql(sort);
     const masterFirst = sort === 'asc' ? 'DESC' : 'ASC';
     const rows = await this.reads.all(

@@ -26,10 +26,8 @@ export class MessageReader {
     where
       .add('body_hash = ?', filter.bodyHash)
       .add('opcode = ?', filter.opcode)
-      .add('created_at >= ?', filter.startUtime)
-      .add('created_at <= ?', filter.endUtime)
-      .add('created_lt >= ?', filter.startLt)
-      .add('created_lt <= ?', filter.endLt);
+      .between('created_at', filter.startUtime, filter.endUtime)
+      .between('created_lt', filter.startLt, filter.endLt);
     if (filter.direction === 'in') where.add('in_tx_hash IS NOT NULL');
     if (filter.direction === 'out') where.add('out_tx_hash IS NOT NULL');
     // External-in messages are the ones without created_lt.

@@ -46,10 +46,8 @@ function tracesSql(filter: TraceFilter, sort: SortOrder, page: Page): { sql: str
   }
   if (filter.mcSeqno !== undefined) where.add(`state = 'complete'`).add('mc_seqno_end = ?', filter.mcSeqno);
   where
-    .add('end_utime >= ?', filter.startUtime)
-    .add('end_utime <= ?', filter.endUtime)
-    .add('end_lt >= ?', filter.startLt)
-    .add('end_lt <= ?', filter.endLt);
+    .between('end_utime', filter.startUtime, filter.endUtime)
+    .between('end_lt', filter.startLt, filter.endLt);
   const dir = orderSql(sort);
   const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
   const orderBy: [string, string][] = [[byUtime ? 'end_utime' : 'end_lt', dir], ['trace_id', dir]];
