@@ -26,7 +26,16 @@ import { NftReader } from './tokens/nft-reader.js';
 import { TokenReader } from './tokens/reader.js';
 import { TraceReader, type TracePage, type TracePageLimits } from './traces/reader.js';
 import type { TraceRow } from './traces/trace-row.js';
-import type { BlockFilter, Direction, MessageFilter, Page, SortOrder, TraceFilter, TransactionFilter, TransactionsByMessageFilter } from './types.js';
+import type {
+  BlockFilter,
+  Direction,
+  MessageFilter,
+  Page,
+  SortOrder,
+  TraceFilter,
+  TransactionFilter,
+  TransactionsByMessageFilter,
+} from './types.js';
 
 export class IndexReader {
   /** The token tables' queries (tokens/reader.ts). */
@@ -94,7 +103,12 @@ export class IndexReader {
   }
 
   /** What the address book of a page of transactions needs of every account it mentions (read/transactions.ts). */
-  transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[], withTokenContracts = false): Promise<PeerStates> {
+  transactionPeerStates(
+    accounts: readonly string[],
+    inMessages: readonly Buffer[],
+    outMessages: readonly Buffer[],
+    withTokenContracts = false,
+  ): Promise<PeerStates> {
     return this.transactionReader.transactionPeerStates(accounts, inMessages, outMessages, withTokenContracts);
   }
 
@@ -162,6 +176,11 @@ export class IndexReader {
   /** How much the index holds (benchmarks, diagnostics). */
   async counts(): Promise<{ blocks: number; transactions: number; messages: number; accounts: number }> {
     const count = async (table: string) => int((await this.driver.all(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
-    return { blocks: await count('blocks'), transactions: await count('transactions'), messages: await count('messages'), accounts: await count('latest_account_states') };
+    return {
+      blocks: await count('blocks'),
+      transactions: await count('transactions'),
+      messages: await count('messages'),
+      accounts: await count('latest_account_states'),
+    };
   }
 }

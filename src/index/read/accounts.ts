@@ -31,13 +31,20 @@ export class AccountReader {
   /** The newest state of each account that has one (unknown accounts are left out). */
   async latestStates(accounts: readonly string[], withBocs: boolean): Promise<LatestStateRecord[]> {
     if (accounts.length === 0) return [];
-    const columns = withBocs ? '*' : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet, interfaces';
-    const rows = await this.reads.all(`SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`, [...accounts]);
+    const columns = withBocs
+      ? '*'
+      : 'account, state_hash, status, balance, extra_currencies, frozen_hash, code_hash, data_hash, NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, wallet, interfaces';
+    const rows = await this.reads.all(
+      `SELECT ${columns} FROM latest_account_states WHERE account IN (${accounts.map(() => '?').join(', ')})`,
+      [...accounts],
+    );
     return rows.map(latestOf);
   }
 
   async topAccountsByBalance(page: Page): Promise<AccountBalanceRecord[]> {
-    const rows = await this.reads.all(`SELECT account, balance FROM latest_account_states ORDER BY balance_order DESC, account ${pageSql(page)}`);
+    const rows = await this.reads.all(
+      `SELECT account, balance FROM latest_account_states ORDER BY balance_order DESC, account ${pageSql(page)}`,
+    );
     return rows.map((row) => ({ account: text(row.account), balance: text(row.balance) }));
   }
 }

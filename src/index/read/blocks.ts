@@ -23,7 +23,13 @@ function blockOf(row: SqlRow): Block {
     genUtime: int(row.gen_utime),
     startLt: bigint(row.start_lt),
     endLt: bigint(row.end_lt),
-    prevBlocks: prev.map(([w, s, n, r, f]): BlockId => ({ workchain: w, shard: BigInt(s), seqno: n, rootHash: Buffer.from(r, 'base64'), fileHash: Buffer.from(f, 'base64') })),
+    prevBlocks: prev.map(([w, s, n, r, f]): BlockId => ({
+      workchain: w,
+      shard: BigInt(s),
+      seqno: n,
+      rootHash: Buffer.from(r, 'base64'),
+      fileHash: Buffer.from(f, 'base64'),
+    })),
     stateRootHash: bytes(row.state_root_hash),
     randSeed: bytes(row.rand_seed),
     txCount: int(row.tx_count),
@@ -54,7 +60,9 @@ export class BlockReader {
 
   /** The newest indexed masterchain seqno, -1 when the index is empty. */
   async lastMasterchainSeqno(): Promise<number> {
-    const [row] = await this.reads.all('SELECT seqno FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno DESC LIMIT 1', [MC_SHARD]);
+    const [row] = await this.reads.all('SELECT seqno FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno DESC LIMIT 1', [
+      MC_SHARD,
+    ]);
     return row ? int(row.seqno) : -1;
   }
 

@@ -13,7 +13,10 @@ export class MessageReader {
   /** Messages by hash (for a page of transactions), in no particular order. */
   async messagesByHash(hashes: readonly Buffer[]): Promise<MessageRecord[]> {
     if (hashes.length === 0) return [];
-    const rows = await this.reads.all(`SELECT ${MSG_COLUMNS} FROM messages WHERE msg_hash IN (${hashes.map(() => '?').join(', ')})`, hashes);
+    const rows = await this.reads.all(
+      `SELECT ${MSG_COLUMNS} FROM messages WHERE msg_hash IN (${hashes.map(() => '?').join(', ')})`,
+      hashes,
+    );
     return rows.map(messageOf);
   }
 
@@ -54,7 +57,10 @@ export class MessageReader {
         : typeof filter.destination === 'string' && filter.source === undefined
           ? 'destination, '
           : '';
-    const rows = await this.reads.all(`SELECT ${MSG_COLUMNS} FROM messages ${where} ORDER BY ${lead}sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`, where.params);
+    const rows = await this.reads.all(
+      `SELECT ${MSG_COLUMNS} FROM messages ${where} ORDER BY ${lead}sort_lt ${dir}, msg_hash ${dir} ${pageSql(page)}`,
+      where.params,
+    );
     return rows.map(messageOf);
   }
 }

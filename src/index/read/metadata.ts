@@ -11,7 +11,8 @@ import { tokenInfoOf, type TokenInfoType, type TokenMetadataEntry } from '../met
 import type { NftReader } from '../tokens/nft-reader.js';
 import type { TokenReader } from '../tokens/reader.js';
 
-export type AddressMetadata = TokenMetadataEntry | { is_indexed: true; token_info: [{ valid: true; type: 'jetton_wallets'; extra: Record<string, string> }] };
+export type AddressMetadata =
+  TokenMetadataEntry | { is_indexed: true; token_info: [{ valid: true; type: 'jetton_wallets'; extra: Record<string, string> }] };
 
 interface Contract {
   address: string;
@@ -40,7 +41,9 @@ export class MetadataReader {
     for (const wallet of wallets) {
       metadata[wallet.address] = {
         is_indexed: true,
-        token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: wallet.owner, jetton: wallet.jetton, balance: wallet.balance } }],
+        token_info: [
+          { valid: true, type: 'jetton_wallets', extra: { owner: wallet.owner, jetton: wallet.jetton, balance: wallet.balance } },
+        ],
       };
     }
     const contracts: Contract[] = [
@@ -52,7 +55,12 @@ export class MetadataReader {
     const withContent = contracts.filter((c) => c.content !== null);
     const onchain = withContent.map((c) => JSON.parse(c.content!) as Record<string, string>);
     const offchain = await this.tokens.offchainStates(onchain);
-    for (const c of contracts) if (c.content === null) metadata[c.address] = { is_indexed: false, token_info: [{ type: c.type, ...(c.nftIndex === undefined ? {} : { nft_index: c.nftIndex }) }] };
+    for (const c of contracts)
+      if (c.content === null)
+        metadata[c.address] = {
+          is_indexed: false,
+          token_info: [{ type: c.type, ...(c.nftIndex === undefined ? {} : { nft_index: c.nftIndex }) }],
+        };
     withContent.forEach((c, i) => {
       // A DNS item's content carries its domain (src/index/dns): valid without a name.
       const domain = c.type === 'nft_items' ? onchain[i].domain : undefined;

@@ -60,7 +60,14 @@ export class PageReader {
       this.accounts.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
       this.transactions.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes, withMetadata),
     ]);
-    return { records, stored, messages, states, peers, ...(withMetadata ? { metadata: await this.tokenMetadata.metadata(peers.tokenContracts) } : {}) };
+    return {
+      records,
+      stored,
+      messages,
+      states,
+      peers,
+      ...(withMetadata ? { metadata: await this.tokenMetadata.metadata(peers.tokenContracts) } : {}),
+    };
   }
 
   async messagePage(records: MessageRecord[]): Promise<MessagePage> {

@@ -37,7 +37,11 @@ export class TransactionReader {
     // Transactions of one block (or one masterchain round) sit in that lt range: bound the lt index
     // scan by it instead of reading every transaction.
     if (filter.mcSeqno !== undefined) {
-      where.add('lt BETWEEN (SELECT MIN(start_lt) FROM blocks WHERE mc_seqno = ?) AND (SELECT MAX(end_lt) FROM blocks WHERE mc_seqno = ?)', filter.mcSeqno, filter.mcSeqno);
+      where.add(
+        'lt BETWEEN (SELECT MIN(start_lt) FROM blocks WHERE mc_seqno = ?) AND (SELECT MAX(end_lt) FROM blocks WHERE mc_seqno = ?)',
+        filter.mcSeqno,
+        filter.mcSeqno,
+      );
     }
     if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
       const key = [filter.workchain, signedShard(filter.shard), filter.seqno];
@@ -99,11 +103,16 @@ export class TransactionReader {
       params.push(Buffer.from(doc.in_msg, 'base64'));
     }
     if (direction !== 'in' && doc.out_msgs.length > 0) {
-      parts.push(`SELECT in_tx_hash FROM messages WHERE msg_hash IN (${doc.out_msgs.map(() => '?').join(', ')}) AND in_tx_hash IS NOT NULL`);
+      parts.push(
+        `SELECT in_tx_hash FROM messages WHERE msg_hash IN (${doc.out_msgs.map(() => '?').join(', ')}) AND in_tx_hash IS NOT NULL`,
+      );
       params.push(...doc.out_msgs.map((m) => Buffer.from(m, 'base64')));
     }
     if (parts.length === 0) return [];
-    const rows = await this.reads.all(`SELECT ${TX_COLUMNS} FROM transactions WHERE hash IN (${parts.join(' UNION ')}) ORDER BY lt ASC, account`, params);
+    const rows = await this.reads.all(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE hash IN (${parts.join(' UNION ')}) ORDER BY lt ASC, account`,
+      params,
+    );
     return rows.map(transactionOf);
   }
 
@@ -115,12 +124,18 @@ export class TransactionReader {
    * a lookup; four index probes per account, so only pages that show metadata ask).
    * One query, run alongside the message lookup, so the address book waits for no later round trip.
    */
-  async transactionPeerStates(accounts: readonly string[], inMessages: readonly Buffer[], outMessages: readonly Buffer[], withTokenContracts = false): Promise<PeerStates> {
+  async transactionPeerStates(
+    accounts: readonly string[],
+    inMessages: readonly Buffer[],
+    outMessages: readonly Buffer[],
+    withTokenContracts = false,
+  ): Promise<PeerStates> {
     // The addresses as one small set (a UNION), joined to the states by primary key: an OR of the
     // three sources would make PostgreSQL filter every row of latest_account_states. The page's own
     // accounts are one term (an IN list), not one term each: SQLite refuses a compound SELECT of more
     // than 500 terms (a /traces page of 1,000 traces names more accounts than that).
-    const parts: string[] = accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${placeholders(accounts)})`] : [];
+    const parts: string[] =
+      accounts.length > 0 ? [`SELECT account FROM latest_account_states WHERE account IN (${placeholders(accounts)})`] : [];
     const params: SqlValue[] = [...accounts];
     if (inMessages.length > 0) {
       parts.push(`SELECT source AS account FROM messages WHERE msg_hash IN (${placeholders(inMessages)})`);

@@ -45,12 +45,13 @@ function tracesSql(filter: TraceFilter, sort: SortOrder, page: Page): { sql: str
     );
   }
   if (filter.mcSeqno !== undefined) where.add(`state = 'complete'`).add('mc_seqno_end = ?', filter.mcSeqno);
-  where
-    .between('end_utime', filter.startUtime, filter.endUtime)
-    .between('end_lt', filter.startLt, filter.endLt);
+  where.between('end_utime', filter.startUtime, filter.endUtime).between('end_lt', filter.startLt, filter.endLt);
   const dir = orderSql(sort);
   const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
-  const orderBy: [string, string][] = [[byUtime ? 'end_utime' : 'end_lt', dir], ['trace_id', dir]];
+  const orderBy: [string, string][] = [
+    [byUtime ? 'end_utime' : 'end_lt', dir],
+    ['trace_id', dir],
+  ];
   return {
     sql: `SELECT ${TRACE_COLUMNS.join(', ')} FROM traces ${where} ORDER BY ${orderBy.map(([c, d]) => `${c} ${d}`).join(', ')} ${pageSql(page)}`,
     params: where.params,

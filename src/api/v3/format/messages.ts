@@ -18,7 +18,11 @@ function withEnds(record: MessageRecord): string {
 
 export function messagesText(page: MessagePage, testOnly: boolean): JsonText {
   const { records } = page;
-  const book = addressBookOf(records.flatMap((m) => [m.source, m.destination]), page.addressBook, testOnly);
+  const book = addressBookOf(
+    records.flatMap((m) => [m.source, m.destination]),
+    page.addressBook,
+    testOnly,
+  );
   return jsonObject([
     ['messages', `[${records.map(withEnds).join(',')}]`],
     ['address_book', JSON.stringify(book)],
