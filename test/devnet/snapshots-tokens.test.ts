@@ -59,7 +59,6 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const M = addressOf(master);
     const walletOf = (holder: Address, balance: bigint) => ({ code: c.jettonWallet, data: beginCell().storeCoins(balance).storeAddress(holder).storeAddress(M).endCell() });
     const A = addressOf(walletOf(owner.wallet.address, 0n));
-    const B = addressOf(walletOf(bob, 0n));
     const C = addressOf(walletOf(carol, 0n));
     const seal = async (blocks = 3) => {
       for (let i = 0; i < blocks; i++) await chain.produceBlock();

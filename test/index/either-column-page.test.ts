@@ -93,7 +93,6 @@ function orQuery(table: string, columns: [string, string], c: Case, extra: strin
 
 const hex = (b: unknown) => Buffer.from(b as Buffer).toString('hex');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function nodes(plan: any): any[] {
   return [plan, ...((plan.Plans ?? []) as unknown[]).flatMap(nodes)];
 }
@@ -159,7 +158,6 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
       assert.ok(before.some((d) => d.includes('MULTI-INDEX OR')) && before.includes('USE TEMP B-TREE FOR ORDER BY'), before.join(' | '));
       console.log(`# sqlite plan: ${text}`);
     } else {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const plan = (await driver.all(`EXPLAIN (ANALYZE, FORMAT JSON) ${q.sql}`, q.params))[0]['QUERY PLAN'] as any;
       const scans = nodes(plan[0].Plan).filter((n) => n['Relation Name'] === 'jetton_transfers');
       assert.deepEqual(scans.map((n) => n['Index Name']).sort(), ['jetton_transfers_destination_lt', 'jetton_transfers_source_lt'], JSON.stringify(scans.map((n) => [n['Node Type'], n['Index Name']])));

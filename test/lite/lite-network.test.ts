@@ -525,6 +525,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
 
     const mitm = await startLiteMitm({ host: '127.0.0.1', port: node.liteserver.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
     const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));
+    // eslint-disable-next-line prefer-const -- the pool built before it reads it at each new head
     let trust!: MasterchainTrust;
     const pool = new LitePool({
       servers: [{ host: '127.0.0.1', port: mitm.port, publicKey: mitm.publicKey }],

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileFunc } from '@ton-community/func-js';
-import { beginCell, Cell, contractAddress, external, internal, toNano, type Address, type StateInit } from '@ton/core';
+import { beginCell, Cell, contractAddress, internal, toNano, type Address, type StateInit } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/support.js';
 import { openStore } from '../index/support/stores.js';

@@ -21,6 +21,13 @@ export interface V2Method<S extends ParamSpecs = ParamSpecs> {
 }
 
 /**
+ * Any method, whatever its parameters: what the method list, the routes and the OpenAPI builder hold. A method's
+ * handler is typed by its own specs; a list of them can only be typed this loosely (the specs are contravariant).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyV2Method = V2Method<any>;
+
+/**
  * Keeps each definition's parameter types tied to its handler, and maps what the chain and the codecs
  * throw to their statuses (../error-statuses.ts) so no handler has to.
  */

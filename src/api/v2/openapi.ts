@@ -2,7 +2,7 @@
  * Our own OpenAPI 3 document for v2, built from the method table so it lists exactly what we serve:
  * each method's GET and/or POST with its parameters, JSON-RPC, and the two ways to pass an API key.
  */
-import type { V2Method } from './method.js';
+import type { AnyV2Method } from './method.js';
 import type { ParamSpec } from './params.js';
 
 const INT64 = { oneOf: [{ type: 'string', pattern: '^-?\\d+$' }, { type: 'integer' }] };
@@ -39,7 +39,7 @@ function schemaOf(spec: ParamSpec): object {
 
 const ENVELOPE = { $ref: '#/components/schemas/Envelope' };
 
-export function v2OpenApi(methods: V2Method<any>[], version: string): object {
+export function v2OpenApi(methods: AnyV2Method[], version: string): object {
   const paths: Record<string, object> = {};
   for (const method of methods) {
     const operations: Record<string, Record<string, unknown>> = {};

@@ -6,21 +6,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../util/clock.js';
 import { ApiError } from '../../http/api-error.js';
 import { extra, okEnvelope } from './envelope.js';
-import type { V2Method } from './method.js';
+import type { AnyV2Method } from './method.js';
 import { parseParams } from './params.js';
 
 export interface V2RouteOptions {
-  methods: V2Method<any>[];
+  methods: AnyV2Method[];
   clock: Clock;
 }
 
 export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2RouteOptions): void {
-  const byName = new Map<string, V2Method<any>>();
+  const byName = new Map<string, AnyV2Method>();
   for (const method of methods) {
     for (const name of [method.name, ...(method.aliases ?? [])]) byName.set(name, method);
   }
 
-  async function run(method: V2Method<any>, input: Record<string, unknown>, request: FastifyRequest): Promise<unknown> {
+  async function run(method: AnyV2Method, input: Record<string, unknown>, request: FastifyRequest): Promise<unknown> {
     return method.handle(parseParams(method.params, input), request.network);
   }
 

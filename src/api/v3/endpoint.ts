@@ -37,6 +37,15 @@ export interface V3PostEndpoint<S extends BodySpecs = BodySpecs> {
   handle(body: ParsedBody<S>, network: NetworkContext): Promise<unknown>;
 }
 
+/**
+ * Any endpoint, whatever its parameters: what the endpoint lists, the routes and the OpenAPI builder hold (an
+ * endpoint's handler is typed by its own specs; a list of them can only be typed this loosely).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyV3Endpoint = V3Endpoint<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyV3PostEndpoint = V3PostEndpoint<any>;
+
 export function definePostEndpoint<S extends BodySpecs>(endpoint: V3PostEndpoint<S>): V3PostEndpoint<S> {
   return endpoint;
 }

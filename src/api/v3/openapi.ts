@@ -5,7 +5,7 @@
  * included (toncenter's published file leaves `nullable` out everywhere and types opcode as an integer).
  */
 import type { ParamSpec as BodySpec } from '../v2/params.js';
-import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
+import type { AnyV3Endpoint, AnyV3PostEndpoint } from './endpoint.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, type ParamSpec, type ParamType } from './params.js';
 
 const str = { type: 'string' };
@@ -280,7 +280,7 @@ const responses = (schema: object) => ({
   default: { $ref: '#/components/responses/Error' },
 });
 
-export function v3OpenApi(endpoints: V3Endpoint<any>[], postEndpoints: V3PostEndpoint<any>[], version: string): object {
+export function v3OpenApi(endpoints: AnyV3Endpoint[], postEndpoints: AnyV3PostEndpoint[], version: string): object {
   const paths: Record<string, object> = {};
   for (const endpoint of endpoints) {
     const operation = {

@@ -6,18 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import { toApiError } from '../error-statuses.js';
 import { ApiError } from '../../http/api-error.js';
 import { parseParams } from '../v2/params.js';
-import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
+import type { AnyV3Endpoint, AnyV3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { emptiedKeys, parseQuery } from './params.js';
 
 export interface V3RouteOptions {
-  endpoints?: V3Endpoint<any>[];
-  postEndpoints?: V3PostEndpoint<any>[];
+  endpoints?: AnyV3Endpoint[];
+  postEndpoints?: AnyV3PostEndpoint[];
 }
 
 /** A POST body: a JSON object whose required fields are there (toncenter: 401 "<field> is required"). */
-function bodyOf(endpoint: V3PostEndpoint<any>, body: unknown): Record<string, unknown> {
+function bodyOf(endpoint: AnyV3PostEndpoint, body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   for (const [name, words] of Object.entries(endpoint.missing)) {

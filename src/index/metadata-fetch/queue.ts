@@ -151,15 +151,14 @@ export class MetadataFetchQueue {
 
   private idle(): Promise<void> {
     return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakeIdle = undefined;
+        resolve();
+      };
       const timer = setTimeout(done, this.idleMs);
       timer.unref();
       this.wakeIdle = done;
-      const self = this;
-      function done(): void {
-        clearTimeout(timer);
-        self.wakeIdle = undefined;
-        resolve();
-      }
     });
   }
 }

@@ -331,7 +331,7 @@ export async function backfillTokens(driver: SqlDriver, detector: () => TokenDet
   for (;;) {
     if (options.stopped?.()) return 'stopped';
     const groupStarted = Date.now();
-    let next: string | null = null;
+    let next: string | null;
     for (let attempt = 1; ; attempt++) {
       try {
         next = await run.group(cursor, size);

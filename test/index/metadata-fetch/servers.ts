@@ -25,6 +25,7 @@ export class MetadataHost {
 
   static async start(routes: Record<string, Route>, options: { host?: string; tls?: { cert: string; key: string } } = {}): Promise<MetadataHost> {
     const host = options.host ?? '127.0.0.1';
+    // eslint-disable-next-line prefer-const -- the handler built before it reads it at request time
     let self: MetadataHost | undefined;
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -1,5 +1,5 @@
 /** Every v2 method, in one list: the routes and the OpenAPI document are built from it. */
-import type { V2Method } from '../method.js';
+import type { AnyV2Method } from '../method.js';
 import {
   getAddressBalance,
   getAddressInformation,
@@ -23,7 +23,7 @@ import { getTransactions, getTransactionsStd } from './transactions.js';
 import { tryLocateResultTx, tryLocateSourceTx, tryLocateTx } from './try-locate.js';
 import { getMasterchainBlockSignatures, getShardBlockProof } from './block-proofs.js';
 
-export const V2_METHODS: V2Method<any>[] = [
+export const V2_METHODS: AnyV2Method[] = [
   // accounts
   getAddressInformation,
   getExtendedAddressInformation,

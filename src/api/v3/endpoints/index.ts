@@ -1,5 +1,5 @@
 /** Every v3 endpoint tongate serves, in the order the docs list them. */
-import type { V3Endpoint, V3PostEndpoint } from '../endpoint.js';
+import type { AnyV3Endpoint, AnyV3PostEndpoint } from '../endpoint.js';
 import { accountStates, addressBookEndpoint, metadata, topAccountsByBalance, walletStates } from './accounts.js';
 import { blocks, masterchainBlockShards, masterchainBlockShardState } from './blocks.js';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons.js';
@@ -11,7 +11,7 @@ import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
-export const V3_ENDPOINTS: V3Endpoint<any>[] = [
+export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   masterchainInfo,
   blocks,
   masterchainBlockShardState,
@@ -41,4 +41,4 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
 ];
 
 /** The POST endpoints, which take v2's JSON bodies. */
-export const V3_POST_ENDPOINTS: V3PostEndpoint<any>[] = [message, runGetMethod, estimateFee];
+export const V3_POST_ENDPOINTS: AnyV3PostEndpoint[] = [message, runGetMethod, estimateFee];
