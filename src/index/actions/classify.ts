@@ -66,6 +66,12 @@ const WHOLE_TYPES = new Set([
   'tonco_withdraw_liquidity', 'coffee_deposit_liquidity',
 ]);
 
+/** Every type the matchers here build. */
+const BUILT_TYPES = ['jetton_transfer', 'jetton_burn', 'jetton_mint', 'nft_mint', 'nft_transfer', 'change_dns', 'delete_dns', 'renew_dns'];
+
+/** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
+export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_TYPES.has(t));
+
 /** toncenter's matcher order, the families built here. */
 function matchers(contracts: KnownContracts): Matcher[] {
   return [nftMintMatcher(contracts), jettonTransferMatcher(contracts), jettonBurnMatcher(contracts), nftTransferMatcher(contracts), changeDnsMatcher(contracts), jettonMintMatcher(contracts)];
