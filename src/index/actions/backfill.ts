@@ -62,6 +62,23 @@ async function group(driver: SqlDriver, cursor: string, size: number): Promise<{
   return { cursor: next, traces: rows.length, classified: classified.length };
 }
 
+/**
+ * `run`, tried again (after a growing pause) while it throws and `again` says so, at most ATTEMPTS times; 'stopped'
+ * when `again` says no (the index is closing).
+ */
+async function retried<T>(run: () => Promise<T>, again: (error: unknown, attempt: number) => boolean): Promise<T | 'stopped'> {
+  let attempt = 1;
+  for (;;) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      if (!again(error, attempt)) return 'stopped';
+      await sleep(1000 * attempt++);
+    }
+  }
+}
+
 /** Runs the back-fill the cursor row asks for, if any, to its end (or until `stopped`). */
 export async function backfillActions(driver: SqlDriver, options: ActionsBackfillOptions = {}): Promise<ActionsBackfillOutcome> {
   const [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${ACTIONS_BACKFILL}'`);
@@ -78,18 +95,12 @@ export async function backfillActions(driver: SqlDriver, options: ActionsBackfil
   for (;;) {
     if (options.stopped?.()) return 'stopped';
     const started = Date.now();
-    let done: Awaited<ReturnType<typeof group>> = null;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        done = await group(driver, cursor, options.groupTraces ?? GROUP_TRACES);
-        break;
-      } catch (error) {
-        if (options.stopped?.()) return 'stopped';
-        if (attempt >= ATTEMPTS) throw error;
-        logger?.warn?.({ err: error, after: cursor, attempt }, 'index: an actions back-fill group failed; trying it again');
-        await sleep(1000 * attempt);
-      }
-    }
+    const done = await retried(() => group(driver, cursor, options.groupTraces ?? GROUP_TRACES), (error, attempt) => {
+      if (options.stopped?.()) return false;
+      logger?.warn?.({ err: error, after: cursor, attempt }, 'index: an actions back-fill group failed; trying it again');
+      return true;
+    });
+    if (done === 'stopped') return 'stopped';
     if (done === null) break;
     cursor = done.cursor;
     progress?.advance(done.traces);

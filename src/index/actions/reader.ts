@@ -15,20 +15,22 @@ import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder } from '../types.js';
 import { PARENT_TYPES } from './classify.js';
 
-export interface ActionFilter {
+/** toncenter's ActionRequest with its time and lt window, as v3 parses it (parameter names kept). */
+export interface ActionQuery {
   account?: string;
-  txHashes?: Buffer[];
-  msgHashes?: Buffer[];
-  actionIds?: Buffer[];
-  traceIds?: Buffer[];
-  mcSeqno?: number;
-  startUtime?: number;
-  endUtime?: number;
-  startLt?: bigint;
-  endLt?: bigint;
-  /** `action_type`: only these (instead of the supported ones). */
-  types?: string[];
-  excludeTypes?: string[];
+  tx_hash?: Buffer[];
+  msg_hash?: Buffer[];
+  action_id?: Buffer[];
+  trace_id?: Buffer[];
+  mc_seqno?: number;
+  /** Bounds on the trace's end. */
+  start_utime?: number;
+  end_utime?: number;
+  start_lt?: bigint;
+  end_lt?: bigint;
+  /** Only these types (instead of the supported ones). */
+  action_type?: string[];
+  exclude_action_type?: string[];
   /** The types the client understands (versions.ts, expanded). */
   supported: ReadonlySet<string>;
 }
@@ -49,10 +51,10 @@ function storedAction(row: SqlRow): StoredAction {
 }
 
 /** The version filter: an understood type (or one asked for), and no understood ancestor. */
-function typeConditions(where: Where, filter: Pick<ActionFilter, 'types' | 'excludeTypes' | 'supported'>): void {
-  if (filter.types && filter.types.length > 0) where.in('A.type', filter.types);
+function typeConditions(where: Where, filter: Pick<ActionQuery, 'action_type' | 'exclude_action_type' | 'supported'>): void {
+  if (filter.action_type && filter.action_type.length > 0) where.in('A.type', filter.action_type);
   else where.in('A.type', [...filter.supported]);
-  where.in('A.type', filter.excludeTypes, true);
+  where.in('A.type', filter.exclude_action_type, true);
   const hidden = PARENT_TYPES.filter((t) => filter.supported.has(t));
   if (hidden.length > 0) where.add(`(A.ancestors IS NULL OR NOT (${hidden.map(() => 'A.ancestors LIKE ?').join(' OR ')}))`, ...hidden.map((t) => `%,${t},%`));
 }
@@ -61,24 +63,26 @@ export class ActionReader {
   constructor(private readonly driver: SqlReads) {}
 
   /** A page of actions (toncenter's /api/v3/actions). */
-  async actions(filter: ActionFilter, sort: SortOrder, page: Page): Promise<StoredAction[]> {
-    const byUtime = filter.startUtime !== undefined || filter.endUtime !== undefined;
-    const viaAccount = filter.account !== undefined && !(filter.actionIds && filter.actionIds.length > 0);
+  async actions(filter: ActionQuery, sort: SortOrder, page: Page): Promise<StoredAction[]> {
+    const byId = filter.action_id !== undefined && filter.action_id.length > 0;
+    const byTrace = filter.trace_id !== undefined && filter.trace_id.length > 0;
+    const byUtime = filter.start_utime !== undefined || filter.end_utime !== undefined;
+    const viaAccount = filter.account !== undefined && !byId;
     const t = viaAccount ? 'AA' : 'A';
     const [traceEnd, actionEnd] = byUtime ? [`${t}.trace_end_utime`, viaAccount ? 'AA.action_end_utime' : 'A.end_utime'] : [`${t}.trace_end_lt`, viaAccount ? 'AA.action_end_lt' : 'A.end_lt'];
     const where = new Where();
     const holding = await this.holdingTransactions(filter);
-    if (filter.actionIds && filter.actionIds.length > 0) where.in('A.action_id', filter.actionIds);
-    else if (filter.traceIds && filter.traceIds.length > 0 && !viaAccount) where.in('A.trace_id', filter.traceIds);
+    if (byId) where.in('A.action_id', filter.action_id);
+    else if (byTrace && !viaAccount) where.in('A.trace_id', filter.trace_id);
     else {
       if (viaAccount) where.add('AA.account = ?', filter.account);
-      where.in(`${t}.trace_id`, filter.traceIds);
+      where.in(`${t}.trace_id`, filter.trace_id);
       where
-        .add(`${t}.trace_end_utime >= ?`, filter.startUtime)
-        .add(`${t}.trace_end_utime <= ?`, filter.endUtime)
-        .add(`${t}.trace_end_lt >= ?`, filter.startLt)
-        .add(`${t}.trace_end_lt <= ?`, filter.endLt)
-        .add('A.trace_mc_seqno_end = ?', filter.mcSeqno);
+        .add(`${t}.trace_end_utime >= ?`, filter.start_utime)
+        .add(`${t}.trace_end_utime <= ?`, filter.end_utime)
+        .add(`${t}.trace_end_lt >= ?`, filter.start_lt)
+        .add(`${t}.trace_end_lt <= ?`, filter.end_lt)
+        .add('A.trace_mc_seqno_end = ?', filter.mc_seqno);
       if (holding) {
         if (holding.traces.length === 0) return [];
         where.in('A.trace_id', holding.traces);
@@ -89,7 +93,7 @@ export class ActionReader {
     const dir = orderSql(sort);
     const order = `ORDER BY ${traceEnd} ${dir}, ${t}.trace_id ${dir}, ${actionEnd} ${dir}, ${t}.action_id ${dir}`;
     // Held transactions are checked on the documents: every action of those traces is read, then the page cut.
-    const pageOf = holding && !(filter.actionIds && filter.actionIds.length > 0) ? '' : pageSql(page);
+    const pageOf = holding && !byId ? '' : pageSql(page);
     const rows = (await this.driver.all(`SELECT ${COLUMNS} FROM ${from} ${where} ${order} ${pageOf}`, where.params)).map(storedAction);
     if (pageOf !== '' || !holding) return rows;
     const held = rows.filter((a) => (JSON.parse(a.doc) as { transactions: string[] }).transactions.some((h) => holding.hashes.has(h)));
@@ -97,9 +101,9 @@ export class ActionReader {
   }
 
   /** The transactions the tx_hash / msg_hash filters name, and their traces; undefined when neither is given. */
-  private async holdingTransactions(filter: ActionFilter): Promise<{ hashes: Set<string>; traces: Buffer[] } | undefined> {
-    const txHashes = filter.txHashes ?? [];
-    const msgHashes = filter.msgHashes ?? [];
+  private async holdingTransactions(filter: ActionQuery): Promise<{ hashes: Set<string>; traces: Buffer[] } | undefined> {
+    const txHashes = filter.tx_hash ?? [];
+    const msgHashes = filter.msg_hash ?? [];
     if (txHashes.length === 0 && msgHashes.length === 0) return undefined;
     const hashes = new Set(txHashes.map((h) => h.toString('base64')));
     if (msgHashes.length > 0) {

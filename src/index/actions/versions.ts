@@ -87,12 +87,3 @@ export function expandActionTypes(names: readonly string[]): Set<string> {
 export function shownTo(supported: ReadonlySet<string>, type: string, ancestors: readonly string[]): boolean {
   return supported.has(type) && !ancestors.some((a) => supported.has(a));
 }
-
-/**
- * `supported_action_types` of a request, the `X-Actions-Version` header first (ton-index-go: the header, when
- * present, replaces the parameter with its one value).
- */
-export function requestedActionTypes(header: string | string[] | undefined, parameter: readonly string[]): string[] {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined ? [value] : [...parameter];
-}

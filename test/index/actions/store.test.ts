@@ -37,7 +37,7 @@ function cut(s: Story, step: number, seqno: number, keep: (tx: BlockchainTransac
 }
 
 async function traceActions(index: Index, tx: { hash(): Buffer }) {
-  return (await index.reader.actions.actions({ traceIds: [tx.hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
+  return (await index.reader.actions.actions({ trace_id: [tx.hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
 }
 
 /** Every action of the index, as the answer writes them. */
@@ -75,19 +75,19 @@ eachStore('actions: each trace classified as it completes, read by trace, accoun
   assert.ok(ofA.every((a) => a.accounts.includes(A)));
   const ends = ofA.map((a) => BigInt(a.trace_end_lt));
   assert.deepEqual(ends, [...ends].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)), 'newest trace first');
-  const byTx = (await index.reader.actions.actions({ txHashes: [s.helloReceived.hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
+  const byTx = (await index.reader.actions.actions({ tx_hash: [s.helloReceived.hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
   assert.deepEqual(byTx.map((a) => a.details.comment), ['hello'], 'only the action holding that transaction');
   const inMsg = s.helloReceived.inMessage!;
   const { beginCell, storeMessage } = await import('@ton/core');
-  const byMsg = (await index.reader.actions.actions({ msgHashes: [beginCell().store(storeMessage(inMsg)).endCell().hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
+  const byMsg = (await index.reader.actions.actions({ msg_hash: [beginCell().store(storeMessage(inMsg)).endCell().hash()], supported: LATEST }, 'asc', PAGE)).map(parsed);
   // toncenter's rule: a message is held by both its transactions, the receiver's and the sender's (A's, which
   // every action of that trace holds: it started them all).
   assert.deepEqual(byMsg.map((a) => a.type), ['contract_deploy', 'ton_transfer', 'ton_transfer']);
   const page = await index.reader.actions.actions({ account: A, supported: LATEST }, 'desc', { limit: 2, offset: 1 });
   assert.deepEqual(page.map(parsed), ofA.slice(1, 3));
-  assert.deepEqual((await index.reader.actions.actions({ account: A, types: ['contract_deploy'], supported: LATEST }, 'asc', PAGE)).map((a) => parsed(a).type), ['contract_deploy']);
-  assert.ok((await index.reader.actions.actions({ account: A, excludeTypes: ['ton_transfer'], supported: LATEST }, 'asc', PAGE)).every((a) => parsed(a).type !== 'ton_transfer'));
-  const ids = await index.reader.actions.actions({ actionIds: [Buffer.from(deploy[1].action_id, 'base64')], account: B, supported: LATEST }, 'asc', PAGE);
+  assert.deepEqual((await index.reader.actions.actions({ account: A, action_type: ['contract_deploy'], supported: LATEST }, 'asc', PAGE)).map((a) => parsed(a).type), ['contract_deploy']);
+  assert.ok((await index.reader.actions.actions({ account: A, exclude_action_type: ['ton_transfer'], supported: LATEST }, 'asc', PAGE)).every((a) => parsed(a).type !== 'ton_transfer'));
+  const ids = await index.reader.actions.actions({ action_id: [Buffer.from(deploy[1].action_id, 'base64')], account: B, supported: LATEST }, 'asc', PAGE);
   assert.deepEqual(ids.map(parsed), [deploy[1]]);
   t.diagnostic(`${ofA.length} actions of A`);
 });

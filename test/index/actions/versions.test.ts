@@ -1,7 +1,7 @@
 /** Which action types a client is shown (ton-index-go's action_versioning.go): shortcuts, v1 always, ancestors. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expandActionTypes, requestedActionTypes, shownTo } from '../../../src/index/actions/versions.js';
+import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
 
 test('shortcuts expand, v1 is always in, latest by default', () => {
   const v1 = expandActionTypes(['v1']);
@@ -23,10 +23,4 @@ test('an action is shown when its type is understood and no ancestor of it is', 
   assert.equal(shownTo(v2, 'ton_transfer', ['multisig_execute']), false, 'a v2 client sees the execution instead');
   assert.equal(shownTo(v1, 'unknown', []), false);
   assert.equal(shownTo(v2, 'unknown', []), true);
-});
-
-test('X-Actions-Version replaces supported_action_types with its one value', () => {
-  assert.deepEqual(requestedActionTypes('v1', ['latest']), ['v1']);
-  assert.deepEqual(requestedActionTypes(undefined, ['v2', 'jettons']), ['v2', 'jettons']);
-  assert.deepEqual(requestedActionTypes(['v3', 'v4'], []), ['v3']);
 });

@@ -8,6 +8,7 @@ import { nftCollections, nftItems, nftSales, nftTransfers } from './nfts.js';
 import { dnsRecords } from './dns.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
+import { actions } from './actions.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
@@ -22,6 +23,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   adjacentTransactions,
   messages,
   traces,
+  actions,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
