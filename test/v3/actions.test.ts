@@ -171,6 +171,11 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   const starts = trace.actions.map((a: any) => BigInt(a.start_lt));
   assert.deepEqual(starts, [...starts].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), "a trace's actions by start_lt (toncenter's order there)");
   assert.ok(traces.address_book[M], "the address book names the actions' jetton");
+  // /events: toncenter's older name, actions always in, the list under `events` (not in toncenter's published spec).
+  const events = await getJson(`${env.url}/api/v3/events?trace_id=${encodeURIComponent(transfer.trace_id)}`);
+  assert.equal(events.status, 200);
+  assert.deepEqual(ourV3((await getJson(`${env.url}/api/v3/openapi.json`)).body).errors('/api/v3/events', events.body), []);
+  assert.deepEqual(events.body.events, traces.traces);
   const plain = (await get(`/api/v3/traces?trace_id=${encodeURIComponent(transfer.trace_id)}`)).traces[0];
   assert.equal(plain.actions, undefined);
   assert.equal(plain.trace_info.classification_state, 'ok');

@@ -178,6 +178,7 @@ const SCHEMAS: Record<string, object> = {
     ['trace_id', 'action_id', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'trace_end_lt', 'trace_end_utime', 'trace_mc_seqno_end', 'transactions', 'success', 'type', 'details', 'finality'],
   ),
   ActionsResponse: obj({ actions: list(ref('Action')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  EventsResponse: obj({ events: list(ref('Trace')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AddressBookRow: obj({ user_friendly: nstr, domain: nstr, interfaces: list(str) }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
   TokenInfo: obj(

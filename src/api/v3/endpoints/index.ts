@@ -9,6 +9,7 @@ import { dnsRecords } from './dns.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { actions } from './actions.js';
+import { events } from './events.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
@@ -24,6 +25,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   messages,
   traces,
   actions,
+  events,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
