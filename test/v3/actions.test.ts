@@ -180,6 +180,19 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   assert.equal(plain.actions, undefined);
   assert.equal(plain.trace_info.classification_state, 'ok');
 
+  // /balanceChanges (ton-index-go's, not in its published spec): the jettons moved, the fees paid.
+  const balances = await getJson(`${env.url}/api/v3/balanceChanges?trace_id=${encodeURIComponent(transfer.trace_id)}`);
+  assert.equal(balances.status, 200);
+  assert.deepEqual(balances.body.jettons, { [A]: { [M]: '-300' }, [B]: { [M]: '300' } });
+  assert.ok(balances.body.fees[A] > 0 && balances.body.changes[A] < 0, JSON.stringify(balances.body));
+  const ofTransfer = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(transfer.action_id)}`);
+  assert.deepEqual(ofTransfer.body.jettons, balances.body.jettons);
+  const ofDeploy = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(transferTrace[1].action_id)}`);
+  assert.deepEqual(ofDeploy.body, { changes: null, fees: null, jettons: null }, 'a deployment has none of its own (toncenter answers nulls)');
+  assert.deepEqual([(await getJson(`${env.url}/api/v3/balanceChanges`)).status, (await getJson(`${env.url}/api/v3/balanceChanges`)).body], [400, { error: 'trace_id or action_id is required' }]);
+  const noAction = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(Buffer.alloc(32).toString('base64'))}`);
+  assert.deepEqual([noAction.status, noAction.body], [404, { error: 'action_id not found' }]);
+
   // Bad input: a 4xx naming what was wrong.
   const badType = await getJson(`${env.url}/api/v3/actions?action_type=jetton-transfer`);
   assert.deepEqual([badType.status, badType.body], [422, { error: 'action_type contains invalid characters' }]);

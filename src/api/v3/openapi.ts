@@ -179,6 +179,11 @@ const SCHEMAS: Record<string, object> = {
   ),
   ActionsResponse: obj({ actions: list(ref('Action')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   EventsResponse: obj({ events: list(ref('Trace')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  BalanceChangesResponse: obj({
+    changes: { type: 'object', nullable: true, additionalProperties: int, description: 'nanotons per account, net of fees.' },
+    fees: { type: 'object', nullable: true, additionalProperties: int, description: 'nanotons per account: its transactions\' fees and the forwarding fees of what it sent.' },
+    jettons: { type: 'object', nullable: true, additionalProperties: { type: 'object', additionalProperties: str }, description: 'Per account, per jetton master: the amount sent (negative) or received.' },
+  }),
   AddressBookRow: obj({ user_friendly: nstr, domain: nstr, interfaces: list(str) }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
   TokenInfo: obj(

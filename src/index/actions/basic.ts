@@ -15,6 +15,7 @@ function noMessage(tx: ActionTransaction): ActionMessage {
     source: null,
     destination: null,
     value: null,
+    fwdFee: null,
     extraCurrencies: {},
     opcode: null,
     bounce: null,

@@ -14,6 +14,10 @@ import { bytes, text } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder } from '../types.js';
 import { PARENT_TYPES } from './classify.js';
+import { jettonWalletCandidates, type ActionTransactions } from './balance-changes.js';
+import type { JettonWalletInfo, TraceInput } from './trace-input.js';
+import { knownContracts, traceInputs } from './trace-source.js';
+import { traceRowOf } from '../traces/trace-row.js';
 
 /** toncenter's ActionRequest with its time and lt window, as v3 parses it (parameter names kept). */
 export interface ActionQuery {
@@ -139,6 +143,29 @@ export class ActionReader {
       else byTrace.set(id, [action]);
     }
     return byTrace;
+  }
+
+  /** The trace of an action (toncenter's /balanceChanges by action_id), null when no action has that id. */
+  async traceOfAction(actionId: Buffer): Promise<Buffer | null> {
+    const [row] = await this.driver.all('SELECT trace_id FROM actions WHERE action_id = ? LIMIT 1', [actionId]);
+    return row ? bytes(row.trace_id) : null;
+  }
+
+  /** What /balanceChanges computes from (balance-changes.ts): the trace, its jetton wallets, its actions' transactions; null for no such trace. */
+  async balanceInputs(traceId: Buffer): Promise<{ trace: TraceInput; wallets: ReadonlyMap<string, JettonWalletInfo>; actions: ActionTransactions[] } | null> {
+    const [row] = await this.driver.all('SELECT * FROM traces WHERE trace_id = ?', [traceId]);
+    if (!row) return null;
+    const [trace] = await traceInputs(this.driver, [traceRowOf(row)]);
+    if (trace.transactions.length === 0) return null;
+    const [{ jettonWallets }, actions] = await Promise.all([
+      knownContracts(this.driver, jettonWalletCandidates(trace)),
+      this.driver.all('SELECT action_id, type, doc FROM actions WHERE trace_id = ?', [traceId]),
+    ]);
+    return {
+      trace,
+      wallets: jettonWallets,
+      actions: actions.map((a) => ({ actionId: bytes(a.action_id).toString('base64'), type: text(a.type), transactions: (JSON.parse(text(a.doc)) as { transactions: string[] }).transactions })),
+    };
   }
 
   /** toncenter's classification_state of each classified trace among `traceIds` (base64 -> state). */

@@ -5,6 +5,7 @@
  * blocks) and by the back-fill (a trace read back from the store), so both classify alike.
  */
 import { Cell } from '@ton/core';
+import type { V3MessageJson } from '../../ton/message-json.js';
 
 export interface ActionMessage {
   /** base64 */
@@ -15,6 +16,8 @@ export interface ActionMessage {
   destination: string | null;
   /** nanotons; null for external messages */
   value: bigint | null;
+  /** The forwarding fee the sender paid; null for external messages. */
+  fwdFee: bigint | null;
   extraCurrencies: Record<string, string>;
   /** The body's first 32 bits, unsigned; null for a body of fewer bits. */
   opcode: number | null;
@@ -36,6 +39,8 @@ export interface ActionTransaction {
   mcSeqno: number;
   aborted: boolean;
   tickTock: boolean;
+  /** nanotons */
+  totalFees: bigint;
   /** v3's words: active, uninit, frozen, nonexist. */
   origStatus: string;
   endStatus: string;
@@ -79,20 +84,11 @@ export interface KnownContracts {
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map() };
 
-/** A v3 message document (src/ton/message-json.ts), as stored. */
-export interface StoredMessageDoc {
-  hash: string;
-  source: string | null;
-  destination: string | null;
-  value: string | null;
-  value_extra_currencies: Record<string, string> | null;
-  opcode: string | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  created_lt: string | null;
-  created_at: string | null;
-  message_content: { body: string };
-}
+/** A v3 message document (src/ton/message-json.ts), as stored: the fields the classifier reads. */
+export type StoredMessageDoc = Pick<
+  V3MessageJson,
+  'hash' | 'source' | 'destination' | 'value' | 'value_extra_currencies' | 'fwd_fee' | 'opcode' | 'bounce' | 'bounced' | 'created_lt' | 'created_at' | 'message_content'
+>;
 
 /** A v3 transaction document as stored: its messages by hash (block-rows.ts). */
 export interface StoredTransactionDoc {
@@ -103,6 +99,7 @@ export interface StoredTransactionDoc {
   mc_block_seqno: number;
   orig_status: string;
   end_status: string;
+  total_fees: string;
   description: { type?: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string } };
   in_msg: string | null;
   out_msgs: string[];
@@ -119,6 +116,7 @@ export function messageOf(doc: StoredMessageDoc): ActionMessage {
     source: doc.source,
     destination: doc.destination,
     value: doc.value === null ? null : BigInt(doc.value),
+    fwdFee: doc.fwd_fee === null ? null : BigInt(doc.fwd_fee),
     extraCurrencies: doc.value_extra_currencies ?? {},
     opcode: doc.opcode === null ? null : parseInt(doc.opcode.slice(2), 16) >>> 0,
     bounce: doc.bounce,
@@ -143,6 +141,7 @@ export function transactionOf(doc: StoredTransactionDoc, messages: (hash: string
     now: doc.now,
     account: doc.account,
     mcSeqno: doc.mc_block_seqno,
+    totalFees: BigInt(doc.total_fees),
     aborted: doc.description.aborted === true,
     tickTock: doc.description.type === 'tick_tock',
     origStatus: doc.orig_status,

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace } from '../../../src/index/actions/classify.js';
+import { balanceChanges, balanceChangesText } from '../../../src/index/actions/balance-changes.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { jettonBurnBody, jettonTransferBody, JETTON_OP, mintBody } from '../../../src/contracts/jetton/jetton.js';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
@@ -241,4 +242,28 @@ test('a trace whose message leads out of it fails classification and keeps nothi
 test('the same trace always gives the same actions', () => {
   const { trace } = buildTrace(ALICE, [{ to: ALICE_JW, body: jettonTransferBody({ to: address(BOB), amount: 1n }), then: [{ to: BOB_JW, body: internalTransfer(1n, ALICE) }] }]);
   assert.deepEqual(classifyTrace(trace, contracts), classifyTrace({ ...trace, transactions: [...trace.transactions].reverse() }, contracts));
+});
+
+test("balance changes of a jetton transfer, as ton-index-go computes them: TON net of fees, fees, jettons", () => {
+  const { trace } = buildTrace(ALICE, [
+    {
+      to: ALICE_JW,
+      value: 100_000_000n,
+      body: jettonTransferBody({ to: address(BOB), amount: 300n, response: address(ALICE) }),
+      then: [{ to: BOB_JW, value: 60_000_000n, body: internalTransfer(300n, ALICE), then: [{ to: ALICE, body: excess(), value: 20_000_000n }] }],
+    },
+  ]);
+  const actions = classifyTrace(trace, contracts).actions.map((a) => ({ actionId: a.actionId, type: a.type, transactions: a.transactions }));
+  const { trace: total, actions: byAction } = balanceChanges(trace, contracts.jettonWallets, actions);
+  // Every transaction's fees (2,000 here) on its account, every forwarding fee (1,000) on the sender.
+  assert.deepEqual(Object.fromEntries(total.fees), { [ALICE]: 2_000n + 1_000n + 2_000n, [ALICE_JW]: 2_000n + 1_000n, [BOB_JW]: 2_000n + 1_000n });
+  assert.deepEqual(Object.fromEntries(total.value), { [ALICE]: -100_000_000n + 20_000_000n, [ALICE_JW]: 100_000_000n - 60_000_000n, [BOB_JW]: 60_000_000n - 20_000_000n });
+  assert.deepEqual(Object.fromEntries([...total.jettons].map(([k, v]) => [k, Object.fromEntries(v)])), { [ALICE]: { [MASTER]: -300n }, [BOB]: { [MASTER]: 300n } });
+  const text = JSON.parse(balanceChangesText(total));
+  assert.equal(text.changes[ALICE], -80_000_000 - 5_000, 'changes: TON net of fees, as JSON numbers');
+  assert.deepEqual(Object.keys(text.fees), [...Object.keys(text.fees)].sort(), 'keys sorted, as Go writes maps');
+  assert.deepEqual(text.jettons[BOB], { [MASTER]: '300' });
+  // The transfer's own changes: every transaction of it (the wallet's took an external: it stays).
+  assert.deepEqual(byAction.get(actions.find((a) => a.type === 'jetton_transfer')!.actionId), total);
+  assert.equal(balanceChangesText(null), '{"changes":null,"fees":null,"jettons":null}');
 });

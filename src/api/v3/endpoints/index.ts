@@ -10,6 +10,7 @@ import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { actions } from './actions.js';
 import { events } from './events.js';
+import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
@@ -26,6 +27,7 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   traces,
   actions,
   events,
+  balanceChangesEndpoint,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
