@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
-import type { Address } from '@ton/core';
+import { toNano, type Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { startContractsChain } from '../contracts/support.js';
 import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
@@ -43,6 +43,8 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   const alice = env.client.open(wallet);
   await alice.sendTransfer({ seqno: await alice.getSeqno(), secretKey: keys.secretKey, messages: [] });
   await env.devnet.mine();
+  // More TON than bob holds: his wallet takes the request and sends nothing (toncenter shows the transfer, failed).
+  await s.actors.bob.send(s.actors.alice.address, toNano('1000'));
   await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
   const get = checker(env.url, ourV3((await getJson(`${env.url}/api/v3/openapi.json`)).body));
   const A = raw(s.actors.alice.address);
@@ -192,6 +194,10 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   assert.deepEqual([(await getJson(`${env.url}/api/v3/balanceChanges`)).status, (await getJson(`${env.url}/api/v3/balanceChanges`)).body], [400, { error: 'trace_id or action_id is required' }]);
   const noAction = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(Buffer.alloc(32).toString('base64'))}`);
   assert.deepEqual([noAction.status, noAction.body], [404, { error: 'action_id not found' }]);
+
+  const [refused] = (await get(`/api/v3/actions?account=${B}&action_type=ton_transfer&sort=desc&limit=1`)).actions as any[];
+  assert.deepEqual([refused.success, refused.details.destination, refused.details.value, refused.accounts], [false, A, '1000000000000', undefined]);
+  assert.equal(refused.transactions.length, 1, "the wallet's transaction alone: nothing was sent");
 
   // Bad input: a 4xx naming what was wrong.
   const badType = await getJson(`${env.url}/api/v3/actions?action_type=jetton-transfer`);

@@ -185,6 +185,14 @@ function earliestCommonBlock(blocks: Block[]): Block | null {
   return sorted[0];
 }
 
+/** A typed block made of `blocks` (a matcher's result), failed or not: the one-element list a matcher returns. */
+export function folded(type: string, data: unknown, blocks: Block[], failed: boolean): Block[] {
+  const built = new Block(type, [], data);
+  built.mergeBlocks(blocks);
+  built.failed = failed;
+  return [built];
+}
+
 /** A block that is a message to a contract (no TON transfer): its opcode decides most matches. */
 export class CallContractBlock extends Block {
   constructor(

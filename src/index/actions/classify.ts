@@ -18,7 +18,8 @@ import { createHash } from 'node:crypto';
 import { eventTree, initialBlock } from './basic.js';
 import { Block } from './blocks.js';
 import { actionParts, unsupportedDetails, type ActionParts } from './details.js';
-import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher } from './jettons.js';
+import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJettonTransferMatcher } from './jettons.js';
+import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
@@ -190,6 +191,28 @@ function rootBlock(trace: TraceInput): Block {
   return root;
 }
 
+/**
+ * A trace of one external into a wallet that sent nothing: the messages its request carried, as failed actions
+ * (toncenter's fallback for failed externals; ghosts.ts), else the one `unknown` action.
+ */
+function requestedActions(trace: TraceInput, contracts: KnownContracts): ActionRecord[] {
+  try {
+    const node = eventTree(trace.transactions);
+    if (node.children.length > 0 || node.isTickTock || node.message.source !== null) return [unknownAction(trace)];
+    addGhostEvents(node);
+    const root = new Block('root', []);
+    const first = initialBlock(node);
+    root.connect(first);
+    if (first.nextBlocks.length === 0) return [unknownAction(trace)];
+    const matcher = requestedJettonTransferMatcher(contracts);
+    for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
+    const actions = orderedBlocks(root).filter((b) => !skipped(b)).map((b) => record(trace, b, actionParts(b)));
+    return actions.length > 0 ? actions : [unknownAction(trace)];
+  } catch {
+    return [unknownAction(trace)];
+  }
+}
+
 /** The basic actions alone (a classification that threw): transfers, calls, deployments. */
 function basicActions(trace: TraceInput): ActionRecord[] {
   try {
@@ -211,7 +234,7 @@ export function classifyTrace(trace: TraceInput, contracts: KnownContracts): Cla
     }
     const out = { state: 'ok' as ClassificationState, ids: new Set<string>() };
     const actions = serialize(trace, orderedBlocks(root), null, out);
-    if (actions.length === 0 && trace.transactions.length > 0) actions.push(unknownAction(trace));
+    if (actions.length === 0 && trace.transactions.length > 0) actions.push(...requestedActions(trace, contracts));
     return { state: out.state, actions };
   } catch {
     return { state: 'failed', actions: basicActions(trace) };

@@ -11,6 +11,7 @@ import type { InsertBatch, SqlReads, SqlRow } from '../sql/driver.js';
 import { traceRowOf, type TraceRow } from '../traces/trace-row.js';
 import { actionBatches, type ClassifiedTrace } from './action-rows.js';
 import { classifyTrace } from './classify.js';
+import { ghostDestinations } from './ghosts.js';
 import { groupRowsOf, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 import { ACTIONS_MIGRATION } from './schema.js';
 
@@ -34,7 +35,9 @@ export function classifiableTraces(batches: readonly InsertBatch[]): TraceRow[] 
 export async function classifyTraces(store: SqlReads, traces: readonly TraceRow[], group: GroupRows = NO_GROUP_ROWS): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
   const inputs = await traceInputs(store, traces, group);
-  const contracts = await knownContracts(store, inputs.flatMap((t) => t.transactions.map((tx) => tx.account)), group);
+  // The trace's accounts, and those a lone wallet request names (its jetton wallet: ghosts.ts).
+  const accounts = inputs.flatMap((t) => t.transactions.flatMap((tx) => [tx.account, ...(t.transactions.length === 1 ? ghostDestinations(tx) : [])]));
+  const contracts = await knownContracts(store, accounts, group);
   return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));
 }
 

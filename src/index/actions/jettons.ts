@@ -4,8 +4,8 @@
  * mint (the master's mint -> internal_transfer onto the new holder's wallet). The jetton wallets are the index's
  * own detection (tokens/): a wallet it has not detected makes no jetton action, only contract calls.
  */
-import { Block, findCallContract, isCallContract, type CallContractBlock } from './blocks.js';
-import { jettonBurnAmount, jettonInternalTransfer, jettonMint, jettonTransfer, OP } from './bodies.js';
+import { findCallContract, folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
+import { jettonBurnAmount, jettonInternalTransfer, jettonMint, jettonTransfer, OP, type JettonTransferBody } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
 
@@ -17,7 +17,8 @@ export interface JettonTransferData {
   response: string | null;
   forwardAmount: bigint;
   queryId: bigint;
-  asset: string;
+  /** null: a requested transfer whose jetton wallet the index does not know. */
+  asset: string | null;
   amount: bigint;
   forwardPayload: string | null;
   customPayload: string | null;
@@ -40,14 +41,24 @@ export interface JettonMintData {
   asset: string | null;
 }
 
-class JettonTransferMatcher extends Matcher {
+/** The jetton wallet the index knows at `address`, if any. */
+const walletAt = (contracts: KnownContracts, address: string | null) => (address === null ? undefined : contracts.jettonWallets.get(address));
+
+/** A transfer's data: the request's fields, and what the matcher found out (who got it, what arrived). */
+function transferData(
+  block: CallContractBlock,
+  body: JettonTransferBody,
+  found: Pick<JettonTransferData, 'receiver' | 'receiverWallet' | 'asset' | 'amount' | 'forwardAmount'>,
+): JettonTransferData {
+  const { queryId, response, forwardPayload, customPayload, comment, encryptedComment } = body;
+  return { sender: block.message.source, senderWallet: block.message.destination, ...found, queryId, response, forwardPayload, customPayload, comment, encryptedComment };
+}
+
+class JettonTransferMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
-    super({ child: new ContractMatcher(OP.jettonInternalTransfer, { child: new ContractMatcher(OP.jettonNotify, { optional: true }) }) });
+    super(OP.jettonTransfer, { child: new ContractMatcher(OP.jettonInternalTransfer, { child: new ContractMatcher(OP.jettonNotify, { optional: true }) }) });
   }
 
-  override test(block: Block): boolean {
-    return isCallContract(block, OP.jettonTransfer);
-  }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const body = jettonTransfer(block.message.body());
@@ -59,7 +70,7 @@ class JettonTransferMatcher extends Matcher {
       // The internal transfer's own amounts when it reads; the request's otherwise.
     }
     const receiverWallet = internal.message.destination;
-    const wallet = receiverWallet === null ? undefined : this.contracts.jettonWallets.get(receiverWallet);
+    const wallet = walletAt(this.contracts, receiverWallet);
     if (!wallet) return [];
     let receiver = body.destination;
     // The owner the receiving wallet names is who got the jettons, whatever the request said.
@@ -67,46 +78,23 @@ class JettonTransferMatcher extends Matcher {
       block.broken = true;
       receiver = wallet.owner;
     }
-    const data: JettonTransferData = {
-      sender: block.message.source,
-      senderWallet: block.message.destination,
-      receiver,
-      receiverWallet,
-      response: body.response,
-      forwardAmount,
-      queryId: body.queryId,
-      asset: wallet.jetton,
-      amount,
-      forwardPayload: body.forwardPayload,
-      customPayload: body.customPayload,
-      comment: body.comment,
-      encryptedComment: body.encryptedComment,
-    };
-    const built = new Block('jetton_transfer', [], data);
-    built.mergeBlocks([block, ...others]);
-    built.failed = block.failed || internal.failed;
-    return [built];
+    const data = transferData(block, body, { receiver, receiverWallet, asset: wallet.jetton, amount, forwardAmount });
+    return folded('jetton_transfer', data, [block, ...others], block.failed || internal.failed);
   }
 }
 
-class JettonBurnMatcher extends Matcher {
+class JettonBurnMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
-    super({ child: new ContractMatcher(OP.jettonBurnNotification, { optional: true }) });
+    super(OP.jettonBurn, { child: new ContractMatcher(OP.jettonBurnNotification, { optional: true }) });
   }
 
-  override test(block: Block): boolean {
-    return isCallContract(block, OP.jettonBurn);
-  }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const amount = jettonBurnAmount(block.message.body());
     const address = block.message.destination;
-    const wallet = address === null ? undefined : this.contracts.jettonWallets.get(address);
+    const wallet = walletAt(this.contracts, address);
     if (!wallet) throw new Error('a burn on a wallet the index does not know');
-    const built = new Block('jetton_burn', [], { owner: wallet.owner, wallet: address, amount, asset: wallet.jetton } satisfies JettonBurnData);
-    built.mergeBlocks([block, ...others]);
-    built.failed = block.failed;
-    return [built];
+    return folded('jetton_burn', { owner: wallet.owner, wallet: address, amount, asset: wallet.jetton } satisfies JettonBurnData, [block, ...others], block.failed);
   }
 }
 
@@ -128,7 +116,7 @@ class JettonMintMatcher extends Matcher {
     if (!block.failed && internal) {
       const { amount } = jettonInternalTransfer(internal.message.body());
       const address = internal.message.destination;
-      const wallet = address === null ? undefined : this.contracts.jettonWallets.get(address);
+      const wallet = walletAt(this.contracts, address);
       if (!wallet) throw new Error('a mint onto a wallet the index does not know');
       data = { to: wallet.owner, toWallet: address, amount, tonAmount: mint.tonAmount, asset: wallet.jetton };
       failed = internal.failed;
@@ -137,13 +125,30 @@ class JettonMintMatcher extends Matcher {
       data = { to: mint.to, toWallet: null, amount: mint.masterAmount, tonAmount: mint.tonAmount, asset: block.message.destination };
       failed = true;
     }
-    const built = new Block('jetton_mint', [], data);
-    built.failed = failed;
-    built.mergeBlocks([block, ...others]);
-    return [built];
+    return folded('jetton_mint', data, [block, ...others], failed);
   }
 }
 
+/**
+ * A transfer a wallet was asked for and did not send (ghosts.ts): the request's own fields, the asset when the sender's
+ * jetton wallet is known, no receiving wallet (toncenter's FallbackJettonTransferBlockMatcher).
+ */
+class RequestedJettonTransferMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super(OP.jettonTransfer);
+  }
+
+
+  override build(block: CallContractBlock, others: Block[]): Block[] {
+    const body = jettonTransfer(block.message.body());
+    const senderWallet = block.message.destination;
+    const wallet = walletAt(this.contracts, senderWallet);
+    const data = transferData(block, body, { receiver: body.destination, receiverWallet: null, asset: wallet?.jetton ?? null, amount: body.amount, forwardAmount: body.forwardAmount });
+    return folded('jetton_transfer', data, [block, ...others], block.failed);
+  }
+}
+
+export const requestedJettonTransferMatcher = (contracts: KnownContracts): Matcher => new RequestedJettonTransferMatcher(contracts);
 export const jettonTransferMatcher = (contracts: KnownContracts): Matcher => new JettonTransferMatcher(contracts);
 export const jettonBurnMatcher = (contracts: KnownContracts): Matcher => new JettonBurnMatcher(contracts);
 export const jettonMintMatcher = (contracts: KnownContracts): Matcher => new JettonMintMatcher(contracts);

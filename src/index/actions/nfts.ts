@@ -5,7 +5,7 @@
  * (`delete_dns`), or none under key 0 (`renew_dns`). Marketplace purchases are not told apart yet: a sale's
  * transfer is an `nft_transfer` with `is_purchase: false`.
  */
-import { Block, isCallContract, type CallContractBlock } from './blocks.js';
+import { folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
@@ -55,21 +55,17 @@ class NftMintMatcher extends Matcher {
     const item = this.contracts.nftItems.get(address);
     if (!item) return [];
     const data: NftMintData = { source: block.eventNodes[0].message.source, item: address, index: item.index, collection: item.collection };
-    const built = new Block('nft_mint', [], data);
-    built.mergeBlocks([block]);
-    return [built];
+    // ton-indexer never marks a mint failed.
+    return folded('nft_mint', data, [block], false);
   }
 }
 
-class NftTransferMatcher extends Matcher {
+class NftTransferMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
     const optional = { optional: true };
-    super({ child: new OrMatcher([new ContractMatcher(OP.nftOwnershipAssigned, optional), new ContractMatcher(OP.excess, optional)], optional) });
+    super(OP.nftTransfer, { child: new OrMatcher([new ContractMatcher(OP.nftOwnershipAssigned, optional), new ContractMatcher(OP.excess, optional)], optional) });
   }
 
-  override test(block: Block): boolean {
-    return isCallContract(block, OP.nftTransfer);
-  }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const body = nftTransfer(block.message.body());
@@ -89,31 +85,22 @@ class NftTransferMatcher extends Matcher {
       index: item.index,
       collection: item.collection,
     };
-    const built = new Block('nft_transfer', [], data);
-    built.mergeBlocks([block, ...others]);
-    built.failed = block.failed;
-    return [built];
+    return folded('nft_transfer', data, [block, ...others], block.failed);
   }
 }
 
-class ChangeDnsMatcher extends Matcher {
+class ChangeDnsMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
-    super({ child: new ContractMatcher(OP.bounced, { optional: true, includeExcess: false }) });
+    super(OP.changeDnsRecord, { child: new ContractMatcher(OP.bounced, { optional: true, includeExcess: false }) });
   }
 
-  override test(block: Block): boolean {
-    return isCallContract(block, OP.changeDnsRecord);
-  }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const { key, value } = changeDnsRecord(block.message.body());
     const destination = block.message.destination;
     const item = destination === null ? undefined : this.contracts.nftItems.get(destination);
     const type = value !== null ? 'change_dns' : key === ZERO_KEY ? 'renew_dns' : 'delete_dns';
-    const built = new Block(type, [], { source: block.message.source, destination, key, value, collection: item?.collection ?? null } satisfies DnsData);
-    built.failed = block.failed;
-    built.mergeBlocks([block, ...others]);
-    return [built];
+    return folded(type, { source: block.message.source, destination, key, value, collection: item?.collection ?? null } satisfies DnsData, [block, ...others], block.failed);
   }
 }
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { beginCell, type Cell } from '@ton/core';
+import { beginCell, internal, SendMode, storeMessageRelaxed, type Cell } from '@ton/core';
 import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { balanceChanges, balanceChangesText } from '../../../src/index/actions/balance-changes.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
@@ -266,4 +266,38 @@ test("balance changes of a jetton transfer, as ton-index-go computes them: TON n
   // The transfer's own changes: every transaction of it (the wallet's took an external: it stays).
   assert.deepEqual(byAction.get(actions.find((a) => a.type === 'jetton_transfer')!.actionId), total);
   assert.equal(balanceChangesText(null), '{"changes":null,"fees":null,"jettons":null}');
+});
+
+test("a wallet request that sent nothing: its messages as failed actions (toncenter's ghosts), from a v4 or a v5r1 body", async () => {
+  const { WalletContractV4, WalletContractV5R1 } = await import('@ton/ton');
+  const { keyPairFromSeed } = await import('@ton/crypto');
+  const keys = keyPairFromSeed(Buffer.alloc(32, 7));
+  const messages = [
+    internal({ to: address(BOB), value: 5_000_000_000n, body: 'hi' }),
+    internal({ to: address(ALICE_JW), value: 50_000_000n, body: jettonTransferBody({ to: address(BOB), amount: 7n, response: address(ALICE) }) }),
+  ];
+  const ghostId = (payload: Cell, index: number, type: string) => id(Buffer.from(`${payload.hash().toString('base64')}${index}`).toString('base64'), type);
+  const wallets = [
+    { body: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }).createTransfer({ seqno: 1, secretKey: keys.secretKey, messages }), order: [0, 1] },
+    // A v5r1 request lists its actions newest first: toncenter numbers them so.
+    { body: WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey }).createTransfer({ seqno: 1, secretKey: keys.secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY }) as Cell, order: [1, 0] },
+  ];
+  for (const { body, order } of wallets) {
+    const { trace, txs } = buildTrace(ALICE, [], { externalBody: body });
+    const { state, actions } = classifyTrace(trace, contracts);
+    assert.equal(state, 'ok');
+    const byType = new Map(actions.map((a) => [a.type, a]));
+    assert.deepEqual([...byType.keys()].sort(), ['jetton_transfer', 'ton_transfer']);
+    const ton = byType.get('ton_transfer')!;
+    assert.deepEqual([ton.success, ton.details, ton.transactions, ton.accounts], [false, { source: ALICE, destination: BOB, value: '5000000000', value_extra_currencies: {}, comment: 'hi', encrypted: false }, [txs[0].hash], [ALICE]]);
+    const payload = (i: number) => beginCell().store(storeMessageRelaxed(messages[i])).endCell();
+    assert.equal(ton.actionId, ghostId(payload(0), order.indexOf(0), 'ton_transfer'));
+    const jetton = byType.get('jetton_transfer')!;
+    assert.equal(jetton.success, false);
+    assert.deepEqual([jetton.details.asset, jetton.details.sender, jetton.details.sender_jetton_wallet, jetton.details.receiver, jetton.details.receiver_jetton_wallet, jetton.details.amount], [MASTER, ALICE, ALICE_JW, BOB, null, '7']);
+    assert.deepEqual(jetton.accounts, [ALICE, ALICE_JW], 'a request names no receiver among its accounts');
+    assert.equal(jetton.actionId, ghostId(payload(1), order.indexOf(1), 'jetton_transfer'));
+  }
+  // A body that is no wallet request, or a request with nothing in it: unknown.
+  assert.deepEqual(classifyTrace(buildTrace(ALICE, [], { externalBody: beginCell().storeUint(1, 8).endCell() }).trace, contracts).actions.map((a) => a.type), ['unknown']);
 });
