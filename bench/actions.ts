@@ -45,10 +45,14 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const ROUND_MS = 1000;
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const spread = (values: number[], digits = 2) => `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}..${fmt(Math.max(...values), digits)})`;
+const spread = (values: number[], digits = 2) =>
+  `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}..${fmt(Math.max(...values), digits)})`;
 
 /** CPU ms of this whole process spent in `work` (everything else is idle while it runs). */
 async function cpuOf(work: () => Promise<unknown> | unknown): Promise<number> {
@@ -96,14 +100,18 @@ async function run(): Promise<Run> {
   const traces = (await index.reads.all(`SELECT * FROM traces WHERE start_lt > ? AND state = 'complete'`, [fromLt])).map(traceRowOf);
   const [{ n }] = await index.reads.all('SELECT COUNT(*) AS n FROM transactions WHERE lt > ?', [fromLt]);
   const actions = new Map<string, number>();
-  for (const row of await index.reads.all('SELECT type, COUNT(*) AS n FROM actions WHERE trace_end_lt > ? GROUP BY type', [fromLt])) actions.set(String(row.type), Number(row.n));
+  for (const row of await index.reads.all('SELECT type, COUNT(*) AS n FROM actions WHERE trace_end_lt > ? GROUP BY type', [fromLt]))
+    actions.set(String(row.type), Number(row.n));
 
   const steps: number[] = [];
   const classifier: number[] = [];
   for (let i = 0; i < REPEAT; i++) {
     steps.push(await cpuOf(async () => actionBatches(await classifyTraces(index.reads, traces))));
     const inputs = await traceInputs(index.reads, traces);
-    const contracts = await knownContracts(index.reads, inputs.flatMap((t) => t.transactions.map((tx) => tx.account)));
+    const contracts = await knownContracts(
+      index.reads,
+      inputs.flatMap((t) => t.transactions.map((tx) => tx.account)),
+    );
     classifier.push(await cpuOf(() => inputs.map((input) => classifyTrace(input, contracts))));
   }
 
@@ -114,7 +122,13 @@ async function run(): Promise<Run> {
   let seconds = 0;
   let backfillCpu = 0;
   for (let i = 0; i < REPEAT; i++) {
-    await driver.write([], [...ACTION_TABLES.map((t) => `DELETE FROM ${t}`), `INSERT INTO index_backfill_cursors (name, after_key) VALUES ('${ACTIONS_BACKFILL}', '')`]);
+    await driver.write(
+      [],
+      [
+        ...ACTION_TABLES.map((t) => `DELETE FROM ${t}`),
+        `INSERT INTO index_backfill_cursors (name, after_key) VALUES ('${ACTIONS_BACKFILL}', '')`,
+      ],
+    );
     const started = performance.now();
     backfillCpu += await cpuOf(() => backfillActions(driver, {}));
     seconds += (performance.now() - started) / 1000;
@@ -133,7 +147,9 @@ async function run(): Promise<Run> {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:actions — ${WALLETS} wallets each sending a jetton transfer and a TON transfer per block pair, ${ROUNDS} rounds, ${RUNS} runs; load ${load()}`);
+  console.log(
+    `bench:actions — ${WALLETS} wallets each sending a jetton transfer and a TON transfer per block pair, ${ROUNDS} rounds, ${RUNS} runs; load ${load()}`,
+  );
   const shares: number[] = [];
   const classifierShares: number[] = [];
   const rates: number[] = [];
@@ -153,8 +169,18 @@ async function main(): Promise<void> {
         `back-fill ${r.backfill.traces} traces in ${fmt(r.backfill.seconds)} s, ${fmt(r.backfill.cpuMs, 0)} ms CPU; load ${load()}`,
     );
   }
-  console.log(`classification CPU / block production CPU (target <= 10 %): ${spread(shares.map((s) => s * 100), 1)} %`);
-  console.log(`  of which the classifier alone:                             ${spread(classifierShares.map((s) => s * 100), 1)} %`);
+  console.log(
+    `classification CPU / block production CPU (target <= 10 %): ${spread(
+      shares.map((s) => s * 100),
+      1,
+    )} %`,
+  );
+  console.log(
+    `  of which the classifier alone:                             ${spread(
+      classifierShares.map((s) => s * 100),
+      1,
+    )} %`,
+  );
   console.log(`back-fill rate (traces/s, throttled to half a thread):       ${spread(rates, 0)}`);
 }
 

@@ -44,16 +44,28 @@ export async function openActionChain(count: number): Promise<ActionChain> {
 
   // The minter deploys the master with its first mint, then mints to the others, four per external.
   const mints = owners.map((o, i) =>
-    internal({ to: master, value: toNano('0.2'), init: i === 0 ? init : undefined, body: mintBody({ to: o.wallet.address, amount: 1000n, tonAmount: toNano('0.05'), response: minter.wallet.address }) }),
+    internal({
+      to: master,
+      value: toNano('0.2'),
+      init: i === 0 ? init : undefined,
+      body: mintBody({ to: o.wallet.address, amount: 1000n, tonAmount: toNano('0.05'), response: minter.wallet.address }),
+    }),
   );
-  for (let k = 0; k * PER_EXTERNAL < mints.length; k++) await send([signedExternal(minter, k, validUntil(), mints.slice(k * PER_EXTERNAL, (k + 1) * PER_EXTERNAL))]);
+  for (let k = 0; k * PER_EXTERNAL < mints.length; k++)
+    await send([signedExternal(minter, k, validUntil(), mints.slice(k * PER_EXTERNAL, (k + 1) * PER_EXTERNAL))]);
   await chain.produceBlock();
   await chain.produceBlock();
 
   const signRound = (round: number, until: number): Buffer[] =>
     owners.map((o, i) => {
       const next = owners[(i + 1) % count].wallet.address;
-      const transfer = jettonTransferBody({ to: next, amount: 1n, response: o.wallet.address, forwardTonAmount: 1n, queryId: BigInt(round) });
+      const transfer = jettonTransferBody({
+        to: next,
+        amount: 1n,
+        response: o.wallet.address,
+        forwardTonAmount: 1n,
+        queryId: BigInt(round),
+      });
       const comment = beginCell().storeUint(0, 32).storeStringTail(`round ${round}`).endCell();
       return signedExternal(o, round, until, [
         internal({ to: jettonWalletAddress(o.wallet.address, master), value: toNano('0.1'), body: transfer }),

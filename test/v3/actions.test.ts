@@ -54,9 +54,23 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
 
   const ofAlice = (await get(`/api/v3/actions?account=${A}&limit=100&sort=asc`)).actions as any[];
   const types = ofAlice.map((a) => a.type);
-  for (const type of ['ton_transfer', 'contract_deploy', 'jetton_mint', 'jetton_transfer', 'call_contract', 'nft_transfer', 'change_dns', 'unknown']) assert.ok(types.includes(type), `${type} among ${types}`);
+  for (const type of [
+    'ton_transfer',
+    'contract_deploy',
+    'jetton_mint',
+    'jetton_transfer',
+    'call_contract',
+    'nft_transfer',
+    'change_dns',
+    'unknown',
+  ])
+    assert.ok(types.includes(type), `${type} among ${types}`);
   const ends = ofAlice.map((a) => BigInt(a.trace_end_lt));
-  assert.deepEqual(ends, [...ends].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), 'sort=asc: oldest trace first');
+  assert.deepEqual(
+    ends,
+    [...ends].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+    'sort=asc: oldest trace first',
+  );
 
   const mint = ofAlice.find((a) => a.type === 'jetton_mint');
   assert.deepEqual(mint.details, { asset: M, receiver: A, receiver_jetton_wallet: aliceJW, amount: '1000', ton_amount: '50000000' });
@@ -84,12 +98,21 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   // Ordered by their ends: alice's wallet deployed by this first external of hers, bob's new jetton wallet, the transfer.
   assert.deepEqual(
     transferTrace.map((a) => [a.type, a.details.destination ?? a.details.receiver]),
-    [['contract_deploy', A], ['contract_deploy', bobJW], ['jetton_transfer', B]],
+    [
+      ['contract_deploy', A],
+      ['contract_deploy', bobJW],
+      ['jetton_transfer', B],
+    ],
   );
   // The trace's transactions: alice's wallet, her jetton wallet, bob's, bob (notification), alice (excess).
   const txs = (await get(`/api/v3/transactions?trace_id=${encodeURIComponent(transfer.trace_id)}&limit=100`)).transactions as any[];
   assert.deepEqual([...transfer.transactions].sort(), txs.map((tx) => tx.hash).sort());
-  assert.equal(transfer.action_id, createHash('sha256').update(txs.find((tx) => tx.account === aliceJW).in_msg.hash + 'jetton_transfer').digest('base64'));
+  assert.equal(
+    transfer.action_id,
+    createHash('sha256')
+      .update(txs.find((tx) => tx.account === aliceJW).in_msg.hash + 'jetton_transfer')
+      .digest('base64'),
+  );
 
   // The transfer to carol: contract calls (her refusing wallet is no jetton wallet), the aborted internal transfer
   // failed (it names alice's jetton wallet, not alice), its bounce back did not.
@@ -104,11 +127,17 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   );
 
   const burn = (await get(`/api/v3/actions?account=${B}&action_type=jetton_burn`)).actions as any[];
-  assert.deepEqual(burn.map((a) => [a.details, a.success]), [[{ owner: B, owner_jetton_wallet: bobJW, asset: M, amount: '100' }, true]]);
+  assert.deepEqual(
+    burn.map((a) => [a.details, a.success]),
+    [[{ owner: B, owner_jetton_wallet: bobJW, asset: M, amount: '100' }, true]],
+  );
 
   const C = raw(s.nft.collection);
   const mints = (await get(`/api/v3/actions?account=${C}&action_type=nft_mint&sort=asc`)).actions as any[];
-  assert.deepEqual(mints.map((a) => [a.details.nft_item, a.details.nft_item_index, a.details.nft_collection, a.details.owner]), s.nft.items.map((i) => [raw(i.address), String(i.index), C, C]));
+  assert.deepEqual(
+    mints.map((a) => [a.details.nft_item, a.details.nft_item_index, a.details.nft_collection, a.details.owner]),
+    s.nft.items.map((i) => [raw(i.address), String(i.index), C, C]),
+  );
   const nft = ofAlice.find((a) => a.type === 'nft_transfer');
   assert.equal(nft.details.nft_item, raw(s.nft.items[0].address));
   assert.equal(nft.details.old_owner, A);
@@ -119,18 +148,32 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   const dns = ofAlice.find((a) => a.type === 'change_dns');
   assert.deepEqual(dns.details, {
     key: createHash('sha256').update('wallet').digest('hex'),
-    value: { sum_type: 'DNSSmcAddress', dns_smc_address: A, dns_adnl_address: null, dns_text: null, dns_next_resolver_address: null, dns_storage_address: null, flags: 0 },
+    value: {
+      sum_type: 'DNSSmcAddress',
+      dns_smc_address: A,
+      dns_adnl_address: null,
+      dns_text: null,
+      dns_next_resolver_address: null,
+      dns_storage_address: null,
+      flags: 0,
+    },
     source: A,
     asset: raw(s.dns.item),
     nft_collection: raw(s.dns.root),
   });
 
   // The answer's address book and metadata name what the actions name: the master is a jetton.
-  const page = await get(`/api/v3/actions?action_id=${encodeURIComponent(transfer.action_id)}&include_accounts=true&include_transactions=true`);
+  const page = await get(
+    `/api/v3/actions?action_id=${encodeURIComponent(transfer.action_id)}&include_accounts=true&include_transactions=true`,
+  );
   assert.equal(page.actions.length, 1);
   const [full] = page.actions;
   assert.deepEqual(new Set(full.accounts), new Set([A, aliceJW, bobJW, B]));
-  assert.deepEqual(full.transactions_full.map((tx: any) => tx.hash), full.transactions, 'transactions_full in the order of transactions');
+  assert.deepEqual(
+    full.transactions_full.map((tx: any) => tx.hash),
+    full.transactions,
+    'transactions_full in the order of transactions',
+  );
   assert.ok(page.address_book[M] && page.address_book[A] && page.address_book[bobJW]);
   assert.equal(page.metadata[M].token_info[0].symbol, 'SCN');
   assert.equal(transfer.accounts, undefined, 'accounts only when asked');
@@ -145,7 +188,11 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   assert.equal(v1.length, ofAlice.length - 1);
   assert.ok(!v1.some((a) => a.type === 'unknown'));
   assert.equal(((await get(`/api/v3/actions?account=${A}&limit=100&supported_action_types=v1`)).actions as any[]).length, v1.length);
-  assert.equal(((await get(`/api/v3/actions?account=${A}&limit=100&supported_action_types=v1`, { 'X-Actions-Version': 'latest' })).actions as any[]).length, ofAlice.length);
+  assert.equal(
+    ((await get(`/api/v3/actions?account=${A}&limit=100&supported_action_types=v1`, { 'X-Actions-Version': 'latest' })).actions as any[])
+      .length,
+    ofAlice.length,
+  );
 
   // Other filters: by transaction, by message, by masterchain block, by lt, excluding types, a page.
   const aliceJWtx = txs.find((tx) => tx.account === aliceJW);
@@ -158,11 +205,19 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   assert.ok(byMsg.some((a) => a.action_id === transfer.action_id));
   const inBlock = (await get(`/api/v3/actions?mc_seqno=${transfer.trace_mc_seqno_end}&limit=100`)).actions as any[];
   assert.ok(inBlock.length > 0 && inBlock.every((a) => a.trace_mc_seqno_end === transfer.trace_mc_seqno_end));
-  const window = (await get(`/api/v3/actions?account=${A}&start_lt=${transfer.trace_end_lt}&end_lt=${transfer.trace_end_lt}&limit=100`)).actions as any[];
+  const window = (await get(`/api/v3/actions?account=${A}&start_lt=${transfer.trace_end_lt}&end_lt=${transfer.trace_end_lt}&limit=100`))
+    .actions as any[];
   assert.deepEqual([...new Set(window.map((a) => a.trace_id))], [transfer.trace_id]);
-  assert.ok(((await get(`/api/v3/actions?account=${A}&exclude_action_type=contract_deploy,call_contract&limit=100`)).actions as any[]).every((a) => !['contract_deploy', 'call_contract'].includes(a.type)));
+  assert.ok(
+    ((await get(`/api/v3/actions?account=${A}&exclude_action_type=contract_deploy,call_contract&limit=100`)).actions as any[]).every(
+      (a) => !['contract_deploy', 'call_contract'].includes(a.type),
+    ),
+  );
   const second = (await get(`/api/v3/actions?account=${A}&limit=2&offset=1&sort=asc`)).actions as any[];
-  assert.deepEqual(second.map((a) => a.action_id), ofAlice.slice(1, 3).map((a) => a.action_id));
+  assert.deepEqual(
+    second.map((a) => a.action_id),
+    ofAlice.slice(1, 3).map((a) => a.action_id),
+  );
 
   // /traces?include_actions=true: the same actions (without accounts), the trace classified.
   const traces = await get(`/api/v3/traces?trace_id=${encodeURIComponent(transfer.trace_id)}&include_actions=true`);
@@ -171,7 +226,11 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   const byId = (list: any[]) => [...list].sort((x, y) => x.action_id.localeCompare(y.action_id));
   assert.deepEqual(byId(trace.actions), byId(transferTrace));
   const starts = trace.actions.map((a: any) => BigInt(a.start_lt));
-  assert.deepEqual(starts, [...starts].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), "a trace's actions by start_lt (toncenter's order there)");
+  assert.deepEqual(
+    starts,
+    [...starts].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+    "a trace's actions by start_lt (toncenter's order there)",
+  );
   assert.ok(traces.address_book[M], "the address book names the actions' jetton");
   // /events: toncenter's older name, actions always in, the list under `events` (not in toncenter's published spec).
   const events = await getJson(`${env.url}/api/v3/events?trace_id=${encodeURIComponent(transfer.trace_id)}`);
@@ -190,13 +249,23 @@ test("/actions on tongate's own token contracts: mint, transfer, burn, a bounced
   const ofTransfer = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(transfer.action_id)}`);
   assert.deepEqual(ofTransfer.body.jettons, balances.body.jettons);
   const ofDeploy = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(transferTrace[1].action_id)}`);
-  assert.deepEqual(ofDeploy.body, { changes: null, fees: null, jettons: null }, 'a deployment has none of its own (toncenter answers nulls)');
-  assert.deepEqual([(await getJson(`${env.url}/api/v3/balanceChanges`)).status, (await getJson(`${env.url}/api/v3/balanceChanges`)).body], [400, { error: 'trace_id or action_id is required' }]);
+  assert.deepEqual(
+    ofDeploy.body,
+    { changes: null, fees: null, jettons: null },
+    'a deployment has none of its own (toncenter answers nulls)',
+  );
+  assert.deepEqual(
+    [(await getJson(`${env.url}/api/v3/balanceChanges`)).status, (await getJson(`${env.url}/api/v3/balanceChanges`)).body],
+    [400, { error: 'trace_id or action_id is required' }],
+  );
   const noAction = await getJson(`${env.url}/api/v3/balanceChanges?action_id=${encodeURIComponent(Buffer.alloc(32).toString('base64'))}`);
   assert.deepEqual([noAction.status, noAction.body], [404, { error: 'action_id not found' }]);
 
   const [refused] = (await get(`/api/v3/actions?account=${B}&action_type=ton_transfer&sort=desc&limit=1`)).actions as any[];
-  assert.deepEqual([refused.success, refused.details.destination, refused.details.value, refused.accounts], [false, A, '1000000000000', undefined]);
+  assert.deepEqual(
+    [refused.success, refused.details.destination, refused.details.value, refused.accounts],
+    [false, A, '1000000000000', undefined],
+  );
   assert.equal(refused.transactions.length, 1, "the wallet's transaction alone: nothing was sent");
 
   // Bad input: a 4xx naming what was wrong.
@@ -225,11 +294,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.ok(answer.actions.every((a: any) => a.accounts.includes(A)));
     assert.ok(answer.address_book[A]);
     const hello = answer.actions.find((a: any) => a.details.comment === 'hello');
-    assert.deepEqual(hello.details, { source: A, destination: raw(s.walletB), value: '3000000000', value_extra_currencies: {}, comment: 'hello', encrypted: false });
+    assert.deepEqual(hello.details, {
+      source: A,
+      destination: raw(s.walletB),
+      value: '3000000000',
+      value_extra_currencies: {},
+      comment: 'hello',
+      encrypted: false,
+    });
     const traces = await get(`/api/v3/traces?account=${A}&include_actions=true&limit=100`);
     const byId = new Map(traces.traces.map((tr: any) => [tr.trace_id, tr]));
     const withHello = byId.get(hello.trace_id) as any;
-    assert.deepEqual(withHello.actions.map((a: any) => a.type), ['contract_deploy', 'ton_transfer', 'ton_transfer']);
-    assert.ok(traces.traces.every((tr: any) => tr.trace_info.classification_state === (tr.trace_info.trace_state === 'complete' ? 'ok' : 'unclassified')));
+    assert.deepEqual(
+      withHello.actions.map((a: any) => a.type),
+      ['contract_deploy', 'ton_transfer', 'ton_transfer'],
+    );
+    assert.ok(
+      traces.traces.every(
+        (tr: any) => tr.trace_info.classification_state === (tr.trace_info.trace_state === 'complete' ? 'ok' : 'unclassified'),
+      ),
+    );
   });
 }

@@ -7,8 +7,20 @@ import type { InsertBatch, SqlValue } from '../sql/driver.js';
 import type { ActionRecord, ClassificationState } from './classify.js';
 
 const ACTION_COLUMNS = [
-  'trace_id', 'action_id', 'type', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'trace_end_lt', 'trace_end_utime', 'trace_mc_seqno_end',
-  'success', 'ancestors', 'accounts', 'doc',
+  'trace_id',
+  'action_id',
+  'type',
+  'start_lt',
+  'end_lt',
+  'start_utime',
+  'end_utime',
+  'trace_end_lt',
+  'trace_end_utime',
+  'trace_mc_seqno_end',
+  'success',
+  'ancestors',
+  'accounts',
+  'doc',
 ];
 const ACCOUNT_COLUMNS = ['account', 'trace_id', 'action_id', 'trace_end_lt', 'trace_end_utime', 'action_end_lt', 'action_end_utime'];
 
@@ -53,8 +65,20 @@ export function actionBatches(traces: readonly ClassifiedTrace[]): InsertBatch[]
       const traceId = b64(a.traceId);
       const id = b64(a.actionId);
       actions.push([
-        traceId, id, a.type, a.startLt, a.endLt, a.startUtime, a.endUtime, a.traceEndLt, a.traceEndUtime, a.traceMcSeqnoEnd,
-        a.success ? 1 : 0, ancestorsText(a.ancestors), JSON.stringify(a.accounts), actionDoc(a),
+        traceId,
+        id,
+        a.type,
+        a.startLt,
+        a.endLt,
+        a.startUtime,
+        a.endUtime,
+        a.traceEndLt,
+        a.traceEndUtime,
+        a.traceMcSeqnoEnd,
+        a.success ? 1 : 0,
+        ancestorsText(a.ancestors),
+        JSON.stringify(a.accounts),
+        actionDoc(a),
       ]);
       for (const account of a.accounts) accounts.push([account, traceId, id, a.traceEndLt, a.traceEndUtime, a.endLt, a.endUtime]);
     }
@@ -62,7 +86,12 @@ export function actionBatches(traces: readonly ClassifiedTrace[]): InsertBatch[]
   const batches: InsertBatch[] = [];
   if (actions.length > 0) {
     batches.push({ table: 'actions', columns: ACTION_COLUMNS, rows: actions, conflict: 'ON CONFLICT (trace_id, action_id) DO NOTHING' });
-    batches.push({ table: 'action_accounts', columns: ACCOUNT_COLUMNS, rows: accounts, conflict: 'ON CONFLICT (account, trace_id, action_id) DO NOTHING' });
+    batches.push({
+      table: 'action_accounts',
+      columns: ACCOUNT_COLUMNS,
+      rows: accounts,
+      conflict: 'ON CONFLICT (account, trace_id, action_id) DO NOTHING',
+    });
   }
   if (traces.length > 0) {
     batches.push({

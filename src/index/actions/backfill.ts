@@ -45,7 +45,11 @@ const ATTEMPTS = 5;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One group after `cursor` (hex trace_id, '' for the start): the new cursor, or null when no trace is left. */
-async function group(driver: SqlDriver, cursor: string, size: number): Promise<{ cursor: string; traces: number; classified: number } | null> {
+async function group(
+  driver: SqlDriver,
+  cursor: string,
+  size: number,
+): Promise<{ cursor: string; traces: number; classified: number } | null> {
   const rows = await driver.all(
     `SELECT t.*, c.state AS classified FROM traces t LEFT JOIN trace_classifications c ON c.trace_id = t.trace_id
      WHERE t.trace_id > ? ORDER BY t.trace_id LIMIT ${Math.trunc(size)}`,
@@ -58,7 +62,11 @@ async function group(driver: SqlDriver, cursor: string, size: number): Promise<{
     .filter((t) => t.state === 'complete' && t.transactions <= MAX_CLASSIFIED_TRANSACTIONS);
   const next = Buffer.from(traceRowOf(rows[rows.length - 1]).traceId, 'base64').toString('hex');
   const classified = await classifyTraces(driver, todo);
-  await driver.write(actionBatches(classified), [], [`UPDATE index_backfill_cursors SET after_key = '${next}' WHERE name = '${ACTIONS_BACKFILL}'`]);
+  await driver.write(
+    actionBatches(classified),
+    [],
+    [`UPDATE index_backfill_cursors SET after_key = '${next}' WHERE name = '${ACTIONS_BACKFILL}'`],
+  );
   return { cursor: next, traces: rows.length, classified: classified.length };
 }
 
@@ -90,16 +98,26 @@ export async function backfillActions(driver: SqlDriver, options: ActionsBackfil
   const info = logger?.info?.bind(logger);
   info?.({ traces: total, after: cursor || null }, 'index: classifying the actions of the traces indexed before actions were kept');
   const progress = info
-    ? new ProgressReporter({ job: 'actions back-fill', unit: 'traces', total, log: { info }, clock: options.clock, intervalMs: options.progressEveryMs })
+    ? new ProgressReporter({
+        job: 'actions back-fill',
+        unit: 'traces',
+        total,
+        log: { info },
+        clock: options.clock,
+        intervalMs: options.progressEveryMs,
+      })
     : undefined;
   for (;;) {
     if (options.stopped?.()) return 'stopped';
     const started = Date.now();
-    const done = await retried(() => group(driver, cursor, options.groupTraces ?? GROUP_TRACES), (error, attempt) => {
-      if (options.stopped?.()) return false;
-      logger?.warn?.({ err: error, after: cursor, attempt }, 'index: an actions back-fill group failed; trying it again');
-      return true;
-    });
+    const done = await retried(
+      () => group(driver, cursor, options.groupTraces ?? GROUP_TRACES),
+      (error, attempt) => {
+        if (options.stopped?.()) return false;
+        logger?.warn?.({ err: error, after: cursor, attempt }, 'index: an actions back-fill group failed; trying it again');
+        return true;
+      },
+    );
     if (done === 'stopped') return 'stopped';
     if (done === null) break;
     cursor = done.cursor;

@@ -74,6 +74,15 @@ function* breadthFirst(root: Node): Generator<Node> {
   }
 }
 
+/** The transfer a message asks for, or null when its body does not read as one. */
+function readTransfer(m: ActionMessage): ReturnType<typeof jettonTransfer> | null {
+  try {
+    return jettonTransfer(m.body());
+  } catch {
+    return null;
+  }
+}
+
 export interface ActionTransactions {
   actionId: string;
   type: string;
@@ -87,7 +96,11 @@ export interface BalanceChanges {
   actions: Map<string, Changes>;
 }
 
-export function balanceChanges(trace: TraceInput, wallets: ReadonlyMap<string, JettonWalletInfo>, actions: readonly ActionTransactions[]): BalanceChanges {
+export function balanceChanges(
+  trace: TraceInput,
+  wallets: ReadonlyMap<string, JettonWalletInfo>,
+  actions: readonly ActionTransactions[],
+): BalanceChanges {
   const { root, byTx } = nodesOf(trace.transactions);
   const total = empty();
   for (const node of breadthFirst(root)) {
@@ -107,12 +120,7 @@ export function balanceChanges(trace: TraceInput, wallets: ReadonlyMap<string, J
     }
     if (m.opcode === OP.jettonTransfer && m.source !== null && m.destination !== null) {
       const wallet = wallets.get(m.destination);
-      let body: ReturnType<typeof jettonTransfer> | null = null;
-      try {
-        body = jettonTransfer(m.body());
-      } catch {
-        body = null;
-      }
+      const body = readTransfer(m);
       const owners = new Map([...wallets.values()].filter((w) => w.jetton === wallet?.jetton).map((w) => [w.owner, w]));
       if (wallet && body) {
         const [sender, receiver] = [owners.get(m.source), body.destination === null ? undefined : owners.get(body.destination)];
@@ -156,7 +164,10 @@ export function jettonWalletCandidates(trace: TraceInput): string[] {
 export function balanceChangesText(changes: Changes | null): string {
   if (!changes) return '{"changes":null,"fees":null,"jettons":null}';
   const sorted = <V>(map: Map<string, V>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const object = <V>(map: Map<string, V>, value: (v: V) => string) => `{${sorted(map).map(([k, v]) => `${JSON.stringify(k)}:${value(v)}`).join(',')}}`;
+  const object = <V>(map: Map<string, V>, value: (v: V) => string) =>
+    `{${sorted(map)
+      .map(([k, v]) => `${JSON.stringify(k)}:${value(v)}`)
+      .join(',')}}`;
   const net = new Map(changes.value);
   for (const [k, v] of changes.fees) add(net, k, -v);
   const number = (v: bigint) => v.toString();

@@ -65,7 +65,12 @@ export interface DeployData {
 function withDeployment(block: Block, node: EventNode): void {
   if (!deploys(node.tx)) return;
   const m = node.message;
-  const deploy = new Block('contract_deploy', [node], { opcode: node.opcode(), source: m.source, destination: m.destination, value: m.value } satisfies DeployData);
+  const deploy = new Block('contract_deploy', [node], {
+    opcode: node.opcode(),
+    source: m.source,
+    destination: m.destination,
+    value: m.value,
+  } satisfies DeployData);
   deploy.failed = node.failed;
   block.childrenBlocks.push(deploy);
 }

@@ -83,7 +83,8 @@ export class Block {
       this.minLtWithoutInitiatingTx = first.tx.lt;
       this.initiatingEventNode = first.parent;
     }
-    for (const node of eventNodes) if (node.tx.origStatus !== 'active' && node.tx.endStatus === 'active') this.contractDeployments.add(node.tx.account);
+    for (const node of eventNodes)
+      if (node.tx.origStatus !== 'active' && node.tx.endStatus === 'active') this.contractDeployments.add(node.tx.account);
   }
 
   connect(other: Block): void {
@@ -92,9 +93,7 @@ export class Block {
   }
 
   topmostParent(): Block {
-    let block: Block = this;
-    while (block.parent) block = block.parent;
-    return block;
+    return this.parent ? this.parent.topmostParent() : this;
   }
 
   /** The blocks after this one, now the outermost blocks they belong to. */
@@ -174,7 +173,13 @@ function directionRank(block: Block): number {
 
 /** The earliest of `blocks` when each of the others follows one already taken, else null. */
 function earliestCommonBlock(blocks: Block[]): Block | null {
-  const sorted = [...blocks].sort((a, b) => (a.minLtWithoutInitiatingTx === b.minLtWithoutInitiatingTx ? directionRank(a) - directionRank(b) : a.minLtWithoutInitiatingTx < b.minLtWithoutInitiatingTx ? -1 : 1));
+  const sorted = [...blocks].sort((a, b) =>
+    a.minLtWithoutInitiatingTx === b.minLtWithoutInitiatingTx
+      ? directionRank(a) - directionRank(b)
+      : a.minLtWithoutInitiatingTx < b.minLtWithoutInitiatingTx
+        ? -1
+        : 1,
+  );
   const connected = [sorted[0]];
   for (const block of sorted) {
     if (connected.includes(block)) continue;
@@ -225,4 +230,5 @@ export const isCallContract = (block: Block | null, opcode?: number): block is C
   block instanceof CallContractBlock && (opcode === undefined || block.opcode === opcode);
 
 /** The first contract call among `blocks` with this opcode. */
-export const findCallContract = (blocks: Block[], opcode: number): CallContractBlock | undefined => blocks.find((b): b is CallContractBlock => isCallContract(b, opcode));
+export const findCallContract = (blocks: Block[], opcode: number): CallContractBlock | undefined =>
+  blocks.find((b): b is CallContractBlock => isCallContract(b, opcode));

@@ -101,7 +101,7 @@ function decodeUtf8(bytes: Buffer, bad: (byte: number) => string): string {
     return UTF8.decode(bytes);
   } catch {
     let out = '';
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       const n = sequenceAt(bytes, i);
       if (n > 0) {
         out += bytes.subarray(i, i + n).toString('utf8');
@@ -164,7 +164,17 @@ export function jettonTransfer(body: Cell): JettonTransferBody {
   const response = readAddress(cs);
   const customPayload = maybeRefBoc(cs);
   const forwardAmount = cs.loadCoins();
-  const result: JettonTransferBody = { queryId, amount, destination, response, customPayload, forwardAmount, forwardPayload: null, comment: null, encryptedComment: false };
+  const result: JettonTransferBody = {
+    queryId,
+    amount,
+    destination,
+    response,
+    customPayload,
+    forwardAmount,
+    forwardPayload: null,
+    comment: null,
+    encryptedComment: false,
+  };
   if (cs.remainingBits === 0) return result;
   const payload = cs.loadBit() ? cs.loadRef().beginParse() : cs;
   if (payload.remainingBits === 0) return result;

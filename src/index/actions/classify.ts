@@ -59,12 +59,41 @@ export interface Classification {
 
 /** The types whose parts are never actions of their own (toncenter's serializer's `v1_ops`). */
 const WHOLE_TYPES = new Set([
-  'call_contract', 'contract_deploy', 'jetton_burn', 'tick_tock', 'jetton_transfer', 'nft_transfer', 'nft_mint', 'jetton_mint', 'ton_transfer',
-  'stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request', 'dex_deposit_liquidity', 'jetton_swap', 'change_dns', 'delete_dns', 'renew_dns',
-  'subscribe', 'dex_withdraw_liquidity', 'unsubscribe', 'election_deposit', 'election_recover', 'auction_bid', 'nominator_pool_deposit',
-  'nominator_pool_withdraw_request', 'dedust_deposit_liquidity', 'dedust_deposit_liquidity_partial', 'tonstakers_deposit',
-  'tonstakers_withdraw_request', 'tonstakers_withdraw', 'ethena_withdrawal_request', 'ethena_deposit', 'tonco_deposit_liquidity',
-  'tonco_withdraw_liquidity', 'coffee_deposit_liquidity',
+  'call_contract',
+  'contract_deploy',
+  'jetton_burn',
+  'tick_tock',
+  'jetton_transfer',
+  'nft_transfer',
+  'nft_mint',
+  'jetton_mint',
+  'ton_transfer',
+  'stake_deposit',
+  'stake_withdrawal',
+  'stake_withdrawal_request',
+  'dex_deposit_liquidity',
+  'jetton_swap',
+  'change_dns',
+  'delete_dns',
+  'renew_dns',
+  'subscribe',
+  'dex_withdraw_liquidity',
+  'unsubscribe',
+  'election_deposit',
+  'election_recover',
+  'auction_bid',
+  'nominator_pool_deposit',
+  'nominator_pool_withdraw_request',
+  'dedust_deposit_liquidity',
+  'dedust_deposit_liquidity_partial',
+  'tonstakers_deposit',
+  'tonstakers_withdraw_request',
+  'tonstakers_withdraw',
+  'ethena_withdrawal_request',
+  'ethena_deposit',
+  'tonco_deposit_liquidity',
+  'tonco_withdraw_liquidity',
+  'coffee_deposit_liquidity',
 ]);
 
 /** Every type the matchers here build. */
@@ -75,7 +104,14 @@ export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_
 
 /** toncenter's matcher order, the families built here. */
 function matchers(contracts: KnownContracts): Matcher[] {
-  return [nftMintMatcher(contracts), jettonTransferMatcher(contracts), jettonBurnMatcher(contracts), nftTransferMatcher(contracts), changeDnsMatcher(contracts), jettonMintMatcher(contracts)];
+  return [
+    nftMintMatcher(contracts),
+    jettonTransferMatcher(contracts),
+    jettonBurnMatcher(contracts),
+    nftTransferMatcher(contracts),
+    changeDnsMatcher(contracts),
+    jettonMintMatcher(contracts),
+  ];
 }
 
 const actionId = (key: string): string => createHash('sha256').update(key).digest('base64');
@@ -142,7 +178,12 @@ function skipped(block: Block): boolean {
 }
 
 /** The actions of `blocks`; the children of a type that is not whole become actions too, marked with their ancestors. */
-function serialize(trace: TraceInput, blocks: Block[], parentId: string | null, out: { state: ClassificationState; ids: Set<string> }): ActionRecord[] {
+function serialize(
+  trace: TraceInput,
+  blocks: Block[],
+  parentId: string | null,
+  out: { state: ClassificationState; ids: Set<string> },
+): ActionRecord[] {
   const actions: ActionRecord[] = [];
   for (const block of blocks) {
     if (skipped(block)) continue;
@@ -206,7 +247,9 @@ function requestedActions(trace: TraceInput, contracts: KnownContracts): ActionR
     if (first.nextBlocks.length === 0) return [unknownAction(trace)];
     const matcher = requestedJettonTransferMatcher(contracts);
     for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
-    const actions = orderedBlocks(root).filter((b) => !skipped(b)).map((b) => record(trace, b, actionParts(b)));
+    const actions = orderedBlocks(root)
+      .filter((b) => !skipped(b))
+      .map((b) => record(trace, b, actionParts(b)));
     return actions.length > 0 ? actions : [unknownAction(trace)];
   } catch {
     return [unknownAction(trace)];

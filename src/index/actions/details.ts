@@ -33,7 +33,12 @@ function callContract(block: Block): ActionParts {
   const hasExtra = Object.keys(extra).length > 0;
   return {
     details: {
-      ...omitEmpty({ opcode: m.opcode === null ? null : formatOpcode(m.opcode), source: m.source, destination: m.destination, value: str(m.value) }),
+      ...omitEmpty({
+        opcode: m.opcode === null ? null : formatOpcode(m.opcode),
+        source: m.source,
+        destination: m.destination,
+        value: str(m.value),
+      }),
       extra_currencies: extra,
     },
     ends: [m.source, null, m.destination, null],
@@ -43,7 +48,12 @@ function callContract(block: Block): ActionParts {
 
 function contractDeploy(data: DeployData): ActionParts {
   return {
-    details: omitEmpty({ opcode: data.opcode === null ? null : formatOpcode(data.opcode), source: data.source, destination: data.destination, value: str(data.value) }),
+    details: omitEmpty({
+      opcode: data.opcode === null ? null : formatOpcode(data.opcode),
+      source: data.source,
+      destination: data.destination,
+      value: str(data.value),
+    }),
     ends: [data.source, null, data.destination, null],
   };
 }
@@ -52,7 +62,14 @@ function tonTransfer(block: TonTransferBlock): ActionParts {
   const m = block.message;
   const extra = m.extraCurrencies;
   return {
-    details: { source: m.source, destination: m.destination, value: str(m.value), value_extra_currencies: extra, comment: block.comment, encrypted: block.encrypted },
+    details: {
+      source: m.source,
+      destination: m.destination,
+      value: str(m.value),
+      value_extra_currencies: extra,
+      comment: block.comment,
+      encrypted: block.encrypted,
+    },
     ends: [m.source, null, m.destination, null],
     ...(Object.keys(extra).length > 0 ? { shownType: 'extra_currency_transfer' } : {}),
   };
@@ -113,7 +130,15 @@ function nftTransfer(d: NftTransferData): ActionParts {
 
 /** A DNS record's value in ton-index-go's sum-type shape (its DNSText lands in dns_storage_address: toncenter's own slip, kept). */
 function dnsValue(d: DnsData): Json {
-  const value: Json = { sum_type: d.value?.schema ?? null, dns_smc_address: null, dns_adnl_address: null, dns_text: null, dns_next_resolver_address: null, dns_storage_address: null, flags: null };
+  const value: Json = {
+    sum_type: d.value?.schema ?? null,
+    dns_smc_address: null,
+    dns_adnl_address: null,
+    dns_text: null,
+    dns_next_resolver_address: null,
+    dns_storage_address: null,
+    flags: null,
+  };
   const v = d.value;
   if (!v) return value;
   if (v.schema === 'DNSNextResolver') value.dns_next_resolver_address = v.address;
@@ -140,29 +165,53 @@ export function actionParts(block: Block): ActionParts {
       return jettonTransfer(block.data as JettonTransferData);
     case 'jetton_burn': {
       const d = block.data as JettonBurnData;
-      return { details: { owner: d.owner, owner_jetton_wallet: d.wallet, asset: d.asset, amount: str(d.amount) }, ends: [d.owner, d.wallet, null, null] };
+      return {
+        details: { owner: d.owner, owner_jetton_wallet: d.wallet, asset: d.asset, amount: str(d.amount) },
+        ends: [d.owner, d.wallet, null, null],
+      };
     }
     case 'jetton_mint': {
       const d = block.data as JettonMintData;
-      return { details: { asset: d.asset, receiver: d.to, receiver_jetton_wallet: d.toWallet, amount: str(d.amount), ton_amount: str(d.tonAmount) }, ends: [null, null, d.to, d.toWallet] };
+      return {
+        details: {
+          asset: d.asset,
+          receiver: d.to,
+          receiver_jetton_wallet: d.toWallet,
+          amount: str(d.amount),
+          ton_amount: str(d.tonAmount),
+        },
+        ends: [null, null, d.to, d.toWallet],
+      };
     }
     case 'nft_mint': {
       const d = block.data as NftMintData;
-      return { details: { ...omitEmpty({ owner: d.source }), nft_item: d.item, nft_collection: d.collection, nft_item_index: d.index }, ends: [d.source, null, d.item, null] };
+      return {
+        details: { ...omitEmpty({ owner: d.source }), nft_item: d.item, nft_collection: d.collection, nft_item_index: d.index },
+        ends: [d.source, null, d.item, null],
+      };
     }
     case 'nft_transfer':
       return nftTransfer(block.data as NftTransferData);
     case 'change_dns': {
       const d = block.data as DnsData;
-      return { details: { key: d.key, value: dnsValue(d), source: d.source, asset: d.destination, nft_collection: d.collection }, ends: [d.source, null, d.destination, null] };
+      return {
+        details: { key: d.key, value: dnsValue(d), source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
     }
     case 'delete_dns': {
       const d = block.data as DnsData;
-      return { details: { hash: d.key, source: d.source, asset: d.destination, nft_collection: d.collection }, ends: [d.source, null, d.destination, null] };
+      return {
+        details: { hash: d.key, source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
     }
     case 'renew_dns': {
       const d = block.data as DnsData;
-      return { details: { source: d.source, asset: d.destination, nft_collection: d.collection }, ends: [d.source, null, d.destination, null] };
+      return {
+        details: { source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
     }
     default:
       throw new Error(`no details for action type ${block.type}`);

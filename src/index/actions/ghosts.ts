@@ -19,7 +19,7 @@ function requestedMessages(body: Cell): Cell[] {
   if (cs.remainingBits >= 32 && cs.preloadUint(32) === V5_SIGNED_EXTERNAL) {
     cs.skip(32 * 4);
     const messages: Cell[] = [];
-    for (let list = cs.loadMaybeRef(); list; ) {
+    for (let list = cs.loadMaybeRef(); list;) {
       const item = list.beginParse();
       if (item.remainingBits === 0) break;
       list = item.loadRef();

@@ -32,11 +32,17 @@ export function classifiableTraces(batches: readonly InsertBatch[]): TraceRow[] 
 }
 
 /** Classifies `traces` (complete), reading what the group does not hold from the store. */
-export async function classifyTraces(store: SqlReads, traces: readonly TraceRow[], group: GroupRows = NO_GROUP_ROWS): Promise<ClassifiedTrace[]> {
+export async function classifyTraces(
+  store: SqlReads,
+  traces: readonly TraceRow[],
+  group: GroupRows = NO_GROUP_ROWS,
+): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
   const inputs = await traceInputs(store, traces, group);
   // The trace's accounts, and those a lone wallet request names (its jetton wallet: ghosts.ts).
-  const accounts = inputs.flatMap((t) => t.transactions.flatMap((tx) => [tx.account, ...(t.transactions.length === 1 ? ghostDestinations(tx) : [])]));
+  const accounts = inputs.flatMap((t) =>
+    t.transactions.flatMap((tx) => [tx.account, ...(t.transactions.length === 1 ? ghostDestinations(tx) : [])]),
+  );
   const contracts = await knownContracts(store, accounts, group);
   return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));
 }
@@ -54,7 +60,9 @@ export class GroupActions {
   async batches(blockRows: readonly InsertBatch[], traces: readonly InsertBatch[], tokens: readonly InsertBatch[]): Promise<InsertBatch[]> {
     const complete = classifiableTraces(traces);
     if (complete.length === 0) return [];
-    this.enabled ??= this.store.all(`SELECT 1 AS found FROM index_migrations WHERE version = ${ACTIONS_MIGRATION.version}`).then((rows) => rows.length > 0);
+    this.enabled ??= this.store
+      .all(`SELECT 1 AS found FROM index_migrations WHERE version = ${ACTIONS_MIGRATION.version}`)
+      .then((rows) => rows.length > 0);
     if (!(await this.enabled)) return [];
     const group = groupRowsOf([...blockRows, ...tokens], new Set(complete.map((t) => t.traceId)));
     return actionBatches(await classifyTraces(this.store, complete, group));

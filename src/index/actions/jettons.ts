@@ -42,7 +42,8 @@ export interface JettonMintData {
 }
 
 /** The jetton wallet the index knows at `address`, if any. */
-const walletAt = (contracts: KnownContracts, address: string | null) => (address === null ? undefined : contracts.jettonWallets.get(address));
+const walletAt = (contracts: KnownContracts, address: string | null) =>
+  address === null ? undefined : contracts.jettonWallets.get(address);
 
 /** A transfer's data: the request's fields, and what the matcher found out (who got it, what arrived). */
 function transferData(
@@ -51,14 +52,25 @@ function transferData(
   found: Pick<JettonTransferData, 'receiver' | 'receiverWallet' | 'asset' | 'amount' | 'forwardAmount'>,
 ): JettonTransferData {
   const { queryId, response, forwardPayload, customPayload, comment, encryptedComment } = body;
-  return { sender: block.message.source, senderWallet: block.message.destination, ...found, queryId, response, forwardPayload, customPayload, comment, encryptedComment };
+  return {
+    sender: block.message.source,
+    senderWallet: block.message.destination,
+    ...found,
+    queryId,
+    response,
+    forwardPayload,
+    customPayload,
+    comment,
+    encryptedComment,
+  };
 }
 
 class JettonTransferMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
-    super(OP.jettonTransfer, { child: new ContractMatcher(OP.jettonInternalTransfer, { child: new ContractMatcher(OP.jettonNotify, { optional: true }) }) });
+    super(OP.jettonTransfer, {
+      child: new ContractMatcher(OP.jettonInternalTransfer, { child: new ContractMatcher(OP.jettonNotify, { optional: true }) }),
+    });
   }
-
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const body = jettonTransfer(block.message.body());
@@ -88,20 +100,28 @@ class JettonBurnMatcher extends ContractMatcher {
     super(OP.jettonBurn, { child: new ContractMatcher(OP.jettonBurnNotification, { optional: true }) });
   }
 
-
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const amount = jettonBurnAmount(block.message.body());
     const address = block.message.destination;
     const wallet = walletAt(this.contracts, address);
     if (!wallet) throw new Error('a burn on a wallet the index does not know');
-    return folded('jetton_burn', { owner: wallet.owner, wallet: address, amount, asset: wallet.jetton } satisfies JettonBurnData, [block, ...others], block.failed);
+    return folded(
+      'jetton_burn',
+      { owner: wallet.owner, wallet: address, amount, asset: wallet.jetton } satisfies JettonBurnData,
+      [block, ...others],
+      block.failed,
+    );
   }
 }
 
 class JettonMintMatcher extends Matcher {
   constructor(private readonly contracts: KnownContracts) {
     const notify = () => new ContractMatcher(OP.jettonNotify, { optional: true });
-    super({ child: new OrMatcher([notify(), new ContractMatcher(OP.jettonInternalTransfer, { optional: true, child: notify() })], { optional: true }) });
+    super({
+      child: new OrMatcher([notify(), new ContractMatcher(OP.jettonInternalTransfer, { optional: true, child: notify() })], {
+        optional: true,
+      }),
+    });
   }
 
   override test(block: Block): boolean {
@@ -138,12 +158,17 @@ class RequestedJettonTransferMatcher extends ContractMatcher {
     super(OP.jettonTransfer);
   }
 
-
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const body = jettonTransfer(block.message.body());
     const senderWallet = block.message.destination;
     const wallet = walletAt(this.contracts, senderWallet);
-    const data = transferData(block, body, { receiver: body.destination, receiverWallet: null, asset: wallet?.jetton ?? null, amount: body.amount, forwardAmount: body.forwardAmount });
+    const data = transferData(block, body, {
+      receiver: body.destination,
+      receiverWallet: null,
+      asset: wallet?.jetton ?? null,
+      amount: body.amount,
+      forwardAmount: body.forwardAmount,
+    });
     return folded('jetton_transfer', data, [block, ...others], block.failed);
   }
 }

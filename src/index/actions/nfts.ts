@@ -63,13 +63,16 @@ class NftMintMatcher extends Matcher {
 class NftTransferMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
     const optional = { optional: true };
-    super(OP.nftTransfer, { child: new OrMatcher([new ContractMatcher(OP.nftOwnershipAssigned, optional), new ContractMatcher(OP.excess, optional)], optional) });
+    super(OP.nftTransfer, {
+      child: new OrMatcher([new ContractMatcher(OP.nftOwnershipAssigned, optional), new ContractMatcher(OP.excess, optional)], optional),
+    });
   }
-
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const body = nftTransfer(block.message.body());
-    const assigned = others.filter((b): b is CallContractBlock => isCallContract(b, OP.nftOwnershipAssigned)).map((b) => nftPreviousOwner(b.message.body()));
+    const assigned = others
+      .filter((b): b is CallContractBlock => isCallContract(b, OP.nftOwnershipAssigned))
+      .map((b) => nftPreviousOwner(b.message.body()));
     const address = block.eventNodes[0].tx.account;
     const item = this.contracts.nftItems.get(address);
     if (!item) return [];
@@ -94,13 +97,17 @@ class ChangeDnsMatcher extends ContractMatcher {
     super(OP.changeDnsRecord, { child: new ContractMatcher(OP.bounced, { optional: true, includeExcess: false }) });
   }
 
-
   override build(block: CallContractBlock, others: Block[]): Block[] {
     const { key, value } = changeDnsRecord(block.message.body());
     const destination = block.message.destination;
     const item = destination === null ? undefined : this.contracts.nftItems.get(destination);
     const type = value !== null ? 'change_dns' : key === ZERO_KEY ? 'renew_dns' : 'delete_dns';
-    return folded(type, { source: block.message.source, destination, key, value, collection: item?.collection ?? null } satisfies DnsData, [block, ...others], block.failed);
+    return folded(
+      type,
+      { source: block.message.source, destination, key, value, collection: item?.collection ?? null } satisfies DnsData,
+      [block, ...others],
+      block.failed,
+    );
   }
 }
 

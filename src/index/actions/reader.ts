@@ -60,7 +60,8 @@ function typeConditions(where: Where, filter: Pick<ActionQuery, 'action_type' | 
   else where.in('A.type', [...filter.supported]);
   where.in('A.type', filter.exclude_action_type, true);
   const hidden = PARENT_TYPES.filter((t) => filter.supported.has(t));
-  if (hidden.length > 0) where.add(`(A.ancestors IS NULL OR NOT (${hidden.map(() => 'A.ancestors LIKE ?').join(' OR ')}))`, ...hidden.map((t) => `%,${t},%`));
+  if (hidden.length > 0)
+    where.add(`(A.ancestors IS NULL OR NOT (${hidden.map(() => 'A.ancestors LIKE ?').join(' OR ')}))`, ...hidden.map((t) => `%,${t},%`));
 }
 
 export class ActionReader {
@@ -73,7 +74,9 @@ export class ActionReader {
     const byUtime = filter.start_utime !== undefined || filter.end_utime !== undefined;
     const viaAccount = filter.account !== undefined && !byId;
     const t = viaAccount ? 'AA' : 'A';
-    const [traceEnd, actionEnd] = byUtime ? [`${t}.trace_end_utime`, viaAccount ? 'AA.action_end_utime' : 'A.end_utime'] : [`${t}.trace_end_lt`, viaAccount ? 'AA.action_end_lt' : 'A.end_lt'];
+    const [traceEnd, actionEnd] = byUtime
+      ? [`${t}.trace_end_utime`, viaAccount ? 'AA.action_end_utime' : 'A.end_utime']
+      : [`${t}.trace_end_lt`, viaAccount ? 'AA.action_end_lt' : 'A.end_lt'];
     const where = new Where();
     const holding = await this.holdingTransactions(filter);
     if (byId) where.in('A.action_id', filter.action_id);
@@ -115,7 +118,11 @@ export class ActionReader {
         `SELECT in_tx_hash, out_tx_hash FROM messages WHERE msg_hash IN (${placeholders(msgHashes)}) OR hash_norm IN (${placeholders(msgHashes)})`,
         [...msgHashes, ...msgHashes],
       );
-      const found = new Set(rows.flatMap((r) => [r.in_tx_hash, r.out_tx_hash].filter((h) => h !== null && h !== undefined).map((h) => bytes(h).toString('base64'))));
+      const found = new Set(
+        rows.flatMap((r) =>
+          [r.in_tx_hash, r.out_tx_hash].filter((h) => h !== null && h !== undefined).map((h) => bytes(h).toString('base64')),
+        ),
+      );
       if (txHashes.length > 0) {
         // Both filters: the transactions named by hash that also carry one of the messages.
         for (const h of [...hashes]) if (!found.has(h)) hashes.delete(h);
@@ -125,7 +132,10 @@ export class ActionReader {
     }
     if (hashes.size === 0) return { hashes, traces: [] };
     const keys: SqlValue[] = [...hashes].map((h) => Buffer.from(h, 'base64'));
-    const rows = await this.driver.all(`SELECT DISTINCT trace_id FROM transactions WHERE hash IN (${placeholders(keys)}) AND trace_id IS NOT NULL`, keys);
+    const rows = await this.driver.all(
+      `SELECT DISTINCT trace_id FROM transactions WHERE hash IN (${placeholders(keys)}) AND trace_id IS NOT NULL`,
+      keys,
+    );
     return { hashes, traces: rows.map((r) => bytes(r.trace_id)) };
   }
 
@@ -135,7 +145,10 @@ export class ActionReader {
     if (traceIds.length === 0) return byTrace;
     const where = new Where().in('A.trace_id', [...traceIds]);
     typeConditions(where, { supported });
-    const rows = await this.driver.all(`SELECT ${COLUMNS} FROM actions A ${where} ORDER BY A.trace_id, A.start_lt, A.end_lt, A.action_id`, where.params);
+    const rows = await this.driver.all(
+      `SELECT ${COLUMNS} FROM actions A ${where} ORDER BY A.trace_id, A.start_lt, A.end_lt, A.action_id`,
+      where.params,
+    );
     for (const action of rows.map(storedAction)) {
       const id = action.traceId.toString('base64');
       const list = byTrace.get(id);
@@ -152,7 +165,9 @@ export class ActionReader {
   }
 
   /** What /balanceChanges computes from (balance-changes.ts): the trace, its jetton wallets, its actions' transactions; null for no such trace. */
-  async balanceInputs(traceId: Buffer): Promise<{ trace: TraceInput; wallets: ReadonlyMap<string, JettonWalletInfo>; actions: ActionTransactions[] } | null> {
+  async balanceInputs(
+    traceId: Buffer,
+  ): Promise<{ trace: TraceInput; wallets: ReadonlyMap<string, JettonWalletInfo>; actions: ActionTransactions[] } | null> {
     const [row] = await this.driver.all('SELECT * FROM traces WHERE trace_id = ?', [traceId]);
     if (!row) return null;
     const [trace] = await traceInputs(this.driver, [traceRowOf(row)]);
@@ -164,14 +179,20 @@ export class ActionReader {
     return {
       trace,
       wallets: jettonWallets,
-      actions: actions.map((a) => ({ actionId: bytes(a.action_id).toString('base64'), type: text(a.type), transactions: (JSON.parse(text(a.doc)) as { transactions: string[] }).transactions })),
+      actions: actions.map((a) => ({
+        actionId: bytes(a.action_id).toString('base64'),
+        type: text(a.type),
+        transactions: (JSON.parse(text(a.doc)) as { transactions: string[] }).transactions,
+      })),
     };
   }
 
   /** toncenter's classification_state of each classified trace among `traceIds` (base64 -> state). */
   async classificationStates(traceIds: readonly Buffer[]): Promise<Map<string, string>> {
     if (traceIds.length === 0) return new Map();
-    const rows = await this.driver.all(`SELECT trace_id, state FROM trace_classifications WHERE trace_id IN (${placeholders(traceIds)})`, [...traceIds]);
+    const rows = await this.driver.all(`SELECT trace_id, state FROM trace_classifications WHERE trace_id IN (${placeholders(traceIds)})`, [
+      ...traceIds,
+    ]);
     return new Map(rows.map((r) => [bytes(r.trace_id).toString('base64'), text(r.state)]));
   }
 }

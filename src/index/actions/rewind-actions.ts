@@ -33,7 +33,12 @@ export async function rewoundActions(driver: SqlDriver, seqno: number): Promise<
   return {
     batches: [
       { table: 'rewind_traces', columns: ['trace_id'], rows: traces.map((t) => [t]), conflict: 'ON CONFLICT (trace_id) DO NOTHING' },
-      { table: 'rewind_action_accounts', columns: ['account'], rows: [...accounts].map((a) => [a]), conflict: 'ON CONFLICT (account) DO NOTHING' },
+      {
+        table: 'rewind_action_accounts',
+        columns: ['account'],
+        rows: [...accounts].map((a) => [a]),
+        conflict: 'ON CONFLICT (account) DO NOTHING',
+      },
     ],
     before: [
       `CREATE TABLE IF NOT EXISTS rewind_traces (trace_id ${bytesType} PRIMARY KEY)`,

@@ -27,26 +27,26 @@ export const ACTION_TABLES = ['actions', 'action_accounts', 'trace_classificatio
 function tables(dialect: Dialect): string[] {
   const { bytes, int64 } = types(dialect);
   return [
-      // Columns grouped by what they are: the key, the action's bounds, its trace's end, the rest.
-      `CREATE TABLE IF NOT EXISTS actions (
+    // Columns grouped by what they are: the key, the action's bounds, its trace's end, the rest.
+    `CREATE TABLE IF NOT EXISTS actions (
         trace_id ${bytes} NOT NULL, action_id ${bytes} NOT NULL, type TEXT NOT NULL,
         start_lt ${int64} NOT NULL, end_lt ${int64} NOT NULL, start_utime ${int64} NOT NULL, end_utime ${int64} NOT NULL,
         trace_end_lt ${int64} NOT NULL, trace_end_utime ${int64} NOT NULL, trace_mc_seqno_end INTEGER NOT NULL,
         success INTEGER NOT NULL, ancestors TEXT, accounts TEXT NOT NULL, doc TEXT NOT NULL,
         PRIMARY KEY (trace_id, action_id)
       )`,
-      `CREATE INDEX IF NOT EXISTS actions_trace_end_lt ON actions (trace_end_lt, trace_id, end_lt, action_id)`,
-      `CREATE INDEX IF NOT EXISTS actions_trace_end_utime ON actions (trace_end_utime, trace_id, end_utime, action_id)`,
-      `CREATE INDEX IF NOT EXISTS actions_action_id ON actions (action_id)`,
-      `CREATE INDEX IF NOT EXISTS actions_mc_seqno ON actions (trace_mc_seqno_end)`,
-      `CREATE TABLE IF NOT EXISTS action_accounts (
+    `CREATE INDEX IF NOT EXISTS actions_trace_end_lt ON actions (trace_end_lt, trace_id, end_lt, action_id)`,
+    `CREATE INDEX IF NOT EXISTS actions_trace_end_utime ON actions (trace_end_utime, trace_id, end_utime, action_id)`,
+    `CREATE INDEX IF NOT EXISTS actions_action_id ON actions (action_id)`,
+    `CREATE INDEX IF NOT EXISTS actions_mc_seqno ON actions (trace_mc_seqno_end)`,
+    `CREATE TABLE IF NOT EXISTS action_accounts (
         account TEXT NOT NULL, trace_id ${bytes} NOT NULL, action_id ${bytes} NOT NULL,
         trace_end_lt ${int64} NOT NULL, trace_end_utime ${int64} NOT NULL, action_end_lt ${int64} NOT NULL, action_end_utime ${int64} NOT NULL,
         PRIMARY KEY (account, trace_id, action_id)
       )`,
-      `CREATE INDEX IF NOT EXISTS action_accounts_lt ON action_accounts (account, trace_end_lt, trace_id, action_end_lt, action_id)`,
-      `CREATE INDEX IF NOT EXISTS action_accounts_utime ON action_accounts (account, trace_end_utime, trace_id, action_end_utime, action_id)`,
-      `CREATE TABLE IF NOT EXISTS trace_classifications (trace_id ${bytes} PRIMARY KEY, state TEXT NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS action_accounts_lt ON action_accounts (account, trace_end_lt, trace_id, action_end_lt, action_id)`,
+    `CREATE INDEX IF NOT EXISTS action_accounts_utime ON action_accounts (account, trace_end_utime, trace_id, action_end_utime, action_id)`,
+    `CREATE TABLE IF NOT EXISTS trace_classifications (trace_id ${bytes} PRIMARY KEY, state TEXT NOT NULL)`,
   ];
 }
 

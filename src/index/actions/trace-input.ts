@@ -87,7 +87,18 @@ export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems
 /** A v3 message document (src/ton/message-json.ts), as stored: the fields the classifier reads. */
 export type StoredMessageDoc = Pick<
   V3MessageJson,
-  'hash' | 'source' | 'destination' | 'value' | 'value_extra_currencies' | 'fwd_fee' | 'opcode' | 'bounce' | 'bounced' | 'created_lt' | 'created_at' | 'message_content'
+  | 'hash'
+  | 'source'
+  | 'destination'
+  | 'value'
+  | 'value_extra_currencies'
+  | 'fwd_fee'
+  | 'opcode'
+  | 'bounce'
+  | 'bounced'
+  | 'created_lt'
+  | 'created_at'
+  | 'message_content'
 >;
 
 /** A v3 transaction document as stored: its messages by hash (block-rows.ts). */

@@ -8,7 +8,15 @@ import { placeholders } from '../sql/where.js';
 import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { bytes, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
-import { transactionOf, type JettonWalletInfo, type KnownContracts, type NftItemInfo, type StoredMessageDoc, type StoredTransactionDoc, type TraceInput } from './trace-input.js';
+import {
+  transactionOf,
+  type JettonWalletInfo,
+  type KnownContracts,
+  type NftItemInfo,
+  type StoredMessageDoc,
+  type StoredTransactionDoc,
+  type TraceInput,
+} from './trace-input.js';
 
 const CHUNK = 500;
 
@@ -49,9 +57,14 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
     } else if (batch.table === 'messages') {
       for (const get of rowsOf(batch)) rows.messages.set((get('msg_hash') as Buffer).toString('base64'), get('doc') as string);
     } else if (batch.table === 'jetton_wallets') {
-      for (const get of rowsOf(batch)) rows.jettonWallets.set(get('address') as string, { owner: get('owner') as string, jetton: get('jetton') as string });
+      for (const get of rowsOf(batch))
+        rows.jettonWallets.set(get('address') as string, { owner: get('owner') as string, jetton: get('jetton') as string });
     } else if (batch.table === 'nft_items') {
-      for (const get of rowsOf(batch)) rows.nftItems.set(get('address') as string, { index: get('item_index') as string, collection: get('collection_address') as string | null });
+      for (const get of rowsOf(batch))
+        rows.nftItems.set(get('address') as string, {
+          index: get('item_index') as string,
+          collection: get('collection_address') as string | null,
+        });
     }
   }
   return rows;
@@ -71,7 +84,10 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
     if (held.length < trace.transactions) missing.push(trace.traceId);
   }
   await chunked(missing, async (chunk) => {
-    const rows = await store.all(`SELECT trace_id, doc FROM transactions WHERE trace_id IN (${placeholders(chunk)})`, chunk.map((id) => Buffer.from(id, 'base64')));
+    const rows = await store.all(
+      `SELECT trace_id, doc FROM transactions WHERE trace_id IN (${placeholders(chunk)})`,
+      chunk.map((id) => Buffer.from(id, 'base64')),
+    );
     for (const row of rows) {
       const list = docs.get(bytes(row.trace_id).toString('base64'))!;
       const doc = JSON.parse(text(row.doc)) as StoredTransactionDoc;
@@ -91,7 +107,10 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
     }
   }
   await chunked([...new Set(wanted)], async (chunk) => {
-    const rows = await store.all(`SELECT msg_hash, doc FROM messages WHERE msg_hash IN (${placeholders(chunk)})`, chunk.map((h) => Buffer.from(h, 'base64')));
+    const rows = await store.all(
+      `SELECT msg_hash, doc FROM messages WHERE msg_hash IN (${placeholders(chunk)})`,
+      chunk.map((h) => Buffer.from(h, 'base64')),
+    );
     for (const row of rows) messages.set(bytes(row.msg_hash).toString('base64'), text(row.doc));
   });
   const parsed = new Map<string, StoredMessageDoc>();
@@ -119,7 +138,11 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
 }
 
 /** The jetton wallets and NFT items among `accounts`: detected in the group, else in the store. */
-export async function knownContracts(store: SqlReads, accounts: Iterable<string>, group: GroupRows = NO_GROUP_ROWS): Promise<KnownContracts> {
+export async function knownContracts(
+  store: SqlReads,
+  accounts: Iterable<string>,
+  group: GroupRows = NO_GROUP_ROWS,
+): Promise<KnownContracts> {
   const jettonWallets = new Map<string, JettonWalletInfo>();
   const nftItems = new Map<string, NftItemInfo>();
   const asked: string[] = [];
@@ -136,7 +159,11 @@ export async function knownContracts(store: SqlReads, accounts: Iterable<string>
       store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
     ]);
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
-    for (const row of items) nftItems.set(text(row.address), { index: text(row.item_index), collection: row.collection_address === null ? null : text(row.collection_address) });
+    for (const row of items)
+      nftItems.set(text(row.address), {
+        index: text(row.item_index),
+        collection: row.collection_address === null ? null : text(row.collection_address),
+      });
   });
   return { jettonWallets, nftItems };
 }

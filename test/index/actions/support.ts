@@ -34,7 +34,13 @@ export interface Step {
 let counter = 0;
 const fakeHash = (tag: string): string => createHash('sha256').update(`${tag}:${counter++}`).digest('base64');
 
-function message(source: string | null, destination: string | null, step: Partial<Step>, createdLt: bigint | null, createdAt: number | null): ActionMessage {
+function message(
+  source: string | null,
+  destination: string | null,
+  step: Partial<Step>,
+  createdLt: bigint | null,
+  createdAt: number | null,
+): ActionMessage {
   const body = step.body ?? beginCell().endCell();
   const bits = body.bits.length;
   return {
@@ -62,7 +68,11 @@ export interface Built {
 }
 
 /** A trace: an external into `wallet` (with `body`), whose transaction sends `steps`. */
-export function buildTrace(wallet: string, steps: Step[], options: { externalBody?: Cell; walletAborted?: boolean; walletDeploys?: boolean } = {}): Built {
+export function buildTrace(
+  wallet: string,
+  steps: Step[],
+  options: { externalBody?: Cell; walletAborted?: boolean; walletDeploys?: boolean } = {},
+): Built {
   let lt = 10_000n;
   const now = 1_700_000_000;
   const txs: ActionTransaction[] = [];

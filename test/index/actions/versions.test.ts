@@ -9,7 +9,8 @@ test('shortcuts expand, v1 is always in, latest by default', () => {
   assert.ok(v1.has('jetton_transfer') && v1.has('tick_tock'));
   assert.ok(!v1.has('unknown'), 'unknown is a v2 type: hidden from v1 clients');
   const latest = expandActionTypes([]);
-  for (const type of ['unknown', 'multisig_execute', 'nft_purchase', 'cocoon_worker_payout', 'dedust_v2_claim_fees']) assert.ok(latest.has(type), type);
+  for (const type of ['unknown', 'multisig_execute', 'nft_purchase', 'cocoon_worker_payout', 'dedust_v2_claim_fees'])
+    assert.ok(latest.has(type), type);
   assert.deepEqual(expandActionTypes(['jettons']), v1, 'a group is added to v1, which holds the jetton types already');
   assert.ok(expandActionTypes(['multisig']).has('multisig_approve'));
   assert.ok(expandActionTypes(['some_new_type']).has('some_new_type'), 'a name that is no shortcut is a type');

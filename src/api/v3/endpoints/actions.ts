@@ -17,20 +17,35 @@ function checkTypes(values: string[], name: string): void {
 export const SUPPORTED_ACTION_TYPES = {
   type: 'string[]',
   maxItems: 100,
-  description: 'Action types (or shortcuts: v1...v5, latest, jettons, nft, dns, multisig, ...) the client understands; v1 is always included, default latest. The X-Actions-Version header, when sent, replaces it.',
+  description:
+    'Action types (or shortcuts: v1...v5, latest, jettons, nft, dns, multisig, ...) the client understands; v1 is always included, default latest. The X-Actions-Version header, when sent, replaces it.',
 } as const;
 
 /** The actions' transactions, read with what /transactions shows of them. */
 async function actionsTransactionPage(reader: IndexReader, actions: StoredAction[]) {
   const traceIds = [...new Map(actions.map((a) => [a.traceId.toString('base64'), a.traceId])).values()];
   const wanted = new Set(actions.flatMap(actionTransactions));
-  const records = traceIds.length === 0 ? [] : (await reader.transactions({ traceIds }, 'asc', { limit: 1_000_000, offset: 0 })).filter((r) => wanted.has(r.hash.toString('base64')));
+  const records =
+    traceIds.length === 0
+      ? []
+      : (await reader.transactions({ traceIds }, 'asc', { limit: 1_000_000, offset: 0 })).filter((r) =>
+          wanted.has(r.hash.toString('base64')),
+        );
   return reader.transactionPage(records);
 }
 
 /** /traces: each trace's classification_state, and with include_actions its actions (format/actions.ts writes them). */
-export async function traceActions(reader: IndexReader, traceIds: Buffer[], include: boolean, supported: ReadonlySet<string>, testOnly: boolean): Promise<TraceActions> {
-  const [states, actions] = await Promise.all([reader.actions.classificationStates(traceIds), include ? reader.actions.ofTraces(traceIds, supported) : Promise.resolve(null)]);
+export async function traceActions(
+  reader: IndexReader,
+  traceIds: Buffer[],
+  include: boolean,
+  supported: ReadonlySet<string>,
+  testOnly: boolean,
+): Promise<TraceActions> {
+  const [states, actions] = await Promise.all([
+    reader.actions.classificationStates(traceIds),
+    include ? reader.actions.ofTraces(traceIds, supported) : Promise.resolve(null),
+  ]);
   if (!actions) return traceActionsOf({ states, actions, book: { states: [], domains: new Map() }, metadata: {} }, testOnly);
   const addresses = actionAddresses([...actions.values()].flat());
   const [book, metadata] = await Promise.all([reader.addressBookStates(addresses), reader.metadata(addresses)]);
@@ -41,7 +56,8 @@ const hashes = (description: string) => ({ type: 'hash[]', maxItems: 1000, descr
 const typeList = (description: string) => ({ type: 'string[]', maxItems: 100, description }) as const;
 const flag = (description: string) => ({ type: 'bool', default: false, description }) as const;
 /** A bound on the trace's end (toncenter's actions filter on trace_end_utime / trace_end_lt). */
-const traceEnd = <T extends 'utime' | 'int64'>(type: T, bound: string) => ({ type, description: `Actions of traces with ${bound}.` }) as const;
+const traceEnd = <T extends 'utime' | 'int64'>(type: T, bound: string) =>
+  ({ type, description: `Actions of traces with ${bound}.` }) as const;
 
 /** toncenter's ActionRequest, its window and page. */
 const ACTION_PARAMS = {
@@ -67,7 +83,7 @@ const ACTION_PARAMS = {
 export const actions = defineEndpoint({
   path: '/actions',
   tag: 'traces',
-  summary: 'Actions (what traces did, in toncenter\'s action types), ordered by the end of their trace',
+  summary: "Actions (what traces did, in toncenter's action types), ordered by the end of their trace",
   params: ACTION_PARAMS,
   response: ref('ActionsResponse'),
   async handle(p, network) {

@@ -2,7 +2,7 @@
  * `/api/v3/balanceChanges` (ton-index-go's, not in its published spec): what a trace, or one action of it, did to
  * balances (index/actions/balance-changes.ts), computed from the trace's transactions when asked.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { JsonText } from '../json-text.js';
 import type { ParamSpecs } from '../params.js';

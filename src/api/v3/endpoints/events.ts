@@ -9,7 +9,7 @@ import { traces } from './traces.js';
 export const events = defineEndpoint({
   ...traces,
   path: '/events',
-  summary: 'Traces with their actions, under `events` (toncenter\'s older name of /traces?include_actions=true)',
+  summary: "Traces with their actions, under `events` (toncenter's older name of /traces?include_actions=true)",
   response: ref('EventsResponse'),
   async handle(p, network) {
     const answer = (await traces.handle({ ...p, include_actions: true }, network)) as JsonText;

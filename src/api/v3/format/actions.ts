@@ -50,7 +50,10 @@ export function actionsText(page: ActionPage, options: { accounts: boolean; test
     page.transactions.records.forEach((r, i) => texts.set(r.hash.toString('base64'), rendered.texts[i]));
   }
   const answers = page.actions.map((action) =>
-    actionText(action, { accounts: options.accounts, transactions: page.transactions ? actionTransactions(action).flatMap((h) => texts.get(h) ?? []) : undefined }),
+    actionText(action, {
+      accounts: options.accounts,
+      transactions: page.transactions ? actionTransactions(action).flatMap((h) => texts.get(h) ?? []) : undefined,
+    }),
   );
   return jsonObject([
     ['actions', `[${answers.join(',')}]`],
@@ -71,7 +74,12 @@ export interface TraceActions {
 
 /** The page's actions as /traces writes them (no `accounts`), from what endpoints/actions.ts read. */
 export function traceActionsOf(
-  read: { states: Map<string, string>; actions: Map<string, StoredAction[]> | null; book: AddressBookStates; metadata: Record<string, AddressMetadata> },
+  read: {
+    states: Map<string, string>;
+    actions: Map<string, StoredAction[]> | null;
+    book: AddressBookStates;
+    metadata: Record<string, AddressMetadata>;
+  },
   testOnly: boolean,
 ): TraceActions {
   if (!read.actions) return { states: read.states, actions: null, addressBook: {}, metadata: {} };

@@ -53,10 +53,20 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
   );
 }
 
-/** `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata. */
-/** `classified`: the page's classification states and actions (format/actions.ts); a boolean: none read, `actions: []` when true. */
-export function tracesText(page: TracePage, transactions: TransactionPage, classified: TraceActions | boolean, testOnly: boolean): JsonText {
-  const actions = typeof classified === 'boolean' ? { states: new Map(), actions: classified ? new Map() : null, addressBook: {}, metadata: {} } : classified;
+/**
+ * `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata.
+ * `classified`: the page's classification states and actions (format/actions.ts); a boolean: none read, `actions: []` when true.
+ */
+export function tracesText(
+  page: TracePage,
+  transactions: TransactionPage,
+  classified: TraceActions | boolean,
+  testOnly: boolean,
+): JsonText {
+  const actions =
+    typeof classified === 'boolean'
+      ? { states: new Map(), actions: classified ? new Map() : null, addressBook: {}, metadata: {} }
+      : classified;
   const { traces } = page;
   const { records } = transactions;
   const rendered = renderTransactions(transactions, testOnly);
