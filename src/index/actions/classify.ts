@@ -23,6 +23,7 @@ import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
+import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
 export type ClassificationState = 'ok' | 'broken' | 'failed';
 
@@ -59,41 +60,11 @@ export interface Classification {
 
 /** The types whose parts are never actions of their own (toncenter's serializer's `v1_ops`). */
 const WHOLE_TYPES = new Set([
-  'call_contract',
-  'contract_deploy',
-  'jetton_burn',
-  'tick_tock',
-  'jetton_transfer',
-  'nft_transfer',
-  'nft_mint',
-  'jetton_mint',
-  'ton_transfer',
-  'stake_deposit',
-  'stake_withdrawal',
-  'stake_withdrawal_request',
-  'dex_deposit_liquidity',
-  'jetton_swap',
-  'change_dns',
-  'delete_dns',
-  'renew_dns',
-  'subscribe',
-  'dex_withdraw_liquidity',
-  'unsubscribe',
-  'election_deposit',
-  'election_recover',
-  'auction_bid',
-  'nominator_pool_deposit',
-  'nominator_pool_withdraw_request',
-  'dedust_deposit_liquidity',
-  'dedust_deposit_liquidity_partial',
-  'tonstakers_deposit',
-  'tonstakers_withdraw_request',
-  'tonstakers_withdraw',
-  'ethena_withdrawal_request',
-  'ethena_deposit',
-  'tonco_deposit_liquidity',
-  'tonco_withdraw_liquidity',
-  'coffee_deposit_liquidity',
+  // The v1 types, and protocol types of ton-indexer's that carry their parts inside.
+  ...ACTION_TYPE_SHORTCUTS.v1,
+  ...['nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity', 'dedust_deposit_liquidity_partial'],
+  ...['tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw', 'ethena_withdrawal_request', 'ethena_deposit'],
+  ...['tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity'],
 ]);
 
 /** Every type the matchers here build. */
