@@ -26,7 +26,7 @@ import { ManualClock } from '../../src/util/clock.js';
 import { nftCode } from '../../test/contracts/code.js';
 import { addressOf, compileContracts } from '../../test/v2/support/contracts.js';
 
-const FAUCET_MNEMONIC =
+export const FAUCET_MNEMONIC =
   'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
 
 /** TON each minted item is deployed with (the collection forwards it to the item). */
@@ -63,18 +63,18 @@ export interface TokenChain {
   sendRound(round: number): Promise<void>;
 }
 
-interface Signer {
+export interface Signer {
   wallet: WalletContractV4;
   keys: KeyPair;
 }
 
-function signer(seedByte: number): Signer {
+export function signer(seedByte: number): Signer {
   const keys = keyPairFromSeed(Buffer.alloc(32, seedByte));
   return { wallet: WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }), keys };
 }
 
 /** The wallet's external message carrying `messages`, signed, as a BoC (with the wallet's StateInit at seqno 0). */
-function signedExternal(s: Signer, seqno: number, validUntil: number, messages: ReturnType<typeof internal>[]): Buffer {
+export function signedExternal(s: Signer, seqno: number, validUntil: number, messages: ReturnType<typeof internal>[]): Buffer {
   const body = s.wallet.createTransfer({ seqno, secretKey: s.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, timeout: validUntil, messages });
   return beginCell()
     .store(storeMessage(external({ to: s.wallet.address, body, init: seqno === 0 ? s.wallet.init : undefined })))

@@ -92,6 +92,12 @@ function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: str
       if (!closing) logger?.warn?.({ err }, 'index: the token back-fill stopped; it resumes at the next start');
     });
   }
+  // Then the actions of traces completed before actions were kept (actions/backfill.ts): they need the token contracts.
+  backfill = backfill
+    .then(() => index.writer.backfillActions({ logger, stopped: () => closing }))
+    .catch((err: Error) => {
+      if (!closing) logger?.warn?.({ err }, 'index: the actions back-fill stopped; it resumes at the next start');
+    });
   return {
     write: (block) => index.writer.write(indexedFromFeed(block)),
     writeRows: (rows) => index.writer.writeRows(rows),

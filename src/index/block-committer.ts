@@ -17,6 +17,9 @@
  * (traces/trace-linker.ts): the rows of a transaction that continues an earlier trace get that trace's
  * id, and the touched traces' rows go into the same DB transaction. Only this thread writes, so what
  * the linker reads is what the group builds on.
+ *
+ * Actions: the traces a group completes are classified right before it is written (actions/group-actions.ts), their
+ * actions in the same DB transaction.
  */
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import { TraceLinker } from './traces/trace-linker.js';
@@ -24,6 +27,7 @@ import { applyTraceRemap } from './traces/remap.js';
 import { TokenDetector } from './tokens/detector.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import type { RenderedBlock } from './types.js';
+import { GroupActions } from './actions/group-actions.js';
 
 interface Waiting {
   block: RenderedBlock;
@@ -41,6 +45,7 @@ export class BlockCommitter {
   private holdAt: number | undefined;
   private readonly linker: TraceLinker;
   private tokens: TokenDetector;
+  private readonly actions: GroupActions;
 
   /** `getMethods`: how token detection runs get-methods (through the chain); without it only known wallets' events are kept. */
   constructor(
@@ -50,6 +55,7 @@ export class BlockCommitter {
     dnsRoots: readonly string[] = [],
   ) {
     this.linker = new TraceLinker(driver);
+    this.actions = new GroupActions(driver);
     this.tokens = new TokenDetector(driver, getMethods, dnsRoots);
   }
 
@@ -81,7 +87,10 @@ export class BlockCommitter {
           const traces = await this.linkTraces(group);
           // After the linking: token rows carry their transactions' final trace ids.
           const tokens = await this.tokenRows(group);
-          await this.driver.write([...group.flatMap((w) => w.block.rows as InsertBatch[]), ...traces, ...tokens]);
+          const rows = group.flatMap((w) => w.block.rows as InsertBatch[]);
+          // The traces the group completes, classified with the contracts just detected (actions/group-actions.ts).
+          const actions = await this.actions.batches(rows, traces, tokens);
+          await this.driver.write([...rows, ...traces, ...tokens, ...actions]);
         } catch (error) {
           this.fail(group, error as Error);
           continue;

@@ -23,6 +23,7 @@ import { TransactionReader, type PeerStates } from './read/transactions.js';
 import type { SqlReads } from './sql/driver.js';
 import { int } from './sql/values.js';
 import { NftReader } from './tokens/nft-reader.js';
+import { ActionReader } from './actions/reader.js';
 import { TokenReader } from './tokens/reader.js';
 import { TraceReader, type TracePage, type TracePageLimits } from './traces/reader.js';
 import type { TraceRow } from './traces/trace-row.js';
@@ -44,6 +45,8 @@ export class IndexReader {
   readonly nfts: NftReader;
   /** dns_entries queries (dns/reader.ts). */
   readonly dns: DnsReader;
+  /** The actions' queries (actions/reader.ts). */
+  readonly actions: ActionReader;
   private readonly blockReader: BlockReader;
   private readonly transactionReader: TransactionReader;
   private readonly messageReader: MessageReader;
@@ -56,6 +59,7 @@ export class IndexReader {
     this.tokens = new TokenReader(driver);
     this.nfts = new NftReader(driver);
     this.dns = new DnsReader(driver);
+    this.actions = new ActionReader(driver);
     this.blockReader = new BlockReader(driver);
     this.transactionReader = new TransactionReader(driver);
     this.messageReader = new MessageReader(driver);

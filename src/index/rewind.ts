@@ -13,6 +13,7 @@
  *                (a state changed by a devnet control has no transaction to find it by), or no row
  *   token tables events after deleted; jetton/NFT contracts among the accounts changed after detected again at
  *                their state as of `seqno` (tokens/rewind-tokens.ts)
+ *   actions      the actions of the traces that ended after `seqno` deleted (actions/rewind-actions.ts)
  * Rows of later blocks are found by lt: every transaction, message and block after `seqno` has a higher lt than
  * any before it (the first later block's start_lt bounds them). account_states documents are keyed by state
  * hash and reached only through transactions: those of dropped blocks stay, unreachable.
@@ -29,8 +30,10 @@ import { rewoundTokens, TOKEN_EVENT_TABLES, TOKEN_STATE_TABLES } from './tokens/
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './traces/trace-row.js';
 import type { IndexRewind } from './types.js';
+import { ACTION_TABLES } from './actions/schema.js';
+import { rewoundActions } from './actions/rewind-actions.js';
 
-const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES, 'dns_entries'] as const;
+const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES, 'dns_entries', ...ACTION_TABLES] as const;
 const LOOKUP_CHUNK = 500;
 
 /** Resolves once the index holds nothing after `seqno`; false when it held nothing after it anyway. */
@@ -67,6 +70,8 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
   }
 
   const tokens = await rewoundTokens(driver, rewind, firstLt, runner, dnsRoots);
+  // Before the traces are rewritten: the ones that ended after `seqno` lose their actions (actions/rewind-actions.ts).
+  const actions = await rewoundActions(driver, seqno);
   const { bytes: bytesType } = types(driver.dialect);
   const lt = firstLt.toString();
   await driver.write(
@@ -76,6 +81,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
       ...mergeBatches(stateRows),
       ...(traces.length > 0 ? [{ table: 'traces', columns: TRACE_COLUMNS, rows: traces.map(traceRowValues), conflict: TRACE_UPSERT }] : []),
       ...tokens.batches,
+      ...actions.batches,
     ],
     [
       `CREATE TABLE IF NOT EXISTS rewind_messages (hash ${bytesType} PRIMARY KEY)`,
@@ -83,6 +89,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
       'DELETE FROM rewind_messages',
       'DELETE FROM rewind_accounts',
       ...tokens.before,
+      ...actions.before,
     ],
     [
       `DELETE FROM messages WHERE sort_lt >= ${lt}`,
@@ -95,6 +102,7 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
       `DELETE FROM traces WHERE mc_seqno_end > ${seqno} AND mc_seqno_start > ${seqno}`,
       'DELETE FROM latest_account_states WHERE account IN (SELECT account FROM rewind_accounts)',
       ...tokens.after,
+      ...actions.after,
       // Emptied, not dropped: prepared statements (PostgreSQL's named ones) keep naming the same tables.
       'DELETE FROM rewind_messages',
       'DELETE FROM rewind_accounts',

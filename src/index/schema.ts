@@ -17,7 +17,8 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
- *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts)
+ *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts), the actions back-fill's
+ *   actions, action_accounts, trace_classifications  what complete traces did (actions/schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) (since migration 10
  * (account, lt, trace_id), traces/account-index-migration.ts) and (lt, account),
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
@@ -35,6 +36,7 @@ import { DNS_MIGRATION } from './dns/schema.js';
 import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
+import { ACTIONS_MIGRATION } from './actions/schema.js';
 
 
 export type { Migration };
@@ -157,6 +159,7 @@ export const MIGRATIONS: readonly Migration[] = [
   NFT_SALES_MIGRATION,
   TOKEN_METADATA_QUEUE_MIGRATION,
   ACCOUNT_TRACE_INDEX_MIGRATION,
+  ACTIONS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

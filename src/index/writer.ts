@@ -14,6 +14,7 @@ import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import { backfillTokens, type TokenBackfillOptions, type TokenBackfillOutcome } from './tokens/backfill.js';
 import type { IndexedBlock } from './types.js';
+import { backfillActions, type ActionsBackfillOptions, type ActionsBackfillOutcome } from './actions/backfill.js';
 
 export class IndexWriter {
   private readonly codeBocs = new CodeBocCache();
@@ -36,6 +37,11 @@ export class IndexWriter {
   /** The token back-fill (tokens/backfill.ts) with the detector blocks are committed with: `attach` with `thread: 'main'`, tests. */
   backfillTokens(options: TokenBackfillOptions = {}): Promise<TokenBackfillOutcome> {
     return backfillTokens(this.driver, () => this.committer.tokenDetector, options);
+  }
+
+  /** The actions back-fill (actions/backfill.ts) through this thread's connection: `attach` with `thread: 'main'`, tests. */
+  backfillActions(options: ActionsBackfillOptions = {}): Promise<ActionsBackfillOutcome> {
+    return backfillActions(this.driver, options);
   }
 
   /** Resolves once the block is committed; rejects with what failed (rendering or writing). */

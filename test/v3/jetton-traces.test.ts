@@ -176,7 +176,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const trace = await onlyTrace(server, ours, `tx_hash=${q(traceId)}`);
     assert.equal(trace.trace_id, traceId);
     assert.equal(trace.external_hash, externalHash, "the root's inbound (external) message");
-    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 5, transactions: 5, pending_messages: 0, classification_state: 'unclassified' });
+    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 5, transactions: 5, pending_messages: 0, classification_state: 'ok' });
     assert.equal(trace.is_incomplete, false);
     assert.ok(Number(trace.mc_seqno_end) >= Number(trace.mc_seqno_start) + 4, 'five blocks, one hop each');
     const order: string[] = trace.transactions_order;
@@ -243,7 +243,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const bounceHash = await sendThroughV2(client, alice, aliceKeys.secretKey, 1, [internal({ to: aliceJetton, value: toNano('0.2'), body: toCarol })]);
     await sealUntilQuiet(server);
     const bounced = await onlyTrace(server, ours, `msg_hash=${q(bounceHash)}`);
-    assert.deepEqual(bounced.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'unclassified' });
+    assert.deepEqual(bounced.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'ok' });
     const bOrder: string[] = bounced.transactions_order;
     const btx = (hash: string) => bounced.transactions[hash];
     assert.deepEqual(bOrder.map((h) => btx(h).account), [A, SJW, raw(carolJetton), SJW], 'alice -> her jetton wallet -> carol\'s (refuses) -> back');

@@ -82,7 +82,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const trace = answer.traces[0];
     assert.equal(trace.trace_id, early.trace_id, 'the id given while pending stays');
     assert.equal(trace.external_hash, go.message_hash);
-    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'unclassified' });
+    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'ok' });
     assert.equal(trace.is_incomplete, false);
     assert.ok(Number(trace.mc_seqno_end) >= Number(trace.mc_seqno_start) + 3, 'four blocks, one transaction each');
     const order: string[] = trace.transactions_order;
@@ -108,7 +108,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(txs.transactions.map((tx: any) => tx.hash), order);
     const withActions = (await server.get(`/api/v3/traces?trace_id=${encodeURIComponent(trace.trace_id)}&include_actions=true&supported_action_types=latest`)).body;
     check(ours, '/api/v3/traces', withActions);
-    assert.deepEqual(withActions.traces[0].actions, []);
+    // Classified once complete: the comment passed on, a TON transfer per hop (index/actions).
+    assert.deepEqual(
+      withActions.traces[0].actions.map((a: any) => [a.type, a.details.source, a.details.destination, a.details.comment]),
+      [['ton_transfer', W, F1, 'go'], ['ton_transfer', F1, F2, 'go'], ['ton_transfer', F2, W, 'go']],
+    );
     const latest = (await server.get('/api/v3/traces?limit=2')).body;
     check(ours, '/api/v3/traces', latest);
     assert.equal(latest.traces[0].trace_id, trace.trace_id, 'newest first');

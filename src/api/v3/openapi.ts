@@ -144,7 +144,7 @@ const SCHEMAS: Record<string, object> = {
     messages: { ...int, description: 'Completed message edges: the root\'s inbound message, every received internal message, every external-out message.' },
     transactions: int,
     pending_messages: { ...int, description: 'Internal messages sent and not yet received (a broken trace counts its unsent root message too).' },
-    classification_state: { type: 'string', enum: ['unclassified'] },
+    classification_state: { type: 'string', enum: ['unclassified', 'ok', 'broken', 'failed'], description: 'unclassified until the trace is complete (and for traces of more than 4000 transactions).' },
   }),
   Trace: obj(
     {
@@ -154,7 +154,7 @@ const SCHEMAS: Record<string, object> = {
       trace_info: ref('TraceMeta'),
       is_incomplete: { ...bool, description: 'True for a trace of more than 4000 transactions, listed without them.' },
       warning: str,
-      actions: { type: 'array', items: { type: 'object' }, maxItems: 0, description: 'With include_actions: always empty, no actions are classified yet.' },
+      actions: { ...list(ref('Action')), description: 'With include_actions: the trace\'s actions the client understands (supported_action_types), by start_lt; no `accounts`.' },
       trace: ref('TraceNode'),
       transactions_order: list(str),
       transactions: { type: 'object', additionalProperties: ref('Transaction') },
@@ -162,6 +162,28 @@ const SCHEMAS: Record<string, object> = {
     ['trace_id', 'external_hash', 'mc_seqno_start', 'mc_seqno_end', 'start_lt', 'start_utime', 'end_lt', 'end_utime', 'trace_info', 'is_incomplete'],
   ),
   TracesResponse: obj({ traces: list(ref('Trace')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  Action: obj(
+    {
+      trace_id: str, action_id: str, start_lt: str, end_lt: str, start_utime: int, end_utime: int,
+      trace_end_lt: str, trace_end_utime: int, trace_mc_seqno_end: int,
+      transactions: { ...list(str), description: 'The transactions of the action and the one that started it, by lt.' },
+      success: bool,
+      type: { ...str, description: 'toncenter\'s action type (ton_transfer, call_contract, contract_deploy, jetton_transfer, nft_transfer, change_dns, unknown, ...).' },
+      details: { type: 'object', additionalProperties: true, description: 'The type\'s fields as toncenter writes them (index/actions/details.ts).' },
+      trace_external_hash: str, trace_external_hash_norm: str,
+      accounts: { ...list(str), description: 'With include_accounts.' },
+      transactions_full: { ...list(ref('Transaction')), description: 'With include_transactions.' },
+      finality: { type: 'string', enum: ['finalized'] },
+    },
+    ['trace_id', 'action_id', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'trace_end_lt', 'trace_end_utime', 'trace_mc_seqno_end', 'transactions', 'success', 'type', 'details', 'finality'],
+  ),
+  ActionsResponse: obj({ actions: list(ref('Action')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  EventsResponse: obj({ events: list(ref('Trace')), address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  BalanceChangesResponse: obj({
+    changes: { type: 'object', nullable: true, additionalProperties: int, description: 'nanotons per account, net of fees.' },
+    fees: { type: 'object', nullable: true, additionalProperties: int, description: 'nanotons per account: its transactions\' fees and the forwarding fees of what it sent.' },
+    jettons: { type: 'object', nullable: true, additionalProperties: { type: 'object', additionalProperties: str }, description: 'Per account, per jetton master: the amount sent (negative) or received.' },
+  }),
   AddressBookRow: obj({ user_friendly: nstr, domain: nstr, interfaces: list(str) }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow') },
   TokenInfo: obj(

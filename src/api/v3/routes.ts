@@ -10,6 +10,7 @@ import type { AnyV3Endpoint, AnyV3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { emptiedKeys, parseQuery } from './params.js';
+import { withActionsVersion } from './actions-version.js';
 
 export interface V3RouteOptions {
   endpoints?: AnyV3Endpoint[];
@@ -45,7 +46,7 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
         const query = request.query as Record<string, unknown>;
-        const answer = await endpoint.handle(parseQuery(endpoint.params, query), request.network).catch((error) => {
+        const answer = await endpoint.handle(parseQuery(endpoint.params, withActionsVersion(request.headers, query)), request.network).catch((error) => {
           throw toApiError(error, request.log);
         });
         const emptied = emptiedKeys(request.headers, query);

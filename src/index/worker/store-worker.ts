@@ -14,6 +14,7 @@ import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
 import { PortGetMethods, type GetMethodReplies, type GetMethodRequests } from '../tokens/get-methods.js';
 import { backfillTokens } from '../tokens/backfill.js';
+import { backfillActions } from '../actions/backfill.js';
 import { buffer } from './transfer.js';
 
 export interface StoreWorkerData {
@@ -78,6 +79,13 @@ const backfill = runner
         if (!closing) log('warn')({ err: error }, 'index: the token back-fill stopped; it resumes at the next start');
       })
   : Promise.resolve();
+// Then the actions of traces completed before actions were kept (actions/backfill.ts): they need the token contracts.
+const actionsBackfill = backfill
+  .then(() => driver)
+  .then((d) => backfillActions(d, { logger: { info: log('info'), warn: log('warn') }, stopped: () => closing }))
+  .catch((error: Error) => {
+    if (!closing) log('warn')({ err: error }, 'index: the actions back-fill stopped; it resumes at the next start');
+  });
 
 rendered.on('message', (message: RenderedMessage) => {
   const { id, seqno, transactions } = message;
@@ -106,7 +114,7 @@ port.on('message', (request: StoreRequest) => {
   }
   void (async () => {
     closing = true;
-    await backfill;
+    await actionsBackfill;
     await (await driver.catch(() => undefined))?.close();
     rendered.close();
     port.postMessage({ closed: true } satisfies StoreReply);

@@ -8,6 +8,9 @@ import { nftCollections, nftItems, nftSales, nftTransfers } from './nfts.js';
 import { dnsRecords } from './dns.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
+import { actions } from './actions.js';
+import { events } from './events.js';
+import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 
@@ -22,6 +25,9 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   adjacentTransactions,
   messages,
   traces,
+  actions,
+  events,
+  balanceChangesEndpoint,
   jettonMasters,
   jettonWallets,
   jettonTransfers,

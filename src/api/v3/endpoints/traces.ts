@@ -1,8 +1,10 @@
 import { ApiError } from '../../../http/api-error.js';
+import { expandActionTypes } from '../../../index/actions/versions.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../format/traces.js';
 import { PAGE_PARAMS, SORT_PARAM, windowOf } from '../params.js';
 import { requireMasterchainBlock } from './transactions.js';
+import { SUPPORTED_ACTION_TYPES, traceActions } from './actions.js';
 
 export const traces = defineEndpoint({
   path: '/traces',
@@ -18,8 +20,8 @@ export const traces = defineEndpoint({
     end_utime: { type: 'utime', description: 'Traces that ended at or before this time (orders by end_utime).' },
     start_lt: { type: 'int64', description: 'Traces with end_lt >= start_lt.' },
     end_lt: { type: 'int64', description: 'Traces with end_lt <= end_lt.' },
-    include_actions: { type: 'bool', default: false, description: 'Add each trace\'s actions (none are classified yet: always []).' },
-    supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
+    include_actions: { type: 'bool', default: false, description: 'Add each trace\'s actions.' },
+    supported_action_types: SUPPORTED_ACTION_TYPES,
     ...PAGE_PARAMS,
     ...SORT_PARAM,
   },
@@ -38,6 +40,12 @@ export const traces = defineEndpoint({
       ...windowOf(p),
     };
     const page = await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS);
-    return tracesText(page, await reader.transactionPage(page.transactions, true), p.include_actions, network.testOnly);
+    // Each trace's classification_state, and its actions when asked (endpoints/actions.ts).
+    const ids = page.traces.map((row) => Buffer.from(row.traceId, 'base64'));
+    const [transactions, actions] = await Promise.all([
+      reader.transactionPage(page.transactions, true),
+      traceActions(reader, ids, p.include_actions, expandActionTypes(p.supported_action_types), network.testOnly),
+    ]);
+    return tracesText(page, transactions, actions, network.testOnly);
   },
 });

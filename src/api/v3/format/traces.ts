@@ -2,14 +2,16 @@
  * A page of v3 traces (/traces), written as text in toncenter's field order: the trace's row, its
  * trace_info, then (unless it is too large, or the page's budget of transactions is spent) its tree,
  * transactions_order and the transactions, each the same JSON /transactions writes; then the address_book
- * of every account they mention and the metadata of the token contracts among them. `actions` is written
- * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
+ * of every account they mention and the metadata of the token contracts among them. Each trace's
+ * classification_state and, when asked for, its `actions` come from `format/actions.ts` (traceActionsOf), the
+ * addresses the actions name joining the address_book and metadata.
  */
 import type { TransactionPage } from '../../../index/read/pages.js';
 import type { TracePage, TracePageLimits, TraceWithheld } from '../../../index/traces/reader.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions } from './transactions.js';
+import type { TraceActions } from './actions.js';
 
 /** ton-index-go's default -max-trace-txs: a larger trace is listed without its transactions. */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -33,13 +35,13 @@ const WARNINGS: Record<TraceWithheld, string> = { 'too large': TOO_LARGE_WARNING
 
 const hashText = (hash: string | null) => (hash === null ? 'null' : JSON.stringify(hash));
 
-function traceHead(row: TracePage['traces'][number], incomplete: boolean, warning: string | undefined, includeActions: boolean): string {
+function traceHead(row: TracePage['traces'][number], incomplete: boolean, warning: string | undefined, actions: TraceActions): string {
   const info = {
     trace_state: row.state,
     messages: row.messages,
     transactions: row.transactions,
     pending_messages: row.pendingMessages,
-    classification_state: 'unclassified',
+    classification_state: actions.states.get(row.traceId) ?? 'unclassified',
   };
   return (
     `{"trace_id":${hashText(row.traceId)},"external_hash":${hashText(row.externalHash)}` +
@@ -47,12 +49,24 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
     `,"start_lt":"${row.startLt}","start_utime":${row.startUtime},"end_lt":"${row.endLt}","end_utime":${row.endUtime}` +
     `,"trace_info":${JSON.stringify(info)},"is_incomplete":${incomplete}` +
     (warning ? `,"warning":${JSON.stringify(warning)}` : '') +
-    (includeActions ? ',"actions":[]' : '')
+    (actions.actions ? `,"actions":[${(actions.actions.get(row.traceId) ?? []).join(',')}]` : '')
   );
 }
 
-/** `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata. */
-export function tracesText(page: TracePage, transactions: TransactionPage, includeActions: boolean, testOnly: boolean): JsonText {
+/**
+ * `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata.
+ * `classified`: the page's classification states and actions (format/actions.ts); a boolean: none read, `actions: []` when true.
+ */
+export function tracesText(
+  page: TracePage,
+  transactions: TransactionPage,
+  classified: TraceActions | boolean,
+  testOnly: boolean,
+): JsonText {
+  const actions =
+    typeof classified === 'boolean'
+      ? { states: new Map(), actions: classified ? new Map() : null, addressBook: {}, metadata: {} }
+      : classified;
   const { traces } = page;
   const { records } = transactions;
   const rendered = renderTransactions(transactions, testOnly);
@@ -64,11 +78,11 @@ export function tracesText(page: TracePage, transactions: TransactionPage, inclu
     else byTrace.set(id, [i]);
   }
   const texts = traces.map((row) => {
-    if (row.withheld !== null) return `${traceHead(row, true, WARNINGS[row.withheld], includeActions)}}`;
+    if (row.withheld !== null) return `${traceHead(row, true, WARNINGS[row.withheld], actions)}}`;
     const members = byTrace.get(row.traceId) ?? [];
     const hashes = members.map((i) => records[i].hash.toString('base64'));
     const { root, warning } = traceTree(members.map((i, k) => ({ hash: hashes[k], ...rendered.messages[i] })));
-    let body = traceHead(row, false, warning, includeActions);
+    let body = traceHead(row, false, warning, actions);
     if (root) body += `,"trace":${JSON.stringify(root)}`;
     if (members.length > 0) {
       body += `,"transactions_order":${JSON.stringify(hashes)}`;
@@ -78,7 +92,7 @@ export function tracesText(page: TracePage, transactions: TransactionPage, inclu
   });
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
-    ['address_book', JSON.stringify(rendered.addressBook)],
-    ['metadata', JSON.stringify(rendered.metadata)],
+    ['address_book', JSON.stringify({ ...actions.addressBook, ...rendered.addressBook })],
+    ['metadata', JSON.stringify({ ...actions.metadata, ...rendered.metadata })],
   ]);
 }

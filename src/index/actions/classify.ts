@@ -1,0 +1,256 @@
+/**
+ * The actions of one complete trace, as toncenter's classifier finds them (`event_processing.py`,
+ * `trace_processor.py`, `block_tree_serializer.py`): the tree's basic blocks, every matcher in toncenter's order
+ * over the blocks not yet folded, then the blocks reachable from the root, and the deployments inside them,
+ * each one action. Pure: what the index knows of token contracts comes in `contracts`.
+ *
+ *   - `action_id` = base64(sha256(hash of the action's earliest message + its type)) (a tick-tock: its
+ *     transaction's hash), so the same trace gives the same ids wherever it is classified;
+ *   - `transactions` = the transactions of the action's events and the one that started it (the wallet that sent
+ *     the jetton transfer), by lt; `accounts` = their accounts and the action's ends;
+ *   - `success` is false when a step failed (an aborted transaction, a bounced transfer);
+ *   - skipped: the external message into a wallet (it is the trace's cause, not an action) and logs;
+ *   - a trace of one tick-tock transaction has no actions; a trace nothing describes gets one `unknown`
+ *     action (id = the trace id, every transaction and account);
+ *   - a classification that throws is `failed` and falls back to the basic actions alone.
+ */
+import { createHash } from 'node:crypto';
+import { eventTree, initialBlock } from './basic.js';
+import { Block } from './blocks.js';
+import { actionParts, unsupportedDetails, type ActionParts } from './details.js';
+import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJettonTransferMatcher } from './jettons.js';
+import { addGhostEvents } from './ghosts.js';
+import type { Matcher } from './matcher.js';
+import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
+import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
+import { ACTION_TYPE_SHORTCUTS } from './versions.js';
+
+export type ClassificationState = 'ok' | 'broken' | 'failed';
+
+export interface ActionRecord {
+  traceId: string;
+  actionId: string;
+  /** The stored type (what `action_type` filters on). */
+  type: string;
+  /** The type the answer shows (`extra_currency_transfer` for a transfer carrying extra currencies). */
+  shownType: string;
+  startLt: bigint;
+  endLt: bigint;
+  startUtime: number;
+  endUtime: number;
+  traceEndLt: bigint;
+  traceEndUtime: number;
+  traceMcSeqnoEnd: number;
+  traceExternalHash: string | null;
+  /** Absent on an `unknown` action (toncenter leaves it out there). */
+  traceExternalHashNorm: string | null;
+  /** base64 hashes, by lt */
+  transactions: string[];
+  success: boolean;
+  details: Record<string, unknown>;
+  accounts: string[];
+  /** Types of the actions this one is part of (a child of a newer action type: hidden from clients that know the parent). */
+  ancestors: string[];
+}
+
+export interface Classification {
+  state: ClassificationState;
+  actions: ActionRecord[];
+}
+
+/** The types whose parts are never actions of their own (toncenter's serializer's `v1_ops`). */
+const WHOLE_TYPES = new Set([
+  // The v1 types, and protocol types of ton-indexer's that carry their parts inside.
+  ...ACTION_TYPE_SHORTCUTS.v1,
+  ...['nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity', 'dedust_deposit_liquidity_partial'],
+  ...['tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw', 'ethena_withdrawal_request', 'ethena_deposit'],
+  ...['tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity'],
+]);
+
+/** Every type the matchers here build. */
+const BUILT_TYPES = ['jetton_transfer', 'jetton_burn', 'jetton_mint', 'nft_mint', 'nft_transfer', 'change_dns', 'delete_dns', 'renew_dns'];
+
+/** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
+export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_TYPES.has(t));
+
+/** toncenter's matcher order, the families built here. */
+function matchers(contracts: KnownContracts): Matcher[] {
+  return [
+    nftMintMatcher(contracts),
+    jettonTransferMatcher(contracts),
+    jettonBurnMatcher(contracts),
+    nftTransferMatcher(contracts),
+    changeDnsMatcher(contracts),
+    jettonMintMatcher(contracts),
+  ];
+}
+
+const actionId = (key: string): string => createHash('sha256').update(key).digest('base64');
+
+/** The blocks in the order toncenter serializes them: breadth first from the root, then the deployments inside them. */
+function orderedBlocks(root: Block): Block[] {
+  const blocks = [...new Set(root.bfs())];
+  const seen = new Set<Block>();
+  for (let i = 0; i < blocks.length; i++) {
+    const queue = [...blocks[i].childrenBlocks];
+    while (queue.length > 0) {
+      const child = queue.shift()!;
+      if (child.type === 'contract_deploy' && !seen.has(child)) blocks.push(child);
+      else queue.push(...child.childrenBlocks);
+      seen.add(child);
+    }
+  }
+  return blocks;
+}
+
+function byLt(txs: Iterable<ActionTransaction>): string[] {
+  return [...new Set(txs)].sort((a, b) => (a.lt === b.lt ? a.account.localeCompare(b.account) : a.lt < b.lt ? -1 : 1)).map((tx) => tx.hash);
+}
+
+function record(trace: TraceInput, block: Block, parts: ActionParts): ActionRecord {
+  const earliest = block.eventNodes.reduce((min, node) => (node.lt() < min.lt() ? node : min));
+  const accounts = block.eventNodes.map((n) => n.tx.account);
+  const [source, sourceSecondary, destination, destinationSecondary] = parts.ends;
+  accounts.push(...[source, sourceSecondary].filter((a): a is string => a !== null));
+  if (!block.isGhostBlock) accounts.push(...[destination, destinationSecondary].filter((a): a is string => a !== null));
+  const txs = block.eventNodes.map((n) => n.tx);
+  const initiating = block.initiatingEventNode;
+  if (initiating) {
+    txs.push(initiating.tx);
+    accounts.push(initiating.tx.account);
+  }
+  return {
+    traceId: trace.traceId,
+    actionId: actionId(earliest.message.hash + block.type),
+    type: block.type,
+    shownType: parts.shownType ?? block.type,
+    startLt: block.minLt,
+    endLt: block.maxLt,
+    startUtime: block.minUtime,
+    endUtime: block.maxUtime,
+    traceEndLt: trace.endLt,
+    traceEndUtime: trace.endUtime,
+    traceMcSeqnoEnd: trace.mcSeqnoEnd,
+    traceExternalHash: trace.externalHash,
+    traceExternalHashNorm: trace.externalHashNorm,
+    transactions: byLt(txs),
+    success: !block.failed,
+    details: parts.details,
+    accounts: [...new Set(accounts)],
+    ancestors: [],
+  };
+}
+
+/** A block that is no action: the root, an empty one, the external into a wallet, a log. */
+function skipped(block: Block): boolean {
+  if (block.type === 'root' || block.type === 'empty') return true;
+  const message = block.eventNodes[0]?.message;
+  return block.type === 'call_contract' && (message.destination === null || message.source === null);
+}
+
+/** The actions of `blocks`; the children of a type that is not whole become actions too, marked with their ancestors. */
+function serialize(
+  trace: TraceInput,
+  blocks: Block[],
+  parentId: string | null,
+  out: { state: ClassificationState; ids: Set<string> },
+): ActionRecord[] {
+  const actions: ActionRecord[] = [];
+  for (const block of blocks) {
+    if (skipped(block)) continue;
+    if (block.broken) out.state = 'broken';
+    const action = record(trace, block, actionParts(block));
+    if (action.actionId === parentId || out.ids.has(action.actionId)) continue;
+    out.ids.add(action.actionId);
+    actions.push(action);
+    if (WHOLE_TYPES.has(block.type)) continue;
+    for (const child of serialize(trace, block.childrenBlocks, action.actionId, out)) {
+      if (child.type === 'contract_deploy') continue;
+      if (!child.ancestors.includes(block.type)) child.ancestors.push(block.type);
+      actions.push(child);
+    }
+  }
+  return actions;
+}
+
+/** The one action of a trace nothing else describes. */
+export function unknownAction(trace: TraceInput): ActionRecord {
+  return {
+    traceId: trace.traceId,
+    actionId: trace.traceId,
+    type: 'unknown',
+    shownType: 'unknown',
+    startLt: trace.startLt,
+    endLt: trace.endLt,
+    startUtime: trace.startUtime,
+    endUtime: trace.endUtime,
+    traceEndLt: trace.endLt,
+    traceEndUtime: trace.endUtime,
+    traceMcSeqnoEnd: trace.mcSeqnoEnd,
+    traceExternalHash: trace.externalHash,
+    traceExternalHashNorm: null,
+    transactions: trace.transactions.map((tx) => tx.hash),
+    success: !trace.transactions.some((tx) => tx.aborted),
+    details: unsupportedDetails('unknown'),
+    accounts: [...new Set(trace.transactions.map((tx) => tx.account))],
+    ancestors: [],
+  };
+}
+
+function rootBlock(trace: TraceInput): Block {
+  const root = new Block('root', []);
+  root.connect(initialBlock(eventTree(trace.transactions)));
+  return root;
+}
+
+/**
+ * A trace of one external into a wallet that sent nothing: the messages its request carried, as failed actions
+ * (toncenter's fallback for failed externals; ghosts.ts), else the one `unknown` action.
+ */
+function requestedActions(trace: TraceInput, contracts: KnownContracts): ActionRecord[] {
+  try {
+    const node = eventTree(trace.transactions);
+    if (node.children.length > 0 || node.isTickTock || node.message.source !== null) return [unknownAction(trace)];
+    addGhostEvents(node);
+    const root = new Block('root', []);
+    const first = initialBlock(node);
+    root.connect(first);
+    if (first.nextBlocks.length === 0) return [unknownAction(trace)];
+    const matcher = requestedJettonTransferMatcher(contracts);
+    for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
+    const actions = orderedBlocks(root)
+      .filter((b) => !skipped(b))
+      .map((b) => record(trace, b, actionParts(b)));
+    return actions.length > 0 ? actions : [unknownAction(trace)];
+  } catch {
+    return [unknownAction(trace)];
+  }
+}
+
+/** The basic actions alone (a classification that threw): transfers, calls, deployments. */
+function basicActions(trace: TraceInput): ActionRecord[] {
+  try {
+    const root = rootBlock(trace);
+    if (root.nextBlocks[0].eventNodes[0].children.length === 0) return [unknownAction(trace)];
+    return serialize(trace, orderedBlocks(root), null, { state: 'ok', ids: new Set() });
+  } catch {
+    return [];
+  }
+}
+
+export function classifyTrace(trace: TraceInput, contracts: KnownContracts): Classification {
+  const [first] = trace.transactions;
+  if (trace.transactions.length === 1 && first.tickTock) return { state: 'ok', actions: [] };
+  try {
+    const root = rootBlock(trace);
+    for (const matcher of matchers(contracts)) {
+      for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
+    }
+    const out = { state: 'ok' as ClassificationState, ids: new Set<string>() };
+    const actions = serialize(trace, orderedBlocks(root), null, out);
+    if (actions.length === 0 && trace.transactions.length > 0) actions.push(...requestedActions(trace, contracts));
+    return { state: out.state, actions };
+  } catch {
+    return { state: 'failed', actions: basicActions(trace) };
+  }
+}

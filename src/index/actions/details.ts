@@ -1,0 +1,222 @@
+/**
+ * An action's `details` as ton-index-go writes them (`index/parse/actions.go` ParseRawAction over the columns
+ * ton-indexer's serializer fills, `block_tree_serializer.py`), key for key and in its order: amounts, query ids
+ * and indexes as decimal strings, addresses raw uppercase, opcodes "0x%08x", payloads base64 BoCs, absent
+ * values null (or left out where Go says omitempty). Also the action's `source`/`destination` columns, which
+ * decide its accounts.
+ */
+import { Cell } from '@ton/core';
+import { formatOpcode } from '../../ton/message-body.js';
+import type { DeployData } from './basic.js';
+import type { Block, TonTransferBlock } from './blocks.js';
+import { payloadComment } from './bodies.js';
+import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
+import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
+
+type Json = Record<string, unknown>;
+
+export interface ActionParts {
+  details: Json;
+  /** toncenter's source, source_secondary, destination, destination_secondary columns. */
+  ends: (string | null)[];
+  /** The type the answer shows when it differs from the stored one (a transfer with extra currencies). */
+  shownType?: string;
+}
+
+const str = (value: bigint | null | undefined): string | null => (value === null || value === undefined ? null : value.toString());
+/** Go's omitempty: the key left out when the value is absent. */
+const omitEmpty = (details: Json): Json => Object.fromEntries(Object.entries(details).filter(([, v]) => v !== null && v !== undefined));
+
+function callContract(block: Block): ActionParts {
+  const m = block.eventNodes[0].message;
+  const extra = m.extraCurrencies;
+  const hasExtra = Object.keys(extra).length > 0;
+  return {
+    details: {
+      ...omitEmpty({
+        opcode: m.opcode === null ? null : formatOpcode(m.opcode),
+        source: m.source,
+        destination: m.destination,
+        value: str(m.value),
+      }),
+      extra_currencies: extra,
+    },
+    ends: [m.source, null, m.destination, null],
+    ...(hasExtra ? { shownType: 'extra_currency_transfer' } : {}),
+  };
+}
+
+function contractDeploy(data: DeployData): ActionParts {
+  return {
+    details: omitEmpty({
+      opcode: data.opcode === null ? null : formatOpcode(data.opcode),
+      source: data.source,
+      destination: data.destination,
+      value: str(data.value),
+    }),
+    ends: [data.source, null, data.destination, null],
+  };
+}
+
+function tonTransfer(block: TonTransferBlock): ActionParts {
+  const m = block.message;
+  const extra = m.extraCurrencies;
+  return {
+    details: {
+      source: m.source,
+      destination: m.destination,
+      value: str(m.value),
+      value_extra_currencies: extra,
+      comment: block.comment,
+      encrypted: block.encrypted,
+    },
+    ends: [m.source, null, m.destination, null],
+    ...(Object.keys(extra).length > 0 ? { shownType: 'extra_currency_transfer' } : {}),
+  };
+}
+
+function jettonTransfer(d: JettonTransferData): ActionParts {
+  return {
+    details: {
+      asset: d.asset,
+      sender: d.sender,
+      receiver: d.receiver,
+      sender_jetton_wallet: d.senderWallet,
+      receiver_jetton_wallet: d.receiverWallet,
+      amount: str(d.amount),
+      comment: d.comment,
+      is_encrypted_comment: d.encryptedComment,
+      query_id: str(d.queryId),
+      response_destination: d.response,
+      custom_payload: d.customPayload,
+      forward_payload: d.forwardPayload,
+      forward_amount: str(d.forwardAmount),
+    },
+    ends: [d.sender, d.senderWallet, d.receiver, d.receiverWallet],
+  };
+}
+
+function nftTransfer(d: NftTransferData): ActionParts {
+  const comment = d.forwardPayload === null ? null : payloadComment(Cell.fromBase64(d.forwardPayload));
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      ...omitEmpty({ old_owner: d.previousOwner }),
+      new_owner: d.newOwner,
+      is_purchase: false,
+      query_id: str(d.queryId),
+      response_destination: d.response,
+      custom_payload: d.customPayload,
+      forward_payload: d.forwardPayload,
+      forward_amount: str(d.forwardAmount),
+      comment: comment?.comment ?? null,
+      is_encrypted_comment: comment ? comment.encrypted : null,
+      marketplace: null,
+      real_old_owner: null,
+      marketplace_address: null,
+      payout_amount: null,
+      payout_address: null,
+      payout_comment: null,
+      payout_comment_encrypted: null,
+      payout_comment_encoded: null,
+      royalty_amount: null,
+      royalty_address: null,
+    },
+    ends: [d.previousOwner, null, d.newOwner, null],
+  };
+}
+
+/** A DNS record's value in ton-index-go's sum-type shape (its DNSText lands in dns_storage_address: toncenter's own slip, kept). */
+function dnsValue(d: DnsData): Json {
+  const value: Json = {
+    sum_type: d.value?.schema ?? null,
+    dns_smc_address: null,
+    dns_adnl_address: null,
+    dns_text: null,
+    dns_next_resolver_address: null,
+    dns_storage_address: null,
+    flags: null,
+  };
+  const v = d.value;
+  if (!v) return value;
+  if (v.schema === 'DNSNextResolver') value.dns_next_resolver_address = v.address;
+  if (v.schema === 'DNSSmcAddress') value.dns_smc_address = v.address;
+  if (v.schema === 'DNSAdnlAddress') value.dns_adnl_address = v.hex;
+  if (v.schema === 'DNSStorageAddress') value.dns_storage_address = v.hex;
+  if (v.schema === 'DNSText') value.dns_storage_address = v.text;
+  if ('flags' in v) value.flags = v.flags;
+  return value;
+}
+
+/** The details and ends of a block toncenter serializes; null for a type this classifier does not produce. */
+export function actionParts(block: Block): ActionParts {
+  switch (block.type) {
+    case 'call_contract':
+      return callContract(block);
+    case 'contract_deploy':
+      return contractDeploy(block.data as DeployData);
+    case 'ton_transfer':
+      return tonTransfer(block as TonTransferBlock);
+    case 'tick_tock':
+      return { details: {}, ends: [(block.data as { account: string }).account, null, null, null] };
+    case 'jetton_transfer':
+      return jettonTransfer(block.data as JettonTransferData);
+    case 'jetton_burn': {
+      const d = block.data as JettonBurnData;
+      return {
+        details: { owner: d.owner, owner_jetton_wallet: d.wallet, asset: d.asset, amount: str(d.amount) },
+        ends: [d.owner, d.wallet, null, null],
+      };
+    }
+    case 'jetton_mint': {
+      const d = block.data as JettonMintData;
+      return {
+        details: {
+          asset: d.asset,
+          receiver: d.to,
+          receiver_jetton_wallet: d.toWallet,
+          amount: str(d.amount),
+          ton_amount: str(d.tonAmount),
+        },
+        ends: [null, null, d.to, d.toWallet],
+      };
+    }
+    case 'nft_mint': {
+      const d = block.data as NftMintData;
+      return {
+        details: { ...omitEmpty({ owner: d.source }), nft_item: d.item, nft_collection: d.collection, nft_item_index: d.index },
+        ends: [d.source, null, d.item, null],
+      };
+    }
+    case 'nft_transfer':
+      return nftTransfer(block.data as NftTransferData);
+    case 'change_dns': {
+      const d = block.data as DnsData;
+      return {
+        details: { key: d.key, value: dnsValue(d), source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
+    }
+    case 'delete_dns': {
+      const d = block.data as DnsData;
+      return {
+        details: { hash: d.key, source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
+    }
+    case 'renew_dns': {
+      const d = block.data as DnsData;
+      return {
+        details: { source: d.source, asset: d.destination, nft_collection: d.collection },
+        ends: [d.source, null, d.destination, null],
+      };
+    }
+    default:
+      throw new Error(`no details for action type ${block.type}`);
+  }
+}
+
+/** What ton-index-go answers for a type it has no details for (the `unknown` action among them). */
+export const unsupportedDetails = (type: string): Json => ({ error: `unsupported action type: '${type}'` });

@@ -1,0 +1,116 @@
+/**
+ * NFT actions (ton-indexer's `blocks/nft.py`) and DNS record changes (`blocks/dns.py`): a mint (a block that made
+ * exactly one contract active, which the index knows as an NFT item), a transfer (transfer on a known item, with
+ * its ownership_assigned or excess), and a DNS item's change_dns_record: a new value (`change_dns`), none
+ * (`delete_dns`), or none under key 0 (`renew_dns`). Marketplace purchases are not told apart yet: a sale's
+ * transfer is an `nft_transfer` with `is_purchase: false`.
+ */
+import { folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
+import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
+import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
+import type { KnownContracts } from './trace-input.js';
+
+export interface NftMintData {
+  source: string | null;
+  item: string;
+  index: string;
+  collection: string | null;
+}
+
+export interface NftTransferData {
+  previousOwner: string | null;
+  newOwner: string | null;
+  queryId: bigint;
+  forwardAmount: bigint;
+  response: string | null;
+  customPayload: string | null;
+  forwardPayload: string | null;
+  item: string;
+  index: string;
+  collection: string | null;
+}
+
+export interface DnsData {
+  source: string | null;
+  /** The DNS item. */
+  destination: string | null;
+  key: string;
+  value: DnsValue | null;
+  collection: string | null;
+}
+
+const ZERO_KEY = '0'.repeat(64);
+
+class NftMintMatcher extends Matcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super();
+  }
+
+  override test(block: Block): boolean {
+    return block.contractDeployments.size === 1;
+  }
+
+  override build(block: Block, _others: Block[]): Block[] {
+    const [address] = block.contractDeployments;
+    const item = this.contracts.nftItems.get(address);
+    if (!item) return [];
+    const data: NftMintData = { source: block.eventNodes[0].message.source, item: address, index: item.index, collection: item.collection };
+    // ton-indexer never marks a mint failed.
+    return folded('nft_mint', data, [block], false);
+  }
+}
+
+class NftTransferMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    const optional = { optional: true };
+    super(OP.nftTransfer, {
+      child: new OrMatcher([new ContractMatcher(OP.nftOwnershipAssigned, optional), new ContractMatcher(OP.excess, optional)], optional),
+    });
+  }
+
+  override build(block: CallContractBlock, others: Block[]): Block[] {
+    const body = nftTransfer(block.message.body());
+    const assigned = others
+      .filter((b): b is CallContractBlock => isCallContract(b, OP.nftOwnershipAssigned))
+      .map((b) => nftPreviousOwner(b.message.body()));
+    const address = block.eventNodes[0].tx.account;
+    const item = this.contracts.nftItems.get(address);
+    if (!item) return [];
+    const data: NftTransferData = {
+      previousOwner: assigned.length > 0 ? assigned[0] : block.message.source,
+      newOwner: body.newOwner,
+      queryId: body.queryId,
+      forwardAmount: body.forwardAmount,
+      response: body.response,
+      customPayload: body.customPayload,
+      forwardPayload: body.forwardPayload,
+      item: address,
+      index: item.index,
+      collection: item.collection,
+    };
+    return folded('nft_transfer', data, [block, ...others], block.failed);
+  }
+}
+
+class ChangeDnsMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super(OP.changeDnsRecord, { child: new ContractMatcher(OP.bounced, { optional: true, includeExcess: false }) });
+  }
+
+  override build(block: CallContractBlock, others: Block[]): Block[] {
+    const { key, value } = changeDnsRecord(block.message.body());
+    const destination = block.message.destination;
+    const item = destination === null ? undefined : this.contracts.nftItems.get(destination);
+    const type = value !== null ? 'change_dns' : key === ZERO_KEY ? 'renew_dns' : 'delete_dns';
+    return folded(
+      type,
+      { source: block.message.source, destination, key, value, collection: item?.collection ?? null } satisfies DnsData,
+      [block, ...others],
+      block.failed,
+    );
+  }
+}
+
+export const nftMintMatcher = (contracts: KnownContracts): Matcher => new NftMintMatcher(contracts);
+export const nftTransferMatcher = (contracts: KnownContracts): Matcher => new NftTransferMatcher(contracts);
+export const changeDnsMatcher = (contracts: KnownContracts): Matcher => new ChangeDnsMatcher(contracts);

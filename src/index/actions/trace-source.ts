@@ -1,0 +1,169 @@
+/**
+ * Complete traces as the classifier reads them (trace-input.ts), gathered from where their rows are: the group of
+ * blocks the store thread is about to commit (the trace's last transactions, the token contracts detected in it)
+ * and the store (its earlier transactions and messages, the contracts detected before). The back-fill reads the
+ * store alone. Lookups go by primary key or the trace_id index, a few hundred keys per statement.
+ */
+import { placeholders } from '../sql/where.js';
+import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
+import { bytes, text } from '../sql/values.js';
+import type { TraceRow } from '../traces/trace-row.js';
+import {
+  transactionOf,
+  type JettonWalletInfo,
+  type KnownContracts,
+  type NftItemInfo,
+  type StoredMessageDoc,
+  type StoredTransactionDoc,
+  type TraceInput,
+} from './trace-input.js';
+
+const CHUNK = 500;
+
+/** What a group of blocks holds before it is committed: transactions by trace, message documents, detected contracts. */
+export interface GroupRows {
+  transactions: Map<string, StoredTransactionDoc[]>;
+  messages: Map<string, string>;
+  jettonWallets: Map<string, JettonWalletInfo>;
+  nftItems: Map<string, NftItemInfo>;
+}
+
+export const NO_GROUP_ROWS: GroupRows = { transactions: new Map(), messages: new Map(), jettonWallets: new Map(), nftItems: new Map() };
+
+/** Each row of `batch` as a column -> value lookup. */
+function* rowsOf(batch: InsertBatch): Generator<(column: string) => SqlValue> {
+  const index = new Map(batch.columns.map((c, i) => [c, i]));
+  for (const row of batch.rows) yield (column) => row[index.get(column)!];
+}
+
+/** The group's rows of the traces in `traceIds` (their transactions), every message, and the token contracts. */
+export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlySet<string>): GroupRows {
+  const rows: GroupRows = { transactions: new Map(), messages: new Map(), jettonWallets: new Map(), nftItems: new Map() };
+  const seen = new Set<string>();
+  for (const batch of batches) {
+    if (batch.table === 'transactions') {
+      for (const get of rowsOf(batch)) {
+        const trace = get('trace_id');
+        if (!Buffer.isBuffer(trace)) continue;
+        const id = trace.toString('base64');
+        if (!traceIds.has(id)) continue;
+        const doc = JSON.parse(get('doc') as string) as StoredTransactionDoc;
+        if (seen.has(doc.hash)) continue;
+        seen.add(doc.hash);
+        const list = rows.transactions.get(id);
+        if (list) list.push(doc);
+        else rows.transactions.set(id, [doc]);
+      }
+    } else if (batch.table === 'messages') {
+      for (const get of rowsOf(batch)) rows.messages.set((get('msg_hash') as Buffer).toString('base64'), get('doc') as string);
+    } else if (batch.table === 'jetton_wallets') {
+      for (const get of rowsOf(batch))
+        rows.jettonWallets.set(get('address') as string, { owner: get('owner') as string, jetton: get('jetton') as string });
+    } else if (batch.table === 'nft_items') {
+      for (const get of rowsOf(batch))
+        rows.nftItems.set(get('address') as string, {
+          index: get('item_index') as string,
+          collection: get('collection_address') as string | null,
+        });
+    }
+  }
+  return rows;
+}
+
+async function chunked<T>(keys: T[], read: (chunk: T[]) => Promise<void>): Promise<void> {
+  for (let i = 0; i < keys.length; i += CHUNK) await read(keys.slice(i, i + CHUNK));
+}
+
+/** The inputs of `traces` (complete), their transactions from the group first, then the store. */
+export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], group: GroupRows = NO_GROUP_ROWS): Promise<TraceInput[]> {
+  const docs = new Map<string, StoredTransactionDoc[]>();
+  const missing: string[] = [];
+  for (const trace of traces) {
+    const held = group.transactions.get(trace.traceId) ?? [];
+    docs.set(trace.traceId, [...held]);
+    if (held.length < trace.transactions) missing.push(trace.traceId);
+  }
+  await chunked(missing, async (chunk) => {
+    const rows = await store.all(
+      `SELECT trace_id, doc FROM transactions WHERE trace_id IN (${placeholders(chunk)})`,
+      chunk.map((id) => Buffer.from(id, 'base64')),
+    );
+    for (const row of rows) {
+      const list = docs.get(bytes(row.trace_id).toString('base64'))!;
+      const doc = JSON.parse(text(row.doc)) as StoredTransactionDoc;
+      if (!list.some((d) => d.hash === doc.hash)) list.push(doc);
+    }
+  });
+
+  const messages = new Map<string, string>();
+  const wanted: string[] = [];
+  for (const list of docs.values()) {
+    for (const doc of list) {
+      for (const hash of [...(doc.in_msg ? [doc.in_msg] : []), ...doc.out_msgs]) {
+        const held = group.messages.get(hash);
+        if (held !== undefined) messages.set(hash, held);
+        else if (!messages.has(hash)) wanted.push(hash);
+      }
+    }
+  }
+  await chunked([...new Set(wanted)], async (chunk) => {
+    const rows = await store.all(
+      `SELECT msg_hash, doc FROM messages WHERE msg_hash IN (${placeholders(chunk)})`,
+      chunk.map((h) => Buffer.from(h, 'base64')),
+    );
+    for (const row of rows) messages.set(bytes(row.msg_hash).toString('base64'), text(row.doc));
+  });
+  const parsed = new Map<string, StoredMessageDoc>();
+  const message = (hash: string): StoredMessageDoc | undefined => {
+    let doc = parsed.get(hash);
+    if (!doc) {
+      const raw = messages.get(hash);
+      if (raw === undefined) return undefined;
+      parsed.set(hash, (doc = JSON.parse(raw) as StoredMessageDoc));
+    }
+    return doc;
+  };
+
+  return traces.map((trace) => ({
+    traceId: trace.traceId,
+    externalHash: trace.externalHash,
+    externalHashNorm: trace.externalHashNorm,
+    startLt: trace.startLt,
+    startUtime: trace.startUtime,
+    endLt: trace.endLt,
+    endUtime: trace.endUtime,
+    mcSeqnoEnd: trace.mcSeqnoEnd,
+    transactions: docs.get(trace.traceId)!.map((doc) => transactionOf(doc, message)),
+  }));
+}
+
+/** The jetton wallets and NFT items among `accounts`: detected in the group, else in the store. */
+export async function knownContracts(
+  store: SqlReads,
+  accounts: Iterable<string>,
+  group: GroupRows = NO_GROUP_ROWS,
+): Promise<KnownContracts> {
+  const jettonWallets = new Map<string, JettonWalletInfo>();
+  const nftItems = new Map<string, NftItemInfo>();
+  const asked: string[] = [];
+  for (const account of new Set(accounts)) {
+    const wallet = group.jettonWallets.get(account);
+    const item = group.nftItems.get(account);
+    if (wallet) jettonWallets.set(account, wallet);
+    if (item) nftItems.set(account, item);
+    if (!wallet && !item) asked.push(account);
+  }
+  await chunked(asked, async (chunk) => {
+    const [wallets, items] = await Promise.all([
+      store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
+      store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
+    ]);
+    for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
+    for (const row of items)
+      nftItems.set(text(row.address), {
+        index: text(row.item_index),
+        collection: row.collection_address === null ? null : text(row.collection_address),
+      });
+  });
+  return { jettonWallets, nftItems };
+}
