@@ -28,6 +28,7 @@ import type {
   GetMethodResult,
   Library,
   MasterchainInfo,
+  OpenBlockTransaction,
   SealedBlock,
   SentMessage,
   TransactionQuery,
@@ -110,6 +111,7 @@ export class LocalChain implements DevnetChain {
   private autoIntervalMs: number;
   private started = false;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
+  private readonly openListeners = new Set<(tx: OpenBlockTransaction) => void>();
   private timer?: NodeJS.Timeout;
   private production: Promise<unknown> = Promise.resolve();
   private configChanges: Promise<unknown> = Promise.resolve();
@@ -219,6 +221,9 @@ export class LocalChain implements DevnetChain {
       onSealed: (step) => {
         if (this.blockDueSince !== undefined) this.blockDueSince = this.wallClock.now();
         this.emit(step);
+      },
+      onApplied: (tx) => {
+        for (const listener of this.openListeners) listener(tx);
       },
     });
     this.reader = new ChainReader({
@@ -365,6 +370,11 @@ export class LocalChain implements DevnetChain {
   onBlock(listener: (block: SealedBlock) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onOpenTransaction(listener: (tx: OpenBlockTransaction) => void): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
   }
 
   private emit(step: SealedStep): void {
