@@ -10,6 +10,7 @@ import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
+import { pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
 
 export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   masterchainInfo,
@@ -20,8 +21,10 @@ export const V3_ENDPOINTS: V3Endpoint<any>[] = [
   transactionsByMasterchainBlock,
   transactionsByMessage,
   adjacentTransactions,
+  pendingTransactions,
   messages,
   traces,
+  pendingTraces,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
