@@ -29,6 +29,7 @@ import { networkRouter } from './network-router.js';
 import { upstreamHook } from '../upstream/index.js';
 import './network-context.js';
 import { VERSION } from '../version.js';
+import { registerStreaming } from '../stream/routes.js';
 
 export interface GatewayOptions {
   config: TongateConfig;
@@ -106,6 +107,7 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app);
+  registerStreaming(app, { networks: served, access, clock, redisUrl: config.redisUrl, logger });
   registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerAdminRoutes(app, access, { adminToken: config.adminToken });
   return app;

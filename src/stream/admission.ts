@@ -1,0 +1,44 @@
+/**
+ * Who may open a stream, decided at connect. A key is required (toncenter's rule for streaming), then it is
+ * judged as on any request (unknown: 401, another network's: 403, over its rate: 429, in the v2 envelope; the
+ * connect counts as one request). The caps come after: parallel connections per key (default 2, toncenter's free
+ * tier) and subscribed addresses per connection. With the access layer off (`--access off`: tongate behind
+ * another gateway) nothing is asked and nothing is capped.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessLayer } from '../access/index.js';
+import { extractApiKey } from '../http/access-hook.js';
+
+export interface StreamLimits {
+  /** Parallel streams per key (-1: no cap). */
+  connectionsPerKey: number;
+  /** Addresses one stream may follow (-1: no cap). */
+  addressesPerConnection: number;
+}
+
+/** toncenter's free tier: 2 parallel connections per key. */
+export const DEFAULT_LIMITS: StreamLimits = { connectionsPerKey: 2, addressesPerConnection: 1000 };
+
+const KEY_REQUIRED = { ok: false, error: 'API key is required for streaming', code: 401 } as const;
+
+/**
+ * Answers the request itself when the stream is refused (then `undefined`); otherwise the key's public id
+ * (null with the access layer off).
+ */
+export async function admit(access: AccessLayer, request: FastifyRequest, reply: FastifyReply): Promise<string | null | undefined> {
+  if (!access.enabled) return null;
+  const key = extractApiKey(request);
+  if (key === undefined) {
+    reply.code(401).send(KEY_REQUIRED);
+    return undefined;
+  }
+  const decision = await access.check({ network: request.network.name, key, clientIp: '' });
+  if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
+  if (!decision.allowed) {
+    reply.code(decision.status).headers(decision.headers).send(decision.body);
+    return undefined;
+  }
+  return decision.keyId ?? null;
+}
+
+export const connectionLimitError = (limit: number) => `connection limit reached: ${limit} active connections`;
