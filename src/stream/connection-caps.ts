@@ -65,7 +65,8 @@ export class RedisCaps implements ConnectionCaps {
     scheduler: Scheduler,
     private readonly warn: (error: unknown, message: string) => void,
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    // Commands wait for the connection for at most a second (a connect at start-up), then fail over to the local count.
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
     this.redis.on('error', () => undefined); // reported where a command fails
     this.stopRenewing = scheduler.every(LEASE_MS / 3, () => this.renew());
   }
