@@ -73,6 +73,8 @@ export class PendingTrace {
 
 export interface PendingListener {
   pending?(trace: PendingTrace): void;
+  /** A sealed block holds its root (masterchain seqno `seqno`); what the open block had of it is in that block. */
+  landed?(trace: PendingTrace, seqno: number): void;
   invalidated?(trace: PendingTrace): void;
 }
 
@@ -162,6 +164,7 @@ export class PendingTraces {
       if (!trace) continue;
       this.announce(trace);
       this.drop(trace);
+      for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed);
     }
     for (const trace of this.traces.values()) {
       if (this.lastSealed - trace.acceptedAfter < this.invalidateAfterBlocks) break;

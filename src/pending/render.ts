@@ -24,6 +24,17 @@ export function pendingTransactionText(tx: PendingTx, trace: PendingTrace): stri
   return tx.rendered;
 }
 
+/**
+ * The same transaction once a sealed block holds it, at finality `confirmed`: its block and masterchain seqno,
+ * `emulated: false` (what the open block executed is what was sealed: same cell, same hash).
+ */
+export function sealedTransactionText(pendingText: string, seqno: number): string {
+  return pendingText
+    .replace('"mc_block_seqno":0,', `"mc_block_seqno":${seqno},`)
+    .replace(/("block_ref":\{"workchain":-?\d+,"shard":"[0-9A-F]+","seqno":)0\}/, `$1${seqno}}`)
+    .replace(/"emulated":true,"finality":"pending"\}$/, '"emulated":false,"finality":"confirmed"}');
+}
+
 /** The accounts a transaction mentions, as toncenter's address book of a transaction page lists them. */
 export function mentionedAccounts(tx: PendingTx): string[] {
   const json = JSON.parse(tx.rendered!) as { account: string; in_msg: { source: string | null } | null; out_msgs: { destination: string | null }[] };

@@ -19,7 +19,7 @@ import { addressBook } from '../api/v3/format/address-book.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
-import { mentionedAccounts, pendingTraceParts } from '../pending/render.js';
+import { mentionedAccounts, pendingTraceParts, sealedTransactionText } from '../pending/render.js';
 import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
 import { formatRawUpper } from '../ton/address.js';
 import type { StreamActions } from './actions.js';
@@ -40,6 +40,8 @@ interface BlockWork {
   externalHashes: Buffer[];
   states: SealedBlock['accountStates'];
   changed: string[];
+  /** Its traces already sent at `confirmed` from the pending layer. */
+  confirmedEarly: Set<string>;
 }
 
 export interface HubOptions {
@@ -57,11 +59,15 @@ export class StreamHub {
   private readonly byTrace = new Map<string, Set<StreamConnection>>();
   private tail: Promise<void> = Promise.resolve();
   private readonly stops: (() => void)[] = [];
+  /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
+  private confirmedEarly = new Set<string>();
 
   constructor(private readonly o: HubOptions) {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
     if (o.pending) {
-      this.stops.push(o.pending.listen({ pending: (trace) => this.pending(trace), invalidated: (trace) => this.invalidated(trace) }));
+      this.stops.push(
+        o.pending.listen({ pending: (trace) => this.pending(trace), landed: (trace, seqno) => this.landed(trace, seqno), invalidated: (trace) => this.invalidated(trace) }),
+      );
     }
   }
 
@@ -115,18 +121,34 @@ export class StreamHub {
   // ---- pending ----
 
   private pending(trace: PendingTrace): void {
+    this.fromPending(trace, 'pending');
+  }
+
+  /**
+   * A followed trace's root is in the block being handed over: it is confirmed now, from what the open block
+   * executed (the same transactions: only their block is new), without waiting for the index; `finalized` follows
+   * from the index (deliverBlock), which skips the `confirmed` it would otherwise send for it.
+   */
+  private landed(trace: PendingTrace, seqno: number): void {
+    if (this.connections.size === 0) return;
+    this.confirmedEarly.add(trace.traceId);
+    this.fromPending(trace, 'confirmed', seqno);
+  }
+
+  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): void {
     if (this.connections.size === 0) return;
     const accounts = new Set(trace.txs.map((tx) => tx.account));
-    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', 'pending') || c.wants('actions', 'pending'));
-    const byTrace = this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', 'pending')) : [];
+    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
+    const byTrace = this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return;
     const parts = pendingTraceParts(trace);
+    const text = (hash: string) => (finality === 'pending' ? parts.transactions.get(hash)! : sealedTransactionText(parts.transactions.get(hash)!, seqno));
     const event: TraceEvent = {
-      finality: 'pending',
+      finality,
       norm: trace.externalHashNorm,
       transactions: parts.order.map((hash) => {
         const tx = trace.txs.find((t) => t.hash === hash)!;
-        return { hash, account: tx.account, lt: tx.lt, text: parts.transactions.get(hash)!, mentioned: mentionedAccounts(tx) };
+        return { hash, account: tx.account, lt: tx.lt, text: text(hash), mentioned: mentionedAccounts(tx) };
       }),
       tree: JSON.stringify(parts.tree),
       actions: [],
@@ -176,8 +198,10 @@ export class StreamHub {
   // ---- sealed blocks ----
 
   private sealed(block: SealedBlock): void {
+    const confirmedEarly = this.confirmedEarly;
+    this.confirmedEarly = new Set();
     if (this.connections.size === 0) return;
-    const work: BlockWork = { seqno: block.masterchain.id.seqno, sealedAt: performance.now(), txHashes: [], externalHashes: [], states: [], changed: [] };
+    const work: BlockWork = { seqno: block.masterchain.id.seqno, sealedAt: performance.now(), txHashes: [], externalHashes: [], states: [], changed: [], confirmedEarly };
     if (this.byAddress.size > 0) {
       for (const tx of block.transactions) if (this.byAddress.has(formatRawUpper(tx.account))) work.txHashes.push(tx.hash);
       for (const state of block.accountStates) {
@@ -219,7 +243,10 @@ export class StreamHub {
     });
     const book = jettons.length > 0 && reader ? await addressBook(reader, jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]), network.testOnly) : {};
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
-      for (const trace of traces) this.deliverTrace(atFinality(trace, finality), this.followersOf(new Set(trace.transactions.map((tx) => tx.account))), this.byTrace.get(trace.norm) ?? []);
+      for (const trace of traces) {
+        if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
+        this.deliverTrace(atFinality(trace, finality), this.followersOf(new Set(trace.transactions.map((tx) => tx.account))), this.byTrace.get(trace.norm) ?? []);
+      }
       for (const { account, state } of states) {
         let text: string | undefined;
         for (const c of this.byAddress.get(account) ?? []) if (c.wants('account_state_change', finality)) c.send((text ??= accountStateText(finality, account, state)));

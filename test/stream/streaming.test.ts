@@ -40,8 +40,9 @@ const wsUrl = () => `${base.replace('http', 'ws')}/api/streaming/v2/ws`;
 const sseUrl = () => `${base}/api/streaming/v2/sse`;
 
 /** A transfer from the test wallet through POST /api/v3/message; its normalized hash as the API answers it. */
-async function transfer(to: Address, value = toNano('0.1')): Promise<{ norm: string; hash: string }> {
-  const boc = v4Transfer(owner, seqno++, to, value);
+async function transfer(to: Address, value = toNano('0.1'), signed?: Buffer): Promise<{ norm: string; hash: string }> {
+  const boc = signed ?? v4Transfer(owner, seqno, to, value);
+  seqno++;
   const res = await fetch(`${base}/api/v3/message`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': keyOfTests },
@@ -155,6 +156,10 @@ test('a transfer streams pending, then confirmed and finalized, in toncenter\'s 
   const finalized = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'finalized')[0].message;
   const indexed = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(finalized.transactions[0].hash)}`);
   assert.deepEqual(finalized.transactions, indexed.transactions, 'the streamed transaction is the one /api/v3/transactions answers');
+  // Confirmed came from what the open block executed (toncenter's emulated shape: states by hash only), in its block.
+  const confirmed = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'confirmed')[0].message;
+  const [c, f] = [confirmed.transactions[0], finalized.transactions[0]];
+  assert.deepEqual([c.hash, c.mc_block_seqno, c.block_ref, c.emulated, c.in_msg, c.out_msgs], [f.hash, f.mc_block_seqno, f.block_ref, false, f.in_msg, f.out_msgs]);
   assert.equal((await getJson(`/api/v3/pendingTransactions?account=${encodeURIComponent(to.toString())}`)).transactions.length, 0, 'sealed: pending no more');
 
   client.send({ operation: 'unsubscribe', id: 'u', addresses: [raw(to)] });
@@ -177,7 +182,7 @@ test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for t
   const norm = normOf(boc);
   const client = sseClient(t, sseUrl(), { id: 'sub-1', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'pending', include_address_book: true }, key);
   assert.deepEqual((await client.next((r) => r.event === 'connected', 'connected')).data, { id: 'sub-1', status: 'subscribed' });
-  const { norm: sent } = await transfer(to, toNano('0.2'));
+  const { norm: sent } = await transfer(to, toNano('0.2'), boc);
   assert.equal(sent, norm);
   const pending = (await client.next((r) => r.event === 'event', 'the pending trace')).data;
   assert.equal(pending.type, 'trace');
