@@ -2,7 +2,7 @@
 // (an array, one list of addresses per connection). Opens one WebSocket per list, subscribes it (transactions,
 // default finality: finalized), prints {"ready": n} once all are subscribed; then notes, for every notification,
 // the masterchain seqno of its transactions and when it arrived (performance.timeOrigin + now: the same epoch
-// as the server's). On the stdin line "report" it prints {"received": [[seqno, at], ...], "closed": n} and
+// as the server's). On the stdin line "report" it prints {"received": [[seqno, at, "c"|"f"], ...], "closed": n} and
 // clears its notes; "exit" closes everything.
 import WebSocket from 'ws';
 import { createInterface } from 'node:readline';
@@ -18,7 +18,7 @@ const sockets = [];
 function open(addresses) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
-    socket.on('open', () => socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses })));
+    socket.on('open', () => socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' })));
     socket.on('message', (data) => {
       const text = data.toString();
       if (text.startsWith('{"id"')) {
@@ -30,7 +30,7 @@ function open(addresses) {
       const at = performance.timeOrigin + performance.now();
       // The seqno without parsing the whole notification: the first mc_block_seqno in it.
       const found = /"mc_block_seqno":(\d+)/.exec(text);
-      if (found) received.push([Number(found[1]), at]);
+      if (found) received.push([Number(found[1]), at, text.startsWith('{"type":"transactions","finality":"confirmed"') ? 'c' : 'f']);
     });
     socket.on('close', () => closed++);
     socket.on('error', reject);

@@ -51,9 +51,14 @@ export interface PendingTraceParts {
   transactions: Map<string, string>;
 }
 
-export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
+/** A pending trace's transactions in (lt, account) order, and its tree (hashes only: nothing is rendered). */
+export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & ReturnType<typeof traceTree> {
   const ordered = [...trace.txs].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : a.lt < b.lt ? -1 : 1));
-  const { root, warning } = traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs })));
+  return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
+}
+
+export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
+  const { ordered, root, warning } = pendingTreeOf(trace);
   const first = ordered[0];
   const last = ordered.reduce((a, b) => (b.lt > a.lt ? b : a), first);
   const info = {

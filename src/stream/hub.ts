@@ -19,7 +19,7 @@ import { addressBook } from '../api/v3/format/address-book.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
-import { mentionedAccounts, pendingTraceParts, sealedTransactionText } from '../pending/render.js';
+import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
 import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
 import { formatRawUpper } from '../ton/address.js';
 import type { StreamActions } from './actions.js';
@@ -27,6 +27,9 @@ import type { StreamConnection } from './connection.js';
 import { accountStateText, actionsText, invalidatedText, jettonText, traceText, transactionsText, type TraceEvent } from './notifications.js';
 import { atFinality, sealedTraces, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
+
+/** Longest stretch of deferred streaming work before yielding to the event loop (the producer's own slice is 4 ms). */
+const SLICE_MS = 4;
 
 export interface HubLogger {
   warn(object: object, message: string): void;
@@ -61,6 +64,8 @@ export class StreamHub {
   private readonly stops: (() => void)[] = [];
   /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
   private confirmedEarly = new Set<string>();
+  private readonly queue: (() => void)[] = [];
+  private readonly drained: (() => void)[] = [];
 
   constructor(private readonly o: HubOptions) {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
@@ -121,7 +126,7 @@ export class StreamHub {
   // ---- pending ----
 
   private pending(trace: PendingTrace): void {
-    this.fromPending(trace, 'pending');
+    this.later(() => this.fromPending(trace, 'pending'));
   }
 
   /**
@@ -132,7 +137,35 @@ export class StreamHub {
   private landed(trace: PendingTrace, seqno: number): void {
     if (this.connections.size === 0) return;
     this.confirmedEarly.add(trace.traceId);
-    this.fromPending(trace, 'confirmed', seqno);
+    this.later(() => this.fromPending(trace, 'confirmed', seqno));
+  }
+
+  /**
+   * Work the chain's events ask for, done after they return (they come from the producer's lane and its seal:
+   * rendering there would hold block production), in order, in slices that yield to the event loop.
+   */
+  private later(task: () => void): void {
+    this.queue.push(task);
+    if (this.queue.length === 1) setImmediate(() => this.drain());
+  }
+
+  private drain(): void {
+    const started = performance.now();
+    while (this.queue.length > 0 && performance.now() - started < SLICE_MS) {
+      const task = this.queue.shift()!;
+      try {
+        task();
+      } catch (err) {
+        this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed');
+      }
+    }
+    if (this.queue.length > 0) setImmediate(() => this.drain());
+    else for (const wake of this.drained.splice(0)) wake();
+  }
+
+  /** Resolves once the work queued so far is done (a block's finalized news never overtakes its confirmed). */
+  private whenDrained(): Promise<void> {
+    return this.queue.length === 0 ? Promise.resolve() : new Promise((resolve) => this.drained.push(resolve));
   }
 
   private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): void {
@@ -141,16 +174,29 @@ export class StreamHub {
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
     const byTrace = this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return;
-    const parts = pendingTraceParts(trace);
-    const text = (hash: string) => (finality === 'pending' ? parts.transactions.get(hash)! : sealedTransactionText(parts.transactions.get(hash)!, seqno));
+    const { ordered, root } = pendingTreeOf(trace);
     const event: TraceEvent = {
       finality,
       norm: trace.externalHashNorm,
-      transactions: parts.order.map((hash) => {
-        const tx = trace.txs.find((t) => t.hash === hash)!;
-        return { hash, account: tx.account, lt: tx.lt, text: text(hash), mentioned: mentionedAccounts(tx) };
+      // Rendered when a client's notification needs them (most followers want one account's transactions only).
+      transactions: ordered.map((tx) => {
+        let text: string | undefined;
+        let mentioned: string[] | undefined;
+        return {
+          hash: tx.hash,
+          account: tx.account,
+          lt: tx.lt,
+          get text() {
+            const pending = pendingTransactionText(tx, trace);
+            return (text ??= finality === 'pending' ? pending : sealedTransactionText(pending, seqno));
+          },
+          get mentioned() {
+            pendingTransactionText(tx, trace);
+            return (mentioned ??= mentionedAccounts(tx));
+          },
+        };
       }),
-      tree: JSON.stringify(parts.tree),
+      tree: JSON.stringify(root),
       actions: [],
       addressBook: {},
       metadata: {},
@@ -228,6 +274,7 @@ export class StreamHub {
     let jettons: Record<string, unknown>[] = [];
     if (reader) {
       await network.indexed?.(work.seqno);
+      await this.whenDrained();
       traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes);
       const actions = traces.length > 0 ? await this.o.actions.ofTraces(network, traces.map((t) => t.traceId)) : new Map();
       for (const trace of traces) trace.actions = actions.get(trace.traceId) ?? [];
@@ -241,6 +288,7 @@ export class StreamHub {
       const parsed = loadShardAccount(cell.beginParse());
       return { account: formatRawUpper(s.address), state: v3AccountState(cell.refs[0].hash(), accountStateInfo(parsed.account)) };
     });
+    await this.whenDrained();
     const book = jettons.length > 0 && reader ? await addressBook(reader, jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]), network.testOnly) : {};
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
       for (const trace of traces) {

@@ -34,10 +34,10 @@ const pick = (from: Record<string, unknown>, keys: Iterable<string>): string => 
   return JSON.stringify(out);
 };
 
-function extras(connection: StreamConnection, event: TraceEvent, mentioned: Iterable<string>): string {
+function extras(connection: StreamConnection, event: TraceEvent, mentioned: () => Iterable<string>): string {
   const { includeAddressBook, includeMetadata } = connection.subscription;
   if (!includeAddressBook && !includeMetadata) return '';
-  const list = [...mentioned];
+  const list = [...mentioned()];
   return (includeAddressBook ? `,"address_book":${pick(event.addressBook, list)}` : '') + (includeMetadata ? `,"metadata":${pick(event.metadata, list)}` : '');
 }
 
@@ -48,7 +48,7 @@ export function transactionsText(connection: StreamConnection, event: TraceEvent
   const addresses = connection.subscription.addresses;
   const mine = event.transactions.filter((tx) => addresses.has(tx.account)).reverse();
   if (mine.length === 0) return undefined;
-  return `${head('transactions', event)},"transactions":[${mine.map((tx) => tx.text).join(',')}]${extras(connection, event, mine.flatMap((tx) => tx.mentioned))}}`;
+  return `${head('transactions', event)},"transactions":[${mine.map((tx) => tx.text).join(',')}]${extras(connection, event, () => mine.flatMap((tx) => tx.mentioned))}}`;
 }
 
 /** The version filter toncenter applies (action_types, then supported types and their ancestors). */
@@ -64,7 +64,7 @@ export function actionsText(connection: StreamConnection, event: TraceEvent, sup
   const addresses = connection.subscription.addresses;
   const mine = event.actions.filter((a) => a.accounts.some((acc) => addresses.has(acc)) && actionShown(connection, a, supported));
   if (mine.length === 0) return undefined;
-  return `${head('actions', event)},"actions":[${mine.map((a) => a.text).join(',')}]${extras(connection, event, mine.flatMap((a) => a.accounts))}}`;
+  return `${head('actions', event)},"actions":[${mine.map((a) => a.text).join(',')}]${extras(connection, event, () => mine.flatMap((a) => a.accounts))}}`;
 }
 
 export function traceText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string {
@@ -73,7 +73,7 @@ export function traceText(connection: StreamConnection, event: TraceEvent, suppo
   return (
     `${head('trace', event)},"trace":${event.tree},"transactions":{${txs}}` +
     (actions.length > 0 ? `,"actions":[${actions.map((a) => a.text).join(',')}]` : '') +
-    `${extras(connection, event, Object.keys(event.addressBook))}}`
+    `${extras(connection, event, () => Object.keys(event.addressBook))}}`
   );
 }
 
