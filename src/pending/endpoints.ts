@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { NetworkContext } from '../api/network-context.js';
 import { defineEndpoint, ref } from '../api/v3/endpoint.js';
 import { addressBook, addressBookOf } from '../api/v3/format/address-book.js';
-import { jsonObject } from '../api/v3/json-text.js';
+import { jsonObject, type JsonText } from '../api/v3/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
 import { mentionedAccounts, pendingTraceParts, pendingTraceText, pendingTransactionText } from './render.js';
@@ -24,62 +24,71 @@ async function bookOf(network: NetworkContext, accounts: string[]): Promise<obje
 
 const distinctTraces = (traces: (PendingTrace | undefined)[]) => [...new Set(traces.filter((t): t is PendingTrace => t !== undefined))];
 
+const TRANSACTIONS_QUERY = {
+  account: { type: 'address[]', maxItems: 1000, description: 'Accounts whose pending transactions to list (raw or user-friendly).' },
+  trace_id: { type: 'hash[]', maxItems: 1000, description: 'Only these pending traces (the hash of their root transaction).' },
+} as const;
+
+const TRACES_QUERY = {
+  account: { type: 'address', description: 'Pending traces with a transaction of this account.' },
+  ext_msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Pending traces of these external messages (hash or normalized hash).' },
+  supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
+} as const;
+
+/** The pending transactions of `accounts` (of the traces `traceIds` only, when given), newest first. */
+async function transactionsOf(accounts: string[], traceIds: Buffer[], network: NetworkContext): Promise<JsonText> {
+  if (accounts.length === 0) throw new ApiError(422, 'at least 1 account address required');
+  const layer = layerOf(network);
+  const wanted = new Set(traceIds.map((id) => id.toString('base64')));
+  const followed = new Set(accounts);
+  const texts: { lt: bigint; text: string; mentioned: string[] }[] = [];
+  for (const trace of distinctTraces(accounts.flatMap((a) => layer.ofAccount(a)))) {
+    if (wanted.size > 0 && !wanted.has(trace.traceId)) continue;
+    for (const tx of trace.txs) {
+      if (!followed.has(tx.account)) continue;
+      const text = pendingTransactionText(tx, trace);
+      texts.push({ lt: tx.lt, text, mentioned: mentionedAccounts(tx) });
+    }
+  }
+  texts.sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
+  return jsonObject([
+    ['transactions', `[${texts.map((t) => t.text).join(',')}]`],
+    ['address_book', JSON.stringify(await bookOf(network, texts.flatMap((t) => t.mentioned)))],
+  ]);
+}
+
+/** The pending traces of `account`, or of these external messages. */
+async function tracesOf(account: string | undefined, externals: Buffer[], network: NetworkContext): Promise<JsonText> {
+  if (account === undefined && externals.length === 0) throw new ApiError(422, 'account or ext_msg_hash should be specified');
+  const layer = layerOf(network);
+  const traces = account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
+  const texts: string[] = [];
+  const mentioned: string[] = [];
+  for (const trace of traces) {
+    texts.push(pendingTraceText(pendingTraceParts(trace)));
+    for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
+  }
+  return jsonObject([
+    ['traces', `[${texts.join(',')}]`],
+    ['address_book', JSON.stringify(await bookOf(network, mentioned))],
+    ['metadata', '{}'],
+  ]);
+}
+
 export const pendingTransactions = defineEndpoint({
   path: '/pendingTransactions',
   tag: 'blockchain',
   summary: 'Transactions of accepted messages not in a block yet (emulated: true, finality pending)',
-  params: {
-    account: { type: 'address[]', maxItems: 1000, description: 'Accounts whose pending transactions to list (raw or user-friendly).' },
-    trace_id: { type: 'hash[]', maxItems: 1000, description: 'Only these pending traces (the hash of their root transaction).' },
-  },
+  params: TRANSACTIONS_QUERY,
   response: ref('TransactionsResponse'),
-  async handle(p, network) {
-    if (p.account.length === 0) throw new ApiError(422, 'at least 1 account address required');
-    const layer = layerOf(network);
-    const wanted = new Set(p.trace_id.map((id) => id.toString('base64')));
-    const accounts = new Set(p.account);
-    const texts: { lt: bigint; text: string; mentioned: string[] }[] = [];
-    for (const trace of distinctTraces(p.account.flatMap((a) => layer.ofAccount(a)))) {
-      if (wanted.size > 0 && !wanted.has(trace.traceId)) continue;
-      for (const tx of trace.txs) {
-        if (!accounts.has(tx.account)) continue;
-        const text = pendingTransactionText(tx, trace);
-        texts.push({ lt: tx.lt, text, mentioned: mentionedAccounts(tx) });
-      }
-    }
-    texts.sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
-    return jsonObject([
-      ['transactions', `[${texts.map((t) => t.text).join(',')}]`],
-      ['address_book', JSON.stringify(await bookOf(network, texts.flatMap((t) => t.mentioned)))],
-    ]);
-  },
+  handle: (p, network) => transactionsOf(p.account, p.trace_id, network),
 });
 
 export const pendingTraces = defineEndpoint({
   path: '/pendingTraces',
   tag: 'traces',
   summary: 'Traces of accepted messages not in a block yet (trace_state pending)',
-  params: {
-    account: { type: 'address', description: 'Pending traces with a transaction of this account.' },
-    ext_msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Pending traces of these external messages (hash or normalized hash).' },
-    supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
-  },
+  params: TRACES_QUERY,
   response: ref('TracesResponse'),
-  async handle(p, network) {
-    if (p.account === undefined && p.ext_msg_hash.length === 0) throw new ApiError(422, 'account or ext_msg_hash should be specified');
-    const layer = layerOf(network);
-    const traces =
-      p.account !== undefined ? layer.ofAccount(p.account) : distinctTraces(p.ext_msg_hash.map((h) => layer.ofExternal(h.toString('base64'))));
-    const texts: string[] = [];
-    const mentioned: string[] = [];
-    for (const trace of traces) {
-      texts.push(pendingTraceText(pendingTraceParts(trace)));
-      for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
-    }
-    return jsonObject([
-      ['traces', `[${texts.join(',')}]`],
-      ['address_book', JSON.stringify(await bookOf(network, mentioned))],
-      ['metadata', '{}'],
-    ]);
-  },
+  handle: (p, network) => tracesOf(p.account, p.ext_msg_hash, network),
 });

@@ -13,7 +13,7 @@ import { normalizedExternalHash } from '../../src/ton/message-json.js';
 import { pendingOf } from '../../src/pending/registry.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/support.js';
-import { startTestTongate, type TestTongate } from '../support/tongate.js';
+import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { sseClient, wsClient } from './support/clients.js';
 import { ManualTimers } from './support/manual-timers.js';
 
@@ -27,13 +27,9 @@ let seqno = 0;
 let keyOfTests: string;
 
 async function createKey(network: string, rps = 1000): Promise<string> {
-  const res = await fetch(`${tongate.url(network)}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ network, rps }),
-  });
-  assert.equal(res.status, 201);
-  return ((await res.json()) as { result: { key: string } }).result.key;
+  const created = await postJson(`${tongate.url(network)}/admin/keys`, { network, rps }, { authorization: `Bearer ${ADMIN}` });
+  assert.equal(created.status, 201);
+  return created.body.result.key;
 }
 
 const wsUrl = () => `${base.replace('http', 'ws')}/api/streaming/v2/ws`;
