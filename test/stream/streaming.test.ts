@@ -291,3 +291,15 @@ function openBlockTransaction(tx: Transaction) {
     }),
   };
 }
+
+test('pending endpoints refuse in toncenter\'s words what names nothing', async () => {
+  const ask = (path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': keyOfTests } });
+  const transactions = await ask('/api/v3/pendingTransactions');
+  assert.equal(transactions.status, 422);
+  assert.deepEqual(await transactions.json(), { error: 'at least 1 account address required' });
+  const traces = await ask('/api/v3/pendingTraces');
+  assert.equal(traces.status, 422);
+  assert.deepEqual(await traces.json(), { error: 'account or ext_msg_hash should be specified' });
+  const bad = await ask('/api/v3/pendingTraces?ext_msg_hash=nothash');
+  assert.equal(bad.status, 422);
+});
