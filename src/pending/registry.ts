@@ -8,7 +8,9 @@ import { PendingTraces } from './pending-traces.js';
 
 const followed = new WeakMap<Chain, PendingTraces | null>();
 
-export function pendingOf(chain: Chain): PendingTraces | undefined {
+export function pendingOf(chain: Chain | undefined): PendingTraces | undefined {
+  // A network of kind upstream has no chain at all.
+  if (!chain) return undefined;
   let traces = followed.get(chain);
   if (traces === undefined) {
     traces = PendingTraces.follow(chain)?.traces ?? null;
