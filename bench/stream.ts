@@ -12,7 +12,8 @@
  * A real tongate in this process (its local chain, its index, the gateway, the access layer off: one client
  * process holds every connection, so no key cap applies); the clients in a process of their own
  * (support/stream-clients.mjs). Each connection follows one address the transfers touch (W wallets and their W
- * destinations, each followed by C / 2W connections) and nine that nothing touches. Transfers are signed before
+ * destinations; W = C / 2 by default, so each is followed by one connection, as each wallet app follows its own)
+ * and nine that nothing touches, at min_finality confirmed. Transfers are signed before
  * the clock starts and sent straight to the chain (as HTTP requests would arrive: one per event-loop turn, 256 in
  * flight), in 1 s blocks.
  */
@@ -38,8 +39,9 @@ setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
 const TRANSFERS = numberArg('transfers', 4000);
-const WALLETS = numberArg('wallets', 100);
-const CONNECTIONS = numberArg('connections', 1000);
+const CONNECTIONS_DEFAULT = 1000;
+const WALLETS = numberArg('wallets', numberArg('connections', CONNECTIONS_DEFAULT) / 2);
+const CONNECTIONS = numberArg('connections', CONNECTIONS_DEFAULT);
 const RUNS = numberArg('runs', 2);
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 

@@ -21,6 +21,7 @@ function open(addresses) {
     socket.on('open', () => socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' })));
     socket.on('message', (data) => {
       const text = data.toString();
+      if (text === '{"status":"pong"}') return;
       if (text.startsWith('{"id"')) {
         const answer = JSON.parse(text);
         if (answer.status === 'subscribed') resolve(socket);
@@ -42,6 +43,10 @@ lines.on('line', async (line) => {
     subscriptions = JSON.parse(line);
     for (let i = 0; i < subscriptions.length; i += 50) sockets.push(...(await Promise.all(subscriptions.slice(i, i + 50).map(open))));
     out({ ready: sockets.length });
+    // As real clients do: a ping every 15 s (a socket silent for 30 s is closed as idle).
+    setInterval(() => {
+      for (const s of sockets) if (s.readyState === WebSocket.OPEN) s.send('{"operation":"ping"}');
+    }, 15_000).unref();
   } else if (line === 'report') {
     out({ received, closed });
     received = [];
