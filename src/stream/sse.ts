@@ -27,15 +27,16 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
       if (!(error instanceof SubscriptionError)) throw error;
       return reply.code(400).send({ ...(id !== undefined ? { id } : {}), error: error.message });
     }
-    const keyId = await admit(context.access, request, reply);
-    if (keyId === undefined) return reply;
+    const admitted = await admit(context.access, request, reply, context.limits);
+    if (admitted === undefined) return reply;
+    const { keyId } = admitted;
     const limits = context.limits;
     if (limits.addressesPerConnection >= 0 && subscribe.addresses.length > limits.addressesPerConnection) {
       return reply.code(400).send({ ...(id !== undefined ? { id } : {}), error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}` });
     }
     const connectionId = context.nextId();
-    if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, limits.connectionsPerKey))) {
-      return reply.code(429).send({ ...(id !== undefined ? { id } : {}), error: connectionLimitError(limits.connectionsPerKey) });
+    if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, admitted.connections))) {
+      return reply.code(429).send({ ...(id !== undefined ? { id } : {}), error: connectionLimitError(admitted.connections) });
     }
     reply.hijack();
     const res = reply.raw;

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { StreamContext } from './context.js';
 import { StreamConnection, type Transport } from './connection.js';
-import { admit, connectionLimitError } from './admission.js';
+import { admit, connectionLimitError, type Admitted } from './admission.js';
 import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, parseUnsubscribe, requestId, SubscriptionError } from './subscription.js';
 import type { StreamHub } from './hub.js';
 
@@ -31,17 +31,18 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       // Before the upgrade: a refusal is an HTTP answer (401/403/404), as on every other route.
       preHandler: async (request, reply) => {
         if (!context.hubOf(request.network)) return reply.code(404).send({ error: context.notServed(request.network) });
-        const keyId = await admit(context.access, request, reply);
-        if (keyId !== undefined) (request as { streamKey?: string | null }).streamKey = keyId;
+        const admitted = await admit(context.access, request, reply, context.limits);
+        if (admitted !== undefined) (request as { stream?: Admitted }).stream = admitted;
         return undefined;
       },
     },
     async (socket, request) => {
       const hub = context.hubOf(request.network)!;
-      const keyId = (request as { streamKey?: string | null }).streamKey ?? null;
+      const admitted = (request as { stream?: Admitted }).stream!;
+      const keyId = admitted.keyId;
       const connectionId = context.nextId();
-      if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, context.limits.connectionsPerKey))) {
-        socket.send(answer(undefined, { error: connectionLimitError(context.limits.connectionsPerKey) }));
+      if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, admitted.connections))) {
+        socket.send(answer(undefined, { error: connectionLimitError(admitted.connections) }));
         socket.close(POLICY, 'connection limit reached');
         return;
       }

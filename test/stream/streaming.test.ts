@@ -303,3 +303,23 @@ test('pending endpoints refuse in toncenter\'s words what names nothing', async 
   const bad = await ask('/api/v3/pendingTraces?ext_msg_hash=nothash');
   assert.equal(bad.status, 422);
 });
+
+test('the cap is settable per key and per account (stream_connections), the key\'s own first', async (t) => {
+  const admin = { authorization: `Bearer ${ADMIN}` };
+  const own = await postJson(`${base}/admin/keys`, { network: 'testnet', rps: 1000, stream_connections: 1 }, admin);
+  assert.equal(own.status, 201);
+  assert.equal(own.body.result.streamConnections, 1);
+  const set = await fetch(`${base}/admin/accounts/acme`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ network: 'testnet', rps: 1000, stream_connections: 3 }) });
+  assert.equal(set.status, 200);
+  const ofAccount = (await postJson(`${base}/admin/keys`, { network: 'testnet', account: 'acme' }, admin)).body.result.key;
+  const refusedOf = async (key: string, allowed: number) => {
+    const open = Array.from({ length: allowed }, () => wsClient(t, wsUrl(), key));
+    for (const c of open) await c.next((r) => r.open, 'open');
+    const extra = wsClient(t, wsUrl(), key);
+    return (await extra.next((r) => r.message, 'the refusal')).message;
+  };
+  assert.deepEqual(await refusedOf(own.body.result.key, 1), { error: 'connection limit reached: 1 active connections' });
+  assert.deepEqual(await refusedOf(ofAccount, 3), { error: 'connection limit reached: 3 active connections' });
+  const bad = await postJson(`${base}/admin/keys`, { network: 'testnet', stream_connections: -1 }, admin);
+  assert.equal(bad.status, 422);
+});
