@@ -95,7 +95,7 @@ export class KeyAdmin {
     const hash = hashKey(raw);
     let info: KeyInfo;
     try {
-      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now, streamConnections });
+      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now, ...(streamConnections === null ? {} : { streamConnections }) });
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AdminError(409, error.message);
       throw error;
@@ -127,7 +127,7 @@ export class KeyAdmin {
       network: this.network(input.network),
       rps: this.rps(input.rps),
       updatedAt: this.clock.now(),
-      streamConnections: this.streamConnections(input.streamConnections),
+      ...this.streamCap(input.streamConnections),
     });
     await this.announce({ hashes: [], all: true });
     return limit;
@@ -164,6 +164,11 @@ export class KeyAdmin {
       throw new AdminError(422, `stream_connections: must be an integer from 0 to ${MAX_STREAM_CONNECTIONS} (got ${quoted(value)})`);
     }
     return n;
+  }
+
+  private streamCap(value: unknown): { streamConnections?: number } {
+    const n = this.streamConnections(value);
+    return n === null ? {} : { streamConnections: n };
   }
 
   private accountName(value: unknown): string {

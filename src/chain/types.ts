@@ -228,6 +228,8 @@ export interface Library {
  */
 export interface OpenBlockTransaction {
   cell: Cell;
+  /** The cell's BoC when the chain has it (the emulator's): passed to another thread without serializing again. */
+  boc?: Buffer;
   hash: Buffer;
   account: Address;
   lt: bigint;

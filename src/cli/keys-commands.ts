@@ -174,7 +174,7 @@ function describeKey(info: KeyInfo): string {
   if (info.account) parts.push(`account ${info.account}`);
   if (info.label) parts.push(`label ${JSON.stringify(info.label)}`);
   if (info.expiresAt !== null) parts.push(`expires ${iso(info.expiresAt)}`);
-  if (info.streamConnections !== null) parts.push(`${info.streamConnections} streams`);
+  if (info.streamConnections !== undefined) parts.push(`${info.streamConnections} streams`);
   return parts.join(', ');
 }
 

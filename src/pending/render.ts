@@ -5,23 +5,26 @@
  * `mc_seqno_start`/`mc_seqno_end` "0", `actions: []` (no classifier yet: the actions seam of src/stream).
  * A transaction is rendered once, when first asked for (~0.3 ms: parsing its cell), and kept with it.
  */
+import type { Cell } from '@ton/core';
 import { v3Transaction } from '../ton/transaction-v3-json.js';
 import { loadTransactionCell } from '../ton/transaction-cell.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
 import { traceTree } from '../api/v3/format/trace-tree.js';
 import type { PendingTrace, PendingTx } from './pending-traces.js';
 
+/** A transaction of a pending trace as v3 JSON text (pure: the render thread runs it too). */
+export function renderPending(cell: Cell, workchain: number, traceId: string): string {
+  const json = v3Transaction(loadTransactionCell(cell), {
+    block: { workchain, shard: WHOLE_SHARD, seqno: 0 },
+    mcBlockSeqno: 0,
+    traceId: Buffer.from(traceId, 'base64'),
+    emulated: true,
+  });
+  return JSON.stringify({ ...json, finality: 'pending' });
+}
+
 export function pendingTransactionText(tx: PendingTx, trace: PendingTrace): string {
-  if (tx.rendered === undefined) {
-    const json = v3Transaction(loadTransactionCell(tx.source.cell), {
-      block: { workchain: tx.source.account.workChain, shard: WHOLE_SHARD, seqno: 0 },
-      mcBlockSeqno: 0,
-      traceId: Buffer.from(trace.traceId, 'base64'),
-      emulated: true,
-    });
-    tx.rendered = JSON.stringify({ ...json, finality: 'pending' });
-  }
-  return tx.rendered;
+  return (tx.rendered ??= renderPending(tx.source.cell, tx.source.account.workChain, trace.traceId));
 }
 
 /**

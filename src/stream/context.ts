@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import type { AccessLayer } from '../access/index.js';
 import type { NetworkContext } from '../api/network-context.js';
 import { pendingOf } from '../pending/registry.js';
+import { pendingRenderer } from '../pending/renderer.js';
 import type { Clock } from '../util/clock.js';
 import type { StreamActions } from './actions.js';
 import type { StreamLimits } from './admission.js';
@@ -66,5 +67,6 @@ export class StreamContext {
     for (const c of [...this.sse.keys(), ...this.ws]) c.close('the server is shutting down');
     for (const hub of this.allHubs()) hub.stop();
     await this.caps.close();
+    await pendingRenderer.stop();
   }
 }

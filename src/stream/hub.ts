@@ -20,6 +20,7 @@ import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
 import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
+import { pendingRenderer } from '../pending/renderer.js';
 import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
 import { formatRawUpper } from '../ton/address.js';
 import type { StreamActions } from './actions.js';
@@ -27,9 +28,6 @@ import type { StreamConnection } from './connection.js';
 import { accountStateText, actionsText, invalidatedText, jettonText, traceText, transactionsText, type TraceEvent } from './notifications.js';
 import { atFinality, sealedTraces, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
-
-/** Longest stretch of deferred streaming work before yielding to the event loop (the producer's own slice is 4 ms). */
-const SLICE_MS = 4;
 
 export interface HubLogger {
   warn(object: object, message: string): void;
@@ -64,8 +62,7 @@ export class StreamHub {
   private readonly stops: (() => void)[] = [];
   /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
   private confirmedEarly = new Set<string>();
-  private readonly queue: (() => void)[] = [];
-  private readonly drained: (() => void)[] = [];
+  private deliveries: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: HubOptions) {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
@@ -141,44 +138,42 @@ export class StreamHub {
   }
 
   /**
-   * Work the chain's events ask for, done after they return (they come from the producer's lane and its seal:
-   * rendering there would hold block production), in order, in slices that yield to the event loop.
+   * What a chain event asks for: prepared at once (the transactions' texts asked of the render thread: the event
+   * itself only looks up followers), delivered in the order the events came, whatever order the renders finish in.
    */
-  private later(task: () => void): void {
-    this.queue.push(task);
-    if (this.queue.length === 1) setImmediate(() => this.drain());
-  }
-
-  private drain(): void {
-    const started = performance.now();
-    while (this.queue.length > 0 && performance.now() - started < SLICE_MS) {
-      const task = this.queue.shift()!;
-      try {
-        task();
-      } catch (err) {
-        this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed');
-      }
+  private later(prepare: () => Promise<(() => void) | undefined> | undefined): void {
+    let prepared: Promise<(() => void) | undefined>;
+    try {
+      prepared = Promise.resolve(prepare());
+    } catch (err) {
+      this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed');
+      return;
     }
-    if (this.queue.length > 0) setImmediate(() => this.drain());
-    else for (const wake of this.drained.splice(0)) wake();
+    this.deliveries = this.deliveries
+      .then(() => prepared)
+      .then(
+        (deliver) => deliver?.(),
+        (err: unknown) => this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed'),
+      );
   }
 
-  /** Resolves once the work queued so far is done (a block's finalized news never overtakes its confirmed). */
+  /** Resolves once what was asked so far is delivered (a block's finalized news never overtakes its confirmed). */
   private whenDrained(): Promise<void> {
-    return this.queue.length === 0 ? Promise.resolve() : new Promise((resolve) => this.drained.push(resolve));
+    return this.deliveries;
   }
 
-  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): void {
-    if (this.connections.size === 0) return;
+  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): Promise<(() => void) | undefined> | undefined {
+    if (this.connections.size === 0) return undefined;
     const accounts = new Set(trace.txs.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
     const byTrace = this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
-    if (byAccount.length === 0 && byTrace.length === 0) return;
+    if (byAccount.length === 0 && byTrace.length === 0) return undefined;
     const { ordered, root } = pendingTreeOf(trace);
+    // Only the transactions some client gets are rendered (a follower of one account gets that account's).
+    const needed = byTrace.length > 0 ? ordered : ordered.filter((tx) => byAccount.some((c) => c.subscription.addresses.has(tx.account)));
     const event: TraceEvent = {
       finality,
       norm: trace.externalHashNorm,
-      // Rendered when a client's notification needs them (most followers want one account's transactions only).
       transactions: ordered.map((tx) => {
         let text: string | undefined;
         let mentioned: string[] | undefined;
@@ -201,15 +196,12 @@ export class StreamHub {
       addressBook: {},
       metadata: {},
     };
-    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook);
-    if (needsBook && this.o.network.index) {
-      // The address book comes from the index (what it knows of the accounts): sent once it is read.
-      addressBook(this.o.network.index, event.transactions.flatMap((tx) => tx.mentioned), this.o.network.testOnly)
-        .then((book) => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace))
-        .catch((err: unknown) => this.o.logger?.warn({ err }, 'stream: the address book of a pending trace could not be read'));
-      return;
-    }
-    this.deliverTrace(event, byAccount, byTrace);
+    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
+    return Promise.all(needed.map((tx) => pendingRenderer.render(tx, trace))).then(async () => {
+      // The address book comes from the index (what it knows of the accounts).
+      const book = needsBook ? await addressBook(this.o.network.index!, event.transactions.flatMap((tx) => tx.mentioned), this.o.network.testOnly) : {};
+      return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
+    });
   }
 
   private invalidated(trace: PendingTrace): void {

@@ -36,8 +36,8 @@ export interface KeyInfo {
   expiresAt: number | null;
   createdAt: number;
   revokedAt: number | null;
-  /** Parallel streams this key may hold; null = its account's, else the default (2). */
-  streamConnections: number | null;
+  /** Parallel streams this key may hold, when set (absent: its account's, else the default, 2). */
+  streamConnections?: number;
 }
 
 export interface AccountLimit {
@@ -45,8 +45,8 @@ export interface AccountLimit {
   network: string;
   rps: number;
   updatedAt: number;
-  /** Parallel streams of each key of the account that sets none itself; null = the default. */
-  streamConnections: number | null;
+  /** Parallel streams of each key of the account that sets none itself, when set (absent: the default). */
+  streamConnections?: number;
 }
 
 export interface NewKey extends Omit<KeyInfo, 'revokedAt'> {
@@ -111,7 +111,7 @@ export function keyInfoFromRow(r: KeyRow): KeyInfo {
     expiresAt: nullableNumber(r.expires_at),
     createdAt: Number(r.created_at),
     revokedAt: nullableNumber(r.revoked_at),
-    streamConnections: nullableNumber(r.stream_connections),
+    ...streamCap(r.stream_connections),
   };
 }
 
@@ -139,7 +139,12 @@ export function keyRecordFromRow(r: RecordRow): KeyRecord {
 }
 
 export function accountFromRow(r: { name: string; network: string; rps: number | string; updated_at: number | string; stream_connections?: number | string | null }): AccountLimit {
-  return { name: r.name, network: r.network, rps: Number(r.rps), updatedAt: Number(r.updated_at), streamConnections: nullableNumber(r.stream_connections ?? null) };
+  return { name: r.name, network: r.network, rps: Number(r.rps), updatedAt: Number(r.updated_at), ...streamCap(r.stream_connections ?? null) };
+}
+
+/** The stream cap as operators see it: written only when set, so keys and accounts without one read as before. */
+function streamCap(value: number | string | null): { streamConnections?: number } {
+  return value === null ? {} : { streamConnections: Number(value) };
 }
 
 /** The columns of an account limit as accountFromRow reads them. */

@@ -86,7 +86,7 @@ export class PostgresKeyStore implements KeyStore {
       const rows = await this.write<KeyRow>(
         `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, stream_connections, revoked_at, revision)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11) RETURNING ${KEY_COLUMNS}`,
-        [key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, key.streamConnections],
+        [key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, key.streamConnections ?? null],
       );
       return keyInfoFromRow(rows[0]);
     } catch (error) {
@@ -119,7 +119,7 @@ export class PostgresKeyStore implements KeyStore {
        ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
          stream_connections = excluded.stream_connections
        RETURNING ${ACCOUNT_COLUMNS}`,
-      [limit.name, limit.network, limit.rps, limit.updatedAt, limit.streamConnections],
+      [limit.name, limit.network, limit.rps, limit.updatedAt, limit.streamConnections ?? null],
     );
     return accountFromRow(rows[0]);
   }

@@ -86,7 +86,7 @@ export class SqliteKeyStore implements KeyStore {
           `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision, stream_connections)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
         )
-        .run(key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, revision, key.streamConnections);
+        .run(key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, revision, key.streamConnections ?? null);
     });
     try {
       insert.immediate();
@@ -129,7 +129,7 @@ export class SqliteKeyStore implements KeyStore {
            ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
              stream_connections = excluded.stream_connections`,
         )
-        .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections);
+        .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections ?? null);
     }).immediate();
     return { ...limit };
   }
