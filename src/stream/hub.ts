@@ -5,13 +5,14 @@
  *
  * Order, as toncenter sends it: every trace first at `pending` (when its message was accepted), then, per sealed
  * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
- * and `jettons_change`. Traces are read from the index once it holds the block (sealed-traces.ts), so they are
- * what `/api/v3/traces` answers; blocks are delivered one after the other, in seqno order.
+ * and `jettons_change`. A trace the pending layer followed is sent at `pending` and `confirmed` from what the open
+ * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
+ * read from the index once it holds the block (sealed-traces.ts), so it is what `/api/v3/traces` answers; blocks are
+ * delivered one after the other, in seqno order.
  *
- * What block production pays: per sealed block, one lookup per transaction (is its account followed?) and per
- * external message when traces are followed; nothing at all while nobody is connected. Everything else happens
- * after the handover, on the reader threads and here, and a slow client only fills its own socket
- * (connection.ts).
+ * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
+ * account followed?) and per external message when traces are followed; nothing at all while nobody is connected.
+ * Rendering happens on other threads, and a slow client only fills its own socket (connection.ts).
  */
 import { loadShardAccount } from '@ton/core';
 import type { NetworkContext } from '../api/network-context.js';
