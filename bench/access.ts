@@ -32,7 +32,7 @@ import pg from 'pg';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { ManualClock, systemClock } from '../src/util/clock.js';
-import { createAccessLayer, type AccessLayer, type AccessOptions } from '../src/access/index.js';
+import { createAccessLayer, type AccessLayer } from '../src/access/index.js';
 import { MemorySlidingLog } from '../src/access/limiter/memory-sliding-log.js';
 import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';

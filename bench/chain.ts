@@ -36,7 +36,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton/dist/wallets/v4/WalletContractV4.js';
 import { LocalChain } from '../src/chain/local/index.js';
 import { networkConfig } from '../src/chain/local/config.js';
-import { loadExecutor } from '../src/chain/local/emulator.js';
+import { loadExecutor } from '../src/chain/emulator/emulator.js';
 import { cellSigner } from '../src/chain/local/faucet.js';
 import { numberArg } from './support/args.js';
 

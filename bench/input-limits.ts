@@ -24,7 +24,7 @@ import { Address, beginCell, Cell, external, serializeTuple, storeMessage } from
 import { runGetMethod } from '../src/api/v2/methods/run-get-method.js';
 import { sendBoc } from '../src/api/v2/methods/send.js';
 import { parseParams } from '../src/api/v2/params.js';
-import { parseExternal } from '../src/chain/local/messages.js';
+import { parseExternal } from '../src/chain/messages.js';
 import { bocBytes } from '../src/ton/boc.js';
 import { legacyStack } from '../src/ton/stack-output.js';
 import { parseVmStack } from '../src/ton/vm-stack.js';

@@ -43,7 +43,10 @@ const CONNECTIONS_DEFAULT = 1000;
 const WALLETS = numberArg('wallets', numberArg('connections', CONNECTIONS_DEFAULT) / 2);
 const CONNECTIONS = numberArg('connections', CONNECTIONS_DEFAULT);
 const RUNS = numberArg('runs', 2);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 interface Batch {
   wallets: Address[];
@@ -58,14 +61,36 @@ async function batch(seed: number, perWallet: number): Promise<Batch> {
   const destinations: Address[] = [];
   const perWalletBocs: Buffer[][] = [];
   for (let w = 0; w < WALLETS; w++) {
-    const keys = keyPairFromSeed(Buffer.alloc(32, 0).fill(seed, 0, 1).fill(w % 256, 1, 2).fill(Math.floor(w / 256), 2, 3));
+    const keys = keyPairFromSeed(
+      Buffer.alloc(32, 0)
+        .fill(seed, 0, 1)
+        .fill(w % 256, 1, 2)
+        .fill(Math.floor(w / 256), 2, 3),
+    );
     const contract = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
-    const dest = WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(Buffer.alloc(32, 0xd0).fill(seed, 0, 1).fill(w % 256, 1, 2)).publicKey }).address;
+    const dest = WalletContractV4.create({
+      workchain: 0,
+      publicKey: keyPairFromSeed(
+        Buffer.alloc(32, 0xd0)
+          .fill(seed, 0, 1)
+          .fill(w % 256, 1, 2),
+      ).publicKey,
+    }).address;
     const sign = cellSigner(keys.secretKey);
     const bocs: Buffer[] = [];
     for (let seqno = 0; seqno < perWallet; seqno++) {
-      const body = await contract.createTransfer({ seqno, signer: async (c: Cell) => sign(c), messages: [internal({ to: dest, value: toNano('0.01'), bounce: false })], timeout: validUntil });
-      bocs.push(beginCell().store(storeMessage(external({ to: contract.address, body, init: seqno === 0 ? contract.init : undefined }))).endCell().toBoc());
+      const body = await contract.createTransfer({
+        seqno,
+        signer: async (c: Cell) => sign(c),
+        messages: [internal({ to: dest, value: toNano('0.01'), bounce: false })],
+        timeout: validUntil,
+      });
+      bocs.push(
+        beginCell()
+          .store(storeMessage(external({ to: contract.address, body, init: seqno === 0 ? contract.init : undefined })))
+          .endCell()
+          .toBoc(),
+      );
     }
     wallets.push(contract.address);
     destinations.push(dest);
@@ -108,10 +133,15 @@ const memory = () => {
 
 async function main(): Promise<void> {
   const perWallet = Math.ceil(TRANSFERS / WALLETS);
-  console.log(`bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses (node ${process.version})`);
+  console.log(
+    `bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses (node ${process.version})`,
+  );
   console.log(`load average at start: ${load()}`);
   const port = await freePort();
-  const config = loadConfig({ flags: { ephemeral: true, blockInterval: '1000', logLevel: 'silent', access: 'off', network: [`testnet=http://127.0.0.1:${port}`] }, env: {} });
+  const config = loadConfig({
+    flags: { ephemeral: true, blockInterval: '1000', logLevel: 'silent', access: 'off', network: [`testnet=http://127.0.0.1:${port}`] },
+    env: {},
+  });
   const tongate = await startTongate(config, { logger: pino({ level: 'silent' }) });
   const chain = tongate.networks[0].chain as unknown as LocalChain;
   const sealedAt = new Map<number, number>();
@@ -132,14 +162,21 @@ async function main(): Promise<void> {
 
   const idle = memory();
   // The clients: each follows one address the runs touch and nine nothing touches.
-  const active = batches.slice(1 + RUNS).flatMap((b) => b.wallets.flatMap((w, i) => [w, b.destinations[i]])).map(formatRawUpper);
+  const active = batches
+    .slice(1 + RUNS)
+    .flatMap((b) => b.wallets.flatMap((w, i) => [w, b.destinations[i]]))
+    .map(formatRawUpper);
   const subscriptions = Array.from({ length: CONNECTIONS }, (_, c) => [
     active[c % active.length],
     ...Array.from({ length: 9 }, (_, k) => `0:${(c * 16 + k + 1).toString(16).padStart(64, 'f')}`),
   ]);
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./support/stream-clients.mjs', import.meta.url)), `ws://127.0.0.1:${port}/api/streaming/v2/ws`], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./support/stream-clients.mjs', import.meta.url)), `ws://127.0.0.1:${port}/api/streaming/v2/ws`],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const answers = createInterface({ input: child.stdout! });
   const nextAnswer = () => new Promise<any>((resolve) => answers.once('line', (line) => resolve(JSON.parse(line))));
 
@@ -176,14 +213,23 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   finalLatencies.sort((a, b) => a - b);
   console.log('');
-  console.log(`production  without clients ${without.map((x) => x.toFixed(0)).join(', ')} transfers/s; with ${CONNECTIONS} clients ${withs.map((x) => x.toFixed(0)).join(', ')}`);
+  console.log(
+    `production  without clients ${without.map((x) => x.toFixed(0)).join(', ')} transfers/s; with ${CONNECTIONS} clients ${withs.map((x) => x.toFixed(0)).join(', ')}`,
+  );
   console.log(`            ratio with/without ${(mean(withs) / mean(without)).toFixed(3)}   (issue 26: >= 0.90)`);
-  console.log(`delivery    ${latencies.length + finalLatencies.length} notifications measured (${received} received, ${closed} connections closed by the server)`);
+  console.log(
+    `delivery    ${latencies.length + finalLatencies.length} notifications measured (${received} received, ${closed} connections closed by the server)`,
+  );
   const line = (name: string, xs: number[]) =>
-    xs.length > 0 && console.log(`            ${name}: ${xs.length}, seal -> client p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${xs[xs.length - 1].toFixed(1)} ms`);
+    xs.length > 0 &&
+    console.log(
+      `            ${name}: ${xs.length}, seal -> client p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${xs[xs.length - 1].toFixed(1)} ms`,
+    );
   line('confirmed (issue 26: p99 <= 50 ms)', latencies);
   line('finalized (after the index holds the block)', finalLatencies);
-  console.log(`memory      per connection: rss ${((withMemory.rss - idle.rss) / CONNECTIONS / 1024).toFixed(1)} KiB, heap+external ${((withMemory.heap - idle.heap) / CONNECTIONS / 1024).toFixed(1)} KiB`);
+  console.log(
+    `memory      per connection: rss ${((withMemory.rss - idle.rss) / CONNECTIONS / 1024).toFixed(1)} KiB, heap+external ${((withMemory.heap - idle.heap) / CONNECTIONS / 1024).toFixed(1)} KiB`,
+  );
   console.log(`load average at the end: ${load()}`);
 }
 

@@ -13,7 +13,7 @@
  *
  * And what those get-methods cost the emulator read workers (CPU of the nice-0 threads other than the main
  * thread: support/thread-cpu.ts), asked as detection asks them (a block's calls all at once: a read worker
- * runs those queued behind each other in one emulator call, src/chain/local/get-method-batch.ts) against the
+ * runs those queued behind each other in one emulator call, src/chain/emulator/get-method-batch.ts) against the
  * same calls asked one at a time (each runs alone, as every call did before), passes alternating.
  *
  *   BENCH_WALLETS (40), BENCH_ROUNDS (6: blocks of history), BENCH_PASSES (7)

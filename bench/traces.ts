@@ -17,7 +17,8 @@
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIndex, type Index } from '../src/index/open-index.js';
-import { IndexReader, type TracePage } from '../src/index/reader.js';
+import { IndexReader } from '../src/index/reader.js';
+import type { TracePage } from '../src/index/traces/reader.js';
 import type { SqlReads } from '../src/index/sql/driver.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../src/api/v3/format/traces.js';
 import { formatRawUpper } from '../src/ton/address.js';
@@ -66,6 +67,11 @@ async function twoStatementPage(reader: IndexReader, account: string): Promise<T
   return { traces: traces.map((trace) => ({ ...trace, withheld: null })), transactions };
 }
 
+/** A /traces page as the endpoint writes it: the transactions' messages, states, address book and metadata, then the text. */
+async function render(reader: IndexReader, page: TracePage) {
+  return tracesText(page, await reader.transactionPage(page.transactions, true), false, false);
+}
+
 async function stages(label: string, driver: SqlReads): Promise<void> {
   const reader = new IndexReader(driver);
   const names = ['page query (one statement)', 'page query (two, before)', 'render (queries + text)', 'whole page (one statement)', 'whole page (two, before)', 'lookup (index only)'];
@@ -79,9 +85,9 @@ async function stages(label: string, driver: SqlReads): Promise<void> {
       const one = () => timed(into(0), () => reader.tracePage({ account: pick(i, 0) }, 'desc', PAGE, LIMITS));
       const two = () => timed(into(1), () => twoStatementPage(reader, pick(i, 1)));
       const page = i % 2 === 0 ? await one().then(async (p) => (await two(), p)) : await two().then(one);
-      await timed(into(2), () => tracesText(reader, page, false, false));
-      const wholeNow = () => timed(into(3), async () => tracesText(reader, await reader.tracePage({ account: pick(i, 2) }, 'desc', PAGE, LIMITS), false, false));
-      const wholeBefore = () => timed(into(4), async () => tracesText(reader, await twoStatementPage(reader, pick(i, 3)), false, false));
+      await timed(into(2), () => render(reader, page));
+      const wholeNow = () => timed(into(3), async () => render(reader, await reader.tracePage({ account: pick(i, 2) }, 'desc', PAGE, LIMITS)));
+      const wholeBefore = () => timed(into(4), async () => render(reader, await twoStatementPage(reader, pick(i, 3))));
       if (i % 2 === 0) await wholeNow().then(wholeBefore);
       else await wholeBefore().then(wholeNow);
       await timed(into(5), () => driver.all(LOOKUP, [pick(i, 4)]));
@@ -103,7 +109,7 @@ async function overHttp(index: Index): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const page: Sample = { ms: [], cpu: [] };
     const rows = await index.reader.tracePage({}, 'desc', { limit: 1000, offset: 0 }, LIMITS);
-    const text = await timed(page, () => tracesText(index.reader, rows, false, false));
+    const text = await timed(page, () => render(index.reader, rows));
     const carried = (text.text.match(/"transactions_order"/g) ?? []).length;
     console.log(`  /traces?limit=1000 render          ${page.ms[0].toFixed(0)} ms, CPU ${page.cpu[0].toFixed(0)} ms, ${(text.text.length / 2 ** 20).toFixed(1)} MiB, ${carried} of ${rows.traces.length} traces with transactions (${rows.traces.reduce((n, r) => n + r.transactions, 0)} transactions listed)`);
   }
@@ -111,7 +117,6 @@ async function overHttp(index: Index): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`bench:traces — ${DIR}, schema ${SCHEMA}, load ${load()}`);
-  const file = join(DIR, 'bench', 'index.sqlite');
   for (const store of ['sqlite', 'postgres'] as const) {
     const started = performance.now();
     const index = await openIndex(store === 'sqlite' ? { network: 'bench', dataDir: DIR } : { network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA });

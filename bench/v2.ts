@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import pino from 'pino';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
-import type { DevnetChain } from '../src/chain/types.js';
+import type { DevnetChain } from '../src/chain/devnet-chain.js';
 import { freePort } from '../test/support/ports.js';
 import { numberArg } from './support/args.js';
 

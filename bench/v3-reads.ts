@@ -27,7 +27,7 @@ import { createAccessLayer } from '../src/access/index.js';
 import { LocalChain } from '../src/chain/local/index.js';
 import { accessOptionsFrom } from '../src/cli/access-options.js';
 import { loadConfig } from '../src/config/load.js';
-import { createGateway } from '../src/http/server.js';
+import { createGateway } from '../src/gateway/gateway.js';
 import { openIndex, type Index } from '../src/index/open-index.js';
 import { IndexReader } from '../src/index/reader.js';
 import { SqliteDriver } from '../src/index/sql/sqlite-driver.js';

@@ -10,7 +10,6 @@ import { beginCell, Cell, Dictionary, type Builder, type Slice } from '@ton/core
 import type { liteServer_blockLinkForward, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { masterchainValidators, configValidators, nodeIdShort, type Validator } from '../../src/chain/lite/block-proofs/validator-set.js';
 
-const WHOLE_SHARD = 0x8000000000000000n;
 const TON_BLOCK_ID = Buffer.from('706e0bc5', 'hex');
 
 export interface KeyBlockChain {

@@ -18,7 +18,9 @@ const sockets = [];
 function open(addresses) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
-    socket.on('open', () => socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' })));
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' })),
+    );
     socket.on('message', (data) => {
       const text = data.toString();
       if (text === '{"status":"pong"}') return;

@@ -179,6 +179,7 @@ export class KeyAdmin {
   }
 
   private label(value: unknown): string {
+    // eslint-disable-next-line no-control-regex -- control characters are what a label may not hold
     if (typeof value !== 'string' || value.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(value)) {
       throw new AdminError(422, `label: text of at most ${MAX_LABEL} characters without control characters`);
     }

@@ -1,17 +1,18 @@
 /**
  * The one answer to "what status does error X get?". The layers below the API throw typed errors that say
- * whose fault a failure is (chain/local/errors.ts, chain/lite/errors.ts, index/sql/driver.ts, ton/errors.ts);
+ * whose fault a failure is (chain/errors.ts, chain/local/errors.ts, chain/lite/errors.ts, index/sql/driver.ts, ton/errors.ts);
  * this table turns them into an HTTP status and a message, for v2's methods, v3's endpoints and the devnet
  * controls alike. Anything not listed stays as it is: an ApiError keeps its status, anything else is a bug
  * and becomes a 500 in the HTTP error handler.
  */
-import { BadMessage, BadStack, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../chain/local/errors.js';
+import { BadMessage, ChainInputError, EmulatorFailed, GetMethodFailed, NotFound } from '../chain/errors.js';
+import { BadStack, ChainStopped, ExternalMessageRejected } from '../chain/local/errors.js';
 import { LiteDataError, LiteSendRefused, LiteServerError, LiteTimeout, LiteUnavailable } from '../chain/lite/errors.js';
 import { SnapshotConflict } from '../chain/local/snapshot-store.js';
 import { QueryTimeoutError, StoreUnavailableError } from '../index/sql/driver.js';
 import { TonInputError } from '../ton/errors.js';
 import { VmStackTooDeepError } from '../ton/vm-stack.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../http/api-error.js';
 
 /** Where the cause of a failure the answer does not show is kept. */
 export interface ErrorLog {

@@ -1,13 +1,13 @@
 /**
  * What every chain does around an emulated external message (estimateFee): build the message from its parts,
  * and read the fees out of the emulated transaction. chain/local emulates on its own state, chain/lite on the
- * state it fetched; both through the emulator read workers (chain/local/emulator-pool.ts).
+ * state it fetched; both through the emulator read workers (chain/emulator/emulator-pool.ts).
  */
 import { beginCell, Cell, external, loadTransaction, storeMessage, type Address } from '@ton/core';
-import { BadMessage, ChainInputError } from './local/errors.js';
-import { EMULATOR_MAX_MESSAGE_DEPTH } from './local/emulator-limits.js';
-import { parseExternal } from './local/messages.js';
-import type { TxRunResult } from './local/emulator.js';
+import { BadMessage, ChainInputError } from './errors.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator/emulator-limits.js';
+import { parseExternal } from './messages.js';
+import type { TxRunResult } from './emulator/emulator.js';
 import type { EmulationResult, ExternalToEmulate } from './types.js';
 
 /** The destination and BoC (base64) of the message to emulate. */

@@ -1,6 +1,6 @@
 /** The start-up banner: each network with its base URL, global_id and faucet wallets, as Hardhat lists accounts. */
 import type { TongateConfig } from '../config/types.js';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 
 export interface FaucetLine {
   kind: string;

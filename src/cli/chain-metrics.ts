@@ -7,7 +7,7 @@
  * on the hot path.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { LiteChain } from '../chain/lite/index.js';
 import { lastBlockAgeMs } from '../http/health.js';
 import { systemClock, type Clock } from '../util/clock.js';

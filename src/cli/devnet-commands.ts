@@ -218,7 +218,7 @@ async function refusedAs<T>(what: string, target: DevnetTarget, network: Network
   try {
     return await call;
   } catch (error) {
-    if (error instanceof DevnetError) throw new Error(`${what} failed (${error.status}): ${error.message}`);
-    throw new Error(unreachable(what, target, network.name, error));
+    if (error instanceof DevnetError) throw new Error(`${what} failed (${error.status}): ${error.message}`, { cause: error });
+    throw new Error(unreachable(what, target, network.name, error), { cause: error });
   }
 }

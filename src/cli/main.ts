@@ -2,7 +2,8 @@
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
-import { OPTIONS, envName, type OptionSpec } from '../config/options.js';
+import { OPTIONS } from '../config/options.js';
+import { envName, type OptionSpec } from '../config/option-spec.js';
 import { startTongate } from './start.js';
 import { DataDirInUse } from '../data-dir/lock.js';
 import { VERSION } from '../version.js';

@@ -36,7 +36,7 @@ export function registerResetCommand(program: Command, configure: Configure): vo
     } catch (err) {
       if (!(err instanceof DataDirInUse)) throw err;
       const holder = err.pid === undefined ? 'a running tongate' : `a running tongate (pid ${err.pid})`;
-      throw new Error(`reset refused: ${holder} uses ${err.dir}; stop it (Ctrl-C, or SIGTERM), then run tongate reset --network ${network.name} again`);
+      throw new Error(`reset refused: ${holder} uses ${err.dir}; stop it (Ctrl-C, or SIGTERM), then run tongate reset --network ${network.name} again`, { cause: err });
     }
     const removed: string[] = [];
     try {

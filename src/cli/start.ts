@@ -5,13 +5,13 @@
  */
 import { fromNano } from '@ton/core';
 import type { Logger } from 'pino';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { genesisAccounts, GenesisRefused, LocalChain } from '../chain/local/index.js';
 import { ConfigError } from '../config/errors.js';
 import { LiteChain } from '../chain/lite/index.js';
 import { LITE_INDEX_NICE } from '../util/thread-priority.js';
 import type { TongateConfig } from '../config/types.js';
-import { createGateway, type Gateway } from '../http/server.js';
+import { createGateway, type Gateway } from '../gateway/gateway.js';
 import { openStartingListeners, type StartingListeners } from '../http/starting.js';
 import type { ProvingState } from '../chain/lite/block-proofs/masterchain-trust.js';
 import { systemClock, type Clock } from '../util/clock.js';

@@ -8,7 +8,7 @@ import { Address } from '@ton/core';
 import { parseAddress, formatRawUpper } from '../ton/address.js';
 import { ConfigError } from './errors.js';
 import { asNetworkPairs, knownNetworks, valuesOf, type NetworkPairs } from './per-network.js';
-import type { OptionSpec } from './options.js';
+import type { OptionSpec } from './option-spec.js';
 import type { NetworkConfig } from './types.js';
 
 /** toncenter's `.ton` DNS roots (ton-indexer), by global_id. */

@@ -4,8 +4,8 @@
  * (options.ts), so flags, file keys and environment variables agree.
  */
 import { ConfigError } from './errors.js';
-import type { OptionSpec } from './options.js';
-import type { MetadataFetchConfig } from './types.js';
+import type { OptionSpec } from './option-spec.js';
+import type { MetadataFetchOptions } from '../index/metadata-fetch/start.js';
 
 const integer = (min: number, max: number) => (raw: unknown, label: string): number => {
   const text = String(raw).trim();
@@ -86,7 +86,7 @@ export interface MetadataFetchValues {
 }
 
 /** The fetcher's configuration; its own options without --fetch-metadata cannot do anything: refused (exit 2). */
-export function metadataFetchConfig(values: MetadataFetchValues): MetadataFetchConfig {
+export function metadataFetchConfig(values: MetadataFetchValues): MetadataFetchOptions {
   if (!values.fetchMetadata) {
     if (values.fetchMetadataAllowPrivate) throw new ConfigError('--fetch-metadata-allow-private', 'has no effect without --fetch-metadata');
     if (values.ipfsGateway) throw new ConfigError('--ipfs-gateway', 'has no effect without --fetch-metadata');

@@ -1,8 +1,9 @@
 /**
- * Every option of `tongate start`, in one table: the flag, the config-file key, the environment variable
- * and the parser all come from here, so the three sources can never disagree.
+ * Every option of `tongate start`, in one table: the general options here, then the tables of the rooms that
+ * have their own (upstream, metadata fetch, DNS roots). Each entry's flag, config-file key, environment variable
+ * and parser come from it (option-spec.ts: what an entry is), so the three sources can never disagree.
  */
-import { ConfigError } from './errors.js';
+import { asBoolean, asInteger, asList, asListen, asMnemonic, asString, asUrl, oneOf, type OptionSpec } from './option-spec.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
 import { METADATA_FETCH_OPTIONS } from './metadata-fetch-options.js';
@@ -10,101 +11,8 @@ import { DNS_ROOT_OPTIONS } from './dns-roots.js';
 import { asNetworkPairs } from './per-network.js';
 import { readGenesisFile } from './genesis.js';
 
-export interface OptionSpec {
-  /** Config-file key and commander attribute name (camelCase). */
-  key: string;
-  /** Commander flag, e.g. '--data-dir <dir>'. */
-  flag: string;
-  description: string;
-  /** Shown in --help and docs/configuration.md; applied when no source sets the option. */
-  defaultValue?: unknown;
-  /** How --help shows the default when the value itself reads badly there (24 words, say). */
-  defaultHelp?: string;
-  /** Repeatable flag (collected into an array); env and file give a comma-separated string or an array. */
-  repeatable?: boolean;
-  /** Turns a raw value (string from a flag or env, any JSON/YAML value from a file) into the typed value. */
-  parse(raw: unknown, label: string): unknown;
-}
-
-export function envName(key: string): string {
-  return 'TONGATE_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
-}
-
-export function flagName(spec: OptionSpec): string {
-  return spec.flag.split(' ')[0];
-}
-
-const asString = (raw: unknown, label: string): string => {
-  if (typeof raw === 'string' && raw.trim() !== '') return raw.trim();
-  if (typeof raw === 'number') return String(raw);
-  throw new ConfigError(label, `expected a non-empty string, got ${JSON.stringify(raw)}`);
-};
-
-const asInteger =
-  (min: number, max: number) =>
-  (raw: unknown, label: string): number => {
-    const text = typeof raw === 'number' ? String(raw) : asString(raw, label);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-      throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-    }
-    return Number(text);
-  };
-
-const asBoolean = (raw: unknown, label: string): boolean => {
-  if (typeof raw === 'boolean') return raw;
-  const text = asString(raw, label).toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-  if (['0', 'false', 'no', 'off'].includes(text)) return false;
-  throw new ConfigError(label, `expected true or false, got ${JSON.stringify(raw)}`);
-};
-
 /** pino's levels, and `silent`: what --log-level takes, and what its help lists. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-const oneOf =
-  (...values: string[]) =>
-  (raw: unknown, label: string): string => {
-    const text = asString(raw, label);
-    if (!values.includes(text)) throw new ConfigError(label, `expected one of ${values.join(', ')}, got ${JSON.stringify(text)}`);
-    return text;
-  };
-
-const asList = (raw: unknown, label: string): string[] => {
-  const items = Array.isArray(raw) ? raw : asString(raw, label).split(',');
-  return items.map((item) => asString(item, label));
-};
-
-const asUrl =
-  (...protocols: string[]) =>
-  (raw: unknown, label: string): string => {
-    const text = asString(raw, label);
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      throw new ConfigError(label, `not a URL: ${JSON.stringify(text)}`);
-    }
-    if (!protocols.includes(url.protocol)) {
-      throw new ConfigError(label, `expected a ${protocols.join(' or ')} URL, got ${JSON.stringify(text)}`);
-    }
-    return text;
-  };
-
-const asListen = (raw: unknown, label: string): { host: string; port: number } => {
-  const text = asString(raw, label);
-  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text);
-  const port = match ? Number(match[2]) : NaN;
-  if (!match || port < 1 || port > 65535) {
-    throw new ConfigError(label, `expected [host:]port, e.g. 0.0.0.0:8080, got ${JSON.stringify(text)}`);
-  }
-  return { host: (match[1] ?? '0.0.0.0').replace(/^\[|\]$/g, ''), port };
-};
-
-const asMnemonic = (raw: unknown, label: string): string[] => {
-  const words = (Array.isArray(raw) ? raw.map((w) => asString(w, label)) : asString(raw, label).split(/\s+/)).filter(Boolean);
-  if (words.length !== 24) throw new ConfigError(label, `expected 24 words, got ${words.length}`);
-  return words;
-};
 
 /** Blocks of the local chains in auto mining; also the interval a chain started in manual mining switches to. */
 export const DEFAULT_BLOCK_INTERVAL_MS = 1000;

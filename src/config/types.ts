@@ -1,4 +1,5 @@
 import type { GlobalBlockId, GlobalConfig } from '../ton/global-config.js';
+import type { MetadataFetchOptions } from '../index/metadata-fetch/start.js';
 import type { GenesisSpec } from './genesis.js';
 /** The resolved configuration of one tongate process: what `tongate start` runs with. */
 
@@ -84,20 +85,5 @@ export interface TongateConfig {
   /** Log lines on stdout: JSON lines (the default, for log shippers) or pino-pretty's lines for people. */
   logFormat: 'json' | 'pretty';
   /** The offchain TEP-64 metadata fetcher (src/index/metadata-fetch); `enabled` false by default. */
-  metadataFetch: MetadataFetchConfig;
-}
-
-/** Fetching tokens' offchain metadata (`--fetch-metadata` and its options). */
-export interface MetadataFetchConfig {
-  enabled: boolean;
-  /** Metadata uris may reach loopback, private, link-local... addresses. */
-  allowPrivate: boolean;
-  /** Where ipfs:// uris are fetched; none: they are not. */
-  ipfsGateway?: URL;
-  /** One attempt's budget (connect, headers, body, redirects). */
-  timeoutMs: number;
-  /** The largest body read. */
-  maxBytes: number;
-  /** Fetches in flight at most. */
-  concurrency: number;
+  metadataFetch: MetadataFetchOptions;
 }

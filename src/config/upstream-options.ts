@@ -4,7 +4,7 @@
  * They join the one option table (options.ts), so flags, file keys and environment variables agree.
  */
 import { asNetworkPairs, asSecretNetworkPairs } from './per-network.js';
-import type { OptionSpec } from './options.js';
+import type { OptionSpec } from './option-spec.js';
 import { ConfigError } from './errors.js';
 
 const integer = (min: number, max: number) => (raw: unknown, label: string): number => {

@@ -21,6 +21,13 @@ export interface DevnetClientOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * A result as the server's JSON has it (snake_case fields), read field by field into the typed values this client
+ * returns; the OpenAPI document at /devnet/openapi.json describes each.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON off the wire, typed where it is read
+type WireResult = any;
+
 /** A control the server refused (4xx: what was wrong, in its words) or could not do (5xx). */
 export class DevnetError extends Error {
   override name = 'DevnetError';
@@ -233,7 +240,7 @@ export class DevnetClient {
     return snapshotOf(await this.parse(await this.fetch('POST', path, { type: 'application/octet-stream', bytes: file }), 'POST', path));
   }
 
-  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
+  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<WireResult> {
     const sent = body !== undefined ? { type: 'application/json', bytes: JSON.stringify(body) } : undefined;
     return this.parse(await this.fetch(method, path, sent), method, path);
   }
@@ -252,9 +259,9 @@ export class DevnetClient {
     throw new DevnetError(response.status, `${method} ${path} failed (${response.status})`);
   }
 
-  private async parse(response: Response, method: string, path: string): Promise<any> {
+  private async parse(response: Response, method: string, path: string): Promise<WireResult> {
     const text = await response.text();
-    let parsed: any;
+    let parsed: WireResult;
     try {
       parsed = JSON.parse(text);
     } catch {
@@ -265,15 +272,15 @@ export class DevnetClient {
   }
 }
 
-function snapshotOf(r: any): SnapshotInfo {
+function snapshotOf(r: WireResult): SnapshotInfo {
   return { name: r.name, seqno: r.seqno, rootHash: r.root_hash, createdAt: r.created_at, pendingMessages: r.pending_messages };
 }
 
-function miningOf(r: any): Mining {
+function miningOf(r: WireResult): Mining {
   return r.mode === 'auto' ? { mode: 'auto', intervalMs: r.interval_ms } : { mode: 'manual' };
 }
 
-function timeOf(r: any): ChainTime {
+function timeOf(r: WireResult): ChainTime {
   return {
     utime: r.utime,
     lastBlockUtime: r.last_block_utime,

@@ -7,7 +7,7 @@
  */
 import type { Cell } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { showInput } from '../util/show-input.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { boc, devnetBocBudget, onlyFields } from './input.js';

@@ -3,8 +3,8 @@
  * faucet transaction starts may be delivered in later blocks. Looks again after each block: in manual mining it
  * seals one (nobody else would), in auto mining it waits for the timer's.
  */
-import { ApiError } from '../api/errors.js';
-import type { DevnetChain } from '../chain/types.js';
+import { ApiError } from '../http/api-error.js';
+import type { DevnetChain } from '../chain/devnet-chain.js';
 
 /** Far more blocks than a mint's three hops need; the answer is an error, not a hang, when something never comes. */
 const MAX_BLOCKS = 20;

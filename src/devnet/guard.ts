@@ -4,10 +4,10 @@
  * Every route of this room is registered through `devnetRoute`, so no control can skip the gate.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { toApiError } from '../api/error-statuses.js';
 import { okEnvelope } from '../api/v2/envelope.js';
-import { isDevnetChain, type DevnetChain } from '../chain/types.js';
+import { isDevnetChain, type DevnetChain } from '../chain/devnet-chain.js';
 import { bearerMatches } from '../http/bearer.js';
 
 export interface DevnetOptions {

@@ -1,6 +1,6 @@
 /** The parsers of devnet request bodies: each refusal is a 422 naming the field and what it should be. */
 import { Address, type Cell } from '@ton/core';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { bocBudget, parseBoc, type BocBudget } from '../ton/boc.js';
 import { showInput } from '../util/show-input.js';
 

@@ -7,9 +7,10 @@
  */
 import { Address, beginCell, contractAddress, toNano, type TupleItem } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { NotThatContract, StackReader } from '../api/v2/contracts/get-method-call.js';
-import type { ChainTransaction, DevnetChain } from '../chain/types.js';
+import type { DevnetChain } from '../chain/devnet-chain.js';
+import type { ChainTransaction } from '../chain/types.js';
 import { offchainContent, onchainContent } from '../contracts/content.js';
 import { jettonMasterInit, mintBody } from '../contracts/jetton/jetton.js';
 import { parseVmStack } from '../ton/vm-stack.js';

@@ -4,8 +4,9 @@
  * interval, empty or not) or {"mode":"manual"} (blocks only when asked).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/errors.js';
-import type { Block, MiningMode } from '../chain/types.js';
+import { ApiError } from '../http/api-error.js';
+import type { MiningMode } from '../chain/devnet-chain.js';
+import type { Block } from '../chain/types.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { integer, oneOf, onlyFields } from './input.js';
 import { object, UTIME } from './schemas.js';

@@ -8,10 +8,10 @@
  * How they are kept, and why saving and restoring cost little: src/chain/local/snapshot-store.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Snapshot, SnapshotRestored } from '../chain/types.js';
+import type { Snapshot, SnapshotRestored } from '../chain/devnet-chain.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { onlyFields } from './input.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { HASH, object } from './schemas.js';
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: '1 to 64 letters, digits, ".", "_" or "-"' };

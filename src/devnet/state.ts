@@ -9,7 +9,7 @@
  */
 import { beginCell, loadStateInit, storeMessage, type Cell, type Message, type StateInit } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { address, boc, devnetBocBudget, nanotons, onlyFields } from './input.js';
 import { ADDRESS, BOC, HASH, NANOTONS, object } from './schemas.js';

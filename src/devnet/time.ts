@@ -6,7 +6,7 @@
  * messages: their valid_until is checked against the chain's time, and clients take it from the machine's.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ChainTime } from '../chain/types.js';
+import type { ChainTime } from '../chain/devnet-chain.js';
 import { devnetRoute, type DevnetOptions } from './guard.js';
 import { integer, onlyFields, utime } from './input.js';
 import { object, UTIME } from './schemas.js';

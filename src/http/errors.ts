@@ -13,7 +13,7 @@
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from './api-error.js';
 import { apiVersion, routedPath, targetPath, type ApiVersion } from './request-target.js';
 
 export function errorBody(version: ApiVersion | undefined, status: number, message: string): Record<string, unknown> {

@@ -10,7 +10,8 @@
  * the index holds). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
-import { isDevnetChain, type Chain } from '../chain/types.js';
+import { isDevnetChain } from '../chain/devnet-chain.js';
+import type { Chain } from '../chain/types.js';
 import type { Clock } from '../util/clock.js';
 
 export const INDEX_LAG_DEGRADED = 10;

@@ -8,7 +8,7 @@
  *     HTTP thread, for a request that is refused anyway.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from './api-error.js';
 
 export const MAX_JSON_DEPTH = 512;
 export const MAX_JSON_VALUES = 20_000;

@@ -1,10 +1,27 @@
-/** Each request under a base URL carries the network it addressed (set by the network router). */
-import type { NetworkContext } from '../api/network-context.js';
+/** What an API handler knows of the network a request addressed: its identity and its chain. */
+import type { Chain } from '../chain/types.js';
+import type { IndexReader } from '../index/reader.js';
 
+export interface NetworkContext {
+  name: string;
+  baseUrl: URL;
+  globalId: number;
+  /** Friendly addresses carry the test-only flag on every network but mainnet, as toncenter's testnet does. */
+  testOnly: boolean;
+  chain: Chain;
+  /** What serves it (config: --backend): an embedded chain, TON liteservers, or an upstream API. */
+  backend?: 'local' | 'lite' | 'upstream';
+  /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
+  index?: IndexReader;
+  /** Resolves once the index holds masterchain block `seqno` (src/stream reads a sealed block's traces then). */
+  indexed?(seqno: number): Promise<void>;
+  /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
+  indexLag?(): number;
+}
+
+/** Each request under a base URL carries the network it addressed (set by the network router). */
 declare module 'fastify' {
   interface FastifyRequest {
     network: NetworkContext;
   }
 }
-
-export type { NetworkContext };

@@ -7,7 +7,7 @@
  * few values a listener actually sees (bounded: a client sending made-up Hosts only costs the lookup).
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from './network-context.js';
 import { effectivePort } from '../config/networks.js';
 import { sameHost, splitHost } from './host.js';
 import { sendError } from './errors.js';

@@ -16,7 +16,8 @@
  */
 import type { SealedBlock } from '../chain/types.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
-import { feedFromChain, feedFromSealed, indexedFromFeed, type FeedBlock, type IndexFeed } from './feed.js';
+import type { FeedBlock } from '../chain/feed-block.js';
+import { feedFromChain, feedFromSealed, indexedFromFeed, type IndexFeed } from './feed.js';
 import type { Index } from './open-index.js';
 import type { InsertBatch } from './sql/driver.js';
 import { WorkerWriter } from './worker/worker-writer.js';

@@ -19,24 +19,11 @@
  * the linker reads is what the group builds on.
  */
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
-import type { BlockTraces } from './traces/block-traces.js';
 import { TraceLinker } from './traces/trace-linker.js';
 import { applyTraceRemap } from './traces/remap.js';
-import type { BlockTokens } from './tokens/block-tokens.js';
 import { TokenDetector } from './tokens/detector.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
-
-/** One masterchain block as rows, or why it could not be rendered. */
-export interface RenderedBlock {
-  seqno: number;
-  /** Transactions in the block: what a group's size is counted in. */
-  transactions: number;
-  rows: InsertBatch[] | Error;
-  /** The block's local traces (absent: a block rendered without them, e.g. by a test). */
-  traces?: BlockTraces;
-  /** What token detection looks at (tokens/block-tokens.ts); absent: nothing to detect. */
-  tokens?: BlockTokens;
-}
+import type { RenderedBlock } from './types.js';
 
 interface Waiting {
   block: RenderedBlock;

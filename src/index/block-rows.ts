@@ -1,8 +1,8 @@
 /**
  * One sealed block as rows of the index's tables. Pure: no I/O, so the writer can hand the rows to
  * either store in one transaction. The JSON documents are rendered here once, by the shared v3
- * codecs of src/ton, so a read only parses and merges them (rendering a transaction from its BoC
- * costs ~0.5 ms; parsing its document ~20 us).
+ * codecs of src/ton, and stored in the layout documents.ts fixes, so a read only parses and merges
+ * them (rendering a transaction from its BoC costs ~0.5 ms; parsing its document ~20 us).
  *
  * A message is stored once even though two transactions carry it (the one that created it, the one
  * that received it): rows met twice within a block are merged here, rows met again in a later block
@@ -19,20 +19,13 @@ import { extraCurrenciesMap } from '../ton/tonlib-json.js';
 import { transactionAccount } from '../ton/transaction-json.js';
 import { v3Transaction } from '../ton/transaction-v3-json.js';
 import { detectWallet } from '../ton/wallet-detect.js';
-import type { RenderedBlock } from './block-committer.js';
+import { messageDoc, transactionDoc } from './documents.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
-import { signedShard } from './sql/values.js';
+import { balanceOrder, signedShard } from './sql/values.js';
 import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
 import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
-import type { IndexedBlock, IndexedTransaction } from './types.js';
-
-/** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
-const BALANCE_DIGITS = 40;
-
-export function balanceOrder(balance: bigint): string {
-  return balance.toString().padStart(BALANCE_DIGITS, '0');
-}
+import type { IndexedBlock, IndexedTransaction, RenderedBlock } from './types.js';
 
 const BLOCK_COLUMNS = [
   'workchain', 'shard', 'seqno', 'root_hash', 'file_hash', 'mc_seqno', 'global_id', 'version', 'key_block',
@@ -132,7 +125,6 @@ interface MessageRow {
 
 /** A message row; `inTx`/`outTx` say which side of it this transaction is. */
 function messageRow(json: V3MessageJson, sortLt: bigint, inTx: Buffer | null, outTx: Buffer | null): MessageRow {
-  const { in_msg_tx_hash: _in, out_msg_tx_hash: _out, ...doc } = json;
   return {
     values: [
       hashBytes(json.hash),
@@ -146,7 +138,7 @@ function messageRow(json: V3MessageJson, sortLt: bigint, inTx: Buffer | null, ou
       sortLt,
       inTx,
       outTx,
-      JSON.stringify(doc),
+      messageDoc(json),
       // The trace: set once the block's traces are assembled (blockRows).
       null,
     ],
@@ -368,9 +360,6 @@ function transactionRow(
   }
   for (const out of outMsgs) addMessage(messageRow(out, BigInt(out.created_lt!), null, hash), out.hash);
   const json = v3Transaction(withoutMessages(tx), { block: item.block, mcBlockSeqno: mcSeqno });
-  const { account_state_before: _before, account_state_after: _after, ...rest } = json;
-  // Messages are stored once, in `messages`; the transaction's document keeps their hashes.
-  const doc = { ...rest, in_msg: inMsg?.hash ?? null, out_msgs: outMsgs.map((m) => m.hash) };
   const row = [
     hash,
     json.account,
@@ -382,7 +371,8 @@ function transactionRow(
     item.block.seqno,
     tx.stateUpdate.oldHash,
     tx.stateUpdate.newHash,
-    JSON.stringify(doc),
+    // Messages are stored once, in `messages`; the transaction's document keeps their hashes.
+    transactionDoc(json, inMsg?.hash ?? null, outMsgs.map((m) => m.hash)),
     null,
   ];
   const trace: TraceTransactionInput = {

@@ -1,24 +1,13 @@
 /**
- * Blocks as a chain hands them to the index: headers, transaction cells and account-state cells, not
- * yet parsed. Parsing a transaction costs ~0.5 ms, more than indexing it; keeping the feed as cells
- * lets the parsing happen in the index's worker thread instead of the thread producing blocks.
+ * What the index needs of a chain (IndexFeed), and the blocks it is fed (chain/feed-block.ts): made from a live
+ * sealed block or read back through the Chain methods, then parsed for the writer.
  */
-import { Cell, type Address } from '@ton/core';
+import type { Address } from '@ton/core';
 import { loadTransactionCell } from '../ton/transaction-cell.js';
+import { cellOf, type FeedBlock } from '../chain/feed-block.js';
 import type { Block, BlockRef, Chain, ChainTransaction, SealedBlock } from '../chain/types.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
 import type { IndexedBlock } from './types.js';
-
-/** A cell, or its BoC bytes when the producer has them (then nobody in this thread parses it). */
-export type CellSource = { cell: Cell } | { boc: Buffer };
-
-export interface FeedBlock {
-  masterchain: Block;
-  shards: Block[];
-  transactions: (CellSource & { block: BlockRef })[];
-  /** The ShardAccount cell of every account the block changed. */
-  accounts: (CellSource & { address: Address })[];
-}
 
 /**
  * Sealed-block entries may carry their BoC bytes (`boc`): the emulator returns transactions and
@@ -26,10 +15,6 @@ export interface FeedBlock {
  * parses on access) and any re-serialization.
  */
 type WithBoc = { boc?: Buffer };
-
-export function cellOf(source: CellSource): Cell {
-  return 'cell' in source ? source.cell : Cell.fromBoc(source.boc)[0];
-}
 
 /** What the index needs of a chain. */
 export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {

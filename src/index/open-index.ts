@@ -24,7 +24,8 @@ import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
 import { SqliteDriver } from './sql/sqlite-driver.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import { IndexWriter } from './writer.js';
-import { rewindIndex, type IndexRewind } from './rewind.js';
+import { rewindIndex } from './rewind.js';
+import type { IndexRewind } from './types.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 
 export interface IndexOptions {

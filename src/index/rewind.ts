@@ -19,7 +19,6 @@
  *
  * `seqno` -1 (the chain was replaced whole, by an import): every row goes.
  */
-import type { Address, Cell } from '@ton/core';
 import { Cell as CellClass } from '@ton/core';
 import { CodeBocCache, restoredStateRows } from './block-rows.js';
 import { formatRawUpper } from '../ton/address.js';
@@ -29,12 +28,7 @@ import { bigint, bytes, int } from './sql/values.js';
 import { rewoundTokens, TOKEN_EVENT_TABLES, TOKEN_STATE_TABLES } from './tokens/rewind-tokens.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './traces/trace-row.js';
-
-export interface IndexRewind {
-  seqno: number;
-  /** Accounts changed after `seqno`, with their ShardAccount BoC as of it (null: none then). */
-  accounts: { address: Address; shardAccount: Buffer | Cell | null }[];
-}
+import type { IndexRewind } from './types.js';
 
 const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES, 'dns_entries'] as const;
 const LOOKUP_CHUNK = 500;

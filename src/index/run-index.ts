@@ -8,9 +8,8 @@ import { defaultSchema, openIndex, type Index } from './open-index.js';
 import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
 import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
-import type { MetadataFetchConfig } from '../config/types.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
-import { startMetadataFetching } from './metadata-fetch/start.js';
+import { startMetadataFetching, type MetadataFetchOptions } from './metadata-fetch/start.js';
 import { tokenMetadataSink } from './tokens/metadata-store.js';
 
 /** The index's logger as the fetch loop's (its failures are warnings; per-uri failures are not logged). */
@@ -41,7 +40,7 @@ export interface RunIndexOptions {
   /** The index threads' nice value (attach.ts). */
   threadNice?: number;
   /** `--fetch-metadata` and its options: tokens' offchain metadata fetched in the background (metadata-fetch/). Absent: off. */
-  metadataFetch?: MetadataFetchConfig;
+  metadataFetch?: MetadataFetchOptions;
   /** The network's DNS root collections, raw addresses (src/index/dns). */
   dnsRoots?: string[];
   /**

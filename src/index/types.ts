@@ -5,6 +5,9 @@
  */
 import type { Address, Cell, Transaction } from '@ton/core';
 import type { Block, BlockRef } from '../chain/types.js';
+import type { InsertBatch } from './sql/driver.js';
+import type { BlockTokens } from './tokens/block-tokens.js';
+import type { BlockTraces } from './traces/block-traces.js';
 
 export interface IndexedTransaction {
   /** The parsed transaction; `transaction.raw` is its cell and `transaction.hash()` its hash. */
@@ -34,6 +37,28 @@ export interface IndexedBlock {
   transactions: IndexedTransaction[];
   /** The state, after this block, of every account it changed. */
   accounts: IndexedAccountState[];
+}
+
+/**
+ * One masterchain block as rows, or why it could not be rendered: what the render side (block-rows.ts,
+ * the render thread) hands the commit side (block-committer.ts, the store thread).
+ */
+export interface RenderedBlock {
+  seqno: number;
+  /** Transactions in the block: what a group's size is counted in. */
+  transactions: number;
+  rows: InsertBatch[] | Error;
+  /** The block's local traces (absent: a block rendered without them, e.g. by a test). */
+  traces?: BlockTraces;
+  /** What token detection looks at (tokens/block-tokens.ts); absent: nothing to detect. */
+  tokens?: BlockTokens;
+}
+
+/** Where a rewind (rewind.ts) puts the index back to, and what the chain says of the accounts it changes. */
+export interface IndexRewind {
+  seqno: number;
+  /** Accounts changed after `seqno`, with their ShardAccount BoC as of it (null: none then). */
+  accounts: { address: Address; shardAccount: Buffer | Cell | null }[];
 }
 
 export type SortOrder = 'asc' | 'desc';

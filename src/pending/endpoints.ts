@@ -3,10 +3,10 @@
  * with toncenter's parameters and refusals (ton-index-go: `account` required for transactions, `account` or
  * `ext_msg_hash` for traces). `/pendingActions` is not served (404) until actions are classified.
  */
-import { ApiError } from '../api/errors.js';
-import type { NetworkContext } from '../api/network-context.js';
+import { ApiError } from '../http/api-error.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { defineEndpoint, ref } from '../api/v3/endpoint.js';
-import { addressBook, addressBookOf } from '../api/v3/format/address-book.js';
+import { addressBookOf } from '../api/v3/format/address-book.js';
 import { jsonObject, type JsonText } from '../api/v3/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
@@ -14,12 +14,18 @@ import { mentionedAccounts, pendingTraceParts, pendingTraceText, pendingTransact
 
 function layerOf(network: NetworkContext): PendingTraces {
   const layer = pendingOf(network.chain);
-  if (!layer) throw new ApiError(404, `pending messages are followed on local networks only; ${network.name} is served by ${network.backend ?? 'another backend'}`);
+  if (!layer)
+    throw new ApiError(
+      404,
+      `pending messages are followed on local networks only; ${network.name} is served by ${network.backend ?? 'another backend'}`,
+    );
   return layer;
 }
 
-async function bookOf(network: NetworkContext, accounts: string[]): Promise<object> {
-  return network.index ? addressBook(network.index, accounts, network.testOnly) : addressBookOf(accounts, [], network.testOnly);
+/** The address book of these accounts, from what the network's index knows of them (none: friendly forms only). */
+export async function addressBookFor(network: NetworkContext, accounts: string[]): Promise<Record<string, unknown>> {
+  const known = network.index ? await network.index.addressBookStates(accounts) : { states: [], domains: new Map<string, string>() };
+  return addressBookOf(accounts, known, network.testOnly);
 }
 
 const distinctTraces = (traces: (PendingTrace | undefined)[]) => [...new Set(traces.filter((t): t is PendingTrace => t !== undefined))];
@@ -53,7 +59,15 @@ async function transactionsOf(accounts: string[], traceIds: Buffer[], network: N
   texts.sort((a, b) => (a.lt === b.lt ? 0 : a.lt > b.lt ? -1 : 1));
   return jsonObject([
     ['transactions', `[${texts.map((t) => t.text).join(',')}]`],
-    ['address_book', JSON.stringify(await bookOf(network, texts.flatMap((t) => t.mentioned)))],
+    [
+      'address_book',
+      JSON.stringify(
+        await addressBookFor(
+          network,
+          texts.flatMap((t) => t.mentioned),
+        ),
+      ),
+    ],
   ]);
 }
 
@@ -61,7 +75,8 @@ async function transactionsOf(accounts: string[], traceIds: Buffer[], network: N
 async function tracesOf(account: string | undefined, externals: Buffer[], network: NetworkContext): Promise<JsonText> {
   if (account === undefined && externals.length === 0) throw new ApiError(422, 'account or ext_msg_hash should be specified');
   const layer = layerOf(network);
-  const traces = account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
+  const traces =
+    account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
   const texts: string[] = [];
   const mentioned: string[] = [];
   for (const trace of traces) {
@@ -70,7 +85,7 @@ async function tracesOf(account: string | undefined, externals: Buffer[], networ
   }
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
-    ['address_book', JSON.stringify(await bookOf(network, mentioned))],
+    ['address_book', JSON.stringify(await addressBookFor(network, mentioned))],
     ['metadata', '{}'],
   ]);
 }

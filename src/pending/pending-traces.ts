@@ -57,7 +57,8 @@ export class PendingTrace {
   get externalHashNorm(): string {
     if (this.norm === undefined) {
       const info = this.external.message.info;
-      this.norm = info.type === 'external-in' ? normalizedExternalHash(info.dest, this.external.message.body).toString('base64') : this.externalHash;
+      this.norm =
+        info.type === 'external-in' ? normalizedExternalHash(info.dest, this.external.message.body).toString('base64') : this.externalHash;
     }
     return this.norm;
   }

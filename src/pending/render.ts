@@ -40,7 +40,11 @@ export function sealedTransactionText(pendingText: string, seqno: number): strin
 
 /** The accounts a transaction mentions, as toncenter's address book of a transaction page lists them. */
 export function mentionedAccounts(tx: PendingTx): string[] {
-  const json = JSON.parse(tx.rendered!) as { account: string; in_msg: { source: string | null } | null; out_msgs: { destination: string | null }[] };
+  const json = JSON.parse(tx.rendered!) as {
+    account: string;
+    in_msg: { source: string | null } | null;
+    out_msgs: { destination: string | null }[];
+  };
   return [json.account, json.in_msg?.source ?? '', ...json.out_msgs.map((m) => m.destination ?? '')].filter((a) => a !== '');
 }
 

@@ -33,7 +33,12 @@ class PendingRenderer {
         const id = ++this.nextId;
         this.waiting.set(id, { resolve, tx, trace });
         if (this.batch.length === 0) queueMicrotask(() => this.flush());
-        this.batch.push({ id, boc: tx.source.boc ?? tx.source.cell.toBoc(), workchain: tx.source.account.workChain, traceId: trace.traceId });
+        this.batch.push({
+          id,
+          boc: tx.source.boc ?? tx.source.cell.toBoc(),
+          workchain: tx.source.account.workChain,
+          traceId: trace.traceId,
+        });
       }).then((text) => (tx.rendered ??= text));
       this.inFlight.set(tx, promise);
     }

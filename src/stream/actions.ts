@@ -4,7 +4,7 @@
  * `ofTraces` (each action's JSON text with its type, accounts and ancestor types, by trace id) and `expand`
  * (`supported_action_types` shortcuts: v1 ... latest, groups), and is handed to `registerStreaming`.
  */
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import type { TraceEvent } from './notifications.js';
 
 export type StreamAction = TraceEvent['actions'][number];

@@ -31,7 +31,12 @@ export interface Admitted {
  * Answers the request itself when the stream is refused (then `undefined`). The cap is the key's own, else its
  * account's (`tongate keys create --stream-connections`, `tongate accounts set --stream-connections`), else the default.
  */
-export async function admit(access: AccessLayer, request: FastifyRequest, reply: FastifyReply, limits: StreamLimits): Promise<Admitted | undefined> {
+export async function admit(
+  access: AccessLayer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: StreamLimits,
+): Promise<Admitted | undefined> {
   if (!access.enabled) return { keyId: null, connections: -1 };
   const key = extractApiKey(request);
   if (key === undefined) {

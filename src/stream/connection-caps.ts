@@ -78,7 +78,8 @@ export class RedisCaps implements ConnectionCaps {
   async acquire(keyId: string, connection: string, limit: number): Promise<boolean> {
     let admitted: boolean;
     try {
-      admitted = (await this.redis.eval(ACQUIRE, 1, this.key(keyId), String(Date.now()), String(LEASE_MS), String(limit), connection)) === 1;
+      admitted =
+        (await this.redis.eval(ACQUIRE, 1, this.key(keyId), String(Date.now()), String(LEASE_MS), String(limit), connection)) === 1;
     } catch (error) {
       this.warn(error, 'stream: Redis could not count the connections of a key; this instance counts alone');
       admitted = this.local.take(keyId, connection, limit);

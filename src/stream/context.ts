@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { AccessLayer } from '../access/index.js';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { pendingOf } from '../pending/registry.js';
 import { pendingRenderer } from '../pending/renderer.js';
 import type { Clock } from '../util/clock.js';

@@ -15,18 +15,26 @@
  * Rendering happens on other threads, and a slow client only fills its own socket (connection.ts).
  */
 import { loadShardAccount } from '@ton/core';
-import type { NetworkContext } from '../api/network-context.js';
-import { addressBook } from '../api/v3/format/address-book.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
 import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
 import { pendingRenderer } from '../pending/renderer.js';
+import { addressBookFor } from '../pending/endpoints.js';
 import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
 import { formatRawUpper } from '../ton/address.js';
 import type { StreamActions } from './actions.js';
 import type { StreamConnection } from './connection.js';
-import { accountStateText, actionsText, invalidatedText, jettonText, traceText, transactionsText, type TraceEvent } from './notifications.js';
+import {
+  accountStateText,
+  actionsText,
+  invalidatedText,
+  jettonText,
+  traceText,
+  transactionsText,
+  type TraceEvent,
+} from './notifications.js';
 import { atFinality, sealedTraces, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
@@ -69,7 +77,11 @@ export class StreamHub {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
     if (o.pending) {
       this.stops.push(
-        o.pending.listen({ pending: (trace) => this.pending(trace), landed: (trace, seqno) => this.landed(trace, seqno), invalidated: (trace) => this.invalidated(trace) }),
+        o.pending.listen({
+          pending: (trace) => this.pending(trace),
+          landed: (trace, seqno) => this.landed(trace, seqno),
+          invalidated: (trace) => this.invalidated(trace),
+        }),
       );
     }
   }
@@ -167,7 +179,8 @@ export class StreamHub {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(trace.txs.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
-    const byTrace = this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
+    const byTrace =
+      this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return undefined;
     const { ordered, root } = pendingTreeOf(trace);
     // Only the transactions some client gets are rendered (a follower of one account gets that account's).
@@ -200,7 +213,12 @@ export class StreamHub {
     const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
     return Promise.all(needed.map((tx) => pendingRenderer.render(tx, trace))).then(async () => {
       // The address book comes from the index (what it knows of the accounts).
-      const book = needsBook ? await addressBook(this.o.network.index!, event.transactions.flatMap((tx) => tx.mentioned), this.o.network.testOnly) : {};
+      const book = needsBook
+        ? await addressBookFor(
+            this.o.network,
+            event.transactions.flatMap((tx) => tx.mentioned),
+          )
+        : {};
       return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
     });
   }
@@ -240,7 +258,15 @@ export class StreamHub {
     const confirmedEarly = this.confirmedEarly;
     this.confirmedEarly = new Set();
     if (this.connections.size === 0) return;
-    const work: BlockWork = { seqno: block.masterchain.id.seqno, sealedAt: performance.now(), txHashes: [], externalHashes: [], states: [], changed: [], confirmedEarly };
+    const work: BlockWork = {
+      seqno: block.masterchain.id.seqno,
+      sealedAt: performance.now(),
+      txHashes: [],
+      externalHashes: [],
+      states: [],
+      changed: [],
+      confirmedEarly,
+    };
     if (this.byAddress.size > 0) {
       for (const tx of block.transactions) if (this.byAddress.has(formatRawUpper(tx.account))) work.txHashes.push(tx.hash);
       for (const state of block.accountStates) {
@@ -250,7 +276,8 @@ export class StreamHub {
       }
     }
     if (this.byTrace.size > 0) {
-      for (const m of block.messages) if (m.kind === 'ext_in' && m.hashNorm && this.byTrace.has(m.hashNorm.toString('base64'))) work.externalHashes.push(m.hash);
+      for (const m of block.messages)
+        if (m.kind === 'ext_in' && m.hashNorm && this.byTrace.has(m.hashNorm.toString('base64'))) work.externalHashes.push(m.hash);
     }
     const jettons = work.changed.length > 0 && [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
     if (!jettons) work.changed = [];
@@ -269,10 +296,19 @@ export class StreamHub {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
       traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes);
-      const actions = traces.length > 0 ? await this.o.actions.ofTraces(network, traces.map((t) => t.traceId)) : new Map();
+      const actions =
+        traces.length > 0
+          ? await this.o.actions.ofTraces(
+              network,
+              traces.map((t) => t.traceId),
+            )
+          : new Map();
       for (const trace of traces) trace.actions = actions.get(trace.traceId) ?? [];
       if (work.changed.length > 0) {
-        const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, { limit: work.changed.length, offset: 0 });
+        const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, {
+          limit: work.changed.length,
+          offset: 0,
+        });
         jettons = wallets.map((w) => jettonWalletJson(w));
       }
     }
@@ -282,15 +318,26 @@ export class StreamHub {
       return { account: formatRawUpper(s.address), state: v3AccountState(cell.refs[0].hash(), accountStateInfo(parsed.account)) };
     });
     await this.whenDrained();
-    const book = jettons.length > 0 && reader ? await addressBook(reader, jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]), network.testOnly) : {};
+    const book =
+      jettons.length > 0
+        ? await addressBookFor(
+            network,
+            jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]),
+          )
+        : {};
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
       for (const trace of traces) {
         if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
-        this.deliverTrace(atFinality(trace, finality), this.followersOf(new Set(trace.transactions.map((tx) => tx.account))), this.byTrace.get(trace.norm) ?? []);
+        this.deliverTrace(
+          atFinality(trace, finality),
+          this.followersOf(new Set(trace.transactions.map((tx) => tx.account))),
+          this.byTrace.get(trace.norm) ?? [],
+        );
       }
       for (const { account, state } of states) {
         let text: string | undefined;
-        for (const c of this.byAddress.get(account) ?? []) if (c.wants('account_state_change', finality)) c.send((text ??= accountStateText(finality, account, state)));
+        for (const c of this.byAddress.get(account) ?? [])
+          if (c.wants('account_state_change', finality)) c.send((text ??= accountStateText(finality, account, state)));
       }
       for (const jetton of jettons) {
         for (const c of this.followersOf([jetton.address as string, jetton.owner as string])) {

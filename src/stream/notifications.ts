@@ -38,10 +38,14 @@ function extras(connection: StreamConnection, event: TraceEvent, mentioned: () =
   const { includeAddressBook, includeMetadata } = connection.subscription;
   if (!includeAddressBook && !includeMetadata) return '';
   const list = [...mentioned()];
-  return (includeAddressBook ? `,"address_book":${pick(event.addressBook, list)}` : '') + (includeMetadata ? `,"metadata":${pick(event.metadata, list)}` : '');
+  return (
+    (includeAddressBook ? `,"address_book":${pick(event.addressBook, list)}` : '') +
+    (includeMetadata ? `,"metadata":${pick(event.metadata, list)}` : '')
+  );
 }
 
-const head = (type: string, event: TraceEvent) => `{"type":"${type}","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.norm)}`;
+const head = (type: string, event: TraceEvent) =>
+  `{"type":"${type}","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.norm)}`;
 
 /** The client's transactions of the trace (its subscribed accounts'), newest first; undefined when none. */
 export function transactionsText(connection: StreamConnection, event: TraceEvent): string | undefined {
@@ -81,7 +85,13 @@ export function accountStateText(finality: Finality, account: string, state: unk
   return `{"type":"account_state_change","finality":"${finality}","account":${JSON.stringify(account)},"state":${JSON.stringify(state)}}`;
 }
 
-export function jettonText(connection: StreamConnection, finality: Finality, jetton: Record<string, unknown>, addressBook: Record<string, unknown>, metadata: Record<string, unknown>): string {
+export function jettonText(
+  connection: StreamConnection,
+  finality: Finality,
+  jetton: Record<string, unknown>,
+  addressBook: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): string {
   const { includeAddressBook, includeMetadata } = connection.subscription;
   const mentioned = [jetton.address, jetton.owner, jetton.jetton].filter((a): a is string => typeof a === 'string');
   return (

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { AccessLayer } from '../access/index.js';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { NO_ACTIONS, type StreamActions } from './actions.js';
 import { DEFAULT_LIMITS, type StreamLimits } from './admission.js';
@@ -65,7 +65,8 @@ function contextOf(options: StreamingOptions): { context: StreamContext; apps: n
     });
     const stopSweep = scheduler.every(Math.min(IDLE_MS / 3, KEEPALIVE_MS), () => {
       const now = clock.now();
-      for (const connection of [...context.ws]) if (now - connection.lastSeen >= IDLE_MS) connection.close(`idle: no message for ${IDLE_MS / 1000} s`);
+      for (const connection of [...context.ws])
+        if (now - connection.lastSeen >= IDLE_MS) connection.close(`idle: no message for ${IDLE_MS / 1000} s`);
     });
     const close = context.close.bind(context);
     context.close = async () => {

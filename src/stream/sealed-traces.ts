@@ -5,7 +5,8 @@
  * normalized hash (toncenter's trace_external_hash_norm); a trace no external message started (a tick-tock, a
  * devnet internal message) is keyed by its trace id.
  */
-import type { IndexReader, TracePage } from '../index/reader.js';
+import type { IndexReader } from '../index/reader.js';
+import type { TracePage } from '../index/traces/reader.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../api/v3/format/traces.js';
 import type { TraceEvent } from './notifications.js';
 import type { Finality } from './subscription.js';
@@ -33,7 +34,7 @@ export type SealedTrace = Omit<TraceEvent, 'finality'> & { traceId: string };
 
 async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean): Promise<SealedTrace[]> {
   if (page.traces.length === 0) return [];
-  const rendered = JSON.parse((await tracesText(reader, page, false, testOnly)).text) as {
+  const rendered = JSON.parse(tracesText(page, await reader.transactionPage(page.transactions, true), false, testOnly).text) as {
     traces: ParsedTrace[];
     address_book: Record<string, unknown>;
     metadata: Record<string, unknown>;
@@ -68,7 +69,12 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean)
 }
 
 /** The traces holding these transactions, or started by these external messages (hash or normalized hash). */
-export async function sealedTraces(reader: IndexReader, testOnly: boolean, txHashes: Buffer[], externalHashes: Buffer[]): Promise<SealedTrace[]> {
+export async function sealedTraces(
+  reader: IndexReader,
+  testOnly: boolean,
+  txHashes: Buffer[],
+  externalHashes: Buffer[],
+): Promise<SealedTrace[]> {
   const found = new Map<string, SealedTrace>();
   const read = async (filter: { txHashes?: Buffer[]; msgHashes?: Buffer[] }, count: number) => {
     const page = await reader.tracePage(filter, 'asc', { limit: count, offset: 0 }, TRACE_PAGE_LIMITS);

@@ -32,7 +32,12 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     const { keyId } = admitted;
     const limits = context.limits;
     if (limits.addressesPerConnection >= 0 && subscribe.addresses.length > limits.addressesPerConnection) {
-      return reply.code(400).send({ ...(id !== undefined ? { id } : {}), error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}` });
+      return reply
+        .code(400)
+        .send({
+          ...(id !== undefined ? { id } : {}),
+          error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}`,
+        });
     }
     const connectionId = context.nextId();
     if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, admitted.connections))) {
@@ -52,16 +57,25 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
       write: (text) => void res.write(frame('event', text)),
       close: (reason) => res.end(`: closed: ${reason}\n\n`),
     };
-    const connection = new StreamConnection(connectionId, transport, context.maxBufferedBytes, context.clock.now(), keyId ?? undefined, (c) => {
-      hub.remove(c);
-      context.sse.delete(c);
-      if (keyId !== null) context.caps.release(keyId, connectionId);
-    });
+    const connection = new StreamConnection(
+      connectionId,
+      transport,
+      context.maxBufferedBytes,
+      context.clock.now(),
+      keyId ?? undefined,
+      (c) => {
+        hub.remove(c);
+        context.sse.delete(c);
+        if (keyId !== null) context.caps.release(keyId, connectionId);
+      },
+    );
     connection.subscription = applySubscribe(emptySubscription(defaultActionTypes(request.headers['x-actions-version'])), subscribe);
     res.on('close', () => connection.gone());
     res.write(frame('connected', JSON.stringify({ ...(id !== undefined ? { id } : {}), status: 'subscribed' })));
     context.sse.set(connection, res);
     hub.add(connection);
   });
-  app.get(SSE_PATH, async (_request, reply) => reply.code(405).send({ error: 'unsupported http method: GET (the SSE stream takes a POST with the subscription as its JSON body)' }));
+  app.get(SSE_PATH, async (_request, reply) =>
+    reply.code(405).send({ error: 'unsupported http method: GET (the SSE stream takes a POST with the subscription as its JSON body)' }),
+  );
 }

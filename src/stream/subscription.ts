@@ -49,7 +49,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => value !==
 function stringList(body: Record<string, unknown>, field: string): string[] {
   const value = body[field];
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new SubscriptionError(`${field} must be an array of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new SubscriptionError(`${field} must be an array of strings`);
   return value as string[];
 }
 
@@ -106,7 +107,8 @@ export function requestId(body: unknown): string | undefined {
 export function parseSubscribe(body: unknown, wsMessages = false): SubscribeRequest {
   if (!isRecord(body)) throw new SubscriptionError('invalid subscription request: the body must be a JSON object');
   const rawTypes = stringList(body, 'types').filter((t) => t !== 'trace_invalidated');
-  if (rawTypes.length === 0 && stringList(body, 'types').length === 0) throw new SubscriptionError(wsMessages ? 'types are required' : 'types are required for subscription');
+  if (rawTypes.length === 0 && stringList(body, 'types').length === 0)
+    throw new SubscriptionError(wsMessages ? 'types are required' : 'types are required for subscription');
   for (const t of rawTypes) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw new SubscriptionError(`invalid event type: ${t}`);
   const types = [...new Set(rawTypes)] as EventType[];
   const addresses = normalizeAddresses([...stringList(body, 'addresses'), ...stringList(body, 'accounts')]);
@@ -114,7 +116,8 @@ export function parseSubscribe(body: unknown, wsMessages = false): SubscribeRequ
   const hasTrace = types.includes('trace');
   if (traces.length > 0 && !hasTrace) throw new SubscriptionError('trace_external_hash_norms requires type "trace"');
   if (hasTrace && traces.length === 0) throw new SubscriptionError('trace_external_hash_norms are required for trace subscription');
-  if (types.some((t) => t !== 'trace') && addresses.length === 0) throw new SubscriptionError(wsMessages ? 'addresses are required' : 'addresses are required for subscription');
+  if (types.some((t) => t !== 'trace') && addresses.length === 0)
+    throw new SubscriptionError(wsMessages ? 'addresses are required' : 'addresses are required for subscription');
   let minFinality: Finality | undefined;
   if (body.min_finality !== undefined && body.min_finality !== null) {
     if (typeof body.min_finality !== 'string' || !(FINALITIES as readonly string[]).includes(body.min_finality)) {

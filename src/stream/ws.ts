@@ -13,7 +13,15 @@ import type { WebSocket } from 'ws';
 import type { StreamContext } from './context.js';
 import { StreamConnection, type Transport } from './connection.js';
 import { admit, connectionLimitError, type Admitted } from './admission.js';
-import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, parseUnsubscribe, requestId, SubscriptionError } from './subscription.js';
+import {
+  applySubscribe,
+  defaultActionTypes,
+  emptySubscription,
+  parseSubscribe,
+  parseUnsubscribe,
+  requestId,
+  SubscriptionError,
+} from './subscription.js';
 import type { StreamHub } from './hub.js';
 
 export const WS_PATH = '/api/streaming/v2/ws';
@@ -49,13 +57,21 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       const transport: Transport = {
         buffered: () => socket.bufferedAmount,
         write: (text) => socket.send(text),
-        close: (reason) => socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
+        close: (reason) =>
+          socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
       };
-      const connection = new StreamConnection(connectionId, transport, context.maxBufferedBytes, context.clock.now(), keyId ?? undefined, (c) => {
-        hub.remove(c);
-        context.ws.delete(c);
-        if (keyId !== null) context.caps.release(keyId, connectionId);
-      });
+      const connection = new StreamConnection(
+        connectionId,
+        transport,
+        context.maxBufferedBytes,
+        context.clock.now(),
+        keyId ?? undefined,
+        (c) => {
+          hub.remove(c);
+          context.ws.delete(c);
+          if (keyId !== null) context.caps.release(keyId, connectionId);
+        },
+      );
       connection.subscription = emptySubscription(defaultActionTypes(request.headers['x-actions-version']));
       context.ws.add(connection);
       hub.add(connection);
@@ -100,7 +116,11 @@ function onMessage(context: StreamContext, hub: StreamHub, connection: StreamCon
       }
       case 'unsubscribe': {
         const { addresses, traces } = parseUnsubscribe(body);
-        const next = { ...connection.subscription, addresses: new Set(connection.subscription.addresses), traces: new Set(connection.subscription.traces) };
+        const next = {
+          ...connection.subscription,
+          addresses: new Set(connection.subscription.addresses),
+          traces: new Set(connection.subscription.traces),
+        };
         for (const a of addresses) next.addresses.delete(a);
         for (const t of traces) next.traces.delete(t);
         hub.resubscribe(connection, next);

@@ -376,9 +376,9 @@ export const originalSerializeBoc = replaceExport<(root: Cell, opts: { idx: bool
  * malformed input) goes to the original, which accepts or throws as it always did.
  */
 export const originalDeserializeBoc: ((src: Buffer) => Cell[]) | undefined = (() => {
-  let original: ((src: Buffer) => Cell[]) | undefined;
+  // byBytes is only called once a BoC is read, long after `original` is set.
   const byBytes = (src: Buffer): Cell[] => readBocBytes(src) ?? original!(src);
-  original = replaceExport<(src: Buffer) => Cell[]>('@ton/core/dist/boc/cell/serialization.js', 'deserializeBoc', byBytes);
+  const original = replaceExport<(src: Buffer) => Cell[]>('@ton/core/dist/boc/cell/serialization.js', 'deserializeBoc', byBytes);
   return original;
 })();
 

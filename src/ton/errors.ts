@@ -3,9 +3,9 @@
  * whose message names the bad value; anything else escaping a codec is a bug (500).
  */
 
+// util/ is the one folder of ours ton/ may import: leaf helpers that import nothing, so nothing above reaches ton/
+// through them. showInput is shared with layers that must not know TON (the access layer's admin API).
 import { showInput } from '../util/show-input.js';
-
-export { describeJson, showInput } from '../util/show-input.js';
 
 export class TonInputError extends Error {
   /**

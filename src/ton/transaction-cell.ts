@@ -81,3 +81,9 @@ export function loadTransactionCell(cell: Cell): Transaction {
     hash: () => cell.hash(),
   };
 }
+
+/** Parses the @ton/core Transaction of a transaction cell on first access, once (its messages on first read). */
+export function lazyTransaction(cell: Cell): () => Transaction {
+  let tx: Transaction | undefined;
+  return () => (tx ??= loadTransactionCell(cell));
+}

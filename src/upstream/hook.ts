@@ -1,6 +1,6 @@
 /**
  * The fastify onRequest hook that serves networks of kind `upstream`. It runs after the network router
- * and the access layer (server.ts adds it last), so a request reaches it only once its key and limits
+ * and the access layer (src/gateway/gateway.ts adds it last), so a request reaches it only once its key and limits
  * passed. For an upstream network it answers everything under /api/v2/ and /api/v3/ that the access
  * layer counts (isLimitedPath) by forwarding it; /healthcheck with the upstreams' health; the docs,
  * /metrics and /admin stay tongate's own. Local networks pass through untouched.

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import type { NetworkConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
 import { UpstreamNetwork } from './network.js';
@@ -25,7 +25,7 @@ export async function openUpstreamNetworks(networks: NetworkConfig[], deps: { cl
 
 /**
  * An upstream network as the gateway serves it. It has no chain and no index: the upstream hook answers
- * every request of such a network before any route that would read them (server.ts adds it), so the
+ * every request of such a network before any route that would read them (src/gateway/gateway.ts adds it), so the
  * NetworkContext's `chain` is left out on purpose rather than faked.
  */
 export function upstreamContext(network: NetworkConfig, upstream: UpstreamNetwork): NetworkContext {

@@ -110,7 +110,7 @@ export class UpstreamTarget {
    * stream of undici's own in between), and `deadline` (a clock.now() value) aborts it wherever it is (504).
    */
   send(request: AttemptRequest, deadline: number): Promise<UpstreamAnswer> {
-    const { clock, network } = this.options;
+    const { clock } = this.options;
     const max = this.options.maxResponseBytes;
     const started = clock.now();
     return new Promise<UpstreamAnswer>((resolve, reject) => {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toApiError } from '../../src/api/error-statuses.js';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/http/api-error.js';
 import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../src/chain/local/index.js';
 import { AddressParseError } from '../../src/ton/errors.js';
 import { VmStackTooDeepError } from '../../src/ton/vm-stack.js';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { internal } from '@ton/core';
-import { EmulatorPool } from '../../src/chain/local/emulator-pool.js';
+import { EmulatorPool } from '../../src/chain/emulator/emulator-pool.js';
 import { INDEX_NICE } from '../../src/util/thread-priority.js';
 import { INFINITE_GETTER_CODE, deployMessage, openChain, testFaucet, testWallet, toNano, v4Send } from './support.js';
 

@@ -1,5 +1,5 @@
 /**
- * Get-methods run together in one emulator call (src/chain/local/get-method-batch.ts) answer exactly what each
+ * Get-methods run together in one emulator call (src/chain/emulator/get-method-batch.ts) answer exactly what each
  * answers alone: exit code, gas used and stack, for token contracts, a contract answering its whole c7
  * parameter tuple (balance, address, code, time, seed, config, PREVBLOCKSINFO...), RETALT, an exception, running
  * out of gas and arguments the program cannot push. And they did run together: one emulator call for all the
@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, Cell, parseTuple, serializeTuple, type TupleItem } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
-import { Emulator, loadExecutor, type GetRunArgs, type GetRunResult } from '../../src/chain/local/emulator.js';
+import { Emulator, loadExecutor, type GetRunArgs, type GetRunResult } from '../../src/chain/emulator/emulator.js';
 import { networkConfig } from '../../src/chain/local/config.js';
-import { BATCH_MAX_ARGUMENT_DEPTH, runGetMethodBatch, standaloneArgs, type BatchCall } from '../../src/chain/local/get-method-batch.js';
-import { serializePrevBlocksInfo } from '../../src/chain/local/prev-blocks-info.js';
+import { BATCH_MAX_ARGUMENT_DEPTH, runGetMethodBatch, standaloneArgs, type BatchCall } from '../../src/chain/emulator/get-method-batch.js';
+import { serializePrevBlocksInfo } from '../../src/chain/emulator/prev-blocks-info.js';
 import { nftCollectionInit } from '../../src/contracts/nft/nft.js';
 import { offchainContent } from '../../src/contracts/content.js';
 import { nftCode } from '../contracts/code.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { internal, parseTuple, toNano } from '@ton/core';
-import { EmulatorPool } from '../../src/chain/local/index.js';
+import { EmulatorPool } from '../../src/chain/emulator/index.js';
 import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { openChain, testFaucet, testWallet, v4Send, v4Transfer } from './support.js';
 

@@ -9,8 +9,8 @@ import { beginCell, Cell, parseTuple, serializeTuple, storeShardAccount, type Sh
 import { WalletContractV4 } from '@ton/ton';
 import { slimConfig } from '@ton/sandbox/dist/config/slimConfig.js';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
-import { Emulator, loadExecutor } from '../../src/chain/local/emulator.js';
-import { readStatesKept, runGetMethodOnState } from '../../src/chain/local/state-get-method.js';
+import { Emulator, loadExecutor } from '../../src/chain/emulator/emulator.js';
+import { readStatesKept, runGetMethodOnState } from '../../src/chain/emulator/state-get-method.js';
 
 const wallet = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 7) });
 

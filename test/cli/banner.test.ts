@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderBanner } from '../../src/cli/banner.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { NetworkContext } from '../../src/api/network-context.js';
+import type { NetworkContext } from '../../src/http/network-context.js';
 
 function v3Line(index: { from: number; last: number; head: number }): string {
   const config = loadConfig({ flags: { ephemeral: true, network: ['mainnet=http://127.0.0.1:8080'] }, env: {} });

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { LOG_LEVELS, OPTIONS, envName, flagName } from '../../src/config/options.js';
+import { LOG_LEVELS, OPTIONS } from '../../src/config/options.js';
+import { envName, flagName } from '../../src/config/option-spec.js';
 
 test('docs/configuration.md documents every option: flag, file key and environment variable', () => {
   const readme = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');

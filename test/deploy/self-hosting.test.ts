@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { buildProgram } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config/load.js';
-import { OPTIONS, envName } from '../../src/config/options.js';
+import { OPTIONS } from '../../src/config/options.js';
+import { envName } from '../../src/config/option-spec.js';
 import { freePort } from '../support/ports.js';
 import { startTestTongate } from '../support/tongate.js';
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
-import { OPTIONS, flagName } from '../../src/config/options.js';
+import { OPTIONS } from '../../src/config/options.js';
+import { flagName } from '../../src/config/option-spec.js';
 import { runTongate } from '../support/process.js';
 
 /** Every command that runs something (not the groups `keys`, `accounts`, `snapshot`), with its path. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BlockCommitter, type RenderedBlock } from '../../src/index/block-committer.js';
+import { BlockCommitter } from '../../src/index/block-committer.js';
+import type { RenderedBlock } from '../../src/index/types.js';
 import { CodeBocCache, renderBlock } from '../../src/index/block-rows.js';
 import { IndexReader } from '../../src/index/reader.js';
 import { migrate } from '../../src/index/schema.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, Dictionary, type Cell, type TupleItem } from '@ton/core';
 import { adnlRecord, DNS_CATEGORY, nextResolverRecord, storageRecord, walletRecord } from '../../src/contracts/dns/dns.js';
 import { NO_RECORDS, parseDnsRecords } from '../../src/index/dns/records.js';
-import { DnsReads } from '../../src/index/dns/reads.js';
+import { DomainItemGetMethods } from '../../src/index/dns/item-get-methods.js';
 import type { GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import type { VmValue } from '../../src/ton/vm-stack.js';
 
@@ -71,21 +71,21 @@ const item = `0:${'cc'.repeat(32)}`;
 test('DNS reads: the domain with .ton, the records of dnsresolve("\\0", 0); a code that is no domain item is not asked again', async () => {
   const records = recordsDict([[DNS_CATEGORY.wallet, walletRecord(A)]]);
   const good = runner({ get_domain: [name('alice')], dnsresolve: [int(8n), { type: 'cell', cell: records } as VmValue] });
-  assert.deepEqual(await new DnsReads(good).read(item, code, 1), { domain: 'alice.ton', records: { ...NO_RECORDS, wallet: `0:${'A1'.repeat(32)}` } });
+  assert.deepEqual(await new DomainItemGetMethods(good).read(item, code, 1), { domain: 'alice.ton', records: { ...NO_RECORDS, wallet: `0:${'A1'.repeat(32)}` } });
 
   // dnsresolve that does not resolve the 8 bits: the domain, no records.
   const partial = runner({ get_domain: [name('bob')], dnsresolve: [int(0n), { type: 'null' } as VmValue] });
-  assert.deepEqual(await new DnsReads(partial).read(item, code, 1), { domain: 'bob.ton', records: NO_RECORDS });
+  assert.deepEqual(await new DomainItemGetMethods(partial).read(item, code, 1), { domain: 'bob.ton', records: NO_RECORDS });
 
   const notDomain = runner({ get_domain: null });
-  const reads = new DnsReads(notDomain);
+  const reads = new DomainItemGetMethods(notDomain);
   assert.equal(await reads.read(item, code, 1), null);
   assert.equal(await reads.read(item, code, 2), null);
   assert.deepEqual(notDomain.calls, ['get_domain'], 'remembered by code hash');
 
   // The chain failing is not the code's doing: asked again next time.
   const down = runner({ get_domain: 'throw' });
-  const again = new DnsReads(down);
+  const again = new DomainItemGetMethods(down);
   assert.equal(await again.read(item, code, 1), null);
   assert.equal(await again.read(item, code, 2), null);
   assert.deepEqual(down.calls, ['get_domain', 'get_domain']);

@@ -7,7 +7,7 @@ import { Dictionary } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/index/schema.js';
 import { openIndex } from '../../src/index/open-index.js';
-import type { TransactionRecord } from '../../src/index/reader.js';
+import type { TransactionRecord } from '../../src/index/read/records.js';
 import { eachStore } from './support/stores.js';
 import { FIRST_SEQNO, NOWHERE, story, WHOLE } from './support/sandbox-blocks.js';
 

@@ -164,7 +164,8 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.deepEqual(await atOrBelow(BigInt(all[1].transaction_id.lt) - 1n), []);
     assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt) + 1_000_000n), hashes);
     // ...found by the block lookup and the proven state before it, not by the bounded walk it falls back to.
-    const locate = (gate.networks[0].chain as unknown as { transactionAtOrBefore(a: Address, lt: bigint): Promise<unknown> }).transactionAtOrBefore.bind(gate.networks[0].chain);
+    const { transactions } = gate.networks[0].chain as unknown as { transactions: { transactionAtOrBefore(a: Address, lt: bigint): Promise<unknown> } };
+    const locate = transactions.transactionAtOrBefore.bind(transactions);
     assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt) - 1n), { lt: BigInt(all[1].transaction_id.lt), hash: Buffer.from(all[1].transaction_id.hash, 'base64') });
     assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt)), { lt: BigInt(all[0].transaction_id.lt), hash: Buffer.from(all[0].transaction_id.hash, 'base64') });
     const wrongHash = await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[0].transaction_id.hash)}`);

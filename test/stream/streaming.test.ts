@@ -77,7 +77,7 @@ before(async () => {
 });
 after(() => tongate.stop());
 
-test('a key is required at connect: none or unknown is 401, another network\'s 403, as on every route', async (t) => {
+test("a key is required at connect: none or unknown is 401, another network's 403, as on every route", async (t) => {
   const none = wsClient(t, wsUrl());
   assert.deepEqual((await none.next((r) => 'unexpected' in r, 'the refused upgrade')).unexpected, 401);
   const unknown = wsClient(t, wsUrl(), 'tg_no_such_key');
@@ -93,7 +93,7 @@ test('a key is required at connect: none or unknown is 401, another network\'s 4
   assert.equal(sseRefused.body.error, 'API key is required for streaming');
 });
 
-test('WS operations: ping -> pong, unknown operation, bad subscriptions in toncenter\'s words, the address cap', async (t) => {
+test("WS operations: ping -> pong, unknown operation, bad subscriptions in toncenter's words, the address cap", async (t) => {
   const client = wsClient(t, wsUrl(), await createKey('testnet'));
   await client.next((r) => r.open, 'open');
   client.send({ operation: 'ping', id: 'ping-42' });
@@ -105,25 +105,42 @@ test('WS operations: ping -> pong, unknown operation, bad subscriptions in tonce
   client.send({ operation: 'subscribe', id: '9', types: ['transactions'] });
   assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '9', error: 'addresses are required' });
   client.send({ operation: 'subscribe', id: '10', types: ['trace'] });
-  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '10', error: 'trace_external_hash_norms are required for trace subscription' });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, {
+    id: '10',
+    error: 'trace_external_hash_norms are required for trace subscription',
+  });
   client.send({ operation: 'subscribe', id: '11', types: ['transactions'], addresses: ['not-an-address'] });
   assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '11', error: 'invalid address: not-an-address' });
   const many = Array.from({ length: 1001 }, (_, i) => `0:${i.toString(16).padStart(64, '0')}`);
   client.send({ operation: 'subscribe', id: '12', types: ['transactions'], addresses: many });
-  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '12', error: 'address limit exceeded: current 0 + new 1001 > max 1000' });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, {
+    id: '12',
+    error: 'address limit exceeded: current 0 + new 1001 > max 1000',
+  });
   // trace_invalidated is listed by the docs as a type: accepted and ignored; `accounts` is the docs' spelling of `addresses`.
-  client.send({ operation: 'subscribe', id: '13', types: ['transactions', 'trace_invalidated'], accounts: [destination(1).toString({ testOnly: true })] });
+  client.send({
+    operation: 'subscribe',
+    id: '13',
+    types: ['transactions', 'trace_invalidated'],
+    accounts: [destination(1).toString({ testOnly: true })],
+  });
   assert.deepEqual((await client.next((r) => r.message, 'subscribed')).message, { id: '13', status: 'subscribed' });
 });
 
-test('a transfer streams pending, then confirmed and finalized, in toncenter\'s order; unsubscribe stops it', async (t) => {
+test("a transfer streams pending, then confirmed and finalized, in toncenter's order; unsubscribe stops it", async (t) => {
   const key = await createKey('testnet');
   const to = destination(2);
   const client = wsClient(t, wsUrl(), key);
   const control = wsClient(t, wsUrl(), key);
   for (const c of [client, control]) {
     await c.next((r) => r.open, 'open');
-    c.send({ operation: 'subscribe', id: 's', types: ['transactions', 'account_state_change'], addresses: [to.toString()], min_finality: 'pending' });
+    c.send({
+      operation: 'subscribe',
+      id: 's',
+      types: ['transactions', 'account_state_change'],
+      addresses: [to.toString()],
+      min_finality: 'pending',
+    });
     await c.next((r) => r.message?.status === 'subscribed', 'subscribed');
   }
   const { norm } = await transfer(to);
@@ -148,27 +165,49 @@ test('a transfer streams pending, then confirmed and finalized, in toncenter\'s 
     order.push(`${m.type}:${m.finality}`);
     if (m.type === 'account_state_change' && m.finality === 'finalized') break;
   }
-  assert.deepEqual(order, ['transactions:confirmed', 'account_state_change:confirmed', 'transactions:finalized', 'account_state_change:finalized']);
+  assert.deepEqual(order, [
+    'transactions:confirmed',
+    'account_state_change:confirmed',
+    'transactions:finalized',
+    'account_state_change:finalized',
+  ]);
   const finalized = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'finalized')[0].message;
   const indexed = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(finalized.transactions[0].hash)}`);
   assert.deepEqual(finalized.transactions, indexed.transactions, 'the streamed transaction is the one /api/v3/transactions answers');
   // Confirmed came from what the open block executed (toncenter's emulated shape: states by hash only), in its block.
   const confirmed = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'confirmed')[0].message;
   const [c, f] = [confirmed.transactions[0], finalized.transactions[0]];
-  assert.deepEqual([c.hash, c.mc_block_seqno, c.block_ref, c.emulated, c.in_msg, c.out_msgs], [f.hash, f.mc_block_seqno, f.block_ref, false, f.in_msg, f.out_msgs]);
-  assert.equal((await getJson(`/api/v3/pendingTransactions?account=${encodeURIComponent(to.toString())}`)).transactions.length, 0, 'sealed: pending no more');
+  assert.deepEqual(
+    [c.hash, c.mc_block_seqno, c.block_ref, c.emulated, c.in_msg, c.out_msgs],
+    [f.hash, f.mc_block_seqno, f.block_ref, false, f.in_msg, f.out_msgs],
+  );
+  assert.equal(
+    (await getJson(`/api/v3/pendingTransactions?account=${encodeURIComponent(to.toString())}`)).transactions.length,
+    0,
+    'sealed: pending no more',
+  );
 
   client.send({ operation: 'unsubscribe', id: 'u', addresses: [raw(to)] });
-  assert.deepEqual((await client.next((r) => r.message?.status === 'unsubscribed', 'unsubscribed')).message, { id: 'u', status: 'unsubscribed' });
+  assert.deepEqual((await client.next((r) => r.message?.status === 'unsubscribed', 'unsubscribed')).message, {
+    id: 'u',
+    status: 'unsubscribed',
+  });
   const before = client.records.length;
   await transfer(to);
   await chain.produceBlock();
   // The client still subscribed gets the block's last notification: by then the other one would have had its own.
-  await control.next((r) => r.message?.type === 'account_state_change' && r.message.finality === 'finalized' && r.message.account === raw(to), 'the control client\'s notification');
+  await control.next(
+    (r) => r.message?.type === 'account_state_change' && r.message.finality === 'finalized' && r.message.account === raw(to),
+    "the control client's notification",
+  );
   await control.next((r) => r.message?.type === 'account_state_change' && r.message.finality === 'finalized', 'the second block');
   client.send({ operation: 'ping', id: 'after' });
   await client.next((r) => r.message?.status === 'pong', 'pong');
-  assert.deepEqual(client.records.slice(before).filter((r) => r.message?.type), [], 'nothing streamed after unsubscribe');
+  assert.deepEqual(
+    client.records.slice(before).filter((r) => r.message?.type),
+    [],
+    'nothing streamed after unsubscribe',
+  );
 });
 
 test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for the same id', async (t) => {
@@ -176,7 +215,12 @@ test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for t
   const to = destination(3);
   const boc = v4Transfer(owner, seqno, to, toNano('0.2'));
   const norm = normOf(boc);
-  const client = sseClient(t, sseUrl(), { id: 'sub-1', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'pending', include_address_book: true }, key);
+  const client = sseClient(
+    t,
+    sseUrl(),
+    { id: 'sub-1', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'pending', include_address_book: true },
+    key,
+  );
   assert.deepEqual((await client.next((r) => r.event === 'connected', 'connected')).data, { id: 'sub-1', status: 'subscribed' });
   const { norm: sent } = await transfer(to, toNano('0.2'), boc);
   assert.equal(sent, norm);
@@ -191,11 +235,15 @@ test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for t
   assert.equal(finalized.trace_external_hash_norm, norm);
   assert.deepEqual(finalized.trace, rest.trace);
   assert.deepEqual(finalized.transactions, rest.transactions);
-  assert.deepEqual(Object.keys(pending.transactions).sort(), Object.keys(rest.transactions).sort(), 'the pending trace had the same transactions');
+  assert.deepEqual(
+    Object.keys(pending.transactions).sort(),
+    Object.keys(rest.transactions).sort(),
+    'the pending trace had the same transactions',
+  );
   assert.ok(finalized.address_book[raw(to)], 'the address book of its accounts');
 });
 
-test('the per-key cap: a third stream of a key is refused (WS: toncenter\'s error then close; SSE: 429), a closed one frees its place', async (t) => {
+test("the per-key cap: a third stream of a key is refused (WS: toncenter's error then close; SSE: 429), a closed one frees its place", async (t) => {
   const key = await createKey('testnet');
   const subscription = { types: ['transactions'], addresses: [raw(destination(4))] };
   const first = wsClient(t, wsUrl(), key);
@@ -203,7 +251,9 @@ test('the per-key cap: a third stream of a key is refused (WS: toncenter\'s erro
   await first.next((r) => r.open, 'open');
   await second.next((r) => r.open, 'open');
   const third = wsClient(t, wsUrl(), key);
-  assert.deepEqual((await third.next((r) => r.message, 'the refusal')).message, { error: 'connection limit reached: 2 active connections' });
+  assert.deepEqual((await third.next((r) => r.message, 'the refusal')).message, {
+    error: 'connection limit reached: 2 active connections',
+  });
   assert.equal((await third.next((r) => 'close' in r, 'the close')).close, 1008);
   const sse = sseClient(t, sseUrl(), subscription, key);
   const refused = await sse.next((r) => 'refused' in r, 'the refused stream');
@@ -220,8 +270,15 @@ test('the per-key cap: a third stream of a key is refused (WS: toncenter\'s erro
     if (!connected) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.ok(connected, 'connected once a place was freed');
-  const tooMany = sseClient(t, sseUrl(), { types: ['transactions'], addresses: Array.from({ length: 1001 }, (_, i) => `0:${i.toString(16).padStart(64, '0')}`) }, await createKey('testnet'));
-  assert.deepEqual((await tooMany.next((r) => 'refused' in r, 'the refused stream')).body, { error: 'too many addresses: 1001 > max 1000' });
+  const tooMany = sseClient(
+    t,
+    sseUrl(),
+    { types: ['transactions'], addresses: Array.from({ length: 1001 }, (_, i) => `0:${i.toString(16).padStart(64, '0')}`) },
+    await createKey('testnet'),
+  );
+  assert.deepEqual((await tooMany.next((r) => 'refused' in r, 'the refused stream')).body, {
+    error: 'too many addresses: 1001 > max 1000',
+  });
 });
 
 test('a pending trace that never lands is invalidated, and a client told of it hears trace_invalidated', async (t) => {
@@ -233,7 +290,10 @@ test('a pending trace that never lands is invalidated, and a client told of it h
   // A transfer emulated but never sent: as a message accepted by a network that then drops it.
   // No messages: nothing of it is left to execute, so it is announced at once.
   const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, messages: [] });
-  const boc = beginCell().store(storeMessage(external({ to: owner.wallet.address, body }))).endCell().toBoc();
+  const boc = beginCell()
+    .store(storeMessage(external({ to: owner.wallet.address, body })))
+    .endCell()
+    .toBoc();
   const emulated = await chain.emulateExternal(boc);
   assert.ok(emulated.accepted && emulated.tx);
   pendingOf(chain)!.executed(openBlockTransaction(emulated.tx));
@@ -292,7 +352,7 @@ function openBlockTransaction(tx: Transaction) {
   };
 }
 
-test('pending endpoints refuse in toncenter\'s words what names nothing', async () => {
+test("pending endpoints refuse in toncenter's words what names nothing", async () => {
   const ask = (path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': keyOfTests } });
   const transactions = await ask('/api/v3/pendingTransactions');
   assert.equal(transactions.status, 422);
@@ -304,12 +364,16 @@ test('pending endpoints refuse in toncenter\'s words what names nothing', async 
   assert.equal(bad.status, 422);
 });
 
-test('the cap is settable per key and per account (stream_connections), the key\'s own first', async (t) => {
+test("the cap is settable per key and per account (stream_connections), the key's own first", async (t) => {
   const admin = { authorization: `Bearer ${ADMIN}` };
   const own = await postJson(`${base}/admin/keys`, { network: 'testnet', rps: 1000, stream_connections: 1 }, admin);
   assert.equal(own.status, 201);
   assert.equal(own.body.result.streamConnections, 1);
-  const set = await fetch(`${base}/admin/accounts/acme`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ network: 'testnet', rps: 1000, stream_connections: 3 }) });
+  const set = await fetch(`${base}/admin/accounts/acme`, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ network: 'testnet', rps: 1000, stream_connections: 3 }),
+  });
   assert.equal(set.status, 200);
   const ofAccount = (await postJson(`${base}/admin/keys`, { network: 'testnet', account: 'acme' }, admin)).body.result.key;
   const refusedOf = async (key: string, allowed: number) => {

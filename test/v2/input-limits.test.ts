@@ -7,8 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, beginCell, external, storeMessage, type Cell } from '@ton/core';
-import { EmulatorPool } from '../../src/chain/local/index.js';
-import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/emulator-limits.js';
+import { EmulatorPool } from '../../src/chain/emulator/index.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/emulator/emulator-limits.js';
 import { getJson, postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 
 let tongate: TestTongate;

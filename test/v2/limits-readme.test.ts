@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/local/emulator-limits.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH, GET_METHOD_MAX_STACK_DEPTH } from '../../src/chain/emulator/emulator-limits.js';
 import { BOC_MAX_BYTES, BOC_MAX_CELLS, BOC_MAX_DEPTH } from '../../src/ton/boc.js';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-body.js';
 import { STACK_MAX_ALL_ENTRIES, STACK_MAX_CELL_ENTRIES, STACK_MAX_CELLS, STACK_MAX_ENTRIES, STACK_MAX_NESTING, TUPLE_MAX_ITEMS } from '../../src/ton/stack-input.js';

@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { metadataOf } from '../../src/api/v3/format/metadata.js';
 import { runIndex } from '../../src/index/run-index.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { openChain, testWallet } from '../chain/support.js';
@@ -109,7 +108,7 @@ test('runIndex with metadataFetch: the fetched outcome is stored in token_metada
     missing: `${host.origin}/gone.json`,
   });
   await running.attachment.synced();
-  const read = () => metadataOf(running.index.reader, [raw(good), raw(missing)]);
+  const read = () => running.index.reader.metadata([raw(good), raw(missing)]);
   const metadata = await until(read, (m) => m[raw(good)]?.is_indexed === true && m[raw(missing)]?.is_indexed === true);
   assert.equal((metadata[raw(good)].token_info[0] as { symbol?: string }).symbol, 'FCH');
   assert.deepEqual(metadata[raw(missing)], { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] });

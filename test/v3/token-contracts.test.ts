@@ -12,7 +12,7 @@ import type { Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { fromTonweb, startContractsChain } from '../contracts/support.js';
 import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
-import { EmulatorPool } from '../../src/chain/local/emulator-pool.js';
+import { EmulatorPool } from '../../src/chain/emulator/emulator-pool.js';
 import { INDEX_NICE } from '../../src/util/thread-priority.js';
 import { indexedUpTo } from '../devnet/support.js';
 import { getJson } from '../support/tongate.js';

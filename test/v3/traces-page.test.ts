@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_PAGE_TRANSACTIONS, MAX_TRACE_TRANSACTIONS, PAGE_FULL_WARNING, TRACE_PAGE_LIMITS, tracesText, TOO_LARGE_WARNING } from '../../src/api/v3/format/traces.js';
-import type { TracePageLimits } from '../../src/index/reader.js';
+import type { TracePageLimits } from '../../src/index/traces/reader.js';
 import { eachStore } from '../index/support/stores.js';
 import { story } from '../index/support/sandbox-blocks.js';
 
@@ -59,8 +59,12 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
   const traces = await index.reader.traces({}, 'desc', { limit: 100, offset: 0 });
   assert.ok(traces.length >= 3, 'the story has several traces');
   const budget = traces[0].transactions + traces[1].transactions;
-  const pageOf = (limits: TracePageLimits) => index.reader.tracePage({}, 'desc', { limit: 100, offset: 0 }, limits);
-  const page = JSON.parse((await tracesText(index.reader, await pageOf({ perTrace: MAX_TRACE_TRANSACTIONS, perPage: budget }), false, true)).text);
+  /** The page as /traces writes it: its query, then the transactions' messages, states, address book and metadata. */
+  const textOf = async (limits: TracePageLimits) => {
+    const page = await index.reader.tracePage({}, 'desc', { limit: 100, offset: 0 }, limits);
+    return tracesText(page, await index.reader.transactionPage(page.transactions, true), false, true);
+  };
+  const page = JSON.parse((await textOf({ perTrace: MAX_TRACE_TRANSACTIONS, perPage: budget })).text);
   assert.equal(page.traces.length, traces.length, 'every trace is listed');
   for (const [i, trace] of page.traces.entries()) {
     const full = i < 2;
@@ -69,7 +73,7 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
     assert.equal(Object.keys(trace.transactions ?? {}).length, full ? traces[i].transactions : 0, `trace ${i}`);
     assert.equal(trace.trace_info.transactions, traces[i].transactions, 'the counters stay');
   }
-  const tooLarge = JSON.parse((await tracesText(index.reader, await pageOf({ perTrace: 0, perPage: budget }), false, true)).text);
+  const tooLarge = JSON.parse((await textOf({ perTrace: 0, perPage: budget })).text);
   assert.ok(tooLarge.traces.every((trace: { warning: string }) => trace.warning === TOO_LARGE_WARNING));
   // A page naming more than 500 accounts (limit=1000): SQLite refuses a compound SELECT of more than 500 terms,
   // which the peer-state lookup once wrote, one per account.
@@ -78,6 +82,6 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
   const states = await index.reader.transactionPeerStates([...strangers, member.account], [], []);
   assert.deepEqual(states.states.map((state) => state.account), [member.account]);
   // With the default limits the same page is whole.
-  const whole = JSON.parse((await tracesText(index.reader, await pageOf(TRACE_PAGE_LIMITS), false, true)).text);
+  const whole = JSON.parse((await textOf(TRACE_PAGE_LIMITS)).text);
   assert.ok(whole.traces.every((trace: { is_incomplete: boolean }) => !trace.is_incomplete));
 });

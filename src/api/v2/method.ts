@@ -3,7 +3,7 @@
  * /api/v2/<name>, and through POST /api/v2/jsonRPC, with the same parameters and the same result.
  */
 import { toApiError } from '../error-statuses.js';
-import type { NetworkContext } from '../network-context.js';
+import type { NetworkContext } from '../../http/network-context.js';
 import type { ParamSpecs, ParsedParams } from './params.js';
 
 export interface V2Method<S extends ParamSpecs = ParamSpecs> {

@@ -9,10 +9,11 @@ import type { Address, Cell, TupleItem } from '@ton/core';
 import { parseAddress } from '../../ton/address.js';
 import { parseV2Shard } from '../../ton/block-id.js';
 import { bocBudget, parseBoc, type BocBudget } from '../../ton/boc.js';
-import { describeJson, TonInputError } from '../../ton/errors.js';
+import { TonInputError } from '../../ton/errors.js';
+import { describeJson } from '../../util/show-input.js';
 import { parseHash } from '../../ton/hash.js';
 import { parseStack } from '../../ton/stack-input.js';
-import { badParameter } from '../errors.js';
+import { badParameter } from '../../http/api-error.js';
 
 export type ParamType =
   | 'int'

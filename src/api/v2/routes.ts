@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../util/clock.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../http/api-error.js';
 import { extra, okEnvelope } from './envelope.js';
 import type { V2Method } from './method.js';
 import { parseParams } from './params.js';

@@ -4,8 +4,8 @@
  * documents the same list, so the document never lists what we do not serve.
  */
 import type { IndexReader } from '../../index/reader.js';
-import { ApiError } from '../errors.js';
-import type { NetworkContext } from '../network-context.js';
+import { ApiError } from '../../http/api-error.js';
+import type { NetworkContext } from '../../http/network-context.js';
 import type { ParamSpecs as BodySpecs, ParsedParams as ParsedBody } from '../v2/params.js';
 import type { ParamSpecs, Parsed } from './params.js';
 

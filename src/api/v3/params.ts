@@ -16,9 +16,10 @@
  */
 import { formatRawUpper, parseAddress } from '../../ton/address.js';
 import { parseV3Shard } from '../../ton/block-id.js';
-import { showInput, TonInputError } from '../../ton/errors.js';
+import { TonInputError } from '../../ton/errors.js';
+import { showInput } from '../../util/show-input.js';
 import { parseHash } from '../../ton/hash.js';
-import { ApiError, badParameter } from '../errors.js';
+import { ApiError, badParameter } from '../../http/api-error.js';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;

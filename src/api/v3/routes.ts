@@ -3,22 +3,17 @@
  * Endpoints not built answer 404 like any unknown path: no empty fakes.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerDocs } from '../../http/docs.js';
 import { toApiError } from '../error-statuses.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../http/api-error.js';
 import { parseParams } from '../v2/params.js';
 import type { V3Endpoint, V3PostEndpoint } from './endpoint.js';
 import { JsonText } from './json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
-import { v3OpenApi } from './openapi.js';
 import { emptiedKeys, parseQuery } from './params.js';
-import { VERSION } from '../../version.js';
 
 export interface V3RouteOptions {
   endpoints?: V3Endpoint<any>[];
   postEndpoints?: V3PostEndpoint<any>[];
-  /** tongate's version, written in the OpenAPI document. */
-  version?: string;
 }
 
 /** A POST body: a JSON object whose required fields are there (toncenter: 401 "<field> is required"). */
@@ -45,7 +40,7 @@ function withEmptied(answer: unknown, keys: string[]): unknown {
 }
 
 export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions = {}): void {
-  const { endpoints = V3_ENDPOINTS, postEndpoints = V3_POST_ENDPOINTS, version = VERSION } = options;
+  const { endpoints = V3_ENDPOINTS, postEndpoints = V3_POST_ENDPOINTS } = options;
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
@@ -68,5 +63,4 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });
   }
-  registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(endpoints, postEndpoints, version) });
 }

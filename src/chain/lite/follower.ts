@@ -15,7 +15,7 @@
  */
 import type { Address } from '@ton/core';
 import { Address as TonAddress } from '@ton/core';
-import type { FeedBlock } from '../../index/feed.js';
+import type { FeedBlock } from '../feed-block.js';
 import type { AccountState, BlockId } from '../types.js';
 import { accountAfterBlock, KnownCells } from './block-accounts.js';
 import type { LoadedBlock } from './blocks.js';

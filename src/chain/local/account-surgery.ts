@@ -11,7 +11,7 @@
  *    own cell, and storage is paid up to the block's time: the next transaction charges storage from then on.
  */
 import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, type Account, type ShardAccount } from '@ton/core';
-import { ChainInputError } from './errors.js';
+import { ChainInputError } from '../errors.js';
 
 export interface AccountPatch {
   balance?: bigint;

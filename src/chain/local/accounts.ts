@@ -9,7 +9,7 @@
  *    and kept until a block changes the account.
  */
 import { Address } from '@ton/core';
-import { AccountView, EMPTY_SHARD_ACCOUNT_BASE64 } from './account-view.js';
+import { AccountView, EMPTY_SHARD_ACCOUNT_BASE64 } from '../account-view.js';
 import type { ChainStore } from './store.js';
 
 export const accountKey = (address: Address): string => `${address.workChain}:${address.hash.toString('hex')}`;

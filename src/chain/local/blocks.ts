@@ -5,8 +5,9 @@
  */
 import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Block, BlockId } from '../types.js';
-import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from './prev-blocks-info.js';
-import type { BlockRow, ChainStore } from './store.js';
+import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
+import type { BlockRow } from './store-rows.js';
+import type { ChainStore } from './store.js';
 
 /** Enough for every block a client is likely to re-read soon after it is sealed. */
 const CACHE_SIZE = 512;

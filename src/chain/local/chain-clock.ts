@@ -7,7 +7,7 @@
  * it (and gen_utime never goes back anyway: a block is never older than the one before it).
  */
 import type { Clock } from '../../util/clock.js';
-import { ChainInputError } from './errors.js';
+import { ChainInputError } from '../errors.js';
 
 /** A time control the chain cannot follow (a time before the last block's, a jump beyond any sane date). */
 export class TimeRefused extends ChainInputError {

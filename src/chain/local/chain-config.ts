@@ -6,8 +6,8 @@
  */
 import type { Cell } from '@ton/core';
 import { networkConfigOf, type NetworkConfig } from './config.js';
-import type { EmulatorPool, PooledEmulator } from './emulator-pool.js';
-import { ChainInputError } from './errors.js';
+import type { EmulatorPool, PooledEmulator } from '../emulator/emulator-pool.js';
+import { ChainInputError } from '../errors.js';
 
 export interface PreparedConfig {
   config: NetworkConfig;

@@ -8,7 +8,7 @@
  */
 import { Cell, Slice } from '@ton/core';
 import { configParams, configWith, type NetworkConfig } from './config.js';
-import { ChainInputError } from './errors.js';
+import { ChainInputError } from '../errors.js';
 
 /** Params a local chain keeps as its zero state set them. */
 const FIXED_PARAMS: ReadonlyMap<number, string> = new Map([

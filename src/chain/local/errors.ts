@@ -1,17 +1,9 @@
 /**
- * Typed errors of the local chain. The API layers map them to 4xx answers (bad input, refused
- * message, unknown block) and let anything else be a 500: these are the chain's "your fault" cases.
+ * Typed errors only the local chain throws: a stack or message it refuses, a fund the faucet cannot make, a
+ * stopped chain, a data directory of another network. The shared ones (ChainInputError, NotFound, ...) are in
+ * ../errors.ts.
  */
-
-/** Base class: everything the chain refuses because of what the caller sent or asked. */
-export class ChainInputError extends Error {
-  override name = 'ChainInputError';
-}
-
-/** A BoC that does not parse, or that is not an external-in message to a workchain we simulate. */
-export class BadMessage extends ChainInputError {
-  override name = 'BadMessage';
-}
+import { ChainInputError } from '../errors.js';
 
 /** Get-method arguments the emulator cannot take (too deep, or not serializable); the message starts with `stack: `. */
 export class BadStack extends ChainInputError {
@@ -31,26 +23,6 @@ export class ExternalMessageRejected extends ChainInputError {
   ) {
     super(`cannot apply external message to current state: ${reason}${exitCode === undefined ? '' : ` (exit code ${exitCode})`}`);
   }
-}
-
-/** A block, masterchain seqno or transaction that does not exist (yet). */
-export class NotFound extends ChainInputError {
-  override name = 'NotFound';
-}
-
-/** The emulator could not run a get-method at all (not a failing exit code: that is a result). */
-export class GetMethodFailed extends ChainInputError {
-  override name = 'GetMethodFailed';
-}
-
-/**
- * The emulator could not serve a call: its worker thread crashed or was stopped while running it, the
- * WASM emulator threw, or the emulator was closed. Not the caller's input (a refused message or a
- * failing get-method is a result, not this), so it is not a ChainInputError. Only the one call fails;
- * the pool replaces the worker for the next ones.
- */
-export class EmulatorFailed extends Error {
-  override name = 'EmulatorFailed';
 }
 
 /** A fund the faucet cannot make: an address in a workchain that does not exist, more than it holds. */

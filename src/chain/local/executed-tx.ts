@@ -2,10 +2,9 @@
  * What the producer needs from an emulated transaction, read straight from the transaction cell:
  * hash, lt range, time, the in/out message cells (the originals, so their hashes are the chain's) and
  * the account hash after it. The full @ton/core `Transaction` is parsed only when someone reads it
- * (see lazyTransaction): the producer does not need it, and it costs as much again as this.
+ * (see lazyTransaction, ton/transaction-cell.ts): the producer does not need it, and it costs as much again as this.
  */
-import { Address, Cell, Dictionary, loadMessage, type Message, type Transaction } from '@ton/core';
-import { loadTransactionCell } from '../../ton/transaction-cell.js';
+import { Address, Cell, Dictionary, loadMessage, type Message } from '@ton/core';
 
 export interface MessageCell {
   cell: Cell;
@@ -73,10 +72,4 @@ export function readExecutedTx(workchain: number, txBase64: string, shardAccount
 
 function messageCell(cell: Cell): MessageCell {
   return { cell, hash: cell.hash(), message: loadMessage(cell.beginParse()) };
-}
-
-/** Parses the @ton/core Transaction of a transaction cell on first access, once (its messages on first read). */
-export function lazyTransaction(cell: Cell): () => Transaction {
-  let tx: Transaction | undefined;
-  return () => (tx ??= loadTransactionCell(cell));
 }

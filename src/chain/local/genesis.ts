@@ -8,7 +8,8 @@ import { buildBlockCell, masterStateHash, shardStateHash } from './block-cell.js
 import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import { blockIdOf } from './blocks.js';
 import type { PublicLibraries } from './libraries.js';
-import type { BlockRow, ChainStore } from './store.js';
+import type { BlockRow } from './store-rows.js';
+import type { ChainStore } from './store.js';
 
 /** 1,000,000 TON per faucet wallet. */
 export const FAUCET_BALANCE = 1_000_000n * 1_000_000_000n;

@@ -10,18 +10,7 @@
  */
 import { beginCell, Cell, Dictionary, loadShardAccount, type Address } from '@ton/core';
 import { MASTERCHAIN } from '../../ton/workchain.js';
-
-export interface LibraryRow {
-  /** The publishing masterchain account's id. */
-  account: Buffer;
-  hash: Buffer;
-  boc: Buffer;
-}
-
-export interface LibraryChanges {
-  set: LibraryRow[];
-  dropped: Array<{ account: Buffer; hash: Buffer }>;
-}
+import type { LibraryChanges, LibraryRow } from './store-rows.js';
 
 /** The public libraries of an account's state (a ShardAccount cell): hash hex -> library root cell. */
 export function publicLibrariesOf(shardAccount: Cell): Map<string, Cell> {

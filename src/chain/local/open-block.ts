@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Address } from '@ton/core';
 import { accountKey } from './accounts.js';
 import type { ExecutedTx } from './executed-tx.js';
-import type { MessageWrite, TxWrite } from './store.js';
+import type { MessageWrite, TxWrite } from './store-rows.js';
 import type { Cell } from '@ton/core';
 
 /** Lts of consecutive blocks start at multiples of this, as the real collator aligns them. */

@@ -4,15 +4,15 @@
  *  - External messages execute when they are submitted, against the open block's state: the
  *    liteserver-style pre-check IS the execution (no second emulator run), and the resulting
  *    transaction is part of the open block. A refused message leaves no trace.
- *  - Internal messages wait in a FIFO queue, which is lt order: every transaction takes a higher lt
+ *  - Internal messages wait in a FIFO queue (message-queue.ts), which is lt order: every transaction takes a higher lt
  *    than all messages created before it. They are delivered in slices of a few milliseconds (so the
  *    event loop stays responsive), in the background and before sealing (for at most half a block
  *    interval), up to `maxBlockTransactions` per block; the rest waits for the next block (a message
  *    loop cannot stall the chain, nor stretch its block interval). Externals are not capped: they
  *    arrive at the pace of their senders. The queue survives restarts (pending_messages).
- *  - Sealing turns the open block into a basechain block and a masterchain block committing it,
- *    writes both with everything they hold in one SQLite transaction, and only then moves the head
- *    that readers (and masterchainInfo) see.
+ *  - Sealing turns the open block into a basechain block and a masterchain block committing it
+ *    (seal.ts assembles them), writes both with everything they hold in one SQLite transaction, and
+ *    only then moves the head that readers (and masterchainInfo) see.
  *
  * Workchains 0 and -1 have accounts, each executed with its own config prices (the emulator reads the
  * account's workchain): basechain transactions go into the basechain block, masterchain ones into the
@@ -21,23 +21,23 @@
  *
  * Every state change runs on one SerialLane, so executions and seals never interleave.
  */
-import type { Cell } from '@ton/core';
 import type { Address } from '@ton/core';
 import type { ChainClock } from './chain-clock.js';
 import type { Block } from '../types.js';
 import { accountKey, type SealedAccounts, type WorkingAccounts } from './accounts.js';
-import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
-import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
-import { makeBlock, type BlockIndex, type ChainHead } from './blocks.js';
+import type { BlockIndex, ChainHead } from './blocks.js';
 import type { ChainConfig } from './chain-config.js';
 import type { PublicLibraries } from './libraries.js';
-import { ChainStopped, EmulatorFailed, ExternalMessageRejected } from './errors.js';
+import { EmulatorFailed } from '../errors.js';
+import { ChainStopped, ExternalMessageRejected } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
-import { holdsAccounts, parseExternal, type ParsedExternal } from './messages.js';
+import { holdsAccounts, parseExternal, type ParsedExternal } from '../messages.js';
+import { MessageQueue, type QueuedMessage } from './message-queue.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';
 import { Pacer, SerialLane, yieldToEventLoop } from './lane.js';
 import { recordMessage } from './records.js';
-import type { BlockRow, ChainStore, SealRecord } from './store.js';
+import { assembleSeal } from './seal.js';
+import type { ChainStore } from './store.js';
 import { TxPipeline } from './tx-pipeline.js';
 
 /** Longest stretch of message execution before yielding to the event loop. */
@@ -54,17 +54,6 @@ export interface Logger {
   info(obj: unknown, msg?: string): void;
   warn(obj: unknown, msg?: string): void;
   error(obj: unknown, msg?: string): void;
-}
-
-/** A message waiting for delivery. */
-export interface QueuedMessage {
-  cell: Cell;
-  boc: Buffer;
-  hash: Buffer;
-  dest: Address;
-  createdLt: bigint;
-  /** In pending_messages already (created in an earlier, sealed block). */
-  onDisk: boolean;
 }
 
 /** What one seal produced, for the chain's listeners. */
@@ -105,20 +94,19 @@ export class BlockProducer {
   private readonly lane = new SerialLane(this.pacer);
   private readonly parseLane = new SerialLane(this.pacer);
   private readonly pipeline = new TxPipeline(PIPELINE_DEPTH, this.pacer);
-  private queue: QueuedMessage[];
-  private queueHead = 0;
+  private readonly queue: MessageQueue;
   private open?: OpenBlock;
   private drainScheduled = false;
   private broken?: Error;
   private closed = false;
 
   constructor(private readonly d: ProducerDeps) {
-    this.queue = d.pending;
+    this.queue = new MessageQueue(d.pending);
     if (this.queueLength > 0) this.scheduleDrain();
   }
 
   get queueLength(): number {
-    return this.queue.length - this.queueHead;
+    return this.queue.length;
   }
 
   /** Transactions executed into the open block so far, or sent to the emulator for it. */
@@ -211,7 +199,7 @@ export class BlockProducer {
       this.assertUsable();
       const block = this.ensureOpen();
       block.messages.push(recordMessage(m.cell, m.hash, m.message, m.boc, {}));
-      this.queue.push({ cell: m.cell, boc: m.boc, hash: m.hash, dest: m.dest, createdLt: m.createdLt, onDisk: false });
+      this.queue.enqueue({ cell: m.cell, boc: m.boc, hash: m.hash, dest: m.dest, createdLt: m.createdLt, onDisk: false });
       this.scheduleDrain();
       return { sealed: new Promise<number>((resolve) => block.onSealed(resolve)) };
     });
@@ -251,8 +239,7 @@ export class BlockProducer {
   rewind<T>(task: () => { pending: QueuedMessage[]; result: T } | Promise<{ pending: QueuedMessage[]; result: T }>): Promise<T> {
     return this.atSealedPoint(async () => {
       const { pending, result } = await task();
-      this.queue = pending;
-      this.queueHead = 0;
+      this.queue.replace(pending);
       this.open = undefined;
       if (this.queueLength > 0) this.scheduleDrain();
       return result;
@@ -342,7 +329,7 @@ export class BlockProducer {
       block.messages.push(recordMessage(out.cell, out.hash, out.message, boc, { outTxHash: tx.hash }));
       const info = out.message.info;
       if (info.type === 'internal' && holdsAccounts(info.dest.workChain)) {
-        this.queue.push({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
+        this.queue.enqueue({ cell: out.cell, boc, hash: out.hash, dest: info.dest, createdLt: info.createdLt, onDisk: false });
         queued = true;
       }
     }
@@ -383,15 +370,11 @@ export class BlockProducer {
         continue;
       }
       // Only this lane takes from the queue, so its head is still this message after the wait.
-      const m = this.queue[this.queueHead];
+      const m = this.queue.peek()!;
       await this.pipeline.ready(accountKey(m.dest));
-      this.queueHead++;
+      this.queue.take();
       this.deliver(block, m);
       if (performance.now() - started >= SLICE_MS) break;
-    }
-    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.queueHead);
-      this.queueHead = 0;
     }
     return more() && block.sent < cap;
   }
@@ -433,102 +416,17 @@ export class BlockProducer {
     await this.pipeline.drain();
     this.assertUsable();
     const block = this.ensureOpen();
-    const { head, globalId } = this.d;
-    const prevMc = head.mc;
-    const prevShard = head.shard;
+    const { head } = this.d;
     const seqno = block.seqno;
-
-    // One step, two blocks: basechain transactions and accounts in the shard block, masterchain ones in the
-    // masterchain block. Every transaction took its lt from the step's one counter (open-block.ts).
-    const changed = [...block.changed.values()];
-    const changesOf = (workchain: number) =>
-      changed.filter((c) => c.address.workChain === workchain).map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash }));
-    const shardTxs = block.txs.filter((t) => t.account.workChain === BASECHAIN);
-    const mcTxs = block.txs.filter((t) => t.account.workChain === MASTERCHAIN);
-    const shardEndLt = block.endLt;
-    const shardState = await shardStateHash(prevShard.stateRootHash, changesOf(BASECHAIN));
-    const shardCell = buildBlockCell({
-      globalId,
-      workchain: BASECHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      genUtime: block.genUtime,
-      startLt: block.startLt,
-      endLt: shardEndLt,
-      txCount: shardTxs.length,
-      randSeed: block.randSeed,
-      txTreeHash: await hashTreeRoot(
-        shardTxs.map((t) => t.hash),
-        256,
-      ),
-      stateHash: shardState,
-      prevBlocks: [prevShard.id],
-      refs: [prevMc.id],
+    const newlyPending = this.queue.newlyPending();
+    const { shardBlock, mcBlock, record, changed } = await assembleSeal({
+      block,
+      head,
+      globalId: this.d.globalId,
+      configHash: this.d.config.cell.hash(),
+      libraries: this.d.libraries,
+      newlyPending,
     });
-    const shardRow: BlockRow = {
-      workchain: BASECHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      rootHash: shardCell.rootHash,
-      fileHash: shardCell.fileHash,
-      mcSeqno: seqno,
-      genUtime: block.genUtime,
-      startLt: block.startLt,
-      endLt: shardEndLt,
-      txCount: shardTxs.length,
-      stateHash: shardState,
-      randSeed: block.randSeed,
-      boc: shardCell.boc,
-    };
-    const shardBlock = makeBlock(shardRow, globalId, prevShard.id, undefined);
-
-    // The masterchain block's own lt follows the shard block's; its range starts at its first transaction's.
-    const mcOwnLt = nextAlignedLt(shardEndLt);
-    const mcStartLt = mcTxs.length > 0 ? block.startLt : mcOwnLt;
-    const mcState = await masterStateHash(shardState, this.d.config.cell.hash(), prevMc.stateRootHash, changesOf(MASTERCHAIN));
-    const mcCell = buildBlockCell({
-      globalId,
-      workchain: MASTERCHAIN,
-      shard: WHOLE_SHARD,
-      seqno,
-      genUtime: block.genUtime,
-      startLt: mcStartLt,
-      endLt: mcOwnLt + 1n,
-      txCount: mcTxs.length,
-      randSeed: block.randSeed,
-      txTreeHash: await hashTreeRoot(
-        mcTxs.map((t) => t.hash),
-        256,
-      ),
-      stateHash: mcState,
-      prevBlocks: [prevMc.id],
-      refs: [shardBlock.id],
-    });
-    const mcRow: BlockRow = {
-      ...shardRow,
-      workchain: MASTERCHAIN,
-      rootHash: mcCell.rootHash,
-      fileHash: mcCell.fileHash,
-      startLt: mcStartLt,
-      endLt: mcOwnLt + 1n,
-      txCount: mcTxs.length,
-      stateHash: mcState,
-      boc: mcCell.boc,
-    };
-    const mcBlock = makeBlock(mcRow, globalId, prevMc.id, shardBlock.id);
-    const libraries = this.d.libraries.changes(changed);
-
-    const newlyPending = this.queue.slice(this.queueHead).filter((m) => !m.onDisk);
-    const record: SealRecord = {
-      mcSeqno: seqno,
-      blocks: [shardRow, mcRow],
-      transactions: block.txRows,
-      messages: block.messages,
-      accountStates: changed.map((c) => ({ workchain: c.address.workChain, account: c.address.hash, boc: c.shardAccount })),
-      pendingAdded: newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
-      pendingDelivered: block.deliveredPending,
-      libraries,
-    };
     try {
       await this.d.store.writeSeal(record);
     } catch (err) {
@@ -541,7 +439,7 @@ export class BlockProducer {
     this.d.blocks.put(shardBlock);
     this.d.blocks.put(mcBlock);
     head.advance(mcBlock, shardBlock);
-    this.d.libraries.apply(libraries);
+    this.d.libraries.apply(record.libraries);
     this.d.sealed.invalidate([...block.changed.keys()]);
     for (const m of newlyPending) m.onDisk = true;
     this.open = undefined;

@@ -5,10 +5,11 @@
 import { Address, Cell } from '@ton/core';
 import { WHOLE_SHARD } from '../../ton/workchain.js';
 import type { BlockRef, ChainMessage, ChainTransaction } from '../types.js';
-import { lazyTransaction, type ExecutedTx } from './executed-tx.js';
-import { summarizeMessage, type MessageSummary } from './messages.js';
+import { lazyTransaction } from '../../ton/transaction-cell.js';
+import type { ExecutedTx } from './executed-tx.js';
+import { summarizeMessage, type MessageSummary } from '../messages.js';
 import type { RecordedMessage } from './open-block.js';
-import type { MessageRow, TxRow } from './store.js';
+import type { MessageRow, TxRow } from './store-rows.js';
 import type { Message } from '@ton/core';
 
 const shardBlockRef = (workchain: number, seqno: number): BlockRef => ({ workchain, shard: WHOLE_SHARD, seqno });

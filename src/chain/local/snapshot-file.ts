@@ -7,7 +7,7 @@
  * the cheap path between test cases is save/restore (snapshot-store.ts).
  */
 import Database from 'better-sqlite3';
-import { ChainInputError } from './errors.js';
+import { ChainInputError } from '../errors.js';
 
 /** The tables a chain's state is made of (snapshots are not carried: an import starts a history of its own). */
 const CHAIN_TABLES = ['blocks', 'transactions', 'messages', 'account_states', 'pending_messages', 'public_libraries'] as const;

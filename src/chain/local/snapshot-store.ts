@@ -17,8 +17,8 @@
  * A restore drops the snapshots taken after it (their blocks are gone, and new blocks will reuse their seqnos).
  */
 import type Database from 'better-sqlite3';
-import type { Snapshot } from '../types.js';
-import { ChainInputError, NotFound } from './errors.js';
+import type { Snapshot } from '../devnet-chain.js';
+import { ChainInputError, NotFound } from '../errors.js';
 
 /** A snapshot name that is taken, or a snapshot the chain's history no longer holds: 409. */
 export class SnapshotConflict extends ChainInputError {

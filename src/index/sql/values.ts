@@ -49,3 +49,11 @@ export function unsignedShard(value: unknown): bigint {
 export function signedShard(shard: bigint): bigint {
   return BigInt.asIntN(64, shard);
 }
+
+/** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
+const BALANCE_DIGITS = 40;
+
+/** A balance as the text a balance_order column holds: sorted as text, it sorts as the number. */
+export function balanceOrder(balance: bigint): string {
+  return balance.toString().padStart(BALANCE_DIGITS, '0');
+}

@@ -13,6 +13,11 @@ export class Where {
     return this;
   }
 
+  /** `column >= from` and `column <= to`, each when its bound is given (toncenter's inclusive windows). */
+  between(column: string, from: SqlValue | undefined, to: SqlValue | undefined): this {
+    return this.add(`${column} >= ?`, from).add(`${column} <= ?`, to);
+  }
+
   /** `column IN (?, ?, ...)`, or `NOT IN`; nothing when the list is absent or empty. */
   in(column: string, values: readonly SqlValue[] | undefined, negate = false): this {
     if (!values || values.length === 0) return this;

@@ -192,7 +192,7 @@ export class ContractReads {
         content = known;
       } else {
         // Asked together: the collection's two answers then share one emulator call, not two in a row (each call
-        // sets a whole VM up again: src/chain/local/get-method-batch.ts). The content of an item its collection
+        // sets a whole VM up again: src/chain/emulator/get-method-batch.ts). The content of an item its collection
         // does not vouch for is asked for nothing: rare, and cheaper than one more emulator call per block.
         const [vouched, composed] = await Promise.all([
           this.vouchedAddress(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], seqno),

@@ -139,7 +139,7 @@ function eventWindow(where: Where, window: Window): string {
 
 /**
  * Whether the account `account` (an SQL expression) has a row in one of the four tables token metadata is
- * read from (api/v3/format/metadata.ts): as a condition, so a page's peer lookup can tell which of the
+ * read from (read/metadata.ts): as a condition, so a page's peer lookup can tell which of the
  * accounts it mentions need a metadata lookup at all (most accounts are wallets: none).
  */
 export function tokenContractSql(account: string): string {

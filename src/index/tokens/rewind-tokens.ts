@@ -23,7 +23,7 @@ import { bigint } from '../sql/values.js';
 import { accountCandidate, MethodCache, type TokenAccountCandidate } from './block-tokens.js';
 import { TokenDetector } from './detector.js';
 import type { GetMethodRunner } from './get-methods.js';
-import type { IndexRewind } from '../rewind.js';
+import type { IndexRewind } from '../types.js';
 
 export const TOKEN_EVENT_TABLES = ['jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
 export const TOKEN_STATE_TABLES = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'nft_sales'] as const;

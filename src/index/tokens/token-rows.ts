@@ -1,6 +1,6 @@
 /** The token tables' columns and upserts, and one detected contract or event as a row. */
 import type { InsertBatch, SqlValue } from '../sql/driver.js';
-import { balanceOrder } from '../block-rows.js';
+import { balanceOrder } from '../sql/values.js';
 
 export interface JettonMasterRow {
   /** first_lt when the contract was met earlier in the same group of blocks (detector.ts); else lastTxLt. */

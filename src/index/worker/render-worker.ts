@@ -9,7 +9,7 @@ import '../../ton/core-speedups.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { INDEX_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { asError, CodeBocCache, renderBlock } from '../block-rows.js';
-import type { RenderedBlock } from '../block-committer.js';
+import type { RenderedBlock } from '../types.js';
 import type { InsertBatch } from '../sql/driver.js';
 import type { BlockTraces } from '../traces/block-traces.js';
 import type { BlockTokens } from '../tokens/block-tokens.js';

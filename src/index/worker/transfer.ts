@@ -6,7 +6,7 @@
 import { Address, Cell } from '@ton/core';
 import { loadTransactionCell } from '../../ton/transaction-cell.js';
 import type { Block, BlockId } from '../../chain/types.js';
-import type { CellSource, FeedBlock } from '../feed.js';
+import type { CellSource, FeedBlock } from '../../chain/feed-block.js';
 import type { IndexedBlock } from '../types.js';
 import { CellCache, CellPacker, unpackCells, type CellPool } from './cell-transfer.js';
 

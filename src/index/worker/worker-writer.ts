@@ -6,7 +6,7 @@
  * barely notices its index and a backlog is written at the speed of the slower half.
  */
 import { MessageChannel, type Worker } from 'node:worker_threads';
-import type { FeedBlock } from '../feed.js';
+import type { FeedBlock } from '../../chain/feed-block.js';
 import type { InsertBatch } from '../sql/driver.js';
 import type { IndexLocation } from '../open-index.js';
 import { spawnIndexWorker as spawn } from './spawn.js';

@@ -9,7 +9,6 @@ import { test, type TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metadataOf } from '../../../src/api/v3/format/metadata.js';
 import { openIndex, type IndexOptions } from '../../../src/index/open-index.js';
 import { MIGRATIONS, migrate } from '../../../src/index/schema.js';
 import type { SqlDriver, SqlValue } from '../../../src/index/sql/driver.js';
@@ -83,7 +82,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     t.after(() => queue.stop());
     await sink.settle(queue);
     assert.deepEqual([...host.hits.keys()].sort(), ['/pending.json', '/refused.json', '/timeout.json']);
-    const metadata = await metadataOf(index.reader, [1, 2, 3, 4, 5, 6].map(addressN));
+    const metadata = await index.reader.metadata([1, 2, 3, 4, 5, 6].map(addressN));
     const symbols = [1, 2, 3, 4, 5, 6].map((n) => (metadata[addressN(n)].token_info[0] as { symbol?: string }).symbol);
     assert.deepEqual(symbols, ['PND', 'OLD', undefined, 'TMO', 'RFS', undefined]);
   });

@@ -8,7 +8,6 @@ import { test, type TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metadataOf } from '../../../src/api/v3/format/metadata.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { openIndex } from '../../../src/index/open-index.js';
 import { tokenMetadataSink, CLAIM_LEASE_MS } from '../../../src/index/tokens/metadata-store.js';
@@ -55,7 +54,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     await sink.settle(queue);
     assert.equal(host.hitsOf('/flaky.json'), 1);
     assert.deepEqual(await queueRow(index.reads, uri), { failures: 1, next: clock.now() + MINUTE });
-    assert.deepEqual((await metadataOf(index.reader, [addressN(1)]))[addressN(1)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] });
+    assert.deepEqual((await index.reader.metadata([addressN(1)]))[addressN(1)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] });
 
     clock.advance(MINUTE - 1);
     await sink.settle(queue);
@@ -64,7 +63,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     clock.advance(1);
     await sink.settle(queue);
     assert.equal(host.hitsOf('/flaky.json'), 2);
-    const entry = (await metadataOf(index.reader, [addressN(1)]))[addressN(1)];
+    const entry = (await index.reader.metadata([addressN(1)]))[addressN(1)];
     assert.equal(entry.is_indexed, true);
     assert.equal((entry.token_info[0] as { symbol?: string }).symbol, 'FCH');
     assert.deepEqual(await queueRow(index.reads, uri), { failures: 0, next: null });
@@ -86,7 +85,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     }
     assert.equal(host.hitsOf('/gone.json'), 1);
     assert.equal(host.hitsOf('/text'), 1);
-    const metadata = await metadataOf(index.reader, [addressN(1), addressN(2)]);
+    const metadata = await index.reader.metadata([addressN(1), addressN(2)]);
     for (const n of [1, 2]) assert.deepEqual(metadata[addressN(n)], { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] });
     assert.deepEqual(await queueRow(index.reads, host.url('/gone.json')), { failures: 0, next: null });
   });
@@ -111,7 +110,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     clock.advance(1);
     await sink.settle(queue);
     assert.equal(host.hitsOf('/busy.json'), 2);
-    assert.equal((await metadataOf(index.reader, [addressN(1)]))[addressN(1)].is_indexed, true);
+    assert.equal((await index.reader.metadata([addressN(1)]))[addressN(1)].is_indexed, true);
   });
 
   test(`a restart keeps the schedule: a uri waiting for its retry is not fetched early, and is once due [${store}]`, async (t) => {
@@ -143,7 +142,7 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     clock.advance(1);
     await second.sink.settle(second.queue);
     assert.equal(host.hitsOf('/flaky.json'), 3);
-    assert.equal((await metadataOf(index.reader, [addressN(1)]))[addressN(1)].is_indexed, true);
+    assert.equal((await index.reader.metadata([addressN(1)]))[addressN(1)].is_indexed, true);
   });
 
   test(`a token written again with its uri is not fetched again; its content changed to another uri is fetched [${store}]`, async (t) => {
@@ -198,7 +197,7 @@ test('two loops on one PostgreSQL index fetch each uri once [postgres]', async (
   t.after(() => Promise.all(loops.map((l) => l.queue.stop())));
   await Promise.all(loops.map((l) => l.sink.settle(l.queue)));
   for (let i = 0; i < 40; i++) assert.equal(host.hitsOf(`/${i}.json`), 1, `/${i}.json`);
-  const metadata = await metadataOf(opened.index.reader, Array.from({ length: 40 }, (_, i) => addressN(i + 1)));
+  const metadata = await opened.index.reader.metadata(Array.from({ length: 40 }, (_, i) => addressN(i + 1)));
   assert.equal(Object.values(metadata).filter((m) => m.is_indexed).length, 40);
 });
 

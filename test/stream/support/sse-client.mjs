@@ -9,7 +9,14 @@ const headers = { 'content-type': 'application/json', ...(key ? { 'x-api-key': k
 const source = new EventSource(url, {
   fetch: async (input, init) => {
     const response = await fetch(input, { ...init, method: 'POST', body, headers: { ...init.headers, ...headers } });
-    if (!response.ok) out({ refused: response.status, body: await response.clone().json().catch(() => null) });
+    if (!response.ok)
+      out({
+        refused: response.status,
+        body: await response
+          .clone()
+          .json()
+          .catch(() => null),
+      });
     return response;
   },
 });

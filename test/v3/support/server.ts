@@ -13,7 +13,7 @@ import { createAccessLayer } from '../../../src/access/index.js';
 import { LocalChain } from '../../../src/chain/local/index.js';
 import { accessOptionsFrom } from '../../../src/cli/access-options.js';
 import { loadConfig } from '../../../src/config/load.js';
-import { createGateway } from '../../../src/http/server.js';
+import { createGateway } from '../../../src/gateway/gateway.js';
 import { attachIndexToChain, type IndexAttachment } from '../../../src/index/attach.js';
 import type { Index } from '../../../src/index/open-index.js';
 import { ManualClock, systemClock } from '../../../src/util/clock.js';

@@ -18,8 +18,8 @@ import { formatV2Address } from '../../../ton/address.js';
 import { bocBase64 } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
 import { accountAddress } from '../../../ton/tonlib-json.js';
-import { ApiError, badParameter } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import { ApiError, badParameter } from '../../../http/api-error.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { callGetMethod, NotThatContract, StackReader } from './get-method-call.js';
 
 /** A domain's internal form fits one cell. */

@@ -5,7 +5,7 @@
  */
 import type { Address, TupleItem } from '@ton/core';
 import { parseVmStack, type VmValue } from '../../../ton/vm-stack.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { runGetMethodAt } from '../get-method-cache.js';
 
 // Typed reads of a result stack live in src/ton (the token index reads stacks the same way).

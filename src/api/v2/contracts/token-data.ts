@@ -8,7 +8,7 @@
 import { beginCell, type Address } from '@ton/core';
 import { formatV2Address } from '../../../ton/address.js';
 import { bocBase64 } from '../../../ton/boc.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { callGetMethod, NotThatContract, StackReader } from './get-method-call.js';
 import { parseTokenContent } from './token-content.js';
 

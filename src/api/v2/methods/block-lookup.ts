@@ -5,8 +5,8 @@
 import type { Block, BlockRef } from '../../../chain/types.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../../ton/workchain.js';
 import { blockIdExt, formatV2Shard } from '../../../ton/block-id.js';
-import { ApiError } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import { ApiError } from '../../../http/api-error.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { blockHeader } from '../format/block.js';
 import { defineMethod } from '../method.js';
 import { BLOCK_SEQNO, LT, SEQNO_REQUIRED, SHARD, WORKCHAIN } from './common-params.js';

@@ -9,7 +9,7 @@
  * (422 / 404 as for any method), then answer 501 Not Implemented saying why (nothing failed; the backend lacks the
  * capability).
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { blockSignaturesJson, shardBlockProofJson } from '../format/block.js';
 import { defineMethod } from '../method.js';
 import { findBlock, findMasterchainBlock } from './block-lookup.js';

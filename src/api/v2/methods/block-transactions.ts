@@ -8,8 +8,8 @@ import { parseAddress, formatRawLower, formatRawUpper } from '../../../ton/addre
 import { blockIdExt } from '../../../ton/block-id.js';
 import { formatHash, parseHash } from '../../../ton/hash.js';
 import { TonInputError } from '../../../ton/errors.js';
-import { ApiError, badParameter } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import { ApiError, badParameter } from '../../../http/api-error.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { rawTransaction } from '../format/transactions.js';
 import { defineMethod } from '../method.js';
 import type { ParsedParams } from '../params.js';

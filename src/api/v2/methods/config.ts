@@ -6,8 +6,8 @@
 import { Dictionary, type Cell } from '@ton/core';
 import { bocBase64 } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
-import { ApiError } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import { ApiError } from '../../../http/api-error.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { defineMethod } from '../method.js';
 import { findMasterchainBlock } from './block-lookup.js';
 import { SEQNO_OPTIONAL } from './common-params.js';

@@ -10,7 +10,7 @@
  * covers the account's own transaction, not what its outbound messages will cost where they land.
  */
 import { beginCell, external, storeMessage, type Cell } from '@ton/core';
-import { badParameter } from '../../errors.js';
+import { badParameter } from '../../../http/api-error.js';
 import { importFee } from '../import-fee.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS } from './common-params.js';

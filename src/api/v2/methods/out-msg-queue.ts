@@ -5,7 +5,7 @@
  */
 import type { Chain } from '../../../chain/types.js';
 import { blockIdExt } from '../../../ton/block-id.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineMethod } from '../method.js';
 
 /** Chains that can tell how many internal messages wait for delivery (the local chain's stats()). */

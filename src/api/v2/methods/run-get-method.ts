@@ -8,7 +8,7 @@ import { blockIdExt } from '../../../ton/block-id.js';
 import { legacyStack, typedStack } from '../../../ton/stack-output.js';
 import { transactionId } from '../../../ton/tonlib-json.js';
 import { parseVmStack } from '../../../ton/vm-stack.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { runGetMethodAt } from '../get-method-cache.js';
 import { defineMethod } from '../method.js';
 import type { ParsedParams } from '../params.js';

@@ -6,7 +6,7 @@
 import type { Cell } from '@ton/core';
 import { bocBytes } from '../../../ton/boc.js';
 import { formatHash } from '../../../ton/hash.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { defineMethod } from '../method.js';
 
 const params = { boc: { type: 'boc', required: true, description: 'The external-in message, a base64 BoC.' } } as const;

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { readTokenData } from '../contracts/token-data.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS, SEQNO_OPTIONAL } from './common-params.js';

@@ -5,12 +5,12 @@
  */
 import { hashFromBigInt } from '../../../ton/hash.js';
 import { transactionId } from '../../../ton/tonlib-json.js';
-import { badParameter } from '../../errors.js';
+import { badParameter } from '../../../http/api-error.js';
 import { extTransaction, rawTransaction } from '../format/transactions.js';
 import { defineMethod } from '../method.js';
 import type { ParsedParams } from '../params.js';
 import { ADDRESS, LT } from './common-params.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 
 /** toncenter's C++ server refuses more than 1000 per page ("limit should be less or equal 1000"). */
 export const MAX_TRANSACTIONS_LIMIT = 1000;

@@ -8,8 +8,8 @@
 import type { Address } from '@ton/core';
 import type { ChainTransaction } from '../../../chain/types.js';
 import { messageParts, transactionMessageCells } from '../../../ton/message-cells.js';
-import { ApiError } from '../../errors.js';
-import type { NetworkContext } from '../../network-context.js';
+import { ApiError } from '../../../http/api-error.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 import { extTransaction } from '../format/transactions.js';
 import { defineMethod } from '../method.js';
 import { LT } from './common-params.js';

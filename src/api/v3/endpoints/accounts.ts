@@ -2,8 +2,7 @@ import { formatRawUpper, parseAddress } from '../../../ton/address.js';
 import { TonInputError } from '../../../ton/errors.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { accountStateFull, walletState } from '../format/accounts.js';
-import { addressBook, addressBookRow, type AddressBookRow } from '../format/address-book.js';
-import { metadataOf } from '../format/metadata.js';
+import { addressBookOf, addressBookRow, type AddressBookRow } from '../format/address-book.js';
 import { PAGE_PARAMS } from '../params.js';
 
 /** Raw form of an address, or null when it cannot be parsed (addressBook answers those with nulls). */
@@ -29,7 +28,7 @@ export const addressBookEndpoint = defineEndpoint({
     const reader = indexOf(network);
     const raws = new Map(p.address.map((input) => [input, rawOrNull(input)]));
     const known = [...new Set([...raws.values()].filter((r): r is string => r !== null))];
-    const [stateList, domains] = await Promise.all([reader.latestStates(known, false), reader.dns.domainsOf(known)]);
+    const { states: stateList, domains } = await reader.addressBookStates(known);
     const states = new Map(stateList.map((s) => [s.account, s]));
     const book: Record<string, AddressBookRow> = {};
     for (const [input, raw] of raws) {
@@ -40,7 +39,7 @@ export const addressBookEndpoint = defineEndpoint({
 });
 
 /**
- * Token metadata (jetton masters and wallets) of addresses (format/metadata.ts); addresses that are no
+ * Token metadata (jetton masters and wallets) of addresses (index/read/metadata.ts); addresses that are no
  * token contract are left out, as toncenter does (so `{}` for none). Keyed raw, as toncenter keys it.
  */
 export const metadata = defineEndpoint({
@@ -52,7 +51,7 @@ export const metadata = defineEndpoint({
   },
   response: ref('Metadata'),
   async handle(p, network) {
-    return metadataOf(indexOf(network), p.address.map(rawOrNull));
+    return indexOf(network).metadata(p.address.map(rawOrNull));
   },
 });
 
@@ -83,10 +82,11 @@ export const accountStates = defineEndpoint({
   response: ref('AccountStatesResponse'),
   async handle(p, network) {
     const { reader, states } = await latestInOrder(network, p.address, p.include_boc);
+    const accounts = states.map((s) => s.account);
     return {
       accounts: states.map((s) => accountStateFull(s, p.include_boc)),
-      address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: await metadataOf(reader, states.map((s) => s.account)),
+      address_book: addressBookOf(accounts, await reader.addressBookStates(accounts), network.testOnly),
+      metadata: await reader.metadata(accounts),
     };
   },
 });
@@ -99,10 +99,11 @@ export const walletStates = defineEndpoint({
   response: ref('WalletStatesResponse'),
   async handle(p, network) {
     const { reader, states } = await latestInOrder(network, p.address, false);
+    const accounts = states.map((s) => s.account);
     return {
       wallets: states.map(walletState),
-      address_book: await addressBook(reader, states.map((s) => s.account), network.testOnly),
-      metadata: await metadataOf(reader, states.map((s) => s.account)),
+      address_book: addressBookOf(accounts, await reader.addressBookStates(accounts), network.testOnly),
+      metadata: await reader.metadata(accounts),
     };
   },
 });

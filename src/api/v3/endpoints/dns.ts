@@ -3,9 +3,9 @@
  * `wallet` or `domain`), default limit (100), 422s and order (shortest domain first: ton-index-go crud_dns.go).
  * Its answer has an address_book and, as toncenter's, no `metadata`.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { addressBook } from '../format/address-book.js';
+import { addressBookOf } from '../format/address-book.js';
 import { dnsRecordJson } from '../format/dns.js';
 
 export const DNS_RECORDS_LIMIT = 100;
@@ -27,6 +27,6 @@ export const dnsRecords = defineEndpoint({
     const reader = indexOf(network);
     const records = await reader.dns.records({ wallet: p.wallet, domain: p.domain }, p);
     const addresses = records.flatMap((r) => [r.itemAddress, r.itemOwner, r.wallet]);
-    return { records: records.map(dnsRecordJson), address_book: await addressBook(reader, addresses, network.testOnly) };
+    return { records: records.map(dnsRecordJson), address_book: addressBookOf(addresses, await reader.addressBookStates(addresses), network.testOnly) };
   },
 });

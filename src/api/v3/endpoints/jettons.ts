@@ -3,19 +3,18 @@
  * (src/index/tokens), with toncenter's parameters, defaults, 422s and orders (ton-index-go main.go and
  * crud_jettons.go). Each answer carries the address_book and metadata of the addresses its rows name.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { addressBook } from '../format/address-book.js';
+import { addressBookOf } from '../format/address-book.js';
 import { jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson } from '../format/jettons.js';
-import { metadataOf } from '../format/metadata.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
-import type { NetworkContext } from '../../network-context.js';
+import type { NetworkContext } from '../../../http/network-context.js';
 
 /** `{<key>: rows, address_book, metadata}` for the addresses the rows name. */
 export async function answer(network: NetworkContext, key: string, rows: object[], addresses: (string | null)[]) {
   const reader = indexOf(network);
-  const [book, metadata] = await Promise.all([addressBook(reader, addresses, network.testOnly), metadataOf(reader, addresses)]);
-  return { [key]: rows, address_book: book, metadata };
+  const [known, metadata] = await Promise.all([reader.addressBookStates(addresses), reader.metadata(addresses)]);
+  return { [key]: rows, address_book: addressBookOf(addresses, known, network.testOnly), metadata };
 }
 
 export const jettonMasters = defineEndpoint({

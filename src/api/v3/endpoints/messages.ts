@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { messagesText } from '../format/messages.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
@@ -36,6 +36,6 @@ export const messages = defineEndpoint({
       onlyExternals: p.only_externals,
       ...windowOf(p),
     };
-    return messagesText(reader, await reader.messages(filter, p.sort, p), network.testOnly);
+    return messagesText(await reader.messagePage(await reader.messages(filter, p.sort, p)), network.testOnly);
   },
 });

@@ -3,7 +3,7 @@
  * toncenter's parameters, defaults, 422s and orders (ton-index-go main.go, crud_nft.go, crud_sales.go).
  * Fixed-price sales are indexed (getgems' get_sale_data layout); auctions are not.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { nftCollectionJson, nftItemJson, nftSaleJson, nftTransferJson } from '../format/nfts.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';

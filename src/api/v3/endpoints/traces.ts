@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { TRACE_PAGE_LIMITS, tracesText } from '../format/traces.js';
 import { PAGE_PARAMS, SORT_PARAM, windowOf } from '../params.js';
@@ -37,6 +37,7 @@ export const traces = defineEndpoint({
       mcSeqno: p.mc_seqno,
       ...windowOf(p),
     };
-    return tracesText(reader, await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS), p.include_actions, network.testOnly);
+    const page = await reader.tracePage(filter, p.sort, p, TRACE_PAGE_LIMITS);
+    return tracesText(page, await reader.transactionPage(page.transactions, true), p.include_actions, network.testOnly);
   },
 });

@@ -1,5 +1,5 @@
 import type { IndexReader } from '../../../index/reader.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { transactionsText } from '../format/transactions.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
@@ -43,7 +43,7 @@ export const transactions = defineEndpoint({
       traceIds: p.trace_id,
       ...windowOf(p),
     };
-    return transactionsText(reader, await reader.transactions(filter, p.sort, p), network.testOnly);
+    return transactionsText(await reader.transactionPage(await reader.transactions(filter, p.sort, p)), network.testOnly);
   },
 });
 
@@ -56,7 +56,7 @@ export const transactionsByMasterchainBlock = defineEndpoint({
   async handle(p, network) {
     const reader = indexOf(network);
     await requireMasterchainBlock(reader, p.seqno);
-    return transactionsText(reader, await reader.transactions({ mcSeqno: p.seqno }, p.sort, p), network.testOnly);
+    return transactionsText(await reader.transactionPage(await reader.transactions({ mcSeqno: p.seqno }, p.sort, p)), network.testOnly);
   },
 });
 
@@ -78,7 +78,7 @@ export const transactionsByMessage = defineEndpoint({
     }
     const reader = indexOf(network);
     const filter = { msgHash: p.msg_hash, bodyHash: p.body_hash, opcode: p.opcode, direction: p.direction };
-    return transactionsText(reader, await reader.transactionsByMessage(filter, p), network.testOnly);
+    return transactionsText(await reader.transactionPage(await reader.transactionsByMessage(filter, p)), network.testOnly);
   },
 });
 
@@ -95,6 +95,6 @@ export const adjacentTransactions = defineEndpoint({
     const reader = indexOf(network);
     const found = await reader.adjacentTransactions(p.hash, p.direction);
     if (found.length === 0) throw new ApiError(404, 'adjacent transactions not found');
-    return transactionsText(reader, found, network.testOnly);
+    return transactionsText(await reader.transactionPage(found), network.testOnly);
   },
 });

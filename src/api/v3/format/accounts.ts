@@ -3,7 +3,7 @@
  * from the index's latest state of each account. Field order and "omit when absent" follow
  * toncenter's index (Go omitempty).
  */
-import type { LatestStateRecord } from '../../../index/reader.js';
+import type { LatestStateRecord } from '../../../index/read/records.js';
 import { formatHash } from '../../../ton/hash.js';
 import { interfacesOf } from './interfaces.js';
 

@@ -8,7 +8,8 @@
  */
 import { Address } from '@ton/core';
 import { formatFriendly } from '../../../ton/address.js';
-import type { IndexReader, LatestStateRecord } from '../../../index/reader.js';
+import type { AddressBookStates } from '../../../index/read/accounts.js';
+import type { LatestStateRecord } from '../../../index/read/records.js';
 import { interfacesOf } from './interfaces.js';
 
 export interface AddressBookRow {
@@ -28,22 +29,13 @@ export function addressBookRow(raw: string, state: LatestStateRecord | undefined
 
 const distinct = (addresses: Iterable<string | null>) => [...new Set([...addresses].filter((a): a is string => a !== null))];
 
-/** Rows keyed by raw address, for every distinct address given (null entries are skipped), from known states and domains. */
-export function addressBookOf(
-  addresses: Iterable<string | null>,
-  states: LatestStateRecord[],
-  testOnly: boolean,
-  domains: ReadonlyMap<string, string> = new Map(),
-): Record<string, AddressBookRow> {
-  const byAccount = new Map(states.map((s) => [s.account, s]));
+/**
+ * Rows keyed by raw address, for every distinct address given (null entries are skipped), from the states and
+ * domains the index knows of them (IndexReader.addressBookStates).
+ */
+export function addressBookOf(addresses: Iterable<string | null>, known: AddressBookStates, testOnly: boolean): Record<string, AddressBookRow> {
+  const byAccount = new Map(known.states.map((s) => [s.account, s]));
   const book: Record<string, AddressBookRow> = {};
-  for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly, domains.get(raw) ?? null);
+  for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly, known.domains.get(raw) ?? null);
   return book;
-}
-
-/** Rows keyed by raw address, for every distinct address given (null entries are skipped). */
-export async function addressBook(reader: IndexReader, addresses: Iterable<string | null>, testOnly: boolean): Promise<Record<string, AddressBookRow>> {
-  const list = distinct(addresses);
-  const [states, domains] = await Promise.all([reader.latestStates(list, false), reader.dns.domainsOf(list)]);
-  return addressBookOf(list, states, testOnly, domains);
 }

@@ -4,7 +4,7 @@
  * get-method ids (index/tokens/method-ids.ts: jetton_master, jetton_wallet, nft_item, ...), as toncenter's
  * DetectInterface does; `[]` for code with neither.
  */
-import type { LatestStateRecord } from '../../../index/reader.js';
+import type { LatestStateRecord } from '../../../index/read/records.js';
 import type { DetectedWallet } from '../../../ton/wallet-detect.js';
 
 /** toncenter's wallet_type string -> its interface name. */

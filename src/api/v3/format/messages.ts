@@ -1,36 +1,31 @@
 /**
  * A page of v3 messages (/messages) from the index's stored documents, written as text: each stored
  * message JSON with the hashes of the transactions that received and created it put in toncenter's
- * place (after import_fee, before message_content; written only when known), then the address_book
- * of their sources and destinations, and the metadata of the token contracts among them.
+ * place (after import_fee, before message_content, index/documents.ts; written only when known), then
+ * the address_book of their sources and destinations, and the metadata of the token contracts among them.
  */
-import type { IndexReader, MessageRecord } from '../../../index/reader.js';
-import { formatHash } from '../../../ton/hash.js';
+import type { MessagePage } from '../../../index/read/pages.js';
+import type { MessageRecord } from '../../../index/read/records.js';
+import { messageDocWithEnds } from '../../../index/documents.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
-import { addressBook } from './address-book.js';
-import { metadataOf } from './metadata.js';
-
-const CONTENT = ',"message_content":';
+import { addressBookOf } from './address-book.js';
 
 function withEnds(record: MessageRecord): string {
-  const doc = withDecodedBody(withDecodedOpcode(record.doc));
-  let ends = '';
-  if (record.inTxHash) ends += `,"in_msg_tx_hash":"${formatHash(record.inTxHash)}"`;
-  if (record.outTxHash) ends += `,"out_msg_tx_hash":"${formatHash(record.outTxHash)}"`;
-  if (ends === '') return doc;
-  // message_content comes once, after every scalar field; a base64 body cannot contain this text.
-  const cut = doc.indexOf(CONTENT);
-  return `${doc.slice(0, cut)}${ends}${doc.slice(cut)}`;
+  return messageDocWithEnds(withDecodedBody(withDecodedOpcode(record.doc)), record.inTxHash, record.outTxHash);
 }
 
-export async function messagesText(reader: IndexReader, records: MessageRecord[], testOnly: boolean): Promise<JsonText> {
-  const addresses = records.flatMap((m) => [m.source, m.destination]);
-  const [book, metadata] = await Promise.all([addressBook(reader, addresses, testOnly), metadataOf(reader, addresses)]);
+export function messagesText(page: MessagePage, testOnly: boolean): JsonText {
+  const { records } = page;
+  const book = addressBookOf(
+    records.flatMap((m) => [m.source, m.destination]),
+    page.addressBook,
+    testOnly,
+  );
   return jsonObject([
     ['messages', `[${records.map(withEnds).join(',')}]`],
     ['address_book', JSON.stringify(book)],
-    ['metadata', JSON.stringify(metadata)],
+    ['metadata', JSON.stringify(page.metadata)],
   ]);
 }

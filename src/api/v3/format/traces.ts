@@ -5,7 +5,8 @@
  * of every account they mention and the metadata of the token contracts among them. `actions` is written
  * only when asked for, empty: no actions are classified yet (classification_state "unclassified").
  */
-import type { IndexReader, TracePage, TracePageLimits, TraceWithheld } from '../../../index/reader.js';
+import type { TransactionPage } from '../../../index/read/pages.js';
+import type { TracePage, TracePageLimits, TraceWithheld } from '../../../index/traces/reader.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions } from './transactions.js';
@@ -50,9 +51,11 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
   );
 }
 
-export async function tracesText(reader: IndexReader, page: TracePage, includeActions: boolean, testOnly: boolean): Promise<JsonText> {
-  const { traces, transactions: records } = page;
-  const rendered = await renderTransactions(reader, records, testOnly, true);
+/** `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata. */
+export function tracesText(page: TracePage, transactions: TransactionPage, includeActions: boolean, testOnly: boolean): JsonText {
+  const { traces } = page;
+  const { records } = transactions;
+  const rendered = renderTransactions(transactions, testOnly);
   const byTrace = new Map<string, number[]>();
   for (const [i, record] of records.entries()) {
     const id = record.traceId!.toString('base64');

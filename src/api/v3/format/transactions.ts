@@ -1,38 +1,18 @@
 /**
  * A page of v3 transactions from the index's stored documents. Each document is the transaction's v3
- * JSON with its messages as hashes and no account states (block-rows.ts writes it, key order fixed:
- * ..., "block_ref", "in_msg", "out_msgs", "emulated", "finality"). The page is written as text: the
- * document up to its messages, then the stored message documents, the account states before and after
- * (the stored state, or the hash only for a state the index does not keep, as toncenter writes it),
- * then the rest. Then the address_book of every account the page mentions.
+ * JSON with its messages as hashes and no account states (index/documents.ts: its layout, and where it is
+ * cut). The page is written as text: the document up to its messages, then the stored message documents,
+ * the account states before and after (the stored state, or the hash only for a state the index does not
+ * keep, as toncenter writes it), then the rest. Then the address_book of every account the page mentions.
  */
-import type { IndexReader, TransactionRecord } from '../../../index/reader.js';
-import { metadataOf, type AddressMetadata } from './metadata.js';
+import type { AddressMetadata } from '../../../index/read/metadata.js';
+import type { TransactionPage } from '../../../index/read/pages.js';
+import { headWithTraceId } from '../../../index/documents.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { addressBookOf } from './address-book.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
-
-/** The part of a stored document after its fixed fields. */
-interface StoredTail {
-  in_msg: string | null;
-  out_msgs: string[];
-  emulated: boolean;
-  finality: string;
-}
-
-/** Splits a stored document where its messages begin (nothing after that point can contain this text). */
-function split(doc: string): { head: string; tail: StoredTail } {
-  const cut = doc.lastIndexOf(',"in_msg":');
-  return { head: doc.slice(0, cut), tail: JSON.parse(`{${doc.slice(cut + 1)}`) as StoredTail };
-}
-
-/** The trace id in toncenter's place, after mc_block_seqno (the stored document has none: it is known after rendering). */
-function withTraceId(head: string, traceId: Buffer | null): string {
-  if (!traceId) return head;
-  return head.replace(',"prev_trans_hash":', `,"trace_id":"${traceId.toString('base64')}","prev_trans_hash":`);
-}
 
 export interface RenderedTransactions {
   /** Each record's v3 JSON text, in the records' order. */
@@ -40,38 +20,21 @@ export interface RenderedTransactions {
   /** Each record's inbound message hash and outbound message hashes (base64), for trace trees. */
   messages: { inMsg: string | null; outMsgs: string[] }[];
   addressBook: object;
+  /** The page's metadata, when it was read with it (IndexReader.transactionPage). */
+  metadata?: Record<string, AddressMetadata>;
 }
 
-export async function transactionsText(reader: IndexReader, records: TransactionRecord[], testOnly: boolean): Promise<JsonText> {
-  const { texts, addressBook } = await renderTransactions(reader, records, testOnly);
+export function transactionsText(page: TransactionPage, testOnly: boolean): JsonText {
+  const { texts, addressBook } = renderTransactions(page, testOnly);
   return jsonObject([
     ['transactions', `[${texts.join(',')}]`],
     ['address_book', JSON.stringify(addressBook)],
   ]);
 }
 
-/**
- * Transactions as v3 JSON texts with the address book of every account they mention, in one round trip after
- * the records: the page's messages, account states and peers (the address book's states and domains) at once.
- * `withMetadata` (/traces): the peer lookup also says which mentioned accounts are token contracts, and their
- * metadata is one more round trip, only when there are some (a page of wallets asks nothing more).
- */
-export async function renderTransactions(
-  reader: IndexReader,
-  records: TransactionRecord[],
-  testOnly: boolean,
-  withMetadata = false,
-): Promise<RenderedTransactions & { metadata?: Record<string, AddressMetadata> }> {
-  const stored = records.map((r) => split(r.doc));
-  const bytes = (hash: string) => Buffer.from(hash, 'base64');
-  const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
-  const outHashes = stored.flatMap(({ tail }) => tail.out_msgs.map(bytes));
-  // Three independent lookups at once (on PostgreSQL, three connections instead of three round trips).
-  const [messages, states, peers] = await Promise.all([
-    reader.messagesByHash([...inHashes, ...outHashes]),
-    reader.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
-    reader.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes, withMetadata),
-  ]);
+/** Transactions as v3 JSON texts with the address book of every account they mention, from what the page holds. */
+export function renderTransactions(page: TransactionPage, testOnly: boolean): RenderedTransactions {
+  const { records, stored, messages, states, peers } = page;
   const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedBody(withDecodedOpcode(m.doc)) }]));
   const state = (hash: Buffer) => states.get(hash.toString('base64')) ?? JSON.stringify(v3AccountState(hash, null));
   const mentioned: (string | null)[] = [];
@@ -82,7 +45,7 @@ export async function renderTransactions(
     // messages and the receivers of their outbound ones.
     mentioned.push(records[i].account, inMsg?.source ?? null, ...outMsgs.map((m) => m.destination));
     return (
-      `${withTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
+      `${headWithTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
       `,"account_state_before":${state(records[i].stateBefore)},"account_state_after":${state(records[i].stateAfter)}` +
       `,"emulated":${JSON.stringify(tail.emulated)},"finality":${JSON.stringify(tail.finality)}}`
     );
@@ -90,7 +53,7 @@ export async function renderTransactions(
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
-    addressBook: addressBookOf(mentioned, peers.states, testOnly, peers.domains),
-    ...(withMetadata ? { metadata: await metadataOf(reader, peers.tokenContracts) } : {}),
+    addressBook: addressBookOf(mentioned, peers, testOnly),
+    ...(page.metadata ? { metadata: page.metadata } : {}),
   };
 }

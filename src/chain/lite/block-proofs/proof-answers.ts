@@ -1,18 +1,20 @@
 /**
  * v2's getMasterchainBlockSignatures and getShardBlockProof on a lite network: asked of the liteservers, checked
  * (links.ts) before they are relayed, as tonlib answers blocks.getMasterchainBlockSignatures and
- * blocks.getShardBlockProof.
+ * blocks.getShardBlockProof. ProofAnswers serves them to LiteChain: blocks found by seqno, signatures kept.
  */
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import type { liteServer_blockLinkBack, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema.js';
-import type { BlockId, BlockSignatures, ShardBlockProof } from '../../types.js';
-import { MASTERCHAIN } from '../../../ton/workchain.js';
-import { fromTlBlockId, toTlBlockId } from '../blocks.js';
+import type { BlockId, BlockRef, BlockSignatures, ShardBlockProof } from '../../types.js';
+import { MASTERCHAIN, WHOLE_SHARD } from '../../../ton/workchain.js';
+import { fromTlBlockId, toTlBlockId, type LiteBlocks } from '../blocks.js';
 import { LiteDataError } from '../errors.js';
-import { ChainInputError } from '../../local/errors.js';
+import { ChainInputError, NotFound } from '../../errors.js';
+import type { LiteHead } from '../head.js';
 import type { LitePool } from '../pool.js';
-import { TARGET_FROM_DB } from './masterchain-trust.js';
-import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, type ValidatorSetCache } from './links.js';
+import { ReadCache } from '../read-cache.js';
+import { TARGET_FROM_DB, type MasterchainTrust } from './masterchain-trust.js';
+import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, ValidatorSetCache } from './links.js';
 import { getBlockProof, type PartialBlockProof } from './proof-tl.js';
 
 
@@ -92,6 +94,46 @@ export async function shardBlockProof(pool: LitePool, block: BlockId, from: Bloc
 
 function backLink(link: liteServer_blockLinkBack): ShardBlockProof['mcProof'][number] {
   return { toKeyBlock: link.toKeyBlock, from: fromTlBlockId(link.from), to: fromTlBlockId(link.to), destProof: link.destProof, proof: link.proof, stateProof: link.stateProof };
+}
+
+/** The two answers as the lite chain serves them: the blocks found by seqno and proven, signatures kept per block. */
+export class ProofAnswers {
+  private readonly validatorSets = new ValidatorSetCache();
+  private readonly signatures = new ReadCache<BlockSignatures>(4 * 1024 * 1024, (s) => 256 + s.signatures.length * 128);
+
+  constructor(
+    private readonly pool: LitePool,
+    private readonly blocks: LiteBlocks,
+    private readonly trust: MasterchainTrust,
+    private readonly head: LiteHead,
+  ) {}
+
+  /**
+   * The validators' signatures of masterchain block `seqno` (tonlib's blocks.getMasterchainBlockSignatures): the
+   * forward link from its previous key block, checked against that key block's validator set. Kept per block.
+   */
+  async blockSignatures(seqno: number): Promise<BlockSignatures> {
+    if (seqno === 0) throw new ChainInputError("seqno: can't get signatures of block #0 (the zero state is not signed)");
+    const mc = await this.head.masterchainBlock(seqno);
+    return this.signatures.get(mc.block.id.rootHash.toString('hex'), async () => {
+      const keySeqno = mc.block.prevKeyBlockSeqno;
+      const keyBlock =
+        keySeqno === 0
+          ? this.head.first.id
+          : (this.trust.provenKeyBlock(keySeqno) ?? (await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })));
+      if (!keyBlock) throw new NotFound(`key block ${keySeqno} before masterchain block ${seqno} not found`);
+      if (keySeqno !== 0) await this.head.proveOlder(keyBlock);
+      return masterchainBlockSignatures(this.pool, this.validatorSets, mc.block.id, keyBlock);
+    });
+  }
+
+  /** tonlib's blocks.getShardBlockProof: the block's links up to the masterchain, and back from `fromSeqno` (the head by default). */
+  async shardBlockProof(ref: BlockRef, fromSeqno?: number): Promise<ShardBlockProof> {
+    const block = await this.blocks.byRef(ref);
+    if (!block) throw new NotFound(`block (${ref.workchain}, ${BigInt.asIntN(64, ref.shard)}, ${ref.seqno}) not found`);
+    const from = (await this.head.masterchainBlock(fromSeqno)).block.id;
+    return shardBlockProof(this.pool, block.block.id, from);
+  }
 }
 
 /** from_seqno names a masterchain block before the one that records the shard block: the client's mistake. */

@@ -25,7 +25,7 @@ export interface DomainState {
   records: DnsRecords;
 }
 
-export class DnsReads {
+export class DomainItemGetMethods {
   private readonly misses = new Set<string>();
 
   constructor(private readonly runner: GetMethodRunner) {}

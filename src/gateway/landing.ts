@@ -6,7 +6,7 @@
  * against a client's limit (access-hook.ts `isLimitedPath`).
  */
 import type { FastifyInstance } from 'fastify';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import type { UpstreamNetwork } from '../upstream/network.js';
 
 export interface LandingInfo {

@@ -4,10 +4,10 @@
  * message.
  */
 import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from '@ton/core';
-import { BOC_MAX_CELLS } from '../../ton/boc.js';
-import { inspectBoc } from '../../ton/boc-shape.js';
-import { BASECHAIN, MASTERCHAIN } from '../../ton/workchain.js';
-import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator-limits.js';
+import { BOC_MAX_CELLS } from '../ton/boc.js';
+import { inspectBoc } from '../ton/boc-shape.js';
+import { BASECHAIN, MASTERCHAIN } from '../ton/workchain.js';
+import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator/emulator-limits.js';
 import { BadMessage } from './errors.js';
 
 export interface ParsedExternal {

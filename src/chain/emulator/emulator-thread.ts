@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
 import type { DropRequest, EmulatorWorkerData, GetArgs, StateArgs, TxArgs, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
 import type { StateGetArgs, StateGetResult } from './state-get-method.js';
-import { EmulatorFailed } from './errors.js';
+import { EmulatorFailed } from '../errors.js';
 
 /**
  * The worker's file sits next to this module: `.js` in dist/ runs as is. From the TypeScript sources

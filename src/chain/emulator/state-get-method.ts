@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
-import { AccountView } from './account-view.js';
+import { AccountView } from '../account-view.js';
 import type { Emulator, GetRunArgs, GetRunResult } from './emulator.js';
 import { standaloneArgs, type BatchCall } from './get-method-batch.js';
 

@@ -3,7 +3,7 @@
  * the base64 BoCs the emulator takes, made on first use and kept), last transaction id.
  */
 import { Address, beginCell, Cell, loadShardAccount, type ShardAccount } from '@ton/core';
-import type { AccountState, AccountStatus, BlockId, ExtraCurrency } from '../types.js';
+import type { AccountState, AccountStatus, BlockId, ExtraCurrency } from './types.js';
 
 /** account_none$0, last_trans_hash 0, last_trans_lt 0: an address that never had a state. */
 export const EMPTY_SHARD_ACCOUNT: Cell = beginCell()

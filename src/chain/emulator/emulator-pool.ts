@@ -7,7 +7,7 @@
  * config, so the networks do not rebuild each other's):
  *  - `tx`: the block producers' transactions. Up to `txWorkers` workers (default: 2, or 1 on a
  *    single-core machine). A producer never has two transactions of one account in flight and applies
- *    results in its own send order (tx-pipeline.ts), so independent accounts' transactions may run on
+ *    results in its own send order (chain/local/tx-pipeline.ts), so independent accounts' transactions may run on
  *    two workers at once: emulation is most of a transaction's cost, and one worker held the producer
  *    to one core.
  *  - `read`: get-methods and emulations (estimateFee): read-only, so they run concurrently with block
@@ -27,7 +27,7 @@ import { availableParallelism } from 'node:os';
 import type { GetRunArgs, GetRunResult, TxRunArgs, TxRunResult } from './emulator.js';
 import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 import { EmulatorThread, type ConfigRef } from './emulator-thread.js';
-import { EmulatorFailed } from './errors.js';
+import { EmulatorFailed } from '../errors.js';
 import { WORKER_NICE } from '../../util/thread-priority.js';
 
 export const DEFAULT_READ_WORKERS = 2;

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/util/clock.js';
-import { escapeHtml, landingPage } from '../../src/http/landing.js';
+import { escapeHtml, landingPage } from '../../src/gateway/landing.js';
 import { freePort } from '../support/ports.js';
 import { startTestTongate } from '../support/tongate.js';
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeJson, showInput } from '../../src/ton/errors.js';
+import { describeJson, showInput } from '../../src/util/show-input.js';
 
 test('plain values are shown as JSON, strings as they are', () => {
   assert.equal(showInput('abc'), 'abc');

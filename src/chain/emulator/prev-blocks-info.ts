@@ -1,8 +1,9 @@
 /**
  * PREVBLOCKSINFO, the c7 entry contracts read with PREVMCBLOCKS/PREVKEYBLOCK: the ids of the last 16
- * masterchain blocks and of the last key block (here always the zero state), as one VM stack value.
+ * masterchain blocks and of the last key block (a local chain's is always its zero state), as one VM stack value.
  * Serializing it with @ton/core costs ~2-4 ms, so it is built at most once per sealed block, on first use
- * (ChainHead.prevBlocksInfo), and reused by every transaction and get-method of the next block.
+ * (chain/local: ChainHead.prevBlocksInfo; chain/lite: kept per block), and reused by every transaction and
+ * get-method of the next block.
  */
 import { serializeTuple, type TupleItem } from '@ton/core';
 import type { BlockId } from '../types.js';

@@ -6,28 +6,30 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { NetworkContext } from '../api/network-context.js';
+import type { NetworkContext } from '../http/network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
 import { registerV2Routes } from '../api/v2/routes.js';
 import { v2OpenApi } from '../api/v2/openapi.js';
 import { registerV3Routes } from '../api/v3/routes.js';
+import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from '../api/v3/endpoints/index.js';
+import { v3OpenApi } from '../api/v3/openapi.js';
 import type { TongateConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
-import { cors } from './cors.js';
-import { registerDocs } from './docs.js';
+import { cors } from '../http/cors.js';
+import { registerDocs } from '../http/docs.js';
 import { registerDevnetRoutes } from '../devnet/routes.js';
-import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from './errors.js';
-import { registerJsonBodyParser } from './json-body.js';
-import { registerHealth, staleAfter } from './health.js';
+import { devnetOpenApi } from '../devnet/openapi.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from '../http/errors.js';
+import { registerJsonBodyParser } from '../http/json-body.js';
+import { registerHealth, staleAfter } from '../http/health.js';
 import { registerLanding } from './landing.js';
-import { RequestDurations } from './request-durations.js';
-import { planListeners, type ListenerPlan } from './listeners.js';
-import { accessHook, accessLogSerializers } from './access-hook.js';
-import { registerAdminRoutes } from './admin-routes.js';
+import { RequestDurations } from '../http/request-durations.js';
+import { planListeners, type ListenerPlan } from '../http/listeners.js';
+import { accessHook, accessLogSerializers } from '../http/access-hook.js';
+import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
-import { networkRouter } from './network-router.js';
+import { networkRouter } from '../http/network-router.js';
 import { upstreamHook } from '../upstream/index.js';
-import './network-context.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
 
@@ -104,11 +106,14 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
 
   registerHealth(app, { clock, staleAfterMs: staleAfter(config.blockIntervalMs) });
   registerLanding(app, { access: access.enabled, version: VERSION });
+  // Each API's docs are registered with its routes, here and nowhere else, from the same list the routes came from.
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
-  registerV3Routes(app);
+  registerV3Routes(app, { endpoints: V3_ENDPOINTS, postEndpoints: V3_POST_ENDPOINTS });
+  registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(V3_ENDPOINTS, V3_POST_ENDPOINTS, VERSION) });
   registerStreaming(app, { networks: served, access, clock, redisUrl: config.redisUrl, logger });
-  registerDevnetRoutes(app, { adminToken: config.adminToken });
+  const devnetOperations = registerDevnetRoutes(app, { adminToken: config.adminToken });
+  registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });
   registerAdminRoutes(app, access, { adminToken: config.adminToken });
   return app;
 }
