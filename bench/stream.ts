@@ -23,17 +23,15 @@ import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
-import { beginCell, Cell, external, internal, storeMessage, toNano, type Address } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4 } from '@ton/ton/dist/wallets/v4/WalletContractV4.js';
+import { toNano, type Address } from '@ton/core';
 import pino from 'pino';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
 import type { LocalChain } from '../src/chain/local/index.js';
-import { cellSigner } from '../src/chain/local/faucet.js';
 import { formatRawUpper } from '../src/ton/address.js';
 import { freePort } from '../test/support/ports.js';
 import { numberArg } from './support/args.js';
+import { prepare } from './support/signed-transfers.js';
 
 setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -54,51 +52,10 @@ interface Batch {
   bocs: Buffer[];
 }
 
-/** W wallets with their pre-signed transfers to their own destinations, interleaved; `seed` keeps batches apart. */
+/** W wallets with their pre-signed transfers to their own destinations (support/signed-transfers.ts); `seed` keeps batches apart. */
 async function batch(seed: number, perWallet: number): Promise<Batch> {
-  const validUntil = Math.floor(Date.now() / 1000) + 3600;
-  const wallets: Address[] = [];
-  const destinations: Address[] = [];
-  const perWalletBocs: Buffer[][] = [];
-  for (let w = 0; w < WALLETS; w++) {
-    const keys = keyPairFromSeed(
-      Buffer.alloc(32, 0)
-        .fill(seed, 0, 1)
-        .fill(w % 256, 1, 2)
-        .fill(Math.floor(w / 256), 2, 3),
-    );
-    const contract = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
-    const dest = WalletContractV4.create({
-      workchain: 0,
-      publicKey: keyPairFromSeed(
-        Buffer.alloc(32, 0xd0)
-          .fill(seed, 0, 1)
-          .fill(w % 256, 1, 2),
-      ).publicKey,
-    }).address;
-    const sign = cellSigner(keys.secretKey);
-    const bocs: Buffer[] = [];
-    for (let seqno = 0; seqno < perWallet; seqno++) {
-      const body = await contract.createTransfer({
-        seqno,
-        signer: async (c: Cell) => sign(c),
-        messages: [internal({ to: dest, value: toNano('0.01'), bounce: false })],
-        timeout: validUntil,
-      });
-      bocs.push(
-        beginCell()
-          .store(storeMessage(external({ to: contract.address, body, init: seqno === 0 ? contract.init : undefined })))
-          .endCell()
-          .toBoc(),
-      );
-    }
-    wallets.push(contract.address);
-    destinations.push(dest);
-    perWalletBocs.push(bocs);
-  }
-  const bocs: Buffer[] = [];
-  for (let seqno = 0; seqno < perWallet; seqno++) for (let w = 0; w < WALLETS; w++) bocs.push(perWalletBocs[w][seqno]);
-  return { wallets, destinations, bocs };
+  const { wallets, transfers } = await prepare(WALLETS, perWallet, seed * 100_000);
+  return { wallets: wallets.map((w) => w.contract.address), destinations: wallets.map((w) => w.dest), bocs: transfers.map((t) => t.boc) };
 }
 
 /** Sends a batch at full speed; ms until every transfer's destination transaction is sealed. */

@@ -13,7 +13,7 @@ import type { Clock } from '../util/clock.js';
 import type { StreamActions } from './actions.js';
 import type { StreamLimits } from './admission.js';
 import type { ConnectionCaps } from './connection-caps.js';
-import type { StreamConnection } from './connection.js';
+import { StreamConnection, type Transport } from './connection.js';
 import { StreamHub, type HubLogger } from './hub.js';
 import type { Scheduler } from './timers.js';
 
@@ -35,6 +35,24 @@ export class StreamContext {
     private readonly logger?: HubLogger,
     private readonly onDelivered?: (seqno: number, ms: number) => void,
   ) {}
+
+  /**
+   * A client of `hub` under this key: closing it (or losing it) takes it out of the hub and of its transport's
+   * registry (`forget`) and gives its place under the key's cap back.
+   */
+  connect(
+    hub: StreamHub,
+    id: string,
+    transport: Transport,
+    keyId: string | null,
+    forget: (connection: StreamConnection) => void,
+  ): StreamConnection {
+    return new StreamConnection(id, transport, this.maxBufferedBytes, this.clock.now(), keyId ?? undefined, (connection) => {
+      hub.remove(connection);
+      forget(connection);
+      if (keyId !== null) this.caps.release(keyId, id);
+    });
+  }
 
   /** A connection id unique across instances (the Redis caps count members by it). */
   nextId(): string {

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { StreamContext } from './context.js';
-import { StreamConnection, type Transport } from './connection.js';
+import type { Transport } from './connection.js';
 import { admit, connectionLimitError } from './admission.js';
 import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, requestId, SubscriptionError } from './subscription.js';
 
@@ -32,12 +32,10 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     const { keyId } = admitted;
     const limits = context.limits;
     if (limits.addressesPerConnection >= 0 && subscribe.addresses.length > limits.addressesPerConnection) {
-      return reply
-        .code(400)
-        .send({
-          ...(id !== undefined ? { id } : {}),
-          error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}`,
-        });
+      return reply.code(400).send({
+        ...(id !== undefined ? { id } : {}),
+        error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}`,
+      });
     }
     const connectionId = context.nextId();
     if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, admitted.connections))) {
@@ -57,18 +55,7 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
       write: (text) => void res.write(frame('event', text)),
       close: (reason) => res.end(`: closed: ${reason}\n\n`),
     };
-    const connection = new StreamConnection(
-      connectionId,
-      transport,
-      context.maxBufferedBytes,
-      context.clock.now(),
-      keyId ?? undefined,
-      (c) => {
-        hub.remove(c);
-        context.sse.delete(c);
-        if (keyId !== null) context.caps.release(keyId, connectionId);
-      },
-    );
+    const connection = context.connect(hub, connectionId, transport, keyId, (c) => context.sse.delete(c));
     connection.subscription = applySubscribe(emptySubscription(defaultActionTypes(request.headers['x-actions-version'])), subscribe);
     res.on('close', () => connection.gone());
     res.write(frame('connected', JSON.stringify({ ...(id !== undefined ? { id } : {}), status: 'subscribed' })));

@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { StreamContext } from './context.js';
-import { StreamConnection, type Transport } from './connection.js';
+import type { StreamConnection, Transport } from './connection.js';
 import { admit, connectionLimitError, type Admitted } from './admission.js';
 import {
   applySubscribe,
@@ -60,18 +60,7 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
         close: (reason) =>
           socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
       };
-      const connection = new StreamConnection(
-        connectionId,
-        transport,
-        context.maxBufferedBytes,
-        context.clock.now(),
-        keyId ?? undefined,
-        (c) => {
-          hub.remove(c);
-          context.ws.delete(c);
-          if (keyId !== null) context.caps.release(keyId, connectionId);
-        },
-      );
+      const connection = context.connect(hub, connectionId, transport, keyId, (c) => context.ws.delete(c));
       connection.subscription = emptySubscription(defaultActionTypes(request.headers['x-actions-version']));
       context.ws.add(connection);
       hub.add(connection);
