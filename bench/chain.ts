@@ -24,21 +24,17 @@ import {
   Address,
   beginCell,
   Cell,
-  external,
-  internal,
   loadTransaction,
   storeMessage,
   storeShardAccount,
   toNano,
   type ShardAccount,
 } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4 } from '@ton/ton/dist/wallets/v4/WalletContractV4.js';
 import { LocalChain } from '../src/chain/local/index.js';
 import { networkConfig } from '../src/chain/local/config.js';
 import { loadExecutor } from '../src/chain/emulator/emulator.js';
-import { cellSigner } from '../src/chain/local/faucet.js';
 import { numberArg } from './support/args.js';
+import { prepare, type BenchWallet, type Transfer } from './support/signed-transfers.js';
 
 const MNEMONIC = 'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
 const GLOBAL_ID = -3;
@@ -47,55 +43,6 @@ const GLOBAL_ID = -3;
 setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 const WALLET_BALANCE = toNano(1000);
-
-interface Transfer {
-  wallet: Address;
-  boc: Buffer;
-}
-
-interface BenchWallet {
-  contract: WalletContractV4;
-  dest: Address;
-}
-
-/** Wallets and their pre-signed transfers, interleaved (round-robin over wallets). */
-async function prepare(walletCount: number, perWallet: number, seedBase: number): Promise<{ wallets: BenchWallet[]; transfers: Transfer[] }> {
-  const validUntil = Math.floor(Date.now() / 1000) + 24 * 3600;
-  const wallets: BenchWallet[] = [];
-  const perWalletBocs: Buffer[][] = [];
-  for (let w = 0; w < walletCount; w++) {
-    const seed = Buffer.alloc(32);
-    seed.writeUInt32BE(seedBase + w);
-    const keys = keyPairFromSeed(seed);
-    const contract = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
-    const destSeed = Buffer.alloc(32, 0xdd);
-    destSeed.writeUInt32BE(seedBase + w);
-    const dest = WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(destSeed).publicKey }).address;
-    const sign = cellSigner(keys.secretKey);
-    const bocs: Buffer[] = [];
-    for (let seqno = 0; seqno < perWallet; seqno++) {
-      const body = await contract.createTransfer({
-        seqno,
-        signer: async (c: Cell) => sign(c),
-        messages: [internal({ to: dest, value: toNano('0.01'), bounce: false })],
-        timeout: validUntil,
-      });
-      bocs.push(
-        beginCell()
-          .store(storeMessage(external({ to: contract.address, body, init: seqno === 0 ? contract.init : undefined })))
-          .endCell()
-          .toBoc(),
-      );
-    }
-    wallets.push({ contract, dest });
-    perWalletBocs.push(bocs);
-  }
-  const transfers: Transfer[] = [];
-  for (let seqno = 0; seqno < perWallet; seqno++) {
-    for (let w = 0; w < walletCount; w++) transfers.push({ wallet: wallets[w].contract.address, boc: perWalletBocs[w][seqno] });
-  }
-  return { wallets, transfers };
-}
 
 interface Timing {
   /** Wall-clock milliseconds. */

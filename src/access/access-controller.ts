@@ -82,18 +82,18 @@ export class AccessController {
       return { ...DENY_WRONG_NETWORK, keyId: record.id };
     }
     if (record.accountRps !== null && record.account !== null) {
-      return this.limit(`a:${record.network}:${record.account}`, record.accountRps, 'account', record.id);
+      return this.limit(`a:${record.network}:${record.account}`, record.accountRps, 'account', record.id, record.streamConnections);
     }
-    return this.limit(`k:${record.id}`, record.rps, 'key', record.id);
+    return this.limit(`k:${record.id}`, record.rps, 'key', record.id, record.streamConnections);
   }
 
-  private limit(identity: string, limit: number, policy: PolicyName, keyId: string | undefined): AccessDecision | Promise<AccessDecision> {
+  private limit(identity: string, limit: number, policy: PolicyName, keyId: string | undefined, streams: number | null = null): AccessDecision | Promise<AccessDecision> {
     const result = this.o.limiter.consume(identity, limit);
-    if (result instanceof Promise) return result.then((r) => this.decide(r, policy, keyId));
-    return this.decide(result, policy, keyId);
+    if (result instanceof Promise) return result.then((r) => this.decide(r, policy, keyId, streams));
+    return this.decide(result, policy, keyId, streams);
   }
 
-  private decide(result: LimitResult | null, policy: PolicyName, keyId: string | undefined): AccessDecision {
+  private decide(result: LimitResult | null, policy: PolicyName, keyId: string | undefined, streams: number | null = null): AccessDecision {
     if (result === null) {
       this.o.metrics.decision('limiter_unavailable', policy);
       return DENY_LIMITER_UNAVAILABLE;
@@ -101,7 +101,7 @@ export class AccessController {
     const headers = limitHeaders(policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
     if (result.allowed) {
       this.o.metrics.decision('allowed', policy);
-      return { allowed: true, headers, keyId };
+      return streams === null ? { allowed: true, headers, keyId } : { allowed: true, headers, keyId, streamConnections: streams };
     }
     this.o.metrics.decision('rate_limited', policy);
     headers['retry-after'] = String(retryAfterSeconds(result.resetMs));

@@ -33,6 +33,8 @@ export interface CreateKeyInput {
   expires?: string | number | null;
   /** Import this key instead of generating one (any visible-ASCII string up to 256 characters). */
   key?: string;
+  /** Parallel streams the key may hold (src/stream); absent: its account's, else the default. */
+  streamConnections?: number | string | null;
 }
 
 /** A created key: the stored facts plus the key itself, which is shown this once and never again. */
@@ -44,7 +46,12 @@ export interface SetAccountInput {
   name: string;
   network: string;
   rps: number;
+  /** Parallel streams of each of the account's keys that sets none (src/stream); absent: the default. */
+  streamConnections?: number | string | null;
 }
+
+/** The most parallel streams a key may be given. */
+export const MAX_STREAM_CONNECTIONS = 100_000;
 
 export interface KeyAdminOptions {
   store: KeyStore;
@@ -84,10 +91,11 @@ export class KeyAdmin {
     } else {
       raw = generateKey();
     }
+    const streamConnections = this.streamConnections(input.streamConnections);
     const hash = hashKey(raw);
     let info: KeyInfo;
     try {
-      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now });
+      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now, ...(streamConnections === null ? {} : { streamConnections }) });
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AdminError(409, error.message);
       throw error;
@@ -119,6 +127,7 @@ export class KeyAdmin {
       network: this.network(input.network),
       rps: this.rps(input.rps),
       updatedAt: this.clock.now(),
+      ...this.streamCap(input.streamConnections),
     });
     await this.announce({ hashes: [], all: true });
     return limit;
@@ -146,6 +155,20 @@ export class KeyAdmin {
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
     if (!isValidRps(n)) throw new AdminError(422, `rps: must be an integer from 1 to ${MAX_RPS} (got ${quoted(value)})`);
     return n;
+  }
+
+  private streamConnections(value: unknown): number | null {
+    if (value === undefined || value === null || value === '') return null;
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_STREAM_CONNECTIONS) {
+      throw new AdminError(422, `stream_connections: must be an integer from 0 to ${MAX_STREAM_CONNECTIONS} (got ${quoted(value)})`);
+    }
+    return n;
+  }
+
+  private streamCap(value: unknown): { streamConnections?: number } {
+    const n = this.streamConnections(value);
+    return n === null ? {} : { streamConnections: n };
   }
 
   private accountName(value: unknown): string {

@@ -12,7 +12,7 @@ export interface RefusalBody {
 }
 
 export type AccessDecision =
-  | { allowed: true; headers: Record<string, string>; keyId?: string }
+  | { allowed: true; headers: Record<string, string>; keyId?: string; /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null }
   | { allowed: false; status: RefusalStatus; body: RefusalBody; headers: Record<string, string>; keyId?: string };
 
 export type RefusalReason = 'unknown_key' | 'wrong_network' | 'rate_limited' | 'key_store_unavailable' | 'limiter_unavailable';

@@ -7,7 +7,7 @@
  * emulator reads (runGetMethod, emulateExternal) with promises (the emulator runs in worker threads);
  * a network backend will answer everything with promises. Callers `await` either.
  */
-import type { Address, Cell, Transaction, TupleItem } from '@ton/core';
+import type { Address, Cell, Message, Transaction, TupleItem } from '@ton/core';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -222,6 +222,22 @@ export interface Library {
   cell: Cell;
 }
 
+/**
+ * A transaction applied to a block not yet sealed (a local chain executes an external message when it accepts it,
+ * and the internal messages that follow as the open block is built): what the pending layer (src/pending) follows.
+ */
+export interface OpenBlockTransaction {
+  cell: Cell;
+  /** The cell's BoC when the chain has it (the emulator's): passed to another thread without serializing again. */
+  boc?: Buffer;
+  hash: Buffer;
+  account: Address;
+  lt: bigint;
+  now: number;
+  inMsg: { cell: Cell; hash: Buffer; message: Message } | null;
+  outMsgs: { cell: Cell; hash: Buffer; message: Message }[];
+}
+
 /** Everything one production step sealed: what an indexer consumes. */
 export interface SealedBlock {
   masterchain: Block;
@@ -288,6 +304,8 @@ export interface Chain extends NetworkIdentity {
    */
   config(mcSeqno?: number): MaybePromise<Cell>;
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
+  /** Chains that build blocks themselves (chain/local): calls `listener` with each transaction of the open block as it is applied. */
+  onOpenTransaction?(listener: (tx: OpenBlockTransaction) => void): () => void;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */
   onBlock(listener: (block: SealedBlock) => void): () => void;
   /**

@@ -65,7 +65,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
 
   const keys = program.command('keys').description('manage API keys (create, list, show, revoke)');
 
-  const createOwn = ['network', 'rps', 'account', 'label', 'expires', 'key', 'json'];
+  const createOwn = ['network', 'rps', 'account', 'label', 'expires', 'key', 'streamConnections', 'json'];
   configure(
     keys
       .command('create')
@@ -76,6 +76,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .option('--label <text>', 'a note for operators')
       .option('--expires <date>', 'expiry, ISO 8601: 2027-01-31 (00:00 UTC) or 2027-01-31T12:00:00Z')
       .option('--key <raw>', 'import this key instead of generating one (up to 256 visible ASCII characters)')
+      .option('--stream-connections <n>', "parallel streaming connections of this key (default: its account's, else 2)")
       .option('--json', 'print JSON'),
     createOwn,
   ).action(async (flags: Record<string, unknown>) => {
@@ -87,6 +88,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
         label: flags.label as string | undefined,
         expires: flags.expires as string | undefined,
         key: flags.key as string | undefined,
+        streamConnections: flags.streamConnections as string | undefined,
       });
       if (flags.json) {
         io.out(JSON.stringify(created));
@@ -129,7 +131,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
   );
 
   const accounts = program.command('accounts').description('manage account limits (shared by all keys of an account, per network)');
-  const setOwn = ['network', 'rps', 'json'];
+  const setOwn = ['network', 'rps', 'streamConnections', 'json'];
   configure(
     accounts
       .command('set')
@@ -137,11 +139,12 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .argument('<name>', 'the account name')
       .requiredOption('--network <name>', 'the network the limit applies to')
       .requiredOption('--rps <n>', 'requests per second, shared by all keys of the account on that network')
+      .option('--stream-connections <n>', 'parallel streaming connections of each key of the account that sets none (default 2)')
       .option('--json', 'print JSON'),
     setOwn,
   ).action(async (name: string, flags: Record<string, unknown>) => {
     await withAdmin(flags, setOwn, async (admin) => {
-      const limit = await admin.setAccountLimit({ name, network: flags.network as string, rps: flags.rps as number });
+      const limit = await admin.setAccountLimit({ name, network: flags.network as string, rps: flags.rps as number, streamConnections: flags.streamConnections as string | undefined });
       if (flags.json) io.out(JSON.stringify(limit));
       else io.out(`account ${limit.name} on ${limit.network}: ${limit.rps} requests/s shared by its keys`);
        }, { existing: false });
@@ -171,6 +174,7 @@ function describeKey(info: KeyInfo): string {
   if (info.account) parts.push(`account ${info.account}`);
   if (info.label) parts.push(`label ${JSON.stringify(info.label)}`);
   if (info.expiresAt !== null) parts.push(`expires ${iso(info.expiresAt)}`);
+  if (info.streamConnections !== undefined) parts.push(`${info.streamConnections} streams`);
   return parts.join(', ');
 }
 

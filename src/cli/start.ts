@@ -145,6 +145,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
       testOnly: network.name !== 'mainnet',
       chain: chains[i],
       index: indexes[i].index.reader,
+      indexed: (seqno: number) => indexes[i].attachment.synced(seqno),
       indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
     };
   });

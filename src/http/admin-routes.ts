@@ -9,11 +9,11 @@
  * {"ok":false,"error":"...","code":N}. The same KeyAdmin as the CLI does the work:
  *
  *   GET    /admin/keys               list keys (never the keys themselves: ids and display prefixes)
- *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?} -> 201, the key shown once
+ *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?, stream_connections?} -> 201, the key shown once
  *   GET    /admin/keys/:id           one key
  *   DELETE /admin/keys/:id           revoke (also POST /admin/keys/:id/revoke)
  *   GET    /admin/accounts           account limits
- *   PUT    /admin/accounts/:name     {network, rps}: the account's shared limit on that network
+ *   PUT    /admin/accounts/:name     {network, rps, stream_connections?}: the account's shared limit on that network
  *   GET    /metrics                  Prometheus text format
  *
  * It also adds requestMetricsHook (requests by network, version, method, status) to `app`.
@@ -67,6 +67,7 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
           label: body.label as string | undefined,
           expires: body.expires as string | number | undefined,
           key: body.key as string | undefined,
+          streamConnections: body.stream_connections as number | undefined,
         });
         return reply.code(201).send({ ok: true, result: created });
       });
@@ -78,7 +79,7 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
       admin.put('/accounts/:name', async (request) => {
         const body = objectBody(request.body);
         const name = (request.params as { name: string }).name;
-        return { ok: true, result: await keys().setAccountLimit({ name, network: body.network as string, rps: body.rps as number }) };
+        return { ok: true, result: await keys().setAccountLimit({ name, network: body.network as string, rps: body.rps as number, streamConnections: body.stream_connections as number | undefined }) };
       });
     },
     { prefix: '/admin' },

@@ -13,6 +13,8 @@ export interface NetworkContext {
   backend?: 'local' | 'lite' | 'upstream';
   /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
   index?: IndexReader;
+  /** Resolves once the index holds masterchain block `seqno` (src/stream reads a sealed block's traces then). */
+  indexed?(seqno: number): Promise<void>;
   /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
   indexLag?(): number;
 }

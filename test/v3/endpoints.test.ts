@@ -403,7 +403,7 @@ test('docs: /api/v3/openapi.json lists what we serve with both key schemes; Swag
     '/api/v3/account', '/api/v3/accountStates', '/api/v3/actions', '/api/v3/addressBook', '/api/v3/addressInformation', '/api/v3/adjacentTransactions', '/api/v3/balanceChanges',
     '/api/v3/blocks', '/api/v3/dns/records', '/api/v3/estimateFee', '/api/v3/events', '/api/v3/jetton/burns', '/api/v3/jetton/masters', '/api/v3/jetton/transfers', '/api/v3/jetton/wallets',
     '/api/v3/masterchainBlockShardState', '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo',
-    '/api/v3/message', '/api/v3/messages', '/api/v3/metadata', '/api/v3/nft/collections', '/api/v3/nft/items', '/api/v3/nft/sales', '/api/v3/nft/transfers', '/api/v3/runGetMethod', '/api/v3/topAccountsByBalance', '/api/v3/traces', '/api/v3/transactions',
+    '/api/v3/message', '/api/v3/messages', '/api/v3/metadata', '/api/v3/nft/collections', '/api/v3/nft/items', '/api/v3/nft/sales', '/api/v3/nft/transfers', '/api/v3/pendingTraces', '/api/v3/pendingTransactions', '/api/v3/runGetMethod', '/api/v3/topAccountsByBalance', '/api/v3/traces', '/api/v3/transactions',
     '/api/v3/transactionsByMasterchainBlock', '/api/v3/transactionsByMessage', '/api/v3/wallet', '/api/v3/walletInformation', '/api/v3/walletStates',
   ]);
   assert.deepEqual(Object.keys(doc.paths['/api/v3/message']), ['post']);

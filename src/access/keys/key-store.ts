@@ -20,6 +20,8 @@ export interface KeyRecord {
   accountRps: number | null;
   /** Epoch ms after which the key no longer exists for requests; null = never. */
   expiresAt: number | null;
+  /** Parallel streams (src/stream): the key's own cap, else its account's on this network; null = the default. */
+  streamConnections: number | null;
 }
 
 /** What operators see about a key. Never contains the key itself. */
@@ -34,6 +36,8 @@ export interface KeyInfo {
   expiresAt: number | null;
   createdAt: number;
   revokedAt: number | null;
+  /** Parallel streams this key may hold, when set (absent: its account's, else the default, 2). */
+  streamConnections?: number;
 }
 
 export interface AccountLimit {
@@ -41,6 +45,8 @@ export interface AccountLimit {
   network: string;
   rps: number;
   updatedAt: number;
+  /** Parallel streams of each key of the account that sets none itself, when set (absent: the default). */
+  streamConnections?: number;
 }
 
 export interface NewKey extends Omit<KeyInfo, 'revokedAt'> {
@@ -91,6 +97,7 @@ export interface KeyRow {
   expires_at: number | string | null;
   created_at: number | string;
   revoked_at: number | string | null;
+  stream_connections: number | string | null;
 }
 
 export function keyInfoFromRow(r: KeyRow): KeyInfo {
@@ -104,6 +111,7 @@ export function keyInfoFromRow(r: KeyRow): KeyInfo {
     expiresAt: nullableNumber(r.expires_at),
     createdAt: Number(r.created_at),
     revokedAt: nullableNumber(r.revoked_at),
+    ...streamCap(r.stream_connections),
   };
 }
 
@@ -114,6 +122,8 @@ export interface RecordRow {
   account: string | null;
   account_rps: number | string | null;
   expires_at: number | string | null;
+  stream_connections: number | string | null;
+  account_stream_connections: number | string | null;
 }
 
 export function keyRecordFromRow(r: RecordRow): KeyRecord {
@@ -124,12 +134,21 @@ export function keyRecordFromRow(r: RecordRow): KeyRecord {
     account: r.account,
     accountRps: nullableNumber(r.account_rps),
     expiresAt: nullableNumber(r.expires_at),
+    streamConnections: nullableNumber(r.stream_connections) ?? nullableNumber(r.account_stream_connections),
   };
 }
 
-export function accountFromRow(r: { name: string; network: string; rps: number | string; updated_at: number | string }): AccountLimit {
-  return { name: r.name, network: r.network, rps: Number(r.rps), updatedAt: Number(r.updated_at) };
+export function accountFromRow(r: { name: string; network: string; rps: number | string; updated_at: number | string; stream_connections?: number | string | null }): AccountLimit {
+  return { name: r.name, network: r.network, rps: Number(r.rps), updatedAt: Number(r.updated_at), ...streamCap(r.stream_connections ?? null) };
 }
+
+/** The stream cap as operators see it: written only when set, so keys and accounts without one read as before. */
+function streamCap(value: number | string | null): { streamConnections?: number } {
+  return value === null ? {} : { streamConnections: Number(value) };
+}
+
+/** The columns of an account limit as accountFromRow reads them. */
+export const ACCOUNT_COLUMNS = 'name, network, rps, updated_at, stream_connections';
 
 function nullableNumber(v: number | string | null): number | null {
   return v === null ? null : Number(v);
@@ -137,12 +156,12 @@ function nullableNumber(v: number | string | null): number | null {
 
 /** The SQL both stores use to resolve a key with its account limit ($1 = hash). */
 export const FIND_BY_HASH_SQL = `
-  SELECT k.id, k.network, k.rps, k.account, k.expires_at, a.rps AS account_rps
+  SELECT k.id, k.network, k.rps, k.account, k.expires_at, a.rps AS account_rps, k.stream_connections, a.stream_connections AS account_stream_connections
   FROM tongate_api_keys k
   LEFT JOIN tongate_accounts a ON a.name = k.account AND a.network = k.network
   WHERE k.hash = $1 AND k.revoked_at IS NULL`;
 
-export const KEY_COLUMNS = 'id, display, network, rps, account, label, expires_at, created_at, revoked_at';
+export const KEY_COLUMNS = 'id, display, network, rps, account, label, expires_at, created_at, revoked_at, stream_connections';
 
 /**
  * Schema, version by version. Types are chosen to mean the same in SQLite and PostgreSQL
@@ -173,4 +192,7 @@ export const MIGRATIONS: readonly string[] = [
      revision BIGINT NOT NULL,
      PRIMARY KEY (name, network)
    );`,
+  // Streaming's parallel connections per key and per account (src/stream); NULL: the default.
+  `ALTER TABLE tongate_api_keys ADD COLUMN stream_connections INTEGER;
+   ALTER TABLE tongate_accounts ADD COLUMN stream_connections INTEGER;`,
 ];

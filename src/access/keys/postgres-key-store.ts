@@ -10,6 +10,7 @@ import {
   KEY_COLUMNS,
   MIGRATIONS,
   accountFromRow,
+  ACCOUNT_COLUMNS,
   keyInfoFromRow,
   keyRecordFromRow,
   type AccountLimit,
@@ -83,9 +84,9 @@ export class PostgresKeyStore implements KeyStore {
   async insertKey(key: NewKey): Promise<KeyInfo> {
     try {
       const rows = await this.write<KeyRow>(
-        `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10) RETURNING ${KEY_COLUMNS}`,
-        [key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt],
+        `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, stream_connections, revoked_at, revision)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11) RETURNING ${KEY_COLUMNS}`,
+        [key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, key.streamConnections ?? null],
       );
       return keyInfoFromRow(rows[0]);
     } catch (error) {
@@ -114,17 +115,18 @@ export class PostgresKeyStore implements KeyStore {
 
   async setAccountLimit(limit: AccountLimit): Promise<AccountLimit> {
     const rows = await this.write<{ name: string; network: string; rps: number; updated_at: string }>(
-      `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision
-       RETURNING name, network, rps, updated_at`,
-      [limit.name, limit.network, limit.rps, limit.updatedAt],
+      `INSERT INTO tongate_accounts (name, network, rps, updated_at, stream_connections, revision) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
+         stream_connections = excluded.stream_connections
+       RETURNING ${ACCOUNT_COLUMNS}`,
+      [limit.name, limit.network, limit.rps, limit.updatedAt, limit.streamConnections ?? null],
     );
     return accountFromRow(rows[0]);
   }
 
   async listAccountLimits(): Promise<AccountLimit[]> {
     const { rows } = await this.pool.query<{ name: string; network: string; rps: number; updated_at: string }>(
-      'SELECT name, network, rps, updated_at FROM tongate_accounts ORDER BY name, network',
+      `SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`,
     );
     return rows.map(accountFromRow);
   }

@@ -12,6 +12,7 @@ import {
   KEY_COLUMNS,
   MIGRATIONS,
   accountFromRow,
+  ACCOUNT_COLUMNS,
   keyInfoFromRow,
   keyRecordFromRow,
   type AccountLimit,
@@ -82,10 +83,10 @@ export class SqliteKeyStore implements KeyStore {
       const revision = this.stmt.bump.get()!.revision;
       this.db
         .prepare(
-          `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+          `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision, stream_connections)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
         )
-        .run(key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, revision);
+        .run(key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, revision, key.streamConnections ?? null);
     });
     try {
       insert.immediate();
@@ -124,17 +125,18 @@ export class SqliteKeyStore implements KeyStore {
       const revision = this.stmt.bump.get()!.revision;
       this.db
         .prepare(
-          `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision`,
+          `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision, stream_connections) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
+             stream_connections = excluded.stream_connections`,
         )
-        .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision);
+        .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections ?? null);
     }).immediate();
     return { ...limit };
   }
 
   listAccountLimits(): AccountLimit[] {
     return this.db
-      .prepare<[], { name: string; network: string; rps: number; updated_at: number }>('SELECT name, network, rps, updated_at FROM tongate_accounts ORDER BY name, network')
+      .prepare<[], { name: string; network: string; rps: number; updated_at: number; stream_connections: number | null }>(`SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`)
       .all()
       .map(accountFromRow);
   }

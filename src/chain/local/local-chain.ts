@@ -23,6 +23,7 @@ import type {
   GetMethodResult,
   Library,
   MasterchainInfo,
+  OpenBlockTransaction,
   SealedBlock,
   SentMessage,
   TransactionQuery,
@@ -55,6 +56,7 @@ export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
+  private readonly openListeners = new Set<(tx: OpenBlockTransaction) => void>();
   private stopping?: Promise<void>;
   private producer!: BlockProducer;
   private mining!: Mining;
@@ -149,6 +151,9 @@ export class LocalChain implements DevnetChain {
       onSealed: (step) => {
         this.mining.blockSealed();
         this.emit(step);
+      },
+      onApplied: (tx) => {
+        for (const listener of this.openListeners) listener(tx);
       },
     });
     this.mining = new Mining(
@@ -259,6 +264,11 @@ export class LocalChain implements DevnetChain {
   onBlock(listener: (block: SealedBlock) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onOpenTransaction(listener: (tx: OpenBlockTransaction) => void): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
   }
 
   private emit(step: SealedStep): void {

@@ -84,6 +84,8 @@ export interface ProducerDeps {
   /** Undelivered internal messages restored from the store, in created_lt order. */
   pending: QueuedMessage[];
   onSealed(step: SealedStep): void;
+  /** Each transaction as it is applied to the open block (the chain's onOpenTransaction). */
+  onApplied?(tx: ExecutedTx): void;
 }
 
 export class BlockProducer {
@@ -320,6 +322,7 @@ export class BlockProducer {
     }
     this.d.working.set(tx.account, tx.shardAccount);
     block.addTransaction(tx);
+    this.d.onApplied?.(tx);
     let queued = false;
     for (const out of tx.outMsgs) {
       const boc = out.cell.toBoc();

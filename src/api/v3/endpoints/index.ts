@@ -13,6 +13,7 @@ import { events } from './events.js';
 import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
+import { pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
 
 export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   masterchainInfo,
@@ -23,11 +24,13 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   transactionsByMasterchainBlock,
   transactionsByMessage,
   adjacentTransactions,
+  pendingTransactions,
   messages,
   traces,
   actions,
   events,
   balanceChangesEndpoint,
+  pendingTraces,
   jettonMasters,
   jettonWallets,
   jettonTransfers,

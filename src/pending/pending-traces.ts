@@ -1,0 +1,205 @@
+/**
+ * The messages a network accepted and has not sealed yet, as traces: a trace starts with the transaction that
+ * processed an accepted external message and grows with every open-block transaction that receives one of its
+ * internal messages (a local chain executes them while it builds the block: chain.onOpenTransaction). What is
+ * known of it is what was executed, so its transactions are real ones, only not in a block yet.
+ *
+ *  - announced: once it has nothing left to execute in the open block (no internal message of it waits), or at
+ *    the latest when the block sealing it is handed over: listeners hear `pending` once per trace, before any
+ *    confirmed or finalized news of it;
+ *  - gone: when a sealed block holds its root transaction (what the index then shows replaces it; the parts
+ *    of it later blocks may still add are the index's to tell);
+ *  - invalidated: when `invalidateAfterBlocks` masterchain blocks were sealed since it was accepted and none
+ *    holds its root (a message emulated on acceptance that never lands: listeners hear `invalidated`).
+ *
+ * Every step is a few Map operations per transaction: nothing is parsed or rendered here (render.ts does it, on
+ * demand). Hashes are base64 text, as the v3 answers write them.
+ */
+import type { Chain, OpenBlockTransaction, SealedBlock } from '../chain/types.js';
+import { formatRawUpper } from '../ton/address.js';
+import { normalizedExternalHash } from '../ton/message-json.js';
+
+/** Blocks a pending trace may wait for its root to be sealed before it is invalidated (toncenter: a TTL of 30 s). */
+export const DEFAULT_INVALIDATE_AFTER_BLOCKS = 30;
+
+export interface PendingTx {
+  source: OpenBlockTransaction;
+  hash: string;
+  /** Raw uppercase. */
+  account: string;
+  lt: bigint;
+  now: number;
+  inMsg: string | null;
+  /** Every message it sent (internal and external-out), in order. */
+  outMsgs: string[];
+  /** Its v3 JSON text once rendered (render.ts), shared by every answer and stream. */
+  rendered?: string;
+}
+
+export class PendingTrace {
+  readonly txs: PendingTx[] = [];
+  /** Internal messages sent and not received yet (by hash). */
+  readonly openEdges = new Set<string>();
+  /** Completed edges: the external message, every internal message received, every external-out message. */
+  messages = 1;
+  announced = false;
+  private norm?: string;
+
+  constructor(
+    readonly traceId: string,
+    readonly externalHash: string,
+    private readonly external: OpenBlockTransaction['inMsg'] & object,
+    /** The last sealed masterchain seqno when it was accepted. */
+    readonly acceptedAfter: number,
+  ) {}
+
+  /** TEP-467 normalized hash of its external message (computed once, when first asked: most traces are never looked up by it). */
+  get externalHashNorm(): string {
+    if (this.norm === undefined) {
+      const info = this.external.message.info;
+      this.norm =
+        info.type === 'external-in' ? normalizedExternalHash(info.dest, this.external.message.body).toString('base64') : this.externalHash;
+    }
+    return this.norm;
+  }
+
+  get root(): PendingTx {
+    return this.txs[0];
+  }
+
+  hasAccount(account: string): boolean {
+    return this.txs.some((tx) => tx.account === account);
+  }
+}
+
+export interface PendingListener {
+  pending?(trace: PendingTrace): void;
+  /** A sealed block holds its root (masterchain seqno `seqno`); what the open block had of it is in that block. */
+  landed?(trace: PendingTrace, seqno: number): void;
+  invalidated?(trace: PendingTrace): void;
+}
+
+export class PendingTraces {
+  /** Live traces by root transaction hash, oldest first (Map order): invalidation scans from the front. */
+  private readonly traces = new Map<string, PendingTrace>();
+  private readonly byExternal = new Map<string, PendingTrace>();
+  private readonly edges = new Map<string, PendingTrace>();
+  private readonly listeners = new Set<PendingListener>();
+  private lastSealed: number;
+
+  constructor(
+    lastSealedSeqno: number,
+    private readonly invalidateAfterBlocks = DEFAULT_INVALIDATE_AFTER_BLOCKS,
+  ) {
+    this.lastSealed = lastSealedSeqno;
+  }
+
+  /** Follows a chain that reports its open block's transactions; the unsubscribe function (undefined: it reports none). */
+  static follow(chain: Chain, invalidateAfterBlocks?: number): { traces: PendingTraces; stop: () => void } | undefined {
+    if (!chain.onOpenTransaction) return undefined;
+    const traces = new PendingTraces(chain.masterchainInfo().last.id.seqno, invalidateAfterBlocks);
+    const offOpen = chain.onOpenTransaction((tx) => traces.executed(tx));
+    const offSealed = chain.onBlock((block) => traces.sealed(block));
+    return {
+      traces,
+      stop: () => {
+        offOpen();
+        offSealed();
+      },
+    };
+  }
+
+  listen(listener: PendingListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get size(): number {
+    return this.traces.size;
+  }
+
+  /** A transaction applied to the open block: a new trace (an accepted external message) or the next step of one. */
+  executed(source: OpenBlockTransaction): void {
+    const inMsg = source.inMsg;
+    if (!inMsg) return;
+    const inHash = inMsg.hash.toString('base64');
+    let trace: PendingTrace | undefined;
+    if (inMsg.message.info.type === 'external-in') {
+      trace = new PendingTrace(source.hash.toString('base64'), inHash, inMsg, this.lastSealed);
+      this.traces.set(trace.traceId, trace);
+      this.byExternal.set(inHash, trace);
+    } else {
+      trace = this.edges.get(inHash);
+      if (!trace) return;
+      this.edges.delete(inHash);
+      trace.openEdges.delete(inHash);
+      trace.messages += 1;
+    }
+    const tx: PendingTx = {
+      source,
+      hash: source.hash.toString('base64'),
+      account: formatRawUpper(source.account),
+      lt: source.lt,
+      now: source.now,
+      inMsg: inHash,
+      outMsgs: source.outMsgs.map((m) => m.hash.toString('base64')),
+    };
+    trace.txs.push(tx);
+    source.outMsgs.forEach((m, i) => {
+      if (m.message.info.type === 'internal') {
+        trace.openEdges.add(tx.outMsgs[i]);
+        this.edges.set(tx.outMsgs[i], trace);
+      } else {
+        trace.messages += 1;
+      }
+    });
+    if (trace.openEdges.size === 0) this.announce(trace);
+  }
+
+  /** A sealed block: the traces whose root it holds are pending no more; those waiting too long are invalidated. */
+  sealed(block: SealedBlock): void {
+    this.lastSealed = block.masterchain.id.seqno;
+    if (this.traces.size === 0) return;
+    for (const tx of block.transactions) {
+      const trace = this.traces.get(tx.hash.toString('base64'));
+      if (!trace) continue;
+      this.announce(trace);
+      this.drop(trace);
+      for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed);
+    }
+    for (const trace of this.traces.values()) {
+      if (this.lastSealed - trace.acceptedAfter < this.invalidateAfterBlocks) break;
+      this.drop(trace);
+      for (const listener of this.listeners) listener.invalidated?.(trace);
+    }
+  }
+
+  /** Live traces with a transaction of `account` (raw uppercase), oldest first. */
+  ofAccount(account: string): PendingTrace[] {
+    return [...this.traces.values()].filter((trace) => trace.hasAccount(account));
+  }
+
+  /** The live trace of an external message, by its hash or its normalized hash. */
+  ofExternal(hash: string): PendingTrace | undefined {
+    const exact = this.byExternal.get(hash);
+    if (exact) return exact;
+    for (const trace of this.traces.values()) if (trace.externalHashNorm === hash) return trace;
+    return undefined;
+  }
+
+  ofTraceId(traceId: string): PendingTrace | undefined {
+    return this.traces.get(traceId);
+  }
+
+  private announce(trace: PendingTrace): void {
+    if (trace.announced) return;
+    trace.announced = true;
+    for (const listener of this.listeners) listener.pending?.(trace);
+  }
+
+  private drop(trace: PendingTrace): void {
+    this.traces.delete(trace.traceId);
+    this.byExternal.delete(trace.externalHash);
+    for (const edge of trace.openEdges) this.edges.delete(edge);
+  }
+}

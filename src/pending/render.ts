@@ -1,0 +1,91 @@
+/**
+ * Pending transactions and traces as toncenter's v3 writes emulated ones: the transaction JSON the index writes
+ * (src/ton's codecs), with `emulated: true`, `finality: "pending"`, `mc_block_seqno` 0 and block seqno 0 (no
+ * block holds it yet), the trace id its root's hash; a trace as /traces writes one, `trace_state: "pending"`,
+ * `mc_seqno_start`/`mc_seqno_end` "0", `actions: []` (no classifier yet: the actions seam of src/stream).
+ * A transaction is rendered once, when first asked for (~0.3 ms: parsing its cell), and kept with it.
+ */
+import type { Cell } from '@ton/core';
+import { v3Transaction } from '../ton/transaction-v3-json.js';
+import { loadTransactionCell } from '../ton/transaction-cell.js';
+import { WHOLE_SHARD } from '../ton/workchain.js';
+import { traceTree } from '../api/v3/format/trace-tree.js';
+import type { PendingTrace, PendingTx } from './pending-traces.js';
+
+/** A transaction of a pending trace as v3 JSON text (pure: the render thread runs it too). */
+export function renderPending(cell: Cell, workchain: number, traceId: string): string {
+  const json = v3Transaction(loadTransactionCell(cell), {
+    block: { workchain, shard: WHOLE_SHARD, seqno: 0 },
+    mcBlockSeqno: 0,
+    traceId: Buffer.from(traceId, 'base64'),
+    emulated: true,
+  });
+  return JSON.stringify({ ...json, finality: 'pending' });
+}
+
+export function pendingTransactionText(tx: PendingTx, trace: PendingTrace): string {
+  return (tx.rendered ??= renderPending(tx.source.cell, tx.source.account.workChain, trace.traceId));
+}
+
+/**
+ * The same transaction once a sealed block holds it, at finality `confirmed`: its block and masterchain seqno,
+ * `emulated: false` (what the open block executed is what was sealed: same cell, same hash).
+ */
+export function sealedTransactionText(pendingText: string, seqno: number): string {
+  return pendingText
+    .replace('"mc_block_seqno":0,', `"mc_block_seqno":${seqno},`)
+    .replace(/("block_ref":\{"workchain":-?\d+,"shard":"[0-9A-F]+","seqno":)0\}/, `$1${seqno}}`)
+    .replace(/"emulated":true,"finality":"pending"\}$/, '"emulated":false,"finality":"confirmed"}');
+}
+
+/** The accounts a transaction mentions, as toncenter's address book of a transaction page lists them. */
+export function mentionedAccounts(tx: PendingTx): string[] {
+  const json = JSON.parse(tx.rendered!) as {
+    account: string;
+    in_msg: { source: string | null } | null;
+    out_msgs: { destination: string | null }[];
+  };
+  return [json.account, json.in_msg?.source ?? '', ...json.out_msgs.map((m) => m.destination ?? '')].filter((a) => a !== '');
+}
+
+/** A pending trace's parts, in toncenter's order, for /pendingTraces and the streamed `trace` of finality pending. */
+export interface PendingTraceParts {
+  /** The trace object without its transactions map, as text up to (not including) its closing brace. */
+  head: string;
+  tree: ReturnType<typeof traceTree>['root'];
+  order: string[];
+  /** hash -> the transaction's JSON text. */
+  transactions: Map<string, string>;
+}
+
+/** A pending trace's transactions in (lt, account) order, and its tree (hashes only: nothing is rendered). */
+export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & ReturnType<typeof traceTree> {
+  const ordered = [...trace.txs].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : a.lt < b.lt ? -1 : 1));
+  return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
+}
+
+export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
+  const { ordered, root, warning } = pendingTreeOf(trace);
+  const first = ordered[0];
+  const last = ordered.reduce((a, b) => (b.lt > a.lt ? b : a), first);
+  const info = {
+    trace_state: 'pending',
+    messages: trace.messages,
+    transactions: ordered.length,
+    pending_messages: trace.openEdges.size,
+    classification_state: 'unclassified',
+  };
+  const head =
+    `{"trace_id":${JSON.stringify(trace.traceId)},"external_hash":${JSON.stringify(trace.externalHash)}` +
+    `,"mc_seqno_start":"0","mc_seqno_end":"0","start_lt":"${first.lt}","start_utime":${first.now},"end_lt":"${last.lt}","end_utime":${last.now}` +
+    `,"trace_info":${JSON.stringify(info)},"is_incomplete":false` +
+    (warning ? `,"warning":${JSON.stringify(warning)}` : '') +
+    ',"actions":[]';
+  const transactions = new Map(ordered.map((tx) => [tx.hash, pendingTransactionText(tx, trace)]));
+  return { head, tree: root, order: ordered.map((tx) => tx.hash), transactions };
+}
+
+export function pendingTraceText(parts: PendingTraceParts): string {
+  const txs = parts.order.map((hash) => `${JSON.stringify(hash)}:${parts.transactions.get(hash)}`).join(',');
+  return `${parts.head},"trace":${JSON.stringify(parts.tree)},"transactions_order":${JSON.stringify(parts.order)},"transactions":{${txs}}}`;
+}

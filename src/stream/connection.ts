@@ -1,0 +1,80 @@
+/**
+ * One streaming client, whatever carries it (SSE or WebSocket): its subscription, what it was sent below
+ * `finalized` (those traces may still be invalidated: toncenter's TracesForPotentialInvalidation), and a bounded
+ * way out. A notification is written to the socket at once (never queued here): the socket's own buffer is the
+ * only queue, and a client that lets it grow past `maxBufferedBytes` is closed with a reason. So a slow client
+ * costs its own buffer, never a block's production or another client's delivery.
+ */
+import { emptySubscription, finalityRank, type EventType, type Finality, type Subscription } from './subscription.js';
+
+export interface Transport {
+  /** Bytes written and not yet taken by the client's socket. */
+  buffered(): number;
+  write(text: string): void;
+  close(reason: string): void;
+}
+
+export class StreamConnection {
+  subscription: Subscription;
+  /** trace_external_hash_norm of the traces this client was told about below finalized. */
+  readonly unsettled = new Set<string>();
+  closed = false;
+  closeReason?: string;
+  /** The injected clock's time of the client's last message (WS: idle connections are closed). */
+  lastSeen: number;
+
+  constructor(
+    readonly id: string,
+    private readonly transport: Transport,
+    private readonly maxBufferedBytes: number,
+    now: number,
+    /** The key's public id (connection caps), or undefined without the access layer. */
+    readonly keyId: string | undefined,
+    onClose: (connection: StreamConnection) => void,
+  ) {
+    this.subscription = emptySubscription();
+    this.lastSeen = now;
+    this.onClose = onClose;
+  }
+
+  private readonly onClose: (connection: StreamConnection) => void;
+
+  wants(type: EventType, finality: Finality): boolean {
+    return this.subscription.types.has(type) && finalityRank(finality) >= finalityRank(this.subscription.minFinality);
+  }
+
+  /** Sends one text frame; a client whose socket already holds too much is closed instead. */
+  send(text: string): void {
+    if (this.closed) return;
+    if (this.transport.buffered() + text.length > this.maxBufferedBytes) {
+      this.close(`slow consumer: more than ${this.maxBufferedBytes} bytes waiting to be read`);
+      return;
+    }
+    this.transport.write(text);
+  }
+
+  /** Remembers (or forgets, once finalized) a trace that may yet be invalidated. */
+  told(norm: string, finality: Finality): void {
+    if (finality === 'finalized') this.unsettled.delete(norm);
+    else this.unsettled.add(norm);
+  }
+
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    try {
+      this.transport.close(reason);
+    } finally {
+      this.onClose(this);
+    }
+  }
+
+  /** The transport went away by itself (the client disconnected). */
+  gone(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = 'client disconnected';
+    this.onClose(this);
+  }
+}

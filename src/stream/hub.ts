@@ -1,0 +1,350 @@
+/**
+ * The streaming of one network: its connections, indexed by the addresses and traces they follow, fed by the
+ * pending layer (accepted messages: finality `pending`) and by sealed blocks (a local chain's sealed block is
+ * confirmed and final at once: `confirmed`, then `finalized`).
+ *
+ * Order, as toncenter sends it: every trace first at `pending` (when its message was accepted), then, per sealed
+ * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
+ * and `jettons_change`. A trace the pending layer followed is sent at `pending` and `confirmed` from what the open
+ * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
+ * read from the index once it holds the block (sealed-traces.ts), so it is what `/api/v3/traces` answers; blocks are
+ * delivered one after the other, in seqno order.
+ *
+ * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
+ * account followed?) and per external message when traces are followed; nothing at all while nobody is connected.
+ * Rendering happens on other threads, and a slow client only fills its own socket (connection.ts).
+ */
+import { loadShardAccount } from '@ton/core';
+import type { NetworkContext } from '../http/network-context.js';
+import { jettonWalletJson } from '../api/v3/format/jettons.js';
+import type { SealedBlock } from '../chain/types.js';
+import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
+import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
+import { pendingRenderer } from '../pending/renderer.js';
+import { addressBookFor } from '../pending/endpoints.js';
+import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
+import { formatRawUpper } from '../ton/address.js';
+import type { StreamActions } from './actions.js';
+import type { StreamConnection } from './connection.js';
+import {
+  accountStateText,
+  actionsText,
+  invalidatedText,
+  jettonText,
+  traceText,
+  transactionsText,
+  type TraceEvent,
+} from './notifications.js';
+import { atFinality, sealedTraces, type SealedTrace } from './sealed-traces.js';
+import type { Finality, Subscription } from './subscription.js';
+
+export interface HubLogger {
+  warn(object: object, message: string): void;
+}
+
+/** What one sealed block asks of the index, gathered when it is handed over. */
+interface BlockWork {
+  seqno: number;
+  sealedAt: number;
+  txHashes: Buffer[];
+  externalHashes: Buffer[];
+  states: SealedBlock['accountStates'];
+  changed: string[];
+  /** Its traces already sent at `confirmed` from the pending layer. */
+  confirmedEarly: Set<string>;
+}
+
+export interface HubOptions {
+  network: NetworkContext;
+  pending?: PendingTraces;
+  actions: StreamActions;
+  logger?: HubLogger;
+  /** Tests and benches: called once a block's notifications are all written (seqno, ms since it was handed over). */
+  onDelivered?: (seqno: number, ms: number) => void;
+}
+
+export class StreamHub {
+  readonly connections = new Set<StreamConnection>();
+  private readonly byAddress = new Map<string, Set<StreamConnection>>();
+  private readonly byTrace = new Map<string, Set<StreamConnection>>();
+  private tail: Promise<void> = Promise.resolve();
+  private readonly stops: (() => void)[] = [];
+  /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
+  private confirmedEarly = new Set<string>();
+  private deliveries: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: HubOptions) {
+    this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
+    if (o.pending) {
+      this.stops.push(
+        o.pending.listen({
+          pending: (trace) => this.pending(trace),
+          landed: (trace, seqno) => this.landed(trace, seqno),
+          invalidated: (trace) => this.invalidated(trace),
+        }),
+      );
+    }
+  }
+
+  stop(): void {
+    for (const stop of this.stops.splice(0)) stop();
+  }
+
+  /** Blocks handed over and not yet delivered finish first (tests wait on it). */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+
+  add(connection: StreamConnection): void {
+    this.connections.add(connection);
+    this.index(connection, connection.subscription, 1);
+  }
+
+  remove(connection: StreamConnection): void {
+    if (!this.connections.delete(connection)) return;
+    this.index(connection, connection.subscription, -1);
+  }
+
+  /** Replaces a connection's subscription (WS subscribe, unsubscribe). */
+  resubscribe(connection: StreamConnection, next: Subscription): void {
+    if (this.connections.has(connection)) this.index(connection, connection.subscription, -1);
+    connection.subscription = next;
+    if (this.connections.has(connection)) this.index(connection, next, 1);
+  }
+
+  private index(connection: StreamConnection, subscription: Subscription, delta: 1 | -1): void {
+    const update = (map: Map<string, Set<StreamConnection>>, key: string) => {
+      let set = map.get(key);
+      if (delta === 1) {
+        if (!set) map.set(key, (set = new Set()));
+        set.add(connection);
+      } else if (set) {
+        set.delete(connection);
+        if (set.size === 0) map.delete(key);
+      }
+    };
+    for (const address of subscription.addresses) update(this.byAddress, address);
+    if (subscription.types.has('trace')) for (const trace of subscription.traces) update(this.byTrace, trace);
+  }
+
+  private followersOf(accounts: Iterable<string>): Set<StreamConnection> {
+    const out = new Set<StreamConnection>();
+    for (const account of accounts) for (const c of this.byAddress.get(account) ?? []) out.add(c);
+    return out;
+  }
+
+  // ---- pending ----
+
+  private pending(trace: PendingTrace): void {
+    this.later(() => this.fromPending(trace, 'pending'));
+  }
+
+  /**
+   * A followed trace's root is in the block being handed over: it is confirmed now, from what the open block
+   * executed (the same transactions: only their block is new), without waiting for the index; `finalized` follows
+   * from the index (deliverBlock), which skips the `confirmed` it would otherwise send for it.
+   */
+  private landed(trace: PendingTrace, seqno: number): void {
+    if (this.connections.size === 0) return;
+    this.confirmedEarly.add(trace.traceId);
+    this.later(() => this.fromPending(trace, 'confirmed', seqno));
+  }
+
+  /**
+   * What a chain event asks for: prepared at once (the transactions' texts asked of the render thread: the event
+   * itself only looks up followers), delivered in the order the events came, whatever order the renders finish in.
+   */
+  private later(prepare: () => Promise<(() => void) | undefined> | undefined): void {
+    let prepared: Promise<(() => void) | undefined>;
+    try {
+      prepared = Promise.resolve(prepare());
+    } catch (err) {
+      this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed');
+      return;
+    }
+    this.deliveries = this.deliveries
+      .then(() => prepared)
+      .then(
+        (deliver) => deliver?.(),
+        (err: unknown) => this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed'),
+      );
+  }
+
+  /** Resolves once what was asked so far is delivered (a block's finalized news never overtakes its confirmed). */
+  private whenDrained(): Promise<void> {
+    return this.deliveries;
+  }
+
+  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): Promise<(() => void) | undefined> | undefined {
+    if (this.connections.size === 0) return undefined;
+    const accounts = new Set(trace.txs.map((tx) => tx.account));
+    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
+    const byTrace =
+      this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
+    if (byAccount.length === 0 && byTrace.length === 0) return undefined;
+    const { ordered, root } = pendingTreeOf(trace);
+    // Only the transactions some client gets are rendered (a follower of one account gets that account's).
+    const needed = byTrace.length > 0 ? ordered : ordered.filter((tx) => byAccount.some((c) => c.subscription.addresses.has(tx.account)));
+    const event: TraceEvent = {
+      finality,
+      norm: trace.externalHashNorm,
+      transactions: ordered.map((tx) => {
+        let text: string | undefined;
+        let mentioned: string[] | undefined;
+        return {
+          hash: tx.hash,
+          account: tx.account,
+          lt: tx.lt,
+          get text() {
+            const pending = pendingTransactionText(tx, trace);
+            return (text ??= finality === 'pending' ? pending : sealedTransactionText(pending, seqno));
+          },
+          get mentioned() {
+            pendingTransactionText(tx, trace);
+            return (mentioned ??= mentionedAccounts(tx));
+          },
+        };
+      }),
+      tree: JSON.stringify(root),
+      actions: [],
+      addressBook: {},
+      metadata: {},
+    };
+    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
+    return Promise.all(needed.map((tx) => pendingRenderer.render(tx, trace))).then(async () => {
+      // The address book comes from the index (what it knows of the accounts).
+      const book = needsBook
+        ? await addressBookFor(
+            this.o.network,
+            event.transactions.flatMap((tx) => tx.mentioned),
+          )
+        : {};
+      return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
+    });
+  }
+
+  private invalidated(trace: PendingTrace): void {
+    let text: string | undefined;
+    for (const c of this.connections) {
+      if (c.unsettled.size === 0 || !c.unsettled.has(trace.externalHashNorm)) continue;
+      c.unsettled.delete(trace.externalHashNorm);
+      c.send((text ??= invalidatedText(trace.externalHashNorm)));
+    }
+  }
+
+  /** transactions, actions, trace of one trace at one finality, to whoever follows it. */
+  private deliverTrace(event: TraceEvent, byAccount: Iterable<StreamConnection>, byTrace: Iterable<StreamConnection>): void {
+    const told = new Set<StreamConnection>();
+    for (const c of byAccount) {
+      if (c.closed) continue;
+      const supported = this.o.actions.expand(c.subscription.supportedActionTypes);
+      const transactions = c.wants('transactions', event.finality) ? transactionsText(c, event) : undefined;
+      if (transactions) c.send(transactions);
+      const actions = c.wants('actions', event.finality) ? actionsText(c, event, supported) : undefined;
+      if (actions) c.send(actions);
+      if (transactions || actions) told.add(c);
+    }
+    for (const c of byTrace) {
+      if (c.closed || !c.wants('trace', event.finality)) continue;
+      c.send(traceText(c, event, this.o.actions.expand(c.subscription.supportedActionTypes)));
+      told.add(c);
+    }
+    for (const c of told) c.told(event.norm, event.finality);
+  }
+
+  // ---- sealed blocks ----
+
+  private sealed(block: SealedBlock): void {
+    const confirmedEarly = this.confirmedEarly;
+    this.confirmedEarly = new Set();
+    if (this.connections.size === 0) return;
+    const work: BlockWork = {
+      seqno: block.masterchain.id.seqno,
+      sealedAt: performance.now(),
+      txHashes: [],
+      externalHashes: [],
+      states: [],
+      changed: [],
+      confirmedEarly,
+    };
+    if (this.byAddress.size > 0) {
+      for (const tx of block.transactions) if (this.byAddress.has(formatRawUpper(tx.account))) work.txHashes.push(tx.hash);
+      for (const state of block.accountStates) {
+        const raw = formatRawUpper(state.address);
+        work.changed.push(raw);
+        if (this.byAddress.has(raw)) work.states.push(state);
+      }
+    }
+    if (this.byTrace.size > 0) {
+      for (const m of block.messages)
+        if (m.kind === 'ext_in' && m.hashNorm && this.byTrace.has(m.hashNorm.toString('base64'))) work.externalHashes.push(m.hash);
+    }
+    const jettons = work.changed.length > 0 && [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
+    if (!jettons) work.changed = [];
+    if (work.txHashes.length === 0 && work.externalHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
+    this.tail = this.tail
+      .then(() => this.deliverBlock(work))
+      .catch((err: unknown) => this.o.logger?.warn({ err, seqno: work.seqno }, 'stream: a sealed block could not be streamed'));
+  }
+
+  private async deliverBlock(work: BlockWork): Promise<void> {
+    const { network } = this.o;
+    const reader = network.index;
+    let traces: SealedTrace[] = [];
+    let jettons: Record<string, unknown>[] = [];
+    if (reader) {
+      await network.indexed?.(work.seqno);
+      await this.whenDrained();
+      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes);
+      const actions =
+        traces.length > 0
+          ? await this.o.actions.ofTraces(
+              network,
+              traces.map((t) => t.traceId),
+            )
+          : new Map();
+      for (const trace of traces) trace.actions = actions.get(trace.traceId) ?? [];
+      if (work.changed.length > 0) {
+        const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, {
+          limit: work.changed.length,
+          offset: 0,
+        });
+        jettons = wallets.map((w) => jettonWalletJson(w));
+      }
+    }
+    const states = work.states.map((s) => {
+      const cell = s.shardAccount;
+      const parsed = loadShardAccount(cell.beginParse());
+      return { account: formatRawUpper(s.address), state: v3AccountState(cell.refs[0].hash(), accountStateInfo(parsed.account)) };
+    });
+    await this.whenDrained();
+    const book =
+      jettons.length > 0
+        ? await addressBookFor(
+            network,
+            jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]),
+          )
+        : {};
+    for (const finality of ['confirmed', 'finalized'] as Finality[]) {
+      for (const trace of traces) {
+        if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
+        this.deliverTrace(
+          atFinality(trace, finality),
+          this.followersOf(new Set(trace.transactions.map((tx) => tx.account))),
+          this.byTrace.get(trace.norm) ?? [],
+        );
+      }
+      for (const { account, state } of states) {
+        let text: string | undefined;
+        for (const c of this.byAddress.get(account) ?? [])
+          if (c.wants('account_state_change', finality)) c.send((text ??= accountStateText(finality, account, state)));
+      }
+      for (const jetton of jettons) {
+        for (const c of this.followersOf([jetton.address as string, jetton.owner as string])) {
+          if (c.wants('jettons_change', finality)) c.send(jettonText(c, finality, jetton, book, {}));
+        }
+      }
+    }
+    this.o.onDelivered?.(work.seqno, performance.now() - work.sealedAt);
+  }
+}

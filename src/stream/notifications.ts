@@ -1,0 +1,107 @@
+/**
+ * toncenter's v2 notifications (ton-streaming-go v2/server.go), written as text from parts already rendered:
+ * a trace's transactions arrive as JSON texts (the index's own, or the pending layer's), so a notification for
+ * each client is a concatenation, never a second serialization of the same transaction.
+ *
+ *   transactions          {"type","finality","trace_external_hash_norm","transactions":[lt desc],"address_book"?,"metadata"?}
+ *   actions               {"type","finality","trace_external_hash_norm","actions":[...],"address_book"?,"metadata"?}
+ *   trace                 {"type","finality","trace_external_hash_norm","trace","transactions":{hash:tx},"actions"?,"address_book"?,"metadata"?}
+ *   account_state_change  {"type","finality","account","state"}
+ *   jettons_change        {"type","finality","jetton","address_book"?,"metadata"?}
+ *   trace_invalidated     {"type","trace_external_hash_norm"}
+ * The address book and metadata a client gets are only those of the addresses its notification mentions.
+ */
+import type { StreamConnection } from './connection.js';
+import type { Finality } from './subscription.js';
+
+/** One trace at one finality, ready to be cut per client. */
+export interface TraceEvent {
+  finality: Finality;
+  norm: string;
+  /** In lt order, ascending. */
+  transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[] }[];
+  /** The trace tree (toncenter's TraceNode), as JSON text. */
+  tree: string;
+  /** Classified actions of the trace (src/stream/actions.ts); none until a classifier exists. */
+  actions: { text: string; type: string; accounts: string[]; ancestorTypes: string[] }[];
+  addressBook: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+const pick = (from: Record<string, unknown>, keys: Iterable<string>): string => {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (key in from) out[key] = from[key];
+  return JSON.stringify(out);
+};
+
+function extras(connection: StreamConnection, event: TraceEvent, mentioned: () => Iterable<string>): string {
+  const { includeAddressBook, includeMetadata } = connection.subscription;
+  if (!includeAddressBook && !includeMetadata) return '';
+  const list = [...mentioned()];
+  return (
+    (includeAddressBook ? `,"address_book":${pick(event.addressBook, list)}` : '') +
+    (includeMetadata ? `,"metadata":${pick(event.metadata, list)}` : '')
+  );
+}
+
+const head = (type: string, event: TraceEvent) =>
+  `{"type":"${type}","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.norm)}`;
+
+/** The client's transactions of the trace (its subscribed accounts'), newest first; undefined when none. */
+export function transactionsText(connection: StreamConnection, event: TraceEvent): string | undefined {
+  const addresses = connection.subscription.addresses;
+  const mine = event.transactions.filter((tx) => addresses.has(tx.account)).reverse();
+  if (mine.length === 0) return undefined;
+  return `${head('transactions', event)},"transactions":[${mine.map((tx) => tx.text).join(',')}]${extras(connection, event, () => mine.flatMap((tx) => tx.mentioned))}}`;
+}
+
+/** The version filter toncenter applies (action_types, then supported types and their ancestors). */
+function actionShown(connection: StreamConnection, action: TraceEvent['actions'][number], supported: Set<string>): boolean {
+  const { actionTypes } = connection.subscription;
+  if (actionTypes.length > 0 && !actionTypes.includes(action.type)) return false;
+  if (action.ancestorTypes.some((t) => supported.has(t))) return false;
+  return supported.has(action.type);
+}
+
+/** The client's actions of the trace (an action is its when one of its accounts is subscribed); undefined when none. */
+export function actionsText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string | undefined {
+  const addresses = connection.subscription.addresses;
+  const mine = event.actions.filter((a) => a.accounts.some((acc) => addresses.has(acc)) && actionShown(connection, a, supported));
+  if (mine.length === 0) return undefined;
+  return `${head('actions', event)},"actions":[${mine.map((a) => a.text).join(',')}]${extras(connection, event, () => mine.flatMap((a) => a.accounts))}}`;
+}
+
+export function traceText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string {
+  const txs = event.transactions.map((tx) => `${JSON.stringify(tx.hash)}:${tx.text}`).join(',');
+  const actions = event.actions.filter((a) => actionShown(connection, a, supported));
+  return (
+    `${head('trace', event)},"trace":${event.tree},"transactions":{${txs}}` +
+    (actions.length > 0 ? `,"actions":[${actions.map((a) => a.text).join(',')}]` : '') +
+    `${extras(connection, event, () => Object.keys(event.addressBook))}}`
+  );
+}
+
+export function accountStateText(finality: Finality, account: string, state: unknown): string {
+  return `{"type":"account_state_change","finality":"${finality}","account":${JSON.stringify(account)},"state":${JSON.stringify(state)}}`;
+}
+
+export function jettonText(
+  connection: StreamConnection,
+  finality: Finality,
+  jetton: Record<string, unknown>,
+  addressBook: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): string {
+  const { includeAddressBook, includeMetadata } = connection.subscription;
+  const mentioned = [jetton.address, jetton.owner, jetton.jetton].filter((a): a is string => typeof a === 'string');
+  return (
+    `{"type":"jettons_change","finality":"${finality}","jetton":${JSON.stringify(jetton)}` +
+    (includeAddressBook ? `,"address_book":${pick(addressBook, mentioned)}` : '') +
+    (includeMetadata ? `,"metadata":${pick(metadata, mentioned)}` : '') +
+    '}'
+  );
+}
+
+export function invalidatedText(norm: string): string {
+  return `{"type":"trace_invalidated","trace_external_hash_norm":${JSON.stringify(norm)}}`;
+}

@@ -1,0 +1,389 @@
+/**
+ * Streaming v2 end to end: a real tongate (local chain, its index, the access layer on), real clients in their own
+ * processes (`ws`, `eventsource`), wallet transfers sent through POST /api/v3/message. Checked: the access rules at
+ * connect (401/403, the per-key cap, the address cap), WS operations (ping, subscribe, unsubscribe, errors), the
+ * order pending -> confirmed -> finalized, a streamed trace equal to what /api/v3/traces answers for it, the
+ * keepalive and the idle close (the clock is moved, nothing sleeps), and trace_invalidated.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Address, beginCell, Cell, external, loadMessage, storeMessage, toNano, type Transaction } from '@ton/core';
+import { formatRawUpper } from '../../src/ton/address.js';
+import { normalizedExternalHash } from '../../src/ton/message-json.js';
+import { pendingOf } from '../../src/pending/registry.js';
+import type { LocalChain } from '../../src/chain/local/index.js';
+import { testWallet, v4Transfer } from '../chain/support.js';
+import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
+import { sseClient, wsClient } from './support/clients.js';
+import { ManualTimers } from './support/manual-timers.js';
+
+const ADMIN = 'stream-test-admin';
+const timers = new ManualTimers();
+let tongate: TestTongate;
+let base: string;
+let chain: LocalChain;
+const owner = testWallet(91);
+let seqno = 0;
+let keyOfTests: string;
+
+async function createKey(network: string, rps = 1000): Promise<string> {
+  const created = await postJson(`${tongate.url(network)}/admin/keys`, { network, rps }, { authorization: `Bearer ${ADMIN}` });
+  assert.equal(created.status, 201);
+  return created.body.result.key;
+}
+
+const wsUrl = () => `${base.replace('http', 'ws')}/api/streaming/v2/ws`;
+const sseUrl = () => `${base}/api/streaming/v2/sse`;
+
+/** A transfer from the test wallet through POST /api/v3/message; its normalized hash as the API answers it. */
+async function transfer(to: Address, value = toNano('0.1'), signed?: Buffer): Promise<{ norm: string; hash: string }> {
+  const boc = signed ?? v4Transfer(owner, seqno, to, value);
+  seqno++;
+  const res = await fetch(`${base}/api/v3/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': keyOfTests },
+    body: JSON.stringify({ boc: boc.toString('base64') }),
+  });
+  const body = (await res.json()) as { message_hash: string; message_hash_norm: string };
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return { norm: body.message_hash_norm, hash: body.message_hash };
+}
+
+/** The normalized hash a transfer will have, before it is sent. */
+function normOf(boc: Buffer): string {
+  const message = loadMessage(Cell.fromBoc(boc)[0].beginParse());
+  if (message.info.type !== 'external-in') throw new Error('not an external message');
+  return normalizedExternalHash(message.info.dest, message.body).toString('base64');
+}
+
+async function getJson(path: string): Promise<any> {
+  const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': keyOfTests } });
+  assert.equal(res.status, 200, path);
+  return res.json();
+}
+
+const destination = (n: number) => testWallet(200 + n).wallet.address;
+const raw = (address: Address) => formatRawUpper(address);
+
+before(async () => {
+  tongate = await startTestTongate({ access: 'on', adminToken: ADMIN }, {}, { clock: timers });
+  base = tongate.url('testnet');
+  chain = tongate.chain('testnet');
+  keyOfTests = await createKey('testnet');
+  await Promise.all([chain.fund(owner.wallet.address, toNano('100')), chain.produceBlock()]);
+  const deploy = v4Transfer(owner, seqno++, destination(0), toNano('0.1'), { deploy: true });
+  await chain.sendExternal(deploy);
+  await chain.produceBlock();
+});
+after(() => tongate.stop());
+
+test("a key is required at connect: none or unknown is 401, another network's 403, as on every route", async (t) => {
+  const none = wsClient(t, wsUrl());
+  assert.deepEqual((await none.next((r) => 'unexpected' in r, 'the refused upgrade')).unexpected, 401);
+  const unknown = wsClient(t, wsUrl(), 'tg_no_such_key');
+  const refused = await unknown.next((r) => 'unexpected' in r, 'the refused upgrade');
+  assert.equal(refused.unexpected, 401);
+  assert.equal(JSON.parse(refused.body).error, 'API key does not exist');
+  const mainnetKey = await createKey('mainnet');
+  const wrong = wsClient(t, wsUrl(), mainnetKey);
+  assert.equal((await wrong.next((r) => 'unexpected' in r, 'the refused upgrade')).unexpected, 403);
+  const sse = sseClient(t, sseUrl(), { types: ['transactions'], addresses: [raw(destination(1))] });
+  const sseRefused = await sse.next((r) => 'refused' in r, 'the refused stream');
+  assert.equal(sseRefused.refused, 401);
+  assert.equal(sseRefused.body.error, 'API key is required for streaming');
+});
+
+test("WS operations: ping -> pong, unknown operation, bad subscriptions in toncenter's words, the address cap", async (t) => {
+  const client = wsClient(t, wsUrl(), await createKey('testnet'));
+  await client.next((r) => r.open, 'open');
+  client.send({ operation: 'ping', id: 'ping-42' });
+  assert.deepEqual((await client.next((r) => r.message, 'pong')).message, { id: 'ping-42', status: 'pong' });
+  client.send({ operation: 'dance', id: '7' });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '7', error: 'unknown operation: dance' });
+  client.send({ operation: 'subscribe', id: '8', types: ['blocks'], addresses: [raw(destination(1))] });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '8', error: 'invalid event type: blocks' });
+  client.send({ operation: 'subscribe', id: '9', types: ['transactions'] });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '9', error: 'addresses are required' });
+  client.send({ operation: 'subscribe', id: '10', types: ['trace'] });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, {
+    id: '10',
+    error: 'trace_external_hash_norms are required for trace subscription',
+  });
+  client.send({ operation: 'subscribe', id: '11', types: ['transactions'], addresses: ['not-an-address'] });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, { id: '11', error: 'invalid address: not-an-address' });
+  const many = Array.from({ length: 1001 }, (_, i) => `0:${i.toString(16).padStart(64, '0')}`);
+  client.send({ operation: 'subscribe', id: '12', types: ['transactions'], addresses: many });
+  assert.deepEqual((await client.next((r) => r.message, 'an error')).message, {
+    id: '12',
+    error: 'address limit exceeded: current 0 + new 1001 > max 1000',
+  });
+  // trace_invalidated is listed by the docs as a type: accepted and ignored; `accounts` is the docs' spelling of `addresses`.
+  client.send({
+    operation: 'subscribe',
+    id: '13',
+    types: ['transactions', 'trace_invalidated'],
+    accounts: [destination(1).toString({ testOnly: true })],
+  });
+  assert.deepEqual((await client.next((r) => r.message, 'subscribed')).message, { id: '13', status: 'subscribed' });
+});
+
+test("a transfer streams pending, then confirmed and finalized, in toncenter's order; unsubscribe stops it", async (t) => {
+  const key = await createKey('testnet');
+  const to = destination(2);
+  const client = wsClient(t, wsUrl(), key);
+  const control = wsClient(t, wsUrl(), key);
+  for (const c of [client, control]) {
+    await c.next((r) => r.open, 'open');
+    c.send({
+      operation: 'subscribe',
+      id: 's',
+      types: ['transactions', 'account_state_change'],
+      addresses: [to.toString()],
+      min_finality: 'pending',
+    });
+    await c.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  }
+  const { norm } = await transfer(to);
+  const pending = (await client.next((r) => r.message?.type === 'transactions', 'pending transactions')).message;
+  assert.equal(pending.finality, 'pending');
+  assert.equal(pending.trace_external_hash_norm, norm);
+  assert.equal(pending.transactions.length, 1);
+  assert.equal(pending.transactions[0].account, raw(to));
+  assert.equal(pending.transactions[0].emulated, true);
+  // The pending layer answers the same over REST while the block is open.
+  const rest = await getJson(`/api/v3/pendingTransactions?account=${encodeURIComponent(to.toString())}`);
+  assert.deepEqual(rest.transactions, pending.transactions);
+  const traces = await getJson(`/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(norm)}`);
+  assert.equal(traces.traces.length, 1);
+  assert.equal(traces.traces[0].trace_info.trace_state, 'pending');
+  assert.equal(traces.traces[0].transactions_order.length, 2);
+
+  await chain.produceBlock();
+  const order: string[] = [];
+  for (;;) {
+    const m = (await client.next((r) => r.message?.type, 'a notification')).message;
+    order.push(`${m.type}:${m.finality}`);
+    if (m.type === 'account_state_change' && m.finality === 'finalized') break;
+  }
+  assert.deepEqual(order, [
+    'transactions:confirmed',
+    'account_state_change:confirmed',
+    'transactions:finalized',
+    'account_state_change:finalized',
+  ]);
+  const finalized = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'finalized')[0].message;
+  const indexed = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(finalized.transactions[0].hash)}`);
+  assert.deepEqual(finalized.transactions, indexed.transactions, 'the streamed transaction is the one /api/v3/transactions answers');
+  // Confirmed came from what the open block executed (toncenter's emulated shape: states by hash only), in its block.
+  const confirmed = client.all((r) => r.message?.type === 'transactions' && r.message.finality === 'confirmed')[0].message;
+  const [c, f] = [confirmed.transactions[0], finalized.transactions[0]];
+  assert.deepEqual(
+    [c.hash, c.mc_block_seqno, c.block_ref, c.emulated, c.in_msg, c.out_msgs],
+    [f.hash, f.mc_block_seqno, f.block_ref, false, f.in_msg, f.out_msgs],
+  );
+  assert.equal(
+    (await getJson(`/api/v3/pendingTransactions?account=${encodeURIComponent(to.toString())}`)).transactions.length,
+    0,
+    'sealed: pending no more',
+  );
+
+  client.send({ operation: 'unsubscribe', id: 'u', addresses: [raw(to)] });
+  assert.deepEqual((await client.next((r) => r.message?.status === 'unsubscribed', 'unsubscribed')).message, {
+    id: 'u',
+    status: 'unsubscribed',
+  });
+  const before = client.records.length;
+  await transfer(to);
+  await chain.produceBlock();
+  // The client still subscribed gets the block's last notification: by then the other one would have had its own.
+  await control.next(
+    (r) => r.message?.type === 'account_state_change' && r.message.finality === 'finalized' && r.message.account === raw(to),
+    "the control client's notification",
+  );
+  await control.next((r) => r.message?.type === 'account_state_change' && r.message.finality === 'finalized', 'the second block');
+  client.send({ operation: 'ping', id: 'after' });
+  await client.next((r) => r.message?.status === 'pong', 'pong');
+  assert.deepEqual(
+    client.records.slice(before).filter((r) => r.message?.type),
+    [],
+    'nothing streamed after unsubscribe',
+  );
+});
+
+test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for the same id', async (t) => {
+  const key = await createKey('testnet');
+  const to = destination(3);
+  const boc = v4Transfer(owner, seqno, to, toNano('0.2'));
+  const norm = normOf(boc);
+  const client = sseClient(
+    t,
+    sseUrl(),
+    { id: 'sub-1', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'pending', include_address_book: true },
+    key,
+  );
+  assert.deepEqual((await client.next((r) => r.event === 'connected', 'connected')).data, { id: 'sub-1', status: 'subscribed' });
+  const { norm: sent } = await transfer(to, toNano('0.2'), boc);
+  assert.equal(sent, norm);
+  const pending = (await client.next((r) => r.event === 'event', 'the pending trace')).data;
+  assert.equal(pending.type, 'trace');
+  assert.equal(pending.finality, 'pending');
+  await chain.produceBlock();
+  const confirmed = (await client.next((r) => r.event === 'event', 'the confirmed trace')).data;
+  const finalized = (await client.next((r) => r.event === 'event', 'the finalized trace')).data;
+  assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
+  const rest = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+  assert.equal(finalized.trace_external_hash_norm, norm);
+  assert.deepEqual(finalized.trace, rest.trace);
+  assert.deepEqual(finalized.transactions, rest.transactions);
+  assert.deepEqual(
+    Object.keys(pending.transactions).sort(),
+    Object.keys(rest.transactions).sort(),
+    'the pending trace had the same transactions',
+  );
+  assert.ok(finalized.address_book[raw(to)], 'the address book of its accounts');
+});
+
+test("the per-key cap: a third stream of a key is refused (WS: toncenter's error then close; SSE: 429), a closed one frees its place", async (t) => {
+  const key = await createKey('testnet');
+  const subscription = { types: ['transactions'], addresses: [raw(destination(4))] };
+  const first = wsClient(t, wsUrl(), key);
+  const second = wsClient(t, wsUrl(), key);
+  await first.next((r) => r.open, 'open');
+  await second.next((r) => r.open, 'open');
+  const third = wsClient(t, wsUrl(), key);
+  assert.deepEqual((await third.next((r) => r.message, 'the refusal')).message, {
+    error: 'connection limit reached: 2 active connections',
+  });
+  assert.equal((await third.next((r) => 'close' in r, 'the close')).close, 1008);
+  const sse = sseClient(t, sseUrl(), subscription, key);
+  const refused = await sse.next((r) => 'refused' in r, 'the refused stream');
+  assert.equal(refused.refused, 429);
+  assert.equal(refused.body.error, 'connection limit reached: 2 active connections');
+  first.kill();
+  await first.next(() => false, 'nothing').catch(() => undefined);
+  // The server hears the socket close a moment after the process is gone: a refused attempt is tried again.
+  let connected = false;
+  for (let attempt = 0; attempt < 50 && !connected; attempt++) {
+    const again = sseClient(t, sseUrl(), subscription, key);
+    const first = await again.next((r) => r.event === 'connected' || 'refused' in r, 'connected or refused');
+    connected = first.event === 'connected';
+    if (!connected) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(connected, 'connected once a place was freed');
+  const tooMany = sseClient(
+    t,
+    sseUrl(),
+    { types: ['transactions'], addresses: Array.from({ length: 1001 }, (_, i) => `0:${i.toString(16).padStart(64, '0')}`) },
+    await createKey('testnet'),
+  );
+  assert.deepEqual((await tooMany.next((r) => 'refused' in r, 'the refused stream')).body, {
+    error: 'too many addresses: 1001 > max 1000',
+  });
+});
+
+test('a pending trace that never lands is invalidated, and a client told of it hears trace_invalidated', async (t) => {
+  const key = await createKey('testnet');
+  const client = wsClient(t, wsUrl(), key);
+  await client.next((r) => r.open, 'open');
+  client.send({ operation: 'subscribe', types: ['transactions'], addresses: [owner.wallet.address.toString()], min_finality: 'pending' });
+  await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  // A transfer emulated but never sent: as a message accepted by a network that then drops it.
+  // No messages: nothing of it is left to execute, so it is announced at once.
+  const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, messages: [] });
+  const boc = beginCell()
+    .store(storeMessage(external({ to: owner.wallet.address, body })))
+    .endCell()
+    .toBoc();
+  const emulated = await chain.emulateExternal(boc);
+  assert.ok(emulated.accepted && emulated.tx);
+  pendingOf(chain)!.executed(openBlockTransaction(emulated.tx));
+  const told = (await client.next((r) => r.message?.type === 'transactions', 'the pending transaction')).message;
+  assert.equal(told.finality, 'pending');
+  for (let i = 0; i < 30; i++) await chain.produceBlock();
+  assert.deepEqual((await client.next((r) => r.message?.type === 'trace_invalidated', 'trace_invalidated')).message, {
+    type: 'trace_invalidated',
+    trace_external_hash_norm: normOf(boc),
+  });
+});
+
+test('SSE keepalive every 15 s and the idle WS close after 30 s, on the clock', async (t) => {
+  const key = await createKey('testnet');
+  const controller = new AbortController();
+  t.after(() => controller.abort());
+  const res = await fetch(sseUrl(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ types: ['transactions'], addresses: [raw(destination(6))] }),
+    signal: controller.signal,
+  });
+  assert.equal(res.headers.get('content-type'), 'text/event-stream');
+  const reader = res.body!.getReader();
+  let text = '';
+  const readUntil = async (what: string) => {
+    while (!text.includes(what)) text += new TextDecoder().decode((await reader.read()).value);
+  };
+  await readUntil('event: connected');
+  assert.ok(!text.includes(': keepalive'));
+  const idle = wsClient(t, wsUrl(), await createKey('testnet'));
+  await idle.next((r) => r.open, 'open');
+  timers.advance(15_000);
+  await readUntil(': keepalive\n\n');
+  timers.advance(15_000);
+  const closed = await idle.next((r) => 'close' in r, 'the idle close');
+  assert.equal(closed.close, 1001);
+  assert.match(closed.reason, /^idle/);
+});
+
+/** A transaction emulated outside any block, as the open block would have reported it. */
+function openBlockTransaction(tx: Transaction) {
+  const inMessage = tx.inMessage!;
+  const inCell = beginCell().store(storeMessage(inMessage)).endCell();
+  return {
+    cell: tx.raw,
+    hash: tx.hash(),
+    account: new Address(0, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex')),
+    lt: tx.lt,
+    now: tx.now,
+    inMsg: { cell: inCell, hash: inCell.hash(), message: inMessage },
+    outMsgs: [...tx.outMessages.values()].map((message) => {
+      const cell = beginCell().store(storeMessage(message)).endCell();
+      return { cell, hash: cell.hash(), message };
+    }),
+  };
+}
+
+test("pending endpoints refuse in toncenter's words what names nothing", async () => {
+  const ask = (path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': keyOfTests } });
+  const transactions = await ask('/api/v3/pendingTransactions');
+  assert.equal(transactions.status, 422);
+  assert.deepEqual(await transactions.json(), { error: 'at least 1 account address required' });
+  const traces = await ask('/api/v3/pendingTraces');
+  assert.equal(traces.status, 422);
+  assert.deepEqual(await traces.json(), { error: 'account or ext_msg_hash should be specified' });
+  const bad = await ask('/api/v3/pendingTraces?ext_msg_hash=nothash');
+  assert.equal(bad.status, 422);
+});
+
+test("the cap is settable per key and per account (stream_connections), the key's own first", async (t) => {
+  const admin = { authorization: `Bearer ${ADMIN}` };
+  const own = await postJson(`${base}/admin/keys`, { network: 'testnet', rps: 1000, stream_connections: 1 }, admin);
+  assert.equal(own.status, 201);
+  assert.equal(own.body.result.streamConnections, 1);
+  const set = await fetch(`${base}/admin/accounts/acme`, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ network: 'testnet', rps: 1000, stream_connections: 3 }),
+  });
+  assert.equal(set.status, 200);
+  const ofAccount = (await postJson(`${base}/admin/keys`, { network: 'testnet', account: 'acme' }, admin)).body.result.key;
+  const refusedOf = async (key: string, allowed: number) => {
+    const open = Array.from({ length: allowed }, () => wsClient(t, wsUrl(), key));
+    for (const c of open) await c.next((r) => r.open, 'open');
+    const extra = wsClient(t, wsUrl(), key);
+    return (await extra.next((r) => r.message, 'the refusal')).message;
+  };
+  assert.deepEqual(await refusedOf(own.body.result.key, 1), { error: 'connection limit reached: 1 active connections' });
+  assert.deepEqual(await refusedOf(ofAccount, 3), { error: 'connection limit reached: 3 active connections' });
+  const bad = await postJson(`${base}/admin/keys`, { network: 'testnet', stream_connections: -1 }, admin);
+  assert.equal(bad.status, 422);
+});
