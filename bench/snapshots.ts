@@ -21,7 +21,7 @@ import { Address, beginCell, contractAddress, external, internal, storeMessage, 
 import pg from 'pg';
 import { LocalChain } from '../src/chain/local/index.js';
 import { runIndex } from '../src/index/run-index.js';
-import { TEST_MNEMONIC } from '../test/chain/support.js';
+import { TEST_MNEMONIC } from '../test/chain/local/support/local-chain.js';
 import { compileFuncContract } from '../test/support/func.js';
 import { POSTGRES_URL, uniqueName } from '../test/support/services.js';
 import { hasFlag, numberArg } from './support/args.js';

@@ -4,7 +4,7 @@
  * speed, and index ingestion of those token-heavy blocks).
  *
  * The local chain (bench/support/token-chain.ts) produces, every round, WALLETS jetton transfers
- * (test/v2/support/contracts.ts's fixture wallet and master: each changes one jetton wallet, so one
+ * (test/api/v2/support/contracts.ts's fixture wallet and master: each changes one jetton wallet, so one
  * get_wallet_data, and the master's get_wallet_address the first time) and MINTS NFT items minted by
  * tongate's own collection (src/contracts/nft) in one batch (each new item: get_nft_data, the collection's
  * get_nft_address_by_index and get_nft_content; the collection's get_collection_data once per block), then

@@ -38,13 +38,13 @@ if (lint) {
 
 const files = walk('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-// Run alone, after the others: test/lite runs a real TON validator (~80 % of a core), so it neither slows their
+// Run alone, after the others: test/chain/lite runs a real TON validator (~80 % of a core), so it neither slows their
 // tests nor is slowed by them; test/fuzz sends megabyte bodies to a tongate while it checks that the process stays
 // responsive, which another test file's CPU on two cores would decide instead of tongate.
-const lite = files.filter((f) => f.startsWith(join('test', 'lite')));
+const lite = files.filter((f) => f.startsWith(join('test', 'chain', 'lite')));
 const fuzz = files.filter((f) => f.startsWith(join('test', 'fuzz')));
 const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
-// test/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
+// test/chain/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
 // which a follower of mainnet meets in the chain's history.
 const groups = [
   { name: 'together', files: together, concurrency },

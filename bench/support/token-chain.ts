@@ -3,7 +3,7 @@
  * bench:token-relay (what each detection get-method costs the chain's main thread):
  *
  * - one jetton master and `wallets` owner wallets (v4), each with its jetton wallet minted 1000
- *   (test/v2/support/contracts.ts's fixtures): every round, every owner sends a jetton `transfer` body to its
+ *   (test/api/v2/support/contracts.ts's fixtures): every round, every owner sends a jetton `transfer` body to its
  *   own jetton wallet, to the next owner;
  * - with `mints` > 0, an NFT collection (tongate's own TEP-62 collection and item, src/contracts/nft, whose
  *   owner really mints: the collection deploys each item and counts next_item_index) owned by a minter wallet,
@@ -23,8 +23,8 @@ import { LocalChain } from '../../src/chain/local/index.js';
 import { offchainContent } from '../../src/contracts/content.js';
 import { batchDeployItemsBody, nftCollectionInit, nftItemAddress } from '../../src/contracts/nft/nft.js';
 import { ManualClock } from '../../src/util/clock.js';
-import { nftCode } from '../../test/contracts/code.js';
-import { addressOf, compileContracts } from '../../test/v2/support/contracts.js';
+import { nftCode } from '../../test/contracts/support/code.js';
+import { addressOf, compileContracts } from '../../test/api/v2/support/contracts.js';
 
 export const FAUCET_MNEMONIC =
   'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');

@@ -14,7 +14,7 @@ import { hashKey } from '../../src/access/keys/key-material.js';
 import { PostgresKeyStore } from '../../src/access/keys/postgres-key-store.js';
 import { KeyAdmin } from '../../src/access/admin.js';
 import { POSTGRES_URL, dropSchema, requireService, uniqueName } from '../support/services.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { TcpProxy } from './support/outage-proxy.js';
 
 const BODY_503 = { ok: false, error: 'API key store unavailable, retry later', code: 503 };
 

@@ -4,7 +4,7 @@ import { beginCell } from '@ton/core';
 import { loadConfig } from '../../src/config/load.js';
 import { configError, configFiles } from '../support/config.js';
 import { runTongate } from '../support/process.js';
-import { TEST_MNEMONIC } from '../chain/support.js';
+import { TEST_MNEMONIC } from '../chain/local/support/local-chain.js';
 
 const { file } = configFiles('tongate-genesis-');
 const CODE = beginCell().storeUint(0xdead, 16).endCell().toBoc().toString('base64');

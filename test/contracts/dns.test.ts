@@ -24,8 +24,8 @@ import {
 } from '../../src/contracts/dns/dns.js';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { getJson } from '../support/tongate.js';
-import { dnsCode } from './code.js';
-import { fromTonweb, outcome, startContractsChain, transactionsOf } from './support.js';
+import { dnsCode } from './support/code.js';
+import { fromTonweb, outcome, startContractsChain, transactionsOf } from './support/contracts-chain.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
 

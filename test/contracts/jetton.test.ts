@@ -22,7 +22,7 @@ import {
   provideWalletAddressBody,
 } from '../../src/contracts/jetton/jetton.js';
 import { getJson } from '../support/tongate.js';
-import { fromTonweb, inboundOp, outcome, REFUSING_CODE, REFUSING_EXIT_CODE, startContractsChain, transactionsOf } from './support.js';
+import { fromTonweb, inboundOp, outcome, REFUSING_CODE, REFUSING_EXIT_CODE, startContractsChain, transactionsOf } from './support/contracts-chain.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
 

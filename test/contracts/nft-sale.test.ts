@@ -2,7 +2,7 @@
  * tongate's fixed-price NFT sale (src/contracts/nft-sale) on a real local chain, driven by wallets v4 through
  * TonClient: what it refuses (buying before the NFT arrived, too little money, an ownership_assigned not from its
  * NFT, a cancel by a stranger, anything once complete), and get_sale_data through every step. The happy paths
- * (buy, cancel) as the index sees them are test/v3/nft-sales.test.ts.
+ * (buy, cancel) as the index sees them are test/api/v3/nft-sales.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +11,8 @@ import type { TonClient } from '@ton/ton';
 import { offchainContent } from '../../src/contracts/content.js';
 import { deployItemBody, NFT_OP, nftCollectionInit, nftItemAddress, nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { buySaleBody, cancelSaleBody, FIX_PRICE_SALE_MAGIC, nftSaleInit } from '../../src/contracts/nft-sale/sale.js';
-import { nftCode, nftSaleCode } from './code.js';
-import { outcome, startContractsChain, transactionsOf } from './support.js';
+import { nftCode, nftSaleCode } from './support/code.js';
+import { outcome, startContractsChain, transactionsOf } from './support/contracts-chain.js';
 
 async function saleData(client: TonClient, sale: Address) {
   const { stack } = await client.runMethod(sale, 'get_sale_data');

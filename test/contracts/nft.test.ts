@@ -19,9 +19,9 @@ import {
   nftItemAddress,
   nftTransferBody,
 } from '../../src/contracts/nft/nft.js';
-import { nftCode } from './code.js';
+import { nftCode } from './support/code.js';
 import { getJson } from '../support/tongate.js';
-import { fromTonweb, inboundOp, outcome, startContractsChain, transactionsOf } from './support.js';
+import { fromTonweb, inboundOp, outcome, startContractsChain, transactionsOf } from './support/contracts-chain.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
 

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { beginCell, TupleBuilder } from '@ton/core';
 import { DNS_CATEGORY } from '../../src/contracts/dns/dns.js';
-import { deployTokenScenario } from './scenario.js';
-import { startContractsChain } from './support.js';
+import { deployTokenScenario } from './support/scenario.js';
+import { startContractsChain } from './support/contracts-chain.js';
 
 test('the token scenario: jetton balances and supply, NFT owners and the DNS wallet record are what it says', async (t) => {
   const env = await startContractsChain(t);

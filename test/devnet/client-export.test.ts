@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { startManualTongate } from './support.js';
+import { startManualTongate } from './support/manual-tongate.js';
 
 // The package's own name resolves through package.json "exports" to the built client (npm run build).
 test('tongate/devnet: the package export a test suite imports, with its types, drives a running tongate', async (t) => {

@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { DevnetError } from '../../src/devnet/client.js';
 import { getJson, postJson } from '../support/tongate.js';
 import { answerCode, libraryCell, publisherCode } from '../support/library-contracts.js';
-import { ADMIN_TOKEN, indexedUpTo, startManualTongate, until } from './support.js';
+import { ADMIN_TOKEN, indexedUpTo, startManualTongate, until } from './support/manual-tongate.js';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;

@@ -5,8 +5,8 @@ import { mnemonicToPrivateKey } from '@ton/crypto';
 import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { configFiles } from '../support/config.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
-import { TEST_MNEMONIC } from '../chain/support.js';
-import { indexedUpTo, timeLock, until } from './support.js';
+import { TEST_MNEMONIC } from '../chain/local/support/local-chain.js';
+import { indexedUpTo, timeLock, until } from './support/manual-tongate.js';
 
 test('--genesis: every local network starts with the file\'s accounts and wallets; v2, v3, get-methods and transfers see them', async (t) => {
   const { file } = configFiles('tongate-genesis-start-');

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, contractAddress, toNano } from '@ton/core';
 import { onchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, jettonWalletAddress } from '../../src/contracts/jetton/jetton.js';
-import { testWallet } from '../chain/support.js';
+import { testWallet } from '../chain/local/support/local-chain.js';
 import { runTongate } from '../support/process.js';
 import { getJson, postJson } from '../support/tongate.js';
-import { ADMIN_TOKEN, startManualTongate } from './support.js';
+import { ADMIN_TOKEN, startManualTongate } from './support/manual-tongate.js';
 
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 

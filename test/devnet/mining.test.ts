@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { internal, toNano } from '@ton/core';
-import { testWallet } from '../chain/support.js';
+import { testWallet } from '../chain/local/support/local-chain.js';
 import { freePort } from '../support/ports.js';
 import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
-import { ADMIN_TOKEN, startManualTongate } from './support.js';
+import { ADMIN_TOKEN, startManualTongate } from './support/manual-tongate.js';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
 
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };

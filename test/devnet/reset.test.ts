@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../chain/support.js';
+import { tempDir } from '../chain/local/support/local-chain.js';
 import { freePort } from '../support/ports.js';
 import { runTongate, spawnTongate, stopTongate, waitUntilServing } from '../support/process.js';
 import pg from 'pg';

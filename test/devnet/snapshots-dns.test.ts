@@ -12,8 +12,8 @@ import { offchainContent } from '../../src/contracts/content.js';
 import { changeDnsRecordBody, deployDomainBody, DNS_CATEGORY, dnsItemAddress, dnsRootInit, walletRecord } from '../../src/contracts/dns/dns.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
-import { dnsCode } from '../contracts/code.js';
+import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/local/support/local-chain.js';
+import { dnsCode } from '../contracts/support/code.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { dumpTables } from '../support/table-dump.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, internal, toNano } from '@ton/core';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
-import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
+import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/local/support/local-chain.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { dumpTables, type TableOrder } from '../support/table-dump.js';
 

@@ -11,9 +11,9 @@ import { beginCell, internal, toNano, type Address, type Cell } from '@ton/core'
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/support.js';
+import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/local/support/local-chain.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
-import { addressOf, compileContracts, onchainContent } from '../v2/support/contracts.js';
+import { addressOf, compileContracts, onchainContent } from '../api/v2/support/contracts.js';
 import { dumpTables, TOKEN_TABLES } from '../support/table-dump.js';
 
 type Store = 'sqlite' | 'postgres';

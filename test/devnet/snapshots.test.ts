@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { configParseGasLimitsPrices, TonClient } from '@ton/ton';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
-import { tempDir, testWallet } from '../chain/support.js';
+import { tempDir, testWallet } from '../chain/local/support/local-chain.js';
 import { answerCode, publisherCode } from '../support/library-contracts.js';
 import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
 import { ManualClock } from '../../src/util/clock.js';
-import { ADMIN_TOKEN, indexedUpTo, startManualTongate, timeLock } from './support.js';
+import { ADMIN_TOKEN, indexedUpTo, startManualTongate, timeLock } from './support/manual-tongate.js';
 
 const raw = (a: Address) => a.toRawString().toUpperCase();
 

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
 import { DevnetError } from '../../src/devnet/client.js';
-import { testWallet } from '../chain/support.js';
+import { testWallet } from '../chain/local/support/local-chain.js';
 import { getJson } from '../support/tongate.js';
-import { indexedUpTo, startManualTongate, timeLock, until, WITHDRAW } from './support.js';
+import { indexedUpTo, startManualTongate, timeLock, until, WITHDRAW } from './support/manual-tongate.js';
 
 test('setAccount: a balance, then a code and data, without a transaction; v2, v3 and get-methods see each', async (t) => {
   const { devnet, client, url, gate } = await startManualTongate(t);

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Address, internal, toNano, type Transaction } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DevnetClient, DevnetError } from '../../src/devnet/client.js';
-import { openChain, tempDir, testFaucet, testWallet, v4Send } from '../chain/support.js';
+import { openChain, tempDir, testFaucet, testWallet, v4Send } from '../chain/local/support/local-chain.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
-import { ADMIN_TOKEN, startManualTongate, timeLock, WITHDRAW } from './support.js';
+import { ADMIN_TOKEN, startManualTongate, timeLock, WITHDRAW } from './support/manual-tongate.js';
 
 function computeExitCode(tx: Transaction): number | undefined {
   const d = tx.description;

@@ -22,7 +22,7 @@ import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from '../../src/api/v3/endpoints/inde
 import { freePort } from '../support/ports.js';
 import { spawnTongate, waitForOutput } from '../support/process.js';
 import { rawRequest, type RawResponse } from '../support/raw-http.js';
-import { hostile, Raw, valueFor, type Known } from './arbitraries.js';
+import { hostile, Raw, valueFor, type Known } from './support/arbitraries.js';
 import { startHealthProber } from '../support/health-prober.js';
 
 /** Generated requests per route (every route of every kind is fuzzed). */

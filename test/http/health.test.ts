@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/util/clock.js';
 import { staleAfter } from '../../src/http/health.js';
 import { getJson, startTestTongate } from '../support/tongate.js';
-import { tempDir } from '../chain/support.js';
+import { tempDir } from '../chain/local/support/local-chain.js';
 
 const INTERVAL = 3_600_000; // startTestTongate's block interval
 

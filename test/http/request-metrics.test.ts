@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toNano } from '@ton/core';
 import { routeClass } from '../../src/http/request-durations.js';
-import { ADMIN_TOKEN, startManualTongate } from '../devnet/support.js';
-import { testWallet } from '../chain/support.js';
+import { ADMIN_TOKEN, startManualTongate } from '../devnet/support/manual-tongate.js';
+import { testWallet } from '../chain/local/support/local-chain.js';
 import { freePort } from '../support/ports.js';
 import { startTestTongate } from '../support/tongate.js';
 

@@ -5,7 +5,7 @@ import { WHOLE_SHARD } from '../../src/ton/workchain.js';
 import { attachIndexToChain } from '../../src/index/attach.js';
 import { openIndex, type Index } from '../../src/index/open-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { openChain, tempDir, testWallet, v4Transfer } from '../chain/support.js';
+import { openChain, tempDir, testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import pg from 'pg';
 import { openStore } from './support/stores.js';
 import { POSTGRES_URL } from '../support/services.js';

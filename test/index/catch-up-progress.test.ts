@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/util/clock.js';
 import { catchUpProgress } from '../../src/index/catch-up-progress.js';
 import { runIndex } from '../../src/index/run-index.js';
-import { openChain } from '../chain/support.js';
+import { openChain } from '../chain/local/support/local-chain.js';
 
 function recorder() {
   const records: { fields: any; message: string }[] = [];

@@ -12,8 +12,8 @@ import { openIndex } from '../../src/index/open-index.js';
 import { QueryTimeoutError } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
-import { serveIndex } from '../v3/support/server.js';
-import { TcpProxy } from '../access/support/tcp-proxy.js';
+import { serveIndex } from '../api/v3/support/server.js';
+import { TcpProxy } from '../access/support/outage-proxy.js';
 import { syntheticBlocks } from '../../scripts/seed-index.js';
 
 /** Holds an ACCESS EXCLUSIVE lock on `table` until released: every read of it waits. */

@@ -6,7 +6,7 @@ import { openIndex } from '../../src/index/open-index.js';
 import { runIndex } from '../../src/index/run-index.js';
 import { SqliteReaderPool } from '../../src/index/worker/reader-pool.js';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { openChain, tempDir, testWallet } from '../chain/support.js';
+import { openChain, tempDir, testWallet } from '../chain/local/support/local-chain.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 
 test('runIndex: an ephemeral chain keeps its index to itself (a temporary SQLite file), even with a database URL', async (t) => {

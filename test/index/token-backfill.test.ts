@@ -1,7 +1,7 @@
 /**
  * The token back-fill (src/index/tokens/backfill.ts) on both stores: a jetton (master, wallets, a transfer, a burn,
  * a bounced transfer), an NFT collection with items (one transferred) and a DNS root with a domain are deployed on a
- * local chain (test/contracts/scenario.ts); an index is written the way a tongate before token detection wrote it
+ * local chain (test/contracts/support/scenario.ts); an index is written the way a tongate before token detection wrote it
  * (migrations 1-3, rows without `interfaces`), then upgraded. A first run is stopped after its first group with
  * contracts (a restart in the middle), the upgrade's own run (the store thread's, started by runIndex) resumes it,
  * and every token, DNS and interfaces row then equals, row for row, the rows of an index that followed the chain
@@ -23,10 +23,10 @@ import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
 import { directGetMethods } from '../../src/index/tokens/get-methods.js';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { tempDir } from '../chain/support.js';
-import { startContractsChain } from '../contracts/support.js';
-import { deployTokenScenario, scenarioDnsRoot } from '../contracts/scenario.js';
-import { until } from '../devnet/support.js';
+import { tempDir } from '../chain/local/support/local-chain.js';
+import { startContractsChain } from '../contracts/support/contracts-chain.js';
+import { deployTokenScenario, scenarioDnsRoot } from '../contracts/support/scenario.js';
+import { until } from '../devnet/support/manual-tongate.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../support/services.js';
 import { dumpTables, TOKEN_TABLES, type TableOrder } from '../support/table-dump.js';
 

@@ -27,8 +27,8 @@ import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../sr
 import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
 import { PortGetMethods, serveGetMethod, serveGetMethods, type GetMethodReplies, type GetMethodRequest, type GetMethodRequests, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import type { GetMethodResult } from '../../src/chain/types.js';
-import { testWallet } from '../chain/support.js';
-import { compileContracts } from '../v2/support/contracts.js';
+import { testWallet } from '../chain/local/support/local-chain.js';
+import { compileContracts } from '../api/v2/support/contracts.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const key = (name: string) => BigInt(`0x${sha256(name).toString('hex')}`);

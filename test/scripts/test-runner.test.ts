@@ -1,5 +1,5 @@
 /**
- * scripts/test.mjs on a small tree of its own: every group (the files run together, then test/lite once per TON
+ * scripts/test.mjs on a small tree of its own: every group (the files run together, then test/chain/lite once per TON
  * network, then test/fuzz) prints its tests, and the run ends with one summary line that counts them all.
  */
 import { test } from 'node:test';
@@ -19,7 +19,7 @@ test('npm test: each group prints its tests, one summary line counts every group
   const files: Record<string, string> = {
     'test/together-one.test.ts': "import { test } from 'node:test';\ntest('together passes', () => {});\ntest('together passes too', () => {});\n",
     'test/fuzz/alone.test.ts': "import { test } from 'node:test';\ntest('alone passes', () => {});\ntest('alone skips', { skip: 'no reason' }, () => {});\n",
-    'test/lite/alone-fails.test.ts': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('alone fails', () => assert.equal(1, 2));\n",
+    'test/chain/lite/alone-fails.test.ts': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('alone fails', () => assert.equal(1, 2));\n",
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

@@ -12,7 +12,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { normalizedExternalHash } from '../../src/ton/message-json.js';
 import { pendingOf } from '../../src/pending/registry.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
-import { testWallet, v4Transfer } from '../chain/support.js';
+import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { sseClient, wsClient } from './support/clients.js';
 import { ManualTimers } from './support/manual-timers.js';

@@ -5,7 +5,7 @@
  *   ton-node          TON v2025.12: catchain consensus, ordinary block signatures
  *   ton-node-simplex  TON's current release: Simplex consensus, Simplex signature sets, 1 block/s
  *
- * `$TONGATE_TON_NETWORK` picks one (default `ton-node`; scripts/test.mjs runs test/lite once per network). Its folder
+ * `$TONGATE_TON_NETWORK` picks one (default `ton-node`; scripts/test.mjs runs test/chain/lite once per network). Its folder
  * is `$TONGATE_TON_NODE_DIR` (or `$TONGATE_TON_NODE_SIMPLEX_DIR`), else `<repo>/../shared/<network>` (where CI has
  * it). Without it the tests skip with the reason printed; with CI=true they fail instead. `startTonNode` starts a fresh network on free
  * ports in a temporary directory (~10 s) and `stop()` stops it and removes the directory; with

@@ -13,7 +13,7 @@ import { Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { request } from 'undici';
 import type { TestTongate } from '../support/tongate.js';
-import { ADMIN_TOKEN } from '../v2/support/keyed-tongate.js';
+import { ADMIN_TOKEN } from '../api/v2/support/keyed-tongate.js';
 import { startFront, startUpstream, type Front } from './support/pair.js';
 import type { Fault } from './support/fault-proxy.js';
 

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, toNano } from '@ton/core';
 import type { LocalChain } from '../../src/chain/local/index.js';
-import { ADMIN_TOKEN } from '../v2/support/keyed-tongate.js';
+import { ADMIN_TOKEN } from '../api/v2/support/keyed-tongate.js';
 import { startFront, startPair, UPSTREAM_KEY, type UpstreamPair } from './support/pair.js';
 import { fundAndSeal } from './support/chain.js';
 

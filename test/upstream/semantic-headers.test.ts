@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Address, toNano } from '@ton/core';
-import { ADMIN_TOKEN } from '../v2/support/keyed-tongate.js';
+import { ADMIN_TOKEN } from '../api/v2/support/keyed-tongate.js';
 import { startPair, UPSTREAM_KEY, type UpstreamPair } from './support/pair.js';
 import { fundAndSeal } from './support/chain.js';
 

@@ -1,3 +1,3 @@
-/** test/v3/local-chain.test.ts, unchanged, through a tongate in upstream mode (test/support/through-upstream.ts). */
+/** test/api/v3/local-chain.test.ts, unchanged, through a tongate in upstream mode (test/support/through-upstream.ts). */
 process.env.TONGATE_TEST_THROUGH_UPSTREAM = '1';
-await import('../v3/local-chain.test.js');
+await import('../api/v3/local-chain.test.js');

@@ -15,7 +15,7 @@
  * accounts); c0/c1/c2 quit as at top level; libraries and the global version are the run's. Its exit code,
  * stack and gas used come back as a tuple per call.
  *
- * Exactness: test/chain/get-method-batch.test.ts runs every call both ways (jetton, NFT and DNS contracts, a
+ * Exactness: test/chain/emulator/get-method-batch.test.ts runs every call both ways (jetton, NFT and DNS contracts, a
  * contract answering its whole c7 parameter tuple, RETALT, an exception, running out of gas) and compares the
  * exit code, gas used and stack. A call whose batched exit code is not 0 or 1 is run again alone, so failures
  * answer exactly as before (the error, a missing library); so is a call whose arguments the program cannot

@@ -4,7 +4,7 @@
  * instruction does not fit, the cell ends with a JMPREF to the next one).
  *
  * Encodings are TVM's (docs.ton.org, "TVM instructions"); only those below are used. A wrong encoding cannot
- * pass unnoticed: test/chain/get-method-batch.test.ts compares every batched answer with the emulator's own.
+ * pass unnoticed: test/chain/emulator/get-method-batch.test.ts compares every batched answer with the emulator's own.
  */
 import { beginCell, type Builder, type Cell } from '@ton/core';
 

@@ -9,7 +9,7 @@ import { MetadataFetcher, type MetadataFetcherOptions } from '../../../src/index
 import { MetadataFetchError, type FetchFailureKind } from '../../../src/index/metadata-fetch/errors.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { freePort } from '../../support/ports.js';
-import { MetadataHost, json, redirect, selfSignedCert, status, type Route } from './servers.js';
+import { MetadataHost, json, redirect, selfSignedCert, status, type Route } from './support/servers.js';
 
 const META = { name: 'Coin', symbol: 'CN', decimals: '9', image: 'https://img.example/c.png' };
 let host: MetadataHost;

@@ -18,8 +18,8 @@ import { itemBatch } from '../../../src/index/tokens/token-rows.js';
 import { metadataQueueBatch, tokenMetadataSink } from '../../../src/index/tokens/metadata-store.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
-import { MetadataHost, json } from './servers.js';
-import { addressN, masterWithUri, queueRow, startLoop } from './support.js';
+import { MetadataHost, json } from './support/servers.js';
+import { addressN, masterWithUri, queueRow, startLoop } from './support/fetch-loop.js';
 
 type StoreName = 'sqlite' | 'postgres';
 

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetadataFetcher } from '../../../src/index/metadata-fetch/fetcher.js';
 import { MetadataFetchQueue, type DueUri, type FetchOutcome, type MetadataSink, type RetryLater } from '../../../src/index/metadata-fetch/queue.js';
-import { MetadataHost, json, status } from './servers.js';
+import { MetadataHost, json, status } from './support/servers.js';
 import { ManualClock } from '../../../src/util/clock.js';
 
 /** A metadata table in memory: uris without an outcome are pending. */

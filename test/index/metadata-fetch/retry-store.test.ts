@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../src/util/clock.js';
 import { openIndex } from '../../../src/index/open-index.js';
 import { tokenMetadataSink, CLAIM_LEASE_MS } from '../../../src/index/tokens/metadata-store.js';
-import { MetadataHost, json, status, type Route } from './servers.js';
+import { MetadataHost, json, status, type Route } from './support/servers.js';
 import { openStore, type StoreName } from '../support/stores.js';
-import { addressN, masterWithUri, queueRow, startLoop } from './support.js';
+import { addressN, masterWithUri, queueRow, startLoop } from './support/fetch-loop.js';
 
 const MINUTE = 60_000;
 const FETCHED = { name: 'Fetched Coin', symbol: 'FCH' };

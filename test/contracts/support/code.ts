@@ -1,0 +1,21 @@
+/** The NFT and DNS contracts compiled from their sources (once per process; the jetton's code ships compiled). */
+import type { Cell } from '@ton/core';
+import { compileFuncContract } from '../../support/func.js';
+import { NFT_COLLECTION_FUNC } from '../../../src/contracts/nft/collection.fc.js';
+import { NFT_ITEM_FUNC } from '../../../src/contracts/nft/item.fc.js';
+import { DNS_COLLECTION_FUNC } from '../../../src/contracts/dns/collection.fc.js';
+import { DNS_ITEM_FUNC } from '../../../src/contracts/dns/item.fc.js';
+import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
+
+export async function nftCode(): Promise<{ collection: Cell; item: Cell }> {
+  return { collection: await compileFuncContract('nft-collection', NFT_COLLECTION_FUNC), item: await compileFuncContract('nft-item', NFT_ITEM_FUNC) };
+}
+
+export async function dnsCode(): Promise<{ root: Cell; item: Cell }> {
+  return { root: await compileFuncContract('dns-root', DNS_COLLECTION_FUNC), item: await compileFuncContract('dns-item', DNS_ITEM_FUNC) };
+}
+
+/** tongate's fixed-price NFT sale (src/contracts/nft-sale). */
+export async function nftSaleCode(): Promise<Cell> {
+  return compileFuncContract('nft-sale', NFT_SALE_FUNC);
+}
