@@ -110,7 +110,10 @@ async function serve(kind: ServerKind, mode: Mode): Promise<void> {
       done();
     });
     if (access) app.addHook('onRequest', accessHook(access));
-    const body = { last: { workchain: -1, shard: '8000000000000000', seqno: 1 }, first: { workchain: -1, shard: '8000000000000000', seqno: 0 } };
+    const body = {
+      last: { workchain: -1, shard: '8000000000000000', seqno: 1 },
+      first: { workchain: -1, shard: '8000000000000000', seqno: 0 },
+    };
     app.get('/api/v3/masterchainInfo', async () => body);
     await app.listen({ host: '127.0.0.1', port });
     close = async () => {
@@ -161,7 +164,15 @@ async function decisionCost(): Promise<void> {
   const mixed = percentiles(timeEach(300_000, (i) => limiter.consume(ips[i % ips.length], 1)));
   const oneKey = percentiles(timeEach(300_000, () => limiter.consume('k:bench', 1_000_000)));
   const dataDir = mkdtempSync(join(tmpdir(), 'tongate-bench-'));
-  const access = await createAccessLayer({ enabled: true, networks: ['mainnet', 'testnet'], dataDir, limiterFailure: 'local', storeTimeoutMs: 100, anonymousRps: 1, defaultKeyRps: 10 });
+  const access = await createAccessLayer({
+    enabled: true,
+    networks: ['mainnet', 'testnet'],
+    dataDir,
+    limiterFailure: 'local',
+    storeTimeoutMs: 100,
+    anonymousRps: 1,
+    defaultKeyRps: 10,
+  });
   const { key } = await access.admin!.createKey({ network: 'mainnet', rps: 1_000_000 });
   let sync = true;
   const full = percentiles(
@@ -179,7 +190,9 @@ async function decisionCost(): Promise<void> {
   line('full check(): SQLite-cached key (3/4) + keyless (1/4)', full);
   console.log(`   full check() answered synchronously: ${sync ? 'yes (no promise)' : 'NO'}`);
   const worst = Math.max(mixed.p99, oneKey.p99);
-  console.log(`   -> in-memory limiter decision p99 ${worst.toFixed(2)} µs (target <= 20 µs: ${worst <= 20 ? 'met' : 'NOT met'}); full decision p99 ${full.p99.toFixed(2)} µs`);
+  console.log(
+    `   -> in-memory limiter decision p99 ${worst.toFixed(2)} µs (target <= 20 µs: ${worst <= 20 ? 'met' : 'NOT met'}); full decision p99 ${full.p99.toFixed(2)} µs`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,7 +212,7 @@ function rng(seed: number): () => number {
 function randomArrivals(random: () => number, n: number, windows: number): number[] {
   const times: number[] = [];
   const meanGap = WINDOW / (n * 10);
-  for (let t = 0; t < windows * WINDOW; ) {
+  for (let t = 0; t < windows * WINDOW;) {
     const burst = random() < 0.1 ? 1 + Math.floor(random() * n) : 1;
     for (let i = 0; i < burst; i++) times.push(t);
     // Whole milliseconds (like Date.now()), so window edges are exact in both the limiter and the oracle.
@@ -254,8 +267,14 @@ async function accuracy(): Promise<void> {
         const clock = new ManualClock(1_000_000);
         const consume: (id: string, n: number) => LimitResult | Promise<LimitResult> =
           backend === 'memory'
-            ? ((m) => (id, k) => m.consume(id, k))(new MemorySlidingLog({ clock }))
-            : ((r) => (id, k) => r.consume(id, k))(new RedisSlidingLog({ redis: redis!, prefix, clock, timeoutMs: 1000 }));
+            ? (
+                (m) => (id, k) =>
+                  m.consume(id, k)
+              )(new MemorySlidingLog({ clock }))
+            : (
+                (r) => (id, k) =>
+                  r.consume(id, k)
+              )(new RedisSlidingLog({ redis: redis!, prefix, clock, timeoutMs: 1000 }));
         const admitted: number[] = [];
         for (const t of times) {
           clock.set(1_000_000 + t);
@@ -268,7 +287,7 @@ async function accuracy(): Promise<void> {
         allMet &&= met;
         console.log(
           `   ${backend.padEnd(6)} N=${String(n).padEnd(3)} ${pattern.padEnd(6)} arrivals ${String(times.length).padStart(6)}  admitted ${String(admitted.length).padStart(5)}  ` +
-            `max in any window ${String(max).padStart(3)} (<= ${n})  of allowed maximum ${(ratio * 100).toFixed(2)} %  (${(admitted.length / (n * 60) * 100).toFixed(1)} % of N x windows)  ${met ? 'met' : 'NOT met'}`,
+            `max in any window ${String(max).padStart(3)} (<= ${n})  of allowed maximum ${(ratio * 100).toFixed(2)} %  (${((admitted.length / (n * 60)) * 100).toFixed(1)} % of N x windows)  ${met ? 'met' : 'NOT met'}`,
         );
       }
     }
@@ -305,7 +324,9 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind, mode], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind, mode], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {
@@ -346,7 +367,12 @@ async function load(server: BenchServer, seconds: number, connections: number): 
  * Latency at a fixed, unsaturated rate (autocannon's histogram has 1 ms resolution, too coarse for
  * "1 ms added"): `rate` requests/s on keep-alive sockets, each timed with hrtime.
  */
-async function latencyAtRate(port: number, key: string, seconds: number, rate: number): Promise<{ p50: number; p99: number; non2xx: number }> {
+async function latencyAtRate(
+  port: number,
+  key: string,
+  seconds: number,
+  rate: number,
+): Promise<{ p50: number; p99: number; non2xx: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const headers: Record<string, string> = key === 'unused' ? {} : { 'x-api-key': key };
   const samples: number[] = [];
@@ -378,7 +404,14 @@ async function latencyAtRate(port: number, key: string, seconds: number, rate: n
   return { p50: p.p50, p99: p.p99, non2xx };
 }
 
-async function throughput(kind: ServerKind, modes: Mode[], seconds: number, rounds: number, connections: number, rate: number): Promise<void> {
+async function throughput(
+  kind: ServerKind,
+  modes: Mode[],
+  seconds: number,
+  rounds: number,
+  connections: number,
+  rate: number,
+): Promise<void> {
   console.log(
     `\n3. ${kind === 'gateway' ? 'Real server (startTongate, as `tongate start`)' : 'Minimal fastify app (constant body; the hook is nearly all the work)'}: GET /api/v3/masterchainInfo with a valid key\n` +
       `   throughput: autocannon, ${connections} connections, ${seconds} s; latency: ${rate} req/s for ${seconds} s, hrtime per request; ${rounds} interleaved rounds per mode`,
@@ -419,7 +452,11 @@ async function throughput(kind: ServerKind, modes: Mode[], seconds: number, roun
     const floor = mode === 'embedded' ? 0.9 : 0.75;
     const verdict = (x: number) => (x >= floor ? 'met' : 'NOT met');
     console.log(
-      `   ${mode.padEnd(9)} ${median(rs.map((r) => r.rps)).toFixed(0).padStart(6)} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request (min; median ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)})  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
+      `   ${mode.padEnd(9)} ${median(rs.map((r) => r.rps))
+        .toFixed(0)
+        .padStart(
+          6,
+        )} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request (min; median ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)})  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
     );
     if (mode === 'embedded' || mode === 'shared') {
       console.log(
@@ -487,7 +524,8 @@ if (hasFlag('serve')) {
     const rounds = numberArg('rounds', 3);
     const connections = numberArg('connections', 10);
     const rate = numberArg('rate', 500);
-    if (!hasFlag('only-minimal')) await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
+    if (!hasFlag('only-minimal'))
+      await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
     if (!hasFlag('only-gateway')) await throughput('minimal', modes, seconds, rounds, connections, rate);
   }
 }

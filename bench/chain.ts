@@ -20,23 +20,17 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  Address,
-  beginCell,
-  Cell,
-  loadTransaction,
-  storeMessage,
-  storeShardAccount,
-  toNano,
-  type ShardAccount,
-} from '@ton/core';
+import { Address, beginCell, Cell, loadTransaction, storeMessage, storeShardAccount, toNano, type ShardAccount } from '@ton/core';
 import { LocalChain } from '../src/chain/local/index.js';
 import { networkConfig } from '../src/chain/local/config.js';
 import { loadExecutor } from '../src/chain/emulator/emulator.js';
 import { numberArg } from './support/args.js';
 import { prepare, type BenchWallet, type Transfer } from './support/signed-transfers.js';
 
-const MNEMONIC = 'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+const MNEMONIC =
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(
+    ' ',
+  );
 const GLOBAL_ID = -3;
 
 // A full GC before reading memory, so (c) counts what is kept, not garbage awaiting collection.
@@ -61,7 +55,11 @@ async function runBare(wallets: BenchWallet[], transfers: Transfer[]): Promise<T
   const executor = await loadExecutor();
   const config = networkConfig(GLOBAL_ID).base64;
   const states = new Map<string, string>();
-  const empty = beginCell().store(storeShardAccount({ account: null, lastTransactionLt: 0n, lastTransactionHash: 0n })).endCell().toBoc().toString('base64');
+  const empty = beginCell()
+    .store(storeShardAccount({ account: null, lastTransactionLt: 0n, lastTransactionHash: 0n }))
+    .endCell()
+    .toBoc()
+    .toString('base64');
   const now = Math.floor(Date.now() / 1000);
   for (const w of wallets) {
     // funded and not deployed yet, as in the producer run
@@ -108,7 +106,11 @@ async function runBare(wallets: BenchWallet[], transfers: Transfer[]): Promise<T
   return { ms: performance.now() - started, cpuMs: cpuMsSince(cpu) };
 }
 
-async function runProducer(chain: LocalChain, wallets: BenchWallet[], transfers: Transfer[]): Promise<Timing & { stallMaxMs: number; stallP99Ms: number }> {
+async function runProducer(
+  chain: LocalChain,
+  wallets: BenchWallet[],
+  transfers: Transfer[],
+): Promise<Timing & { stallMaxMs: number; stallP99Ms: number }> {
   // fund every wallet first (not timed)
   const funds = wallets.map((w) => chain.fund(w.contract.address, WALLET_BALANCE));
   await chain.produceBlock();
@@ -150,7 +152,11 @@ async function main() {
   const count = perWallet * walletCount;
   console.log(`bench:chain  ${count} transfers from ${walletCount} wallets v4 (node ${process.version})`);
   // Shared machines: the load says how much of a core this process could get.
-  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   let t0 = performance.now();
   const warm = await prepare(20, 10, 900_000);
@@ -165,7 +171,13 @@ async function main() {
 
   const dataDir = mkdtempSync(join(tmpdir(), 'tongate-bench-'));
   try {
-    const chain = await LocalChain.open({ network: 'testnet', globalId: GLOBAL_ID, dataDir, faucetMnemonic: MNEMONIC, blockIntervalMs: 1000 });
+    const chain = await LocalChain.open({
+      network: 'testnet',
+      globalId: GLOBAL_ID,
+      dataDir,
+      faucetMnemonic: MNEMONIC,
+      blockIntervalMs: 1000,
+    });
     const producer = await runProducer(chain, producerSet.wallets, producerSet.transfers);
     collectGarbage();
     const rss = process.memoryUsage().rss;
@@ -175,13 +187,19 @@ async function main() {
     const rate = (ms: number) => (count / ms) * 1000;
     console.log('');
     console.log('(a) wallet transfers (external + internal delivery = 2 transactions each)');
-    console.log(`    bare Executor   ${rate(bare.ms).toFixed(0).padStart(6)} transfers/s  (${bare.ms.toFixed(0)} ms wall; ${rate(bare.cpuMs).toFixed(0)} per CPU-second)`);
+    console.log(
+      `    bare Executor   ${rate(bare.ms).toFixed(0).padStart(6)} transfers/s  (${bare.ms.toFixed(0)} ms wall; ${rate(bare.cpuMs).toFixed(0)} per CPU-second)`,
+    );
     console.log(
       `    block producer  ${rate(producer.ms).toFixed(0).padStart(6)} transfers/s  (${producer.ms.toFixed(0)} ms wall; ${rate(producer.cpuMs).toFixed(0)} per CPU-second; sealed on disk, 1 s blocks)`,
     );
-    console.log(`    ratio producer/bare: wall ${(bare.ms / producer.ms).toFixed(3)}, CPU ${(bare.cpuMs / producer.cpuMs).toFixed(3)}   (target >= 0.8)`);
+    console.log(
+      `    ratio producer/bare: wall ${(bare.ms / producer.ms).toFixed(3)}, CPU ${(bare.cpuMs / producer.cpuMs).toFixed(3)}   (target >= 0.8)`,
+    );
     console.log(`    absolute target >= 500 transfers/s: ${rate(producer.ms) >= 500 ? 'met' : 'NOT met on this machine'}`);
-    console.log(`    event loop during the producer run: longest stall ${producer.stallMaxMs.toFixed(1)} ms, p99 ${producer.stallP99Ms.toFixed(1)} ms (wall time: includes GC and CPU taken by other processes)`);
+    console.log(
+      `    event loop during the producer run: longest stall ${producer.stallMaxMs.toFixed(1)} ms, p99 ${producer.stallP99Ms.toFixed(1)} ms (wall time: includes GC and CPU taken by other processes)`,
+    );
 
     // (b) get-method latency on the chain after the run (reopened: the state is on disk)
     const reopened = await LocalChain.open({ network: 'testnet', globalId: GLOBAL_ID, dataDir, faucetMnemonic: MNEMONIC });
@@ -197,12 +215,20 @@ async function main() {
     await reopened.stop();
     samples.sort((a, b) => a - b);
     console.log('');
-    console.log(`(b) get-method seqno: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms  (target p50 <= 1 ms)`);
+    console.log(
+      `(b) get-method seqno: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms  (target p50 <= 1 ms)`,
+    );
     console.log('');
-    console.log(`(c) after ${count} transfers through the producer: rss ${(rss / 2 ** 20).toFixed(0)} MiB, heap used ${(heap / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `(c) after ${count} transfers through the producer: rss ${(rss / 2 ** 20).toFixed(0)} MiB, heap used ${(heap / 2 ** 20).toFixed(0)} MiB`,
+    );
     // Measured on this 2-vCPU machine: another busy process made a single-threaded emulator loop ~2x
     // slower (p50 0.27 -> 0.53 ms), so a load that rose during the run means the figures were disturbed.
-    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -34,22 +34,76 @@ const SECRET = Buffer.alloc(64, 1);
 
 const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
 const jettonTransfer = beginCell()
-  .storeUint(0x0f8a7ea5, 32).storeUint(1, 64).storeCoins(10n ** 9n).storeAddress(A).storeAddress(B)
-  .storeMaybeRef(null).storeCoins(1n).storeBit(1).storeRef(comment('order 42')).endCell();
+  .storeUint(0x0f8a7ea5, 32)
+  .storeUint(1, 64)
+  .storeCoins(10n ** 9n)
+  .storeAddress(A)
+  .storeAddress(B)
+  .storeMaybeRef(null)
+  .storeCoins(1n)
+  .storeBit(1)
+  .storeRef(comment('order 42'))
+  .endCell();
 const internalTransfer = beginCell()
-  .storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(10n ** 9n).storeAddress(A).storeAddress(B).storeCoins(1n).storeBit(0).endCell();
-const notify = beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(10n ** 9n).storeAddress(A).storeBit(0).storeUint(0, 32).storeStringTail('hi').endCell();
+  .storeUint(0x178d4519, 32)
+  .storeUint(1, 64)
+  .storeCoins(10n ** 9n)
+  .storeAddress(A)
+  .storeAddress(B)
+  .storeCoins(1n)
+  .storeBit(0)
+  .endCell();
+const notify = beginCell()
+  .storeUint(0x7362d09c, 32)
+  .storeUint(1, 64)
+  .storeCoins(10n ** 9n)
+  .storeAddress(A)
+  .storeBit(0)
+  .storeUint(0, 32)
+  .storeStringTail('hi')
+  .endCell();
 const excess = beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell();
 const nftTransfer = beginCell()
-  .storeUint(0x5fcc3d14, 32).storeUint(1, 64).storeAddress(A).storeAddress(B).storeMaybeRef(null).storeCoins(1n).storeBit(0).endCell();
+  .storeUint(0x5fcc3d14, 32)
+  .storeUint(1, 64)
+  .storeAddress(A)
+  .storeAddress(B)
+  .storeMaybeRef(null)
+  .storeCoins(1n)
+  .storeBit(0)
+  .endCell();
 const binary = beginCell().storeUint(0x12345678, 32).storeBuffer(Buffer.alloc(80, 0x5a)).endCell();
 const toJettonWallet = [internal({ to: A, value: toNano('0.1'), body: jettonTransfer })];
-const v5 = WalletContractV5R1.create({ workchain: 0, publicKey: KEY }).createTransfer({ seqno: 1, secretKey: SECRET, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: toJettonWallet });
-const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY }).createTransfer({ seqno: 1, secretKey: SECRET, messages: toJettonWallet });
+const v5 = WalletContractV5R1.create({ workchain: 0, publicKey: KEY }).createTransfer({
+  seqno: 1,
+  secretKey: SECRET,
+  sendMode: SendMode.PAY_GAS_SEPARATELY,
+  messages: toJettonWallet,
+});
+const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY }).createTransfer({
+  seqno: 1,
+  secretKey: SECRET,
+  messages: toJettonWallet,
+});
 
-const info = { type: 'internal' as const, src: A, dest: B, value: { coins: toNano('0.05') }, bounce: true, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 1000n, createdLt: 7n, createdAt: 1 };
+const info = {
+  type: 'internal' as const,
+  src: A,
+  dest: B,
+  value: { coins: toNano('0.05') },
+  bounce: true,
+  bounced: false,
+  ihrDisabled: true,
+  ihrFee: 0n,
+  forwardFee: 1000n,
+  createdLt: 7n,
+  createdAt: 1,
+};
 const internalMessage = (body: Cell) => beginCell().store(storeMessage({ info, body })).endCell();
-const externalMessage = (body: Cell) => beginCell().store(storeMessage(external({ to: A, body }))).endCell();
+const externalMessage = (body: Cell) =>
+  beginCell()
+    .store(storeMessage(external({ to: A, body })))
+    .endCell();
 
 const mix: { body: Cell; message: Cell }[] = [
   { body: v5, message: externalMessage(v5) },
@@ -89,12 +143,24 @@ for (let round = 0; round < rounds; round++) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spread = (xs: number[]) => `${Math.round(Math.min(...xs))}..${Math.round(Math.max(...xs))}`;
-console.log(`bench:decoded, ${mix.length} kinds of message x ${runs} runs x ${rounds} rounds, load ${process.platform === 'linux' ? (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ') : '?'}`);
-for (const [name, xs] of Object.entries(samples)) console.log(`  ${name.padEnd(13)} ${Math.round(median(xs)).toString().padStart(7)} ns/message CPU (rounds ${spread(xs)})`);
+console.log(
+  `bench:decoded, ${mix.length} kinds of message x ${runs} runs x ${rounds} rounds, load ${
+    process.platform === 'linux'
+      ? (await import('node:os'))
+          .loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')
+      : '?'
+  }`,
+);
+for (const [name, xs] of Object.entries(samples))
+  console.log(`  ${name.padEnd(13)} ${Math.round(median(xs)).toString().padStart(7)} ns/message CPU (rounds ${spread(xs)})`);
 const extra = samples.decoded.map((d, i) => d - samples['comment-only'][i]);
 console.log(`  extra for decoded: ${Math.round(median(extra))} ns/message (rounds ${spread(extra)})`);
 const ratios = samples.v3Message.map((v, i) => (v - samples.decoded[i] + samples['comment-only'][i]) / v);
-console.log(`  message documents rendered per second, new / old: ${median(ratios).toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)})`);
+console.log(
+  `  message documents rendered per second, new / old: ${median(ratios).toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)})`,
+);
 // What the index stores: the message documents with their decoding, against comment-only decoding.
 const stored = (decode: (body: Cell) => unknown) =>
   mix.reduce((sum, m) => {
@@ -103,5 +169,7 @@ const stored = (decode: (body: Cell) => unknown) =>
   }, 0) / mix.length;
 const before = stored(commentOnly);
 const after = stored(decodeMessageBody);
-console.log(`  stored message document: ${Math.round(after)} bytes on average (${Math.round(before)} with comment-only decoding, x${(after / before).toFixed(2)})`);
+console.log(
+  `  stored message document: ${Math.round(after)} bytes on average (${Math.round(before)} with comment-only decoding, x${(after / before).toFixed(2)})`,
+);
 if (sink < 0) console.log(sink);

@@ -63,9 +63,16 @@ for (let round = 0; round < rounds; round++) {
 const seqno = running.networks[0].chain.masterchainInfo().last.id.seqno;
 await running.stop();
 
-const row = (name: Name) => `${name.padEnd(12)} p50 ${quantile(samples[name], 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(samples[name], 0.99).toFixed(2).padStart(6)} ms   (${samples[name].length} requests)`;
-console.log(`bench:devnet — ${rounds} rounds x ${requests} sequential requests per target, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const row = (name: Name) =>
+  `${name.padEnd(12)} p50 ${quantile(samples[name], 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(samples[name], 0.99).toFixed(2).padStart(6)} ms   (${samples[name].length} requests)`;
+console.log(
+  `bench:devnet — ${rounds} rounds x ${requests} sequential requests per target, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(row('healthcheck'));
 console.log(row('mine'));
-console.log(`mine / healthcheck: p50 ${(quantile(samples.mine, 0.5) / quantile(samples.healthcheck, 0.5)).toFixed(1)}x, p99 ${(quantile(samples.mine, 0.99) / quantile(samples.healthcheck, 0.99)).toFixed(1)}x`);
+console.log(
+  `mine / healthcheck: p50 ${(quantile(samples.mine, 0.5) / quantile(samples.healthcheck, 0.5)).toFixed(1)}x, p99 ${(quantile(samples.mine, 0.99) / quantile(samples.healthcheck, 0.99)).toFixed(1)}x`,
+);
 console.log(`goal: mine p50 <= 5 ms: ${quantile(samples.mine, 0.5) <= 5 ? 'met' : 'NOT met'} (last seqno ${seqno})`);

@@ -26,7 +26,10 @@ const SCHEMA = process.env.BENCH_SCHEMA ?? 'tongate_bench_dns';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CHUNK = 2000;
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const account = (kind: string, i: number) => `0:${createHash('sha256').update(`${kind}${i}`).digest('hex').toUpperCase()}`;
 const owner = (i: number) => account('owner', i);
 const domain = (i: number) => `d${(i * 7919).toString(36)}.ton`;
@@ -64,13 +67,26 @@ async function main(): Promise<void> {
     const picks = Array.from({ length: 5000 }, (_, i) => (i * 7) % (DOMAINS >> 1));
     const results: Record<string, Latency> = {};
     await serve(index, async (port) => {
-      results['/dns/records?wallet=X'] = await latency(port, picks.map((i) => `/api/v3/dns/records?wallet=${owner(i)}`), REQUESTS);
-      results['/dns/records?domain=D'] = await latency(port, picks.map((i) => `/api/v3/dns/records?domain=${domain(i)}`), REQUESTS);
-      const books = picks.map((p) => `/api/v3/addressBook?${Array.from({ length: 20 }, (_, k) => `address=${owner((p + k * 101) % (DOMAINS >> 1))}`).join('&')}`);
+      results['/dns/records?wallet=X'] = await latency(
+        port,
+        picks.map((i) => `/api/v3/dns/records?wallet=${owner(i)}`),
+        REQUESTS,
+      );
+      results['/dns/records?domain=D'] = await latency(
+        port,
+        picks.map((i) => `/api/v3/dns/records?domain=${domain(i)}`),
+        REQUESTS,
+      );
+      const books = picks.map(
+        (p) => `/api/v3/addressBook?${Array.from({ length: 20 }, (_, k) => `address=${owner((p + k * 101) % (DOMAINS >> 1))}`).join('&')}`,
+      );
       results['/addressBook (20 addresses)'] = await latency(port, books, REQUESTS);
     });
     console.log(`\n${index.store} (load ${load()}):`);
-    for (const [name, l] of Object.entries(results)) console.log(`  ${name.padEnd(32)} p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  max ${l.max.toFixed(1)} ms (target p99 <= 10)`);
+    for (const [name, l] of Object.entries(results))
+      console.log(
+        `  ${name.padEnd(32)} p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  max ${l.max.toFixed(1)} ms (target p99 <= 10)`,
+      );
     await index.close();
   }
 }

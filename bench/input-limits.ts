@@ -81,11 +81,17 @@ function sendWork(body: string): void {
 }
 
 const request = (stack: unknown[]) => JSON.stringify({ address, method: 'seqno', stack });
-const message = beginCell().store(storeMessage(external({ to: Address.parse(address), body: wideCell(1_000) }))).endCell();
+const message = beginCell()
+  .store(storeMessage(external({ to: Address.parse(address), body: wideCell(1_000) })))
+  .endCell();
 const cases: [string, (body: string) => void, string][] = [
   ['baseline [["num",1]]', getMethodWork, request([num])],
   ['255 numbers', getMethodWork, request(Array.from({ length: 255 }, () => num))],
-  ['999 257-bit numbers', getMethodWork, request([tuple(Array(255).fill(big)), tuple(Array(255).fill(big)), tuple(Array(255).fill(big)), ...Array(231).fill(big)])],
+  [
+    '999 257-bit numbers',
+    getMethodWork,
+    request([tuple(Array(255).fill(big)), tuple(Array(255).fill(big)), tuple(Array(255).fill(big)), ...Array(231).fill(big)]),
+  ],
   ['64 cells of 8 cells', getMethodWork, request(Array.from({ length: 64 }, () => ['tvm.Cell', b64(chainCell(8))]))],
   ['64 levels of tuples', getMethodWork, request([Array.from({ length: 64 }).reduce((inner) => tuple([inner]), num)])],
   ['one BoC of 512 cells', getMethodWork, request([['tvm.Cell', b64(wideCell(508))]])],

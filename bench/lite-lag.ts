@@ -42,7 +42,8 @@ const rounds = numberArg('rounds', 5);
 const targetRateMs = numberArg('target-rate-ms', 400);
 
 if (!requireTonNode()) process.exit(0);
-if (TON_NETWORK !== 'ton-node-simplex') console.log(`# ${TON_NETWORK}: not the Simplex network, so not at mainnet's pace (run it with npm run bench:lite-lag)`);
+if (TON_NETWORK !== 'ton-node-simplex')
+  console.log(`# ${TON_NETWORK}: not the Simplex network, so not at mainnet's pace (run it with npm run bench:lite-lag)`);
 const loadBefore = loadavg();
 const { node, running, port } = await startLiteTongate({ split: 2, simplexTargetRateMs: targetRateMs });
 const network = running.networks[0];
@@ -51,7 +52,10 @@ const v2 = `http://127.0.0.1:${port}/api/v2`;
 
 // The network's own head, asked of its liteserver directly: the lag is measured against the network, not against
 // tongate's (proven) idea of it.
-const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${node.liteserver.port}`, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
+const engine = new LiteSingleEngine({
+  host: `tcp://127.0.0.1:${node.liteserver.port}`,
+  publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64'),
+});
 engine.on('error', () => undefined);
 const direct = new LiteClient({ engine });
 while (!engine.isReady()) await new Promise((r) => setTimeout(r, 50));
@@ -59,7 +63,10 @@ const networkHead = async () => (await direct.getMasterchainInfo()).last.seqno;
 const indexedSeqno = () => chain.masterchainInfo().last.id.seqno - network.indexLag!();
 
 async function json(path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${v2}/${path}`, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${v2}/${path}`,
+    body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   return response.json();
 }
 
@@ -72,7 +79,11 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 }
 
 const externalBoc = (to: Address, body: Cell, init?: { code: Cell; data: Cell }) =>
-  beginCell().store(storeMessage(external({ to, body, init }))).endCell().toBoc().toString('base64');
+  beginCell()
+    .store(storeMessage(external({ to, body, init })))
+    .endCell()
+    .toBoc()
+    .toString('base64');
 const balance = async (a: Address) => BigInt((await json(`getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
 const seqnoOf = async (a: Address) => {
   const r = await json('runGetMethod', { address: a.toRawString(), method: 'seqno', stack: [] });
@@ -85,7 +96,13 @@ await waitFor('4 shards', async () => (await shardsAtHead()) === 4);
 // Senders funded by one v5 wallet (itself funded from the genesis wallet) in a single transfer.
 const hubKey = keyPairFromSeed(randomBytes(32));
 const hub = WalletContractV5R1.create({ publicKey: hubKey.publicKey, walletId: { networkGlobalId: chain.globalId } });
-await json('sendBoc', { boc: genesisTransfer(node, await seqnoOf(node.genesisAddress), internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64') });
+await json('sendBoc', {
+  boc: genesisTransfer(
+    node,
+    await seqnoOf(node.genesisAddress),
+    internal({ to: hub.address, value: toNano(100_000), bounce: false }),
+  ).toString('base64'),
+});
 await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
 const senders = Array.from({ length: walletCount }, () => {
   const key = keyPairFromSeed(randomBytes(32));
@@ -98,7 +115,9 @@ const pay = hub.createTransfer({
   messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
 });
 await json('sendBoc', { boc: externalBoc(hub.address, pay, hub.init) });
-await waitFor('the senders to be funded', async () => (await Promise.all(senders.map((s) => balance(s.wallet.address)))).every((b) => b > 0n));
+await waitFor('the senders to be funded', async () =>
+  (await Promise.all(senders.map((s) => balance(s.wallet.address)))).every((b) => b > 0n),
+);
 const shardsOfSenders = new Set(senders.map((s) => s.wallet.address.hash[0] >> 6)).size;
 
 // Signed before the measured window (ed25519 signing would hold this thread and count as tongate's delay).
@@ -181,9 +200,11 @@ const loadStart = performance.now();
 for (round = 0; round < rounds; round++) {
   const sent = await Promise.all(bocs[round].map((boc) => json('sendBoc', { boc })));
   const refused = sent.filter((r) => !r.ok);
-  if (refused.length > 0) throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
+  if (refused.length > 0)
+    throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
   const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
-  const landed = async (group: typeof senders) => (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
+  const landed = async (group: typeof senders) =>
+    (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
   await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
 }
 const lastSeqno = await networkHead();
@@ -198,20 +219,26 @@ const v3 = v2.replace('/api/v2', '/api/v3');
 let shardBlocks = 0;
 let transactions = 0;
 for (let seqno = firstSeqno + 1; seqno <= lastSeqno; seqno++) {
-  const blocks = ((await (await fetch(`${v3}/masterchainBlockShards?seqno=${seqno}&limit=256`)).json()).blocks ?? []) as { workchain: number; tx_count: number }[];
+  const blocks = ((await (await fetch(`${v3}/masterchainBlockShards?seqno=${seqno}&limit=256`)).json()).blocks ?? []) as {
+    workchain: number;
+    tx_count: number;
+  }[];
   shardBlocks += blocks.filter((b) => b.workchain === 0).length;
   transactions += blocks.reduce((n, b) => n + b.tx_count, 0);
 }
 const loadAfter = loadavg();
 clearInterval(indexProbe);
-const stagesOf = (inLoad: boolean) => [...stages.values()].filter((st) => st.indexed !== undefined && st.fed !== undefined && (st.round >= 0) === inLoad);
+const stagesOf = (inLoad: boolean) =>
+  [...stages.values()].filter((st) => st.indexed !== undefined && st.fed !== undefined && st.round >= 0 === inLoad);
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const mcBlocks = lastSeqno - firstSeqno;
-console.log(`bench:lite-lag  ${TON_NETWORK}, target rate ${targetRateMs} ms, basechain of 4 shards (senders in ${shardsOfSenders} of them)`);
+console.log(
+  `bench:lite-lag  ${TON_NETWORK}, target rate ${targetRateMs} ms, basechain of 4 shards (senders in ${shardsOfSenders} of them)`,
+);
 console.log(
   `load: ${walletCount} wallets x ${rounds} rounds in ${loadSeconds.toFixed(1)} s: masterchain ${firstSeqno + 1}..${lastSeqno} (${(mcBlocks / loadSeconds).toFixed(2)} blocks/s), ` +
     `${shardBlocks} shard blocks (${(shardBlocks / Math.max(1, mcBlocks)).toFixed(1)} per masterchain block), ${transactions} transactions`,
@@ -223,17 +250,35 @@ for (let r = 0; r < rounds; r++) {
   const lags = s.map((x) => x.lag);
   console.log(
     `${String(r + 1).padStart(5)}${String(s.length).padStart(10)}   ${String(pct(lags, 50)).padStart(7)}${String(pct(lags, 99)).padStart(4)}${String(Math.max(...lags)).padStart(4)}` +
-      `${String(pct(s.map((x) => x.ownLag), 99)).padStart(14)}   ${pct(s.map((x) => x.httpMs), 50).toFixed(1).padStart(8)} / ${pct(s.map((x) => x.httpMs), 99).toFixed(1)}`,
+      `${String(
+        pct(
+          s.map((x) => x.ownLag),
+          99,
+        ),
+      ).padStart(14)}   ${pct(
+        s.map((x) => x.httpMs),
+        50,
+      )
+        .toFixed(1)
+        .padStart(8)} / ${pct(
+        s.map((x) => x.httpMs),
+        99,
+      ).toFixed(1)}`,
   );
 }
 const during = samples.filter((x) => x.round >= 0); // the catch-up after the last round included
 const lags = during.map((x) => x.lag);
-const perRound = Array.from({ length: rounds }, (_, r) => during.filter((x) => x.round === r).map((x) => x.lag)).filter((l) => l.length > 0).map((l) => pct(l, 99));
+const perRound = Array.from({ length: rounds }, (_, r) => during.filter((x) => x.round === r).map((x) => x.lag))
+  .filter((l) => l.length > 0)
+  .map((l) => pct(l, 99));
 console.log(
   `index lag behind the network (masterchain blocks, every 100 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)} (rounds ${Math.min(...perRound)}..${Math.max(...perRound)}), max ${Math.max(...lags)} (goal: p99 <= 2)`,
 );
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
-for (const [what, inLoad] of [['following alone', false], ['under load', true]] as const) {
+for (const [what, inLoad] of [
+  ['following alone', false],
+  ['under load', true],
+] as const) {
   const st = stagesOf(inLoad);
   if (st.length === 0) continue;
   const line = (values: number[]) => `p50 ${pct(values, 50).toFixed(0)} / p99 ${pct(values, 99).toFixed(0)} ms`;
@@ -245,12 +290,16 @@ for (const [what, inLoad] of [['following alone', false], ['under load', true]] 
 console.log(`event loop delay over the load: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 const loadProofs = chain.trust.stats.queries - loadTrust.queries;
 const loadCheckMs = chain.trust.stats.checkMs - loadTrust.checkMs;
-console.log(`head proofs under load: ${loadProofs}, checked in ${(loadCheckMs / Math.max(1, loadProofs)).toFixed(2)} ms of this thread each (mean), ${chain.trust.stats.refused} refused`);
+console.log(
+  `head proofs under load: ${loadProofs}, checked in ${(loadCheckMs / Math.max(1, loadProofs)).toFixed(2)} ms of this thread each (mean), ${chain.trust.stats.refused} refused`,
+);
 console.log(
   `following alone (${idleSeconds} s before the load): ${(idleBlocks / idleElapsed).toFixed(2)} masterchain blocks/s, ${idleProofs} head proofs checked in ` +
     `${(idleCheckMs / Math.max(1, idleProofs)).toFixed(2)} ms each (mean); index lag p50 ${pct(idleLags, 50)}, p99 ${pct(idleLags, 99)}, max ${Math.max(...idleLags)}; event loop delay p50 ${ms(idleLoop.percentile(50))} ms, p99 ${ms(idleLoop.percentile(99))} ms, max ${ms(idleLoop.max)} ms`,
 );
-console.log(`machine: ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`,
+);
 
 engine.close();
 await running.stop();

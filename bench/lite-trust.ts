@@ -58,7 +58,10 @@ const heads = numberArg('heads', 8);
 const rounds = numberArg('rounds', 30);
 const linkCount = numberArg('links', 1000);
 const realRounds = numberArg('real-rounds', 20);
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
@@ -84,9 +87,36 @@ function syntheticMainnet() {
   });
   const validator = { serialize: (v: Cell, b: Builder) => b.storeSlice(v.beginParse()), parse: (s: Slice) => s.asCell() };
   const list = Dictionary.empty(Dictionary.Keys.Uint(16), validator);
-  keys.forEach((k, i) => list.set(i, beginCell().storeUint(0x73, 8).storeUint(0x8e81278a, 32).storeBuffer(k.publicKey).storeUint(1_000_000 + i, 64).storeBuffer(randomBytes(32)).endCell()));
-  const p34 = beginCell().storeUint(0x12, 8).storeUint(0, 32).storeUint(0xffffffff, 32).storeUint(total, 16).storeUint(main, 16).storeUint(0, 64).storeDict(list).endCell();
-  const p28 = beginCell().storeUint(0xc2, 8).storeUint(0, 7).storeBit(true).storeUint(65536, 32).storeUint(65536, 32).storeUint(65536, 32).storeUint(23, 32).endCell();
+  keys.forEach((k, i) =>
+    list.set(
+      i,
+      beginCell()
+        .storeUint(0x73, 8)
+        .storeUint(0x8e81278a, 32)
+        .storeBuffer(k.publicKey)
+        .storeUint(1_000_000 + i, 64)
+        .storeBuffer(randomBytes(32))
+        .endCell(),
+    ),
+  );
+  const p34 = beginCell()
+    .storeUint(0x12, 8)
+    .storeUint(0, 32)
+    .storeUint(0xffffffff, 32)
+    .storeUint(total, 16)
+    .storeUint(main, 16)
+    .storeUint(0, 64)
+    .storeDict(list)
+    .endCell();
+  const p28 = beginCell()
+    .storeUint(0xc2, 8)
+    .storeUint(0, 7)
+    .storeBit(true)
+    .storeUint(65536, 32)
+    .storeUint(65536, 32)
+    .storeUint(65536, 32)
+    .storeUint(23, 32)
+    .endCell();
   const config = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
   config.set(34, p34);
   config.set(28, p28);
@@ -102,7 +132,10 @@ function syntheticMainnet() {
     let t = performance.now();
     const validators = masterchainValidators(configValidators(configCell), ccSeqno);
     setMs.push(performance.now() - t);
-    const signatures = [...validators.byNodeId.keys()].map((id) => ({ nodeIdShort: Buffer.from(id, 'hex'), signature: sign(null, signed, byId.get(id)!.privateKey) }));
+    const signatures = [...validators.byNodeId.keys()].map((id) => ({
+      nodeIdShort: Buffer.from(id, 'hex'),
+      signature: sign(null, signed, byId.get(id)!.privateKey),
+    }));
     t = performance.now();
     checkSignatures({ validatorSetHash: validators.hashShort, catchainSeqno: ccSeqno, signatures }, validators, block);
     sigMs.push(performance.now() - t);
@@ -116,7 +149,10 @@ function linkValidators(link: ForwardLink) {
   const to = fromTlBlockId(link.to);
   const from = fromTlBlockId(link.from);
   const header = readProvenHeader(provenBoc(link.destProof, to.rootHash, 'dest'));
-  return masterchainValidators(configValidators(keyBlockConfig(provenBoc(link.configProof, from.rootHash, 'config'))), header.catchainSeqno);
+  return masterchainValidators(
+    configValidators(keyBlockConfig(provenBoc(link.configProof, from.rootHash, 'config'))),
+    header.catchainSeqno,
+  );
 }
 
 function realLinks() {
@@ -135,7 +171,11 @@ function realLinks() {
         : Buffer.concat([Buffer.from('706e0bc5', 'hex'), link.to.rootHash, link.to.fileHash]);
     return link.signatures.signatures.map((s) => {
       const v = set.byNodeId.get(s.nodeIdShort.toString('hex'))!;
-      return { key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: v.publicKey.toString('base64url') }, format: 'jwk' }) as KeyObject, signed, signature: s.signature };
+      return {
+        key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: v.publicKey.toString('base64url') }, format: 'jwk' }) as KeyObject,
+        signed,
+        signature: s.signature,
+      };
     });
   });
   for (const link of links) checkForwardLink(link, new ValidatorSetCache()); // warm-up
@@ -147,14 +187,17 @@ function realLinks() {
     for (const link of links) checkForwardLink(link, new ValidatorSetCache());
     const l = (cpuMs() - c) / links.length;
     c = cpuMs();
-    for (const sigs of floors) for (const s of sigs) if (!verify(null, s.signed, s.key, s.signature)) throw new Error('floor: a signature does not verify');
+    for (const sigs of floors)
+      for (const s of sigs) if (!verify(null, s.signed, s.key, s.signature)) throw new Error('floor: a signature does not verify');
     const f = (cpuMs() - c) / links.length;
     linkCpu.push(l);
     floorCpu.push(f);
     ratios.push(l / f);
   }
   const sigs = links.reduce((n, l) => n + l.signatures.signatures.length, 0) / links.length;
-  console.log(`\nreal mainnet key-block links (${links.length}, ~${sigs.toFixed(0)} signatures each, every one from a new key block; ${realRounds} rounds; load ${load()}):`);
+  console.log(
+    `\nreal mainnet key-block links (${links.length}, ~${sigs.toFixed(0)} signatures each, every one from a new key block; ${realRounds} rounds; load ${load()}):`,
+  );
   console.log(`  CPU per link checked: p50 ${median(linkCpu).toFixed(2)} ms (${range(linkCpu)})`);
   console.log(`  floor, node's ed25519 on the same signatures alone: p50 ${median(floorCpu).toFixed(2)} ms (${range(floorCpu)})`);
   console.log(`  ratio link / floor: p50 ${median(ratios).toFixed(2)} (${range(ratios)})`);
@@ -163,15 +206,25 @@ function realLinks() {
 // --- 4. a first start far behind ----------------------------------------------------------------------------------
 async function firstStart() {
   const real = ordinaryForwardLinks()[0];
-  const shape = real ? setShape(configValidators(keyBlockConfig(provenBoc(real.configProof, real.from.rootHash, 'config')))) : { total: 400, main: 100, weights: [1_000_000n] };
+  const shape = real
+    ? setShape(configValidators(keyBlockConfig(provenBoc(real.configProof, real.from.rootHash, 'config'))))
+    : { total: 400, main: 100, weights: [1_000_000n] };
   let t = performance.now();
   const chain = buildKeyBlockChain(linkCount, shape);
-  console.log(`\nfirst start: ${linkCount} key-block links of a ${shape.total}-validator set (${shape.main} for the masterchain${real ? ', the captures\' weights' : ''}) built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `\nfirst start: ${linkCount} key-block links of a ${shape.total}-validator set (${shape.main} for the masterchain${real ? ", the captures' weights" : ''}) built in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   // A liteserver's answers: 16 links each, as bytes on the wire, decoded as the connection decodes them.
   const answers = new Map<number, Buffer>();
   for (let i = 0; i < chain.links.length; i += 16) {
     const steps = chain.links.slice(i, i + 16);
-    const answer: liteServer_partialBlockProof = { kind: 'liteServer.partialBlockProof', complete: i + 16 >= chain.links.length, from: steps[0].from, to: steps[steps.length - 1].to, steps };
+    const answer: liteServer_partialBlockProof = {
+      kind: 'liteServer.partialBlockProof',
+      complete: i + 16 >= chain.links.length,
+      from: steps[0].from,
+      to: steps[steps.length - 1].to,
+      steps,
+    };
     const w = new TLWriteBuffer();
     Codecs.liteServer_partialBlockProof.encode(answer, w);
     answers.set(steps[0].from.seqno, w.build());
@@ -186,7 +239,10 @@ async function firstStart() {
   } as unknown as LitePoolType;
   const checker = new ThreadLinkChecker();
   const records: string[] = [];
-  const trust = new MasterchainTrust(pool, fromTlBlockId(chain.init), undefined, { linkChecker: checker, logger: { info: (_f, message) => records.push(message) } });
+  const trust = new MasterchainTrust(pool, fromTlBlockId(chain.init), undefined, {
+    linkChecker: checker,
+    logger: { info: (_f, message) => records.push(message) },
+  });
   // The same thread's event-loop delay with nothing to do, just before: what the machine's load alone costs.
   const idle = monitorEventLoopDelay({ resolution: 5 });
   idle.enable();
@@ -203,10 +259,17 @@ async function firstStart() {
   const mainCpu = mainBefore === null ? null : mainThreadCpu()! - mainBefore;
   delay.disable();
   await checker.close();
-  console.log(`  first proven head after ${trust.stats.links} links, ${trust.stats.queries} answers: ${(wall / 1000).toFixed(1)} s wall (goal <= 60 s), ${(wall / trust.stats.links).toFixed(1)} ms per link; CPU of the process ${(cpu / 1000).toFixed(1)} s (both threads; load ${load()})`);
+  console.log(
+    `  first proven head after ${trust.stats.links} links, ${trust.stats.queries} answers: ${(wall / 1000).toFixed(1)} s wall (goal <= 60 s), ${(wall / trust.stats.links).toFixed(1)} ms per link; CPU of the process ${(cpu / 1000).toFixed(1)} s (both threads; load ${load()})`,
+  );
   const cores = Math.min(availableParallelism(), defaultLinkThreads() + 1);
-  if (mainCpu !== null) console.log(`  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking threads, ${defaultLinkThreads()} here); on ${cores} idle cores the first head would come after about ${(cpu / cores / 1000).toFixed(1)} s (CPU / cores)`);
-  console.log(`  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; with nothing to do, 10 s before: worst ${(idle.max / 1e6).toFixed(1)} ms, p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms (ratio of p99s ${(delay.percentile(99) / idle.percentile(99)).toFixed(2)})`);
+  if (mainCpu !== null)
+    console.log(
+      `  CPU of this (the HTTP) thread meanwhile: ${(mainCpu / 1000).toFixed(1)} s, ${(mainCpu / trust.stats.links).toFixed(1)} ms per link (TL decoding, sending links to the checking threads, ${defaultLinkThreads()} here); on ${cores} idle cores the first head would come after about ${(cpu / cores / 1000).toFixed(1)} s (CPU / cores)`,
+    );
+  console.log(
+    `  this thread's event loop meanwhile: worst delay ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; with nothing to do, 10 s before: worst ${(idle.max / 1e6).toFixed(1)} ms, p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms (ratio of p99s ${(delay.percentile(99) / idle.percentile(99)).toFixed(2)})`,
+  );
   console.log(`  progress records logged: ${records.length} (last: ${records.at(-1)})`);
 }
 
@@ -228,14 +291,18 @@ try {
   const trust = new MasterchainTrust(pool, globalConfig.initBlock);
   const first = await pool.waitHead(30_000);
   const initial = await timed(() => trust.verify(fromTlBlockId(first.info.last)));
-  console.log(`first head ${first.info.last.seqno}, proven from the init block (seqno ${globalConfig.initBlock.seqno}): ${initial.wall.toFixed(1)} ms wall, ${initial.cpu.toFixed(1)} ms CPU, ${trust.stats.queries} quer${trust.stats.queries === 1 ? 'y' : 'ies'}, ${trust.stats.links} link(s)`);
+  console.log(
+    `first head ${first.info.last.seqno}, proven from the init block (seqno ${globalConfig.initBlock.seqno}): ${initial.wall.toFixed(1)} ms wall, ${initial.cpu.toFixed(1)} ms CPU, ${trust.stats.queries} quer${trust.stats.queries === 1 ? 'y' : 'ies'}, ${trust.stats.links} link(s)`,
+  );
 
   const proof: { wall: number; cpu: number }[] = [];
   const fetch: { wall: number; cpu: number }[] = [];
   const queries: number[] = [];
   let last = first.info.last.seqno;
   while (proof.length < heads) {
-    const info = await new Promise<liteServer_masterchainInfo>((resolve) => pool.once('head', ({ info }: { info: liteServer_masterchainInfo }) => resolve(info)));
+    const info = await new Promise<liteServer_masterchainInfo>((resolve) =>
+      pool.once('head', ({ info }: { info: liteServer_masterchainInfo }) => resolve(info)),
+    );
     if (info.last.seqno <= last) continue;
     last = info.last.seqno;
     const id = fromTlBlockId(info.last);
@@ -250,15 +317,25 @@ try {
   const fw = fetch.map((p) => p.wall);
   const fc = fetch.map((p) => p.cpu);
   console.log(`\nper new head (${heads} heads, one validator):`);
-  console.log(`  proof (getBlockProof + checks)  wall p50 ${median(pw).toFixed(2)} ms (${range(pw)}), CPU p50 ${median(pc).toFixed(2)} ms (${range(pc)})`);
-  console.log(`  getBlock of the head (for scale) wall p50 ${median(fw).toFixed(2)} ms (${range(fw)}), CPU p50 ${median(fc).toFixed(2)} ms (${range(fc)})`);
+  console.log(
+    `  proof (getBlockProof + checks)  wall p50 ${median(pw).toFixed(2)} ms (${range(pw)}), CPU p50 ${median(pc).toFixed(2)} ms (${range(pc)})`,
+  );
+  console.log(
+    `  getBlock of the head (for scale) wall p50 ${median(fw).toFixed(2)} ms (${range(fw)}), CPU p50 ${median(fc).toFixed(2)} ms (${range(fc)})`,
+  );
   console.log(`  ratio proof / getBlock: wall ${(median(pw) / median(fw)).toFixed(2)}, CPU ${(median(pc) / median(fc)).toFixed(2)}`);
-  console.log(`  extra liteserver queries per head: ${median(queries)} (max ${Math.max(...queries)}); check time on this thread ${(trust.stats.checkMs / trust.stats.queries).toFixed(2)} ms per proof on average`);
+  console.log(
+    `  extra liteserver queries per head: ${median(queries)} (max ${Math.max(...queries)}); check time on this thread ${(trust.stats.checkMs / trust.stats.queries).toFixed(2)} ms per proof on average`,
+  );
 } finally {
   await node.stop();
 }
 
 const synthetic = syntheticMainnet();
 console.log(`\nmainnet-sized, synthetic (400 validators, ${synthetic.main} for the masterchain, shuffled; ${rounds} rounds):`);
-console.log(`  validator set from a key block's config (once per key block and catchain): p50 ${median(synthetic.setMs).toFixed(2)} ms (${range(synthetic.setMs)})`);
-console.log(`  ${synthetic.main} signatures of a head checked (every head): p50 ${median(synthetic.sigMs).toFixed(2)} ms (${range(synthetic.sigMs)})`);
+console.log(
+  `  validator set from a key block's config (once per key block and catchain): p50 ${median(synthetic.setMs).toFixed(2)} ms (${range(synthetic.setMs)})`,
+);
+console.log(
+  `  ${synthetic.main} signatures of a head checked (every head): p50 ${median(synthetic.sigMs).toFixed(2)} ms (${range(synthetic.sigMs)})`,
+);

@@ -65,7 +65,10 @@ class NoCache {
 if (!requireTonNode()) process.exit(0);
 const { node, running, port } = await startLiteTongate();
 const v2 = `http://127.0.0.1:${port}/api/v2`;
-const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${node.liteserver.port}`, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
+const engine = new LiteSingleEngine({
+  host: `tcp://127.0.0.1:${node.liteserver.port}`,
+  publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64'),
+});
 engine.on('error', () => undefined);
 const direct = new LiteClient({ engine, cacheMap: () => new NoCache() });
 while (!engine.isReady()) await new Promise((r) => setTimeout(r, 50));
@@ -74,7 +77,10 @@ const genesis = node.genesisAddress;
 const genesisRaw = genesis.toRawString();
 
 async function http(path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${v2}/${path}`, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${v2}/${path}`,
+    body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
 }
@@ -135,7 +141,7 @@ const ms = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
 // A fresh network has no basechain block for its first seconds: wait until every read works, then warm up
 // (workers, connections, JIT).
 for (const pair of pairs) {
-  for (let deadline = Date.now() + 60_000; ; ) {
+  for (let deadline = Date.now() + 60_000; ;) {
     try {
       await Promise.all([pair.tongate(), pair.direct?.()]);
       break;
@@ -148,7 +154,14 @@ for (const pair of pairs) {
 }
 
 console.log(`bench:lite  ${samples} interleaved pairs per read, one liteserver on 127.0.0.1 (a one-validator network)`);
-console.log('read'.padEnd(24) + 'tongate p50'.padStart(12) + 'p99'.padStart(11) + 'direct p50'.padStart(12) + 'p99'.padStart(11) + '   added p50   ratio p50');
+console.log(
+  'read'.padEnd(24) +
+    'tongate p50'.padStart(12) +
+    'p99'.padStart(11) +
+    'direct p50'.padStart(12) +
+    'p99'.padStart(11) +
+    '   added p50   ratio p50',
+);
 for (const pair of pairs) {
   const ours: number[] = [];
   const theirs: number[] = [];
@@ -168,7 +181,13 @@ for (const pair of pairs) {
     continue;
   }
   const added = pct(ours, 50) - pct(theirs, 50);
-  console.log(line + ms(pct(theirs, 50)) + ms(pct(theirs, 99)) + `  ${(added >= 0 ? '+' : '') + added.toFixed(2)} ms`.padStart(12) + `${(pct(ours, 50) / pct(theirs, 50)).toFixed(2)}x`.padStart(10));
+  console.log(
+    line +
+      ms(pct(theirs, 50)) +
+      ms(pct(theirs, 99)) +
+      `  ${(added >= 0 ? '+' : '') + added.toFixed(2)} ms`.padStart(12) +
+      `${(pct(ours, 50) / pct(theirs, 50)).toFixed(2)}x`.padStart(10),
+  );
 }
 console.log('(getAddressInformation*: a new address each time, so tongate fetches and checks the proof every time;');
 console.log(' the others are kept per masterchain block: a new block comes every ~2 s.)');
@@ -221,7 +240,10 @@ function accepts(p: number): Promise<boolean> {
 }
 
 async function json(url: string, body?: unknown): Promise<any> {
-  const response = await fetch(url, body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    url,
+    body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   return response.json();
 }
 
@@ -234,7 +256,11 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 }
 
 function externalBoc(to: Address, body: Cell, init?: { code: Cell; data: Cell }): string {
-  return beginCell().store(storeMessage(external({ to, body, init }))).endCell().toBoc().toString('base64');
+  return beginCell()
+    .store(storeMessage(external({ to, body, init })))
+    .endCell()
+    .toBoc()
+    .toString('base64');
 }
 
 async function indexUnderLoad(): Promise<void> {
@@ -249,7 +275,9 @@ async function indexUnderLoad(): Promise<void> {
   const key = keyPairFromSeed(randomBytes(32));
   const hub = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: chain.globalId } });
   const genesisSeqno = await seqnoOf(genesis);
-  await json(`${v2}/sendBoc`, { boc: genesisTransfer(node, genesisSeqno, internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64') });
+  await json(`${v2}/sendBoc`, {
+    boc: genesisTransfer(node, genesisSeqno, internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64'),
+  });
   await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
   const senders = Array.from({ length: walletCount }, () => {
     const k = keyPairFromSeed(randomBytes(32));
@@ -262,7 +290,9 @@ async function indexUnderLoad(): Promise<void> {
     messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
   });
   await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
-  await waitFor('the senders to be funded', async () => (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n));
+  await waitFor('the senders to be funded', async () =>
+    (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n),
+  );
 
   // Signed before the measured window (and before the index's catch-up: signing holds this thread for seconds):
   // the CPU figure is tongate's, not the load generator's ed25519 signing.
@@ -272,7 +302,12 @@ async function indexUnderLoad(): Promise<void> {
   for (let round = 0; round < loadRounds; round++) {
     const signed: string[] = [];
     for (const s of senders) {
-      const body = s.wallet.createTransfer({ seqno: round, secretKey: s.key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: hub.address, value: toNano(0.01) })] });
+      const body = s.wallet.createTransfer({
+        seqno: round,
+        secretKey: s.key.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: hub.address, value: toNano(0.01) })],
+      });
       signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -303,7 +338,8 @@ async function indexUnderLoad(): Promise<void> {
         continue;
       }
       lags.push(Math.max(0, h - i));
-      if (process.env.BENCH_STAGES && h - i > 2) console.log(`  sample: v2 head ${h} v3 last ${i} direct lag ${direct} took ${(performance.now() - t0).toFixed(0)} ms`);
+      if (process.env.BENCH_STAGES && h - i > 2)
+        console.log(`  sample: v2 head ${h} v3 last ${i} direct lag ${direct} took ${(performance.now() - t0).toFixed(0)} ms`);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
@@ -313,7 +349,8 @@ async function indexUnderLoad(): Promise<void> {
   const stage = (n: number) => stages.get(n) ?? (stages.set(n, {}), stages.get(n)!);
   chain.onHead((n) => (stage(n).head = performance.now()));
   const origFeed = chain.follower.feedBlock.bind(chain.follower);
-  chain.follower.feedBlock = (n: number) => origFeed(n).then((b) => ((stage(n).fed = performance.now()), (stage(n).txs = b.transactions.length), b));
+  chain.follower.feedBlock = (n: number) =>
+    origFeed(n).then((b) => ((stage(n).fed = performance.now()), (stage(n).txs = b.transactions.length), b));
   const net = running.networks[0];
   const probe = setInterval(() => {
     const last = chain.masterchainInfo().last.id.seqno - net.indexLag!();
@@ -324,10 +361,12 @@ async function indexUnderLoad(): Promise<void> {
   for (let round = 0; round < loadRounds; round++) {
     const sent = await Promise.all(bocs[round].map((boc) => json(`${v2}/sendBoc`, { boc })));
     const refused = sent.filter((r) => !r.ok);
-    if (refused.length > 0) throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
+    if (refused.length > 0)
+      throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
     // Three wallets polled (not all: the polls would load the process whose CPU is measured), then all checked.
     const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
-    const landed = async (group: typeof senders) => (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
+    const landed = async (group: typeof senders) =>
+      (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
     await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
   }
   const lastSeqno = await head();
@@ -345,13 +384,19 @@ async function indexUnderLoad(): Promise<void> {
   }
   const cpuMs = (cpu.user + cpu.system) / 1000;
   clearInterval(probe);
-  if (process.env.BENCH_STAGES) for (const [n, st] of [...stages].sort((a, b) => a[0] - b[0])) console.log(`  #${n} txs ${st.txs} fed +${((st.fed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms indexed +${((st.indexed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms`);
+  if (process.env.BENCH_STAGES)
+    for (const [n, st] of [...stages].sort((a, b) => a[0] - b[0]))
+      console.log(
+        `  #${n} txs ${st.txs} fed +${((st.fed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms indexed +${((st.indexed ?? NaN) - (st.head ?? NaN)).toFixed(0)} ms`,
+      );
   console.log(
     `live index under load: ${walletCount} wallets x ${loadRounds} rounds, masterchain ${firstSeqno}..${lastSeqno}, ${transactions} transactions in ${(loadMs / 1000).toFixed(1)} s`,
   );
   console.log(
     `  lag behind the network (masterchain blocks, sampled every 200 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)}, max ${Math.max(...lags)} (goal: <= 2 at p99)` +
-      (failedSamples.length > 0 ? `; ${failedSamples.length} of ${lags.length + failedSamples.length} samples failed, e.g. ${failedSamples[0]}` : ''),
+      (failedSamples.length > 0
+        ? `; ${failedSamples.length} of ${lags.length + failedSamples.length} samples failed, e.g. ${failedSamples[0]}`
+        : ''),
   );
   console.log(
     `  process CPU (follower, index threads, HTTP of this load on both sides: sends and polls): ${(cpuMs / Math.max(1, transactions)).toFixed(2)} ms per transaction`,
@@ -382,7 +427,7 @@ async function indexUnderLoad(): Promise<void> {
   // rate and the CPU are measured from the first block written to the last.
   let firstWritten = firstSeqno;
   await waitFor(
-    'the back-fill\'s first block',
+    "the back-fill's first block",
     async () => {
       const info = await json(`${v3b}/masterchainInfo`);
       firstWritten = info.last?.seqno;
@@ -393,7 +438,12 @@ async function indexUnderLoad(): Promise<void> {
   );
   const backfillCpu = process.cpuUsage();
   const started = performance.now();
-  await waitFor('the back-fill', async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1, 600_000, 20);
+  await waitFor(
+    'the back-fill',
+    async () => ((await json(`${v3b}/blocks?workchain=-1&seqno=${lastSeqno}`)).blocks ?? []).length === 1,
+    600_000,
+    20,
+  );
   const backfillS = (performance.now() - started) / 1000;
   const backfillCpuMs = (() => {
     const c = process.cpuUsage(backfillCpu);

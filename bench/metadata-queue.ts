@@ -25,14 +25,24 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const BATCH = 500;
 const RUNS = 3;
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const address = (i: number) => `0:${i.toString(16).toUpperCase().padStart(64, '0')}`;
 
 function items(from: number, count: number, lt: bigint): NftItemRow[] {
   return Array.from({ length: count }, (_, k) => ({
-    address: address(from + k), init: true, index: BigInt(from + k), collection: address(0), owner: address(1),
-    content: { uri: `https://x.example/${from + k}.json` }, lastTxLt: lt, codeHash: Buffer.alloc(32, 1), dataHash: Buffer.alloc(32, 2),
+    address: address(from + k),
+    init: true,
+    index: BigInt(from + k),
+    collection: address(0),
+    owner: address(1),
+    content: { uri: `https://x.example/${from + k}.json` },
+    lastTxLt: lt,
+    codeHash: Buffer.alloc(32, 1),
+    dataHash: Buffer.alloc(32, 2),
   }));
 }
 
@@ -73,27 +83,51 @@ async function bench(store: 'sqlite' | 'postgres'): Promise<void> {
     const inserts: Record<string, number[]> = { with: [], without: [] };
     const updates: Record<string, number[]> = { with: [], without: [] };
     for (let run = 0; run < RUNS; run++) {
-      for (const [name, index] of [['with', withQueue], ['without', without]] as const) inserts[name].push(await writeAll(index, run * ITEMS, 1n, name === 'with'));
+      for (const [name, index] of [
+        ['with', withQueue],
+        ['without', without],
+      ] as const)
+        inserts[name].push(await writeAll(index, run * ITEMS, 1n, name === 'with'));
     }
     for (let run = 0; run < RUNS; run++) {
-      for (const [name, index] of [['with', withQueue], ['without', without]] as const) updates[name].push(await writeAll(index, run * ITEMS, BigInt(run + 2), name === 'with'));
+      for (const [name, index] of [
+        ['with', withQueue],
+        ['without', without],
+      ] as const)
+        updates[name].push(await writeAll(index, run * ITEMS, BigInt(run + 2), name === 'with'));
     }
     const ratio = (xs: number[], ys: number[]) => xs.map((x, i) => (x / ys[i]).toFixed(2)).join(', ');
-    console.log(`${store}: writing ${ITEMS} items with a uri, ms with the enqueue [${inserts.with.map(Math.round)}] without [${inserts.without.map(Math.round)}], ratio per run ${ratio(inserts.with, inserts.without)}`);
-    console.log(`${store}: the same items again (newer lt, same content), ms with [${updates.with.map(Math.round)}] without [${updates.without.map(Math.round)}], ratio per run ${ratio(updates.with, updates.without)}`);
+    console.log(
+      `${store}: writing ${ITEMS} items with a uri, ms with the enqueue [${inserts.with.map(Math.round)}] without [${inserts.without.map(Math.round)}], ratio per run ${ratio(inserts.with, inserts.without)}`,
+    );
+    console.log(
+      `${store}: the same items again (newer lt, same content), ms with [${updates.with.map(Math.round)}] without [${updates.without.map(Math.round)}], ratio per run ${ratio(updates.with, updates.without)}`,
+    );
 
     // The listing: all fetched but 10.
     const pending = Array.from({ length: 10 }, (_, i) => `https://x.example/${Math.floor((i * ITEMS) / 10)}.json`);
-    await driver.write([], [], [
-      `UPDATE token_metadata_queue SET next_attempt_at = NULL WHERE uri NOT IN (${pending.map((uri) => `'${uri}'`).join(', ')})`,
-      `INSERT INTO token_metadata (uri, ok, json, fetched_at) SELECT uri, 1, '{}', 0 FROM token_metadata_queue WHERE next_attempt_at IS NULL`,
-      ...(store === 'postgres' ? ['ANALYZE token_metadata_queue', 'ANALYZE nft_items', 'ANALYZE token_metadata'] : []),
-    ]);
+    await driver.write(
+      [],
+      [],
+      [
+        `UPDATE token_metadata_queue SET next_attempt_at = NULL WHERE uri NOT IN (${pending.map((uri) => `'${uri}'`).join(', ')})`,
+        `INSERT INTO token_metadata (uri, ok, json, fetched_at) SELECT uri, 1, '{}', 0 FROM token_metadata_queue WHERE next_attempt_at IS NULL`,
+        ...(store === 'postgres' ? ['ANALYZE token_metadata_queue', 'ANALYZE nft_items', 'ANALYZE token_metadata'] : []),
+      ],
+    );
     const uriOf = store === 'postgres' ? `TRIM((content)::jsonb ->> 'uri')` : `TRIM(json_extract(content, '$.uri'))`;
     const listings: Array<[string, string, SqlValue[]]> = [
-      ['before', `SELECT DISTINCT u.uri FROM (SELECT ${uriOf} AS uri FROM nft_items WHERE content LIKE '%"uri"%') u
-        WHERE u.uri IS NOT NULL AND NOT EXISTS (SELECT 1 FROM token_metadata m WHERE m.uri = u.uri) LIMIT ?`, [32]],
-      ['after', 'SELECT uri, failures FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?', [Date.now(), 32]],
+      [
+        'before',
+        `SELECT DISTINCT u.uri FROM (SELECT ${uriOf} AS uri FROM nft_items WHERE content LIKE '%"uri"%') u
+        WHERE u.uri IS NOT NULL AND NOT EXISTS (SELECT 1 FROM token_metadata m WHERE m.uri = u.uri) LIMIT ?`,
+        [32],
+      ],
+      [
+        'after',
+        'SELECT uri, failures FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?',
+        [Date.now(), 32],
+      ],
     ];
     const contents = RUNS * ITEMS;
     for (const [name, sql, params] of listings) {
@@ -104,7 +138,9 @@ async function bench(store: 'sqlite' | 'postgres'): Promise<void> {
         rows = (await withQueue.reads.all(sql, params)).length;
         times.push(performance.now() - started);
       }
-      console.log(`${store}: a round's listing at ${contents} contents, ${name} migration 9: ${rows} uris, median ${median(times).toFixed(2)} ms (runs ${times.map((t) => t.toFixed(2)).join(', ')})`);
+      console.log(
+        `${store}: a round's listing at ${contents} contents, ${name} migration 9: ${rows} uris, median ${median(times).toFixed(2)} ms (runs ${times.map((t) => t.toFixed(2)).join(', ')})`,
+      );
     }
   } finally {
     for (const d of drivers) await d.close();

@@ -45,8 +45,18 @@ const RELAY = `
 
 const dir = mkdtempSync(join(tmpdir(), 'tongate-bench-snapshots-'));
 const schema = postgres ? uniqueName('tongate_bench_snap') : undefined;
-const chain = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: TEST_MNEMONIC, dataDir: join(dir, 'chain'), blockIntervalMs: 0 });
-const running = await runIndex({ network: 'testnet', chain, ...(schema ? { databaseUrl: POSTGRES_URL, schema } : { dataDir: join(dir, 'index') }) });
+const chain = await LocalChain.open({
+  network: 'testnet',
+  globalId: -3,
+  faucetMnemonic: TEST_MNEMONIC,
+  dataDir: join(dir, 'chain'),
+  blockIntervalMs: 0,
+});
+const running = await runIndex({
+  network: 'testnet',
+  chain,
+  ...(schema ? { databaseUrl: POSTGRES_URL, schema } : { dataDir: join(dir, 'index') }),
+});
 
 const code: Cell = await compileFuncContract('relay', RELAY);
 const relays: Address[] = [];
@@ -63,9 +73,14 @@ let nonce = 0n;
 let transactions = 0;
 const pick = () => relays[Math.floor(Math.random() * relays.length)];
 function relayExternal(): Buffer {
-  const send = beginCell().store(storeMessageRelaxed(internal({ to: pick(), value: toNano('0.01'), bounce: false }))).endCell();
+  const send = beginCell()
+    .store(storeMessageRelaxed(internal({ to: pick(), value: toNano('0.01'), bounce: false })))
+    .endCell();
   const body = beginCell().storeUint(nonce++, 64).storeRef(send).endCell();
-  return beginCell().store(storeMessage(external({ to: pick(), body }))).endCell().toBoc();
+  return beginCell()
+    .store(storeMessage(external({ to: pick(), body })))
+    .endCell()
+    .toBoc();
 }
 
 /** `count` externals (2 transactions each) in blocks of PER_BLOCK, indexed. */
@@ -91,7 +106,11 @@ async function timed(step: () => Promise<unknown>): Promise<{ ms: number; cpuMs:
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 
-console.log(`bench:snapshots — ${accounts} accounts, ${rounds} rounds per size, index on ${postgres ? 'PostgreSQL' : 'SQLite'}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `bench:snapshots — ${accounts} accounts, ${rounds} rounds per size, index on ${postgres ? 'PostgreSQL' : 'SQLite'}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log('transactions  save p50 (max) ms  cpu ms | restore p50 (max) ms  cpu ms | export ms | restore / export');
 try {
   for (const size of sizes) {

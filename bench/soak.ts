@@ -47,8 +47,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ports = [await freePort(), await freePort()];
 const child = spawn(
   process.execPath,
-  [join(root, 'bin', 'tongate.js'), 'start', '--ephemeral', '--admin-token', ADMIN, '--log-level', 'error',
-    '--network', `mainnet=http://127.0.0.1:${ports[0]}`, '--network', `testnet=http://127.0.0.1:${ports[1]}`],
+  [
+    join(root, 'bin', 'tongate.js'),
+    'start',
+    '--ephemeral',
+    '--admin-token',
+    ADMIN,
+    '--log-level',
+    'error',
+    '--network',
+    `mainnet=http://127.0.0.1:${ports[0]}`,
+    '--network',
+    `testnet=http://127.0.0.1:${ports[1]}`,
+  ],
   // The banner is on stderr; stdout has the log lines.
   { stdio: ['ignore', 'inherit', 'pipe'] },
 );
@@ -82,13 +93,30 @@ function mix(n: number): Array<[weight: number, Request]> {
   const key = { 'x-api-key': keys[n] };
   const json = { ...key, 'content-type': 'application/json' };
   const wallet = faucets[n];
-  const stack = (count: number) => JSON.stringify({ address: wallet, method: 'seqno', stack: Array.from({ length: count }, () => ['num', 1]) });
+  const stack = (count: number) =>
+    JSON.stringify({ address: wallet, method: 'seqno', stack: Array.from({ length: count }, () => ['num', 1]) });
   return [
     [10, { method: 'GET', path: '/api/v2/getMasterchainInfo', headers: key }],
     [10, { method: 'GET', path: `/api/v2/getAddressInformation?address=${wallet}`, headers: key }],
     [8, { method: 'GET', path: `/api/v2/getTransactions?address=${wallet}&limit=10`, headers: key }],
-    [8, { method: 'POST', path: '/api/v2/runGetMethod', headers: json, body: JSON.stringify({ address: wallet, method: 'seqno', stack: [] }) }],
-    [6, { method: 'POST', path: '/api/v2/jsonRPC', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAddressBalance', params: { address: wallet } }) }],
+    [
+      8,
+      {
+        method: 'POST',
+        path: '/api/v2/runGetMethod',
+        headers: json,
+        body: JSON.stringify({ address: wallet, method: 'seqno', stack: [] }),
+      },
+    ],
+    [
+      6,
+      {
+        method: 'POST',
+        path: '/api/v2/jsonRPC',
+        headers: json,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAddressBalance', params: { address: wallet } }),
+      },
+    ],
     [8, { method: 'GET', path: '/api/v3/masterchainInfo', headers: key }],
     [8, { method: 'GET', path: `/api/v3/transactions?account=${wallet}&limit=10`, headers: key }],
     [4, { method: 'GET', path: '/api/v3/blocks?limit=10', headers: key }],
@@ -99,9 +127,33 @@ function mix(n: number): Array<[weight: number, Request]> {
     [3, { method: 'GET', path: `/api/v2/getTransactions?address=${wallet}&lt=9223372036854775808`, headers: key }],
     [3, { method: 'GET', path: '/api/v3/transactions?lt=99999999999999999999', headers: key }],
     [3, { method: 'POST', path: '/api/v2/runGetMethod', headers: json, body: stack(5_000) }],
-    [2, { method: 'POST', path: '/api/v2/runGetMethod', headers: json, body: JSON.stringify({ address: wallet, method: 'seqno', stack: [['constructor', 1], { type: 'toString' }] }) }],
-    [2, { method: 'POST', path: '/api/v2/jsonRPC', headers: json, body: `{"method":"getMasterchainInfo","params":{},"id":${'['.repeat(5000)}${']'.repeat(5000)}}` }],
-    [2, { method: 'POST', path: '/api/v2/estimateFee', headers: json, body: JSON.stringify({ address: wallet, body: 'te6cckEBAQEAIwAIQgIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAKfgqqs=' }) }],
+    [
+      2,
+      {
+        method: 'POST',
+        path: '/api/v2/runGetMethod',
+        headers: json,
+        body: JSON.stringify({ address: wallet, method: 'seqno', stack: [['constructor', 1], { type: 'toString' }] }),
+      },
+    ],
+    [
+      2,
+      {
+        method: 'POST',
+        path: '/api/v2/jsonRPC',
+        headers: json,
+        body: `{"method":"getMasterchainInfo","params":{},"id":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      },
+    ],
+    [
+      2,
+      {
+        method: 'POST',
+        path: '/api/v2/estimateFee',
+        headers: json,
+        body: JSON.stringify({ address: wallet, body: 'te6cckEBAQEAIwAIQgIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAKfgqqs=' }),
+      },
+    ],
     [2, { method: 'GET', path: '/api/v2/getAddressInformation?address=__proto__', headers: key }],
     [2, { method: 'GET', path: `http://127.0.0.1/api/v2/getAddressBalance?address=${wallet}`, headers: key }],
     [2, { method: 'GET', path: '/api/v2/docs/constructor' }],
@@ -153,10 +205,14 @@ async function eventLoop(): Promise<{ p99: number; max: number }> {
 console.log(`tongate soak: ${SECONDS} s in windows of ${WINDOW} s at ${Math.round(LOAD * 100)} % of capacity, both networks`);
 const capacity = await Promise.all([run(0, 10), run(1, 10)]);
 const capacityRps = capacity.map((r) => r.requests.average);
-console.log(`capacity (mix, full speed, both networks at once): ${capacityRps.map((r) => r.toFixed(0)).join(' + ')} req/s, errors ${capacity.map(errorsOf).join(' + ')}`);
+console.log(
+  `capacity (mix, full speed, both networks at once): ${capacityRps.map((r) => r.toFixed(0)).join(' + ')} req/s, errors ${capacity.map(errorsOf).join(' + ')}`,
+);
 await eventLoop(); // reset the event-loop histogram before the soak
 
-console.log('\nwindow  req/s   p50 ms  p99 ms  max ms  errors  2xx     4xx     RSS MiB  loop p99 ms  loop max ms  health p99 ms  health max ms');
+console.log(
+  '\nwindow  req/s   p50 ms  p99 ms  max ms  errors  2xx     4xx     RSS MiB  loop p99 ms  loop max ms  health p99 ms  health max ms',
+);
 const rows: Array<{ rps: number; p99: number; errors: number; rss: number; loopMax: number; health: ProbeReport }> = [];
 for (let elapsed = 0; elapsed < SECONDS; elapsed += WINDOW) {
   const prober = startHealthProber(ports[0]);
@@ -165,7 +221,11 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += WINDOW) {
   for (const failure of health.failures) console.log(`  /healthcheck: ${failure}`);
   const loop = await eventLoop();
   const count = (lo: number, hi: number) =>
-    results.reduce((sum, r) => sum + Object.entries(r.statusCodeStats ?? {}).reduce((s, [c, { count }]) => s + (Number(c) >= lo && Number(c) < hi ? count : 0), 0), 0);
+    results.reduce(
+      (sum, r) =>
+        sum + Object.entries(r.statusCodeStats ?? {}).reduce((s, [c, { count }]) => s + (Number(c) >= lo && Number(c) < hi ? count : 0), 0),
+      0,
+    );
   const row = {
     rps: results.reduce((s, r) => s + r.requests.average, 0),
     p50: Math.max(...results.map((r) => r.latency.p50)),
@@ -178,9 +238,21 @@ for (let elapsed = 0; elapsed < SECONDS; elapsed += WINDOW) {
   };
   rows.push(row);
   console.log(
-    [`${elapsed + WINDOW}s`.padEnd(7), row.rps.toFixed(0).padEnd(7), String(row.p50).padEnd(7), String(row.p99).padEnd(7), String(row.max).padEnd(7),
-      String(row.errors).padEnd(7), String(count(200, 300)).padEnd(7), String(count(400, 500)).padEnd(7), row.rss.toFixed(0).padEnd(8),
-      loop.p99.toFixed(1).padEnd(12), loop.max.toFixed(1).padEnd(12), health.p99Ms.toFixed(1).padEnd(14), health.slowestMs.toFixed(1)].join(' '),
+    [
+      `${elapsed + WINDOW}s`.padEnd(7),
+      row.rps.toFixed(0).padEnd(7),
+      String(row.p50).padEnd(7),
+      String(row.p99).padEnd(7),
+      String(row.max).padEnd(7),
+      String(row.errors).padEnd(7),
+      String(count(200, 300)).padEnd(7),
+      String(count(400, 500)).padEnd(7),
+      row.rss.toFixed(0).padEnd(8),
+      loop.p99.toFixed(1).padEnd(12),
+      loop.max.toFixed(1).padEnd(12),
+      health.p99Ms.toFixed(1).padEnd(14),
+      health.slowestMs.toFixed(1),
+    ].join(' '),
   );
 }
 
@@ -188,14 +260,20 @@ const errors = rows.reduce((s, r) => s + r.errors, 0);
 const growth = rows.length > 1 ? rows[rows.length - 1].rss / rows[0].rss - 1 : 0;
 const p99s = rows.map((r) => r.p99);
 console.log(`\nerrors: ${errors} (target 0)`);
-console.log(`RSS: ${rows[0].rss.toFixed(0)} MiB after the first window, ${rows[rows.length - 1].rss.toFixed(0)} MiB at the end: growth ${(growth * 100).toFixed(1)} % (target < 10 %)`);
-console.log(`p99 latency by window: first ${p99s[0]} ms, last ${p99s[p99s.length - 1]} ms, worst ${Math.max(...p99s)} ms; ratio last/first ${(p99s[p99s.length - 1] / p99s[0]).toFixed(2)}`);
+console.log(
+  `RSS: ${rows[0].rss.toFixed(0)} MiB after the first window, ${rows[rows.length - 1].rss.toFixed(0)} MiB at the end: growth ${(growth * 100).toFixed(1)} % (target < 10 %)`,
+);
+console.log(
+  `p99 latency by window: first ${p99s[0]} ms, last ${p99s[p99s.length - 1]} ms, worst ${Math.max(...p99s)} ms; ratio last/first ${(p99s[p99s.length - 1] / p99s[0]).toFixed(2)}`,
+);
 console.log(`event-loop delay: worst max ${Math.max(...rows.map((r) => r.loopMax)).toFixed(1)} ms over the windows`);
 const healthSlowest = Math.max(...rows.map((r) => r.health.slowestMs));
 console.log(
   `/healthcheck: ${rows.reduce((s, r) => s + r.health.probes, 0)} probes, worst window p99 ${Math.max(...rows.map((r) => r.health.p99Ms)).toFixed(1)} ms, ` +
     `slowest ${healthSlowest.toFixed(1)} ms (target <= ${HEALTH_MS} ms: ${healthSlowest <= HEALTH_MS ? 'met' : 'not met'}); ` +
-    `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
 );
 console.log(`tongate alive at the end: ${child.exitCode === null}`);
 stop();

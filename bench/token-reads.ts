@@ -30,7 +30,10 @@ const OPTIONS: TokenSeedOptions = {
   wallets: Number(process.env.BENCH_WALLETS ?? 100_000),
 };
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function stores(): Promise<Index[]> {
   mkdirSync(DIR, { recursive: true });
@@ -48,22 +51,44 @@ async function main(): Promise<void> {
   for (const index of await stores()) {
     const driver = await storeDriver(index);
     const started = performance.now();
-    if (await ensureTokenRows(driver, OPTIONS)) console.log(`${index.store}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (await ensureTokenRows(driver, OPTIONS))
+      console.log(`${index.store}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     await driver.close();
     const owners = OPTIONS.owners;
     const results: Record<string, Latency> = {};
     await serve(index, async (port) => {
-      results['/jetton/wallets?owner_address=X'] = await latency(port, owners.map((o) => `/api/v3/jetton/wallets?owner_address=${o}`), REQUESTS);
-      results['/jetton/transfers?owner_address=X&limit=10'] = await latency(port, owners.map((o) => `/api/v3/jetton/transfers?owner_address=${o}&limit=10`), REQUESTS);
-      results['/nft/items?owner_address=X&limit=10'] = await latency(port, owners.map((o) => `/api/v3/nft/items?owner_address=${o}&limit=10`), REQUESTS);
-      results['/jetton/wallets?jetton_address=M&limit=10'] = await latency(port, Array.from({ length: 100 }, (_, i) => `/api/v3/jetton/wallets?jetton_address=${tokenMasterAddress(i)}&limit=10`), REQUESTS);
+      results['/jetton/wallets?owner_address=X'] = await latency(
+        port,
+        owners.map((o) => `/api/v3/jetton/wallets?owner_address=${o}`),
+        REQUESTS,
+      );
+      results['/jetton/transfers?owner_address=X&limit=10'] = await latency(
+        port,
+        owners.map((o) => `/api/v3/jetton/transfers?owner_address=${o}&limit=10`),
+        REQUESTS,
+      );
+      results['/nft/items?owner_address=X&limit=10'] = await latency(
+        port,
+        owners.map((o) => `/api/v3/nft/items?owner_address=${o}&limit=10`),
+        REQUESTS,
+      );
+      results['/jetton/wallets?jetton_address=M&limit=10'] = await latency(
+        port,
+        Array.from({ length: 100 }, (_, i) => `/api/v3/jetton/wallets?jetton_address=${tokenMasterAddress(i)}&limit=10`),
+        REQUESTS,
+      );
     });
     console.log(`\n${index.store} (load ${load()}):`);
-    for (const [name, l] of Object.entries(results)) console.log(`  ${name.padEnd(44)} p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  max ${l.max.toFixed(1)} ms (target p99 <= 10)`);
+    for (const [name, l] of Object.entries(results))
+      console.log(
+        `  ${name.padEnd(44)} p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  max ${l.max.toFixed(1)} ms (target p99 <= 10)`,
+      );
     console.log(`  the query of /jetton/transfers?owner_address=X&limit=10 alone, OR form vs two merged index scans (load ${load()}):`);
     for (const f of await ownerTransferForms(index, owners, [0, 100, 5000], FORM_ROUNDS)) {
       const ms = (x: { p50: number; p99: number }) => `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms`;
-      console.log(`    owner rank ${String(f.rank).padEnd(5)} (${f.rows} transfers): OR ${ms(f.or)}, merged ${ms(f.merged)}, ratio of p50s ${(f.or.p50 / f.merged.p50).toFixed(1)}`);
+      console.log(
+        `    owner rank ${String(f.rank).padEnd(5)} (${f.rows} transfers): OR ${ms(f.or)}, merged ${ms(f.merged)}, ratio of p50s ${(f.or.p50 / f.merged.p50).toFixed(1)}`,
+      );
     }
     await index.close();
   }

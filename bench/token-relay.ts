@@ -29,7 +29,10 @@ const WALLETS = Number(process.env.BENCH_WALLETS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PASSES = Number(process.env.BENCH_PASSES ?? 7);
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function main(): Promise<void> {
   console.log(`bench:token-relay — ${WALLETS} jetton wallets, ${ROUNDS} rounds of transfers, ${PASSES} passes; load ${load()}`);
@@ -51,10 +54,21 @@ async function main(): Promise<void> {
   /** One block's asks: get_wallet_data of every wallet, and the master for a few owners (detection's cross-check). */
   const asksOf = (seqno: number) => [
     ...jettonWallets.map((w) => () => relay(raw(w), 'get_wallet_data', null, seqno)),
-    ...owners.slice(0, 4).map((owner) => () => relay(raw(master), 'get_wallet_address', serializeTuple([{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }]).toBoc(), seqno)),
+    ...owners
+      .slice(0, 4)
+      .map(
+        (owner) => () =>
+          relay(
+            raw(master),
+            'get_wallet_address',
+            serializeTuple([{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }]).toBoc(),
+            seqno,
+          ),
+      ),
   ];
   const check = (a: Awaited<ReturnType<typeof relay>>) => {
-    if (a.getMethodResult.error !== undefined || a.getMethodResult.exitCode !== 0) throw new Error(`relay: ${JSON.stringify(a.getMethodResult)}`);
+    if (a.getMethodResult.error !== undefined || a.getMethodResult.exitCode !== 0)
+      throw new Error(`relay: ${JSON.stringify(a.getMethodResult)}`);
   };
 
   const perCall: number[] = [];
@@ -84,13 +98,19 @@ async function main(): Promise<void> {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   if (workerCpu.burst.length > 0) {
     const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
-    console.log(`read workers' CPU per get-method: a block's calls at once ${median(workerCpu.burst).toFixed(2)} ms (${range(workerCpu.burst)}), one at a time ${median(workerCpu.single).toFixed(2)} ms (${range(workerCpu.single)})`);
+    console.log(
+      `read workers' CPU per get-method: a block's calls at once ${median(workerCpu.burst).toFixed(2)} ms (${range(workerCpu.burst)}), one at a time ${median(workerCpu.single).toFixed(2)} ms (${range(workerCpu.single)})`,
+    );
     console.log(`  at once / one at a time: ${(median(workerCpu.burst) / median(workerCpu.single)).toFixed(2)}`);
   }
   const sorted = [...perCall].sort((a, b) => a - b);
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
-  console.log(`  ${calls} calls per pass at ${head - firstSeqno} masterchain seqnos behind the head; per pass: ${perCall.map(us).join(', ')}`);
-  console.log(`main thread busy per relayed get-method: ${us(sorted[Math.floor(sorted.length / 2)])} (${us(sorted[0])}..${us(sorted.at(-1)!)}); load ${load()}`);
+  console.log(
+    `  ${calls} calls per pass at ${head - firstSeqno} masterchain seqnos behind the head; per pass: ${perCall.map(us).join(', ')}`,
+  );
+  console.log(
+    `main thread busy per relayed get-method: ${us(sorted[Math.floor(sorted.length / 2)])} (${us(sorted[0])}..${us(sorted.at(-1)!)}); load ${load()}`,
+  );
 }
 
 main().catch((error) => {

@@ -55,7 +55,10 @@ const ROUND_MS = 1000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 interface Run {
@@ -157,14 +160,15 @@ async function main(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const off = await produce(false);
     const on = await produce(true);
-    if (off.detected !== 0 || on.detected === 0) throw new Error(`detection: ${on.detected} transfer rows with it, ${off.detected} without (expected some, none)`);
+    if (off.detected !== 0 || on.detected === 0)
+      throw new Error(`detection: ${on.detected} transfer rows with it, ${off.detected} without (expected some, none)`);
     if (MINTS > 0 && (off.detectedItems !== 0 || on.detectedItems === 0)) {
       throw new Error(`detection: ${on.detectedItems} NFT items with it, ${off.detectedItems} without (expected some, none)`);
     }
-    ratios.production.push((off.wallMs / off.transactions) / (on.wallMs / on.transactions));
-    ratios.ingestion.push((off.indexedMs / off.transactions) / (on.indexedMs / on.transactions));
-    ratios.cpu.push((on.cpuMs / on.transactions) / (off.cpuMs / off.transactions));
-    ratios.main.push((on.mainMs / on.transactions) / (off.mainMs / off.transactions));
+    ratios.production.push(off.wallMs / off.transactions / (on.wallMs / on.transactions));
+    ratios.ingestion.push(off.indexedMs / off.transactions / (on.indexedMs / on.transactions));
+    ratios.cpu.push(on.cpuMs / on.transactions / (off.cpuMs / off.transactions));
+    ratios.main.push(on.mainMs / on.transactions / (off.mainMs / off.transactions));
     console.log(
       `  run ${i + 1}: off ${fmt(off.wallMs / off.transactions)} ms/tx sealed, ${fmt(off.indexedMs / off.transactions)} indexed, ${fmt(off.cpuMs / off.transactions)} CPU, ` +
         `${fmt(off.mainMs / off.transactions)} main thread; on ${fmt(on.wallMs / on.transactions)} / ${fmt(on.indexedMs / on.transactions)} / ${fmt(on.cpuMs / on.transactions)} / ` +
@@ -192,7 +196,9 @@ async function main(): Promise<void> {
   console.log(`main thread busy per transaction, on / off:                        ${summary(ratios.main)}`);
   if (perCall.main.length > 0) {
     console.log(`main thread CPU per transaction, on / off:                         ${summary(mainCpu)}`);
-    console.log(`detection's CPU per get-method by thread (ms; main, tx workers, index threads + their emulator worker, read workers + V8/libuv helpers): ${THREAD_GROUPS.map((g) => `${g} ${summary(perCall[g])}`).join(', ')}`);
+    console.log(
+      `detection's CPU per get-method by thread (ms; main, tx workers, index threads + their emulator worker, read workers + V8/libuv helpers): ${THREAD_GROUPS.map((g) => `${g} ${summary(perCall[g])}`).join(', ')}`,
+    );
   }
 }
 

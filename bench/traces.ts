@@ -31,7 +31,10 @@ const SCHEMA = process.env.BENCH_SCHEMA ?? 'tongate_bench_v3';
 const ACCOUNTS = 10_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const accounts = Array.from({ length: ACCOUNTS }, (_, i) => formatRawUpper(syntheticAccount(i)));
 
 interface Sample {
@@ -74,7 +77,14 @@ async function render(reader: IndexReader, page: TracePage) {
 
 async function stages(label: string, driver: SqlReads): Promise<void> {
   const reader = new IndexReader(driver);
-  const names = ['page query (one statement)', 'page query (two, before)', 'render (queries + text)', 'whole page (one statement)', 'whole page (two, before)', 'lookup (index only)'];
+  const names = [
+    'page query (one statement)',
+    'page query (two, before)',
+    'render (queries + text)',
+    'whole page (one statement)',
+    'whole page (two, before)',
+    'lookup (index only)',
+  ];
   const samples = names.map((): Sample => ({ ms: [], cpu: [] }));
   const pick = (i: number, k: number) => accounts[(i * 7919 + k * 3001) % accounts.length];
   for (let round = 0; round < 2; round++) {
@@ -86,7 +96,8 @@ async function stages(label: string, driver: SqlReads): Promise<void> {
       const two = () => timed(into(1), () => twoStatementPage(reader, pick(i, 1)));
       const page = i % 2 === 0 ? await one().then(async (p) => (await two(), p)) : await two().then(one);
       await timed(into(2), () => render(reader, page));
-      const wholeNow = () => timed(into(3), async () => render(reader, await reader.tracePage({ account: pick(i, 2) }, 'desc', PAGE, LIMITS)));
+      const wholeNow = () =>
+        timed(into(3), async () => render(reader, await reader.tracePage({ account: pick(i, 2) }, 'desc', PAGE, LIMITS)));
       const wholeBefore = () => timed(into(4), async () => render(reader, await twoStatementPage(reader, pick(i, 3))));
       if (i % 2 === 0) await wholeNow().then(wholeBefore);
       else await wholeBefore().then(wholeNow);
@@ -104,14 +115,18 @@ async function overHttp(index: Index): Promise<void> {
     const l = await latency(port, paths, REQUESTS);
     const used = process.cpuUsage(cpu);
     // latency() sends as many warm-up requests as measured ones: CPU over both.
-    console.log(`  HTTP /traces?account=X&limit=10     p50 ${l.p50.toFixed(2)} p99 ${l.p99.toFixed(2)} max ${l.max.toFixed(1)} ms; process CPU ${((used.user + used.system) / 1000 / (2 * REQUESTS)).toFixed(2)} ms/request (load ${load()})`);
+    console.log(
+      `  HTTP /traces?account=X&limit=10     p50 ${l.p50.toFixed(2)} p99 ${l.p99.toFixed(2)} max ${l.max.toFixed(1)} ms; process CPU ${((used.user + used.system) / 1000 / (2 * REQUESTS)).toFixed(2)} ms/request (load ${load()})`,
+    );
   });
   for (let i = 0; i < 3; i++) {
     const page: Sample = { ms: [], cpu: [] };
     const rows = await index.reader.tracePage({}, 'desc', { limit: 1000, offset: 0 }, LIMITS);
     const text = await timed(page, () => render(index.reader, rows));
     const carried = (text.text.match(/"transactions_order"/g) ?? []).length;
-    console.log(`  /traces?limit=1000 render          ${page.ms[0].toFixed(0)} ms, CPU ${page.cpu[0].toFixed(0)} ms, ${(text.text.length / 2 ** 20).toFixed(1)} MiB, ${carried} of ${rows.traces.length} traces with transactions (${rows.traces.reduce((n, r) => n + r.transactions, 0)} transactions listed)`);
+    console.log(
+      `  /traces?limit=1000 render          ${page.ms[0].toFixed(0)} ms, CPU ${page.cpu[0].toFixed(0)} ms, ${(text.text.length / 2 ** 20).toFixed(1)} MiB, ${carried} of ${rows.traces.length} traces with transactions (${rows.traces.reduce((n, r) => n + r.transactions, 0)} transactions listed)`,
+    );
   }
 }
 
@@ -119,8 +134,12 @@ async function main(): Promise<void> {
   console.log(`bench:traces — ${DIR}, schema ${SCHEMA}, load ${load()}`);
   for (const store of ['sqlite', 'postgres'] as const) {
     const started = performance.now();
-    const index = await openIndex(store === 'sqlite' ? { network: 'bench', dataDir: DIR } : { network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA });
-    console.log(`${store}: opened in ${((performance.now() - started) / 1000).toFixed(1)} s (migrations included), ${(await index.reader.counts()).transactions} transactions`);
+    const index = await openIndex(
+      store === 'sqlite' ? { network: 'bench', dataDir: DIR } : { network: 'bench', databaseUrl: DATABASE_URL, schema: SCHEMA },
+    );
+    console.log(
+      `${store}: opened in ${((performance.now() - started) / 1000).toFixed(1)} s (migrations included), ${(await index.reader.counts()).transactions} transactions`,
+    );
     await stages(store, index.reads);
     await overHttp(index);
     await index.close();

@@ -88,17 +88,42 @@ function spawnTongate(args: string[], nodeArgs: string[] = []) {
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return Object.assign(child, { output: () => ({ stdout, stderr }) });
 }
-const upstream = spawnTongate(['start', ...common, '--network', `mainnet=${upstreamBase}`, '--network', `testnet=http://127.0.0.1:${upstreamTestnetPort}`]);
+const upstream = spawnTongate([
+  'start',
+  ...common,
+  '--network',
+  `mainnet=${upstreamBase}`,
+  '--network',
+  `testnet=http://127.0.0.1:${upstreamTestnetPort}`,
+]);
 await waitForOutput(upstream, (out) => out.includes('ready in'));
 const frontSpawnedAt = Date.now();
 const mark = (what: string) => process.env.BENCH_FRONT_OUT && console.error(`[front +${Date.now() - frontSpawnedAt} ms] ${what}`);
-const front = spawnTongate([
-  'start', ...common, '--network', `mainnet=${frontBase}`, '--backend', 'mainnet=upstream',
-  '--upstream-v2', `mainnet=${upstreamBase}/api/v2`, '--upstream-v3', `mainnet=${upstreamBase}/api/v3`,
-  '--upstream-cache', 'mainnet=0', '--upstream-key', 'mainnet=bench-upstream-key',
-  '--network', `testnet=http://127.0.0.1:${frontTestnetPort}`, '--backend', 'testnet=upstream',
-  '--upstream-v2', `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
-], (process.env.BENCH_FRONT_NODE_ARGS ?? '').split(' ').filter(Boolean));
+const front = spawnTongate(
+  [
+    'start',
+    ...common,
+    '--network',
+    `mainnet=${frontBase}`,
+    '--backend',
+    'mainnet=upstream',
+    '--upstream-v2',
+    `mainnet=${upstreamBase}/api/v2`,
+    '--upstream-v3',
+    `mainnet=${upstreamBase}/api/v3`,
+    '--upstream-cache',
+    'mainnet=0',
+    '--upstream-key',
+    'mainnet=bench-upstream-key',
+    '--network',
+    `testnet=http://127.0.0.1:${frontTestnetPort}`,
+    '--backend',
+    'testnet=upstream',
+    '--upstream-v2',
+    `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
+  ],
+  (process.env.BENCH_FRONT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+);
 await waitForOutput(front, (out) => out.includes('ready in'));
 
 // The same upstream 20 ms away, for the single flight figure: a TCP relay that holds each request chunk --remote-ms
@@ -122,8 +147,16 @@ const relay = createServer((client: Socket) => {
 await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve));
 const remoteFrontPort = await freePort();
 const remoteFront = spawnTongate([
-  'start', ...common, '--network', `mainnet=http://127.0.0.1:${remoteFrontPort}`, '--backend', 'mainnet=upstream',
-  '--upstream-v2', `mainnet=http://127.0.0.1:${relayPort}/api/v2`, '--upstream-cache', 'mainnet=0',
+  'start',
+  ...common,
+  '--network',
+  `mainnet=http://127.0.0.1:${remoteFrontPort}`,
+  '--backend',
+  'mainnet=upstream',
+  '--upstream-v2',
+  `mainnet=http://127.0.0.1:${relayPort}/api/v2`,
+  '--upstream-cache',
+  'mainnet=0',
 ]);
 await waitForOutput(remoteFront, (out) => out.includes('ready in'));
 // The reference hops of the latency figure, before the same upstream.
@@ -154,7 +187,11 @@ process.on('exit', stopAll);
 const accounts = Array.from({ length: 1000 }, (_, i) => `0:${i.toString(16).padStart(4, '0').repeat(16)}`);
 await Promise.all(
   accounts.slice(0, 40).map((address) =>
-    fetch(`${upstreamBase}/devnet/fund`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ address, amount: '1000000000' }) }).then(async (r) => {
+    fetch(`${upstreamBase}/devnet/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ address, amount: '1000000000' }),
+    }).then(async (r) => {
       if (r.status !== 200) throw new Error(`fund: ${r.status} ${await r.text()}`);
     }),
   ),
@@ -209,8 +246,14 @@ async function throughput(base: string, load: Load): Promise<{ rps: number; tota
     duration: seconds,
     requests: [{ method: 'GET', setupRequest: (request: { path: string }) => ({ ...request, path: load.path(i++) }) }],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.name} at ${base}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
-  return { rps: result.requests.average, total: result.requests.total, frontCpuMs: cpuMs(front.pid!) - frontCpu, upstreamCpuMs: cpuMs(upstream.pid!) - upstreamCpu };
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${load.name} at ${base}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    frontCpuMs: cpuMs(front.pid!) - frontCpu,
+    upstreamCpuMs: cpuMs(upstream.pid!) - upstreamCpu,
+  };
 }
 
 const ARMS = ['direct', 'via', 'proxy', 'relay'] as const;
@@ -221,7 +264,12 @@ type Arm = (typeof ARMS)[number];
  * relay), so all meet the same moments. The relay passes the Host header on as it is: the upstream's own.
  */
 async function paced(load: Load): Promise<Record<Arm, number[]>> {
-  const origins: Record<Arm, string> = { direct: upstreamBase, via: frontBase, proxy: `http://127.0.0.1:${proxyHopPort}`, relay: `http://127.0.0.1:${relayHopPort}` };
+  const origins: Record<Arm, string> = {
+    direct: upstreamBase,
+    via: frontBase,
+    proxy: `http://127.0.0.1:${proxyHopPort}`,
+    relay: `http://127.0.0.1:${relayHopPort}`,
+  };
   const pools = Object.fromEntries(ARMS.map((arm) => [arm, new Pool(origins[arm], { connections: 16 })])) as Record<Arm, Pool>;
   const headers: Record<Arm, Record<string, string>> = { direct: {}, via: {}, proxy: {}, relay: { host: `127.0.0.1:${upstreamPort}` } };
   const latencies = Object.fromEntries(ARMS.map((arm) => [arm, [] as number[]])) as Record<Arm, number[]>;
@@ -236,7 +284,11 @@ async function paced(load: Load): Promise<Record<Arm, number[]>> {
     pending.push(
       (async () => {
         const t0 = performance.now();
-        const { statusCode, body } = await pools[arm].request({ path: load.path(Math.floor(n / ARMS.length)), method: 'GET', headers: headers[arm] });
+        const { statusCode, body } = await pools[arm].request({
+          path: load.path(Math.floor(n / ARMS.length)),
+          method: 'GET',
+          headers: headers[arm],
+        });
         await body.arrayBuffer();
         if (statusCode !== 200) throw new Error(`${load.name} (${arm}): ${statusCode}`);
         latencies[arm].push(performance.now() - t0);
@@ -259,12 +311,18 @@ async function frontLoopP99(): Promise<number> {
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const spread = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}..${Math.max(...xs).toFixed(digits)}`;
 const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
 
 for (const base of [upstreamBase, frontBase]) await autocannon({ url: `${base}/api/v2/getMasterchainInfo`, connections, duration: 2 }); // warm-up both
-console.log(`bench:upstream: upstream, front and load in three processes on one machine (${execFileSync('nproc').toString().trim()} CPUs, load average ${loadAverage()}); ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds`);
+console.log(
+  `bench:upstream: upstream, front and load in three processes on one machine (${execFileSync('nproc').toString().trim()} CPUs, load average ${loadAverage()}); ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds`,
+);
 
 function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -295,14 +353,24 @@ for (const load of loads) {
     pinnedRatios.push(pinnedVia.rps / pinnedDirect.rps);
   }
   if (figures.has('throughput')) {
-  console.log(`  shared: req/s direct ${median(directRps).toFixed(0)}, through tongate ${median(viaRps).toFixed(0)}: ratio ${median(ratios).toFixed(2)} (rounds ${list(ratios)}; target >= 0.80)`);
-  console.log(`  pinned: req/s direct ${median(pinnedDirectRps).toFixed(0)}, through tongate ${median(pinnedViaRps).toFixed(0)}: ratio ${median(pinnedRatios).toFixed(2)} (rounds ${list(pinnedRatios)}; upstream alone on CPU 1, load and front on CPU 0)`);
+    console.log(
+      `  shared: req/s direct ${median(directRps).toFixed(0)}, through tongate ${median(viaRps).toFixed(0)}: ratio ${median(ratios).toFixed(2)} (rounds ${list(ratios)}; target >= 0.80)`,
+    );
+    console.log(
+      `  pinned: req/s direct ${median(pinnedDirectRps).toFixed(0)}, through tongate ${median(pinnedViaRps).toFixed(0)}: ratio ${median(pinnedRatios).toFixed(2)} (rounds ${list(pinnedRatios)}; upstream alone on CPU 1, load and front on CPU 0)`,
+    );
     const f = median(frontCpu);
-  const u = median(upstreamCpu);
-  console.log(`  CPU per request: front ${f.toFixed(0)} µs (${spread(frontCpu, 0)}), upstream ${u.toFixed(0)} µs (${spread(upstreamCpu, 0)}): the proxy costs ${(f / u).toFixed(2)}x the upstream's answer`);
+    const u = median(upstreamCpu);
+    console.log(
+      `  CPU per request: front ${f.toFixed(0)} µs (${spread(frontCpu, 0)}), upstream ${u.toFixed(0)} µs (${spread(upstreamCpu, 0)}): the proxy costs ${(f / u).toFixed(2)}x the upstream's answer`,
+    );
   }
 
-  const added = { via: { p50: [] as number[], p99: [] as number[] }, proxy: { p50: [] as number[], p99: [] as number[] }, relay: { p50: [] as number[], p99: [] as number[] } };
+  const added = {
+    via: { p50: [] as number[], p99: [] as number[] },
+    proxy: { p50: [] as number[], p99: [] as number[] },
+    relay: { p50: [] as number[], p99: [] as number[] },
+  };
   const overProxy99: number[] = [];
   const loopP99: number[] = [];
   for (let round = 0; round < rounds && figures.has('latency'); round++) {
@@ -317,26 +385,35 @@ for (const load of loads) {
     overProxy99.push(quantile(arms.via, 0.99) - quantile(arms.proxy, 0.99));
   }
   if (figures.has('latency')) {
-    const figure = (arm: 'via' | 'proxy' | 'relay') => `added p50 ${median(added[arm].p50).toFixed(3)} ms (${spread(added[arm].p50, 3)}), p99 ${median(added[arm].p99).toFixed(3)} ms (${spread(added[arm].p99, 3)})`;
-    console.log(`  at ${rate} req/s in all, ${rate / ARMS.length} per arm (direct, tongate, minimal proxy, TCP relay in turn; load average ${loadAverage()}):`);
+    const figure = (arm: 'via' | 'proxy' | 'relay') =>
+      `added p50 ${median(added[arm].p50).toFixed(3)} ms (${spread(added[arm].p50, 3)}), p99 ${median(added[arm].p99).toFixed(3)} ms (${spread(added[arm].p99, 3)})`;
+    console.log(
+      `  at ${rate} req/s in all, ${rate / ARMS.length} per arm (direct, tongate, minimal proxy, TCP relay in turn; load average ${loadAverage()}):`,
+    );
     console.log(`    through tongate:       ${figure('via')} (target p99 <= 1 ms)`);
     console.log(`    through a minimal fastify + undici proxy: ${figure('proxy')}`);
     console.log(`    through a TCP relay:   ${figure('relay')}`);
-    console.log(`    tongate's p99 minus the minimal proxy's: ${median(overProxy99).toFixed(3)} ms (${spread(overProxy99, 3)}); the front's event-loop delay p99 ${median(loopP99).toFixed(1)} ms (${spread(loopP99, 1)})`);
+    console.log(
+      `    tongate's p99 minus the minimal proxy's: ${median(overProxy99).toFixed(3)} ms (${spread(overProxy99, 3)}); the front's event-loop delay p99 ${median(loopP99).toFixed(1)} ms (${spread(loopP99, 1)})`,
+    );
   }
 }
 
 // --- single flight -----------------------------------------------------------------------------
 /** getMasterchainInfo calls the upstream answered for a network (its own request metrics). */
 async function upstreamCalls(network: string): Promise<number> {
-  const line = new RegExp(`tongate_http_requests_total\\{network="${network}",version="v2",method="getMasterchainInfo",status="200"\\} (\\d+)`).exec(await metricsOf(upstreamPort));
+  const line = new RegExp(
+    `tongate_http_requests_total\\{network="${network}",version="v2",method="getMasterchainInfo",status="200"\\} (\\d+)`,
+  ).exec(await metricsOf(upstreamPort));
   return line ? Number(line[1]) : 0;
 }
 /** v2 health checks (getMasterchainInfo) sent by the fronts to a network of the upstream. */
 async function healthChecks(network: string): Promise<number> {
   let sum = 0;
   for (const port of [frontPort, frontTestnetPort, remoteFrontPort]) {
-    for (const match of (await metricsOf(port)).matchAll(/tongate_upstream_health_checks_total\{network="[^"]+",upstream="([^"]+)"\} (\d+)/g)) {
+    for (const match of (await metricsOf(port)).matchAll(
+      /tongate_upstream_health_checks_total\{network="[^"]+",upstream="([^"]+)"\} (\d+)/g,
+    )) {
       const url = new URL(match[1]);
       const target = Number(url.port) === relayPort ? upstreamPort : Number(url.port);
       const served = target === upstreamPort ? 'mainnet' : 'testnet'; // the upstream serves testnet on its own port
@@ -378,7 +455,8 @@ if (!figures.has('single-flight')) {
 const alone = await singleFlight('mainnet', frontPort);
 const remote = await singleFlight('mainnet', remoteFrontPort);
 const withCache = await singleFlight('testnet', frontTestnetPort);
-const checked = (r: { checks: number[] }) => (r.checks.some((n) => n > 0) ? ` (health checks in the same windows, not counted: ${r.checks.join(', ')})` : '');
+const checked = (r: { checks: number[] }) =>
+  r.checks.some((n) => n > 0) ? ` (health checks in the same windows, not counted: ${r.checks.join(', ')})` : '';
 console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upstream calls made for the clients per round (target 1):`);
 console.log(`  cache off, local upstream:             ${alone.calls.join(', ')}${checked(alone)}`);
 console.log(`  cache off, upstream ${remoteMs} ms away:         ${remote.calls.join(', ')}${checked(remote)}`);

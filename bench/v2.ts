@@ -45,7 +45,10 @@ const config = loadConfig({
 const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
 const base = `http://127.0.0.1:${port}`;
 // The local chain's v4r2 faucet: a deployed wallet with a seqno.
-const wallet = (running.networks[0].chain as DevnetChain).faucets().find((f) => f.kind === 'v4r2')!.address.toString();
+const wallet = (running.networks[0].chain as DevnetChain)
+  .faucets()
+  .find((f) => f.kind === 'v4r2')!
+  .address.toString();
 
 interface Target {
   name: string;
@@ -88,7 +91,8 @@ await autocannon({ url: `${base}/api/v2/getMasterchainInfo`, connections, durati
 for (let round = 0; round < rounds; round++) {
   for (const target of targets) {
     const result = await autocannon({ url: base, connections, duration: seconds, requests: [target.request] });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
     runs.get(target.name)!.push(result);
   }
 }
@@ -100,7 +104,9 @@ const summary = targets.map((t) => {
   return { name: t.name, rps: mean(results.map((r) => r.requests.average)), p99: mean(results.map((r) => r.latency.p99)) };
 });
 const baseline = summary[0];
-console.log(`v2 under load: ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds, server and autocannon in one process, access off`);
+console.log(
+  `v2 under load: ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds, server and autocannon in one process, access off`,
+);
 for (const s of summary) {
   // autocannon measures latency in whole milliseconds: a baseline p99 of 0 has no ratio.
   const p99Ratio = baseline.p99 > 0 ? (s.p99 / baseline.p99).toFixed(2) : `n/a (baseline p99 under autocannon's 1 ms resolution)`;

@@ -43,9 +43,14 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 /** How long /healthcheck is probed while the deep-offset client runs. */
 const STALL_MS = Number(process.env.BENCH_STALL_MS ?? 5000);
 const FAUCET_MNEMONIC =
-  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(
+    ' ',
+  );
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 interface Latency {
@@ -57,14 +62,23 @@ interface Latency {
 
 function summary(times: number[]): Latency {
   const sorted = [...times].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.floor(sorted.length * 0.99)], max: sorted[sorted.length - 1], count: sorted.length };
+  return {
+    p50: sorted[Math.floor(sorted.length * 0.5)],
+    p99: sorted[Math.floor(sorted.length * 0.99)],
+    max: sorted[sorted.length - 1],
+    count: sorted.length,
+  };
 }
 
 /**
  * An HTTP client in a thread of its own (its pauses are not the server's): `count` requests one at a time
  * (after as many warm-up ones), or, with `forMs`, requests until that much time has passed. ms per request.
  */
-function client(port: number, paths: string[], options: { count?: number; forMs?: number; warm?: boolean }): { done: Promise<number[]>; stop(): void } {
+function client(
+  port: number,
+  paths: string[],
+  options: { count?: number; forMs?: number; warm?: boolean },
+): { done: Promise<number[]>; stop(): void } {
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     const { Agent, request } = require('node:http');
@@ -92,7 +106,9 @@ function client(port: number, paths: string[], options: { count?: number; forMs?
   `;
   const worker = new Worker(code, { eval: true, workerData: { port, paths, ...options } });
   const done = new Promise<number[]>((resolve, reject) => {
-    worker.once('message', (reply: number[] | { error: string }) => (Array.isArray(reply) ? resolve(reply) : reject(new Error(reply.error))));
+    worker.once('message', (reply: number[] | { error: string }) =>
+      Array.isArray(reply) ? resolve(reply) : reject(new Error(reply.error)),
+    );
     worker.once('error', reject);
   }).finally(() => void worker.terminate());
   return { done, stop: () => worker.postMessage('stop') };
@@ -101,11 +117,20 @@ function client(port: number, paths: string[], options: { count?: number; forMs?
 /** A gateway serving `reader` as mainnet's index, for the time of `work`. */
 async function serve(reader: IndexReader, work: (port: number) => Promise<void>): Promise<void> {
   const port = await freePort();
-  const config = loadConfig({ flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`mainnet=http://127.0.0.1:${port}`] }, env: {} });
+  const config = loadConfig({
+    flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`mainnet=http://127.0.0.1:${port}`] },
+    env: {},
+  });
   const chain = await LocalChain.open({ network: 'mainnet', globalId: -239, faucetMnemonic: FAUCET_MNEMONIC });
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
-  const gateway = createGateway({ config, networks: [{ ...config.networks[0], testOnly: false, chain, index: reader }], clock: systemClock, logger, access });
+  const gateway = createGateway({
+    config,
+    networks: [{ ...config.networks[0], testOnly: false, chain, index: reader }],
+    clock: systemClock,
+    logger,
+    access,
+  });
   await gateway.listen();
   try {
     await work(port);
@@ -174,11 +199,16 @@ function print(label: string, r: Round): void {
     const l = r.latency[name];
     console.log(`  ${label}  ${name.padEnd(34)} p50 ${fmt(l.p50)} ms  p99 ${fmt(l.p99)} ms  max ${fmt(l.max, 1)} ms`);
   }
-  console.log(`  ${label}  /healthcheck during deep offsets   p50 ${fmt(r.health.p50)} ms  p99 ${fmt(r.health.p99)} ms  max ${fmt(r.health.max, 1)} ms  (${r.health.count} requests; ${r.deep.count} deep-offset requests, p50 ${fmt(r.deep.p50, 1)} ms; event-loop delay p99 ${fmt(r.loopP99Ms, 1)} ms, longest ${fmt(r.stallMs, 1)} ms)`);
+  console.log(
+    `  ${label}  /healthcheck during deep offsets   p50 ${fmt(r.health.p50)} ms  p99 ${fmt(r.health.p99)} ms  max ${fmt(r.health.max, 1)} ms  (${r.health.count} requests; ${r.deep.count} deep-offset requests, p50 ${fmt(r.deep.p50, 1)} ms; event-loop delay p99 ${fmt(r.loopP99Ms, 1)} ms, longest ${fmt(r.stallMs, 1)} ms)`,
+  );
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(SOURCE)) throw new Error(`no seeded index at ${SOURCE}: node --import tsx scripts/seed-index.ts --transactions 200000 --data-dir /tmp/seed200k --network bench`);
+  if (!existsSync(SOURCE))
+    throw new Error(
+      `no seeded index at ${SOURCE}: node --import tsx scripts/seed-index.ts --transactions 200000 --data-dir /tmp/seed200k --network bench`,
+    );
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(join(DIR, 'bench'), { recursive: true });
   copyFileSync(SOURCE, join(DIR, 'bench', 'index.sqlite'));
@@ -192,7 +222,9 @@ async function main(): Promise<void> {
   const accountRows = await pool.all('SELECT account FROM latest_account_states ORDER BY account LIMIT 2000');
   const accounts = accountRows.map((row) => text(row.account));
   const deepOffset = Math.max(0, counts.transactions - 1000);
-  console.log(`bench:v3-reads: ${counts.transactions} transactions, ${counts.accounts} accounts; ${REQUESTS} requests per endpoint, deep offset ${deepOffset}, ${ROUNDS} rounds; load ${load()}`);
+  console.log(
+    `bench:v3-reads: ${counts.transactions} transactions, ${counts.accounts} accounts; ${REQUESTS} requests per endpoint, deep offset ${deepOffset}, ${ROUNDS} rounds; load ${load()}`,
+  );
   const ratios: Record<string, number[]> = {};
   const stalls: { sync: number[]; pool: number[] } = { sync: [], pool: [] };
   const loopP99: { sync: number[]; pool: number[] } = { sync: [], pool: [] };
@@ -203,7 +235,9 @@ async function main(): Promise<void> {
     const after = await round(index.reader, accounts, deepOffset);
     console.log(`round ${i} (load ${load()})`);
     console.log(`  sync  reader.transactions(account X, 10), no HTTP  p50 ${fmt(directSync.p50, 3)} ms  p99 ${fmt(directSync.p99, 3)} ms`);
-    console.log(`  pool  reader.transactions(account X, 10), no HTTP  p50 ${fmt(directPool.p50, 3)} ms  p99 ${fmt(directPool.p99, 3)} ms  (hop: +${fmt((directPool.p50 - directSync.p50) * 1000, 0)} us at p50)`);
+    console.log(
+      `  pool  reader.transactions(account X, 10), no HTTP  p50 ${fmt(directPool.p50, 3)} ms  p99 ${fmt(directPool.p99, 3)} ms  (hop: +${fmt((directPool.p50 - directSync.p50) * 1000, 0)} us at p50)`,
+    );
     (ratios['reader call, no HTTP, p50'] ??= []).push(directPool.p50 / directSync.p50);
     (ratios['reader call, no HTTP, p99'] ??= []).push(directPool.p99 / directSync.p99);
     print('sync', before);
@@ -223,8 +257,12 @@ async function main(): Promise<void> {
     const sorted = [...values].sort((a, b) => a - b);
     console.log(`  ${name.padEnd(48)} ${values.map((v) => fmt(v)).join('  ')}   (median ${fmt(sorted[Math.floor(sorted.length / 2)])})`);
   }
-  console.log(`  longest event-loop stall during deep offsets: sync ${stalls.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${stalls.pool.map((v) => fmt(v, 1)).join(' / ')} ms`);
-  console.log(`  event-loop delay p99 during deep offsets: sync ${loopP99.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${loopP99.pool.map((v) => fmt(v, 1)).join(' / ')} ms`);
+  console.log(
+    `  longest event-loop stall during deep offsets: sync ${stalls.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${stalls.pool.map((v) => fmt(v, 1)).join(' / ')} ms`,
+  );
+  console.log(
+    `  event-loop delay p99 during deep offsets: sync ${loopP99.sync.map((v) => fmt(v, 1)).join(' / ')} ms, pool ${loopP99.pool.map((v) => fmt(v, 1)).join(' / ')} ms`,
+  );
   await index.close();
   rmSync(DIR, { recursive: true, force: true });
 }

@@ -64,7 +64,10 @@ const TOKENS: TokenSeedOptions = {
   blocks: Math.ceil(TARGET / 500),
 };
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 async function openStores(): Promise<Index[]> {
@@ -93,7 +96,9 @@ async function seed(indexes: Index[]): Promise<void> {
     const result = await seedIndexes(missing, TARGET, { accounts: ACCOUNTS }, undefined, (done) => {
       if (done % 50_000 < 500) process.stdout.write(`\r  ${done} transactions, ${fmt((performance.now() - started) / 1000, 0)} s`);
     });
-    console.log(`\n  seed: ${fmt(result.transactions / (result.wallMs / 1000), 0)} tx/s into ${missing.map((i) => i.store).join(' and ')} at once, generation included (${fmt(result.generateMs / 1000)} s of ${fmt(result.wallMs / 1000)} s)`);
+    console.log(
+      `\n  seed: ${fmt(result.transactions / (result.wallMs / 1000), 0)} tx/s into ${missing.map((i) => i.store).join(' and ')} at once, generation included (${fmt(result.generateMs / 1000)} s of ${fmt(result.wallMs / 1000)} s)`,
+    );
   }
   for (const index of indexes) {
     const driver = await storeDriver(index);
@@ -121,7 +126,9 @@ const ANALYZED = ['blocks', 'shard_state', 'transactions', 'messages', 'account_
  */
 async function ingestion(index: Index): Promise<{ wall: number; cpuUsPerTx: number }> {
   const first = Math.max(1, (await index.reader.lastMasterchainSeqno()) + 1);
-  const blocks = [...syntheticBlocks(INGEST_TRANSACTIONS / 500, { accounts: ACCOUNTS, firstSeqno: first })].map((b) => packBlock(feedFromIndexed(b)));
+  const blocks = [...syntheticBlocks(INGEST_TRANSACTIONS / 500, { accounts: ACCOUNTS, firstSeqno: first })].map((b) =>
+    packBlock(feedFromIndexed(b)),
+  );
   const writer = new WorkerWriter(index.location);
   try {
     // Warm-up: the threads start, compile, and open their connection before the clock starts.
@@ -162,7 +169,6 @@ async function sizeBytes(index: Index): Promise<number> {
   }
 }
 
-
 async function endpointLatencies(index: Index): Promise<Record<string, Latency>> {
   const messages = await index.reader.messages({}, 'desc', { limit: 1000, offset: 0 });
   const hashes = messages.map((m) => encodeURIComponent(m.hash.toString('base64')));
@@ -170,18 +176,46 @@ async function endpointLatencies(index: Index): Promise<Record<string, Latency>>
   const densest = accounts[0];
   const results: Record<string, Latency> = {};
   await serve(index, async (port) => {
-    results['/transactions?account=X&limit=10'] = await latency(port, accounts.map((a) => `/api/v3/transactions?account=${a}&limit=10`), REQUESTS);
+    results['/transactions?account=X&limit=10'] = await latency(
+      port,
+      accounts.map((a) => `/api/v3/transactions?account=${a}&limit=10`),
+      REQUESTS,
+    );
     results['/blocks?limit=10'] = await latency(port, ['/api/v3/blocks?limit=10'], REQUESTS);
-    results['/messages?msg_hash=H'] = await latency(port, hashes.map((h) => `/api/v3/messages?msg_hash=${h}`), REQUESTS);
+    results['/messages?msg_hash=H'] = await latency(
+      port,
+      hashes.map((h) => `/api/v3/messages?msg_hash=${h}`),
+      REQUESTS,
+    );
     results['/masterchainInfo'] = await latency(port, ['/api/v3/masterchainInfo'], REQUESTS);
-    results['/traces?account=X&limit=10'] = await latency(port, accounts.map((a) => `/api/v3/traces?account=${a}&limit=10`), REQUESTS);
-    results['/jetton/wallets?owner_address=X'] = await latency(port, accounts.map((a) => `/api/v3/jetton/wallets?owner_address=${a}`), REQUESTS);
-    results['/jetton/transfers?owner_address=X&limit=10'] = await latency(port, accounts.map((a) => `/api/v3/jetton/transfers?owner_address=${a}&limit=10`), REQUESTS);
-    results['/nft/items?owner_address=X&limit=10'] = await latency(port, accounts.map((a) => `/api/v3/nft/items?owner_address=${a}&limit=10`), REQUESTS);
+    results['/traces?account=X&limit=10'] = await latency(
+      port,
+      accounts.map((a) => `/api/v3/traces?account=${a}&limit=10`),
+      REQUESTS,
+    );
+    results['/jetton/wallets?owner_address=X'] = await latency(
+      port,
+      accounts.map((a) => `/api/v3/jetton/wallets?owner_address=${a}`),
+      REQUESTS,
+    );
+    results['/jetton/transfers?owner_address=X&limit=10'] = await latency(
+      port,
+      accounts.map((a) => `/api/v3/jetton/transfers?owner_address=${a}&limit=10`),
+      REQUESTS,
+    );
+    results['/nft/items?owner_address=X&limit=10'] = await latency(
+      port,
+      accounts.map((a) => `/api/v3/nft/items?owner_address=${a}&limit=10`),
+      REQUESTS,
+    );
     // The densest owner alone: the worst case of the skew, not a realistic mix (a quarter as many requests).
     const few = Math.max(100, REQUESTS >> 2);
     results['  densest owner: /jetton/wallets'] = await latency(port, [`/api/v3/jetton/wallets?owner_address=${densest}`], few);
-    results['  densest owner: /jetton/transfers'] = await latency(port, [`/api/v3/jetton/transfers?owner_address=${densest}&limit=10`], few);
+    results['  densest owner: /jetton/transfers'] = await latency(
+      port,
+      [`/api/v3/jetton/transfers?owner_address=${densest}&limit=10`],
+      few,
+    );
     results['  densest owner: /nft/items'] = await latency(port, [`/api/v3/nft/items?owner_address=${densest}&limit=10`], few);
   });
   return results;
@@ -228,7 +262,10 @@ async function produce(withIndex: boolean): Promise<ProductionRun> {
       sendMode: SendMode.PAY_GAS_SEPARATELY,
       messages: [internal({ to: wallets[(i + 1) % WALLETS].wallet.address, value: toNano('0.01'), body: 'bench' })],
     });
-    const boc = beginCell().store(storeMessage(external({ to: w.wallet.address, body, init: w.seqno === 0 ? w.wallet.init : undefined }))).endCell().toBoc();
+    const boc = beginCell()
+      .store(storeMessage(external({ to: w.wallet.address, body, init: w.seqno === 0 ? w.wallet.init : undefined })))
+      .endCell()
+      .toBoc();
     w.seqno++;
     await chain.sendExternal(boc);
   };
@@ -280,7 +317,8 @@ async function productionCost() {
     runs.with.push(await produce(true));
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const perTx = (list: ProductionRun[], key: 'wallMs' | 'indexedMs' | 'cpuMs' | 'handOffMs') => median(list.map((r) => r[key] / r.transactions));
+  const perTx = (list: ProductionRun[], key: 'wallMs' | 'indexedMs' | 'cpuMs' | 'handOffMs') =>
+    median(list.map((r) => r[key] / r.transactions));
   return {
     wallWithout: perTx(runs.without, 'wallMs'),
     wallWith: perTx(runs.with, 'wallMs'),
@@ -300,9 +338,16 @@ async function main(): Promise<void> {
     const counts = await index.reader.counts();
     const bytes = await sizeBytes(index);
     const latencies = await endpointLatencies(index);
-    console.log(`\n${index.store}: ${counts.transactions} transactions, ${counts.messages} messages, ${counts.blocks} blocks, ${counts.accounts} accounts; ${await densestHoldings(index)} (load ${load()})`);
-    if (rate) console.log(`  ingestion            ${fmt(rate.wall, 0)} tx/s wall (target >= 5000), ${fmt(rate.cpuUsPerTx, 0)} us CPU per transaction (all threads)`);
-    console.log(`  size                 ${fmt(bytes / 2 ** 20)} MiB, ${fmt(bytes / counts.transactions * 1e6 / 2 ** 30, 2)} GiB per million transactions`);
+    console.log(
+      `\n${index.store}: ${counts.transactions} transactions, ${counts.messages} messages, ${counts.blocks} blocks, ${counts.accounts} accounts; ${await densestHoldings(index)} (load ${load()})`,
+    );
+    if (rate)
+      console.log(
+        `  ingestion            ${fmt(rate.wall, 0)} tx/s wall (target >= 5000), ${fmt(rate.cpuUsPerTx, 0)} us CPU per transaction (all threads)`,
+      );
+    console.log(
+      `  size                 ${fmt(bytes / 2 ** 20)} MiB, ${fmt(((bytes / counts.transactions) * 1e6) / 2 ** 30, 2)} GiB per million transactions`,
+    );
     for (const [name, l] of Object.entries(latencies)) {
       console.log(`  ${name.padEnd(44)} p50 ${fmt(l.p50, 2)} ms  p99 ${fmt(l.p99, 2)} ms  max ${fmt(l.max, 1)} ms (target p99 <= 10)`);
     }
@@ -313,15 +358,25 @@ async function main(): Promise<void> {
     const fresh = await openIndex({ network: 'bench-fresh' });
     const small = await ingestion(fresh);
     await fresh.close();
-    console.log(`\nsqlite, empty index: ingestion ${fmt(small.wall, 0)} tx/s wall, ${fmt(small.cpuUsPerTx, 0)} us CPU per transaction (${INGEST_TRANSACTIONS} transactions into an empty index)`);
+    console.log(
+      `\nsqlite, empty index: ingestion ${fmt(small.wall, 0)} tx/s wall, ${fmt(small.cpuUsPerTx, 0)} us CPU per transaction (${INGEST_TRANSACTIONS} transactions into an empty index)`,
+    );
   }
   if (PRODUCTION_RUNS > 0) {
     const cost = await productionCost();
     console.log(`\nblock production (local chain, wallet transfers, medians of ${PRODUCTION_RUNS} runs each; load ${load()}):`);
-    console.log(`  wall  without index ${fmt(cost.wallWithout, 2)} ms/tx (${fmt(1000 / cost.wallWithout, 0)} tx/s), with index ${fmt(cost.wallWith, 2)} ms/tx (${fmt(1000 / cost.wallWith, 0)} tx/s): ${fmt((cost.wallWith / cost.wallWithout - 1) * 100)} % (target <= 10 %)`);
-    console.log(`        with index, until the index held every block: ${fmt(cost.indexedWith, 2)} ms/tx (${fmt((cost.indexedWith / cost.wallWithout - 1) * 100)} %)`);
-    console.log(`  CPU   without index ${fmt(cost.cpuWithout, 2)} ms/tx, with index ${fmt(cost.cpuWith, 2)} ms/tx (all threads): the index adds ${fmt((cost.cpuWith / cost.cpuWithout - 1) * 100)} % CPU`);
-    console.log(`  the producing thread hands blocks to the index in ${fmt(cost.handOff, 3)} ms/tx = ${fmt((cost.handOff / cost.wallWithout) * 100)} % of production time`);
+    console.log(
+      `  wall  without index ${fmt(cost.wallWithout, 2)} ms/tx (${fmt(1000 / cost.wallWithout, 0)} tx/s), with index ${fmt(cost.wallWith, 2)} ms/tx (${fmt(1000 / cost.wallWith, 0)} tx/s): ${fmt((cost.wallWith / cost.wallWithout - 1) * 100)} % (target <= 10 %)`,
+    );
+    console.log(
+      `        with index, until the index held every block: ${fmt(cost.indexedWith, 2)} ms/tx (${fmt((cost.indexedWith / cost.wallWithout - 1) * 100)} %)`,
+    );
+    console.log(
+      `  CPU   without index ${fmt(cost.cpuWithout, 2)} ms/tx, with index ${fmt(cost.cpuWith, 2)} ms/tx (all threads): the index adds ${fmt((cost.cpuWith / cost.cpuWithout - 1) * 100)} % CPU`,
+    );
+    console.log(
+      `  the producing thread hands blocks to the index in ${fmt(cost.handOff, 3)} ms/tx = ${fmt((cost.handOff / cost.wallWithout) * 100)} % of production time`,
+    );
   }
 }
 

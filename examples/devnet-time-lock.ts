@@ -17,7 +17,9 @@ const devnet = new DevnetClient({ endpoint, adminToken: process.env.TONGATE_ADMI
 
 // The lock, in FunC, compiled: op 1 sends its whole balance to the owner once now() >= unlock_time (else exit
 // code 100). Data: unlock_time:uint32 owner:MsgAddress.
-const LOCK_CODE = Cell.fromBase64('te6cckEBBgEAXgABFP8A9KQT9LzyyAsBAgFiAgMAZtBsMSDXScEgkTDg0x8wwwHc7UTQ0x/4I1i+8uBk+kAwcIAQyMsFWM8WIfoCy2rJgwb7AAIBIAQFABG8lpdqJoa4WPwACb3Bb8EcyOsxFQ==');
+const LOCK_CODE = Cell.fromBase64(
+  'te6cckEBBgEAXgABFP8A9KQT9LzyyAsBAgFiAgMAZtBsMSDXScEgkTDg0x8wwwHc7UTQ0x/4I1i+8uBk+kAwcIAQyMsFWM8WIfoCy2rJgwb7AAIBIAQFABG8lpdqJoa4WPwACb3Bb8EcyOsxFQ==',
+);
 const WITHDRAW = beginCell().storeUint(1, 32).endCell();
 
 // A new wallet, funded by the network's faucet (that block is mined by the call itself).
@@ -27,7 +29,13 @@ await devnet.fund(wallet.address, toNano(10));
 
 // A lock that opens in one hour of chain time.
 const { utime: now } = await devnet.time();
-const init = { code: LOCK_CODE, data: beginCell().storeUint(now + 3600, 32).storeAddress(wallet.address).endCell() };
+const init = {
+  code: LOCK_CODE,
+  data: beginCell()
+    .storeUint(now + 3600, 32)
+    .storeAddress(wallet.address)
+    .endCell(),
+};
 const lock = contractAddress(0, init);
 let seqno = 0;
 async function sendToLock(value: bigint, body?: Cell, deploy = false): Promise<void> {

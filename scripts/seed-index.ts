@@ -158,7 +158,9 @@ function transaction(input: TxInput, newStateHash: Buffer): Transaction {
       destroyed: false,
     },
   };
-  const raw = beginCell().store(storeTransaction(tx as Transaction)).endCell();
+  const raw = beginCell()
+    .store(storeTransaction(tx as Transaction))
+    .endCell();
   return { ...tx, raw, hash: () => raw.hash() };
 }
 
@@ -237,7 +239,14 @@ export function* syntheticBlocks(blocks: number, options: SeedOptions = {}, samp
       const value = 1_000_000n + BigInt(payment % 1000);
       const external: Message = {
         info: { type: 'external-in', dest: sender.address, importFee: 0n },
-        body: beginCell().storeBuffer(sha('signature', payment)).storeBuffer(sha('signature2', payment)).storeUint(WALLET_ID, 32).storeUint(now + 60, 32).storeUint(sender.seqno, 32).storeUint(0, 8).endCell(),
+        body: beginCell()
+          .storeBuffer(sha('signature', payment))
+          .storeBuffer(sha('signature2', payment))
+          .storeUint(WALLET_ID, 32)
+          .storeUint(now + 60, 32)
+          .storeUint(sender.seqno, 32)
+          .storeUint(0, 8)
+          .endCell(),
       };
       lt += 1n;
       const sentLt = lt;
@@ -259,9 +268,15 @@ export function* syntheticBlocks(blocks: number, options: SeedOptions = {}, samp
       };
       sender.seqno += 1;
       sender.balance -= value + 3_000_000n;
-      pending.push({ wallet: sender, tx: { wallet: sender, lt: sentLt, now, inMessage: external, outMessages: [internalMessage], fee: 2_989_000n } });
+      pending.push({
+        wallet: sender,
+        tx: { wallet: sender, lt: sentLt, now, inMessage: external, outMessages: [internalMessage], fee: 2_989_000n },
+      });
       lt += 2n;
-      pending.push({ wallet: receiver, tx: { wallet: receiver, lt, now, inMessage: internalMessage, outMessages: [], fee: 30_000n, credit: value } });
+      pending.push({
+        wallet: receiver,
+        tx: { wallet: receiver, lt, now, inMessage: internalMessage, outMessages: [], fee: 30_000n, credit: value },
+      });
       receiver.balance += value - 30_000n;
       lt += 1n;
       if (sample && payment % 97 === 0) sample.messageHashes.push(beginCell().store(storeMessage(internalMessage)).endCell().hash());
@@ -279,7 +294,10 @@ export function* syntheticBlocks(blocks: number, options: SeedOptions = {}, samp
     }
     const endLt = lt + 1n;
     const accountsAfter = [...finalStates].map(([wallet, shardAccount]) => ({ address: wallet.address, shardAccount }));
-    const shard = { ...header(shardId, now, startLt, endLt, transactions.length, previousShard), masterRef: { workchain: -1, shard: WHOLE, seqno } };
+    const shard = {
+      ...header(shardId, now, startLt, endLt, transactions.length, previousShard),
+      masterRef: { workchain: -1, shard: WHOLE, seqno },
+    };
     const mcId = blockId(-1, seqno);
     const masterchain = { ...header(mcId, now, startLt, endLt, 0, previousMc), shardBlocks: [shardId] };
     previousMc = mcId;
@@ -301,7 +319,11 @@ export interface SeedResult {
  * Sends packed blocks to the writers as the chain's attachment does: up to WRITE_WINDOW in flight,
  * each written by every writer. `blocks` may take its time to yield each one (generation).
  */
-export async function writeWindowed(writers: WorkerWriter[], blocks: Iterable<PackedBlock>, onCommitted?: (block: PackedBlock) => void): Promise<void> {
+export async function writeWindowed(
+  writers: WorkerWriter[],
+  blocks: Iterable<PackedBlock>,
+  onCommitted?: (block: PackedBlock) => void,
+): Promise<void> {
   const inFlight: Promise<void>[] = [];
   for (const block of blocks) {
     if (inFlight.length >= WRITE_WINDOW) await inFlight.shift();
@@ -355,7 +377,13 @@ export async function seedIndexes(
 }
 
 /** seedIndexes for one index. */
-export async function seedIndex(index: Index, transactions: number, options: SeedOptions = {}, sample?: SeedSample, progress?: (done: number) => void): Promise<SeedResult> {
+export async function seedIndex(
+  index: Index,
+  transactions: number,
+  options: SeedOptions = {},
+  sample?: SeedSample,
+  progress?: (done: number) => void,
+): Promise<SeedResult> {
   return seedIndexes([index], transactions, options, sample, progress);
 }
 
@@ -369,13 +397,20 @@ async function main(): Promise<void> {
       network: { type: 'string', default: 'bench' },
     },
   });
-  const index = await openIndex({ network: values.network!, dataDir: values['data-dir'], databaseUrl: values['database-url'], schema: values.schema });
+  const index = await openIndex({
+    network: values.network!,
+    dataDir: values['data-dir'],
+    databaseUrl: values['database-url'],
+    schema: values.schema,
+  });
   const total = Number(values.transactions);
   const started = performance.now();
   const result = await seedIndex(index, total, {}, undefined, (done) => {
     if (done % 50_000 < 500) process.stdout.write(`\r${done} transactions, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   });
-  console.log(`\n${result.transactions} transactions in ${result.blocks} blocks: ${(result.transactions / (result.wallMs / 1000)).toFixed(0)} tx/s (${(result.wallMs / 1000).toFixed(1)} s, of which generation ${(result.generateMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `\n${result.transactions} transactions in ${result.blocks} blocks: ${(result.transactions / (result.wallMs / 1000)).toFixed(0)} tx/s (${(result.wallMs / 1000).toFixed(1)} s, of which generation ${(result.generateMs / 1000).toFixed(1)} s)`,
+  );
   await index.close();
 }
 

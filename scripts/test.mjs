@@ -26,7 +26,10 @@ const checkout = fileURLToPath(new URL('..', import.meta.url));
 let lint = process.env.TONGATE_LINT === '1' || (filters.length === 0 && resolve(process.cwd()) === resolve(checkout));
 lint &&= process.env.TONGATE_LINT === '1'; // off by default until the tree is formatted and lint-clean: delete this line then
 if (lint) {
-  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./lint.mjs', import.meta.url))], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./lint.mjs', import.meta.url))], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trimEnd();
   // In TAP every line of it is a comment, so a TAP reader still reads the tests that follow.
   if (output !== '') console.log(reporterKind === 'tap' ? output.replace(/^/gm, '# ') : output);
@@ -36,7 +39,9 @@ if (lint) {
   }
 }
 
-const files = walk('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
+const files = walk('test')
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // Run alone, after the others: test/chain/lite runs a real TON validator (~80 % of a core), so it neither slows their
 // tests nor is slowed by them; test/fuzz sends megabyte bodies to a tongate while it checks that the process stays
@@ -48,7 +53,12 @@ const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
 // which a follower of mainnet meets in the chain's history.
 const groups = [
   { name: 'together', files: together, concurrency },
-  ...['ton-node', 'ton-node-simplex'].map((network) => ({ name: `lite on ${network}`, files: lite, concurrency: '1', env: { TONGATE_TON_NETWORK: network } })),
+  ...['ton-node', 'ton-node-simplex'].map((network) => ({
+    name: `lite on ${network}`,
+    files: lite,
+    concurrency: '1',
+    env: { TONGATE_TON_NETWORK: network },
+  })),
   { name: 'fuzz', files: fuzz, concurrency: '1' },
 ];
 const reporter = fileURLToPath(new URL('./test-reporter.mjs', import.meta.url));
@@ -60,12 +70,25 @@ const missing = [];
 let status = 0;
 for (const [index, group] of groups.entries()) {
   if (group.files.length === 0) continue;
-  if (group.env) console.log(`# ${Object.entries(group.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  if (group.env)
+    console.log(
+      `# ${Object.entries(group.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
   const summaryFile = join(summaries, `${index}.json`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${group.concurrency}`, '--test-timeout=300000',
-      `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...group.files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${group.concurrency}`,
+      '--test-timeout=300000',
+      `--test-reporter=${reporter}`,
+      '--test-reporter-destination=stdout',
+      ...group.files,
+    ],
     { stdio: 'inherit', env: { ...process.env, ...group.env, TONGATE_TEST_SUMMARY: summaryFile, TONGATE_TEST_REPORTER: reporterKind } },
   );
   if (result.status !== 0) status = result.status ?? 1;

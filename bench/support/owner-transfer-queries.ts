@@ -17,17 +17,38 @@ export interface FormTimes {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-export async function ownerTransferForms(index: Index, owners: readonly string[], ranks: readonly number[], rounds: number): Promise<FormTimes[]> {
+export async function ownerTransferForms(
+  index: Index,
+  owners: readonly string[],
+  ranks: readonly number[],
+  rounds: number,
+): Promise<FormTimes[]> {
   const out: FormTimes[] = [];
   for (const rank of ranks) {
     const owner = owners[rank];
     const orderBy = 'tx_lt DESC, tx_hash DESC';
-    const or = { sql: `SELECT * FROM jetton_transfers WHERE tx_aborted = 0 AND (source IN (?) OR destination IN (?)) ORDER BY ${orderBy} LIMIT 10 OFFSET 0`, params: [owner, owner] };
-    const merged = eitherColumnPage({ table: 'jetton_transfers', columns: ['source', 'destination'], values: [owner], shared: new Where().add('tx_aborted = 0'), orderBy, page: { offset: 0, limit: 10 } });
-    const [{ n }] = await index.reads.all('SELECT COUNT(*) AS n FROM jetton_transfers WHERE tx_aborted = 0 AND (source = ? OR destination = ?)', [owner, owner]);
+    const or = {
+      sql: `SELECT * FROM jetton_transfers WHERE tx_aborted = 0 AND (source IN (?) OR destination IN (?)) ORDER BY ${orderBy} LIMIT 10 OFFSET 0`,
+      params: [owner, owner],
+    };
+    const merged = eitherColumnPage({
+      table: 'jetton_transfers',
+      columns: ['source', 'destination'],
+      values: [owner],
+      shared: new Where().add('tx_aborted = 0'),
+      orderBy,
+      page: { offset: 0, limit: 10 },
+    });
+    const [{ n }] = await index.reads.all(
+      'SELECT COUNT(*) AS n FROM jetton_transfers WHERE tx_aborted = 0 AND (source = ? OR destination = ?)',
+      [owner, owner],
+    );
     const times = { or: [] as number[], merged: [] as number[] };
     for (let i = 0; i < rounds * 1.2; i++) {
-      for (const [name, q] of [['or', or], ['merged', merged]] as const) {
+      for (const [name, q] of [
+        ['or', or],
+        ['merged', merged],
+      ] as const) {
         const started = performance.now();
         const rows = await index.reads.all(q.sql, q.params);
         const took = performance.now() - started;

@@ -30,7 +30,11 @@ if (mode === 'relay') {
   const pool = new Pool(target, { connections: 16 });
   const app = Fastify();
   app.all('/*', async (request, reply) => {
-    const { statusCode, headers, body } = await pool.request({ path: request.url, method: request.method, headers: { accept: 'application/json' } });
+    const { statusCode, headers, body } = await pool.request({
+      path: request.url,
+      method: request.method,
+      headers: { accept: 'application/json' },
+    });
     const bytes = Buffer.from(await body.arrayBuffer());
     return reply.code(statusCode).header('content-type', headers['content-type']).send(bytes);
   });

@@ -27,7 +27,9 @@ import { nftCode } from '../../test/contracts/support/code.js';
 import { addressOf, compileContracts } from '../../test/api/v2/support/contracts.js';
 
 export const FAUCET_MNEMONIC =
-  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(
+    ' ',
+  );
 
 /** TON each minted item is deployed with (the collection forwards it to the item). */
 const ITEM_AMOUNT = toNano('0.05');
@@ -75,7 +77,13 @@ export function signer(seedByte: number): Signer {
 
 /** The wallet's external message carrying `messages`, signed, as a BoC (with the wallet's StateInit at seqno 0). */
 export function signedExternal(s: Signer, seqno: number, validUntil: number, messages: ReturnType<typeof internal>[]): Buffer {
-  const body = s.wallet.createTransfer({ seqno, secretKey: s.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, timeout: validUntil, messages });
+  const body = s.wallet.createTransfer({
+    seqno,
+    secretKey: s.keys.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    timeout: validUntil,
+    messages,
+  });
   return beginCell()
     .store(storeMessage(external({ to: s.wallet.address, body, init: seqno === 0 ? s.wallet.init : undefined })))
     .endCell()
@@ -83,7 +91,16 @@ export function signedExternal(s: Signer, seqno: number, validUntil: number, mes
 }
 
 function transferBody(queryId: number, to: Address) {
-  return beginCell().storeUint(0x0f8a7ea5, 32).storeUint(queryId, 64).storeCoins(1n).storeAddress(to).storeAddress(to).storeBit(false).storeCoins(0n).storeBit(false).endCell();
+  return beginCell()
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(queryId, 64)
+    .storeCoins(1n)
+    .storeAddress(to)
+    .storeAddress(to)
+    .storeBit(false)
+    .storeCoins(0n)
+    .storeBit(false)
+    .endCell();
 }
 
 /** The chain with the master, every jetton wallet and the collection deployed and sealed (two blocks after the deploys). */
@@ -99,7 +116,12 @@ export async function openTokenChain({ wallets, mints = 0 }: TokenChainOptions):
   const owners = Array.from({ length: wallets }, (_, i) => signer(100 + i));
   const masterInit = {
     code: code.jettonMaster,
-    data: beginCell().storeCoins(1_000_000n).storeAddress(owners[0].wallet.address).storeRef(beginCell().storeUint(1, 8).storeStringTail('https://x/j.json').endCell()).storeRef(code.jettonWallet).endCell(),
+    data: beginCell()
+      .storeCoins(1_000_000n)
+      .storeAddress(owners[0].wallet.address)
+      .storeRef(beginCell().storeUint(1, 8).storeStringTail('https://x/j.json').endCell())
+      .storeRef(code.jettonWallet)
+      .endCell(),
   };
   const master = addressOf(masterInit);
   const jettonWallets = owners.map((o) => {
@@ -131,11 +153,22 @@ export async function openTokenChain({ wallets, mints = 0 }: TokenChainOptions):
   // Deploys (each wallet's seqno 0): the master (by the first owner), each owner's jetton wallet minted 1000,
   // the collection (by the minter, an empty body: it answers nothing).
   const deploys = owners.map((o, i) => {
-    const messages = [internal({ to: jettonWallets[i].address, value: toNano('0.5'), bounce: false, init: jettonWallets[i].init, body: beginCell().storeCoins(1000n).endCell() })];
+    const messages = [
+      internal({
+        to: jettonWallets[i].address,
+        value: toNano('0.5'),
+        bounce: false,
+        init: jettonWallets[i].init,
+        body: beginCell().storeCoins(1000n).endCell(),
+      }),
+    ];
     if (i === 0) messages.push(internal({ to: master, value: toNano('0.5'), bounce: false, init: masterInit }));
     return signedExternal(o, 0, nowValid(), messages);
   });
-  if (minter !== null) deploys.push(signedExternal(minter, 0, nowValid(), [internal({ to: collection!, value: toNano('1'), bounce: false, init: collectionInit! })]));
+  if (minter !== null)
+    deploys.push(
+      signedExternal(minter, 0, nowValid(), [internal({ to: collection!, value: toNano('1'), bounce: false, init: collectionInit! })]),
+    );
   await send(deploys);
   await chain.produceBlock();
   await chain.produceBlock();
@@ -144,7 +177,13 @@ export async function openTokenChain({ wallets, mints = 0 }: TokenChainOptions):
   const signRound = (round: number, validUntil: number): Buffer[] => {
     const seqno = round + 1;
     const messages = owners.map((o, i) =>
-      signedExternal(o, seqno, validUntil, [internal({ to: jettonWallets[i].address, value: toNano('0.05'), body: transferBody(round, owners[(i + 1) % wallets].wallet.address) })]),
+      signedExternal(o, seqno, validUntil, [
+        internal({
+          to: jettonWallets[i].address,
+          value: toNano('0.05'),
+          body: transferBody(round, owners[(i + 1) % wallets].wallet.address),
+        }),
+      ]),
     );
     if (minter !== null) {
       const items = itemIndexes(round).map((index) => ({
@@ -154,7 +193,9 @@ export async function openTokenChain({ wallets, mints = 0 }: TokenChainOptions):
         content: beginCell().storeStringTail(`${index}.json`).endCell(),
       }));
       const value = ITEM_AMOUNT * BigInt(mints) + toNano('0.5');
-      messages.push(signedExternal(minter, seqno, validUntil, [internal({ to: collection!, value, body: batchDeployItemsBody(items, BigInt(round)) })]));
+      messages.push(
+        signedExternal(minter, seqno, validUntil, [internal({ to: collection!, value, body: batchDeployItemsBody(items, BigInt(round)) })]),
+      );
     }
     return messages;
   };

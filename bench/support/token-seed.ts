@@ -114,7 +114,12 @@ export async function ensureTokenRows(driver: SqlDriver, options: TokenSeedOptio
   const plan = tokenPlan(options);
   const counts = await tokenCounts(driver);
   const [first] = await driver.all('SELECT owner FROM jetton_wallets WHERE address = ?', [contract('jetton-wallet', 0)]);
-  if (counts.wallets === plan.wallets && counts.transfers === plan.transfers && counts.items === plan.wallets && optionalText(first?.owner) === options.owners[plan.jettonWallets[0].owner]) {
+  if (
+    counts.wallets === plan.wallets &&
+    counts.transfers === plan.transfers &&
+    counts.items === plan.wallets &&
+    optionalText(first?.owner) === options.owners[plan.jettonWallets[0].owner]
+  ) {
     return false;
   }
   if (counts.wallets + counts.transfers + counts.items > 0) await driver.exec(TABLES.map((t) => `DELETE FROM ${t}`).join('; '));
@@ -142,51 +147,135 @@ async function writeTokenRows(driver: SqlDriver, plan: ReturnType<typeof tokenPl
   const collection = (i: number) => contract('nft-collection', i);
 
   await write(plan.masters, (a, b) =>
-    masterBatch(range(a, b, (i) => ({ address: master(i), totalSupply: 10n ** 15n, mintable: true, admin: owners[i % owners.length], content: { name: `J${i}`, symbol: `J${i}` }, walletCodeHash: none, lastTxLt: at(i, plan.masters).lt, codeHash: none, dataHash: none }))),
+    masterBatch(
+      range(a, b, (i) => ({
+        address: master(i),
+        totalSupply: 10n ** 15n,
+        mintable: true,
+        admin: owners[i % owners.length],
+        content: { name: `J${i}`, symbol: `J${i}` },
+        walletCodeHash: none,
+        lastTxLt: at(i, plan.masters).lt,
+        codeHash: none,
+        dataHash: none,
+      })),
+    ),
   );
   await write(plan.wallets, (a, b) =>
-    walletBatch(range(a, b, (i) => {
-      const w = plan.jettonWallets[i];
-      return { address: wallet(i), balance: BigInt(mix(i, 1) % 1_000_000), owner: owners[w.owner], jetton: master(w.master), lastTxLt: at(i, plan.wallets).lt, codeHash: none, dataHash: none, mintlessIsClaimed: null };
-    })),
+    walletBatch(
+      range(a, b, (i) => {
+        const w = plan.jettonWallets[i];
+        return {
+          address: wallet(i),
+          balance: BigInt(mix(i, 1) % 1_000_000),
+          owner: owners[w.owner],
+          jetton: master(w.master),
+          lastTxLt: at(i, plan.wallets).lt,
+          codeHash: none,
+          dataHash: none,
+          mintlessIsClaimed: null,
+        };
+      }),
+    ),
   );
   // The receiving wallet of a transfer: another wallet of the sender's master.
   const byMaster: number[][] = Array.from({ length: plan.masters }, () => []);
   plan.jettonWallets.forEach((w, i) => byMaster[w.master].push(i));
   await write(plan.transfers, (a, b) =>
-    eventBatch('jetton_transfers', range(a, b, (t): SqlValue[] => {
-      const from = mix(t, 2) % plan.wallets;
-      const { owner, master: m } = plan.jettonWallets[from];
-      const peers = byMaster[m];
-      let to = peers[mix(t, 3) % peers.length];
-      if (to === from) to = peers[(peers.indexOf(to) + 1) % peers.length];
-      const { seqno, lt, now } = at(t, plan.transfers);
-      const source = owners[owner];
-      const aborted = t % 50 === 0 ? 1 : 0;
-      return [hash('jetton-tx', t), lt, now, aborted, seqno, String(t), String(1 + (mix(t, 4) % 1000)), wallet(from), master(m), source, null, hash('trace', t), source, owners[plan.jettonWallets[to].owner], '1', null];
-    })),
+    eventBatch(
+      'jetton_transfers',
+      range(a, b, (t): SqlValue[] => {
+        const from = mix(t, 2) % plan.wallets;
+        const { owner, master: m } = plan.jettonWallets[from];
+        const peers = byMaster[m];
+        let to = peers[mix(t, 3) % peers.length];
+        if (to === from) to = peers[(peers.indexOf(to) + 1) % peers.length];
+        const { seqno, lt, now } = at(t, plan.transfers);
+        const source = owners[owner];
+        const aborted = t % 50 === 0 ? 1 : 0;
+        return [
+          hash('jetton-tx', t),
+          lt,
+          now,
+          aborted,
+          seqno,
+          String(t),
+          String(1 + (mix(t, 4) % 1000)),
+          wallet(from),
+          master(m),
+          source,
+          null,
+          hash('trace', t),
+          source,
+          owners[plan.jettonWallets[to].owner],
+          '1',
+          null,
+        ];
+      }),
+    ),
   );
   await write(plan.collections, (a, b) =>
-    collectionBatch(range(a, b, (i) => ({ address: collection(i), nextItemIndex: BigInt(Math.ceil(plan.wallets / plan.collections)), owner: owners[i % owners.length], content: { name: `C${i}` }, lastTxLt: at(i, plan.collections).lt, codeHash: none, dataHash: none }))),
+    collectionBatch(
+      range(a, b, (i) => ({
+        address: collection(i),
+        nextItemIndex: BigInt(Math.ceil(plan.wallets / plan.collections)),
+        owner: owners[i % owners.length],
+        content: { name: `C${i}` },
+        lastTxLt: at(i, plan.collections).lt,
+        codeHash: none,
+        dataHash: none,
+      })),
+    ),
   );
   // An item's index within its collection: the items of that collection written before it.
   const indexes = new Array<number>(plan.wallets);
   const next = new Array<number>(plan.collections).fill(0);
   plan.items.forEach((it, i) => (indexes[i] = next[it.collection]++));
   await write(plan.wallets, (a, b) =>
-    itemBatch(range(a, b, (i) => {
-      const it = plan.items[i];
-      return { address: item(i), init: true, index: BigInt(indexes[i]), collection: collection(it.collection), owner: owners[it.owner], content: { uri: `https://x/${i}.json` }, lastTxLt: at(i, plan.wallets).lt, codeHash: none, dataHash: none };
-    })),
+    itemBatch(
+      range(a, b, (i) => {
+        const it = plan.items[i];
+        return {
+          address: item(i),
+          init: true,
+          index: BigInt(indexes[i]),
+          collection: collection(it.collection),
+          owner: owners[it.owner],
+          content: { uri: `https://x/${i}.json` },
+          lastTxLt: at(i, plan.wallets).lt,
+          codeHash: none,
+          dataHash: none,
+        };
+      }),
+    ),
   );
   await write(plan.nftTransfers, (a, b) =>
-    nftTransferBatch(range(a, b, (t): SqlValue[] => {
-      const i = mix(t, 5) % plan.wallets;
-      const it = plan.items[i];
-      const { seqno, lt, now } = at(t, plan.nftTransfers);
-      const newOwner = owners[plan.items[mix(t, 6) % plan.wallets].owner];
-      return [hash('nft-tx', t), lt, now, 0, seqno, String(t), item(i), String(indexes[i]), collection(it.collection), owners[it.owner], newOwner, null, null, '1', null, hash('nft-trace', t)];
-    })),
+    nftTransferBatch(
+      range(a, b, (t): SqlValue[] => {
+        const i = mix(t, 5) % plan.wallets;
+        const it = plan.items[i];
+        const { seqno, lt, now } = at(t, plan.nftTransfers);
+        const newOwner = owners[plan.items[mix(t, 6) % plan.wallets].owner];
+        return [
+          hash('nft-tx', t),
+          lt,
+          now,
+          0,
+          seqno,
+          String(t),
+          item(i),
+          String(indexes[i]),
+          collection(it.collection),
+          owners[it.owner],
+          newOwner,
+          null,
+          null,
+          '1',
+          null,
+          hash('nft-trace', t),
+        ];
+      }),
+    ),
   );
 }
 

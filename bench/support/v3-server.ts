@@ -13,7 +13,9 @@ import type { Index } from '../../src/index/open-index.js';
 import { systemClock } from '../../src/util/clock.js';
 
 export const FAUCET_MNEMONIC =
-  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(
+    ' ',
+  );
 
 export interface Latency {
   p50: number;
@@ -63,11 +65,20 @@ export async function latency(port: number, paths: string[], count: number): Pro
 export async function serve(index: Index, work: (port: number) => Promise<void>): Promise<void> {
   const { freePort } = await import('../../test/support/ports.js');
   const port = await freePort();
-  const config = loadConfig({ flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`mainnet=http://127.0.0.1:${port}`] }, env: {} });
+  const config = loadConfig({
+    flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`mainnet=http://127.0.0.1:${port}`] },
+    env: {},
+  });
   const chain = await LocalChain.open({ network: 'mainnet', globalId: -239, faucetMnemonic: FAUCET_MNEMONIC });
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });
-  const gateway = createGateway({ config, networks: [{ ...config.networks[0], testOnly: false, chain, index: index.reader }], clock: systemClock, logger, access });
+  const gateway = createGateway({
+    config,
+    networks: [{ ...config.networks[0], testOnly: false, chain, index: index.reader }],
+    clock: systemClock,
+    logger,
+    access,
+  });
   await gateway.listen();
   try {
     await work(port);

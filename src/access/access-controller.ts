@@ -87,7 +87,13 @@ export class AccessController {
     return this.limit(`k:${record.id}`, record.rps, 'key', record.id, record.streamConnections);
   }
 
-  private limit(identity: string, limit: number, policy: PolicyName, keyId: string | undefined, streams: number | null = null): AccessDecision | Promise<AccessDecision> {
+  private limit(
+    identity: string,
+    limit: number,
+    policy: PolicyName,
+    keyId: string | undefined,
+    streams: number | null = null,
+  ): AccessDecision | Promise<AccessDecision> {
     const result = this.o.limiter.consume(identity, limit);
     if (result instanceof Promise) return result.then((r) => this.decide(r, policy, keyId, streams));
     return this.decide(result, policy, keyId, streams);

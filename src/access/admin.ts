@@ -81,7 +81,8 @@ export class KeyAdmin {
     const account = input.account === undefined || input.account === null || input.account === '' ? null : this.accountName(input.account);
     const label = input.label === undefined || input.label === null || input.label === '' ? null : this.label(input.label);
     const now = this.clock.now();
-    const expiresAt = input.expires === undefined || input.expires === null || input.expires === '' ? null : this.expiry(input.expires, now);
+    const expiresAt =
+      input.expires === undefined || input.expires === null || input.expires === '' ? null : this.expiry(input.expires, now);
     let raw: string;
     if (input.key !== undefined) {
       if (typeof input.key !== 'string') throw new AdminError(422, 'key: must be a string');
@@ -95,7 +96,18 @@ export class KeyAdmin {
     const hash = hashKey(raw);
     let info: KeyInfo;
     try {
-      info = await this.o.store.insertKey({ id: generateKeyId(), hash, display: displayPrefix(raw), network, rps, account, label, expiresAt, createdAt: now, ...(streamConnections === null ? {} : { streamConnections }) });
+      info = await this.o.store.insertKey({
+        id: generateKeyId(),
+        hash,
+        display: displayPrefix(raw),
+        network,
+        rps,
+        account,
+        label,
+        expiresAt,
+        createdAt: now,
+        ...(streamConnections === null ? {} : { streamConnections }),
+      });
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AdminError(409, error.message);
       throw error;
@@ -147,7 +159,8 @@ export class KeyAdmin {
 
   private network(value: unknown): string {
     if (typeof value !== 'string' || value === '') throw new AdminError(422, `network: required, one of ${this.o.networks.join(', ')}`);
-    if (!this.o.networks.includes(value)) throw new AdminError(422, `network: unknown network ${quoted(value)} (one of ${this.o.networks.join(', ')})`);
+    if (!this.o.networks.includes(value))
+      throw new AdminError(422, `network: unknown network ${quoted(value)} (one of ${this.o.networks.join(', ')})`);
     return value;
   }
 
@@ -188,7 +201,8 @@ export class KeyAdmin {
 
   private expiry(value: unknown, now: number): number {
     const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-    if (!Number.isFinite(ms)) throw new AdminError(422, `expires: not a date: ${quoted(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
+    if (!Number.isFinite(ms))
+      throw new AdminError(422, `expires: not a date: ${quoted(value)} (use ISO 8601, e.g. 2027-01-31 or 2027-01-31T12:00:00Z)`);
     if (ms <= now) throw new AdminError(422, `expires: must be in the future (got ${new Date(ms).toISOString()})`);
     return ms;
   }
@@ -206,11 +220,18 @@ export class KeyAdmin {
  * naming its file rather than a new empty one.
  */
 export async function openKeyAdmin(
-  options: Pick<AccessOptions, 'networks' | 'defaultKeyRps' | 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral' | 'redisUrl' | 'redisPrefix'>,
+  options: Pick<
+    AccessOptions,
+    'networks' | 'defaultKeyRps' | 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral' | 'redisUrl' | 'redisPrefix'
+  >,
   { existing = false }: { existing?: boolean } = {},
 ): Promise<{ admin: KeyAdmin; close(): Promise<void> }> {
   const missing = existing ? missingEmbeddedKeyStore(options) : undefined;
-  if (missing) throw new AdminError(404, `no key store at ${missing} (tongate start creates it there; another deployment: --data-dir or --database-url)`);
+  if (missing)
+    throw new AdminError(
+      404,
+      `no key store at ${missing} (tongate start creates it there; another deployment: --data-dir or --database-url)`,
+    );
   const store = await openKeyStore(options);
   // A short-lived connection: one try, no reconnect loop keeping the CLI alive when Redis is down.
   const redis = options.redisUrl

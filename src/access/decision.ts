@@ -12,7 +12,12 @@ export interface RefusalBody {
 }
 
 export type AccessDecision =
-  | { allowed: true; headers: Record<string, string>; keyId?: string; /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null }
+  | {
+      allowed: true;
+      headers: Record<string, string>;
+      keyId?: string;
+      /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null;
+    }
   | { allowed: false; status: RefusalStatus; body: RefusalBody; headers: Record<string, string>; keyId?: string };
 
 export type RefusalReason = 'unknown_key' | 'wrong_network' | 'rate_limited' | 'key_store_unavailable' | 'limiter_unavailable';
@@ -42,7 +47,12 @@ export const DENY_LIMITER_UNAVAILABLE: AccessDecision = refusal('limiter_unavail
 
 function refusal(reason: RefusalReason, headers: Record<string, string>): AccessDecision {
   const body = refusalBody(reason);
-  return Object.freeze({ allowed: false, status: body.code, body: Object.freeze(body) as RefusalBody, headers: Object.freeze(headers) as Record<string, string> });
+  return Object.freeze({
+    allowed: false,
+    status: body.code,
+    body: Object.freeze(body) as RefusalBody,
+    headers: Object.freeze(headers) as Record<string, string>,
+  });
 }
 
 /** Which limit applied: named in the RateLimit headers (never the key itself, see the IETF draft's advice on `pk`). */
@@ -54,7 +64,13 @@ export type PolicyName = 'key' | 'account' | 'ip';
  *   RateLimit: "key";r=9;t=1             r remaining now, t seconds until quota comes back
  * Retry-After (RFC 9110) on 429: whole seconds, at least 1, never earlier than t.
  */
-export function limitHeaders(policy: PolicyName, limit: number, windowMs: number, remaining: number, resetMs: number): Record<string, string> {
+export function limitHeaders(
+  policy: PolicyName,
+  limit: number,
+  windowMs: number,
+  remaining: number,
+  resetMs: number,
+): Record<string, string> {
   return {
     'ratelimit-policy': policyHeader(policy, limit, windowMs),
     ratelimit: `"${policy}";r=${remaining};t=${wholeSeconds(resetMs, 0)}`,

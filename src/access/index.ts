@@ -157,7 +157,12 @@ export async function createAccessLayer(input: AccessOptions, deps: AccessDeps =
       },
     });
     const controller = new AccessController({ directory, limiter, clock, metrics, anonymousRps: options.anonymousRps });
-    const keysWhere = store.kind === 'postgres' ? `PostgreSQL (schema ${options.databaseSchema ?? 'public'})` : options.ephemeral ? 'SQLite in memory (ephemeral)' : `SQLite ${options.dataDir}/${KEYS_FILE_NAME}`;
+    const keysWhere =
+      store.kind === 'postgres'
+        ? `PostgreSQL (schema ${options.databaseSchema ?? 'public'})`
+        : options.ephemeral
+          ? 'SQLite in memory (ephemeral)'
+          : `SQLite ${options.dataDir}/${KEYS_FILE_NAME}`;
     const limitsWhere = options.redisUrl ? `Redis (on failure: ${options.limiterFailure})` : 'in memory';
 
     return {

@@ -32,7 +32,10 @@ export function throttledLogger(logger: AccessLogger | undefined, intervalMs = 5
       if (last.size > 1000) last.clear();
       last.set(msg, { at: now, suppressed: 0 });
       const e = error as { name?: string; message?: string; code?: string } | undefined;
-      logger.error({ component: 'access', err: { name: e?.name, message: e?.message, code: e?.code }, suppressedSinceLast: seen?.suppressed ?? 0 }, msg);
+      logger.error(
+        { component: 'access', err: { name: e?.name, message: e?.message, code: e?.code }, suppressedSinceLast: seen?.suppressed ?? 0 },
+        msg,
+      );
     },
   };
 }

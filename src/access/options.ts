@@ -56,7 +56,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Fills defaults and validates. Throws AccessOptionsError naming the first bad field. */
 export function resolveAccessOptions(input: Partial<AccessOptions>): AccessOptions {
   const o: AccessOptions = { ...DEFAULT_ACCESS_OPTIONS, networks: [...DEFAULT_ACCESS_OPTIONS.networks], ...input };
-  if (!Array.isArray(o.networks) || o.networks.length === 0) throw new AccessOptionsError('networks: at least one network name is required');
+  if (!Array.isArray(o.networks) || o.networks.length === 0)
+    throw new AccessOptionsError('networks: at least one network name is required');
   for (const n of o.networks) {
     if (typeof n !== 'string' || !NETWORK_NAME.test(n)) throw new AccessOptionsError(`networks: invalid network name ${JSON.stringify(n)}`);
   }

@@ -25,7 +25,11 @@ interface StatusRule {
   message(error: Error): string;
 }
 
-function rule<E extends Error>(kind: abstract new (...args: never[]) => E, status: number, message: (error: E) => string = (error) => error.message): StatusRule {
+function rule<E extends Error>(
+  kind: abstract new (...args: never[]) => E,
+  status: number,
+  message: (error: E) => string = (error) => error.message,
+): StatusRule {
   return { kind, status, message: message as (error: Error) => string };
 }
 

@@ -21,10 +21,16 @@ export function externalToEmulate(message: ExternalToEmulate, options: { anyWork
   }
   const init = message.initCode ? { code: message.initCode, data: message.initData! } : undefined;
   // The body hangs one level under the message, code and data two (under the StateInit).
-  const parts: [string, Cell | undefined, number][] = [['body', message.body, 1], ['init_code', message.initCode, 2], ['init_data', message.initData, 2]];
+  const parts: [string, Cell | undefined, number][] = [
+    ['body', message.body, 1],
+    ['init_code', message.initCode, 2],
+    ['init_data', message.initData, 2],
+  ];
   for (const [name, cell, under] of parts) {
     if (cell && cell.depth() + under > EMULATOR_MAX_MESSAGE_DEPTH) {
-      throw new BadMessage(`${name}: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`);
+      throw new BadMessage(
+        `${name}: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`,
+      );
     }
   }
   const boc = beginCell()

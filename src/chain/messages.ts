@@ -43,7 +43,9 @@ export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } =
     throw new BadMessage(`boc: not a valid bag of cells (${(err as Error).message})`);
   }
   if (cell.depth() > EMULATOR_MAX_MESSAGE_DEPTH) {
-    throw new BadMessage(`boc: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`);
+    throw new BadMessage(
+      `boc: its cells nest ${cell.depth()} levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH} deep`,
+    );
   }
   let message: Message;
   try {
@@ -56,7 +58,9 @@ export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } =
   }
   const dest = message.info.dest;
   if (!options.anyWorkchain && !holdsAccounts(dest.workChain)) {
-    throw new BadMessage(`boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchains 0 and -1 only`);
+    throw new BadMessage(
+      `boc: destination ${dest.toRawString()} is in workchain ${dest.workChain}; this local chain has workchains 0 and -1 only`,
+    );
   }
   return {
     cell,
@@ -81,7 +85,10 @@ export function normalizedExternalHash(message: Message): Buffer {
     init: null,
     body: message.body,
   };
-  return beginCell().store(storeMessage(normalized, { forceRef: true })).endCell().hash();
+  return beginCell()
+    .store(storeMessage(normalized, { forceRef: true }))
+    .endCell()
+    .hash();
 }
 
 export interface MessageSummary {
@@ -120,7 +127,17 @@ export function summarizeMessage(hash: Buffer, message: Message): MessageSummary
         bounced: info.bounced,
       };
     case 'external-in':
-      return { ...base, kind: 'ext_in', source: null, destination: info.dest, createdLt: null, createdAt: null, value: null, bounce: null, bounced: null };
+      return {
+        ...base,
+        kind: 'ext_in',
+        source: null,
+        destination: info.dest,
+        createdLt: null,
+        createdAt: null,
+        value: null,
+        bounce: null,
+        bounced: null,
+      };
     case 'external-out':
       return {
         ...base,

@@ -16,5 +16,8 @@ export interface TransactionLocator {
   /** The transactions with this hash, in `sort` order. */
   transactions(filter: { hash: Buffer }, sort: 'asc' | 'desc', page: { limit: number; offset: number }): Promise<LocatedTransaction[]>;
   /** The transactions that received (`in`) or sent (`out`) the message with this hash. */
-  transactionsByMessage(filter: { msgHash: Buffer; direction: 'in' | 'out' }, page: { limit: number; offset: number }): Promise<LocatedTransaction[]>;
+  transactionsByMessage(
+    filter: { msgHash: Buffer; direction: 'in' | 'out' },
+    page: { limit: number; offset: number },
+  ): Promise<LocatedTransaction[]>;
 }

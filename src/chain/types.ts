@@ -193,9 +193,7 @@ export interface SentMessage {
   hashNorm: Buffer;
 }
 
-export type ExternalToEmulate =
-  | Buffer
-  | { address: Address; body: Cell; initCode?: Cell; initData?: Cell };
+export type ExternalToEmulate = Buffer | { address: Address; body: Cell; initCode?: Cell; initData?: Cell };
 
 export interface EmulationFees {
   /** Import fee of the external message. */
@@ -292,7 +290,13 @@ export interface Chain extends NetworkIdentity {
   /** By hash, or by TEP-467 normalized hash. */
   getMessage(hash: Buffer): MaybePromise<ChainMessage | undefined>;
   blockTransactions(ref: BlockRef, query: BlockTransactionQuery): MaybePromise<BlockTransactions>;
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options?: GetMethodOptions): MaybePromise<GetMethodResult>;
+  runGetMethod(
+    address: Address,
+    method: string | number,
+    stack: TupleItem[],
+    mcSeqno?: number,
+    options?: GetMethodOptions,
+  ): MaybePromise<GetMethodResult>;
   /** Parses, pre-checks and accepts an external message (throws when refused). */
   sendExternal(boc: Buffer): Promise<SentMessage>;
   /** Emulates an external message on the visible state without changing anything (estimateFee). */

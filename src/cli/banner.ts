@@ -54,7 +54,9 @@ export function renderBanner(
   }
   lines.push(config.ephemeral ? 'Storage: ephemeral (nothing is kept on disk)' : `Storage: ${config.dataDir}`);
   if (config.access) {
-    lines.push(`Access: on (${accessDescription}). Without a key: 1 request/s per client on each network; with a key (X-API-Key): 10 by default.`);
+    lines.push(
+      `Access: on (${accessDescription}). Without a key: 1 request/s per client on each network; with a key (X-API-Key): 10 by default.`,
+    );
     // An --ephemeral server's keys live in its memory: `tongate keys` (another process) cannot reach them.
     const inMemory = config.ephemeral && !config.databaseUrl;
     lines.push(

@@ -90,7 +90,11 @@ export function registerChainMetrics(registry: Registry, networks: NetworkContex
       },
     });
   gauge('tongate_liteserver_connected', 'Whether tongate is connected to the liteserver (1) or not (0)', (s) => (s.connected ? 1 : 0));
-  gauge('tongate_liteserver_breaker_state', "The liteserver's circuit breaker: 0 closed, 1 half-open, 2 open", (s) => BREAKER_VALUE[s.breaker]);
+  gauge(
+    'tongate_liteserver_breaker_state',
+    "The liteserver's circuit breaker: 0 closed, 1 half-open, 2 open",
+    (s) => BREAKER_VALUE[s.breaker],
+  );
   gauge('tongate_liteserver_latency_ms', 'Round trip to the liteserver (moving average)', (s) => s.latencyMs);
   gauge('tongate_liteserver_in_flight', 'Queries waiting for the liteserver', (s) => s.inFlight);
   gauge('tongate_liteserver_mc_seqno', 'Newest masterchain seqno the liteserver reported', (s) => s.mcSeqno);

@@ -53,7 +53,8 @@ function fetchThrough(listener: string, host: string): typeof fetch {
     });
     const bytes = new Uint8Array(await answer.body.arrayBuffer());
     const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     return new Response(answer.statusCode === 204 || answer.statusCode === 304 ? null : bytes, { status: answer.statusCode, headers });
   }) as typeof fetch;
 }

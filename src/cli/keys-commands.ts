@@ -19,7 +19,15 @@
  * The key is shown this once: only its SHA-256 is stored.
  */
 import type { Command } from 'commander';
-import { AccessOptionsError, AdminError, openKeyAdmin, type AccessOptions, type AccountLimit, type KeyAdmin, type KeyInfo } from '../access/index.js';
+import {
+  AccessOptionsError,
+  AdminError,
+  openKeyAdmin,
+  type AccessOptions,
+  type AccountLimit,
+  type KeyAdmin,
+  type KeyInfo,
+} from '../access/index.js';
 
 export interface KeyCommandsIo {
   out(text: string): void;
@@ -47,7 +55,12 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
     return command;
   };
   /** Runs `work` with a KeyAdmin on the deployment's store; admin errors become one line on stderr and exit code 1. */
-  const withAdmin = async (flags: Record<string, unknown>, own: string[], work: (admin: KeyAdmin) => Promise<void>, { existing = true } = {}): Promise<void> => {
+  const withAdmin = async (
+    flags: Record<string, unknown>,
+    own: string[],
+    work: (admin: KeyAdmin) => Promise<void>,
+    { existing = true } = {},
+  ): Promise<void> => {
     const shared = Object.fromEntries(Object.entries(flags).filter(([k]) => !own.includes(k)));
     let session: Awaited<ReturnType<typeof openKeyAdmin>> | undefined;
     try {
@@ -80,55 +93,67 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .option('--json', 'print JSON'),
     createOwn,
   ).action(async (flags: Record<string, unknown>) => {
-    await withAdmin(flags, createOwn, async (admin) => {
-      const created = await admin.createKey({
-        network: flags.network as string,
-        rps: flags.rps as number | undefined,
-        account: flags.account as string | undefined,
-        label: flags.label as string | undefined,
-        expires: flags.expires as string | undefined,
-        key: flags.key as string | undefined,
-        streamConnections: flags.streamConnections as string | undefined,
-      });
-      if (flags.json) {
-        io.out(JSON.stringify(created));
-        return;
-      }
-      io.out(created.key);
-      io.err(`created ${created.id}: ${describeKey(created)}. The key above is shown only once: store it now.`);
-       }, { existing: false });
+    await withAdmin(
+      flags,
+      createOwn,
+      async (admin) => {
+        const created = await admin.createKey({
+          network: flags.network as string,
+          rps: flags.rps as number | undefined,
+          account: flags.account as string | undefined,
+          label: flags.label as string | undefined,
+          expires: flags.expires as string | undefined,
+          key: flags.key as string | undefined,
+          streamConnections: flags.streamConnections as string | undefined,
+        });
+        if (flags.json) {
+          io.out(JSON.stringify(created));
+          return;
+        }
+        io.out(created.key);
+        io.err(`created ${created.id}: ${describeKey(created)}. The key above is shown only once: store it now.`);
+      },
+      { existing: false },
+    );
   });
 
   const listOwn = ['json'];
-  configure(keys.command('list').description('list keys (ids and display prefixes, never the keys)').option('--json', 'print JSON'), listOwn).action(
-    async (flags: Record<string, unknown>) => {
-      await withAdmin(flags, listOwn, async (admin) => {
-        const all = await admin.listKeys();
-        if (flags.json) io.out(JSON.stringify(all));
-        else io.out(keyTable(all, Date.now()));
-      });
-    },
-  );
+  configure(
+    keys.command('list').description('list keys (ids and display prefixes, never the keys)').option('--json', 'print JSON'),
+    listOwn,
+  ).action(async (flags: Record<string, unknown>) => {
+    await withAdmin(flags, listOwn, async (admin) => {
+      const all = await admin.listKeys();
+      if (flags.json) io.out(JSON.stringify(all));
+      else io.out(keyTable(all, Date.now()));
+    });
+  });
 
-  configure(keys.command('show').description('show one key').argument('<id>', 'the key id (key_...)').option('--json', 'print JSON'), listOwn).action(
-    async (id: string, flags: Record<string, unknown>) => {
-      await withAdmin(flags, listOwn, async (admin) => {
-        const info = await admin.showKey(id);
-        if (flags.json) io.out(JSON.stringify(info));
-        else io.out(keyDetails(info, Date.now()));
-      });
-    },
-  );
+  configure(
+    keys.command('show').description('show one key').argument('<id>', 'the key id (key_...)').option('--json', 'print JSON'),
+    listOwn,
+  ).action(async (id: string, flags: Record<string, unknown>) => {
+    await withAdmin(flags, listOwn, async (admin) => {
+      const info = await admin.showKey(id);
+      if (flags.json) io.out(JSON.stringify(info));
+      else io.out(keyDetails(info, Date.now()));
+    });
+  });
 
-  configure(keys.command('revoke').description('revoke a key: refused (401) within a second on every instance').argument('<id>', 'the key id (key_...)').option('--json', 'print JSON'), listOwn).action(
-    async (id: string, flags: Record<string, unknown>) => {
-      await withAdmin(flags, listOwn, async (admin) => {
-        const info = await admin.revokeKey(id);
-        if (flags.json) io.out(JSON.stringify(info));
-        else io.out(`revoked ${info.id} (${info.display}, ${info.network})`);
-      });
-    },
-  );
+  configure(
+    keys
+      .command('revoke')
+      .description('revoke a key: refused (401) within a second on every instance')
+      .argument('<id>', 'the key id (key_...)')
+      .option('--json', 'print JSON'),
+    listOwn,
+  ).action(async (id: string, flags: Record<string, unknown>) => {
+    await withAdmin(flags, listOwn, async (admin) => {
+      const info = await admin.revokeKey(id);
+      if (flags.json) io.out(JSON.stringify(info));
+      else io.out(`revoked ${info.id} (${info.display}, ${info.network})`);
+    });
+  });
 
   const accounts = program.command('accounts').description('manage account limits (shared by all keys of an account, per network)');
   const setOwn = ['network', 'rps', 'streamConnections', 'json'];
@@ -143,20 +168,32 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .option('--json', 'print JSON'),
     setOwn,
   ).action(async (name: string, flags: Record<string, unknown>) => {
-    await withAdmin(flags, setOwn, async (admin) => {
-      const limit = await admin.setAccountLimit({ name, network: flags.network as string, rps: flags.rps as number, streamConnections: flags.streamConnections as string | undefined });
-      if (flags.json) io.out(JSON.stringify(limit));
-      else io.out(`account ${limit.name} on ${limit.network}: ${limit.rps} requests/s shared by its keys`);
-       }, { existing: false });
+    await withAdmin(
+      flags,
+      setOwn,
+      async (admin) => {
+        const limit = await admin.setAccountLimit({
+          name,
+          network: flags.network as string,
+          rps: flags.rps as number,
+          streamConnections: flags.streamConnections as string | undefined,
+        });
+        if (flags.json) io.out(JSON.stringify(limit));
+        else io.out(`account ${limit.name} on ${limit.network}: ${limit.rps} requests/s shared by its keys`);
+      },
+      { existing: false },
+    );
   });
 
-  configure(accounts.command('list').description('list account limits').option('--json', 'print JSON'), listOwn).action(async (flags: Record<string, unknown>) => {
-    await withAdmin(flags, listOwn, async (admin) => {
-      const all = await admin.listAccountLimits();
-      if (flags.json) io.out(JSON.stringify(all));
-      else io.out(accountTable(all));
-    });
-  });
+  configure(accounts.command('list').description('list account limits').option('--json', 'print JSON'), listOwn).action(
+    async (flags: Record<string, unknown>) => {
+      await withAdmin(flags, listOwn, async (admin) => {
+        const all = await admin.listAccountLimits();
+        if (flags.json) io.out(JSON.stringify(all));
+        else io.out(accountTable(all));
+      });
+    },
+  );
 }
 
 function status(info: KeyInfo, now: number): string {
@@ -195,7 +232,14 @@ function keyDetails(info: KeyInfo, now: number): string {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function keyTable(all: KeyInfo[], now: number): string {
@@ -208,5 +252,8 @@ function keyTable(all: KeyInfo[], now: number): string {
 
 function accountTable(all: AccountLimit[]): string {
   if (all.length === 0) return 'no account limits yet: tongate accounts set <name> --network <name> --rps <n>';
-  return table(['ACCOUNT', 'NETWORK', 'RPS', 'UPDATED'], all.map((a) => [a.name, a.network, String(a.rps), iso(a.updatedAt)]));
+  return table(
+    ['ACCOUNT', 'NETWORK', 'RPS', 'UPDATED'],
+    all.map((a) => [a.name, a.network, String(a.rps), iso(a.updatedAt)]),
+  );
 }

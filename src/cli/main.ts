@@ -12,7 +12,6 @@ import { registerDevnetCommands } from './devnet-commands.js';
 import { registerResetCommand } from './reset-command.js';
 import { keyAdminOptionsFrom } from './access-options.js';
 
-
 /**
  * What the key commands read of a deployment: where its key store is, the Redis that tells the servers, and
  * whether the server keeps its keys in memory (then these commands refuse, keys-commands.ts).
@@ -51,35 +50,37 @@ export function buildProgram(): Command {
     .description('A self-hostable, toncenter-compatible HTTP API (v2 + v3) for TON, with API keys, rate limits and local chains')
     .version(VERSION);
 
-  addConfigOptions(program.command('start').description('serve the API; with no options: two local chains on 127.0.0.1:8080 (mainnet) and :8081 (testnet)')).action(
-    async (flags: Record<string, unknown>) => {
-      const config = loadConfig({ flags, env: process.env });
-      // Start-up waits on timers that do not hold the process open (a liteserver pool's are unref'd, so a closed pool
-      // never keeps a process alive): without this, a start whose sockets all closed would end with exit 0 and no word.
-      const holdOpen = setInterval(() => {}, 60_000);
-      let running;
-      try {
-        running = await startTongate(config);
-      } finally {
-        clearInterval(holdOpen);
-      }
-      const shutdown = (signal: string) => {
-        console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
-        running.stop().then(
-          () => process.exit(0),
-          (err) => {
-            console.error(err);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGINT', () => shutdown('SIGINT'));
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
-      // stderr: stdout carries log records only (src/cli/logger.ts).
-      console.error(running.banner);
-    },
-  );
+  addConfigOptions(
+    program
+      .command('start')
+      .description('serve the API; with no options: two local chains on 127.0.0.1:8080 (mainnet) and :8081 (testnet)'),
+  ).action(async (flags: Record<string, unknown>) => {
+    const config = loadConfig({ flags, env: process.env });
+    // Start-up waits on timers that do not hold the process open (a liteserver pool's are unref'd, so a closed pool
+    // never keeps a process alive): without this, a start whose sockets all closed would end with exit 0 and no word.
+    const holdOpen = setInterval(() => {}, 60_000);
+    let running;
+    try {
+      running = await startTongate(config);
+    } finally {
+      clearInterval(holdOpen);
+    }
+    const shutdown = (signal: string) => {
+      console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
+      running.stop().then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
+    // stderr: stdout carries log records only (src/cli/logger.ts).
+    console.error(running.banner);
+  });
 
   registerDevnetCommands(program, (command, except) => addConfigOptions(command, except, DEVNET_OPTIONS));
   registerResetCommand(program, (command, except) => addConfigOptions(command, except, RESET_OPTIONS));

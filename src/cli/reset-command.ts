@@ -19,16 +19,24 @@ export function registerResetCommand(program: Command, configure: Configure): vo
   configure(
     program
       .command('reset')
-      .description("start a local network's chain over: removes its chain, snapshots and index (keys are kept); refused while tongate runs on it")
+      .description(
+        "start a local network's chain over: removes its chain, snapshots and index (keys are kept); refused while tongate runs on it",
+      )
       .requiredOption('--network <name>', 'which local network (its data is <data-dir>/<name>)'),
     ['network'],
   ).action(async (flags: Record<string, unknown>) => {
     const { network: name, ...rest } = flags;
     const config = loadConfig({ flags: rest, env: process.env });
     const network = config.networks.find((n) => n.name === name);
-    if (!network) throw new ConfigError('--network', `unknown network ${String(name)} (configured: ${config.networks.map((n) => n.name).join(', ')})`);
-    if (network.backend !== 'local') throw new ConfigError('--network', `${network.name} is served by ${network.backend}, not a local chain: only a local chain can be started over`);
-    if (config.ephemeral) throw new ConfigError('--ephemeral', 'an ephemeral network keeps nothing on disk: each start is a new chain already');
+    if (!network)
+      throw new ConfigError('--network', `unknown network ${String(name)} (configured: ${config.networks.map((n) => n.name).join(', ')})`);
+    if (network.backend !== 'local')
+      throw new ConfigError(
+        '--network',
+        `${network.name} is served by ${network.backend}, not a local chain: only a local chain can be started over`,
+      );
+    if (config.ephemeral)
+      throw new ConfigError('--ephemeral', 'an ephemeral network keeps nothing on disk: each start is a new chain already');
     const dir = join(config.dataDir, network.name);
     let lock;
     try {
@@ -36,7 +44,10 @@ export function registerResetCommand(program: Command, configure: Configure): vo
     } catch (err) {
       if (!(err instanceof DataDirInUse)) throw err;
       const holder = err.pid === undefined ? 'a running tongate' : `a running tongate (pid ${err.pid})`;
-      throw new Error(`reset refused: ${holder} uses ${err.dir}; stop it (Ctrl-C, or SIGTERM), then run tongate reset --network ${network.name} again`, { cause: err });
+      throw new Error(
+        `reset refused: ${holder} uses ${err.dir}; stop it (Ctrl-C, or SIGTERM), then run tongate reset --network ${network.name} again`,
+        { cause: err },
+      );
     }
     const removed: string[] = [];
     try {

@@ -35,7 +35,12 @@ export interface RunningTongate {
 }
 
 /** A local network's chain; a `--genesis` entry it cannot take is a configuration error (exit 2), naming the entry. */
-async function openLocalChain(config: TongateConfig, network: TongateConfig['networks'][number], clock: Clock, logger: Logger): Promise<LocalChain> {
+async function openLocalChain(
+  config: TongateConfig,
+  network: TongateConfig['networks'][number],
+  clock: Clock,
+  logger: Logger,
+): Promise<LocalChain> {
   try {
     return await LocalChain.open({
       network: network.name,
@@ -49,7 +54,8 @@ async function openLocalChain(config: TongateConfig, network: TongateConfig['net
       logger: logger.child({ network: network.name }),
     });
   } catch (err) {
-    if (err instanceof GenesisRefused) throw new ConfigError('--genesis', `${config.genesis!.file}: ${err.message} (network ${network.name})`);
+    if (err instanceof GenesisRefused)
+      throw new ConfigError('--genesis', `${config.genesis!.file}: ${err.message} (network ${network.name})`);
     throw err;
   }
 }
@@ -124,7 +130,9 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
         dnsRoots: network.dnsRoots,
         claim: chain instanceof LiteChain ? 'lite network' : 'local chain',
         progress: { bar: terminalBar() },
-        ...(chain instanceof LiteChain ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE } : {}),
+        ...(chain instanceof LiteChain
+          ? { startAt: network.lite?.indexFrom ?? chain.masterchainInfo().last.id.seqno, threadNice: LITE_INDEX_NICE }
+          : {}),
       }).catch((err: unknown) => {
         // Another instance's index: a configuration to change (exit 2), never data to drop.
         throw err instanceof SchemaClaimed ? new ConfigError('--database-url', err.message) : err;

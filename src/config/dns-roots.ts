@@ -21,7 +21,8 @@ export const DNS_ROOT_OPTIONS: OptionSpec[] = [
   {
     key: 'dnsRoot',
     flag: '--dns-root <network=address>',
-    description: "a DNS root collection whose items the network's index reads as domains (repeatable; network=none: no domains; default: the .ton root on a lite mainnet/testnet, none on a local chain)",
+    description:
+      "a DNS root collection whose items the network's index reads as domains (repeatable; network=none: no domains; default: the .ton root on a lite mainnet/testnet, none on a local chain)",
     repeatable: true,
     parse: asNetworkPairs,
   },

@@ -78,7 +78,8 @@ export function readGenesisFile(file: string): GenesisSpec {
 }
 
 function genesisEntry(raw: unknown, at: string, fail: (message: string) => never): GenesisEntry {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail(`${at}: expected a mapping (address, balance, code, data) or (wallet, mnemonic, balance)`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return fail(`${at}: expected a mapping (address, balance, code, data) or (wallet, mnemonic, balance)`);
   const entry = raw as Record<string, unknown>;
   const isWallet = entry.wallet !== undefined;
   const label = isWallet ? `${at} (wallet ${String(entry.wallet)})` : `${at} (address ${String(entry.address)})`;
@@ -89,8 +90,10 @@ function genesisEntry(raw: unknown, at: string, fail: (message: string) => never
   if (isWallet) {
     const version = entry.wallet as GenesisWalletVersion;
     if (!GENESIS_WALLET_VERSIONS.includes(version)) fail(`${label}: wallet: expected one of ${GENESIS_WALLET_VERSIONS.join(', ')}`);
-    const words = typeof entry.mnemonic === 'string' ? entry.mnemonic.trim().split(/\s+/) : Array.isArray(entry.mnemonic) ? entry.mnemonic : [];
-    if (words.length !== 24 || words.some((w) => typeof w !== 'string' || !/^[a-z]+$/.test(w))) fail(`${label}: mnemonic: expected 24 lowercase words`);
+    const words =
+      typeof entry.mnemonic === 'string' ? entry.mnemonic.trim().split(/\s+/) : Array.isArray(entry.mnemonic) ? entry.mnemonic : [];
+    if (words.length !== 24 || words.some((w) => typeof w !== 'string' || !/^[a-z]+$/.test(w)))
+      fail(`${label}: mnemonic: expected 24 lowercase words`);
     const workchain = entry.workchain ?? 0;
     if (workchain !== 0 && workchain !== -1) fail(`${label}: workchain: expected 0 or -1, got ${JSON.stringify(workchain)}`);
     return { kind: 'wallet', label, version, mnemonic: words as string[], balance, workchain: workchain as number };
@@ -102,7 +105,8 @@ function genesisEntry(raw: unknown, at: string, fail: (message: string) => never
   } catch {
     return fail(`${label}: address: expected a raw (0:…) or user-friendly address`);
   }
-  if (address.workChain !== 0 && address.workChain !== -1) fail(`${label}: address: workchain ${address.workChain}; a local chain holds accounts on 0 and -1`);
+  if (address.workChain !== 0 && address.workChain !== -1)
+    fail(`${label}: address: workchain ${address.workChain}; a local chain holds accounts on 0 and -1`);
   const code = entry.code === undefined ? undefined : cell(entry.code, `${label}: code`, fail);
   const data = entry.data === undefined ? undefined : cell(entry.data, `${label}: data`, fail);
   if (data && !code) fail(`${label}: data: given without code (an account without code is uninit and holds no data)`);

@@ -20,7 +20,13 @@ export function parseTrustedBlock(network: string, raw: string): GlobalBlockId {
   if (!/^\d+$/.test(seqnoText) || Number(seqnoText) < 1 || Number(seqnoText) > 2 ** 32 - 1) {
     throw new ConfigError(OPTION, `${network}: seqno: expected a masterchain key block's seqno from 1, got ${JSON.stringify(seqnoText)}`);
   }
-  return { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: Number(seqnoText), rootHash: hash(network, 'root_hash', rootText), fileHash: hash(network, 'file_hash', fileText) };
+  return {
+    workchain: MASTERCHAIN,
+    shard: WHOLE_SHARD,
+    seqno: Number(seqnoText),
+    rootHash: hash(network, 'root_hash', rootText),
+    fileHash: hash(network, 'file_hash', fileText),
+  };
 }
 
 function hash(network: string, name: string, text: string): Buffer {

@@ -41,22 +41,32 @@ export function applyLite(
     const rps = singleValue('--index-rps', budgets, network.name);
     const checkpoint = singleValue('--lite-trusted-block', checkpoints, network.name);
     if (network.backend !== 'lite') {
-      if (file !== undefined) throw new ConfigError('--lite-config', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
-      if (start !== undefined) throw new ConfigError('--index-from', `${network.name} is not a lite network (a local chain is indexed from its first block)`);
-      if (rps !== undefined) throw new ConfigError('--index-rps', `${network.name} is not a lite network (a local chain's index makes no liteserver queries)`);
-      if (checkpoint !== undefined) throw new ConfigError('--lite-trusted-block', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
+      if (file !== undefined)
+        throw new ConfigError('--lite-config', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
+      if (start !== undefined)
+        throw new ConfigError('--index-from', `${network.name} is not a lite network (a local chain is indexed from its first block)`);
+      if (rps !== undefined)
+        throw new ConfigError('--index-rps', `${network.name} is not a lite network (a local chain's index makes no liteserver queries)`);
+      if (checkpoint !== undefined)
+        throw new ConfigError('--lite-trusted-block', `${network.name} is not a lite network (give --backend ${network.name}=lite)`);
       return network;
     }
     if (start !== undefined && (!/^\d+$/.test(start) || Number(start) < 1 || Number(start) > 2 ** 32 - 1)) {
       throw new ConfigError('--index-from', `${network.name}: expected a masterchain seqno from 1, got ${JSON.stringify(start)}`);
     }
     if (rps !== undefined && (!/^\d+$/.test(rps) || Number(rps) < 1 || Number(rps) > 100_000)) {
-      throw new ConfigError('--index-rps', `${network.name}: expected liteserver queries per second from 1 to 100000, got ${JSON.stringify(rps)}`);
+      throw new ConfigError(
+        '--index-rps',
+        `${network.name}: expected liteserver queries per second from 1 to 100000, got ${JSON.stringify(rps)}`,
+      );
     }
     const trustedBlock = checkpoint === undefined ? undefined : parseTrustedBlock(network.name, checkpoint);
     const configFile = file ?? SHIPPED_GLOBAL_CONFIGS[network.name];
     if (!configFile) {
-      throw new ConfigError('--lite-config', `${network.name}: no global config shipped for this name; give --lite-config ${network.name}=FILE`);
+      throw new ConfigError(
+        '--lite-config',
+        `${network.name}: no global config shipped for this name; give --lite-config ${network.name}=FILE`,
+      );
     }
     const globalConfig = readGlobalConfig(configFile);
     return {

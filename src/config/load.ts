@@ -46,12 +46,12 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     networks: applyDnsRoots(
       applyUpstreams(
         applyLite(
-        applyBackendKinds(resolveNetworks(values.network as string[] | undefined), values.backend as NetworkPairs | undefined),
-        values.liteConfig as NetworkPairs | undefined,
-        values.indexFrom as NetworkPairs | undefined,
-        values.indexRps as NetworkPairs | undefined,
-        values.liteTrustedBlock as NetworkPairs | undefined,
-      ),
+          applyBackendKinds(resolveNetworks(values.network as string[] | undefined), values.backend as NetworkPairs | undefined),
+          values.liteConfig as NetworkPairs | undefined,
+          values.indexFrom as NetworkPairs | undefined,
+          values.indexRps as NetworkPairs | undefined,
+          values.liteTrustedBlock as NetworkPairs | undefined,
+        ),
         values as unknown as UpstreamValues,
       ),
       values.dnsRoot as NetworkPairs | undefined,
@@ -128,7 +128,10 @@ function checkTls(config: TongateConfig): void {
       try {
         readFileSync(file);
       } catch (err) {
-        throw new ConfigError(file === config.tlsCert ? '--tls-cert' : '--tls-key', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
+        throw new ConfigError(
+          file === config.tlsCert ? '--tls-cert' : '--tls-key',
+          `cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`,
+        );
       }
     }
   }

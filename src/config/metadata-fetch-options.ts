@@ -7,13 +7,15 @@ import { ConfigError } from './errors.js';
 import type { OptionSpec } from './option-spec.js';
 import type { MetadataFetchOptions } from '../index/metadata-fetch/start.js';
 
-const integer = (min: number, max: number) => (raw: unknown, label: string): number => {
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return Number(text);
-};
+const integer =
+  (min: number, max: number) =>
+  (raw: unknown, label: string): number => {
+    const text = String(raw).trim();
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return Number(text);
+  };
 
 const boolean = (raw: unknown, label: string): boolean => {
   if (typeof raw === 'boolean') return raw;
@@ -32,7 +34,8 @@ const gateway = (raw: unknown, label: string): URL => {
   } catch {
     throw new ConfigError(label, `not a URL: ${JSON.stringify(text)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(label, `expected an http or https URL, got ${JSON.stringify(text)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(label, `expected an http or https URL, got ${JSON.stringify(text)}`);
   if (url.search || url.hash) throw new ConfigError(label, 'the gateway URL must not have a query or fragment (e.g. https://ipfs.io/ipfs)');
   return url;
 };
@@ -52,7 +55,12 @@ export const METADATA_FETCH_OPTIONS: OptionSpec[] = [
     defaultValue: false,
     parse: boolean,
   },
-  { key: 'ipfsGateway', flag: '--ipfs-gateway <url>', description: 'where ipfs:// metadata uris are fetched, e.g. https://ipfs.io/ipfs (none: not fetched)', parse: gateway },
+  {
+    key: 'ipfsGateway',
+    flag: '--ipfs-gateway <url>',
+    description: 'where ipfs:// metadata uris are fetched, e.g. https://ipfs.io/ipfs (none: not fetched)',
+    parse: gateway,
+  },
   {
     key: 'fetchMetadataTimeout',
     flag: '--fetch-metadata-timeout <ms>',

@@ -35,7 +35,10 @@ function parseNetwork(pair: string): NetworkConfig {
     throw new ConfigError('--network', `${name}: the base URL must be http or https, got ${url.protocol}`);
   }
   if (url.pathname !== '/' || url.search || url.hash || url.username) {
-    throw new ConfigError('--network', `${name}: the base URL must be scheme://host[:port] only (the API lives under /api/v2 and /api/v3), got ${rawUrl}`);
+    throw new ConfigError(
+      '--network',
+      `${name}: the base URL must be scheme://host[:port] only (the API lives under /api/v2 and /api/v3), got ${rawUrl}`,
+    );
   }
   return { name, baseUrl: url, globalId: KNOWN_GLOBAL_IDS[name] ?? TEST_NETWORK_GLOBAL_ID, backend: 'local' };
 }

@@ -41,21 +41,23 @@ export const OPTIONS: OptionSpec[] = [
   {
     key: 'indexFrom',
     flag: '--index-from <network=seqno>',
-    description: 'a lite network\'s empty index starts at this masterchain block (back-fill) instead of where tongate starts',
+    description: "a lite network's empty index starts at this masterchain block (back-fill) instead of where tongate starts",
     repeatable: true,
     parse: asNetworkPairs,
   },
   {
     key: 'liteTrustedBlock',
     flag: '--lite-trusted-block <network=seqno:root_hash:file_hash>',
-    description: 'a lite network\'s chain of trust starts at this masterchain key block (your own checkpoint) instead of the config\'s init block',
+    description:
+      "a lite network's chain of trust starts at this masterchain key block (your own checkpoint) instead of the config's init block",
     repeatable: true,
     parse: asNetworkPairs,
   },
   {
     key: 'indexRps',
     flag: '--index-rps <network=n>',
-    description: 'most liteserver queries per second a lite network\'s index makes (default 100); HTTP reads keep half of each liteserver\'s concurrency',
+    description:
+      "most liteserver queries per second a lite network's index makes (default 100); HTTP reads keep half of each liteserver's concurrency",
     repeatable: true,
     parse: asNetworkPairs,
   },
@@ -68,7 +70,13 @@ export const OPTIONS: OptionSpec[] = [
     defaultValue: [],
     parse: (raw, label) => asList(raw, label),
   },
-  { key: 'dataDir', flag: '--data-dir <dir>', description: 'where chains, keys and the index are stored', defaultValue: './.tongate', parse: asString },
+  {
+    key: 'dataDir',
+    flag: '--data-dir <dir>',
+    description: 'where chains, keys and the index are stored',
+    defaultValue: './.tongate',
+    parse: asString,
+  },
   { key: 'ephemeral', flag: '--ephemeral', description: 'keep nothing on disk', defaultValue: false, parse: asBoolean },
   {
     key: 'blockInterval',
@@ -87,7 +95,7 @@ export const OPTIONS: OptionSpec[] = [
   {
     key: 'faucetMnemonic',
     flag: '--faucet-mnemonic <words>',
-    description: '24 words of the local chains\' faucet wallets',
+    description: "24 words of the local chains' faucet wallets",
     defaultValue: DEFAULT_FAUCET_MNEMONIC.split(' '),
     defaultHelp: 'the public mnemonic the banner prints',
     parse: asMnemonic,
@@ -95,13 +103,29 @@ export const OPTIONS: OptionSpec[] = [
   {
     key: 'genesis',
     flag: '--genesis <file>',
-    description: 'YAML or JSON list of accounts new local chains start with: address + balance + code + data BoCs, or wallet version + mnemonic + balance',
+    description:
+      'YAML or JSON list of accounts new local chains start with: address + balance + code + data BoCs, or wallet version + mnemonic + balance',
     parse: (raw, label) => readGenesisFile(asString(raw, label)),
   },
-  { key: 'adminToken', flag: '--admin-token <token>', description: 'bearer token of the admin API, /metrics and the /devnet controls (admin API off without it)', parse: asString },
+  {
+    key: 'adminToken',
+    flag: '--admin-token <token>',
+    description: 'bearer token of the admin API, /metrics and the /devnet controls (admin API off without it)',
+    parse: asString,
+  },
   { key: 'access', flag: '--access <on|off>', description: 'API keys and rate limits', defaultValue: 'on', parse: oneOf('on', 'off') },
-  { key: 'databaseUrl', flag: '--database-url <url>', description: 'PostgreSQL for keys and the index (scaled out)', parse: asUrl('postgres:', 'postgresql:') },
-  { key: 'redisUrl', flag: '--redis-url <url>', description: 'Redis for shared rate limits (scaled out)', parse: asUrl('redis:', 'rediss:') },
+  {
+    key: 'databaseUrl',
+    flag: '--database-url <url>',
+    description: 'PostgreSQL for keys and the index (scaled out)',
+    parse: asUrl('postgres:', 'postgresql:'),
+  },
+  {
+    key: 'redisUrl',
+    flag: '--redis-url <url>',
+    description: 'Redis for shared rate limits (scaled out)',
+    parse: asUrl('redis:', 'rediss:'),
+  },
   {
     key: 'limiterFailure',
     flag: '--limiter-failure <mode>',
@@ -109,7 +133,13 @@ export const OPTIONS: OptionSpec[] = [
     defaultValue: 'local',
     parse: oneOf('local', 'open', 'closed'),
   },
-  { key: 'storeTimeout', flag: '--store-timeout <ms>', description: 'timeout of a Redis or key-store call', defaultValue: 100, parse: asInteger(1, 100) },
+  {
+    key: 'storeTimeout',
+    flag: '--store-timeout <ms>',
+    description: 'timeout of a Redis or key-store call',
+    defaultValue: 100,
+    parse: asInteger(1, 100),
+  },
   {
     key: 'queryTimeout',
     flag: '--query-timeout <ms>',
@@ -117,8 +147,20 @@ export const OPTIONS: OptionSpec[] = [
     defaultValue: 2000,
     parse: asInteger(10, 600_000),
   },
-  { key: 'bodyLimit', flag: '--body-limit <bytes>', description: 'largest request body; bigger ones get 413', defaultValue: 1_048_576, parse: asInteger(1024, 64 * 1_048_576) },
-  { key: 'logLevel', flag: '--log-level <level>', description: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}`, defaultValue: 'info', parse: oneOf(...LOG_LEVELS) },
+  {
+    key: 'bodyLimit',
+    flag: '--body-limit <bytes>',
+    description: 'largest request body; bigger ones get 413',
+    defaultValue: 1_048_576,
+    parse: asInteger(1024, 64 * 1_048_576),
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level <level>',
+    description: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}`,
+    defaultValue: 'info',
+    parse: oneOf(...LOG_LEVELS),
+  },
   {
     key: 'logFormat',
     flag: '--log-format <format>',

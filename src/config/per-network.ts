@@ -43,7 +43,8 @@ export function asSecretNetworkPairs(raw: unknown, label: string): NetworkPairs 
 /** Refuses pairs that name a network that is not configured; returns the pairs (none when absent). */
 export function knownNetworks(option: string, pairs: NetworkPairs | undefined, names: ReadonlySet<string>): NetworkPairs {
   for (const [network] of pairs ?? []) {
-    if (!names.has(network)) throw new ConfigError(option, `unknown network ${JSON.stringify(network)} (configured: ${[...names].join(', ')})`);
+    if (!names.has(network))
+      throw new ConfigError(option, `unknown network ${JSON.stringify(network)} (configured: ${[...names].join(', ')})`);
   }
   return pairs ?? [];
 }

@@ -7,26 +7,29 @@ import { asNetworkPairs, asSecretNetworkPairs } from './per-network.js';
 import type { OptionSpec } from './option-spec.js';
 import { ConfigError } from './errors.js';
 
-const integer = (min: number, max: number) => (raw: unknown, label: string): number => {
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return Number(text);
-};
+const integer =
+  (min: number, max: number) =>
+  (raw: unknown, label: string): number => {
+    const text = String(raw).trim();
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new ConfigError(label, `expected an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return Number(text);
+  };
 
 export const UPSTREAM_OPTIONS: OptionSpec[] = [
   {
     key: 'backend',
     flag: '--backend <network=kind>',
-    description: 'what serves a network: local (an embedded chain, the default), lite (TON liteservers) or upstream (forwarded to --upstream-v2/--upstream-v3)',
+    description:
+      'what serves a network: local (an embedded chain, the default), lite (TON liteservers) or upstream (forwarded to --upstream-v2/--upstream-v3)',
     repeatable: true,
     parse: asNetworkPairs,
   },
   {
     key: 'upstreamV2',
     flag: '--upstream-v2 <network=url>',
-    description: "a toncenter-compatible v2 API for an upstream network, e.g. mainnet=https://toncenter.com/api/v2 (repeat for failover)",
+    description: 'a toncenter-compatible v2 API for an upstream network, e.g. mainnet=https://toncenter.com/api/v2 (repeat for failover)',
     repeatable: true,
     parse: asNetworkPairs,
   },
@@ -82,7 +85,8 @@ export const UPSTREAM_OPTIONS: OptionSpec[] = [
   {
     key: 'upstreamHealthInterval',
     flag: '--upstream-health-interval <ms>',
-    description: 'how often each upstream URL is checked with getMasterchainInfo / masterchainInfo (a passed check closes its circuit breaker)',
+    description:
+      'how often each upstream URL is checked with getMasterchainInfo / masterchainInfo (a passed check closes its circuit breaker)',
     defaultValue: 5000,
     parse: integer(100, 3_600_000),
   },

@@ -39,12 +39,18 @@ export function applyUpstreams(networks: NetworkConfig[], values: UpstreamValues
     const own = [key, rps, concurrency, cache].some((pairs) => valuesOf(pairs, network.name).length > 0);
     if (network.backend !== 'upstream') {
       if (urls2.length + urls3.length > 0 || own) {
-        throw new ConfigError('--backend', `${network.name} has upstream options but its backend is ${network.backend}: add --backend ${network.name}=upstream`);
+        throw new ConfigError(
+          '--backend',
+          `${network.name} has upstream options but its backend is ${network.backend}: add --backend ${network.name}=upstream`,
+        );
       }
       return network;
     }
     if (urls2.length + urls3.length === 0) {
-      throw new ConfigError('--upstream-v2', `${network.name} is an upstream network: give --upstream-v2 ${network.name}=URL and/or --upstream-v3 ${network.name}=URL`);
+      throw new ConfigError(
+        '--upstream-v2',
+        `${network.name} is an upstream network: give --upstream-v2 ${network.name}=URL and/or --upstream-v3 ${network.name}=URL`,
+      );
     }
     const rpsText = singleValue('--upstream-rps', rps, network.name);
     const upstream: UpstreamConfig = {
@@ -52,8 +58,20 @@ export function applyUpstreams(networks: NetworkConfig[], values: UpstreamValues
       v3: urls3,
       apiKey: singleValue('--upstream-key', key, network.name),
       rps: rpsText === undefined ? undefined : integer('--upstream-rps', network.name, rpsText, 1, 1_000_000),
-      concurrency: integer('--upstream-concurrency', network.name, singleValue('--upstream-concurrency', concurrency, network.name) ?? String(DEFAULT_CONCURRENCY), 1, 10_000),
-      cacheMs: integer('--upstream-cache', network.name, singleValue('--upstream-cache', cache, network.name) ?? String(DEFAULT_CACHE_MS), 0, 600_000),
+      concurrency: integer(
+        '--upstream-concurrency',
+        network.name,
+        singleValue('--upstream-concurrency', concurrency, network.name) ?? String(DEFAULT_CONCURRENCY),
+        1,
+        10_000,
+      ),
+      cacheMs: integer(
+        '--upstream-cache',
+        network.name,
+        singleValue('--upstream-cache', cache, network.name) ?? String(DEFAULT_CACHE_MS),
+        0,
+        600_000,
+      ),
       timeoutMs: values.upstreamTimeout,
       maxResponseBytes: values.upstreamMaxResponse,
       healthIntervalMs: values.upstreamHealthInterval,
@@ -78,9 +96,15 @@ function upstreamUrl(option: string, network: string, text: string): URL {
   } catch {
     throw new ConfigError(option, `${network}: not a URL: ${JSON.stringify(text)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(option, `${network}: expected an http or https URL, got ${url.protocol}`);
-  if (url.username || url.password) throw new ConfigError(option, `${network}: no credentials in the URL: give the key with --upstream-key`);
-  if (url.search || url.hash) throw new ConfigError(option, `${network}: the URL must not have a query or fragment (give the API's base, e.g. https://toncenter.com/api/v2)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(option, `${network}: expected an http or https URL, got ${url.protocol}`);
+  if (url.username || url.password)
+    throw new ConfigError(option, `${network}: no credentials in the URL: give the key with --upstream-key`);
+  if (url.search || url.hash)
+    throw new ConfigError(
+      option,
+      `${network}: the URL must not have a query or fragment (give the API's base, e.g. https://toncenter.com/api/v2)`,
+    );
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }

@@ -25,7 +25,9 @@ export class DataDirInUse extends Error {
     /** The holder's pid, when its header could be read. */
     readonly pid: number | undefined,
   ) {
-    super(`${dir} is in use by another tongate (${pid === undefined ? 'pid unknown' : `pid ${pid}`}); stop it, or give this one another --data-dir`);
+    super(
+      `${dir} is in use by another tongate (${pid === undefined ? 'pid unknown' : `pid ${pid}`}); stop it, or give this one another --data-dir`,
+    );
   }
 }
 

@@ -58,8 +58,7 @@ export interface ChainTime {
 }
 export type AccountChange = { balance?: bigint; code?: Cell; data?: Cell } | { shardAccount: Cell };
 export type InternalMessage =
-  | { boc: Cell }
-  | { from: Address | string; to: Address | string; value: bigint; body?: Cell; init?: StateInit; bounce?: boolean };
+  { boc: Cell } | { from: Address | string; to: Address | string; value: bigint; body?: Cell; init?: StateInit; bounce?: boolean };
 export interface Delivered {
   hash: string;
   blockSeqno: number;
@@ -174,7 +173,11 @@ export class DevnetClient {
             ...(message.bounce !== undefined ? { bounce: message.bounce } : {}),
           };
     const r = await this.call('POST', '/devnet/messages/internal', body);
-    return { hash: r.hash, blockSeqno: r.block_seqno, ...(r.transaction ? { transaction: { hash: r.transaction.hash, lt: BigInt(r.transaction.lt) } } : {}) };
+    return {
+      hash: r.hash,
+      blockSeqno: r.block_seqno,
+      ...(r.transaction ? { transaction: { hash: r.transaction.hash, lt: BigInt(r.transaction.lt) } } : {}),
+    };
   }
 
   /**
@@ -183,7 +186,9 @@ export class DevnetClient {
    */
   async setConfig(params: Record<number, Cell> | Map<number, Cell>): Promise<{ blockSeqno: number; configSeqno: number }> {
     const entries = params instanceof Map ? [...params] : Object.entries(params);
-    const r = await this.call('POST', '/devnet/config', { params: Object.fromEntries(entries.map(([id, cell]) => [String(id), b64(cell)])) });
+    const r = await this.call('POST', '/devnet/config', {
+      params: Object.fromEntries(entries.map(([id, cell]) => [String(id), b64(cell)])),
+    });
     return { blockSeqno: r.block_seqno, configSeqno: r.config_seqno };
   }
 
@@ -197,13 +202,25 @@ export class DevnetClient {
    * Deploys a jetton master whose admin is the faucet wallet (`uri` for offchain metadata, else onchain name,
    * symbol, decimals (9), description, image); the same metadata gives the same master.
    */
-  async deployJetton(metadata: JettonMetadata): Promise<{ master: Address; admin: Address; alreadyDeployed: boolean; hash: string | null; blockSeqno: number }> {
+  async deployJetton(
+    metadata: JettonMetadata,
+  ): Promise<{ master: Address; admin: Address; alreadyDeployed: boolean; hash: string | null; blockSeqno: number }> {
     const r = await this.call('POST', '/devnet/deploy-jetton', metadata);
-    return { master: Address.parse(r.master), admin: Address.parse(r.admin), alreadyDeployed: r.already_deployed, hash: r.hash, blockSeqno: r.block_seqno };
+    return {
+      master: Address.parse(r.master),
+      admin: Address.parse(r.admin),
+      alreadyDeployed: r.already_deployed,
+      hash: r.hash,
+      blockSeqno: r.block_seqno,
+    };
   }
 
   /** Mints `amount` jetton units to `to` through a master the faucet administers; resolves once they arrived. */
-  async fundJetton(master: Address | string, to: Address | string, amount: bigint): Promise<{ wallet: Address; balance: bigint; hash: string; lt: bigint; blockSeqno: number }> {
+  async fundJetton(
+    master: Address | string,
+    to: Address | string,
+    amount: bigint,
+  ): Promise<{ wallet: Address; balance: bigint; hash: string; lt: bigint; blockSeqno: number }> {
     const r = await this.call('POST', '/devnet/fund-jetton', { master: addr(master), to: addr(to), amount: amount.toString() });
     return { wallet: Address.parse(r.wallet), balance: BigInt(r.balance), hash: r.hash, lt: BigInt(r.lt), blockSeqno: r.block_seqno };
   }
@@ -250,7 +267,11 @@ export class DevnetClient {
     if (body !== undefined) headers['content-type'] = body.type;
     if (this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`;
     // A Uint8Array is a valid fetch body; the DOM typings of some TypeScript versions say otherwise.
-    return (this.options.fetch ?? fetch)(this.origin + path, { method, headers, ...(body !== undefined ? { body: body.bytes as string } : {}) });
+    return (this.options.fetch ?? fetch)(this.origin + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: body.bytes as string } : {}),
+    });
   }
 
   /** A refused download: the server's error (JSON) as a DevnetError. */
@@ -267,7 +288,8 @@ export class DevnetClient {
     } catch {
       throw new DevnetError(response.status, `${method} ${path}: not a JSON answer (${response.status}): ${text.slice(0, 200)}`);
     }
-    if (!response.ok || parsed?.ok !== true) throw new DevnetError(response.status, parsed?.error ?? `${method} ${path} failed (${response.status})`);
+    if (!response.ok || parsed?.ok !== true)
+      throw new DevnetError(response.status, parsed?.error ?? `${method} ${path} failed (${response.status})`);
     return parsed.result;
   }
 }

@@ -21,7 +21,18 @@ export function registerConfig(app: FastifyInstance, options: DevnetOptions): vo
     method: 'POST' as const,
     path: '/devnet/config',
     summary: 'Sets config params (a BoC of each param cell, keyed by param number), sealed in a block with the config contract data',
-    body: object({ params: { type: 'object', additionalProperties: BOC, propertyNames: { pattern: '^-?\\d{1,10}$' }, minProperties: 1, maxProperties: MAX_PARAMS } }, ['params']),
+    body: object(
+      {
+        params: {
+          type: 'object',
+          additionalProperties: BOC,
+          propertyNames: { pattern: '^-?\\d{1,10}$' },
+          minProperties: 1,
+          maxProperties: MAX_PARAMS,
+        },
+      },
+      ['params'],
+    ),
     result: object({
       '@type': { const: 'devnet.configSet' },
       block_seqno: { type: 'integer' },

@@ -49,7 +49,8 @@ export function devnetRoute(app: FastifyInstance, options: DevnetOptions, operat
       const chain = devnetChainOf(request, options);
       let raw = request.body ?? {};
       if (operation.file === 'upload') {
-        if (!Buffer.isBuffer(raw)) throw new ApiError(415, 'request body: send the file itself, with Content-Type: application/octet-stream');
+        if (!Buffer.isBuffer(raw))
+          throw new ApiError(415, 'request body: send the file itself, with Content-Type: application/octet-stream');
         raw = {};
       }
       if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) throw new ApiError(400, 'request body: expected a JSON object');

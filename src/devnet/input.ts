@@ -19,7 +19,8 @@ export function address(raw: unknown, field = 'address'): Address {
 /** Nanotons as a decimal string (or a safe integer), from `min` to MAX_NANOTONS. */
 export function nanotons(raw: unknown, field: string, min = 1n): bigint {
   const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^\d+$/.test(text)) throw new ApiError(422, `${field}: expected nanotons as a decimal string, e.g. "1000000000"`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text))
+    throw new ApiError(422, `${field}: expected nanotons as a decimal string, e.g. "1000000000"`);
   // A longer text is out of range anyway (and BigInt of a megabyte of digits is not free).
   const value = text.length > 40 ? MAX_NANOTONS + 1n : BigInt(text);
   if (value < min || value > MAX_NANOTONS) throw new ApiError(422, `${field}: must be between ${min} and ${MAX_NANOTONS} nanotons`);
@@ -32,7 +33,8 @@ export const MAX_JETTON_UNITS = 2n ** 120n - 1n;
 /** Jetton units (the smallest unit, before decimals) as a decimal string or a safe integer, from 1 to 2^120-1. */
 export function jettonUnits(raw: unknown, field: string): bigint {
   const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^\d+$/.test(text)) throw new ApiError(422, `${field}: expected jetton units as a decimal string, e.g. "1000000000"`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text))
+    throw new ApiError(422, `${field}: expected jetton units as a decimal string, e.g. "1000000000"`);
   const value = text.length > 40 ? MAX_JETTON_UNITS + 1n : BigInt(text);
   if (value < 1n || value > MAX_JETTON_UNITS) throw new ApiError(422, `${field}: must be between 1 and ${MAX_JETTON_UNITS} (2^120-1)`);
   return value;
@@ -66,7 +68,11 @@ export function boc(raw: unknown, field: string, budget: BocBudget): Cell {
 }
 
 export function oneOf<T extends string>(raw: unknown, field: string, values: readonly T[]): T {
-  if (typeof raw !== 'string' || !values.includes(raw as T)) throw new ApiError(422, `${field}: expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${showInput(raw === undefined ? 'nothing' : raw)}`);
+  if (typeof raw !== 'string' || !values.includes(raw as T))
+    throw new ApiError(
+      422,
+      `${field}: expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${showInput(raw === undefined ? 'nothing' : raw)}`,
+    );
   return raw as T;
 }
 

@@ -60,18 +60,37 @@ export function registerJetton(app: FastifyInstance, options: DevnetOptions): vo
     const master = contractAddress(0, init);
     const before = await chain.getAccount(master);
     if (before.state === 'active') {
-      return { '@type': 'devnet.jettonDeployed', master: master.toRawString(), admin: admin.toRawString(), already_deployed: true, hash: null, block_seqno: before.block.seqno };
+      return {
+        '@type': 'devnet.jettonDeployed',
+        master: master.toRawString(),
+        admin: admin.toRawString(),
+        already_deployed: true,
+        hash: null,
+        block_seqno: before.block.seqno,
+      };
     }
     const sent = await chain.sendFromFaucet({ to: master, value: DEPLOY_VALUE, init });
     const deployed = await afterBlocks(chain, 'the jetton master', () => transactionOf(chain, master, sent.lt));
-    if ((await chain.getAccount(master)).state !== 'active') throw new ApiError(500, `the jetton master ${master.toRawString()} was not deployed (transaction ${deployed.hash.toString('base64')})`);
-    return { '@type': 'devnet.jettonDeployed', master: master.toRawString(), admin: admin.toRawString(), already_deployed: false, hash: deployed.hash.toString('base64'), block_seqno: deployed.mcSeqno };
+    if ((await chain.getAccount(master)).state !== 'active')
+      throw new ApiError(
+        500,
+        `the jetton master ${master.toRawString()} was not deployed (transaction ${deployed.hash.toString('base64')})`,
+      );
+    return {
+      '@type': 'devnet.jettonDeployed',
+      master: master.toRawString(),
+      admin: admin.toRawString(),
+      already_deployed: false,
+      hash: deployed.hash.toString('base64'),
+      block_seqno: deployed.mcSeqno,
+    };
   });
 
   const fundOperation = {
     method: 'POST' as const,
     path: '/devnet/fund-jetton',
-    summary: "Mints jettons to an owner through a master whose admin is the faucet wallet; answered once they are in the owner's jetton wallet",
+    summary:
+      "Mints jettons to an owner through a master whose admin is the faucet wallet; answered once they are in the owner's jetton wallet",
     body: object({ master: ADDRESS, to: ADDRESS, amount: JETTON_UNITS }, ['master', 'to', 'amount']),
     result: object({
       '@type': { const: 'devnet.jettonFunded' },
@@ -87,7 +106,8 @@ export function registerJetton(app: FastifyInstance, options: DevnetOptions): vo
     const master = address(body.master, 'master');
     const to = address(body.to, 'to');
     const amount = jettonUnits(body.amount, 'amount');
-    if (to.workChain !== 0) throw new ApiError(422, `to: jetton wallets live on the basechain; ${to.toRawString()} is on workchain ${to.workChain}`);
+    if (to.workChain !== 0)
+      throw new ApiError(422, `to: jetton wallets live on the basechain; ${to.toRawString()} is on workchain ${to.workChain}`);
     const faucet = faucetAddress(chain);
     const data = await getMethod(chain, master, 'get_jetton_data', [], `master: ${master.toRawString()} is not a jetton master`);
     const admin = read(() => data.address(2), `master: ${master.toRawString()} is not a jetton master`);
@@ -98,18 +118,42 @@ export function registerJetton(app: FastifyInstance, options: DevnetOptions): vo
       );
     }
     const owner: TupleItem = { type: 'slice', cell: beginCell().storeAddress(to).endCell() };
-    const byMaster = await getMethod(chain, master, 'get_wallet_address', [owner], `master: ${master.toRawString()} does not answer get_wallet_address`);
+    const byMaster = await getMethod(
+      chain,
+      master,
+      'get_wallet_address',
+      [owner],
+      `master: ${master.toRawString()} does not answer get_wallet_address`,
+    );
     const wallet = read(() => byMaster.address(0), `master: ${master.toRawString()} does not answer get_wallet_address`);
     if (!wallet) throw new ApiError(422, `master: ${master.toRawString()} has no jetton wallet for ${to.toRawString()}`);
 
-    const sent = await chain.sendFromFaucet({ to: master, value: MINT_VALUE, body: mintBody({ to, amount, tonAmount: MINT_WALLET_TON, response: faucet }) });
+    const sent = await chain.sendFromFaucet({
+      to: master,
+      value: MINT_VALUE,
+      body: mintBody({ to, amount, tonAmount: MINT_WALLET_TON, response: faucet }),
+    });
     const minted = await afterBlocks(chain, 'the mint', async () => {
       const atMaster = await transactionOf(chain, master, sent.lt);
-      if (atMaster && aborted(atMaster)) throw new ApiError(422, `master: it refused the mint (transaction ${atMaster.hash.toString('base64')}, exit code ${exitCode(atMaster)})`);
+      if (atMaster && aborted(atMaster))
+        throw new ApiError(
+          422,
+          `master: it refused the mint (transaction ${atMaster.hash.toString('base64')}, exit code ${exitCode(atMaster)})`,
+        );
       return atMaster && transactionOf(chain, wallet, atMaster.lt);
     });
-    if (aborted(minted)) throw new ApiError(422, `the jetton wallet ${wallet.toRawString()} refused the mint (exit code ${exitCode(minted)}); the master's supply was given back if it handles bounces`);
-    const walletData = await getMethod(chain, wallet, 'get_wallet_data', [], `the jetton wallet ${wallet.toRawString()} does not answer get_wallet_data`);
+    if (aborted(minted))
+      throw new ApiError(
+        422,
+        `the jetton wallet ${wallet.toRawString()} refused the mint (exit code ${exitCode(minted)}); the master's supply was given back if it handles bounces`,
+      );
+    const walletData = await getMethod(
+      chain,
+      wallet,
+      'get_wallet_data',
+      [],
+      `the jetton wallet ${wallet.toRawString()} does not answer get_wallet_data`,
+    );
     return {
       '@type': 'devnet.jettonFunded',
       wallet: wallet.toRawString(),
@@ -125,7 +169,8 @@ export function registerJetton(app: FastifyInstance, options: DevnetOptions): vo
 function jettonContent(body: Record<string, unknown>) {
   if (body.uri !== undefined) {
     const others = DEPLOY_FIELDS.filter((f) => f !== 'uri' && body[f] !== undefined);
-    if (others.length > 0) throw new ApiError(422, `uri: offchain metadata holds everything; give ${others[0]} in the document at the uri, not here`);
+    if (others.length > 0)
+      throw new ApiError(422, `uri: offchain metadata holds everything; give ${others[0]} in the document at the uri, not here`);
     return offchainContent(text(body.uri, 'uri', 1024));
   }
   const fields: Record<string, string> = { decimals: String(integer(body.decimals, 'decimals', 0, 255, 9)) };

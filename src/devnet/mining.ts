@@ -31,16 +31,24 @@ export function registerMining(app: FastifyInstance, options: DevnetOptions): vo
     return mined(await chain.mine(blocks), blocks);
   });
   const result = object({ '@type': { const: 'devnet.mining' }, mode: { enum: ['auto', 'manual'] }, interval_ms: { type: 'integer' } });
-  devnetRoute(app, options, { method: 'GET', path: '/devnet/mining', summary: 'The mining mode', result }, (chain) => miningJson(chain.miningMode()));
-  const body = object({ mode: { enum: ['auto', 'manual'] }, interval_ms: { type: 'integer', minimum: MIN_INTERVAL_MS, maximum: MAX_INTERVAL_MS } }, ['mode']);
-  const summary = 'Switches mining: auto (a block every interval_ms, empty or not; default: the last interval) or manual (blocks only when asked)';
+  devnetRoute(app, options, { method: 'GET', path: '/devnet/mining', summary: 'The mining mode', result }, (chain) =>
+    miningJson(chain.miningMode()),
+  );
+  const body = object(
+    { mode: { enum: ['auto', 'manual'] }, interval_ms: { type: 'integer', minimum: MIN_INTERVAL_MS, maximum: MAX_INTERVAL_MS } },
+    ['mode'],
+  );
+  const summary =
+    'Switches mining: auto (a block every interval_ms, empty or not; default: the last interval) or manual (blocks only when asked)';
   devnetRoute(app, options, { method: 'POST', path: '/devnet/mining', summary, body, result }, (chain, body) => {
     onlyFields(body, ['mode', 'interval_ms']);
     const mode = oneOf(body.mode, 'mode', ['auto', 'manual'] as const);
     if (mode === 'manual' && body.interval_ms !== undefined) throw new ApiError(422, 'interval_ms: only with "mode":"auto"');
     return miningJson(
       chain.setMiningMode(
-        mode === 'auto' && body.interval_ms !== undefined ? { mode, intervalMs: integer(body.interval_ms, 'interval_ms', MIN_INTERVAL_MS, MAX_INTERVAL_MS) } : { mode },
+        mode === 'auto' && body.interval_ms !== undefined
+          ? { mode, intervalMs: integer(body.interval_ms, 'interval_ms', MIN_INTERVAL_MS, MAX_INTERVAL_MS) }
+          : { mode },
       ),
     );
   });

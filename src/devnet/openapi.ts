@@ -23,7 +23,15 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
             ? { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
             : {
                 description: 'ok',
-                content: { 'application/json': { schema: { type: 'object', required: ['ok', 'result'], properties: { ok: { const: true }, result: op.result, '@extra': { type: 'string' } } } } },
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      required: ['ok', 'result'],
+                      properties: { ok: { const: true }, result: op.result, '@extra': { type: 'string' } },
+                    },
+                  },
+                },
               },
         default: { $ref: '#/components/responses/Error' },
       },
@@ -48,7 +56,11 @@ export function devnetOpenApi(operations: DevnetOperation[], version: string): o
           description: 'an error, in v2 shape',
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['ok', 'error', 'code'], properties: { ok: { const: false }, error: { type: 'string' }, code: { type: 'integer' } } },
+              schema: {
+                type: 'object',
+                required: ['ok', 'error', 'code'],
+                properties: { ok: { const: false }, error: { type: 'string' }, code: { type: 'integer' } },
+              },
             },
           },
         },

@@ -19,7 +19,7 @@ const SNAPSHOT = {
   name: NAME,
   seqno: { type: 'integer', description: 'the masterchain block it was taken at' },
   root_hash: HASH,
-  created_at: { type: 'integer', description: 'unix time (the chain\'s clock), seconds' },
+  created_at: { type: 'integer', description: "unix time (the chain's clock), seconds" },
   pending_messages: { type: 'integer', description: 'internal messages waiting for delivery then' },
 };
 
@@ -28,7 +28,12 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
   devnetRoute(
     app,
     options,
-    { method: 'GET', path: '/devnet/snapshots', summary: 'The snapshots, oldest block first', result: object({ '@type': { const: 'devnet.snapshots' }, snapshots: { type: 'array', items: object(SNAPSHOT) } }) },
+    {
+      method: 'GET',
+      path: '/devnet/snapshots',
+      summary: 'The snapshots, oldest block first',
+      result: object({ '@type': { const: 'devnet.snapshots' }, snapshots: { type: 'array', items: object(SNAPSHOT) } }),
+    },
     (chain) => ({ '@type': 'devnet.snapshots', snapshots: chain.snapshots().map(snapshotFields) }),
   );
   devnetRoute(
@@ -37,7 +42,8 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
     {
       method: 'POST',
       path: '/devnet/snapshots',
-      summary: 'Saves the network as snapshot `name` (the block in progress sealed first if it holds anything): chain, pending messages, clock; 409 if the name is taken',
+      summary:
+        'Saves the network as snapshot `name` (the block in progress sealed first if it holds anything): chain, pending messages, clock; 409 if the name is taken',
       body: object({ name: NAME }, ['name']),
       result: snapshotResult,
     },
@@ -54,7 +60,8 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
     {
       method: 'POST',
       path: '/devnet/snapshots/:name/restore',
-      summary: 'Puts the network back to snapshot `name`: later blocks dropped (their seqnos produced again), the index with them, later snapshots dropped; the snapshot stays',
+      summary:
+        'Puts the network back to snapshot `name`: later blocks dropped (their seqnos produced again), the index with them, later snapshots dropped; the snapshot stays',
       result: object({ '@type': { const: 'devnet.snapshotRestored' }, ...SNAPSHOT, dropped_snapshots: { type: 'array', items: NAME } }),
     },
     async (chain, body, request) => {
@@ -65,7 +72,12 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
   devnetRoute(
     app,
     options,
-    { method: 'DELETE', path: '/devnet/snapshots/:name', summary: 'Forgets snapshot `name` (the chain is unchanged)', result: object({ '@type': { const: 'devnet.snapshotDeleted' }, ...SNAPSHOT }) },
+    {
+      method: 'DELETE',
+      path: '/devnet/snapshots/:name',
+      summary: 'Forgets snapshot `name` (the chain is unchanged)',
+      result: object({ '@type': { const: 'devnet.snapshotDeleted' }, ...SNAPSHOT }),
+    },
     (chain, body, request) => {
       onlyFields(body, []);
       return { '@type': 'devnet.snapshotDeleted', ...snapshotFields(chain.deleteSnapshot(nameOf(request))) };
@@ -74,7 +86,13 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
   devnetRoute(
     app,
     options,
-    { method: 'GET', path: '/devnet/snapshots/:name/export', summary: 'Snapshot `name` as a file (a chain store as of it), for import here or on another tongate', result: {}, file: 'download' },
+    {
+      method: 'GET',
+      path: '/devnet/snapshots/:name/export',
+      summary: 'Snapshot `name` as a file (a chain store as of it), for import here or on another tongate',
+      result: {},
+      file: 'download',
+    },
     (chain, _body, request) => chain.exportSnapshot(nameOf(request)),
   );
   // Files travel as they are: this scope alone parses application/octet-stream (as a Buffer).
@@ -86,7 +104,8 @@ export function registerSnapshots(app: FastifyInstance, options: DevnetOptions):
       {
         method: 'POST',
         path: '/devnet/snapshots/:name/import',
-        summary: 'Replaces the network by an exported file (same network and faucet) and saves it as snapshot `name`; other snapshots are dropped; answers once v3 has indexed it',
+        summary:
+          'Replaces the network by an exported file (same network and faucet) and saves it as snapshot `name`; other snapshots are dropped; answers once v3 has indexed it',
         result: snapshotResult,
         file: 'upload',
       },

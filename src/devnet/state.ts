@@ -50,14 +50,28 @@ export function registerState(app: FastifyInstance, options: DevnetOptions): voi
     }
     const { seqno } = await chain.setAccount(target, change);
     const state = await chain.getAccount(target);
-    return { '@type': 'devnet.accountSet', address: target.toRawString(), block_seqno: seqno, status: state.state, balance: state.balance.toString() };
+    return {
+      '@type': 'devnet.accountSet',
+      address: target.toRawString(),
+      block_seqno: seqno,
+      status: state.state,
+      balance: state.balance.toString(),
+    };
   });
 
   const messageOperation = {
     method: 'POST' as const,
     path: '/devnet/messages/internal',
     summary: 'Delivers an internal message from any address, without a signature, in a block sealed for it',
-    body: object({ boc: BOC, from: ADDRESS, to: ADDRESS, value: NANOTONS, body: BOC, init: BOC, bounce: { type: 'boolean', default: true } }),
+    body: object({
+      boc: BOC,
+      from: ADDRESS,
+      to: ADDRESS,
+      value: NANOTONS,
+      body: BOC,
+      init: BOC,
+      bounce: { type: 'boolean', default: true },
+    }),
     result: object({
       '@type': { const: 'devnet.internalMessage' },
       hash: HASH,
@@ -85,12 +99,18 @@ export function registerState(app: FastifyInstance, options: DevnetOptions): voi
       '@type': 'devnet.internalMessage',
       hash: delivered.hash.toString('base64'),
       block_seqno: delivered.seqno,
-      transaction: delivered.transaction ? { hash: delivered.transaction.hash.toString('base64'), lt: delivered.transaction.lt.toString() } : null,
+      transaction: delivered.transaction
+        ? { hash: delivered.transaction.hash.toString('base64'), lt: delivered.transaction.lt.toString() }
+        : null,
     };
   });
 }
 
-function messageFromFields(body: Record<string, unknown>, budget: ReturnType<typeof devnetBocBudget>, at: { createdLt: bigint; createdAt: number }): Message {
+function messageFromFields(
+  body: Record<string, unknown>,
+  budget: ReturnType<typeof devnetBocBudget>,
+  at: { createdLt: bigint; createdAt: number },
+): Message {
   if (body.bounce !== undefined && typeof body.bounce !== 'boolean') throw new ApiError(422, 'bounce: expected true or false');
   let init: StateInit | undefined;
   if (body.init !== undefined) {

@@ -24,22 +24,37 @@ export function registerTime(app: FastifyInstance, options: DevnetOptions): void
     wallet_note: { type: 'string', description: 'present when the chain is ahead: what that does to wallet messages' },
   });
   const at = object({ utime: UTIME }, ['utime']);
-  devnetRoute(app, options, { method: 'GET', path: '/devnet/time', summary: "The chain's time, the last block's, the next block's if pinned", result }, (chain) => timeJson(chain.time()));
+  devnetRoute(
+    app,
+    options,
+    { method: 'GET', path: '/devnet/time', summary: "The chain's time, the last block's, the next block's if pinned", result },
+    (chain) => timeJson(chain.time()),
+  );
   const increase = object({ seconds: { type: 'integer', minimum: 0, maximum: MAX_INCREASE_SECONDS } }, ['seconds']);
-  devnetRoute(app, options, { method: 'POST', path: '/devnet/time/increase', summary: "Moves the chain's time forward", body: increase, result }, async (chain, body) => {
-    onlyFields(body, ['seconds']);
-    return timeJson(await chain.increaseTime(integer(body.seconds, 'seconds', 0, MAX_INCREASE_SECONDS)));
-  });
+  devnetRoute(
+    app,
+    options,
+    { method: 'POST', path: '/devnet/time/increase', summary: "Moves the chain's time forward", body: increase, result },
+    async (chain, body) => {
+      onlyFields(body, ['seconds']);
+      return timeJson(await chain.increaseTime(integer(body.seconds, 'seconds', 0, MAX_INCREASE_SECONDS)));
+    },
+  );
   const setSummary = "Sets the chain's time (422 before the last block's gen_utime); it runs on from there";
   devnetRoute(app, options, { method: 'POST', path: '/devnet/time/set', summary: setSummary, body: at, result }, async (chain, body) => {
     onlyFields(body, ['utime']);
     return timeJson(await chain.setTime(utime(body.utime)));
   });
   const nextSummary = "The next block's gen_utime, exactly (422 before the last block's); the chain's time runs on from there";
-  devnetRoute(app, options, { method: 'POST', path: '/devnet/time/next-block', summary: nextSummary, body: at, result }, async (chain, body) => {
-    onlyFields(body, ['utime']);
-    return timeJson(await chain.setNextBlockTime(utime(body.utime)));
-  });
+  devnetRoute(
+    app,
+    options,
+    { method: 'POST', path: '/devnet/time/next-block', summary: nextSummary, body: at, result },
+    async (chain, body) => {
+      onlyFields(body, ['utime']);
+      return timeJson(await chain.setNextBlockTime(utime(body.utime)));
+    },
+  );
 }
 
 function timeJson(time: ChainTime) {

@@ -73,7 +73,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 }
 
-function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access }: GatewayOptions, durations: RequestDurations): FastifyInstance {
+function buildApp(
+  plan: ListenerPlan,
+  { config, networks, clock, logger, access }: GatewayOptions,
+  durations: RequestDurations,
+): FastifyInstance {
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
     loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
@@ -97,7 +101,8 @@ function buildApp(plan: ListenerPlan, { config, networks, clock, logger, access 
   app.addHook('onRequest', upstreamHook({ bodyLimitBytes: config.bodyLimitBytes }));
   app.addHook('onResponse', (request, reply, done) => {
     // Checked first: the line's object is not even built at the usual levels (one less promise per request too).
-    if (request.log.level === 'debug' || request.log.level === 'trace') request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    if (request.log.level === 'debug' || request.log.level === 'trace')
+      request.log.debug({ req: request, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     done();
   });
   app.setErrorHandler(errorHandler);

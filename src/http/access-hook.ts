@@ -47,7 +47,7 @@ export function isLimitedPath(path: string): boolean {
   if (!(path.startsWith('/api/v2/') || path.startsWith('/api/v3/'))) return false;
   if (UNLIMITED.has(path)) return false;
   // Swagger UI assets: /api/v2/docs/swagger-ui.css ...
-  return !(path.startsWith('/docs/', 7) || path.length === 12 && path.endsWith('/docs'));
+  return !(path.startsWith('/docs/', 7) || (path.length === 12 && path.endsWith('/docs')));
 }
 
 /** The API key of a request: header X-API-Key wins over query api_key; empty values count as absent. */

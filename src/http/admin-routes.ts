@@ -33,7 +33,10 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
 
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
     if (bearerMatches(request.headers.authorization, adminToken)) return true;
-    reply.code(401).header('www-authenticate', 'Bearer').send({ ok: false, error: 'Admin token required: Authorization: Bearer <token>', code: 401 });
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send({ ok: false, error: 'Admin token required: Authorization: Bearer <token>', code: 401 });
     return false;
   };
 
@@ -47,7 +50,8 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
     async (admin) => {
       admin.addHook('onRequest', async (request, reply) => {
         if (!authorized(request, reply)) return reply;
-        if (!access.admin) return reply.code(409).send({ ok: false, error: 'access layer is off (--access off): there are no keys to manage', code: 409 });
+        if (!access.admin)
+          return reply.code(409).send({ ok: false, error: 'access layer is off (--access off): there are no keys to manage', code: 409 });
       });
       admin.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
         if (error instanceof AdminError) return reply.code(error.status).send({ ok: false, error: error.message, code: error.status });
@@ -72,14 +76,25 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
         return reply.code(201).send({ ok: true, result: created });
       });
       admin.get('/keys/:id', async (request) => ({ ok: true, result: await keys().showKey((request.params as { id: string }).id) }));
-      const revoke = async (request: FastifyRequest) => ({ ok: true, result: await keys().revokeKey((request.params as { id: string }).id) });
+      const revoke = async (request: FastifyRequest) => ({
+        ok: true,
+        result: await keys().revokeKey((request.params as { id: string }).id),
+      });
       admin.delete('/keys/:id', revoke);
       admin.post('/keys/:id/revoke', revoke);
       admin.get('/accounts', async () => ({ ok: true, result: await keys().listAccountLimits() }));
       admin.put('/accounts/:name', async (request) => {
         const body = objectBody(request.body);
         const name = (request.params as { name: string }).name;
-        return { ok: true, result: await keys().setAccountLimit({ name, network: body.network as string, rps: body.rps as number, streamConnections: body.stream_connections as number | undefined }) };
+        return {
+          ok: true,
+          result: await keys().setAccountLimit({
+            name,
+            network: body.network as string,
+            rps: body.rps as number,
+            streamConnections: body.stream_connections as number | undefined,
+          }),
+        };
       });
     },
     { prefix: '/admin' },

@@ -29,7 +29,10 @@ function page(prefix: string, title: string): string {
 </body></html>`;
 }
 
-export function registerDocs(app: FastifyInstance, { prefix, title, document }: { prefix: string; title: string; document: () => object }): void {
+export function registerDocs(
+  app: FastifyInstance,
+  { prefix, title, document }: { prefix: string; title: string; document: () => object },
+): void {
   let cached: string | undefined;
   app.get(`${prefix}/openapi.json`, async (_request, reply) => {
     cached ??= JSON.stringify(document());

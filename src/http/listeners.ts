@@ -24,7 +24,10 @@ export function planListeners(config: TongateConfig): ListenerPlan[] {
   return [...groups.values()].map((networks) => {
     const https = networks.filter((n) => n.baseUrl.protocol === 'https:');
     if (!config.listen && https.length > 0 && https.length < networks.length) {
-      throw new ConfigError('--network', `${networks.map((n) => n.name).join(' and ')} share port ${effectivePort(networks[0].baseUrl)} but not the scheme (http/https)`);
+      throw new ConfigError(
+        '--network',
+        `${networks.map((n) => n.name).join(' and ')} share port ${effectivePort(networks[0].baseUrl)} but not the scheme (http/https)`,
+      );
     }
     const tls = https.length > 0 && Boolean(config.tlsCert);
     if (config.listen) return { ...config.listen, tls, networks };

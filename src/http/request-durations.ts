@@ -15,7 +15,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 export type RouteClass = 'v2' | 'v3' | 'devnet' | 'admin' | 'metrics' | 'docs' | 'health' | 'landing' | 'other' | 'unmatched';
 
 const METRIC = 'tongate_http_request_duration_seconds';
-const HELP = 'Time tongate took to answer a request (first byte of the request to the last of the answer), by network, route class and status';
+const HELP =
+  'Time tongate took to answer a request (first byte of the request to the last of the answer), by network, route class and status';
 /** Upper bounds of the buckets, in seconds. */
 const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const HEALTH = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
@@ -57,7 +58,12 @@ class DurationHistogram {
   private cells: Cell[] = [];
 
   cell(network: string, routeClass: RouteClass, status: number): Cell {
-    const cell: Cell = { labels: { network, class: routeClass, status: String(status) }, buckets: new Float64Array(BOUNDS.length + 1), sum: 0, count: 0 };
+    const cell: Cell = {
+      labels: { network, class: routeClass, status: String(status) },
+      buckets: new Float64Array(BOUNDS.length + 1),
+      sum: 0,
+      count: 0,
+    };
     this.cells.push(cell);
     return cell;
   }
@@ -79,7 +85,11 @@ class DurationHistogram {
       let cumulative = 0;
       for (let i = 0; i <= BOUNDS.length; i++) {
         cumulative += cell.buckets[i];
-        values.push({ labels: { ...cell.labels, le: i < BOUNDS.length ? BOUNDS[i] : '+Inf' }, value: cumulative, metricName: `${METRIC}_bucket` });
+        values.push({
+          labels: { ...cell.labels, le: i < BOUNDS.length ? BOUNDS[i] : '+Inf' },
+          value: cumulative,
+          metricName: `${METRIC}_bucket`,
+        });
       }
       values.push({ labels: cell.labels, value: cell.sum, metricName: `${METRIC}_sum` });
       values.push({ labels: cell.labels, value: cell.count, metricName: `${METRIC}_count` });

@@ -30,12 +30,17 @@ export interface StartingListeners {
  * Binds the gateway's sockets with the starting answers; `status(name)` tells a network's state. A socket that
  * cannot be bound is left alone (the gateway reports it when it listens).
  */
-export async function openStartingListeners(config: TongateConfig, status: (network: string) => StartingNetwork): Promise<StartingListeners> {
+export async function openStartingListeners(
+  config: TongateConfig,
+  status: (network: string) => StartingNetwork,
+): Promise<StartingListeners> {
   const servers: Server[] = [];
   for (const plan of planListeners(config)) {
     const names = plan.networks.map((n) => n.name);
     const handler = (request: IncomingMessage, response: ServerResponse) => answer(request, response, names, config, status);
-    const server = plan.tls ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, handler) : createHttpServer(handler);
+    const server = plan.tls
+      ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, handler)
+      : createHttpServer(handler);
     const bound = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.listen(plan.port, plan.host, () => resolve(true));
@@ -59,7 +64,13 @@ export async function openStartingListeners(config: TongateConfig, status: (netw
   };
 }
 
-function answer(request: IncomingMessage, response: ServerResponse, names: string[], config: TongateConfig, status: (network: string) => StartingNetwork): void {
+function answer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  names: string[],
+  config: TongateConfig,
+  status: (network: string) => StartingNetwork,
+): void {
   const path = (request.url ?? '/').split('?')[0];
   const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
   // Networks sharing a socket are told apart by Host, as the gateway does; without a match, the socket's first.

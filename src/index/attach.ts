@@ -206,7 +206,9 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
           const seqno = (inFlight.at(-1)?.seqno ?? written) + 1;
           if (seqno > last) break;
           const live = pending.get(seqno);
-          const done = sink.write(live ? feedFromSealed(live) : await (feed.feedBlock ? feed.feedBlock(seqno) : feedFromChain(feed, seqno)));
+          const done = sink.write(
+            live ? feedFromSealed(live) : await (feed.feedBlock ? feed.feedBlock(seqno) : feedFromChain(feed, seqno)),
+          );
           // Observed below, in order; a rejection met while an earlier block is awaited is not lost.
           done.catch(() => {});
           inFlight.push({ seqno, done });
@@ -274,7 +276,8 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
       // A write in flight may fail (its block was read from the store that was cut): it settles all the same.
       while (running) await running;
       // The chain is already back: token contracts are detected again at the restored state (tokens/rewind-tokens.ts).
-      if (rewind.seqno < 0 || written > rewind.seqno) await index.rewind(rewind, runGetMethod && directGetMethods(runGetMethod), options.dnsRoots);
+      if (rewind.seqno < 0 || written > rewind.seqno)
+        await index.rewind(rewind, runGetMethod && directGetMethods(runGetMethod), options.dnsRoots);
       written = Math.min(written, rewind.seqno);
     });
     const current: Promise<void> = run.finally(() => {

@@ -117,14 +117,17 @@ export class BlockCommitter {
 
   /** The group's token rows (tokens/detector.ts). */
   private async tokenRows(group: Waiting[]): Promise<InsertBatch[]> {
-    const blocks = group.flatMap((w) => (w.block.tokens && (w.block.tokens.accounts.length > 0 || w.block.tokens.events.length > 0) ? [w.block.tokens] : []));
+    const blocks = group.flatMap((w) =>
+      w.block.tokens && (w.block.tokens.accounts.length > 0 || w.block.tokens.events.length > 0) ? [w.block.tokens] : [],
+    );
     if (blocks.length === 0) return [];
     const traceIds = new Map<string, Buffer>();
     for (const batch of group.flatMap((w) => w.block.rows as InsertBatch[])) {
       if (batch.table !== 'transactions') continue;
       const hash = batch.columns.indexOf('hash');
       const trace = batch.columns.indexOf('trace_id');
-      for (const row of batch.rows) if (Buffer.isBuffer(row[trace])) traceIds.set((row[hash] as Buffer).toString('base64'), row[trace] as Buffer);
+      for (const row of batch.rows)
+        if (Buffer.isBuffer(row[trace])) traceIds.set((row[hash] as Buffer).toString('base64'), row[trace] as Buffer);
     }
     return this.tokens.rows(blocks, (txHash) => traceIds.get(txHash.toString('base64')) ?? null);
   }
@@ -137,7 +140,9 @@ export class BlockCommitter {
       const head = this.queue[0];
       if (this.holdAt !== undefined && head.block.seqno > this.holdAt) {
         this.queue.shift();
-        head.reject(new Error(`index: block ${head.block.seqno} not written: block ${this.holdAt} failed before it and must be written first`));
+        head.reject(
+          new Error(`index: block ${head.block.seqno} not written: block ${this.holdAt} failed before it and must be written first`),
+        );
         continue;
       }
       if (head.block.rows instanceof Error) {

@@ -22,28 +22,88 @@ import { detectWallet } from '../ton/wallet-detect.js';
 import { messageDoc, transactionDoc } from './documents.js';
 import type { InsertBatch, SqlValue } from './sql/driver.js';
 import { balanceOrder, signedShard } from './sql/values.js';
-import { accountCandidate, eventCandidate, MethodCache, type BlockTokens, type TokenEventCandidate, type TokenAccountCandidate } from './tokens/block-tokens.js';
+import {
+  accountCandidate,
+  eventCandidate,
+  MethodCache,
+  type BlockTokens,
+  type TokenEventCandidate,
+  type TokenAccountCandidate,
+} from './tokens/block-tokens.js';
 import { interfacesOfMethods } from './tokens/method-ids.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './traces/block-traces.js';
 import type { IndexedBlock, IndexedTransaction, RenderedBlock } from './types.js';
 
 const BLOCK_COLUMNS = [
-  'workchain', 'shard', 'seqno', 'root_hash', 'file_hash', 'mc_seqno', 'global_id', 'version', 'key_block',
-  'gen_utime', 'start_lt', 'end_lt', 'min_ref_mc_seqno', 'prev_key_block_seqno', 'master_ref_seqno',
-  'rand_seed', 'state_root_hash', 'tx_count', 'prev_blocks', 'consensus',
+  'workchain',
+  'shard',
+  'seqno',
+  'root_hash',
+  'file_hash',
+  'mc_seqno',
+  'global_id',
+  'version',
+  'key_block',
+  'gen_utime',
+  'start_lt',
+  'end_lt',
+  'min_ref_mc_seqno',
+  'prev_key_block_seqno',
+  'master_ref_seqno',
+  'rand_seed',
+  'state_root_hash',
+  'tx_count',
+  'prev_blocks',
+  'consensus',
 ] as const;
 
 const TRANSACTION_COLUMNS = [
-  'hash', 'account', 'lt', 'now', 'mc_seqno', 'block_workchain', 'block_shard', 'block_seqno', 'state_before', 'state_after', 'doc', 'trace_id',
+  'hash',
+  'account',
+  'lt',
+  'now',
+  'mc_seqno',
+  'block_workchain',
+  'block_shard',
+  'block_seqno',
+  'state_before',
+  'state_after',
+  'doc',
+  'trace_id',
 ] as const;
 
 const MESSAGE_COLUMNS = [
-  'msg_hash', 'hash_norm', 'source', 'destination', 'opcode', 'body_hash', 'created_lt', 'created_at', 'sort_lt', 'in_tx_hash', 'out_tx_hash', 'doc', 'trace_id',
+  'msg_hash',
+  'hash_norm',
+  'source',
+  'destination',
+  'opcode',
+  'body_hash',
+  'created_lt',
+  'created_at',
+  'sort_lt',
+  'in_tx_hash',
+  'out_tx_hash',
+  'doc',
+  'trace_id',
 ] as const;
 
 const LATEST_COLUMNS = [
-  'account', 'state_hash', 'status', 'balance', 'balance_order', 'extra_currencies', 'frozen_hash', 'code_hash', 'data_hash',
-  'code_boc', 'data_boc', 'last_trans_hash', 'last_trans_lt', 'wallet', 'interfaces',
+  'account',
+  'state_hash',
+  'status',
+  'balance',
+  'balance_order',
+  'extra_currencies',
+  'frozen_hash',
+  'code_hash',
+  'data_hash',
+  'code_boc',
+  'data_boc',
+  'last_trans_hash',
+  'last_trans_lt',
+  'wallet',
+  'interfaces',
 ] as const;
 
 /** `^[ in_msg:nothing out_msgs:empty ]`: the message reference of a transaction without messages. */
@@ -109,7 +169,9 @@ function blockRow(block: Block, mcSeqno: number): SqlValue[] {
     block.randSeed,
     block.stateRootHash,
     block.txCount,
-    JSON.stringify(block.prevBlocks.map((p) => [p.workchain, p.shard.toString(), p.seqno, p.rootHash.toString('base64'), p.fileHash.toString('base64')])),
+    JSON.stringify(
+      block.prevBlocks.map((p) => [p.workchain, p.shard.toString(), p.seqno, p.rootHash.toString('base64'), p.fileHash.toString('base64')]),
+    ),
     block.consensus ? JSON.stringify({ ...block.consensus, createdBy: bytesOf(block.consensus.createdBy).toString('base64') }) : null,
   ];
 }
@@ -230,7 +292,12 @@ export function restoredStateRows(address: Address, shardAccount: Cell, codeBocs
 export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: InsertBatch[]; traces: BlockTraces; tokens: BlockTokens } {
   const mcSeqno = block.masterchain.id.seqno;
   const blocks = [blockRow(block.masterchain, mcSeqno), ...block.shards.map((shard) => blockRow(shard, mcSeqno))];
-  const shardState = (block.masterchain.shardBlocks ?? block.shards.map((s) => s.id)).map((id) => [mcSeqno, id.workchain, signedShard(id.shard), id.seqno]);
+  const shardState = (block.masterchain.shardBlocks ?? block.shards.map((s) => s.id)).map((id) => [
+    mcSeqno,
+    id.workchain,
+    signedShard(id.shard),
+    id.seqno,
+  ]);
 
   const transactions: SqlValue[][] = [];
   const messages = new Map<string, MessageRow>();
@@ -295,7 +362,12 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
 
   const rows: InsertBatch[] = [
     { table: 'blocks', columns: BLOCK_COLUMNS, rows: blocks, conflict: 'ON CONFLICT (workchain, shard, seqno) DO NOTHING' },
-    { table: 'shard_state', columns: ['mc_seqno', 'workchain', 'shard', 'seqno'], rows: shardState, conflict: 'ON CONFLICT (mc_seqno, workchain, shard) DO NOTHING' },
+    {
+      table: 'shard_state',
+      columns: ['mc_seqno', 'workchain', 'shard', 'seqno'],
+      rows: shardState,
+      conflict: 'ON CONFLICT (mc_seqno, workchain, shard) DO NOTHING',
+    },
     { table: 'transactions', columns: TRANSACTION_COLUMNS, rows: transactions, conflict: 'ON CONFLICT (hash) DO NOTHING' },
     {
       table: 'messages',
@@ -322,7 +394,13 @@ export function blockRows(block: IndexedBlock, codeBocs: CodeBocCache): { rows: 
   ];
   const candidates: TokenAccountCandidate[] = [];
   for (const state of latest.values()) {
-    const candidate = accountCandidate(state.account, state.info.code ?? undefined, state.info.data ?? undefined, state.lastTransLt, codeBocs.methods);
+    const candidate = accountCandidate(
+      state.account,
+      state.info.code ?? undefined,
+      state.info.data ?? undefined,
+      state.lastTransLt,
+      codeBocs.methods,
+    );
     if (candidate) candidates.push(candidate);
   }
   return { rows, traces, tokens: { seqno: mcSeqno, accounts: candidates, events: tokenEvents } };
@@ -372,7 +450,11 @@ function transactionRow(
     tx.stateUpdate.oldHash,
     tx.stateUpdate.newHash,
     // Messages are stored once, in `messages`; the transaction's document keeps their hashes.
-    transactionDoc(json, inMsg?.hash ?? null, outMsgs.map((m) => m.hash)),
+    transactionDoc(
+      json,
+      inMsg?.hash ?? null,
+      outMsgs.map((m) => m.hash),
+    ),
     null,
   ];
   const trace: TraceTransactionInput = {

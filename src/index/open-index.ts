@@ -45,7 +45,8 @@ export interface IndexOptions {
 }
 
 /** Where an index lives: what a second connection (the store thread's) needs to open it. */
-export type IndexLocation = { kind: 'sqlite'; file: string; synchronous: Synchronous } | { kind: 'postgres'; databaseUrl: string; schema: string };
+export type IndexLocation =
+  { kind: 'sqlite'; file: string; synchronous: Synchronous } | { kind: 'postgres'; databaseUrl: string; schema: string };
 
 export interface Index {
   readonly network: string;
@@ -72,7 +73,11 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
   const file = join(temporary ?? join(options.dataDir ?? '', options.network), 'index.sqlite');
   if (!options.databaseUrl && !temporary) mkdirSync(dirname(file), { recursive: true });
   // A temporary file dies with the process: nothing to guard, and nothing worth an fsync.
-  const guard = options.databaseUrl ? undefined : temporary ? { synchronous: 'off' as const, discarded: false, closed: () => {} } : guardSqliteFile(file);
+  const guard = options.databaseUrl
+    ? undefined
+    : temporary
+      ? { synchronous: 'off' as const, discarded: false, closed: () => {} }
+      : guardSqliteFile(file);
   const location: IndexLocation = options.databaseUrl
     ? { kind: 'postgres', databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network) }
     : { kind: 'sqlite', file, synchronous: guard!.synchronous };
@@ -98,7 +103,8 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     throw error;
   }
   // Threads start with the first read (an index only written, as by the seed script, starts none).
-  const pool = location.kind === 'sqlite' ? new SqliteReaderPool(location.file, { readers: options.readers, timeoutMs: queryTimeoutMs }) : undefined;
+  const pool =
+    location.kind === 'sqlite' ? new SqliteReaderPool(location.file, { readers: options.readers, timeoutMs: queryTimeoutMs }) : undefined;
   const reads: SqlReads = pool ?? driver;
   let closing: Promise<void> | undefined;
   return {
@@ -112,9 +118,11 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     rewind: (r, runner, dnsRoots) => rewindIndex(driver, r, runner, dnsRoots),
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
-      (closing ??= Promise.resolve(pool?.close()).then(() => driver.close()).finally(() => {
-        guard?.closed();
-        removeTemporary();
-      })),
+      (closing ??= Promise.resolve(pool?.close())
+        .then(() => driver.close())
+        .finally(() => {
+          guard?.closed();
+          removeTemporary();
+        })),
   };
 }

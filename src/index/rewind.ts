@@ -33,14 +33,34 @@ import type { IndexRewind } from './types.js';
 import { ACTION_TABLES } from './actions/schema.js';
 import { rewoundActions } from './actions/rewind-actions.js';
 
-const INDEX_TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'account_states', 'latest_account_states', 'traces', ...TOKEN_EVENT_TABLES, ...TOKEN_STATE_TABLES, 'dns_entries', ...ACTION_TABLES] as const;
+const INDEX_TABLES = [
+  'blocks',
+  'shard_state',
+  'transactions',
+  'messages',
+  'account_states',
+  'latest_account_states',
+  'traces',
+  ...TOKEN_EVENT_TABLES,
+  ...TOKEN_STATE_TABLES,
+  'dns_entries',
+  ...ACTION_TABLES,
+] as const;
 const LOOKUP_CHUNK = 500;
 
 /** Resolves once the index holds nothing after `seqno`; false when it held nothing after it anyway. */
 /** `runner`: the chain's get-methods, to detect the token contracts of changed accounts again (tokens/rewind-tokens.ts). */
-export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner?: GetMethodRunner, dnsRoots: readonly string[] = []): Promise<boolean> {
+export async function rewindIndex(
+  driver: SqlDriver,
+  rewind: IndexRewind,
+  runner?: GetMethodRunner,
+  dnsRoots: readonly string[] = [],
+): Promise<boolean> {
   if (rewind.seqno < 0) {
-    await driver.write([], INDEX_TABLES.map((table) => `DELETE FROM ${table}`));
+    await driver.write(
+      [],
+      INDEX_TABLES.map((table) => `DELETE FROM ${table}`),
+    );
     return true;
   }
   const seqno = Math.trunc(rewind.seqno);
@@ -66,7 +86,10 @@ export async function rewindIndex(driver: SqlDriver, rewind: IndexRewind, runner
   const gone: SqlValue[][] = [];
   for (const { address, shardAccount } of rewind.accounts) {
     if (shardAccount === null) gone.push([formatRawUpper(address)]);
-    else stateRows.push(...restoredStateRows(address, Buffer.isBuffer(shardAccount) ? CellClass.fromBoc(shardAccount)[0] : shardAccount, codeBocs));
+    else
+      stateRows.push(
+        ...restoredStateRows(address, Buffer.isBuffer(shardAccount) ? CellClass.fromBoc(shardAccount)[0] : shardAccount, codeBocs),
+      );
   }
 
   const tokens = await rewoundTokens(driver, rewind, firstLt, runner, dnsRoots);
@@ -137,7 +160,8 @@ async function rewoundTraces(driver: SqlDriver, seqno: number, firstLt: bigint, 
        WHERE lt < ? AND trace_id IN (${chunk.map(() => '?').join(', ')}) GROUP BY trace_id`,
       [firstLt, ...chunk],
     );
-    for (const row of rows) ends.set(bytes(row.trace_id).toString('base64'), { lt: bigint(row.lt), utime: int(row.utime), seqno: int(row.seqno) });
+    for (const row of rows)
+      ends.set(bytes(row.trace_id).toString('base64'), { lt: bigint(row.lt), utime: int(row.utime), seqno: int(row.seqno) });
   }
   return touched.map((trace) => {
     const n = droppedPerTrace.get(trace.traceId) ?? 0;

@@ -66,7 +66,12 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   // Before the schema is even migrated: an instance that may not write it touches nothing.
   const claim =
     options.claim && options.databaseUrl && !options.ephemeral
-      ? await claimSchema({ databaseUrl: options.databaseUrl, schema: options.schema ?? defaultSchema(options.network), network: options.network, kind: options.claim })
+      ? await claimSchema({
+          databaseUrl: options.databaseUrl,
+          schema: options.schema ?? defaultSchema(options.network),
+          network: options.network,
+          kind: options.claim,
+        })
       : undefined;
   try {
     return await openAndAttach(options, claim);
@@ -90,7 +95,10 @@ async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | unde
         },
   );
   if (index.discarded) {
-    options.logger?.warn?.({ network: options.network }, 'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain');
+    options.logger?.warn?.(
+      { network: options.network },
+      'the index was open when the machine went down (a crash or power loss, possibly mid-write): it was discarded and is being rebuilt from the chain',
+    );
   }
   // The reader threads load while the chain starts, not while requests wait.
   if (index.reads instanceof SqliteReaderPool) index.reads.warm().catch(() => {});

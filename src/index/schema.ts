@@ -38,7 +38,6 @@ import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 import { ACTIONS_MIGRATION } from './actions/schema.js';
 
-
 export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -147,7 +146,11 @@ export const MIGRATIONS: readonly Migration[] = [
     statements(dialect) {
       // JSON of the header fields a local chain does not have (flags, split/merge, validator list hash, catchain
       // seqno, vert seqno, created_by); NULL for a local chain's blocks and for blocks indexed before.
-      return [dialect === 'postgres' ? 'ALTER TABLE blocks ADD COLUMN IF NOT EXISTS consensus TEXT' : 'ALTER TABLE blocks ADD COLUMN consensus TEXT'];
+      return [
+        dialect === 'postgres'
+          ? 'ALTER TABLE blocks ADD COLUMN IF NOT EXISTS consensus TEXT'
+          : 'ALTER TABLE blocks ADD COLUMN consensus TEXT',
+      ];
     },
   },
   // Self-contained: `migrate` applies every version a store has not seen, in any order.
@@ -168,7 +171,13 @@ export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 export async function migrate(driver: SqlDriver, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
   // Two instances migrating one PostgreSQL schema at once: the second waits, then finds it done.
   const lock = driver.dialect === 'postgres' ? [MIGRATION_LOCK] : [];
-  await driver.write([], [...lock, `CREATE TABLE IF NOT EXISTS index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${types(driver.dialect).int64} NOT NULL)`]);
+  await driver.write(
+    [],
+    [
+      ...lock,
+      `CREATE TABLE IF NOT EXISTS index_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${types(driver.dialect).int64} NOT NULL)`,
+    ],
+  );
   const applied = new Set((await driver.all('SELECT version FROM index_migrations')).map((row) => int(row.version)));
   const newest = Math.max(0, ...applied);
   if (newest > SCHEMA_VERSION) {

@@ -56,7 +56,15 @@ export interface V3AccountStateJson {
  */
 export function v3AccountState(hash: Buffer, info: AccountStateInfo | null, includeBoc = false): V3AccountStateJson {
   if (info === null || info.status === 'nonexist') {
-    return { hash: formatHash(hash), balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null };
+    return {
+      hash: formatHash(hash),
+      balance: null,
+      extra_currencies: null,
+      account_status: null,
+      frozen_hash: null,
+      data_hash: null,
+      code_hash: null,
+    };
   }
   const json: V3AccountStateJson = {
     hash: formatHash(hash),

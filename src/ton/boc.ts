@@ -35,7 +35,12 @@ export interface BocBudget {
   readonly maxCells: number;
 }
 
-export const bocBudget = (maxCells = BOC_MAX_CELLS): BocBudget => ({ bytes: BOC_MAX_BYTES, cells: maxCells, maxBytes: BOC_MAX_BYTES, maxCells });
+export const bocBudget = (maxCells = BOC_MAX_CELLS): BocBudget => ({
+  bytes: BOC_MAX_BYTES,
+  cells: maxCells,
+  maxBytes: BOC_MAX_BYTES,
+  maxCells,
+});
 
 /** The words for a budget crossed: "more than 1024 cells", "... in all" once something was spent. */
 export function overBudget(budget: BocBudget, what: 'cells' | 'bytes'): string {
@@ -72,7 +77,8 @@ export function parseBoc(input: unknown, subject = 'boc', budget: BocBudget = bo
     // The shape was checked, so what is left is about cell contents (a malformed exotic cell, a bad CRC).
     throw new BocParseError(input, `not a valid bag of cells: ${libraryReason(error)}`, subject);
   }
-  if (root.depth() > BOC_MAX_DEPTH) throw new BocParseError(input, `cells nested deeper than ${BOC_MAX_DEPTH} levels (depth ${root.depth()})`, subject);
+  if (root.depth() > BOC_MAX_DEPTH)
+    throw new BocParseError(input, `cells nested deeper than ${BOC_MAX_DEPTH} levels (depth ${root.depth()})`, subject);
   clientBytes.set(root, bytes);
   return root;
 }

@@ -138,7 +138,8 @@ function installByteReads(): boolean {
   const proto = BitReader.prototype as unknown as BitReaderInternals;
   if (typeof proto._preloadUint !== 'function' || typeof proto._preloadInt !== 'function') return false;
   const probe = new BitReader(beginCell().storeUint(5, 3).endCell().bits) as unknown as BitReaderInternals;
-  if (!(probe._bits?._data instanceof Uint8Array) || typeof probe._bits._offset !== 'number' || typeof probe._bits._length !== 'number') return false;
+  if (!(probe._bits?._data instanceof Uint8Array) || typeof probe._bits._offset !== 'number' || typeof probe._bits._length !== 'number')
+    return false;
   const slowUint = proto._preloadUint;
   const slowInt = proto._preloadInt;
   const uint = (reader: BitReaderInternals, bits: number, offset: number): bigint => {
@@ -146,7 +147,7 @@ function installByteReads(): boolean {
     let position = start + offset;
     if (bits <= 48) return BigInt(readBits(data, position, bits));
     let value = 0n;
-    for (let left = bits; left > 0; ) {
+    for (let left = bits; left > 0;) {
       const take = Math.min(48, left);
       value = (value << BigInt(take)) | BigInt(readBits(data, position, take));
       position += take;
@@ -311,7 +312,8 @@ export function serializeBocBytes(root: Cell, opts: { idx: boolean; crc32: boole
     ends.push(cellBytes);
   }
   const offsetBytes = Math.max(Math.ceil(bitLength(cellBytes) / 8), 1);
-  const total = 4 + 1 + 1 + 3 * sizeBytes + offsetBytes + sizeBytes + (opts.idx ? count * offsetBytes : 0) + cellBytes + (opts.crc32 ? 4 : 0);
+  const total =
+    4 + 1 + 1 + 3 * sizeBytes + offsetBytes + sizeBytes + (opts.idx ? count * offsetBytes : 0) + cellBytes + (opts.crc32 ? 4 : 0);
   const out = Buffer.alloc(total);
   let at = out.writeUInt32BE(0xb5ee9c72, 0);
   // has_idx, has_crc32c, has_cache_bits (0), flags (0), size_bytes

@@ -20,9 +20,7 @@ import type { JsonObject } from './decoded/kinds.js';
 import { messageParts, type MessageParts } from './message-cells.js';
 import { accountAddress, extraCurrencies, extraCurrenciesMap, type AccountAddressJson, type ExtraCurrencyJson } from './tonlib-json.js';
 
-export type MsgData =
-  | { '@type': 'msg.dataRaw'; body: string; init_state: string }
-  | { '@type': 'msg.dataText'; text: string };
+export type MsgData = { '@type': 'msg.dataRaw'; body: string; init_state: string } | { '@type': 'msg.dataText'; text: string };
 
 interface TonlibMessageFields {
   value: string;

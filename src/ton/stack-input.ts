@@ -257,14 +257,16 @@ function parseCellValue(value: unknown, entry: unknown, path: string, budget: Bo
  */
 function argumentCell(kind: 'cell' | 'slice' | 'builder', cell: Cell, entry: unknown, path: string): Cell {
   if (cell.level() > 0) throw new StackParseError(path, entry, 'a pruned branch (or a cell holding one) cannot be a get-method argument');
-  if (kind !== 'cell' && cell.isExotic) throw new StackParseError(path, entry, `an exotic cell (library or pruned branch) cannot be passed as a ${kind}`);
+  if (kind !== 'cell' && cell.isExotic)
+    throw new StackParseError(path, entry, `an exotic cell (library or pruned branch) cannot be passed as a ${kind}`);
   return cell;
 }
 
 function parseElements(value: unknown, entry: unknown, path: string, depth: number, walk: Walk): TupleItem[] {
   const elements = typeof value === 'object' && value !== null && !Array.isArray(value) ? own(value, 'elements') : value;
   if (!Array.isArray(elements)) throw new StackParseError(path, entry, 'expected an elements array');
-  if (elements.length > TUPLE_MAX_ITEMS) throw new StackParseError(path, `[${elements.length} elements]`, `more than ${TUPLE_MAX_ITEMS} elements`);
+  if (elements.length > TUPLE_MAX_ITEMS)
+    throw new StackParseError(path, `[${elements.length} elements]`, `more than ${TUPLE_MAX_ITEMS} elements`);
   return elements.map((item, i) => parseEntry(item, `${path}.elements[${i}]`, depth + 1, walk));
 }
 

@@ -36,11 +36,7 @@ export interface TvmTuple {
 }
 
 export type LegacyStackEntry =
-  | ['num', string]
-  | ['cell', { bytes: string; object?: LegacyCellObject }]
-  | ['list', TvmList]
-  | ['tuple', TvmTuple]
-  | ['unsupported', ''];
+  ['num', string] | ['cell', { bytes: string; object?: LegacyCellObject }] | ['list', TvmList] | ['tuple', TvmTuple] | ['unsupported', ''];
 
 export type V3StackEntry =
   | { type: 'num'; value: string }
@@ -76,10 +72,7 @@ function listItems(value: VmValue): VmValue[] {
 
 /** What a value is once tonlib has classified it; the three renderings below switch on this. */
 type Shape =
-  | { kind: 'num'; value: bigint }
-  | { kind: 'cell'; cell: Cell }
-  | { kind: 'list' | 'tuple'; items: VmValue[] }
-  | { kind: 'unsupported' };
+  { kind: 'num'; value: bigint } | { kind: 'cell'; cell: Cell } | { kind: 'list' | 'tuple'; items: VmValue[] } | { kind: 'unsupported' };
 
 function shapeOf(value: VmValue): Shape {
   switch (value.type) {

@@ -32,7 +32,8 @@ export class StackReader {
 
   cell(index: number): Cell {
     const value = this.at(index);
-    if (value.type !== 'cell' && value.type !== 'slice') throw new NotThatContract(`${this.what}: expected a cell at ${index}, got ${value.type}`);
+    if (value.type !== 'cell' && value.type !== 'slice')
+      throw new NotThatContract(`${this.what}: expected a cell at ${index}, got ${value.type}`);
     return value.cell;
   }
 

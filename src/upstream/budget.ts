@@ -43,11 +43,14 @@ export class UpstreamBudget {
         grant: () => resolve(this.start()),
         timer: undefined as NodeJS.Timeout | undefined,
       };
-      waiter.timer = setTimeout(() => {
-        const at = this.queue.indexOf(waiter);
-        if (at >= 0) this.queue.splice(at, 1);
-        reject(this.exhausted(1000));
-      }, Math.max(0, deadline - this.options.clock.now()));
+      waiter.timer = setTimeout(
+        () => {
+          const at = this.queue.indexOf(waiter);
+          if (at >= 0) this.queue.splice(at, 1);
+          reject(this.exhausted(1000));
+        },
+        Math.max(0, deadline - this.options.clock.now()),
+      );
       this.queue.push(waiter);
       this.drainLater(wait);
     });
@@ -103,6 +106,6 @@ export class UpstreamBudget {
   }
 
   private exhausted(waitMs: number): UpstreamFailure {
-    return new UpstreamFailure(503, 'budget', "upstream request budget exhausted, retry later", Math.max(1, Math.ceil(waitMs / 1000)));
+    return new UpstreamFailure(503, 'budget', 'upstream request budget exhausted, retry later', Math.max(1, Math.ceil(waitMs / 1000)));
   }
 }

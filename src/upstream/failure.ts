@@ -4,7 +4,17 @@
  * failed (its 5xx, with its message kept), 503 when it (or tongate's budget for it) asks to come back later.
  * The message never holds the upstream key: it is built from statuses, error codes and upstream bodies only.
  */
-export type FailureKind = 'timeout' | 'unreachable' | 'reset' | 'upstream-error' | 'rate-limited' | 'invalid' | 'too-large' | 'budget' | 'refused-key' | 'no-upstream';
+export type FailureKind =
+  | 'timeout'
+  | 'unreachable'
+  | 'reset'
+  | 'upstream-error'
+  | 'rate-limited'
+  | 'invalid'
+  | 'too-large'
+  | 'budget'
+  | 'refused-key'
+  | 'no-upstream';
 
 export class UpstreamFailure extends Error {
   constructor(
@@ -34,7 +44,8 @@ export function transportFailure(error: unknown, timedOut: boolean): UpstreamFai
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new UpstreamFailure(502, 'unreachable', `upstream unreachable (${code})`, undefined, true);
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamFailure(502, 'unreachable', 'upstream unreachable (connect timeout)', undefined, true);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return new UpstreamFailure(502, 'unreachable', 'upstream unreachable (connect timeout)', undefined, true);
   return new UpstreamFailure(502, 'reset', `upstream connection failed (${code || (error as Error)?.name || 'error'})`);
 }
 

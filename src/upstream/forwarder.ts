@@ -107,7 +107,11 @@ export class UpstreamForwarder {
       (answer) => {
         const complete = answer.body.completeBuffer;
         if (complete !== undefined) this.landed(key, policy, answer, complete);
-        else answer.body.whole().then((body) => this.landed(key, policy, answer, body), () => this.flights.delete(key));
+        else
+          answer.body.whole().then(
+            (body) => this.landed(key, policy, answer, body),
+            () => this.flights.delete(key),
+          );
       },
       () => this.flights.delete(key),
     );
@@ -134,7 +138,15 @@ export class UpstreamForwarder {
     let last: UpstreamFailure | undefined;
     for (let attempt = 0; ; attempt++) {
       const target = pick(targets, tried);
-      if (!target) throw last ?? new UpstreamFailure(502, 'no-upstream', `no ${request.version} upstream of ${this.network} is available (all circuit breakers open)`);
+      if (!target)
+        throw (
+          last ??
+          new UpstreamFailure(
+            502,
+            'no-upstream',
+            `no ${request.version} upstream of ${this.network} is available (all circuit breakers open)`,
+          )
+        );
       tried.add(target);
       const granted = this.budget.acquire(deadline);
       // Usually granted at once: no await (and no microtask) then.
@@ -154,7 +166,8 @@ export class UpstreamForwarder {
         // A 429 is not asked again of the URL that said it: only another URL may take the read.
         const elsewhere = failure.kind !== 'rate-limited' || tried.size < targets.length;
         const again = ((request.policy.read && failure.transient) || failure.notSent) && elsewhere;
-        if (!again || attempt + 1 >= Math.max(MAX_ATTEMPTS, targets.length) || clock.now() >= deadline || !this.retries.withdraw()) throw failure;
+        if (!again || attempt + 1 >= Math.max(MAX_ATTEMPTS, targets.length) || clock.now() >= deadline || !this.retries.withdraw())
+          throw failure;
         metrics.retry(this.network);
       } finally {
         release();

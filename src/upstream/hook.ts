@@ -65,7 +65,14 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
   };
 }
 
-async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: string, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<void> {
+async function forward(
+  upstream: UpstreamNetwork,
+  version: ApiVersion,
+  path: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyLimit: number,
+): Promise<void> {
   const method = request.method;
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
@@ -115,7 +122,10 @@ async function forward(upstream: UpstreamNetwork, version: ApiVersion, path: str
 }
 
 function fail(reply: FastifyReply, version: ApiVersion | undefined, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(version, status, message));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(version, status, message));
 }
 
 /** The body as sent, or undefined when it passes `limit` bytes. */
@@ -174,9 +184,11 @@ function policyOf(version: ApiVersion, httpMethod: string, subpath: string, quer
   if (parsed === undefined) return { read: false };
   if (subpath === '/jsonRPC') {
     const params = parsed.params;
-    return typeof parsed.method === 'string' ? v2Policy(parsed.method, params !== null && typeof params === 'object' ? (params as Params) : {}) : { read: false };
+    return typeof parsed.method === 'string'
+      ? v2Policy(parsed.method, params !== null && typeof params === 'object' ? (params as Params) : {})
+      : { read: false };
   }
-  return v2Policy(subpath.slice(1), body && body.length > 0 ? { ...query, ...parsed } : query ?? {});
+  return v2Policy(subpath.slice(1), body && body.length > 0 ? { ...query, ...parsed } : (query ?? {}));
 }
 
 function parseObject(body: Buffer): Params | undefined {

@@ -13,11 +13,21 @@ export { upstreamHook } from './hook.js';
 export { UpstreamNetwork } from './network.js';
 
 /** Opens every network of kind upstream (a first round of health checks each, in parallel). */
-export async function openUpstreamNetworks(networks: NetworkConfig[], deps: { clock: Clock; registry: Registry; logger: Logger }): Promise<Map<string, UpstreamNetwork>> {
+export async function openUpstreamNetworks(
+  networks: NetworkConfig[],
+  deps: { clock: Clock; registry: Registry; logger: Logger },
+): Promise<Map<string, UpstreamNetwork>> {
   const opened = new Map<string, UpstreamNetwork>();
   for (const network of networks) {
     if (network.backend !== 'upstream' || !network.upstream) continue;
-    opened.set(network.name, new UpstreamNetwork(network.name, network.upstream, { clock: deps.clock, registry: deps.registry, logger: deps.logger.child({ network: network.name, component: 'upstream' }) }));
+    opened.set(
+      network.name,
+      new UpstreamNetwork(network.name, network.upstream, {
+        clock: deps.clock,
+        registry: deps.registry,
+        logger: deps.logger.child({ network: network.name, component: 'upstream' }),
+      }),
+    );
   }
   await Promise.all([...opened.values()].map((network) => network.start()));
   return opened;
@@ -29,6 +39,12 @@ export async function openUpstreamNetworks(networks: NetworkConfig[], deps: { cl
  * NetworkContext's `chain` is left out on purpose rather than faked.
  */
 export function upstreamContext(network: NetworkConfig, upstream: UpstreamNetwork): NetworkContext {
-  const context = { name: network.name, baseUrl: network.baseUrl, globalId: network.globalId, testOnly: network.name !== 'mainnet', upstream };
+  const context = {
+    name: network.name,
+    baseUrl: network.baseUrl,
+    globalId: network.globalId,
+    testOnly: network.name !== 'mainnet',
+    upstream,
+  };
   return context as unknown as NetworkContext;
 }

@@ -42,7 +42,12 @@ export class UpstreamMetrics {
       labelNames: ['network', 'upstream', 'status'] as const,
       registers: [registry],
     });
-    this.retries = new Counter({ name: 'tongate_upstream_retries_total', help: 'Reads sent again after a failed attempt', labelNames: ['network'] as const, registers: [registry] });
+    this.retries = new Counter({
+      name: 'tongate_upstream_retries_total',
+      help: 'Reads sent again after a failed attempt',
+      labelNames: ['network'] as const,
+      registers: [registry],
+    });
     this.breakers = new Gauge({
       name: 'tongate_upstream_breaker_state',
       help: 'Circuit breaker per upstream URL: 0 closed, 1 half-open, 2 open',

@@ -19,7 +19,16 @@ export interface UpstreamHealthReport {
     status: 'ok' | 'degraded' | 'down';
     network: string;
     backend: 'upstream';
-    upstreams: Array<{ version: ApiVersion; url: string; state: string; breaker: string; last_seqno?: number; latency_ms?: number; checked_ago_ms?: number; error?: string }>;
+    upstreams: Array<{
+      version: ApiVersion;
+      url: string;
+      state: string;
+      breaker: string;
+      last_seqno?: number;
+      latency_ms?: number;
+      checked_ago_ms?: number;
+      error?: string;
+    }>;
   };
 }
 
@@ -49,7 +58,10 @@ export class UpstreamNetwork {
         const before = target.health.state;
         const health = await target.check(Math.min(CHECK_TIMEOUT_MS, this.config.healthIntervalMs));
         if (health.state !== before) {
-          this.deps.logger?.[health.state === 'up' ? 'info' : 'warn']({ upstream: target.label, state: health.state, error: health.error }, 'upstream health changed');
+          this.deps.logger?.[health.state === 'up' ? 'info' : 'warn'](
+            { upstream: target.label, state: health.state, error: health.error },
+            'upstream health changed',
+          );
         }
       }),
     );

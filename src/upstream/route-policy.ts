@@ -17,12 +17,40 @@ export interface RoutePolicy {
 }
 
 const V2_READS = new Set([
-  'getAddressInformation', 'getExtendedAddressInformation', 'getWalletInformation', 'getAddressBalance', 'getAddressState',
-  'getShardAccountCell', 'getTokenData', 'dnsResolve', 'getTransactions', 'getTransactionsStd', 'tryLocateTx', 'tryLocateResultTx',
-  'tryLocateSourceTx', 'getMasterchainInfo', 'getConsensusBlock', 'lookupBlock', 'getShards', 'shards', 'getBlockHeader',
-  'getBlockTransactions', 'getBlockTransactionsExt', 'getOutMsgQueueSize', 'getMasterchainBlockSignatures', 'getShardBlockProof',
-  'getConfigParam', 'getConfigAll', 'getLibraries', 'detectAddress', 'detectHash', 'packAddress', 'unpackAddress', 'runGetMethod',
-  'runGetMethodStd', 'estimateFee',
+  'getAddressInformation',
+  'getExtendedAddressInformation',
+  'getWalletInformation',
+  'getAddressBalance',
+  'getAddressState',
+  'getShardAccountCell',
+  'getTokenData',
+  'dnsResolve',
+  'getTransactions',
+  'getTransactionsStd',
+  'tryLocateTx',
+  'tryLocateResultTx',
+  'tryLocateSourceTx',
+  'getMasterchainInfo',
+  'getConsensusBlock',
+  'lookupBlock',
+  'getShards',
+  'shards',
+  'getBlockHeader',
+  'getBlockTransactions',
+  'getBlockTransactionsExt',
+  'getOutMsgQueueSize',
+  'getMasterchainBlockSignatures',
+  'getShardBlockProof',
+  'getConfigParam',
+  'getConfigAll',
+  'getLibraries',
+  'detectAddress',
+  'detectHash',
+  'packAddress',
+  'unpackAddress',
+  'runGetMethod',
+  'runGetMethodStd',
+  'estimateFee',
 ]);
 /** Answers that are the chain's newest state: kept at most one block interval. */
 const V2_LATEST = new Set(['getMasterchainInfo', 'getConsensusBlock']);
@@ -51,6 +79,7 @@ export function v3Policy(httpMethod: string, path: string, query: Params): Route
   if (httpMethod === 'POST') return { read: V3_POST_READS.has(path) };
   if (httpMethod !== 'GET' && httpMethod !== 'HEAD') return { read: false };
   if (path === '/masterchainInfo') return { read: true, keep: 'block' };
-  if (path === '/transactions' && has(query, 'hash') && Object.keys(query).every((k) => k === 'hash' || k === 'api_key')) return { read: true, keep: 'final' };
+  if (path === '/transactions' && has(query, 'hash') && Object.keys(query).every((k) => k === 'hash' || k === 'api_key'))
+    return { read: true, keep: 'final' };
   return { read: true };
 }

@@ -87,7 +87,14 @@ export class UpstreamTarget {
   ) {
     this.label = url.origin + url.pathname;
     this.basePath = url.pathname;
-    this.pool = new Pool(url.origin, { connections: options.connections, pipelining: 1, connect: { timeout: 5000 }, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.pool = new Pool(url.origin, {
+      connections: options.connections,
+      pipelining: 1,
+      connect: { timeout: 5000 },
+      keepAliveTimeout: 10_000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     this.headers = { accept: 'application/json', 'user-agent': `tongate/${VERSION}` };
     if (options.apiKey) this.headers['x-api-key'] = options.apiKey;
     this.breaker = new CircuitBreaker({
@@ -128,13 +135,16 @@ export class UpstreamTarget {
       let refusal: Buffer[] | undefined;
       let refusalBytes = 0;
 
-      const timer = setTimeout(() => {
-        timedOut = true;
-        const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
-        // Still waiting for a connection: give up now (the request is aborted when it starts).
-        if (controller === undefined) fail(failure, true);
-        else controller.abort(failure);
-      }, Math.max(1, deadline - started));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
+          // Still waiting for a connection: give up now (the request is aborted when it starts).
+          if (controller === undefined) fail(failure, true);
+          else controller.abort(failure);
+        },
+        Math.max(1, deadline - started),
+      );
       const outcome = (label: string) => this.recordAttempt(label, (clock.now() - started) / 1000);
       const fail = (failure: UpstreamFailure, countsAgainst: boolean) => {
         settled = true;
@@ -195,10 +205,17 @@ export class UpstreamTarget {
           if (refusal) {
             const raw = Buffer.concat(refusal);
             // Rewritten into the version's shape, so read as text: decoded when the upstream encoded it.
-            const text = (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
+            const text =
+              (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
             // An upstream that echoes the key it was sent must not make tongate show it.
-            const message = this.options.apiKey ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]') : upstreamMessage(text, status);
-            if (status === 429) return fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
+            const message = this.options.apiKey
+              ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]')
+              : upstreamMessage(text, status);
+            if (status === 429)
+              return fail(
+                new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)),
+                false,
+              );
             if (status === 401 || status === 403) {
               // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
               // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
@@ -234,7 +251,15 @@ export class UpstreamTarget {
         request.contentType || request.semanticHeaders
           ? { ...request.semanticHeaders, ...encodingHeaders, ...(request.contentType ? { 'content-type': request.contentType } : {}) }
           : encodingHeaders;
-      this.pool.dispatch({ path: this.basePath + request.rest, method: request.method as Dispatcher.HttpMethod, headers: requestHeaders, body: request.body }, handler);
+      this.pool.dispatch(
+        {
+          path: this.basePath + request.rest,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: requestHeaders,
+          body: request.body,
+        },
+        handler,
+      );
     });
   }
 
@@ -266,13 +291,29 @@ export class UpstreamTarget {
     const started = clock.now();
     this.options.metrics.healthCheck(this.options.network, this.label);
     try {
-      const answer = await this.send({ method: 'GET', rest: this.options.version === 'v2' ? '/getMasterchainInfo' : '/masterchainInfo' }, started + timeoutMs);
-      const parsed = JSON.parse((await answer.body.whole()).toString('utf8')) as { result?: { last?: { seqno?: number } }; last?: { seqno?: number } };
+      const answer = await this.send(
+        { method: 'GET', rest: this.options.version === 'v2' ? '/getMasterchainInfo' : '/masterchainInfo' },
+        started + timeoutMs,
+      );
+      const parsed = JSON.parse((await answer.body.whole()).toString('utf8')) as {
+        result?: { last?: { seqno?: number } };
+        last?: { seqno?: number };
+      };
       if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
       const seqno = this.options.version === 'v2' ? parsed.result?.last?.seqno : parsed.last?.seqno;
-      this.health = { state: 'up', lastSeqno: typeof seqno === 'number' ? seqno : undefined, latencyMs: Math.round(clock.now() - started), checkedAt: clock.now() };
+      this.health = {
+        state: 'up',
+        lastSeqno: typeof seqno === 'number' ? seqno : undefined,
+        latencyMs: Math.round(clock.now() - started),
+        checkedAt: clock.now(),
+      };
     } catch (error) {
-      this.health = { state: 'down', error: (error as Error).message, latencyMs: Math.round(clock.now() - started), checkedAt: clock.now() };
+      this.health = {
+        state: 'down',
+        error: (error as Error).message,
+        latencyMs: Math.round(clock.now() - started),
+        checkedAt: clock.now(),
+      };
     }
     return this.health;
   }
@@ -298,7 +339,7 @@ function looksLikeJson(first: Buffer, coding: ReturnType<typeof contentCoding>, 
   if (coding !== '') return String(headers['content-type'] ?? '').includes('json');
   for (const byte of first) {
     if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
-    return byte === 0x7b /* { */ || byte === 0x5b /* [ */;
+    return byte === 0x7b /* { */ || byte === 0x5b; /* [ */
   }
   return false;
 }
@@ -323,6 +364,7 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
     if (typeof value === 'string') passed[name] = value;
   }
   // An encoded answer was chosen by the client's Accept-Encoding: a shared cache must not give it to others.
-  if (passed['content-encoding'] !== undefined && !/accept-encoding|\*/i.test(passed.vary ?? '')) passed.vary = passed.vary ? `${passed.vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (passed['content-encoding'] !== undefined && !/accept-encoding|\*/i.test(passed.vary ?? ''))
+    passed.vary = passed.vary ? `${passed.vary}, Accept-Encoding` : 'Accept-Encoding';
   return passed;
 }

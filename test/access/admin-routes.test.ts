@@ -34,7 +34,12 @@ test('admin API and /metrics', async (t) => {
 
     let created: { id: string; key: string };
     await t.test('create, list, show, revoke keys; set account limits', async () => {
-      const res = await app.inject({ method: 'POST', url: '/admin/keys', headers: auth, payload: { network: 'mainnet', rps: 20, label: 'remote' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/admin/keys',
+        headers: auth,
+        payload: { network: 'mainnet', rps: 20, label: 'remote' },
+      });
       assert.equal(res.statusCode, 201);
       const body = res.json();
       assert.equal(body.ok, true);
@@ -42,7 +47,11 @@ test('admin API and /metrics', async (t) => {
       assert.match(created.key, /^tg_/);
       assert.equal(body.result.rps, 20);
       // The key works at once.
-      const use = await app.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-api-key': created.key } });
+      const use = await app.inject({
+        method: 'GET',
+        url: '/api/v3/masterchainInfo',
+        headers: { host: HOSTS.mainnet, 'x-api-key': created.key },
+      });
       assert.equal(use.statusCode, 200);
       assert.equal(use.headers['ratelimit-policy'], '"key";q=20;w=1');
 
@@ -61,7 +70,11 @@ test('admin API and /metrics', async (t) => {
       const revoked = await app.inject({ method: 'DELETE', url: `/admin/keys/${created.id}`, headers: auth });
       assert.equal(revoked.statusCode, 200);
       assert.notEqual(revoked.json().result.revokedAt, null);
-      const refused = await app.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-api-key': created.key } });
+      const refused = await app.inject({
+        method: 'GET',
+        url: '/api/v3/masterchainInfo',
+        headers: { host: HOSTS.mainnet, 'x-api-key': created.key },
+      });
       assert.equal(refused.statusCode, 401, 'revoked through the admin API: refused at once');
     });
 
@@ -78,19 +91,44 @@ test('admin API and /metrics', async (t) => {
         ['PUT', '/admin/accounts/a%20b', { network: 'mainnet', rps: 3 }, 422, /account: /],
       ];
       for (const [method, url, payload, status, message] of cases) {
-        const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+        const res = await app.inject({
+          method: method as 'GET',
+          url,
+          headers: auth,
+          ...(payload === undefined ? {} : { payload: payload as object }),
+        });
         assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
         assert.equal(res.json().code, status);
         assert.match(res.json().error, message);
       }
-      const invalidJson = await app.inject({ method: 'POST', url: '/admin/keys', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"network":' });
+      const invalidJson = await app.inject({
+        method: 'POST',
+        url: '/admin/keys',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: '{"network":',
+      });
       assert.equal(invalidJson.statusCode, 400);
     });
 
     await t.test('/metrics: Prometheus text, requests by network/version/method/status, no keys', async () => {
-      await app.inject({ method: 'GET', url: '/api/v2/getAddressInformation?address=x', headers: { host: HOSTS.testnet }, remoteAddress: '192.0.2.50' });
-      await app.inject({ method: 'GET', url: '/api/v2/getAddressInformation?address=x', headers: { host: HOSTS.testnet }, remoteAddress: '192.0.2.50' });
-      await app.inject({ method: 'POST', url: '/api/v2/jsonRPC', headers: { host: HOSTS.mainnet, 'x-api-key': 'tg_bogus' }, payload: { method: 'x' } });
+      await app.inject({
+        method: 'GET',
+        url: '/api/v2/getAddressInformation?address=x',
+        headers: { host: HOSTS.testnet },
+        remoteAddress: '192.0.2.50',
+      });
+      await app.inject({
+        method: 'GET',
+        url: '/api/v2/getAddressInformation?address=x',
+        headers: { host: HOSTS.testnet },
+        remoteAddress: '192.0.2.50',
+      });
+      await app.inject({
+        method: 'POST',
+        url: '/api/v2/jsonRPC',
+        headers: { host: HOSTS.mainnet, 'x-api-key': 'tg_bogus' },
+        payload: { method: 'x' },
+      });
       const res = await app.inject({ method: 'GET', url: '/metrics', headers: auth });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^text\/plain/);

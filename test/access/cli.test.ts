@@ -58,17 +58,42 @@ test('keys and accounts commands: outputs, JSON, errors, hashed storage', async 
     });
 
     await t.test('keys create --json: {id, key, network, rps, ...}; --key imports; --expires; --account', async () => {
-      const r = await cli(options, ['keys', 'create', '--network', 'testnet', '--rps', '25', '--account', 'acme', '--expires', '2099-01-31', '--json']);
+      const r = await cli(options, [
+        'keys',
+        'create',
+        '--network',
+        'testnet',
+        '--rps',
+        '25',
+        '--account',
+        'acme',
+        '--expires',
+        '2099-01-31',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.err);
       const j = JSON.parse(r.out);
-      assert.deepEqual(Object.keys(j).sort(), ['account', 'createdAt', 'display', 'expiresAt', 'id', 'key', 'label', 'network', 'revokedAt', 'rps']);
+      assert.deepEqual(Object.keys(j).sort(), [
+        'account',
+        'createdAt',
+        'display',
+        'expiresAt',
+        'id',
+        'key',
+        'label',
+        'network',
+        'revokedAt',
+        'rps',
+      ]);
       assert.equal(j.network, 'testnet');
       assert.equal(j.rps, 25);
       assert.equal(j.account, 'acme');
       assert.equal(j.expiresAt, Date.parse('2099-01-31T00:00:00Z'));
       assert.match(j.key, BASE58_32_BYTES);
       assert.ok(j.key.startsWith(j.display.replace('…', '')));
-      const imported = JSON.parse((await cli(options, ['keys', 'create', '--network', 'mainnet', '--key', 'my-existing-toncenter-key-0123456789', '--json'])).out);
+      const imported = JSON.parse(
+        (await cli(options, ['keys', 'create', '--network', 'mainnet', '--key', 'my-existing-toncenter-key-0123456789', '--json'])).out,
+      );
       assert.equal(imported.key, 'my-existing-toncenter-key-0123456789');
       assert.equal(imported.display, 'my-exist…');
     });
@@ -105,7 +130,10 @@ test('keys and accounts commands: outputs, JSON, errors, hashed storage', async 
       const set = await cli(options, ['accounts', 'set', 'acme', '--network', 'mainnet', '--rps', '25']);
       assert.equal(set.out.trim(), 'account acme on mainnet: 25 requests/s shared by its keys');
       const list = JSON.parse((await cli(options, ['accounts', 'list', '--json'])).out);
-      assert.deepEqual(list.map((a: Record<string, unknown>) => [a.name, a.network, a.rps]), [['acme', 'mainnet', 25]]);
+      assert.deepEqual(
+        list.map((a: Record<string, unknown>) => [a.name, a.network, a.rps]),
+        [['acme', 'mainnet', 25]],
+      );
     });
 
     await t.test('bad input: exit code 1 and a message naming the field', async () => {
@@ -117,7 +145,10 @@ test('keys and accounts commands: outputs, JSON, errors, hashed storage', async 
         [['keys', 'create', '--network', 'mainnet', '--expires', '2001-01-01'], /expires: must be in the future/],
         [['keys', 'create', '--network', 'mainnet', '--key', 'has space'], /key: only visible ASCII/],
         [['keys', 'create', '--network', 'mainnet', '--key', 'x'.repeat(257)], /key: at most 256 characters/],
-        [['keys', 'create', '--network', 'mainnet', '--key', 'my-existing-toncenter-key-0123456789'], /key: this key is already registered/],
+        [
+          ['keys', 'create', '--network', 'mainnet', '--key', 'my-existing-toncenter-key-0123456789'],
+          /key: this key is already registered/,
+        ],
         [['keys', 'create', '--network', 'mainnet', '--account', 'bad name'], /account: 1-64 characters/],
         [['keys', 'show', 'key_doesNotExist'], /key: no key with id "key_doesNotExist"/],
         [['keys', 'revoke', 'key_doesNotExist'], /key: no key with id/],
@@ -179,7 +210,16 @@ test('a CLI process changes keys while the server runs (PostgreSQL + Redis pub/s
   if (!backend) return;
   const o = backend.options;
   try {
-    await whileServerRuns(t, o, ['--database-url', o.databaseUrl!, '--database-schema', o.databaseSchema!, '--redis-url', o.redisUrl!, '--redis-prefix', o.redisPrefix!]);
+    await whileServerRuns(t, o, [
+      '--database-url',
+      o.databaseUrl!,
+      '--database-schema',
+      o.databaseSchema!,
+      '--redis-url',
+      o.redisUrl!,
+      '--redis-prefix',
+      o.redisPrefix!,
+    ]);
   } finally {
     await backend.cleanup();
   }

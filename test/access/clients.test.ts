@@ -44,7 +44,10 @@ test('TonClient with an API key: works, and sees 429 over the key limit and 401 
     assert.equal(r.reason.response.headers['retry-after'], '1');
   }
   const unknown = new TonClient({ endpoint, apiKey: 'tg_notAKeyAtAll' });
-  await assert.rejects(unknown.getMasterchainInfo(), (e: any) => e.response?.status === 401 && e.response.data.error === 'API key does not exist');
+  await assert.rejects(
+    unknown.getMasterchainInfo(),
+    (e: any) => e.response?.status === 401 && e.response.data.error === 'API key does not exist',
+  );
   const testnetKey = await createKey('testnet', 10);
   await assert.rejects(new TonClient({ endpoint, apiKey: testnetKey }).getMasterchainInfo(), (e: any) => e.response?.status === 403);
 });

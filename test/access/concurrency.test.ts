@@ -25,28 +25,40 @@ async function concurrentClients(t: TestContext, backend: Backend): Promise<void
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const get = (path: string, headers: Record<string, string>) =>
-    fetch(base + path, { headers: { 'x-forwarded-host': HOSTS.mainnet, ...headers } }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    fetch(base + path, { headers: { 'x-forwarded-host': HOSTS.mainnet, ...headers } }).then(async (r) => ({
+      status: r.status,
+      body: await r.text(),
+    }));
   try {
     await t.test('200 keyless clients, 3 simultaneous requests each: exactly one admitted per client', async () => {
       const results = await Promise.all(
-        Array.from({ length: 600 }, (_, i) => get('/api/v3/masterchainInfo', { 'x-forwarded-for': `10.1.${Math.floor((i % 200) / 100)}.${i % 100}` })),
+        Array.from({ length: 600 }, (_, i) =>
+          get('/api/v3/masterchainInfo', { 'x-forwarded-for': `10.1.${Math.floor((i % 200) / 100)}.${i % 100}` }),
+        ),
       );
       const admittedPer = new Map<number, number>();
       results.forEach((r, i) => {
         assert.ok(r.status === 200 || r.status === 429, `status ${r.status}: ${r.body}`);
         if (r.status === 200) admittedPer.set(i % 200, (admittedPer.get(i % 200) ?? 0) + 1);
       });
-      for (const r of results.filter((x) => x.status === 429)) assert.deepEqual(JSON.parse(r.body), { ok: false, error: 'Ratelimit exceeded', code: 429 });
+      for (const r of results.filter((x) => x.status === 429))
+        assert.deepEqual(JSON.parse(r.body), { ok: false, error: 'Ratelimit exceeded', code: 429 });
       assert.equal(admittedPer.size, 200, 'every client was admitted once');
       // Exact while Redis answers within the store timeout. On an overloaded machine a decision may
       // time out: the 'local' failure mode then decides alone, and that instance may admit once more.
       const fallbacks = await fallbackCount(access);
       if (fallbacks === 0) {
-        assert.ok([...admittedPer.values()].every((n) => n === 1), 'no client admitted twice');
+        assert.ok(
+          [...admittedPer.values()].every((n) => n === 1),
+          'no client admitted twice',
+        );
         assert.equal(results.filter((r) => r.status === 429).length, 400);
       } else {
         t.diagnostic(`${fallbacks} decisions fell back to local limiting (Redis slower than the store timeout)`);
-        assert.ok([...admittedPer.values()].every((n) => n <= 2), `local fallback: at most once more per client (${JSON.stringify([...admittedPer].filter(([, n]) => n > 1))})`);
+        assert.ok(
+          [...admittedPer.values()].every((n) => n <= 2),
+          `local fallback: at most once more per client (${JSON.stringify([...admittedPer].filter(([, n]) => n > 1))})`,
+        );
       }
     });
 
@@ -54,7 +66,12 @@ async function concurrentClients(t: TestContext, backend: Backend): Promise<void
       clock.advance(5000);
       const { key } = await access.admin!.createKey({ network: 'mainnet', rps: 50 });
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => get(i % 2 ? `/api/v2/getMasterchainInfo?api_key=${key}` : '/api/v3/masterchainInfo', { 'x-api-key': i % 2 ? '' : key, 'x-forwarded-for': `10.2.0.${i}` })),
+        Array.from({ length: 200 }, (_, i) =>
+          get(i % 2 ? `/api/v2/getMasterchainInfo?api_key=${key}` : '/api/v3/masterchainInfo', {
+            'x-api-key': i % 2 ? '' : key,
+            'x-forwarded-for': `10.2.0.${i}`,
+          }),
+        ),
       );
       const before = await fallbackCount(access);
       const admitted = results.filter((r) => r.status === 200).length;
@@ -69,7 +86,12 @@ async function concurrentClients(t: TestContext, backend: Backend): Promise<void
       try {
         const statuses = [];
         for (let i = 0; i < 3; i++) {
-          const res = await untrusted.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-forwarded-for': `10.3.0.${i}` }, remoteAddress: '192.0.2.200' });
+          const res = await untrusted.inject({
+            method: 'GET',
+            url: '/api/v3/masterchainInfo',
+            headers: { host: HOSTS.mainnet, 'x-forwarded-for': `10.3.0.${i}` },
+            remoteAddress: '192.0.2.200',
+          });
           statuses.push(res.statusCode);
         }
         assert.deepEqual(statuses, [200, 429, 429]);

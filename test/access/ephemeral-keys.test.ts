@@ -11,7 +11,11 @@ import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
 
 test('tongate keys and accounts commands refuse --ephemeral without --database-url, saying where such keys are made', async () => {
-  for (const args of [['keys', 'create', '--network', 'testnet'], ['keys', 'list'], ['accounts', 'set', 'team', '--network', 'testnet', '--rps', '5']]) {
+  for (const args of [
+    ['keys', 'create', '--network', 'testnet'],
+    ['keys', 'list'],
+    ['accounts', 'set', 'team', '--network', 'testnet', '--rps', '5'],
+  ]) {
     const run = await runTongate([...args, '--ephemeral']);
     assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
     assert.equal(run.stdout, '', 'no key printed');
@@ -19,11 +23,13 @@ test('tongate keys and accounts commands refuse --ephemeral without --database-u
     assert.match(run.stderr, /start it with --admin-token and create keys with POST <base>\/admin\/keys/);
   }
   // Keys in PostgreSQL outlive any process: nothing to refuse (the options resolve; no connection is made here).
-  const shared = keyAdminOptionsFrom(loadConfig({ flags: { ephemeral: true, databaseUrl: 'postgres://postgres@127.0.0.1:5432/test' }, env: {} }));
+  const shared = keyAdminOptionsFrom(
+    loadConfig({ flags: { ephemeral: true, databaseUrl: 'postgres://postgres@127.0.0.1:5432/test' }, env: {} }),
+  );
   assert.equal(shared.databaseUrl, 'postgres://postgres@127.0.0.1:5432/test');
 });
 
-test("the banner says how keys are made: tongate keys create on disk, the admin API for an --ephemeral server", () => {
+test('the banner says how keys are made: tongate keys create on disk, the admin API for an --ephemeral server', () => {
   const banner = (flags: Record<string, unknown>) => renderBanner(loadConfig({ flags, env: {} }), [], 'keys in SQLite', 10);
   const onDisk = banner({});
   assert.match(onDisk, /Without a key: 1 request\/s per client on each network/);

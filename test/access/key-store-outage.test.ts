@@ -29,7 +29,16 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
   const proxy = await pgProxy();
   const clock = new ManualClock();
   const access = await createAccessLayer(
-    { enabled: true, networks: ['mainnet', 'testnet'], databaseUrl: proxy.rewrite(POSTGRES_URL), databaseSchema: schema, limiterFailure: 'local', storeTimeoutMs: 50, anonymousRps: 1, defaultKeyRps: 10 },
+    {
+      enabled: true,
+      networks: ['mainnet', 'testnet'],
+      databaseUrl: proxy.rewrite(POSTGRES_URL),
+      databaseSchema: schema,
+      limiterFailure: 'local',
+      storeTimeoutMs: 50,
+      anonymousRps: 1,
+      defaultKeyRps: 10,
+    },
     { clock },
   );
   const check = async (key: string) => {
@@ -39,7 +48,10 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
   };
   try {
     const known = await access.admin!.createKey({ network: 'mainnet', rps: 1000 });
-    const unseenKeys = { down: await access.admin!.createKey({ network: 'mainnet', rps: 1000 }), hang: await access.admin!.createKey({ network: 'mainnet', rps: 1000 }) };
+    const unseenKeys = {
+      down: await access.admin!.createKey({ network: 'mainnet', rps: 1000 }),
+      hang: await access.admin!.createKey({ network: 'mainnet', rps: 1000 }),
+    };
     assert.equal((await check(known.key)).d.allowed, true, 'known key cached');
 
     for (const mode of ['down', 'hang'] as const) {
@@ -87,7 +99,14 @@ test('key cache: a flood of one made-up key reaches the store once; a lookup ove
   const store = await PostgresKeyStore.open({ url: proxy.rewrite(POSTGRES_URL), schema });
   const clock = new ManualClock();
   let misses = 0;
-  const directory = new KeyDirectory({ store, clock, breaker: new CircuitBreaker({ clock }), timeoutMs: 1000, pollMs: 60_000, events: { onMiss: () => misses++ } });
+  const directory = new KeyDirectory({
+    store,
+    clock,
+    breaker: new CircuitBreaker({ clock }),
+    timeoutMs: 1000,
+    pollMs: 60_000,
+    events: { onMiss: () => misses++ },
+  });
   const admin = new KeyAdmin({ store, networks: ['mainnet'], defaultKeyRps: 10, clock, onChange: (m) => directory.invalidate(m.hashes) });
   try {
     await directory.start();

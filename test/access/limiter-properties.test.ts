@@ -45,7 +45,13 @@ function arrivals(random: () => number, n: number, load: number, windows: number
 }
 
 /** Drives `consume` through the arrivals and checks every decision against the definition. */
-async function checkAgainstOracle(consume: Consume, clock: ManualClock, identity: string, n: number, times: number[]): Promise<{ admitted: number; windowsMax: number }> {
+async function checkAgainstOracle(
+  consume: Consume,
+  clock: ManualClock,
+  identity: string,
+  n: number,
+  times: number[],
+): Promise<{ admitted: number; windowsMax: number }> {
   const start = clock.now();
   const admitted: number[] = [];
   let lo = 0; // admitted[lo..] are inside the current window
@@ -64,7 +70,10 @@ async function checkAgainstOracle(consume: Consume, clock: ManualClock, identity
       // Every refusal necessary: the window held exactly N admissions.
       assert.equal(inWindow, n, `refused at ${at} with only ${inWindow} in the window (N=${n})`);
       // The wait is exact: the oldest admission in the window leaves it then.
-      assert.ok(Math.abs(r.resetMs - (admitted[lo] + WINDOW - at)) < 1e-6, `retry after at ${at}: ${r.resetMs} vs ${admitted[lo] + WINDOW - at}`);
+      assert.ok(
+        Math.abs(r.resetMs - (admitted[lo] + WINDOW - at)) < 1e-6,
+        `retry after at ${at}: ${r.resetMs} vs ${admitted[lo] + WINDOW - at}`,
+      );
       assert.ok(r.resetMs > 0);
       assert.equal(r.remaining, 0);
     }
@@ -79,7 +88,11 @@ async function checkAgainstOracle(consume: Consume, clock: ManualClock, identity
   return { admitted: admitted.length, windowsMax };
 }
 
-async function limiterProperties(t: TestContext, make: (clock: ManualClock) => Promise<{ consume: Consume; close(): Promise<void> }>, heavy: boolean): Promise<void> {
+async function limiterProperties(
+  t: TestContext,
+  make: (clock: ManualClock) => Promise<{ consume: Consume; close(): Promise<void> }>,
+  heavy: boolean,
+): Promise<void> {
   // A small epoch keeps microsecond fractions exact in doubles.
   const clock = new ManualClock(1_000_000);
   const limiter = await make(clock);
@@ -117,7 +130,12 @@ async function limiterProperties(t: TestContext, make: (clock: ManualClock) => P
     });
 
     await t.test('K simultaneous requests of one client admit exactly min(K, N)', async () => {
-      for (const [k, n] of [[50, 10], [5, 10], [200, 100], [30, 1]]) {
+      for (const [k, n] of [
+        [50, 10],
+        [5, 10],
+        [200, 100],
+        [30, 1],
+      ]) {
         const id = `simultaneous-${k}-${n}`;
         const results = await Promise.all(Array.from({ length: k }, () => limiter.consume(id, n)));
         assert.equal(results.filter((r) => r!.allowed).length, Math.min(k, n), `K=${k} N=${n}`);
@@ -145,37 +163,45 @@ async function limiterProperties(t: TestContext, make: (clock: ManualClock) => P
 }
 
 test('memory sliding log: limiter properties', async (t) => {
-  await limiterProperties(t, async (clock) => {
-    const memory = new MemorySlidingLog({ clock });
-    return { consume: (id, n) => memory.consume(id, n), close: () => memory.close() };
-  }, true);
+  await limiterProperties(
+    t,
+    async (clock) => {
+      const memory = new MemorySlidingLog({ clock });
+      return { consume: (id, n) => memory.consume(id, n), close: () => memory.close() };
+    },
+    true,
+  );
 });
 
 test('Redis sliding log (through SharedLimiter): limiter properties', async (t) => {
   if (!(await requireService(t, 'redis'))) return;
   const prefix = uniqueName('tg_prop');
   const connections: Redis[] = [];
-  await limiterProperties(t, async (clock) => {
-    // Two connections, alternately used: like two instances sharing one Redis.
-    const shared = [0, 1].map(() => {
-      const redis = new Redis(REDIS_URL);
-      connections.push(redis);
-      return new SharedLimiter({
-        remote: new RedisSlidingLog({ redis, prefix, clock, timeoutMs: 1000 }),
-        local: new MemorySlidingLog({ clock }),
-        breaker: new CircuitBreaker({ clock }),
-        failureMode: 'closed',
-        clock,
+  await limiterProperties(
+    t,
+    async (clock) => {
+      // Two connections, alternately used: like two instances sharing one Redis.
+      const shared = [0, 1].map(() => {
+        const redis = new Redis(REDIS_URL);
+        connections.push(redis);
+        return new SharedLimiter({
+          remote: new RedisSlidingLog({ redis, prefix, clock, timeoutMs: 1000 }),
+          local: new MemorySlidingLog({ clock }),
+          breaker: new CircuitBreaker({ clock }),
+          failureMode: 'closed',
+          clock,
+        });
       });
-    });
-    let turn = 0;
-    return {
-      consume: (id, n) => shared[turn++ % 2].consume(id, n),
-      close: async () => {
-        for (const r of connections) r.disconnect();
-      },
-    };
-  }, false);
+      let turn = 0;
+      return {
+        consume: (id, n) => shared[turn++ % 2].consume(id, n),
+        close: async () => {
+          for (const r of connections) r.disconnect();
+        },
+      };
+    },
+    false,
+  );
 });
 
 test('memory sliding log: bounded memory, dead identities swept, live ones never evicted', () => {

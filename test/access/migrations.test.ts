@@ -15,9 +15,17 @@ test('PostgreSQL: four instances migrating one fresh schema at once apply each v
     await client.connect();
     try {
       const { rows } = await client.query(`SELECT version FROM "${schema}".tongate_schema_migrations ORDER BY version`);
-      assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((_, i) => i + 1));
-      const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-      assert.deepEqual(tables.rows.map((r) => r.table_name), ['tongate_accounts', 'tongate_api_keys', 'tongate_meta', 'tongate_schema_migrations']);
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        MIGRATIONS.map((_, i) => i + 1),
+      );
+      const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
+        schema,
+      ]);
+      assert.deepEqual(
+        tables.rows.map((r) => r.table_name),
+        ['tongate_accounts', 'tongate_api_keys', 'tongate_meta', 'tongate_schema_migrations'],
+      );
     } finally {
       await client.end();
     }

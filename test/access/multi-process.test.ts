@@ -32,7 +32,9 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
 let calls = 0;
 async function statusOf(base: string, key?: string): Promise<number> {
   const inQuery = key !== undefined && ++calls % 2 === 0;
-  const res = await fetch(`${base}/api/v3/masterchainInfo${inQuery ? `?api_key=${encodeURIComponent(key)}` : ''}`, { headers: key && !inQuery ? { 'x-api-key': key } : {} });
+  const res = await fetch(`${base}/api/v3/masterchainInfo${inQuery ? `?api_key=${encodeURIComponent(key)}` : ''}`, {
+    headers: key && !inQuery ? { 'x-api-key': key } : {},
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -58,7 +60,17 @@ test('three tongate processes share one limit and all refuse a revoked key withi
       const stores = ['--database-url', databaseUrl, '--redis-url', redis.url];
       const ports = [await freePort(), await freePort(), await freePort()];
       const start = (port: number) =>
-        spawnTongate(['start', '--ephemeral', '--log-level', 'debug', '--block-interval', '3600000', '--network', `mainnet=http://127.0.0.1:${port}`, ...stores]);
+        spawnTongate([
+          'start',
+          '--ephemeral',
+          '--log-level',
+          'debug',
+          '--block-interval',
+          '3600000',
+          '--network',
+          `mainnet=http://127.0.0.1:${port}`,
+          ...stores,
+        ]);
       // Started one after the other: the v3 index's PostgreSQL migrations are not yet safe to run from
       // several processes at once (reported); the access layer's own migrations take an advisory lock.
       const children: ReturnType<typeof start>[] = [];
@@ -77,11 +89,16 @@ test('three tongate processes share one limit and all refuse a revoked key withi
         const burstKey = await runTongate(['keys', 'create', '--network', 'mainnet', '--rps', '5', '--json', ...stores]);
         assert.equal(burstKey.code, 0, burstKey.stderr);
         const started = Date.now();
-        const statuses = await Promise.all(bases.flatMap((base) => Array.from({ length: 10 }, () => statusOf(base, JSON.parse(burstKey.stdout).key))));
+        const statuses = await Promise.all(
+          bases.flatMap((base) => Array.from({ length: 10 }, () => statusOf(base, JSON.parse(burstKey.stdout).key))),
+        );
         const tookMs = Date.now() - started;
         const admitted = statuses.filter((s) => s === 200).length;
         // Exact within one second; should the machine stall the burst past a second, the sliding-log bound still holds.
-        assert.ok(tookMs < 1000 ? admitted === 5 : admitted <= 5 * Math.ceil(tookMs / 1000 + 1), `admitted ${admitted} of 30 in ${tookMs} ms`);
+        assert.ok(
+          tookMs < 1000 ? admitted === 5 : admitted <= 5 * Math.ceil(tookMs / 1000 + 1),
+          `admitted ${admitted} of 30 in ${tookMs} ms`,
+        );
         assert.equal(statuses.filter((s) => s !== 200 && s !== 429).length, 0);
 
         const created = await runTongate(['keys', 'create', '--network', 'mainnet', '--json', ...stores]);
@@ -101,10 +118,14 @@ test('three tongate processes share one limit and all refuse a revoked key withi
         for (const raw of [key, JSON.parse(burstKey.stdout).key, (JSON.parse(another.stdout) as { key: string }).key]) {
           assert.ok(!logs.includes(raw), 'a raw key reached the server logs');
         }
-        t.diagnostic(`3 instances: ${admitted} of 30 admitted at limit 5 (${tookMs} ms burst); revoked key refused by all after ${refusedMs} ms, new key honoured by all after ${honouredMs} ms (from the CLI's exit)`);
+        t.diagnostic(
+          `3 instances: ${admitted} of 30 admitted at limit 5 (${tookMs} ms burst); revoked key refused by all after ${refusedMs} ms, new key honoured by all after ${honouredMs} ms (from the CLI's exit)`,
+        );
       } finally {
         for (const child of children) child.kill('SIGTERM');
-        await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('close', resolve)))));
+        await Promise.all(
+          children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('close', resolve)))),
+        );
       }
     });
   } finally {

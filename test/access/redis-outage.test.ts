@@ -41,9 +41,18 @@ async function waitFor(what: string, deadlineMs: number, condition: () => Promis
   return Date.now() - started;
 }
 
-async function twoInstances(redis: PrivateRedis, mode: LimiterFailureMode): Promise<{ instances: AccessLayer[]; key: () => Promise<string>; close(): Promise<void> }> {
+async function twoInstances(
+  redis: PrivateRedis,
+  mode: LimiterFailureMode,
+): Promise<{ instances: AccessLayer[]; key: () => Promise<string>; close(): Promise<void> }> {
   const backend = embeddedBackend();
-  const options: AccessOptions = { ...backend.options, redisUrl: redis.url, redisPrefix: 'outage', limiterFailure: mode, storeTimeoutMs: STORE_TIMEOUT };
+  const options: AccessOptions = {
+    ...backend.options,
+    redisUrl: redis.url,
+    redisPrefix: 'outage',
+    limiterFailure: mode,
+    storeTimeoutMs: STORE_TIMEOUT,
+  };
   const instances = [await createAccessLayer(options), await createAccessLayer(options)];
   return {
     instances,
@@ -90,10 +99,15 @@ test('Redis paused then stopped mid-load, failure mode local: no hang, per-insta
       seen.push(...b.statuses);
     }
     assert.ok(maxMs <= STORE_TIMEOUT + SLACK, `slowest decision while Redis hung: ${maxMs.toFixed(1)} ms`);
-    assert.ok(instances.every((a) => a.status().limiterBreaker !== 'closed'), 'breakers opened');
+    assert.ok(
+      instances.every((a) => a.status().limiterBreaker !== 'closed'),
+      'breakers opened',
+    );
     // local mode: each instance enforces the limit alone, so at most 2 x 5 in this (sub-second) run.
     assert.ok(count(seen, 200) >= 5 && count(seen, 200) <= 10, `admitted while Redis hung: ${count(seen, 200)}`);
-    t.diagnostic(`Redis paused: slowest decision ${maxMs.toFixed(1)} ms, admitted ${count(seen, 200)} of ${seen.length} (limit 5 per instance)`);
+    t.diagnostic(
+      `Redis paused: slowest decision ${maxMs.toFixed(1)} ms, admitted ${count(seen, 200)} of ${seen.length} (limit 5 per instance)`,
+    );
 
     redis.resume();
     const resumedAfter = await waitFor('shared limits after resume', 5000, () => probeShared(instances));

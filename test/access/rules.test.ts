@@ -53,9 +53,21 @@ function makeCaller(app: FastifyInstance) {
       case 'v2 GET':
         return app.inject({ method: 'GET', url: `/api/v2/getAddressInformation${qs(['address=EQabc'])}`, headers, remoteAddress });
       case 'v2 POST':
-        return app.inject({ method: 'POST', url: `/api/v2/getAddressInformation${qs([])}`, headers, payload: { address: 'EQabc' }, remoteAddress });
+        return app.inject({
+          method: 'POST',
+          url: `/api/v2/getAddressInformation${qs([])}`,
+          headers,
+          payload: { address: 'EQabc' },
+          remoteAddress,
+        });
       case 'v2 JSON-RPC':
-        return app.inject({ method: 'POST', url: `/api/v2/jsonRPC${qs([])}`, headers, payload: { jsonrpc: '2.0', id: 1, method: 'getMasterchainInfo', params: {} }, remoteAddress });
+        return app.inject({
+          method: 'POST',
+          url: `/api/v2/jsonRPC${qs([])}`,
+          headers,
+          payload: { jsonrpc: '2.0', id: 1, method: 'getMasterchainInfo', params: {} },
+          remoteAddress,
+        });
       case 'v3':
         return app.inject({ method: 'GET', url: `/api/v3/masterchainInfo${qs([])}`, headers, remoteAddress });
     }
@@ -146,7 +158,11 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
       const { key } = await newKey('mainnet');
       for (const kind of KINDS) {
         nextWindow();
-        assert.equal((await call(kind, { key, place: 'both', otherKey: 'not-a-key' })).statusCode, 200, `${kind}: valid header, bogus query`);
+        assert.equal(
+          (await call(kind, { key, place: 'both', otherKey: 'not-a-key' })).statusCode,
+          200,
+          `${kind}: valid header, bogus query`,
+        );
         assertRefused(await call(kind, { key: 'not-a-key', place: 'both', otherKey: key }), BODY_401, `${kind}: bogus header, valid query`);
         // Empty header: the query key is used.
         const emptyHeader = await call(kind, { key, place: 'query', headers: { 'x-api-key': '' } });
@@ -157,7 +173,12 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
         const empty = await call(kind, { ip, headers: { 'x-api-key': '' } });
         assert.equal(empty.statusCode, 200);
         assert.equal(empty.headers['ratelimit-policy'], '"ip";q=1;w=1');
-        const emptyQuery = await app.inject({ method: 'GET', url: '/api/v3/masterchainInfo?api_key=', headers: { host: HOSTS.mainnet }, remoteAddress: ip });
+        const emptyQuery = await app.inject({
+          method: 'GET',
+          url: '/api/v3/masterchainInfo?api_key=',
+          headers: { host: HOSTS.mainnet },
+          remoteAddress: ip,
+        });
         assertRefused(emptyQuery, BODY_429, `${kind}: empty query key is no key (same client, second request)`);
       }
     });
@@ -169,7 +190,11 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
       for (const kind of KINDS) {
         for (const network of ['mainnet', 'testnet'] as const) {
           for (const place of ['header', 'query', 'both'] as const) {
-            assertRefused(await call(kind, { network, key: 'tg_unknownKey123', place }), BODY_401, `${kind} ${network} unknown in ${place}`);
+            assertRefused(
+              await call(kind, { network, key: 'tg_unknownKey123', place }),
+              BODY_401,
+              `${kind} ${network} unknown in ${place}`,
+            );
           }
           assertRefused(await call(kind, { network, key: revoked.key }), BODY_401, `${kind} revoked`);
           assertRefused(await call(kind, { network, key: 'x'.repeat(300), place: 'query' }), BODY_401, `${kind} oversized`);
@@ -245,16 +270,36 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
     await t.test('not limited: health and docs paths, with or without keys, and paths outside /api', async () => {
       nextWindow();
       const ip = freshIp();
-      for (const url of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck', '/api/v2/openapi.json', '/api/v3/openapi.json', '/api/v2/', '/api/v3/', '/api/v2/docs/swagger-ui.css', '/api/v3/docs/swagger-ui-bundle.js']) {
+      for (const url of [
+        '/healthcheck',
+        '/api/v2/healthcheck',
+        '/api/v3/healthcheck',
+        '/api/v2/openapi.json',
+        '/api/v3/openapi.json',
+        '/api/v2/',
+        '/api/v3/',
+        '/api/v2/docs/swagger-ui.css',
+        '/api/v3/docs/swagger-ui-bundle.js',
+      ]) {
         for (let i = 0; i < 3; i++) {
-          const res = await app.inject({ method: 'GET', url: i === 2 ? `${url}?api_key=bogus` : url, headers: { host: HOSTS.mainnet }, remoteAddress: ip });
+          const res = await app.inject({
+            method: 'GET',
+            url: i === 2 ? `${url}?api_key=bogus` : url,
+            headers: { host: HOSTS.mainnet },
+            remoteAddress: ip,
+          });
           assert.equal(res.statusCode, 200, `${url} #${i}`);
           assert.equal(res.headers['ratelimit-policy'], undefined, url);
         }
       }
       // The unlimited paths used none of this client's quota; an escaped path is still limited.
       assert.equal((await call('v3', { ip })).statusCode, 200);
-      const escaped = await app.inject({ method: 'GET', url: '/api/%763/masterchainInfo', headers: { host: HOSTS.mainnet }, remoteAddress: ip });
+      const escaped = await app.inject({
+        method: 'GET',
+        url: '/api/%763/masterchainInfo',
+        headers: { host: HOSTS.mainnet },
+        remoteAddress: ip,
+      });
       assert.equal(escaped.statusCode, 429, `percent-escaped path is limited too (${escaped.statusCode})`);
     });
 
@@ -293,7 +338,9 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
           assert.ok(Date.now() - revokedAt < 1000, 'a revoked key is refused within 1 s');
           await new Promise((r) => setTimeout(r, 10));
         }
-        t.diagnostic(`${backend.name}: created key honoured after ${honouredMs} ms, revoked key refused after ${Date.now() - revokedAt} ms`);
+        t.diagnostic(
+          `${backend.name}: created key honoured after ${honouredMs} ms, revoked key refused after ${Date.now() - revokedAt} ms`,
+        );
       } finally {
         await other.close();
       }

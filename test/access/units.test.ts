@@ -50,10 +50,32 @@ test('redaction: api_key values are cut from URLs, in any spelling the query par
 });
 
 test('limited paths: everything under /api/v2/ and /api/v3/ except health and docs', () => {
-  for (const p of ['/api/v2/getAddressInformation', '/api/v2/jsonRPC', '/api/v3/masterchainInfo', '/api/v3/transactions', '/api/v2/unknownMethod', '/api/v2/docsx']) {
+  for (const p of [
+    '/api/v2/getAddressInformation',
+    '/api/v2/jsonRPC',
+    '/api/v3/masterchainInfo',
+    '/api/v3/transactions',
+    '/api/v2/unknownMethod',
+    '/api/v2/docsx',
+  ]) {
     assert.equal(isLimitedPath(p), true, p);
   }
-  for (const p of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck', '/api/v2/openapi.json', '/api/v3/openapi.json', '/api/v2/', '/api/v3/', '/api/v2/docs/swagger-ui.css', '/api/v3/docs', '/metrics', '/admin/keys', '/devnet/fund', '/api/v2', '/']) {
+  for (const p of [
+    '/healthcheck',
+    '/api/v2/healthcheck',
+    '/api/v3/healthcheck',
+    '/api/v2/openapi.json',
+    '/api/v3/openapi.json',
+    '/api/v2/',
+    '/api/v3/',
+    '/api/v2/docs/swagger-ui.css',
+    '/api/v3/docs',
+    '/metrics',
+    '/admin/keys',
+    '/devnet/fund',
+    '/api/v2',
+    '/',
+  ]) {
     assert.equal(isLimitedPath(p), false, p);
   }
   assert.equal(targetPath('/api/%762/getAddressInformation?x=1'), '/api/v2/getAddressInformation');

@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toApiError } from '../../src/api/error-statuses.js';
 import { ApiError } from '../../src/http/api-error.js';
-import { BadMessage, ChainInputError, ChainStopped, EmulatorFailed, ExternalMessageRejected, GetMethodFailed, NotFound } from '../../src/chain/local/index.js';
+import {
+  BadMessage,
+  ChainInputError,
+  ChainStopped,
+  EmulatorFailed,
+  ExternalMessageRejected,
+  GetMethodFailed,
+  NotFound,
+} from '../../src/chain/local/index.js';
 import { AddressParseError } from '../../src/ton/errors.js';
 import { VmStackTooDeepError } from '../../src/ton/vm-stack.js';
 
@@ -17,7 +25,11 @@ test('each chain and codec error becomes its status; anything else stays a bug',
     [new EmulatorFailed('the emulator worker exited while running this call'), 503, /worker exited/],
     [new VmStackTooDeepError(1000), 533, /^Result stack depth >= 1000$/],
     [new AddressParseError('x', 'bad'), 422, /Failed to parse ton_addr: 'x'/],
-    [new ExternalMessageRejected('External message not accepted by smart contract', 33), 400, /^LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\nExternal message not accepted by smart contract\nexitcode=33$/],
+    [
+      new ExternalMessageRejected('External message not accepted by smart contract', 33),
+      400,
+      /^LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\nExternal message not accepted by smart contract\nexitcode=33$/,
+    ],
     [new ExternalMessageRejected('no gas'), 400, /\nno gas$/],
   ];
   for (const [error, status, message] of cases) {

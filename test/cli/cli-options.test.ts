@@ -16,7 +16,7 @@ function leaves(command: Command, path: string[] = []): Array<{ path: string; co
   return command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()]));
 }
 
-test("start --help lists every option with its default; every other command lists only the options it reads", () => {
+test('start --help lists every option with its default; every other command lists only the options it reads', () => {
   const commands = leaves(buildProgram());
   const start = commands.find((c) => c.path === 'start')!.command.helpInformation();
   for (const spec of OPTIONS) assert.ok(start.includes(flagName(spec)), `start --help lacks ${flagName(spec)}`);
@@ -36,14 +36,20 @@ test("start --help lists every option with its default; every other command list
     assert.ok(help.includes('--config <file>'), `tongate ${path} reads the deployment's config file`);
   }
   const keysList = commands.find((c) => c.path === 'keys list')!.command.helpInformation();
-  for (const flag of ['--data-dir', '--database-url', '--redis-url', '--json']) assert.ok(keysList.includes(flag), `keys list --help lacks ${flag}`);
+  for (const flag of ['--data-dir', '--database-url', '--redis-url', '--json'])
+    assert.ok(keysList.includes(flag), `keys list --help lacks ${flag}`);
   const mine = commands.find((c) => c.path === 'mine')!.command.helpInformation();
   for (const flag of ['--network <name>', '--blocks', '--admin-token']) assert.ok(mine.includes(flag), `mine --help lacks ${flag}`);
 });
 
 test('keys list, show, revoke and accounts list on a folder without a key store: exit 1 naming the file, nothing created', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'tongate-nokeys-')), 'data');
-  for (const args of [['keys', 'list'], ['keys', 'show', 'key_x'], ['keys', 'revoke', 'key_x'], ['accounts', 'list']]) {
+  for (const args of [
+    ['keys', 'list'],
+    ['keys', 'show', 'key_x'],
+    ['keys', 'revoke', 'key_x'],
+    ['accounts', 'list'],
+  ]) {
     const run = await runTongate([...args, '--data-dir', dir]);
     assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, new RegExp(`no key store at ${dir}/keys\\.sqlite \\(tongate start creates it there`), args.join(' '));

@@ -31,8 +31,19 @@ test('SIGTERM seals the block in progress, closes the stores and exits 0; kill -
   const mainPort = await freePort();
   const testPort = await freePort();
   const args = [
-    'start', '--data-dir', dataDir, '--block-interval', '50', '--access', 'off', '--log-level', 'warn',
-    '--network', `mainnet=http://127.0.0.1:${mainPort}`, '--network', `testnet=http://127.0.0.1:${testPort}`,
+    'start',
+    '--data-dir',
+    dataDir,
+    '--block-interval',
+    '50',
+    '--access',
+    'off',
+    '--log-level',
+    'warn',
+    '--network',
+    `mainnet=http://127.0.0.1:${mainPort}`,
+    '--network',
+    `testnet=http://127.0.0.1:${testPort}`,
   ];
 
   // Run 1: watch blocks being reported, then kill -9.
@@ -47,7 +58,13 @@ test('SIGTERM seals the block in progress, closes the stores and exits 0; kill -
   await new Promise((resolve) => first.once('close', resolve));
 
   // Every reported block is on disk, with the same hash.
-  const chain = await LocalChain.open({ network: 'mainnet', globalId: -239, dataDir: join(dataDir, 'mainnet'), blockIntervalMs: 3_600_000, faucetMnemonic: DEFAULT_FAUCET_MNEMONIC.split(' ') });
+  const chain = await LocalChain.open({
+    network: 'mainnet',
+    globalId: -239,
+    dataDir: join(dataDir, 'mainnet'),
+    blockIntervalMs: 3_600_000,
+    faucetMnemonic: DEFAULT_FAUCET_MNEMONIC.split(' '),
+  });
   try {
     for (const [seqno, rootHash] of reported) {
       const block = chain.getBlock({ workchain: -1, shard: 0x8000000000000000n, seqno });

@@ -8,10 +8,12 @@ import { configError, configFiles } from '../support/config.js';
 
 const { dir, file } = configFiles('tongate-backends-');
 
-
 test('networks are local by default; --backend mainnet=lite uses the shipped public mainnet config', () => {
   const local = loadConfig({ flags: {}, env: {} });
-  assert.deepEqual(local.networks.map((n) => n.backend), ['local', 'local']);
+  assert.deepEqual(
+    local.networks.map((n) => n.backend),
+    ['local', 'local'],
+  );
   const config = loadConfig({ flags: { backend: ['mainnet=lite'] }, env: {} });
   const [mainnet, testnet] = config.networks;
   assert.equal(mainnet.backend, 'lite');
@@ -36,10 +38,19 @@ test('--lite-config from the environment and a config file, like every option', 
 });
 
 test('bad backends and global configs are ConfigErrors naming the option and what is wrong', () => {
-  assert.match(configError(() => loadConfig({ flags: { backend: ['mainnet=remote'] }, env: {} })).message, /^--backend: mainnet: expected one of local, lite/);
-  assert.match(configError(() => loadConfig({ flags: { backend: ['devnet=lite'] }, env: {} })).message, /^--backend: unknown network "devnet"/);
+  assert.match(
+    configError(() => loadConfig({ flags: { backend: ['mainnet=remote'] }, env: {} })).message,
+    /^--backend: mainnet: expected one of local, lite/,
+  );
+  assert.match(
+    configError(() => loadConfig({ flags: { backend: ['devnet=lite'] }, env: {} })).message,
+    /^--backend: unknown network "devnet"/,
+  );
   assert.match(configError(() => loadConfig({ flags: { backend: ['mainnet'] }, env: {} })).message, /^--backend: expected network=value/);
-  assert.match(configError(() => loadConfig({ flags: { liteConfig: [`mainnet=${dir}/x.json`] }, env: {} })).message, /^--lite-config: mainnet is not a lite network/);
+  assert.match(
+    configError(() => loadConfig({ flags: { liteConfig: [`mainnet=${dir}/x.json`] }, env: {} })).message,
+    /^--lite-config: mainnet is not a lite network/,
+  );
   assert.match(
     configError(() => loadConfig({ flags: { network: ['dev=http://127.0.0.1:9000'], backend: ['dev=lite'] }, env: {} })).message,
     /^--lite-config: dev: no global config shipped/,
@@ -60,26 +71,39 @@ test('bad backends and global configs are ConfigErrors naming the option and wha
   );
 });
 
-test('--index-from: a lite network\'s index starts at a masterchain seqno; local networks and bad seqnos are refused', () => {
+test("--index-from: a lite network's index starts at a masterchain seqno; local networks and bad seqnos are refused", () => {
   const config = loadConfig({ flags: { backend: ['mainnet=lite'], indexFrom: ['mainnet=1000'] }, env: {} });
   assert.equal(config.networks[0].lite!.indexFrom, 1000);
   assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'] }, env: {} }).networks[0].lite!.indexFrom, undefined);
-  assert.match(configError(() => loadConfig({ flags: { indexFrom: ['testnet=5'] }, env: {} })).message, /^--index-from: testnet is not a lite network/);
+  assert.match(
+    configError(() => loadConfig({ flags: { indexFrom: ['testnet=5'] }, env: {} })).message,
+    /^--index-from: testnet is not a lite network/,
+  );
   assert.match(
     configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexFrom: ['mainnet=-1'] }, env: {} })).message,
     /^--index-from: mainnet: expected a masterchain seqno from 1/,
   );
 });
 
-test('--index-rps: a lite network\'s liteserver budget from flags, environment or file; bad values and local networks are refused', () => {
+test("--index-rps: a lite network's liteserver budget from flags, environment or file; bad values and local networks are refused", () => {
   assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['mainnet=40'] }, env: {} }).networks[0].lite!.indexRps, 40);
   assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'] }, env: {} }).networks[0].lite!.indexRps, undefined);
-  assert.equal(loadConfig({ flags: {}, env: { TONGATE_BACKEND: 'testnet=lite', TONGATE_INDEX_RPS: 'testnet=25' } }).networks[1].lite!.indexRps, 25);
+  assert.equal(
+    loadConfig({ flags: {}, env: { TONGATE_BACKEND: 'testnet=lite', TONGATE_INDEX_RPS: 'testnet=25' } }).networks[1].lite!.indexRps,
+    25,
+  );
   const fromFile = file('budget.yaml', 'backend:\n  mainnet: lite\nindexRps:\n  mainnet: 300\n');
   assert.equal(loadConfig({ flags: { config: fromFile }, env: {} }).networks[0].lite!.indexRps, 300);
   // Flags win over the environment.
-  assert.equal(loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['mainnet=7'] }, env: { TONGATE_INDEX_RPS: 'mainnet=9' } }).networks[0].lite!.indexRps, 7);
-  assert.match(configError(() => loadConfig({ flags: { indexRps: ['testnet=5'] }, env: {} })).message, /^--index-rps: testnet is not a lite network/);
+  assert.equal(
+    loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['mainnet=7'] }, env: { TONGATE_INDEX_RPS: 'mainnet=9' } }).networks[0].lite!
+      .indexRps,
+    7,
+  );
+  assert.match(
+    configError(() => loadConfig({ flags: { indexRps: ['testnet=5'] }, env: {} })).message,
+    /^--index-rps: testnet is not a lite network/,
+  );
   for (const bad of ['0', '-3', '1.5', 'fast', '100001']) {
     assert.match(
       configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: [`mainnet=${bad}`] }, env: {} })).message,
@@ -87,7 +111,10 @@ test('--index-rps: a lite network\'s liteserver budget from flags, environment o
       bad,
     );
   }
-  assert.match(configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['devnet=5'] }, env: {} })).message, /^--index-rps: unknown network "devnet"/);
+  assert.match(
+    configError(() => loadConfig({ flags: { backend: ['mainnet=lite'], indexRps: ['devnet=5'] }, env: {} })).message,
+    /^--index-rps: unknown network "devnet"/,
+  );
 });
 
 test('a bad --index-rps stops tongate start with exit code 2', async () => {

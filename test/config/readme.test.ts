@@ -17,7 +17,10 @@ test("docs/configuration.md's table: each row's default is the code's, and --log
   const readme = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   const rows = new Map<string, string[]>();
   for (const line of readme.split('\n')) {
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const flag = /^`(--[a-z0-9-]+)/.exec(cells[0] ?? '')?.[1];
     if (flag && cells.length === 5) rows.set(flag, cells);
   }
@@ -27,7 +30,11 @@ test("docs/configuration.md's table: each row's default is the code's, and --log
     assert.ok(row, `the table has a row for ${flagName(spec)}`);
     const documented = row[3].replace(/`/g, '');
     // Only plain values are compared; a default said in words (\"mainnet and testnet as above\") is not a value.
-    if (typeof spec.defaultValue === 'number' || typeof spec.defaultValue === 'boolean' || (typeof spec.defaultValue === 'string' && /^[\w./-]+$/.test(documented))) {
+    if (
+      typeof spec.defaultValue === 'number' ||
+      typeof spec.defaultValue === 'boolean' ||
+      (typeof spec.defaultValue === 'string' && /^[\w./-]+$/.test(documented))
+    ) {
       assert.equal(documented, String(spec.defaultValue), `${flagName(spec)}: the documented default`);
       compared++;
     }

@@ -29,7 +29,12 @@ import { fromTonweb, outcome, startContractsChain, transactionsOf } from './supp
 
 const TonWeb = ((await import('tonweb')) as any).default;
 
-async function dnsresolve(client: TonClient, resolver: Address, subdomain: string, category: bigint): Promise<{ bits: number; record: Cell | null }> {
+async function dnsresolve(
+  client: TonClient,
+  resolver: Address,
+  subdomain: string,
+  category: bigint,
+): Promise<{ bits: number; record: Cell | null }> {
   const args = new TupleBuilder();
   args.writeSlice(beginCell().storeBuffer(Buffer.from(subdomain, 'latin1')).endCell());
   args.writeNumber(category);
@@ -42,7 +47,11 @@ test('dns: domains of a root collection, records, dnsresolve by hand and through
   const { client } = env;
   const code = await dnsCode();
   const [registrar, alice, bob] = [await env.actor(131), await env.actor(132), await env.actor(133)];
-  const init = dnsRootInit(code.root, { owner: registrar.address, content: offchainContent('https://dns.example/root.json'), itemCode: code.item });
+  const init = dnsRootInit(code.root, {
+    owner: registrar.address,
+    content: offchainContent('https://dns.example/root.json'),
+    itemCode: code.item,
+  });
   const root = contractAddress(0, init);
   const aliceDomain = dnsItemAddress(root, code.item, 'alice');
 
@@ -110,10 +119,18 @@ test('dns: domains of a root collection, records, dnsresolve by hand and through
   assert.equal(await tonwebRoot.resolve('alice', 'storage'), null, 'deleted');
 
   // a subdomain: alice points her next resolver at a second root, where bob owns "sub"
-  const zoneInit = dnsRootInit(code.root, { owner: registrar.address, content: offchainContent('https://dns.example/zone.json'), itemCode: code.item });
+  const zoneInit = dnsRootInit(code.root, {
+    owner: registrar.address,
+    content: offchainContent('https://dns.example/zone.json'),
+    itemCode: code.item,
+  });
   const zone = contractAddress(0, zoneInit);
   await registrar.send(zone, toNano('0.3'), deployDomainBody({ domain: 'sub', owner: bob.address, amount: toNano('0.1') }), zoneInit);
-  await bob.send(dnsItemAddress(zone, code.item, 'sub'), toNano('0.05'), changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(bob.address)));
+  await bob.send(
+    dnsItemAddress(zone, code.item, 'sub'),
+    toNano('0.05'),
+    changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(bob.address)),
+  );
   await alice.send(aliceDomain, toNano('0.05'), changeDnsRecordBody(DNS_CATEGORY.nextResolver, nextResolverRecord(zone)));
   assert.deepEqual((await dnsresolve(client, aliceDomain, '\0sub\0', DNS_CATEGORY.wallet)).bits, 8, 'the item hands "sub" on');
   assert.ok(fromTonweb(await tonwebRoot.resolve('sub.alice', 'wallet'))!.equals(bob.address));

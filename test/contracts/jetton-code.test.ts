@@ -12,7 +12,15 @@ import { JETTON_MASTER_CODE_BOC, JETTON_WALLET_CODE_BOC, jettonMasterCode, jetto
 test('the shipped jetton master and wallet BoCs are exactly what master.fc.ts and wallet.fc.ts compile to', async () => {
   const master = await compileFuncContract('jetton-master', JETTON_MASTER_FUNC);
   const wallet = await compileFuncContract('jetton-wallet', JETTON_WALLET_FUNC);
-  assert.equal(master.hash().toString('hex'), jettonMasterCode().hash().toString('hex'), `master.fc.ts changed: JETTON_MASTER_CODE_BOC = '${master.toBoc().toString('base64')}'`);
-  assert.equal(wallet.hash().toString('hex'), jettonWalletCode().hash().toString('hex'), `wallet.fc.ts changed: JETTON_WALLET_CODE_BOC = '${wallet.toBoc().toString('base64')}'`);
+  assert.equal(
+    master.hash().toString('hex'),
+    jettonMasterCode().hash().toString('hex'),
+    `master.fc.ts changed: JETTON_MASTER_CODE_BOC = '${master.toBoc().toString('base64')}'`,
+  );
+  assert.equal(
+    wallet.hash().toString('hex'),
+    jettonWalletCode().hash().toString('hex'),
+    `wallet.fc.ts changed: JETTON_WALLET_CODE_BOC = '${wallet.toBoc().toString('base64')}'`,
+  );
   assert.notEqual(JETTON_MASTER_CODE_BOC, JETTON_WALLET_CODE_BOC);
 });

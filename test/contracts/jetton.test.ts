@@ -22,7 +22,15 @@ import {
   provideWalletAddressBody,
 } from '../../src/contracts/jetton/jetton.js';
 import { getJson } from '../support/tongate.js';
-import { fromTonweb, inboundOp, outcome, REFUSING_CODE, REFUSING_EXIT_CODE, startContractsChain, transactionsOf } from './support/contracts-chain.js';
+import {
+  fromTonweb,
+  inboundOp,
+  outcome,
+  REFUSING_CODE,
+  REFUSING_EXIT_CODE,
+  startContractsChain,
+  transactionsOf,
+} from './support/contracts-chain.js';
 
 const TonWeb = ((await import('tonweb')) as any).default;
 
@@ -33,7 +41,13 @@ async function walletData(client: TonClient, wallet: Address) {
 
 async function jettonData(client: TonClient, master: Address) {
   const { stack } = await client.runMethod(master, 'get_jetton_data');
-  return { totalSupply: stack.readBigNumber(), mintable: stack.readNumber(), admin: stack.readAddressOpt(), content: stack.readCell(), walletCode: stack.readCell() };
+  return {
+    totalSupply: stack.readBigNumber(),
+    mintable: stack.readNumber(),
+    admin: stack.readAddressOpt(),
+    content: stack.readCell(),
+    walletCode: stack.readCell(),
+  };
 }
 
 const balanceOf = async (client: TonClient, wallet: Address) => (await walletData(client, wallet)).balance;
@@ -50,7 +64,12 @@ test('jetton: deploy with a mint, transfer with notification and excesses, burn;
   const bobWallet = jettonWalletAddress(bob.address, master);
 
   // The master is deployed by the message that mints (StateInit + mint body).
-  await admin.send(master, toNano('0.2'), mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.address, queryId: 7n }), init);
+  await admin.send(
+    master,
+    toNano('0.2'),
+    mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.address, queryId: 7n }),
+    init,
+  );
   let data = await jettonData(client, master);
   assert.equal(data.totalSupply, 1000n);
   assert.equal(data.mintable, -1);
@@ -60,7 +79,7 @@ test('jetton: deploy with a mint, transfer with notification and excesses, burn;
   const owner = new TupleBuilder();
   owner.writeAddress(alice.address);
   const byMaster = await client.runMethod(master, 'get_wallet_address', owner.build());
-  assert.ok(byMaster.stack.readAddress().equals(aliceWallet), "get_wallet_address is the address the TypeScript side computes");
+  assert.ok(byMaster.stack.readAddress().equals(aliceWallet), 'get_wallet_address is the address the TypeScript side computes');
   const aliceData = await walletData(client, aliceWallet);
   assert.equal(aliceData.balance, 1000n);
   assert.ok(aliceData.owner.equals(alice.address) && aliceData.master.equals(master));
@@ -70,7 +89,18 @@ test('jetton: deploy with a mint, transfer with notification and excesses, burn;
   assert.ok(mintExcess.inMessage?.info.src && (mintExcess.inMessage.info.src as Address).equals(aliceWallet));
 
   // transfer alice -> bob, 300, with 0.01 TON and a comment forwarded, excesses back to alice
-  await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: bob.address, amount: 300n, response: alice.address, forwardTonAmount: toNano('0.01'), forwardPayload: comment('for bob'), queryId: 11n }));
+  await alice.send(
+    aliceWallet,
+    toNano('0.1'),
+    jettonTransferBody({
+      to: bob.address,
+      amount: 300n,
+      response: alice.address,
+      forwardTonAmount: toNano('0.01'),
+      forwardPayload: comment('for bob'),
+      queryId: 11n,
+    }),
+  );
   assert.equal(await balanceOf(client, aliceWallet), 700n);
   assert.equal(await balanceOf(client, bobWallet), 300n);
   const [notification] = await transactionsOf(client, bob.address, 1);
@@ -127,7 +157,10 @@ test('jetton: deploy with a mint, transfer with notification and excesses, burn;
   const v2master = await getJson(`${env.url}/api/v2/getTokenData?address=${master.toString()}`);
   assert.equal(v2master.body.result.contract_type, 'jetton_master');
   assert.equal(v2master.body.result.total_supply, '900');
-  assert.deepEqual(v2master.body.result.jetton_content, { type: 'onchain', data: { name: 'Tongate Test Jetton', symbol: 'TTJ', decimals: '9' } });
+  assert.deepEqual(v2master.body.result.jetton_content, {
+    type: 'onchain',
+    data: { name: 'Tongate Test Jetton', symbol: 'TTJ', decimals: '9' },
+  });
   const v2wallet = await getJson(`${env.url}/api/v2/getTokenData?address=${bobWallet.toString()}`);
   assert.equal(v2wallet.body.result.contract_type, 'jetton_wallet', 'a wallet its master vouches for');
   assert.equal(v2wallet.body.result.balance, '200');
@@ -171,7 +204,11 @@ test('jetton: a transfer above the balance is refused; transfers and mints bounc
   const carol = Address.parse(`0:${'c0'.repeat(32)}`);
   const carolWallet = jettonWalletAddress(carol, master);
   await devnet.setAccount(carolWallet, { balance: toNano(1), code: REFUSING_CODE, data: beginCell().endCell() });
-  await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: carol, amount: 120n, response: alice.address, forwardTonAmount: toNano('0.01') }));
+  await alice.send(
+    aliceWallet,
+    toNano('0.1'),
+    jettonTransferBody({ to: carol, amount: 120n, response: alice.address, forwardTonAmount: toNano('0.01') }),
+  );
   const [failed] = await transactionsOf(client, carolWallet, 1);
   assert.deepEqual(outcome(failed), { aborted: true, exitCode: REFUSING_EXIT_CODE, bounced: false });
   const [restored, sent] = await transactionsOf(client, aliceWallet, 2);

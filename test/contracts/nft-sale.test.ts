@@ -45,7 +45,12 @@ test('nft sale: inactive until its NFT arrives, refuses strangers and short paym
   });
   const collection = contractAddress(0, collectionInit);
   const nft = nftItemAddress(collection, code.item, 0);
-  await seller.send(collection, toNano('0.2'), deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.address, content: beginCell().endCell() }), collectionInit);
+  await seller.send(
+    collection,
+    toNano('0.2'),
+    deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.address, content: beginCell().endCell() }),
+    collectionInit,
+  );
   const params = {
     marketplace: stranger.address,
     nft,
@@ -62,14 +67,22 @@ test('nft sale: inactive until its NFT arrives, refuses strangers and short paym
 
   await seller.send(sale, toNano('0.1'), undefined, init);
   let data = await saleData(client, sale);
-  assert.deepEqual([data.magic, data.complete, data.createdAt, data.owner], [FIX_PRICE_SALE_MAGIC, 0, 1_760_000_000, null], 'deployed, no seller yet');
+  assert.deepEqual(
+    [data.magic, data.complete, data.createdAt, data.owner],
+    [FIX_PRICE_SALE_MAGIC, 0, 1_760_000_000, null],
+    'deployed, no seller yet',
+  );
   assert.ok(data.nft.equals(nft) && data.marketplace.equals(stranger.address));
   assert.equal(data.fullPrice, toNano(2));
 
   await buyer.send(sale, toNano(3), buySaleBody());
   assert.equal(await lastExit(), 406, 'nothing to buy before the NFT arrived');
   // ownership_assigned from anyone but the NFT.
-  await stranger.send(sale, toNano('0.1'), beginCell().storeUint(NFT_OP.ownershipAssigned, 32).storeUint(0, 64).storeAddress(stranger.address).storeBit(0).endCell());
+  await stranger.send(
+    sale,
+    toNano('0.1'),
+    beginCell().storeUint(NFT_OP.ownershipAssigned, 32).storeUint(0, 64).storeAddress(stranger.address).storeBit(0).endCell(),
+  );
   assert.equal(await lastExit(), 407);
   assert.equal((await saleData(client, sale)).owner, null);
 

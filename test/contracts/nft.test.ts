@@ -27,7 +27,13 @@ const TonWeb = ((await import('tonweb')) as any).default;
 
 async function nftData(client: TonClient, item: Address) {
   const { stack } = await client.runMethod(item, 'get_nft_data');
-  return { init: stack.readNumber(), index: stack.readBigNumber(), collection: stack.readAddress(), owner: stack.readAddressOpt(), content: stack.readCellOpt() };
+  return {
+    init: stack.readNumber(),
+    index: stack.readBigNumber(),
+    collection: stack.readAddress(),
+    owner: stack.readAddressOpt(),
+    content: stack.readCellOpt(),
+  };
 }
 
 test('nft: a collection deployed with its first item, a batch, transfer with notification and excesses, royalties; tonweb agrees', async (t) => {
@@ -46,7 +52,12 @@ test('nft: a collection deployed with its first item, a batch, transfer with not
   const collection = contractAddress(0, init);
   const item = (index: number) => nftItemAddress(collection, code.item, index);
 
-  await creator.send(collection, toNano('0.2'), deployItemBody({ index: 0, amount: toNano('0.1'), owner: alice.address, content: beginCell().storeStringTail('0.json').endCell() }), init);
+  await creator.send(
+    collection,
+    toNano('0.2'),
+    deployItemBody({ index: 0, amount: toNano('0.1'), owner: alice.address, content: beginCell().storeStringTail('0.json').endCell() }),
+    init,
+  );
   let { stack } = await client.runMethod(collection, 'get_collection_data');
   assert.equal(stack.readNumber(), 1, 'next_item_index');
   assert.equal(stack.readCell().hash().toString('hex'), collectionContent.hash().toString('hex'));
@@ -66,23 +77,48 @@ test('nft: a collection deployed with its first item, a batch, transfer with not
 
   // A batch of two (one with onchain content, answered as it is); an index beyond next_item_index is refused.
   const onchain = onchainContent({ name: 'Item 2', description: 'onchain' });
-  await creator.send(collection, toNano('0.5'), batchDeployItemsBody([
-    { index: 1, amount: toNano('0.1'), owner: bob.address, content: beginCell().storeStringTail('1.json').endCell() },
-    { index: 2, amount: toNano('0.1'), owner: bob.address, content: onchain },
-  ]));
+  await creator.send(
+    collection,
+    toNano('0.5'),
+    batchDeployItemsBody([
+      { index: 1, amount: toNano('0.1'), owner: bob.address, content: beginCell().storeStringTail('1.json').endCell() },
+      { index: 2, amount: toNano('0.1'), owner: bob.address, content: onchain },
+    ]),
+  );
   assert.equal((await client.runMethod(collection, 'get_collection_data')).stack.readNumber(), 3);
   assert.ok((await nftData(client, item(1))).owner?.equals(bob.address));
   const two = new TupleBuilder();
   two.writeNumber(2);
   two.writeCell(onchain);
-  assert.equal((await client.runMethod(collection, 'get_nft_content', two.build())).stack.readCell().hash().toString('hex'), onchain.hash().toString('hex'));
-  await creator.send(collection, toNano('0.2'), deployItemBody({ index: 5, amount: toNano('0.1'), owner: bob.address, content: beginCell().endCell() }));
+  assert.equal(
+    (await client.runMethod(collection, 'get_nft_content', two.build())).stack.readCell().hash().toString('hex'),
+    onchain.hash().toString('hex'),
+  );
+  await creator.send(
+    collection,
+    toNano('0.2'),
+    deployItemBody({ index: 5, amount: toNano('0.1'), owner: bob.address, content: beginCell().endCell() }),
+  );
   assert.equal(outcome((await transactionsOf(client, collection, 1))[0]).exitCode, 402);
-  await alice.send(collection, toNano('0.2'), deployItemBody({ index: 3, amount: toNano('0.1'), owner: alice.address, content: beginCell().endCell() }));
+  await alice.send(
+    collection,
+    toNano('0.2'),
+    deployItemBody({ index: 3, amount: toNano('0.1'), owner: alice.address, content: beginCell().endCell() }),
+  );
   assert.equal(outcome((await transactionsOf(client, collection, 1))[0]).exitCode, 705, 'only the owner deploys items');
 
   // transfer item 0 alice -> bob, 0.01 TON and a payload forwarded, excesses to alice
-  await alice.send(item(0), toNano('0.1'), nftTransferBody({ newOwner: bob.address, response: alice.address, forwardAmount: toNano('0.01'), forwardPayload: beginCell().storeUint(0, 32).storeStringTail('yours').endCell(), queryId: 21n }));
+  await alice.send(
+    item(0),
+    toNano('0.1'),
+    nftTransferBody({
+      newOwner: bob.address,
+      response: alice.address,
+      forwardAmount: toNano('0.01'),
+      forwardPayload: beginCell().storeUint(0, 32).storeStringTail('yours').endCell(),
+      queryId: 21n,
+    }),
+  );
   data = await nftData(client, item(0));
   assert.ok(data.owner?.equals(bob.address));
   const [assigned] = await transactionsOf(client, bob.address, 1);

@@ -12,6 +12,14 @@ import { configContractCode, electorCode } from '../../src/contracts/system/code
 test('the shipped config contract and elector BoCs are exactly what config.fc.ts and elector.fc.ts compile to', async () => {
   const config = await compileFuncContract('config', CONFIG_CONTRACT_FUNC);
   const elector = await compileFuncContract('elector', ELECTOR_FUNC);
-  assert.equal(config.hash().toString('hex'), configContractCode().hash().toString('hex'), `config.fc.ts changed: CONFIG_CONTRACT_CODE_BOC = '${config.toBoc().toString('base64')}'`);
-  assert.equal(elector.hash().toString('hex'), electorCode().hash().toString('hex'), `elector.fc.ts changed: ELECTOR_CODE_BOC = '${elector.toBoc().toString('base64')}'`);
+  assert.equal(
+    config.hash().toString('hex'),
+    configContractCode().hash().toString('hex'),
+    `config.fc.ts changed: CONFIG_CONTRACT_CODE_BOC = '${config.toBoc().toString('base64')}'`,
+  );
+  assert.equal(
+    elector.hash().toString('hex'),
+    electorCode().hash().toString('hex'),
+    `elector.fc.ts changed: ELECTOR_CODE_BOC = '${elector.toBoc().toString('base64')}'`,
+  );
 });

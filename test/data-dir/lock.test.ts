@@ -20,12 +20,13 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
-test('a held directory is refused with the holder\'s pid, in this process too, and taken again once released', (t) => {
+test("a held directory is refused with the holder's pid, in this process too, and taken again once released", (t) => {
   const dir = tempDir(t);
   const first = lockDataDir(dir);
   assert.throws(
     () => lockDataDir(dir),
-    (err: unknown) => err instanceof DataDirInUse && err.pid === process.pid && err.dir === dir && err.message.includes(`pid ${process.pid}`),
+    (err: unknown) =>
+      err instanceof DataDirInUse && err.pid === process.pid && err.dir === dir && err.message.includes(`pid ${process.pid}`),
   );
   first.release();
   const again = lockDataDir(dir);
@@ -46,7 +47,13 @@ test('two processes taking one directory at the same moment: exactly one has it,
       });
       child.once('close', () => resolve(out.trim()));
     });
-    return { said, release: async () => { child.stdin.end(); if (child.exitCode === null) await once(child, 'close'); } };
+    return {
+      said,
+      release: async () => {
+        child.stdin.end();
+        if (child.exitCode === null) await once(child, 'close');
+      },
+    };
   };
   for (let round = 0; round < 4; round++) {
     const dir = tempDir(t);
@@ -54,14 +61,27 @@ test('two processes taking one directory at the same moment: exactly one has it,
     const outcomes = await Promise.all(takers.map((taker) => taker.said));
     await Promise.all(takers.map((taker) => taker.release()));
     assert.equal(outcomes.filter((o) => o === 'WON').length, 1, `round ${round}: ${outcomes.join(' | ')}`);
-    assert.equal(outcomes.filter((o) => o.startsWith(`LOST ${dir} is in use by another tongate`)).length, 1, `round ${round}: ${outcomes.join(' | ')}`);
+    assert.equal(
+      outcomes.filter((o) => o.startsWith(`LOST ${dir} is in use by another tongate`)).length,
+      1,
+      `round ${round}: ${outcomes.join(' | ')}`,
+    );
   }
 });
 
-test('tongate start: a second start on the same data directory exits 2 naming it and the first one\'s pid; kill -9 of the first frees it', async (t) => {
+test("tongate start: a second start on the same data directory exits 2 naming it and the first one's pid; kill -9 of the first frees it", async (t) => {
   const dir = tempDir(t);
-  const start = async () =>
-    ['start', '--network', `mainnet=http://127.0.0.1:${await freePort()}`, '--data-dir', dir, '--block-interval', '3600000', '--log-level', 'warn'];
+  const start = async () => [
+    'start',
+    '--network',
+    `mainnet=http://127.0.0.1:${await freePort()}`,
+    '--data-dir',
+    dir,
+    '--block-interval',
+    '3600000',
+    '--log-level',
+    'warn',
+  ];
   const first = spawnTongate(await start());
   t.after(() => first.kill('SIGKILL'));
   await waitForOutput(first, (out) => out.includes('toncenter-compatible API on'));
@@ -70,7 +90,10 @@ test('tongate start: a second start on the same data directory exits 2 naming it
   assert.equal(second.code, 2, second.stderr);
   const lines = second.stderr.split('\n').filter((line) => line.trim() !== '');
   assert.equal(lines.length, 1, second.stderr);
-  assert.equal(lines[0], `tongate: data directory ${dir} is in use by another tongate (pid ${first.pid}); stop it, or give this one another --data-dir`);
+  assert.equal(
+    lines[0],
+    `tongate: data directory ${dir} is in use by another tongate (pid ${first.pid}); stop it, or give this one another --data-dir`,
+  );
   assert.doesNotMatch(second.stderr, /delete|drop/i, 'no advice to delete what the first one holds');
   assert.doesNotMatch(second.stdout, /toncenter-compatible API on/, 'it never served');
 

@@ -23,7 +23,8 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const KNOWN_ENV = new Set(['TONGATE_CONFIG', ...OPTIONS.map((spec) => envName(spec.key))]);
 
 function checkTongateEnv(env: Record<string, string>, where: string): void {
-  for (const name of Object.keys(env).filter((n) => n.startsWith('TONGATE_'))) assert.ok(KNOWN_ENV.has(name), `${where}: ${name} is no option of tongate`);
+  for (const name of Object.keys(env).filter((n) => n.startsWith('TONGATE_')))
+    assert.ok(KNOWN_ENV.has(name), `${where}: ${name} is no option of tongate`);
   // The values parse as tongate parses them at start-up (a bad one throws a ConfigError naming it).
   const config = loadConfig({ flags: {}, env });
   assert.ok(config.networks.length > 0, where);
@@ -39,36 +40,67 @@ test('deploy/compose.yaml: tongate with PostgreSQL and Redis; every TONGATE_* it
   const database = new URL(config.databaseUrl!);
   const pg = compose.services.postgres.environment;
   assert.equal(database.hostname, 'postgres', 'the database is the postgres service');
-  assert.deepEqual([database.username, database.password, database.pathname.slice(1)], [pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB]);
+  assert.deepEqual(
+    [database.username, database.password, database.pathname.slice(1)],
+    [pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB],
+  );
   assert.equal(new URL(config.redisUrl!).hostname, 'redis', 'the limiter is the redis service');
-  assert.match(tongate.environment.TONGATE_ADMIN_TOKEN, /^\$\{TONGATE_ADMIN_TOKEN:\?/, 'the admin token comes from the shell, never the file');
+  assert.match(
+    tongate.environment.TONGATE_ADMIN_TOKEN,
+    /^\$\{TONGATE_ADMIN_TOKEN:\?/,
+    'the admin token comes from the shell, never the file',
+  );
   assert.equal(tongate.build.context, '..');
   assert.ok(existsSync(join(root, 'deploy', tongate.build.context, tongate.build.dockerfile)), 'the Dockerfile it builds');
   for (const service of ['postgres', 'redis']) assert.equal(tongate.depends_on[service].condition, 'service_healthy');
   // Every published port reaches the listener, and each network's base URL port is published.
   const listenPort = config.listen!.port;
-  const published = (tongate.ports as string[]).map((p) => p.split(':')).map((parts) => ({ host: Number(parts.at(-2)), container: Number(parts.at(-1)) }));
+  const published = (tongate.ports as string[])
+    .map((p) => p.split(':'))
+    .map((parts) => ({ host: Number(parts.at(-2)), container: Number(parts.at(-1)) }));
   for (const p of published) assert.equal(p.container, listenPort);
-  for (const network of config.networks) assert.ok(published.some((p) => p.host === Number(network.baseUrl.port)), `${network.name}'s port is published`);
-  assert.ok(tongate.volumes.some((v: string) => v.endsWith(':/data')), 'the data volume');
+  for (const network of config.networks)
+    assert.ok(
+      published.some((p) => p.host === Number(network.baseUrl.port)),
+      `${network.name}'s port is published`,
+    );
+  assert.ok(
+    tongate.volumes.some((v: string) => v.endsWith(':/data')),
+    'the data volume',
+  );
 });
 
 test('Dockerfile: two stages, an unprivileged user, a health check, `tongate start`, paths that exist, settings tongate accepts', () => {
   const text = read('Dockerfile').replace(/\\\n\s*/g, ' ');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const stages = lines.filter((l) => l.startsWith('FROM '));
   assert.equal(stages.length, 2, 'build and run stages');
   const run = lines.slice(lines.lastIndexOf(stages[1]));
   const user = run.find((l) => l.startsWith('USER '))?.split(/\s+/)[1];
   assert.ok(user && user !== 'root' && user !== '0', `the run stage's user: ${user}`);
   assert.ok(run.indexOf(`USER ${user}`) > run.findIndex((l) => l.startsWith('RUN ')), 'USER comes after the last RUN');
-  assert.match(run.find((l) => l.startsWith('HEALTHCHECK '))!, /CMD \["node", "deploy\/healthcheck\.mjs"\]/);
-  assert.equal(run.find((l) => l.startsWith('ENTRYPOINT ')), 'ENTRYPOINT ["node", "bin/tongate.js"]');
-  assert.equal(run.find((l) => l.startsWith('CMD ')), 'CMD ["start"]');
+  assert.match(
+    run.find((l) => l.startsWith('HEALTHCHECK '))!,
+    /CMD \["node", "deploy\/healthcheck\.mjs"\]/,
+  );
+  assert.equal(
+    run.find((l) => l.startsWith('ENTRYPOINT ')),
+    'ENTRYPOINT ["node", "bin/tongate.js"]',
+  );
+  assert.equal(
+    run.find((l) => l.startsWith('CMD ')),
+    'CMD ["start"]',
+  );
   assert.ok(buildProgram().commands.some((c) => c.name() === 'start'));
   // What the build copies from the context exists and is not left out of the context by .dockerignore
   // (COPY --from copies between stages).
-  const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const ignored = read('.dockerignore')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const line of lines.filter((l) => l.startsWith('COPY ') && !l.includes('--from='))) {
     const parts = line.split(/\s+/).slice(1);
     for (const source of parts.slice(0, -1)) {
@@ -109,16 +141,24 @@ test("deploy/tongate.service passes systemd's own check (where systemd-analyze i
   const verify = spawnSync('systemd-analyze', ['verify', join(root, 'deploy', 'tongate.service')], { encoding: 'utf8' });
   if (verify.error) return t.skip(`systemd-analyze is not installed: ${verify.error.message}`);
   // tongate itself is not installed here: the one complaint allowed is that ExecStart's binary is missing.
-  const complaints = verify.stderr.split('\n').filter((line) => line.trim() !== '' && !/Command \/usr\/local\/bin\/tongate is not executable/.test(line));
+  const complaints = verify.stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/Command \/usr\/local\/bin\/tongate is not executable/.test(line));
   assert.deepEqual(complaints, []);
 });
 
 test("deploy/healthcheck.mjs: 0 while the first network's /healthcheck answers 200 on the listener; 1 when nothing answers", async () => {
   const port = await freePort();
-  const env = { TONGATE_NETWORK: `mainnet=http://localhost:${port},testnet=http://testnet.localhost:${port}`, TONGATE_LISTEN: `127.0.0.1:${port}` };
+  const env = {
+    TONGATE_NETWORK: `mainnet=http://localhost:${port},testnet=http://testnet.localhost:${port}`,
+    TONGATE_LISTEN: `127.0.0.1:${port}`,
+  };
   const check = () =>
     new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [join(root, 'deploy', 'healthcheck.mjs')], { env: { ...process.env, ...env }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [join(root, 'deploy', 'healthcheck.mjs')], {
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      });
       child.on('close', resolve);
     });
   const tongate = await startTestTongate({ network: env.TONGATE_NETWORK.split(','), listen: env.TONGATE_LISTEN });

@@ -7,16 +7,25 @@ import { startTestTongate } from '../support/tongate.js';
 test('a devnet command with no tongate to answer names the URL it called and what to check, not a bare "fetch failed"', async () => {
   const port = await freePort();
   const env = { TONGATE_NETWORK: `testnet=http://127.0.0.1:${port}` };
-  for (const args of [['mine', '--network', 'testnet'], ['fund', '0:' + '0'.repeat(64), '1', '--network', 'testnet'], ['snapshot', 'list', '--network', 'testnet']]) {
+  for (const args of [
+    ['mine', '--network', 'testnet'],
+    ['fund', '0:' + '0'.repeat(64), '1', '--network', 'testnet'],
+    ['snapshot', 'list', '--network', 'testnet'],
+  ]) {
     const run = await runTongate(args, env);
     assert.equal(run.code, 1, run.stderr);
     assert.doesNotMatch(run.stderr, /^tongate: fetch failed$/m);
-    assert.match(run.stderr, new RegExp(`no answer from http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): is tongate running, serving testnet at this base URL\\?`));
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `no answer from http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): is tongate running, serving testnet at this base URL\\?`,
+      ),
+    );
     assert.match(run.stderr, /give --listen \[host:\]port/);
   }
 });
 
-test('with --listen the devnet commands call the listening address, with the base URL\'s host, not the public base URL', async (t) => {
+test("with --listen the devnet commands call the listening address, with the base URL's host, not the public base URL", async (t) => {
   // The base URL names a host this machine cannot reach (as a proxy's would be); tongate listens on loopback.
   const listen = `127.0.0.1:${await freePort()}`;
   const network = ['testnet=http://api.tongate.invalid:8443'];
@@ -34,5 +43,10 @@ test('with --listen the devnet commands call the listening address, with the bas
   await gate.stop();
   const down = await runTongate(['mine', '--network', 'testnet'], env);
   assert.equal(down.code, 1);
-  assert.match(down.stderr, new RegExp(`mine: no answer from http://${listen.replace(/\./g, '\\.')} \\(--listen, Host api\\.tongate\\.invalid:8443\\) \\(ECONNREFUSED\\): is tongate running and listening there`));
+  assert.match(
+    down.stderr,
+    new RegExp(
+      `mine: no answer from http://${listen.replace(/\./g, '\\.')} \\(--listen, Host api\\.tongate\\.invalid:8443\\) \\(ECONNREFUSED\\): is tongate running and listening there`,
+    ),
+  );
 });

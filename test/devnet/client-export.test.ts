@@ -11,5 +11,8 @@ test('tongate/devnet: the package export a test suite imports, with its types, d
   const devnet = new DevnetClient({ endpoint: url, adminToken: 'devnet-test-admin-token' });
   const before = gate.chain('testnet').masterchainInfo().last.id.seqno;
   assert.equal((await devnet.mine(2)).seqno, before + 2);
-  await assert.rejects(new DevnetClient({ endpoint: url }).mine(), (e: unknown) => e instanceof DevnetError && (e as InstanceType<typeof DevnetError>).status === 401);
+  await assert.rejects(
+    new DevnetClient({ endpoint: url }).mine(),
+    (e: unknown) => e instanceof DevnetError && (e as InstanceType<typeof DevnetError>).status === 401,
+  );
 });

@@ -22,7 +22,11 @@ const CONFIG_ADDRESS = Address.parse(`-1:${'5'.repeat(64)}`);
 async function blueprintGetConfig(client: TonClient) {
   const state = await client.provider(CONFIG_ADDRESS).getState();
   if (state.state.type !== 'active' || !state.state.data) throw new Error('Configuration contract not active');
-  const dict = Cell.fromBoc(state.state.data)[0].beginParse().loadRef().beginParse().loadDictDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  const dict = Cell.fromBoc(state.state.data)[0]
+    .beginParse()
+    .loadRef()
+    .beginParse()
+    .loadDictDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
   const params = new Map<number, Slice>();
   for (const [key, value] of dict) params.set(key, value.beginParse());
   return { full: parseFullConfig(params), dict };
@@ -36,7 +40,10 @@ async function configParam(url: string, id: number): Promise<Cell> {
 
 test("blueprint's getConfig() reads each network's config from its config contract, as getConfigParam serves it", async (t) => {
   const { gate } = await startManualTongate(t);
-  for (const [network, globalId] of [['mainnet', -239], ['testnet', -3]] as const) {
+  for (const [network, globalId] of [
+    ['mainnet', -239],
+    ['testnet', -3],
+  ] as const) {
     const url = gate.url(network);
     const client = new TonClient({ endpoint: `${url}/api/v2/jsonRPC` });
     const { full, dict } = await blueprintGetConfig(client);
@@ -53,7 +60,10 @@ test('POST /devnet/config: a higher gas price, checked and sealed; fees rise, an
   const { devnet, client, url, gate } = await startManualTongate(t);
   const faucet = gate.chain('testnet').faucets()[0].address;
   const fundGasFees = async (seed: number) => {
-    await devnet.fund(WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(Buffer.alloc(32, seed)).publicKey }).address, toNano(1));
+    await devnet.fund(
+      WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(Buffer.alloc(32, seed)).publicKey }).address,
+      toNano(1),
+    );
     const [tx] = await client.getTransactions(faucet, { limit: 1 });
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
@@ -115,7 +125,10 @@ test('POST /devnet/config: a higher gas price, checked and sealed; fees rise, an
     assert.match(r.body.error, words);
   }
   assert.ok((await configParam(url, 21)).equals(raised));
-  await assert.rejects(devnet.setConfig({ 0: raised }), (e: unknown) => e instanceof DevnetError && e.status === 422 && /config contract address is fixed/.test(e.message));
+  await assert.rejects(
+    devnet.setConfig({ 0: raised }),
+    (e: unknown) => e instanceof DevnetError && e.status === 422 && /config contract address is fixed/.test(e.message),
+  );
 });
 
 test('workchain -1 holds accounts: a wallet deployed there with @ton/ton runs in the masterchain block; v2 and v3 list it', async (t) => {
@@ -123,7 +136,11 @@ test('workchain -1 holds accounts: a wallet deployed there with @ton/ton runs in
   const keys = keyPairFromSeed(Buffer.alloc(32, 77));
   const wallet = client.open(WalletContractV4.create({ workchain: -1, publicKey: keys.publicKey }));
   await devnet.fund(wallet.address, toNano(5));
-  await wallet.sendTransfer({ seqno: 0, secretKey: keys.secretKey, messages: [internal({ to: Address.parse(`0:${'ab'.repeat(32)}`), value: toNano('0.5'), bounce: false })] });
+  await wallet.sendTransfer({
+    seqno: 0,
+    secretKey: keys.secretKey,
+    messages: [internal({ to: Address.parse(`0:${'ab'.repeat(32)}`), value: toNano('0.5'), bounce: false })],
+  });
   const { seqno } = await devnet.mine();
   assert.equal(await wallet.getSeqno(), 1, 'deployed and ran on the masterchain');
   const [tx] = await client.getTransactions(wallet.address, { limit: 1 });
@@ -149,7 +166,12 @@ test('public libraries over HTTP: published on -1, getLibraries returns them and
   await devnet.setAccount(publisher, { balance: toNano(10), code: await publisherCode(), data: Cell.EMPTY });
   const hash = encodeURIComponent(code.hash().toString('base64'));
   assert.deepEqual((await getJson(`${url}/api/v2/getLibraries?libraries=${hash}`)).body.result.result, []);
-  await devnet.sendInternal({ from: Address.parse(`0:${'99'.repeat(32)}`), to: publisher, value: toNano(1), body: beginCell().storeRef(code).endCell() });
+  await devnet.sendInternal({
+    from: Address.parse(`0:${'99'.repeat(32)}`),
+    to: publisher,
+    value: toNano(1),
+    body: beginCell().storeRef(code).endCell(),
+  });
   const libs = await getJson(`${url}/api/v2/getLibraries?libraries=${hash}`);
   assert.equal(libs.body.result.result.length, 1);
   assert.ok(Cell.fromBase64(libs.body.result.result[0].data).equals(code));

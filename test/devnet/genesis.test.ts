@@ -8,7 +8,7 @@ import { getJson, startTestTongate } from '../support/tongate.js';
 import { TEST_MNEMONIC } from '../chain/local/support/local-chain.js';
 import { indexedUpTo, timeLock, until } from './support/manual-tongate.js';
 
-test('--genesis: every local network starts with the file\'s accounts and wallets; v2, v3, get-methods and transfers see them', async (t) => {
+test("--genesis: every local network starts with the file's accounts and wallets; v2, v3, get-methods and transfers see them", async (t) => {
   const { file } = configFiles('tongate-genesis-start-');
   const lock = await timeLock(Address.parse(`0:${'11'.repeat(32)}`), 12345);
   const uninit = Address.parse(`-1:${'22'.repeat(32)}`);
@@ -37,7 +37,10 @@ test('--genesis: every local network starts with the file\'s accounts and wallet
   const keys = await mnemonicToPrivateKey(TEST_MNEMONIC);
   const v4 = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
 
-  for (const [network, globalId] of [['mainnet', -239], ['testnet', -3]] as const) {
+  for (const [network, globalId] of [
+    ['mainnet', -239],
+    ['testnet', -3],
+  ] as const) {
     const url = gate.url(network);
     const client = new TonClient({ endpoint: `${url}/api/v2/jsonRPC` });
     assert.equal((await client.getMasterchainInfo()).latestSeqno, 0, `${network}: the accounts are in the zero state`);
@@ -53,8 +56,15 @@ test('--genesis: every local network starts with the file\'s accounts and wallet
     // The v4r2 wallet is a real wallet of that mnemonic: it signs and sends.
     const wallet = client.open(v4);
     assert.equal(await wallet.getBalance(), toNano(50));
-    await wallet.sendTransfer({ seqno: 0, secretKey: keys.secretKey, messages: [internal({ to: lock.address, value: toNano(1), bounce: false })] });
-    const { seqno } = await gate.chain(network).mine().then((b) => b.id);
+    await wallet.sendTransfer({
+      seqno: 0,
+      secretKey: keys.secretKey,
+      messages: [internal({ to: lock.address, value: toNano(1), bounce: false })],
+    });
+    const { seqno } = await gate
+      .chain(network)
+      .mine()
+      .then((b) => b.id);
     assert.equal(await wallet.getSeqno(), 1);
 
     // v3's index lists zero-state accounts too.

@@ -34,9 +34,16 @@ test('manual mining: no block until asked; a TonClient transfer executes at once
   assert.equal(mined.seqno, start + 2);
   assert.equal(await opened.getSeqno(), 1);
   const received = await client.getBalance(target);
-  assert.ok(received > toNano('0.99') && received <= toNano(1), `the queued internal message was delivered in the mined block (${received})`);
+  assert.ok(
+    received > toNano('0.99') && received <= toNano(1),
+    `the queued internal message was delivered in the mined block (${received})`,
+  );
   const [tx] = await client.getTransactions(target, { limit: 1 });
-  assert.equal(tx.inMessage?.info.type === 'internal' && tx.inMessage.info.value.coins, received, 'what arrived is what the message carried');
+  assert.equal(
+    tx.inMessage?.info.type === 'internal' && tx.inMessage.info.value.coins,
+    received,
+    'what arrived is what the message carried',
+  );
 
   const three = await devnet.mine(3);
   assert.equal(three.seqno, start + 5);
@@ -83,7 +90,10 @@ test('mining switches at run time, on each network separately', async (t) => {
 test('tongate mine: one network or every local one, through a running tongate', async (t) => {
   const { gate } = await startManualTongate(t);
   const env = { TONGATE_NETWORK: `mainnet=${gate.url('mainnet')},testnet=${gate.url('testnet')}`, TONGATE_ADMIN_TOKEN: ADMIN_TOKEN };
-  const before = { mainnet: gate.chain('mainnet').masterchainInfo().last.id.seqno, testnet: gate.chain('testnet').masterchainInfo().last.id.seqno };
+  const before = {
+    mainnet: gate.chain('mainnet').masterchainInfo().last.id.seqno,
+    testnet: gate.chain('testnet').masterchainInfo().last.id.seqno,
+  };
 
   const one = await runTongate(['mine', '--network', 'testnet', '--blocks', '2'], env);
   assert.equal(one.code, 0, one.stderr);
@@ -130,10 +140,15 @@ test('every control: admin token, local networks only (404 on an upstream networ
   const someAddress = testWallet(43).wallet.address.toRawString();
   const operations: Array<[string, string]> = [];
   for (const [path, ops] of Object.entries<any>(spec.body.paths)) {
-    for (const verb of Object.keys(ops)) operations.push([verb.toUpperCase(), path.replace('{address}', someAddress).replace('{name}', 'a-snapshot')]);
+    for (const verb of Object.keys(ops))
+      operations.push([verb.toUpperCase(), path.replace('{address}', someAddress).replace('{name}', 'a-snapshot')]);
   }
   for (const [method, path] of operations) {
-    const denied = await getJson(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method !== 'GET' ? { body: '{}' } : {}) });
+    const denied = await getJson(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method !== 'GET' ? { body: '{}' } : {}),
+    });
     assert.equal(denied.status, 401, `${method} ${path}`);
     assert.deepEqual(denied.body, { ok: false, error: 'this endpoint requires Authorization: Bearer <admin token>', code: 401 });
   }
@@ -157,13 +172,28 @@ test('every control: admin token, local networks only (404 on an upstream networ
     [`/devnet/accounts/${someAddress}`, {}, 422, /^request body: give balance, code and\/or data, or shard_account$/],
     [`/devnet/accounts/${someAddress}`, { balance: '-1' }, 422, /^balance: expected nanotons/],
     [`/devnet/accounts/${someAddress}`, { code: 'not base64!' }, 422, /code/],
-    [`/devnet/accounts/${someAddress}`, { balance: '1', shard_account: 'te6cckEBAQEAAgAAAEysuc0=' }, 422, /^shard_account: a whole state; give it alone/],
+    [
+      `/devnet/accounts/${someAddress}`,
+      { balance: '1', shard_account: 'te6cckEBAQEAAgAAAEysuc0=' },
+      422,
+      /^shard_account: a whole state; give it alone/,
+    ],
     [`/devnet/accounts/7:${'0'.repeat(64)}`, { balance: '1' }, 422, /^address: workchains 0 and -1 hold accounts on this chain, not 7$/],
-    [`/devnet/accounts/-1:${'5'.repeat(64)}`, { balance: '1' }, 422, /^address: the config contract holds the config; change it with POST \/devnet\/config$/],
+    [
+      `/devnet/accounts/-1:${'5'.repeat(64)}`,
+      { balance: '1' },
+      422,
+      /^address: the config contract holds the config; change it with POST \/devnet\/config$/,
+    ],
     ['/devnet/config', { params: [] }, 422, /^params: expected an object of param number -> BoC/],
     ['/devnet/config', { params: { 21: 'te6cckEBAQEAAgAAAEysuc0=' } }, 422, /^params\.21: not a GasLimitsPrices \(basechain\)/],
     ['/devnet/messages/internal', { to: someAddress, value: '1' }, 422, /^from: missing/],
-    ['/devnet/messages/internal', { from: someAddress, to: someAddress, value: '1', bounce: 'yes' }, 422, /^bounce: expected true or false$/],
+    [
+      '/devnet/messages/internal',
+      { from: someAddress, to: someAddress, value: '1', bounce: 'yes' },
+      422,
+      /^bounce: expected true or false$/,
+    ],
     ['/devnet/messages/internal', { boc: 'te6cckEBAQEAAgAAAEysuc0=' }, 422, /boc: not a message/],
   ];
   for (const [path, body, status, message] of cases) {
@@ -182,7 +212,13 @@ test('every control: admin token, local networks only (404 on an upstream networ
     adminToken: ADMIN_TOKEN,
   });
   t.after(() => front.stop());
-  for (const path of ['/devnet/mine', '/devnet/time/increase', `/devnet/accounts/${someAddress}`, '/devnet/snapshots', '/devnet/snapshots/a/restore']) {
+  for (const path of [
+    '/devnet/mine',
+    '/devnet/time/increase',
+    `/devnet/accounts/${someAddress}`,
+    '/devnet/snapshots',
+    '/devnet/snapshots/a/restore',
+  ]) {
     for (const headers of [auth, {}]) {
       const r = await postJson(`${front.url('mainnet')}${path}`, { seconds: 1, balance: '1' }, headers);
       assert.equal(r.status, 404, `${path}, ${headers === auth ? 'with' : 'without'} the admin token`);

@@ -19,7 +19,11 @@ test('docs/local-chains.md shows examples/devnet-time-lock.ts as it is', () => {
 function headerStartArgs(): string[] {
   const line = example.split('\n').find((l) => l.includes('npx tongate start'));
   assert.ok(line, 'the header says how to start tongate');
-  return line.replace(/#.*$/, '').replace(/^.*npx tongate /, '').trim().split(/\s+/);
+  return line
+    .replace(/#.*$/, '')
+    .replace(/^.*npx tongate /, '')
+    .trim()
+    .split(/\s+/);
 }
 
 test('examples/devnet-time-lock.ts runs to the end against a tongate started as its header says, on the real clock', async (t) => {
@@ -42,9 +46,10 @@ test('examples/devnet-time-lock.ts runs to the end against a tongate started as 
       encoding: 'utf8',
       timeout: 120_000,
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`run ${round} of the example failed: ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}\nserver: ${server.output().stderr}`);
+      throw new Error(
+        `run ${round} of the example failed: ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}\nserver: ${server.output().stderr}`,
+      );
     });
     assert.match(run.stdout, /refused before its time, paid out after increaseTime, restored by restoreSnapshot/, `run ${round}`);
   }
 });
-

@@ -21,7 +21,12 @@ function controlRows(): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -38,7 +43,9 @@ async function servedDocument(): Promise<{ paths: Record<string, Record<string, 
 
 test('the docs table of /devnet controls lists exactly the controls served, with the answer fields they have', async () => {
   const document = await servedDocument();
-  const served = new Set(Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)));
+  const served = new Set(
+    Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)),
+  );
   const documented = new Map<string, string>();
   for (const [controls, , answer] of controlRows()) {
     const named = [...controls.matchAll(/`(GET|POST|DELETE) (\/devnet\/[^`]*)`/g)];
@@ -46,8 +53,16 @@ test('the docs table of /devnet controls lists exactly the controls served, with
     const parts = answer.split('; ');
     named.forEach(([, method, path], i) => documented.set(`${method} ${path}`, parts.length === named.length ? parts[i] : answer));
   }
-  assert.deepEqual([...documented.keys()].filter((c) => !served.has(c)), [], 'in the docs, not served');
-  assert.deepEqual([...served].filter((c) => !documented.has(c)), [], 'served, not in the docs');
+  assert.deepEqual(
+    [...documented.keys()].filter((c) => !served.has(c)),
+    [],
+    'in the docs, not served',
+  );
+  assert.deepEqual(
+    [...served].filter((c) => !documented.has(c)),
+    [],
+    'served, not in the docs',
+  );
 
   for (const [control, answer] of documented) {
     const [method, path] = control.split(' ');
@@ -55,6 +70,10 @@ test('the docs table of /devnet controls lists exactly the controls served, with
     if (!result?.properties) continue;
     // The fields named in the answer cell, outside nested objects written as `"name": {...}`.
     const named = [...answer.replace(/"\w+": \{[^}]*\}/g, (m) => m.slice(0, m.indexOf(':'))).matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
-    for (const field of named) assert.ok(field in result.properties, `${control}: the docs name "${field}", its result has ${Object.keys(result.properties).join(', ')}`);
+    for (const field of named)
+      assert.ok(
+        field in result.properties,
+        `${control}: the docs name "${field}", its result has ${Object.keys(result.properties).join(', ')}`,
+      );
   }
 });

@@ -19,7 +19,11 @@ test('tongate reset --network starts a local chain over, and refuses while a ton
   let server = start();
   t.after(() => stopTongate(server));
   await waitUntilServing(server, url);
-  const mined = await getJson(`${url}/devnet/mine`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"blocks":3}' });
+  const mined = await getJson(`${url}/devnet/mine`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"blocks":3}',
+  });
   assert.equal(mined.status, 200, JSON.stringify(mined.body));
   const before = await seqno();
   assert.ok(before >= 3);
@@ -55,7 +59,7 @@ test('tongate reset refuses what it cannot start over: an unknown network, an ep
   assert.match(ephemeral.stderr, /--ephemeral: an ephemeral network keeps nothing on disk/);
 });
 
-test('tongate reset with --database-url drops the network\'s PostgreSQL index schema too', async (t) => {
+test("tongate reset with --database-url drops the network's PostgreSQL index schema too", async (t) => {
   if (!(await requireService(t, 'postgres'))) return;
   const network = uniqueName('reset').toLowerCase().replace(/_/g, '-');
   const schema = `tongate_${network.replace(/-/g, '_')}`;
@@ -67,7 +71,11 @@ test('tongate reset with --database-url drops the network\'s PostgreSQL index sc
   });
   await client.query(`CREATE SCHEMA "${schema}"`);
   await client.query(`CREATE TABLE "${schema}".blocks (seqno int)`);
-  const env = { TONGATE_NETWORK: `${network}=http://127.0.0.1:${await freePort()}`, TONGATE_DATA_DIR: tempDir(t), TONGATE_DATABASE_URL: POSTGRES_URL };
+  const env = {
+    TONGATE_NETWORK: `${network}=http://127.0.0.1:${await freePort()}`,
+    TONGATE_DATA_DIR: tempDir(t),
+    TONGATE_DATABASE_URL: POSTGRES_URL,
+  };
   const reset = await runTongate(['reset', '--network', network], env);
   assert.equal(reset.code, 0, reset.stderr);
   assert.match(reset.stdout, new RegExp(`removed PostgreSQL schema ${schema}`));

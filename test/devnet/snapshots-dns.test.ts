@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { Address, contractAddress, internal, toNano } from '@ton/core';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { offchainContent } from '../../src/contracts/content.js';
-import { changeDnsRecordBody, deployDomainBody, DNS_CATEGORY, dnsItemAddress, dnsRootInit, walletRecord } from '../../src/contracts/dns/dns.js';
+import {
+  changeDnsRecordBody,
+  deployDomainBody,
+  DNS_CATEGORY,
+  dnsItemAddress,
+  dnsRootInit,
+  walletRecord,
+} from '../../src/contracts/dns/dns.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, tempDir, testWallet, v4Send, v4Transfer } from '../chain/local/support/local-chain.js';
@@ -33,7 +40,11 @@ async function startIndex(t: TestContext, store: Store, chain: LocalChain, dnsRo
   return running;
 }
 
-const dump = (running: RunningIndex) => dumpTables(running.index.reads, [['dns_entries', 'nft_item_address'], ['nft_items', 'address']]);
+const dump = (running: RunningIndex) =>
+  dumpTables(running.index.reads, [
+    ['dns_entries', 'nft_item_address'],
+    ['nft_items', 'address'],
+  ]);
 
 for (const store of ['sqlite', 'postgres'] as const) {
   test(`a restore puts domains and their records back as the restored chain has them [${store}]`, async (t) => {
@@ -42,7 +53,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const owner = testWallet(141);
     const X = Address.parse(`0:${'ef'.repeat(32)}`);
     const code = await dnsCode();
-    const rootInit = dnsRootInit(code.root, { owner: owner.wallet.address, content: offchainContent('https://dns.example/snap.json'), itemCode: code.item });
+    const rootInit = dnsRootInit(code.root, {
+      owner: owner.wallet.address,
+      content: offchainContent('https://dns.example/snap.json'),
+      itemCode: code.item,
+    });
     const root = contractAddress(0, rootInit);
     const live = await startIndex(t, store, chain, [formatRawUpper(root)]);
     const seal = async (blocks = 3) => {
@@ -55,11 +70,21 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await chain.sendExternal(v4Transfer(owner, 0, X, toNano('0.1'), { deploy: true }));
     await seal();
     const deployDomain = (domain: string, init = false) =>
-      internal({ to: root, value: toNano('0.3'), bounce: false, init: init ? rootInit : undefined, body: deployDomainBody({ domain, owner: owner.wallet.address, amount: toNano('0.1') }) });
+      internal({
+        to: root,
+        value: toNano('0.3'),
+        bounce: false,
+        init: init ? rootInit : undefined,
+        body: deployDomainBody({ domain, owner: owner.wallet.address, amount: toNano('0.1') }),
+      });
     const alice = dnsItemAddress(root, code.item, 'alice');
     await chain.sendExternal(v4Send(owner, 1, [deployDomain('alice', true)]));
     await seal();
-    await chain.sendExternal(v4Send(owner, 2, [internal({ to: alice, value: toNano('0.05'), body: changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(owner.wallet.address)) })]));
+    await chain.sendExternal(
+      v4Send(owner, 2, [
+        internal({ to: alice, value: toNano('0.05'), body: changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(owner.wallet.address)) }),
+      ]),
+    );
     await seal();
 
     const atSnapshot = await dump(live);
@@ -67,14 +92,19 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.ok(atSnapshot.dns_entries[0].includes(`["dns_wallet","${formatRawUpper(owner.wallet.address)}"]`));
     const saved = await chain.saveSnapshot('s');
 
-    await chain.sendExternal(v4Send(owner, 3, [
-      internal({ to: alice, value: toNano('0.05'), body: changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(X)) }),
-      deployDomain('bob'),
-    ]));
+    await chain.sendExternal(
+      v4Send(owner, 3, [
+        internal({ to: alice, value: toNano('0.05'), body: changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(X)) }),
+        deployDomain('bob'),
+      ]),
+    );
     await seal(4);
     const moved = await dump(live);
     assert.equal(moved.dns_entries.length, 2, 'a domain deployed after the snapshot');
-    assert.ok(moved.dns_entries.some((row) => row.includes(`["dns_wallet","${formatRawUpper(X)}"]`)), 'the record changed after the snapshot');
+    assert.ok(
+      moved.dns_entries.some((row) => row.includes(`["dns_wallet","${formatRawUpper(X)}"]`)),
+      'the record changed after the snapshot',
+    );
 
     const restored = await chain.restoreSnapshot('s');
     assert.equal(restored.seqno, saved.seqno);

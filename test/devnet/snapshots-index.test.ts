@@ -61,7 +61,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await chain.sendExternal(v4Transfer(owner, 0, testWallet(102).wallet.address, toNano(1), { deploy: true }));
     await mine(chain, 2);
     const receivers = [103, 104, 105].map((seed) => testWallet(seed).wallet.address);
-    await chain.sendExternal(v4Send(owner, 1, receivers.map((to) => internal({ to, value: toNano(1), bounce: false }))));
+    await chain.sendExternal(
+      v4Send(
+        owner,
+        1,
+        receivers.map((to) => internal({ to, value: toNano(1), bounce: false })),
+      ),
+    );
     await chain.produceBlock();
     assert.ok(chain.stats().pendingMessages >= 2, 'messages of the trace wait for later blocks');
 
@@ -69,7 +75,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.ok(saved.pendingMessages >= 2);
     await live.attachment.synced();
     const atSnapshot = await dump(live);
-    assert.ok(atSnapshot.traces.some((row) => row.includes('"pending"')), 'a pending trace at the snapshot');
+    assert.ok(
+      atSnapshot.traces.some((row) => row.includes('"pending"')),
+      'a pending trace at the snapshot',
+    );
 
     // After it: the rest delivered, a state changed by surgery, a message injected from nowhere.
     await mine(chain, 4);
@@ -103,10 +112,20 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await chain.setAccount(receivers[2], { balance: toNano(7) });
     await live.attachment.synced();
     const after = await dump(live);
-    assert.ok(after.traces.every((row) => !row.includes('"pending"')), 'the pending edges were taken up again and completed');
-    assert.ok(after.latest_account_states.some((row) => row.includes(`"${toNano(7)}"`)), 'the surgery reached the live index');
+    assert.ok(
+      after.traces.every((row) => !row.includes('"pending"')),
+      'the pending edges were taken up again and completed',
+    );
+    assert.ok(
+      after.latest_account_states.some((row) => row.includes(`"${toNano(7)}"`)),
+      'the surgery reached the live index',
+    );
     const rebuilt = await startIndex(t, store, chain);
-    assert.deepEqual(after, await dump(rebuilt), 'the blocks after the restore are indexed as a fresh index (catching up from the chain) indexes them');
+    assert.deepEqual(
+      after,
+      await dump(rebuilt),
+      'the blocks after the restore are indexed as a fresh index (catching up from the chain) indexes them',
+    );
   });
 }
 

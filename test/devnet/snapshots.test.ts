@@ -28,7 +28,11 @@ async function views(client: TonClient, url: string, accounts: Address[]) {
     v3.push({
       txs: v3Txs.body.transactions.map((tx: { hash: string }) => tx.hash),
       balance: v3State.body.accounts[0]?.balance ?? null,
-      traces: traces.body.traces.map((tr: { trace_id: string; transactions_order: string[]; trace_info: object }) => [tr.trace_id, tr.transactions_order.length, tr.trace_info]),
+      traces: traces.body.traces.map((tr: { trace_id: string; transactions_order: string[]; trace_info: object }) => [
+        tr.trace_id,
+        tr.transactions_order.length,
+        tr.trace_info,
+      ]),
     });
   }
   return { v2, v3 };
@@ -41,7 +45,11 @@ test('snapshot, transfer, restore: balances, seqno, transactions (v2 and v3) are
   await devnet.fund(owner.wallet.address, toNano(10));
   const wallet = client.open(owner.wallet);
   const lock = await timeLock(owner.wallet.address, 0);
-  await wallet.sendTransfer({ seqno: 0, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano(2), init: lock.init, bounce: false })] });
+  await wallet.sendTransfer({
+    seqno: 0,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: lock.address, value: toNano(2), init: lock.init, bounce: false })],
+  });
   await devnet.mine();
   assert.equal((await client.getContractState(lock.address)).state, 'active');
 
@@ -56,7 +64,11 @@ test('snapshot, transfer, restore: balances, seqno, transactions (v2 and v3) are
   assert.equal(await wallet.getSeqno(), 1);
 
   // What a test case does: a transfer, a state change by surgery, the time moved.
-  await wallet.sendTransfer({ seqno: 1, secretKey: owner.keys.secretKey, messages: [internal({ to: other, value: toNano(3), bounce: false })] });
+  await wallet.sendTransfer({
+    seqno: 1,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: other, value: toNano(3), bounce: false })],
+  });
   await devnet.mine();
   await devnet.setAccount(lock.address, { balance: toNano(500) });
   await devnet.increaseTime(3600);
@@ -80,12 +92,19 @@ test('snapshot, transfer, restore: balances, seqno, transactions (v2 and v3) are
   const empty = await devnet.mine();
   assert.equal(empty.seqno, seqno + 1);
   assert.equal(await wallet.getSeqno(), 1, 'not the cached answer of the dropped block with this seqno');
-  await wallet.sendTransfer({ seqno: 1, secretKey: owner.keys.secretKey, messages: [internal({ to: other, value: toNano(1), bounce: false })] });
+  await wallet.sendTransfer({
+    seqno: 1,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: other, value: toNano(1), bounce: false })],
+  });
   const sealed = await devnet.mine();
   const otherBalance = await client.getBalance(other);
   assert.ok(otherBalance > toNano('0.99') && otherBalance <= toNano(1), 'the 1 TON sent after the restore, not the 3 TON of before');
   const [otherTx] = await client.getTransactions(other, { limit: 5 });
-  const v3Other = await until(() => getJson(`${url}/api/v3/transactions?account=${other.toRawString()}&limit=5`), (r) => r.body.transactions?.length === 1);
+  const v3Other = await until(
+    () => getJson(`${url}/api/v3/transactions?account=${other.toRawString()}&limit=5`),
+    (r) => r.body.transactions?.length === 1,
+  );
   assert.equal(v3Other.body.transactions[0].hash, otherTx.hash().toString('base64'), 'the new block is indexed, not the dropped one');
   assert.equal(v3Other.body.transactions[0].mc_block_seqno, sealed.seqno);
   const v3Block = await getJson(`${url}/api/v3/blocks?workchain=-1&seqno=${sealed.seqno}`);
@@ -120,7 +139,14 @@ test('snapshots: list, delete, later ones dropped by a restore', async (t) => {
   const b = await devnet.snapshot('b');
   await devnet.mine();
   const c = await devnet.snapshot('c');
-  assert.deepEqual((await devnet.snapshots()).map((s) => [s.name, s.seqno]), [['a', a.seqno], ['b', a.seqno + 2], ['c', a.seqno + 3]]);
+  assert.deepEqual(
+    (await devnet.snapshots()).map((s) => [s.name, s.seqno]),
+    [
+      ['a', a.seqno],
+      ['b', a.seqno + 2],
+      ['c', a.seqno + 3],
+    ],
+  );
   assert.equal(b.seqno, a.seqno + 2);
 
   const deleted = await devnet.deleteSnapshot('c');
@@ -128,7 +154,10 @@ test('snapshots: list, delete, later ones dropped by a restore', async (t) => {
   await devnet.snapshot('c'); // the name is free again
   const restored = await devnet.restoreSnapshot('a');
   assert.deepEqual(restored.droppedSnapshots.sort(), ['b', 'c'], 'their blocks are gone');
-  assert.deepEqual((await devnet.snapshots()).map((s) => s.name), ['a']);
+  assert.deepEqual(
+    (await devnet.snapshots()).map((s) => s.name),
+    ['a'],
+  );
   assert.equal((await client.getMasterchainInfo()).latestSeqno, a.seqno);
 });
 
@@ -164,8 +193,16 @@ test('snapshots: bad input is refused with what was wrong (400, 401, 404, 409, 4
   // A chain of the other network of this same tongate: same faucet, another global id.
   const mainnet = new DevnetClient({ endpoint: (await startManualTongateUrl(t)).mainnet, adminToken: ADMIN_TOKEN });
   await mainnet.snapshot('m');
-  await refused(devnet.importSnapshot('two', await mainnet.exportSnapshot('m')), 422, /^file: it holds a chain of network mainnet; this network's chain has testnet/);
-  assert.deepEqual((await devnet.snapshots()).map((s) => s.name), ['one'], 'nothing was changed by the refusals');
+  await refused(
+    devnet.importSnapshot('two', await mainnet.exportSnapshot('m')),
+    422,
+    /^file: it holds a chain of network mainnet; this network's chain has testnet/,
+  );
+  assert.deepEqual(
+    (await devnet.snapshots()).map((s) => s.name),
+    ['one'],
+    'nothing was changed by the refusals',
+  );
 });
 
 async function startManualTongateUrl(t: { after(fn: () => unknown): void }): Promise<{ mainnet: string }> {
@@ -203,13 +240,24 @@ test('export and import: a snapshot carried across a restart, into another data 
   const imported = await devnet.importSnapshot('funded', file);
   assert.equal(imported.seqno, saved.seqno);
   assert.equal(imported.rootHash, saved.rootHash, 'the same block');
-  assert.deepEqual((await devnet.snapshots()).map((s) => s.name), ['funded'], 'snapshots of the replaced chain are dropped');
+  assert.deepEqual(
+    (await devnet.snapshots()).map((s) => s.name),
+    ['funded'],
+    'snapshots of the replaced chain are dropped',
+  );
   assert.equal((await client.getMasterchainInfo()).latestSeqno, saved.seqno);
   assert.equal(await client.getBalance(owner.wallet.address), toNano(7));
-  assert.deepEqual((await client.getTransactions(owner.wallet.address, { limit: 5 })).map((tx) => tx.hash().toString('base64')), txs);
+  assert.deepEqual(
+    (await client.getTransactions(owner.wallet.address, { limit: 5 })).map((tx) => tx.hash().toString('base64')),
+    txs,
+  );
   assert.equal((await devnet.time()).utime, time, "the snapshot's clock");
   const v3 = await getJson(`${url}/api/v3/transactions?account=${owner.wallet.address.toRawString()}&limit=5&sort=desc`);
-  assert.deepEqual(v3.body.transactions.map((tx: { hash: string }) => tx.hash), txs, 'v3 indexed the imported chain before the import answered');
+  assert.deepEqual(
+    v3.body.transactions.map((tx: { hash: string }) => tx.hash),
+    txs,
+    'v3 indexed the imported chain before the import answered',
+  );
   // The imported chain goes on.
   await devnet.fund(owner.wallet.address, toNano(2));
   assert.ok((await client.getBalance(owner.wallet.address)) > toNano('8.99'), 'the 7 TON, 2 more, less storage fees');
@@ -286,10 +334,17 @@ test('a restore to before a /devnet/config change: the config contract, getConfi
   await devnet.snapshot('cheap');
   const p = configParseGasLimitsPrices(original.beginParse());
   const raised = beginCell()
-    .storeUint(0xd1, 8).storeUint(p.flatLimit, 64).storeUint(p.flatGasPrice, 64)
-    .storeUint(0xde, 8).storeUint(p.other.gasPrice * 10n, 64).storeUint(p.other.gasLimit, 64)
-    .storeUint(p.other.specialGasLimit ?? p.other.gasLimit, 64).storeUint(p.other.gasCredit, 64)
-    .storeUint(p.other.blockGasLimit, 64).storeUint(p.other.freezeDueLimit, 64).storeUint(p.other.deleteDueLimit, 64)
+    .storeUint(0xd1, 8)
+    .storeUint(p.flatLimit, 64)
+    .storeUint(p.flatGasPrice, 64)
+    .storeUint(0xde, 8)
+    .storeUint(p.other.gasPrice * 10n, 64)
+    .storeUint(p.other.gasLimit, 64)
+    .storeUint(p.other.specialGasLimit ?? p.other.gasLimit, 64)
+    .storeUint(p.other.gasCredit, 64)
+    .storeUint(p.other.blockGasLimit, 64)
+    .storeUint(p.other.freezeDueLimit, 64)
+    .storeUint(p.other.deleteDueLimit, 64)
     .endCell();
   await devnet.setConfig({ 21: raised });
   assert.ok((await fundGasFees(132)) > before * 5n, 'the raised gas price applies');
@@ -304,14 +359,25 @@ test('a restore to before a library was published: getLibraries no longer has it
   const code = await answerCode();
   const publisher = Address.parse(`-1:${'71'.repeat(32)}`);
   await devnet.setAccount(publisher, { balance: toNano(10), code: await publisherCode(), data: Cell.EMPTY });
-  const libraries = async () => (await getJson(`${url}/api/v2/getLibraries?libraries=${encodeURIComponent(code.hash().toString('base64'))}`)).body.result.result.length;
+  const libraries = async () =>
+    (await getJson(`${url}/api/v2/getLibraries?libraries=${encodeURIComponent(code.hash().toString('base64'))}`)).body.result.result.length;
   await devnet.snapshot('no-library');
-  await devnet.sendInternal({ from: Address.parse(`0:${'98'.repeat(32)}`), to: publisher, value: toNano(1), body: beginCell().storeRef(code).endCell() });
+  await devnet.sendInternal({
+    from: Address.parse(`0:${'98'.repeat(32)}`),
+    to: publisher,
+    value: toNano(1),
+    body: beginCell().storeRef(code).endCell(),
+  });
   assert.equal(await libraries(), 1);
   await devnet.snapshot('library');
 
   await devnet.restoreSnapshot('no-library');
   assert.equal(await libraries(), 0, 'the library set of the snapshot');
-  await devnet.sendInternal({ from: Address.parse(`0:${'98'.repeat(32)}`), to: publisher, value: toNano(1), body: beginCell().storeRef(code).endCell() });
+  await devnet.sendInternal({
+    from: Address.parse(`0:${'98'.repeat(32)}`),
+    to: publisher,
+    value: toNano(1),
+    body: beginCell().storeRef(code).endCell(),
+  });
   assert.equal(await libraries(), 1, 'published again in the new history');
 });

@@ -13,7 +13,11 @@ test('setAccount: a balance, then a code and data, without a transaction; v2, v3
   const before = (await client.getMasterchainInfo()).latestSeqno;
 
   const funded = await devnet.setAccount(lock.address, { balance: toNano(5) });
-  assert.deepEqual(funded, { blockSeqno: before + 1, status: 'uninit', balance: toNano(5) }, 'sealed in a block of its own, in manual mining too');
+  assert.deepEqual(
+    funded,
+    { blockSeqno: before + 1, status: 'uninit', balance: toNano(5) },
+    'sealed in a block of its own, in manual mining too',
+  );
   assert.equal(await client.getBalance(lock.address), toNano(5));
   assert.equal((await client.getTransactions(lock.address, { limit: 5 })).length, 0, 'no transaction: the state changed by itself');
 
@@ -63,7 +67,10 @@ test('sendInternal: a message from any address, no signature, delivered in a blo
   const [tx] = await client.getTransactions(lock.address, { limit: 1 });
   assert.equal(tx.hash().toString('base64'), delivered.transaction!.hash);
   assert.equal(tx.lt, delivered.transaction!.lt);
-  assert.ok(tx.inMessage?.info.type === 'internal' && tx.inMessage.info.src.equals(stranger), 'the message came from the stranger, who signed nothing');
+  assert.ok(
+    tx.inMessage?.info.type === 'internal' && tx.inMessage.info.src.equals(stranger),
+    'the message came from the stranger, who signed nothing',
+  );
   assert.equal(tx.inMessage!.body.hash().toString('hex'), WITHDRAW.hash().toString('hex'));
   assert.equal(await client.getBalance(lock.address), 0n, 'the lock paid out to its owner');
   await devnet.mine();
@@ -93,5 +100,8 @@ test('sendInternal: a message from any address, no signature, delivered in a blo
   assert.equal(v3.body.transactions.length, 1);
   assert.equal(v3.body.transactions[0].in_msg.source, stranger.toRawString().toUpperCase());
 
-  await assert.rejects(devnet.sendInternal({ from: stranger, to: Address.parse(`7:${'cd'.repeat(32)}`), value: 1n }), (e: unknown) => e instanceof DevnetError && e.status === 422 && /workchain 7/.test(e.message));
+  await assert.rejects(
+    devnet.sendInternal({ from: stranger, to: Address.parse(`7:${'cd'.repeat(32)}`), value: 1n }),
+    (e: unknown) => e instanceof DevnetError && e.status === 422 && /workchain 7/.test(e.message),
+  );
 });

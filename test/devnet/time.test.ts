@@ -25,13 +25,21 @@ test('a time lock opens once the chain time is moved, not the wall clock; get-me
 
   const now = (await devnet.time()).utime;
   const lock = await timeLock(owner.wallet.address, now + 3600);
-  await wallet.sendTransfer({ seqno: 0, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano(2), init: lock.init, bounce: false })] });
+  await wallet.sendTransfer({
+    seqno: 0,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: lock.address, value: toNano(2), init: lock.init, bounce: false })],
+  });
   await devnet.mine();
   assert.equal((await client.getContractState(lock.address)).state, 'active');
   assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now, 'the wall clock stands still in this test');
 
   // Too early: the lock refuses (exit code 100) and keeps its coins.
-  await wallet.sendTransfer({ seqno: 1, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })] });
+  await wallet.sendTransfer({
+    seqno: 1,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })],
+  });
   await devnet.mine();
   assert.equal(computeExitCode(await lastTx(client, lock.address)), 100);
   assert.ok((await client.getBalance(lock.address)) > toNano('1.9'));
@@ -39,11 +47,19 @@ test('a time lock opens once the chain time is moved, not the wall clock; get-me
   const moved = await devnet.increaseTime(3600);
   assert.equal(moved.utime, now + 3600);
   // Get-methods run as a liteserver runs them: on the last block, with its gen_utime as `now`.
-  assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now, 'get-methods see the new time with the next block');
+  assert.equal(
+    (await client.runMethod(lock.address, 'chain_now')).stack.readNumber(),
+    now,
+    'get-methods see the new time with the next block',
+  );
   await devnet.mine();
   assert.equal((await client.runMethod(lock.address, 'chain_now')).stack.readNumber(), now + 3600);
 
-  await wallet.sendTransfer({ seqno: 2, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })] });
+  await wallet.sendTransfer({
+    seqno: 2,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: lock.address, value: toNano('0.05'), body: WITHDRAW })],
+  });
   const opened = await devnet.mine();
   assert.equal(opened.genUtime, now + 3600);
   const withdrawal = await lastTx(client, lock.address);
@@ -55,7 +71,11 @@ test('a time lock opens once the chain time is moved, not the wall clock; get-me
 
   // Storage fees follow the chain's time: a year without a transaction costs the owner's wallet storage.
   await devnet.increaseTime(365 * 86_400);
-  await wallet.sendTransfer({ seqno: 3, secretKey: owner.keys.secretKey, messages: [internal({ to: lock.address, value: toNano('0.01') })] });
+  await wallet.sendTransfer({
+    seqno: 3,
+    secretKey: owner.keys.secretKey,
+    messages: [internal({ to: lock.address, value: toNano('0.01') })],
+  });
   await devnet.mine();
   const afterAYear = await lastTx(client, owner.wallet.address);
   const d = afterAYear.description;
@@ -65,7 +85,10 @@ test('a time lock opens once the chain time is moved, not the wall clock; get-me
 test('time/set refuses a time before the last block; next-block pins the next gen_utime exactly', async (t) => {
   const { devnet, client } = await startManualTongate(t);
   const first = await devnet.mine();
-  await assert.rejects(devnet.setTime(first.genUtime - 1), (e: unknown) => e instanceof DevnetError && e.status === 422 && /before the last block's gen_utime/.test(e.message));
+  await assert.rejects(
+    devnet.setTime(first.genUtime - 1),
+    (e: unknown) => e instanceof DevnetError && e.status === 422 && /before the last block's gen_utime/.test(e.message),
+  );
   const set = await devnet.setTime(first.genUtime + 100);
   assert.equal(set.utime, first.genUtime + 100);
   assert.equal((await devnet.mine()).genUtime, first.genUtime + 100);
@@ -116,7 +139,7 @@ test('a time control leaves the open block holding transactions at its time; the
   assert.equal(chain.getAccount(testWallet(82).wallet.address, set.seqno).balance, 5n);
 });
 
-test('after increaseTime a wallet message signed by the machine\'s clock is refused (exit code 36); the answer says so and validUntil() gives one that passes', async (t) => {
+test("after increaseTime a wallet message signed by the machine's clock is refused (exit code 36); the answer says so and validUntil() gives one that passes", async (t) => {
   // The chain and @ton/ton read the same machine clock here, as for a user (no clock injected).
   const gate = await startTestTongate({ mining: 'manual', adminToken: ADMIN_TOKEN });
   t.after(() => gate.stop());
@@ -127,11 +150,16 @@ test('after increaseTime a wallet message signed by the machine\'s clock is refu
   await devnet.fund(owner.wallet.address, toNano(10));
   const wallet = client.open(owner.wallet);
   const transfer = (seqno: number, timeout?: number) =>
-    wallet.sendTransfer({ seqno, secretKey: owner.keys.secretKey, messages: [internal({ to: testWallet(53).wallet.address, value: toNano('0.1'), bounce: false })], timeout });
+    wallet.sendTransfer({
+      seqno,
+      secretKey: owner.keys.secretKey,
+      messages: [internal({ to: testWallet(53).wallet.address, value: toNano('0.1'), bounce: false })],
+      timeout,
+    });
 
   const before = await getJson(`${gate.url('testnet')}/devnet/time`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   assert.equal(before.body.result.ahead_seconds, 0);
-  assert.ok(!('wallet_note' in before.body.result), 'no note while the chain keeps the machine\'s time');
+  assert.ok(!('wallet_note' in before.body.result), "no note while the chain keeps the machine's time");
   assert.ok(!('next_block_utime' in before.body.result), 'next_block_utime only while pinned');
   await transfer(0);
   await devnet.mine();
@@ -139,7 +167,11 @@ test('after increaseTime a wallet message signed by the machine\'s clock is refu
   const moved = await devnet.increaseTime(3600);
   assert.equal(moved.aheadSeconds, 3600);
   assert.match(moved.walletNote ?? '', /3600 s ahead of this machine's.*exit code 36.*validUntil\(\)/);
-  await assert.rejects(transfer(1), (e: any) => /exitcode=36/.test(JSON.stringify(e?.response?.data ?? e?.message)), "@ton/ton's default valid_until has expired by the chain's clock");
+  await assert.rejects(
+    transfer(1),
+    (e: any) => /exitcode=36/.test(JSON.stringify(e?.response?.data ?? e?.message)),
+    "@ton/ton's default valid_until has expired by the chain's clock",
+  );
 
   const validUntil = await devnet.validUntil();
   assert.ok(validUntil >= moved.utime + 60, `valid_until ${validUntil} is by the chain's clock (${moved.utime})`);

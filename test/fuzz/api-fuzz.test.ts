@@ -50,10 +50,17 @@ interface Route {
 const ROUTES: Route[] = [
   ...V2_METHODS.flatMap((m) =>
     [m.name, ...(m.aliases ?? [])].flatMap((name) =>
-      (['v2 GET', 'v2 POST', 'v2 JSON-RPC'] as const).map((kind) => ({ kind, path: kind === 'v2 JSON-RPC' ? '/api/v2/jsonRPC' : `/api/v2/${name}`, name, params: m.params })),
+      (['v2 GET', 'v2 POST', 'v2 JSON-RPC'] as const).map((kind) => ({
+        kind,
+        path: kind === 'v2 JSON-RPC' ? '/api/v2/jsonRPC' : `/api/v2/${name}`,
+        name,
+        params: m.params,
+      })),
     ),
   ),
-  ...V3_ENDPOINTS.flatMap((e) => [e.path, ...(e.aliases ?? [])].map((p) => ({ kind: 'v3 GET' as const, path: `/api/v3${p}`, name: p, params: e.params }))),
+  ...V3_ENDPOINTS.flatMap((e) =>
+    [e.path, ...(e.aliases ?? [])].map((p) => ({ kind: 'v3 GET' as const, path: `/api/v3${p}`, name: p, params: e.params })),
+  ),
   ...V3_POST_ENDPOINTS.map((e) => ({ kind: 'v3 POST' as const, path: `/api/v3${e.path}`, name: e.path, params: e.body })),
 ];
 
@@ -66,7 +73,8 @@ function documented5xx(route: Route, status: number): boolean {
   return false;
 }
 
-const INTERNAL = /Cannot read propert|Cannot convert|is not a function|is not iterable|is not defined|Maximum call stack|out of memory|\b(TypeError|RangeError|ReferenceError|AssertionError)\b|undefined \(reading|\bat \S+ \(.*:\d+:\d+\)|\.ts:\d+|node:internal|internal error/;
+const INTERNAL =
+  /Cannot read propert|Cannot convert|is not a function|is not iterable|is not defined|Maximum call stack|out of memory|\b(TypeError|RangeError|ReferenceError|AssertionError)\b|undefined \(reading|\bat \S+ \(.*:\d+:\d+\)|\.ts:\d+|node:internal|internal error/;
 
 const ACCESS_BODIES = new Set(['API key does not exist', 'Network not allowed', 'Ratelimit exceeded']);
 
@@ -93,7 +101,9 @@ function toJson(value: unknown): string {
 
 /** %-escapes of the UTF-8 bytes (encodeURIComponent throws on lone surrogates; Buffer writes U+FFFD). */
 function percentEncode(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
+    .join('');
 }
 
 /** A query value: Raw text goes in verbatim (bad %-escapes, deep brackets), anything else %-escaped. */
@@ -115,7 +125,9 @@ function queryString(params: Record<string, unknown>): string[] {
 
 function requestArbitrary(route: Route, known: Known): fc.Arbitrary<FuzzRequest> {
   {
-    const declared = Object.entries(route.params).map(([name, spec]) => [name, fc.option(valueFor(spec.type, known), { freq: 4, nil: undefined })] as const);
+    const declared = Object.entries(route.params).map(
+      ([name, spec]) => [name, fc.option(valueFor(spec.type, known), { freq: 4, nil: undefined })] as const,
+    );
     const extra = fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'api_key', 'x', 'limit', 'toString'), hostile, { maxKeys: 2 });
     return fc.record({
       route: fc.constant(route),
@@ -140,7 +152,8 @@ function send(port: number, req: FuzzRequest): Promise<RawResponse> {
   if (req.keyPlace === 'query' || req.keyPlace === 'both') query.push(`api_key=${KEY}`);
   let path = route.path;
   if (req.spelling === 'absolute') path = `http://127.0.0.1:${port}${path}`;
-  if (req.spelling === 'escaped') path = path.replace(/\/([a-zA-Z])([^/]*)$/, (_m, c: string, rest: string) => `/%${c.charCodeAt(0).toString(16)}${rest}`);
+  if (req.spelling === 'escaped')
+    path = path.replace(/\/([a-zA-Z])([^/]*)$/, (_m, c: string, rest: string) => `/%${c.charCodeAt(0).toString(16)}${rest}`);
   let body: string | undefined;
   let method = 'POST';
   if (route.kind === 'v2 GET' || route.kind === 'v3 GET') {
@@ -171,7 +184,8 @@ function problems(route: Route, res: RawResponse): string[] {
     if (accessRefusal) return found;
     if (typeof body.error !== 'string' || body.error === '') found.push('error without a message');
     if (v3 && !(Object.keys(body).length === 1)) found.push('v3 error not in {"error"} shape');
-    if (!v3 && !(body.ok === false && body.code === res.status && Object.keys(body).length === 3)) found.push('v2 error not in the envelope');
+    if (!v3 && !(body.ok === false && body.code === res.status && Object.keys(body).length === 3))
+      found.push('v2 error not in the envelope');
   } else if (!v3) {
     if (body.ok !== true || !('result' in body) || 'error' in body) found.push('v2 success not in the envelope');
   }
@@ -187,8 +201,16 @@ function paddedBody(fields: Record<string, unknown>, size: number): string {
 test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => {
   const ports = [await freePort(), await freePort()];
   const child = spawnTongate([
-    'start', '--ephemeral', '--admin-token', ADMIN, '--log-level', 'warn',
-    '--network', `mainnet=http://127.0.0.1:${ports[0]}`, '--network', `testnet=http://127.0.0.1:${ports[1]}`,
+    'start',
+    '--ephemeral',
+    '--admin-token',
+    ADMIN,
+    '--log-level',
+    'warn',
+    '--network',
+    `mainnet=http://127.0.0.1:${ports[0]}`,
+    '--network',
+    `testnet=http://127.0.0.1:${ports[1]}`,
   ]);
   t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -206,7 +228,9 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
   const accounts = [...child.output().stderr.matchAll(/faucet v\d\w*\s+(\S+)/g)].map((m) => m[1]);
   assert.ok(accounts.length >= 2, 'faucet addresses in the banner');
   const created = await rawRequest({
-    port, target: '/admin/keys', method: 'POST',
+    port,
+    target: '/admin/keys',
+    method: 'POST',
     headers: { host, authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ network: 'mainnet', rps: 1_000_000, key: KEY }),
   });
@@ -231,8 +255,22 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
           // The whole case, to turn into a regular test: the request as sent.
           const file = join(tmpdir(), `tongate-fuzz-${SEED + i}.json`);
           const [req] = result.counterexample ?? [];
-          writeFileSync(file, req ? toJson({ kind: req.route.kind, path: req.route.path, params: req.params, rpcId: req.rpcId, keyPlace: req.keyPlace, spelling: req.spelling }) : 'null');
-          failures.push(`${route.kind} ${route.path} (seed ${SEED + i}): ${error}\n  request (whole in ${file}): ${fc.stringify(result.counterexample).slice(0, 300)}`);
+          writeFileSync(
+            file,
+            req
+              ? toJson({
+                  kind: req.route.kind,
+                  path: req.route.path,
+                  params: req.params,
+                  rpcId: req.rpcId,
+                  keyPlace: req.keyPlace,
+                  spelling: req.spelling,
+                })
+              : 'null',
+          );
+          failures.push(
+            `${route.kind} ${route.path} (seed ${SEED + i}): ${error}\n  request (whole in ${file}): ${fc.stringify(result.counterexample).slice(0, 300)}`,
+          );
         }
       }
       assert.equal(failures.length, 0, `${failures.length} routes failed:\n${failures.join('\n')}`);
@@ -243,7 +281,10 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
         rawRequest({ port, target: path, method: 'POST', headers: { host, 'x-api-key': KEY, 'content-type': 'application/json' }, body });
       const seqno = { address: accounts[0], method: 'seqno' };
       const entries = (n: number) => `{"address":"${accounts[0]}","method":"seqno","stack":[${Array(n).fill('["num",1]').join(',')}]}`;
-      const wide = JSON.stringify({ ...seqno, stack: Array.from({ length: 255 }, () => ['tuple', Array.from({ length: 255 }, () => ['num', 1])]) });
+      const wide = JSON.stringify({
+        ...seqno,
+        stack: Array.from({ length: 255 }, () => ['tuple', Array.from({ length: 255 }, () => ['num', 1])]),
+      });
       const cases: Array<[string, string, string]> = [
         ['/api/v2/runGetMethod', entries(100_000), '100,000 stack entries'],
         ['/api/v2/runGetMethod', entries(30_000), '30,000 stack entries'],
@@ -278,6 +319,9 @@ test('fuzz: every v2 method and v3 endpoint of a running tongate', async (t) => 
         `longest without a new block ${report.longestWithoutBlockMs.toFixed(0)} ms`,
     );
     assert.ok(report.probes > 10, `healthcheck was probed throughout (${report.probes})`);
-    assert.ok(report.slowestMs <= RESPONSIVE_MS, `healthcheck answered within ${RESPONSIVE_MS} ms throughout: slowest ${report.slowestMs.toFixed(1)} ms (p99 ${report.p99Ms.toFixed(1)} ms) over ${report.probes} probes`);
+    assert.ok(
+      report.slowestMs <= RESPONSIVE_MS,
+      `healthcheck answered within ${RESPONSIVE_MS} ms throughout: slowest ${report.slowestMs.toFixed(1)} ms (p99 ${report.p99Ms.toFixed(1)} ms) over ${report.probes} probes`,
+    );
   }
 });

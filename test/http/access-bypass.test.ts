@@ -125,13 +125,15 @@ test('every spelling of every limited route meets 401 / 403 / 429, or a 404 that
       refused++;
       if (bodyless) return;
       if (res.json?.error !== REFUSALS[res.status] || res.json?.ok !== false) failures.push(`${what}: refusal body ${res.text}`);
-      if (res.status !== scenario.refusal && !what.includes('fragment')) failures.push(`${what}: ${res.status} where ${scenario.refusal} was due`);
+      if (res.status !== scenario.refusal && !what.includes('fragment'))
+        failures.push(`${what}: ${res.status} where ${scenario.refusal} was due`);
       return;
     }
     if (res.status === 404) {
       served404++;
       if (bodyless) return;
-      const shape = res.json && typeof res.json.error === 'string' && Object.keys(res.json).every((k) => ['ok', 'error', 'code'].includes(k));
+      const shape =
+        res.json && typeof res.json.error === 'string' && Object.keys(res.json).every((k) => ['ok', 'error', 'code'].includes(k));
       if (!shape) failures.push(`${what}: 404 body ${res.text.slice(0, 200)}`);
       return;
     }
@@ -146,18 +148,31 @@ test('every spelling of every limited route meets 401 / 403 / 429, or a 404 that
     { label: 'unknown key in api_key', headers: {}, query: `api_key=${unknownKey}`, refusal: 401 },
     { label: 'unknown key in api%5Fkey', headers: {}, query: `api%5Fkey=${unknownKey}`, refusal: 401 },
     { label: 'unknown key first of two api_key', headers: {}, query: `api_key=${unknownKey}&api_key=${mainnetKey}`, refusal: 401 },
-    { label: 'unknown key in the header, good key in the query', headers: { 'x-api-key': unknownKey }, query: `api_key=${mainnetKey}`, refusal: 401 },
+    {
+      label: 'unknown key in the header, good key in the query',
+      headers: { 'x-api-key': unknownKey },
+      query: `api_key=${mainnetKey}`,
+      refusal: 401,
+    },
     { label: 'testnet key on mainnet', headers: { 'x-api-key': testnetKey }, query: '', refusal: 403 },
     { label: 'testnet key in the query on mainnet', headers: {}, query: `api_key=${testnetKey}`, refusal: 403 },
   ];
   for (const scenario of timeless) {
-    await pool(cases, 16, async ({ label, target }) => judge(await send(target, scenario), scenario, `${scenario.label} | ${label} | ${target}`));
+    await pool(cases, 16, async ({ label, target }) =>
+      judge(await send(target, scenario), scenario, `${scenario.label} | ${label} | ${target}`),
+    );
   }
   // POST and JSON-RPC take the same decision.
   const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getMasterchainInfo', params: {} });
   for (const [label, target] of spellings('/api/v2/jsonRPC', port)) {
     const scenario = timeless[0];
-    const res = await rawRequest({ port, target, method: 'POST', headers: { host, 'content-type': 'application/json', ...scenario.headers }, body: rpc });
+    const res = await rawRequest({
+      port,
+      target,
+      method: 'POST',
+      headers: { host, 'content-type': 'application/json', ...scenario.headers },
+      body: rpc,
+    });
     judge(res, scenario, `POST ${label} | ${target}`);
   }
   for (const [label, target] of spellings('/api/v2/getMasterchainInfo', port)) {
@@ -168,12 +183,19 @@ test('every spelling of every limited route meets 401 / 403 / 429, or a 404 that
   const keyless: Scenario = { label: 'no key, quota used', headers: {}, query: '', refusal: 429 };
   const keyed: Scenario = { label: 'good key, quota used', headers: { 'x-api-key': mainnetKey }, query: '', refusal: 429 };
   const keyedInQuery: Scenario = { label: 'good key in the query, quota used', headers: {}, query: `api_key=${mainnetKey}`, refusal: 429 };
-  const twoKeys: Scenario = { label: 'good key first of two api_key, quota used', headers: {}, query: `api_key=${mainnetKey}&api_key=${unknownKey}`, refusal: 429 };
+  const twoKeys: Scenario = {
+    label: 'good key first of two api_key, quota used',
+    headers: {},
+    query: `api_key=${mainnetKey}&api_key=${unknownKey}`,
+    refusal: 429,
+  };
   clock.advance(5_000);
   assert.equal((await send('/api/v2/getMasterchainInfo', keyless)).status, 200, 'the keyless client’s one request a second');
   assert.equal((await send('/api/v2/getMasterchainInfo', keyed)).status, 200, 'the key’s one request a second');
   for (const scenario of [keyless, keyed, keyedInQuery, twoKeys]) {
-    await pool(cases, 16, async ({ label, target }) => judge(await send(target, scenario), scenario, `${scenario.label} | ${label} | ${target}`));
+    await pool(cases, 16, async ({ label, target }) =>
+      judge(await send(target, scenario), scenario, `${scenario.label} | ${label} | ${target}`),
+    );
   }
 
   assert.deepEqual(failures.slice(0, 20), [], `${failures.length} answers escaped the access layer`);

@@ -38,7 +38,10 @@ test('refusals before routing: version shape, no echo, Connection: close', async
   const host = `127.0.0.1:${port}`;
 
   await t.test('a request line over the header limit: 431 in the version shape, Connection: close, no reset', async () => {
-    for (const [prefix, shape] of [['/api/v3/masterchainInfo', 'v3'], ['/api/v2/getMasterchainInfo', 'v2']] as const) {
+    for (const [prefix, shape] of [
+      ['/api/v3/masterchainInfo', 'v3'],
+      ['/api/v2/getMasterchainInfo', 'v2'],
+    ] as const) {
       const long = `${prefix}?api_key=${SECRET}&x=${'a'.repeat(20_000)}`;
       const { text, error } = await exchange(port, `GET ${long} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`);
       assert.equal(error, undefined, 'the client reads the answer, not a reset');
@@ -61,7 +64,11 @@ test('refusals before routing: version shape, no echo, Connection: close', async
   });
 
   await t.test('a malformed %-escape: 400 naming the problem, never the URL or its key', async () => {
-    for (const [target, shape] of [[`/api/v2/%E0?api_key=${SECRET}`, 'v2'], [`/api/v3/%E0?api_key=${SECRET}`, 'v3'], [`http://x/api/v3/%E0?api_key=${SECRET}`, 'v3']] as const) {
+    for (const [target, shape] of [
+      [`/api/v2/%E0?api_key=${SECRET}`, 'v2'],
+      [`/api/v3/%E0?api_key=${SECRET}`, 'v3'],
+      [`http://x/api/v3/%E0?api_key=${SECRET}`, 'v3'],
+    ] as const) {
       const res = await rawRequest({ port, target, headers: { host } });
       assert.equal(res.status, 400, target);
       assert.ok(!res.text.includes(SECRET), `${target}: no key echoed: ${res.text}`);
@@ -95,12 +102,24 @@ test('refusals before routing: version shape, no echo, Connection: close', async
     const headers = { host, 'content-type': 'application/json' };
     const v2 = await rawRequest({ port, target: '/api/v2/runGetMethod', method: 'POST', headers, body });
     assert.deepEqual(v2.json, { ok: false, error: 'request body is nested deeper than 512 levels', code: 400 });
-    const rpc = await rawRequest({ port, target: '/api/v2/jsonRPC', method: 'POST', headers, body: `{"method":"getMasterchainInfo","params":{},"id":${deep}}` });
+    const rpc = await rawRequest({
+      port,
+      target: '/api/v2/jsonRPC',
+      method: 'POST',
+      headers,
+      body: `{"method":"getMasterchainInfo","params":{},"id":${deep}}`,
+    });
     assert.equal(rpc.status, 400);
     const v3 = await rawRequest({ port, target: '/api/v3/message', method: 'POST', headers, body: `{"boc":${deep}}` });
     assert.deepEqual(v3.json, { error: 'request body is nested deeper than 512 levels' });
     // Brackets inside strings do not count; escaped quotes do not end a string.
-    const inString = await rawRequest({ port, target: '/api/v2/jsonRPC', method: 'POST', headers, body: JSON.stringify({ method: 'getMasterchainInfo', params: {}, id: `\\"${'['.repeat(5000)}` }) });
+    const inString = await rawRequest({
+      port,
+      target: '/api/v2/jsonRPC',
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ method: 'getMasterchainInfo', params: {}, id: `\\"${'['.repeat(5000)}` }),
+    });
     assert.equal(inString.status, 200, inString.text.slice(0, 200));
   });
 });

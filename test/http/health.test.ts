@@ -50,5 +50,5 @@ test("/healthcheck: moving the chain's time a month ahead does not make it stale
   await gate.chain('testnet').increaseTime(30 * 86_400);
   const health = await getJson(`${gate.url('testnet')}/healthcheck`);
   assert.equal(health.status, 200, JSON.stringify(health.body));
-  assert.ok(health.body.last_block_age_ms >= 30 * 86_400_000, 'the newest block is a month old on the chain\'s clock');
+  assert.ok(health.body.last_block_age_ms >= 30 * 86_400_000, "the newest block is a month old on the chain's clock");
 });

@@ -31,7 +31,9 @@ test('tongate start wires the v3 index to each chain: a funded transfer shows up
     assert.equal(v3.transactions[0].hash, hash);
     assert.equal(v3.transactions[0].lt, funded.lt.toString());
 
-    const v2 = await getJson(`${base}/api/v2/getTransactions?address=${encodeURIComponent(tongate.chain('testnet').faucets()[0].address.toRawString())}&limit=1`);
+    const v2 = await getJson(
+      `${base}/api/v2/getTransactions?address=${encodeURIComponent(tongate.chain('testnet').faucets()[0].address.toRawString())}&limit=1`,
+    );
     assert.equal(v2.body.result[0].transaction_id.hash, hash);
     // The mainnet index is its own: the testnet transaction is not there.
     const other = await getJson(`${tongate.url('mainnet')}/api/v3/transactions?hash=${encodeURIComponent(hash)}`);

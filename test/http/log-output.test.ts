@@ -7,13 +7,21 @@ import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
 async function runBriefly(extra: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const port = await freePort();
   const child = spawnTongate([
-    'start', '--ephemeral', '--block-interval', '3600000', '--log-level', 'debug', ...extra,
-    '--network', `mainnet=http://127.0.0.1:${port}`,
+    'start',
+    '--ephemeral',
+    '--block-interval',
+    '3600000',
+    '--log-level',
+    'debug',
+    ...extra,
+    '--network',
+    `mainnet=http://127.0.0.1:${port}`,
   ]);
   try {
     await waitForOutput(child, (out) => out.includes('ready in'));
     // Requests make debug lines: one per response, so stdout is more than the start-up records.
-    for (const path of ['/api/v2/getMasterchainInfo', '/api/v3/masterchainInfo', '/nowhere']) await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+    for (const path of ['/api/v2/getMasterchainInfo', '/api/v3/masterchainInfo', '/nowhere'])
+      await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     return { ...child.output(), code };
@@ -37,7 +45,10 @@ test('stdout is JSON lines only (every line parses as a pino record); the banner
     assert.equal(typeof record.level, 'number', line);
     assert.equal(typeof record.time, 'number', line);
   }
-  assert.ok(lines.some((line) => JSON.parse(line).msg === 'request'), 'the per-request debug records are there');
+  assert.ok(
+    lines.some((line) => JSON.parse(line).msg === 'request'),
+    'the per-request debug records are there',
+  );
   assert.match(stderr, /tongate: toncenter-compatible API on .*ready in/);
   assert.match(stderr, /v2 {2}http:\/\/127\.0\.0\.1:\d+\/api\/v2/);
   assert.doesNotMatch(stdout, /ready in|Faucet mnemonic/);
@@ -48,7 +59,10 @@ test('--log-format pretty prints pino-pretty lines on stdout, not JSON; a bad fo
   assert.equal(code, 0, stderr);
   const lines = stdout.split('\n').filter((line) => line.trim() !== '');
   assert.ok(lines.length >= 3, `pretty request lines on stdout (got ${lines.length})`);
-  assert.ok(lines.some((line) => /DEBUG.*request/.test(line)), stdout.slice(0, 2000));
+  assert.ok(
+    lines.some((line) => /DEBUG.*request/.test(line)),
+    stdout.slice(0, 2000),
+  );
   for (const line of lines) assert.ok(!line.startsWith('{'), `not a JSON record: ${line}`);
   assert.match(stderr, /ready in/);
 

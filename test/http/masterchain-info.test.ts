@@ -49,7 +49,7 @@ test('v2 GET, v2 POST, JSON-RPC and v3 report the same last block', async () => 
   assert.ok(BigInt(v3.body.last.start_lt) <= BigInt(v3.body.last.end_lt));
 });
 
-test('responses validate against toncenter\'s OpenAPI files', async () => {
+test("responses validate against toncenter's OpenAPI files", async () => {
   const base = tongate.url('testnet');
   const get = await getJson(`${base}/api/v2/getMasterchainInfo`);
   assert.deepEqual(v2Spec().validate('/api/v2/getMasterchainInfo', 'get', 200, get.body), []);
@@ -84,7 +84,11 @@ test('JSON-RPC: unknown method, malformed JSON, numeric strings, GET', async () 
   const unknown = await postJson(rpc, { id: '1', jsonrpc: '2.0', method: 'getEverything', params: {} });
   assert.equal(unknown.status, 422);
   assert.deepEqual(unknown.body, { ok: false, error: 'Unknown method', code: 422 });
-  const malformed = await getJson(rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"method": "getMasterchainInfo",' });
+  const malformed = await getJson(rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"method": "getMasterchainInfo",',
+  });
   assert.equal(malformed.status, 400);
   assert.equal(malformed.body.ok, false);
   assert.equal(malformed.body.code, 400);
@@ -97,7 +101,7 @@ test('JSON-RPC: unknown method, malformed JSON, numeric strings, GET', async () 
   assert.equal(get.body.code, 405);
 });
 
-test('unknown paths: 404 in each version\'s shape; health is served', async () => {
+test("unknown paths: 404 in each version's shape; health is served", async () => {
   const base = tongate.url('mainnet');
   const v2 = await getJson(`${base}/api/v2/getNothing`);
   assert.equal(v2.status, 404);
@@ -116,7 +120,11 @@ test('unknown paths: 404 in each version\'s shape; health is served', async () =
 test('CORS: preflights allow X-API-Key and X-Ton-Client-Version', async () => {
   const response = await fetch(`${tongate.url('mainnet')}/api/v2/jsonRPC`, {
     method: 'OPTIONS',
-    headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key,x-ton-client-version' },
+    headers: {
+      origin: 'https://app.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-api-key,x-ton-client-version',
+    },
   });
   assert.equal(response.status, 204);
   assert.equal(response.headers.get('access-control-allow-origin'), '*');

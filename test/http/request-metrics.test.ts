@@ -19,10 +19,23 @@ function sample(text: string, name: string, labels: string): number | undefined 
 
 test('route classes: the API versions, the devnet controls, docs, health, admin, metrics, the landing page', () => {
   const cases: Array<[string, string]> = [
-    ['/api/v2/getMasterchainInfo', 'v2'], ['/api/v2/jsonRPC', 'v2'], ['/api/v3/transactions', 'v3'], ['/api/v3/nft/items', 'v3'],
-    ['/devnet/mine', 'devnet'], ['/devnet/snapshots/:name', 'devnet'], ['/devnet/', 'docs'], ['/devnet/openapi.json', 'docs'],
-    ['/api/v2/', 'docs'], ['/api/v3/openapi.json', 'docs'], ['/api/v3/docs/:asset', 'docs'], ['/healthcheck', 'health'],
-    ['/api/v2/healthcheck', 'health'], ['/admin/keys', 'admin'], ['/admin/keys/:id', 'admin'], ['/metrics', 'metrics'], ['/', 'landing'],
+    ['/api/v2/getMasterchainInfo', 'v2'],
+    ['/api/v2/jsonRPC', 'v2'],
+    ['/api/v3/transactions', 'v3'],
+    ['/api/v3/nft/items', 'v3'],
+    ['/devnet/mine', 'devnet'],
+    ['/devnet/snapshots/:name', 'devnet'],
+    ['/devnet/', 'docs'],
+    ['/devnet/openapi.json', 'docs'],
+    ['/api/v2/', 'docs'],
+    ['/api/v3/openapi.json', 'docs'],
+    ['/api/v3/docs/:asset', 'docs'],
+    ['/healthcheck', 'health'],
+    ['/api/v2/healthcheck', 'health'],
+    ['/admin/keys', 'admin'],
+    ['/admin/keys/:id', 'admin'],
+    ['/metrics', 'metrics'],
+    ['/', 'landing'],
     ['/elsewhere', 'other'],
   ];
   for (const [url, expected] of cases) assert.equal(routeClass(url), expected, url);
@@ -73,7 +86,9 @@ test('/metrics: request durations by network, route class and status; chain gaug
   assert.ok(sum > 0 && sum < 60, `a duration in seconds: ${sum}`);
   assert.equal(sample(text, 'tongate_http_request_duration_seconds_bucket', 'network="testnet",class="v3",status="200",le="+Inf"'), 1);
   // Buckets are cumulative, rising to the count.
-  const landing = text.split('\n').filter((l) => l.startsWith('tongate_http_request_duration_seconds_bucket{network="testnet",class="landing",status="200",'));
+  const landing = text
+    .split('\n')
+    .filter((l) => l.startsWith('tongate_http_request_duration_seconds_bucket{network="testnet",class="landing",status="200",'));
   const counts = landing.map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
   assert.equal(counts.length, 15, 'fourteen bounds and +Inf');
   for (let i = 1; i < counts.length; i++) assert.ok(counts[i] >= counts[i - 1], landing.join('\n'));
@@ -84,7 +99,10 @@ test('/metrics: request durations by network, route class and status; chain gaug
   assert.equal(sample(text, 'tongate_chain_last_seqno', 'network="mainnet"'), gate.networks[0].chain.masterchainInfo().last.id.seqno);
   const age = sample(text, 'tongate_chain_last_block_age_seconds', 'network="testnet"')!;
   assert.ok(age >= 0 && Number.isFinite(age), `block age ${age}`);
-  assert.ok(sample(text, 'tongate_chain_block_transactions', 'network="testnet"')! >= 1, 'the fund transaction is in the newest indexed block');
+  assert.ok(
+    sample(text, 'tongate_chain_block_transactions', 'network="testnet"')! >= 1,
+    'the fund transaction is in the newest indexed block',
+  );
   assert.equal(sample(text, 'tongate_index_lag_blocks', 'network="testnet"'), 0);
 });
 

@@ -10,12 +10,23 @@ import { freePort } from '../support/ports.js';
 import { startTestTongate } from '../support/tongate.js';
 
 /** A GET with a chosen Host header (fetch does not let us set Host). */
-function getWithHost(url: string, host: string, extra: { ca?: Buffer; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+function getWithHost(
+  url: string,
+  host: string,
+  extra: { ca?: Buffer; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(
-      { hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: { host, ...extra.headers }, ca: extra.ca, servername: host.split(':')[0] },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        headers: { host, ...extra.headers },
+        ca: extra.ca,
+        servername: host.split(':')[0],
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
@@ -79,10 +90,29 @@ test('TLS: an https base URL is served with the given certificate', async () => 
   const dir = mkdtempSync(join(tmpdir(), 'tongate-tls-'));
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   const mainPort = await freePort();
   const testPort = await freePort();
   const tongate = await startTestTongate({
@@ -92,7 +122,9 @@ test('TLS: an https base URL is served with the given certificate', async () => 
   });
   try {
     const { readFileSync } = await import('node:fs');
-    const secure = await getWithHost(`https://127.0.0.1:${mainPort}/api/v2/getMasterchainInfo`, `localhost:${mainPort}`, { ca: readFileSync(cert) });
+    const secure = await getWithHost(`https://127.0.0.1:${mainPort}/api/v2/getMasterchainInfo`, `localhost:${mainPort}`, {
+      ca: readFileSync(cert),
+    });
     assert.equal(secure.status, 200);
     assert.equal(secure.body.ok, true);
     const plain = await getWithHost(`http://127.0.0.1:${testPort}/api/v2/getMasterchainInfo`, `127.0.0.1:${testPort}`);

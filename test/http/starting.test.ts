@@ -16,7 +16,10 @@ test('the start-up listener: /healthcheck says the network is proving its key bl
     assert.equal(response.status, 503);
     assert.deepEqual(await response.json(), { status: 'starting', network: 'mainnet' });
 
-    state = { network: 'mainnet', proving: { from: 43792209, target: 81000000, progress: { job: 'key-block proofs', done: 120, total: 1000, rate: 40, eta_s: 22 } } };
+    state = {
+      network: 'mainnet',
+      proving: { from: 43792209, target: 81000000, progress: { job: 'key-block proofs', done: 120, total: 1000, rate: 40, eta_s: 22 } },
+    };
     response = await fetch(`http://127.0.0.1:${port}/api/v3/healthcheck`);
     assert.equal(response.status, 503);
     assert.deepEqual(await response.json(), {
@@ -27,7 +30,11 @@ test('the start-up listener: /healthcheck says the network is proving its key bl
     response = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
     assert.equal(response.status, 503);
     assert.equal(response.headers.get('retry-after'), '5');
-    assert.deepEqual(await response.json(), { ok: false, error: 'mainnet is not ready yet (proving the chain of key blocks: 120 of 1000 links)', code: 503 });
+    assert.deepEqual(await response.json(), {
+      ok: false,
+      error: 'mainnet is not ready yet (proving the chain of key blocks: 120 of 1000 links)',
+      code: 503,
+    });
   } finally {
     await listeners.close();
   }

@@ -25,7 +25,9 @@ async function snapshot(index: Index) {
 }
 
 /** A chain with history: the faucet funds A; A deploys itself and pays B; B is funded again. */
-async function busyChain(t: Parameters<typeof openChain>[0]): Promise<{ chain: LocalChain; a: ReturnType<typeof testWallet>; b: ReturnType<typeof testWallet> }> {
+async function busyChain(
+  t: Parameters<typeof openChain>[0],
+): Promise<{ chain: LocalChain; a: ReturnType<typeof testWallet>; b: ReturnType<typeof testWallet> }> {
   const { chain } = await openChain(t);
   const a = testWallet(41);
   const b = testWallet(42);
@@ -59,8 +61,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // The index holds exactly the chain's transactions, block by block.
     for (let seqno = 0; seqno <= last; seqno++) {
       for (const id of chain.shardsAt(seqno)) {
-        const chainTxs = chain.blockTransactions(id, { count: 1000 }).transactions.map((tx) => tx.hash.toString('base64')).sort();
-        const indexed = (await index.reader.transactions({ workchain: id.workchain, shard: WHOLE_SHARD, seqno: id.seqno }, 'asc', ALL)).map((r) => r.hash.toString('base64')).sort();
+        const chainTxs = chain
+          .blockTransactions(id, { count: 1000 })
+          .transactions.map((tx) => tx.hash.toString('base64'))
+          .sort();
+        const indexed = (await index.reader.transactions({ workchain: id.workchain, shard: WHOLE_SHARD, seqno: id.seqno }, 'asc', ALL))
+          .map((r) => r.hash.toString('base64'))
+          .sort();
         assert.deepEqual(indexed, chainTxs, `block ${seqno}`);
       }
     }
@@ -88,7 +95,10 @@ test('attach: a write that fails is retried until the store takes it again [post
   if (!opened) return;
   const { chain } = await busyChain(t);
   const errors: string[] = [];
-  const attachment = await attachIndexToChain(opened.index, chain, { retryMs: 20, logger: { error: (_o, message) => errors.push(message) } });
+  const attachment = await attachIndexToChain(opened.index, chain, {
+    retryMs: 20,
+    logger: { error: (_o, message) => errors.push(message) },
+  });
   t.after(() => attachment.detach());
   await attachment.synced();
   const schema = opened.index.location.kind === 'postgres' ? opened.index.location.schema : '';
@@ -118,7 +128,10 @@ test('attach: an index written from another chain is refused, with what to do', 
   const { chain: other } = await openChain(t);
   await assert.rejects(attachIndexToChain(index, other), (err: Error) => {
     // Names the chain the index holds and what to do, and never advises deleting it (it may be another's).
-    assert.match(err.message, /holds masterchain blocks 0\.\.\d+ of another chain \(global_id -3; its block \d+ is [0-9A-F]{16}…, sealed \d{4}-/);
+    assert.match(
+      err.message,
+      /holds masterchain blocks 0\.\.\d+ of another chain \(global_id -3; its block \d+ is [0-9A-F]{16}…, sealed \d{4}-/,
+    );
     assert.match(err.message, /Give this chain an index of its own \(another --data-dir or --database-url\)/);
     assert.doesNotMatch(err.message, /delete|drop|remove/i);
     return true;

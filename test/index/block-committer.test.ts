@@ -33,7 +33,8 @@ async function store() {
 }
 
 const codeBocs = new CodeBocCache();
-const rendered = (count: number): RenderedBlock[] => [...syntheticBlocks(count, { accounts: 20, transactionsPerBlock: 6 })].map((b) => renderBlock(b, codeBocs));
+const rendered = (count: number): RenderedBlock[] =>
+  [...syntheticBlocks(count, { accounts: 20, transactionsPerBlock: 6 })].map((b) => renderBlock(b, codeBocs));
 
 test('committer: blocks that wait while one is written go together in one transaction, in order', async () => {
   const { driver, groups, reader } = await store();
@@ -58,7 +59,10 @@ test('committer: after a failure nothing past the failed block is written until 
   await committer.commit(blocks[0]);
   failNextWrite();
   const results = await Promise.allSettled(blocks.slice(1).map((b) => committer.commit(b)));
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected', 'rejected'],
+  );
   assert.match((results[0] as PromiseRejectedResult).reason.message, /the store is away/);
   // Block 3 sent before block 2 is written again: refused, naming the block that must come first.
   await assert.rejects(committer.commit(blocks[2]), /block 3 not written: block 2 failed before it/);
@@ -75,7 +79,10 @@ test('committer: a block that could not be rendered fails alone and holds the li
   const blocks = rendered(3);
   const broken: RenderedBlock = { ...blocks[1], rows: new Error('unparseable transaction') };
   const results = await Promise.allSettled([committer.commit(blocks[0]), committer.commit(broken), committer.commit(blocks[2])]);
-  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'rejected'],
+  );
   assert.match((results[1] as PromiseRejectedResult).reason.message, /unparseable transaction/);
   assert.equal(await reader.lastMasterchainSeqno(), 1);
   await committer.commit(blocks[1]);

@@ -20,7 +20,15 @@ test('a back-fill from block 101 to a head that moves: records per interval, tot
   const { records, log } = recorder();
   let head = 200;
   const bar: string[] = [];
-  const onIndexed = catchUpProgress({ network: 'mainnet', from: 100, head: () => head, log, clock, intervalMs: 5000, bar: { write: (s: string) => bar.push(s) } })!;
+  const onIndexed = catchUpProgress({
+    network: 'mainnet',
+    from: 100,
+    head: () => head,
+    log,
+    clock,
+    intervalMs: 5000,
+    bar: { write: (s: string) => bar.push(s) },
+  })!;
   for (let seqno = 101; seqno <= 150; seqno++) {
     clock.advance(500);
     onIndexed(seqno);
@@ -57,7 +65,12 @@ test('runIndex: an index built on a chain of many blocks logs its progress and a
   // Every reading of this clock is a second later: records come by the clock, not by how fast the machine is.
   let now = 0;
   const clock = { now: () => (now += 1000) };
-  const running = await runIndex({ network: 'testnet', chain, logger: { error() {}, info: log.info }, progress: { clock, intervalMs: 3000 } });
+  const running = await runIndex({
+    network: 'testnet',
+    chain,
+    logger: { error() {}, info: log.info },
+    progress: { clock, intervalMs: 3000 },
+  });
   t.after(() => running.close());
   await running.attachment.synced(head);
   const progress = records.filter((r) => r.fields.progress);

@@ -71,7 +71,10 @@ const item = `0:${'cc'.repeat(32)}`;
 test('DNS reads: the domain with .ton, the records of dnsresolve("\\0", 0); a code that is no domain item is not asked again', async () => {
   const records = recordsDict([[DNS_CATEGORY.wallet, walletRecord(A)]]);
   const good = runner({ get_domain: [name('alice')], dnsresolve: [int(8n), { type: 'cell', cell: records } as VmValue] });
-  assert.deepEqual(await new DomainItemGetMethods(good).read(item, code, 1), { domain: 'alice.ton', records: { ...NO_RECORDS, wallet: `0:${'A1'.repeat(32)}` } });
+  assert.deepEqual(await new DomainItemGetMethods(good).read(item, code, 1), {
+    domain: 'alice.ton',
+    records: { ...NO_RECORDS, wallet: `0:${'A1'.repeat(32)}` },
+  });
 
   // dnsresolve that does not resolve the 8 bits: the domain, no records.
   const partial = runner({ get_domain: [name('bob')], dnsresolve: [int(0n), { type: 'null' } as VmValue] });

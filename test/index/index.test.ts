@@ -27,14 +27,34 @@ eachStore('a block is written whole and read back: blocks, shard state, masterch
   assert.equal(range!.last.id.seqno, FIRST_SEQNO + 4);
   const { shardBlocks: _committed, ...header } = s.blocks[4].masterchain;
   assert.deepEqual(range!.last, header, 'every header field survives the round trip (shard blocks are read with shardState)');
-  assert.deepEqual((await index.reader.blocks({ workchain: 0, seqno: FIRST_SEQNO + 4 }, 'desc', PAGE))[0], s.blocks[4].shards[0], 'shard blocks keep their master ref');
+  assert.deepEqual(
+    (await index.reader.blocks({ workchain: 0, seqno: FIRST_SEQNO + 4 }, 'desc', PAGE))[0],
+    s.blocks[4].shards[0],
+    'shard blocks keep their master ref',
+  );
 
   const all = await index.reader.blocks({}, 'desc', PAGE);
   assert.equal(all.length, 10, 'five masterchain + five shard blocks');
-  assert.deepEqual(all.slice(0, 2).map((b) => [b.id.workchain, b.id.seqno]), [[-1, FIRST_SEQNO + 4], [0, FIRST_SEQNO + 4]], 'newest first, masterchain first');
+  assert.deepEqual(
+    all.slice(0, 2).map((b) => [b.id.workchain, b.id.seqno]),
+    [
+      [-1, FIRST_SEQNO + 4],
+      [0, FIRST_SEQNO + 4],
+    ],
+    'newest first, masterchain first',
+  );
   const asc = await index.reader.blocks({}, 'asc', PAGE);
-  assert.deepEqual(asc.slice(0, 2).map((b) => [b.id.workchain, b.id.seqno]), [[0, FIRST_SEQNO], [-1, FIRST_SEQNO]], 'asc mirrors desc');
-  assert.deepEqual(await index.reader.blocks({ workchain: 0, shard: WHOLE, seqno: FIRST_SEQNO + 1 }, 'desc', PAGE), [s.blocks[1].shards[0]]);
+  assert.deepEqual(
+    asc.slice(0, 2).map((b) => [b.id.workchain, b.id.seqno]),
+    [
+      [0, FIRST_SEQNO],
+      [-1, FIRST_SEQNO],
+    ],
+    'asc mirrors desc',
+  );
+  assert.deepEqual(await index.reader.blocks({ workchain: 0, shard: WHOLE, seqno: FIRST_SEQNO + 1 }, 'desc', PAGE), [
+    s.blocks[1].shards[0],
+  ]);
   assert.equal((await index.reader.blocks({ rootHash: s.blocks[2].masterchain.id.rootHash }, 'desc', PAGE))[0].id.seqno, FIRST_SEQNO + 2);
   assert.equal((await index.reader.blocks({ fileHash: s.blocks[3].shards[0].id.fileHash }, 'desc', PAGE))[0].id.workchain, 0);
   assert.equal((await index.reader.blocks({ mcSeqno: FIRST_SEQNO + 3 }, 'desc', PAGE)).length, 2);
@@ -45,7 +65,10 @@ eachStore('a block is written whole and read back: blocks, shard state, masterch
   assert.ok((await index.reader.blocks({ startLt: lt }, 'asc', PAGE)).every((b) => b.startLt >= lt));
   assert.ok((await index.reader.blocks({ endLt: lt }, 'asc', PAGE)).every((b) => b.startLt <= lt));
 
-  assert.deepEqual((await index.reader.shardState(FIRST_SEQNO + 2)).map((b) => b.id), [s.blocks[2].shards[0].id]);
+  assert.deepEqual(
+    (await index.reader.shardState(FIRST_SEQNO + 2)).map((b) => b.id),
+    [s.blocks[2].shards[0].id],
+  );
   assert.deepEqual(await index.reader.shardState(7), []);
   assert.equal(await index.reader.masterchainBlockExists(FIRST_SEQNO), true);
   assert.equal(await index.reader.masterchainBlockExists(FIRST_SEQNO - 1), false);
@@ -58,12 +81,20 @@ eachStore('transactions: every filter and both orders', async (_t, { index }) =>
   const everything = await reader.transactions({}, 'desc', PAGE);
   assert.equal(everything.length, s.transactions.length);
   const lts = everything.map((r) => r.lt);
-  assert.deepEqual(lts, [...lts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)), 'desc by lt');
+  assert.deepEqual(
+    lts,
+    [...lts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)),
+    'desc by lt',
+  );
   assert.deepEqual(hashes(await reader.transactions({}, 'asc', PAGE)), hashes(everything).reverse());
 
   const a = formatRawUpper(s.walletA);
   const ofA = await reader.transactions({ accounts: [a] }, 'desc', PAGE);
-  assert.deepEqual(hashes(ofA), [s.replyReceived, s.bouncedBack, s.bounceSent, s.deployA, s.fundA].map(b64), "one account: its own lt order");
+  assert.deepEqual(
+    hashes(ofA),
+    [s.replyReceived, s.bouncedBack, s.bounceSent, s.deployA, s.fundA].map(b64),
+    'one account: its own lt order',
+  );
   const twoAccounts = await reader.transactions({ accounts: [a, formatRawUpper(s.walletB)] }, 'desc', PAGE);
   assert.equal(twoAccounts.length, ofA.length + 2);
   const excluded = await reader.transactions({ excludeAccounts: [a] }, 'desc', PAGE);
@@ -114,7 +145,9 @@ eachStore('messages are stored once with both ends, and transactions find each o
   assert.deepEqual(hashes(await reader.transactionsByMessage({ msgHash: helloHash }, PAGE)), [b64(s.helloReceived), b64(s.deployA)]);
   assert.deepEqual(hashes(await reader.transactionsByMessage({ msgHash: helloHash, direction: 'in' }, PAGE)), [b64(s.helloReceived)]);
   assert.deepEqual(hashes(await reader.transactionsByMessage({ msgHash: helloHash, direction: 'out' }, PAGE)), [b64(s.deployA)]);
-  assert.deepEqual(hashes(await reader.transactionsByMessage({ bodyHash: hello.body.hash(), direction: 'in' }, PAGE)), [b64(s.helloReceived)]);
+  assert.deepEqual(hashes(await reader.transactionsByMessage({ bodyHash: hello.body.hash(), direction: 'in' }, PAGE)), [
+    b64(s.helloReceived),
+  ]);
   const opcodeZero = await reader.transactionsByMessage({ opcode: 0 }, PAGE);
   assert.ok(opcodeZero.some((r) => r.hash.equals(s.helloReceived.hash())));
   assert.ok(!opcodeZero.some((r) => r.hash.equals(s.deployA.hash()) && !JSON.parse(r.doc).in_msg), 'opcode matches inbound messages');
@@ -126,7 +159,11 @@ eachStore('messages are stored once with both ends, and transactions find each o
   assert.deepEqual(hashes(await reader.transactionsByMessage({ msgHash: norm }, PAGE)), [b64(s.deployA)]);
   assert.equal(ext.outTxHash, null);
 
-  assert.deepEqual(hashes(await reader.adjacentTransactions(s.deployA.hash(), 'out')), [b64(s.helloReceived), b64(s.treasuryReceived)], 'children, oldest first');
+  assert.deepEqual(
+    hashes(await reader.adjacentTransactions(s.deployA.hash(), 'out')),
+    [b64(s.helloReceived), b64(s.treasuryReceived)],
+    'children, oldest first',
+  );
   assert.deepEqual(hashes(await reader.adjacentTransactions(s.helloReceived.hash(), 'in')), [b64(s.deployA)], 'the parent');
   assert.deepEqual(hashes(await reader.adjacentTransactions(s.bounce.hash())), [b64(s.bounceSent), b64(s.bouncedBack)], 'both sides');
   assert.deepEqual(await reader.adjacentTransactions(s.deployA.hash(), 'in'), [], 'an external has no parent');
@@ -147,7 +184,8 @@ eachStore('messages: every filter, externals, direction and order', async (_t, {
       const cs = transaction.raw.refs[0].beginParse();
       const inMsg = cs.loadMaybeRef();
       if (inMsg) expected.add(inMsg.hash().toString('base64'));
-      for (const out of cs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).values()) expected.add(out.hash().toString('base64'));
+      for (const out of cs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).values())
+        expected.add(out.hash().toString('base64'));
     }
   }
   assert.deepEqual(new Set(docs.map((d) => d.hash)), expected);
@@ -157,11 +195,18 @@ eachStore('messages: every filter, externals, direction and order', async (_t, {
   const sortLts = docs.map((d) => BigInt(d.created_lt ?? '0'));
   assert.ok(sortLts.length > 0);
   const ascending = await reader.messages({}, 'asc', PAGE);
-  assert.deepEqual(ascending.map((m) => m.hash.toString('base64')), all.map((m) => m.hash.toString('base64')).reverse());
+  assert.deepEqual(
+    ascending.map((m) => m.hash.toString('base64')),
+    all.map((m) => m.hash.toString('base64')).reverse(),
+  );
 
   const a = formatRawUpper(s.walletA);
   const fromA = (await reader.messages({ source: a }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
-  assert.deepEqual(fromA.map((d) => d.message_content.decoded?.comment), ['bounce me', 'to treasury', 'hello'], 'sent by A, newest first');
+  assert.deepEqual(
+    fromA.map((d) => d.message_content.decoded?.comment),
+    ['bounce me', 'to treasury', 'hello'],
+    'sent by A, newest first',
+  );
   const toA = (await reader.messages({ destination: a }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
   assert.equal(toA.length, 5, 'fund, deploy external, bounce external, bounced, reply');
   assert.ok(toA.every((d) => d.destination === a));
@@ -172,9 +217,15 @@ eachStore('messages: every filter, externals, direction and order', async (_t, {
   assert.deepEqual((await reader.messages({ destination: null }, 'desc', PAGE)).length, 0, 'no external-out messages in the story');
 
   const bodyHash = s.helloReceived.inMessage!.body.hash();
-  assert.deepEqual((await reader.messages({ bodyHash }, 'desc', PAGE)).map((m) => JSON.parse(m.doc).message_content.decoded.comment), ['hello']);
+  assert.deepEqual(
+    (await reader.messages({ bodyHash }, 'desc', PAGE)).map((m) => JSON.parse(m.doc).message_content.decoded.comment),
+    ['hello'],
+  );
   const comments = (await reader.messages({ opcode: 0 }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
-  assert.deepEqual(comments.map((d) => d.message_content.decoded.comment), ['reply', 'bounce me', 'to treasury', 'hello']);
+  assert.deepEqual(
+    comments.map((d) => d.message_content.decoded.comment),
+    ['reply', 'bounce me', 'to treasury', 'hello'],
+  );
   assert.ok(comments.every((d) => d.opcode === '0x00000000'));
   const bounced = (await reader.messages({ opcode: 0xffffffff }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
   assert.equal(bounced.length, 1);
@@ -187,16 +238,23 @@ eachStore('messages: every filter, externals, direction and order', async (_t, {
   assert.ok(outbound.every((m) => m.outTxHash !== null) && outbound.length > 0);
 
   const created = s.helloReceived.inMessage!.info as { createdLt: bigint; createdAt: number };
-  const ltWindow = (await reader.messages({ startLt: created.createdLt, endLt: created.createdLt }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
+  const ltWindow = (await reader.messages({ startLt: created.createdLt, endLt: created.createdLt }, 'desc', PAGE)).map((m) =>
+    JSON.parse(m.doc),
+  );
   assert.ok(ltWindow.some((d) => d.hash === docs.find((x) => x.message_content.decoded?.comment === 'hello').hash));
   assert.ok(ltWindow.every((d) => d.created_lt === created.createdLt.toString()));
-  const timeWindow = (await reader.messages({ startUtime: created.createdAt, endUtime: created.createdAt }, 'desc', PAGE)).map((m) => JSON.parse(m.doc));
+  const timeWindow = (await reader.messages({ startUtime: created.createdAt, endUtime: created.createdAt }, 'desc', PAGE)).map((m) =>
+    JSON.parse(m.doc),
+  );
   assert.ok(timeWindow.length > 0 && timeWindow.every((d) => d.created_at === String(created.createdAt)));
 
   const hello = docs.find((d) => d.message_content.decoded?.comment === 'hello');
   assert.deepEqual((await reader.messages({ msgHashes: [Buffer.from(hello.hash, 'base64')] }, 'desc', PAGE)).length, 1);
   const page = await reader.messages({}, 'desc', { limit: 2, offset: 1 });
-  assert.deepEqual(page.map((m) => m.hash), all.slice(1, 3).map((m) => m.hash));
+  assert.deepEqual(
+    page.map((m) => m.hash),
+    all.slice(1, 3).map((m) => m.hash),
+  );
 });
 
 eachStore('account states: every state by hash, the latest per account, top balances, wallets', async (_t, { index }) => {
@@ -228,7 +286,11 @@ eachStore('account states: every state by hash, the latest per account, top bala
 
   const top = await reader.topAccountsByBalance({ limit: 10, offset: 0 });
   const balances = top.map((r) => BigInt(r.balance));
-  assert.deepEqual(balances, [...balances].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)), 'richest first');
+  assert.deepEqual(
+    balances,
+    [...balances].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)),
+    'richest first',
+  );
   assert.equal(top[0].account, formatRawUpper(s.treasury));
   assert.equal((await reader.topAccountsByBalance({ limit: 1, offset: 1 }))[0].account, top[1].account);
 });
@@ -254,7 +316,12 @@ eachStore('a message seen first as sent, then as received in a later block, gets
   await index.writer.write({ ...deploy, transactions: sender, accounts: [] });
   const helloHash = s.helloReceived.raw.refs[0].beginParse().loadMaybeRef()!.hash();
   assert.equal((await index.reader.messagesByHash([helloHash]))[0].inTxHash, null);
-  const later = { ...deploy, masterchain: { ...deploy.masterchain, id: { ...deploy.masterchain.id, seqno: deploy.masterchain.id.seqno + 50 } }, shards: [], transactions: receivers };
+  const later = {
+    ...deploy,
+    masterchain: { ...deploy.masterchain, id: { ...deploy.masterchain.id, seqno: deploy.masterchain.id.seqno + 50 } },
+    shards: [],
+    transactions: receivers,
+  };
   await index.writer.write(later);
   const [record] = await index.reader.messagesByHash([helloHash]);
   assert.deepEqual(record.inTxHash, s.helloReceived.hash());
@@ -273,7 +340,10 @@ test('migrations: recorded once, reopening is a no-op, a newer schema is refused
 
   const Database = (await import('better-sqlite3')).default;
   const db = new Database(join(dir, 'mainnet', 'index.sqlite'));
-  assert.deepEqual(db.prepare('SELECT version FROM index_migrations ORDER BY version').all(), MIGRATIONS.map((m) => ({ version: m.version })));
+  assert.deepEqual(
+    db.prepare('SELECT version FROM index_migrations ORDER BY version').all(),
+    MIGRATIONS.map((m) => ({ version: m.version })),
+  );
   db.prepare('INSERT INTO index_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(SCHEMA_VERSION + 1, 'from the future', 0);
   db.close();
   await assert.rejects(openIndex({ network: 'mainnet', dataDir: dir }), /newer tongate/);
@@ -293,15 +363,18 @@ const CONSENSUS = {
   createdBy: Buffer.alloc(32, 9),
 };
 
-eachStore("a validator network's header fields (consensus) are kept with the block; a local chain's block has none", async (_t, { index }) => {
-  const [first] = (await story()).blocks;
-  const block = { ...first, masterchain: { ...first.masterchain, consensus: CONSENSUS } };
-  await index.writer.write(block);
-  const [mc] = await index.reader.blocks({ workchain: -1, seqno: FIRST_SEQNO }, 'desc', PAGE);
-  assert.deepEqual(mc.consensus, CONSENSUS);
-  const [shard] = await index.reader.blocks({ workchain: 0, seqno: FIRST_SEQNO }, 'desc', PAGE);
-  assert.equal(shard.consensus, undefined);
-});
+eachStore(
+  "a validator network's header fields (consensus) are kept with the block; a local chain's block has none",
+  async (_t, { index }) => {
+    const [first] = (await story()).blocks;
+    const block = { ...first, masterchain: { ...first.masterchain, consensus: CONSENSUS } };
+    await index.writer.write(block);
+    const [mc] = await index.reader.blocks({ workchain: -1, seqno: FIRST_SEQNO }, 'desc', PAGE);
+    assert.deepEqual(mc.consensus, CONSENSUS);
+    const [shard] = await index.reader.blocks({ workchain: 0, seqno: FIRST_SEQNO }, 'desc', PAGE);
+    assert.equal(shard.consensus, undefined);
+  },
+);
 
 test('an index of schema version 1 (before the consensus column) is migrated: its blocks stay, new ones keep their header fields', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tongate-index-'));
@@ -324,7 +397,11 @@ test('an index of schema version 1 (before the consensus column) is migrated: it
   db.close();
   const old = await openIndex({ network: 'mainnet', dataDir: dir });
   const [kept] = await old.reader.blocks({ workchain: -1, seqno: 1 }, 'desc', PAGE);
-  assert.deepEqual([kept.id.seqno, kept.id.rootHash, kept.genUtime, kept.consensus], [1, Buffer.alloc(32, 1), 1000, undefined], 'the block written before stays');
+  assert.deepEqual(
+    [kept.id.seqno, kept.id.rootHash, kept.genUtime, kept.consensus],
+    [1, Buffer.alloc(32, 1), 1000, undefined],
+    'the block written before stays',
+  );
   await old.writer.write(s.blocks[0]);
   await old.writer.write({ ...s.blocks[1], masterchain: { ...s.blocks[1].masterchain, consensus: CONSENSUS } });
   assert.equal(await old.reader.lastMasterchainSeqno(), FIRST_SEQNO + 1);

@@ -90,7 +90,10 @@ test('PostgreSQL down or hung: v3 reads answer 503/504 in v3 shape within the bu
     await proxy.setMode(mode);
     for (let i = 0; i < 3; i++) {
       const answer = await server.get('/api/v3/blocks?limit=1');
-      assert.ok(mode === 'down' ? answer.status === 503 : [503, 504].includes(answer.status), `${mode} #${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      assert.ok(
+        mode === 'down' ? answer.status === 503 : [503, 504].includes(answer.status),
+        `${mode} #${i}: ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
       assert.deepEqual(Object.keys(answer.body), ['error'], 'v3 shape');
       assert.doesNotMatch(answer.body.error, /127\.0\.0\.1|postgres:\/\//, 'no address or URL in the message');
     }

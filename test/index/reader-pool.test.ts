@@ -49,7 +49,9 @@ test('openIndex: a data-dir index and an ephemeral one read through reader threa
 test('SqliteReaderPool: rows come back as the main thread reads them (bigints, Buffers, text, null)', async (t) => {
   const { file, writer } = walFile(t);
   await writer.exec('CREATE TABLE r (b BLOB, big INTEGER, small INTEGER, t TEXT, n TEXT)');
-  await writer.write([{ table: 'r', columns: ['b', 'big', 'small', 't', 'n'], rows: [[Buffer.from('00ff10', 'hex'), -(2n ** 63n), 7n, 'héllo', null]] }]);
+  await writer.write([
+    { table: 'r', columns: ['b', 'big', 'small', 't', 'n'], rows: [[Buffer.from('00ff10', 'hex'), -(2n ** 63n), 7n, 'héllo', null]] },
+  ]);
   const pool = new SqliteReaderPool(file);
   t.after(() => pool.close());
   const sql = 'SELECT * FROM r WHERE b = ? AND big = ?';
@@ -109,7 +111,11 @@ test('SqliteReaderPool: queries asked together are all answered; one past its bu
   t.after(() => pool.close());
   await pool.ready();
   // Asked in one tick, to a pool of one thread: sent in one message. Together they answer as each would alone.
-  assert.deepEqual(await Promise.all([pool.all('SELECT 1 AS n'), pool.all('SELECT 2 AS n'), pool.all('SELECT ? AS n', [3n])]), [[{ n: 1n }], [{ n: 2n }], [{ n: 3n }]]);
+  assert.deepEqual(await Promise.all([pool.all('SELECT 1 AS n'), pool.all('SELECT 2 AS n'), pool.all('SELECT ? AS n', [3n])]), [
+    [{ n: 1n }],
+    [{ n: 2n }],
+    [{ n: 3n }],
+  ]);
   // The slow one expires; the one sent with it goes to another thread, and settles (answered, or past its own budget).
   const [slow, fast] = await Promise.allSettled([pool.all(SLOW), pool.all('SELECT 4 AS n')]);
   assert.ok(slow.status === 'rejected' && slow.reason instanceof QueryTimeoutError);

@@ -23,7 +23,11 @@ test('runIndex: an ephemeral chain keeps its index to itself (a temporary SQLite
     await running.attachment.synced();
     assert.equal(running.attachment.lastIndexed(), chain.masterchainInfo().last.id.seqno);
     assert.equal((await running.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length, 1);
-    assert.equal((await running.index.reader.latestStates([formatRawUpper(testWallet(80 + 3 - run).wallet.address)], false)).length, 0, 'nothing of the other run');
+    assert.equal(
+      (await running.index.reader.latestStates([formatRawUpper(testWallet(80 + 3 - run).wallet.address)], false)).length,
+      0,
+      'nothing of the other run',
+    );
     await running.close();
   }
   const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -55,5 +59,9 @@ test('runIndex: with a data dir the index survives a restart and catches up with
   t.after(() => second.close());
   await second.attachment.synced();
   assert.equal(second.attachment.lastIndexed(), chain.masterchainInfo().last.id.seqno);
-  assert.equal((await second.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length, 1, 'blocks sealed while the index was closed');
+  assert.equal(
+    (await second.index.reader.latestStates([formatRawUpper(a.wallet.address)], false)).length,
+    1,
+    'blocks sealed while the index was closed',
+  );
 });

@@ -14,7 +14,8 @@ import { POSTGRES_URL, privateDatabase, requireService, uniqueName } from '../su
 import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
 import { freePort } from '../support/ports.js';
 
-const claimOf = (schema: string, kind: 'local chain' | 'lite network') => claimSchema({ databaseUrl: POSTGRES_URL, schema, network: 'mainnet', kind });
+const claimOf = (schema: string, kind: 'local chain' | 'lite network') =>
+  claimSchema({ databaseUrl: POSTGRES_URL, schema, network: 'mainnet', kind });
 
 test('lite networks share a schema; a local chain holds it alone, and each refusal names the holder', async (t) => {
   if (!(await requireService(t, 'postgres'))) return;
@@ -22,7 +23,12 @@ test('lite networks share a schema; a local chain holds it alone, and each refus
   const lite = [await claimOf(schema, 'lite network'), await claimOf(schema, 'lite network')];
   await assert.rejects(claimOf(schema, 'local chain'), (err: Error) => {
     assert.ok(err instanceof SchemaClaimed);
-    assert.match(err.message, new RegExp(`schema ${schema}\\) is shared by tongates serving mainnet as a lite network: tongate mainnet lite network, pid ${process.pid}`));
+    assert.match(
+      err.message,
+      new RegExp(
+        `schema ${schema}\\) is shared by tongates serving mainnet as a lite network: tongate mainnet lite network, pid ${process.pid}`,
+      ),
+    );
     assert.doesNotMatch(err.message, /drop|delete/i);
     return true;
   });
@@ -30,7 +36,12 @@ test('lite networks share a schema; a local chain holds it alone, and each refus
   const local = await claimOf(schema, 'local chain');
   for (const kind of ['local chain', 'lite network'] as const) {
     await assert.rejects(claimOf(schema, kind), (err: Error) => {
-      assert.match(err.message, new RegExp(`is the index of another tongate's local chain: tongate mainnet local chain, pid ${process.pid} on ${hostname()}`.slice(0, 120)));
+      assert.match(
+        err.message,
+        new RegExp(
+          `is the index of another tongate's local chain: tongate mainnet local chain, pid ${process.pid} on ${hostname()}`.slice(0, 120),
+        ),
+      );
       assert.match(err.message, /give this instance a database of its own \(another --database-url\)/);
       assert.doesNotMatch(err.message, /drop|delete/i);
       return true;
@@ -48,7 +59,19 @@ test('two tongates with local chains on one --database-url: the second exits 2 n
   const url = await privateDatabase(t, 'tongate_claim');
   const dirs = [mkdtempSync(join(tmpdir(), 'tongate-claim-a-')), mkdtempSync(join(tmpdir(), 'tongate-claim-b-'))];
   t.after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  const args = async (dir: string) => ['start', '--network', `mainnet=http://127.0.0.1:${await freePort()}`, '--data-dir', dir, '--database-url', url.href, '--block-interval', '500', '--log-level', 'warn'];
+  const args = async (dir: string) => [
+    'start',
+    '--network',
+    `mainnet=http://127.0.0.1:${await freePort()}`,
+    '--data-dir',
+    dir,
+    '--database-url',
+    url.href,
+    '--block-interval',
+    '500',
+    '--log-level',
+    'warn',
+  ];
 
   const first = spawnTongate(await args(dirs[0]!));
   t.after(() => first.kill('SIGKILL'));
@@ -58,7 +81,10 @@ test('two tongates with local chains on one --database-url: the second exits 2 n
   assert.equal(second.code, 2, second.stderr);
   const lines = second.stderr.split('\n').filter((line) => line.trim() !== '');
   assert.equal(lines.length, 1, second.stderr);
-  assert.match(lines[0]!, /^tongate: bad configuration: --database-url: the mainnet index in PostgreSQL \(schema tongate_mainnet\) is the index of another tongate's local chain: /);
+  assert.match(
+    lines[0]!,
+    /^tongate: bad configuration: --database-url: the mainnet index in PostgreSQL \(schema tongate_mainnet\) is the index of another tongate's local chain: /,
+  );
   assert.ok(lines[0]!.includes(`tongate mainnet local chain, pid ${first.pid}`), lines[0]);
   assert.doesNotMatch(lines[0]!, /drop|delete/i);
 
@@ -70,6 +96,9 @@ test('two tongates with local chains on one --database-url: the second exits 2 n
   assert.notEqual(third.code, 0, third.stderr);
   const why = third.stderr.split('\n').filter((line) => line.trim() !== '');
   assert.equal(why.length, 1, third.stderr);
-  assert.match(why[0]!, /the mainnet index \(PostgreSQL schema tongate_mainnet\) holds masterchain blocks 0\.\.\d+ of another chain \(global_id -239; its block \d+ is [0-9A-F]{16}…, sealed /);
+  assert.match(
+    why[0]!,
+    /the mainnet index \(PostgreSQL schema tongate_mainnet\) holds masterchain blocks 0\.\.\d+ of another chain \(global_id -239; its block \d+ is [0-9A-F]{16}…, sealed /,
+  );
   assert.doesNotMatch(why[0]!, /drop|delete/i);
 });

@@ -50,7 +50,10 @@ async function driverAt(location: Location): Promise<SqlDriver> {
 /** What a tongate before token detection wrote: migrations 1-3, and rows without the `interfaces` column. */
 async function writeOldIndex(location: Location, chain: LocalChain): Promise<void> {
   const driver = await driverAt(location);
-  await migrate(driver, MIGRATIONS.filter((m) => m.version <= 3));
+  await migrate(
+    driver,
+    MIGRATIONS.filter((m) => m.version <= 3),
+  );
   const committer = new BlockCommitter(driver);
   const codeBocs = new CodeBocCache();
   for (let seqno = 0; seqno <= chain.masterchainInfo().last.id.seqno; seqno++) {
@@ -83,7 +86,8 @@ function sameRows(actual: Record<string, string[]>, expected: Record<string, str
 }
 
 // The token back-fill's own row (the actions back-fill keeps one in the same table).
-const cursorRows = async (index: Index) => (await index.reads.all("SELECT after_key FROM index_backfill_cursors WHERE name = 'tokens'")).length;
+const cursorRows = async (index: Index) =>
+  (await index.reads.all("SELECT after_key FROM index_backfill_cursors WHERE name = 'tokens'")).length;
 
 for (const store of ['sqlite', 'postgres'] as const) {
   test(`token back-fill: an index written before token detection gets the live index's token, DNS and interfaces rows, resuming after a stop [${store}]`, async (t) => {
@@ -103,7 +107,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const live = await run(place(t, store));
     const expected = await dump(live.index.reads);
     assert.equal(expected.jetton_wallets.length, s.jetton.wallets.length, 'the live index found the wallets');
-    assert.ok(expected.jetton_transfers.length > 0 && expected.jetton_burns.length > 0 && expected.nft_transfers.length > 0 && expected.dns_entries.length === 1);
+    assert.ok(
+      expected.jetton_transfers.length > 0 &&
+        expected.jetton_burns.length > 0 &&
+        expected.nft_transfers.length > 0 &&
+        expected.dns_entries.length === 1,
+    );
 
     const old = place(t, store);
     await writeOldIndex(old, chain);
@@ -111,21 +120,43 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // The upgrade, stopped after its first group that wrote a contract (a restart in the middle).
     const first = await openIndex({ network: 'testnet', ...old });
     assert.equal(await cursorRows(first), 1, 'migration 7 marks an index that holds accounts');
-    first.writer.useGetMethods(directGetMethods((a, m, stack, seqno) => chain.runGetMethod(a, m, stack, seqno)), dnsRoots);
+    first.writer.useGetMethods(
+      directGetMethods((a, m, stack, seqno) => chain.runGetMethod(a, m, stack, seqno)),
+      dnsRoots,
+    );
     let stop = false;
-    const outcome = await first.writer.backfillTokens({ dnsRoots, groupAccounts: 3, pauseMs: 0, stopped: () => stop, onGroup: (p) => (stop ||= p.contracts > 0) });
+    const outcome = await first.writer.backfillTokens({
+      dnsRoots,
+      groupAccounts: 3,
+      pauseMs: 0,
+      stopped: () => stop,
+      onGroup: (p) => (stop ||= p.contracts > 0),
+    });
     assert.equal(outcome, 'stopped');
     const partial = await dump(first.reads);
-    const contracts = (d: Record<string, string[]>) => ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].reduce((n, table) => n + d[table].length, 0);
-    assert.ok(contracts(partial) > 0 && contracts(partial) < contracts(expected), `part of the contracts: ${contracts(partial)} of ${contracts(expected)}`);
+    const contracts = (d: Record<string, string[]>) =>
+      ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].reduce((n, table) => n + d[table].length, 0);
+    assert.ok(
+      contracts(partial) > 0 && contracts(partial) < contracts(expected),
+      `part of the contracts: ${contracts(partial)} of ${contracts(expected)}`,
+    );
     assert.equal(await cursorRows(first), 1, 'the cursor is kept');
     // A contract the back-fill has not come to yet changes after the upgrade: live detection meets it first, and
     // writes its row with that state's lt as first_lt. The back-fill puts first_lt back to a live index's.
     const [{ after_key: cursor }] = await first.reads.all("SELECT after_key FROM index_backfill_cursors WHERE name = 'tokens'");
-    const [metLive] = await live.index.reads.all('SELECT * FROM jetton_wallets WHERE first_lt <> last_transaction_lt AND address > ? ORDER BY address LIMIT 1', [cursor as SqlValue]);
+    const [metLive] = await live.index.reads.all(
+      'SELECT * FROM jetton_wallets WHERE first_lt <> last_transaction_lt AND address > ? ORDER BY address LIMIT 1',
+      [cursor as SqlValue],
+    );
     assert.ok(metLive, 'a wallet the stopped run did not reach, whose first state is not its last');
     const columns = Object.keys(metLive);
-    await first.writer.writeRows([{ table: 'jetton_wallets', columns, rows: [columns.map((c): SqlValue => (c === 'first_lt' ? metLive.last_transaction_lt : metLive[c]) as SqlValue)] }]);
+    await first.writer.writeRows([
+      {
+        table: 'jetton_wallets',
+        columns,
+        rows: [columns.map((c): SqlValue => (c === 'first_lt' ? metLive.last_transaction_lt : metLive[c]) as SqlValue)],
+      },
+    ]);
     await first.close();
 
     // The next start resumes in its store thread, beside the indexing, and ends where a live index is.
@@ -138,9 +169,15 @@ for (const store of ['sqlite', 'postgres'] as const) {
       error: () => {},
     });
     // The done line crosses from the store thread to this logger after the cursor row is gone: wait for it.
-    await until(async () => lines.some((l) => /token back-fill done/.test(l)), (done) => done);
+    await until(
+      async () => lines.some((l) => /token back-fill done/.test(l)),
+      (done) => done,
+    );
     assert.equal(await cursorRows(upgraded.index), 0, 'the back-fill ended');
-    assert.ok(lines.some((l) => /detecting the token contracts/.test(l)), `progress in the log: ${lines.join(' | ')}`);
+    assert.ok(
+      lines.some((l) => /detecting the token contracts/.test(l)),
+      `progress in the log: ${lines.join(' | ')}`,
+    );
     sameRows(await dump(upgraded.index.reads), expected);
     await upgraded.close();
 

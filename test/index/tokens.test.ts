@@ -25,7 +25,15 @@ import { v3TokenContent } from '../../src/index/tokens/content.js';
 import { parseJettonBurn, parseJettonTransfer } from '../../src/index/tokens/jetton-messages.js';
 import { interfacesOfMethods, methodId, methodIds, tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { parseNftTransfer } from '../../src/index/tokens/nft-messages.js';
-import { PortGetMethods, serveGetMethod, serveGetMethods, type GetMethodReplies, type GetMethodRequest, type GetMethodRequests, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import {
+  PortGetMethods,
+  serveGetMethod,
+  serveGetMethods,
+  type GetMethodReplies,
+  type GetMethodRequest,
+  type GetMethodRequests,
+  type GetMethodRunner,
+} from '../../src/index/tokens/get-methods.js';
 import type { GetMethodResult } from '../../src/chain/types.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
 import { compileContracts } from '../api/v2/support/contracts.js';
@@ -49,18 +57,36 @@ test('method ids: read from the code dictionary, named as toncenter names interf
 });
 
 test('TEP-64 content: offchain uri; onchain snake and chunked values of the fixed key list, others dropped', () => {
-  assert.deepEqual(v3TokenContent(beginCell().storeUint(1, 8).storeStringTail('https://x.example/a.json').endCell()), { uri: 'https://x.example/a.json' });
+  assert.deepEqual(v3TokenContent(beginCell().storeUint(1, 8).storeStringTail('https://x.example/a.json').endCell()), {
+    uri: 'https://x.example/a.json',
+  });
   const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
   dict.set(key('name'), beginCell().storeUint(0, 8).storeStringTail('Long '.repeat(40)).endCell());
   const chunks = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
   chunks.set(1, beginCell().storeStringTail('DOL').endCell());
   chunks.set(0, beginCell().storeStringTail('SYM').endCell());
   dict.set(key('symbol'), beginCell().storeUint(1, 8).storeDict(chunks).endCell());
-  dict.set(key('image_data'), beginCell().storeUint(0, 8).storeBuffer(Buffer.from([0xff, 0x00])).endCell());
-  dict.set(key('description'), beginCell().storeUint(0, 8).storeBuffer(Buffer.from([0xc3, 0x28])).endCell());
+  dict.set(
+    key('image_data'),
+    beginCell()
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from([0xff, 0x00]))
+      .endCell(),
+  );
+  dict.set(
+    key('description'),
+    beginCell()
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from([0xc3, 0x28]))
+      .endCell(),
+  );
   dict.set(key('website'), beginCell().storeUint(0, 8).storeStringTail('not in the list').endCell());
   const content = v3TokenContent(beginCell().storeUint(0, 8).storeDict(dict).endCell());
-  assert.deepEqual(content, { name: 'Long '.repeat(40), symbol: 'SYMDOL', image_data: Buffer.from([0xff, 0x00]).toString('base64') }, 'invalid UTF-8 dropped');
+  assert.deepEqual(
+    content,
+    { name: 'Long '.repeat(40), symbol: 'SYMDOL', image_data: Buffer.from([0xff, 0x00]).toString('base64') },
+    'invalid UTF-8 dropped',
+  );
   assert.throws(() => v3TokenContent(beginCell().storeUint(7, 8).endCell()), /prefix/);
 });
 
@@ -68,7 +94,17 @@ test('jetton and NFT bodies: every field read; a body that does not parse is nul
   const [a, b] = [testWallet(1).wallet.address, testWallet(2).wallet.address];
   const payload = beginCell().storeUint(0, 32).storeStringTail('hello').endCell();
   const transfer = parseJettonTransfer(
-    beginCell().storeUint(0x0f8a7ea5, 32).storeUint(3, 64).storeCoins(500n).storeAddress(a).storeAddress(null).storeMaybeRef(payload).storeCoins(9n).storeBit(true).storeRef(payload).endCell(),
+    beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(3, 64)
+      .storeCoins(500n)
+      .storeAddress(a)
+      .storeAddress(null)
+      .storeMaybeRef(payload)
+      .storeCoins(9n)
+      .storeBit(true)
+      .storeRef(payload)
+      .endCell(),
   )!;
   assert.equal(transfer.queryId, '3');
   assert.equal(transfer.amount, '500');
@@ -79,10 +115,26 @@ test('jetton and NFT bodies: every field read; a body that does not parse is nul
   assert.ok(Cell.fromBoc(transfer.forwardPayload!)[0].equals(payload), 'Either right: the reference');
   assert.equal(parseJettonTransfer(beginCell().storeUint(0x0f8a7ea5, 32).storeUint(3, 64).endCell()), null, 'truncated');
   assert.equal(parseJettonTransfer(beginCell().storeUint(0x595f07bc, 32).endCell()), null, 'another opcode');
-  const burn = parseJettonBurn(beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).storeBit(false).endCell())!;
+  const burn = parseJettonBurn(
+    beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).storeBit(false).endCell(),
+  )!;
   assert.deepEqual([burn.queryId, burn.amount, burn.customPayload], ['1', '7', null]);
-  assert.equal(parseJettonBurn(beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).endCell()), null, 'no custom_payload bit: as toncenter, no row');
-  const nft = parseNftTransfer(beginCell().storeUint(0x5fcc3d14, 32).storeUint(2, 64).storeAddress(b).storeAddress(a).storeBit(false).storeCoins(1n).storeBit(false).endCell())!;
+  assert.equal(
+    parseJettonBurn(beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(7n).storeAddress(b).endCell()),
+    null,
+    'no custom_payload bit: as toncenter, no row',
+  );
+  const nft = parseNftTransfer(
+    beginCell()
+      .storeUint(0x5fcc3d14, 32)
+      .storeUint(2, 64)
+      .storeAddress(b)
+      .storeAddress(a)
+      .storeBit(false)
+      .storeCoins(1n)
+      .storeBit(false)
+      .endCell(),
+  )!;
   assert.deepEqual([nft.queryId, nft.forwardAmount, nft.customPayload], ['2', '1', null]);
 });
 
@@ -96,8 +148,19 @@ test('detection: a code that is not an interface is remembered by its hash and n
     },
   };
   const reads = new ContractReads(runner);
-  const candidate = (account: string) => ({ account, codeHash: Buffer.alloc(32, 1), dataHash: Buffer.alloc(32), lastTxLt: 1n, methods: ['get_jetton_data' as const] });
-  assert.deepEqual(await reads.detect(candidate('0:AA'), 5), { master: undefined, wallet: undefined, collection: undefined, item: undefined });
+  const candidate = (account: string) => ({
+    account,
+    codeHash: Buffer.alloc(32, 1),
+    dataHash: Buffer.alloc(32),
+    lastTxLt: 1n,
+    methods: ['get_jetton_data' as const],
+  });
+  assert.deepEqual(await reads.detect(candidate('0:AA'), 5), {
+    master: undefined,
+    wallet: undefined,
+    collection: undefined,
+    item: undefined,
+  });
   await reads.detect(candidate('0:BB'), 6);
   assert.deepEqual(calls, ['0:AA:get_jetton_data'], 'the second account with the same code is not asked');
   await reads.detect({ ...candidate('0:CC'), codeHash: Buffer.alloc(32, 2) }, 6);
@@ -112,14 +175,21 @@ test('detection: a wallet its master vouched for is not cross-checked again at i
   const runner: GetMethodRunner = {
     async run(_address, method) {
       calls.push(method);
-      if (method === 'get_wallet_data') return [{ type: 'int', value: balance }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      if (method === 'get_wallet_data')
+        return [{ type: 'int', value: balance }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
       if (method === 'get_wallet_address') return [slice(wallet)];
       return null;
     },
   };
   const reads = new ContractReads(runner);
   const raw = `0:${wallet.hash.toString('hex').toUpperCase()}`;
-  const candidate = { account: raw, codeHash: Buffer.alloc(32, 3), dataHash: Buffer.alloc(32), lastTxLt: 1n, methods: ['get_wallet_data' as const] };
+  const candidate = {
+    account: raw,
+    codeHash: Buffer.alloc(32, 3),
+    dataHash: Buffer.alloc(32),
+    lastTxLt: 1n,
+    methods: ['get_wallet_data' as const],
+  };
   assert.equal((await reads.detect(candidate, 5))?.wallet?.balance, 5n);
   balance = 9n;
   assert.equal((await reads.detect({ ...candidate, lastTxLt: 2n }, 6))?.wallet?.balance, 9n);
@@ -130,18 +200,25 @@ test('detection: a wallet its master vouched for is not cross-checked again at i
   assert.equal(calls.at(-1), 'get_wallet_address');
 });
 
-test('detection: a contract met in two blocks of one group keeps the first one\'s lt as first_lt (as when committed one by one)', async () => {
+test("detection: a contract met in two blocks of one group keeps the first one's lt as first_lt (as when committed one by one)", async () => {
   const [owner, master, wallet] = [testWallet(1), testWallet(2), testWallet(3)].map((w) => w.wallet.address);
   const slice = (address: typeof owner) => ({ type: 'slice' as const, cell: beginCell().storeAddress(address).endCell() });
   const runner: GetMethodRunner = {
     async run(_address, method) {
-      if (method === 'get_wallet_data') return [{ type: 'int', value: 7n }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
+      if (method === 'get_wallet_data')
+        return [{ type: 'int', value: 7n }, slice(owner), slice(master), { type: 'cell', cell: Cell.EMPTY }];
       if (method === 'get_wallet_address') return [slice(wallet)];
       return null;
     },
   };
   const raw = `0:${wallet.hash.toString('hex').toUpperCase()}`;
-  const candidate = (lastTxLt: bigint) => ({ account: raw, codeHash: Buffer.alloc(32, 4), dataHash: Buffer.alloc(32), lastTxLt, methods: ['get_wallet_data' as const] });
+  const candidate = (lastTxLt: bigint) => ({
+    account: raw,
+    codeHash: Buffer.alloc(32, 4),
+    dataHash: Buffer.alloc(32),
+    lastTxLt,
+    methods: ['get_wallet_data' as const],
+  });
   const reads = { all: async () => [] } as unknown as SqlReads;
   const batches = await new TokenDetector(reads, runner).rows(
     [
@@ -176,7 +253,13 @@ test('detection: the blocks of a group are asked at once (up to a window of acco
       return asker?.type === 'slice' ? [asker] : null;
     },
   };
-  const candidate = (account: string, lastTxLt: bigint) => ({ account, codeHash: Buffer.alloc(32, 5), dataHash: Buffer.alloc(32), lastTxLt, methods: ['get_wallet_data' as const] });
+  const candidate = (account: string, lastTxLt: bigint) => ({
+    account,
+    codeHash: Buffer.alloc(32, 5),
+    dataHash: Buffer.alloc(32),
+    lastTxLt,
+    methods: ['get_wallet_data' as const],
+  });
   const one = rawOf(wallets[0]);
   const reads = { all: async () => [] } as unknown as SqlReads;
   const detecting = new TokenDetector(reads, runner).rows(
@@ -197,7 +280,11 @@ test('detection: the blocks of a group are asked at once (up to a window of acco
   assert.equal(rows.rows.length, 151);
   const row = rows.rows.find((r) => r[rows.columns.indexOf('address')] === one);
   assert.ok(row, 'the wallet met in blocks 5 and 6 is a row');
-  assert.deepEqual([row[rows.columns.indexOf('balance')], row[rows.columns.indexOf('last_transaction_lt')]], ['6', 200n], 'block 6 state, though block 5 answered last');
+  assert.deepEqual(
+    [row[rows.columns.indexOf('balance')], row[rows.columns.indexOf('last_transaction_lt')]],
+    ['6', 200n],
+    'block 6 state, though block 5 answered last',
+  );
 });
 
 test('the store thread side: the calls of a turn in one message; answers by id; a call the chain never answers fails after its time budget', async (t) => {
@@ -210,7 +297,13 @@ test('the store thread side: the calls of a turn in one message; answers by id; 
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(sent.length, 1, 'one message for both');
   const [{ getMethods }] = sent;
-  assert.deepEqual(getMethods.map((r) => [r.address, r.mcSeqno, r.stack === null]), [['0:AA', 3, true], ['0:BB', 3, false]]);
+  assert.deepEqual(
+    getMethods.map((r) => [r.address, r.mcSeqno, r.stack === null]),
+    [
+      ['0:AA', 3, true],
+      ['0:BB', 3, false],
+    ],
+  );
   const emptyStack = beginCell().storeUint(0, 24).endCell().toBoc();
   port.settle({ getMethodResults: [{ id: getMethods[0].id, exitCode: 0, stack: emptyStack }] } satisfies GetMethodReplies);
   assert.deepEqual(await answered, []);
@@ -219,11 +312,28 @@ test('the store thread side: the calls of a turn in one message; answers by id; 
 });
 
 test('the main thread side: the stack crosses as the chain got it (stackBase64) or serialized from stackBoc, the same values either way', async () => {
-  const values: TupleItem[] = [{ type: 'int', value: 42n }, { type: 'cell', cell: beginCell().storeUint(7, 8).endCell() }];
+  const values: TupleItem[] = [
+    { type: 'int', value: 42n },
+    { type: 'cell', cell: beginCell().storeUint(7, 8).endCell() },
+  ];
   const stackBoc = serializeTuple(values);
-  const base = { exitCode: 0, gasUsed: 1n, block: { workchain: -1, shard: 0n, seqno: 3, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) }, lastTxLt: 1n, lastTxHash: Buffer.alloc(32) };
+  const base = {
+    exitCode: 0,
+    gasUsed: 1n,
+    block: { workchain: -1, shard: 0n, seqno: 3, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) },
+    lastTxLt: 1n,
+    lastTxHash: Buffer.alloc(32),
+  };
   const asked: Array<[string, string, TupleItem[], number]> = [];
-  const request = (id: number): GetMethodRequest => ({ getMethod: { id, address: `0:${'ab'.repeat(32)}`, method: 'get_wallet_address', stack: serializeTuple([{ type: 'int', value: 5n }]).toBoc(), mcSeqno: 3 } });
+  const request = (id: number): GetMethodRequest => ({
+    getMethod: {
+      id,
+      address: `0:${'ab'.repeat(32)}`,
+      method: 'get_wallet_address',
+      stack: serializeTuple([{ type: 'int', value: 5n }]).toBoc(),
+      mcSeqno: 3,
+    },
+  });
   const asCell = (bytes: Uint8Array) => Cell.fromBoc(Buffer.from(bytes))[0];
   // A local chain's answer: the emulator's BoC given, stackBoc never read (a getter that fails says so).
   const local = await serveGetMethod((address, method, stack, seqno) => {
@@ -245,7 +355,14 @@ test('the main thread side: the stack crosses as the chain got it (stackBase64) 
     (address) => (address.hash[0] === 0xab ? { ...base, stackBoc } : Promise.reject(new Error('no such account'))),
     { getMethods: [request(3).getMethod, { ...request(4).getMethod, address: `0:${'cd'.repeat(32)}` }, request(5).getMethod] },
   );
-  assert.deepEqual(many.getMethodResults.map((r) => [r.id, r.error ?? r.exitCode]), [[3, 0], [4, 'no such account'], [5, 0]]);
+  assert.deepEqual(
+    many.getMethodResults.map((r) => [r.id, r.error ?? r.exitCode]),
+    [
+      [3, 0],
+      [4, 'no such account'],
+      [5, 0],
+    ],
+  );
 });
 
 for (const store of ['sqlite', 'postgres'] as const) {
@@ -268,7 +385,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // What the previous tongate wrote: the migrations before this one (the later ones may build on its tables:
     // migration 9's triggers), latest states without `interfaces`.
     const old = await driver();
-    await migrate(old, MIGRATIONS.filter((m) => m.version < TOKENS_MIGRATION.version));
+    await migrate(
+      old,
+      MIGRATIONS.filter((m) => m.version < TOKENS_MIGRATION.version),
+    );
     const codeBocs = new CodeBocCache();
     const batches = blockRows(s.blocks[0], codeBocs).rows.map((batch) => {
       if (batch.table !== 'latest_account_states') return batch;
@@ -287,7 +407,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     t.after(() => index.close());
     const accounts = (await index.reader.topAccountsByBalance({ limit: 100, offset: 0 })).map((a) => a.account);
     assert.ok(accounts.length > 0);
-    assert.ok((await index.reader.latestStates(accounts, false)).every((state) => Array.isArray(state.interfaces)), 'old rows read with no interfaces');
+    assert.ok(
+      (await index.reader.latestStates(accounts, false)).every((state) => Array.isArray(state.interfaces)),
+      'old rows read with no interfaces',
+    );
     await index.writer.write(s.blocks[1]);
     assert.deepEqual(await index.reader.tokens.jettonMasters({}, { limit: 10, offset: 0 }), []);
     assert.deepEqual(await index.reader.nfts.items({}, { limit: 10, offset: 0 }), []);

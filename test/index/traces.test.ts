@@ -91,35 +91,81 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(deploy.mcSeqnoStart, FIRST_SEQNO + 1);
     assert.equal(deploy.mcSeqnoEnd, FIRST_SEQNO + 1);
     assert.equal(deploy.startLt, s.deployA.lt);
-    assert.equal(deploy.endLt, [s.helloReceived.lt, s.treasuryReceived.lt].reduce((a, b) => (a > b ? a : b)));
+    assert.equal(
+      deploy.endLt,
+      [s.helloReceived.lt, s.treasuryReceived.lt].reduce((a, b) => (a > b ? a : b)),
+    );
     const members = await reader.traceTransactions([Buffer.from(deploy.traceId, 'base64')]);
-    assert.deepEqual(members.map((r) => r.hash.toString('base64')).sort(), [s.deployA, s.helloReceived, s.treasuryReceived].map(b64).sort());
-    assert.deepEqual(members.map((r) => r.lt), [...members.map((r) => r.lt)].sort((a, b) => (a < b ? -1 : 1)), 'lt order');
-    assert.ok(members.every((r) => r.traceId?.toString('base64') === deploy.traceId), 'every member carries the trace id');
+    assert.deepEqual(
+      members.map((r) => r.hash.toString('base64')).sort(),
+      [s.deployA, s.helloReceived, s.treasuryReceived].map(b64).sort(),
+    );
+    assert.deepEqual(
+      members.map((r) => r.lt),
+      [...members.map((r) => r.lt)].sort((a, b) => (a < b ? -1 : 1)),
+      'lt order',
+    );
+    assert.ok(
+      members.every((r) => r.traceId?.toString('base64') === deploy.traceId),
+      'every member carries the trace id',
+    );
 
     // The bounce: A -> NOWHERE -> back to A, one trace; found by any member, by its external message.
     const bounce = only(await reader.traces({ txHashes: [s.bouncedBack.hash()] }, 'desc', PAGE));
     assert.equal(bounce.traceId, b64(s.bounceSent));
     assert.equal(bounce.transactions, 3);
     assert.equal(bounce.state, 'complete');
-    assert.deepEqual((await reader.traces({ msgHashes: [Buffer.from(bounce.externalHash!, 'base64')] }, 'desc', PAGE)).map((r) => r.traceId), [bounce.traceId]);
-    assert.deepEqual((await reader.traces({ msgHashes: [Buffer.from(bounce.externalHashNorm!, 'base64')] }, 'desc', PAGE)).map((r) => r.traceId), [bounce.traceId], 'by normalized hash');
-    assert.deepEqual((await reader.traces({ traceIds: [s.bounceSent.hash()] }, 'desc', PAGE)).map((r) => r.traceId), [bounce.traceId]);
+    assert.deepEqual(
+      (await reader.traces({ msgHashes: [Buffer.from(bounce.externalHash!, 'base64')] }, 'desc', PAGE)).map((r) => r.traceId),
+      [bounce.traceId],
+    );
+    assert.deepEqual(
+      (await reader.traces({ msgHashes: [Buffer.from(bounce.externalHashNorm!, 'base64')] }, 'desc', PAGE)).map((r) => r.traceId),
+      [bounce.traceId],
+      'by normalized hash',
+    );
+    assert.deepEqual(
+      (await reader.traces({ traceIds: [s.bounceSent.hash()] }, 'desc', PAGE)).map((r) => r.traceId),
+      [bounce.traceId],
+    );
 
     // Every transaction of the story is in exactly one trace; the traces partition them.
     const all = await reader.traces({}, 'asc', PAGE);
-    assert.equal(all.reduce((n, r) => n + r.transactions, 0), s.transactions.length);
-    assert.deepEqual(all.map((r) => r.endLt), [...all.map((r) => r.endLt)].sort((a, b) => (a < b ? -1 : 1)), 'asc by end_lt');
-    assert.deepEqual((await reader.traces({}, 'desc', PAGE)).map((r) => r.traceId), all.map((r) => r.traceId).reverse());
+    assert.equal(
+      all.reduce((n, r) => n + r.transactions, 0),
+      s.transactions.length,
+    );
+    assert.deepEqual(
+      all.map((r) => r.endLt),
+      [...all.map((r) => r.endLt)].sort((a, b) => (a < b ? -1 : 1)),
+      'asc by end_lt',
+    );
+    assert.deepEqual(
+      (await reader.traces({}, 'desc', PAGE)).map((r) => r.traceId),
+      all.map((r) => r.traceId).reverse(),
+    );
     // Account: the traces A took part in (funding, deploy, bounce, reply).
     const ofA = await reader.traces({ account: root.account }, 'desc', PAGE);
     assert.deepEqual(new Set(ofA.map((r) => r.traceId)).size, ofA.length);
     assert.ok(ofA.some((r) => r.traceId === deploy.traceId) && ofA.some((r) => r.traceId === bounce.traceId));
     // Bounds on the trace's end; mc_seqno: complete traces that ended in that block.
-    assert.deepEqual((await reader.traces({ startLt: deploy.endLt, endLt: deploy.endLt }, 'desc', PAGE)).map((r) => r.traceId), [deploy.traceId]);
-    assert.deepEqual((await reader.traces({ mcSeqno: FIRST_SEQNO + 1 }, 'desc', PAGE)).map((r) => r.traceId), [deploy.traceId]);
-    assert.ok((await reader.traces({ startUtime: deploy.endUtime, endUtime: deploy.endUtime }, 'desc', PAGE)).every((r) => r.endUtime === deploy.endUtime));
-    assert.deepEqual((await reader.transactions({ traceIds: [s.deployA.hash()] }, 'asc', PAGE)).map((r) => r.hash.toString('base64')).sort(), members.map((r) => r.hash.toString('base64')).sort());
+    assert.deepEqual(
+      (await reader.traces({ startLt: deploy.endLt, endLt: deploy.endLt }, 'desc', PAGE)).map((r) => r.traceId),
+      [deploy.traceId],
+    );
+    assert.deepEqual(
+      (await reader.traces({ mcSeqno: FIRST_SEQNO + 1 }, 'desc', PAGE)).map((r) => r.traceId),
+      [deploy.traceId],
+    );
+    assert.ok(
+      (await reader.traces({ startUtime: deploy.endUtime, endUtime: deploy.endUtime }, 'desc', PAGE)).every(
+        (r) => r.endUtime === deploy.endUtime,
+      ),
+    );
+    assert.deepEqual(
+      (await reader.transactions({ traceIds: [s.deployA.hash()] }, 'asc', PAGE)).map((r) => r.hash.toString('base64')).sort(),
+      members.map((r) => r.hash.toString('base64')).sort(),
+    );
   });
 
   test(`traces: messages received in a later block keep the trace pending, then complete it, across a restart [${store}]`, async (t) => {
@@ -172,7 +218,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // What the previous tongate wrote: every migration but the traces one (and the later one that indexes
     // trace_id by account), rows without trace columns.
     const driver = await old.driver();
-    await migrate(driver, MIGRATIONS.filter((m) => m !== TRACES_MIGRATION && m !== ACCOUNT_TRACE_INDEX_MIGRATION));
+    await migrate(
+      driver,
+      MIGRATIONS.filter((m) => m !== TRACES_MIGRATION && m !== ACCOUNT_TRACE_INDEX_MIGRATION),
+    );
     const codeBocs = new CodeBocCache();
     for (const block of s.blocks) {
       const batches = blockRows(block, codeBocs).rows.map((batch) => {
@@ -191,9 +240,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const lines: string[] = [];
     const upgraded = await openIndex({ ...old.options, logger: { info: (_o, message) => lines.push(message) } });
     t.after(() => upgraded.close());
-    assert.ok(lines.some((l) => /back-fill done/.test(l)), `progress in the log: ${lines.join(' | ')}`);
+    assert.ok(
+      lines.some((l) => /back-fill done/.test(l)),
+      `progress in the log: ${lines.join(' | ')}`,
+    );
     assert.deepEqual(await upgraded.reader.traces({}, 'asc', PAGE), await liveIndex.reader.traces({}, 'asc', PAGE));
-    const ids = async (index: Index) => (await index.reader.transactions({}, 'asc', PAGE)).map((r) => [r.hash.toString('base64'), r.traceId?.toString('base64')]);
+    const ids = async (index: Index) =>
+      (await index.reader.transactions({}, 'asc', PAGE)).map((r) => [r.hash.toString('base64'), r.traceId?.toString('base64')]);
     assert.deepEqual(await ids(upgraded), await ids(liveIndex));
     // The next block continues as if the index had always kept traces; a second open does no more work.
     await upgraded.close();
@@ -217,21 +270,34 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // The store as migration 9 left it: the account index without trace_id, no record of version 10.
     const driver = await where.driver();
     const indexes = async () => {
-      const sql = store === 'sqlite'
-        ? `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND name LIKE 'transactions_account%'`
-        : `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'transactions' AND indexname LIKE 'transactions_account%'`;
+      const sql =
+        store === 'sqlite'
+          ? `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND name LIKE 'transactions_account%'`
+          : `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'transactions' AND indexname LIKE 'transactions_account%'`;
       return (await driver.all(sql)).map((row) => String(row.name)).sort();
     };
     assert.deepEqual(await indexes(), ['transactions_account_lt_trace']);
-    await driver.write([], ['DROP INDEX transactions_account_lt_trace', 'CREATE INDEX transactions_account_lt ON transactions (account, lt)', 'DELETE FROM index_migrations WHERE version = 10']);
+    await driver.write(
+      [],
+      [
+        'DROP INDEX transactions_account_lt_trace',
+        'CREATE INDEX transactions_account_lt ON transactions (account, lt)',
+        'DELETE FROM index_migrations WHERE version = 10',
+      ],
+    );
     assert.deepEqual(await indexes(), ['transactions_account_lt']);
 
     const upgraded = await open(t, where);
     assert.deepEqual(await indexes(), ['transactions_account_lt_trace'], 'the old index replaced, not kept beside');
     assert.deepEqual(await upgraded.reader.traces({ account: root.account }, 'desc', PAGE), expected);
     if (store === 'sqlite') {
-      const plan = (await driver.all(`EXPLAIN QUERY PLAN SELECT trace_id FROM transactions WHERE account = ?`, [root.account])).map((row) => String(row.detail));
-      assert.ok(plan.some((step) => /COVERING INDEX transactions_account_lt_trace/.test(step)), `index only: ${plan.join(' | ')}`);
+      const plan = (await driver.all(`EXPLAIN QUERY PLAN SELECT trace_id FROM transactions WHERE account = ?`, [root.account])).map((row) =>
+        String(row.detail),
+      );
+      assert.ok(
+        plan.some((step) => /COVERING INDEX transactions_account_lt_trace/.test(step)),
+        `index only: ${plan.join(' | ')}`,
+      );
     }
     await driver.close();
     // Applied once: a second open finds it recorded and changes nothing.

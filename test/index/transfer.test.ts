@@ -23,8 +23,12 @@ test('a block crosses to the render thread intact: the rows written there are th
     const feed: FeedBlock = {
       masterchain: block.masterchain,
       shards: block.shards,
-      transactions: block.transactions.map((t, j) => ((i + j) % 2 === 0 ? { cell: t.transaction.raw, block: t.block } : { boc: t.transaction.raw.toBoc(), block: t.block })),
-      accounts: block.accounts.map((a, j) => (j % 2 === 0 ? { address: a.address, cell: a.shardAccount } : { address: a.address, boc: a.shardAccount.toBoc() })),
+      transactions: block.transactions.map((t, j) =>
+        (i + j) % 2 === 0 ? { cell: t.transaction.raw, block: t.block } : { boc: t.transaction.raw.toBoc(), block: t.block },
+      ),
+      accounts: block.accounts.map((a, j) =>
+        j % 2 === 0 ? { address: a.address, cell: a.shardAccount } : { address: a.address, boc: a.shardAccount.toBoc() },
+      ),
     };
     const crossed = unpackBlock(structuredClone(packBlock(feed)));
     assert.deepEqual(blockRows(crossed, new CodeBocCache()), blockRows(block, new CodeBocCache()), `block ${i}`);
@@ -36,7 +40,11 @@ test('cell pools: shared subcells once, exotic and unaligned cells, every hash p
   const leaf = beginCell().storeUint(5, 3).endCell();
   const shared = beginCell().storeRef(leaf).storeBit(true).endCell();
   const root = beginCell().storeRef(shared).storeRef(shared).storeBuffer(Buffer.from('hello')).storeUint(1, 1).endCell();
-  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(leaf.hash()).storeUint(leaf.depth(), 16).endCell().bits, refs: [] });
+  const pruned = new Cell({
+    exotic: true,
+    bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(leaf.hash()).storeUint(leaf.depth(), 16).endCell().bits,
+    refs: [],
+  });
   const packer = new CellPacker();
   const a = packer.add(root);
   const b = packer.add(pruned);
@@ -58,7 +66,11 @@ test("a transaction's stored document is the shared v3 codec's JSON, its message
     const doc = (batch: typeof messages, row: unknown[]) => JSON.parse(row[batch.columns.indexOf('doc')] as string);
     const docs = new Map(messages.rows.map((row) => [(row[0] as Buffer).toString('base64'), doc(messages, row)]));
     for (const [i, { transaction, block: ref }] of block.transactions.entries()) {
-      const { account_state_before: _b, account_state_after: _a, ...expected } = v3Transaction(transaction, { block: ref, mcBlockSeqno: block.masterchain.id.seqno });
+      const {
+        account_state_before: _b,
+        account_state_after: _a,
+        ...expected
+      } = v3Transaction(transaction, { block: ref, mcBlockSeqno: block.masterchain.id.seqno });
       const stored = doc(transactions, transactions.rows[i]);
       assert.deepEqual(
         { ...stored, in_msg: stored.in_msg && docs.get(stored.in_msg), out_msgs: stored.out_msgs.map((h: string) => docs.get(h)) },
@@ -83,7 +95,11 @@ test("the index's render and store threads run below production's priority, in S
   assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
   const noIdle = noIdlePolicyReason();
   if (noIdle) t.diagnostic(`SCHED_IDLE not checked: ${noIdle}`);
-  else assert.ok(threadsAtNice(INDEX_NICE).every((thread) => thread.policy === SCHED_IDLE), 'every index thread in SCHED_IDLE');
+  else
+    assert.ok(
+      threadsAtNice(INDEX_NICE).every((thread) => thread.policy === SCHED_IDLE),
+      'every index thread in SCHED_IDLE',
+    );
   closed = true;
   await writer.close();
   assert.equal(await index.reader.lastMasterchainSeqno(), (await story()).blocks[0].masterchain.id.seqno);
@@ -91,7 +107,11 @@ test("the index's render and store threads run below production's priority, in S
 
 test('a store thread that cannot connect fails the write with the reason and leaves the writer broken; a new writer connects again', async (t) => {
   const { freePort } = await import('../support/ports.js');
-  const unreachable = new WorkerWriter({ kind: 'postgres', databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/test`, schema: 'tongate_nowhere' });
+  const unreachable = new WorkerWriter({
+    kind: 'postgres',
+    databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/test`,
+    schema: 'tongate_nowhere',
+  });
   const block = feedFromIndexed((await story()).blocks[0]);
   await assert.rejects(unreachable.write(block), /index store thread: .*ECONNREFUSED/s);
   assert.equal(unreachable.broken, true);

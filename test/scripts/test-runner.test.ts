@@ -17,9 +17,12 @@ test('npm test: each group prints its tests, one summary line counts every group
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const files: Record<string, string> = {
-    'test/together-one.test.ts': "import { test } from 'node:test';\ntest('together passes', () => {});\ntest('together passes too', () => {});\n",
-    'test/fuzz/alone.test.ts': "import { test } from 'node:test';\ntest('alone passes', () => {});\ntest('alone skips', { skip: 'no reason' }, () => {});\n",
-    'test/chain/lite/alone-fails.test.ts': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('alone fails', () => assert.equal(1, 2));\n",
+    'test/together-one.test.ts':
+      "import { test } from 'node:test';\ntest('together passes', () => {});\ntest('together passes too', () => {});\n",
+    'test/fuzz/alone.test.ts':
+      "import { test } from 'node:test';\ntest('alone passes', () => {});\ntest('alone skips', { skip: 'no reason' }, () => {});\n",
+    'test/chain/lite/alone-fails.test.ts':
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('alone fails', () => assert.equal(1, 2));\n",
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

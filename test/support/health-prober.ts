@@ -65,7 +65,10 @@ probe();
 `;
 
 /** `timeoutMs`: a probe not answered within it is a failure (and ends; the next starts `everyMs` later). */
-export function startHealthProber(port: number, { everyMs = 20, timeoutMs = 5000 }: { everyMs?: number; timeoutMs?: number } = {}): { stop(): Promise<ProbeReport> } {
+export function startHealthProber(
+  port: number,
+  { everyMs = 20, timeoutMs = 5000 }: { everyMs?: number; timeoutMs?: number } = {},
+): { stop(): Promise<ProbeReport> } {
   const worker = new Worker(WORKER, { eval: true, workerData: { port, everyMs, timeoutMs } });
   return {
     stop: () =>

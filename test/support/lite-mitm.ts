@@ -10,7 +10,17 @@
  * secret and that hash. The 160 bytes give each direction its AES-CTR key and nonce. Frames: length (LE, 4),
  * nonce (32), payload, SHA-256 of nonce and payload (32). The server confirms with an empty frame.
  */
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, randomBytes, type Cipher, type Decipher } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  randomBytes,
+  type Cipher,
+  type Decipher,
+} from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ADNLClientTCP } from 'adnl';
 import { keyPairFromSeed } from '@ton/crypto';
@@ -31,10 +41,16 @@ export async function startLiteMitm(target: { host: string; port: number; public
   const seed = randomBytes(32);
   const keys = keyPairFromSeed(seed);
   const publicKey = Buffer.from(keys.publicKey);
-  const keyId = createHash('sha256').update(Buffer.from([0xc6, 0xb4, 0x13, 0x48])).update(publicKey).digest();
+  const keyId = createHash('sha256')
+    .update(Buffer.from([0xc6, 0xb4, 0x13, 0x48]))
+    .update(publicKey)
+    .digest();
   // x25519 private scalar of the ed25519 seed (the first half of SHA-512(seed); node clamps it).
   const x25519Private = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), createHash('sha512').update(seed).digest().subarray(0, 32)]),
+    key: Buffer.concat([
+      Buffer.from('302e020100300506032b656e04220420', 'hex'),
+      createHash('sha512').update(seed).digest().subarray(0, 32),
+    ]),
     format: 'der',
     type: 'pkcs8',
   });
@@ -97,7 +113,11 @@ export async function startLiteMitm(target: { host: string; port: number; public
         if (!buffer.subarray(0, 32).equals(keyId)) return void socket.destroy();
         const shared = diffieHellman({ privateKey: x25519Private, publicKey: x25519Public(buffer.subarray(32, 64)) });
         const hash = buffer.subarray(64, 96);
-        const decipher = createDecipheriv('aes-256-ctr', Buffer.concat([shared.subarray(0, 16), hash.subarray(16, 32)]), Buffer.concat([hash.subarray(0, 4), shared.subarray(20, 32)]));
+        const decipher = createDecipheriv(
+          'aes-256-ctr',
+          Buffer.concat([shared.subarray(0, 16), hash.subarray(16, 32)]),
+          Buffer.concat([hash.subarray(0, 4), shared.subarray(20, 32)]),
+        );
         const params = decipher.update(buffer.subarray(96, 256));
         if (!createHash('sha256').update(params).digest().equals(hash)) return void socket.destroy();
         // The client sends with (key 32..64, nonce 80..96) and receives with (key 0..32, nonce 64..80).

@@ -59,7 +59,9 @@ export class SpecValidator {
 function rewriteRefs(node: any): any {
   if (Array.isArray(node)) return node.map(rewriteRefs);
   if (node && typeof node === 'object') {
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : rewriteRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : rewriteRefs(v)]),
+    );
   }
   return node;
 }

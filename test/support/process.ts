@@ -13,7 +13,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function spawnTongate(args: string[], env: Record<string, string> = {}): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+export function spawnTongate(
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcess & { output: () => { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -60,7 +63,13 @@ export async function waitUntilServing(child: ReturnType<typeof spawnTongate>, u
   let exited = false;
   child.once('close', () => (exited = true));
   for (let i = 0; i < 1200 && !exited; i++) {
-    if (await fetch(`${url}/healthcheck`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/healthcheck`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`tongate did not serve ${url}:\n${child.output().stderr}`);

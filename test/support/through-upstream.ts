@@ -11,7 +11,11 @@ import { startTestTongate, type TestTongate } from './tongate.js';
 export const THROUGH_UPSTREAM = process.env.TONGATE_TEST_THROUGH_UPSTREAM === '1';
 
 /** A front for `bases` (network name -> the upstream tongate's base URL). */
-export function frontFor(bases: Record<string, string>, flags: Record<string, unknown> = {}, deps: { clock?: Clock } = {}): Promise<TestTongate> {
+export function frontFor(
+  bases: Record<string, string>,
+  flags: Record<string, unknown> = {},
+  deps: { clock?: Clock } = {},
+): Promise<TestTongate> {
   const names = Object.keys(bases);
   const upstreamFlags = {
     backend: names.map((name) => `${name}=upstream`),

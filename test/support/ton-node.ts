@@ -123,9 +123,13 @@ export async function startTonNode(options: TonNodeOptions = {}): Promise<TonNod
     genesisAddress: Address.parse(liteserver.mainWalletAddress),
     zeroStateRootHash: (liteserver as unknown as { zeroState: { rootHash: string } }).zeroState.rootHash,
     async liteClient(command) {
-      const { stdout, stderr } = await run(join(TON_NODE_DIR, 'bin', 'lite-client'), ['-C', globalConfigFile, '-v', '0', '-t', '5', '-c', command], {
-        timeout: 30_000,
-      }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+      const { stdout, stderr } = await run(
+        join(TON_NODE_DIR, 'bin', 'lite-client'),
+        ['-C', globalConfigFile, '-v', '0', '-t', '5', '-c', command],
+        {
+          timeout: 30_000,
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
       return stdout + stderr;
     },
     async kill() {
@@ -160,7 +164,14 @@ export async function startTonNode(options: TonNodeOptions = {}): Promise<TonNod
 async function freeAdnlPort(): Promise<number> {
   for (;;) {
     const port = await freeUdpPort(0);
-    if (port + 1000 <= 65535 && (await freeUdpPort(port + 1000).then(() => true, () => false))) return port;
+    if (
+      port + 1000 <= 65535 &&
+      (await freeUdpPort(port + 1000).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return port;
   }
 }
 
@@ -181,7 +192,11 @@ function freeUdpPort(port: number): Promise<number> {
  * (seqno:uint32 mode:uint8 ^internal message), followed by that remainder.
  */
 export function genesisTransfer(node: TonNode, seqno: number, message: MessageRelaxed, mode = 3): Buffer {
-  const payload = beginCell().storeUint(seqno, 32).storeUint(mode, 8).storeRef(beginCell().store(storeMessageRelaxed(message)).endCell()).endCell();
+  const payload = beginCell()
+    .storeUint(seqno, 32)
+    .storeUint(mode, 8)
+    .storeRef(beginCell().store(storeMessageRelaxed(message)).endCell())
+    .endCell();
   const signature = sign(payload.hash(), node.genesisKey.secretKey);
   const body = beginCell().storeBuffer(signature).storeSlice(payload.beginParse()).endCell();
   return beginCell()
@@ -189,4 +204,3 @@ export function genesisTransfer(node: TonNode, seqno: number, message: MessageRe
     .endCell()
     .toBoc();
 }
-

@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  blockIdExt,
-  formatV2Shard,
-  formatV3Shard,
-  parseV2Shard,
-  parseV3Shard,
-  v3BlockRef,
-} from '../../src/ton/block-id.js';
+import { blockIdExt, formatV2Shard, formatV3Shard, parseV2Shard, parseV3Shard, v3BlockRef } from '../../src/ton/block-id.js';
 import { ShardParseError } from '../../src/ton/errors.js';
 
 const MASTER = 0x8000000000000000n;
@@ -50,7 +43,8 @@ test('v3 shard input: hex first (optional 0x), then signed decimal', () => {
   assert.equal(parseV3Shard('a000000000000000'), 0xa000000000000000n);
   assert.equal(parseV3Shard('-9223372036854775808'), MASTER);
   assert.equal(parseV3Shard('2305843009213693952'), 0x2000000000000000n, 'too long for hex, so decimal');
-  for (const input of ['', 'zz', '0x', '-1x', 5, '99999999999999999999']) assert.throws(() => parseV3Shard(input), ShardParseError, String(input));
+  for (const input of ['', 'zz', '0x', '-1x', 5, '99999999999999999999'])
+    assert.throws(() => parseV3Shard(input), ShardParseError, String(input));
 });
 
 test('ton.blockIdExt matches the observed toncenter shape', () => {

@@ -12,7 +12,12 @@ test('bocBase64 writes the te6cck form toncenter writes (CRC32C, no index)', () 
 test('parseBoc reads standard, url-safe and line-wrapped base64', () => {
   const cell = beginCell().storeUint(0xdeadbeef, 32).storeRef(beginCell().storeUint(7, 8)).endCell();
   const std = cell.toBoc().toString('base64');
-  for (const form of [std, cell.toBoc().toString('base64url'), std.replace(/(.{10})/g, '$1\n'), cell.toBoc({ idx: true, crc32: false }).toString('base64')]) {
+  for (const form of [
+    std,
+    cell.toBoc().toString('base64url'),
+    std.replace(/(.{10})/g, '$1\n'),
+    cell.toBoc({ idx: true, crc32: false }).toString('base64'),
+  ]) {
     assert.ok(parseBoc(form).equals(cell), form);
   }
 });
@@ -40,7 +45,12 @@ test('every BoC form @ton/core and tonlib write still parses (generic with and w
   const shared = beginCell().storeUint(5, 8).endCell();
   const dag = beginCell().storeRef(shared).storeRef(beginCell().storeRef(shared)).storeRef(library).endCell();
   for (const cell of [beginCell().endCell(), dag, library]) {
-    for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: false }, { idx: false, crc32: true }, { idx: true, crc32: true }]) {
+    for (const opts of [
+      { idx: false, crc32: false },
+      { idx: true, crc32: false },
+      { idx: false, crc32: true },
+      { idx: true, crc32: true },
+    ]) {
       assert.ok(parseBoc(cell.toBoc(opts).toString('base64')).equals(cell), JSON.stringify(opts));
       assert.deepEqual(inspectBoc(cell.toBoc(opts)), { cells: cell === dag ? 4 : 1, roots: 1 });
     }
@@ -54,12 +64,33 @@ function handBoc(cells: number[][], { declared = cells.length, root = 0 } = {}):
 }
 
 test('malformed bags are refused in our words before a cell is built: indexes out of range, counts that lie', () => {
-  const ok = handBoc([[1, 0, 1], [0, 0]]); // cell 0 refers to cell 1
+  const ok = handBoc([
+    [1, 0, 1],
+    [0, 0],
+  ]); // cell 0 refers to cell 1
   assert.ok(parseBoc(ok.toString('base64')));
   const cases: [Buffer, RegExp][] = [
-    [handBoc([[1, 0, 5], [0, 0]]), /cell 0 refers to cell 5/],
-    [handBoc([[1, 0, 0], [0, 0]]), /cell 0 refers to cell 0/],
-    [handBoc([[0, 0], [1, 0, 0]]), /cell 1 refers to cell 0/],
+    [
+      handBoc([
+        [1, 0, 5],
+        [0, 0],
+      ]),
+      /cell 0 refers to cell 5/,
+    ],
+    [
+      handBoc([
+        [1, 0, 0],
+        [0, 0],
+      ]),
+      /cell 0 refers to cell 0/,
+    ],
+    [
+      handBoc([
+        [0, 0],
+        [1, 0, 0],
+      ]),
+      /cell 1 refers to cell 0/,
+    ],
     [handBoc([[0, 0]], { root: 3 }), /root index 3 is beyond its 1 cells/],
     [handBoc([[0, 0]], { declared: 200 }), /declares 200 cells, its data ends at cell 1/],
     [handBoc([[7, 0]]), /declares 7 references/],
@@ -70,7 +101,11 @@ test('malformed bags are refused in our words before a cell is built: indexes ou
   for (const [bytes, reason] of cases) {
     assert.throws(
       () => parseBoc(bytes.toString('base64'), 'body'),
-      (error: unknown) => error instanceof BocParseError && reason.test(error.reason) && !/Cannot read|undefined/.test(error.message) && error.message.startsWith('Failed to parse body:'),
+      (error: unknown) =>
+        error instanceof BocParseError &&
+        reason.test(error.reason) &&
+        !/Cannot read|undefined/.test(error.message) &&
+        error.message.startsWith('Failed to parse body:'),
       String(reason),
     );
   }
@@ -79,12 +114,21 @@ test('malformed bags are refused in our words before a cell is built: indexes ou
 test('size limits: 65,535 bytes and depth 512 (TON config param 43 for external messages), 1,024 cells (ours)', () => {
   const chainOf = (n: number, bits = 8) => {
     let cell = beginCell().storeUint(0, bits).endCell();
-    for (let i = 1; i < n; i++) cell = beginCell().storeUint(i % 256, bits).storeRef(cell).endCell();
+    for (let i = 1; i < n; i++)
+      cell = beginCell()
+        .storeUint(i % 256, bits)
+        .storeRef(cell)
+        .endCell();
     return cell;
   };
   const wide = (n: number, dataBytes = 0) => {
     // n distinct leaves under a tree of 4-ref nodes: many cells, little depth.
-    let level = Array.from({ length: n }, (_, i) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(dataBytes, i % 256)).endCell());
+    let level = Array.from({ length: n }, (_, i) =>
+      beginCell()
+        .storeUint(i, 16)
+        .storeBuffer(Buffer.alloc(dataBytes, i % 256))
+        .endCell(),
+    );
     while (level.length > 1) {
       const next = [];
       for (let i = 0; i < level.length; i += 4) {
@@ -96,19 +140,45 @@ test('size limits: 65,535 bytes and depth 512 (TON config param 43 for external 
     }
     return level[0];
   };
-  assert.ok(parseBoc(chainOf(BOC_MAX_DEPTH + 1).toBoc().toString('base64')));
-  assert.throws(() => parseBoc(chainOf(BOC_MAX_DEPTH + 2).toBoc().toString('base64')), (e: unknown) => e instanceof BocParseError && /deeper than 512/.test(e.reason));
+  assert.ok(
+    parseBoc(
+      chainOf(BOC_MAX_DEPTH + 1)
+        .toBoc()
+        .toString('base64'),
+    ),
+  );
+  assert.throws(
+    () =>
+      parseBoc(
+        chainOf(BOC_MAX_DEPTH + 2)
+          .toBoc()
+          .toString('base64'),
+      ),
+    (e: unknown) => e instanceof BocParseError && /deeper than 512/.test(e.reason),
+  );
   const many = wide(800); // 800 leaves and the 4-ref nodes above them: 1,068 cells
   const bytes = many.toBoc();
   assert.ok(bytes.length <= BOC_MAX_BYTES, `${bytes.length} bytes`);
   assert.ok(parseBoc(wide(760).toBoc().toString('base64')), '1,016 cells fit');
-  assert.throws(() => parseBoc(bytes.toString('base64')), (e: unknown) => e instanceof BocParseError && /more than 1024 cells \(this one holds 1068\)/.test(e.reason));
+  assert.throws(
+    () => parseBoc(bytes.toString('base64')),
+    (e: unknown) => e instanceof BocParseError && /more than 1024 cells \(this one holds 1068\)/.test(e.reason),
+  );
   // A header that claims a million cells is refused from the header alone.
   const claims = handBoc([[0, 0]]);
   claims[6] = 0xff;
-  assert.throws(() => parseBoc(claims.toString('base64')), (e: unknown) => e instanceof BocParseError && /not a valid bag of cells/.test(e.reason));
+  assert.throws(
+    () => parseBoc(claims.toString('base64')),
+    (e: unknown) => e instanceof BocParseError && /not a valid bag of cells/.test(e.reason),
+  );
   const big = wide(600, 120).toBoc({ idx: true, crc32: true });
   assert.ok(big.length > BOC_MAX_BYTES, `${big.length} bytes`);
-  assert.throws(() => parseBoc(big.toString('base64')), (e: unknown) => e instanceof BocParseError && /larger than 65535 bytes/.test(e.reason));
-  assert.throws(() => parseBoc('A'.repeat(1_000_000)), (e: unknown) => e instanceof BocParseError && /larger than 65535 bytes/.test(e.reason));
+  assert.throws(
+    () => parseBoc(big.toString('base64')),
+    (e: unknown) => e instanceof BocParseError && /larger than 65535 bytes/.test(e.reason),
+  );
+  assert.throws(
+    () => parseBoc('A'.repeat(1_000_000)),
+    (e: unknown) => e instanceof BocParseError && /larger than 65535 bytes/.test(e.reason),
+  );
 });

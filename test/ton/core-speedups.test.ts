@@ -3,14 +3,28 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createHash, randomBytes } from 'node:crypto';
 import { BitBuilder, BitReader, BitString, beginCell, Cell } from '@ton/core';
-import { cellWithKnownHash, coreSpeedups, originalDeserializeBoc, originalSerializeBoc, serializeBocBytes } from '../../src/ton/core-speedups.js';
+import {
+  cellWithKnownHash,
+  coreSpeedups,
+  originalDeserializeBoc,
+  originalSerializeBoc,
+  serializeBocBytes,
+} from '../../src/ton/core-speedups.js';
 import { readBocBytes } from '../../src/ton/boc-reader.js';
 import { crc32cTable } from '../../src/ton/crc32c.js';
 
 const require = createRequire(import.meta.url);
 
 test('every replacement is installed (a @ton/core or @ton/crypto release that moved them fails here)', () => {
-  assert.deepEqual(coreSpeedups, { nativeSha256: true, alignedWriteBits: true, byteReads: true, ordinaryWonders: true, tableCrc32c: true, fastSerializeBoc: true, fastDeserializeBoc: true });
+  assert.deepEqual(coreSpeedups, {
+    nativeSha256: true,
+    alignedWriteBits: true,
+    byteReads: true,
+    ordinaryWonders: true,
+    tableCrc32c: true,
+    fastSerializeBoc: true,
+    fastDeserializeBoc: true,
+  });
   const primitives = require('@ton/crypto/dist/primitives/sha256.js') as { sha256_sync: (s: Buffer) => Buffer };
   assert.match(primitives.sha256_sync.toString(), /crypto\.(hash|createHash)\(/, 'node:crypto (one-shot where Node has it)');
   const input = randomBytes(100);
@@ -106,15 +120,30 @@ function specHash(cell: Cell): Buffer {
   for (let i = 0; i < length; i++) if (cell.bits.at(i)) bytes[i >> 3] |= 0x80 >> (i & 7);
   if (length % 8 !== 0) bytes[length >> 3] |= 0x80 >> (length % 8);
   const depths = cell.refs.map((ref) => Buffer.from([ref.depth() >> 8, ref.depth() & 0xff]));
-  const repr = Buffer.concat([Buffer.from([cell.refs.length, Math.floor(length / 8) + Math.ceil(length / 8)]), bytes, ...depths, ...cell.refs.map(specHash)]);
+  const repr = Buffer.concat([
+    Buffer.from([cell.refs.length, Math.floor(length / 8) + Math.ceil(length / 8)]),
+    bytes,
+    ...depths,
+    ...cell.refs.map(specHash),
+  ]);
   return createHash('sha256').update(repr).digest();
 }
 
 test("cell hashes and depths are the specification's, for every data length and alignment", () => {
   const data = randomBytes(200);
-  const leaves = [0, 1, 7, 8, 9, 255, 256, 1023].map((bits, i) => beginCell().storeBits(new BitString(data, i, bits)).endCell());
+  const leaves = [0, 1, 7, 8, 9, 255, 256, 1023].map((bits, i) =>
+    beginCell()
+      .storeBits(new BitString(data, i, bits))
+      .endCell(),
+  );
   const middle = beginCell().storeUint(0b101, 3).storeRef(leaves[1]).storeRef(leaves[7]).endCell();
-  const root = beginCell().storeBits(new BitString(data, 3, 517)).storeRef(middle).storeRef(leaves[0]).storeRef(middle).storeRef(leaves[4]).endCell();
+  const root = beginCell()
+    .storeBits(new BitString(data, 3, 517))
+    .storeRef(middle)
+    .storeRef(leaves[0])
+    .storeRef(middle)
+    .storeRef(leaves[4])
+    .endCell();
   for (const cell of [...leaves, middle, root]) {
     assert.ok(cell.hash().equals(specHash(cell)), `${cell.bits.length} bits, ${cell.refs.length} refs`);
     assert.equal(cell.level(), 0);
@@ -128,7 +157,10 @@ test("cell hashes and depths are the specification's, for every data length and 
 test('exotic cells and cells above them keep the original computation (a pruned branch of level 1)', () => {
   const inner = beginCell().storeUint(7, 8).endCell();
   // pruned_branch: type 1, level mask 1, the pruned cell's hash and depth.
-  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
+  const pruned = new Cell({
+    exotic: true,
+    bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits,
+  });
   assert.equal(pruned.level(), 1);
   assert.ok(pruned.hash(0).equals(inner.hash()), 'a pruned branch hashes as the cell it stands for at level 0');
   const above = beginCell().storeRef(pruned).endCell();
@@ -211,11 +243,24 @@ function readBoth(boc: Buffer): { ours: string; theirs: string } {
 
 test("Cell.fromBoc reads what @ton/core's deserializeBoc reads: random trees, every option, exotic cells, stored hashes, several roots", () => {
   const inner = beginCell().storeUint(7, 8).endCell();
-  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
-  const trees = [new Cell(), beginCell().storeUint(1, 1).endCell(), beginCell().storeRef(pruned).storeRef(pruned).endCell(), ...randomTrees(30, 11)];
+  const pruned = new Cell({
+    exotic: true,
+    bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits,
+  });
+  const trees = [
+    new Cell(),
+    beginCell().storeUint(1, 1).endCell(),
+    beginCell().storeRef(pruned).storeRef(pruned).endCell(),
+    ...randomTrees(30, 11),
+  ];
   let read = 0;
   for (const root of trees) {
-    for (const opts of [{ idx: false, crc32: false }, { idx: false, crc32: true }, { idx: true, crc32: false }, { idx: true, crc32: true }]) {
+    for (const opts of [
+      { idx: false, crc32: false },
+      { idx: false, crc32: true },
+      { idx: true, crc32: false },
+      { idx: true, crc32: true },
+    ]) {
       const boc = originalSerializeBoc!(root, opts);
       const cells = readBocBytes(boc);
       assert.ok(cells, `the fast reader takes a well-formed BoC (${JSON.stringify(opts)})`);
@@ -243,7 +288,7 @@ test("Cell.fromBoc reads what @ton/core's deserializeBoc reads: random trees, ev
     Buffer.from([0, 0]),
     leafData,
   ]);
-  assert.ok(readBocBytes(withHashes), "the fast reader takes it");
+  assert.ok(readBocBytes(withHashes), 'the fast reader takes it');
   const both = readBoth(withHashes);
   assert.equal(both.ours, both.theirs);
   const roots = Cell.fromBoc(withHashes);
@@ -258,7 +303,10 @@ test('a damaged BoC reads (or is refused) exactly as @ton/core reads it: every t
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: true }]) {
+  for (const opts of [
+    { idx: false, crc32: false },
+    { idx: true, crc32: true },
+  ]) {
     const boc = originalSerializeBoc!(root, opts);
     for (let length = 0; length < boc.length; length += 1 + Math.floor(length / 40)) {
       const { ours, theirs } = readBoth(boc.subarray(0, length));
@@ -293,20 +341,37 @@ test("toBoc writes what @ton/core's serializeBoc writes, byte for byte: random t
     return b.endCell();
   };
   const inner = beginCell().storeUint(7, 8).endCell();
-  const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits });
+  const pruned = new Cell({
+    exotic: true,
+    bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(inner.hash()).storeUint(inner.depth(), 16).endCell().bits,
+  });
   // Random trees with shared subtrees and repeated references, two of them of up to 700 cells.
   const trees: Cell[] = [new Cell(), leaf(1023), beginCell().storeRef(pruned).storeRef(pruned).endCell(), ...randomTrees(40, 7)];
   // A wide tree: 1,024 distinct leaves, four to a node, up to one root (1,365 cells: two-byte indexes).
   let level = Array.from({ length: 1024 }, () => leaf(16 + random(200)));
   while (level.length > 1) {
     const up: Cell[] = [];
-    for (let i = 0; i < level.length; i += 4) up.push(beginCell().storeUint(i, 16).storeRef(level[i]).storeRef(level[i + 1]).storeRef(level[i + 2]).storeRef(level[i + 3]).endCell());
+    for (let i = 0; i < level.length; i += 4)
+      up.push(
+        beginCell()
+          .storeUint(i, 16)
+          .storeRef(level[i])
+          .storeRef(level[i + 1])
+          .storeRef(level[i + 2])
+          .storeRef(level[i + 3])
+          .endCell(),
+      );
     level = up;
   }
   trees.push(level[0]);
   let sawTwoByteIndexes = false;
   for (const root of trees) {
-    for (const opts of [{ idx: false, crc32: false }, { idx: false, crc32: true }, { idx: true, crc32: false }, { idx: true, crc32: true }]) {
+    for (const opts of [
+      { idx: false, crc32: false },
+      { idx: false, crc32: true },
+      { idx: true, crc32: false },
+      { idx: true, crc32: true },
+    ]) {
       const ours = serializeBocBytes(root, opts);
       assert.ok(ours.equals(originalSerializeBoc!(root, opts)), `tree of ${root.depth()} levels, ${JSON.stringify(opts)}`);
       assert.ok(Cell.fromBoc(ours)[0].equals(root));

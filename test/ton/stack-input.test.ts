@@ -34,7 +34,10 @@ test('what TonClient sends (ints, cells, slices, builders) parses back to the it
   const { client, calls } = clientAnswering({ '@type': 'smc.runResult', gas_used: 1, exit_code: 0, stack: [] });
   await client.runMethod(new Address(0, Buffer.alloc(32)), 'get_something', items);
   const sent = calls[0].params.stack;
-  assert.deepEqual((sent as unknown[][]).map((e) => e[0]), ['num', 'num', 'tvm.Cell', 'tvm.Slice', 'tvm.Builder']);
+  assert.deepEqual(
+    (sent as unknown[][]).map((e) => e[0]),
+    ['num', 'num', 'tvm.Cell', 'tvm.Slice', 'tvm.Builder'],
+  );
   assert.deepEqual(comparable(parseStack(sent)), comparable(items));
 });
 
@@ -81,8 +84,20 @@ test('cell forms: BoC, {bytes}, cell object, JSON string of a cell object (Pytho
 test('tuples and lists: legacy, typed and v3; a list becomes TVM pairs ending in null', () => {
   const one = { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '1' } };
   const two = { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '2' } };
-  const tuple = { type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'int', value: 2n }] };
-  const list = { type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] }] };
+  const tuple = {
+    type: 'tuple',
+    items: [
+      { type: 'int', value: 1n },
+      { type: 'int', value: 2n },
+    ],
+  };
+  const list = {
+    type: 'tuple',
+    items: [
+      { type: 'int', value: 1n },
+      { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] },
+    ],
+  };
   assert.deepEqual(parseStackEntry(['tuple', { '@type': 'tvm.tuple', elements: [one, two] }]), tuple);
   assert.deepEqual(parseStackEntry(['tvm.Tuple', [one, two]]), tuple);
   assert.deepEqual(parseStackEntry({ '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [one, two] } }), tuple);
@@ -93,7 +108,14 @@ test('tuples and lists: legacy, typed and v3; a list becomes TVM pairs ending in
   assert.deepEqual(parseStackEntry(['null']), { type: 'null' });
   assert.deepEqual(parseStackEntry({ type: 'null' }), { type: 'null' });
   // The items feed serializeTuple unchanged (what chain/local hands to the emulator).
-  assert.doesNotThrow(() => serializeTuple(parseStack([['tuple', [one, ['list', [two]]]], ['num', 3]])));
+  assert.doesNotThrow(() =>
+    serializeTuple(
+      parseStack([
+        ['tuple', [one, ['list', [two]]]],
+        ['num', 3],
+      ]),
+    ),
+  );
 });
 
 test('bad entries raise StackParseError naming the entry path', () => {
@@ -105,7 +127,14 @@ test('bad entries raise StackParseError naming the entry path', () => {
     [[['num', 2 ** 60]], 'stack[0]', /safe integer/],
     [[['num', `0x1${'0'.repeat(64)}`]], 'stack[0]', /257 bits/],
     [[['num', null]], 'stack[0]', /integer or a string/],
-    [[['num', '1'], ['dict', {}]], 'stack[1]', /unsupported stack entry type: dict/],
+    [
+      [
+        ['num', '1'],
+        ['dict', {}],
+      ],
+      'stack[1]',
+      /unsupported stack entry type: dict/,
+    ],
     [[['num']], 'stack[0]', /expected \[type, value\]/],
     [[[5, 1]], 'stack[0]', /string type/],
     [[['tvm.Cell', 'no!t base64']], 'stack[0]', /not base64/],
@@ -113,7 +142,22 @@ test('bad entries raise StackParseError naming the entry path', () => {
     [[['cell', '{"data": 1}']], 'stack[0]', /data/],
     [[['cell', '{broken']], 'stack[0]', /JSON|Expected/],
     [[['cell', { data: { b64: 'AA==', len: 8 }, refs: [], special: true }]], 'stack[0]', /special/],
-    [[['num', 1], ['tuple', { elements: [['num', 1], ['num', 'x']] }]], 'stack[1].elements[1]', /decimal or 0x-hex/],
+    [
+      [
+        ['num', 1],
+        [
+          'tuple',
+          {
+            elements: [
+              ['num', 1],
+              ['num', 'x'],
+            ],
+          },
+        ],
+      ],
+      'stack[1].elements[1]',
+      /decimal or 0x-hex/,
+    ],
     [[{ '@type': 'tvm.stackEntryUnsupported' }], 'stack[0]', /unsupported stack entry type/],
     [[{ '@type': 'tvm.stackEntryNumber' }], 'stack[0]', /payload/],
     [[{ type: 'dict', value: 1 }], 'stack[0]', /unsupported stack entry type: dict/],
@@ -137,7 +181,10 @@ test('bad entries raise StackParseError naming the entry path', () => {
 test('deep nesting is refused, not a stack overflow', () => {
   let entry: unknown = ['num', 1];
   for (let i = 0; i < 100; i++) entry = ['tuple', [entry]];
-  assert.throws(() => parseStack([entry]), (error: unknown) => error instanceof StackParseError && /nested deeper/.test(error.reason));
+  assert.throws(
+    () => parseStack([entry]),
+    (error: unknown) => error instanceof StackParseError && /nested deeper/.test(error.reason),
+  );
 });
 
 test('work limits: 255 entries at the top, 999 in all, 64 levels of nesting, each named in the refusal', () => {
@@ -158,7 +205,14 @@ test('work limits: 255 entries at the top, 999 in all, 64 levels of nesting, eac
     [[...allowed, num], 'stack[234]', /more than 999 entries in all/],
     [[tuple(Array.from({ length: 255 }, () => tuple(nums(255))))], 'stack[0].elements[3].elements[229]', /more than 999 entries in all/],
     // A list of n items is n pairs more for TVM: 500 items + 500 pairs is over.
-    [[['list', { elements: nums(250) }], ['list', { elements: nums(250) }]], 'stack[1]', /more than 999 entries in all/],
+    [
+      [
+        ['list', { elements: nums(250) }],
+        ['list', { elements: nums(250) }],
+      ],
+      'stack[1]',
+      /more than 999 entries in all/,
+    ],
     [[tuple([nested])], `stack[0]${'.elements[0]'.repeat(65)}`, /nested deeper than 64 levels/],
   ];
   for (const [input, path, reason] of refusals) {
@@ -175,15 +229,35 @@ test('at most 64 cell, slice and builder entries in all, wherever they sit', () 
   const cells = (n: number) => Array.from({ length: n }, () => ['tvm.Slice', boc]);
   assert.equal(parseStack([['tuple', cells(50)], ...cells(14)]).length, 15);
   assert.throws(
-    () => parseStack([['tuple', cells(50)], ...cells(14), ['tuple', [['num', 1], ['tvm.Cell', boc]]]]),
-    (error: unknown) => error instanceof StackParseError && error.path === 'stack[15].elements[1]' && /more than 64 cell, slice and builder entries/.test(error.reason),
+    () =>
+      parseStack([
+        ['tuple', cells(50)],
+        ...cells(14),
+        [
+          'tuple',
+          [
+            ['num', 1],
+            ['tvm.Cell', boc],
+          ],
+        ],
+      ]),
+    (error: unknown) =>
+      error instanceof StackParseError &&
+      error.path === 'stack[15].elements[1]' &&
+      /more than 64 cell, slice and builder entries/.test(error.reason),
   );
 });
 
 test('limits are checked before any BoC is decoded: a bad BoC in entry 0 of an oversized stack is not what is reported', () => {
   const badFirst = [['tvm.Cell', 'aGVsbG8='], ...Array.from({ length: 998 }, () => ['num', 1]), ['tuple', [['num', 1]]]];
   assert.throws(
-    () => parseStack([['tuple', badFirst.slice(0, 255)], ['tuple', badFirst.slice(255, 510)], ['tuple', badFirst.slice(510, 765)], ['tuple', badFirst.slice(765)]]),
+    () =>
+      parseStack([
+        ['tuple', badFirst.slice(0, 255)],
+        ['tuple', badFirst.slice(255, 510)],
+        ['tuple', badFirst.slice(510, 765)],
+        ['tuple', badFirst.slice(765)],
+      ]),
     (error: unknown) => error instanceof StackParseError && /more than 999 entries/.test(error.reason),
   );
 });
@@ -196,7 +270,10 @@ test('the cells of one stack share one budget: 512 cells and 65,535 bytes in all
   assert.equal(parseStack(Array.from({ length: 5 }, () => ['tvm.Cell', boc])).length, 5);
   assert.throws(
     () => parseStack(Array.from({ length: 6 }, () => ['tvm.Cell', boc])),
-    (error: unknown) => error instanceof StackParseError && error.path === 'stack[5]' && /more than 512 cells in all \(this one holds 100\)/.test(error.reason),
+    (error: unknown) =>
+      error instanceof StackParseError &&
+      error.path === 'stack[5]' &&
+      /more than 512 cells in all \(this one holds 100\)/.test(error.reason),
   );
   // The request's budget is shared: what other parameters spent is not available to the stack.
   const request = bocBudget();
@@ -209,7 +286,10 @@ test('the cells of one stack share one budget: 512 cells and 65,535 bytes in all
   parseStack([['tvm.Cell', boc]], 'stack', fresh);
   assert.equal(fresh.cells, 1_024 - 100, 'the stack spends from the request budget');
   // Bytes: 40 BoCs of ~1.7 KB each.
-  const wide = beginCell().storeBuffer(Buffer.alloc(127, 1)).storeRef(beginCell().storeBuffer(Buffer.alloc(127, 2))).endCell();
+  const wide = beginCell()
+    .storeBuffer(Buffer.alloc(127, 1))
+    .storeRef(beginCell().storeBuffer(Buffer.alloc(127, 2)))
+    .endCell();
   let big = wide;
   for (let i = 0; i < 12; i++) big = beginCell().storeBuffer(Buffer.alloc(127, i)).storeRef(big).endCell();
   const bigBoc = big.toBoc().toString('base64');
@@ -221,7 +301,10 @@ test('the cells of one stack share one budget: 512 cells and 65,535 bytes in all
     (error: unknown) => error instanceof StackParseError && /larger than 65535 bytes in all/.test(error.reason),
   );
   // Cell objects count their nodes before building any: a 4-ary tree of 1,365 nodes is refused.
-  const tree = (levels: number): unknown => ({ data: { b64: '', len: 0 }, refs: levels === 0 ? [] : Array.from({ length: 4 }, () => tree(levels - 1)) });
+  const tree = (levels: number): unknown => ({
+    data: { b64: '', len: 0 },
+    refs: levels === 0 ? [] : Array.from({ length: 4 }, () => tree(levels - 1)),
+  });
   assert.equal(parseStack([['cell', tree(4)]]).length, 1, '341 nodes fit');
   assert.throws(
     () => parseStack([['cell', tree(5)]]),
@@ -264,6 +347,10 @@ test('exotic cells: a library cell passes as a cell, not as a slice or builder; 
     [['tvm.Slice', b64(aboveaPruned)], /pruned branch/],
   ];
   for (const [entry, reason] of refusals) {
-    assert.throws(() => parseStack([entry]), (error: unknown) => error instanceof StackParseError && reason.test(error.reason), String(entry[0]));
+    assert.throws(
+      () => parseStack([entry]),
+      (error: unknown) => error instanceof StackParseError && reason.test(error.reason),
+      String(entry[0]),
+    );
   }
 });

@@ -46,7 +46,11 @@ test('legacy runGetMethod stack of every value kind, as toncenter writes it', as
       'tuple',
       {
         '@type': 'tvm.tuple',
-        elements: [num(1), { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [num(2), num(3)] } }, num(4)] as never,
+        elements: [
+          num(1),
+          { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [num(2), num(3)] } },
+          num(4),
+        ] as never,
       },
     ],
     ['list', { '@type': 'tvm.list', elements: [num(5)] as never }],
@@ -79,7 +83,13 @@ test('typed (runGetMethodStd) and v3 renderings of the same values', async () =>
     type: 'tuple',
     value: [
       { type: 'num', value: '0x1' },
-      { type: 'tuple', value: [{ type: 'num', value: '0x2' }, { type: 'num', value: '0x3' }] },
+      {
+        type: 'tuple',
+        value: [
+          { type: 'num', value: '0x2' },
+          { type: 'num', value: '0x3' },
+        ],
+      },
       { type: 'num', value: '0x4' },
     ],
   });

@@ -4,7 +4,8 @@ import { beginCell, loadTransaction, storeMessage, storeTransactionDescription, 
 import { loadTransactionCell } from '../../src/ton/transaction-cell.js';
 import { story } from '../index/support/sandbox-blocks.js';
 
-const messageHash = (message: Message | null | undefined) => (message ? beginCell().store(storeMessage(message)).endCell().hash().toString('hex') : null);
+const messageHash = (message: Message | null | undefined) =>
+  message ? beginCell().store(storeMessage(message)).endCell().hash().toString('hex') : null;
 
 test("loadTransactionCell reads what @ton/core's loadTransaction reads, from real emulated transactions", async () => {
   const transactions = (await story()).blocks.flatMap((b) => b.transactions.map((t) => t.transaction.raw));
@@ -15,7 +16,18 @@ test("loadTransactionCell reads what @ton/core's loadTransaction reads, from rea
     const theirs = loadTransaction(raw.beginParse());
     assert.equal(ours.raw, raw, 'raw is the cell itself, not a copy');
     assert.ok(ours.hash().equals(theirs.hash()));
-    for (const key of ['address', 'lt', 'prevTransactionHash', 'prevTransactionLt', 'now', 'outMessagesCount', 'oldStatus', 'endStatus', 'totalFees', 'stateUpdate'] as const) {
+    for (const key of [
+      'address',
+      'lt',
+      'prevTransactionHash',
+      'prevTransactionLt',
+      'now',
+      'outMessagesCount',
+      'oldStatus',
+      'endStatus',
+      'totalFees',
+      'stateUpdate',
+    ] as const) {
       assert.deepEqual(ours[key], theirs[key], key);
     }
     const description = (d: typeof ours.description) => beginCell().store(storeTransactionDescription(d)).endCell().hash().toString('hex');

@@ -74,9 +74,26 @@ test('transaction fields: raw uppercase account, strings for lt and fees, block_
   assert.deepEqual([json.emulated, json.finality], [false, 'finalized']);
   assert.equal('trace_id' in v3Transaction(s.deploy, BLOCK), false, 'no trace id, no key');
   assert.deepEqual(Object.keys(json), [
-    'account', 'hash', 'lt', 'now', 'mc_block_seqno', 'trace_id', 'prev_trans_hash', 'prev_trans_lt', 'orig_status', 'end_status',
-    'total_fees', 'total_fees_extra_currencies', 'description', 'block_ref', 'in_msg', 'out_msgs', 'account_state_before',
-    'account_state_after', 'emulated', 'finality',
+    'account',
+    'hash',
+    'lt',
+    'now',
+    'mc_block_seqno',
+    'trace_id',
+    'prev_trans_hash',
+    'prev_trans_lt',
+    'orig_status',
+    'end_status',
+    'total_fees',
+    'total_fees_extra_currencies',
+    'description',
+    'block_ref',
+    'in_msg',
+    'out_msgs',
+    'account_state_before',
+    'account_state_after',
+    'emulated',
+    'finality',
   ]);
 });
 
@@ -125,7 +142,10 @@ test('messages: internal, external-in (with hash_norm), external-out, comments a
     init: null,
     body: original.body,
   };
-  const expected = beginCell().store(storeMessage(normalized, { forceRef: true })).endCell().hash();
+  const expected = beginCell()
+    .store(storeMessage(normalized, { forceRef: true }))
+    .endCell()
+    .hash();
   assert.equal(inMsg.hash_norm, expected.toString('base64'));
   assert.ok(normalizedExternalHash(s.wallet, original.body).equals(expected));
 
@@ -154,7 +174,9 @@ test('messages: internal, external-in (with hash_norm), external-out, comments a
   const long = v3Transaction(s.longComment, BLOCK).out_msgs[0];
   assert.equal(long.message_content.decoded?.comment, LONG_COMMENT);
 
-  const empty = v3Message(beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(s.wallet).storeCoins(0).storeBit(false).storeBit(false).endCell());
+  const empty = v3Message(
+    beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(s.wallet).storeCoins(0).storeBit(false).storeBit(false).endCell(),
+  );
   assert.deepEqual(empty.message_content.decoded, { '@type': 'empty_cell' });
   assert.equal(empty.opcode, null);
 });

@@ -28,7 +28,13 @@ test('the emulator stack of every value kind parses, continuation included (whic
   const nested = values[10] as Extract<VmValue, { type: 'tuple' }>;
   assert.deepEqual(nested.items, [
     { type: 'int', value: 1n },
-    { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'int', value: 3n }] },
+    {
+      type: 'tuple',
+      items: [
+        { type: 'int', value: 2n },
+        { type: 'int', value: 3n },
+      ],
+    },
     { type: 'int', value: 4n },
   ]);
   assert.deepEqual(values[12], { type: 'tuple', items: [] });
@@ -44,7 +50,13 @@ test('agrees with @ton/core parseTuple on stacks it can read (bottom of the stac
     { type: 'slice', cell: beginCell().storeUint(0xabc, 12).endCell() },
     { type: 'builder', cell: beginCell().storeUint(3, 2).endCell() },
     { type: 'tuple', items: big },
-    { type: 'tuple', items: [{ type: 'tuple', items: [{ type: 'tuple', items: [] }] }, { type: 'int', value: -(1n << 200n) }] },
+    {
+      type: 'tuple',
+      items: [
+        { type: 'tuple', items: [{ type: 'tuple', items: [] }] },
+        { type: 'int', value: -(1n << 200n) },
+      ],
+    },
     { type: 'tuple', items: [{ type: 'null' }] },
   ];
   const cell = serializeTuple(items);

@@ -60,7 +60,13 @@ test('seqno and wallet id are read from the data, not assumed', () => {
   const data = beginCell().storeUint(17, 32).storeUint(42, 32).storeBuffer(publicKey).storeBit(false).endCell();
   assert.deepEqual(detectWallet(v4.init.code, data), { walletType: 'wallet v4 r2', family: 'wallet', seqno: 17, walletId: 42 });
   const v5 = WalletContractV5R1.create({ workchain: 0, publicKey });
-  const v5data = beginCell().storeBit(false).storeUint(0xffffffff, 32).storeUint(0x80000001, 32).storeBuffer(publicKey).storeBit(false).endCell();
+  const v5data = beginCell()
+    .storeBit(false)
+    .storeUint(0xffffffff, 32)
+    .storeUint(0x80000001, 32)
+    .storeBuffer(publicKey)
+    .storeBit(false)
+    .endCell();
   assert.deepEqual(detectWallet(v5.init.code, v5data), {
     walletType: 'wallet v5 r1',
     family: 'wallet',
@@ -75,7 +81,12 @@ test('a deployed wallet reports the seqno its transfers advanced', async () => {
   const state = s.walletContract.account.account!.storage.state;
   assert.equal(state.type, 'active');
   if (state.type !== 'active') return;
-  assert.deepEqual(detectWallet(state.state.code!, state.state.data!), { walletType: 'wallet v4 r2', family: 'wallet', seqno: 2, walletId: 698983191 });
+  assert.deepEqual(detectWallet(state.state.code!, state.state.data!), {
+    walletType: 'wallet v4 r2',
+    family: 'wallet',
+    seqno: 2,
+    walletId: 698983191,
+  });
 });
 
 test("highload wallets: the table's hashes are those of tonlib's bundled codes and the highload v3 code", () => {
@@ -84,7 +95,9 @@ test("highload wallets: the table's hashes are those of tonlib's bundled codes a
   for (const match of sources.matchAll(/with_tvm_code\("([^"]+)",\s*((?:"[^"]*"\s*)+)\)/g)) {
     codes.set(match[1], Cell.fromBase64([...match[2].matchAll(/"([^"]*)"/g)].map((m) => m[1]).join('')));
   }
-  const v3Hex = /CODE_HEX = "([0-9a-f]+)"/.exec(readFileSync(require.resolve('tonweb/src/contract/highloadWallet/HighloadWalletContractV3.js'), 'utf8'))![1];
+  const v3Hex = /CODE_HEX = "([0-9a-f]+)"/.exec(
+    readFileSync(require.resolve('tonweb/src/contract/highloadWallet/HighloadWalletContractV3.js'), 'utf8'),
+  )![1];
   codes.set('highload-v3', Cell.fromHex(v3Hex));
   const expect = [
     ['highload-wallet-r1', 'highload wallet v1 r1'],
@@ -97,11 +110,20 @@ test("highload wallets: the table's hashes are those of tonlib's bundled codes a
     const code = codes.get(name)!;
     assert.deepEqual(walletTypeOfCodeHash(code.hash().toString('base64')), { walletType, family: 'highload' }, name);
   }
-  const v1 = detectWallet(codes.get('highload-wallet-r2')!, beginCell().storeUint(3, 32).storeUint(77, 32).storeBuffer(publicKey).endCell());
+  const v1 = detectWallet(
+    codes.get('highload-wallet-r2')!,
+    beginCell().storeUint(3, 32).storeUint(77, 32).storeBuffer(publicKey).endCell(),
+  );
   assert.deepEqual(v1, { walletType: 'highload wallet v1 r2', family: 'highload', seqno: 3, walletId: 77 });
-  const v2 = detectWallet(codes.get('highload-wallet-v2-r2')!, beginCell().storeUint(77, 32).storeUint(0, 64).storeBuffer(publicKey).storeBit(false).endCell());
+  const v2 = detectWallet(
+    codes.get('highload-wallet-v2-r2')!,
+    beginCell().storeUint(77, 32).storeUint(0, 64).storeBuffer(publicKey).storeBit(false).endCell(),
+  );
   assert.deepEqual(v2, { walletType: 'highload wallet v2 r2', family: 'highload', walletId: 77 });
-  const v3 = detectWallet(codes.get('highload-v3')!, beginCell().storeBuffer(publicKey).storeUint(77, 32).storeBit(false).storeBit(false).storeUint(0, 64).storeUint(60, 22).endCell());
+  const v3 = detectWallet(
+    codes.get('highload-v3')!,
+    beginCell().storeBuffer(publicKey).storeUint(77, 32).storeBit(false).storeBit(false).storeUint(0, 64).storeUint(60, 22).endCell(),
+  );
   assert.deepEqual(v3, { walletType: 'highload wallet v3', family: 'highload', walletId: 77 });
 });
 

@@ -13,7 +13,6 @@ import { configError } from '../support/config.js';
 
 const NETWORKS = ['mainnet=http://127.0.0.1:8080', 'testnet=http://127.0.0.1:8081'];
 
-
 test('flags: a mixed deployment (mainnet upstream with two v2 URLs and a v3 URL, testnet local)', () => {
   const config = loadConfig({
     flags: {
@@ -79,9 +78,22 @@ test('the environment (comma-separated name=value) and the file (maps, lists) sa
   );
   const fromFile = loadConfig({ flags: { config: path }, env: {} });
   for (const config of [fromEnv, fromFile]) {
-    assert.deepEqual(config.networks.map((n) => [n.upstream!.healthIntervalMs, n.upstream!.breakerOpenMs]), [[15_000, 4000], [15_000, 4000]]);
     assert.deepEqual(
-      config.networks.map((n) => [n.name, n.backend, n.upstream!.v2.map(String), n.upstream!.v3.length, n.upstream!.apiKey, n.upstream!.cacheMs]),
+      config.networks.map((n) => [n.upstream!.healthIntervalMs, n.upstream!.breakerOpenMs]),
+      [
+        [15_000, 4000],
+        [15_000, 4000],
+      ],
+    );
+    assert.deepEqual(
+      config.networks.map((n) => [
+        n.name,
+        n.backend,
+        n.upstream!.v2.map(String),
+        n.upstream!.v3.length,
+        n.upstream!.apiKey,
+        n.upstream!.cacheMs,
+      ]),
       [
         ['mainnet', 'upstream', ['https://a.example/api/v2'], 0, 'k1', 1000],
         ['testnet', 'upstream', ['https://t.example/api/v2'], 0, 'k2', 0],
@@ -96,24 +108,60 @@ test('bad upstream configuration names the option', () => {
     [{ backend: ['mainnet=remote'] }, /^--backend: mainnet: expected one of local, lite, upstream, got "remote"/],
     [{ backend: ['devnet=upstream'] }, /^--backend: unknown network "devnet"/],
     [{ backend: ['mainnet'] }, /^--backend: expected network=value/],
-    [{ backend: ['mainnet=upstream'] }, /^--upstream-v2: mainnet is an upstream network: give --upstream-v2 mainnet=URL and\/or --upstream-v3 mainnet=URL/],
+    [
+      { backend: ['mainnet=upstream'] },
+      /^--upstream-v2: mainnet is an upstream network: give --upstream-v2 mainnet=URL and\/or --upstream-v3 mainnet=URL/,
+    ],
     [{ upstreamV2: ['mainnet=https://a.example/api/v2'] }, /^--backend: mainnet has upstream options but its backend is local/],
     [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=ftp://a.example'] }, /^--upstream-v2: mainnet: expected an http or https URL/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://user:secret@a.example/api/v2'] }, /^--upstream-v2: mainnet: no credentials in the URL/],
-    [{ backend: ['mainnet=upstream'], upstreamV3: ['mainnet=https://a.example/api/v3?api_key=x'] }, /^--upstream-v3: mainnet: the URL must not have a query/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamRps: ['mainnet=0'] }, /^--upstream-rps: mainnet: expected an integer from 1/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamConcurrency: ['mainnet=many'] }, /^--upstream-concurrency: mainnet: expected an integer/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['mainnet=a', 'mainnet=b'] }, /^--upstream-key: mainnet is given 2 values; one is allowed/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamTimeout: '5' }, /^--upstream-timeout: expected an integer from 100/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamHealthInterval: '0' }, /^--upstream-health-interval: expected an integer from 100/],
-    [{ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamBreakerOpen: '2s' }, /^--upstream-breaker-open: expected an integer from 100/],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://user:secret@a.example/api/v2'] },
+      /^--upstream-v2: mainnet: no credentials in the URL/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV3: ['mainnet=https://a.example/api/v3?api_key=x'] },
+      /^--upstream-v3: mainnet: the URL must not have a query/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamRps: ['mainnet=0'] },
+      /^--upstream-rps: mainnet: expected an integer from 1/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamConcurrency: ['mainnet=many'] },
+      /^--upstream-concurrency: mainnet: expected an integer/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['mainnet=a', 'mainnet=b'] },
+      /^--upstream-key: mainnet is given 2 values; one is allowed/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamTimeout: '5' },
+      /^--upstream-timeout: expected an integer from 100/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamHealthInterval: '0' },
+      /^--upstream-health-interval: expected an integer from 100/,
+    ],
+    [
+      { backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamBreakerOpen: '2s' },
+      /^--upstream-breaker-open: expected an integer from 100/,
+    ],
   ];
   for (const [flags, message] of cases) assert.match(configError(() => load(flags)).message, message, JSON.stringify(flags));
   // A malformed key is reported without being shown; nor is it part of an error about another option.
-  const malformed = configError(() => load({ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['topsecret'] }));
+  const malformed = configError(() =>
+    load({ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['topsecret'] }),
+  );
   assert.match(malformed.message, /^--upstream-key: expected network=key/);
   assert.ok(!malformed.message.includes('topsecret'));
-  const error = configError(() => load({ backend: ['mainnet=upstream'], upstreamV2: ['mainnet=https://a/api/v2'], upstreamKey: ['mainnet=topsecret'], upstreamRps: ['mainnet=x'] }));
+  const error = configError(() =>
+    load({
+      backend: ['mainnet=upstream'],
+      upstreamV2: ['mainnet=https://a/api/v2'],
+      upstreamKey: ['mainnet=topsecret'],
+      upstreamRps: ['mainnet=x'],
+    }),
+  );
   assert.ok(!error.message.includes('topsecret'));
 });
 
@@ -131,7 +179,14 @@ test("docs/upstream.md's example loads: mainnet and testnet fronting toncenter, 
   writeFileSync(path, yaml);
   const config = loadConfig({ flags: { config: path }, env: { TONGATE_UPSTREAM_KEY: 'mainnet=km,testnet=kt' } });
   assert.deepEqual(
-    config.networks.map((n) => [n.name, n.backend, n.upstream!.v2.map(String), n.upstream!.v3.map(String), n.upstream!.apiKey, n.upstream!.rps]),
+    config.networks.map((n) => [
+      n.name,
+      n.backend,
+      n.upstream!.v2.map(String),
+      n.upstream!.v3.map(String),
+      n.upstream!.apiKey,
+      n.upstream!.rps,
+    ]),
     [
       ['mainnet', 'upstream', ['https://toncenter.com/api/v2', 'http://10.0.0.5:8081/api/v2'], ['https://toncenter.com/api/v3'], 'km', 25],
       ['testnet', 'upstream', ['https://testnet.toncenter.com/api/v2'], ['https://testnet.toncenter.com/api/v3'], 'kt', 10],

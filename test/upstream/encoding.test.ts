@@ -40,8 +40,14 @@ async function startCompressingFront(flags: Record<string, unknown>): Promise<Fr
 }
 
 /** A raw client (undici's request does not decode): the bytes and headers as tongate sent them. */
-async function raw(f: Front, path: string, acceptEncoding?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
-  const { statusCode, headers, body } = await request(f.front.url('mainnet') + path, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+async function raw(
+  f: Front,
+  path: string,
+  acceptEncoding?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
+  const { statusCode, headers, body } = await request(f.front.url('mainnet') + path, {
+    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+  });
   return { status: statusCode, headers, bytes: Buffer.from(await body.arrayBuffer()) };
 }
 
@@ -106,7 +112,8 @@ test('clients that decode read the encoded answers: fetch, and TonClient (axios)
 
 test('the cache and single flight keep answers per codings asked: a gzip answer never reaches a client that asked for none', async () => {
   const proxy = front.proxies.mainnet[0];
-  const calls = (coding: string) => proxy.recorded.filter((r) => r.path === '/api/v2/getMasterchainInfo' && r.headers['accept-encoding'] === coding).length;
+  const calls = (coding: string) =>
+    proxy.recorded.filter((r) => r.path === '/api/v2/getMasterchainInfo' && r.headers['accept-encoding'] === coding).length;
   const identityBefore = calls('identity'); // the health check at start asked for none
   const gzipFirst = await raw(front, '/api/v2/getMasterchainInfo', 'gzip');
   const gzipSecond = await raw(front, '/api/v2/getMasterchainInfo', 'gzip');
@@ -122,7 +129,10 @@ test('the cache and single flight keep answers per codings asked: a gzip answer 
 
   // Single flight: the upstream holds the calls until the others joined; one call per codings asked.
   const path = `/api/v2/getAddressState?address=${faucet}`;
-  const before = { gzip: proxy.recorded.filter((r) => r.path === path && r.headers['accept-encoding'] === 'gzip').length, identity: proxy.recorded.filter((r) => r.path === path && r.headers['accept-encoding'] === 'identity').length };
+  const before = {
+    gzip: proxy.recorded.filter((r) => r.path === path && r.headers['accept-encoding'] === 'gzip').length,
+    identity: proxy.recorded.filter((r) => r.path === path && r.headers['accept-encoding'] === 'identity').length,
+  };
   const coalescedBefore = await coalesced();
   proxy.inject('hold', Infinity, /getAddressState/);
   const pending = [...Array.from({ length: 3 }, () => raw(front, path, 'gzip')), ...Array.from({ length: 3 }, () => raw(front, path))];
@@ -140,7 +150,9 @@ test('the cache and single flight keep answers per codings asked: a gzip answer 
 });
 
 async function coalesced(): Promise<number> {
-  const metrics = await (await fetch(`${front.front.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  const metrics = await (
+    await fetch(`${front.front.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).text();
   const match = /tongate_upstream_shared_answers_total\{network="mainnet",how="coalesced"\} (\d+)/.exec(metrics);
   return match ? Number(match[1]) : 0;
 }

@@ -38,7 +38,12 @@ async function withFront(urls: number, run: (f: Front) => Promise<void>, timeout
   }
 }
 
-async function call(f: Front, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers; ms: number }> {
+async function call(
+  f: Front,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any; headers: Headers; ms: number }> {
   const started = Date.now();
   const response = await fetch(f.front.url('mainnet') + path, {
     method,
@@ -64,15 +69,19 @@ for (const fault of ['reset', 'reset-mid-body', '500', 'not-json', 'hang', '429'
   // After a hang the second try has only the rest of the time: more of it, for a loaded machine.
   const timeoutMs = fault === 'hang' ? 2 * TIMEOUT_MS : TIMEOUT_MS;
   test(`a read that meets "${fault}" once is sent again${urls > 1 ? ' (to the other URL)' : ''} and answered`, async () => {
-    await withFront(urls, async (f) => {
-      f.proxies.mainnet[0].inject(fault, 1, /getAddressBalance/);
-      const answer = await read(f);
-      assert.equal(answer.status, 200, JSON.stringify(answer.json));
-      assert.equal(answer.json.ok, true);
-      const attempts = f.proxies.mainnet.map((p) => p.count(/getAddressBalance/));
-      assert.deepEqual(attempts, urls === 1 ? [2] : [1, 1], 'one failed attempt, one answered');
-      assert.ok(answer.ms < timeoutMs + SLACK_MS, `answered in ${answer.ms} ms`);
-    }, timeoutMs);
+    await withFront(
+      urls,
+      async (f) => {
+        f.proxies.mainnet[0].inject(fault, 1, /getAddressBalance/);
+        const answer = await read(f);
+        assert.equal(answer.status, 200, JSON.stringify(answer.json));
+        assert.equal(answer.json.ok, true);
+        const attempts = f.proxies.mainnet.map((p) => p.count(/getAddressBalance/));
+        assert.deepEqual(attempts, urls === 1 ? [2] : [1, 1], 'one failed attempt, one answered');
+        assert.ok(answer.ms < timeoutMs + SLACK_MS, `answered in ${answer.ms} ms`);
+      },
+      timeoutMs,
+    );
   });
 }
 
@@ -174,7 +183,15 @@ test('failover: reads keep being answered while one of two upstreams is killed; 
     const health = await fetch(`${f.front.url('mainnet')}/healthcheck`);
     const report = (await health.json()) as any;
     assert.equal(health.status, 200, 'v2 and v3 each still have an upstream');
-    assert.deepEqual(report.upstreams.map((u: any) => [u.version, u.state]), [['v2', 'down'], ['v2', 'up'], ['v3', 'down'], ['v3', 'up']]);
+    assert.deepEqual(
+      report.upstreams.map((u: any) => [u.version, u.state]),
+      [
+        ['v2', 'down'],
+        ['v2', 'up'],
+        ['v3', 'down'],
+        ['v3', 'up'],
+      ],
+    );
     assert.match(report.upstreams[0].error, /unreachable/);
     await second.down();
     await f.network('mainnet').checkAll();

@@ -35,7 +35,11 @@ interface Call {
   body?: unknown;
 }
 
-async function send(base: string, call: Call, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+async function send(
+  base: string,
+  call: Call,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
   const response = await fetch(base + call.path, {
     method: call.method,
     headers: call.body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -59,7 +63,11 @@ test('v2 (GET, POST, JSON-RPC) and v3 answers, errors included, arrive byte for 
     { method: 'POST', path: '/api/v2/runGetMethod', body: { address: faucet, method: 'seqno', stack: [] } },
     { method: 'POST', path: '/api/v2/sendBoc', body: { boc: 'not base64 at all' } },
     { method: 'POST', path: '/api/v2/jsonRPC', body: { jsonrpc: '2.0', id: 7, method: 'getAddressBalance', params: { address: faucet } } },
-    { method: 'POST', path: '/api/v2/jsonRPC', body: { jsonrpc: '2.0', id: 8, method: 'runGetMethod', params: { address: faucet, method: 'seqno', stack: [] } } },
+    {
+      method: 'POST',
+      path: '/api/v2/jsonRPC',
+      body: { jsonrpc: '2.0', id: 8, method: 'runGetMethod', params: { address: faucet, method: 'seqno', stack: [] } },
+    },
     { method: 'POST', path: '/api/v2/jsonRPC', body: { jsonrpc: '2.0', id: 9, method: 'nope', params: {} } },
     { method: 'GET', path: '/api/v3/blocks?workchain=-1&limit=3&sort=desc' },
     { method: 'GET', path: `/api/v3/transactions?account=${funded.toRawString()}&limit=5` },
@@ -86,7 +94,10 @@ test('v2 (GET, POST, JSON-RPC) and v3 answers, errors included, arrive byte for 
     assert.equal(forwarded.length, 1, `${call.method} ${call.path}: one upstream request`);
     const seen = forwarded[0];
     assert.equal(viaFront.status, seen.status, `${call.path}: status passed as is`);
-    assert.ok(viaFront.bytes.equals(seen.responseBody!), `${call.path}: body byte for byte\nfront:    ${viaFront.bytes}\nupstream: ${seen.responseBody}`);
+    assert.ok(
+      viaFront.bytes.equals(seen.responseBody!),
+      `${call.path}: body byte for byte\nfront:    ${viaFront.bytes}\nupstream: ${seen.responseBody}`,
+    );
     // The same request straight to the upstream: the same answer (but for @extra, which is per request).
     const direct = await send(pair.upstream.url('mainnet'), call);
     assert.equal(direct.status, viaFront.status, call.path);
@@ -100,7 +111,11 @@ test('v2 (GET, POST, JSON-RPC) and v3 answers, errors included, arrive byte for 
 test("the client's key (header or api_key in the query, any spelling) is never forwarded", async () => {
   const proxy = pair.proxies.mainnet[0];
   const before = proxy.recorded.length;
-  const answer = await send(pair.front.url('mainnet'), { method: 'GET', path: `/api/v2/getAddressBalance?address=${faucet}&api_key=client-secret&api%5Fkey=client-secret2` }, { 'x-api-key': 'client-secret3' });
+  const answer = await send(
+    pair.front.url('mainnet'),
+    { method: 'GET', path: `/api/v2/getAddressBalance?address=${faucet}&api_key=client-secret&api%5Fkey=client-secret2` },
+    { 'x-api-key': 'client-secret3' },
+  );
   assert.equal(answer.status, 200);
   const seen = proxy.recorded.slice(before).find((r) => r.path.includes('getAddressBalance'))!;
   assert.equal(seen.path, `/api/v2/getAddressBalance?address=${faucet}`);
@@ -111,7 +126,11 @@ test("the client's key (header or api_key in the query, any spelling) is never f
 test('a block-bound read is kept (no second upstream call) and a transaction by hash too; identical reads in flight are coalesced', async () => {
   const proxy = pair.proxies.mainnet[0];
   const base = pair.front.url('mainnet');
-  for (const path of ['/api/v2/getMasterchainInfo', '/api/v3/masterchainInfo', `/api/v3/transactions?hash=${encodeURIComponent(txHashB64)}`]) {
+  for (const path of [
+    '/api/v2/getMasterchainInfo',
+    '/api/v3/masterchainInfo',
+    `/api/v3/transactions?hash=${encodeURIComponent(txHashB64)}`,
+  ]) {
     const first = await send(base, { method: 'GET', path });
     assert.equal(first.status, 200, `${path}: ${first.bytes}`);
     const before = proxy.count(/./);
@@ -126,8 +145,11 @@ test('a block-bound read is kept (no second upstream call) and a transaction by 
   const coalescedBefore = await coalesced('testnet');
   testnetProxy.inject('hold', Infinity, /getAddressInformation/);
   const address = encodeURIComponent(pair.upstream.chain('testnet').faucets()[0].address.toString());
-  const pending = Array.from({ length: 50 }, () => send(pair.front.url('testnet'), { method: 'GET', path: `/api/v2/getAddressInformation?address=${address}` }));
-  for (let i = 0; i < 500 && (await coalesced('testnet')) < coalescedBefore + 49; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const pending = Array.from({ length: 50 }, () =>
+    send(pair.front.url('testnet'), { method: 'GET', path: `/api/v2/getAddressInformation?address=${address}` }),
+  );
+  for (let i = 0; i < 500 && (await coalesced('testnet')) < coalescedBefore + 49; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   testnetProxy.release();
   const answers = await Promise.all(pending);
   assert.ok(answers.every((a) => a.status === 200 && a.bytes.equals(answers[0].bytes)));
@@ -138,7 +160,10 @@ test('a block-bound read is kept (no second upstream call) and a transaction by 
 test('100 concurrent identical getMasterchainInfo (cache off) make exactly one upstream call; health checks are counted apart', async () => {
   // A front of its own: cache off, and health checks only at start (--upstream-health-interval), so none can
   // land in the window; the ones it made are still subtracted, as the bench does.
-  const front = await startFront(pair.upstream, { networks: ['testnet'], flags: { upstreamCache: ['testnet=0'], upstreamHealthInterval: '3600000', adminToken: ADMIN_TOKEN } });
+  const front = await startFront(pair.upstream, {
+    networks: ['testnet'],
+    flags: { upstreamCache: ['testnet=0'], upstreamHealthInterval: '3600000', adminToken: ADMIN_TOKEN },
+  });
   try {
     const proxy = front.proxies.testnet[0];
     const base = front.front.url('testnet');
@@ -148,10 +173,14 @@ test('100 concurrent identical getMasterchainInfo (cache off) make exactly one u
     // The upstream holds the first call until the 99 others have joined it: they arrive while it is in flight.
     proxy.inject('hold', Infinity, /getMasterchainInfo/);
     const pending = Array.from({ length: 100 }, () => send(base, { method: 'GET', path: '/api/v2/getMasterchainInfo' }));
-    for (let i = 0; i < 500 && (await coalesced('testnet', base)) < coalescedBefore + 99; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && (await coalesced('testnet', base)) < coalescedBefore + 99; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     proxy.release();
     const answers = await Promise.all(pending);
-    assert.ok(answers.every((a) => a.status === 200 && a.bytes.equals(answers[0].bytes)), 'one answer, the same bytes for all');
+    assert.ok(
+      answers.every((a) => a.status === 200 && a.bytes.equals(answers[0].bytes)),
+      'one answer, the same bytes for all',
+    );
     const checks = (await healthChecks(base)) - checksBefore;
     assert.equal(checks, 0);
     assert.equal(calls() - callsBefore - checks, 1, '100 identical concurrent reads: one upstream call');
@@ -163,7 +192,10 @@ test('100 concurrent identical getMasterchainInfo (cache off) make exactly one u
 
 async function healthChecks(base: string): Promise<number> {
   const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-  return [...metrics.matchAll(/tongate_upstream_health_checks_total\{network="testnet",upstream="[^"]*\/api\/v2"\} (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  return [...metrics.matchAll(/tongate_upstream_health_checks_total\{network="testnet",upstream="[^"]*\/api\/v2"\} (\d+)/g)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  );
 }
 
 async function coalesced(network: string, base = pair.front.url(network)): Promise<number> {
@@ -184,15 +216,22 @@ test('/healthcheck reports each upstream; devnet/fund is not offered; the upstre
       ['v3', `${pair.proxies.mainnet[0].origin}/api/v3`, 'up', 'closed'],
     ],
   );
-  const fund = await fetch(`${pair.front.url('mainnet')}/devnet/fund`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{}' });
+  const fund = await fetch(`${pair.front.url('mainnet')}/devnet/fund`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: '{}',
+  });
   assert.equal(fund.status, 404);
-  const metrics = await (await fetch(`${pair.front.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  const metrics = await (
+    await fetch(`${pair.front.url('mainnet')}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).text();
   assert.match(metrics, /tongate_upstream_responses_total\{network="mainnet",upstream="[^"]+\/api\/v2",status="200"\} \d+/);
   assert.match(metrics, /tongate_upstream_request_duration_seconds_bucket\{le="0.005",network="mainnet"/);
   assert.match(metrics, /tongate_upstream_shared_answers_total\{network="mainnet",how="cached"\} [1-9]/);
   assert.match(metrics, /tongate_upstream_shared_answers_total\{network="testnet",how="coalesced"\} [1-9]/);
   assert.match(metrics, /tongate_upstream_breaker_state\{network="mainnet",upstream="[^"]+"\} 0/);
-  for (const text of [pair.front.banner, JSON.stringify(report), metrics]) assert.ok(!text.includes(UPSTREAM_KEY), 'the upstream key is not shown');
+  for (const text of [pair.front.banner, JSON.stringify(report), metrics])
+    assert.ok(!text.includes(UPSTREAM_KEY), 'the upstream key is not shown');
 });
 
 test('a version without an upstream answers 404 in its own shape', async () => {
@@ -211,7 +250,11 @@ test('a version without an upstream answers 404 in its own shape', async () => {
 test("toncenter's streaming endpoints are not passed through yet: 404, never sent upstream", async () => {
   const proxy = pair.proxies.mainnet[0];
   const before = proxy.count(/streaming/);
-  const sse = await fetch(`${pair.front.url('mainnet')}/api/streaming/v2/sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ types: ['transactions'], addresses: [faucet] }) });
+  const sse = await fetch(`${pair.front.url('mainnet')}/api/streaming/v2/sse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ types: ['transactions'], addresses: [faucet] }),
+  });
   assert.equal(sse.status, 404);
   await sse.arrayBuffer();
   const ws = await fetch(`${pair.front.url('mainnet')}/api/streaming/v2/ws`);
@@ -223,8 +266,12 @@ test("toncenter's streaming endpoints are not passed through yet: 404, never sen
 test('request bodies keep the local bounds: over --body-limit 413, nested or numerous past the JSON limits 400, never forwarded', async () => {
   const proxy = pair.proxies.mainnet[0];
   const before = proxy.count(/runGetMethod|jsonRPC/);
-  const post = (path: string, body: string) => fetch(pair.front.url('mainnet') + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  const huge = await post('/api/v2/runGetMethod', JSON.stringify({ address: faucet, method: 'seqno', stack: [['num', 'x'.repeat(2_000_000)]] }));
+  const post = (path: string, body: string) =>
+    fetch(pair.front.url('mainnet') + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const huge = await post(
+    '/api/v2/runGetMethod',
+    JSON.stringify({ address: faucet, method: 'seqno', stack: [['num', 'x'.repeat(2_000_000)]] }),
+  );
   assert.equal(huge.status, 413);
   assert.deepEqual(await huge.json(), { ok: false, error: 'request body is too large', code: 413 });
   const deep = await post('/api/v2/jsonRPC', '['.repeat(600) + ']'.repeat(600));

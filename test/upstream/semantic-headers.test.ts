@@ -56,7 +56,8 @@ test("X-No-Address-Book, X-No-Metadata, X-Actions-Version reach the upstream as 
   assert.equal(headers['x-no-metadata'], '1');
   assert.equal(headers['x-actions-version'], 'v1');
   assert.equal(headers['x-api-key'], UPSTREAM_KEY, "tongate's key, not the client's");
-  for (const name of ['x-timeout', 'x-debug-request', 'cookie', 'x-forwarded-for']) assert.equal(headers[name], undefined, `${name} is not forwarded`);
+  for (const name of ['x-timeout', 'x-debug-request', 'cookie', 'x-forwarded-for'])
+    assert.equal(headers[name], undefined, `${name} is not forwarded`);
   assert.ok(!JSON.stringify(headers).includes('client-secret'), JSON.stringify(headers));
 
   // v2 (toncenter's ton-http-api) reads none of them: not forwarded, and not part of v2's key.
@@ -99,13 +100,20 @@ test('single flight (cache off): concurrent reads differing only in X-No-Metadat
     ...Array.from({ length: 3 }, () => get('testnet', path)),
     ...Array.from({ length: 3 }, () => get('testnet', path, { 'X-No-Metadata': 'true' })),
   ];
-  for (let i = 0; i < 500 && (calls() < callsBefore + 2 || (await coalesced('testnet')) < coalescedBefore + 4); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 500 && (calls() < callsBefore + 2 || (await coalesced('testnet')) < coalescedBefore + 4); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   proxy.release();
   const answers = await Promise.all(pending);
-  assert.ok(answers.every((a) => a.status === 200), answers.map((a) => a.text).join('\n'));
+  assert.ok(
+    answers.every((a) => a.status === 200),
+    answers.map((a) => a.text).join('\n'),
+  );
   assert.equal(calls() - callsBefore, 2, 'one upstream call per header value');
   assert.equal((await coalesced('testnet')) - coalescedBefore, 4);
-  const sent = proxy.recorded.filter((r) => r.path === path).slice(-2).map((r) => r.headers['x-no-metadata']);
+  const sent = proxy.recorded
+    .filter((r) => r.path === path)
+    .slice(-2)
+    .map((r) => r.headers['x-no-metadata']);
   assert.deepEqual(sent.sort(), ['true', undefined].sort());
 });
 

@@ -18,7 +18,8 @@ import { acceptedCodings, contentCoding, decoded } from '../../src/upstream/enco
 import { gzipSync, brotliCompressSync, deflateRawSync } from 'node:zlib';
 
 test('reads and writes: sendBoc*, v3 message and unknown methods are never reads; what changes per block is kept per block', () => {
-  for (const method of ['sendBoc', 'sendBocReturnHash', 'sendBocReturnHashNoError', 'sendQuery', 'somethingNew']) assert.deepEqual(v2Policy(method, {}), { read: false }, method);
+  for (const method of ['sendBoc', 'sendBocReturnHash', 'sendBocReturnHashNoError', 'sendQuery', 'somethingNew'])
+    assert.deepEqual(v2Policy(method, {}), { read: false }, method);
   assert.deepEqual(v2Policy('getMasterchainInfo', {}), { read: true, keep: 'block' });
   assert.deepEqual(v2Policy('getConfigParam', { config_id: 1 }), { read: true, keep: 'block' });
   assert.deepEqual(v2Policy('getConfigParam', { config_id: 1, seqno: 5 }), { read: true, keep: 'final' });
@@ -127,13 +128,30 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
 test('decoding what tongate must read: a start cut short, raw deflate, never more than asked, and bytes that are not their coding', () => {
   const json = Buffer.from(JSON.stringify({ ok: true, result: 'x'.repeat(100_000) }));
   const gzip = gzipSync(json);
-  assert.equal(decoded(gzip.subarray(0, 40), 'gzip', 1 << 20, true)?.toString('utf8', 0, 6), '{"ok":', 'the first bytes of a body cut short');
+  assert.equal(
+    decoded(gzip.subarray(0, 40), 'gzip', 1 << 20, true)?.toString('utf8', 0, 6),
+    '{"ok":',
+    'the first bytes of a body cut short',
+  );
   assert.equal(decoded(gzip.subarray(0, 40), 'gzip', 1 << 20), undefined, 'a cut body is refused unless partial');
   assert.ok(decoded(brotliCompressSync(json), 'br', 1 << 20)!.equals(json));
   assert.ok(decoded(deflateRawSync(json), 'deflate', 1 << 20)!.equals(json), 'raw deflate, as some servers send it');
   assert.equal(decoded(gzip, 'gzip', 1000), undefined, 'more than maxBytes once decoded');
   assert.equal(decoded(Buffer.from('<html>502</html>'), 'gzip', 1 << 20, true), undefined, 'not gzip at all');
   assert.ok(decoded(json, '', 10)!.equals(json), 'no coding: the bytes as they are');
-  assert.deepEqual([contentCoding(undefined), contentCoding('GZIP'), contentCoding('x-gzip'), contentCoding('identity'), contentCoding('zstd'), contentCoding('gzip, br')], ['', 'gzip', 'gzip', '', undefined, undefined]);
-  assert.deepEqual([acceptedCodings(['gzip', 'br;q=0.1']), acceptedCodings('identity'), acceptedCodings('br;q=0.0, gzip;q=abc, deflate')], ['br, gzip', 'identity', 'deflate']);
+  assert.deepEqual(
+    [
+      contentCoding(undefined),
+      contentCoding('GZIP'),
+      contentCoding('x-gzip'),
+      contentCoding('identity'),
+      contentCoding('zstd'),
+      contentCoding('gzip, br'),
+    ],
+    ['', 'gzip', 'gzip', '', undefined, undefined],
+  );
+  assert.deepEqual(
+    [acceptedCodings(['gzip', 'br;q=0.1']), acceptedCodings('identity'), acceptedCodings('br;q=0.0, gzip;q=abc, deflate')],
+    ['br, gzip', 'identity', 'deflate'],
+  );
 });

@@ -36,7 +36,11 @@ test('without a total: no ETA; a bar is drawn only on the stream given', () => {
   const { log } = recorder();
   const written: string[] = [];
   const progress = new ProgressReporter({
-    job: 'back-fill', unit: 'blocks', log, clock, bar: { write: (s: string) => written.push(s) },
+    job: 'back-fill',
+    unit: 'blocks',
+    log,
+    clock,
+    bar: { write: (s: string) => written.push(s) },
   });
   clock.advance(2000);
   progress.advance(10);

@@ -77,7 +77,8 @@ export class KeyHashMemo {
  * length (and never more than 8), so a short imported key is not disclosed by its own display.
  */
 export function displayPrefix(raw: string): string {
-  const n = raw.startsWith(GENERATED_KEY_PREFIX) && raw.length > 40 ? GENERATED_KEY_PREFIX.length + 5 : Math.min(8, Math.floor(raw.length / 4));
+  const n =
+    raw.startsWith(GENERATED_KEY_PREFIX) && raw.length > 40 ? GENERATED_KEY_PREFIX.length + 5 : Math.min(8, Math.floor(raw.length / 4));
   return raw.slice(0, n) + '…';
 }
 

@@ -138,8 +138,20 @@ export function keyRecordFromRow(r: RecordRow): KeyRecord {
   };
 }
 
-export function accountFromRow(r: { name: string; network: string; rps: number | string; updated_at: number | string; stream_connections?: number | string | null }): AccountLimit {
-  return { name: r.name, network: r.network, rps: Number(r.rps), updatedAt: Number(r.updated_at), ...streamCap(r.stream_connections ?? null) };
+export function accountFromRow(r: {
+  name: string;
+  network: string;
+  rps: number | string;
+  updated_at: number | string;
+  stream_connections?: number | string | null;
+}): AccountLimit {
+  return {
+    name: r.name,
+    network: r.network,
+    rps: Number(r.rps),
+    updatedAt: Number(r.updated_at),
+    ...streamCap(r.stream_connections ?? null),
+  };
 }
 
 /** The stream cap as operators see it: written only when set, so keys and accounts without one read as before. */

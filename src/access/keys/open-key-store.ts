@@ -11,7 +11,8 @@ export async function openKeyStore(
   onError?: (error: Error) => void,
 ): Promise<KeyStore> {
   if (options.databaseUrl) return PostgresKeyStore.open({ url: options.databaseUrl, schema: options.databaseSchema, onError });
-  if (!options.ephemeral && !options.dataDir) throw new Error('dataDir: required for the embedded key store (or set ephemeral, or databaseUrl)');
+  if (!options.ephemeral && !options.dataDir)
+    throw new Error('dataDir: required for the embedded key store (or set ephemeral, or databaseUrl)');
   return SqliteKeyStore.open(options.ephemeral ? undefined : options.dataDir);
 }
 

@@ -86,7 +86,18 @@ export class PostgresKeyStore implements KeyStore {
       const rows = await this.write<KeyRow>(
         `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, stream_connections, revoked_at, revision)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11) RETURNING ${KEY_COLUMNS}`,
-        [key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, key.streamConnections ?? null],
+        [
+          key.id,
+          key.hash,
+          key.display,
+          key.network,
+          key.rps,
+          key.account,
+          key.label,
+          key.expiresAt,
+          key.createdAt,
+          key.streamConnections ?? null,
+        ],
       );
       return keyInfoFromRow(rows[0]);
     } catch (error) {
@@ -144,7 +155,9 @@ export class PostgresKeyStore implements KeyStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query<{ revision: string }>('UPDATE tongate_meta SET revision = revision + 1 WHERE id = 1 RETURNING revision');
+      const { rows } = await client.query<{ revision: string }>(
+        'UPDATE tongate_meta SET revision = revision + 1 WHERE id = 1 RETURNING revision',
+      );
       const result = await client.query<R>(sql, [...values, rows[0].revision]);
       await client.query('COMMIT');
       return result.rows;

@@ -86,7 +86,19 @@ export class SqliteKeyStore implements KeyStore {
           `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision, stream_connections)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
         )
-        .run(key.id, key.hash, key.display, key.network, key.rps, key.account, key.label, key.expiresAt, key.createdAt, revision, key.streamConnections ?? null);
+        .run(
+          key.id,
+          key.hash,
+          key.display,
+          key.network,
+          key.rps,
+          key.account,
+          key.label,
+          key.expiresAt,
+          key.createdAt,
+          revision,
+          key.streamConnections ?? null,
+        );
     });
     try {
       insert.immediate();
@@ -108,7 +120,9 @@ export class SqliteKeyStore implements KeyStore {
 
   revokeKey(id: string, at: number): { info: KeyInfo; hash: string } | null {
     const revoke = this.db.transaction(() => {
-      const row = this.db.prepare<[string], { hash: string; revoked_at: number | null }>('SELECT hash, revoked_at FROM tongate_api_keys WHERE id = ?').get(id);
+      const row = this.db
+        .prepare<[string], { hash: string; revoked_at: number | null }>('SELECT hash, revoked_at FROM tongate_api_keys WHERE id = ?')
+        .get(id);
       if (row === undefined) return null;
       if (row.revoked_at === null) {
         const revision = this.stmt.bump.get()!.revision;
@@ -121,22 +135,26 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   setAccountLimit(limit: AccountLimit): AccountLimit {
-    this.db.transaction(() => {
-      const revision = this.stmt.bump.get()!.revision;
-      this.db
-        .prepare(
-          `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision, stream_connections) VALUES (?, ?, ?, ?, ?, ?)
+    this.db
+      .transaction(() => {
+        const revision = this.stmt.bump.get()!.revision;
+        this.db
+          .prepare(
+            `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision, stream_connections) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
              stream_connections = excluded.stream_connections`,
-        )
-        .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections ?? null);
-    }).immediate();
+          )
+          .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections ?? null);
+      })
+      .immediate();
     return { ...limit };
   }
 
   listAccountLimits(): AccountLimit[] {
     return this.db
-      .prepare<[], { name: string; network: string; rps: number; updated_at: number; stream_connections: number | null }>(`SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`)
+      .prepare<[], { name: string; network: string; rps: number; updated_at: number; stream_connections: number | null }>(
+        `SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`,
+      )
       .all()
       .map(accountFromRow);
   }

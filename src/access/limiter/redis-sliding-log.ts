@@ -190,7 +190,12 @@ export class RedisSlidingLog {
       const items = batch.items;
       if (reply !== undefined) {
         for (let i = 0; i < items.length; i++) {
-          items[i].resolve({ allowed: reply[3 * i] === 1, limit: items[i].limit, remaining: Number(reply[3 * i + 1]), resetMs: Number(reply[3 * i + 2]) / 1000 });
+          items[i].resolve({
+            allowed: reply[3 * i] === 1,
+            limit: items[i].limit,
+            remaining: Number(reply[3 * i + 1]),
+            resetMs: Number(reply[3 * i + 2]) / 1000,
+          });
         }
       } else {
         for (const p of items) p.reject(error);

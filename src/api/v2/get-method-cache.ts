@@ -25,7 +25,13 @@ interface ChainCache {
 const caches = new WeakMap<Chain, ChainCache>();
 
 /** Runs a get-method as of masterchain block `seqno` (default: the last one), reusing an earlier identical run. */
-export async function runGetMethodAt(chain: Chain, address: Address, method: string | number, stack: TupleItem[], seqno?: number): Promise<GetMethodResult> {
+export async function runGetMethodAt(
+  chain: Chain,
+  address: Address,
+  method: string | number,
+  stack: TupleItem[],
+  seqno?: number,
+): Promise<GetMethodResult> {
   // Pin the block first, so the result and its key name the same block even if another is sealed meanwhile.
   const at = seqno ?? chain.masterchainInfo().last.id.seqno;
   if (stack.length > 0) return chain.runGetMethod(address, method, stack, at);

@@ -24,7 +24,8 @@ const TYPES: Record<ParamSpec['type'], object> = {
 };
 
 /** JSON has no bigint: bounds and defaults given as bigints are written as numbers or strings. */
-const plain = (value: unknown) => (typeof value === 'bigint' ? (Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()) : value);
+const plain = (value: unknown) =>
+  typeof value === 'bigint' ? (Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()) : value;
 
 function schemaOf(spec: ParamSpec): object {
   const base = TYPES[spec.type];
@@ -43,9 +44,15 @@ export function v2OpenApi(methods: AnyV2Method[], version: string): object {
   const paths: Record<string, object> = {};
   for (const method of methods) {
     const operations: Record<string, Record<string, unknown>> = {};
-    const text = { ...(method.summary ? { summary: method.summary } : {}), ...(method.description ? { description: method.description } : {}) };
+    const text = {
+      ...(method.summary ? { summary: method.summary } : {}),
+      ...(method.description ? { description: method.description } : {}),
+    };
     const params = Object.entries(method.params as Record<string, ParamSpec>);
-    const responses = { '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } }, default: { $ref: '#/components/responses/Error' } };
+    const responses = {
+      '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } },
+      default: { $ref: '#/components/responses/Error' },
+    };
     if (method.verbs.includes('GET')) {
       operations.get = {
         operationId: `${method.name}_get`,
@@ -74,7 +81,10 @@ export function v2OpenApi(methods: AnyV2Method[], version: string): object {
               schema: {
                 type: 'object',
                 properties: Object.fromEntries(
-                  params.map(([name, spec]) => [name, { ...schemaOf(spec), ...(spec.description ? { description: spec.description } : {}) }]),
+                  params.map(([name, spec]) => [
+                    name,
+                    { ...schemaOf(spec), ...(spec.description ? { description: spec.description } : {}) },
+                  ]),
                 ),
                 required: params.filter(([, spec]) => spec.required).map(([name]) => name),
               },
@@ -88,7 +98,10 @@ export function v2OpenApi(methods: AnyV2Method[], version: string): object {
     // An alias is the same operation under another path; operation ids must stay unique in a document.
     for (const alias of method.aliases ?? []) {
       paths[`/api/v2/${alias}`] = Object.fromEntries(
-        Object.entries(operations).map(([verb, op]) => [verb, { ...op, operationId: `${alias}_${verb}`, description: `Alias of ${method.name}.` }]),
+        Object.entries(operations).map(([verb, op]) => [
+          verb,
+          { ...op, operationId: `${alias}_${verb}`, description: `Alias of ${method.name}.` },
+        ]),
       );
     }
   }
@@ -114,12 +127,19 @@ export function v2OpenApi(methods: AnyV2Method[], version: string): object {
           },
         },
       },
-      responses: { '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } }, default: { $ref: '#/components/responses/Error' } },
+      responses: {
+        '200': { description: 'ok', content: { 'application/json': { schema: ENVELOPE } } },
+        default: { $ref: '#/components/responses/Error' },
+      },
     },
   };
   return {
     openapi: '3.0.3',
-    info: { title: 'tongate: toncenter-compatible API v2', version, description: 'API key: header X-API-Key or query api_key. Without a key: 1 request per second.' },
+    info: {
+      title: 'tongate: toncenter-compatible API v2',
+      version,
+      description: 'API key: header X-API-Key or query api_key. Without a key: 1 request per second.',
+    },
     security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }, {}],
     paths,
     components: {
@@ -128,10 +148,23 @@ export function v2OpenApi(methods: AnyV2Method[], version: string): object {
         APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
       },
       schemas: {
-        Envelope: { type: 'object', required: ['ok', 'result'], properties: { ok: { type: 'boolean' }, result: {}, '@extra': { type: 'string' } } },
-        Error: { type: 'object', required: ['ok', 'error', 'code'], properties: { ok: { type: 'boolean' }, error: { type: 'string' }, code: { type: 'integer' } } },
+        Envelope: {
+          type: 'object',
+          required: ['ok', 'result'],
+          properties: { ok: { type: 'boolean' }, result: {}, '@extra': { type: 'string' } },
+        },
+        Error: {
+          type: 'object',
+          required: ['ok', 'error', 'code'],
+          properties: { ok: { type: 'boolean' }, error: { type: 'string' }, code: { type: 'integer' } },
+        },
       },
-      responses: { Error: { description: 'error; the HTTP status equals code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+      responses: {
+        Error: {
+          description: 'error; the HTTP status equals code',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
     },
   };
 }

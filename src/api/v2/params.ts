@@ -76,7 +76,11 @@ type ValueOf<S extends ParamSpec> = S['type'] extends 'int'
 
 /** The parsed parameters: required ones (or with a default) are always present. */
 export type ParsedParams<S extends ParamSpecs> = {
-  [K in keyof S]: S[K]['required'] extends true ? ValueOf<S[K]> : S[K] extends { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
+  [K in keyof S]: S[K]['required'] extends true
+    ? ValueOf<S[K]>
+    : S[K] extends { default: unknown }
+      ? ValueOf<S[K]>
+      : ValueOf<S[K]> | undefined;
 };
 
 const INT = /^-?\d+$/;
@@ -170,7 +174,8 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown, budget: BocBudget
     }
     case 'method': {
       if (typeof raw === 'number') {
-        if (!Number.isSafeInteger(raw) || raw < -2147483648 || raw > 2147483647) throw badParameter(name, `method id out of the int32 range: ${raw}`);
+        if (!Number.isSafeInteger(raw) || raw < -2147483648 || raw > 2147483647)
+          throw badParameter(name, `method id out of the int32 range: ${raw}`);
         return raw;
       }
       if (typeof raw !== 'string') throw badParameter(name, `expected a get-method name or numeric id, got ${show(raw)}`);

@@ -140,7 +140,8 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
       return integer(name, text, -(2n ** 63n), 2n ** 63n - 1n);
     case 'utime': {
       const value = Number(text);
-      if (text === '' || !Number.isFinite(value) || value < 0 || value >= 2 ** 32) throw badParameter(name, `expected a unix time, got '${showInput(text)}'`);
+      if (text === '' || !Number.isFinite(value) || value < 0 || value >= 2 ** 32)
+        throw badParameter(name, `expected a unix time, got '${showInput(text)}'`);
       return Math.trunc(value);
     }
     case 'bool': {
@@ -173,7 +174,8 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
       if (text !== 'in' && text !== 'out') throw new ApiError(422, `${name} should be one of: in, out (got '${showInput(text)}')`);
       return text;
     case 'direction|both':
-      if (text !== 'in' && text !== 'out' && text !== 'both') throw new ApiError(422, `${name} should be one of: in, out, both (got '${showInput(text)}')`);
+      if (text !== 'in' && text !== 'out' && text !== 'both')
+        throw new ApiError(422, `${name} should be one of: in, out, both (got '${showInput(text)}')`);
       return text;
     case 'sort':
     case 'sort|none': {
@@ -263,5 +265,8 @@ export function emptiedKeys(headers: Record<string, unknown>, query: Record<stri
     const text = Array.isArray(raw) ? raw[0] : raw;
     return typeof text === 'string' ? goBool(text) === true : false;
   };
-  return [...(setting('x-no-address-book', 'x_no_address_book') ? (['address_book'] as const) : []), ...(setting('x-no-metadata', 'x_no_metadata') ? (['metadata'] as const) : [])];
+  return [
+    ...(setting('x-no-address-book', 'x_no_address_book') ? (['address_book'] as const) : []),
+    ...(setting('x-no-metadata', 'x_no_metadata') ? (['metadata'] as const) : []),
+  ];
 }

@@ -46,9 +46,11 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       app.get(`/api/v3${path}`, async (request, reply) => {
         const query = request.query as Record<string, unknown>;
-        const answer = await endpoint.handle(parseQuery(endpoint.params, withActionsVersion(request.headers, query)), request.network).catch((error) => {
-          throw toApiError(error, request.log);
-        });
+        const answer = await endpoint
+          .handle(parseQuery(endpoint.params, withActionsVersion(request.headers, query)), request.network)
+          .catch((error) => {
+            throw toApiError(error, request.log);
+          });
         const emptied = emptiedKeys(request.headers, query);
         if (emptied.length > 0) return withEmptied(answer, emptied);
         return answer instanceof JsonText ? reply.type('application/json; charset=utf-8').send(answer.text) : answer;
@@ -57,9 +59,11 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
   }
   for (const endpoint of postEndpoints) {
     const url = `/api/v3${endpoint.path}`;
-    app.post(url, async (request) => endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch((error) => {
-          throw toApiError(error, request.log);
-        }));
+    app.post(url, async (request) =>
+      endpoint.handle(parseParams(endpoint.body, bodyOf(endpoint, request.body)), request.network).catch((error) => {
+        throw toApiError(error, request.log);
+      }),
+    );
     app.get(url, async () => {
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });

@@ -34,10 +34,7 @@ function spawnWorker(workerData: EmulatorWorkerData): Worker {
 }
 
 export type CallRequest =
-  | { op: 'init' }
-  | { op: 'tx'; args: TxRunArgs }
-  | { op: 'get'; args: GetRunArgs }
-  | { op: 'getState'; args: StateGetArgs };
+  { op: 'init' } | { op: 'tx'; args: TxRunArgs } | { op: 'get'; args: GetRunArgs } | { op: 'getState'; args: StateGetArgs };
 
 /** The config a call runs under: its id in the pool and its BoC (sent once per worker). */
 export interface ConfigRef {

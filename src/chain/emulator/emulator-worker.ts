@@ -116,14 +116,22 @@ function runGroup(slot: ConfigSlot & { emulator: Emulator }, group: Pending[]): 
   const runnable = group.filter((p) => p.call !== null);
   let runs: GetRunResult[];
   try {
-    runs = runGetMethodBatch(slot.emulator, runnable.map((p) => p.call!));
+    runs = runGetMethodBatch(
+      slot.emulator,
+      runnable.map((p) => p.call!),
+    );
   } catch (err) {
     // The emulator threw: the oldest request takes the failure, the pool sends the rest to a new worker.
     fail(group[0].req.id, err);
     return;
   }
   let next = 0;
-  const results: WorkerResponse[] = group.map((p) => ({ op: 'result', id: p.req.id, ok: true, result: p.answer(p.call ? runs[next++] : null) as GetRunResult }));
+  const results: WorkerResponse[] = group.map((p) => ({
+    op: 'result',
+    id: p.req.id,
+    ok: true,
+    result: p.answer(p.call ? runs[next++] : null) as GetRunResult,
+  }));
   // One message for the group's answers (each crossing costs both threads).
   post(results.length === 1 ? results[0] : { op: 'results', results });
 }
@@ -145,7 +153,8 @@ function handle(executor: Executor, req: WorkerRequest | DropRequest): void {
     const slot = slotFor(executor, req);
     const sticky = { prevBlocksInfo: slot.prevBlocksInfo, libs: slot.libs };
     if (req.op === 'init') post({ op: 'result', id: req.id, ok: true, result: null });
-    else if (req.op === 'tx') post({ op: 'result', id: req.id, ok: true, result: slot.emulator.runTransaction({ ...req.args, ...sticky }) });
+    else if (req.op === 'tx')
+      post({ op: 'result', id: req.id, ok: true, result: slot.emulator.runTransaction({ ...req.args, ...sticky }) });
   } catch (err) {
     fail(req.id, err);
   }
@@ -166,7 +175,8 @@ port.on('message', (message: WorkerRequest | DropRequest | ManyRequests) => {
   scheduled = true;
   void ready.then((executor) => {
     scheduled = false;
-    for (let queued = receiveMessageOnPort(port); queued; queued = receiveMessageOnPort(port)) receive(queued.message as WorkerRequest | DropRequest | ManyRequests);
+    for (let queued = receiveMessageOnPort(port); queued; queued = receiveMessageOnPort(port))
+      receive(queued.message as WorkerRequest | DropRequest | ManyRequests);
     serve(executor, inbox.splice(0));
   });
 });

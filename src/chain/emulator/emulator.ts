@@ -49,7 +49,9 @@ async function createExecutor(): Promise<Executor> {
     wasmBinary: Uint8Array;
     instantiateWasm: Instantiate;
   }) => Promise<unknown>;
-  const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as { EmulatorEmscriptenWasm: string };
+  const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as {
+    EmulatorEmscriptenWasm: string;
+  };
   const wasmBinary = Buffer.from(EmulatorEmscriptenWasm, 'base64');
   setFlagsFromString('--no-wasm-dynamic-tiering');
   let failed!: (err: unknown) => void;
@@ -140,8 +142,7 @@ export interface GetRunArgs {
 }
 
 export type GetRunResult =
-  | { success: true; stack: string; gasUsed: bigint; exitCode: number; missingLibrary: string | null }
-  | { success: false; error: string };
+  { success: true; stack: string; gasUsed: bigint; exitCode: number; missingLibrary: string | null } | { success: false; error: string };
 
 /** The emulator bound to one blockchain config. */
 export class Emulator {

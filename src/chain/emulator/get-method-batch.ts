@@ -114,7 +114,11 @@ export function runGetMethodBatch(emulator: Emulator, calls: BatchCall[]): GetRu
     }
   }
   if (batched.length > 1) {
-    const answers = runTogether(emulator, batched.map((i) => calls[i]), pushes);
+    const answers = runTogether(
+      emulator,
+      batched.map((i) => calls[i]),
+      pushes,
+    );
     if (answers) batched.forEach((call, k) => (results[call] = answers[k]));
   }
   // Whatever the batch did not answer (or answered with a failure) runs alone, as it always did.
@@ -221,7 +225,9 @@ function pushableArguments(stackBase64: string): TupleItem[] | undefined {
     return undefined;
   }
   const pushable = (item: TupleItem) =>
-    item.type === 'int' || item.type === 'null' || ((item.type === 'cell' || item.type === 'slice') && item.cell.depth() <= BATCH_MAX_ARGUMENT_DEPTH);
+    item.type === 'int' ||
+    item.type === 'null' ||
+    ((item.type === 'cell' || item.type === 'slice') && item.cell.depth() <= BATCH_MAX_ARGUMENT_DEPTH);
   return items.every(pushable) ? items : undefined;
 }
 

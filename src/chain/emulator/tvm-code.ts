@@ -76,7 +76,12 @@ export class TvmCode {
     let l = 0;
     while (!fitsSigned(value, 8 * l + 19)) l++;
     if (l > 30) throw new RangeError(`PUSHINT: ${value} does not fit 257 bits`);
-    return this.emit(13 + 8 * l + 19, 0, (b) => b.storeUint(0x82, 8).storeUint(l, 5).storeInt(value, 8 * l + 19));
+    return this.emit(13 + 8 * l + 19, 0, (b) =>
+      b
+        .storeUint(0x82, 8)
+        .storeUint(l, 5)
+        .storeInt(value, 8 * l + 19),
+    );
   }
 
   /** PUSHREF: the cell. */

@@ -237,7 +237,11 @@ function readAccountBlocks(cell: Cell): ParsedBlock['transactions'] {
 function readAccountBlock(s: Slice): { account: Buffer; transactions: Array<{ lt: bigint; cell: Cell }> } {
   if (s.loadUint(4) !== 5) throw new LiteDataError('not an account block (bad tag)');
   const account = s.loadBuffer(32);
-  const txs = Dictionary.loadDirect(Dictionary.Keys.BigUint(64), augmented((v) => v.loadRef()), s);
+  const txs = Dictionary.loadDirect(
+    Dictionary.Keys.BigUint(64),
+    augmented((v) => v.loadRef()),
+    s,
+  );
   const transactions = [...txs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((lt) => ({ lt, cell: txs.get(lt)! }));
   return { account, transactions };
 }

@@ -44,7 +44,13 @@ export function toTlBlockId(id: BlockId): tonNode_blockIdExt {
 }
 
 export function fromTlBlockId(id: tonNode_blockIdExt): BlockId {
-  return { workchain: id.workchain, shard: BigInt.asUintN(64, BigInt(id.shard)), seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash };
+  return {
+    workchain: id.workchain,
+    shard: BigInt.asUintN(64, BigInt(id.shard)),
+    seqno: id.seqno,
+    rootHash: id.rootHash,
+    fileHash: id.fileHash,
+  };
 }
 
 export class LiteBlocks {
@@ -145,7 +151,8 @@ export class LiteBlocks {
 
 /** The block's root cell, once the data hashes to both of the id's hashes. */
 function checkBlockData(data: Buffer, id: BlockId): Cell {
-  if (!createHash('sha256').update(data).digest().equals(id.fileHash)) throw new LiteDataError(`block ${id.seqno}: data does not hash to its file hash`);
+  if (!createHash('sha256').update(data).digest().equals(id.fileHash))
+    throw new LiteDataError(`block ${id.seqno}: data does not hash to its file hash`);
   let root: Cell;
   try {
     root = withPrunedBranchFix(() => Cell.fromBoc(data))[0];
@@ -170,7 +177,15 @@ function toBlock(id: BlockId, p: ParsedBlock): Block {
     prevBlocks: p.prev.map((r) => ({ workchain: r.workchain, shard: r.shard, seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash })),
     ...(p.masterRef ? { masterRef: { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: p.masterRef.seqno } } : {}),
     ...(p.shards
-      ? { shardBlocks: p.shards.map((s) => ({ workchain: s.workchain, shard: s.shard, seqno: s.seqno, rootHash: s.rootHash, fileHash: s.fileHash })) }
+      ? {
+          shardBlocks: p.shards.map((s) => ({
+            workchain: s.workchain,
+            shard: s.shard,
+            seqno: s.seqno,
+            rootHash: s.rootHash,
+            fileHash: s.fileHash,
+          })),
+        }
       : {}),
     stateRootHash: p.stateHash,
     randSeed: p.randSeed,

@@ -106,7 +106,8 @@ export class LiteConnection extends EventEmitter {
       const timer = setTimeout(() => {
         this.pending.delete(key);
         reject(new LiteTransportError(`${this.label}: no answer within ${timeoutMs} ms`, true));
-        if (options.dropIfSilent && this.answers === sentAt && this.ready) this.drop(new LiteTransportError(`${this.label}: unresponsive, reconnecting`));
+        if (options.dropIfSilent && this.answers === sentAt && this.ready)
+          this.drop(new LiteTransportError(`${this.label}: unresponsive, reconnecting`));
       }, timeoutMs);
       timer.unref();
       this.pending.set(key, { decode: (b) => f.decodeResponse(b), resolve: resolve as (v: unknown) => void, reject, timer });
@@ -258,7 +259,13 @@ class GuardedAdnlClient extends ADNLClientTCP {
         this.chunks = rest.length > 0 ? [rest] : [];
         this.pendingBytes = rest.length;
         const body = frame.subarray(0, size - 32);
-        if (!createHash('sha256').update(body).digest().equals(frame.subarray(size - 32))) throw new Error('bad frame hash');
+        if (
+          !createHash('sha256')
+            .update(body)
+            .digest()
+            .equals(frame.subarray(size - 32))
+        )
+          throw new Error('bad frame hash');
         const payload = body.subarray(32);
         if (this.state === 0 /* CONNECTING */) {
           if (payload.length !== 0) {

@@ -63,7 +63,13 @@ export class LiteGetMethods {
     this.gasLimit = deps.gasLimit;
   }
 
-  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options: GetMethodOptions = {}): Promise<GetMethodResult> {
+  async runGetMethod(
+    address: Address,
+    method: string | number,
+    stack: TupleItem[],
+    mcSeqno?: number,
+    options: GetMethodOptions = {},
+  ): Promise<GetMethodResult> {
     const mc = await this.head.masterchainBlock(mcSeqno);
     const account = await this.account(address, mc.block.id.seqno);
     const base = { block: mc.block.id, lastTxLt: account.lastTxLt, lastTxHash: account.lastTxHash };
@@ -78,19 +84,22 @@ export class LiteGetMethods {
     const emulator = await this.emulatorAt(mc);
     const libs = new Map<string, Cell>();
     for (;;) {
-      const result = await emulator.runGetMethod({
-        code: account.code.toBoc().toString('base64'),
-        data: (account.data ?? Cell.EMPTY).toBoc().toString('base64'),
-        address: address.toRawString(),
-        balance: account.balance,
-        methodId,
-        stack: stackBase64,
-        unixTime: mc.block.genUtime,
-        randSeedHex: mc.block.randSeed.toString('hex'),
-        gasLimit: this.gasLimit,
-        prevBlocksInfo: await this.prevBlocksInfo(mc),
-        libs: libs.size === 0 ? undefined : libraryDictionary(libs),
-      }, options.nice);
+      const result = await emulator.runGetMethod(
+        {
+          code: account.code.toBoc().toString('base64'),
+          data: (account.data ?? Cell.EMPTY).toBoc().toString('base64'),
+          address: address.toRawString(),
+          balance: account.balance,
+          methodId,
+          stack: stackBase64,
+          unixTime: mc.block.genUtime,
+          randSeedHex: mc.block.randSeed.toString('hex'),
+          gasLimit: this.gasLimit,
+          prevBlocksInfo: await this.prevBlocksInfo(mc),
+          libs: libs.size === 0 ? undefined : libraryDictionary(libs),
+        },
+        options.nice,
+      );
       if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
       // A contract that runs library code: fetch the library from the liteservers and run again (as tonlib does).
       if (result.missingLibrary && !libs.has(result.missingLibrary.toLowerCase()) && libs.size < 16) {
@@ -141,7 +150,11 @@ export class LiteGetMethods {
           minSeqno: key.block.id.seqno,
           check: (answer) => {
             try {
-              const state = provenRoot(withPrunedBranchFix(() => Cell.fromBoc((answer as { configProof: Buffer }).configProof))[0], key.block.stateRootHash, 'config proof');
+              const state = provenRoot(
+                withPrunedBranchFix(() => Cell.fromBoc((answer as { configProof: Buffer }).configProof))[0],
+                key.block.stateRootHash,
+                'config proof',
+              );
               config = stateConfig(state);
             } catch (err) {
               if (err instanceof LiteDataError) throw err;
@@ -162,11 +175,13 @@ export class LiteGetMethods {
     const seqno = mc.block.id.seqno;
     return this.prevInfos.get(String(seqno), async () => {
       const refs = [];
-      for (let n = seqno - 1; n >= Math.max(1, seqno - PREV_MC_BLOCKS); n--) refs.push({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: n });
+      for (let n = seqno - 1; n >= Math.max(1, seqno - PREV_MC_BLOCKS); n--)
+        refs.push({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: n });
       const ids = (await Promise.all(refs.map((ref) => this.blocks.idOf(ref)))).filter((id): id is BlockId => id !== undefined);
       const keySeqno = mc.block.isKeyBlock ? seqno : mc.block.prevKeyBlockSeqno;
       const first = this.head.first.id;
-      const key = keySeqno === 0 ? first : ((await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })) ?? first);
+      const key =
+        keySeqno === 0 ? first : ((await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })) ?? first);
       return serializePrevBlocksInfo(ids, key);
     });
   }

@@ -51,7 +51,9 @@ export class LiteHead {
 
   /** Advances to a head the pool reported after open(); a failure is logged, the next head tries again. */
   follow(info: liteServer_masterchainInfo, logger: Logger | undefined): void {
-    this.advancing = this.advance(info).catch((err: Error) => logger?.warn({ reason: err.message }, 'cannot load the new masterchain block'));
+    this.advancing = this.advance(info).catch((err: Error) =>
+      logger?.warn({ reason: err.message }, 'cannot load the new masterchain block'),
+    );
   }
 
   /** Resolves once the advance in progress (if any) is done. */

@@ -107,11 +107,16 @@ export class LiteChain implements Chain {
     });
     // Forward links (a first start on mainnet: ~a thousand key blocks) are checked off the thread serving HTTP.
     this.linkChecker = new ThreadLinkChecker((reason) => options.logger?.warn({ reason }, 'block proofs are checked on the main thread'));
-    this.trust = new MasterchainTrust(this.pool, { ...options.globalConfig.initBlock }, options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir), {
-      linkChecker: this.linkChecker,
-      logger: options.logger,
-      clock: options.clock,
-    });
+    this.trust = new MasterchainTrust(
+      this.pool,
+      { ...options.globalConfig.initBlock },
+      options.dataDir === undefined ? undefined : keyBlockFile(options.dataDir),
+      {
+        linkChecker: this.linkChecker,
+        logger: options.logger,
+        clock: options.clock,
+      },
+    );
     const bytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.blocks = new LiteBlocks(this.pool, bytes);
     this.accounts = new ReadCache(bytes / 4, (a) => 512 + a.shardAccount.bits.length / 8 + (a.code ? 4096 : 0));
@@ -127,14 +132,17 @@ export class LiteChain implements Chain {
       gasLimit: options.getMethodGasLimit ?? 1_000_000n,
     });
     this.proofs = new ProofAnswers(this.pool, this.blocks, this.trust, this.head);
-    this.follower = new LiteFollower({
-      // The index reads ids as the liteservers name them (a back-fill would pay a proof per block): see README.
-      masterchainBlock: (n) => this.head.masterchainBlock(n, false),
-      block: (id) => this.blocks.byId(id),
-      account: (address, mcSeqno) => this.accountAt(address, mcSeqno, false),
-      asFollower: (fn) => this.pool.asFollower(fn),
-      head: () => this.head.mc.block.id.seqno,
-    }, options.follower);
+    this.follower = new LiteFollower(
+      {
+        // The index reads ids as the liteservers name them (a back-fill would pay a proof per block): see README.
+        masterchainBlock: (n) => this.head.masterchainBlock(n, false),
+        block: (id) => this.blocks.byId(id),
+        account: (address, mcSeqno) => this.accountAt(address, mcSeqno, false),
+        asFollower: (fn) => this.pool.asFollower(fn),
+        head: () => this.head.mc.block.id.seqno,
+      },
+      options.follower,
+    );
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
@@ -191,7 +199,11 @@ export class LiteChain implements Chain {
       let shardAccount: Cell | undefined;
       await this.pool.query(
         Functions.liteServer_getAccountState,
-        { kind: 'liteServer.getAccountState', id: toTlBlockId(id), account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash } },
+        {
+          kind: 'liteServer.getAccountState',
+          id: toTlBlockId(id),
+          account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+        },
         {
           minSeqno: id.seqno,
           check: (answer) => {
@@ -242,7 +254,13 @@ export class LiteChain implements Chain {
     return this.transactions.blockTransactions(ref, q);
   }
 
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options: GetMethodOptions = {}): Promise<GetMethodResult> {
+  runGetMethod(
+    address: Address,
+    method: string | number,
+    stack: TupleItem[],
+    mcSeqno?: number,
+    options: GetMethodOptions = {},
+  ): Promise<GetMethodResult> {
     return this.getMethods.runGetMethod(address, method, stack, mcSeqno, options);
   }
 

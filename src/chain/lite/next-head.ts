@@ -14,7 +14,10 @@ export interface NextHeadRequest {
 
 export const nextHead: TLFunction<NextHeadRequest, liteServer_masterchainInfo> = {
   encodeRequest(request, encoder) {
-    Functions.liteServer_waitMasterchainSeqno.encodeRequest({ kind: 'liteServer.waitMasterchainSeqno', seqno: request.seqno, timeoutMs: request.timeoutMs }, encoder);
+    Functions.liteServer_waitMasterchainSeqno.encodeRequest(
+      { kind: 'liteServer.waitMasterchainSeqno', seqno: request.seqno, timeoutMs: request.timeoutMs },
+      encoder,
+    );
     Functions.liteServer_getMasterchainInfo.encodeRequest({ kind: 'liteServer.getMasterchainInfo' }, encoder);
   },
   decodeResponse: (decoder) => Functions.liteServer_getMasterchainInfo.decodeResponse(decoder),

@@ -214,14 +214,20 @@ export class LitePool extends EventEmitter {
   /** LiteWrongNetwork when every server is known to serve another network than the config's, else undefined. */
   private wrongNetwork(): LiteWrongNetwork | undefined {
     if (!this.servers.every((s) => s.foreign !== undefined)) return undefined;
-    return new LiteWrongNetwork(`every liteserver of the config serves another network: ${this.servers.map((s) => `${s.connection.label} ${s.foreign}`).join('; ')}`);
+    return new LiteWrongNetwork(
+      `every liteserver of the config serves another network: ${this.servers.map((s) => `${s.connection.label} ${s.foreign}`).join('; ')}`,
+    );
   }
 
   /** Resolves once some server has reported its head (proven, with `verifyHead`); rejects after `timeoutMs`. */
   waitHead(timeoutMs: number): Promise<HeadInfo> {
     const best = this.bestHead();
     if (best) return Promise.resolve(best);
-    return this.nextEvent<HeadInfo>('head', timeoutMs, () => `no liteserver head${this.verifyHead ? ' proven' : ''} within ${timeoutMs} ms`);
+    return this.nextEvent<HeadInfo>(
+      'head',
+      timeoutMs,
+      () => `no liteserver head${this.verifyHead ? ' proven' : ''} within ${timeoutMs} ms`,
+    );
   }
 
   /** The next `event` of this pool, or LiteUnavailable (the message, then each server's state) after `timeoutMs`. */
@@ -314,7 +320,8 @@ export class LitePool extends EventEmitter {
         if (err instanceof LiteServerError) serverVerdict = err;
         else server.breaker.failure();
         if (err instanceof LiteTransportError && err.timeout) timedOut = true;
-        if (err instanceof LiteDataError) this.logger?.warn({ server: server.connection.label, reason: err.message }, 'liteserver answer refused');
+        if (err instanceof LiteDataError)
+          this.logger?.warn({ server: server.connection.label, reason: err.message }, 'liteserver answer refused');
         lastError = err;
       } finally {
         server.inFlight--;
@@ -342,7 +349,8 @@ export class LitePool extends EventEmitter {
     let best: ServerState | undefined;
     let busy = false;
     for (const s of this.servers) {
-      if (tried.has(s) || !s.connection.isReady() || s.foreign !== undefined || (only !== undefined && s.connection.label !== only)) continue;
+      if (tried.has(s) || !s.connection.isReady() || s.foreign !== undefined || (only !== undefined && s.connection.label !== only))
+        continue;
       // A server known not to have the block yet; one whose head is unknown may still be asked.
       if (minSeqno !== undefined && s.mcSeqno !== null && s.mcSeqno < minSeqno) continue;
       if (s.mcSeqno !== null && this.headSeqno - s.mcSeqno > this.maxLag && (minSeqno === undefined || minSeqno > s.mcSeqno)) continue;
@@ -399,9 +407,14 @@ export class LitePool extends EventEmitter {
     server.checking = true;
     const started = this.clock.now();
     try {
-      const info = await server.connection.query(Functions.liteServer_getMasterchainInfo, { kind: 'liteServer.getMasterchainInfo' }, this.attemptTimeoutMs, {
-        dropIfSilent: true,
-      });
+      const info = await server.connection.query(
+        Functions.liteServer_getMasterchainInfo,
+        { kind: 'liteServer.getMasterchainInfo' },
+        this.attemptTimeoutMs,
+        {
+          dropIfSilent: true,
+        },
+      );
       server.observeLatency(this.clock.now() - started);
       server.breaker.success();
       const foreign = this.foreignZeroState(info);
@@ -443,7 +456,10 @@ export class LitePool extends EventEmitter {
       } catch (err) {
         server.breaker.failure();
         server.lastProblem = `head ${info.last.seqno} not proven: ${(err as Error).message}`;
-        this.logger?.warn({ server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message }, 'liteserver head not proven: not believed');
+        this.logger?.warn(
+          { server: server.connection.label, seqno: info.last.seqno, reason: (err as Error).message },
+          'liteserver head not proven: not believed',
+        );
         return;
       }
     }
@@ -467,8 +483,18 @@ export class LitePool extends EventEmitter {
     if (!this.watchHeads || server.watching) return;
     server.watching = true;
     try {
-      while (!this.closed && server.connection.isReady() && server.breaker.state === 'closed' && server.foreign === undefined && server.mcSeqno !== null) {
-        const info = await server.connection.query(nextHead, { seqno: server.mcSeqno + 1, timeoutMs: NEXT_HEAD_WAIT_MS }, NEXT_HEAD_WAIT_MS + this.attemptTimeoutMs);
+      while (
+        !this.closed &&
+        server.connection.isReady() &&
+        server.breaker.state === 'closed' &&
+        server.foreign === undefined &&
+        server.mcSeqno !== null
+      ) {
+        const info = await server.connection.query(
+          nextHead,
+          { seqno: server.mcSeqno + 1, timeoutMs: NEXT_HEAD_WAIT_MS },
+          NEXT_HEAD_WAIT_MS + this.attemptTimeoutMs,
+        );
         if (this.closed) return;
         const before = server.mcSeqno;
         await this.takeHead(server, info);

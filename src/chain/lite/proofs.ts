@@ -51,12 +51,17 @@ export function proveAccount(proofBoc: Buffer, stateBoc: Buffer, shardBlockRootH
     const entry = findShardAccount(state, accountId);
     const accountCell = stateBoc.length === 0 ? null : Cell.fromBoc(stateBoc)[0];
     if (!entry) {
-      if (accountCell && !accountCell.hash().equals(ACCOUNT_NONE.hash())) throw new LiteDataError('account proof: the state has no such account, but an account was sent');
+      if (accountCell && !accountCell.hash().equals(ACCOUNT_NONE.hash()))
+        throw new LiteDataError('account proof: the state has no such account, but an account was sent');
       return { shardAccount: shardAccountCell(ACCOUNT_NONE, Buffer.alloc(32), 0n), lastTxLt: 0n, lastTxHash: Buffer.alloc(32) };
     }
     const account = accountCell ?? ACCOUNT_NONE;
     if (!account.hash().equals(entry.accountHash)) throw new LiteDataError('account proof: the account sent is not the one in the state');
-    return { shardAccount: shardAccountCell(account, entry.lastTxHash, entry.lastTxLt), lastTxLt: entry.lastTxLt, lastTxHash: entry.lastTxHash };
+    return {
+      shardAccount: shardAccountCell(account, entry.lastTxHash, entry.lastTxLt),
+      lastTxLt: entry.lastTxLt,
+      lastTxHash: entry.lastTxHash,
+    };
   } catch (err) {
     if (err instanceof LiteDataError) throw err;
     throw new LiteDataError(`account proof: unreadable (${(err as Error).message})`);

@@ -21,7 +21,11 @@ export interface ShardAccountEntry {
  * The entry of `accountId` in `state` (a ShardStateUnsplit); null when the dictionary has no such key; undefined
  * when `open` answers undefined for a cell on the path (or the state is not a ShardStateUnsplit).
  */
-export function findShardAccountEntry(state: Cell, accountId: Buffer, open: (cell: Cell) => Slice | undefined): ShardAccountEntry | null | undefined {
+export function findShardAccountEntry(
+  state: Cell,
+  accountId: Buffer,
+  open: (cell: Cell) => Slice | undefined,
+): ShardAccountEntry | null | undefined {
   const s = open(state);
   if (!s || s.loadUint(32) !== SHARD_STATE_TAG) return undefined;
   // global_id, shard_ident (2+6+32+64), seq_no, vert_seq_no, gen_utime, gen_lt, min_ref_mc_seqno

@@ -10,7 +10,15 @@ import { lazyTransaction } from '../../ton/transaction-cell.js';
 import { MASTERCHAIN } from '../../ton/workchain.js';
 import { ChainInputError, NotFound } from '../errors.js';
 import type { TransactionLocator } from '../transaction-locator.js';
-import type { AccountState, BlockRef, BlockTransactionQuery, BlockTransactions, ChainMessage, ChainTransaction, TransactionQuery } from '../types.js';
+import type {
+  AccountState,
+  BlockRef,
+  BlockTransactionQuery,
+  BlockTransactions,
+  ChainMessage,
+  ChainTransaction,
+  TransactionQuery,
+} from '../types.js';
 import { fromTlBlockId, toTlBlockId, type LiteBlocks } from './blocks.js';
 import { LiteDataError, LiteServerError } from './errors.js';
 import type { LitePool } from './pool.js';
@@ -99,7 +107,11 @@ export class LiteTransactions {
     try {
       await this.pool.query(
         Functions.liteServer_getAccountState,
-        { kind: 'liteServer.getAccountState', id: toTlBlockId(prev), account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash } },
+        {
+          kind: 'liteServer.getAccountState',
+          id: toTlBlockId(prev),
+          account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+        },
         {
           check: (answer) => {
             const a = answer as { shardblk: Parameters<typeof fromTlBlockId>[0]; proof: Buffer; state: Buffer };
@@ -125,11 +137,28 @@ export class LiteTransactions {
       try {
         await this.pool.query(
           Functions.liteServer_getTransactions,
-          { kind: 'liteServer.getTransactions', count: TX_PAGE, account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash }, lt: lt.toString(), hash },
-          { check: (answer) => (page = checkTransactionChain(answer as { ids: Parameters<typeof fromTlBlockId>[0][]; transactions: Buffer }, address, lt, hash)) },
+          {
+            kind: 'liteServer.getTransactions',
+            count: TX_PAGE,
+            account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+            lt: lt.toString(),
+            hash,
+          },
+          {
+            check: (answer) =>
+              (page = checkTransactionChain(
+                answer as { ids: Parameters<typeof fromTlBlockId>[0][]; transactions: Buffer },
+                address,
+                lt,
+                hash,
+              )),
+          },
         );
       } catch (err) {
-        if (err instanceof LiteServerError && /cannot locate|not found|no transactions|hash mismatch|lt mismatch|not in db/i.test(err.text)) {
+        if (
+          err instanceof LiteServerError &&
+          /cannot locate|not found|no transactions|hash mismatch|lt mismatch|not in db/i.test(err.text)
+        ) {
           throw new NotFound(`transaction lt ${lt} hash ${hash.toString('hex')} not found on ${address.toRawString()}`);
         }
         throw err;
@@ -187,7 +216,14 @@ export class LiteTransactions {
     const slice = all.slice(start, start + q.count);
     const id = loaded.block.id;
     const mcSeqno = id.workchain === MASTERCHAIN ? id.seqno : (loaded.block.masterRef?.seqno ?? 0);
-    const transactions = slice.map((t) => chainTransaction(t.cell, new Address(id.workchain, t.account), { workchain: id.workchain, shard: id.shard, seqno: id.seqno }, mcSeqno));
+    const transactions = slice.map((t) =>
+      chainTransaction(
+        t.cell,
+        new Address(id.workchain, t.account),
+        { workchain: id.workchain, shard: id.shard, seqno: id.seqno },
+        mcSeqno,
+      ),
+    );
     return { transactions, incomplete: start + q.count < all.length };
   }
 }
@@ -245,7 +281,8 @@ function checkTransactionChain(
   let expected = { lt, hash };
   for (let i = 0; i < roots.length; i++) {
     const cell = roots[i];
-    if (!cell.hash().equals(expected.hash)) throw new LiteDataError(`transactions: the transaction at position ${i} is not the one the chain of hashes names`);
+    if (!cell.hash().equals(expected.hash))
+      throw new LiteDataError(`transactions: the transaction at position ${i} is not the one the chain of hashes names`);
     const s = cell.beginParse();
     if (s.loadUint(4) !== 0b0111) throw new LiteDataError('transactions: not a transaction');
     if (!s.loadBuffer(32).equals(address.hash)) throw new LiteDataError('transactions: a transaction of another account');
@@ -254,7 +291,14 @@ function checkTransactionChain(
     const prevLt = s.loadUintBig(64);
     const id = fromTlBlockId(answer.ids[i]);
     if (id.workchain !== address.workChain) throw new LiteDataError('transactions: a block of another workchain');
-    out.push(chainTransaction(cell, address, { workchain: id.workchain, shard: id.shard, seqno: id.seqno }, id.workchain === MASTERCHAIN ? id.seqno : 0));
+    out.push(
+      chainTransaction(
+        cell,
+        address,
+        { workchain: id.workchain, shard: id.shard, seqno: id.seqno },
+        id.workchain === MASTERCHAIN ? id.seqno : 0,
+      ),
+    );
     expected = { lt: prevLt, hash: prevHash };
     if (prevLt === 0n) break;
   }

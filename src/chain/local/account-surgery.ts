@@ -39,7 +39,9 @@ export function replacedShardAccount(address: Address, given: Cell): SurgeryResu
     throw new AccountSurgeryRefused(`shard_account: not a ShardAccount (${(error as Error).message})`);
   }
   if (parsed.account && !parsed.account.addr.equals(address)) {
-    throw new AccountSurgeryRefused(`shard_account: it is the state of ${parsed.account.addr.toRawString()}, not of ${address.toRawString()}`);
+    throw new AccountSurgeryRefused(
+      `shard_account: it is the state of ${parsed.account.addr.toRawString()}, not of ${address.toRawString()}`,
+    );
   }
   return result(given);
 }

@@ -45,7 +45,6 @@ const ZERO_HASH = Buffer.alloc(32);
 /** How much tree building may run before it yields to the event loop. */
 const SLICE_MS = 3;
 
-
 /** Builds the hash tree of `items` (each `itemBits` long) and returns its root hash; zeros for none. */
 export async function hashTreeRoot(items: Buffer[], itemBits: number): Promise<Buffer> {
   if (items.length === 0) return ZERO_HASH;
@@ -130,7 +129,11 @@ export function buildBlockCell(f: BlockCellFields): BuiltBlockCell {
 
 /** Basechain state hash: (prev_state_hash, changes_hash) as described above. */
 export async function shardStateHash(prevStateHash: Buffer, changes: AccountChange[]): Promise<Buffer> {
-  return beginCell().storeBuffer(prevStateHash).storeBuffer(await changesHash(changes)).endCell().hash();
+  return beginCell()
+    .storeBuffer(prevStateHash)
+    .storeBuffer(await changesHash(changes))
+    .endCell()
+    .hash();
 }
 
 export interface AccountChange {
@@ -148,7 +151,12 @@ export function changesHash(changes: AccountChange[]): Promise<Buffer> {
 }
 
 /** Masterchain state hash: (shard_state_hash, config_hash, prev_mc_state_hash[, mc_changes_hash]). */
-export async function masterStateHash(shardStateHash: Buffer, configHash: Buffer, prevMcStateHash: Buffer, mcChanges: AccountChange[] = []): Promise<Buffer> {
+export async function masterStateHash(
+  shardStateHash: Buffer,
+  configHash: Buffer,
+  prevMcStateHash: Buffer,
+  mcChanges: AccountChange[] = [],
+): Promise<Buffer> {
   const b = beginCell().storeBuffer(shardStateHash).storeBuffer(configHash).storeBuffer(prevMcStateHash);
   if (mcChanges.length > 0) b.storeRef(beginCell().storeBuffer(await changesHash(mcChanges)));
   return b.endCell().hash();

@@ -37,7 +37,9 @@ export function makeBlock(row: BlockRow, globalId: number, prev: BlockId | undef
     startLt: row.startLt,
     endLt: row.endLt,
     prevBlocks: prev ? [prev] : [],
-    ...(isMaster ? { shardBlocks: other ? [other] : [] } : { masterRef: { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: row.mcSeqno } }),
+    ...(isMaster
+      ? { shardBlocks: other ? [other] : [] }
+      : { masterRef: { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: row.mcSeqno } }),
     stateRootHash: row.stateHash,
     randSeed: row.randSeed,
     txCount: row.txCount,

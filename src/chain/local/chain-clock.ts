@@ -78,14 +78,16 @@ export class ChainClock implements Clock {
 
   /** Moves the chain's time forward by `seconds`. */
   increase(seconds: number): number {
-    if (this.utime() + seconds > MAX_UTIME) throw new TimeRefused(`seconds: the chain's time would pass ${MAX_UTIME} (2106-02-07), the largest gen_utime`);
+    if (this.utime() + seconds > MAX_UTIME)
+      throw new TimeRefused(`seconds: the chain's time would pass ${MAX_UTIME} (2106-02-07), the largest gen_utime`);
     this.setOffset(this.offsetMs + seconds * 1000);
     return this.utime();
   }
 
   /** Sets the chain's time to `utime` now; it runs on from there. `notBefore`: the last block's gen_utime. */
   set(utime: number, notBefore: number, field = 'utime'): number {
-    if (utime < notBefore) throw new TimeRefused(`${field}: ${utime} is before the last block's gen_utime ${notBefore}; the chain's time never goes back`);
+    if (utime < notBefore)
+      throw new TimeRefused(`${field}: ${utime} is before the last block's gen_utime ${notBefore}; the chain's time never goes back`);
     this.setOffset(utime * 1000 - this.base.now());
     return this.utime();
   }

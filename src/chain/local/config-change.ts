@@ -34,7 +34,8 @@ export function changedConfig(current: Cell, changes: ReadonlyMap<number, Cell>)
 }
 
 export function checkParam(id: number, cell: Cell): void {
-  if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new ConfigChangeRefused(`params.${id}: a param number is a 32-bit integer`);
+  if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31)
+    throw new ConfigChangeRefused(`params.${id}: a param number is a 32-bit integer`);
   const fixed = FIXED_PARAMS.get(id);
   if (fixed) throw new ConfigChangeRefused(`params.${id}: ${fixed} is fixed on a local chain`);
   const check = TLB_CHECKS.get(id);
@@ -42,7 +43,8 @@ export function checkParam(id: number, cell: Cell): void {
   try {
     const slice = cell.beginParse();
     check(slice);
-    if (slice.remainingBits !== 0 || slice.remainingRefs !== 0) throw new Error(`${slice.remainingBits} bits and ${slice.remainingRefs} refs left over`);
+    if (slice.remainingBits !== 0 || slice.remainingRefs !== 0)
+      throw new Error(`${slice.remainingBits} bits and ${slice.remainingRefs} refs left over`);
   } catch (err) {
     throw new ConfigChangeRefused(`params.${id}: not a ${TLB_NAMES.get(id)} (${(err as Error).message})`);
   }

@@ -16,7 +16,8 @@ export function checkSnapshotName(name: string): void {
 }
 
 export function checkUtime(utime: number, field: string): void {
-  if (!Number.isInteger(utime) || utime < 0 || utime > 0xffff_ffff) throw new ChainInputError(`${field}: expected a unix time in seconds (0 to 4294967295), got ${utime}`);
+  if (!Number.isInteger(utime) || utime < 0 || utime > 0xffff_ffff)
+    throw new ChainInputError(`${field}: expected a unix time in seconds (0 to 4294967295), got ${utime}`);
 }
 
 /** An internal message to deliver: one root cell, internal, to workchain 0 or -1, created no later than the chain's lt. */

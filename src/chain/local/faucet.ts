@@ -144,7 +144,9 @@ export class Faucet {
         sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
         timeout: chainTime() + 600,
       });
-      const external_ = beginCell().store(storeMessage(external({ to: faucet.address, body }))).endCell();
+      const external_ = beginCell()
+        .store(storeMessage(external({ to: faucet.address, body })))
+        .endCell();
       const tx = await execute(parseExternal(external_.toBoc()));
       if (tx.outMsgs.length !== 1) {
         throw new FundFailed(`the faucet ${faucet.address.toString()} could not send ${value} nanotons (is its balance too low?)`);

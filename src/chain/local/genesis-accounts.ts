@@ -24,7 +24,8 @@ export async function genesisAccounts(entries: readonly GenesisEntry[], globalId
       accounts.push({ label: entry.label, address: entry.address, balance: entry.balance, code: entry.code, data: entry.data });
       continue;
     }
-    if (!(await mnemonicValidate(entry.mnemonic))) throw new GenesisRefused(`${entry.label}: mnemonic: not a valid TON mnemonic (its checksum fails)`);
+    if (!(await mnemonicValidate(entry.mnemonic)))
+      throw new GenesisRefused(`${entry.label}: mnemonic: not a valid TON mnemonic (its checksum fails)`);
     const { publicKey } = await mnemonicToPrivateKey(entry.mnemonic);
     const wallet =
       entry.version === 'v3r2'

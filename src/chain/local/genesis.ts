@@ -53,7 +53,9 @@ export async function writeGenesis(
   const accounts = args.accounts.map((a) => ({ address: a.address, cell: zeroStateShardAccount(a, args.utime) }));
   // ShardAccount's first ref is the Account cell: its hash is what HASH_UPDATE would say.
   const changes = (workchain: number) =>
-    accounts.filter((a) => a.address.workChain === workchain).map((a) => ({ accountId: a.address.hash, accountHash: a.cell.refs[0].hash() }));
+    accounts
+      .filter((a) => a.address.workChain === workchain)
+      .map((a) => ({ accountId: a.address.hash, accountHash: a.cell.refs[0].hash() }));
   const shardState = await shardStateHash(ZERO_HASH, changes(BASECHAIN));
   const base = {
     shard: WHOLE_SHARD,
@@ -74,7 +76,14 @@ export async function writeGenesis(
     prevBlocks: [],
     refs: [],
   });
-  const shardRow: BlockRow = { ...base, workchain: BASECHAIN, rootHash: shardCell.rootHash, fileHash: shardCell.fileHash, stateHash: shardState, boc: shardCell.boc };
+  const shardRow: BlockRow = {
+    ...base,
+    workchain: BASECHAIN,
+    rootHash: shardCell.rootHash,
+    fileHash: shardCell.fileHash,
+    stateHash: shardState,
+    boc: shardCell.boc,
+  };
   const mcState = await masterStateHash(shardState, args.configHash, ZERO_HASH, changes(MASTERCHAIN));
   const mcCell = buildBlockCell({
     ...base,
@@ -85,7 +94,14 @@ export async function writeGenesis(
     prevBlocks: [],
     refs: [blockIdOf(shardRow)],
   });
-  const mcRow: BlockRow = { ...base, workchain: MASTERCHAIN, rootHash: mcCell.rootHash, fileHash: mcCell.fileHash, stateHash: mcState, boc: mcCell.boc };
+  const mcRow: BlockRow = {
+    ...base,
+    workchain: MASTERCHAIN,
+    rootHash: mcCell.rootHash,
+    fileHash: mcCell.fileHash,
+    stateHash: mcState,
+    boc: mcCell.boc,
+  };
   await store.writeSeal({
     mcSeqno: 0,
     blocks: [shardRow, mcRow],

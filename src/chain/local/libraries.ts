@@ -49,8 +49,10 @@ export class PublicLibraries {
       const cell = typeof shardAccount === 'string' ? Cell.fromBase64(shardAccount) : shardAccount;
       const next = publicLibrariesOf(cell);
       const before = this.byAccount.get(address.hash.toString('hex')) ?? new Map<string, Cell>();
-      for (const [hash, root] of next) if (!before.has(hash)) changes.set.push({ account: address.hash, hash: Buffer.from(hash, 'hex'), boc: root.toBoc() });
-      for (const hash of before.keys()) if (!next.has(hash)) changes.dropped.push({ account: address.hash, hash: Buffer.from(hash, 'hex') });
+      for (const [hash, root] of next)
+        if (!before.has(hash)) changes.set.push({ account: address.hash, hash: Buffer.from(hash, 'hex'), boc: root.toBoc() });
+      for (const hash of before.keys())
+        if (!next.has(hash)) changes.dropped.push({ account: address.hash, hash: Buffer.from(hash, 'hex') });
     }
     return changes;
   }

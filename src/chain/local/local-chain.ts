@@ -110,7 +110,10 @@ export class LocalChain implements DevnetChain {
       await emulatorReady;
       const chain = new LocalChain(opts, store, chainConfig, keys, wallets, opts.logger);
       chain.wire(clock);
-      opts.logger?.info({ seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null }, `${opts.network} local chain opened`);
+      opts.logger?.info(
+        { seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null },
+        `${opts.network} local chain opened`,
+      );
       return chain;
     } catch (err) {
       store?.close();
@@ -418,7 +421,13 @@ export class LocalChain implements DevnetChain {
     return this.reader.blockTransactions(ref, query);
   }
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
-  runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options?: GetMethodOptions): Promise<GetMethodResult> {
+  runGetMethod(
+    address: Address,
+    method: string | number,
+    stack: TupleItem[],
+    mcSeqno?: number,
+    options?: GetMethodOptions,
+  ): Promise<GetMethodResult> {
     return this.reader.runGetMethod(address, method, stack, mcSeqno, options);
   }
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */

@@ -134,7 +134,8 @@ export class Mining {
     if (this.d.stopping()) throw new ChainStopped(this.d.name);
     if (mode.mode === 'auto') {
       const intervalMs = mode.intervalMs ?? this.autoIntervalMs;
-      if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new ChainInputError(`interval_ms: expected a positive integer, got ${intervalMs}`);
+      if (!Number.isInteger(intervalMs) || intervalMs < 1)
+        throw new ChainInputError(`interval_ms: expected a positive integer, got ${intervalMs}`);
       this.autoIntervalMs = intervalMs;
       this.current = { mode: 'auto', intervalMs };
     } else {

@@ -44,7 +44,8 @@ export function validateOptions(opts: LocalChainOptions): void {
     throw new Error(`globalId: expected a 32-bit integer, got ${opts.globalId}`);
   }
   const interval = opts.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-  if (!Number.isInteger(interval) || interval < 0) throw new Error(`blockIntervalMs: expected a non-negative integer (0: manual mining), got ${interval}`);
+  if (!Number.isInteger(interval) || interval < 0)
+    throw new Error(`blockIntervalMs: expected a non-negative integer (0: manual mining), got ${interval}`);
   const cap = opts.maxBlockTransactions ?? DEFAULT_MAX_BLOCK_TRANSACTIONS;
   if (!Number.isInteger(cap) || cap < 1) throw new Error(`maxBlockTransactions: expected a positive integer, got ${cap}`);
 }

@@ -178,7 +178,10 @@ export class BlockProducer {
    * hash, the store, v2 and the index all take the new state when the block is sealed). `change` gets the
    * account's current ShardAccount (base64) and the block's gen_utime; resolves with the seqno it is sealed in.
    */
-  replaceAccount(address: Address, change: (current: string, genUtime: number) => { shardAccount: string; accountHash: Buffer }): Promise<{ sealed: Promise<number> }> {
+  replaceAccount(
+    address: Address,
+    change: (current: string, genUtime: number) => { shardAccount: string; accountHash: Buffer },
+  ): Promise<{ sealed: Promise<number> }> {
     return this.lane.run(async () => {
       this.assertUsable();
       await this.pipeline.drain();
@@ -307,7 +310,9 @@ export class BlockProducer {
       const r = settled.value;
       if (!r.success) throw new ExternalMessageRejected(r.error, r.exitCode);
       const tx = readExecutedTx(parsed.dest.workChain, r.transaction, r.shardAccount);
-      block.messages.push(recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }));
+      block.messages.push(
+        recordMessage(parsed.cell, parsed.hash, parsed.message, Buffer.from(parsed.base64, 'base64'), { hashNorm: parsed.hashNorm }),
+      );
       this.apply(block, tx, lt);
       return tx;
     });
@@ -318,7 +323,10 @@ export class BlockProducer {
   private apply(block: OpenBlock, tx: ExecutedTx, lt: bigint): void {
     if (tx.endLt > lt + LT_PER_TRANSACTION) {
       // Cannot happen while the action phase keeps its 255-message limit; loud if it ever does.
-      this.d.logger?.error({ tx: tx.hash.toString('hex'), lt: String(tx.lt), endLt: String(tx.endLt) }, 'transaction used more lts than reserved');
+      this.d.logger?.error(
+        { tx: tx.hash.toString('hex'), lt: String(tx.lt), endLt: String(tx.endLt) },
+        'transaction used more lts than reserved',
+      );
     }
     this.d.working.set(tx.account, tx.shardAccount);
     block.addTransaction(tx);
@@ -456,4 +464,3 @@ export class BlockProducer {
     return step;
   }
 }
-

@@ -42,7 +42,6 @@ const EMPTY_STACK = serializeTuple([]);
 const EMPTY_STACK_BASE64 = EMPTY_STACK.toBoc().toString('base64');
 const MAX_LT = (1n << 63n) - 1n;
 
-
 /** The argument stack as the emulator takes it, refused when it is deeper than the emulator can take. */
 function emulatorStack(stack: TupleItem[]): string {
   let root: Cell;
@@ -81,7 +80,12 @@ function ownBytes(bytes: Buffer): Uint8Array {
  * The result of a successful run. The stack stays the emulator's BoC until someone reads `stackBoc` (the index's
  * relay never does: it passes `stackBase64` on).
  */
-function answer(address: Address, method: string | number, base: Pick<GetMethodResult, 'block' | 'lastTxLt' | 'lastTxHash'>, result: GetRunResult): GetMethodResult {
+function answer(
+  address: Address,
+  method: string | number,
+  base: Pick<GetMethodResult, 'block' | 'lastTxLt' | 'lastTxHash'>,
+  result: GetRunResult,
+): GetMethodResult {
   if (!result.success) throw new GetMethodFailed(`get-method ${method} on ${address.toRawString()}: ${result.error}`);
   const stackBase64 = result.stack;
   let stackBoc: Cell | undefined;
@@ -138,7 +142,8 @@ export class ChainReader {
     if (q.shard !== WHOLE_SHARD || (q.workchain !== MASTERCHAIN && q.workchain !== BASECHAIN)) return undefined;
     const visible = this.visible;
     if (q.seqno !== undefined) return this.d.blocks.get(q.workchain, q.seqno, visible);
-    const row = q.lt !== undefined ? this.d.store.blockByLt(q.workchain, q.lt, visible) : this.d.store.blockByUtime(q.workchain, q.utime!, visible);
+    const row =
+      q.lt !== undefined ? this.d.store.blockByLt(q.workchain, q.lt, visible) : this.d.store.blockByUtime(q.workchain, q.utime!, visible);
     return row && this.d.blocks.fromRow(row);
   }
 
@@ -210,7 +215,13 @@ export class ChainReader {
    * as of an older block is read by nobody else: its stored bytes go to the worker, which parses them
    * (state-get-method.ts), so this thread (which also produces blocks) only finds the row.
    */
-  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], mcSeqno?: number, options: GetMethodOptions = {}): Promise<GetMethodResult> {
+  async runGetMethod(
+    address: Address,
+    method: string | number,
+    stack: TupleItem[],
+    mcSeqno?: number,
+    options: GetMethodOptions = {},
+  ): Promise<GetMethodResult> {
     const seqno = this.pin(mcSeqno);
     const latest = seqno === this.visible;
     const block = this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
@@ -226,15 +237,33 @@ export class ChainReader {
     const runnable = view.runnable();
     if (!runnable) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     const result = await this.d.config.emulator.runGetMethod(
-      { ...runnable, balance: view.balance, ...this.getRunArgs(address, method, stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack), block) },
+      {
+        ...runnable,
+        balance: view.balance,
+        ...this.getRunArgs(address, method, stack.length === 0 ? EMPTY_STACK_BASE64 : emulatorStack(stack), block),
+      },
       options.nice,
     );
     return answer(address, method, base, result);
   }
 
-  private async runOnStoredState(address: Address, method: string | number, stack: string, block: Block, boc: Buffer, nice?: number): Promise<GetMethodResult> {
-    const result = await this.d.config.emulator.runGetMethodOnState({ ...this.getRunArgs(address, method, stack, block), shardAccount: ownBytes(boc) }, nice);
-    const base = { block: block.id, lastTxLt: result.lastTxLt, lastTxHash: Buffer.from(result.lastTxHash.buffer, result.lastTxHash.byteOffset, result.lastTxHash.byteLength) };
+  private async runOnStoredState(
+    address: Address,
+    method: string | number,
+    stack: string,
+    block: Block,
+    boc: Buffer,
+    nice?: number,
+  ): Promise<GetMethodResult> {
+    const result = await this.d.config.emulator.runGetMethodOnState(
+      { ...this.getRunArgs(address, method, stack, block), shardAccount: ownBytes(boc) },
+      nice,
+    );
+    const base = {
+      block: block.id,
+      lastTxLt: result.lastTxLt,
+      lastTxHash: Buffer.from(result.lastTxHash.buffer, result.lastTxHash.byteOffset, result.lastTxHash.byteLength),
+    };
     if (!result.run) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     return answer(address, method, base, result.run);
   }

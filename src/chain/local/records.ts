@@ -14,7 +14,15 @@ import type { Message } from '@ton/core';
 
 const shardBlockRef = (workchain: number, seqno: number): BlockRef => ({ workchain, shard: WHOLE_SHARD, seqno });
 
-function chainTransaction(cell: Cell, hash: Buffer, account: Address, lt: bigint, now: number, block: BlockRef, mcSeqno: number): ChainTransaction {
+function chainTransaction(
+  cell: Cell,
+  hash: Buffer,
+  account: Address,
+  lt: bigint,
+  now: number,
+  block: BlockRef,
+  mcSeqno: number,
+): ChainTransaction {
   const parse = lazyTransaction(cell);
   return {
     get tx() {
@@ -47,7 +55,13 @@ export function transactionFromRow(row: TxRow): ChainTransaction {
 }
 
 /** A message as the store records it (without the mc seqno, known at sealing). */
-export function recordMessage(cell: Cell, hash: Buffer, message: Message, boc: Buffer, extra: { hashNorm?: Buffer; outTxHash?: Buffer }): RecordedMessage {
+export function recordMessage(
+  cell: Cell,
+  hash: Buffer,
+  message: Message,
+  boc: Buffer,
+  extra: { hashNorm?: Buffer; outTxHash?: Buffer },
+): RecordedMessage {
   const s: MessageSummary = summarizeMessage(hash, message);
   return {
     cell,

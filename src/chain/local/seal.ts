@@ -50,7 +50,15 @@ export async function assembleSeal({ block, head, globalId, configHash, librarie
   const mcTxs = block.txs.filter((t) => t.account.workChain === MASTERCHAIN);
   const shardEndLt = block.endLt;
   // Both cells of the step: what differs is the chain's own range, transactions, state and links.
-  const cellOf = async (workchain: number, startLt: bigint, endLt: bigint, txs: ExecutedTx[], stateHash: Buffer, prev: BlockId, ref: BlockId) =>
+  const cellOf = async (
+    workchain: number,
+    startLt: bigint,
+    endLt: bigint,
+    txs: ExecutedTx[],
+    stateHash: Buffer,
+    prev: BlockId,
+    ref: BlockId,
+  ) =>
     buildBlockCell({
       globalId,
       workchain,

@@ -134,7 +134,10 @@ export class SnapshotControl {
           this.resetViews();
           await this.resetConfig();
           const { mc } = this.d.views.head;
-          return { pending: queuedFromStore(this.d.store.pendingMessages()), result: this.d.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.d.clock.now()) };
+          return {
+            pending: queuedFromStore(this.d.store.pendingMessages()),
+            result: this.d.store.snapshots.save(name, mc.id.seqno, mc.id.rootHash, this.d.clock.now()),
+          };
         });
         await this.notifyRewind({ seqno: -1, accounts: [] });
         return info;
@@ -168,7 +171,12 @@ export class SnapshotControl {
     sealed.clear();
     working.clear();
     const last = this.d.store.lastMcSeqno()!;
-    head.reset(blocks.get(MASTERCHAIN, 0, last)!, blocks.get(MASTERCHAIN, last, last)!, blocks.get(BASECHAIN, last, last)!, ChainHead.recentIds(blocks, last));
+    head.reset(
+      blocks.get(MASTERCHAIN, 0, last)!,
+      blocks.get(MASTERCHAIN, last, last)!,
+      blocks.get(BASECHAIN, last, last)!,
+      ChainHead.recentIds(blocks, last),
+    );
     this.d.clock.reload();
   }
 

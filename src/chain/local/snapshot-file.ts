@@ -20,14 +20,20 @@ export function exportChainFile(db: Database.Database, file: string, name: strin
   const copy = new Database(file);
   try {
     copy.pragma('journal_mode = DELETE');
-    const snapshot = copy.prepare('SELECT time_offset_ms FROM snapshots WHERE name = ?').get(name) as { time_offset_ms: string } | undefined;
+    const snapshot = copy.prepare('SELECT time_offset_ms FROM snapshots WHERE name = ?').get(name) as
+      { time_offset_ms: string } | undefined;
     if (!snapshot) throw new Error(`snapshot ${name} vanished during its export`);
     copy.transaction(() => {
-      for (const table of ['blocks', 'transactions', 'messages', 'account_states']) copy.prepare(`DELETE FROM ${table} WHERE mc_seqno > ?`).run(seqno);
+      for (const table of ['blocks', 'transactions', 'messages', 'account_states'])
+        copy.prepare(`DELETE FROM ${table} WHERE mc_seqno > ?`).run(seqno);
       copy.exec('DELETE FROM pending_messages');
-      copy.prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?').run(name);
+      copy
+        .prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?')
+        .run(name);
       copy.exec('DELETE FROM public_libraries');
-      copy.prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?').run(name);
+      copy
+        .prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?')
+        .run(name);
       copy.prepare("UPDATE meta SET value = ? WHERE key = 'time_offset_ms'").run(snapshot.time_offset_ms);
       copy.exec('DELETE FROM snapshot_pending; DELETE FROM snapshot_libraries; DELETE FROM snapshots');
     })();
@@ -46,7 +52,8 @@ export function checkChainFile(db: Database.Database, file: string): { seqno: nu
     throw new ChainInputError(`file: not a tongate snapshot file (${(error as Error).message})`);
   }
   try {
-    const metaOf = (d: Database.Database, key: string) => (d.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    const metaOf = (d: Database.Database, key: string) =>
+      (d.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
     let seqno: number | null;
     try {
       for (const key of IDENTITY) {
@@ -54,7 +61,9 @@ export function checkChainFile(db: Database.Database, file: string): { seqno: nu
         const ours = metaOf(db, key);
         if (theirs !== ours) {
           const what = key === 'faucet_public_key' ? 'another faucet mnemonic' : `${key} ${theirs ?? '(none)'}`;
-          throw new ChainInputError(`file: it holds a chain of ${what}; this network's chain has ${key === 'faucet_public_key' ? 'its own' : ours}`);
+          throw new ChainInputError(
+            `file: it holds a chain of ${what}; this network's chain has ${key === 'faucet_public_key' ? 'its own' : ours}`,
+          );
         }
       }
       seqno = (other.prepare('SELECT MAX(seqno) AS s FROM blocks WHERE workchain = -1').get() as { s: number | null }).s;
@@ -71,7 +80,7 @@ export function checkChainFile(db: Database.Database, file: string): { seqno: nu
 
 /** Replaces every row of the chain's state by the file's (checked first with checkChainFile); drops every snapshot. */
 export function importChainFile(db: Database.Database, file: string): void {
-  db.prepare("ATTACH DATABASE ? AS imported").run(file);
+  db.prepare('ATTACH DATABASE ? AS imported').run(file);
   try {
     db.transaction(() => {
       db.exec('DELETE FROM snapshot_pending; DELETE FROM snapshot_libraries; DELETE FROM snapshots');
@@ -80,7 +89,9 @@ export function importChainFile(db: Database.Database, file: string): void {
         db.exec(`INSERT INTO main.${table} SELECT * FROM imported.${table}`);
       }
       const offset = db.prepare("SELECT value FROM imported.meta WHERE key = 'time_offset_ms'").get() as { value: string } | undefined;
-      db.prepare("INSERT INTO main.meta (key, value) VALUES ('time_offset_ms', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(offset?.value ?? '0');
+      db.prepare(
+        "INSERT INTO main.meta (key, value) VALUES ('time_offset_ms', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ).run(offset?.value ?? '0');
     })();
   } finally {
     db.exec('DETACH DATABASE imported');

@@ -88,7 +88,9 @@ export class SnapshotStore {
 
   get(name: string): SnapshotInfo {
     const row = this.row(name);
-    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM snapshot_pending WHERE name = ?').safeIntegers(true).get(name) as { n: bigint };
+    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM snapshot_pending WHERE name = ?').safeIntegers(true).get(name) as {
+      n: bigint;
+    };
     return infoOf({ ...row, pending: pending.n });
   }
 
@@ -99,14 +101,24 @@ export class SnapshotStore {
   save(name: string, seqno: number, rootHash: Buffer, createdAtMs: number): SnapshotInfo {
     const run = this.db.transaction(() => {
       const taken = this.find(name);
-      if (taken) throw new SnapshotConflict(`name: a snapshot named ${JSON.stringify(name)} exists (taken at seqno ${Number(taken.mc_seqno)}); delete it first or choose another name`);
+      if (taken)
+        throw new SnapshotConflict(
+          `name: a snapshot named ${JSON.stringify(name)} exists (taken at seqno ${Number(taken.mc_seqno)}); delete it first or choose another name`,
+        );
       const marks = {} as Marks;
-      for (const { table } of HISTORY) marks[table] = Number((this.db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS m FROM ${table}`).safeIntegers(true).get() as { m: bigint }).m);
+      for (const { table } of HISTORY)
+        marks[table] = Number(
+          (this.db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS m FROM ${table}`).safeIntegers(true).get() as { m: bigint }).m,
+        );
       this.db
         .prepare('INSERT INTO snapshots (name, mc_seqno, root_hash, created_at, time_offset_ms, marks) VALUES (?, ?, ?, ?, ?, ?)')
         .run(name, seqno, rootHash, createdAtMs, this.meta(OFFSET_KEY) ?? '0', JSON.stringify(marks));
-      this.db.prepare('INSERT INTO snapshot_pending (name, hash, created_lt, boc) SELECT ?, hash, created_lt, boc FROM pending_messages').run(name);
-      this.db.prepare('INSERT INTO snapshot_libraries (name, account, hash, boc) SELECT ?, account, hash, boc FROM public_libraries').run(name);
+      this.db
+        .prepare('INSERT INTO snapshot_pending (name, hash, created_lt, boc) SELECT ?, hash, created_lt, boc FROM pending_messages')
+        .run(name);
+      this.db
+        .prepare('INSERT INTO snapshot_libraries (name, account, hash, boc) SELECT ?, account, hash, boc FROM public_libraries')
+        .run(name);
     });
     run();
     return this.get(name);
@@ -129,7 +141,9 @@ export class SnapshotStore {
     const seqno = Number(row.mc_seqno);
     const held = blockRootHash(seqno);
     if (!held || !held.equals(row.root_hash)) {
-      throw new SnapshotConflict(`name: snapshot ${JSON.stringify(name)} stands on a masterchain block ${seqno} this chain no longer holds`);
+      throw new SnapshotConflict(
+        `name: snapshot ${JSON.stringify(name)} stands on a masterchain block ${seqno} this chain no longer holds`,
+      );
     }
     const marks = JSON.parse(row.marks) as Marks;
     const run = this.db.transaction((): RewoundStore => {
@@ -139,11 +153,17 @@ export class SnapshotStore {
         .all(seqno) as { workchain: bigint; account: Buffer }[];
       for (const { table, seqno: column } of HISTORY) this.deleteAfter(table, column, marks[table], seqno);
       this.db.exec('DELETE FROM pending_messages');
-      this.db.prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?').run(name);
-      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(OFFSET_KEY, row.time_offset_ms);
+      this.db
+        .prepare('INSERT INTO pending_messages (hash, created_lt, boc) SELECT hash, created_lt, boc FROM snapshot_pending WHERE name = ?')
+        .run(name);
+      this.db
+        .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+        .run(OFFSET_KEY, row.time_offset_ms);
       const later = (this.db.prepare('SELECT name FROM snapshots WHERE mc_seqno > ?').all(seqno) as { name: string }[]).map((r) => r.name);
       this.db.exec('DELETE FROM public_libraries');
-      this.db.prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?').run(name);
+      this.db
+        .prepare('INSERT INTO public_libraries (account, hash, boc) SELECT account, hash, boc FROM snapshot_libraries WHERE name = ?')
+        .run(name);
       for (const dropped of later) this.forget(dropped);
       const stateAsOf = this.db.prepare(
         'SELECT boc FROM account_states WHERE workchain = ? AND account = ? AND mc_seqno <= ? ORDER BY mc_seqno DESC LIMIT 1',
@@ -164,9 +184,9 @@ export class SnapshotStore {
    */
   private deleteAfter(table: HistoryTable, column: string, mark: number, seqno: number): void {
     const at = (rowid: number, op: '<=' | '>') =>
-      this.db.prepare(`SELECT ${column} AS s FROM ${table} WHERE rowid ${op} ? ORDER BY rowid ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1`).get(rowid) as
-        | { s: number }
-        | undefined;
+      this.db
+        .prepare(`SELECT ${column} AS s FROM ${table} WHERE rowid ${op} ? ORDER BY rowid ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1`)
+        .get(rowid) as { s: number } | undefined;
     const before = at(mark, '<=');
     const after = at(mark, '>');
     const fits = (before === undefined || before.s <= seqno) && (after === undefined || after.s > seqno);
@@ -175,7 +195,8 @@ export class SnapshotStore {
   }
 
   private forget(name: string): void {
-    for (const table of ['snapshot_pending', 'snapshot_libraries', 'snapshots']) this.db.prepare(`DELETE FROM ${table} WHERE name = ?`).run(name);
+    for (const table of ['snapshot_pending', 'snapshot_libraries', 'snapshots'])
+      this.db.prepare(`DELETE FROM ${table} WHERE name = ?`).run(name);
   }
 
   private find(name: string): SnapshotRow | undefined {
@@ -186,7 +207,9 @@ export class SnapshotStore {
     const row = this.find(name);
     if (!row) {
       const known = this.list().map((s) => s.name);
-      throw new NotFound(`name: no snapshot named ${JSON.stringify(name)} (${known.length > 0 ? `there are: ${known.map((n) => JSON.stringify(n)).join(', ')}` : 'there are none'})`);
+      throw new NotFound(
+        `name: no snapshot named ${JSON.stringify(name)} (${known.length > 0 ? `there are: ${known.map((n) => JSON.stringify(n)).join(', ')}` : 'there are none'})`,
+      );
     }
     return row;
   }

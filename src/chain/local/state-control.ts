@@ -89,7 +89,9 @@ export class StateControl {
       throw new ChainInputError('address: the config contract holds the config; change it with POST /devnet/config');
     }
     const { sealed } = await this.d.producer.replaceAccount(address, (current, genUtime) =>
-      'shardAccount' in change ? replacedShardAccount(address, change.shardAccount) : patchedShardAccount(address, current, change, genUtime),
+      'shardAccount' in change
+        ? replacedShardAccount(address, change.shardAccount)
+        : patchedShardAccount(address, current, change, genUtime),
     );
     this.d.mining.produceBlock().catch(() => undefined);
     return { seqno: await sealed };
@@ -105,7 +107,14 @@ export class StateControl {
     const { cell, message } = parseInternal(boc, this.d.reader.masterchainInfo().last.endLt);
     if (message.info.type !== 'internal') throw new Error('unreachable');
     const hash = cell.hash();
-    const { sealed } = await this.d.producer.injectInternal({ cell, boc: cell.toBoc(), hash, dest: message.info.dest, createdLt: message.info.createdLt, message });
+    const { sealed } = await this.d.producer.injectInternal({
+      cell,
+      boc: cell.toBoc(),
+      hash,
+      dest: message.info.dest,
+      createdLt: message.info.createdLt,
+      message,
+    });
     this.d.mining.produceBlock().catch(() => undefined);
     const seqno = await sealed;
     const tx = this.d.reader.getTransactionsByMessage(hash)[0];

@@ -21,7 +21,20 @@ import { join } from 'node:path';
 import { Pacer } from './lane.js';
 import { checkChainFile, exportChainFile, importChainFile } from './snapshot-file.js';
 import { SNAPSHOT_SCHEMA, SnapshotStore } from './snapshot-store.js';
-import { toBlockRow, toMessageRow, toTxRow, type BlockRow, type LibraryRow, type MessageRow, type PendingRow, type RawBlockRow, type RawMessageRow, type RawTxRow, type SealRecord, type TxRow } from './store-rows.js';
+import {
+  toBlockRow,
+  toMessageRow,
+  toTxRow,
+  type BlockRow,
+  type LibraryRow,
+  type MessageRow,
+  type PendingRow,
+  type RawBlockRow,
+  type RawMessageRow,
+  type RawTxRow,
+  type SealRecord,
+  type TxRow,
+} from './store-rows.js';
 import { SCHEMA, SCHEMA_VERSION } from './store-schema.js';
 
 /** Longest stretch of row writes in a block's SQLite transaction before yielding to the event loop. */
@@ -51,7 +64,9 @@ export class ChainStore {
       ),
       blockGet: prepare('SELECT * FROM blocks WHERE workchain = ? AND seqno = ? AND mc_seqno <= ?'),
       blockByLt: prepare('SELECT * FROM blocks WHERE workchain = ? AND end_lt >= ? AND mc_seqno <= ? ORDER BY end_lt LIMIT 1'),
-      blockByUtime: prepare('SELECT * FROM blocks WHERE workchain = ? AND gen_utime <= ? AND mc_seqno <= ? ORDER BY gen_utime DESC, seqno DESC LIMIT 1'),
+      blockByUtime: prepare(
+        'SELECT * FROM blocks WHERE workchain = ? AND gen_utime <= ? AND mc_seqno <= ? ORDER BY gen_utime DESC, seqno DESC LIMIT 1',
+      ),
       lastMcSeqno: prepare('SELECT MAX(seqno) AS seqno FROM blocks WHERE workchain = -1'),
       txInsert: prepare(
         `INSERT INTO transactions (hash, workchain, account, lt, now, block_seqno, mc_seqno, in_msg_hash, boc)
@@ -69,9 +84,7 @@ export class ChainStore {
          ORDER BY account, lt LIMIT ?`,
       ),
       txsByInMsg: prepare('SELECT * FROM transactions WHERE in_msg_hash = ? AND mc_seqno <= ?'),
-      txByOutMsg: prepare(
-        `SELECT t.* FROM messages m JOIN transactions t ON t.hash = m.out_tx_hash WHERE m.hash = ? AND t.mc_seqno <= ?`,
-      ),
+      txByOutMsg: prepare(`SELECT t.* FROM messages m JOIN transactions t ON t.hash = m.out_tx_hash WHERE m.hash = ? AND t.mc_seqno <= ?`),
       msgInsert: prepare(
         `INSERT INTO messages (hash, kind, source, destination, created_lt, created_at, opcode, body_hash, hash_norm, out_tx_hash, mc_seqno, boc)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
@@ -200,7 +213,10 @@ export class ChainStore {
 
   /** The accounts whose state changed in masterchain block `mcSeqno` (block 0: every account of the zero state). */
   accountsChangedAt(mcSeqno: number): Array<{ workchain: number; account: Buffer }> {
-    return (this.s.statesAt.all(mcSeqno) as Array<{ workchain: bigint; account: Buffer }>).map((r) => ({ workchain: Number(r.workchain), account: r.account }));
+    return (this.s.statesAt.all(mcSeqno) as Array<{ workchain: bigint; account: Buffer }>).map((r) => ({
+      workchain: Number(r.workchain),
+      account: r.account,
+    }));
   }
 
   pendingMessages(): PendingRow[] {
@@ -255,8 +271,19 @@ export class ChainStore {
     const seqno = rec.mcSeqno;
     for (const b of rec.blocks) {
       s.blockInsert.run(
-        b.workchain, b.seqno, BigInt.asIntN(64, b.shard), b.rootHash, b.fileHash, b.mcSeqno,
-        b.genUtime, b.startLt, b.endLt, b.txCount, b.stateHash, b.randSeed, b.boc,
+        b.workchain,
+        b.seqno,
+        BigInt.asIntN(64, b.shard),
+        b.rootHash,
+        b.fileHash,
+        b.mcSeqno,
+        b.genUtime,
+        b.startLt,
+        b.endLt,
+        b.txCount,
+        b.stateHash,
+        b.randSeed,
+        b.boc,
       );
       yield;
     }
@@ -266,8 +293,18 @@ export class ChainStore {
     }
     for (const m of rec.messages) {
       s.msgInsert.run(
-        m.hash, m.kind, m.source, m.destination, m.createdLt, m.createdAt, m.opcode,
-        m.bodyHash, m.hashNorm, m.outTxHash, seqno, m.boc,
+        m.hash,
+        m.kind,
+        m.source,
+        m.destination,
+        m.createdLt,
+        m.createdAt,
+        m.opcode,
+        m.bodyHash,
+        m.hashNorm,
+        m.outTxHash,
+        seqno,
+        m.boc,
       );
       yield;
     }

@@ -39,7 +39,14 @@ export function readConfigContractData(data: Cell): { config: Cell; seqno: numbe
 }
 
 /** The elector's data, empty: no election, no credits, no past elections, no grams, active id 0. */
-const ELECTOR_DATA = beginCell().storeBit(false).storeBit(false).storeBit(false).storeCoins(0n).storeUint(0, 32).storeUint(0n, 256).endCell();
+const ELECTOR_DATA = beginCell()
+  .storeBit(false)
+  .storeBit(false)
+  .storeBit(false)
+  .storeCoins(0n)
+  .storeUint(0, 32)
+  .storeUint(0n, 256)
+  .endCell();
 
 export interface SystemContract {
   address: Address;

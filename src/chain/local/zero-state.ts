@@ -36,8 +36,12 @@ export function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis
   for (const account of genesis) {
     const raw = account.address.toRawString();
     const label = account.label ?? `genesis account ${raw}`;
-    if (taken.has(raw)) throw new GenesisRefused(`${label}: ${raw} is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`);
-    if (!holdsAccounts(account.address.workChain)) throw new GenesisRefused(`${label}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
+    if (taken.has(raw))
+      throw new GenesisRefused(
+        `${label}: ${raw} is already in the zero state (a faucet, the config contract, the elector, or an earlier entry)`,
+      );
+    if (!holdsAccounts(account.address.workChain))
+      throw new GenesisRefused(`${label}: workchains 0 and -1 hold accounts, not ${account.address.workChain}`);
     taken.add(raw);
     accounts.push(account);
   }
@@ -45,7 +49,11 @@ export function zeroStateAccounts(wallets: FaucetWallet[], config: Cell, genesis
 }
 
 /** A data dir serves one network with one faucet key: refuse to mix them up. */
-export function checkIdentity(store: ChainStore, opts: Pick<LocalChainOptions, 'network' | 'globalId' | 'dataDir'>, publicKey: Buffer): void {
+export function checkIdentity(
+  store: ChainStore,
+  opts: Pick<LocalChainOptions, 'network' | 'globalId' | 'dataDir'>,
+  publicKey: Buffer,
+): void {
   const expected: Record<string, string> = {
     network: opts.network,
     global_id: String(opts.globalId),

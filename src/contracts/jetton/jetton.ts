@@ -139,5 +139,10 @@ export function changeContentBody(content: Cell, queryId = 0n): Cell {
 
 /** provide_wallet_address#2c76b973 (TEP-89): the master answers take_wallet_address to the sender. */
 export function provideWalletAddressBody(owner: Address, includeAddress: boolean, queryId = 0n): Cell {
-  return beginCell().storeUint(JETTON_OP.provideWalletAddress, 32).storeUint(queryId, 64).storeAddress(owner).storeBit(includeAddress).endCell();
+  return beginCell()
+    .storeUint(JETTON_OP.provideWalletAddress, 32)
+    .storeUint(queryId, 64)
+    .storeAddress(owner)
+    .storeBit(includeAddress)
+    .endCell();
 }

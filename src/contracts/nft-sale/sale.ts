@@ -31,7 +31,14 @@ export function nftSaleData(p: NftSaleParams): Cell {
     .storeAddress(p.nft)
     .storeAddress(null)
     .storeCoins(p.fullPrice)
-    .storeRef(beginCell().storeAddress(p.marketplaceFeeAddress).storeCoins(p.marketplaceFee).storeAddress(p.royaltyAddress).storeCoins(p.royaltyAmount).endCell())
+    .storeRef(
+      beginCell()
+        .storeAddress(p.marketplaceFeeAddress)
+        .storeCoins(p.marketplaceFee)
+        .storeAddress(p.royaltyAddress)
+        .storeCoins(p.royaltyAmount)
+        .endCell(),
+    )
     .endCell();
 }
 

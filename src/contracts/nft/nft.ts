@@ -44,7 +44,9 @@ export function nftCollectionData(p: NftCollectionParams): Cell {
     .storeUint(p.nextItemIndex ?? 0n, 64)
     .storeRef(beginCell().storeRef(p.content).storeRef(p.commonContent).endCell())
     .storeRef(p.itemCode)
-    .storeRef(beginCell().storeUint(p.royalty.numerator, 16).storeUint(p.royalty.denominator, 16).storeAddress(p.royalty.destination).endCell())
+    .storeRef(
+      beginCell().storeUint(p.royalty.numerator, 16).storeUint(p.royalty.denominator, 16).storeAddress(p.royalty.destination).endCell(),
+    )
     .endCell();
 }
 
@@ -80,11 +82,18 @@ const INLINE_ENTRY: DictionaryValue<{ amount: bigint; init: Cell }> = {
 };
 
 /** batch_deploy_items#2 query_id:uint64 ^(HashmapE 64 [amount:Coins ^[owner:MsgAddress ^content]]) */
-export function batchDeployItemsBody(items: { index: bigint | number; amount: bigint; owner: Address; content: Cell }[], queryId = 0n): Cell {
+export function batchDeployItemsBody(
+  items: { index: bigint | number; amount: bigint; owner: Address; content: Cell }[],
+  queryId = 0n,
+): Cell {
   const list = Dictionary.empty(Dictionary.Keys.BigUint(64), INLINE_ENTRY);
   for (const item of items) list.set(BigInt(item.index), { amount: item.amount, init: itemInit(item.owner, item.content) });
   // The ref is the dictionary's root itself (Hashmap, not HashmapE): the collection reads it with DICTUREMMIN.
-  return beginCell().storeUint(NFT_OP.batchDeployItems, 32).storeUint(queryId, 64).storeRef(beginCell().storeDictDirect(list).endCell()).endCell();
+  return beginCell()
+    .storeUint(NFT_OP.batchDeployItems, 32)
+    .storeUint(queryId, 64)
+    .storeRef(beginCell().storeDictDirect(list).endCell())
+    .endCell();
 }
 
 export function changeCollectionOwnerBody(newOwner: Address, queryId = 0n): Cell {
@@ -92,7 +101,13 @@ export function changeCollectionOwnerBody(newOwner: Address, queryId = 0n): Cell
 }
 
 /** transfer#5fcc3d14, sent by the owner to the item. */
-export function nftTransferBody(p: { newOwner: Address; response?: Address | null; forwardAmount?: bigint; forwardPayload?: Cell; queryId?: bigint }): Cell {
+export function nftTransferBody(p: {
+  newOwner: Address;
+  response?: Address | null;
+  forwardAmount?: bigint;
+  forwardPayload?: Cell;
+  queryId?: bigint;
+}): Cell {
   const b = beginCell()
     .storeUint(NFT_OP.transfer, 32)
     .storeUint(p.queryId ?? 0n, 64)
@@ -104,4 +119,5 @@ export function nftTransferBody(p: { newOwner: Address; response?: Address | nul
 }
 
 export const getStaticDataBody = (queryId = 0n): Cell => beginCell().storeUint(NFT_OP.getStaticData, 32).storeUint(queryId, 64).endCell();
-export const getRoyaltyParamsBody = (queryId = 0n): Cell => beginCell().storeUint(NFT_OP.getRoyaltyParams, 32).storeUint(queryId, 64).endCell();
+export const getRoyaltyParamsBody = (queryId = 0n): Cell =>
+  beginCell().storeUint(NFT_OP.getRoyaltyParams, 32).storeUint(queryId, 64).endCell();

@@ -56,7 +56,15 @@ export class DomainItemGetMethods {
   }
 
   private async records(address: string, seqno: number): Promise<DnsRecords> {
-    const values = await this.runner.run(address, 'dnsresolve', [{ type: 'slice', cell: SELF }, { type: 'int', value: 0n }], seqno);
+    const values = await this.runner.run(
+      address,
+      'dnsresolve',
+      [
+        { type: 'slice', cell: SELF },
+        { type: 'int', value: 0n },
+      ],
+      seqno,
+    );
     if (!values || values.length < 2) return NO_RECORDS;
     const s = new StackReader(values, 'dnsresolve');
     if (s.int(0) !== 8n || values[1].type === 'null') return NO_RECORDS;

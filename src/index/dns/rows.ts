@@ -11,7 +11,15 @@ export interface DnsEntryRow {
 }
 
 const COLUMNS = [
-  'nft_item_address', 'nft_item_owner', 'domain', 'domain_length', 'dns_next_resolver', 'dns_wallet', 'dns_site_adnl', 'dns_storage_bag_id', 'last_transaction_lt',
+  'nft_item_address',
+  'nft_item_owner',
+  'domain',
+  'domain_length',
+  'dns_next_resolver',
+  'dns_wallet',
+  'dns_site_adnl',
+  'dns_storage_bag_id',
+  'last_transaction_lt',
 ];
 
 export function dnsEntryBatch(rows: DnsEntryRow[]): InsertBatch {
@@ -19,7 +27,15 @@ export function dnsEntryBatch(rows: DnsEntryRow[]): InsertBatch {
     table: 'dns_entries',
     columns: COLUMNS,
     rows: rows.map((r) => [
-      r.item, r.owner, r.domain, r.domain.length, r.records.nextResolver, r.records.wallet, r.records.siteAdnl, r.records.storageBagId, r.lastTxLt,
+      r.item,
+      r.owner,
+      r.domain,
+      r.domain.length,
+      r.records.nextResolver,
+      r.records.wallet,
+      r.records.siteAdnl,
+      r.records.storageBagId,
+      r.lastTxLt,
     ]),
     conflict: `ON CONFLICT (nft_item_address) DO UPDATE SET ${COLUMNS.slice(1)
       .map((c) => `${c} = excluded.${c}`)

@@ -1,13 +1,6 @@
 /** Why a metadata URI gave no JSON; `retryable` failures may pass on a later attempt (a 5xx, a timeout). */
 export type FetchFailureKind =
-  | 'unsupported-uri'
-  | 'refused-address'
-  | 'timeout'
-  | 'network'
-  | 'http-status'
-  | 'too-many-redirects'
-  | 'too-large'
-  | 'not-json';
+  'unsupported-uri' | 'refused-address' | 'timeout' | 'network' | 'http-status' | 'too-many-redirects' | 'too-large' | 'not-json';
 
 export class MetadataFetchError extends Error {
   constructor(
@@ -33,4 +26,14 @@ export class RefusedAddressError extends MetadataFetchError {
  * Connection failures that may pass on a later attempt; a name that does not exist or a bad certificate will not.
  * Read by fetch-json.ts, and by migration 9 to tell which failures stored before it were transient.
  */
-export const PASSING = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+export const PASSING = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);

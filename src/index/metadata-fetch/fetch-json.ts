@@ -43,7 +43,12 @@ export async function fetchJsonOnce(
       release(response);
       const retryable = response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 408;
       const retryAfter = response.headers['retry-after'];
-      throw new MetadataFetchError('http-status', `HTTP ${response.statusCode}`, retryable, typeof retryAfter === 'string' ? retryAfter : undefined);
+      throw new MetadataFetchError(
+        'http-status',
+        `HTTP ${response.statusCode}`,
+        retryable,
+        typeof retryAfter === 'string' ? retryAfter : undefined,
+      );
     }
     return parseObject(await readCapped(response, limits.maxBytes, deadline));
   }
@@ -136,5 +141,9 @@ function asFetchError(err: unknown, deadline: AbortSignal): MetadataFetchError {
     return new MetadataFetchError('timeout', 'timed out', true);
   }
   const code = (err as { code?: string }).code;
-  return new MetadataFetchError('network', `${code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 300), code !== undefined && PASSING.has(code));
+  return new MetadataFetchError(
+    'network',
+    `${code ?? (err as Error).name}: ${(err as Error).message}`.slice(0, 300),
+    code !== undefined && PASSING.has(code),
+  );
 }

@@ -52,7 +52,8 @@ export class MetadataFetcher {
   private readonly stopAll = new AbortController();
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly refusal: AddressRefusal;
-  readonly options: Required<Omit<MetadataFetcherOptions, 'ipfsGateway' | 'ca' | 'clock' | 'sleep' | 'exemptAddresses'>> & Pick<MetadataFetcherOptions, 'ipfsGateway'>;
+  readonly options: Required<Omit<MetadataFetcherOptions, 'ipfsGateway' | 'ca' | 'clock' | 'sleep' | 'exemptAddresses'>> &
+    Pick<MetadataFetcherOptions, 'ipfsGateway'>;
 
   constructor(options: MetadataFetcherOptions = {}) {
     this.options = {

@@ -11,9 +11,7 @@ import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-s
 import { systemClock, type Clock } from '../../util/clock.js';
 
 /** What a uri gave for good: its JSON, or a failure that will not be tried again. */
-export type FetchOutcome =
-  | { ok: true; json: Record<string, unknown> }
-  | { ok: false; kind: FetchFailureKind; error: string };
+export type FetchOutcome = { ok: true; json: Record<string, unknown> } | { ok: false; kind: FetchFailureKind; error: string };
 
 /** A uri to fetch now, and how many attempts at it failed so far (0: never tried). */
 export interface DueUri {

@@ -29,7 +29,12 @@ export interface MetadataFetchingOverrides {
   idleMs?: number;
 }
 
-export function startMetadataFetching(config: MetadataFetchOptions, sink: MetadataSink, log?: QueueLogger, overrides: MetadataFetchingOverrides = {}): MetadataFetchQueue | undefined {
+export function startMetadataFetching(
+  config: MetadataFetchOptions,
+  sink: MetadataSink,
+  log?: QueueLogger,
+  overrides: MetadataFetchingOverrides = {},
+): MetadataFetchQueue | undefined {
   if (!config.enabled) return undefined;
   const clock = overrides.clock ?? systemClock;
   const fetcher = new MetadataFetcher({

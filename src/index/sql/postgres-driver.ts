@@ -87,7 +87,9 @@ export class PostgresDriver implements SqlDriver {
       // int8 as bigint, for this pool only (pg.types is global and shared with the key store).
       types: {
         getTypeParser: ((oid: number, format?: string) =>
-          oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+          oid === INT8_OID
+            ? (value: string) => BigInt(value)
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
@@ -102,7 +104,11 @@ export class PostgresDriver implements SqlDriver {
   async all(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
     const timeout = this.queryTimeoutMs;
     try {
-      const result = await this.pool.query({ text: numberPlaceholders(sql), values: params as unknown[], ...(timeout ? { query_timeout: timeout + 1_000 } : {}) });
+      const result = await this.pool.query({
+        text: numberPlaceholders(sql),
+        values: params as unknown[],
+        ...(timeout ? { query_timeout: timeout + 1_000 } : {}),
+      });
       return result.rows as SqlRow[];
     } catch (error) {
       throw readError(error as Error & { code?: string }, timeout);

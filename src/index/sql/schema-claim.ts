@@ -32,7 +32,12 @@ function applicationName(network: string, kind: ClaimKind): string {
   return `tongate ${network} ${kind}, pid ${process.pid} on ${hostname()}`.slice(0, 63);
 }
 
-export async function claimSchema(options: { databaseUrl: string; schema: string; network: string; kind: ClaimKind }): Promise<SchemaClaim> {
+export async function claimSchema(options: {
+  databaseUrl: string;
+  schema: string;
+  network: string;
+  kind: ClaimKind;
+}): Promise<SchemaClaim> {
   const { schema, network, kind } = options;
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: applicationName(network, kind) });
   // A connection lost later (the server restarted) loses the lock with it; nothing here can win it back safely.

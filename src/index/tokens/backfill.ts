@@ -32,7 +32,14 @@ import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import type { BackfillLogger } from '../traces/backfill.js';
 import { TOKEN_BACKFILL } from './backfill-schema.js';
-import { accountCandidate, eventOfBody, MethodCache, type BlockTokens, type TokenAccountCandidate, type TokenEventCandidate } from './block-tokens.js';
+import {
+  accountCandidate,
+  eventOfBody,
+  MethodCache,
+  type BlockTokens,
+  type TokenAccountCandidate,
+  type TokenEventCandidate,
+} from './block-tokens.js';
 import type { TokenDetector } from './detector.js';
 import { JETTON_BURN, JETTON_TRANSFER } from './jetton-messages.js';
 import { interfacesOfMethods } from './method-ids.js';
@@ -100,7 +107,11 @@ async function chunked(addresses: string[], query: (chunk: string[]) => Promise<
  * with the rows whose first_lt is that state's own lt: live detection met it first now (it changed after the
  * upgrade, before the back-fill came to it), so its first_lt may be later than a live index's.
  */
-async function alreadyDetected(driver: SqlDriver, candidates: TokenAccountCandidate[], dnsRoots: ReadonlySet<string>): Promise<Map<string, string[]>> {
+async function alreadyDetected(
+  driver: SqlDriver,
+  candidates: TokenAccountCandidate[],
+  dnsRoots: ReadonlySet<string>,
+): Promise<Map<string, string[]>> {
   const lt = new Map(candidates.map((c) => [c.account, c.lastTxLt]));
   const done = new Map<string, string[]>();
   await chunked([...lt.keys()], async (chunk) => {
@@ -127,7 +138,10 @@ async function alreadyDetected(driver: SqlDriver, candidates: TokenAccountCandid
 }
 
 /** Past jetton transfers/burns and NFT transfers received by `accounts`, from the index's message rows. */
-async function storedEvents(driver: SqlDriver, accounts: string[]): Promise<{ events: Map<number, TokenEventCandidate[]>; traces: Map<string, Buffer> }> {
+async function storedEvents(
+  driver: SqlDriver,
+  accounts: string[],
+): Promise<{ events: Map<number, TokenEventCandidate[]>; traces: Map<string, Buffer> }> {
   const events = new Map<number, TokenEventCandidate[]>();
   const traces = new Map<string, Buffer>();
   await chunked(accounts, async (chunk) => {
@@ -151,7 +165,14 @@ async function storedEvents(driver: SqlDriver, accounts: string[]): Promise<{ ev
       const description = (JSON.parse(text(row.tx)) as { description?: { type?: string; aborted?: boolean } }).description;
       const txHash = bytes(row.hash);
       const event = eventOfBody(
-        { txHash, txLt: bigint(row.lt), txNow: int(row.now), aborted: description?.type === 'ord' && description.aborted === true, account, source },
+        {
+          txHash,
+          txLt: bigint(row.lt),
+          txNow: int(row.now),
+          aborted: description?.type === 'ord' && description.aborted === true,
+          account,
+          source,
+        },
         int(row.opcode),
         body,
       );
@@ -244,7 +265,14 @@ class TokenBackfill {
       if (!code) return [];
       const data = optionalBytes(row.data_boc);
       return [
-        { account: text(row.account), lastTxLt: bigint(row.last_trans_lt), code: Cell.fromBoc(code)[0], data: data ? Cell.fromBoc(data)[0] : undefined, wallet: optionalText(row.wallet), interfaces: optionalText(row.interfaces) },
+        {
+          account: text(row.account),
+          lastTxLt: bigint(row.last_trans_lt),
+          code: Cell.fromBoc(code)[0],
+          data: data ? Cell.fromBoc(data)[0] : undefined,
+          wallet: optionalText(row.wallet),
+          interfaces: optionalText(row.interfaces),
+        },
       ];
     });
 
@@ -255,7 +283,9 @@ class TokenBackfill {
       if (s.interfaces !== null || s.wallet !== null || !RAW_ADDRESS.test(s.account)) continue;
       const names = interfacesOfMethods(this.methods.of(s.code));
       if (names.length === 0) continue;
-      after.push(`UPDATE latest_account_states SET interfaces = '${JSON.stringify(names)}' WHERE account = '${s.account}' AND last_trans_lt = ${s.lastTxLt} AND interfaces IS NULL`);
+      after.push(
+        `UPDATE latest_account_states SET interfaces = '${JSON.stringify(names)}' WHERE account = '${s.account}' AND last_trans_lt = ${s.lastTxLt} AND interfaces IS NULL`,
+      );
     }
 
     const found = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
@@ -266,7 +296,8 @@ class TokenBackfill {
       if (tables.length === 0 || !RAW_ADDRESS.test(c.account)) continue;
       const first = await firstDetectedLt(this.driver, c.account, formatHash(c.codeHash));
       if (first === null || first >= c.lastTxLt) continue;
-      for (const table of tables) after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
+      for (const table of tables)
+        after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
     }
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${TOKEN_BACKFILL}'`);
     await this.driver.write(batches, [], after);
@@ -285,7 +316,9 @@ class TokenBackfill {
     const { events, traces } = await storedEvents(this.driver, eventful);
     const blocks: BlockTokens[] = [
       { seqno, accounts: candidates, events: [] },
-      ...[...events.entries()].sort(([a], [b]) => a - b).map(([mcSeqno, list]): BlockTokens => ({ seqno: mcSeqno, accounts: [], events: list })),
+      ...[...events.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([mcSeqno, list]): BlockTokens => ({ seqno: mcSeqno, accounts: [], events: list })),
     ];
     const batches = await this.detector().rows(blocks, (txHash) => traces.get(txHash.toString('base64')) ?? null);
     const codeHash = new Map(candidates.map((c) => [c.account, formatHash(c.codeHash)]));
@@ -316,7 +349,11 @@ class TokenBackfill {
  * Runs the token back-fill the index's cursor row asks for, if any, to its end (or until `stopped`). `detector`:
  * the detector live blocks are committed with (its caches are shared); asked per group, since a writer may replace it.
  */
-export async function backfillTokens(driver: SqlDriver, detector: () => TokenDetector, options: TokenBackfillOptions = {}): Promise<TokenBackfillOutcome> {
+export async function backfillTokens(
+  driver: SqlDriver,
+  detector: () => TokenDetector,
+  options: TokenBackfillOptions = {},
+): Promise<TokenBackfillOutcome> {
   const [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${TOKEN_BACKFILL}'`);
   if (!state) return 'none';
   const logger = options.logger;
@@ -324,7 +361,10 @@ export async function backfillTokens(driver: SqlDriver, detector: () => TokenDet
   let cursor = text(state.after_key);
   const [count] = await driver.all('SELECT COUNT(*) AS n FROM latest_account_states WHERE account > ?', [cursor]);
   const total = int(count.n);
-  logger?.info?.({ accounts: total, after: cursor || null }, 'index: detecting the token contracts among the accounts indexed before token detection');
+  logger?.info?.(
+    { accounts: total, after: cursor || null },
+    'index: detecting the token contracts among the accounts indexed before token detection',
+  );
   const run = new TokenBackfill(driver, detector, options);
   const started = Date.now();
   let reported = started;
@@ -348,11 +388,17 @@ export async function backfillTokens(driver: SqlDriver, detector: () => TokenDet
     options.onGroup?.({ accounts: run.accounts, contracts: run.contracts, cursor });
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
       reported = Date.now();
-      logger?.info?.({ accounts: run.accounts, of: total, contracts: run.contracts, percent: total ? Math.floor((run.accounts / total) * 100) : 100 }, 'index: token back-fill progress');
+      logger?.info?.(
+        { accounts: run.accounts, of: total, contracts: run.contracts, percent: total ? Math.floor((run.accounts / total) * 100) : 100 },
+        'index: token back-fill progress',
+      );
     }
     await sleep(Math.max(options.pauseMs ?? MIN_PAUSE_MS, Date.now() - groupStarted));
   }
   await driver.write([], [`DELETE FROM index_backfill_cursors WHERE name = '${TOKEN_BACKFILL}'`]);
-  logger?.info?.({ accounts: run.accounts, contracts: run.contracts, seconds: (Date.now() - started) / 1000 }, 'index: token back-fill done');
+  logger?.info?.(
+    { accounts: run.accounts, contracts: run.contracts, seconds: (Date.now() - started) / 1000 },
+    'index: token back-fill done',
+  );
   return 'done';
 }

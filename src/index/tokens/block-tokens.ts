@@ -7,7 +7,14 @@
  */
 import { loadMessage, type Cell, type Transaction } from '@ton/core';
 import { formatRawUpper } from '../../ton/address.js';
-import { JETTON_BURN, JETTON_TRANSFER, parseJettonBurn, parseJettonTransfer, type JettonBurnBody, type JettonTransferBody } from './jetton-messages.js';
+import {
+  JETTON_BURN,
+  JETTON_TRANSFER,
+  parseJettonBurn,
+  parseJettonTransfer,
+  type JettonBurnBody,
+  type JettonTransferBody,
+} from './jetton-messages.js';
 import { tokenMethods, type TokenMethod } from './method-ids.js';
 import { NFT_TRANSFER, parseNftTransfer, type NftTransferBody } from './nft-messages.js';
 
@@ -63,7 +70,13 @@ export class MethodCache {
 const DETECTED = new Set<TokenMethod>(['get_jetton_data', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_sale_data']);
 
 /** The candidate of an account's state after the block, or null when its code has no token get-method. */
-export function accountCandidate(account: string, code: Cell | undefined, data: Cell | undefined, lastTxLt: bigint, methods: MethodCache): TokenAccountCandidate | null {
+export function accountCandidate(
+  account: string,
+  code: Cell | undefined,
+  data: Cell | undefined,
+  lastTxLt: bigint,
+  methods: MethodCache,
+): TokenAccountCandidate | null {
   if (!code) return null;
   const found = methods.of(code);
   if (!found.some((m) => DETECTED.has(m))) return null;
@@ -71,7 +84,12 @@ export function accountCandidate(account: string, code: Cell | undefined, data: 
 }
 
 /** The jetton event a transaction's inbound message is, when its opcode says so and its body parses. */
-export function eventCandidate(tx: Transaction, account: string, inMessage: Cell | null, opcode: number | null): TokenEventCandidate | null {
+export function eventCandidate(
+  tx: Transaction,
+  account: string,
+  inMessage: Cell | null,
+  opcode: number | null,
+): TokenEventCandidate | null {
   if (!inMessage || (opcode !== JETTON_TRANSFER && opcode !== JETTON_BURN && opcode !== NFT_TRANSFER)) return null;
   let message;
   try {

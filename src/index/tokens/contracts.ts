@@ -86,7 +86,13 @@ export class ContractReads {
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
         has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
       ]);
-      return { master: master ?? undefined, wallet: wallet ?? undefined, collection: collection ?? undefined, item: item ?? undefined, ...(sale ? { sale } : {}) };
+      return {
+        master: master ?? undefined,
+        wallet: wallet ?? undefined,
+        collection: collection ?? undefined,
+        item: item ?? undefined,
+        ...(sale ? { sale } : {}),
+      };
     } catch {
       // The chain could not run a get-method (a liteserver down): undetected this time.
       return null;
@@ -107,7 +113,12 @@ export class ContractReads {
     }
   }
 
-  private async call(address: string, method: string, seqno: number, args: TupleItem[] = []): Promise<{ s: StackReader; values: VmValue[] }> {
+  private async call(
+    address: string,
+    method: string,
+    seqno: number,
+    args: TupleItem[] = [],
+  ): Promise<{ s: StackReader; values: VmValue[] }> {
     const values = await this.runner.run(address, method, args, seqno);
     if (values === null) throw new NotThatContract(`${method} failed`);
     return { s: new StackReader(values, method), values };
@@ -148,7 +159,12 @@ export class ContractReads {
     if (!owner || !master) throw new NotThatContract('get_wallet_data: no owner or jetton');
     const facts = `${formatRawUpper(owner)}|${formatRawUpper(master)}`;
     if (!this.vouchedWallets.get(c.account, facts)) {
-      const vouched = await this.vouchedAddress(formatRawUpper(master), 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }], seqno);
+      const vouched = await this.vouchedAddress(
+        formatRawUpper(master),
+        'get_wallet_address',
+        [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }],
+        seqno,
+      );
       if (vouched !== c.account) return null;
       this.vouchedWallets.set(c.account, facts, true);
     }
@@ -205,12 +221,35 @@ export class ContractReads {
     } else if (individual) {
       content = v3TokenContent(individual);
     }
-    return { address: c.account, init, index, collection, owner, content, lastTxLt: c.lastTxLt, codeHash: c.codeHash, dataHash: c.dataHash };
+    return {
+      address: c.account,
+      init,
+      index,
+      collection,
+      owner,
+      content,
+      lastTxLt: c.lastTxLt,
+      codeHash: c.codeHash,
+      dataHash: c.dataHash,
+    };
   }
 
   /** The item's full content as its collection composes it; null when the collection's answer is not TEP-64 (the collection's doing, not the item code's). */
-  private async collectionContent(collection: string, index: bigint, individual: Cell, seqno: number): Promise<Record<string, string> | null> {
-    const values = await this.runner.run(collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: individual }], seqno);
+  private async collectionContent(
+    collection: string,
+    index: bigint,
+    individual: Cell,
+    seqno: number,
+  ): Promise<Record<string, string> | null> {
+    const values = await this.runner.run(
+      collection,
+      'get_nft_content',
+      [
+        { type: 'int', value: index },
+        { type: 'cell', cell: individual },
+      ],
+      seqno,
+    );
     if (!values || values.length === 0) return null;
     try {
       return v3TokenContent(new StackReader(values, 'get_nft_content').cell(0));

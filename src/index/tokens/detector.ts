@@ -71,7 +71,14 @@ export class TokenDetector {
 
   /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
-    const found: GroupContracts = { masters: new Map(), wallets: new Map(), collections: new Map(), items: new Map(), domains: new Map(), sales: new Map() };
+    const found: GroupContracts = {
+      masters: new Map(),
+      wallets: new Map(),
+      collections: new Map(),
+      items: new Map(),
+      domains: new Map(),
+      sales: new Map(),
+    };
     if (this.contracts) {
       for (const window of detectionWindows(blocks)) {
         // Kept in block order afterwards: a later block's state of an account wins, as when blocks ran one by one.
@@ -85,7 +92,12 @@ export class TokenDetector {
     const events = blocks.flatMap((b) => b.events.map((event) => ({ event, seqno: b.seqno })));
     const jettonAccounts = events.filter((e) => e.event.kind !== 'nft_transfer').map((e) => e.event.account);
     const nftAccounts = events.filter((e) => e.event.kind === 'nft_transfer').map((e) => e.event.account);
-    const masterOf = await this.known(jettonAccounts, found.wallets, (w) => w.jetton, 'SELECT address, jetton AS about FROM jetton_wallets');
+    const masterOf = await this.known(
+      jettonAccounts,
+      found.wallets,
+      (w) => w.jetton,
+      'SELECT address, jetton AS about FROM jetton_wallets',
+    );
     const itemOf = await this.known(
       nftAccounts,
       found.items,
@@ -106,14 +118,33 @@ export class TokenDetector {
         const [index, collection] = item.split('|');
         const b = event.body;
         nftTransfers.push([
-          ...head, event.account, index, collection || null, event.source, b.newOwner, b.responseDestination, payload(b.customPayload), b.forwardAmount, payload(b.forwardPayload), traceOf(txHash),
+          ...head,
+          event.account,
+          index,
+          collection || null,
+          event.source,
+          b.newOwner,
+          b.responseDestination,
+          payload(b.customPayload),
+          b.forwardAmount,
+          payload(b.forwardPayload),
+          traceOf(txHash),
         ]);
         continue;
       }
       const master = masterOf.get(event.account);
       if (!master) continue;
-      const common = [...head, event.body.amount, event.account, master, event.body.responseDestination, payload(event.body.customPayload), traceOf(txHash)];
-      if (event.kind === 'transfer') transfers.push([...common, event.source, event.body.destination, event.body.forwardTonAmount, payload(event.body.forwardPayload)]);
+      const common = [
+        ...head,
+        event.body.amount,
+        event.account,
+        master,
+        event.body.responseDestination,
+        payload(event.body.customPayload),
+        traceOf(txHash),
+      ];
+      if (event.kind === 'transfer')
+        transfers.push([...common, event.source, event.body.destination, event.body.forwardTonAmount, payload(event.body.forwardPayload)]);
       else burns.push([...common, event.source]);
     }
     const batches: InsertBatch[] = [];
@@ -121,7 +152,9 @@ export class TokenDetector {
     if (found.wallets.size > 0) batches.push(walletBatch([...found.wallets.values()]));
     if (found.collections.size > 0) batches.push(collectionBatch([...found.collections.values()]));
     if (found.items.size > 0) batches.push(itemBatch([...found.items.values()]));
-    const toFetch = metadataQueueBatch([...found.masters.values(), ...found.collections.values(), ...found.items.values()].map((c) => c.content));
+    const toFetch = metadataQueueBatch(
+      [...found.masters.values(), ...found.collections.values(), ...found.items.values()].map((c) => c.content),
+    );
     if (toFetch) batches.push(toFetch);
     if (transfers.length > 0) batches.push(eventBatch('jetton_transfers', transfers));
     if (burns.length > 0) batches.push(eventBatch('jetton_burns', burns));
@@ -139,7 +172,12 @@ export class TokenDetector {
   }
 
   /** account -> what the event rows need of it, for the accounts among `accounts` detected now or stored. */
-  private async known<R extends { address: string }>(accounts: string[], detected: Map<string, R>, about: (row: R) => string, select: string): Promise<Map<string, string>> {
+  private async known<R extends { address: string }>(
+    accounts: string[],
+    detected: Map<string, R>,
+    about: (row: R) => string,
+    select: string,
+  ): Promise<Map<string, string>> {
     const known = new Map<string, string>();
     const unknown = [...new Set(accounts)].filter((a) => {
       const row = detected.get(a);
@@ -191,4 +229,3 @@ function detectionWindows(blocks: BlockTokens[]): BlockTokens[][] {
 function revive(candidate: TokenAccountCandidate): TokenAccountCandidate {
   return { ...candidate, codeHash: buffer(candidate.codeHash), dataHash: buffer(candidate.dataHash) };
 }
-

@@ -32,7 +32,8 @@ export function eitherColumnPage(q: EitherColumnQuery): { sql: string; params: S
   const limit = Math.trunc(q.page.limit);
   const offset = Math.trunc(q.page.offset);
   const sides = q.columns.map((column) => new Where().in(column, q.values).append(q.shared));
-  const side = (where: Where, alias: string) => `SELECT * FROM (SELECT * FROM ${q.table} ${where} ORDER BY ${q.orderBy} LIMIT ${offset + limit}) AS ${alias}`;
+  const side = (where: Where, alias: string) =>
+    `SELECT * FROM (SELECT * FROM ${q.table} ${where} ORDER BY ${q.orderBy} LIMIT ${offset + limit}) AS ${alias}`;
   return {
     sql: `${side(sides[0], 'a')} UNION ${side(sides[1], 'b')} ORDER BY ${q.orderBy} LIMIT ${limit} OFFSET ${offset}`,
     params: [...sides[0].params, ...sides[1].params],

@@ -18,7 +18,12 @@ export interface GetMethodRunner {
 }
 
 /** What the relay needs of a chain. */
-export type RunGetMethod = (address: Address, method: string, stack: TupleItem[], mcSeqno: number) => PromiseLike<GetMethodResult> | GetMethodResult;
+export type RunGetMethod = (
+  address: Address,
+  method: string,
+  stack: TupleItem[],
+  mcSeqno: number,
+) => PromiseLike<GetMethodResult> | GetMethodResult;
 
 export interface GetMethodRequest {
   getMethod: { id: number; address: string; method: string; stack: Uint8Array | null; mcSeqno: number };

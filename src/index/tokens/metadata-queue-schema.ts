@@ -48,7 +48,9 @@ const hasUri = (content: string) => `${content} LIKE '%"uri"%'`;
 
 /** The uris existing contents name, enqueued; those with a stored outcome set not due (or due once more). */
 function backfill(dialect: Dialect): string[] {
-  const uris = CONTENTS.map(([table, column]) => `SELECT ${uriSql(dialect, column)} AS uri FROM ${table} WHERE ${hasUri(column)}`).join(' UNION ');
+  const uris = CONTENTS.map(([table, column]) => `SELECT ${uriSql(dialect, column)} AS uri FROM ${table} WHERE ${hasUri(column)}`).join(
+    ' UNION ',
+  );
   return [
     // The WHERE also keeps SQLite from reading ON CONFLICT as the FROM's join constraint.
     `INSERT INTO token_metadata_queue (uri, failures, next_attempt_at)

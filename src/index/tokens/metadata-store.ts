@@ -39,7 +39,12 @@ export function metadataQueueBatch(contents: Iterable<Record<string, string> | n
     if (uri !== undefined) uris.add(uri);
   }
   if (uris.size === 0) return undefined;
-  return { table: 'token_metadata_queue', columns: ['uri', 'failures', 'next_attempt_at'], rows: [...uris].map((uri) => [uri, 0, 0]), conflict: 'ON CONFLICT (uri) DO NOTHING' };
+  return {
+    table: 'token_metadata_queue',
+    columns: ['uri', 'failures', 'next_attempt_at'],
+    rows: [...uris].map((uri) => [uri, 0, 0]),
+    conflict: 'ON CONFLICT (uri) DO NOTHING',
+  };
 }
 
 /** The rows storing one outcome for good: the outcome, and the uri no longer due. */
@@ -53,7 +58,12 @@ export function metadataRows(uri: string, outcome: FetchOutcome, now: number): I
 
 /** The row scheduling the next attempt at a uri that failed for now. */
 export function retryRow(uri: string, retry: RetryLater): InsertBatch {
-  return { table: 'token_metadata_queue', columns: QUEUE_COLUMNS, rows: [[uri, retry.failures, retry.at, `${retry.kind}: ${retry.error}`]], conflict: QUEUE_UPSERT };
+  return {
+    table: 'token_metadata_queue',
+    columns: QUEUE_COLUMNS,
+    rows: [[uri, retry.failures, retry.at, `${retry.kind}: ${retry.error}`]],
+    conflict: QUEUE_UPSERT,
+  };
 }
 
 /**
@@ -69,7 +79,12 @@ function dueQuery(dialect: Dialect): string {
   return `UPDATE token_metadata_queue q SET next_attempt_at = ? WHERE q.uri IN (${due} FOR UPDATE SKIP LOCKED) RETURNING q.uri, q.failures`;
 }
 
-export function tokenMetadataSink(dialect: Dialect, reads: SqlReads, writeRows: (batches: InsertBatch[]) => Promise<void>, now: () => number = Date.now): MetadataSink {
+export function tokenMetadataSink(
+  dialect: Dialect,
+  reads: SqlReads,
+  writeRows: (batches: InsertBatch[]) => Promise<void>,
+  now: () => number = Date.now,
+): MetadataSink {
   const query = dueQuery(dialect);
   return {
     async dueUris(limit, at) {
@@ -91,7 +106,10 @@ export async function offchainStates(reads: SqlReads, contents: readonly Record<
     const chunk = wanted.slice(start, start + LOOKUP_CHUNK);
     const rows = await reads.all(`SELECT uri, ok, json FROM token_metadata WHERE uri IN (${chunk.map(() => '?').join(', ')})`, chunk);
     for (const row of rows) {
-      stored.set(String(row.uri), Number(row.ok) === 1 ? { state: 'fetched', json: JSON.parse(String(row.json)) as Record<string, unknown> } : { state: 'failed' });
+      stored.set(
+        String(row.uri),
+        Number(row.ok) === 1 ? { state: 'fetched', json: JSON.parse(String(row.json)) as Record<string, unknown> } : { state: 'failed' },
+      );
     }
   }
   return uris.map((uri) => (uri === undefined ? { state: 'absent' } : (stored.get(uri) ?? { state: 'pending' })));

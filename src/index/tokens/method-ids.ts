@@ -12,7 +12,19 @@ export function methodId(name: string): number {
 }
 
 /** The get-methods token detection and the address_book interfaces look for. */
-export const TOKEN_METHODS = ['get_jetton_data', 'get_wallet_address', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_nft_address_by_index', 'get_nft_content', 'dnsresolve', 'get_editor', 'get_authority_address', 'get_sale_data'] as const;
+export const TOKEN_METHODS = [
+  'get_jetton_data',
+  'get_wallet_address',
+  'get_wallet_data',
+  'get_nft_data',
+  'get_collection_data',
+  'get_nft_address_by_index',
+  'get_nft_content',
+  'dnsresolve',
+  'get_editor',
+  'get_authority_address',
+  'get_sale_data',
+] as const;
 export type TokenMethod = (typeof TOKEN_METHODS)[number];
 
 const BY_ID = new Map<number, TokenMethod>(TOKEN_METHODS.map((name) => [methodId(name), name]));

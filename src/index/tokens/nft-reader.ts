@@ -153,7 +153,9 @@ export class NftReader {
 
   async collections(filter: { addresses?: string[]; owners?: string[] }, p: Page): Promise<NftCollectionRecord[]> {
     const where = new Where().in('address', filter.addresses).in('owner_address', filter.owners);
-    return (await this.reads.all(`SELECT * FROM nft_collections ${where} ORDER BY first_lt, address ${pageSql(p)}`, where.params)).map(collectionOf);
+    return (await this.reads.all(`SELECT * FROM nft_collections ${where} ORDER BY first_lt, address ${pageSql(p)}`, where.params)).map(
+      collectionOf,
+    );
   }
 
   /** Collections by address (the `collection` of items, metadata). */
@@ -180,7 +182,10 @@ export class NftReader {
     } else {
       where.in('N.owner_address', owners);
     }
-    where.in('N.index_order', filter.indexes?.map((i) => indexOrder(BigInt(i))));
+    where.in(
+      'N.index_order',
+      filter.indexes?.map((i) => indexOrder(BigInt(i))),
+    );
     let orderBy = 'N.first_lt, N.address';
     if (owners.length > 0) orderBy = 'N.owner_address, N.collection_address, N.index_order';
     else if (filter.collections?.length === 1) orderBy = 'N.collection_address, N.index_order';
@@ -199,7 +204,9 @@ export class NftReader {
   async sales(addresses: readonly string[]): Promise<NftSaleRecord[]> {
     const list = [...new Set(addresses)];
     if (list.length === 0) return [];
-    return (await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${placeholders(list)}) ORDER BY address`, list as SqlValue[])).map(saleOf);
+    return (
+      await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${placeholders(list)}) ORDER BY address`, list as SqlValue[])
+    ).map(saleOf);
   }
 
   async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {
@@ -208,7 +215,11 @@ export class NftReader {
     if (filter.direction === 'in') where.in('new_owner', owners);
     else if (filter.direction === 'out') where.in('old_owner', owners);
     where.in('nft_item_address', filter.items).add('nft_collection_address = ?', filter.collection);
-    where.add('tx_now >= ?', filter.startUtime).add('tx_now <= ?', filter.endUtime).add('tx_lt >= ?', filter.startLt).add('tx_lt <= ?', filter.endLt);
+    where
+      .add('tx_now >= ?', filter.startUtime)
+      .add('tx_now <= ?', filter.endUtime)
+      .add('tx_lt >= ?', filter.startLt)
+      .add('tx_lt <= ?', filter.endLt);
     const column = filter.startUtime !== undefined || filter.endUtime !== undefined ? 'tx_now' : 'tx_lt';
     const orderBy = `${column} ${orderSql(sort)}, tx_hash ${orderSql(sort)}`;
     // Either side: two index scans merged (either-column-page.ts), not an OR.

@@ -133,7 +133,11 @@ function eventOf(row: SqlRow): EventRecord {
 
 /** The window's conditions, and the column the rows are ordered by (tx_now once a utime bound is given). */
 function eventWindow(where: Where, window: Window): string {
-  where.add('tx_now >= ?', window.startUtime).add('tx_now <= ?', window.endUtime).add('tx_lt >= ?', window.startLt).add('tx_lt <= ?', window.endLt);
+  where
+    .add('tx_now >= ?', window.startUtime)
+    .add('tx_now <= ?', window.endUtime)
+    .add('tx_lt >= ?', window.startLt)
+    .add('tx_lt <= ?', window.endLt);
   return window.startUtime !== undefined || window.endUtime !== undefined ? 'tx_now' : 'tx_lt';
 }
 
@@ -143,7 +147,9 @@ function eventWindow(where: Where, window: Window): string {
  * accounts it mentions need a metadata lookup at all (most accounts are wallets: none).
  */
 export function tokenContractSql(account: string): string {
-  return ['jetton_wallets', 'jetton_masters', 'nft_items', 'nft_collections'].map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE address = ${account})`).join(' OR ');
+  return ['jetton_wallets', 'jetton_masters', 'nft_items', 'nft_collections']
+    .map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE address = ${account})`)
+    .join(' OR ');
 }
 
 export class TokenReader {
@@ -182,7 +188,14 @@ export class TokenReader {
     // Either side: two index scans merged (either-column-page.ts), not an OR.
     const { sql, params } =
       owners.length > 0 && !filter.direction
-        ? eitherColumnPage({ table: 'jetton_transfers', columns: ['source', 'destination'], values: owners, shared: where, orderBy, page: p })
+        ? eitherColumnPage({
+            table: 'jetton_transfers',
+            columns: ['source', 'destination'],
+            values: owners,
+            shared: where,
+            orderBy,
+            page: p,
+          })
         : { sql: `SELECT * FROM jetton_transfers ${where} ORDER BY ${orderBy} ${pageSql(p)}`, params: where.params };
     const rows = await this.reads.all(sql, params);
     return rows.map((row) => ({
@@ -195,9 +208,15 @@ export class TokenReader {
   }
 
   async jettonBurns(filter: JettonBurnFilter, sort: SortOrder, p: Page): Promise<JettonBurnRecord[]> {
-    const where = new Where().in('owner', filter.owners).in('jetton_wallet_address', filter.wallets).add('jetton_master_address = ?', filter.master);
+    const where = new Where()
+      .in('owner', filter.owners)
+      .in('jetton_wallet_address', filter.wallets)
+      .add('jetton_master_address = ?', filter.master);
     const column = eventWindow(where, filter);
-    const rows = await this.reads.all(`SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${orderSql(sort)}, tx_hash ${orderSql(sort)} ${pageSql(p)}`, where.params);
+    const rows = await this.reads.all(
+      `SELECT * FROM jetton_burns ${where} ORDER BY ${column} ${orderSql(sort)}, tx_hash ${orderSql(sort)} ${pageSql(p)}`,
+      where.params,
+    );
     return rows.map((row) => ({ ...eventOf(row), owner: optionalText(row.owner) }));
   }
 
@@ -210,7 +229,10 @@ export class TokenReader {
     const list = [...new Set(addresses)] as SqlValue[];
     const [wallets, masters] = await Promise.all([
       this.reads.all(`SELECT * FROM jetton_wallets WHERE address IN (${placeholders(list)})`, list),
-      this.reads.all(`SELECT * FROM jetton_masters WHERE address IN (${placeholders(list)}) OR address IN (SELECT jetton FROM jetton_wallets WHERE address IN (${placeholders(list)}))`, [...list, ...list]),
+      this.reads.all(
+        `SELECT * FROM jetton_masters WHERE address IN (${placeholders(list)}) OR address IN (SELECT jetton FROM jetton_wallets WHERE address IN (${placeholders(list)}))`,
+        [...list, ...list],
+      ),
     ]);
     return { wallets: wallets.map(walletOf), masters: masters.map(masterOf) };
   }

@@ -65,14 +65,20 @@ export async function rewoundTokens(
   for (const table of TOKEN_STATE_TABLES) {
     for (let i = 0; i < addresses.length; i += LOOKUP_CHUNK) {
       const chunk = addresses.slice(i, i + LOOKUP_CHUNK);
-      const rows = await driver.all(`SELECT address, first_lt FROM ${table} WHERE first_lt < ? AND address IN (${chunk.map(() => '?').join(', ')})`, [firstLt, ...chunk]);
+      const rows = await driver.all(
+        `SELECT address, first_lt FROM ${table} WHERE first_lt < ? AND address IN (${chunk.map(() => '?').join(', ')})`,
+        [firstLt, ...chunk],
+      );
       for (const row of rows) stored.get(table)!.set(String(row.address), bigint(row.first_lt));
     }
   }
   const methods = new MethodCache();
   const wanted = new Set(TOKEN_STATE_TABLES.flatMap((table) => [...stored.get(table)!.keys()]));
   const candidates = runner ? [...wanted].flatMap((address) => candidateOf(address, changed.get(address) ?? null, methods) ?? []) : [];
-  const detected = candidates.length > 0 ? await new TokenDetector(driver, runner, dnsRoots).rows([{ seqno: rewind.seqno, accounts: candidates, events: [] }], () => null) : [];
+  const detected =
+    candidates.length > 0
+      ? await new TokenDetector(driver, runner, dnsRoots).rows([{ seqno: rewind.seqno, accounts: candidates, events: [] }], () => null)
+      : [];
   const batches = detected.flatMap((batch): InsertBatch[] => {
     if (batch.table === 'dns_entries') {
       // A domain comes back with its item.
@@ -84,19 +90,27 @@ export async function rewoundTokens(
     if (!before) return [];
     const address = batch.columns.indexOf('address');
     const first = batch.columns.indexOf('first_lt');
-    const rows = batch.rows.filter((row) => before.has(String(row[address]))).map((row) => row.map((value, i) => (i === first ? before.get(String(row[address]))! : value)));
+    const rows = batch.rows
+      .filter((row) => before.has(String(row[address])))
+      .map((row) => row.map((value, i) => (i === first ? before.get(String(row[address]))! : value)));
     return rows.length > 0 ? [{ ...batch, rows }] : [];
   });
   const lt = firstLt.toString();
   const before: string[] = [];
   for (let i = 0; i < addresses.length; i += LOOKUP_CHUNK) {
-    const list = addresses.slice(i, i + LOOKUP_CHUNK).map((a) => `'${a}'`).join(', ');
+    const list = addresses
+      .slice(i, i + LOOKUP_CHUNK)
+      .map((a) => `'${a}'`)
+      .join(', ');
     for (const table of TOKEN_STATE_TABLES) before.push(`DELETE FROM ${table} WHERE address IN (${list})`);
     before.push(`DELETE FROM dns_entries WHERE nft_item_address IN (${list})`);
   }
   return {
     before,
     batches,
-    after: [...TOKEN_EVENT_TABLES.map((table) => `DELETE FROM ${table} WHERE tx_lt >= ${lt}`), ...TOKEN_STATE_TABLES.map((table) => `DELETE FROM ${table} WHERE first_lt >= ${lt}`)],
+    after: [
+      ...TOKEN_EVENT_TABLES.map((table) => `DELETE FROM ${table} WHERE tx_lt >= ${lt}`),
+      ...TOKEN_STATE_TABLES.map((table) => `DELETE FROM ${table} WHERE first_lt >= ${lt}`),
+    ],
   };
 }

@@ -70,8 +70,22 @@ export async function readFixPriceSale(runner: GetMethodRunner, c: TokenAccountC
 }
 
 const SALE_COLUMNS = [
-  'address', 'type', 'is_complete', 'created_at', 'marketplace_address', 'nft_address', 'nft_owner_address', 'full_price',
-  'marketplace_fee_address', 'marketplace_fee', 'royalty_address', 'royalty_amount', 'last_transaction_lt', 'code_hash', 'data_hash', 'first_lt',
+  'address',
+  'type',
+  'is_complete',
+  'created_at',
+  'marketplace_address',
+  'nft_address',
+  'nft_owner_address',
+  'full_price',
+  'marketplace_fee_address',
+  'marketplace_fee',
+  'royalty_address',
+  'royalty_amount',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+  'first_lt',
 ];
 
 /** A newer state replaces an older one; first_lt (insertion order) stays, as for every token table. */
@@ -81,8 +95,22 @@ export function saleBatch(rows: NftSaleRow[]): InsertBatch {
     table: 'nft_sales',
     columns: SALE_COLUMNS,
     rows: rows.map((r) => [
-      r.address, r.type, r.isComplete ? 1 : 0, r.createdAt, r.marketplace, r.nft, r.nftOwner, r.fullPrice.toString(),
-      r.marketplaceFeeAddress, r.marketplaceFee.toString(), r.royaltyAddress, r.royaltyAmount.toString(), r.lastTxLt, r.codeHash, r.dataHash, r.lastTxLt,
+      r.address,
+      r.type,
+      r.isComplete ? 1 : 0,
+      r.createdAt,
+      r.marketplace,
+      r.nft,
+      r.nftOwner,
+      r.fullPrice.toString(),
+      r.marketplaceFeeAddress,
+      r.marketplaceFee.toString(),
+      r.royaltyAddress,
+      r.royaltyAmount.toString(),
+      r.lastTxLt,
+      r.codeHash,
+      r.dataHash,
+      r.lastTxLt,
     ]),
     conflict: `ON CONFLICT (address) DO UPDATE SET ${updates.join(', ')} WHERE excluded.last_transaction_lt >= nft_sales.last_transaction_lt`,
   };

@@ -28,7 +28,9 @@ export const TOKENS_MIGRATION: Migration = {
   statements(dialect) {
     const { bytes, int64, sortableText } = types(dialect);
     const addColumn = (table: string, column: string, type: string) =>
-      dialect === 'postgres' ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}` : `ALTER TABLE ${table} ADD COLUMN ${column} ${type}`;
+      dialect === 'postgres'
+        ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`
+        : `ALTER TABLE ${table} ADD COLUMN ${column} ${type}`;
     const events = (table: string, columns: string) => `CREATE TABLE IF NOT EXISTS ${table} (
         tx_hash ${bytes} PRIMARY KEY,
         tx_lt ${int64} NOT NULL,
@@ -82,10 +84,13 @@ export const TOKENS_MIGRATION: Migration = {
       `CREATE INDEX IF NOT EXISTS jetton_wallets_jetton ON jetton_wallets (jetton, first_lt)`,
       `CREATE INDEX IF NOT EXISTS jetton_wallets_owner_balance ON jetton_wallets (owner, balance_order)`,
       `CREATE INDEX IF NOT EXISTS jetton_wallets_jetton_balance ON jetton_wallets (jetton, balance_order)`,
-      events('jetton_transfers', `source TEXT,
+      events(
+        'jetton_transfers',
+        `source TEXT,
         destination TEXT,
         forward_ton_amount TEXT,
-        forward_payload ${bytes}`),
+        forward_payload ${bytes}`,
+      ),
       `CREATE INDEX IF NOT EXISTS jetton_transfers_lt ON jetton_transfers (tx_lt)`,
       `CREATE INDEX IF NOT EXISTS jetton_transfers_now ON jetton_transfers (tx_now, tx_lt)`,
       ...orders('jetton_transfers', ['source', 'destination', 'jetton_wallet_address', 'jetton_master_address']),

@@ -60,16 +60,86 @@ export interface NftItemRow {
 const INDEX_DIGITS = 80;
 export const indexOrder = (index: bigint): string => index.toString().padStart(INDEX_DIGITS, '0');
 
-const COLLECTION_COLUMNS = ['address', 'next_item_index', 'owner_address', 'collection_content', 'last_transaction_lt', 'code_hash', 'data_hash', 'first_lt'];
-const ITEM_COLUMNS = ['address', 'init', 'item_index', 'index_order', 'collection_address', 'owner_address', 'content', 'last_transaction_lt', 'code_hash', 'data_hash', 'first_lt'];
+const COLLECTION_COLUMNS = [
+  'address',
+  'next_item_index',
+  'owner_address',
+  'collection_content',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+  'first_lt',
+];
+const ITEM_COLUMNS = [
+  'address',
+  'init',
+  'item_index',
+  'index_order',
+  'collection_address',
+  'owner_address',
+  'content',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+  'first_lt',
+];
 export const NFT_TRANSFER_COLUMNS = [
-  'tx_hash', 'tx_lt', 'tx_now', 'tx_aborted', 'mc_seqno', 'query_id', 'nft_item_address', 'nft_item_index', 'nft_collection_address', 'old_owner', 'new_owner',
-  'response_destination', 'custom_payload', 'forward_amount', 'forward_payload', 'trace_id',
+  'tx_hash',
+  'tx_lt',
+  'tx_now',
+  'tx_aborted',
+  'mc_seqno',
+  'query_id',
+  'nft_item_address',
+  'nft_item_index',
+  'nft_collection_address',
+  'old_owner',
+  'new_owner',
+  'response_destination',
+  'custom_payload',
+  'forward_amount',
+  'forward_payload',
+  'trace_id',
 ];
 
-const MASTER_COLUMNS = ['address', 'total_supply', 'mintable', 'admin_address', 'jetton_content', 'jetton_wallet_code_hash', 'last_transaction_lt', 'code_hash', 'data_hash', 'first_lt'];
-const WALLET_COLUMNS = ['address', 'balance', 'balance_order', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash', 'mintless_is_claimed', 'first_lt'];
-const EVENT_COLUMNS = ['tx_hash', 'tx_lt', 'tx_now', 'tx_aborted', 'mc_seqno', 'query_id', 'amount', 'jetton_wallet_address', 'jetton_master_address', 'response_destination', 'custom_payload', 'trace_id'];
+const MASTER_COLUMNS = [
+  'address',
+  'total_supply',
+  'mintable',
+  'admin_address',
+  'jetton_content',
+  'jetton_wallet_code_hash',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+  'first_lt',
+];
+const WALLET_COLUMNS = [
+  'address',
+  'balance',
+  'balance_order',
+  'owner',
+  'jetton',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+  'mintless_is_claimed',
+  'first_lt',
+];
+const EVENT_COLUMNS = [
+  'tx_hash',
+  'tx_lt',
+  'tx_now',
+  'tx_aborted',
+  'mc_seqno',
+  'query_id',
+  'amount',
+  'jetton_wallet_address',
+  'jetton_master_address',
+  'response_destination',
+  'custom_payload',
+  'trace_id',
+];
 export const TRANSFER_COLUMNS = [...EVENT_COLUMNS, 'source', 'destination', 'forward_ton_amount', 'forward_payload'];
 export const BURN_COLUMNS = [...EVENT_COLUMNS, 'owner'];
 
@@ -85,7 +155,18 @@ export function masterBatch(rows: JettonMasterRow[]): InsertBatch {
   return {
     table: 'jetton_masters',
     columns: MASTER_COLUMNS,
-    rows: rows.map((m) => [m.address, m.totalSupply.toString(), m.mintable ? 1 : 0, m.admin, JSON.stringify(m.content), m.walletCodeHash, m.lastTxLt, m.codeHash, m.dataHash, m.firstLt ?? m.lastTxLt]),
+    rows: rows.map((m) => [
+      m.address,
+      m.totalSupply.toString(),
+      m.mintable ? 1 : 0,
+      m.admin,
+      JSON.stringify(m.content),
+      m.walletCodeHash,
+      m.lastTxLt,
+      m.codeHash,
+      m.dataHash,
+      m.firstLt ?? m.lastTxLt,
+    ]),
     conflict: newest(MASTER_COLUMNS).replace('{table}', 'jetton_masters'),
   };
 }
@@ -111,14 +192,28 @@ export function walletBatch(rows: JettonWalletRow[]): InsertBatch {
 }
 
 export function eventBatch(table: 'jetton_transfers' | 'jetton_burns', rows: SqlValue[][]): InsertBatch {
-  return { table, columns: table === 'jetton_transfers' ? TRANSFER_COLUMNS : BURN_COLUMNS, rows, conflict: 'ON CONFLICT (tx_hash) DO NOTHING' };
+  return {
+    table,
+    columns: table === 'jetton_transfers' ? TRANSFER_COLUMNS : BURN_COLUMNS,
+    rows,
+    conflict: 'ON CONFLICT (tx_hash) DO NOTHING',
+  };
 }
 
 export function collectionBatch(rows: NftCollectionRow[]): InsertBatch {
   return {
     table: 'nft_collections',
     columns: COLLECTION_COLUMNS,
-    rows: rows.map((c) => [c.address, c.nextItemIndex.toString(), c.owner, JSON.stringify(c.content), c.lastTxLt, c.codeHash, c.dataHash, c.firstLt ?? c.lastTxLt]),
+    rows: rows.map((c) => [
+      c.address,
+      c.nextItemIndex.toString(),
+      c.owner,
+      JSON.stringify(c.content),
+      c.lastTxLt,
+      c.codeHash,
+      c.dataHash,
+      c.firstLt ?? c.lastTxLt,
+    ]),
     conflict: newest(COLLECTION_COLUMNS).replace('{table}', 'nft_collections'),
   };
 }

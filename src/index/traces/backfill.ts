@@ -41,8 +41,14 @@ interface MessageFacts {
 const b64 = (value: unknown) => bytes(value).toString('base64');
 
 /** Masterchain seqnos from `from` on, cut into ranges of about `maxTransactions` transactions. */
-async function ranges(driver: SqlDriver, from: number, maxTransactions: number): Promise<{ ranges: [number, number][]; transactions: number }> {
-  const rows = await driver.all('SELECT mc_seqno, SUM(tx_count) AS n FROM blocks WHERE mc_seqno >= ? GROUP BY mc_seqno ORDER BY mc_seqno', [from]);
+async function ranges(
+  driver: SqlDriver,
+  from: number,
+  maxTransactions: number,
+): Promise<{ ranges: [number, number][]; transactions: number }> {
+  const rows = await driver.all('SELECT mc_seqno, SUM(tx_count) AS n FROM blocks WHERE mc_seqno >= ? GROUP BY mc_seqno ORDER BY mc_seqno', [
+    from,
+  ]);
   const result: [number, number][] = [];
   let total = 0;
   let start: number | undefined;
@@ -69,10 +75,17 @@ async function messageFacts(driver: SqlDriver, hashes: string[]): Promise<Map<st
   const facts = new Map<string, MessageFacts>();
   for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
     const chunk = hashes.slice(i, i + LOOKUP_CHUNK).map((h): SqlValue => Buffer.from(h, 'base64'));
-    const rows = await driver.all(`SELECT msg_hash, hash_norm, source, destination FROM messages WHERE msg_hash IN (${placeholders(chunk)})`, chunk);
+    const rows = await driver.all(
+      `SELECT msg_hash, hash_norm, source, destination FROM messages WHERE msg_hash IN (${placeholders(chunk)})`,
+      chunk,
+    );
     for (const row of rows) {
       const norm = optionalBytes(row.hash_norm);
-      facts.set(b64(row.msg_hash), { hashNorm: norm ? norm.toString('base64') : null, source: optionalText(row.source), destination: optionalText(row.destination) });
+      facts.set(b64(row.msg_hash), {
+        hashNorm: norm ? norm.toString('base64') : null,
+        source: optionalText(row.source),
+        destination: optionalText(row.destination),
+      });
     }
   }
   return facts;
@@ -107,14 +120,20 @@ export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger)
   const [state] = await driver.all(`SELECT next_seqno FROM index_backfills WHERE name = 'traces'`);
   if (!state) return;
   const { bytes: bytesType } = types(driver.dialect);
-  await driver.write([], [
-    `CREATE TABLE IF NOT EXISTS trace_backfill_tx (hash ${bytesType} PRIMARY KEY, trace_id ${bytesType} NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS trace_backfill_msg (hash ${bytesType} PRIMARY KEY, trace_id ${bytesType} NOT NULL)`,
-    'DELETE FROM trace_backfill_tx',
-    'DELETE FROM trace_backfill_msg',
-  ]);
+  await driver.write(
+    [],
+    [
+      `CREATE TABLE IF NOT EXISTS trace_backfill_tx (hash ${bytesType} PRIMARY KEY, trace_id ${bytesType} NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS trace_backfill_msg (hash ${bytesType} PRIMARY KEY, trace_id ${bytesType} NOT NULL)`,
+      'DELETE FROM trace_backfill_tx',
+      'DELETE FROM trace_backfill_msg',
+    ],
+  );
   const { ranges: todo, transactions: total } = await ranges(driver, int(state.next_seqno), MAX_GROUP_TRANSACTIONS);
-  logger?.info?.({ from: int(state.next_seqno), transactions: total }, 'index: giving traces to the transactions indexed before traces were kept');
+  logger?.info?.(
+    { from: int(state.next_seqno), transactions: total },
+    'index: giving traces to the transactions indexed before traces were kept',
+  );
   const linker = new TraceLinker(driver);
   const started = Date.now();
   let reported = started;
@@ -127,7 +146,9 @@ export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger)
       if (list) list.push(input);
       else bySeqno.set(mcSeqno, [input]);
     }
-    const blocks: BlockTraces[] = [...bySeqno.entries()].sort(([a], [b]) => a - b).map(([seqno, inputs]) => assembleBlockTraces(seqno, inputs));
+    const blocks: BlockTraces[] = [...bySeqno.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([seqno, inputs]) => assembleBlockTraces(seqno, inputs));
     const linked = await linker.link(blocks, { rewrite: true });
     const txRows: SqlValue[][] = [];
     const msgRows: SqlValue[][] = [];
@@ -138,7 +159,8 @@ export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger)
         const root = block.traces[block.traceOf[i]].root;
         const id = Buffer.from(remap?.get(root) ?? root, 'base64');
         txRows.push([Buffer.from(input.hash, 'base64'), id]);
-        for (const hash of [...(input.inMsg ? [input.inMsg.hash] : []), ...input.outMsgs.map((m) => m.hash)]) msgRows.push([Buffer.from(hash, 'base64'), id]);
+        for (const hash of [...(input.inMsg ? [input.inMsg.hash] : []), ...input.outMsgs.map((m) => m.hash)])
+          msgRows.push([Buffer.from(hash, 'base64'), id]);
       }
     }
     await driver.write(
@@ -160,9 +182,15 @@ export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger)
     done += stored.length;
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
       reported = Date.now();
-      logger?.info?.({ transactions: done, of: total, mcSeqno: last, percent: total ? Math.floor((done / total) * 100) : 100 }, 'index: trace back-fill progress');
+      logger?.info?.(
+        { transactions: done, of: total, mcSeqno: last, percent: total ? Math.floor((done / total) * 100) : 100 },
+        'index: trace back-fill progress',
+      );
     }
   }
-  await driver.write([], [`DELETE FROM index_backfills WHERE name = 'traces'`, 'DROP TABLE trace_backfill_tx', 'DROP TABLE trace_backfill_msg']);
+  await driver.write(
+    [],
+    [`DELETE FROM index_backfills WHERE name = 'traces'`, 'DROP TABLE trace_backfill_tx', 'DROP TABLE trace_backfill_msg'],
+  );
   logger?.info?.({ transactions: done, seconds: (Date.now() - started) / 1000 }, 'index: trace back-fill done');
 }

@@ -22,7 +22,9 @@ export const TRACES_MIGRATION: Migration = {
     const { bytes, int64 } = types(dialect);
     // PostgreSQL can say IF NOT EXISTS; SQLite cannot, and needs not: the migration and its record are one transaction.
     const addColumn = (table: string, column: string) =>
-      dialect === 'postgres' ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${bytes}` : `ALTER TABLE ${table} ADD COLUMN ${column} ${bytes}`;
+      dialect === 'postgres'
+        ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${bytes}`
+        : `ALTER TABLE ${table} ADD COLUMN ${column} ${bytes}`;
     return [
       addColumn('transactions', 'trace_id'),
       addColumn('messages', 'trace_id'),

@@ -22,8 +22,19 @@ export interface TraceRow {
 }
 
 export const TRACE_COLUMNS = [
-  'trace_id', 'external_hash', 'external_hash_norm', 'mc_seqno_start', 'mc_seqno_end', 'start_lt', 'start_utime', 'end_lt', 'end_utime',
-  'state', 'transactions', 'messages', 'pending_messages',
+  'trace_id',
+  'external_hash',
+  'external_hash_norm',
+  'mc_seqno_start',
+  'mc_seqno_end',
+  'start_lt',
+  'start_utime',
+  'end_lt',
+  'end_utime',
+  'state',
+  'transactions',
+  'messages',
+  'pending_messages',
 ] as const;
 
 /** Every column but the key replaced: the linker writes a trace's whole new row. */

@@ -144,7 +144,10 @@ export function unpackCells(pool: CellPool, cache = new CellCache()): Cell[] {
       const refs: Cell[] = [];
       for (let r = pool.refStarts[i]; r < pool.refStarts[i + 1]; r++) refs.push(cells[pool.refs[r]]);
       // The sender's @ton/core hashed this cell already: an ordinary cell takes that hash as it is.
-      cell = pool.exotic[i] === 1 ? new Cell({ exotic: true, bits, refs }) : cellWithKnownHash(bits, refs, Buffer.from(hashes.subarray(i * 32, i * 32 + 32)));
+      cell =
+        pool.exotic[i] === 1
+          ? new Cell({ exotic: true, bits, refs })
+          : cellWithKnownHash(bits, refs, Buffer.from(hashes.subarray(i * 32, i * 32 + 32)));
       cache.set(hash, cell);
     }
     cells.push(cell);

@@ -26,7 +26,14 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { ABANDONED_NICE, lowerThreadPriority } from '../../util/thread-priority.js';
-import { DEFAULT_QUERY_TIMEOUT_MS, QueryTimeoutError, StoreUnavailableError, type SqlReads, type SqlRow, type SqlValue } from '../sql/driver.js';
+import {
+  DEFAULT_QUERY_TIMEOUT_MS,
+  QueryTimeoutError,
+  StoreUnavailableError,
+  type SqlReads,
+  type SqlRow,
+  type SqlValue,
+} from '../sql/driver.js';
 import type { ReadReply, ReadRequest, ReadWorkerData } from './read-worker.js';
 import { spawnIndexWorker } from './spawn.js';
 import { buffer } from './transfer.js';
@@ -161,14 +168,23 @@ export class SqliteReaderPool implements SqlReads {
       reader.worker.ref();
       reader.worker.postMessage(requests);
     }
-    if (this.queue.length > 0 && !this.anyStarting() && this.live.size < this.readers && this.live.size + this.abandoned.size < 2 * this.readers) {
+    if (
+      this.queue.length > 0 &&
+      !this.anyStarting() &&
+      this.live.size < this.readers &&
+      this.live.size + this.abandoned.size < 2 * this.readers
+    ) {
       this.spawn();
     }
     if (this.anyReady() || !this.anyStarting()) for (const job of this.queue) if (!job.timer) this.arm(job);
   }
 
   private spawn(): void {
-    const reader: Reader = { worker: spawnIndexWorker('read-worker', { file: this.file } satisfies ReadWorkerData), ready: false, jobs: new Map() };
+    const reader: Reader = {
+      worker: spawnIndexWorker('read-worker', { file: this.file } satisfies ReadWorkerData),
+      ready: false,
+      jobs: new Map(),
+    };
     reader.worker.unref();
     this.live.add(reader);
     reader.worker.on('message', (reply: ReadReply) => this.onReply(reader, reply));
@@ -202,7 +218,9 @@ export class SqliteReaderPool implements SqlReads {
     if (!this.live.delete(reader)) return;
     void reader.worker.terminate();
     // What went wrong stays in `cause` (it may name files); the API's answer says only that.
-    const error = new StoreUnavailableError('the index cannot be read: a reader thread failed', { cause: new Error(`index reader thread: ${why}`) });
+    const error = new StoreUnavailableError('the index cannot be read: a reader thread failed', {
+      cause: new Error(`index reader thread: ${why}`),
+    });
     for (const job of reader.jobs.values()) this.settle(job, error);
     reader.jobs.clear();
     if (!reader.ready && !this.anyReady() && !this.anyStarting()) {

@@ -22,7 +22,9 @@ export interface RenderRequest {
 }
 
 /** What the store thread receives: rows, or the error (as text: it crosses a thread) that rendering raised. */
-export type RenderedMessage = { id: number; seqno: number; transactions: number } & ({ rows: InsertBatch[]; traces?: BlockTraces; tokens?: BlockTokens } | { error: string });
+export type RenderedMessage = { id: number; seqno: number; transactions: number } & (
+  { rows: InsertBatch[]; traces?: BlockTraces; tokens?: BlockTokens } | { error: string }
+);
 
 export interface RenderWorkerData {
   store: MessagePort;
@@ -45,6 +47,9 @@ parentPort!.on('message', ({ id, block }: RenderRequest) => {
     rendered = { seqno, transactions, rows: asError(error) };
   }
   const { rows, traces, tokens } = rendered;
-  const message: RenderedMessage = rows instanceof Error ? { id, seqno, transactions, error: rows.stack ?? rows.message } : { id, seqno, transactions, rows, traces, tokens };
+  const message: RenderedMessage =
+    rows instanceof Error
+      ? { id, seqno, transactions, error: rows.stack ?? rows.message }
+      : { id, seqno, transactions, rows, traces, tokens };
   store.postMessage(message);
 });

@@ -7,7 +7,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
 
-export function spawnIndexWorker(name: string, workerData: unknown, transferList: TransferListItem[] = [], beside: string = import.meta.url): Worker {
+export function spawnIndexWorker(
+  name: string,
+  workerData: unknown,
+  transferList: TransferListItem[] = [],
+  beside: string = import.meta.url,
+): Worker {
   const built = new URL(`./${name}.js`, beside);
   if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData, transferList });
   const source = new URL(`./${name}.ts`, beside).href;

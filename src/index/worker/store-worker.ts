@@ -33,10 +33,18 @@ export interface StoreWorkerData {
 export type StoreRequest = { close: true } | GetMethodReplies | { rows: InsertBatch[]; id: number };
 /** `log`: a line for the main thread's logger (the token back-fill's progress). */
 export type StoreLog = { log: { level: 'info' | 'warn'; object: object; message: string } };
-export type StoreReply = { id: number; ok: true } | { id: number; ok: false; error: string } | { closed: true } | { failed: string } | GetMethodRequests | StoreLog;
+export type StoreReply =
+  | { id: number; ok: true }
+  | { id: number; ok: false; error: string }
+  | { closed: true }
+  | { failed: string }
+  | GetMethodRequests
+  | StoreLog;
 
 async function open(location: IndexLocation): Promise<SqlDriver> {
-  return location.kind === 'sqlite' ? SqliteDriver.open(location.file, location.synchronous) : PostgresDriver.open(location.databaseUrl, location.schema);
+  return location.kind === 'sqlite'
+    ? SqliteDriver.open(location.file, location.synchronous)
+    : PostgresDriver.open(location.databaseUrl, location.schema);
 }
 
 /** Structured clone turned every Buffer into a Uint8Array; the drivers bind Buffers. */
@@ -70,11 +78,15 @@ driver.catch((error: Error) => {
 let closing = false;
 const log = (level: 'info' | 'warn') => (object: object, message: string) => {
   const { err, ...rest } = object as { err?: unknown };
-  port.postMessage({ log: { level, object: err === undefined ? rest : { ...rest, error: String((err as Error)?.message ?? err) }, message } } satisfies StoreReply);
+  port.postMessage({
+    log: { level, object: err === undefined ? rest : { ...rest, error: String((err as Error)?.message ?? err) }, message },
+  } satisfies StoreReply);
 };
 const backfill = runner
   ? Promise.all([driver, committer])
-      .then(([d, c]) => backfillTokens(d, () => c.tokenDetector, { dnsRoots, logger: { info: log('info'), warn: log('warn') }, stopped: () => closing }))
+      .then(([d, c]) =>
+        backfillTokens(d, () => c.tokenDetector, { dnsRoots, logger: { info: log('info'), warn: log('warn') }, stopped: () => closing }),
+      )
       .catch((error: Error) => {
         if (!closing) log('warn')({ err: error }, 'index: the token back-fill stopped; it resumes at the next start');
       })

@@ -22,13 +22,17 @@ export interface PackedBlock {
 export function packBlock(block: FeedBlock): PackedBlock {
   const packer = new CellPacker();
   const pack = (source: CellSource): number | Uint8Array => ('boc' in source ? source.boc : packer.add(source.cell));
-  const transactions = block.transactions.map((t) => ({ cell: pack(t), block: { workchain: t.block.workchain, shard: t.block.shard, seqno: t.block.seqno } }));
+  const transactions = block.transactions.map((t) => ({
+    cell: pack(t),
+    block: { workchain: t.block.workchain, shard: t.block.shard, seqno: t.block.seqno },
+  }));
   const accounts = block.accounts.map((a) => ({ address: a.address.toRawString(), shardAccount: pack(a) }));
   return { masterchain: block.masterchain, shards: block.shards, cells: packer.finish(), transactions, accounts };
 }
 
 /** Bytes that crossed a thread (a Uint8Array) as the Buffer they were, sharing the memory. */
-export const buffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+export const buffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function reviveId<T extends BlockId>(id: T): T {
   return { ...id, rootHash: buffer(id.rootHash), fileHash: buffer(id.fileHash) };

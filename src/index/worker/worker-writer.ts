@@ -31,9 +31,19 @@ export class WorkerWriter {
    * `dnsRoots`: the network's DNS root collections (src/index/dns).
    * `logger`: where the store thread's lines go (the token back-fill's progress, tokens/backfill.ts).
    */
-  constructor(location: IndexLocation, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = [], logger?: TokenBackfillWarnings) {
+  constructor(
+    location: IndexLocation,
+    nice?: number,
+    runGetMethod?: RunGetMethod,
+    dnsRoots: string[] = [],
+    logger?: TokenBackfillWarnings,
+  ) {
     const { port1, port2 } = new MessageChannel();
-    this.store = spawn('store-worker', { location, rendered: port2, nice, getMethods: runGetMethod !== undefined, dnsRoots } satisfies StoreWorkerData, [port2]);
+    this.store = spawn(
+      'store-worker',
+      { location, rendered: port2, nice, getMethods: runGetMethod !== undefined, dnsRoots } satisfies StoreWorkerData,
+      [port2],
+    );
     this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
     let closed!: () => void;
     this.closed = new Promise((resolve) => (closed = resolve));
@@ -60,7 +70,10 @@ export class WorkerWriter {
       if (reply.ok) waiter.resolve();
       else waiter.reject(new Error(`index writer: ${reply.error}`));
     });
-    for (const [name, worker] of [['render', this.render], ['store', this.store]] as const) {
+    for (const [name, worker] of [
+      ['render', this.render],
+      ['store', this.store],
+    ] as const) {
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`index ${name} thread exited (code ${code})`)));
     }

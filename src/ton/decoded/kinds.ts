@@ -78,8 +78,18 @@ export function int(n: number): Kind {
  * nibbles, the last nibble completed by a 1 and zeros and marked with `_` (@ton/core's BitString text).
  */
 export function loadHex(s: Slice, n: number): string {
-  if (n % 8 === 0) return s.loadBuffer(n / 8).toString('hex').toUpperCase();
-  if (n % 4 === 0) return s.loadBuffer((n - 4) / 8).toString('hex').toUpperCase() + s.loadUint(4).toString(16).toUpperCase();
+  if (n % 8 === 0)
+    return s
+      .loadBuffer(n / 8)
+      .toString('hex')
+      .toUpperCase();
+  if (n % 4 === 0)
+    return (
+      s
+        .loadBuffer((n - 4) / 8)
+        .toString('hex')
+        .toUpperCase() + s.loadUint(4).toString(16).toUpperCase()
+    );
   return s.loadBits(n).toString(); // the rare incomplete nibble: @ton/core's own text
 }
 

@@ -10,8 +10,25 @@
 import { Cell, type Slice } from '@ton/core';
 import { msgAddress, msgAddressExt, msgAddressInt } from './address-kinds.js';
 import {
-  bool, bits, constant, ctor, either, enterRef, grams, maybe, need, NOT_JSON, oneOf, ref, refArg, refCell, rest, uint,
-  type Ctx, type Json, type Kind,
+  bool,
+  bits,
+  constant,
+  ctor,
+  either,
+  enterRef,
+  grams,
+  maybe,
+  need,
+  NOT_JSON,
+  oneOf,
+  ref,
+  refArg,
+  refCell,
+  rest,
+  uint,
+  type Ctx,
+  type Json,
+  type Kind,
 } from './kinds.js';
 
 /** `HashmapE n X` read only when empty; a non-empty dictionary makes toncenter's text invalid. */
@@ -89,10 +106,31 @@ const libRef = oneOf([
 ]);
 
 export const outAction = oneOf([
-  [32, 0x0ec3c86d, ctor('action_send_msg', 32, 0x0ec3c86d, [['mode', uint(8)], ['out_msg', ref(messageRelaxedAny)]])],
+  [
+    32,
+    0x0ec3c86d,
+    ctor('action_send_msg', 32, 0x0ec3c86d, [
+      ['mode', uint(8)],
+      ['out_msg', ref(messageRelaxedAny)],
+    ]),
+  ],
   [32, 0xad4de08e, ctor('action_set_code', 32, 0xad4de08e, [['new_code', refCell]])],
-  [32, 0x36e6b809, ctor('action_reserve_currency', 32, 0x36e6b809, [['mode', uint(8)], ['currency', currencyCollection]])],
-  [32, 0x26fa1dd4, ctor('action_change_library', 32, 0x26fa1dd4, [['mode', uint(7)], ['libref', libRef]])],
+  [
+    32,
+    0x36e6b809,
+    ctor('action_reserve_currency', 32, 0x36e6b809, [
+      ['mode', uint(8)],
+      ['currency', currencyCollection],
+    ]),
+  ],
+  [
+    32,
+    0x26fa1dd4,
+    ctor('action_change_library', 32, 0x26fa1dd4, [
+      ['mode', uint(7)],
+      ['libref', libRef],
+    ]),
+  ],
 ]);
 
 /** TON's limit on a transaction's actions; a longer chain is not an action list. */

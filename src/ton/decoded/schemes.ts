@@ -8,8 +8,21 @@
 import { msgAddress, msgAddressInt } from './address-kinds.js';
 import { dnsRecord } from './dns-kinds.js';
 import {
-  bits, bool, bytes, coins, ctor, either, maybe, ref, refCell, rest, snakeString, uint, varUint16,
-  type Field, type Kind,
+  bits,
+  bool,
+  bytes,
+  coins,
+  ctor,
+  either,
+  maybe,
+  ref,
+  refCell,
+  rest,
+  snakeString,
+  uint,
+  varUint16,
+  type Field,
+  type Kind,
 } from './kinds.js';
 import { currencyCollection } from './message-kinds.js';
 
@@ -46,12 +59,7 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
     ['forward_ton_amount', varUint16],
     ['forward_payload', forwardPayload],
   ]),
-  op('jetton_burn', 0x595f07bc, [
-    queryId,
-    ['amount', varUint16],
-    ['response_destination', msgAddress],
-    ['custom_payload', maybeRefCell],
-  ]),
+  op('jetton_burn', 0x595f07bc, [queryId, ['amount', varUint16], ['response_destination', msgAddress], ['custom_payload', maybeRefCell]]),
   // InternalMsgBody1
   op('delete_dns_record', 0x4eb1f0f9, [queryId, ['key', bits(256)]]),
   // a jetton_internal_transfer without the Either bit: the payload is the rest of the cell
@@ -106,12 +114,7 @@ const SCHEMES: readonly (readonly [number, string, Kind])[] = [
   op('get_static_data', 0x2fcb26a2, [queryId]),
   op('report_static_data', 0x8b771735, [queryId, ['index', uint(256)], ['collection', msgAddress]]),
   op('get_royalty_params', 0x693d3950, [queryId]),
-  op('report_royalty_params', 0xa8cb00ad, [
-    queryId,
-    ['numerator', uint(16)],
-    ['denominator', uint(16)],
-    ['destination', msgAddress],
-  ]),
+  op('report_royalty_params', 0xa8cb00ad, [queryId, ['numerator', uint(16)], ['denominator', uint(16)], ['destination', msgAddress]]),
   op('prove_ownership', 0x04ded148, [queryId, ['dest', msgAddress], ['forward_payload', refCell], ['with_content', bool]]),
   op('ownership_proof', 0x0524c7ae, [
     queryId,
@@ -160,6 +163,4 @@ export const SCHEMES_BY_OPCODE: ReadonlyMap<number, readonly Kind[]> = (() => {
 })();
 
 /** Opcode -> the name of its first constructor (what toncenter's `decoded_opcode` says; opcode-names.ts agrees). */
-export const SCHEME_NAMES: ReadonlyMap<number, string> = new Map(
-  [...SCHEMES].reverse().map(([opcode, name]) => [opcode, name] as const),
-);
+export const SCHEME_NAMES: ReadonlyMap<number, string> = new Map([...SCHEMES].reverse().map(([opcode, name]) => [opcode, name] as const));

@@ -12,8 +12,25 @@
 import type { Cell, Slice } from '@ton/core';
 import { msgAddressInt } from './address-kinds.js';
 import {
-  bits, bool, coins, ctor, enterRef, int, maybe, need, NO_PARSE, NOT_JSON, oneOf, ref, refArg, refCell, uint,
-  type Ctx, type Field, type Json, type Kind,
+  bits,
+  bool,
+  coins,
+  ctor,
+  enterRef,
+  int,
+  maybe,
+  need,
+  NO_PARSE,
+  NOT_JSON,
+  oneOf,
+  ref,
+  refArg,
+  refCell,
+  uint,
+  type Ctx,
+  type Field,
+  type Json,
+  type Kind,
 } from './kinds.js';
 import { actionListLength, messageRelaxedAny, outList, stateInit } from './message-kinds.js';
 
@@ -172,7 +189,16 @@ const highloadV3 = ctor('highload_wallet_signed_v3', 0, 0, [
 function preprocessedV2(actions: number): Kind {
   return ctor('preprocessed_wallet_signed_v2', 0, 0, [
     signature,
-    ['inner', ref(ctor(null, 0, 0, [['valid_until', uint(64)], ['seqno', uint(16)], ['actions', ref(outList(actions))]]))],
+    [
+      'inner',
+      ref(
+        ctor(null, 0, 0, [
+          ['valid_until', uint(64)],
+          ['seqno', uint(16)],
+          ['actions', ref(outList(actions))],
+        ]),
+      ),
+    ],
   ]);
 }
 
@@ -217,7 +243,8 @@ export function signedExternal(body: Cell, ctx: Ctx): Json | null {
   if (refs <= 4) {
     const kinds = byRefs[refs];
     // v4: op 0 carries one mode byte per message; ops 1-3 (plugins) have fields of their own.
-    if (length === V34_HEAD + 8 + 8 * refs || (length > V34_HEAD + 8 && body.beginParse().skip(V34_HEAD).preloadUint(8) !== 0)) attempts.push(kinds.v4);
+    if (length === V34_HEAD + 8 + 8 * refs || (length > V34_HEAD + 8 && body.beginParse().skip(V34_HEAD).preloadUint(8) !== 0))
+      attempts.push(kinds.v4);
     if (length === V34_HEAD + 8 * refs) attempts.push(kinds.v3);
     if (length === V12_HEAD + 8 * refs) attempts.push(kinds.v1v2);
   }

@@ -44,7 +44,13 @@ function registerApiStubs(app: FastifyInstance): void {
   app.get('/api/v3/masterchainInfo', async () => ({ last: { seqno: 1 } }));
 }
 
-async function startStubUpstream(access: AccessLayer): Promise<{ networks: Record<string, UpstreamNetwork>; requests: Array<{ url: string; key: string | undefined }>; close(): Promise<void> }> {
+async function startStubUpstream(
+  access: AccessLayer,
+): Promise<{
+  networks: Record<string, UpstreamNetwork>;
+  requests: Array<{ url: string; key: string | undefined }>;
+  close(): Promise<void>;
+}> {
   const stub = Fastify({ logger: false });
   const requests: Array<{ url: string; key: string | undefined }> = [];
   stub.addHook('onRequest', async (request) => {
@@ -57,7 +63,17 @@ async function startStubUpstream(access: AccessLayer): Promise<{ networks: Recor
   for (const name of ['mainnet', 'testnet']) {
     networks[name] = new UpstreamNetwork(
       name,
-      { v2: [new URL(`${origin}/api/v2`)], v3: [new URL(`${origin}/api/v3`)], apiKey: STUB_UPSTREAM_KEY, concurrency: 16, cacheMs: 0, timeoutMs: 5000, maxResponseBytes: 1_048_576, healthIntervalMs: 5000, breakerOpenMs: 2000 },
+      {
+        v2: [new URL(`${origin}/api/v2`)],
+        v3: [new URL(`${origin}/api/v3`)],
+        apiKey: STUB_UPSTREAM_KEY,
+        concurrency: 16,
+        cacheMs: 0,
+        timeoutMs: 5000,
+        maxResponseBytes: 1_048_576,
+        healthIntervalMs: 5000,
+        breakerOpenMs: 2000,
+      },
       { clock: systemClock, registry: access.metrics.registry },
     );
     await networks[name].start();
@@ -85,7 +101,9 @@ export async function buildTestApp(access: AccessLayer, options: TestAppOptions 
     // request.host: the Host header, or X-Forwarded-Host behind a trusted proxy (fetch cannot set Host).
     const host = request.host ?? '';
     const name = host.startsWith(HOSTS.testnet) ? 'testnet' : host.startsWith(HOSTS.mainnet) ? 'mainnet' : undefined;
-    (request as unknown as { network: { name: string; upstream?: UpstreamNetwork } | null }).network = name ? { name, upstream: upstream?.networks[name] } : null;
+    (request as unknown as { network: { name: string; upstream?: UpstreamNetwork } | null }).network = name
+      ? { name, upstream: upstream?.networks[name] }
+      : null;
   });
   app.addHook('onRequest', accessHook(access));
   registerAdminRoutes(app, access, { adminToken: options.adminToken });

@@ -39,7 +39,15 @@ export async function sharedBackend(t: TestContext, overrides: Partial<AccessOpt
   const schema = uniqueName('tg_test');
   return {
     name: 'shared',
-    options: { ...base, networks: [...base.networks], databaseUrl: POSTGRES_URL, databaseSchema: schema, redisUrl: REDIS_URL, redisPrefix: schema, ...overrides },
+    options: {
+      ...base,
+      networks: [...base.networks],
+      databaseUrl: POSTGRES_URL,
+      databaseSchema: schema,
+      redisUrl: REDIS_URL,
+      redisPrefix: schema,
+      ...overrides,
+    },
     cleanup: () => dropSchema(schema),
   };
 }

@@ -88,10 +88,12 @@ export class TcpProxy {
       });
     });
     this.server = server;
-    return new Promise((resolve) => server.listen(this.port, '127.0.0.1', () => {
-      const address = server.address();
-      if (typeof address === 'object' && address) this.port = address.port;
-      resolve();
-    }));
+    return new Promise((resolve) =>
+      server.listen(this.port, '127.0.0.1', () => {
+        const address = server.address();
+        if (typeof address === 'object' && address) this.port = address.port;
+        resolve();
+      }),
+    );
   }
 }

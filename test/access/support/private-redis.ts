@@ -21,7 +21,9 @@ export class PrivateRedis {
 
   /** Starts the server (again) on the same port; resolves when it accepts connections. */
   async restart(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';

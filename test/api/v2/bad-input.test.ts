@@ -60,17 +60,45 @@ const VALID: Record<ParamType, unknown> = {
 const BAD: Record<ParamType, unknown[]> = {
   int: ['x', 1.5, '1e3', '99999999999', { n: 1 }, [1, 2]],
   // Signed 64-bit: the stores keep lts as SQLite / PostgreSQL integers (2^63 answered 500 from SQLite).
-  int64: ['x', '1.5', '0x10', '99999999999999999999999', '9223372036854775808', '18446744073709551615', '-9223372036854775809', '9'.repeat(2_000), { n: 1 }],
+  int64: [
+    'x',
+    '1.5',
+    '0x10',
+    '99999999999999999999999',
+    '9223372036854775808',
+    '18446744073709551615',
+    '-9223372036854775809',
+    '9'.repeat(2_000),
+    { n: 1 },
+  ],
   string: [{ s: 1 }, [1], true],
   bool: ['maybe', 2, { b: 1 }],
   json: [],
   'string[]': [[1, 2], { s: 1 }],
-  address: ['bad', '0:zz', `0:${'ab'.repeat(31)}`, ADDRESS.slice(0, -1) + (ADDRESS.endsWith('A') ? 'B' : 'A'), '1000:' + 'ab'.repeat(32), 42, { a: 1 }],
+  address: [
+    'bad',
+    '0:zz',
+    `0:${'ab'.repeat(31)}`,
+    ADDRESS.slice(0, -1) + (ADDRESS.endsWith('A') ? 'B' : 'A'),
+    '1000:' + 'ab'.repeat(32),
+    42,
+    { a: 1 },
+  ],
   hash: ['xyz', 'ab'.repeat(31), 'ab'.repeat(33), '!'.repeat(44), 7, { h: 1 }],
   'hash[]': ['xyz', ['ab'.repeat(32), 'nope'], [{ h: 1 }]],
   boc: ['not base64!', 'dGVzdA==', 'te6cckEBAQEAAgAAAE', 5, { b: 1 }],
   shard: ['abc', '1e3', '18446744073709551616', '-9223372036854775809', 1.5, { s: 1 }],
-  stack: ['not json', { a: 1 }, [['num']], [['num', 'zz']], [['num', '1'.repeat(100)]], [['tvm.Cell', '!!']], [['foo', 1]], [{}], [['tuple', { elements: 'x' }]]],
+  stack: [
+    'not json',
+    { a: 1 },
+    [['num']],
+    [['num', 'zz']],
+    [['num', '1'.repeat(100)]],
+    [['tvm.Cell', '!!']],
+    [['foo', 1]],
+    [{}],
+    [['tuple', { elements: 'x' }]],
+  ],
   method: [{ m: 1 }, 'a b', 'x'.repeat(200), 1.5, 2 ** 40],
 };
 
@@ -83,7 +111,11 @@ function boundViolations(spec: ParamSpec): unknown[] {
 }
 
 function validParams(params: Record<string, ParamSpec>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([, spec]) => spec.required).map(([name, spec]) => [name, VALID[spec.type]]));
+  return Object.fromEntries(
+    Object.entries(params)
+      .filter(([, spec]) => spec.required)
+      .map(([name, spec]) => [name, VALID[spec.type]]),
+  );
 }
 
 function assertBad(label: string, answer: Answer, name: string): void {
@@ -177,8 +209,16 @@ test('rules across parameters, and values that parse but cannot be', async () =>
     ['sendBocReturnHash', { boc: BOC }, 'boc'],
     ['estimateFee', { address: ADDRESS, body: BOC, init_code: BOC }, 'init_code'],
     ['runGetMethod', { address: ADDRESS, method: 'seqno', stack: [['num', `0x${'f'.repeat(65)}`]] }, 'stack[0]'],
-    ['runGetMethod', { address: ADDRESS, method: 'seqno', stack: [['tuple', { elements: [['tuple', { elements: [['num', 'x']] }]] }]] }, 'stack[0].elements[0].elements[0]'],
-    ['runGetMethodStd', { address: ADDRESS, method: 'seqno', stack: [{ '@type': 'tvm.stackEntryNumber', number: { number: 'x' } }] }, 'stack[0]'],
+    [
+      'runGetMethod',
+      { address: ADDRESS, method: 'seqno', stack: [['tuple', { elements: [['tuple', { elements: [['num', 'x']] }]] }]] },
+      'stack[0].elements[0].elements[0]',
+    ],
+    [
+      'runGetMethodStd',
+      { address: ADDRESS, method: 'seqno', stack: [{ '@type': 'tvm.stackEntryNumber', number: { number: 'x' } }] },
+      'stack[0]',
+    ],
     ['getLibraries', { libraries: [] }, 'libraries'],
   ];
   for (const [method, params, name, message] of cases) {
@@ -193,11 +233,19 @@ test('rules across parameters, and values that parse but cannot be', async () =>
 test('the envelope: body over the limit 413, broken JSON 400, wrong verb 405, JSON-RPC misuse 422, all in v2 shape', async () => {
   const big = { address: ADDRESS, body: 'A'.repeat(70_000) };
   for (const path of ['/api/v2/estimateFee', '/api/v2/jsonRPC']) {
-    const response = await getJson(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(big) });
+    const response = await getJson(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(big),
+    });
     assert.equal(response.status, 413, path);
     assert.deepEqual(response.body, { ok: false, error: 'request body is too large', code: 413 });
   }
-  const broken = await getJson(`${base}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"boc":' });
+  const broken = await getJson(`${base}/api/v2/sendBoc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"boc":',
+  });
   assert.equal(broken.status, 400);
   assert.equal(broken.body.code, 400);
   const wrongVerb = await getJson(`${base}/api/v2/sendBoc?boc=${encodeURIComponent(BOC)}`);
@@ -210,7 +258,11 @@ test('the envelope: body over the limit 413, broken JSON 400, wrong verb 405, JS
     { id: 1, jsonrpc: '2.0', params: {} },
     { id: 1, jsonrpc: '2.0', method: 'getAddressInformation', params: 'x' },
   ]) {
-    const response = await getJson(`${base}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    const response = await getJson(`${base}/api/v2/jsonRPC`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call),
+    });
     assert.equal(response.status, 422, JSON.stringify(call));
     assert.equal(response.body.ok, false);
   }
@@ -219,7 +271,27 @@ test('the envelope: body over the limit 413, broken JSON 400, wrong verb 405, JS
 });
 
 test('random junk for every parameter of every method: never a 5xx, the server keeps answering', async () => {
-  const junk: unknown[] = ['', ' ', '\u0000', '💥', '-0', '0x', 'null', 'true', '[]', '{}', -1, 0, 2 ** 53, -(2 ** 63), null, [], [[]], { '@type': 'x' }, 'A'.repeat(5000)];
+  const junk: unknown[] = [
+    '',
+    ' ',
+    '\u0000',
+    '💥',
+    '-0',
+    '0x',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    -1,
+    0,
+    2 ** 53,
+    -(2 ** 63),
+    null,
+    [],
+    [[]],
+    { '@type': 'x' },
+    'A'.repeat(5000),
+  ];
   for (const method of V2_METHODS) {
     const specs = method.params as Record<string, ParamSpec>;
     for (const name of Object.keys(specs)) {
@@ -227,7 +299,10 @@ test('random junk for every parameter of every method: never a 5xx, the server k
         const params = { ...validParams(specs), [name]: value };
         for (const answer of [await callPost(base, method.name, params), await callRpc(base, method.name, params)]) {
           // 501: the proofs methods, reached when the junk happened to be an acceptable value.
-          assert.ok(answer.status < 500 || answer.status === 501, `${method.name}(${name}=${JSON.stringify(value)}): ${answer.status} ${JSON.stringify(answer.body)}`);
+          assert.ok(
+            answer.status < 500 || answer.status === 501,
+            `${method.name}(${name}=${JSON.stringify(value)}): ${answer.status} ${JSON.stringify(answer.body)}`,
+          );
           assert.equal(typeof answer.body, 'object');
         }
       }
@@ -251,7 +326,10 @@ test('deeply nested values in any parameter or in the JSON-RPC id: a 4xx naming 
       const others = JSON.stringify(validParams(specs)).slice(1, -1);
       for (const deep of [...nested(500), ...nested(10_000)]) {
         const params = `{${others}${others ? ',' : ''}"${name}":${deep}}`;
-        const answers = [await post(`/api/v2/${method.name}`, params), await post('/api/v2/jsonRPC', `{"id":1,"jsonrpc":"2.0","method":"${method.name}","params":${params}}`)];
+        const answers = [
+          await post(`/api/v2/${method.name}`, params),
+          await post('/api/v2/jsonRPC', `{"id":1,"jsonrpc":"2.0","method":"${method.name}","params":${params}}`),
+        ];
         for (const answer of answers) {
           const label = `${method.name}(${name} nested ${deep.length > 10_000 ? 10_000 : 500})`;
           if (deep.length > 10_000) {

@@ -30,7 +30,10 @@ before(async () => {
 after(() => tongate?.stop());
 
 /** Get-methods and emulations served by the process's emulator workers so far. */
-const emulatorRuns = () => EmulatorPool.shared().stats().read.reduce((sum, w) => sum + w.served, 0);
+const emulatorRuns = () =>
+  EmulatorPool.shared()
+    .stats()
+    .read.reduce((sum, w) => sum + w.served, 0);
 
 const num = ['num', 1];
 const nums = (n: number) => Array.from({ length: n }, () => num);
@@ -63,13 +66,21 @@ test("the issue's reproductions: a 1 MB body of 100,000 entries, or 255 tuples o
   const text = `{"address":"${wallet}","method":"seqno","stack":[${Array(100_000).fill('["num",1]').join(',')}]}`;
   assert.ok(text.length > 900_000 && text.length < 1_048_576, `${text.length} bytes`);
   const runs = emulatorRuns();
-  const answer = await getJson(`${base}/api/v2/runGetMethod`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const answer = await getJson(`${base}/api/v2/runGetMethod`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   // The body parser counts JSON values on the raw bytes (src/http/json-body.ts): parsing 100,000 arrays alone
   // would cost the HTTP thread 50-500 ms.
   assert.equal(answer.status, 400);
   assert.match(answer.body.error, /^request body holds more than 20000 JSON values$/);
   const wide = JSON.stringify({ address: wallet, method: 'seqno', stack: [tuple(Array.from({ length: 255 }, () => tuple(nums(255))))] });
-  const wideAnswer = await getJson(`${base}/api/v2/runGetMethod`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: wide });
+  const wideAnswer = await getJson(`${base}/api/v2/runGetMethod`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: wide,
+  });
   assert.equal(wideAnswer.status, 400);
   assert.equal(emulatorRuns(), runs, 'the emulator was not called');
   assert.equal((await getJson(`${base}/healthcheck`)).status, 200, 'the server is alive and answering');
@@ -80,9 +91,24 @@ test('stacks over a limit are refused before the emulator, every way in', async 
   const cases: [string, unknown[], unknown[] | undefined, RegExp][] = [
     ['5,000 entries', nums(5_000), undefined, /more than 255 entries/],
     ['1,000 entries', nums(1_000), Array.from({ length: 1_000 }, () => ({ type: 'num', value: '1' })), /more than 255 entries/],
-    ['1,000 cells', Array.from({ length: 1_000 }, () => ['tvm.Cell', cell]), Array.from({ length: 1_000 }, () => ({ type: 'cell', value: cell })), /more than 255 entries/],
-    ['255 cells', Array.from({ length: 255 }, () => ['tvm.Cell', cell]), Array.from({ length: 255 }, () => ({ type: 'slice', value: cell })), /more than 64 cell, slice and builder entries/],
-    ['a tuple of 40 tuples of 40 numbers', [tuple(Array.from({ length: 40 }, () => tuple(nums(40))))], undefined, /more than 999 entries in all/],
+    [
+      '1,000 cells',
+      Array.from({ length: 1_000 }, () => ['tvm.Cell', cell]),
+      Array.from({ length: 1_000 }, () => ({ type: 'cell', value: cell })),
+      /more than 255 entries/,
+    ],
+    [
+      '255 cells',
+      Array.from({ length: 255 }, () => ['tvm.Cell', cell]),
+      Array.from({ length: 255 }, () => ({ type: 'slice', value: cell })),
+      /more than 64 cell, slice and builder entries/,
+    ],
+    [
+      'a tuple of 40 tuples of 40 numbers',
+      [tuple(Array.from({ length: 40 }, () => tuple(nums(40))))],
+      undefined,
+      /more than 999 entries in all/,
+    ],
     ['65 levels of tuples', [Array.from({ length: 65 }).reduce((inner) => tuple([inner]), num)], undefined, /nested deeper than 64 levels/],
     ['["constructor",1]', [['constructor', 1]], [{ type: 'toString', value: 1 }], /unsupported stack entry type: (constructor|toString)/],
     ['{"@type":"__proto__"}', [JSON.parse('{"@type":"__proto__"}')], [{ type: 'valueOf' }], /unsupported stack entry type/],
@@ -101,22 +127,37 @@ test('stacks within the limits run; one whose cells nest deeper than the emulato
     ['64 cells', Array.from({ length: 64 }, (_, i) => ['tvm.Slice', b64(beginCell().storeUint(i, 16).endCell())])],
   ];
   for (const [label, stack] of within) {
-    for (const { way, status, body } of await runEveryWay(stack)) assert.equal(status, 200, `${label} (${way}): ${JSON.stringify(body).slice(0, 200)}`);
+    for (const { way, status, body } of await runEveryWay(stack))
+      assert.equal(status, 200, `${label} (${way}): ${JSON.stringify(body).slice(0, 200)}`);
   }
   // Within the counts, but the stack's cells nest deeper than the local emulator takes (it fails above 326).
   const runs = emulatorRuns();
-  assertRefused('a tuple of 255 under 254 entries', await runEveryWay([tuple(nums(255)), ...nums(254)]), new RegExp(`nest \\d+ levels deep, the local emulator takes at most ${GET_METHOD_MAX_STACK_DEPTH}`));
+  assertRefused(
+    'a tuple of 255 under 254 entries',
+    await runEveryWay([tuple(nums(255)), ...nums(254)]),
+    new RegExp(`nest \\d+ levels deep, the local emulator takes at most ${GET_METHOD_MAX_STACK_DEPTH}`),
+  );
   let deep = beginCell().endCell();
   for (let i = 0; i < 400; i++) deep = beginCell().storeRef(deep).endCell();
-  assertRefused('a cell 400 deep', await runEveryWay([['tvm.Cell', b64(deep)]], [{ type: 'cell', value: b64(deep) }]), /nest 40\d levels deep/);
+  assertRefused(
+    'a cell 400 deep',
+    await runEveryWay([['tvm.Cell', b64(deep)]], [{ type: 'cell', value: b64(deep) }]),
+    /nest 40\d levels deep/,
+  );
   assert.equal(emulatorRuns(), runs, 'refused before the emulator');
-  assert.equal((await postJson(`${base}/api/v2/runGetMethod`, { address: wallet, method: 'seqno' })).status, 200, 'the emulator still answers');
+  assert.equal(
+    (await postJson(`${base}/api/v2/runGetMethod`, { address: wallet, method: 'seqno' })).status,
+    200,
+    'the emulator still answers',
+  );
 });
 
 test('stack cells: malformed bags, out-of-range indexes, exotic slices and pruned branches are 422s naming the entry', async () => {
   const badIndex = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 2, 1, 0, 5, 0, 1, 0, 9, 0, 0]).toString('base64');
   const library = b64(beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32, 7)).endCell({ exotic: true }));
-  const pruned = b64(beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32, 9)).storeUint(3, 16).endCell({ exotic: true }));
+  const pruned = b64(
+    beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32, 9)).storeUint(3, 16).endCell({ exotic: true }),
+  );
   const cases: [string, unknown[], unknown[], RegExp][] = [
     ['an out-of-range reference', [['tvm.Cell', badIndex]], [{ type: 'cell', value: badIndex }], /stack\[0\].*cell 0 refers to cell 9/],
     ['a library cell as a slice', [['tvm.Slice', library]], [{ type: 'slice', value: library }], /stack\[0\].*cannot be passed as a slice/],
@@ -132,7 +173,9 @@ test('stack cells: malformed bags, out-of-range indexes, exotic slices and prune
 test('client BoCs everywhere: out-of-range indexes, oversized bags and exotic message bodies are 422s naming the parameter', async () => {
   const badIndex = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 2, 1, 0, 5, 0, 1, 0, 9, 0, 0]).toString('base64');
   const badRoot = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x01, 0x01, 1, 1, 0, 2, 4, 0, 0]).toString('base64');
-  const lies = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x04, 0x01, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]).toString('base64');
+  const lies = Buffer.from([
+    0xb5, 0xee, 0x9c, 0x72, 0x04, 0x01, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0,
+  ]).toString('base64');
   const library = beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32, 7)).endCell({ exotic: true });
   const pruned = beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32, 9)).storeUint(3, 16).endCell({ exotic: true });
   const holdsPruned = beginCell().storeUint(0, 32).storeRef(pruned).endCell();
@@ -149,7 +192,11 @@ test('client BoCs everywhere: out-of-range indexes, oversized bags and exotic me
     ['estimateFee', { address: wallet, body: ordinary, init_code: b64(pruned), init_data: ordinary }, 'init_code', /pruned branch/],
     ['estimateFee', { address: wallet, body: ordinary, init_code: ordinary, init_data: badIndex }, 'init_data', /cell 0 refers to cell 9/],
   ];
-  const v3Path: Record<string, string> = { sendBoc: '/api/v3/message', sendBocReturnHash: '/api/v3/message', estimateFee: '/api/v3/estimateFee' };
+  const v3Path: Record<string, string> = {
+    sendBoc: '/api/v3/message',
+    sendBocReturnHash: '/api/v3/message',
+    estimateFee: '/api/v3/estimateFee',
+  };
   for (const [method, params, name, words] of cases) {
     const answers = [
       await postJson(`${base}/api/v2/${method}`, params),
@@ -165,7 +212,12 @@ test('client BoCs everywhere: out-of-range indexes, oversized bags and exotic me
     }
   }
   // A library cell as code is legitimate (jetton wallets are deployed so): not refused as a part.
-  const withLibraryCode = await postJson(`${base}/api/v2/estimateFee`, { address: wallet, body: ordinary, init_code: b64(library), init_data: ordinary });
+  const withLibraryCode = await postJson(`${base}/api/v2/estimateFee`, {
+    address: wallet,
+    body: ordinary,
+    init_code: b64(library),
+    init_data: ordinary,
+  });
   assert.equal(withLibraryCode.status, 200, JSON.stringify(withLibraryCode.body));
 });
 
@@ -176,19 +228,34 @@ test('messages deeper than the local emulator takes are 422s naming the part; wi
     return cell;
   };
   const to = Address.parse(wallet);
-  const message = (body: Cell) => beginCell().store(storeMessage(external({ to, body }))).endCell();
+  const message = (body: Cell) =>
+    beginCell()
+      .store(storeMessage(external({ to, body })))
+      .endCell();
   const ordinary = b64(beginCell().storeUint(0, 32).endCell());
   const deep = chainOf(450); // a valid BoC (TON allows 512), deeper than the emulator's 434
   const runs = emulatorRuns();
   const cases: [string, Record<string, unknown>, string][] = [
     ['estimateFee', { address: wallet, body: b64(deep) }, 'body'],
-    ['estimateFee', { address: wallet, body: ordinary, init_code: b64(chainOf(EMULATOR_MAX_MESSAGE_DEPTH - 1)), init_data: ordinary }, 'init_code'],
+    [
+      'estimateFee',
+      { address: wallet, body: ordinary, init_code: b64(chainOf(EMULATOR_MAX_MESSAGE_DEPTH - 1)), init_data: ordinary },
+      'init_code',
+    ],
     ['sendBoc', { boc: b64(message(deep)) }, 'boc'],
   ];
   for (const [method, params, name] of cases) {
-    for (const answer of [await postJson(`${base}/api/v2/${method}`, params), await postJson(`${base}/api/v2/jsonRPC`, { id: 1, jsonrpc: '2.0', method, params })]) {
+    for (const answer of [
+      await postJson(`${base}/api/v2/${method}`, params),
+      await postJson(`${base}/api/v2/jsonRPC`, { id: 1, jsonrpc: '2.0', method, params }),
+    ]) {
       assert.equal(answer.status, 422, `${method} ${name}: ${JSON.stringify(answer.body).slice(0, 200)}`);
-      assert.match(answer.body.error, new RegExp(`parameter ${name}: its cells nest \\d+ levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH}`));
+      assert.match(
+        answer.body.error,
+        new RegExp(
+          `parameter ${name}: its cells nest \\d+ levels deep; the local emulator takes messages up to ${EMULATOR_MAX_MESSAGE_DEPTH}`,
+        ),
+      );
     }
   }
   assert.equal(emulatorRuns(), runs, 'refused before the emulator');

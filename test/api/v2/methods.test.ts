@@ -144,7 +144,11 @@ describe('accounts', () => {
     assert.equal(afterwards, s.chain.getAccount(s.receiver, seqnoAfter).balance.toString());
     assert.notEqual(afterwards, '0');
     assert.equal(await read('getAddressState', { address: addr(s.jetton.master), seqno: 0 }, { docs: 'AddressState' }), 'uninitialized');
-    const walletBefore = await read('getWalletInformation', { address: addr(s.wallet.address), seqno: seqnoBefore }, { docs: 'WalletInformation' });
+    const walletBefore = await read(
+      'getWalletInformation',
+      { address: addr(s.wallet.address), seqno: seqnoBefore },
+      { docs: 'WalletInformation' },
+    );
     const walletNow = await read('getWalletInformation', { address: addr(s.wallet.address) }, { docs: 'WalletInformation' });
     assert.equal(walletBefore.seqno, 2);
     assert.equal(walletNow.seqno, 3);
@@ -159,7 +163,11 @@ describe('accounts', () => {
     assert.deepEqual(wallet.account_state, { '@type': 'wallet.v4.accountState', wallet_id: 698983191, seqno: 3 });
     assert.equal(wallet.revision, 2);
     assert.equal(wallet.address.account_address, s.wallet.address.toString({ bounceable: true, urlSafe: true }));
-    const contract = await read('getExtendedAddressInformation', { address: addr(s.jetton.master) }, { docs: 'ExtendedAddressInformation' });
+    const contract = await read(
+      'getExtendedAddressInformation',
+      { address: addr(s.jetton.master) },
+      { docs: 'ExtendedAddressInformation' },
+    );
     assert.equal(contract.account_state['@type'], 'raw.accountState');
     assert.ok(contract.account_state.code.length > 0);
     const nobody = await read('getExtendedAddressInformation', { address: addr(s.nobody) }, { docs: 'ExtendedAddressInformation' });
@@ -186,7 +194,10 @@ describe('accounts', () => {
     assert.equal(master.total_supply, '1000000');
     assert.equal(master.mintable, true);
     assert.equal(Address.parse(master.admin_address).equals(s.wallet.address), true);
-    assert.deepEqual(master.jetton_content, { type: 'onchain', data: { name: 'Test Jetton', symbol: 'TJ', decimals: '9', description: 'a fixture' } });
+    assert.deepEqual(master.jetton_content, {
+      type: 'onchain',
+      data: { name: 'Test Jetton', symbol: 'TJ', decimals: '9', description: 'a fixture' },
+    });
 
     const wallet = await read('getTokenData', { address: addr(s.jetton.wallet) }, { docs: 'TokenData' });
     assert.equal(wallet.contract_type, 'jetton_wallet');
@@ -232,7 +243,10 @@ describe('accounts', () => {
     assert.equal(hop.entries[0].category, sha256('dns_next_resolver').toString('base64'));
 
     const one = await read('dnsResolve', { address: addr(s.dns.zone), name: 'alice.ton', category: 'wallet' }, { cpp: 'DnsResolved' });
-    assert.deepEqual(one.entries.map((e: any) => e.entry), [wallet]);
+    assert.deepEqual(
+      one.entries.map((e: any) => e.entry),
+      [wallet],
+    );
     const none = await read('dnsResolve', { address: addr(s.dns.zone), name: 'bob.ton' }, { cpp: 'DnsResolved' });
     assert.deepEqual(none.entries, []);
     await readError('dnsResolve', { address: addr(s.wallet.address), name: 'alice.ton' }, 409, /not a DNS resolver/);
@@ -257,13 +271,31 @@ describe('transactions', () => {
 
     const second = all[1].transaction_id;
     const hex = Buffer.from(second.hash, 'base64').toString('hex');
-    const page = await read('getTransactions', { address: addr(s.wallet.address), limit: 2, lt: second.lt, hash: hex }, { docs: 'Transactions' });
-    assert.deepEqual(page.map((t: any) => t.transaction_id), [all[1].transaction_id, all[2].transaction_id]);
+    const page = await read(
+      'getTransactions',
+      { address: addr(s.wallet.address), limit: 2, lt: second.lt, hash: hex },
+      { docs: 'Transactions' },
+    );
+    assert.deepEqual(
+      page.map((t: any) => t.transaction_id),
+      [all[1].transaction_id, all[2].transaction_id],
+    );
     const urlSafe = Buffer.from(hex, 'hex').toString('base64url');
-    const same = await read('getTransactions', { address: addr(s.wallet.address), limit: 2, lt: second.lt, hash: urlSafe }, { docs: 'Transactions' });
+    const same = await read(
+      'getTransactions',
+      { address: addr(s.wallet.address), limit: 2, lt: second.lt, hash: urlSafe },
+      { docs: 'Transactions' },
+    );
     assert.deepEqual(same, page);
-    const bounded = await read('getTransactions', { address: addr(s.wallet.address), to_lt: all[2].transaction_id.lt }, { docs: 'Transactions' });
-    assert.deepEqual(bounded.map((t: any) => t.transaction_id), [all[0].transaction_id, all[1].transaction_id]);
+    const bounded = await read(
+      'getTransactions',
+      { address: addr(s.wallet.address), to_lt: all[2].transaction_id.lt },
+      { docs: 'Transactions' },
+    );
+    assert.deepEqual(
+      bounded.map((t: any) => t.transaction_id),
+      [all[0].transaction_id, all[1].transaction_id],
+    );
     assert.deepEqual(await read('getTransactions', { address: addr(s.nobody) }, { docs: 'Transactions' }), []);
     await readError('getTransactions', { address: addr(s.wallet.address), lt: second.lt, hash: 'ab'.repeat(32) }, 404, /not found/);
   });
@@ -271,7 +303,10 @@ describe('transactions', () => {
   test('getTransactionsStd: the same page as raw.transactions, with where the next page starts', async () => {
     const ext = await read('getTransactions', { address: addr(s.wallet.address), limit: 2 }, { docs: 'Transactions' });
     const std = await read('getTransactionsStd', { address: addr(s.wallet.address), limit: 2 }, { docs: 'TransactionsStd' });
-    assert.deepEqual(std.transactions.map((t: any) => t.transaction_id), ext.map((t: any) => t.transaction_id));
+    assert.deepEqual(
+      std.transactions.map((t: any) => t.transaction_id),
+      ext.map((t: any) => t.transaction_id),
+    );
     assert.equal(std.transactions[0]['@type'], 'raw.transaction');
     assert.deepEqual(Object.keys(std.transactions[0].out_msgs[0].source), ['@type', 'account_address']);
     const third = (await read('getTransactions', { address: addr(s.wallet.address), limit: 3 }, { docs: 'Transactions' }))[2];
@@ -324,9 +359,18 @@ describe('blocks', () => {
     assert.equal(header.global_id, -239);
     assert.equal(header.prev_blocks[0].seqno, shard.seqno - 1);
     assert.ok(BigInt(header.start_lt) <= BigInt(header.end_lt));
-    const withHashes = await read('getBlockHeader', { workchain: 0, shard: SHARD, seqno: shard.seqno, root_hash: shard.root_hash, file_hash: shard.file_hash }, { docs: 'BlockHeader' });
+    const withHashes = await read(
+      'getBlockHeader',
+      { workchain: 0, shard: SHARD, seqno: shard.seqno, root_hash: shard.root_hash, file_hash: shard.file_hash },
+      { docs: 'BlockHeader' },
+    );
     assert.deepEqual(withHashes, header);
-    await readError('getBlockHeader', { workchain: 0, shard: SHARD, seqno: shard.seqno, root_hash: 'ab'.repeat(32) }, 404, /another root_hash/);
+    await readError(
+      'getBlockHeader',
+      { workchain: 0, shard: SHARD, seqno: shard.seqno, root_hash: 'ab'.repeat(32) },
+      404,
+      /another root_hash/,
+    );
   });
 
   test('getBlockTransactions(Ext): short ids with raw accounts, paging with after_lt + after_hash, full transactions', async () => {
@@ -366,9 +410,17 @@ describe('blocks', () => {
       required: [...std.required, 'account'],
     };
     const blockExt = componentSchema('docs', 'BlockTransactionsExt');
-    const errors = validateSchema('docs', 'BlockTransactionsExt (corrected)', { ...blockExt, properties: { ...blockExt.properties, transactions: { type: 'array', items: extSchema } } }, ext);
+    const errors = validateSchema(
+      'docs',
+      'BlockTransactionsExt (corrected)',
+      { ...blockExt, properties: { ...blockExt.properties, transactions: { type: 'array', items: extSchema } } },
+      ext,
+    );
     assert.deepEqual(errors, []);
-    assert.deepEqual(ext.transactions.map((t: any) => t.transaction_id.hash), full.transactions.map((t: any) => t.hash));
+    assert.deepEqual(
+      ext.transactions.map((t: any) => t.transaction_id.hash),
+      full.transactions.map((t: any) => t.hash),
+    );
     assert.deepEqual(
       ext.transactions.map((t: any) => t.account.toLowerCase()),
       full.transactions.map((t: any) => t.account),
@@ -379,7 +431,13 @@ describe('blocks', () => {
 
   test('getOutMsgQueueSize reports both chains; nothing waits once the chain settled', async () => {
     const sizes = await read('getOutMsgQueueSize', {}, { docs: 'OutMsgQueueSizes' });
-    assert.deepEqual(sizes.shards.map((q: any) => [q.id.workchain, q.size]), [[-1, 0], [0, 0]]);
+    assert.deepEqual(
+      sizes.shards.map((q: any) => [q.id.workchain, q.size]),
+      [
+        [-1, 0],
+        [0, 0],
+      ],
+    );
   });
 
   test('signatures and shard block proofs: a documented 501 for an existing block, 404 for a missing one', async () => {
@@ -402,7 +460,11 @@ describe('config and libraries', () => {
     const all = await read('getConfigAll', {}, { docs: 'ConfigInfo' });
     assert.ok(Cell.fromBase64(all.config.bytes).equals(s.chain.config()));
     // The local chain holds no public libraries (none is ever published on its masterchain).
-    const libs = await read('getLibraries', { libraries: ['ab'.repeat(32), Buffer.alloc(32, 1).toString('base64')] }, { docs: 'LibraryResult' });
+    const libs = await read(
+      'getLibraries',
+      { libraries: ['ab'.repeat(32), Buffer.alloc(32, 1).toString('base64')] },
+      { docs: 'LibraryResult' },
+    );
     assert.deepEqual(libs, { '@type': 'smc.libraryResult', result: [] });
   });
 });
@@ -419,7 +481,12 @@ describe('utilities', () => {
     assert.equal(friendly.given_type, 'friendly_non_bounceable');
 
     const hash = await read('detectHash', { hash: 'ab'.repeat(32) }, { docs: 'DetectHash' });
-    assert.deepEqual(hash, { '@type': 'ext.utils.detectedHash', b64: Buffer.alloc(32, 0xab).toString('base64'), b64url: Buffer.alloc(32, 0xab).toString('base64url') + '=', hex: 'ab'.repeat(32) });
+    assert.deepEqual(hash, {
+      '@type': 'ext.utils.detectedHash',
+      b64: Buffer.alloc(32, 0xab).toString('base64'),
+      b64url: Buffer.alloc(32, 0xab).toString('base64url') + '=',
+      hex: 'ab'.repeat(32),
+    });
 
     assert.equal(await read('packAddress', { address: raw }, { docs: 'PackAddress' }), s.wallet.address.toString());
     // Spec error (exception): UnpackAddressResponse's result refers to UnpackedAddress (an object), while
@@ -444,45 +511,81 @@ describe('utilities', () => {
 
 describe('get-methods, sending, fees', () => {
   test('runGetMethod: legacy stack, as of a seqno, exit code -13 for an account without code, failures are results', async () => {
-    const now = await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'seqno', stack: [] }, { docs: 'RunGetMethodResult' });
+    const now = await postOnly(
+      'runGetMethod',
+      { address: addr(s.wallet.address), method: 'seqno', stack: [] },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.deepEqual(now.stack, [['num', '0x3']]);
     assert.equal(now.exit_code, 0);
     assert.equal(typeof now.gas_used, 'number');
-    const before = await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'seqno', stack: [], seqno: s.comment.seqnoBefore }, { docs: 'RunGetMethodResult' });
+    const before = await postOnly(
+      'runGetMethod',
+      { address: addr(s.wallet.address), method: 'seqno', stack: [], seqno: s.comment.seqnoBefore },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.deepEqual(before.stack, [['num', '0x2']]);
     assert.equal(before.block_id.seqno, s.comment.seqnoBefore);
-    const byId = await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 85143, stack: [] }, { docs: 'RunGetMethodResult' });
+    const byId = await postOnly(
+      'runGetMethod',
+      { address: addr(s.wallet.address), method: 85143, stack: [] },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.deepEqual(byId.stack, now.stack, '85143 is the id of seqno');
 
     const owner = beginCell().storeAddress(s.jetton.owner).endCell().toBoc().toString('base64');
-    const wallet = await postOnly('runGetMethod', { address: addr(s.jetton.master), method: 'get_wallet_address', stack: [['tvm.Slice', owner]] }, { docs: 'RunGetMethodResult' });
+    const wallet = await postOnly(
+      'runGetMethod',
+      { address: addr(s.jetton.master), method: 'get_wallet_address', stack: [['tvm.Slice', owner]] },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.equal(wallet.stack[0][0], 'cell', 'slices are reported as cells');
     assert.ok(Cell.fromBase64(wallet.stack[0][1].bytes).beginParse().loadAddress().equals(s.jetton.wallet));
-    const plugins = await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'get_plugin_list', stack: [] }, { docs: 'RunGetMethodResult' });
+    const plugins = await postOnly(
+      'runGetMethod',
+      { address: addr(s.wallet.address), method: 'get_plugin_list', stack: [] },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.deepEqual(plugins.stack, [['list', { '@type': 'tvm.list', elements: [] }]], 'TVM null as an empty list');
 
     const uninit = await postOnly('runGetMethod', { address: addr(s.nobody), method: 'seqno', stack: [] }, { docs: 'RunGetMethodResult' });
     assert.deepEqual([uninit.exit_code, uninit.stack], [-13, []]);
-    const missing = await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'no_such_method', stack: [] }, { docs: 'RunGetMethodResult' });
+    const missing = await postOnly(
+      'runGetMethod',
+      { address: addr(s.wallet.address), method: 'no_such_method', stack: [] },
+      { docs: 'RunGetMethodResult' },
+    );
     assert.equal(missing.exit_code, 11);
   });
 
   test('runGetMethodStd: typed stack in, typed stack out', async () => {
     const owner = beginCell().storeAddress(s.jetton.owner).endCell().toBoc().toString('base64');
     const stack = [{ '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: owner } }];
-    const result = await postOnly('runGetMethodStd', { address: addr(s.jetton.master), method: 'get_wallet_address', stack }, { docs: 'RunGetMethodStdResult' });
+    const result = await postOnly(
+      'runGetMethodStd',
+      { address: addr(s.jetton.master), method: 'get_wallet_address', stack },
+      { docs: 'RunGetMethodStdResult' },
+    );
     assert.equal(result.stack[0]['@type'], 'tvm.stackEntryCell');
     assert.ok(Cell.fromBase64(result.stack[0].cell.bytes).beginParse().loadAddress().equals(s.jetton.wallet));
-    const seqno = await postOnly('runGetMethodStd', { address: addr(s.wallet.address), method: 'seqno', stack: [] }, { docs: 'RunGetMethodStdResult' });
+    const seqno = await postOnly(
+      'runGetMethodStd',
+      { address: addr(s.wallet.address), method: 'seqno', stack: [] },
+      { docs: 'RunGetMethodStdResult' },
+    );
     assert.deepEqual(seqno.stack, [{ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '3' } }]);
   });
 
-  test('sendBoc / sendBocReturnHash(NoError): accepted messages land in the next block; a replay is refused in the liteserver\'s words', async () => {
+  test("sendBoc / sendBocReturnHash(NoError): accepted messages land in the next block; a replay is refused in the liteserver's words", async () => {
     const to = s.receiver;
-    const viaRest = await callPost(s.base, 'sendBoc', { boc: transferBoc(s.wallet, 3, [internal({ to, value: toNano('0.01'), bounce: false })]).toString('base64') });
+    const viaRest = await callPost(s.base, 'sendBoc', {
+      boc: transferBoc(s.wallet, 3, [internal({ to, value: toNano('0.01'), bounce: false })]).toString('base64'),
+    });
     assert.deepEqual(viaRest.body.result, { '@type': 'ok' });
     assert.deepEqual(v2Spec().validate('/api/v2/sendBoc', 'post', 200, viaRest.body), []);
-    const viaRpc = await callRpc(s.base, 'sendBoc', { boc: transferBoc(s.wallet, 4, [internal({ to, value: toNano('0.01'), bounce: false })]).toString('base64') });
+    const viaRpc = await callRpc(s.base, 'sendBoc', {
+      boc: transferBoc(s.wallet, 4, [internal({ to, value: toNano('0.01'), bounce: false })]).toString('base64'),
+    });
     assert.deepEqual(essence(viaRpc), essence(viaRest), 'the same answer for another accepted message');
 
     const boc = transferBoc(s.wallet, 5, [internal({ to, value: toNano('0.01'), bounce: false })]);
@@ -503,7 +606,12 @@ describe('get-methods, sending, fees', () => {
       called.add(method);
       const answers = await callAll(s.base, method, { boc: boc.toString('base64') }, false);
       assertSameEverywhere(method, answers);
-      assertError(method, answers.post, 400, /^LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\n[\s\S]*exitcode=33/);
+      assertError(
+        method,
+        answers.post,
+        400,
+        /^LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted\n[\s\S]*exitcode=33/,
+      );
     }
   });
 
@@ -537,7 +645,10 @@ describe('get-methods, sending, fees', () => {
       'estimateFee',
       {
         address: fresh.address.toString({ bounceable: false }),
-        body: fresh.createTransfer({ seqno: 0, secretKey: Buffer.alloc(64), messages: [] }).toBoc().toString('base64'),
+        body: fresh
+          .createTransfer({ seqno: 0, secretKey: Buffer.alloc(64), messages: [] })
+          .toBoc()
+          .toString('base64'),
         init_code: fresh.init.code.toBoc().toString('base64'),
         init_data: fresh.init.data.toBoc().toString('base64'),
       },
@@ -549,7 +660,11 @@ describe('get-methods, sending, fees', () => {
 
   test('get-method results follow every new block, and stay those of the block asked for', async () => {
     const ask = async (seqno?: number) =>
-      (await postOnly('runGetMethod', { address: addr(s.wallet.address), method: 'seqno', stack: [], ...(seqno === undefined ? {} : { seqno }) }, { docs: 'RunGetMethodResult' }));
+      await postOnly(
+        'runGetMethod',
+        { address: addr(s.wallet.address), method: 'seqno', stack: [], ...(seqno === undefined ? {} : { seqno }) },
+        { docs: 'RunGetMethodResult' },
+      );
     const first = await ask();
     assert.deepEqual(await ask(), first, 'the same block: the same answer');
     const seqno = Number(BigInt(first.stack[0][1]));
@@ -562,7 +677,7 @@ describe('get-methods, sending, fees', () => {
   });
 });
 
-test('every method of the table was called above, and toncenter\'s spec lists nothing we do not serve', () => {
+test("every method of the table was called above, and toncenter's spec lists nothing we do not serve", () => {
   const served = new Set(V2_METHODS.flatMap((m) => [m.name, ...(m.aliases ?? [])]));
   for (const name of served) assert.ok(called.has(name), `${name} was tested here`);
   const specPaths = Object.keys(JSON.parse(JSON.stringify((v2Spec() as any).spec.paths))).map((p) => p.replace('/api/v2/', ''));

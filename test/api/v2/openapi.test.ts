@@ -32,12 +32,21 @@ test('every method and alias is documented with its verbs and parameters; operat
         ids.add(op.operationId);
         assert.equal(typeof op.summary, 'string', `${name} has a summary`);
         if (verb === 'get') {
-          assert.deepEqual(op.parameters.map((p: any) => p.name), params.map(([n]) => n));
+          assert.deepEqual(
+            op.parameters.map((p: any) => p.name),
+            params.map(([n]) => n),
+          );
           for (const p of op.parameters) assert.equal(p.required, Boolean((method.params as any)[p.name].required));
         } else {
           const schema = op.requestBody.content['application/json'].schema;
-          assert.deepEqual(Object.keys(schema.properties), params.map(([n]) => n));
-          assert.deepEqual(schema.required, params.filter(([, s]) => s.required).map(([n]) => n));
+          assert.deepEqual(
+            Object.keys(schema.properties),
+            params.map(([n]) => n),
+          );
+          assert.deepEqual(
+            schema.required,
+            params.filter(([, s]) => s.required).map(([n]) => n),
+          );
         }
       }
     }

@@ -35,7 +35,10 @@ test('the access layer is on: a wrong key is refused, TonClient with its key is 
 for (const kind of ['v4r2', 'v5r1'] as const) {
   test(`${kind}: balance of an uninitialized then a funded account, deploy with a first transfer, seqno, second transfer, runMethod, getState`, async () => {
     const keys = keyPairFromSeed(Buffer.alloc(32, kind === 'v4r2' ? 71 : 72));
-    const contract = kind === 'v4r2' ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey });
+    const contract =
+      kind === 'v4r2'
+        ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey })
+        : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey });
     const wallet = client.open(contract);
 
     assert.equal(await client.getBalance(contract.address), 0n);
@@ -47,7 +50,12 @@ for (const kind of ['v4r2', 'v5r1'] as const) {
 
     // Deploy + first transfer: TonClient sees the account is not active and attaches the StateInit.
     const transfer = (seqno: number, value: bigint, comment: string) =>
-      wallet.sendTransfer({ seqno, secretKey: keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: receiver, value, bounce: false, body: comment })] });
+      wallet.sendTransfer({
+        seqno,
+        secretKey: keys.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: receiver, value, bounce: false, body: comment })],
+      });
     await transfer(0, toNano('0.5'), 'first');
     assert.equal(await sealUntil(t.chain, async () => (await wallet.getSeqno()) === 1), true);
     assert.equal(await client.isContractDeployed(contract.address), true);
@@ -61,7 +69,9 @@ for (const kind of ['v4r2', 'v5r1'] as const) {
     assert.equal(failing.exit_code, 11);
 
     // What toncenter's wallet endpoint says of it (detected by code hash).
-    const info = await getJson(`${t.base}/api/v2/getWalletInformation?address=${contract.address.toString()}`, { headers: { 'x-api-key': t.apiKey } });
+    const info = await getJson(`${t.base}/api/v2/getWalletInformation?address=${contract.address.toString()}`, {
+      headers: { 'x-api-key': t.apiKey },
+    });
     assert.equal(info.body.result.wallet_type, kind === 'v4r2' ? 'wallet v4 r2' : 'wallet v5 r1');
     assert.equal(info.body.result.seqno, 2);
     // The wallet id @ton/ton put in the wallet's initial data (v5: after the signature flag and the seqno).
@@ -88,9 +98,21 @@ test('getTransactions with paging, getTransaction, getWorkchainShards, getShardT
 
   // TonClient's paging: after (lt, hash) of the last row, the page starts with the row after it.
   const first = await client.getTransactions(contract.address, { limit: 2 });
-  const next = await client.getTransactions(contract.address, { limit: 2, lt: first[1].lt.toString(), hash: first[1].hash().toString('base64') });
-  assert.deepEqual([...first, ...next].map((tx) => tx.hash().toString('hex')), all.map((tx) => tx.hash().toString('hex')));
-  const inclusive = await client.getTransactions(contract.address, { limit: 1, lt: all[1].lt.toString(), hash: all[1].hash().toString('base64'), inclusive: true });
+  const next = await client.getTransactions(contract.address, {
+    limit: 2,
+    lt: first[1].lt.toString(),
+    hash: first[1].hash().toString('base64'),
+  });
+  assert.deepEqual(
+    [...first, ...next].map((tx) => tx.hash().toString('hex')),
+    all.map((tx) => tx.hash().toString('hex')),
+  );
+  const inclusive = await client.getTransactions(contract.address, {
+    limit: 1,
+    lt: all[1].lt.toString(),
+    hash: all[1].hash().toString('base64'),
+    inclusive: true,
+  });
   assert.equal(inclusive[0].hash().toString('hex'), all[1].hash().toString('hex'));
 
   const one = await client.getTransaction(contract.address, all[2].lt.toString(), all[2].hash().toString('base64'));
@@ -106,12 +128,25 @@ test('getTransactions with paging, getTransaction, getWorkchainShards, getShardT
   const ids = txs.map((tx) => `${tx.account.toRawString()}:${tx.lt}:${tx.hash}`);
   assert.ok(ids.includes(`${contract.address.toRawString()}:${all[0].lt}:${all[0].hash().toString('base64')}`));
 
-  const body = contract.createTransfer({ seqno: 2, secretKey: keys.secretKey, messages: [internal({ to: receiver, value: toNano('0.1') })] });
+  const body = contract.createTransfer({
+    seqno: 2,
+    secretKey: keys.secretKey,
+    messages: [internal({ to: receiver, value: toNano('0.1') })],
+  });
   const fees = await client.estimateExternalMessageFee(contract.address, { body, initCode: null, initData: null, ignoreSignature: true });
   assert.equal(fees['@type'], 'query.fees');
   assert.ok(fees.source_fees.gas_fee > 0 && fees.source_fees.fwd_fee > 0 && fees.source_fees.in_fwd_fee > 0);
-  const unsigned = contract.createTransfer({ seqno: 2, secretKey: Buffer.alloc(64), messages: [internal({ to: receiver, value: toNano('0.1') })] });
-  const same = await client.estimateExternalMessageFee(contract.address, { body: unsigned, initCode: null, initData: null, ignoreSignature: true });
+  const unsigned = contract.createTransfer({
+    seqno: 2,
+    secretKey: Buffer.alloc(64),
+    messages: [internal({ to: receiver, value: toNano('0.1') })],
+  });
+  const same = await client.estimateExternalMessageFee(contract.address, {
+    body: unsigned,
+    initCode: null,
+    initData: null,
+    ignoreSignature: true,
+  });
   assert.equal(same.source_fees.gas_fee, fees.source_fees.gas_fee, 'ignore_chksig prices an unsigned body the same');
 });
 

@@ -70,7 +70,10 @@ test('getTransactions, call2, getConfigParam, getBlockShards, getMasterchainBloc
   assert.equal(txs[2].in_msg.value, '2000000000');
   assert.equal(typeof latest.transaction_id.lt, 'string');
   const older = await tonweb.provider.getTransactions(address.toString(), 2, txs[1].transaction_id.lt, txs[1].transaction_id.hash);
-  assert.deepEqual(older.map((tx: any) => tx.transaction_id), [txs[1].transaction_id, txs[2].transaction_id]);
+  assert.deepEqual(
+    older.map((tx: any) => tx.transaction_id),
+    [txs[1].transaction_id, txs[2].transaction_id],
+  );
 
   const walletSeqno = await tonweb.provider.call2(address.toString(), 'seqno');
   assert.equal(walletSeqno.toNumber(), 2, 'the hex number tonweb parses');
@@ -99,7 +102,13 @@ test('getTransactions, call2, getConfigParam, getBlockShards, getMasterchainBloc
 });
 
 test('errors reach tonweb as its rejections: a refused message and a bad address', async () => {
-  const replay = wallet.methods.transfer({ secretKey: new Uint8Array(keys.secretKey), toAddress: receiver, amount: TonWeb.utils.toNano('0.1'), seqno: 1, sendMode: 3 });
+  const replay = wallet.methods.transfer({
+    secretKey: new Uint8Array(keys.secretKey),
+    toAddress: receiver,
+    amount: TonWeb.utils.toNano('0.1'),
+    seqno: 1,
+    sendMode: 3,
+  });
   await assert.rejects(replay.send(), (error: unknown) => typeof error === 'string' && /exitcode=33/.test(error));
   await assert.rejects(tonweb.getBalance('not-an-address'), (error: unknown) => typeof error === 'string' && /address/.test(error));
 });

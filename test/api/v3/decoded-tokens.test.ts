@@ -13,9 +13,14 @@ import { until } from '../../devnet/support/manual-tongate.js';
 import { toncenterV3 } from './support/spec.js';
 
 const hex = (a: Address) => a.hash.toString('hex').toUpperCase();
-const std = (a: Address) => ({ '@type': 'addr_std', anycast: { '@type': 'nothing_from_maybe' }, workchain_id: String(a.workChain), address: hex(a) });
+const std = (a: Address) => ({
+  '@type': 'addr_std',
+  anycast: { '@type': 'nothing_from_maybe' },
+  workchain_id: String(a.workChain),
+  address: hex(a),
+});
 
-test('the token scenario\'s messages read decoded on /api/v3/messages: jetton, NFT and DNS schemes', async (t) => {
+test("the token scenario's messages read decoded on /api/v3/messages: jetton, NFT and DNS schemes", async (t) => {
   const env = await startContractsChain(t);
   const s = await deployTokenScenario(env);
   const { alice, bob } = s.actors;
@@ -48,7 +53,10 @@ test('the token scenario\'s messages read decoded on /api/v3/messages: jetton, N
   const toMaster = await messagesTo(s.jetton.master, 2);
   const [mint] = decodedOf(toMaster, 'minter_jetton_mint');
   assert.deepEqual(mint.to_address, std(alice.address));
-  assert.deepEqual([mint.master_msg['@type'], mint.master_msg.amount.value, mint.master_msg.from], ['jetton_internal_transfer', '1000', { '@type': 'addr_none' }]);
+  assert.deepEqual(
+    [mint.master_msg['@type'], mint.master_msg.amount.value, mint.master_msg.from],
+    ['jetton_internal_transfer', '1000', { '@type': 'addr_none' }],
+  );
   // The burn: bob's wallet tells the master.
   const [burned] = decodedOf(toMaster, 'jetton_burn_notification');
   assert.deepEqual([burned.amount.value, burned.sender], ['100', std(bob.address)]);

@@ -23,8 +23,16 @@ const hex = (a: Address) => a.hash.toString('hex').toUpperCase();
 function jettonTransfer(to: Address, response: Address): Cell {
   const comment = beginCell().storeUint(0, 32).storeStringTail('pay 42').endCell();
   return beginCell()
-    .storeUint(0x0f8a7ea5, 32).storeUint(77, 64).storeCoins(5_000_000n).storeAddress(to).storeAddress(response)
-    .storeMaybeRef(null).storeCoins(1n).storeBit(1).storeRef(comment).endCell();
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(77, 64)
+    .storeCoins(5_000_000n)
+    .storeAddress(to)
+    .storeAddress(response)
+    .storeMaybeRef(null)
+    .storeCoins(1n)
+    .storeBit(1)
+    .storeRef(comment)
+    .endCell();
 }
 
 for (const store of ['sqlite', 'postgres'] as const) {
@@ -47,8 +55,17 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await seal();
 
     const body = jettonTransfer(NOWHERE, a.wallet.address);
-    const request = a.wallet.createTransfer({ seqno: 0, secretKey: a.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: NOWHERE, value: toNano('0.5'), bounce: false, body })] });
-    const boc = beginCell().store(storeMessage(external({ to: a.wallet.address, body: request, init: a.wallet.init }))).endCell().toBoc().toString('base64');
+    const request = a.wallet.createTransfer({
+      seqno: 0,
+      secretKey: a.keys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: NOWHERE, value: toNano('0.5'), bounce: false, body })],
+    });
+    const boc = beginCell()
+      .store(storeMessage(external({ to: a.wallet.address, body: request, init: a.wallet.init })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     const sent = await server.post('/api/v3/message', { boc });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     await seal();
@@ -64,7 +81,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
       query_id: '77',
       amount: { '@type': 'var_uint', len: '3', value: '5000000' },
       destination: { '@type': 'addr_std', anycast: { '@type': 'nothing_from_maybe' }, workchain_id: '0', address: hex(NOWHERE) },
-      response_destination: { '@type': 'addr_std', anycast: { '@type': 'nothing_from_maybe' }, workchain_id: '0', address: hex(a.wallet.address) },
+      response_destination: {
+        '@type': 'addr_std',
+        anycast: { '@type': 'nothing_from_maybe' },
+        workchain_id: '0',
+        address: hex(a.wallet.address),
+      },
       custom_payload: { '@type': 'nothing_from_maybe' },
       forward_ton_amount: { '@type': 'var_uint', len: '1', value: '1' },
       forward_payload: { '@type': 'second_from_either', value: { '@type': 'text_comment', text: 'pay 42' } },
@@ -88,8 +110,23 @@ for (const store of ['sqlite', 'postgres'] as const) {
 }
 
 test('a message document stored before bodies were decoded reads decoded; others read as stored', () => {
-  const info = { type: 'internal' as const, src: NOWHERE, dest: NOWHERE, value: { coins: 1n }, bounce: false, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 1n, createdAt: 1 };
-  const cell = (b: Cell) => beginCell().store(storeMessage({ info, body: b })).endCell();
+  const info = {
+    type: 'internal' as const,
+    src: NOWHERE,
+    dest: NOWHERE,
+    value: { coins: 1n },
+    bounce: false,
+    bounced: false,
+    ihrDisabled: true,
+    ihrFee: 0n,
+    forwardFee: 0n,
+    createdLt: 1n,
+    createdAt: 1,
+  };
+  const cell = (b: Cell) =>
+    beginCell()
+      .store(storeMessage({ info, body: b }))
+      .endCell();
   const fresh = JSON.stringify(v3Message(cell(jettonTransfer(NOWHERE, NOWHERE))));
   const old = JSON.stringify({ ...JSON.parse(fresh), message_content: { ...JSON.parse(fresh).message_content, decoded: null } });
   assert.notEqual(old, fresh);
@@ -97,5 +134,9 @@ test('a message document stored before bodies were decoded reads decoded; others
   const unknown = JSON.stringify(v3Message(cell(beginCell().storeUint(0x12345678, 32).endCell())));
   assert.equal(withDecodedBody(withDecodedOpcode(unknown)), unknown, 'an unnamed opcode: not decoded on read');
   const truncated = JSON.stringify(v3Message(cell(beginCell().storeUint(0x0f8a7ea5, 32).storeUint(1, 16).endCell())));
-  assert.equal(withDecodedBody(withDecodedOpcode(truncated)), withDecodedOpcode(truncated), 'a named opcode whose body does not read: null stays');
+  assert.equal(
+    withDecodedBody(withDecodedOpcode(truncated)),
+    withDecodedOpcode(truncated),
+    'a named opcode whose body does not read: null stays',
+  );
 });

@@ -9,7 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, external, internal, SendMode, storeMessage, toNano, type Cell, type StateInit } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  toNano,
+  type Cell,
+  type StateInit,
+} from '@ton/core';
 import { offchainContent } from '../../../src/contracts/content.js';
 import {
   adnlRecord,
@@ -40,7 +51,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const X = Address.parse(`0:${'ab'.repeat(32)}`);
     const bob = Address.parse(`0:${'bb'.repeat(32)}`);
     const code = await dnsCode();
-    const rootInit: StateInit = dnsRootInit(code.root, { owner: W.wallet.address, content: offchainContent('https://dns.example/root.json'), itemCode: code.item });
+    const rootInit: StateInit = dnsRootInit(code.root, {
+      owner: W.wallet.address,
+      content: offchainContent('https://dns.example/root.json'),
+      itemCode: code.item,
+    });
     const root = contractAddress(0, rootInit);
     const item = (domain: string) => dnsItemAddress(root, code.item, domain);
     const server = await serveIndex(t, opened.index, 'testnet', true, { dnsRoots: [raw(root)] });
@@ -76,7 +91,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await seal(2);
     await send(
       ['alice', 'al', 'zed'].map((domain, i) =>
-        internal({ to: root, value: toNano('0.3'), bounce: false, init: i === 0 ? rootInit : undefined, body: deployDomainBody({ domain, owner: W.wallet.address, amount: toNano('0.1') }) }),
+        internal({
+          to: root,
+          value: toNano('0.3'),
+          bounce: false,
+          init: i === 0 ? rootInit : undefined,
+          body: deployDomainBody({ domain, owner: W.wallet.address, amount: toNano('0.1') }),
+        }),
       ),
     );
     await send([
@@ -95,8 +116,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const alice = await get('/api/v3/dns/records?domain=alice.ton');
     assert.deepEqual(alice.records, [
       {
-        nft_item_address: raw(item('alice')), nft_item_owner: w, domain: 'alice.ton', dns_next_resolver: raw(resolver), dns_wallet: w,
-        dns_site_adnl: site.toString('hex'), dns_storage_bag_id: bag.toString('hex'),
+        nft_item_address: raw(item('alice')),
+        nft_item_owner: w,
+        domain: 'alice.ton',
+        dns_next_resolver: raw(resolver),
+        dns_wallet: w,
+        dns_site_adnl: site.toString('hex'),
+        dns_storage_bag_id: bag.toString('hex'),
       },
     ]);
     assert.equal(alice.metadata, undefined, 'no metadata key, as toncenter');
@@ -105,8 +131,14 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(alice.address_book[raw(item('alice'))].interfaces, ['dns', 'nft_item']);
 
     // By wallet: shortest domain first, then alphabetical; paging.
-    assert.deepEqual((await get(`/api/v3/dns/records?wallet=${X.toString()}`)).records.map((r: any) => r.domain), ['al.ton', 'zed.ton']);
-    assert.deepEqual((await get(`/api/v3/dns/records?wallet=${raw(X)}&limit=1&offset=1`)).records.map((r: any) => r.domain), ['zed.ton']);
+    assert.deepEqual(
+      (await get(`/api/v3/dns/records?wallet=${X.toString()}`)).records.map((r: any) => r.domain),
+      ['al.ton', 'zed.ton'],
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/dns/records?wallet=${raw(X)}&limit=1&offset=1`)).records.map((r: any) => r.domain),
+      ['zed.ton'],
+    );
     assert.deepEqual((await get(`/api/v3/dns/records?wallet=${raw(bob)}`)).records, []);
     assert.deepEqual((await get('/api/v3/dns/records?domain=alice')).records, [], 'the exact domain only');
 
@@ -116,13 +148,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(items.nft_items[0].collection_address, raw(root));
     assert.equal(items.metadata[raw(item('alice'))].token_info[0].valid, true, 'an item with a domain is valid without a name');
     assert.equal(items.metadata[raw(item('alice'))].token_info[0].extra.domain, 'alice.ton');
-    assert.deepEqual((await get(`/api/v3/addressBook?address=${W.wallet.address.toString()}`))[W.wallet.address.toString()].domain, 'alice.ton');
+    assert.deepEqual(
+      (await get(`/api/v3/addressBook?address=${W.wallet.address.toString()}`))[W.wallet.address.toString()].domain,
+      'alice.ton',
+    );
 
     // change_dns_record: al's wallet record now points at W (shorter than alice: W's domain becomes al.ton); a
     // record deleted (no ref) is null again.
-    await send([toItem('al', changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(W.wallet.address))), toItem('alice', changeDnsRecordBody(DNS_CATEGORY.storage, null))]);
-    assert.deepEqual((await get(`/api/v3/dns/records?wallet=${w}`)).records.map((r: any) => r.domain), ['al.ton', 'alice.ton']);
-    assert.deepEqual((await get(`/api/v3/dns/records?wallet=${raw(X)}`)).records.map((r: any) => r.domain), ['zed.ton']);
+    await send([
+      toItem('al', changeDnsRecordBody(DNS_CATEGORY.wallet, walletRecord(W.wallet.address))),
+      toItem('alice', changeDnsRecordBody(DNS_CATEGORY.storage, null)),
+    ]);
+    assert.deepEqual(
+      (await get(`/api/v3/dns/records?wallet=${w}`)).records.map((r: any) => r.domain),
+      ['al.ton', 'alice.ton'],
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/dns/records?wallet=${raw(X)}`)).records.map((r: any) => r.domain),
+      ['zed.ton'],
+    );
     assert.equal((await get('/api/v3/dns/records?domain=alice.ton')).records[0].dns_storage_bag_id, null);
     const book = await get(`/api/v3/addressBook?address=${w}`);
     assert.equal(book[w].domain, 'al.ton');

@@ -18,7 +18,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { Address, beginCell, contractAddress, type Cell, external, internal, storeMessage, toNano, SendMode, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  type Cell,
+  external,
+  internal,
+  storeMessage,
+  toNano,
+  SendMode,
+  type MessageRelaxed,
+} from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { TonClient, WalletContractV5R1 } from '@ton/ton';
 import { onchainContent } from '../../../src/contracts/content.js';
@@ -38,13 +49,22 @@ const q = encodeURIComponent;
 const CHAIN = { maxBlockTransactions: 1 } as const;
 
 /** What both @ton/ton wallets (v4, v5r1) offer for a signed transfer. */
-type Wallet = Pick<WalletContractV5R1, 'address' | 'init'> & { createTransfer(args: { seqno: number; secretKey: Buffer; messages: MessageRelaxed[]; sendMode: SendMode }): Cell | Promise<Cell> };
+type Wallet = Pick<WalletContractV5R1, 'address' | 'init'> & {
+  createTransfer(args: { seqno: number; secretKey: Buffer; messages: MessageRelaxed[]; sendMode: SendMode }): Cell | Promise<Cell>;
+};
 
 /**
  * A signed transfer sent through v2's sendBoc with TonClient (the wallet deployed with it when `deploy`);
  * answers the external message's hash, the trace's external_hash.
  */
-async function sendThroughV2(client: TonClient, wallet: Wallet, secretKey: Buffer, seqno: number, messages: MessageRelaxed[], deploy = false): Promise<string> {
+async function sendThroughV2(
+  client: TonClient,
+  wallet: Wallet,
+  secretKey: Buffer,
+  seqno: number,
+  messages: MessageRelaxed[],
+  deploy = false,
+): Promise<string> {
   const body = await wallet.createTransfer({ seqno, secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY });
   const message = external({ to: wallet.address, body, init: deploy ? wallet.init : undefined });
   await client.sendMessage(message);
@@ -120,13 +140,24 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const aliceKeys = keyPairFromSeed(Buffer.alloc(32, 92));
     const alice = WalletContractV5R1.create({ workchain: 0, publicKey: aliceKeys.publicKey });
     const bob = testWallet(93).wallet.address; // never deployed: the notification lands on an empty account
-    for (const wallet of [admin.wallet.address, alice.address]) await Promise.all([server.chain.fund(wallet, toNano('10')), sealBlocks(server)]);
+    for (const wallet of [admin.wallet.address, alice.address])
+      await Promise.all([server.chain.fund(wallet, toNano('10')), sealBlocks(server)]);
 
     // The admin deploys the jetton and mints 1000 to alice (its own trace, sealed to the end).
-    const jettonInit = jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: 'Trace Jetton', symbol: 'TRC', decimals: '9' }) });
+    const jettonInit = jettonMasterInit({
+      admin: admin.wallet.address,
+      content: onchainContent({ name: 'Trace Jetton', symbol: 'TRC', decimals: '9' }),
+    });
     const master = contractAddress(0, jettonInit);
     const mint = mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.wallet.address });
-    await sendThroughV2(client, admin.wallet, admin.keys.secretKey, 0, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })], true);
+    await sendThroughV2(
+      client,
+      admin.wallet,
+      admin.keys.secretKey,
+      0,
+      [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })],
+      true,
+    );
     await sealUntilQuiet(server);
     const [A, B, M] = [alice.address, bob, master].map(raw);
     const aliceJetton = jettonWalletAddress(alice.address, master);
@@ -134,10 +165,17 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     // alice's first message (it deploys her wallet too): 300 to bob, 0.05 TON forwarded with the notification.
     const transfer = jettonTransferBody({ to: bob, amount: 300n, response: alice.address, forwardTonAmount: toNano('0.05'), queryId: 7n });
-    const externalHash = await sendThroughV2(client, alice, aliceKeys.secretKey, 0, [internal({ to: aliceJetton, value: toNano('0.2'), body: transfer })], true);
+    const externalHash = await sendThroughV2(
+      client,
+      alice,
+      aliceKeys.secretKey,
+      0,
+      [internal({ to: aliceJetton, value: toNano('0.2'), body: transfer })],
+      true,
+    );
 
     // One hop per block: [transactions, messages, pending_messages] after each block while the trace is pending.
-    const progress = async () => (await onlyTrace(server, ours, `msg_hash=${q(externalHash)}`));
+    const progress = async () => await onlyTrace(server, ours, `msg_hash=${q(externalHash)}`);
     const counters = (trace: any) => [trace.trace_info.transactions, trace.trace_info.messages, trace.trace_info.pending_messages];
     await sealBlocks(server);
     const early = await progress();
@@ -158,8 +196,15 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // (one, the cap); stop() seals that block after the index has been detached, so the reopened index first
     // catches it up from the chain's store and links it to the pending trace, and the other message is still
     // in flight, known only to the chain's persisted queue and the index's messages table.
-    const open = await until(async () => server.chain.stats(), (stats) => stats.openTransactions === 1);
-    assert.deepEqual(open, { pendingMessages: 1, openTransactions: 1 }, 'the notification delivered into the open block, the excesses queued');
+    const open = await until(
+      async () => server.chain.stats(),
+      (stats) => stats.openTransactions === 1,
+    );
+    assert.deepEqual(
+      open,
+      { pendingMessages: 1, openTransactions: 1 },
+      'the notification delivered into the open block, the excesses queued',
+    );
     const indexedBefore = server.attachment!.lastIndexed();
     server = await fixture.restart(server);
     client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
@@ -176,7 +221,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const trace = await onlyTrace(server, ours, `tx_hash=${q(traceId)}`);
     assert.equal(trace.trace_id, traceId);
     assert.equal(trace.external_hash, externalHash, "the root's inbound (external) message");
-    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 5, transactions: 5, pending_messages: 0, classification_state: 'ok' });
+    assert.deepEqual(trace.trace_info, {
+      trace_state: 'complete',
+      messages: 5,
+      transactions: 5,
+      pending_messages: 0,
+      classification_state: 'ok',
+    });
     assert.equal(trace.is_incomplete, false);
     assert.ok(Number(trace.mc_seqno_end) >= Number(trace.mc_seqno_start) + 4, 'five blocks, one hop each');
     const order: string[] = trace.transactions_order;
@@ -187,7 +238,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(accounts.slice(0, 3), [A, SJW, RJW]);
     assert.deepEqual([...accounts.slice(3)].sort(), [A, B].sort(), 'bob (notification) and alice (excesses)');
     const lts = order.map((h) => BigInt(tx(h).lt));
-    assert.deepEqual(lts, [...lts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'transactions_order is by lt');
+    assert.deepEqual(
+      lts,
+      [...lts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      'transactions_order is by lt',
+    );
     // The tree: alice -> her jetton wallet -> bob's jetton wallet -> {bob, alice}.
     assert.deepEqual(trace.trace, expectedTree(trace));
     assert.equal(trace.trace.children.length, 1);
@@ -204,11 +259,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const byAccount = (account: string) => order.slice(3).find((h) => tx(h).account === account)!;
     assert.equal(opcodeOf(byAccount(B)), 'jetton_notify');
     assert.equal(opcodeOf(byAccount(A)), 'excess');
-    assert.deepEqual(tx(order[2]).out_msgs.map((m: any) => m.decoded_opcode).sort(), ['excess', 'jetton_notify']);
-    assert.ok(order.every((h) => tx(h).trace_id === traceId), 'every transaction carries the trace id');
+    assert.deepEqual(
+      tx(order[2])
+        .out_msgs.map((m: any) => m.decoded_opcode)
+        .sort(),
+      ['excess', 'jetton_notify'],
+    );
+    assert.ok(
+      order.every((h) => tx(h).trace_id === traceId),
+      'every transaction carries the trace id',
+    );
     assert.deepEqual(
       order.map((h) => [tx(h).account, tx(h).description.aborted]).sort(),
-      [[A, false], [A, false], [SJW, false], [RJW, false], [B, true]].sort(),
+      [
+        [A, false],
+        [A, false],
+        [SJW, false],
+        [RJW, false],
+        [B, true],
+      ].sort(),
       "bob's account has no code: its transaction skips the compute phase, which TON counts as aborted",
     );
 
@@ -218,19 +287,40 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(ofReceiver.trace_id, traceId);
     for (const hash of order) assert.equal((await onlyTrace(server, ours, `tx_hash=${q(hash)}`)).trace_id, traceId, `the trace of ${hash}`);
     const ofBob = (await server.get(`/api/v3/traces?account=${B}`)).body.traces;
-    assert.deepEqual(ofBob.map((x: any) => x.trace_id), [traceId], 'bob took part in this trace only');
+    assert.deepEqual(
+      ofBob.map((x: any) => x.trace_id),
+      [traceId],
+      'bob took part in this trace only',
+    );
     const everything = (await server.get('/api/v3/traces?limit=1000')).body.traces;
     assert.equal(new Set(everything.map((x: any) => x.trace_id)).size, everything.length, 'no trace listed twice');
-    assert.deepEqual(everything.filter((x: any) => x.trace_info.trace_state !== 'complete'), [], 'nothing pending or broken is left');
+    assert.deepEqual(
+      everything.filter((x: any) => x.trace_info.trace_state !== 'complete'),
+      [],
+      'nothing pending or broken is left',
+    );
 
     const txs = (await server.get(`/api/v3/transactions?trace_id=${q(traceId)}&sort=asc`)).body;
     checkAgainstSpecs(ours, '/api/v3/transactions', txs);
-    assert.deepEqual(txs.transactions.map((x: any) => x.hash), order);
+    assert.deepEqual(
+      txs.transactions.map((x: any) => x.hash),
+      order,
+    );
 
     const transfers = (await server.get(`/api/v3/jetton/transfers?jetton_wallet=${SJW}`)).body;
     checkAgainstSpecs(ours, '/api/v3/jetton/transfers', transfers);
     assert.deepEqual(
-      transfers.jetton_transfers.map((x: any) => [x.transaction_hash, x.trace_id, x.amount, x.source, x.destination, x.response_destination, x.forward_ton_amount, x.jetton_master, x.transaction_aborted]),
+      transfers.jetton_transfers.map((x: any) => [
+        x.transaction_hash,
+        x.trace_id,
+        x.amount,
+        x.source,
+        x.destination,
+        x.response_destination,
+        x.forward_ton_amount,
+        x.jetton_master,
+        x.transaction_aborted,
+      ]),
       [[order[1], traceId, '300', A, B, A, toNano('0.05').toString(), M, false]],
     );
 
@@ -240,17 +330,35 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await server.chain.setAccount(carolJetton, { balance: toNano(1), code: REFUSING_CODE, data: beginCell().endCell() });
     await server.attachment!.synced();
     const toCarol = jettonTransferBody({ to: carol, amount: 50n, response: alice.address, forwardTonAmount: toNano('0.01'), queryId: 8n });
-    const bounceHash = await sendThroughV2(client, alice, aliceKeys.secretKey, 1, [internal({ to: aliceJetton, value: toNano('0.2'), body: toCarol })]);
+    const bounceHash = await sendThroughV2(client, alice, aliceKeys.secretKey, 1, [
+      internal({ to: aliceJetton, value: toNano('0.2'), body: toCarol }),
+    ]);
     await sealUntilQuiet(server);
     const bounced = await onlyTrace(server, ours, `msg_hash=${q(bounceHash)}`);
-    assert.deepEqual(bounced.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'ok' });
+    assert.deepEqual(bounced.trace_info, {
+      trace_state: 'complete',
+      messages: 4,
+      transactions: 4,
+      pending_messages: 0,
+      classification_state: 'ok',
+    });
     const bOrder: string[] = bounced.transactions_order;
     const btx = (hash: string) => bounced.transactions[hash];
-    assert.deepEqual(bOrder.map((h) => btx(h).account), [A, SJW, raw(carolJetton), SJW], 'alice -> her jetton wallet -> carol\'s (refuses) -> back');
+    assert.deepEqual(
+      bOrder.map((h) => btx(h).account),
+      [A, SJW, raw(carolJetton), SJW],
+      "alice -> her jetton wallet -> carol's (refuses) -> back",
+    );
     assert.deepEqual(bounced.trace, expectedTree(bounced));
     assert.equal(bounced.trace.children[0].children[0].children[0].tx_hash, bOrder[3], 'the bounce hangs under the refusing transaction');
-    assert.deepEqual(bOrder.slice(1).map((h) => btx(h).in_msg.decoded_opcode), ['jetton_transfer', 'jetton_internal_transfer', 'bounce']);
-    assert.deepEqual(bOrder.map((h) => btx(h).description.aborted), [false, false, true, false]);
+    assert.deepEqual(
+      bOrder.slice(1).map((h) => btx(h).in_msg.decoded_opcode),
+      ['jetton_transfer', 'jetton_internal_transfer', 'bounce'],
+    );
+    assert.deepEqual(
+      bOrder.map((h) => btx(h).description.aborted),
+      [false, false, true, false],
+    );
     assert.equal(btx(bOrder[3]).in_msg.bounced, true);
     const after = (await server.get(`/api/v3/jetton/transfers?jetton_wallet=${SJW}&sort=asc`)).body;
     checkAgainstSpecs(ours, '/api/v3/jetton/transfers', after);

@@ -28,8 +28,16 @@ const check = checkAgainstSpecs;
 function jettonTransferBody(queryId: bigint, amount: bigint, destination: Address, response: Address, comment: string): Cell {
   // forward_payload inline (Either bit 0): a text comment.
   return beginCell()
-    .storeUint(0x0f8a7ea5, 32).storeUint(queryId, 64).storeCoins(amount).storeAddress(destination).storeAddress(response)
-    .storeBit(false).storeCoins(1n).storeBit(false).storeUint(0, 32).storeStringTail(comment)
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(queryId, 64)
+    .storeCoins(amount)
+    .storeAddress(destination)
+    .storeAddress(response)
+    .storeBit(false)
+    .storeCoins(1n)
+    .storeBit(false)
+    .storeUint(0, 32)
+    .storeStringTail(comment)
     .endCell();
 }
 
@@ -54,7 +62,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const recipient = testWallet(92).wallet.address;
     const c = await compileContracts();
 
-    const walletData = (balance: bigint, holder: Address, master: Address) => beginCell().storeCoins(balance).storeAddress(holder).storeAddress(master).endCell();
+    const walletData = (balance: bigint, holder: Address, master: Address) =>
+      beginCell().storeCoins(balance).storeAddress(holder).storeAddress(master).endCell();
     const masterInit = (content: Cell, supply: bigint) => ({
       code: c.jettonMaster,
       data: beginCell().storeCoins(supply).storeAddress(owner.wallet.address).storeRef(content).storeRef(c.jettonWallet).endCell(),
@@ -71,12 +80,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const [A, B, F] = [ownerWallet, recipientWallet, fake].map(addressOf);
 
     const seal = (blocks = 1) => sealBlocks(server, blocks);
-    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => sendFromWallet(server, owner, seqno, messages, deploy);
-    const deploy = (init: { code: Cell; data: Cell }, body?: Cell) => internal({ to: addressOf(init), value: toNano('0.2'), bounce: false, init, body });
+    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) =>
+      sendFromWallet(server, owner, seqno, messages, deploy);
+    const deploy = (init: { code: Cell; data: Cell }, body?: Cell) =>
+      internal({ to: addressOf(init), value: toNano('0.2'), bounce: false, init, body });
 
     await Promise.all([chain.fund(owner.wallet.address, toNano('20')), seal()]);
     await seal(2);
-    await send(0, [deploy(master), deploy(offchain), deploy(ownerWallet, beginCell().storeCoins(1000n).endCell()), deploy(recipientWallet)], true);
+    await send(
+      0,
+      [deploy(master), deploy(offchain), deploy(ownerWallet, beginCell().storeCoins(1000n).endCell()), deploy(recipientWallet)],
+      true,
+    );
     await seal(3);
     await send(1, [deploy(fake), deploy(broken)]);
     await seal(3);
@@ -99,20 +114,47 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(
       { ...m, last_transaction_lt: typeof m.last_transaction_lt, data_hash: typeof m.data_hash },
       {
-        address: raw(M), total_supply: '1000', mintable: true, admin_address: raw(owner.wallet.address),
+        address: raw(M),
+        total_supply: '1000',
+        mintable: true,
+        admin_address: raw(owner.wallet.address),
         jetton_content: { name: 'Tongate Coin', symbol: 'TGC', decimals: '6', description: 'a test jetton' },
-        jetton_wallet_code_hash: b64(c.jettonWallet), code_hash: b64(c.jettonMaster), data_hash: 'string', last_transaction_lt: 'string',
+        jetton_wallet_code_hash: b64(c.jettonWallet),
+        code_hash: b64(c.jettonMaster),
+        data_hash: 'string',
+        last_transaction_lt: 'string',
       },
     );
-    assert.deepEqual(masters.jetton_masters.find((x: any) => x.address === raw(M2)).jetton_content, { uri: 'https://example.org/jetton.json' });
+    assert.deepEqual(masters.jetton_masters.find((x: any) => x.address === raw(M2)).jetton_content, {
+      uri: 'https://example.org/jetton.json',
+    });
     assert.deepEqual(masters.address_book[raw(M)].interfaces, ['jetton_master']);
     assert.equal(masters.metadata[raw(M)].is_indexed, true);
     assert.deepEqual(masters.metadata[raw(M)].token_info, [
-      { valid: true, type: 'jetton_masters', name: 'Tongate Coin', symbol: 'TGC', description: 'a test jetton', is_nsfw: false, is_scam: false, extra: { decimals: '6' } },
+      {
+        valid: true,
+        type: 'jetton_masters',
+        name: 'Tongate Coin',
+        symbol: 'TGC',
+        description: 'a test jetton',
+        is_nsfw: false,
+        is_scam: false,
+        extra: { decimals: '6' },
+      },
     ]);
-    assert.deepEqual(masters.metadata[raw(M2)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] }, 'offchain content is not fetched');
-    assert.deepEqual((await get(`/api/v3/jetton/masters?address=${M.toString()}`)).jetton_masters.map((x: any) => x.address), [raw(M)]);
-    assert.equal((await get(`/api/v3/jetton/masters?admin_address=${raw(owner.wallet.address)}&limit=1&offset=1`)).jetton_masters.length, 1);
+    assert.deepEqual(
+      masters.metadata[raw(M2)],
+      { is_indexed: false, token_info: [{ type: 'jetton_masters' }] },
+      'offchain content is not fetched',
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/masters?address=${M.toString()}`)).jetton_masters.map((x: any) => x.address),
+      [raw(M)],
+    );
+    assert.equal(
+      (await get(`/api/v3/jetton/masters?admin_address=${raw(owner.wallet.address)}&limit=1&offset=1`)).jetton_masters.length,
+      1,
+    );
     assert.deepEqual((await get(`/api/v3/jetton/masters?address=${raw(addressOf(broken))}`)).jetton_masters, []);
 
     // Wallets: the two its master vouches for; the fake is not one. Balances as the contract says.
@@ -133,14 +175,36 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(tonwebMaster.totalSupply.toString(), m.total_supply);
     assert.equal(raw(tonwebMaster.adminAddress.toString(false)), m.admin_address);
     assert.deepEqual(wallets.address_book[raw(A)].interfaces, ['jetton_wallet']);
-    assert.deepEqual(wallets.metadata[raw(A)], { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: raw(owner.wallet.address), jetton: raw(M), balance: a.balance } }] });
+    assert.deepEqual(wallets.metadata[raw(A)], {
+      is_indexed: true,
+      token_info: [
+        { valid: true, type: 'jetton_wallets', extra: { owner: raw(owner.wallet.address), jetton: raw(M), balance: a.balance } },
+      ],
+    });
     assert.ok(wallets.metadata[raw(M)], "a wallet brings its master's metadata");
     assert.deepEqual((await get(`/api/v3/jetton/wallets?address=${raw(F)}`)).jetton_wallets, [], 'a wallet its master does not vouch for');
-    assert.deepEqual((await get(`/api/v3/jetton/wallets?owner_address=${owner.wallet.address.toString()}`)).jetton_wallets.map((w: any) => w.address), [raw(A)]);
-    assert.deepEqual((await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&exclude_zero_balance=true`)).jetton_wallets.map((w: any) => w.address), [raw(A)]);
-    assert.deepEqual((await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&sort=asc`)).jetton_wallets.map((w: any) => w.address), [raw(B), raw(A)], 'by balance');
-    assert.deepEqual((await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&sort=desc&limit=1`)).jetton_wallets.map((w: any) => w.address), [raw(A)]);
-    assert.equal((await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)},${raw(M2)}&owner_address=${raw(recipient)}`)).jetton_wallets.length, 1, 'a comma list');
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/wallets?owner_address=${owner.wallet.address.toString()}`)).jetton_wallets.map((w: any) => w.address),
+      [raw(A)],
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&exclude_zero_balance=true`)).jetton_wallets.map((w: any) => w.address),
+      [raw(A)],
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&sort=asc`)).jetton_wallets.map((w: any) => w.address),
+      [raw(B), raw(A)],
+      'by balance',
+    );
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)}&sort=desc&limit=1`)).jetton_wallets.map((w: any) => w.address),
+      [raw(A)],
+    );
+    assert.equal(
+      (await get(`/api/v3/jetton/wallets?jetton_address=${raw(M)},${raw(M2)}&owner_address=${raw(recipient)}`)).jetton_wallets.length,
+      1,
+      'a comma list',
+    );
 
     // Transfers: the one that ran (the aborted one is left out, as toncenter does), with its trace.
     const out = await get(`/api/v3/jetton/transfers?owner_address=${raw(owner.wallet.address)}&direction=out`);
@@ -148,17 +212,37 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const tr = out.jetton_transfers[0];
     const tx = (await get(`/api/v3/transactions?hash=${encodeURIComponent(tr.transaction_hash)}`)).transactions[0];
     assert.deepEqual(tr, {
-      query_id: '7', source: raw(owner.wallet.address), destination: raw(recipient), amount: '100', source_wallet: raw(A), jetton_master: raw(M),
-      transaction_hash: tx.hash, transaction_lt: tx.lt, transaction_now: tx.now, transaction_aborted: false,
-      response_destination: raw(owner.wallet.address), custom_payload: null, decoded_custom_payload: null, forward_ton_amount: '1',
-      forward_payload: tr.forward_payload, decoded_forward_payload: { '@type': 'text_comment', comment: 'hi', type: 'text_comment' }, trace_id: tx.trace_id,
+      query_id: '7',
+      source: raw(owner.wallet.address),
+      destination: raw(recipient),
+      amount: '100',
+      source_wallet: raw(A),
+      jetton_master: raw(M),
+      transaction_hash: tx.hash,
+      transaction_lt: tx.lt,
+      transaction_now: tx.now,
+      transaction_aborted: false,
+      response_destination: raw(owner.wallet.address),
+      custom_payload: null,
+      decoded_custom_payload: null,
+      forward_ton_amount: '1',
+      forward_payload: tr.forward_payload,
+      decoded_forward_payload: { '@type': 'text_comment', comment: 'hi', type: 'text_comment' },
+      trace_id: tx.trace_id,
     });
     assert.equal(tx.account, raw(A));
     assert.ok(tx.trace_id, 'the transfer carries its trace');
     assert.deepEqual(Object.keys(out.address_book).sort(), [raw(owner.wallet.address), raw(recipient), raw(A), raw(M)].sort());
     assert.equal((await get(`/api/v3/jetton/transfers?owner_address=${raw(recipient)}&direction=in`)).jetton_transfers.length, 1);
-    assert.equal((await get(`/api/v3/jetton/transfers?owner_address=${raw(owner.wallet.address)}&direction=in`)).jetton_transfers.length, 0);
-    assert.equal((await get(`/api/v3/jetton/transfers?address=${raw(recipient)}&direction=both`)).jetton_transfers.length, 1, 'address is an alias of owner_address');
+    assert.equal(
+      (await get(`/api/v3/jetton/transfers?owner_address=${raw(owner.wallet.address)}&direction=in`)).jetton_transfers.length,
+      0,
+    );
+    assert.equal(
+      (await get(`/api/v3/jetton/transfers?address=${raw(recipient)}&direction=both`)).jetton_transfers.length,
+      1,
+      'address is an alias of owner_address',
+    );
     assert.equal((await get(`/api/v3/jetton/transfers?jetton_wallet=${raw(A)}&jetton_master=${raw(M)}`)).jetton_transfers.length, 1);
     assert.equal((await get(`/api/v3/jetton/transfers?jetton_master=${raw(M2)}`)).jetton_transfers.length, 0);
     assert.equal((await get(`/api/v3/jetton/transfers?start_lt=${BigInt(tx.lt) + 1n}`)).jetton_transfers.length, 0);
@@ -166,12 +250,34 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     // Burns: both, the aborted one included (toncenter's own difference), newest first by default.
     const burns = await get(`/api/v3/jetton/burns?address=${raw(owner.wallet.address)}`);
-    assert.deepEqual(burns.jetton_burns.map((b: any) => [b.query_id, b.amount, b.transaction_aborted]), [['10', '1', true], ['8', '5', false]]);
+    assert.deepEqual(
+      burns.jetton_burns.map((b: any) => [b.query_id, b.amount, b.transaction_aborted]),
+      [
+        ['10', '1', true],
+        ['8', '5', false],
+      ],
+    );
     assert.deepEqual(Object.keys(burns.jetton_burns[1]), [
-      'query_id', 'owner', 'jetton_wallet', 'jetton_master', 'transaction_hash', 'transaction_lt', 'transaction_now', 'transaction_aborted', 'amount',
-      'response_destination', 'custom_payload', 'decoded_custom_payload', 'trace_id',
+      'query_id',
+      'owner',
+      'jetton_wallet',
+      'jetton_master',
+      'transaction_hash',
+      'transaction_lt',
+      'transaction_now',
+      'transaction_aborted',
+      'amount',
+      'response_destination',
+      'custom_payload',
+      'decoded_custom_payload',
+      'trace_id',
     ]);
-    assert.deepEqual((await get(`/api/v3/jetton/burns?owner_address=${raw(owner.wallet.address)}&sort=asc&limit=1`)).jetton_burns.map((b: any) => b.query_id), ['8']);
+    assert.deepEqual(
+      (await get(`/api/v3/jetton/burns?owner_address=${raw(owner.wallet.address)}&sort=asc&limit=1`)).jetton_burns.map(
+        (b: any) => b.query_id,
+      ),
+      ['8'],
+    );
     assert.equal((await get(`/api/v3/jetton/burns?jetton_wallet=${raw(A)}&offset=1`)).jetton_burns.length, 1);
 
     // The metadata of other list endpoints names the token contracts among their addresses.
@@ -187,7 +293,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     // Bad input: 422 naming what was wrong, never a 500.
     const bad: [string, RegExp][] = [
-      [`/api/v3/jetton/wallets?jetton_address=${raw(M)}&jetton_address=${raw(M2)}`, /^exact one owner_address required for multiple jetton_address$/],
+      [
+        `/api/v3/jetton/wallets?jetton_address=${raw(M)}&jetton_address=${raw(M2)}`,
+        /^exact one owner_address required for multiple jetton_address$/,
+      ],
       ['/api/v3/jetton/wallets?owner_address=0:zz', /owner_address/],
       ['/api/v3/jetton/wallets?exclude_zero_balance=perhaps', /exclude_zero_balance/],
       ['/api/v3/jetton/wallets?sort=up', /sort/],

@@ -23,7 +23,11 @@ const raw = (friendly: string) => (friendly === '' ? null : formatRawUpper(Addre
 function transfer(from: ReturnType<typeof testWallet>, seqno: number, messages: ReturnType<typeof internal>[], deploy = false): string {
   const body = from.wallet.createTransfer({ seqno, secretKey: from.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
   const init = deploy ? from.wallet.init : undefined;
-  return beginCell().store(storeMessage(external({ to: from.wallet.address, body, init }))).endCell().toBoc().toString('base64');
+  return beginCell()
+    .store(storeMessage(external({ to: from.wallet.address, body, init })))
+    .endCell()
+    .toBoc()
+    .toString('base64');
 }
 
 for (const store of ['sqlite', 'postgres'] as const) {
@@ -47,16 +51,22 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await seal();
 
     // A deploys itself with a comment to B, through v3's POST /message.
-    const sent = await server.post('/api/v3/message', { boc: transfer(a, 0, [internal({ to: b.wallet.address, value: toNano('2'), bounce: false, body: 'hello B' })], true) });
+    const sent = await server.post('/api/v3/message', {
+      boc: transfer(a, 0, [internal({ to: b.wallet.address, value: toNano('2'), bounce: false, body: 'hello B' })], true),
+    });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     assert.deepEqual(Object.keys(sent.body), ['message_hash', 'message_hash_norm']);
     checkShape(ours, '/api/v3/message', sent.body, 'post');
     await seal();
     // A sends a bounceable comment to an address with no contract: it comes back.
-    await server.post('/api/v3/message', { boc: transfer(a, 1, [internal({ to: NOWHERE, value: toNano('1'), bounce: true, body: 'bounce me' })]) });
+    await server.post('/api/v3/message', {
+      boc: transfer(a, 1, [internal({ to: NOWHERE, value: toNano('1'), bounce: true, body: 'bounce me' })]),
+    });
     await seal();
     // B deploys itself and replies.
-    await server.post('/api/v3/message', { boc: transfer(b, 0, [internal({ to: a.wallet.address, value: toNano('1'), body: 'hi A' })], true) });
+    await server.post('/api/v3/message', {
+      boc: transfer(b, 0, [internal({ to: a.wallet.address, value: toNano('1'), body: 'hi A' })], true),
+    });
     await seal();
 
     // v3 /transactions of A against v2 getTransactions of A: the same transactions, the same facts.
@@ -64,7 +74,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const v2 = (await server.get(`/api/v2/getTransactions?address=${A}&limit=100`)).body.result;
     checkShape(ours, '/api/v3/transactions', v3);
     assert.equal(v3.transactions.length, 5, 'fund, deploy + hello, bounce transfer, bounced back, reply');
-    assert.deepEqual(v3.transactions.map((tx: any) => [tx.hash, tx.lt]), v2.map((tx: any) => [tx.transaction_id.hash, tx.transaction_id.lt]));
+    assert.deepEqual(
+      v3.transactions.map((tx: any) => [tx.hash, tx.lt]),
+      v2.map((tx: any) => [tx.transaction_id.hash, tx.transaction_id.lt]),
+    );
     for (const [i, tx] of v3.transactions.entries()) {
       const old = v2[i];
       assert.equal(tx.now, old.utime);
@@ -77,7 +90,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal(tx.in_msg.fwd_fee ?? '0', old.in_msg.fwd_fee);
       assert.equal(tx.in_msg.created_lt ?? '0', old.in_msg.created_lt);
       assert.equal(tx.in_msg.message_content.hash, old.in_msg.body_hash);
-      const comment = old.in_msg.msg_data['@type'] === 'msg.dataText' ? Buffer.from(old.in_msg.msg_data.text, 'base64').toString() : undefined;
+      const comment =
+        old.in_msg.msg_data['@type'] === 'msg.dataText' ? Buffer.from(old.in_msg.msg_data.text, 'base64').toString() : undefined;
       assert.equal(tx.in_msg.message_content.decoded?.comment, comment);
       assert.deepEqual(
         tx.out_msgs.map((m: any) => [m.hash, m.destination, m.value, m.created_lt]),
@@ -85,7 +99,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
       );
     }
     const comments = v3.transactions.map((tx: any) => tx.in_msg.message_content.decoded?.comment ?? null);
-    assert.deepEqual(comments, ['hi A', null, null, null, null], 'the reply; the bounced message (0xffffffff + the start of the comment), two externals, the faucet transfer');
+    assert.deepEqual(
+      comments,
+      ['hi A', null, null, null, null],
+      'the reply; the bounced message (0xffffffff + the start of the comment), two externals, the faucet transfer',
+    );
     const bouncedBack = v3.transactions[1];
     assert.equal(bouncedBack.in_msg.bounced, true);
     assert.equal(bouncedBack.in_msg.opcode, '0xffffffff');
@@ -100,17 +118,28 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(bounce.description.aborted, true);
     assert.equal(bounce.description.bounce.type, 'ok');
     const around = (await server.get(`/api/v3/adjacentTransactions?hash=${encodeURIComponent(bounce.hash)}`)).body.transactions;
-    assert.deepEqual(around.map((tx: any) => tx.account), [A, A], 'sent by A, bounced back to A');
+    assert.deepEqual(
+      around.map((tx: any) => tx.account),
+      [A, A],
+      'sent by A, bounced back to A',
+    );
 
     // The message sent through /message is found by the hash /message returned, and by its normalized hash.
-    const byHash = (await server.get(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(sent.body.message_hash)}`)).body.transactions;
-    assert.deepEqual(byHash.map((tx: any) => tx.account), [A]);
+    const byHash = (await server.get(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(sent.body.message_hash)}`)).body
+      .transactions;
+    assert.deepEqual(
+      byHash.map((tx: any) => tx.account),
+      [A],
+    );
     const byNorm = (await server.get(`/api/v3/messages?msg_hash=${encodeURIComponent(sent.body.message_hash_norm)}`)).body.messages;
     assert.equal(byNorm[0].hash, sent.body.message_hash);
     assert.equal(byNorm[0].in_msg_tx_hash, byHash[0].hash);
 
     // Accounts: v3 against v2.
-    for (const [address, kind] of [[A, 'a'], [B, 'b']] as const) {
+    for (const [address, kind] of [
+      [A, 'a'],
+      [B, 'b'],
+    ] as const) {
       const v2Info = (await server.get(`/api/v2/getAddressInformation?address=${address}`)).body.result;
       const v2Wallet = (await server.get(`/api/v2/getWalletInformation?address=${address}`)).body.result;
       for (const useV2 of ['false', 'true']) {
@@ -129,11 +158,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
           [v2Wallet.balance, v2Wallet.wallet_type, v2Wallet.seqno, v2Wallet.wallet_id, v2Wallet.last_transaction_id.hash],
         );
       }
-      assert.deepEqual((await server.get(`/api/v3/account?address=${address}`)).body, (await server.get(`/api/v3/addressInformation?address=${address}`)).body, 'alias');
-      assert.deepEqual((await server.get(`/api/v3/wallet?address=${address}`)).body, (await server.get(`/api/v3/walletInformation?address=${address}`)).body, 'alias');
+      assert.deepEqual(
+        (await server.get(`/api/v3/account?address=${address}`)).body,
+        (await server.get(`/api/v3/addressInformation?address=${address}`)).body,
+        'alias',
+      );
+      assert.deepEqual(
+        (await server.get(`/api/v3/wallet?address=${address}`)).body,
+        (await server.get(`/api/v3/walletInformation?address=${address}`)).body,
+        'alias',
+      );
     }
     const states = (await server.get(`/api/v3/walletStates?address=${A}&address=${B}`)).body.wallets;
-    assert.deepEqual(states.map((w: any) => [w.wallet_type, w.seqno]), [['wallet v4 r2', 2], ['wallet v4 r2', 1]]);
+    assert.deepEqual(
+      states.map((w: any) => [w.wallet_type, w.seqno]),
+      [
+        ['wallet v4 r2', 2],
+        ['wallet v4 r2', 1],
+      ],
+    );
 
     // runGetMethod: the v3 stack against v2's.
     const v3Run = await server.post('/api/v3/runGetMethod', { address: A, method: 'seqno', stack: [] });
@@ -144,11 +187,21 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.deepEqual(v2Run.stack, [['num', '0x2']]);
     const key = await server.post('/api/v3/runGetMethod', { address: A, method: 'get_public_key', stack: [] });
     assert.equal(key.body.stack[0].value, `0x${a.keys.publicKey.toString('hex').replace(/^0+/, '')}`);
-    const withArgs = await server.post('/api/v3/runGetMethod', { address: A, method: 'is_plugin_installed', stack: [{ type: 'num', value: '0' }, { type: 'num', value: '0x1' }] });
+    const withArgs = await server.post('/api/v3/runGetMethod', {
+      address: A,
+      method: 'is_plugin_installed',
+      stack: [
+        { type: 'num', value: '0' },
+        { type: 'num', value: '0x1' },
+      ],
+    });
     assert.deepEqual(withArgs.body.stack, [{ type: 'num', value: '0x0' }], 'v3 {type,value} arguments');
 
     // estimateFee: v2's numbers in v3's shape.
-    const body = a.wallet.createTransfer({ seqno: 2, secretKey: a.keys.secretKey, messages: [internal({ to: B, value: toNano('1') })] }).toBoc().toString('base64');
+    const body = a.wallet
+      .createTransfer({ seqno: 2, secretKey: a.keys.secretKey, messages: [internal({ to: B, value: toNano('1') })] })
+      .toBoc()
+      .toString('base64');
     const v3Fee = await server.post('/api/v3/estimateFee', { address: A, body });
     const v2Fee = (await server.post('/api/v2/estimateFee', { address: A, body })).body.result;
     assert.equal(v3Fee.status, 200, JSON.stringify(v3Fee.body));
@@ -182,7 +235,11 @@ test('v2-shared v3 endpoints: toncenter quirks and bad input', async (t) => {
   assert.equal(badBoc.status, 422);
   assert.match(badBoc.body.error, /boc/);
   assert.equal((await server.post('/api/v3/runGetMethod', { address: 'nope', method: 'seqno', stack: [] })).status, 422);
-  const badStack = await server.post('/api/v3/runGetMethod', { address: formatRawUpper(a.wallet.address), method: 'seqno', stack: [{ type: 'dict', value: 1 }] });
+  const badStack = await server.post('/api/v3/runGetMethod', {
+    address: formatRawUpper(a.wallet.address),
+    method: 'seqno',
+    stack: [{ type: 'dict', value: 1 }],
+  });
   assert.equal(badStack.status, 422);
   assert.match(badStack.body.error, /stack/);
   assert.equal((await server.get('/api/v3/addressInformation?address=zzz')).status, 422);
@@ -203,7 +260,11 @@ test('v2-shared v3 endpoints: toncenter quirks and bad input', async (t) => {
     assert.equal(answer.status, 422, `${path} ${field}: ${text.slice(0, 200)}`);
     assert.match(JSON.parse(text).error, new RegExp(`parameter ${field}`));
   }
-  const notJson = await fetch(`${server.base}/api/v3/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+  const notJson = await fetch(`${server.base}/api/v3/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{',
+  });
   assert.equal(notJson.status, 400);
   assert.deepEqual(Object.keys(await notJson.json()), ['error']);
   const asGet = await server.get('/api/v3/message');
@@ -218,18 +279,33 @@ test('v2-shared v3 endpoints: toncenter quirks and bad input', async (t) => {
   // An account the chain never touched, and an account that is no wallet.
   const unknown = formatRawUpper(a.wallet.address);
   assert.deepEqual((await server.get(`/api/v3/addressInformation?address=${unknown}`)).body, {
-    balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: Buffer.alloc(32).toString('base64'), frozen_hash: null, status: 'uninit',
+    balance: '0',
+    code: null,
+    data: null,
+    last_transaction_lt: '0',
+    last_transaction_hash: Buffer.alloc(32).toString('base64'),
+    frozen_hash: null,
+    status: 'uninit',
   });
   assert.deepEqual((await server.get(`/api/v3/walletInformation?address=${unknown}`)).body, {
-    balance: '0', last_transaction_lt: '0', last_transaction_hash: Buffer.alloc(32).toString('base64'), status: 'uninit',
+    balance: '0',
+    last_transaction_lt: '0',
+    last_transaction_hash: Buffer.alloc(32).toString('base64'),
+    status: 'uninit',
   });
-  assert.equal((await server.get(`/api/v3/walletInformation?address=${unknown}&use_v2=true`)).body.status, 'uninitialized', "use_v2 passes v2's word through");
+  assert.equal(
+    (await server.get(`/api/v3/walletInformation?address=${unknown}&use_v2=true`)).body.status,
+    'uninitialized',
+    "use_v2 passes v2's word through",
+  );
 
   // A contract with code that is no wallet: 409 both ways. A funds and deploys it.
   const init = { code: GLOBAL_ID_READER_CODE, data: beginCell().endCell() };
   const contract = contractAddress(0, init);
   await Promise.all([server.chain.fund(a.wallet.address, toNano('5')), server.chain.produceBlock()]);
-  const deploy = await server.post('/api/v3/message', { boc: transfer(a, 0, [internal({ to: contract, value: toNano('1'), bounce: false, init })], true) });
+  const deploy = await server.post('/api/v3/message', {
+    boc: transfer(a, 0, [internal({ to: contract, value: toNano('1'), bounce: false, init })], true),
+  });
   assert.equal(deploy.status, 200, JSON.stringify(deploy.body));
   for (let i = 0; i < 3; i++) await server.chain.produceBlock();
   await server.attachment!.synced();

@@ -48,7 +48,13 @@ async function deployMasters(chain: LocalChain, send: (boc: string) => Promise<v
     sendMode: SendMode.PAY_GAS_SEPARATELY,
     messages: [good, missing].map((init) => internal({ to: addressOf(init), value: toNano('0.2'), bounce: false, init })),
   });
-  await send(beginCell().store(storeMessage(external({ to: owner.wallet.address, body, init: owner.wallet.init }))).endCell().toBoc().toString('base64'));
+  await send(
+    beginCell()
+      .store(storeMessage(external({ to: owner.wallet.address, body, init: owner.wallet.init })))
+      .endCell()
+      .toBoc()
+      .toString('base64'),
+  );
   for (let i = 0; i < 3; i++) await chain.produceBlock();
   return { good: addressOf(good), missing: addressOf(missing) };
 }
@@ -68,21 +74,38 @@ for (const fetching of [true, false]) {
       { good: `${host.origin}/jetton.json`, missing: `${host.origin}/gone.json` },
     );
     const masters = async () => (await getJson(`${base}/api/v3/jetton/masters?address=${raw(good)}&address=${raw(missing)}`)).body;
-    const settled = (body: any) => body.jetton_masters?.length === 2 && (!fetching || (body.metadata[raw(good)]?.is_indexed && body.metadata[raw(missing)]?.is_indexed));
+    const settled = (body: any) =>
+      body.jetton_masters?.length === 2 && (!fetching || (body.metadata[raw(good)]?.is_indexed && body.metadata[raw(missing)]?.is_indexed));
     const body = await until(masters, settled);
     assert.equal(body.jetton_masters.length, 2, JSON.stringify(body));
     const metadata = (await getJson(`${base}/api/v3/metadata?address=${raw(good)}&address=${raw(missing)}`)).body;
     if (fetching) {
       const expected = {
         is_indexed: true,
-        token_info: [{ valid: true, type: 'jetton_masters', name: 'Fetched Coin', symbol: 'FCH', description: 'served by the test', is_nsfw: false, is_scam: false, extra: { decimals: '9', uri: `${host.origin}/jetton.json` } }],
+        token_info: [
+          {
+            valid: true,
+            type: 'jetton_masters',
+            name: 'Fetched Coin',
+            symbol: 'FCH',
+            description: 'served by the test',
+            is_nsfw: false,
+            is_scam: false,
+            extra: { decimals: '9', uri: `${host.origin}/jetton.json` },
+          },
+        ],
       };
       assert.deepEqual(body.metadata[raw(good)], expected, '/jetton/masters metadata');
       assert.deepEqual(metadata[raw(good)], expected, '/api/v3/metadata');
-      assert.deepEqual(metadata[raw(missing)], { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] }, 'a failed uri: fetched, nothing valid');
+      assert.deepEqual(
+        metadata[raw(missing)],
+        { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] },
+        'a failed uri: fetched, nothing valid',
+      );
       assert.equal(host.hits.get('/jetton.json'), 1, 'fetched once, then stored');
     } else {
-      for (const address of [good, missing]) assert.deepEqual(metadata[raw(address)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] });
+      for (const address of [good, missing])
+        assert.deepEqual(metadata[raw(address)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] });
       assert.equal(host.hits.size, 0, 'nothing fetched without --fetch-metadata');
     }
   });

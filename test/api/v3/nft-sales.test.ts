@@ -17,7 +17,13 @@ import { test } from 'node:test';
 import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftCollectionInit, deployItemBody, nftItemAddress, nftTransferBody } from '../../../src/contracts/nft/nft.js';
-import { buySaleBody, cancelSaleBody, FIX_PRICE_SALE_MAGIC, nftSaleInit, type NftSaleParams } from '../../../src/contracts/nft-sale/sale.js';
+import {
+  buySaleBody,
+  cancelSaleBody,
+  FIX_PRICE_SALE_MAGIC,
+  nftSaleInit,
+  type NftSaleParams,
+} from '../../../src/contracts/nft-sale/sale.js';
 import { offchainContent } from '../../../src/contracts/content.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
@@ -64,7 +70,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const send = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
       const wallet = client.open(from.wallet);
       const seqno = await wallet.getSeqno();
-      await wallet.sendTransfer({ seqno, secretKey: from.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to, value, body, init, bounce: !init })] });
+      await wallet.sendTransfer({
+        seqno,
+        secretKey: from.keys.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to, value, body, init, bounce: !init })],
+      });
       await seal();
     };
 
@@ -80,9 +91,30 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
     const C = contractAddress(0, collectionInit);
     const item = (index: number) => nftItemAddress(C, code.item, index);
-    await send(seller, C, toNano('0.2'), deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.wallet.address, content: beginCell().storeStringTail('0.json').endCell() }), collectionInit);
+    await send(
+      seller,
+      C,
+      toNano('0.2'),
+      deployItemBody({
+        index: 0,
+        amount: toNano('0.1'),
+        owner: seller.wallet.address,
+        content: beginCell().storeStringTail('0.json').endCell(),
+      }),
+      collectionInit,
+    );
     for (const index of [1, 2]) {
-      await send(seller, C, toNano('0.2'), deployItemBody({ index, amount: toNano('0.1'), owner: seller.wallet.address, content: beginCell().storeStringTail(`${index}.json`).endCell() }));
+      await send(
+        seller,
+        C,
+        toNano('0.2'),
+        deployItemBody({
+          index,
+          amount: toNano('0.1'),
+          owner: seller.wallet.address,
+          content: beginCell().storeStringTail(`${index}.json`).endCell(),
+        }),
+      );
     }
 
     // Two sales: item 0 and item 1, 1 TON each (marketplace fee 0.05, royalty 0.02).
@@ -102,7 +134,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
       const init = nftSaleInit(saleCode, saleOf(index));
       await send(seller, contractAddress(0, init), toNano('0.1'), undefined, init);
       // The NFT goes to the sale with a forward amount: its ownership_assigned names the seller, the sale is active.
-      await send(seller, item(index), toNano('0.1'), nftTransferBody({ newOwner: contractAddress(0, init), response: seller.wallet.address, forwardAmount: toNano('0.02') }));
+      await send(
+        seller,
+        item(index),
+        toNano('0.1'),
+        nftTransferBody({ newOwner: contractAddress(0, init), response: seller.wallet.address, forwardAmount: toNano('0.02') }),
+      );
     }
     const saleData = (await client.runMethod(S0, 'get_sale_data')).stack;
     assert.equal(saleData.readNumber(), FIX_PRICE_SALE_MAGIC, 'get_sale_data starts with "FIXP"');
@@ -117,7 +154,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal('auction_contract_address' in listed, false);
 
     const mine = await get(`/api/v3/nft/items?owner_address=${SELLER}`);
-    assert.deepEqual(mine.nft_items.map((i: any) => [i.address, i.on_sale]), [[raw(item(2)), false]], 'the listed items are not the seller’s by owner_address');
+    assert.deepEqual(
+      mine.nft_items.map((i: any) => [i.address, i.on_sale]),
+      [[raw(item(2)), false]],
+      'the listed items are not the seller’s by owner_address',
+    );
     const plain = mine.nft_items[0];
     assert.equal('sale_contract_address' in plain || 'real_owner' in plain, false, 'omitted when not on sale (omitempty)');
     const withSales = await get(`/api/v3/nft/items?owner_address=${SELLER}&include_on_sale=true`);
@@ -130,8 +171,16 @@ for (const store of ['sqlite', 'postgres'] as const) {
       ].sort(),
       'include_on_sale: the owner filter reads real_owner',
     );
-    assert.equal((await get(`/api/v3/nft/items?owner_address=${raw(S0)}&include_on_sale=true`)).nft_items.length, 0, "a sale is not the real owner of what it sells");
-    assert.equal((await get(`/api/v3/nft/items?owner_address=${raw(S0)}`)).nft_items.length, 1, 'without include_on_sale: owner_address as stored');
+    assert.equal(
+      (await get(`/api/v3/nft/items?owner_address=${raw(S0)}&include_on_sale=true`)).nft_items.length,
+      0,
+      'a sale is not the real owner of what it sells',
+    );
+    assert.equal(
+      (await get(`/api/v3/nft/items?owner_address=${raw(S0)}`)).nft_items.length,
+      1,
+      'without include_on_sale: owner_address as stored',
+    );
 
     const sales = await get(`/api/v3/nft/sales?address=${raw(S0)}&address=${S1.toString()}`);
     const sale0 = sales.nft_sales.find((s: any) => s.address === raw(S0));
@@ -157,7 +206,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const marketplaceBefore = await client.getBalance(marketplace);
     await send(buyer, S0, toNano('1.2'), buySaleBody(7n));
     const bought = (await get(`/api/v3/nft/items?address=${raw(item(0))}`)).nft_items[0];
-    assert.deepEqual([bought.owner_address, bought.on_sale, 'sale_contract_address' in bought, 'real_owner' in bought], [raw(buyer.wallet.address), false, false, false]);
+    assert.deepEqual(
+      [bought.owner_address, bought.on_sale, 'sale_contract_address' in bought, 'real_owner' in bought],
+      [raw(buyer.wallet.address), false, false, false],
+    );
     // The price less the marketplace fee and royalty, less what the receiving wallets spend on gas (under 0.001 TON).
     const paid = (await client.getBalance(seller.wallet.address)) - sellerBefore;
     assert.ok(paid <= toNano('0.93') && paid > toNano('0.929'), `the seller got ${paid}`);
@@ -213,8 +265,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const hash = Buffer.alloc(32, 7);
     // What the previous tongate wrote: every migration but this one, and an item a (not yet known) sale owns.
     const old = await driver();
-    await migrate(old, MIGRATIONS.filter((m) => m !== NFT_SALES_MIGRATION));
-    await old.write([itemBatch([{ address: ITEM, init: true, index: 0n, collection: null, owner: SALE, content: { uri: 'x' }, lastTxLt: 10n, codeHash: hash, dataHash: hash }])]);
+    await migrate(
+      old,
+      MIGRATIONS.filter((m) => m !== NFT_SALES_MIGRATION),
+    );
+    await old.write([
+      itemBatch([
+        {
+          address: ITEM,
+          init: true,
+          index: 0n,
+          collection: null,
+          owner: SALE,
+          content: { uri: 'x' },
+          lastTxLt: 10n,
+          codeHash: hash,
+          dataHash: hash,
+        },
+      ]),
+    ]);
     await old.close();
 
     const page = { limit: 10, offset: 0 };
@@ -226,10 +295,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const again = await driver();
     await again.write([], NFT_SALES_MIGRATION.statements(store));
     await again.write([
-      saleBatch([{
-        address: SALE, type: 'getgems_sale', isComplete: false, createdAt: 1n, marketplace: null, nft: ITEM, nftOwner: SELLER, fullPrice: 5n,
-        marketplaceFeeAddress: null, marketplaceFee: 0n, royaltyAddress: null, royaltyAmount: 0n, lastTxLt: 11n, codeHash: hash, dataHash: hash,
-      }]),
+      saleBatch([
+        {
+          address: SALE,
+          type: 'getgems_sale',
+          isComplete: false,
+          createdAt: 1n,
+          marketplace: null,
+          nft: ITEM,
+          nftOwner: SELLER,
+          fullPrice: 5n,
+          marketplaceFeeAddress: null,
+          marketplaceFee: 0n,
+          royaltyAddress: null,
+          royaltyAmount: 0n,
+          lastTxLt: 11n,
+          codeHash: hash,
+          dataHash: hash,
+        },
+      ]),
     ]);
     assert.deepEqual((await again.all('SELECT version FROM index_migrations WHERE version = 8')).length, 1);
     await again.close();
@@ -255,9 +339,21 @@ test('a devnet snapshot restore puts a bought item back on sale, its sale not co
   });
   const C = contractAddress(0, collectionInit);
   const I = nftItemAddress(C, code.item, 0);
-  await seller.send(C, toNano('0.2'), deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.address, content: beginCell().endCell() }), collectionInit);
+  await seller.send(
+    C,
+    toNano('0.2'),
+    deployItemBody({ index: 0, amount: toNano('0.1'), owner: seller.address, content: beginCell().endCell() }),
+    collectionInit,
+  );
   const init = nftSaleInit(await nftSaleCode(), {
-    marketplace: seller.address, nft: I, fullPrice: toNano(1), marketplaceFeeAddress: seller.address, marketplaceFee: 0n, royaltyAddress: seller.address, royaltyAmount: 0n, createdAt: 1,
+    marketplace: seller.address,
+    nft: I,
+    fullPrice: toNano(1),
+    marketplaceFeeAddress: seller.address,
+    marketplaceFee: 0n,
+    royaltyAddress: seller.address,
+    royaltyAmount: 0n,
+    createdAt: 1,
   });
   const S = contractAddress(0, init);
   await seller.send(S, toNano('0.1'), undefined, init);

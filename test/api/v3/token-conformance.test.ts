@@ -12,7 +12,14 @@ import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { dnsEntryBatch } from '../../../src/index/dns/rows.js';
-import { collectionBatch, eventBatch, itemBatch, masterBatch, nftTransferBatch, walletBatch } from '../../../src/index/tokens/token-rows.js';
+import {
+  collectionBatch,
+  eventBatch,
+  itemBatch,
+  masterBatch,
+  nftTransferBatch,
+  walletBatch,
+} from '../../../src/index/tokens/token-rows.js';
 import type { SqlValue } from '../../../src/index/sql/driver.js';
 import { eachStore } from '../../index/support/stores.js';
 import { getJson } from '../../support/tongate.js';
@@ -35,12 +42,48 @@ const hash = (n: number) => Buffer.alloc(32, n);
 const none = Buffer.alloc(32);
 
 function rows() {
-  const transfer = (n: number, lt: bigint, aborted: boolean, wallet: string, source: string, destination: string): SqlValue[] =>
-    [hash(n), lt, 1_700_000_000 + Number(lt), aborted ? 1 : 0, 1, '7', '100', wallet, M1, source, null, hash(n), source, destination, '1', null];
+  const transfer = (n: number, lt: bigint, aborted: boolean, wallet: string, source: string, destination: string): SqlValue[] => [
+    hash(n),
+    lt,
+    1_700_000_000 + Number(lt),
+    aborted ? 1 : 0,
+    1,
+    '7',
+    '100',
+    wallet,
+    M1,
+    source,
+    null,
+    hash(n),
+    source,
+    destination,
+    '1',
+    null,
+  ];
   return [
     masterBatch([
-      { address: M1, totalSupply: 1000n, mintable: true, admin: o1, content: { name: 'One', symbol: 'ONE', decimals: '9' }, walletCodeHash: none, lastTxLt: 1n, codeHash: none, dataHash: none },
-      { address: M2, totalSupply: 5n, mintable: false, admin: o2, content: { uri: 'https://example.org/two.json' }, walletCodeHash: none, lastTxLt: 2n, codeHash: none, dataHash: none },
+      {
+        address: M1,
+        totalSupply: 1000n,
+        mintable: true,
+        admin: o1,
+        content: { name: 'One', symbol: 'ONE', decimals: '9' },
+        walletCodeHash: none,
+        lastTxLt: 1n,
+        codeHash: none,
+        dataHash: none,
+      },
+      {
+        address: M2,
+        totalSupply: 5n,
+        mintable: false,
+        admin: o2,
+        content: { uri: 'https://example.org/two.json' },
+        walletCodeHash: none,
+        lastTxLt: 2n,
+        codeHash: none,
+        dataHash: none,
+      },
     ]),
     // Inserted (first_lt) in the order W1, W2, W3; by balance W2 (0) < W1 (5) < W3 (100).
     walletBatch([
@@ -48,15 +91,49 @@ function rows() {
       { address: W2, balance: 0n, owner: o1, jetton: M2, lastTxLt: 4n, codeHash: none, dataHash: none, mintlessIsClaimed: null },
       { address: W3, balance: 100n, owner: o2, jetton: M1, lastTxLt: 5n, codeHash: none, dataHash: none, mintlessIsClaimed: null },
     ]),
-    eventBatch('jetton_transfers', [transfer(1, 10n, false, W1, o1, o2), transfer(2, 20n, false, W3, o2, o1), transfer(3, 30n, true, W1, o1, o2)]),
+    eventBatch('jetton_transfers', [
+      transfer(1, 10n, false, W1, o1, o2),
+      transfer(2, 20n, false, W3, o2, o1),
+      transfer(3, 30n, true, W1, o1, o2),
+    ]),
     eventBatch('jetton_burns', [[hash(4), 40n, 1_700_000_040, 0, 1, '8', '3', W1, M1, null, null, hash(4), o1]]),
-    collectionBatch([{ address: C1, nextItemIndex: 2n, owner: o1, content: { name: 'Coll' }, lastTxLt: 6n, codeHash: none, dataHash: none }]),
+    collectionBatch([
+      { address: C1, nextItemIndex: 2n, owner: o1, content: { name: 'Coll' }, lastTxLt: 6n, codeHash: none, dataHash: none },
+    ]),
     itemBatch([
-      { address: I1, init: true, index: 0n, collection: C1, owner: o1, content: { name: 'Item 0' }, lastTxLt: 7n, codeHash: none, dataHash: none },
-      { address: I2, init: true, index: 1n, collection: C1, owner: o2, content: { name: 'Item 1' }, lastTxLt: 8n, codeHash: none, dataHash: none },
+      {
+        address: I1,
+        init: true,
+        index: 0n,
+        collection: C1,
+        owner: o1,
+        content: { name: 'Item 0' },
+        lastTxLt: 7n,
+        codeHash: none,
+        dataHash: none,
+      },
+      {
+        address: I2,
+        init: true,
+        index: 1n,
+        collection: C1,
+        owner: o2,
+        content: { name: 'Item 1' },
+        lastTxLt: 8n,
+        codeHash: none,
+        dataHash: none,
+      },
     ]),
     nftTransferBatch([[hash(5), 50n, 1_700_000_050, 0, 1, '9', I1, '0', C1, o2, o1, null, null, '1', null, hash(5)]]),
-    dnsEntryBatch([{ item: I2, owner: o2, domain: 'alice.ton', records: { wallet: o2, nextResolver: null, siteAdnl: null, storageBagId: null }, lastTxLt: 8n }]),
+    dnsEntryBatch([
+      {
+        item: I2,
+        owner: o2,
+        domain: 'alice.ton',
+        records: { wallet: o2, nextResolver: null, siteAdnl: null, storageBagId: null },
+        lastTxLt: 8n,
+      },
+    ]),
   ];
 }
 
@@ -78,7 +155,8 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
     else assert.match(reply.body.error, message, path);
   };
   const wallets = async (query: string) => (await ok(`/jetton/wallets?${query}`)).jetton_wallets.map((w: { address: string }) => w.address);
-  const transfers = async (query: string) => (await ok(`/jetton/transfers?${query}`)).jetton_transfers.map((x: { transaction_lt: string }) => x.transaction_lt);
+  const transfers = async (query: string) =>
+    (await ok(`/jetton/transfers?${query}`)).jetton_transfers.map((x: { transaction_lt: string }) => x.transaction_lt);
 
   // Every form of an owner address (raw in either case, bounceable, non-bounceable, std and url-safe base64, test-only).
   const forms = [
@@ -124,7 +202,8 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.deepEqual(await wallets('limit=1&offset=2'), [W3]);
 
   // Bools: Go's ParseBool words and fiber's `on`.
-  for (const yes of ['true', 'TRUE', 'True', '1', 't', 'T', 'on']) assert.deepEqual(await wallets(`exclude_zero_balance=${yes}`), [W1, W3], yes);
+  for (const yes of ['true', 'TRUE', 'True', '1', 't', 'T', 'on'])
+    assert.deepEqual(await wallets(`exclude_zero_balance=${yes}`), [W1, W3], yes);
   for (const no of ['false', 'FALSE', '0', 'f', 'F']) assert.deepEqual(await wallets(`exclude_zero_balance=${no}`), both, no);
   await fails('/jetton/wallets?exclude_zero_balance=yes', /^failed to parse parameter exclude_zero_balance: /);
 
@@ -147,7 +226,10 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   await fails(`/dns/records?domain=alice.ton&wallet=${o2}`, 'provide either wallet address or domain, not both');
   await fails('/metadata', 'at least 1 address required');
   await fails('/metadata?address=', 'at least 1 address required');
-  await fails(`/traces?account=${o1}&tx_hash=${hash(1).toString('hex')}`, 'only one of account, trace_id, tx_hash, msg_hash should be specified');
+  await fails(
+    `/traces?account=${o1}&tx_hash=${hash(1).toString('hex')}`,
+    'only one of account, trace_id, tx_hash, msg_hash should be specified',
+  );
 
   // Envelopes: the list key, an address_book holding every address the rows name, and metadata (DNS: none).
   const envelopes: [string, string, string[]][] = [
@@ -183,7 +265,8 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.ok(Array.isArray(book[W3].interfaces));
 
   // toncenter's X-No-Address-Book / X-No-Metadata (or x_no_address_book / x_no_metadata): that key is `{}`.
-  const plain = async (path: string, headers: Record<string, string> = {}) => (await getJson(`${server.base}/api/v3${path}`, { headers })).body;
+  const plain = async (path: string, headers: Record<string, string> = {}) =>
+    (await getJson(`${server.base}/api/v3${path}`, { headers })).body;
   // (Through an upstream front too: it forwards these headers, src/upstream/semantic-headers.ts.)
   const noBook = await plain('/jetton/wallets', { 'X-No-Address-Book': 'true' });
   assert.deepEqual(noBook.address_book, {});
@@ -195,8 +278,13 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   assert.deepEqual((await plain(`/dns/records?domain=alice.ton`, { 'X-No-Metadata': '1', 'X-No-Address-Book': 'T' })).address_book, {});
 
   // What wallets send: MyTonWallet pages /jetton/wallets and reads /metadata with comma lists and a cache buster.
-  const page = await ok(`/jetton/wallets?owner_address=${O1.toString({ bounceable: false })}&exclude_zero_balance=false&limit=1&offset=1&_=1732550000000`);
-  assert.deepEqual(page.jetton_wallets.map((w: { address: string }) => w.address), [W2]);
+  const page = await ok(
+    `/jetton/wallets?owner_address=${O1.toString({ bounceable: false })}&exclude_zero_balance=false&limit=1&offset=1&_=1732550000000`,
+  );
+  assert.deepEqual(
+    page.jetton_wallets.map((w: { address: string }) => w.address),
+    [W2],
+  );
   assert.deepEqual(Object.keys(await ok(`/metadata?address=${M1},${encodeURIComponent(O1.toString())}&_=1`)).sort(), [M1]);
   assert.deepEqual(await wallets(`owner_address=${O1.toString()}&exclude_zero_balance=true&limit=50&sort=desc`), [W1]);
   assert.deepEqual(await wallets(`owner_address=${o1}&jetton_address=${M2}&limit=1`), [W2]);
@@ -213,12 +301,24 @@ eachStore('v3 token endpoints: parameters, defaults, 422 texts and envelopes as 
   // documents, and the defaults as toncenter applies them (jetton/wallets: no sort unless given; DNS: limit 100).
   const toncenter = JSON.parse(readFileSync(new URL('../../reference/toncenter-v3-openapi.json', import.meta.url), 'utf8'));
   const paramsOf = (doc: any, path: string) => new Map<string, any>(doc.paths[path].get.parameters.map((p: any) => [p.name, p]));
-  for (const path of ['/jetton/masters', '/jetton/wallets', '/jetton/transfers', '/jetton/burns', '/nft/collections', '/nft/items', '/nft/transfers', '/dns/records', '/metadata']) {
+  for (const path of [
+    '/jetton/masters',
+    '/jetton/wallets',
+    '/jetton/transfers',
+    '/jetton/burns',
+    '/nft/collections',
+    '/nft/items',
+    '/nft/transfers',
+    '/dns/records',
+    '/metadata',
+  ]) {
     const mine = paramsOf(document, `/api/v3${path}`);
     for (const [name, theirs] of paramsOf(toncenter, `/api/v3${path}`)) {
       assert.ok(mine.has(name), `${path}: ${name} documented`);
-      if (theirs.schema?.maximum !== undefined) assert.equal(mine.get(name).schema.maximum, theirs.schema.maximum, `${path}: ${name} maximum`);
-      if (name === 'limit' || name === 'sort') assert.equal(mine.get(name).schema.default, theirs.schema.default, `${path}: ${name} default`);
+      if (theirs.schema?.maximum !== undefined)
+        assert.equal(mine.get(name).schema.maximum, theirs.schema.maximum, `${path}: ${name} maximum`);
+      if (name === 'limit' || name === 'sort')
+        assert.equal(mine.get(name).schema.default, theirs.schema.default, `${path}: ${name} default`);
     }
   }
 });

@@ -27,7 +27,10 @@ test("/jetton/* and /nft/* on tongate's own token contracts, as their getters an
   const s = await deployTokenScenario(env);
   await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
   // Detection's get-methods are index work: they ran on the emulator worker at the index threads' priority.
-  assert.ok((EmulatorPool.shared().stats().background[INDEX_NICE]?.[0]?.served ?? 0) > 0, "detection's get-methods ran on the index's background worker");
+  assert.ok(
+    (EmulatorPool.shared().stats().background[INDEX_NICE]?.[0]?.served ?? 0) > 0,
+    "detection's get-methods ran on the index's background worker",
+  );
   const ours = ourV3((await getJson(`${env.url}/api/v3/openapi.json`)).body);
   const get = async (path: string) => {
     const reply = await getJson(`${env.url}${path}`);
@@ -60,31 +63,62 @@ test("/jetton/* and /nft/* on tongate's own token contracts, as their getters an
 
   // alice's two transfers (the one to carol's refusing wallet bounced after alice's wallet sent it: kept, as toncenter does).
   const transfers = await get(`/api/v3/jetton/transfers?owner_address=${raw(alice.address)}&direction=out&sort=asc`);
-  assert.deepEqual(transfers.jetton_transfers.map((x: any) => [x.amount, x.transaction_aborted, x.jetton_master]), [['300', false, M], ['50', false, M]]);
+  assert.deepEqual(
+    transfers.jetton_transfers.map((x: any) => [x.amount, x.transaction_aborted, x.jetton_master]),
+    [
+      ['300', false, M],
+      ['50', false, M],
+    ],
+  );
   assert.equal(transfers.jetton_transfers[0].destination, raw(bob.address));
   assert.equal(transfers.jetton_transfers[0].forward_ton_amount, '10000000');
   const tx = (await get(`/api/v3/transactions?hash=${encodeURIComponent(transfers.jetton_transfers[0].transaction_hash)}`)).transactions[0];
   assert.equal(transfers.jetton_transfers[0].trace_id, tx.trace_id);
-  assert.deepEqual((await get(`/api/v3/jetton/transfers?owner_address=${raw(bob.address)}&direction=in`)).jetton_transfers.map((x: any) => x.amount), ['300']);
+  assert.deepEqual(
+    (await get(`/api/v3/jetton/transfers?owner_address=${raw(bob.address)}&direction=in`)).jetton_transfers.map((x: any) => x.amount),
+    ['300'],
+  );
 
   const burns = await get(`/api/v3/jetton/burns?address=${raw(bob.address)}`);
-  assert.deepEqual(burns.jetton_burns.map((b: any) => [b.amount, b.jetton_wallet, b.jetton_master, b.transaction_aborted]), [['100', raw(s.jetton.wallets[1].wallet), M, false]]);
+  assert.deepEqual(
+    burns.jetton_burns.map((b: any) => [b.amount, b.jetton_wallet, b.jetton_master, b.transaction_aborted]),
+    [['100', raw(s.jetton.wallets[1].wallet), M, false]],
+  );
 
   const C = raw(s.nft.collection);
   const items = await get(`/api/v3/nft/items?collection_address=${C}`);
-  assert.deepEqual(items.nft_items.map((i: any) => [i.address, i.index, i.owner_address]), s.nft.items.map((i) => [raw(i.address), String(i.index), raw(i.owner)]));
+  assert.deepEqual(
+    items.nft_items.map((i: any) => [i.address, i.index, i.owner_address]),
+    s.nft.items.map((i) => [raw(i.address), String(i.index), raw(i.owner)]),
+  );
   assert.deepEqual(items.nft_items[1].content, { uri: 'https://nft.example/scenario/1.json' }, "the collection's get_nft_content");
   assert.equal(items.nft_items[0].collection.address, C);
-  assert.deepEqual((await get(`/api/v3/nft/collections?collection_address=${C}`)).nft_collections[0].collection_content, { uri: 'https://nft.example/scenario.json' });
+  assert.deepEqual((await get(`/api/v3/nft/collections?collection_address=${C}`)).nft_collections[0].collection_content, {
+    uri: 'https://nft.example/scenario.json',
+  });
   const nftTransfers = await get(`/api/v3/nft/transfers?item_address=${raw(s.nft.items[0].address)}`);
-  assert.deepEqual(nftTransfers.nft_transfers.map((x: any) => [x.old_owner, x.new_owner, x.nft_collection, x.transaction_aborted]), [[raw(alice.address), raw(bob.address), C, false]]);
+  assert.deepEqual(
+    nftTransfers.nft_transfers.map((x: any) => [x.old_owner, x.new_owner, x.nft_collection, x.transaction_aborted]),
+    [[raw(alice.address), raw(bob.address), C, false]],
+  );
 
   // The DNS root is an NFT collection too and its domain an item of it (toncenter lists them so as well).
   const domains = await get(`/api/v3/nft/items?collection_address=${raw(s.dns.root)}`);
-  assert.deepEqual(domains.nft_items.map((i: any) => [i.address, i.owner_address, i.content.domain]), [[raw(s.dns.item), raw(s.dns.owner), 'alice.ton']]);
+  assert.deepEqual(
+    domains.nft_items.map((i: any) => [i.address, i.owner_address, i.content.domain]),
+    [[raw(s.dns.item), raw(s.dns.owner), 'alice.ton']],
+  );
   const records = await get(`/api/v3/dns/records?wallet=${s.dns.wallet.toString()}`);
   assert.deepEqual(records.records, [
-    { nft_item_address: raw(s.dns.item), nft_item_owner: raw(s.dns.owner), domain: 'alice.ton', dns_next_resolver: null, dns_wallet: raw(s.dns.wallet), dns_site_adnl: null, dns_storage_bag_id: null },
+    {
+      nft_item_address: raw(s.dns.item),
+      nft_item_owner: raw(s.dns.owner),
+      domain: 'alice.ton',
+      dns_next_resolver: null,
+      dns_wallet: raw(s.dns.wallet),
+      dns_site_adnl: null,
+      dns_storage_bag_id: null,
+    },
   ]);
   assert.equal(records.address_book[raw(alice.address)].domain, 'alice.ton');
   // tonweb's DnsItem reads the same domain and wallet record.

@@ -7,7 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_PAGE_TRANSACTIONS, MAX_TRACE_TRANSACTIONS, PAGE_FULL_WARNING, TRACE_PAGE_LIMITS, tracesText, TOO_LARGE_WARNING } from '../../../src/api/v3/format/traces.js';
+import {
+  MAX_PAGE_TRANSACTIONS,
+  MAX_TRACE_TRANSACTIONS,
+  PAGE_FULL_WARNING,
+  TRACE_PAGE_LIMITS,
+  tracesText,
+  TOO_LARGE_WARNING,
+} from '../../../src/api/v3/format/traces.js';
 import type { TracePageLimits } from '../../../src/index/traces/reader.js';
 import { eachStore } from '../../index/support/stores.js';
 import { story } from '../../index/support/sandbox-blocks.js';
@@ -24,19 +31,38 @@ eachStore('page budget: traces carried in order until one does not fit; it and a
   const counts = traces.map((trace) => trace.transactions);
   const total = counts.reduce((a, b) => a + b, 0);
   const largest = Math.max(...counts);
-  assert.ok(counts.some((c) => c < largest), 'traces of different sizes');
+  assert.ok(
+    counts.some((c) => c < largest),
+    'traces of different sizes',
+  );
   /** What the page query withholds, as [index, reason] for each trace left without its transactions. */
   const withheld = async (limits: TracePageLimits) => {
     const page = await index.reader.tracePage({}, 'desc', { limit: 100, offset: 0 }, limits);
-    assert.deepEqual(page.traces.map((trace) => trace.traceId), traces.map((trace) => trace.traceId), 'every trace is listed, in order');
+    assert.deepEqual(
+      page.traces.map((trace) => trace.traceId),
+      traces.map((trace) => trace.traceId),
+      'every trace is listed, in order',
+    );
     const carried = page.traces.filter((trace) => trace.withheld === null);
-    assert.equal(page.transactions.length, carried.reduce((n, trace) => n + trace.transactions, 0), 'the carried traces bring all their transactions, no others');
-    assert.deepEqual([...new Set(page.transactions.map((tx) => tx.traceId!.toString('base64')))], carried.map((trace) => trace.traceId), 'grouped by trace in page order');
+    assert.equal(
+      page.transactions.length,
+      carried.reduce((n, trace) => n + trace.transactions, 0),
+      'the carried traces bring all their transactions, no others',
+    );
+    assert.deepEqual(
+      [...new Set(page.transactions.map((tx) => tx.traceId!.toString('base64')))],
+      carried.map((trace) => trace.traceId),
+      'grouped by trace in page order',
+    );
     return page.traces.flatMap((trace, i) => (trace.withheld === null ? [] : [[i, trace.withheld]]));
   };
   const rest = (from: number, reason: string) => counts.slice(from).map((_, k) => [from + k, reason]);
   assert.deepEqual(await withheld({ perTrace: largest, perPage: total }), [], 'exactly the budget fits');
-  assert.deepEqual(await withheld({ perTrace: largest, perPage: total - 1 }), [[counts.length - 1, 'page full']], 'one short: the last is withheld');
+  assert.deepEqual(
+    await withheld({ perTrace: largest, perPage: total - 1 }),
+    [[counts.length - 1, 'page full']],
+    'one short: the last is withheld',
+  );
   assert.deepEqual(await withheld({ perTrace: largest, perPage: counts[0] + counts[1] }), rest(2, 'page full'), 'the first two fit');
   // A budget the second trace does not fit but a later, smaller one would: withheld too (the carried ones stay a prefix).
   const second = counts[0] + counts[1] - 1;
@@ -46,11 +72,18 @@ eachStore('page budget: traces carried in order until one does not fit; it and a
   // Too large: withheld wherever it stands, spending nothing (the others fit in what is left).
   const big = counts.indexOf(largest);
   const tooLarge = await withheld({ perTrace: largest - 1, perPage: total - counts.filter((c) => c === largest).length * largest });
-  assert.deepEqual(tooLarge, counts.flatMap((c, i) => (c === largest ? [[i, 'too large']] : [])), 'too large spends nothing');
+  assert.deepEqual(
+    tooLarge,
+    counts.flatMap((c, i) => (c === largest ? [[i, 'too large']] : [])),
+    'too large spends nothing',
+  );
   assert.ok(tooLarge.some(([i]) => i === big));
   // Too large says so even past a spent budget.
   const past = await withheld({ perTrace: largest - 1, perPage: 0 });
-  assert.deepEqual(past, counts.map((c, i) => [i, c === largest ? 'too large' : 'page full']));
+  assert.deepEqual(
+    past,
+    counts.map((c, i) => [i, c === largest ? 'too large' : 'page full']),
+  );
 });
 
 eachStore('page budget: a rendered page carries the transactions of its first traces only', async (t, { index }) => {
@@ -80,7 +113,10 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
   const [member] = await index.reader.traceTransactions([Buffer.from(traces[0].traceId, 'base64')]);
   const strangers = Array.from({ length: 600 }, (_, i) => `0:${i.toString(16).padStart(64, '0').toUpperCase()}`);
   const states = await index.reader.transactionPeerStates([...strangers, member.account], [], []);
-  assert.deepEqual(states.states.map((state) => state.account), [member.account]);
+  assert.deepEqual(
+    states.states.map((state) => state.account),
+    [member.account],
+  );
   // With the default limits the same page is whole.
   const whole = JSON.parse((await textOf(TRACE_PAGE_LIMITS)).text);
   assert.ok(whole.traces.every((trace: { is_incomplete: boolean }) => !trace.is_incomplete));

@@ -57,12 +57,17 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const second = forwarder(code, owner.wallet.address);
     const first = forwarder(code, second.address);
     const seal = (blocks = 1) => sealBlocks(server, blocks);
-    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) => sendFromWallet(server, owner, seqno, messages, deploy);
+    const send = (seqno: number, messages: ReturnType<typeof internal>[], deploy = false) =>
+      sendFromWallet(server, owner, seqno, messages, deploy);
 
     await Promise.all([chain.fund(owner.wallet.address, toNano('10')), seal()]);
     await seal(2);
     // The wallet deploys itself and both forwarders (empty bodies: they forward nothing).
-    await send(0, [first, second].map((f) => internal({ to: f.address, value: toNano('0.5'), bounce: false, init: f.init })), true);
+    await send(
+      0,
+      [first, second].map((f) => internal({ to: f.address, value: toNano('0.5'), bounce: false, init: f.init })),
+      true,
+    );
     await seal(4);
 
     const go = await send(1, [internal({ to: first.address, value: toNano('1'), bounce: false, body: 'go' })]);
@@ -82,7 +87,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const trace = answer.traces[0];
     assert.equal(trace.trace_id, early.trace_id, 'the id given while pending stays');
     assert.equal(trace.external_hash, go.message_hash);
-    assert.deepEqual(trace.trace_info, { trace_state: 'complete', messages: 4, transactions: 4, pending_messages: 0, classification_state: 'ok' });
+    assert.deepEqual(trace.trace_info, {
+      trace_state: 'complete',
+      messages: 4,
+      transactions: 4,
+      pending_messages: 0,
+      classification_state: 'ok',
+    });
     assert.equal(trace.is_incomplete, false);
     assert.ok(Number(trace.mc_seqno_end) >= Number(trace.mc_seqno_start) + 3, 'four blocks, one transaction each');
     const order: string[] = trace.transactions_order;
@@ -92,36 +103,63 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(order[0], trace.trace_id, 'the root is the wallet transaction that took the external message');
     const node = (hash: string, children: object[]) => ({ tx_hash: hash, in_msg_hash: trace.transactions[hash].in_msg.hash, children });
     assert.deepEqual(trace.trace, node(order[0], [node(order[1], [node(order[2], [node(order[3], [])])])]));
-    assert.ok(order.every((h) => trace.transactions[h].trace_id === trace.trace_id), 'every transaction carries the trace id');
+    assert.ok(
+      order.every((h) => trace.transactions[h].trace_id === trace.trace_id),
+      'every transaction carries the trace id',
+    );
     // The forwarded comment: opcode 0, named as toncenter names it.
-    assert.deepEqual([order[1], order[2], order[3]].map((h) => trace.transactions[h].in_msg.decoded_opcode), ['text_comment', 'text_comment', 'text_comment']);
+    assert.deepEqual(
+      [order[1], order[2], order[3]].map((h) => trace.transactions[h].in_msg.decoded_opcode),
+      ['text_comment', 'text_comment', 'text_comment'],
+    );
     assert.deepEqual(Object.keys(answer.address_book).sort(), [W, F1, F2].sort());
     assert.deepEqual(answer.metadata, {});
 
     // The same trace by each selector; its transactions through /transactions?trace_id=.
-    for (const query of [`trace_id=${encodeURIComponent(trace.trace_id)}`, `tx_hash=${encodeURIComponent(order[2])}`, `msg_hash=${encodeURIComponent(go.message_hash_norm)}`, `account=${F2}`]) {
+    for (const query of [
+      `trace_id=${encodeURIComponent(trace.trace_id)}`,
+      `tx_hash=${encodeURIComponent(order[2])}`,
+      `msg_hash=${encodeURIComponent(go.message_hash_norm)}`,
+      `account=${F2}`,
+    ]) {
       const found = (await server.get(`/api/v3/traces?${query}`)).body.traces;
       assert.equal(found[0].trace_id, trace.trace_id, query);
     }
     const txs = (await server.get(`/api/v3/transactions?trace_id=${encodeURIComponent(trace.trace_id)}&sort=asc`)).body;
     check(ours, '/api/v3/transactions', txs);
-    assert.deepEqual(txs.transactions.map((tx: any) => tx.hash), order);
-    const withActions = (await server.get(`/api/v3/traces?trace_id=${encodeURIComponent(trace.trace_id)}&include_actions=true&supported_action_types=latest`)).body;
+    assert.deepEqual(
+      txs.transactions.map((tx: any) => tx.hash),
+      order,
+    );
+    const withActions = (
+      await server.get(`/api/v3/traces?trace_id=${encodeURIComponent(trace.trace_id)}&include_actions=true&supported_action_types=latest`)
+    ).body;
     check(ours, '/api/v3/traces', withActions);
     // Classified once complete: the comment passed on, a TON transfer per hop (index/actions).
     assert.deepEqual(
       withActions.traces[0].actions.map((a: any) => [a.type, a.details.source, a.details.destination, a.details.comment]),
-      [['ton_transfer', W, F1, 'go'], ['ton_transfer', F1, F2, 'go'], ['ton_transfer', F2, W, 'go']],
+      [
+        ['ton_transfer', W, F1, 'go'],
+        ['ton_transfer', F1, F2, 'go'],
+        ['ton_transfer', F2, W, 'go'],
+      ],
     );
     const latest = (await server.get('/api/v3/traces?limit=2')).body;
     check(ours, '/api/v3/traces', latest);
     assert.equal(latest.traces[0].trace_id, trace.trace_id, 'newest first');
     const inBlock = (await server.get(`/api/v3/traces?mc_seqno=${trace.mc_seqno_end}`)).body.traces;
-    assert.deepEqual(inBlock.map((x: any) => x.trace_id), [trace.trace_id]);
+    assert.deepEqual(
+      inBlock.map((x: any) => x.trace_id),
+      [trace.trace_id],
+    );
 
     // Bad input: 422 (404 for a block the index does not hold), never a 500.
     const bad: [string, number, RegExp][] = [
-      [`account=${F1}&trace_id=${encodeURIComponent(trace.trace_id)}`, 422, /^only one of account, trace_id, tx_hash, msg_hash should be specified$/],
+      [
+        `account=${F1}&trace_id=${encodeURIComponent(trace.trace_id)}`,
+        422,
+        /^only one of account, trace_id, tx_hash, msg_hash should be specified$/,
+      ],
       [`tx_hash=${encodeURIComponent(order[1])}&msg_hash=${encodeURIComponent(go.message_hash)}`, 422, /only one of/],
       ['trace_id=nothash', 422, /trace_id/],
       ['account=0:zz', 422, /account/],

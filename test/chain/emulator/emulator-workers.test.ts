@@ -9,7 +9,16 @@ import { networkConfig } from '../../../src/chain/local/config.js';
 import { WORKER_NICE } from '../../../src/util/thread-priority.js';
 import { niceOfThreads, noIdlePolicyReason, SCHED_IDLE, threadsAtNice } from '../../support/threads.js';
 import { getJson, startTestTongate } from '../../support/tongate.js';
-import { INFINITE_GETTER_CODE, SLOW_EXTERNAL_CODE, TEST_MNEMONIC, deployMessage, openChain, testFaucet, testWallet, v4Send } from '../local/support/local-chain.js';
+import {
+  INFINITE_GETTER_CODE,
+  SLOW_EXTERNAL_CODE,
+  TEST_MNEMONIC,
+  deployMessage,
+  openChain,
+  testFaucet,
+  testWallet,
+  v4Send,
+} from '../local/support/local-chain.js';
 
 /**
  * The point of the workers. A timer ticks every 2 ms on the main thread while a get-method loops
@@ -62,7 +71,9 @@ test('a get-method that burns its whole gas limit does not hold the event loop: 
   const elapsed = performance.now() - started;
   clearInterval(timer);
   const { block, whileRunning } = await sealed;
-  t.diagnostic(`endless get-method: ${elapsed.toFixed(0)} ms; longest gap between 2 ms timer ticks: ${maxGap.toFixed(1)} ms; ${answered.length} HTTP answers meanwhile`);
+  t.diagnostic(
+    `endless get-method: ${elapsed.toFixed(0)} ms; longest gap between 2 ms timer ticks: ${maxGap.toFixed(1)} ms; ${answered.length} HTTP answers meanwhile`,
+  );
 
   assert.equal(result.exitCode, -14, 'out of gas');
   assert.ok(result.gasUsed >= 1_000_000n);
@@ -71,7 +82,10 @@ test('a get-method that burns its whole gas limit does not hold the event loop: 
   // 600 ms (a starved process misses ticks whatever runs where); on the main thread the gap was all of
   // it, so either bound still fails an emulator that holds the event loop.
   const bound = Math.max(150, elapsed / 4);
-  assert.ok(maxGap < bound, `longest timer gap ${maxGap.toFixed(1)} ms during a ${elapsed.toFixed(0)} ms get-method (bound ${bound.toFixed(0)} ms)`);
+  assert.ok(
+    maxGap < bound,
+    `longest timer gap ${maxGap.toFixed(1)} ms during a ${elapsed.toFixed(0)} ms get-method (bound ${bound.toFixed(0)} ms)`,
+  );
   assert.ok(answered.length >= 1 && answered.every((status) => status === 200), `HTTP answers meanwhile: ${answered.join(', ')}`);
   assert.ok(whileRunning, 'a block was produced while the get-method ran');
   assert.equal(block.id.seqno, 2);
@@ -100,7 +114,10 @@ test('a worker that dies fails only the call it was running; the calls behind it
   assert.equal((await chain.emulateExternal(v4Send(from, 1, []))).accepted, true, 'emulations too');
 
   // transaction lane: the external being executed (a ~1 s one) fails and leaves no trace; the chain goes on
-  const slowMessage = beginCell().store(storeMessage(external({ to: slow.address, body: Cell.EMPTY }))).endCell().toBoc();
+  const slowMessage = beginCell()
+    .store(storeMessage(external({ to: slow.address, body: Cell.EMPTY })))
+    .endCell()
+    .toBoc();
   const failed = chain.sendExternal(slowMessage);
   while (pool.stats().tx.every((w) => w.load === 0)) await new Promise((resolve) => setImmediate(resolve)); // parsed, now executing
   pool.kill('tx');
@@ -130,14 +147,33 @@ test('an emulator exception (a WASM abort) fails only that call; the calls behin
   const message = beginCell()
     .store(
       storeMessage({
-        info: { type: 'internal', src: testWallet(43).wallet.address, dest: to, value: { coins: toNano('1') }, bounce: false, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+        info: {
+          type: 'internal',
+          src: testWallet(43).wallet.address,
+          dest: to,
+          value: { coins: toNano('1') },
+          bounce: false,
+          bounced: false,
+          ihrDisabled: true,
+          ihrFee: 0n,
+          forwardFee: 0n,
+          createdLt: 0n,
+          createdAt: 0,
+        },
         body: Cell.EMPTY,
       }),
     )
     .endCell()
     .toBoc()
     .toString('base64');
-  const args = { shardAccount: EMPTY_SHARD_ACCOUNT_BASE64, message, now: 1_700_000_000, lt: 1_000_001n, randSeedHex: '00'.repeat(32), ignoreChksig: false };
+  const args = {
+    shardAccount: EMPTY_SHARD_ACCOUNT_BASE64,
+    message,
+    now: 1_700_000_000,
+    lt: 1_000_001n,
+    randSeedHex: '00'.repeat(32),
+    ignoreChksig: false,
+  };
   // no ShardAccount at all: the WASM emulator aborts (emscripten's abort(), a trap)
   const aborting = emulator.runTransaction({ ...args, shardAccount: undefined as unknown as string });
   const behind = emulator.runTransaction(args);
@@ -176,7 +212,10 @@ test('transaction workers run at a lower CPU priority than the main thread; read
   await emulator.ready();
   while (!pool.stats().read[0].ready) await new Promise((resolve) => setTimeout(resolve, 10)); // the read worker loads meanwhile
   assert.equal(niceOfThreads().filter((nice) => nice === WORKER_NICE).length - before, 1, 'one thread lowered: the transaction worker');
-  assert.ok(threadsAtNice(WORKER_NICE).every((thread) => thread.policy !== SCHED_IDLE), 'production is never idle-class');
+  assert.ok(
+    threadsAtNice(WORKER_NICE).every((thread) => thread.policy !== SCHED_IDLE),
+    'production is never idle-class',
+  );
   assert.equal(niceOfThreads()[0], 0, 'the main thread keeps its priority');
   emulator.close();
 });
@@ -220,5 +259,9 @@ test('a background get-method (GetMethodOptions.nice) runs on a worker of its ow
   assert.equal(lowered() - before, 1, 'one thread at nice 17: the background worker');
   const noIdle = noIdlePolicyReason();
   if (noIdle) t.diagnostic(`SCHED_IDLE not checked: ${noIdle}`);
-  else assert.ok(threadsAtNice(17).every((thread) => thread.policy === SCHED_IDLE), 'below IDLE_FROM_NICE: also SCHED_IDLE');
+  else
+    assert.ok(
+      threadsAtNice(17).every((thread) => thread.policy === SCHED_IDLE),
+      'below IDLE_FROM_NICE: also SCHED_IDLE',
+    );
 });

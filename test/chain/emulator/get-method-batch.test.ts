@@ -12,7 +12,12 @@ import { WalletContractV4 } from '@ton/ton';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
 import { Emulator, loadExecutor, type GetRunArgs, type GetRunResult } from '../../../src/chain/emulator/emulator.js';
 import { networkConfig } from '../../../src/chain/local/config.js';
-import { BATCH_MAX_ARGUMENT_DEPTH, runGetMethodBatch, standaloneArgs, type BatchCall } from '../../../src/chain/emulator/get-method-batch.js';
+import {
+  BATCH_MAX_ARGUMENT_DEPTH,
+  runGetMethodBatch,
+  standaloneArgs,
+  type BatchCall,
+} from '../../../src/chain/emulator/get-method-batch.js';
 import { serializePrevBlocksInfo } from '../../../src/chain/emulator/prev-blocks-info.js';
 import { nftCollectionInit } from '../../../src/contracts/nft/nft.js';
 import { offchainContent } from '../../../src/contracts/content.js';
@@ -47,9 +52,21 @@ test('get-methods batched in one run answer as each run alone', async () => {
   const code = await compileContracts();
   const nft = await nftCode();
   const block = { unixTime: 1_700_000_123, randSeedHex: 'ab'.repeat(32), gasLimit: 200_000n };
-  const blockId = (seqno: number) => ({ workchain: -1, shard: 0x8000000000000000n, seqno, rootHash: Buffer.alloc(32, seqno), fileHash: Buffer.alloc(32, seqno + 1) });
+  const blockId = (seqno: number) => ({
+    workchain: -1,
+    shard: 0x8000000000000000n,
+    seqno,
+    rootHash: Buffer.alloc(32, seqno),
+    fileHash: Buffer.alloc(32, seqno + 1),
+  });
   const prevBlocksInfo = serializePrevBlocksInfo([blockId(9), blockId(8)], blockId(0));
-  const call = (init: { code: Cell; data: Cell }, address: Address, balance: bigint, method: string | number, args: TupleItem[] = []): BatchCall => ({
+  const call = (
+    init: { code: Cell; data: Cell },
+    address: Address,
+    balance: bigint,
+    method: string | number,
+    args: TupleItem[] = [],
+  ): BatchCall => ({
     args: {
       code: init.code.toBoc().toString('base64'),
       data: init.data.toBoc().toString('base64'),
@@ -66,10 +83,18 @@ test('get-methods batched in one run answer as each run alone', async () => {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 3) });
   const masterInit = {
     code: code.jettonMaster,
-    data: beginCell().storeCoins(1_000_000n).storeAddress(owner(1)).storeRef(offchainContent('https://x/j.json')).storeRef(code.jettonWallet).endCell(),
+    data: beginCell()
+      .storeCoins(1_000_000n)
+      .storeAddress(owner(1))
+      .storeRef(offchainContent('https://x/j.json'))
+      .storeRef(code.jettonWallet)
+      .endCell(),
   };
   const master = addressOf(masterInit);
-  const jettonWalletInit = { code: code.jettonWallet, data: beginCell().storeCoins(777n).storeAddress(owner(2)).storeAddress(master).endCell() };
+  const jettonWalletInit = {
+    code: code.jettonWallet,
+    data: beginCell().storeCoins(777n).storeAddress(owner(2)).storeAddress(master).endCell(),
+  };
   const collectionInit = nftCollectionInit(nft.collection, {
     owner: owner(4),
     content: offchainContent('https://x/c.json'),
@@ -93,7 +118,10 @@ test('get-methods batched in one run answer as each run alone', async () => {
     call(jettonWalletInit, addressOf(jettonWalletInit), 3n, 'get_wallet_data'),
     call(collectionInit, collection, 10n ** 10n, 'get_collection_data'),
     call(collectionInit, collection, 10n ** 10n, 'get_nft_address_by_index', [{ type: 'int', value: 2n }]),
-    call(collectionInit, collection, 10n ** 10n, 'get_nft_content', [{ type: 'int', value: 2n }, { type: 'cell', cell: beginCell().storeStringTail('2.json').endCell() }]),
+    call(collectionInit, collection, 10n ** 10n, 'get_nft_content', [
+      { type: 'int', value: 2n },
+      { type: 'cell', cell: beginCell().storeStringTail('2.json').endCell() },
+    ]),
     call(c7Probe, owner(7), 123_456_789n, 0, [{ type: 'int', value: -(2n ** 256n) }, { type: 'null' }, { type: 'int', value: 2n ** 255n }]),
     call(c7ProbeOther, new Address(-1, Buffer.alloc(32, 8)), 0n, 77),
     call(retAlt, owner(9), 1n, 0),

@@ -23,7 +23,11 @@ function storedState(seqno: number): Uint8Array {
     account: {
       addr: wallet.address,
       storageStats: { used: { cells: 1n, bits: 1n }, lastPaid: 0, duePayment: null, storageExtra: null },
-      storage: { lastTransLt: BigInt(seqno), balance: { coins: 1_000_000_000n }, state: { type: 'active', state: { code: wallet.init.code, data: withSeqno } } },
+      storage: {
+        lastTransLt: BigInt(seqno),
+        balance: { coins: 1_000_000_000n },
+        state: { type: 'active', state: { code: wallet.init.code, data: withSeqno } },
+      },
     },
     lastTransactionHash: BigInt(seqno + 1),
     lastTransactionLt: BigInt(seqno),

@@ -90,7 +90,10 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       [h.id.seqno, hex(h.id.root_hash), hex(h.id.file_hash), h.gen_utime, h.start_lt, h.end_lt],
       [Number(match[1]), match[2], match[3], Number(match[4]), match[5], match[6]],
     );
-    const flags = /global_id=(-?\d+) .* validator_list_hash_short=(\d+) catchain_seqno=(\d+) min_ref_mc_seqno=(\d+) is_key_block=(\w+) prev_key_block_seqno=(\d+)/.exec(out);
+    const flags =
+      /global_id=(-?\d+) .* validator_list_hash_short=(\d+) catchain_seqno=(\d+) min_ref_mc_seqno=(\d+) is_key_block=(\w+) prev_key_block_seqno=(\d+)/.exec(
+        out,
+      );
     assert.ok(flags, out);
     assert.deepEqual(
       [h.global_id, h.validator_list_hash_short, h.catchain_seqno, h.min_ref_mc_seqno, h.is_key_block, h.prev_key_block_seqno],
@@ -149,14 +152,18 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     const first = (await getJson(`${v2}/getTransactions?address=${address}&limit=1`)).body.result;
     assert.deepEqual(first, [all[0]]);
     const second = (
-      await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[1].transaction_id.hash)}`)
+      await getJson(
+        `${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[1].transaction_id.hash)}`,
+      )
     ).body.result;
     assert.deepEqual(second, [all[1]]);
     const newer = (await getJson(`${v2}/getTransactions?address=${address}&limit=10&to_lt=${all[1].transaction_id.lt}`)).body.result;
     assert.deepEqual(newer, [all[0]]);
     // lt without hash: the newest transaction at or below lt, found through the block holding lt (not a walk).
     const atOrBelow = async (lt: bigint) =>
-      (await getJson(`${v2}/getTransactions?address=${address}&limit=10&lt=${lt}`)).body.result.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash);
+      (await getJson(`${v2}/getTransactions?address=${address}&limit=10&lt=${lt}`)).body.result.map(
+        (t: { transaction_id: { hash: string } }) => t.transaction_id.hash,
+      );
     const hashes = all.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash);
     assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt)), hashes);
     assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt) - 1n), hashes.slice(1));
@@ -164,11 +171,21 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.deepEqual(await atOrBelow(BigInt(all[1].transaction_id.lt) - 1n), []);
     assert.deepEqual(await atOrBelow(BigInt(all[0].transaction_id.lt) + 1_000_000n), hashes);
     // ...found by the block lookup and the proven state before it, not by the bounded walk it falls back to.
-    const { transactions } = gate.networks[0].chain as unknown as { transactions: { transactionAtOrBefore(a: Address, lt: bigint): Promise<unknown> } };
+    const { transactions } = gate.networks[0].chain as unknown as {
+      transactions: { transactionAtOrBefore(a: Address, lt: bigint): Promise<unknown> };
+    };
     const locate = transactions.transactionAtOrBefore.bind(transactions);
-    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt) - 1n), { lt: BigInt(all[1].transaction_id.lt), hash: Buffer.from(all[1].transaction_id.hash, 'base64') });
-    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt)), { lt: BigInt(all[0].transaction_id.lt), hash: Buffer.from(all[0].transaction_id.hash, 'base64') });
-    const wrongHash = await getJson(`${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[0].transaction_id.hash)}`);
+    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt) - 1n), {
+      lt: BigInt(all[1].transaction_id.lt),
+      hash: Buffer.from(all[1].transaction_id.hash, 'base64'),
+    });
+    assert.deepEqual(await locate(wallet.address, BigInt(all[0].transaction_id.lt)), {
+      lt: BigInt(all[0].transaction_id.lt),
+      hash: Buffer.from(all[0].transaction_id.hash, 'base64'),
+    });
+    const wrongHash = await getJson(
+      `${v2}/getTransactions?address=${address}&limit=1&lt=${all[1].transaction_id.lt}&hash=${encodeURIComponent(all[0].transaction_id.hash)}`,
+    );
     assert.equal(wrongHash.status, 404, JSON.stringify(wrongHash.body));
 
     const viaClient = await client.getTransactions(wallet.address, { limit: 10 });
@@ -186,16 +203,22 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.equal(String(await tonweb.getBalance(address)), (await client.getBalance(wallet.address)).toString());
 
     // lite-client walks the same chain of transactions.
-    const out = await node.liteClient(`lasttrans ${wallet.address.toRawString()} ${all[0].transaction_id.lt} ${hex(all[0].transaction_id.hash)} 2`);
+    const out = await node.liteClient(
+      `lasttrans ${wallet.address.toRawString()} ${all[0].transaction_id.lt} ${hex(all[0].transaction_id.hash)} 2`,
+    );
     const times = [...out.matchAll(/time=(\d+)/g)].map((m) => Number(m[1]));
-    assert.deepEqual(times, all.map((tx: { utime: number }) => tx.utime), `lite-client lasttrans: ${out}`);
+    assert.deepEqual(
+      times,
+      all.map((tx: { utime: number }) => tx.utime),
+      `lite-client lasttrans: ${out}`,
+    );
     assert.match(out, /no preceding transactions/);
   });
 
   test('v3 from the live index: tongate indexes the network from where it started, wallet transactions included', async () => {
     const v3 = `${gate.url('mainnet')}/api/v3`;
     const v2txs = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=10`)).body.result;
-    const indexed = await until('the index to hold the wallet\'s transactions', async () => {
+    const indexed = await until("the index to hold the wallet's transactions", async () => {
       const page = await getJson(`${v3}/transactions?account=${wallet.address.toRawString()}&sort=desc&limit=10`);
       return page.status === 200 && page.body.transactions.length === v2txs.length ? page.body.transactions : undefined;
     });
@@ -211,11 +234,21 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.equal(blocks.length, 1);
     assert.equal(blocks[0].root_hash, byLt.root_hash);
     // The header fields are the block's own (as v2's getBlockHeader reads them, itself checked against lite-client).
-    for (const [workchain, seqno] of [[0, ref.seqno], [-1, indexed[0].mc_block_seqno]]) {
+    for (const [workchain, seqno] of [
+      [0, ref.seqno],
+      [-1, indexed[0].mc_block_seqno],
+    ]) {
       const [v3block] = (await getJson(`${v3}/blocks?workchain=${workchain}&seqno=${seqno}`)).body.blocks;
       const h = (await getJson(`${v2}/getBlockHeader?workchain=${workchain}&shard=-9223372036854775808&seqno=${seqno}`)).body.result;
       assert.deepEqual(
-        [v3block.flags, v3block.validator_list_hash_short, v3block.gen_catchain_seqno, v3block.vert_seqno, v3block.after_split, v3block.want_split],
+        [
+          v3block.flags,
+          v3block.validator_list_hash_short,
+          v3block.gen_catchain_seqno,
+          v3block.vert_seqno,
+          v3block.after_split,
+          v3block.want_split,
+        ],
         [h.flags, h.validator_list_hash_short, h.catchain_seqno, h.vert_seqno, h.after_split, h.want_split],
       );
       if (workchain === -1) assert.notEqual(v3block.validator_list_hash_short, 0, 'a masterchain block names its validators');
@@ -224,18 +257,21 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     const info = (await getJson(`${v3}/masterchainInfo`)).body;
     // startSeqno is read once tongate is up, a moment after the index took the head it begins at: blocks may have
     // come in between (one a second on the Simplex network), none before seqnoBeforeStart.
-    assert.ok(info.first.seqno <= startSeqno && info.first.seqno >= seqnoBeforeStart, `index begins at ${info.first.seqno}, tongate started at ${startSeqno}, the network was at ${seqnoBeforeStart} before`);
+    assert.ok(
+      info.first.seqno <= startSeqno && info.first.seqno >= seqnoBeforeStart,
+      `index begins at ${info.first.seqno}, tongate started at ${startSeqno}, the network was at ${seqnoBeforeStart} before`,
+    );
     assert.ok(info.last.seqno > startSeqno);
     // The account's state as the index keeps it: the wallet, active, with the balance v2 reads at that block.
     const state = (await getJson(`${v3}/addressInformation?address=${wallet.address.toRawString()}`)).body;
     assert.equal(state.status, 'active');
   });
 
-  test('tryLocateTx / tryLocateSourceTx / tryLocateResultTx: the two ends of the wallet\'s transfer (through the live index)', async () => {
+  test("tryLocateTx / tryLocateSourceTx / tryLocateResultTx: the two ends of the wallet's transfer (through the live index)", async () => {
     const v3 = `${gate.url('mainnet')}/api/v3`;
     const [sent] = (await getJson(`${v2}/getTransactions?address=${wallet.address.toString()}&limit=1`)).body.result;
     const createdLt = sent.out_msgs[0].created_lt;
-    const [received] = await until('the receiver\'s transaction in the index', async () => {
+    const [received] = await until("the receiver's transaction in the index", async () => {
       const page = await getJson(`${v3}/transactions?account=${receiver.toRawString()}&limit=1`);
       return page.body.transactions?.length === 1 ? page.body.transactions : undefined;
     });
@@ -253,7 +289,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.equal(unknown.status, 404);
   });
 
-  test('--index-from back-fills the index from an earlier block: the genesis wallet\'s first transactions are there', async () => {
+  test("--index-from back-fills the index from an earlier block: the genesis wallet's first transactions are there", async () => {
     const head = gate.networks[0].chain.masterchainInfo().last.id.seqno;
     const second = await startTestTongate({
       network: [`mainnet=http://127.0.0.1:${await freePort()}`],
@@ -283,7 +319,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     }
   });
 
-  test('the follower reads touched accounts from their block\'s state update: the same states a liteserver proves, within its budget', async () => {
+  test("the follower reads touched accounts from their block's state update: the same states a liteserver proves, within its budget", async () => {
     const chain = gate.networks[0].chain as LiteChain;
     const head = chain.masterchainInfo().last.id.seqno;
     let compared = 0;
@@ -292,7 +328,11 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       for (const { address, ...source } of fed.accounts) {
         const proven = await chain.getAccount(address, seqno);
         assert.ok('cell' in source);
-        assert.equal(source.cell.hash().toString('hex'), proven.shardAccount.hash().toString('hex'), `${address.toRawString()} after ${seqno}`);
+        assert.equal(
+          source.cell.hash().toString('hex'),
+          proven.shardAccount.hash().toString('hex'),
+          `${address.toRawString()} after ${seqno}`,
+        );
         compared++;
       }
     }
@@ -337,24 +377,34 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     );
     assert.equal(txs.status, 200, JSON.stringify(txs.body));
     assert.ok(
-      txs.body.result.transactions.some((t: { hash: string; lt: string }) => t.hash === tx.transaction_id.hash && t.lt === tx.transaction_id.lt),
+      txs.body.result.transactions.some(
+        (t: { hash: string; lt: string }) => t.hash === tx.transaction_id.hash && t.lt === tx.transaction_id.lt,
+      ),
       JSON.stringify(txs.body.result),
     );
     const ext = await getJson(`${v2}/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&count=40`);
     assert.equal(ext.status, 200);
-    assert.ok(ext.body.result.transactions.some((t: { transaction_id: { hash: string } }) => t.transaction_id.hash === tx.transaction_id.hash));
+    assert.ok(
+      ext.body.result.transactions.some((t: { transaction_id: { hash: string } }) => t.transaction_id.hash === tx.transaction_id.hash),
+    );
 
     const head = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno;
     const shards = (await getJson(`${v2}/getShards?seqno=${head}`)).body.result.shards;
     assert.equal(shards.length, 1);
     assert.equal(shards[0].workchain, 0);
-    const lc = await node.liteClient(`allshards (-1,8000000000000000,${head}):${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.root_hash)}:${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.file_hash)}`);
+    const lc = await node.liteClient(
+      `allshards (-1,8000000000000000,${head}):${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.root_hash)}:${hex((await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${head}`)).body.result.file_hash)}`,
+    );
     assert.ok(lc.includes(hex(shards[0].root_hash)), `lite-client allshards: ${lc}`);
   });
 
-  test('sendBoc: a transfer the wallet refuses is a 400 with the liteserver\'s own words', async () => {
+  test("sendBoc: a transfer the wallet refuses is a 400 with the liteserver's own words", async () => {
     const stranger = keyPairFromSeed(randomBytes(32));
-    const transfer = wallet.createTransfer({ seqno: 1, secretKey: stranger.secretKey, messages: [internal({ to: receiver, value: toNano(1) })] });
+    const transfer = wallet.createTransfer({
+      seqno: 1,
+      secretKey: stranger.secretKey,
+      messages: [internal({ to: receiver, value: toNano(1) })],
+    });
     const boc = beginCell()
       .store(storeMessage(external({ to: wallet.address, body: transfer })))
       .endCell()
@@ -367,7 +417,11 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.match(refused.body.error, /exitcode=35/);
 
     // estimateFee emulates a good transfer locally, on the state fetched from the liteserver.
-    const good = wallet.createTransfer({ seqno: 1, secretKey: walletKey.secretKey, messages: [internal({ to: receiver, value: toNano(1) })] });
+    const good = wallet.createTransfer({
+      seqno: 1,
+      secretKey: walletKey.secretKey,
+      messages: [internal({ to: receiver, value: toNano(1) })],
+    });
     const fee = await postJson(`${v2}/estimateFee`, { address: wallet.address.toString(), body: good.toBoc().toString('base64') });
     assert.equal(fee.status, 200, JSON.stringify(fee.body));
     assert.ok(fee.body.result.source_fees.gas_fee > 0, JSON.stringify(fee.body.result));
@@ -415,11 +469,17 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     const total = s.loadUint(16);
     const main = s.loadUint(16);
     if (tag === 0x12) s.skip(64);
-    const validator = { serialize: () => undefined, parse: (v: import('@ton/core').Slice) => {
-      v.loadUint(8 + 32);
-      return { key: v.loadBuffer(32), weight: v.loadUintBig(64) };
-    } };
-    const list = tag === 0x12 ? Dictionary.load(Dictionary.Keys.Uint(16), validator, s) : Dictionary.loadDirect(Dictionary.Keys.Uint(16), validator, s);
+    const validator = {
+      serialize: () => undefined,
+      parse: (v: import('@ton/core').Slice) => {
+        v.loadUint(8 + 32);
+        return { key: v.loadBuffer(32), weight: v.loadUintBig(64) };
+      },
+    };
+    const list =
+      tag === 0x12
+        ? Dictionary.load(Dictionary.Keys.Uint(16), validator, s)
+        : Dictionary.loadDirect(Dictionary.Keys.Uint(16), validator, s);
     const byNodeId = new Map<string, { key: Buffer; weight: bigint }>();
     let totalWeight = 0n;
     for (let i = 0; i < Math.min(main, total); i++) {
@@ -430,15 +490,25 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     // Signed: ton.blockId root_cell_hash file_hash, in its TL form; in the simplex form, the finalize vote of a
     // candidate that names the block: consensus.dataToSign session_id
     // data:bytes(consensus.simplex.finalizeVote (consensus.candidateId slot sha256(candidate))).
-    let signed = Buffer.concat([Buffer.from('706e0bc5', 'hex'), Buffer.from(head.root_hash, 'base64'), Buffer.from(head.file_hash, 'base64')]);
+    let signed = Buffer.concat([
+      Buffer.from('706e0bc5', 'hex'),
+      Buffer.from(head.root_hash, 'base64'),
+      Buffer.from(head.file_hash, 'base64'),
+    ]);
     if (simplex) {
       const candidate = Buffer.from(r.candidate, 'base64');
       assert.ok(candidate.subarray(20, 52).equals(Buffer.from(head.root_hash, 'base64')), "the candidate names the block's root hash");
-      assert.ok(candidate.subarray(52, 84).equals(Buffer.from(head.file_hash, 'base64')), "and its file hash");
+      assert.ok(candidate.subarray(52, 84).equals(Buffer.from(head.file_hash, 'base64')), 'and its file hash');
       const slot = Buffer.alloc(4);
       slot.writeInt32LE(r.slot);
       const vote = Buffer.concat([Buffer.from('05e1a7403fcd91b6', 'hex'), slot, createHash('sha256').update(candidate).digest()]);
-      signed = Buffer.concat([Buffer.from('f83de3a8', 'hex'), Buffer.from(r.session_id, 'base64'), Buffer.from([vote.length]), vote, Buffer.alloc(3)]);
+      signed = Buffer.concat([
+        Buffer.from('f83de3a8', 'hex'),
+        Buffer.from(r.session_id, 'base64'),
+        Buffer.from([vote.length]),
+        vote,
+        Buffer.alloc(3),
+      ]);
     }
     let weight = 0n;
     assert.ok(r.signatures.length > 0);
@@ -447,7 +517,13 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       const v = byNodeId.get(sig.node_id_short);
       assert.ok(v, `signer ${sig.node_id_short} is a validator`);
       assert.ok(signVerify(signed, Buffer.from(sig.signature, 'base64'), v.key), 'the signature verifies');
-      assert.ok(!signVerify(Buffer.concat([signed.subarray(0, 40), Buffer.from([signed[40] ^ 1]), signed.subarray(41)]), Buffer.from(sig.signature, 'base64'), v.key));
+      assert.ok(
+        !signVerify(
+          Buffer.concat([signed.subarray(0, 40), Buffer.from([signed[40] ^ 1]), signed.subarray(41)]),
+          Buffer.from(sig.signature, 'base64'),
+          v.key,
+        ),
+      );
       weight += v.weight;
     }
     assert.ok(weight * 3n > totalWeight * 2n);
@@ -487,10 +563,14 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       assert.deepEqual([back.from, back.to], [p.from, p.mc_id]);
       assert.equal(Cell.fromBase64(back.proof).refs[0].hash(0).toString('base64'), p.from.root_hash);
     }
-    const fromMc = (await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno}`)).body.result;
+    const fromMc = (
+      await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno}`)
+    ).body.result;
     assert.deepEqual(fromMc.mc_proof, []);
     assert.deepEqual(fromMc.links, p.links);
-    const tooOld = await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno - 1}`);
+    const tooOld = await getJson(
+      `${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno}&from_seqno=${p.mc_id.seqno - 1}`,
+    );
     assert.equal(tooOld.status, 422, JSON.stringify(tooOld.body));
     assert.match(tooOld.body.error, /from_seqno/);
     const missing = await getJson(`${v2}/getShardBlockProof?workchain=0&shard=-9223372036854775808&seqno=${block.seqno + 100000}`);
@@ -507,7 +587,13 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     const older = startSeqno;
     const header = await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${older}`);
     assert.equal(header.status, 200);
-    const olderId = { workchain: -1, shard: 0x8000000000000000n, seqno: older, rootHash: Buffer.from(header.body.result.id.root_hash, 'base64'), fileHash: Buffer.from(header.body.result.id.file_hash, 'base64') };
+    const olderId = {
+      workchain: -1,
+      shard: 0x8000000000000000n,
+      seqno: older,
+      rootHash: Buffer.from(header.body.result.id.root_hash, 'base64'),
+      fileHash: Buffer.from(header.body.result.id.file_hash, 'base64'),
+    };
     assert.ok(chain.trust.isProven(olderId));
     // The same with a trust of its own that has seen only the head: one backward link proves the older block; an
     // id the liteserver would not stand behind is not proven.
@@ -523,7 +609,11 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     await assert.rejects(fresh.proveOlder(forged, headNow, () => undefined));
     assert.ok(!fresh.isProven(forged));
 
-    const mitm = await startLiteMitm({ host: '127.0.0.1', port: node.liteserver.port, publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64') });
+    const mitm = await startLiteMitm({
+      host: '127.0.0.1',
+      port: node.liteserver.port,
+      publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64'),
+    });
     const globalConfig = parseGlobalConfig(JSON.parse(readFileSync(node.globalConfigFile, 'utf8')));
     // eslint-disable-next-line prefer-const -- the pool built before it reads it at each new head
     let trust!: MasterchainTrust;
@@ -603,14 +693,31 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await chain.config());
     const p14 = config.get(14)!.beginParse();
     const tag = p14.loadUint(8);
-    const changed = beginCell().storeUint(tag, 8).storeCoins(p14.loadCoins() + 1n).storeCoins(p14.loadCoins()).endCell();
+    const changed = beginCell()
+      .storeUint(tag, 8)
+      .storeCoins(p14.loadCoins() + 1n)
+      .storeCoins(p14.loadCoins())
+      .endCell();
     const configSeqno = (await chain.getAccount(configAddress)).data!.beginParse().loadUint(32);
     const seed = readFileSync(join(node.dir, 'state', 'config-master.pk'));
     const master = keyPairFromSeed(seed.subarray(seed.length - 32));
-    const payload = beginCell().storeUint(0x43665021, 32).storeUint(configSeqno, 32).storeUint(Math.floor(Date.now() / 1000) + 120, 32).storeInt(14, 32).storeRef(changed).endCell();
+    const payload = beginCell()
+      .storeUint(0x43665021, 32)
+      .storeUint(configSeqno, 32)
+      .storeUint(Math.floor(Date.now() / 1000) + 120, 32)
+      .storeInt(14, 32)
+      .storeRef(changed)
+      .endCell();
     const body = beginCell().storeBuffer(sign(payload.hash(), master.secretKey)).storeSlice(payload.beginParse()).endCell();
-    await chain.sendExternal(beginCell().store(storeMessage(external({ to: configAddress, body }))).endCell().toBoc());
-    const key = await until('a key block to be proven', async () => (chain.trust.lastKeyBlock().seqno > 0 ? chain.trust.lastKeyBlock() : undefined));
+    await chain.sendExternal(
+      beginCell()
+        .store(storeMessage(external({ to: configAddress, body })))
+        .endCell()
+        .toBoc(),
+    );
+    const key = await until('a key block to be proven', async () =>
+      chain.trust.lastKeyBlock().seqno > 0 ? chain.trust.lastKeyBlock() : undefined,
+    );
     const header = (await getJson(`${v2}/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=${key.seqno}`)).body.result;
     assert.equal(header.is_key_block, true);
     assert.equal(header.id.root_hash, key.rootHash.toString('base64'));
@@ -644,7 +751,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     }
   });
 
-  test('the liteserver killed: reads fail fast with 503 in v2\'s shape, and are served again once it is back', async () => {
+  test("the liteserver killed: reads fail fast with 503 in v2's shape, and are served again once it is back", async () => {
     const before = (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno;
     await node.kill();
     const fresh = () => new Address(0, randomBytes(32)).toString();
@@ -654,7 +761,11 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
     assert.equal(during.body.code, during.status);
     assert.match(during.body.error, /liteserver/);
     await node.start();
-    await until('tongate to answer again', async () => ((await getJson(`${v2}/getAddressInformation?address=${fresh()}`)).status === 200 ? true : undefined));
-    await until('the head to move on', async () => ((await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno > before ? true : undefined));
+    await until('tongate to answer again', async () =>
+      (await getJson(`${v2}/getAddressInformation?address=${fresh()}`)).status === 200 ? true : undefined,
+    );
+    await until('the head to move on', async () =>
+      (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno > before ? true : undefined,
+    );
   });
 });

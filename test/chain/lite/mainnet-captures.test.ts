@@ -15,7 +15,12 @@ import { LiteDataError } from '../../../src/chain/lite/errors.js';
 import type { LitePool } from '../../../src/chain/lite/pool.js';
 import { checkForwardLink, ValidatorSetCache } from '../../../src/chain/lite/block-proofs/links.js';
 import { MasterchainTrust } from '../../../src/chain/lite/block-proofs/masterchain-trust.js';
-import { getBlockProof, type ForwardLink, type PartialBlockProof, type SimplexSignatureSet } from '../../../src/chain/lite/block-proofs/proof-tl.js';
+import {
+  getBlockProof,
+  type ForwardLink,
+  type PartialBlockProof,
+  type SimplexSignatureSet,
+} from '../../../src/chain/lite/block-proofs/proof-tl.js';
 import { checkSimplexSignatures, readCandidate, simplexSignedBytes } from '../../../src/chain/lite/block-proofs/simplex-signatures.js';
 import { masterchainValidators, nodeIdShort } from '../../../src/chain/lite/block-proofs/validator-set.js';
 import { blockSignaturesJson } from '../../../src/api/v2/format/block.js';
@@ -149,7 +154,13 @@ describe('real mainnet block proofs', () => {
     const simplex = capture(t, 'one-link-simplex');
     if (!chain || !simplex) return;
     const HEAD = 4 + 4 + 80 + 80; // constructor, complete, from, to; then the steps' vector
-    const spliced = Buffer.concat([chain.subarray(0, HEAD - 80), simplex.subarray(HEAD - 80, HEAD), Buffer.from([4, 0, 0, 0]), chain.subarray(HEAD + 4), simplex.subarray(HEAD + 4)]);
+    const spliced = Buffer.concat([
+      chain.subarray(0, HEAD - 80),
+      simplex.subarray(HEAD - 80, HEAD),
+      Buffer.from([4, 0, 0, 0]),
+      chain.subarray(HEAD + 4),
+      simplex.subarray(HEAD + 4),
+    ]);
     const proof = decode(spliced);
     assert.deepEqual(
       forwardLinks(proof).map((l) => l.signatures.kind),
@@ -172,7 +183,10 @@ describe('real mainnet block proofs', () => {
       const link = simplexLink(bytes);
       const victim = link.signatures.signatures[7];
       victim.signature[40] ^= 0x01;
-      refusedFor(() => checkForwardLink(link, new ValidatorSetCache()), new RegExp(`the signature of ${victim.nodeIdShort.toString('hex')} does not verify`));
+      refusedFor(
+        () => checkForwardLink(link, new ValidatorSetCache()),
+        new RegExp(`the signature of ${victim.nodeIdShort.toString('hex')} does not verify`),
+      );
     });
 
     test('a candidate naming another block: refused before any signature is checked', (t) => {
@@ -205,7 +219,10 @@ describe('real mainnet block proofs', () => {
       const link = simplexLink(swapped);
       assert.equal(link.signatures.catchainSeqno, good.validatorSetHash);
       assert.equal(link.signatures.validatorSetHash, good.catchainSeqno);
-      refusedFor(() => checkForwardLink(link, new ValidatorSetCache()), new RegExp(`catchain seqno ${good.validatorSetHash}, the block's validators are of ${good.catchainSeqno}\\b`));
+      refusedFor(
+        () => checkForwardLink(link, new ValidatorSetCache()),
+        new RegExp(`catchain seqno ${good.validatorSetHash}, the block's validators are of ${good.catchainSeqno}\\b`),
+      );
     });
 
     test("a config proof of another block: not the source key block's", (t) => {
@@ -249,11 +266,18 @@ describe('real mainnet block proofs', () => {
     const setSignedOver = (signed: Buffer): SimplexSignatureSet => ({
       ...real.signatures,
       validatorSetHash: validators.hashShort,
-      signatures: keys.map((k) => ({ kind: 'liteServer.signature', nodeIdShort: nodeIdShort(k.publicKey), signature: sign(signed, k.secretKey) })),
+      signatures: keys.map((k) => ({
+        kind: 'liteServer.signature',
+        nodeIdShort: nodeIdShort(k.publicKey),
+        signature: sign(signed, k.secretKey),
+      })),
     });
     assert.equal(checkSimplexSignatures(setSignedOver(finalize), validators, to), 30n);
     const firstSigner = nodeIdShort(keys[0].publicKey).toString('hex');
-    refusedFor(() => checkSimplexSignatures(setSignedOver(notarize), validators, to), new RegExp(`the signature of ${firstSigner} does not verify`));
+    refusedFor(
+      () => checkSimplexSignatures(setSignedOver(notarize), validators, to),
+      new RegExp(`the signature of ${firstSigner} does not verify`),
+    );
     // Two of three finalizing is exactly 2/3: not more than two thirds.
     const twoOfThree = setSignedOver(finalize);
     refusedFor(

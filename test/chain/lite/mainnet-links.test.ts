@@ -22,8 +22,13 @@ test('every real ordinary-form key-block link checks out, signed by more than tw
 
 test('a real link with one signature altered is refused', { skip }, () => {
   const link = links[0];
-  const signatures = link.signatures.signatures.map((s, i) => (i === 7 ? { ...s, signature: Buffer.from(s.signature.map((b, j) => (j === 0 ? b ^ 1 : b))) } : s));
-  assert.throws(() => checkForwardLink({ ...link, signatures: { ...link.signatures, signatures } }, new ValidatorSetCache()), (err: Error) => err instanceof LiteDataError && /does not verify/.test(err.message));
+  const signatures = link.signatures.signatures.map((s, i) =>
+    i === 7 ? { ...s, signature: Buffer.from(s.signature.map((b, j) => (j === 0 ? b ^ 1 : b))) } : s,
+  );
+  assert.throws(
+    () => checkForwardLink({ ...link, signatures: { ...link.signatures, signatures } }, new ValidatorSetCache()),
+    (err: Error) => err instanceof LiteDataError && /does not verify/.test(err.message),
+  );
 });
 
 test('a real link whose validators are read once answers the next block from the cache the same way', { skip }, () => {

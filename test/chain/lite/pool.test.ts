@@ -62,14 +62,25 @@ test('a lite chain whose liteservers never answer does not open: LiteUnavailable
   const silent = await silentServer();
   const globalConfig = parseGlobalConfig({
     liteservers: [{ ip: 2130706433, port: silent.port, id: { key: randomBytes(32).toString('base64') } }],
-    validator: { zero_state: { workchain: -1, shard: -9223372036854775808, seqno: 0, root_hash: randomBytes(32).toString('base64'), file_hash: randomBytes(32).toString('base64') } },
+    validator: {
+      zero_state: {
+        workchain: -1,
+        shard: -9223372036854775808,
+        seqno: 0,
+        root_hash: randomBytes(32).toString('base64'),
+        file_hash: randomBytes(32).toString('base64'),
+      },
+    },
   });
   try {
-    await assert.rejects(LiteChain.open({ network: 'mainnet', globalConfig, clock: new ManualClock(), startTimeoutMs: 300 }), (err: unknown) => {
-      assert.ok(err instanceof LiteUnavailable);
-      assert.match((err as Error).message, /no liteserver answered within 300 ms/);
-      return true;
-    });
+    await assert.rejects(
+      LiteChain.open({ network: 'mainnet', globalConfig, clock: new ManualClock(), startTimeoutMs: 300 }),
+      (err: unknown) => {
+        assert.ok(err instanceof LiteUnavailable);
+        assert.match((err as Error).message, /no liteserver answered within 300 ms/);
+        return true;
+      },
+    );
   } finally {
     silent.server.close();
   }
@@ -108,7 +119,10 @@ test('read cache: identical reads in flight share one load; memory stays under i
   assert.ok(cache.peek('a') && cache.peek('c'));
   assert.ok(cache.weight <= 100);
   // A failed load is not kept: the next read loads again.
-  await assert.rejects(cache.get('d', async () => Promise.reject(new Error('down'))), /down/);
+  await assert.rejects(
+    cache.get('d', async () => Promise.reject(new Error('down'))),
+    /down/,
+  );
   assert.equal(await cache.get('d', async () => 'ok'), 'ok');
   // Something bigger than the whole bound is returned, not kept.
   assert.equal((await cache.get('huge', async () => 'h'.repeat(200))).length, 200);
@@ -150,7 +164,7 @@ test('follower budget: one second of queries at once, then the rate; the wait is
   assert.throws(() => new FollowerBudget(0, clock), RangeError);
 });
 
-test('follower budget: the follower never holds all of a server\'s slots; HTTP reads keep the other half', () => {
+test("follower budget: the follower never holds all of a server's slots; HTTP reads keep the other half", () => {
   assert.equal(FollowerBudget.slots(32), 16);
   assert.equal(FollowerBudget.slots(3), 1);
   assert.equal(FollowerBudget.slots(2), 1);
@@ -161,7 +175,11 @@ test('follower budget: the follower never holds all of a server\'s slots; HTTP r
 test('follower queries are told apart from HTTP reads however deep they are made (asFollower), and wait for their budget', async () => {
   const closedPort = await freePort();
   const clock = new ManualClock();
-  const pool = new LitePool({ servers: [{ host: '127.0.0.1', port: closedPort, publicKey: randomBytes(32) }], clock, followerQueriesPerSecond: 2 });
+  const pool = new LitePool({
+    servers: [{ host: '127.0.0.1', port: closedPort, publicKey: randomBytes(32) }],
+    clock,
+    followerQueriesPerSecond: 2,
+  });
   try {
     const query = () => pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err);
     // HTTP reads take nothing from the follower's budget.

@@ -58,7 +58,8 @@ describe(`a basechain that splits into 4 shards and merges back (${TON_NETWORK})
 
   const head = async () => (await getJson(`${v2}/getMasterchainInfo`)).body.result.last.seqno as number;
   const indexedTo = async () => (await getJson(`${v3}/masterchainInfo`)).body.last?.seqno as number | undefined;
-  const topsAt = async (seqno: number) => (await getJson(`${v2}/shards?seqno=${seqno}`)).body.result.shards as { shard: string; seqno: number; root_hash: string }[];
+  const topsAt = async (seqno: number) =>
+    (await getJson(`${v2}/shards?seqno=${seqno}`)).body.result.shards as { shard: string; seqno: number; root_hash: string }[];
   const caughtUp = async () => {
     const target = await head();
     await until(`the index to reach masterchain block ${target}`, async () => ((await indexedTo()) ?? 0) >= target || undefined);
@@ -137,10 +138,18 @@ describe(`a basechain that splits into 4 shards and merges back (${TON_NETWORK})
     }
     // v3 shows every shard: the 4 of depth 2, each with its blocks.
     const tops = await topsAt(last);
-    assert.deepEqual(tops.map((t) => v3Shard(t.shard)).sort(), ['2000000000000000', '6000000000000000', 'A000000000000000', 'E000000000000000']);
+    assert.deepEqual(tops.map((t) => v3Shard(t.shard)).sort(), [
+      '2000000000000000',
+      '6000000000000000',
+      'A000000000000000',
+      'E000000000000000',
+    ]);
     for (const t of tops) {
       const blocks = (await getJson(`${v3}/blocks?workchain=0&shard=${v3Shard(t.shard)}&limit=1000`)).body.blocks as V3Block[];
-      assert.ok(blocks.some((b) => b.seqno === t.seqno), `v3 /blocks of shard ${v3Shard(t.shard)}`);
+      assert.ok(
+        blocks.some((b) => b.seqno === t.seqno),
+        `v3 /blocks of shard ${v3Shard(t.shard)}`,
+      );
       // And v2 reads each top's transactions (none on an idle shard; the answer names the block).
       const txs = await getJson(`${v2}/getBlockTransactions?workchain=0&shard=${t.shard}&seqno=${t.seqno}`);
       assert.equal(txs.status, 200, JSON.stringify(txs.body));
@@ -149,26 +158,44 @@ describe(`a basechain that splits into 4 shards and merges back (${TON_NETWORK})
     // The tops v2 names are the ones TON's own lite-client reads at the same block.
     const mc = (await getJson(`${v2}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=${last}`)).body.result;
     const out = await node.liteClient(`allshards (-1,8000000000000000,${last}):${hex(mc.root_hash)}:${hex(mc.file_hash)}`);
-    for (const t of tops) assert.ok(out.includes(`(0,${v3Shard(t.shard).toLowerCase()},${t.seqno}):${hex(t.root_hash)}`), `lite-client allshards at ${last}: ${out.slice(-800)}`);
+    for (const t of tops)
+      assert.ok(
+        out.includes(`(0,${v3Shard(t.shard).toLowerCase()},${t.seqno}):${hex(t.root_hash)}`),
+        `lite-client allshards at ${last}: ${out.slice(-800)}`,
+      );
   });
 
   test('a transfer from a wallet in one shard to a wallet in another: both blocks list their transaction, one trace crosses the shards', async () => {
     const sender = walletIn('2000000000000000');
     const receiver = walletIn('E000000000000000');
     const chain = gate.networks[0].chain as LiteChain;
-    const genesisSeqno = Number(BigInt((await postJson(`${v2}/runGetMethod`, { address: node.genesisAddress.toRawString(), method: 'seqno', stack: [] })).body.result.stack[0][1]));
-    const fund = await postJson(`${v2}/sendBoc`, { boc: genesisTransfer(node, genesisSeqno, internal({ to: sender.wallet.address, value: toNano(10), bounce: false })).toString('base64') });
+    const genesisSeqno = Number(
+      BigInt(
+        (await postJson(`${v2}/runGetMethod`, { address: node.genesisAddress.toRawString(), method: 'seqno', stack: [] })).body.result
+          .stack[0][1],
+      ),
+    );
+    const fund = await postJson(`${v2}/sendBoc`, {
+      boc: genesisTransfer(node, genesisSeqno, internal({ to: sender.wallet.address, value: toNano(10), bounce: false })).toString(
+        'base64',
+      ),
+    });
     assert.equal(fund.status, 200, JSON.stringify(fund.body));
-    await until('the sender to be funded', async () => (BigInt((await getJson(`${v2}/getAddressBalance?address=${sender.wallet.address.toRawString()}`)).body.result) > 0n ? true : undefined));
+    await until('the sender to be funded', async () =>
+      BigInt((await getJson(`${v2}/getAddressBalance?address=${sender.wallet.address.toRawString()}`)).body.result) > 0n ? true : undefined,
+    );
     const body = sender.wallet.createTransfer({
       seqno: 0,
       secretKey: sender.key.secretKey,
       sendMode: SendMode.PAY_GAS_SEPARATELY,
       messages: [internal({ to: receiver.wallet.address, value: toNano(1), bounce: false })],
     });
-    const boc = beginCell().store(storeMessage(external({ to: sender.wallet.address, body, init: sender.wallet.init }))).endCell().toBoc();
+    const boc = beginCell()
+      .store(storeMessage(external({ to: sender.wallet.address, body, init: sender.wallet.init })))
+      .endCell()
+      .toBoc();
     await chain.sendExternal(boc);
-    const [received] = await until('the receiver\'s transaction in the index', async () => {
+    const [received] = await until("the receiver's transaction in the index", async () => {
       const page = await getJson(`${v3}/transactions?account=${receiver.wallet.address.toRawString()}&limit=1`);
       return page.body.transactions?.length === 1 ? page.body.transactions : undefined;
     });
@@ -176,13 +203,18 @@ describe(`a basechain that splits into 4 shards and merges back (${TON_NETWORK})
     assert.equal(sent.block_ref.shard, '2000000000000000');
     assert.equal(received.block_ref.shard, 'E000000000000000');
     // Each shard block lists its own transaction (v2 getBlockTransactions, v3 /blocks knows the block).
-    for (const [tx, address] of [[sent, sender.wallet.address], [received, receiver.wallet.address]] as const) {
+    for (const [tx, address] of [
+      [sent, sender.wallet.address],
+      [received, receiver.wallet.address],
+    ] as const) {
       const ref = tx.block_ref;
       const v2shard = BigInt.asIntN(64, BigInt('0x' + ref.shard)).toString();
       const listed = await getJson(`${v2}/getBlockTransactions?workchain=0&shard=${v2shard}&seqno=${ref.seqno}`);
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.ok(
-        listed.body.result.transactions.some((t: { account: string; hash: string }) => Address.parseRaw(t.account).equals(address) && t.hash === tx.hash),
+        listed.body.result.transactions.some(
+          (t: { account: string; hash: string }) => Address.parseRaw(t.account).equals(address) && t.hash === tx.hash,
+        ),
         `getBlockTransactions ${ref.shard}:${ref.seqno}: ${JSON.stringify(listed.body.result.transactions)}`,
       );
       const blocks = (await getJson(`${v3}/blocks?workchain=0&shard=${ref.shard}&seqno=${ref.seqno}`)).body.blocks;
@@ -200,7 +232,7 @@ describe(`a basechain that splits into 4 shards and merges back (${TON_NETWORK})
     );
   });
 
-  test('a merge: with min_split lowered to 0 (ConfigParam 12) the idle shards merge; each merged block\'s two previous blocks are indexed, in order', async () => {
+  test("a merge: with min_split lowered to 0 (ConfigParam 12) the idle shards merge; each merged block's two previous blocks are indexed, in order", async () => {
     const chain = gate.networks[0].chain as LiteChain;
     await sendConfigChange(node, chain, 12, await lowerMinSplit(chain, 0));
     const merged = await until('a merge (fewer than 4 shards)', async () => {
@@ -235,13 +267,19 @@ function walletIn(shard: string): { key: KeyPair; wallet: WalletContractV4 } {
 async function lowerMinSplit(chain: LiteChain, minSplit: number): Promise<Cell> {
   const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await chain.config());
   // WorkchainDescr is stored inline in the dictionary: kept as raw bits and refs.
-  const raw = { serialize: (v: Cell, b: Builder) => b.storeSlice(v.beginParse()), parse: (s: Slice) => beginCell().storeSlice(s).endCell() };
+  const raw = {
+    serialize: (v: Cell, b: Builder) => b.storeSlice(v.beginParse()),
+    parse: (s: Slice) => beginCell().storeSlice(s).endCell(),
+  };
   const workchains = Dictionary.load(Dictionary.Keys.Int(32), raw, config.get(12)!.beginParse());
   const descr = workchains.get(0)!.beginParse();
   const tag = descr.loadUint(8); // workchain#a6 / workchain_v2#a7
   const enabledSince = descr.loadUint(32);
   descr.skip(16); // monitor_min_split, min_split (max_split and the rest follow unchanged)
-  workchains.set(0, beginCell().storeUint(tag, 8).storeUint(enabledSince, 32).storeUint(minSplit, 8).storeUint(minSplit, 8).storeSlice(descr).endCell());
+  workchains.set(
+    0,
+    beginCell().storeUint(tag, 8).storeUint(enabledSince, 32).storeUint(minSplit, 8).storeUint(minSplit, 8).storeSlice(descr).endCell(),
+  );
   return beginCell().storeDict(workchains).endCell();
 }
 
@@ -251,7 +289,18 @@ async function sendConfigChange(node: TonNode, chain: LiteChain, index: number, 
   const configSeqno = (await chain.getAccount(configAddress)).data!.beginParse().loadUint(32);
   const seed = readFileSync(join(node.dir, 'state', 'config-master.pk'));
   const master = keyPairFromSeed(seed.subarray(seed.length - 32));
-  const payload = beginCell().storeUint(0x43665021, 32).storeUint(configSeqno, 32).storeUint(Math.floor(Date.now() / 1000) + 120, 32).storeInt(index, 32).storeRef(value).endCell();
+  const payload = beginCell()
+    .storeUint(0x43665021, 32)
+    .storeUint(configSeqno, 32)
+    .storeUint(Math.floor(Date.now() / 1000) + 120, 32)
+    .storeInt(index, 32)
+    .storeRef(value)
+    .endCell();
   const body = beginCell().storeBuffer(sign(payload.hash(), master.secretKey)).storeSlice(payload.beginParse()).endCell();
-  await chain.sendExternal(beginCell().store(storeMessage(external({ to: configAddress, body }))).endCell().toBoc());
+  await chain.sendExternal(
+    beginCell()
+      .store(storeMessage(external({ to: configAddress, body })))
+      .endCell()
+      .toBoc(),
+  );
 }

@@ -26,14 +26,21 @@ const blockIdExt = Buffer.concat([u32(-1), Buffer.from('0000000000000080', 'hex'
 const parentId = Buffer.concat([u32(41), randomBytes(32)]); // slot, hash
 
 function refused(candidate: Buffer, reason: RegExp): void {
-  assert.throws(() => readCandidate(candidate), (err: unknown) => err instanceof LiteDataError && reason.test(err.message));
+  assert.throws(
+    () => readCandidate(candidate),
+    (err: unknown) => err instanceof LiteDataError && reason.test(err.message),
+  );
 }
 
-test('simplex candidate: the ordinary form with a parent (160 bytes), without one (120, a session\'s first slot), the empty form (120)', () => {
+test("simplex candidate: the ordinary form with a parent (160 bytes), without one (120, a session's first slot), the empty form (120)", () => {
   const withParent = Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), PARENT, CANDIDATE_ID, parentId]);
   const first = Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), WITHOUT_PARENTS]);
   const empty = Buffer.concat([EMPTY, blockIdExt, parentId]);
-  for (const [candidate, form, length] of [[withParent, 'ordinary', 160], [first, 'ordinary', 120], [empty, 'empty', 120]] as const) {
+  for (const [candidate, form, length] of [
+    [withParent, 'ordinary', 160],
+    [first, 'ordinary', 120],
+    [empty, 'empty', 120],
+  ] as const) {
     assert.equal(candidate.length, length);
     const read = readCandidate(candidate);
     assert.equal(read.form, form);
@@ -47,8 +54,14 @@ test('simplex candidate: another constructor, a byte more or less, a parent that
   refused(withParent.subarray(0, 159), /ordinary form of 160 bytes, got 159/);
   refused(Buffer.concat([EMPTY, blockIdExt, parentId, Buffer.alloc(4)]), /empty form of 120 bytes, got 124/);
   refused(Buffer.concat([u32(0x12345678), withParent.subarray(4)]), /unknown consensus.CandidateHashData constructor 0x12345678/);
-  refused(Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), u32(0xdeadbeef)]), /unknown consensus.CandidateParent constructor 0xdeadbeef/);
-  refused(Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), PARENT, u32(0xdeadbeef), parentId]), /parent is not a consensus.candidateId/);
+  refused(
+    Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), u32(0xdeadbeef)]),
+    /unknown consensus.CandidateParent constructor 0xdeadbeef/,
+  );
+  refused(
+    Buffer.concat([ORDINARY, blockIdExt, randomBytes(32), PARENT, u32(0xdeadbeef), parentId]),
+    /parent is not a consensus.candidateId/,
+  );
   refused(Buffer.alloc(40), /40 bytes, too short/);
 });
 

@@ -26,7 +26,11 @@ function configWith(name: string, liteservers: Array<{ port: number; key?: strin
   const config = JSON.parse(readFileSync(SHIPPED_GLOBAL_CONFIGS.testnet, 'utf8'));
   // A key that is a real ed25519 point (the shipped config's first server's), at an address of ours.
   const shippedKey = config.liteservers[0].id.key;
-  config.liteservers = liteservers.map(({ port, key }) => ({ ip: 0x7f000001, port, id: { '@type': 'pub.ed25519', key: key ?? shippedKey } }));
+  config.liteservers = liteservers.map(({ port, key }) => ({
+    ip: 0x7f000001,
+    port,
+    id: { '@type': 'pub.ed25519', key: key ?? shippedKey },
+  }));
   edit(config);
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(config));
@@ -36,11 +40,15 @@ function configWith(name: string, liteservers: Array<{ port: number; key?: strin
 async function startLite(configFile: string): Promise<CliResult> {
   return runTongate([
     'start',
-    '--network', `testnet=http://127.0.0.1:${await freePort()}`,
-    '--backend', 'testnet=lite',
-    '--lite-config', `testnet=${configFile}`,
+    '--network',
+    `testnet=http://127.0.0.1:${await freePort()}`,
+    '--backend',
+    'testnet=lite',
+    '--lite-config',
+    `testnet=${configFile}`,
     '--ephemeral',
-    '--log-level', 'silent',
+    '--log-level',
+    'silent',
   ]);
 }
 
@@ -85,7 +93,10 @@ describe('a lite start that reaches no liteserver of its network fails, in one l
   test('a config without liteservers: exit 2 at once, naming the file and the field', async () => {
     const file = configWith('empty', []);
     const result = await startLite(file);
-    assertOneLineFailure(result, /bad configuration: --lite-config: .*empty\.json is not a TON global config: liteservers: expected a non-empty list/);
+    assertOneLineFailure(
+      result,
+      /bad configuration: --lite-config: .*empty\.json is not a TON global config: liteservers: expected a non-empty list/,
+    );
     assert.equal(result.code, 2);
   });
 });
@@ -99,7 +110,7 @@ describe('with a real liteserver', { skip: !nodeAvailable }, () => {
   });
   after(() => node?.stop());
 
-  test('a liteserver of another network is refused as soon as it answers (its zero state is not the config\'s): exit 1, naming both zero states', async () => {
+  test("a liteserver of another network is refused as soon as it answers (its zero state is not the config's): exit 1, naming both zero states", async () => {
     const real = JSON.parse(readFileSync(node.globalConfigFile, 'utf8'));
     const otherZeroState = randomBytes(32).toString('base64');
     const file = configWith('other-network', [{ port: node.liteserver.port, key: real.liteservers[0].id.key }], (config) => {
@@ -109,7 +120,12 @@ describe('with a real liteserver', { skip: !nodeAvailable }, () => {
     const result = await startLite(file);
     const theirs = Buffer.from(real.validator.zero_state.root_hash, 'base64').toString('hex').toUpperCase();
     const ours = Buffer.from(otherZeroState, 'base64').toString('hex').toUpperCase();
-    assertOneLineFailure(result, new RegExp(`every liteserver of the config serves another network: 127\\.0\\.0\\.1:${node.liteserver.port} starts from zero state ${theirs}, the config's is ${ours}`));
+    assertOneLineFailure(
+      result,
+      new RegExp(
+        `every liteserver of the config serves another network: 127\\.0\\.0\\.1:${node.liteserver.port} starts from zero state ${theirs}, the config's is ${ours}`,
+      ),
+    );
     assert.equal(result.code, 1);
   });
 
@@ -118,8 +134,16 @@ describe('with a real liteserver', { skip: !nodeAvailable }, () => {
     const url = await privateDatabase(t, 'tongate_scale');
     const bases: string[] = [];
     const args = async (name: string, backend: string[]) => [
-      'start', '--network', `mainnet=${bases[bases.push(`http://127.0.0.1:${await freePort()}`) - 1]}`, ...backend,
-      '--data-dir', join(dir, name), '--database-url', url.href, '--log-level', 'warn',
+      'start',
+      '--network',
+      `mainnet=${bases[bases.push(`http://127.0.0.1:${await freePort()}`) - 1]}`,
+      ...backend,
+      '--data-dir',
+      join(dir, name),
+      '--database-url',
+      url.href,
+      '--log-level',
+      'warn',
     ];
     const lite = ['--backend', 'mainnet=lite', '--lite-config', `mainnet=${node.globalConfigFile}`];
     const instances = [spawnTongate(await args('scale-a', lite)), spawnTongate(await args('scale-b', lite))];
@@ -130,19 +154,24 @@ describe('with a real liteserver', { skip: !nodeAvailable }, () => {
     assert.equal(local.code, 2, local.stderr);
     const lines = local.stderr.split('\n').filter((line) => line.trim() !== '');
     assert.equal(lines.length, 1, local.stderr);
-    assert.match(lines[0]!, /--database-url: the mainnet index in PostgreSQL \(schema tongate_mainnet\) is shared by tongates serving mainnet as a lite network: /);
+    assert.match(
+      lines[0]!,
+      /--database-url: the mainnet index in PostgreSQL \(schema tongate_mainnet\) is shared by tongates serving mainnet as a lite network: /,
+    );
     for (const child of instances) assert.ok(lines[0]!.includes(`tongate mainnet lite network, pid ${child.pid}`), lines[0]);
     assert.doesNotMatch(lines[0]!, /drop|delete/i);
 
     // Both index the network into the one schema: each one's v3 moves on, and no write was refused.
     for (const base of bases.slice(0, 2)) {
-      const info = async () => ((await (await fetch(`${base}/api/v3/masterchainInfo`)).json()) as { last?: { seqno: number } }).last?.seqno ?? -1;
+      const info = async () =>
+        ((await (await fetch(`${base}/api/v3/masterchainInfo`)).json()) as { last?: { seqno: number } }).last?.seqno ?? -1;
       const before = await info();
       for (let tries = 0; (await info()) < before + 2; tries++) {
         assert.ok(tries < 120, `${base}: v3 stays at ${before}`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    for (const child of instances) assert.doesNotMatch(child.output().stdout + child.output().stderr, /indexing a block failed|UNIQUE|duplicate key/);
+    for (const child of instances)
+      assert.doesNotMatch(child.output().stdout + child.output().stderr, /indexing a block failed|UNIQUE|duplicate key/);
   });
 });

@@ -63,7 +63,10 @@ test('real key-block links proven on the checking thread, one answer each: progr
     if (trust.isProven(target)) break;
   }
   await proving;
-  assert.deepEqual(asked, links.map((l) => l.from.seqno));
+  assert.deepEqual(
+    asked,
+    links.map((l) => l.from.seqno),
+  );
   assert.ok(trust.isProven(target));
   assert.equal(trust.lastKeyBlock().seqno, links[links.length - 1].to.seqno);
   assert.equal(trust.stats.links, 3);
@@ -79,9 +82,14 @@ test('real key-block links proven on the checking thread, one answer each: progr
 test('a real link altered on its way is refused by the checking thread as bad data', { skip }, async () => {
   const checker = new ThreadLinkChecker();
   checkers.push(checker);
-  const { pool } = pagedPool(3, (l, i) => (i === 1 ? { ...l, signatures: { ...l.signatures, signatures: l.signatures.signatures.slice(0, 10) } } : l));
+  const { pool } = pagedPool(3, (l, i) =>
+    i === 1 ? { ...l, signatures: { ...l.signatures, signatures: l.signatures.signatures.slice(0, 10) } } : l,
+  );
   const trust = new MasterchainTrust(pool, fromTlBlockId(links[0].from), undefined, { linkChecker: checker });
-  await assert.rejects(trust.verify(fromTlBlockId(links[2].to)), (err: Error) => err instanceof LiteDataError && /not more than two thirds/.test(err.message));
+  await assert.rejects(
+    trust.verify(fromTlBlockId(links[2].to)),
+    (err: Error) => err instanceof LiteDataError && /not more than two thirds/.test(err.message),
+  );
   // Nothing past the refused answer is believed.
   assert.equal(trust.lastKeyBlock().seqno, links[0].from.seqno);
 });
@@ -105,11 +113,14 @@ test('estimateLinks: the share of seqnos crossed is the share of links', () => {
   assert.equal(estimateLinks(10, 100, 2000, 1100), 10, 'never fewer than done');
 });
 
-test('links sent at once are checked side by side on two threads, each verdict its own link\'s', { skip }, async () => {
+test("links sent at once are checked side by side on two threads, each verdict its own link's", { skip }, async () => {
   const checker = new ThreadLinkChecker(undefined, 2);
   checkers.push(checker);
   const results = await Promise.all([...links, ...links].map((l) => checker.check(l)));
-  assert.deepEqual(results.map((r) => r.to.seqno), [...links, ...links].map((l) => l.to.seqno));
+  assert.deepEqual(
+    results.map((r) => r.to.seqno),
+    [...links, ...links].map((l) => l.to.seqno),
+  );
   assert.equal((checker as unknown as { workers: unknown[] }).workers.length, 2);
 });
 
@@ -121,7 +132,10 @@ test('a checking thread that dies: the links it held and later ones are checked 
   const held = links.map((l) => checker.check(l));
   await (checker as unknown as { workers: { terminate(): Promise<number> }[] }).workers[0].terminate();
   const results = await Promise.all(held);
-  assert.deepEqual(results.map((r) => r.to.seqno), links.map((l) => l.to.seqno));
+  assert.deepEqual(
+    results.map((r) => r.to.seqno),
+    links.map((l) => l.to.seqno),
+  );
   assert.equal((await checker.check(links[1])).to.seqno, links[1].to.seqno);
   assert.equal(reasons.length, 1);
   assert.match(reasons[0], /the link-checking thread exited/);

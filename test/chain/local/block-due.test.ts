@@ -64,7 +64,9 @@ test("blocks are sealed while the index's get-method worker is held: production 
 
   let answered = 0;
   const held = Promise.allSettled(
-    Array.from({ length: 12 }, () => chain.runGetMethod(looping.address, 'forever', [], undefined, { nice: INDEX_NICE }).finally(() => answered++)),
+    Array.from({ length: 12 }, () =>
+      chain.runGetMethod(looping.address, 'forever', [], undefined, { nice: INDEX_NICE }).finally(() => answered++),
+    ),
   );
   const to = testWallet(43).wallet.address;
   const sent = await chain.sendExternal(v4Send(from, 1, [internal({ to, value: toNano('2'), bounce: false })]));

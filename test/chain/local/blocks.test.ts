@@ -11,7 +11,11 @@ import { hashTreeRoot } from '../../../src/chain/local/block-cell.js';
 import { openChain, tempDir, testFaucetKeys, testWallet, v4Transfer } from './support/local-chain.js';
 
 const sameId = (a: BlockId, b: BlockId) =>
-  a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+  a.workchain === b.workchain &&
+  a.shard === b.shard &&
+  a.seqno === b.seqno &&
+  a.rootHash.equals(b.rootHash) &&
+  a.fileHash.equals(b.fileHash);
 
 async function faucet() {
   const keys = await testFaucetKeys();
@@ -46,7 +50,10 @@ test('blocks advance: seqnos, prev links, non-overlapping aligned lt ranges, uti
     assert.equal(mc.shardBlocks!.length, 1);
     assert.ok(sameId(mc.shardBlocks![0], shard.id), 'the masterchain block commits the shard block');
     assert.deepEqual(shard.masterRef, { workchain: -1, shard: WHOLE_SHARD, seqno: s });
-    assert.deepEqual(chain.shardsAt(s).map((b) => b.seqno), [s]);
+    assert.deepEqual(
+      chain.shardsAt(s).map((b) => b.seqno),
+      [s],
+    );
     if (s > 0) {
       const prevMc = chain.getBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: s - 1 })!;
       const prevShard = chain.getBlock({ workchain: 0, shard: WHOLE_SHARD, seqno: s - 1 })!;
@@ -130,7 +137,15 @@ test('block ids are the hashes of the stored block cells (the documented substit
       .prepare('SELECT hash FROM transactions WHERE workchain = ? AND block_seqno = ? ORDER BY lt')
       .all(row.workchain, row.seqno) as Array<{ hash: Buffer }>;
     assert.equal(txs.length, txCount);
-    assert.ok((await hashTreeRoot(txs.map((x) => x.hash), 256)).equals(txTreeHash), 'the block cell commits to its transactions');
+    assert.ok(
+      (
+        await hashTreeRoot(
+          txs.map((x) => x.hash),
+          256,
+        )
+      ).equals(txTreeHash),
+      'the block cell commits to its transactions',
+    );
   }
   const last = rows.find((r) => r.workchain === -1n && Number(r.seqno) === info.last.id.seqno)!;
   assert.ok(last.root_hash.equals(info.last.id.rootHash));

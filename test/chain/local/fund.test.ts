@@ -42,9 +42,18 @@ test('fund refuses a non-positive amount, more than the faucet holds and a workc
   const to = testWallet(20).wallet.address;
   await assert.rejects(chain.fund(to, 0n), ChainInputError);
   // Typed client errors (the API answers them with a 4xx), naming what was wrong, before anything runs.
-  await assert.rejects(chain.fund(to, toNano(2_000_000)), (error: unknown) => error instanceof FundRefused && /^amount: the faucet .* holds \d+ nanotons/.test(error.message));
-  await assert.rejects(chain.fund(to, toNano(1_000_000)), (error: unknown) => error instanceof FundRefused && /at most/.test(error.message));
-  await assert.rejects(chain.fund(new Address(7, to.hash), toNano(1)), (error: unknown) => error instanceof FundRefused && /^address: workchain 7 does not exist/.test(error.message));
+  await assert.rejects(
+    chain.fund(to, toNano(2_000_000)),
+    (error: unknown) => error instanceof FundRefused && /^amount: the faucet .* holds \d+ nanotons/.test(error.message),
+  );
+  await assert.rejects(
+    chain.fund(to, toNano(1_000_000)),
+    (error: unknown) => error instanceof FundRefused && /at most/.test(error.message),
+  );
+  await assert.rejects(
+    chain.fund(new Address(7, to.hash), toNano(1)),
+    (error: unknown) => error instanceof FundRefused && /^address: workchain 7 does not exist/.test(error.message),
+  );
   // the faucet still works afterwards (nothing was sent, its seqno did not move)
   const [ok] = await Promise.all([chain.fund(to, toNano(1)), chain.produceBlock()]);
   assert.equal(ok.seqno, 1);

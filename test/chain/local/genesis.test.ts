@@ -24,13 +24,24 @@ test('genesis accounts: in block 0 on both workchains, listed for the index; a r
   assert.ok(a.code!.equals(CODE));
   assert.equal(a.data!.bits.length, 0, 'an empty data cell when none is given');
   assert.deepEqual([chain.getAccount(uninit).state, chain.getAccount(uninit).balance], ['uninit', 5n]);
-  const listed = chain.zeroStateAccounts().map((x) => x.address.toRawString()).sort();
+  const listed = chain
+    .zeroStateAccounts()
+    .map((x) => x.address.toRawString())
+    .sort();
   assert.equal(listed.length, 2 + 2 + 2, 'two faucets, the config contract and the elector, two genesis accounts');
   assert.ok(listed.includes(active.toRawString()) && listed.includes(uninit.toRawString()));
   await chain.stop();
 
   const other = Address.parse(`0:${'a3'.repeat(32)}`);
-  const reopened = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: TEST_MNEMONIC, clock, dataDir, blockIntervalMs: 0, genesisAccounts: [{ address: other, balance: 1n }] });
+  const reopened = await LocalChain.open({
+    network: 'testnet',
+    globalId: -3,
+    faucetMnemonic: TEST_MNEMONIC,
+    clock,
+    dataDir,
+    blockIntervalMs: 0,
+    genesisAccounts: [{ address: other, balance: 1n }],
+  });
   t.after(() => reopened.stop());
   assert.equal(reopened.getAccount(other).state, 'nonexist', 'an existing chain keeps its zero state');
   assert.equal(reopened.getAccount(active).state, 'active');
@@ -41,8 +52,14 @@ test('genesis accounts: an address already in the zero state is refused, naming 
   const faucet = (await openChain(t, { blockIntervalMs: 0 })).chain.faucets()[0].address;
   for (const address of [faucet, Address.parse(`-1:${'5'.repeat(64)}`)]) {
     await assert.rejects(
-      LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: TEST_MNEMONIC, genesisAccounts: [{ label: 'accounts[3] (mine)', address, balance: 1n }] }),
-      (e: unknown) => e instanceof GenesisRefused && e.message.startsWith('accounts[3] (mine): ') && /already in the zero state/.test(e.message),
+      LocalChain.open({
+        network: 'testnet',
+        globalId: -3,
+        faucetMnemonic: TEST_MNEMONIC,
+        genesisAccounts: [{ label: 'accounts[3] (mine)', address, balance: 1n }],
+      }),
+      (e: unknown) =>
+        e instanceof GenesisRefused && e.message.startsWith('accounts[3] (mine): ') && /already in the zero state/.test(e.message),
     );
   }
 });

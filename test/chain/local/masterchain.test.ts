@@ -64,7 +64,11 @@ test('zero state: an active config contract whose data holds the config (as blue
   const full = parseFullConfig(params);
   assert.ok(full.configAddress.equals(CONFIG_ADDRESS));
   assert.ok(full.electorAddress.equals(ELECTOR_ADDRESS));
-  assert.equal(config.data!.refs[0].hash().toString('hex'), chain.config().hash().toString('hex'), 'what the contract holds is what getConfigAll serves');
+  assert.equal(
+    config.data!.refs[0].hash().toString('hex'),
+    chain.config().hash().toString('hex'),
+    'what the contract holds is what getConfigAll serves',
+  );
   const seqno = await chain.runGetMethod(CONFIG_ADDRESS, 'seqno', []);
   assert.equal(seqno.exitCode, 0);
   assert.deepEqual(parseTuple(seqno.stackBoc), [{ type: 'int', value: 0n }]);
@@ -87,7 +91,10 @@ test('masterchain accounts: a wallet deployed on -1 runs in the masterchain bloc
   const block = chain.getBlock(master.block)!;
   assert.equal(block.txCount, 1);
   const listed = chain.blockTransactions(master.block, { count: 10 });
-  assert.deepEqual(listed.transactions.map((x) => x.hash.toString('hex')), [master.hash.toString('hex')]);
+  assert.deepEqual(
+    listed.transactions.map((x) => x.hash.toString('hex')),
+    [master.hash.toString('hex')],
+  );
   assert.equal(chain.getAccount(walletOn(-1, 7).wallet.address).state, 'active');
   // Param 20 (masterchain) prices gas 25 times param 21's in this config.
   assert.ok(gasFees(master) > gasFees(base) * 10n, `masterchain gas fees ${gasFees(master)} vs basechain ${gasFees(base)}`);
@@ -115,23 +122,43 @@ test('setConfig: a higher basechain gas price raises the next transactions fees;
 
   // Refusals name the param and change nothing.
   await assert.rejects(chain.setConfig(new Map([[21, beginCell().storeUint(0xea, 8).endCell()]])), /params\.21: not a GasLimitsPrices/);
-  await assert.rejects(chain.setConfig(new Map([[0, beginCell().storeUint(0, 256).endCell()]])), /params\.0: the config contract address is fixed/);
+  await assert.rejects(
+    chain.setConfig(new Map([[0, beginCell().storeUint(0, 256).endCell()]])),
+    /params\.0: the config contract address is fixed/,
+  );
   assert.ok(chain.config().equals(contract.data!.refs[0]));
 
   // Two changes at once: each starts from the config the other left.
   const params = () => Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), chain.config());
   const param20 = withGasPrice(params().get(20)!, 20_000_000n);
   const m = configParseMsgPrices(params().get(25)!.beginParse());
-  const param25 = beginCell().storeUint(0xea, 8).storeUint(m.lumpPrice + 1n, 64).storeUint(m.bitPrice, 64).storeUint(m.cellPrice, 64)
-    .storeUint(m.ihrPriceFactor, 32).storeUint(m.firstFrac, 16).storeUint(m.nextFrac, 16).endCell();
+  const param25 = beginCell()
+    .storeUint(0xea, 8)
+    .storeUint(m.lumpPrice + 1n, 64)
+    .storeUint(m.bitPrice, 64)
+    .storeUint(m.cellPrice, 64)
+    .storeUint(m.ihrPriceFactor, 32)
+    .storeUint(m.firstFrac, 16)
+    .storeUint(m.nextFrac, 16)
+    .endCell();
   const both = await Promise.all([chain.setConfig(new Map([[20, param20]])), chain.setConfig(new Map([[25, param25]]))]);
-  assert.deepEqual(both.map((b) => b.configSeqno), [2, 3]);
+  assert.deepEqual(
+    both.map((b) => b.configSeqno),
+    [2, 3],
+  );
   assert.ok(params().get(20)!.equals(param20) && params().get(25)!.equals(param25) && params().get(21)!.equals(raised));
   const contract2 = chain.getAccount(CONFIG_ADDRESS);
   assert.ok(contract2.data!.refs[0].equals(chain.config()));
 
   await chain.stop();
-  const reopened = await LocalChain.open({ network: 'testnet', globalId: -3, faucetMnemonic: TEST_MNEMONIC, clock, dataDir, blockIntervalMs: 0 });
+  const reopened = await LocalChain.open({
+    network: 'testnet',
+    globalId: -3,
+    faucetMnemonic: TEST_MNEMONIC,
+    clock,
+    dataDir,
+    blockIntervalMs: 0,
+  });
   t.after(() => reopened.stop());
   assert.ok(reopened.config().equals(contract2.data!.refs[0]), 'the config is read back from the config contract');
   const again = gasFees(await deployedWalletTx(reopened, walletOn(0, 3)));

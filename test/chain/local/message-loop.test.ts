@@ -47,7 +47,10 @@ test('a message flood does not stretch the block interval: delivery before seali
   for (let i = 0; i < 3; i++) {
     const mc = await chain.produceBlock();
     const shard = chain.getBlock({ workchain: 0, shard: WHOLE_SHARD, seqno: mc.id.seqno })!;
-    assert.ok(shard.txCount > 0 && shard.txCount < 10_000, `block ${mc.id.seqno}: ${shard.txCount} transactions, sealed well before the cap`);
+    assert.ok(
+      shard.txCount > 0 && shard.txCount < 10_000,
+      `block ${mc.id.seqno}: ${shard.txCount} transactions, sealed well before the cap`,
+    );
     assert.ok(chain.stats().pendingMessages > 0);
   }
 });

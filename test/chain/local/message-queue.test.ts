@@ -47,7 +47,10 @@ test('taking thousands keeps the order and the length through the cuts of the ar
     taken.push(Number(queue.take()!.createdLt));
     if (i % 2 === 0) queue.enqueue(message(5000 + i / 2));
   }
-  assert.deepEqual(taken, Array.from({ length: 3000 }, (_, i) => i));
+  assert.deepEqual(
+    taken,
+    Array.from({ length: 3000 }, (_, i) => i),
+  );
   assert.equal(queue.length, 5000 + 1500 - 3000);
   assert.equal(queue.peek()?.createdLt, 3000n);
   const pending = queue.newlyPending();

@@ -14,7 +14,10 @@ test('two networks in one process are independent chains (global_id, param 19, s
   const from = await testFaucet();
   const reader = deployMessage(GLOBAL_ID_READER_CODE, toNano('1'));
 
-  await Promise.all([main.chain.sendExternal(v4Send(from, 0, [reader.message])), testnet.chain.sendExternal(v4Send(from, 0, [reader.message]))]);
+  await Promise.all([
+    main.chain.sendExternal(v4Send(from, 0, [reader.message])),
+    testnet.chain.sendExternal(v4Send(from, 0, [reader.message])),
+  ]);
   await Promise.all([main.chain.produceBlock(), testnet.chain.produceBlock()]);
   await main.chain.produceBlock();
   await main.chain.produceBlock();
@@ -40,10 +43,18 @@ test('two networks in one process are independent chains (global_id, param 19, s
     const derived = WalletContractV5R1.create({ publicKey: keys.publicKey, walletId: { networkGlobalId: globalId } });
     assert.ok(v5.address.equals(derived.address));
     assert.equal(chain.getAccount(v5.address).balance, toNano(1_000_000));
-    assert.deepEqual(parseTuple((await chain.runGetMethod(v5.address, 'get_subwallet_id', [])).stackBoc), [{ type: 'int', value: BigInt(v5.walletId) }]);
+    assert.deepEqual(parseTuple((await chain.runGetMethod(v5.address, 'get_subwallet_id', [])).stackBoc), [
+      { type: 'int', value: BigInt(v5.walletId) },
+    ]);
   }
   const v5Of = (c: typeof main) => c.chain.faucets().find((f) => f.kind === 'v5r1')!.address;
   assert.ok(!v5Of(main).equals(v5Of(testnet)), 'v5r1 wallet ids differ by network');
-  assert.ok(main.chain.faucets()[0].address.equals(testnet.chain.faucets()[0].address), 'v4r2 (fixed wallet id) is the same key and address');
-  assert.ok(!main.chain.masterchainInfo().first.id.rootHash.equals(testnet.chain.masterchainInfo().first.id.rootHash), 'different zero states');
+  assert.ok(
+    main.chain.faucets()[0].address.equals(testnet.chain.faucets()[0].address),
+    'v4r2 (fixed wallet id) is the same key and address',
+  );
+  assert.ok(
+    !main.chain.masterchainInfo().first.id.rootHash.equals(testnet.chain.masterchainInfo().first.id.rootHash),
+    'different zero states',
+  );
 });

@@ -30,12 +30,16 @@ test('transactions of independent accounts run on two emulator workers; every hi
   // every wallet sends all its transfers at once: seqno order within a wallet, interleaved across wallets
   const sends: Promise<unknown>[] = [];
   for (let seqno = 0; seqno < TRANSFERS; seqno++) {
-    for (let w = 0; w < WALLETS; w++) sends.push(chain.sendExternal(v4Transfer(wallets[w], seqno, dests[w], toNano('1'), { deploy: seqno === 0 })));
+    for (let w = 0; w < WALLETS; w++)
+      sends.push(chain.sendExternal(v4Transfer(wallets[w], seqno, dests[w], toNano('1'), { deploy: seqno === 0 })));
   }
   await Promise.all(sends);
   const mc = await chain.produceBlock();
   const served = pool.stats().tx.map((w, i) => w.served - servedBefore[i]);
-  assert.ok(served.every((n) => n > 0), `both transaction workers ran some (${served.join(', ')})`);
+  assert.ok(
+    served.every((n) => n > 0),
+    `both transaction workers ran some (${served.join(', ')})`,
+  );
 
   const shard = chain.getBlock({ workchain: 0, shard: WHOLE_SHARD, seqno: mc.id.seqno })!;
   assert.equal(shard.txCount, 2 * WALLETS * TRANSFERS, 'each transfer and its delivery, all in one block');

@@ -41,8 +41,14 @@ test('a restart resumes the same chain: last block, balances, history, undeliver
   assert.equal(chain.getAccount(from.wallet.address).balance, faucetBefore.balance);
   assert.equal(chain.getAccount(dest).balance, destBefore.balance);
   assert.ok(chain.getAccount(dest).lastTxHash.equals(destBefore.lastTxHash));
-  assert.deepEqual(chain.getTransactions(dest, { limit: 10 }).map((x) => hex(x.hash)), destTxs);
-  assert.deepEqual(chain.getTransactions(from.wallet.address, { limit: 10 }).map((x) => hex(x.hash)), faucetTxs);
+  assert.deepEqual(
+    chain.getTransactions(dest, { limit: 10 }).map((x) => hex(x.hash)),
+    destTxs,
+  );
+  assert.deepEqual(
+    chain.getTransactions(from.wallet.address, { limit: 10 }).map((x) => hex(x.hash)),
+    faucetTxs,
+  );
 
   // and goes on from there: the next block links to the last one, the loop keeps running, the faucet's seqno is right
   const sent = await chain.sendExternal(v4Send(from, 2, [internal({ to: dest, value: toNano('1'), bounce: false })]));
@@ -57,9 +63,15 @@ test('a restart resumes the same chain: last block, balances, history, undeliver
   await chain.stop();
 
   // a data dir serves one network with one faucet key
-  await assert.rejects(LocalChain.open({ network: 'mainnet', globalId: -239, dataDir: dir, faucetMnemonic: TEST_MNEMONIC }), ChainDataMismatch);
+  await assert.rejects(
+    LocalChain.open({ network: 'mainnet', globalId: -239, dataDir: dir, faucetMnemonic: TEST_MNEMONIC }),
+    ChainDataMismatch,
+  );
   const otherWords = [...TEST_MNEMONIC].reverse();
-  await assert.rejects(LocalChain.open({ network: 'testnet', globalId: -3, dataDir: dir, faucetMnemonic: otherWords }), /another faucet mnemonic/);
+  await assert.rejects(
+    LocalChain.open({ network: 'testnet', globalId: -3, dataDir: dir, faucetMnemonic: otherWords }),
+    /another faucet mnemonic/,
+  );
 });
 
 test('kill -9 loses no block that masterchainInfo had reported', async (t) => {
@@ -111,7 +123,9 @@ test('stop() seals the block in progress: an accepted transfer is kept', async (
   const dir = tempDir(t);
   const from = await testFaucet();
   const first = await openChain(t, { dataDir: dir });
-  const sent = await first.chain.sendExternal(v4Send(from, 0, [internal({ to: testWallet(6).wallet.address, value: toNano('1'), bounce: false })]));
+  const sent = await first.chain.sendExternal(
+    v4Send(from, 0, [internal({ to: testWallet(6).wallet.address, value: toNano('1'), bounce: false })]),
+  );
   assert.equal(first.chain.masterchainInfo().last.id.seqno, 0, 'not sealed yet');
   await first.chain.stop();
   await first.chain.stop(); // idempotent

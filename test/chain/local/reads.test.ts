@@ -127,7 +127,10 @@ test('onBlock hands over everything sealed: blocks, transactions, messages, chan
   assert.ok(b.transactions[0].account.equals(from.wallet.address));
   assert.ok(b.transactions[1].account.equals(to));
   assert.ok(b.transactions.every((x) => x.mcSeqno === mc.id.seqno && x.block.workchain === 0 && x.tx.lt === x.lt));
-  assert.deepEqual(b.messages.map((m) => m.kind), ['ext_in', 'int']);
+  assert.deepEqual(
+    b.messages.map((m) => m.kind),
+    ['ext_in', 'int'],
+  );
   assert.ok(b.messages[0].hash.equals(sent.hash) && b.messages[0].hashNorm!.equals(sent.hashNorm));
   assert.ok(b.messages[1].outTxHash!.equals(b.transactions[0].hash));
   assert.ok(b.messages[1].destination!.equals(to));

@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Address, beginCell, Cell, Dictionary, loadSimpleLibrary, storeShardAccount, storeSimpleLibrary, type Account, type SimpleLibrary } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  Dictionary,
+  loadSimpleLibrary,
+  storeShardAccount,
+  storeSimpleLibrary,
+  type Account,
+  type SimpleLibrary,
+} from '@ton/core';
 import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../../src/ton/workchain.js';
 import { hashTreeRoot, masterStateHash, shardStateHash } from '../../../src/chain/local/block-cell.js';
 import { makeBlock } from '../../../src/chain/local/blocks.js';
@@ -53,10 +63,15 @@ function activeAccount(address: Address, library?: Cell): { shardAccount: string
     storage: {
       lastTransLt: 0n,
       balance: { coins: 1_000n },
-      state: { type: 'active', state: { code: beginCell().storeUint(7, 8).endCell(), data: beginCell().endCell(), libraries: library ? libraries : undefined } },
+      state: {
+        type: 'active',
+        state: { code: beginCell().storeUint(7, 8).endCell(), data: beginCell().endCell(), libraries: library ? libraries : undefined },
+      },
     },
   };
-  const cell = beginCell().store(storeShardAccount({ account, lastTransactionLt: 0n, lastTransactionHash: 0n })).endCell();
+  const cell = beginCell()
+    .store(storeShardAccount({ account, lastTransactionLt: 0n, lastTransactionHash: 0n }))
+    .endCell();
   return { shardAccount: cell.toBoc().toString('base64'), accountHash: cell.refs[0].hash() };
 }
 
@@ -92,7 +107,13 @@ function readBlockCell(boc: Buffer) {
     const l = list.beginParse();
     const out: BlockId[] = [];
     while (l.remainingBits >= 640) {
-      out.push({ workchain: l.loadInt(32), shard: l.loadUintBig(64), seqno: l.loadUint(32), rootHash: l.loadBuffer(32), fileHash: l.loadBuffer(32) });
+      out.push({
+        workchain: l.loadInt(32),
+        shard: l.loadUintBig(64),
+        seqno: l.loadUint(32),
+        rootHash: l.loadBuffer(32),
+        fileHash: l.loadBuffer(32),
+      });
     }
     return out;
   };
@@ -126,7 +147,10 @@ const library = beginCell().storeUint(0x11b, 16).endCell();
 /** Block 5: a basechain and a masterchain transaction, a masterchain account publishing a library by surgery. */
 function blockWithBoth(head: ReturnType<typeof headAt4>): { block: OpenBlock; txs: ExecutedTx[] } {
   const block = new OpenBlock(5, nextAlignedLt(head.mc.endLt), 1_010, head.mc.id.rootHash);
-  const txs = [transaction(user, block.allocateLt(), 1), transaction(new Address(MASTERCHAIN, Buffer.alloc(32, 0xcc)), block.allocateLt(), 2)];
+  const txs = [
+    transaction(user, block.allocateLt(), 1),
+    transaction(new Address(MASTERCHAIN, Buffer.alloc(32, 0xcc)), block.allocateLt(), 2),
+  ];
   for (const tx of txs) block.addTransaction(tx);
   const published = activeAccount(publisher, library);
   block.changeState(publisher, published.shardAccount, published.accountHash);
@@ -147,7 +171,10 @@ test('the two block cells carry the step: seqno, time, lt ranges, transaction co
   const [shardRow, mcRow] = record.blocks;
   const shard = readBlockCell(shardRow.boc);
   const mc = readBlockCell(mcRow.boc);
-  for (const [row, cell, workchain] of [[shardRow, shard, BASECHAIN], [mcRow, mc, MASTERCHAIN]] as const) {
+  for (const [row, cell, workchain] of [
+    [shardRow, shard, BASECHAIN],
+    [mcRow, mc, MASTERCHAIN],
+  ] as const) {
     assert.equal(cell.magic, 0x74676231);
     assert.equal(cell.globalId, GLOBAL_ID);
     assert.equal(cell.workchain, workchain);
@@ -157,7 +184,7 @@ test('the two block cells carry the step: seqno, time, lt ranges, transaction co
     assert.equal(row.mcSeqno, 5);
     assert.equal(cell.genUtime, 1_010);
     assert.deepEqual(cell.randSeed, block.randSeed);
-    assert.deepEqual(row.rootHash, cell.cell.hash(), 'root_hash is the block cell\'s repr hash');
+    assert.deepEqual(row.rootHash, cell.cell.hash(), "root_hash is the block cell's repr hash");
     assert.deepEqual(row.fileHash, createHash('sha256').update(row.boc).digest(), 'file_hash is the sha256 of its BoC');
     assert.equal(cell.txCount, 1);
     assert.equal(row.txCount, 1);
@@ -169,15 +196,21 @@ test('the two block cells carry the step: seqno, time, lt ranges, transaction co
 
   assert.equal(shardRow.startLt, block.startLt);
   assert.equal(shardRow.endLt, block.endLt);
-  assert.equal(mcRow.startLt, block.startLt, 'a masterchain block with transactions starts at the step\'s first lt');
-  assert.equal(mcRow.endLt, nextAlignedLt(block.endLt) + 1n, 'its own lt follows the basechain block\'s');
+  assert.equal(mcRow.startLt, block.startLt, "a masterchain block with transactions starts at the step's first lt");
+  assert.equal(mcRow.endLt, nextAlignedLt(block.endLt) + 1n, "its own lt follows the basechain block's");
 
   assert.deepEqual(shard.prevBlocks, [head.shard.id]);
   assert.deepEqual(shard.refs, [head.mc.id], 'the basechain block names the masterchain block it was built on');
   assert.deepEqual(mc.prevBlocks, [head.mc.id]);
   assert.deepEqual(mc.refs, [shardBlock.id], 'the masterchain block commits the basechain block');
 
-  assert.deepEqual(shardBlock.id, { workchain: BASECHAIN, shard: WHOLE_SHARD, seqno: 5, rootHash: shardRow.rootHash, fileHash: shardRow.fileHash });
+  assert.deepEqual(shardBlock.id, {
+    workchain: BASECHAIN,
+    shard: WHOLE_SHARD,
+    seqno: 5,
+    rootHash: shardRow.rootHash,
+    fileHash: shardRow.fileHash,
+  });
   assert.deepEqual(shardBlock.prevBlocks, [head.shard.id]);
   assert.deepEqual(shardBlock.masterRef, { workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: 5 });
   assert.deepEqual(mcBlock.id.rootHash, mcRow.rootHash);
@@ -185,14 +218,15 @@ test('the two block cells carry the step: seqno, time, lt ranges, transaction co
   assert.deepEqual(mcBlock.shardBlocks, [shardBlock.id]);
 });
 
-test('each state hash commits to its own chain\'s accounts; the masterchain\'s also to the basechain state and the config', async () => {
+test("each state hash commits to its own chain's accounts; the masterchain's also to the basechain state and the config", async () => {
   const head = headAt4();
   const { block } = blockWithBoth(head);
   const { record } = await assembleSeal(input(block, head));
   const [shardRow, mcRow] = record.blocks;
   const changed = [...block.changed.values()];
-  const of = (workchain: number) => changed.filter((c) => c.address.workChain === workchain).map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash }));
-  assert.equal(of(MASTERCHAIN).length, 2, 'the masterchain transaction\'s account and the publisher');
+  const of = (workchain: number) =>
+    changed.filter((c) => c.address.workChain === workchain).map((c) => ({ accountId: c.address.hash, accountHash: c.accountHash }));
+  assert.equal(of(MASTERCHAIN).length, 2, "the masterchain transaction's account and the publisher");
   const shardState = await shardStateHash(head.shard.stateRootHash, of(BASECHAIN));
   assert.deepEqual(shardRow.stateHash, shardState);
   assert.deepEqual(mcRow.stateHash, await masterStateHash(shardState, CONFIG_HASH, head.mc.stateRootHash, of(MASTERCHAIN)));
@@ -212,7 +246,10 @@ test('the record: transactions, messages, changed states, pending messages and t
   assert.equal(record.transactions, block.txRows);
   assert.equal(record.messages, block.messages);
   assert.equal(record.pendingDelivered, block.deliveredPending);
-  assert.deepEqual(record.pendingAdded, newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })));
+  assert.deepEqual(
+    record.pendingAdded,
+    newlyPending.map((m) => ({ hash: m.hash, createdLt: m.createdLt, boc: m.boc })),
+  );
   assert.deepEqual(changed, [...block.changed.values()]);
   assert.deepEqual(
     record.accountStates.map((a) => new Address(a.workchain, a.account).toRawString()).sort(),
@@ -220,10 +257,14 @@ test('the record: transactions, messages, changed states, pending messages and t
   );
   assert.deepEqual(record.libraries.set, [{ account: publisher.hash, hash: library.hash(), boc: library.toBoc() }]);
   assert.deepEqual(record.libraries.dropped, []);
-  assert.equal(libraries.get(library.hash()), undefined, 'assembling takes nothing in: the producer applies the changes once they are committed');
+  assert.equal(
+    libraries.get(library.hash()),
+    undefined,
+    'assembling takes nothing in: the producer applies the changes once they are committed',
+  );
 });
 
-test('a block without masterchain transactions: the masterchain block\'s range is its own lt; an empty block has zero trees', async () => {
+test("a block without masterchain transactions: the masterchain block's range is its own lt; an empty block has zero trees", async () => {
   const head = headAt4();
   const block = new OpenBlock(5, nextAlignedLt(head.mc.endLt), 1_010, head.mc.id.rootHash);
   const { record } = await assembleSeal(input(block, head));

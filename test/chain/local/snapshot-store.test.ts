@@ -19,7 +19,9 @@ test('a restore whose rowid marks no longer split the store (a store rewritten b
 
   // Marks of 0 in every table: the row after each mark is not after the snapshot, so the marks do not fit.
   const other = new Database(join(dir, 'chain.sqlite'));
-  other.prepare('UPDATE snapshots SET marks = ? WHERE name = ?').run(JSON.stringify({ blocks: 0, transactions: 0, messages: 0, account_states: 0 }), 's');
+  other
+    .prepare('UPDATE snapshots SET marks = ? WHERE name = ?')
+    .run(JSON.stringify({ blocks: 0, transactions: 0, messages: 0, account_states: 0 }), 's');
   other.close();
 
   const restored = await chain.restoreSnapshot('s');

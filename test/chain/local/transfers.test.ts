@@ -1,6 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, beginCell, Cell, type CommonMessageInfoInternal, type Message, external, internal, loadMessage, parseTuple, storeMessage, toNano } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  type CommonMessageInfoInternal,
+  type Message,
+  external,
+  internal,
+  loadMessage,
+  parseTuple,
+  storeMessage,
+  toNano,
+} from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { BadMessage, ExternalMessageRejected, normalizedExternalHash } from '../../../src/chain/local/index.js';
@@ -58,7 +70,10 @@ test('a faucet transfer signed with @ton/ton executes in the next block and move
   assert.equal(seqno.exitCode, 0);
   assert.deepEqual(parseTuple(seqno.stackBoc), [{ type: 'int', value: 1n }]);
   assert.equal(chain.getTransaction(walletTx.hash)!.lt, walletTx.lt);
-  assert.deepEqual(chain.getTransactionsByMessage(sent.hash).map((x) => x.hash.toString('hex')), [walletTx.hash.toString('hex')]);
+  assert.deepEqual(
+    chain.getTransactionsByMessage(sent.hash).map((x) => x.hash.toString('hex')),
+    [walletTx.hash.toString('hex')],
+  );
   // the internal message: received by the destination's transaction, sent by the wallet's
   const internalHash = destTx.tx.inMessage!;
   const internalCellHash = beginCell().store(storeMessage(internalHash)).endCell().hash();
@@ -78,10 +93,16 @@ test('externals the contract would not accept are refused at once, and leave no 
   await chain.sendExternal(first);
 
   // replay of the same message: the wallet's seqno is now 1
-  await assert.rejects(chain.sendExternal(first), (err: unknown) => err instanceof ExternalMessageRejected && /exit code 33/.test(err.message));
+  await assert.rejects(
+    chain.sendExternal(first),
+    (err: unknown) => err instanceof ExternalMessageRejected && /exit code 33/.test(err.message),
+  );
   // right seqno, wrong key
   const impostor = { wallet: from.wallet, keys: keyPairFromSeed(Buffer.alloc(32, 77)) };
-  await assert.rejects(chain.sendExternal(v4Transfer(impostor, 1, to)), (err: unknown) => err instanceof ExternalMessageRejected && /exit code 35/.test(err.message));
+  await assert.rejects(
+    chain.sendExternal(v4Transfer(impostor, 1, to)),
+    (err: unknown) => err instanceof ExternalMessageRejected && /exit code 35/.test(err.message),
+  );
   // a wallet that does not exist cannot pay for anything
   const ghost = testWallet(3);
   await assert.rejects(chain.sendExternal(v4Transfer(ghost, 0, to)), ExternalMessageRejected);
@@ -119,9 +140,15 @@ test('getTransactions pages newest first from (lt, hash) inclusive down to to_lt
   assert.equal(all.length, 5);
   for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].lt > all[i].lt, 'newest first');
   const page = chain.getTransactions(from.wallet.address, { lt: all[1].lt, hash: all[1].hash, limit: 2 });
-  assert.deepEqual(page.map((x) => x.lt), [all[1].lt, all[2].lt]);
+  assert.deepEqual(
+    page.map((x) => x.lt),
+    [all[1].lt, all[2].lt],
+  );
   const bounded = chain.getTransactions(from.wallet.address, { lt: all[0].lt, hash: all[0].hash, toLt: all[3].lt, limit: 100 });
-  assert.deepEqual(bounded.map((x) => x.lt), [all[0].lt, all[1].lt, all[2].lt]);
+  assert.deepEqual(
+    bounded.map((x) => x.lt),
+    [all[0].lt, all[1].lt, all[2].lt],
+  );
   assert.throws(() => chain.getTransactions(from.wallet.address, { lt: all[1].lt, hash: all[2].hash, limit: 1 }), /not found/);
   assert.throws(() => chain.getTransactions(from.wallet.address, { limit: 0 }), /limit/);
 

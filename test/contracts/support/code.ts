@@ -8,7 +8,10 @@ import { DNS_ITEM_FUNC } from '../../../src/contracts/dns/item.fc.js';
 import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
 
 export async function nftCode(): Promise<{ collection: Cell; item: Cell }> {
-  return { collection: await compileFuncContract('nft-collection', NFT_COLLECTION_FUNC), item: await compileFuncContract('nft-item', NFT_ITEM_FUNC) };
+  return {
+    collection: await compileFuncContract('nft-collection', NFT_COLLECTION_FUNC),
+    item: await compileFuncContract('nft-item', NFT_ITEM_FUNC),
+  };
 }
 
 export async function dnsCode(): Promise<{ root: Cell; item: Cell }> {

@@ -22,7 +22,10 @@ export interface ContractsChain extends ManualTongate {
 }
 
 /** `flags`: more tongate options (e.g. `dnsRoot`). */
-export async function startContractsChain(t: { after(fn: () => unknown): void }, flags: Record<string, unknown> = {}): Promise<ContractsChain> {
+export async function startContractsChain(
+  t: { after(fn: () => unknown): void },
+  flags: Record<string, unknown> = {},
+): Promise<ContractsChain> {
   const env = await startManualTongate(t, flags);
   const tonweb = new TonWeb(new TonWeb.HttpProvider(`${env.url}/api/v2/jsonRPC`));
   return {
@@ -45,7 +48,8 @@ export async function startContractsChain(t: { after(fn: () => unknown): void },
 }
 
 /** The latest transactions of an account, newest first. */
-export const transactionsOf = (client: TonClient, address: Address, limit = 10): Promise<Transaction[]> => client.getTransactions(address, { limit });
+export const transactionsOf = (client: TonClient, address: Address, limit = 10): Promise<Transaction[]> =>
+  client.getTransactions(address, { limit });
 
 /** The op (first 32 bits) of a transaction's inbound body, or null. */
 export function inboundOp(tx: Transaction): number | null {
@@ -66,7 +70,10 @@ export function outcome(tx: Transaction): { aborted: boolean; exitCode: number |
 
 /** Code that refuses every message (THROW 50, 0xF232): a contract "that fails". */
 export const REFUSING_EXIT_CODE = 50;
-export const REFUSING_CODE = beginCell().storeUint(0xf200 | REFUSING_EXIT_CODE, 16).endCell();
+export const REFUSING_CODE = beginCell()
+  .storeUint(0xf200 | REFUSING_EXIT_CODE, 16)
+  .endCell();
 
 /** Reads an address from a tonweb Address. */
-export const fromTonweb = (a: { toString(userFriendly?: boolean): string } | null): Address | null => (a ? Address.parse(a.toString(false)) : null);
+export const fromTonweb = (a: { toString(userFriendly?: boolean): string } | null): Address | null =>
+  a ? Address.parse(a.toString(false)) : null;

@@ -6,8 +6,21 @@
  */
 import { Address, beginCell, contractAddress, toNano } from '@ton/core';
 import { offchainContent, onchainContent } from '../../../src/contracts/content.js';
-import { changeDnsRecordBody, deployDomainBody, DNS_CATEGORY, dnsItemAddress, dnsRootInit, walletRecord } from '../../../src/contracts/dns/dns.js';
-import { jettonBurnBody, jettonMasterInit, jettonTransferBody, jettonWalletAddress, mintBody } from '../../../src/contracts/jetton/jetton.js';
+import {
+  changeDnsRecordBody,
+  deployDomainBody,
+  DNS_CATEGORY,
+  dnsItemAddress,
+  dnsRootInit,
+  walletRecord,
+} from '../../../src/contracts/dns/dns.js';
+import {
+  jettonBurnBody,
+  jettonMasterInit,
+  jettonTransferBody,
+  jettonWalletAddress,
+  mintBody,
+} from '../../../src/contracts/jetton/jetton.js';
 import { batchDeployItemsBody, nftCollectionInit, nftItemAddress, nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import { dnsCode, nftCode } from './code.js';
 import { REFUSING_CODE, type Actor, type ContractsChain } from './contracts-chain.js';
@@ -30,7 +43,14 @@ export interface TokenScenario {
 /** The scenario's DNS root StateInit: its owner is the admin actor (testWallet(seed)). */
 async function scenarioDnsRootInit(seed: number) {
   const dns = await dnsCode();
-  return { dns, init: dnsRootInit(dns.root, { owner: testWallet(seed).wallet.address, content: offchainContent('https://dns.example/scenario.json'), itemCode: dns.item }) };
+  return {
+    dns,
+    init: dnsRootInit(dns.root, {
+      owner: testWallet(seed).wallet.address,
+      content: offchainContent('https://dns.example/scenario.json'),
+      itemCode: dns.item,
+    }),
+  };
 }
 
 /** Where the scenario deploys its DNS root, known before the chain starts (for `--dns-root`). */
@@ -41,12 +61,24 @@ export async function scenarioDnsRoot(seed = 201): Promise<Address> {
 export async function deployTokenScenario(env: ContractsChain, seed = 201): Promise<TokenScenario> {
   const [admin, alice, bob] = [await env.actor(seed), await env.actor(seed + 1), await env.actor(seed + 2)];
 
-  const jettonInit = jettonMasterInit({ admin: admin.address, content: onchainContent({ name: 'Scenario Jetton', symbol: 'SCN', decimals: '9' }) });
+  const jettonInit = jettonMasterInit({
+    admin: admin.address,
+    content: onchainContent({ name: 'Scenario Jetton', symbol: 'SCN', decimals: '9' }),
+  });
   const master = contractAddress(0, jettonInit);
   const aliceWallet = jettonWalletAddress(alice.address, master);
   const bobWallet = jettonWalletAddress(bob.address, master);
-  await admin.send(master, toNano('0.2'), mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.address }), jettonInit);
-  await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: bob.address, amount: 300n, response: alice.address, forwardTonAmount: toNano('0.01') }));
+  await admin.send(
+    master,
+    toNano('0.2'),
+    mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.address }),
+    jettonInit,
+  );
+  await alice.send(
+    aliceWallet,
+    toNano('0.1'),
+    jettonTransferBody({ to: bob.address, amount: 300n, response: alice.address, forwardTonAmount: toNano('0.01') }),
+  );
   await bob.send(bobWallet, toNano('0.1'), jettonBurnBody({ amount: 100n, response: bob.address }));
   const carol = Address.parse(`0:${'ca'.repeat(32)}`);
   const failingWallet = jettonWalletAddress(carol, master);
@@ -66,7 +98,14 @@ export async function deployTokenScenario(env: ContractsChain, seed = 201): Prom
   await admin.send(
     collection,
     toNano('0.5'),
-    batchDeployItemsBody(owners.map((owner, index) => ({ index, amount: toNano('0.1'), owner, content: beginCell().storeStringTail(`${index}.json`).endCell() }))),
+    batchDeployItemsBody(
+      owners.map((owner, index) => ({
+        index,
+        amount: toNano('0.1'),
+        owner,
+        content: beginCell().storeStringTail(`${index}.json`).endCell(),
+      })),
+    ),
     collectionInit,
   );
   const item0 = nftItemAddress(collection, nft.item, 0);
@@ -90,7 +129,14 @@ export async function deployTokenScenario(env: ContractsChain, seed = 201): Prom
       failingWallet,
     },
     // item 0 went from alice to bob
-    nft: { collection, items: owners.map((owner, index) => ({ index, address: nftItemAddress(collection, nft.item, index), owner: index === 0 ? bob.address : owner })) },
+    nft: {
+      collection,
+      items: owners.map((owner, index) => ({
+        index,
+        address: nftItemAddress(collection, nft.item, index),
+        owner: index === 0 ? bob.address : owner,
+      })),
+    },
     dns: { root, domain: 'alice', item: domainItem, owner: alice.address, wallet: alice.address },
   };
 }

@@ -20,7 +20,10 @@ export interface ManualTongate {
 }
 
 /** A tongate in manual mining (`--mining manual`) with an admin token; its wall clock stands still (ManualClock). */
-export async function startManualTongate(t: { after(fn: () => unknown): void }, flags: Record<string, unknown> = {}): Promise<ManualTongate> {
+export async function startManualTongate(
+  t: { after(fn: () => unknown): void },
+  flags: Record<string, unknown> = {},
+): Promise<ManualTongate> {
   const clock = new ManualClock(1_750_000_000_000);
   const gate = await startTestTongate({ mining: 'manual', adminToken: ADMIN_TOKEN, ...flags }, {}, { clock });
   t.after(() => gate.stop());

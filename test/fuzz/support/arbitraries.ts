@@ -19,10 +19,37 @@ export interface Known {
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
 
 const HOSTILE_STRINGS = [
-  '__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', '', ' ', 'null', 'undefined',
-  'NaN', 'Infinity', '-Infinity', '1e309', '-0', '0x', '0x-1', '9223372036854775807', '9223372036854775808',
-  '-9223372036854775808', '-9223372036854775809', '18446744073709551616', '340282366920938463463374607431768211456',
-  '%00', '\u0000', '\uffff', '\ud800', '../../etc/passwd', "'; DROP TABLE blocks; --", '${7*7}', '<script>',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'prototype',
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-0',
+  '0x',
+  '0x-1',
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '340282366920938463463374607431768211456',
+  '%00',
+  '\u0000',
+  '\uffff',
+  '\ud800',
+  '../../etc/passwd',
+  "'; DROP TABLE blocks; --",
+  '${7*7}',
+  '<script>',
   'a'.repeat(5000),
 ];
 
@@ -87,12 +114,14 @@ const cell: fc.Arbitrary<Cell> = fc.letrec<{ cell: Cell }>((tie) => ({
 })).cell;
 
 /** Exotic cells a client may send: a library reference, a pruned branch. */
-const exotic = fc.uint8Array({ minLength: 32, maxLength: 32 }).chain((h) =>
-  fc.constantFrom(
-    beginCell().storeUint(2, 8).storeBuffer(Buffer.from(h)).endCell({ exotic: true }),
-    beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.from(h)).storeUint(0, 16).endCell({ exotic: true }),
-  ),
-);
+const exotic = fc
+  .uint8Array({ minLength: 32, maxLength: 32 })
+  .chain((h) =>
+    fc.constantFrom(
+      beginCell().storeUint(2, 8).storeBuffer(Buffer.from(h)).endCell({ exotic: true }),
+      beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.from(h)).storeUint(0, 16).endCell({ exotic: true }),
+    ),
+  );
 
 /** A chain of `n` cells, each referencing the next: deep, and many cells. */
 const chain = (n: number): Cell => {
@@ -106,7 +135,14 @@ export const boc: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: cell.map((c) => c.toBoc().toString('base64')) },
   { weight: 1, arbitrary: cell.map((c) => c.toBoc().toString('base64url')) },
   { weight: 1, arbitrary: fc.tuple(cell, fc.nat(40)).map(([c, n]) => c.toBoc().subarray(0, n).toString('base64')) },
-  { weight: 1, arbitrary: fc.tuple(cell, fc.nat(60), fc.nat(255)).map(([c, at, v]) => { const b = Buffer.from(c.toBoc()); if (b.length) b[at % b.length] = v; return b.toString('base64'); }) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(cell, fc.nat(60), fc.nat(255)).map(([c, at, v]) => {
+      const b = Buffer.from(c.toBoc());
+      if (b.length) b[at % b.length] = v;
+      return b.toString('base64');
+    }),
+  },
   { weight: 1, arbitrary: exotic.map((c) => c.toBoc().toString('base64')) },
   { weight: 1, arbitrary: fc.constant(CHAIN_1000) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64')) },
@@ -130,7 +166,9 @@ export const stackEntry: fc.Arbitrary<unknown> = fc.letrec<{ entry: unknown }>((
     fc.array(tie('entry'), { maxLength: 3, depthIdentifier: 'stack' }).map((elements) => ['tuple', { '@type': 'tvm.tuple', elements }]),
     number.map((n) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: n } })),
     boc.map((bytes) => ({ '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes } })),
-    fc.tuple(fc.constantFrom('num', 'cell', 'slice', 'tuple', 'toString', '__proto__'), fc.oneof(number, boc)).map(([type, value]) => ({ type, value })),
+    fc
+      .tuple(fc.constantFrom('num', 'cell', 'slice', 'tuple', 'toString', '__proto__'), fc.oneof(number, boc))
+      .map(([type, value]) => ({ type, value })),
     fc.tuple(fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', ''), hostile),
     fc.record({ '@type': fc.constantFrom('__proto__', 'constructor', 'toString', 'tvm.stackEntryTuple', 'tvm.stackEntrySlice') }),
     hostile,
@@ -158,11 +196,21 @@ const shard = fc.oneof(
 );
 
 const smallInt = fc.oneof(fc.integer({ min: -2, max: 50 }), fc.integer({ min: -2, max: 50 }).map(String), number, hostile);
-const lt = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n + 1n }).map(String), fc.constantFrom('9223372036854775807', '9223372036854775808', '-1'), number, hostile);
+const lt = fc.oneof(
+  fc.bigInt({ min: 0n, max: 2n ** 64n + 1n }).map(String),
+  fc.constantFrom('9223372036854775807', '9223372036854775808', '-1'),
+  number,
+  hostile,
+);
 const bool = fc.oneof(fc.boolean(), fc.constantFrom('true', 'false', '1', '0', 'yes', ''), hostile);
 /** A list item as text: hostile values include objects without a prototype, which Array.join cannot convert. */
 const itemText = (x: unknown): string => (x instanceof Raw ? x.text : typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x));
-const list = <T>(item: fc.Arbitrary<T>) => fc.oneof(fc.array(item, { maxLength: 5 }), item, fc.array(item, { maxLength: 3 }).map((xs) => xs.map(itemText).join(',')));
+const list = <T>(item: fc.Arbitrary<T>) =>
+  fc.oneof(
+    fc.array(item, { maxLength: 5 }),
+    item,
+    fc.array(item, { maxLength: 3 }).map((xs) => xs.map(itemText).join(',')),
+  );
 
 /** A value for a parameter of this type (v2 or v3 type names). */
 export function valueFor(type: string, known: Known): fc.Arbitrary<unknown> {

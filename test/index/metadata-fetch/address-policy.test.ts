@@ -20,7 +20,15 @@ test('non-public IPv4 addresses are refused with the reason', () => {
 });
 
 test('public addresses pass', () => {
-  for (const ip of ['1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8']) {
+  for (const ip of [
+    '1.1.1.1',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+  ]) {
     assert.equal(refusedAddressReason(ip), null, ip);
   }
 });

@@ -106,14 +106,22 @@ test('valid JSON comes back as the object, whatever the content type says', asyn
 test('https: fetched with the certificate checked; a bad certificate is not retried', async () => {
   assert.deepEqual(await fetcher().fetch(secure.url('/meta.json')), META);
   const delays: number[] = [];
-  const err = await failure(fetcher({ ca: undefined, sleep: async (ms) => void delays.push(ms) }).fetch(secure.url('/meta.json')), 'network', /certificate/i);
+  const err = await failure(
+    fetcher({ ca: undefined, sleep: async (ms) => void delays.push(ms) }).fetch(secure.url('/meta.json')),
+    'network',
+    /certificate/i,
+  );
   assert.equal(err.retryable, false);
   assert.deepEqual(delays, []);
 });
 
 test('a refused connection is retried', async () => {
   const delays: number[] = [];
-  const err = await failure(fetcher({ retries: 1, backoffMs: 3, sleep: async (ms) => void delays.push(ms) }).fetch(host.url('/refused-port')), 'network', /ECONNREFUSED/);
+  const err = await failure(
+    fetcher({ retries: 1, backoffMs: 3, sleep: async (ms) => void delays.push(ms) }).fetch(host.url('/refused-port')),
+    'network',
+    /ECONNREFUSED/,
+  );
   assert.equal(err.retryable, true);
   assert.deepEqual(delays, [3]);
   assert.equal(host.hitsOf('/refused-port'), 2);
@@ -201,13 +209,22 @@ test('a name that resolves to loopback (localhost) is refused by default, fetche
   assert.equal(host.hitsOf('/meta.json'), hits, 'no request was made');
   await failure(new MetadataFetcher().fetch(host.url('/meta.json')), 'refused-address', /127\.0\.0\.1, a loopback address/);
   assert.deepEqual(await fetcher({ allowPrivate: true, exemptAddresses: [] }).fetch(viaName), META);
-  assert.deepEqual(await fetcher({ allowPrivate: true, exemptAddresses: [] }).fetch(secure.url('/meta.json').replace('127.0.0.1', 'localhost')), META);
+  assert.deepEqual(
+    await fetcher({ allowPrivate: true, exemptAddresses: [] }).fetch(secure.url('/meta.json').replace('127.0.0.1', 'localhost')),
+    META,
+  );
 });
 
 test('other spellings of a private address are refused too (URL normalization, v6 literals)', async () => {
   const port = new URL(second.origin).port;
   const hits = second.hitsOf('/meta.json');
-  for (const spelling of [`http://2130706434:${port}`, `http://0x7f.0.0.2:${port}`, `http://127.2:${port}`, `http://[::ffff:7f00:2]:${port}`, `http://[::1]:${port}`]) {
+  for (const spelling of [
+    `http://2130706434:${port}`,
+    `http://0x7f.0.0.2:${port}`,
+    `http://127.2:${port}`,
+    `http://[::ffff:7f00:2]:${port}`,
+    `http://[::1]:${port}`,
+  ]) {
     await failure(fetcher().fetch(`${spelling}/meta.json`), 'refused-address', /loopback/);
   }
   assert.equal(second.hitsOf('/meta.json'), hits);

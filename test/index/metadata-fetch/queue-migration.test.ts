@@ -36,19 +36,36 @@ async function place(t: TestContext, store: StoreName): Promise<{ options: Index
   return { options: { network: 'testnet', databaseUrl: POSTGRES_URL, schema }, driver: () => PostgresDriver.open(POSTGRES_URL, schema) };
 }
 
-const metadataRow = (uri: string, ok: boolean, kind: string | null, error: string | null, json: string | null): SqlValue[] => [uri, ok ? 1 : 0, json, kind, error, 1_600_000_000_000];
+const metadataRow = (uri: string, ok: boolean, kind: string | null, error: string | null, json: string | null): SqlValue[] => [
+  uri,
+  ok ? 1 : 0,
+  json,
+  kind,
+  error,
+  1_600_000_000_000,
+];
 
 for (const store of ['sqlite', 'postgres'] as StoreName[]) {
   test(`an index at migration 6 upgrades in place: token_metadata rows kept, pending uris due, maybe-transient failures due once more [${store}]`, async (t) => {
     const where = await place(t, store);
     if (!where) return;
-    const host = await MetadataHost.start({ '/pending.json': json({ symbol: 'PND' }), '/timeout.json': json({ symbol: 'TMO' }), '/ok.json': json({ symbol: 'NEW' }), '/404.json': json({ symbol: 'NEW' }), '/refused.json': json({ symbol: 'RFS' }), '/unknown.json': json({ symbol: 'NEW' }) });
+    const host = await MetadataHost.start({
+      '/pending.json': json({ symbol: 'PND' }),
+      '/timeout.json': json({ symbol: 'TMO' }),
+      '/ok.json': json({ symbol: 'NEW' }),
+      '/404.json': json({ symbol: 'NEW' }),
+      '/refused.json': json({ symbol: 'RFS' }),
+      '/unknown.json': json({ symbol: 'NEW' }),
+    });
     t.after(() => host.close());
     const uri = (name: string) => host.url(`/${name}.json`);
 
     // What tongate wrote before migration 7: token rows, and outcomes (one fetched, one 404, one timeout).
     const old = await where.driver();
-    await migrate(old, MIGRATIONS.filter((m) => m.version <= 6));
+    await migrate(
+      old,
+      MIGRATIONS.filter((m) => m.version <= 6),
+    );
     const stored = [
       metadataRow(uri('ok'), true, null, null, '{"symbol":"OLD"}'),
       metadataRow(uri('404'), false, 'http-status', 'HTTP 404', null),
@@ -87,66 +104,98 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     assert.deepEqual(symbols, ['PND', 'OLD', undefined, 'TMO', 'RFS', undefined]);
   });
 
-  test(`100,000 token contents, 10 due: a round lists them through the due index, not a scan of the contents [${store}]`, { timeout: 240_000 }, async (t) => {
-    const where = await place(t, store);
-    if (!where) return;
-    const index = await openIndex(where.options);
-    t.after(() => index.close());
-    const total = 100_000;
-    for (let start = 0; start < total; start += 10_000) {
-      const rows = Array.from({ length: 10_000 }, (_, k) => {
-        const i = start + k;
-        return {
-          address: addressN(i + 1), init: true, index: BigInt(i), collection: addressN(0), owner: addressN(1), content: { uri: `https://x.example/${i}.json` },
-          lastTxLt: 1n, codeHash: Buffer.alloc(32, 1), dataHash: Buffer.alloc(32, 2),
-        };
-      });
-      await index.writer.writeRows([itemBatch(rows), metadataQueueBatch(rows.map((r) => r.content))!]);
-    }
-    const driver = await where.driver();
-    t.after(() => driver.close());
-    // Every uri fetched but ten (an outcome stored, not due).
-    await driver.write([], [], [
-      `UPDATE token_metadata_queue SET next_attempt_at = NULL WHERE uri NOT LIKE 'https://x.example/1234_.json'`,
-      `INSERT INTO token_metadata (uri, ok, json, fetched_at) SELECT uri, 1, '{}', 0 FROM token_metadata_queue WHERE next_attempt_at IS NULL`,
-    ]);
-    if (store === 'postgres') await driver.exec('ANALYZE token_metadata_queue; ANALYZE nft_items');
-    assert.equal((await driver.all('SELECT COUNT(*) AS n FROM token_metadata_queue')).map((r) => Number(r.n))[0], total, 'every uri enqueued with its content');
-
-    const now = 1_700_000_000_000;
-    const due = 'SELECT uri, failures FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?';
-    // The listing before migration 9 (metadata-store.ts at migration 6), for the figure.
-    const uriOf = (c: string) => (store === 'postgres' ? `TRIM((${c})::jsonb ->> 'uri')` : `TRIM(json_extract(${c}, '$.uri'))`);
-    const before = `SELECT DISTINCT u.uri FROM (SELECT ${uriOf('content')} AS uri FROM nft_items WHERE content LIKE '%"uri"%') u
-      WHERE u.uri IS NOT NULL AND NOT EXISTS (SELECT 1 FROM token_metadata m WHERE m.uri = u.uri) LIMIT ?`;
-    if (store === 'sqlite') {
-      const plan = (await driver.all(`EXPLAIN QUERY PLAN ${due}`, [now, 32])).map((r) => String(r.detail));
-      assert.deepEqual(plan, ['SEARCH token_metadata_queue USING INDEX token_metadata_queue_due (next_attempt_at<?)']);
-      const old = (await driver.all(`EXPLAIN QUERY PLAN ${before}`, [32])).map((r) => String(r.detail));
-      assert.ok(old.some((d) => d.startsWith('SCAN nft_items')), old.join(' | '));
-    } else {
-      const plan = (await driver.all(`EXPLAIN (ANALYZE, FORMAT JSON) ${due}`, [now, 32]))[0]['QUERY PLAN'] as any;
-      const scans = nodes(plan[0].Plan).filter((n) => n['Relation Name']);
-      assert.deepEqual(scans.map((n) => [n['Node Type'], n['Index Name'], n['Actual Rows']]), [['Index Scan', 'token_metadata_queue_due', 10]]);
-      const old = (await driver.all(`EXPLAIN (ANALYZE, FORMAT JSON) ${before}`, [32]))[0]['QUERY PLAN'] as any;
-      const contentsRead = nodes(old[0].Plan).filter((n) => n['Relation Name'] === 'nft_items').reduce((sum, n) => sum + Number(n['Actual Rows']) * Number(n['Actual Loops'] ?? 1), 0);
-      console.log(`# postgres: rows read by a round's listing at ${total} contents: ${contentsRead} before migration 9, 10 after`);
-      assert.ok(contentsRead >= total / 2, `the old listing read ${contentsRead} contents`);
-    }
-    // And the sink itself lists exactly the ten (PostgreSQL: claims them).
-    const listed = await tokenMetadataSink(store, index.reads, (rows) => index.writer.writeRows(rows)).dueUris(32, now);
-    assert.equal(listed.length, 10);
-    // Wall time, printed only (a shared, noisy machine: the plan above is the assertion).
-    for (const [name, sql, params] of [['before', before, [32]], ['after', due, [now, 32]]] as const) {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        await driver.all(sql, params as unknown as SqlValue[]);
-        times.push(performance.now() - started);
+  test(
+    `100,000 token contents, 10 due: a round lists them through the due index, not a scan of the contents [${store}]`,
+    { timeout: 240_000 },
+    async (t) => {
+      const where = await place(t, store);
+      if (!where) return;
+      const index = await openIndex(where.options);
+      t.after(() => index.close());
+      const total = 100_000;
+      for (let start = 0; start < total; start += 10_000) {
+        const rows = Array.from({ length: 10_000 }, (_, k) => {
+          const i = start + k;
+          return {
+            address: addressN(i + 1),
+            init: true,
+            index: BigInt(i),
+            collection: addressN(0),
+            owner: addressN(1),
+            content: { uri: `https://x.example/${i}.json` },
+            lastTxLt: 1n,
+            codeHash: Buffer.alloc(32, 1),
+            dataHash: Buffer.alloc(32, 2),
+          };
+        });
+        await index.writer.writeRows([itemBatch(rows), metadataQueueBatch(rows.map((r) => r.content))!]);
       }
-      console.log(`# ${store}: a round's listing at ${total} contents, ${name} migration 9: median ${times.sort((a, b) => a - b)[2].toFixed(2)} ms of 5`);
-    }
-  });
+      const driver = await where.driver();
+      t.after(() => driver.close());
+      // Every uri fetched but ten (an outcome stored, not due).
+      await driver.write(
+        [],
+        [],
+        [
+          `UPDATE token_metadata_queue SET next_attempt_at = NULL WHERE uri NOT LIKE 'https://x.example/1234_.json'`,
+          `INSERT INTO token_metadata (uri, ok, json, fetched_at) SELECT uri, 1, '{}', 0 FROM token_metadata_queue WHERE next_attempt_at IS NULL`,
+        ],
+      );
+      if (store === 'postgres') await driver.exec('ANALYZE token_metadata_queue; ANALYZE nft_items');
+      assert.equal(
+        (await driver.all('SELECT COUNT(*) AS n FROM token_metadata_queue')).map((r) => Number(r.n))[0],
+        total,
+        'every uri enqueued with its content',
+      );
+
+      const now = 1_700_000_000_000;
+      const due = 'SELECT uri, failures FROM token_metadata_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?';
+      // The listing before migration 9 (metadata-store.ts at migration 6), for the figure.
+      const uriOf = (c: string) => (store === 'postgres' ? `TRIM((${c})::jsonb ->> 'uri')` : `TRIM(json_extract(${c}, '$.uri'))`);
+      const before = `SELECT DISTINCT u.uri FROM (SELECT ${uriOf('content')} AS uri FROM nft_items WHERE content LIKE '%"uri"%') u
+      WHERE u.uri IS NOT NULL AND NOT EXISTS (SELECT 1 FROM token_metadata m WHERE m.uri = u.uri) LIMIT ?`;
+      if (store === 'sqlite') {
+        const plan = (await driver.all(`EXPLAIN QUERY PLAN ${due}`, [now, 32])).map((r) => String(r.detail));
+        assert.deepEqual(plan, ['SEARCH token_metadata_queue USING INDEX token_metadata_queue_due (next_attempt_at<?)']);
+        const old = (await driver.all(`EXPLAIN QUERY PLAN ${before}`, [32])).map((r) => String(r.detail));
+        assert.ok(
+          old.some((d) => d.startsWith('SCAN nft_items')),
+          old.join(' | '),
+        );
+      } else {
+        const plan = (await driver.all(`EXPLAIN (ANALYZE, FORMAT JSON) ${due}`, [now, 32]))[0]['QUERY PLAN'] as any;
+        const scans = nodes(plan[0].Plan).filter((n) => n['Relation Name']);
+        assert.deepEqual(
+          scans.map((n) => [n['Node Type'], n['Index Name'], n['Actual Rows']]),
+          [['Index Scan', 'token_metadata_queue_due', 10]],
+        );
+        const old = (await driver.all(`EXPLAIN (ANALYZE, FORMAT JSON) ${before}`, [32]))[0]['QUERY PLAN'] as any;
+        const contentsRead = nodes(old[0].Plan)
+          .filter((n) => n['Relation Name'] === 'nft_items')
+          .reduce((sum, n) => sum + Number(n['Actual Rows']) * Number(n['Actual Loops'] ?? 1), 0);
+        console.log(`# postgres: rows read by a round's listing at ${total} contents: ${contentsRead} before migration 9, 10 after`);
+        assert.ok(contentsRead >= total / 2, `the old listing read ${contentsRead} contents`);
+      }
+      // And the sink itself lists exactly the ten (PostgreSQL: claims them).
+      const listed = await tokenMetadataSink(store, index.reads, (rows) => index.writer.writeRows(rows)).dueUris(32, now);
+      assert.equal(listed.length, 10);
+      // Wall time, printed only (a shared, noisy machine: the plan above is the assertion).
+      for (const [name, sql, params] of [
+        ['before', before, [32]],
+        ['after', due, [now, 32]],
+      ] as const) {
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const started = performance.now();
+          await driver.all(sql, params as unknown as SqlValue[]);
+          times.push(performance.now() - started);
+        }
+        console.log(
+          `# ${store}: a round's listing at ${total} contents, ${name} migration 9: median ${times.sort((a, b) => a - b)[2].toFixed(2)} ms of 5`,
+        );
+      }
+    },
+  );
 }
 
 /** Every node of a PostgreSQL JSON plan. */

@@ -5,7 +5,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetadataFetcher } from '../../../src/index/metadata-fetch/fetcher.js';
-import { MetadataFetchQueue, type DueUri, type FetchOutcome, type MetadataSink, type RetryLater } from '../../../src/index/metadata-fetch/queue.js';
+import {
+  MetadataFetchQueue,
+  type DueUri,
+  type FetchOutcome,
+  type MetadataSink,
+  type RetryLater,
+} from '../../../src/index/metadata-fetch/queue.js';
 import { MetadataHost, json, status } from './support/servers.js';
 import { ManualClock } from '../../../src/util/clock.js';
 
@@ -65,20 +71,24 @@ after(() => host.close());
 
 const fetcherFor = () => new MetadataFetcher({ exemptAddresses: ['127.0.0.1'], retries: 0, timeoutMs: 60_000 });
 
-test('pending uris are fetched in the background and every outcome is stored, in batches of at most batchSize', { timeout: 20_000 }, async () => {
-  const sink = new TableSink();
-  const uris = Array.from({ length: 7 }, (_, i) => host.url('/a.json') + `?i=${i}`);
-  sink.add(...uris, host.url('/gone'), 'ftp://x.example/meta.json');
-  const queue = new MetadataFetchQueue(sink, fetcherFor(), { batchSize: 4, idleMs: 60_000 });
-  queue.start();
-  await sink.until(() => sink.outcomes.size === 9);
-  await queue.stop();
-  assert.deepEqual(sink.outcomes.get(uris[3]), { ok: true, json: { name: 'A', symbol: 'AA' } });
-  assert.deepEqual(sink.outcomes.get(host.url('/gone')), { ok: false, kind: 'http-status', error: 'HTTP 404' });
-  assert.equal(sink.outcomes.get('ftp://x.example/meta.json')?.ok, false);
-  assert.equal(sink.largestAsk, 4);
-  assert.equal(host.hitsOf('/a.json'), 7);
-});
+test(
+  'pending uris are fetched in the background and every outcome is stored, in batches of at most batchSize',
+  { timeout: 20_000 },
+  async () => {
+    const sink = new TableSink();
+    const uris = Array.from({ length: 7 }, (_, i) => host.url('/a.json') + `?i=${i}`);
+    sink.add(...uris, host.url('/gone'), 'ftp://x.example/meta.json');
+    const queue = new MetadataFetchQueue(sink, fetcherFor(), { batchSize: 4, idleMs: 60_000 });
+    queue.start();
+    await sink.until(() => sink.outcomes.size === 9);
+    await queue.stop();
+    assert.deepEqual(sink.outcomes.get(uris[3]), { ok: true, json: { name: 'A', symbol: 'AA' } });
+    assert.deepEqual(sink.outcomes.get(host.url('/gone')), { ok: false, kind: 'http-status', error: 'HTTP 404' });
+    assert.equal(sink.outcomes.get('ftp://x.example/meta.json')?.ok, false);
+    assert.equal(sink.largestAsk, 4);
+    assert.equal(host.hitsOf('/a.json'), 7);
+  },
+);
 
 test('wake() fetches uris added later without waiting for the idle time', { timeout: 20_000 }, async () => {
   const sink = new TableSink();
@@ -121,19 +131,27 @@ test('a sink that keeps listing a uri it was told failed does not make the loop 
   assert.equal(host.hitsOf('/gone') >= 1, true);
 });
 
-test('a transient failure is scheduled with the clock and the failures so far; at the last attempt it is stored for good', { timeout: 20_000 }, async () => {
-  const sink = new TableSink();
-  const clock = new ManualClock();
-  const [early, last] = [host.url('/down') + '?early', host.url('/down') + '?last'];
-  sink.add(early, last);
-  sink.retries.set(last, { failures: 2, at: clock.now(), kind: 'http-status', error: 'HTTP 503' });
-  const queue = new MetadataFetchQueue(sink, fetcherFor(), { idleMs: 3_600_000, clock, retry: { firstDelayMs: 1000, maxDelayMs: 10_000, maxAttempts: 3 } });
-  queue.start();
-  await sink.until(() => sink.outcomes.has(last) && sink.retries.get(early) !== undefined);
-  await queue.stop();
-  assert.deepEqual(sink.retries.get(early), { failures: 1, at: clock.now() + 1000, kind: 'http-status', error: 'HTTP 503' });
-  assert.deepEqual(sink.outcomes.get(last), { ok: false, kind: 'http-status', error: 'HTTP 503' });
-});
+test(
+  'a transient failure is scheduled with the clock and the failures so far; at the last attempt it is stored for good',
+  { timeout: 20_000 },
+  async () => {
+    const sink = new TableSink();
+    const clock = new ManualClock();
+    const [early, last] = [host.url('/down') + '?early', host.url('/down') + '?last'];
+    sink.add(early, last);
+    sink.retries.set(last, { failures: 2, at: clock.now(), kind: 'http-status', error: 'HTTP 503' });
+    const queue = new MetadataFetchQueue(sink, fetcherFor(), {
+      idleMs: 3_600_000,
+      clock,
+      retry: { firstDelayMs: 1000, maxDelayMs: 10_000, maxAttempts: 3 },
+    });
+    queue.start();
+    await sink.until(() => sink.outcomes.has(last) && sink.retries.get(early) !== undefined);
+    await queue.stop();
+    assert.deepEqual(sink.retries.get(early), { failures: 1, at: clock.now() + 1000, kind: 'http-status', error: 'HTTP 503' });
+    assert.deepEqual(sink.outcomes.get(last), { ok: false, kind: 'http-status', error: 'HTTP 503' });
+  },
+);
 
 test('stop() ends a fetch in flight at once and stores nothing after it', { timeout: 20_000 }, async () => {
   const sink = new TableSink();

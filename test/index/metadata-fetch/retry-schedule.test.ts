@@ -2,13 +2,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetadataFetchError } from '../../../src/index/metadata-fetch/errors.js';
-import { backoffMs, DEFAULT_RETRY_POLICY as policy, nextAttemptAt, retryAfterMs } from '../../../src/index/metadata-fetch/retry-schedule.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY as policy,
+  nextAttemptAt,
+  retryAfterMs,
+} from '../../../src/index/metadata-fetch/retry-schedule.js';
 
 const now = 1_700_000_000_000;
 const transient = (retryAfter?: string) => new MetadataFetchError('http-status', 'HTTP 503', true, retryAfter);
 
 test('the wait doubles from 1 min and stops growing at a day', () => {
-  assert.deepEqual([1, 2, 3, 11, 12, 13].map((n) => backoffMs(policy, n) / 60_000), [1, 2, 4, 1024, 1440, 1440]);
+  assert.deepEqual(
+    [1, 2, 3, 11, 12, 13].map((n) => backoffMs(policy, n) / 60_000),
+    [1, 2, 4, 1024, 1440, 1440],
+  );
   assert.equal(nextAttemptAt(policy, 1, transient(), now), now + 60_000);
 });
 

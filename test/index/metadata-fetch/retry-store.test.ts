@@ -54,7 +54,10 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     await sink.settle(queue);
     assert.equal(host.hitsOf('/flaky.json'), 1);
     assert.deepEqual(await queueRow(index.reads, uri), { failures: 1, next: clock.now() + MINUTE });
-    assert.deepEqual((await index.reader.metadata([addressN(1)]))[addressN(1)], { is_indexed: false, token_info: [{ type: 'jetton_masters' }] });
+    assert.deepEqual((await index.reader.metadata([addressN(1)]))[addressN(1)], {
+      is_indexed: false,
+      token_info: [{ type: 'jetton_masters' }],
+    });
 
     clock.advance(MINUTE - 1);
     await sink.settle(queue);
@@ -86,7 +89,8 @@ for (const store of ['sqlite', 'postgres'] as StoreName[]) {
     assert.equal(host.hitsOf('/gone.json'), 1);
     assert.equal(host.hitsOf('/text'), 1);
     const metadata = await index.reader.metadata([addressN(1), addressN(2)]);
-    for (const n of [1, 2]) assert.deepEqual(metadata[addressN(n)], { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] });
+    for (const n of [1, 2])
+      assert.deepEqual(metadata[addressN(n)], { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] });
     assert.deepEqual(await queueRow(index.reads, host.url('/gone.json')), { failures: 0, next: null });
   });
 
@@ -174,7 +178,13 @@ test('several instances on one PostgreSQL index: two listings at once claim disj
   const uris = Array.from({ length: 20 }, (_, i) => `https://x.example/${i}.json`);
   await opened.index.writer.writeRows(uris.flatMap((uri, i) => masterWithUri(i + 1, uri)));
   const now = 1_700_000_000_000;
-  const sinkOf = (index: typeof other) => tokenMetadataSink('postgres', index.reads, (rows) => index.writer.writeRows(rows), () => now);
+  const sinkOf = (index: typeof other) =>
+    tokenMetadataSink(
+      'postgres',
+      index.reads,
+      (rows) => index.writer.writeRows(rows),
+      () => now,
+    );
   const [a, b] = await Promise.all([sinkOf(opened.index).dueUris(15, now), sinkOf(other).dueUris(15, now)]);
   const claimed = [...a, ...b].map((d) => d.uri);
   assert.equal(new Set(claimed).size, claimed.length, `a uri claimed twice: ${JSON.stringify(claimed)}`);
@@ -205,10 +215,18 @@ test('written contents enqueue their uri trimmed, once, blanks left out; reopeni
   const dir = mkdtempSync(join(tmpdir(), 'tongate-metaretry-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const index = await openIndex({ network: 'testnet', dataDir: dir });
-  await index.writer.writeRows([...masterWithUri(1, ' https://x.example/a.json '), ...masterWithUri(2, 'https://x.example/a.json'), ...masterWithUri(3, '  ')]);
+  await index.writer.writeRows([
+    ...masterWithUri(1, ' https://x.example/a.json '),
+    ...masterWithUri(2, 'https://x.example/a.json'),
+    ...masterWithUri(3, '  '),
+  ]);
   await index.close();
   const again = await openIndex({ network: 'testnet', dataDir: dir });
   t.after(() => again.close());
   const rows = await again.reads.all('SELECT uri, failures, next_attempt_at FROM token_metadata_queue');
-  assert.deepEqual(rows.map((r) => [r.uri, Number(r.failures), Number(r.next_attempt_at)]), [['https://x.example/a.json', 0, 0]], 'trimmed, shared, blank left out');
+  assert.deepEqual(
+    rows.map((r) => [r.uri, Number(r.failures), Number(r.next_attempt_at)]),
+    [['https://x.example/a.json', 0, 0]],
+    'trimmed, shared, blank left out',
+  );
 });

@@ -8,7 +8,15 @@ test('fetched JSON: name, symbol, description, image become fields, every other 
     onchain: { uri: 'https://x.example/j.json' },
     offchain: {
       state: 'fetched',
-      json: { name: 'Coin', symbol: 'CN', description: 'd', image: 'https://x.example/i.png', decimals: '6', social: ['https://t.me/x'], image_data: 'AA==' },
+      json: {
+        name: 'Coin',
+        symbol: 'CN',
+        description: 'd',
+        image: 'https://x.example/i.png',
+        decimals: '6',
+        social: ['https://t.me/x'],
+        image_data: 'AA==',
+      },
     },
   });
   assert.deepEqual(entry, {
@@ -41,7 +49,11 @@ test('onchain values override fetched ones, fields and extra alike', () => {
 });
 
 test('a field that is not a string stays in extra and does not count for validity', () => {
-  const entry = tokenInfoOf({ type: 'jetton_masters', onchain: { uri: 'u' }, offchain: { state: 'fetched', json: { symbol: 5, name: 'N' } } });
+  const entry = tokenInfoOf({
+    type: 'jetton_masters',
+    onchain: { uri: 'u' },
+    offchain: { state: 'fetched', json: { symbol: 5, name: 'N' } },
+  });
   assert.deepEqual(entry, { is_indexed: true, token_info: [{ valid: false, type: 'jetton_masters' }] });
 });
 
@@ -74,8 +86,22 @@ test('a fetch that failed for good: indexed, from the onchain values alone', () 
 });
 
 test('onchain content alone gives what the token index shows today', () => {
-  const [info] = tokenInfoOf({ type: 'nft_items', onchain: { name: 'Item', image: 'i', render_type: 'x' }, offchain: { state: 'absent' }, nftIndex: '0' }).token_info;
-  assert.deepEqual(info, { valid: true, type: 'nft_items', name: 'Item', image: 'i', nft_index: '0', is_nsfw: false, is_scam: false, extra: { render_type: 'x' } });
+  const [info] = tokenInfoOf({
+    type: 'nft_items',
+    onchain: { name: 'Item', image: 'i', render_type: 'x' },
+    offchain: { state: 'absent' },
+    nftIndex: '0',
+  }).token_info;
+  assert.deepEqual(info, {
+    valid: true,
+    type: 'nft_items',
+    name: 'Item',
+    image: 'i',
+    nft_index: '0',
+    is_nsfw: false,
+    is_scam: false,
+    extra: { render_type: 'x' },
+  });
 });
 
 test('the uri to fetch: offchain content, or onchain content that also carries one', () => {

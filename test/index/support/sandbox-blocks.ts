@@ -53,7 +53,10 @@ function blockId(workchain: number, seqno: number): BlockId {
 }
 
 function header(id: BlockId, genUtime: number, txs: BlockchainTransaction[], previous: BlockId | null, startLt: bigint): Block {
-  const endLt = txs.reduce((max, tx) => (tx.lt + BigInt(tx.outMessagesCount) + 1n > max ? tx.lt + BigInt(tx.outMessagesCount) + 1n : max), startLt + 1n);
+  const endLt = txs.reduce(
+    (max, tx) => (tx.lt + BigInt(tx.outMessagesCount) + 1n > max ? tx.lt + BigInt(tx.outMessagesCount) + 1n : max),
+    startLt + 1n,
+  );
   return {
     id,
     globalId: GLOBAL_ID,
@@ -107,7 +110,9 @@ async function build(): Promise<Story> {
     }
     const accounts: { address: Address; shardAccount: Cell }[] = [];
     for (const address of touched.values()) {
-      const shardAccount = beginCell().store(storeShardAccount((await chain.getContract(address)).account)).endCell();
+      const shardAccount = beginCell()
+        .store(storeShardAccount((await chain.getContract(address)).account))
+        .endCell();
       accounts.push({ address, shardAccount });
     }
     blocks.push({ masterchain, shards: [shard], transactions: txs.map((transaction) => ({ transaction, block: shardId })), accounts });

@@ -13,7 +13,12 @@ export const LONG_COMMENT = `long comment ${'é€😀'.repeat(60)} end`;
 /** A contract that answers any message with one external-out message (an "event log"). */
 export function loggerCode(): { code: Cell; data: Cell } {
   // ext_out_msg_info$11 src:addr_none dest:addr_none created_lt:0 created_at:0, no init, inline body op 0xdeadbeef
-  const message = beginCell().storeUint(0b1100, 4).storeUint(0, 2).storeUint(0, 64 + 32 + 2).storeUint(0xdeadbeef, 32).endCell();
+  const message = beginCell()
+    .storeUint(0b1100, 4)
+    .storeUint(0, 2)
+    .storeUint(0, 64 + 32 + 2)
+    .storeUint(0xdeadbeef, 32)
+    .endCell();
   // PUSHREF <message>; PUSHINT 0; SENDRAWMSG
   const code = beginCell().storeBuffer(Buffer.from('8870FB00', 'hex')).storeRef(message).endCell();
   return { code, data: beginCell().endCell() };

@@ -9,7 +9,9 @@ let executor: Promise<Executor> | undefined;
 
 export async function runProgram(codeHex: string): Promise<{ stack: string; exitCode: number }> {
   executor ??= Executor.create();
-  const result = await (await executor).runGetMethod({
+  const result = await (
+    await executor
+  ).runGetMethod({
     code: beginCell().storeBuffer(Buffer.from(codeHex, 'hex')).endCell(),
     data: beginCell().endCell(),
     methodId: 0,
@@ -41,5 +43,18 @@ export async function runProgram(codeHex: string): Promise<{ stack: string; exit
  * 14 NaN              83FF
  */
 export const EVERY_VALUE_PROGRAM =
-  '30' + '77' + '7F' + '83FE' + '85FF' + '6D' + '75C8CB07C9' + '76C8CB07C9D0D303' + '79C8CB07' +
-  '71726D6F026F02' + '7172736F02746F03' + '756D6F02' + '6F00' + '90' + '83FF';
+  '30' +
+  '77' +
+  '7F' +
+  '83FE' +
+  '85FF' +
+  '6D' +
+  '75C8CB07C9' +
+  '76C8CB07C9D0D303' +
+  '79C8CB07' +
+  '71726D6F026F02' +
+  '7172736F02746F03' +
+  '756D6F02' +
+  '6F00' +
+  '90' +
+  '83FF';

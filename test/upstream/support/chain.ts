@@ -2,7 +2,11 @@
 import type { Address } from '@ton/core';
 import type { LocalChain } from '../../../src/chain/local/index.js';
 
-export async function fundAndSeal(chain: LocalChain, to: Address, nanotons: bigint): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
+export async function fundAndSeal(
+  chain: LocalChain,
+  to: Address,
+  nanotons: bigint,
+): Promise<{ txHash: Buffer; lt: bigint; seqno: number }> {
   let done = false;
   const funded = chain.fund(to, nanotons).finally(() => (done = true));
   while (!done) {

@@ -14,7 +14,9 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 export type Fault = 'hold' | 'hang' | 'reset' | 'reset-mid-body' | '500' | '429' | 'not-json' | 'huge' | 'big' | 'big-reset' | '401';
 
 /** The body of 'big' (and the first half of 'big-reset'): valid JSON of 300 kB, over the size answered whole. */
-export const BIG_BODY = Buffer.from(JSON.stringify({ ok: true, result: Array.from({ length: 6000 }, (_, i) => ({ n: i, text: 'x'.repeat(30) })) }));
+export const BIG_BODY = Buffer.from(
+  JSON.stringify({ ok: true, result: Array.from({ length: 6000 }, (_, i) => ({ n: i, text: 'x'.repeat(30) })) }),
+);
 
 export interface Recorded {
   method: string;
@@ -108,7 +110,8 @@ export class FaultProxy {
     req.on('end', () => {
       const record: Recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, requestBody: Buffer.concat(chunks) };
       this.recorded.push(record);
-      const fault = this.fault && (!this.fault.match || this.fault.match.test(record.path)) && this.fault.times > 0 ? this.fault : undefined;
+      const fault =
+        this.fault && (!this.fault.match || this.fault.match.test(record.path)) && this.fault.times > 0 ? this.fault : undefined;
       if (fault) {
         fault.times--;
         this.fail(fault.kind, req, res, record);
@@ -120,7 +123,13 @@ export class FaultProxy {
 
   private pass(record: Recorded, req: IncomingMessage, res: ServerResponse): void {
     const upstream = httpRequest(
-      { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers: { ...req.headers, host: this.target.host } },
+      {
+        host: this.target.hostname,
+        port: this.target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: this.target.host },
+      },
       (answer) => {
         const body: Buffer[] = [];
         answer.on('data', (c: Buffer) => body.push(c));
@@ -155,11 +164,32 @@ export class FaultProxy {
         return;
       }
       case '500':
-        return this.send(req, res, 500, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ ok: false, error: 'LITE_SERVER_UNKNOWN: upstream exploded', code: 500 })), record);
+        return this.send(
+          req,
+          res,
+          500,
+          { 'content-type': 'application/json' },
+          Buffer.from(JSON.stringify({ ok: false, error: 'LITE_SERVER_UNKNOWN: upstream exploded', code: 500 })),
+          record,
+        );
       case '401':
-        return this.send(req, res, 401, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ ok: false, error: 'API key does not exist', code: 401 })), record);
+        return this.send(
+          req,
+          res,
+          401,
+          { 'content-type': 'application/json' },
+          Buffer.from(JSON.stringify({ ok: false, error: 'API key does not exist', code: 401 })),
+          record,
+        );
       case '429':
-        return this.send(req, res, 429, { 'content-type': 'application/json', 'retry-after': '7' }, Buffer.from(JSON.stringify({ ok: false, error: 'Ratelimit exceeded', code: 429 })), record);
+        return this.send(
+          req,
+          res,
+          429,
+          { 'content-type': 'application/json', 'retry-after': '7' },
+          Buffer.from(JSON.stringify({ ok: false, error: 'Ratelimit exceeded', code: 429 })),
+          record,
+        );
       case 'not-json':
         return this.send(req, res, 200, { 'content-type': 'text/html' }, Buffer.from('<html><body>502 Bad Gateway</body></html>'), record);
       case 'big':
@@ -172,16 +202,35 @@ export class FaultProxy {
         return;
       case 'huge': {
         const size = 3 * 1024 * 1024;
-        return this.send(req, res, 200, { 'content-type': 'application/json' }, Buffer.concat([Buffer.from('{"ok":true,"result":"'), Buffer.alloc(size - 23, 0x61), Buffer.from('"}')]), record);
+        return this.send(
+          req,
+          res,
+          200,
+          { 'content-type': 'application/json' },
+          Buffer.concat([Buffer.from('{"ok":true,"result":"'), Buffer.alloc(size - 23, 0x61), Buffer.from('"}')]),
+          record,
+        );
       }
     }
   }
 
   /** One whole answer, encoded when compressing and the request accepts a coding; recorded as sent. */
-  private send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string | string[] | undefined>, body: Buffer, record?: Recorded): void {
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    body: Buffer,
+    record?: Recorded,
+  ): void {
     const accepted = String(req.headers['accept-encoding'] ?? '').toLowerCase();
-    const coding = this.compressing ? ['br', 'gzip', 'deflate'].find((c) => new RegExp(`(^|[ ,])${c}($|[ ,;])`).test(accepted) && !new RegExp(`${c};q=0(\\.0*)?($|[ ,])`).test(accepted)) : undefined;
-    const bytes = coding === 'br' ? brotliCompressSync(body) : coding === 'gzip' ? gzipSync(body) : coding === 'deflate' ? deflateSync(body) : body;
+    const coding = this.compressing
+      ? ['br', 'gzip', 'deflate'].find(
+          (c) => new RegExp(`(^|[ ,])${c}($|[ ,;])`).test(accepted) && !new RegExp(`${c};q=0(\\.0*)?($|[ ,])`).test(accepted),
+        )
+      : undefined;
+    const bytes =
+      coding === 'br' ? brotliCompressSync(body) : coding === 'gzip' ? gzipSync(body) : coding === 'deflate' ? deflateSync(body) : body;
     const sent = coding ? { ...headers, 'content-encoding': coding, vary: 'Accept-Encoding' } : headers;
     if (record) record.responseBody = bytes;
     res.writeHead(status, { ...sent, 'content-length': String(bytes.length) });

@@ -51,7 +51,12 @@ export async function startFront(upstream: TestTongate, options: FrontOptions = 
     upstreamKey: names.map((name) => `${name}=${UPSTREAM_KEY}`),
     ...options.flags,
   };
-  const closeProxies = () => Promise.all(Object.values(proxies).flat().map((p) => p.close()));
+  const closeProxies = () =>
+    Promise.all(
+      Object.values(proxies)
+        .flat()
+        .map((p) => p.close()),
+    );
   let front: TestTongate;
   try {
     front = await startTestTongate(flags);

@@ -34,7 +34,13 @@ export function internalDomain(name: string): Buffer {
     if (label === '') throw badParameter('name', `empty label in ${JSON.stringify(name)}`);
     if (!/^[\x21-\x7e]+$/.test(label)) throw badParameter('name', `label ${JSON.stringify(label)} has characters TON DNS does not allow`);
   }
-  const internal = Buffer.from(labels.reverse().map((label) => `${label}\0`).join(''), 'latin1');
+  const internal = Buffer.from(
+    labels
+      .reverse()
+      .map((label) => `${label}\0`)
+      .join(''),
+    'latin1',
+  );
   if (internal.length > MAX_INTERNAL_BYTES) throw badParameter('name', `longer than ${MAX_INTERNAL_BYTES} bytes in internal form`);
   return internal;
 }
@@ -97,7 +103,10 @@ export function dnsEntryData(record: Cell, testOnly: boolean): Record<string, un
       case 0xba93:
         return { '@type': 'dns.entryDataNextResolver', resolver: accountAddress(formatV2Address(cs.loadAddress(), testOnly)) };
       case 0xad01:
-        return { '@type': 'dns.entryDataAdnlAddress', adnl_address: { '@type': 'adnlAddress', adnl_address: friendlyAdnl(cs.loadBuffer(32)) } };
+        return {
+          '@type': 'dns.entryDataAdnlAddress',
+          adnl_address: { '@type': 'adnlAddress', adnl_address: friendlyAdnl(cs.loadBuffer(32)) },
+        };
       case 0x7473:
         return { '@type': 'dns.entryDataStorageAddress', bag_id: cs.loadBuffer(32).toString('hex') };
       case 0x1eda:
@@ -147,8 +156,15 @@ export async function resolveDns(network: NetworkContext, request: ResolveReques
   });
   for (let hops = 0; ; hops++) {
     const subdomain = { type: 'slice' as const, cell: beginCell().storeBuffer(rest).endCell() };
-    const values = await callGetMethod(network, resolver, 'dnsresolve', [subdomain, { type: 'int', value: request.category }], request.seqno);
-    if (values === null) throw new ApiError(409, `${formatV2Address(resolver, network.testOnly)} is not a DNS resolver (dnsresolve failed)`);
+    const values = await callGetMethod(
+      network,
+      resolver,
+      'dnsresolve',
+      [subdomain, { type: 'int', value: request.category }],
+      request.seqno,
+    );
+    if (values === null)
+      throw new ApiError(409, `${formatV2Address(resolver, network.testOnly)} is not a DNS resolver (dnsresolve failed)`);
     let resolvedBits: bigint;
     let result: Cell | null;
     try {

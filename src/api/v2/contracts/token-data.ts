@@ -85,7 +85,12 @@ async function nftItem(ctx: Context) {
   if (collection) {
     const vouched = await read(ctx, collection, 'get_nft_address_by_index', [{ type: 'int', value: index }]);
     if (!vouched.address(0)?.equals(ctx.address)) throw new NotThatContract('the collection does not vouch for this item');
-    content = (await read(ctx, collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: individual }])).cell(0);
+    content = (
+      await read(ctx, collection, 'get_nft_content', [
+        { type: 'int', value: index },
+        { type: 'cell', cell: individual },
+      ])
+    ).cell(0);
   }
   return {
     '@type': 'ext.tokens.nftItemData',

@@ -39,7 +39,11 @@ export function blockHeader(block: Block): Record<string, unknown> & { id: TonBl
  * with session_id, slot and candidate, without which its signatures cannot be checked (tonlib's shape since v2026.04).
  */
 export function blockSignaturesJson(s: BlockSignatures): Record<string, unknown> {
-  const signatures = s.signatures.map((sig) => ({ '@type': 'blocks.signature', node_id_short: sig.nodeIdShort.toString('base64'), signature: sig.signature.toString('base64') }));
+  const signatures = s.signatures.map((sig) => ({
+    '@type': 'blocks.signature',
+    node_id_short: sig.nodeIdShort.toString('base64'),
+    signature: sig.signature.toString('base64'),
+  }));
   if (!s.simplex) return { '@type': 'blocks.blockSignatures', id: blockIdExt(s.block), signatures };
   return {
     '@type': 'blocks.blockSignatures.simplex',

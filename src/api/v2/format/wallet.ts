@@ -74,7 +74,10 @@ export function tonlibAccountState(
   raw: { code: string; data: string },
 ): { accountState: TonlibAccountState; revision: number } {
   if (state.state !== 'active') {
-    return { accountState: { '@type': 'uninited.accountState', frozen_hash: state.frozenHash ? formatHash(state.frozenHash) : '' }, revision: 0 };
+    return {
+      accountState: { '@type': 'uninited.accountState', frozen_hash: state.frozenHash ? formatHash(state.frozenHash) : '' },
+      revision: 0,
+    };
   }
   const wallet = walletOf(state);
   const type = wallet ? TONLIB_TYPES[wallet.walletType] : undefined;

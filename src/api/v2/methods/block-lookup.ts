@@ -19,7 +19,11 @@ function describe(ref: BlockRef): string {
  * The block at ref, checked against the root and file hashes when the client gave them (a liteserver
  * answers only for the exact block id it was asked about).
  */
-export async function findBlock(network: NetworkContext, ref: BlockRef, hashes: { root_hash?: Buffer; file_hash?: Buffer } = {}): Promise<Block> {
+export async function findBlock(
+  network: NetworkContext,
+  ref: BlockRef,
+  hashes: { root_hash?: Buffer; file_hash?: Buffer } = {},
+): Promise<Block> {
   const block = await network.chain.getBlock(ref);
   if (!block) throw new ApiError(404, `${describe(ref)} not found`);
   if (hashes.root_hash && !hashes.root_hash.equals(block.id.rootHash)) throw new ApiError(404, `${describe(ref)} has another root_hash`);

@@ -41,7 +41,8 @@ export const getShardBlockProof = defineMethod({
     from_seqno: { type: 'int', min: 0, description: 'Masterchain block to prove from.' },
   },
   async handle({ workchain, shard, seqno, from_seqno }, network) {
-    if (network.chain.shardBlockProof) return shardBlockProofJson(await network.chain.shardBlockProof({ workchain, shard, seqno }, from_seqno));
+    if (network.chain.shardBlockProof)
+      return shardBlockProofJson(await network.chain.shardBlockProof({ workchain, shard, seqno }, from_seqno));
     await findBlock(network, { workchain, shard, seqno });
     if (from_seqno !== undefined) await findMasterchainBlock(network, from_seqno);
     throw new ApiError(

@@ -45,7 +45,10 @@ function accountId(raw: string): Buffer {
   }
 }
 
-async function page(p: ParsedParams<typeof params>, network: NetworkContext): Promise<BlockTransactions & { id: ReturnType<typeof blockIdExt> }> {
+async function page(
+  p: ParsedParams<typeof params>,
+  network: NetworkContext,
+): Promise<BlockTransactions & { id: ReturnType<typeof blockIdExt> }> {
   if ((p.after_lt === undefined) !== (p.after_hash === undefined)) {
     throw new ApiError(422, 'after_lt and after_hash should be used together');
   }
@@ -82,7 +85,7 @@ export const getBlockTransactions = defineMethod({
 export const getBlockTransactionsExt = defineMethod({
   name: 'getBlockTransactionsExt',
   verbs: ['GET', 'POST'],
-  summary: 'Full transactions of a block (raw.transaction with the account\'s raw address).',
+  summary: "Full transactions of a block (raw.transaction with the account's raw address).",
   params,
   async handle(p, network) {
     const listed = await page(p, network);

@@ -1,7 +1,11 @@
 /** Parameter declarations several methods share, so each is described and bounded once. */
 import type { ParamSpec } from '../params.js';
 
-export const ADDRESS = { type: 'address', required: true, description: 'Account address: raw (0:hex) or user-friendly.' } as const satisfies ParamSpec;
+export const ADDRESS = {
+  type: 'address',
+  required: true,
+  description: 'Account address: raw (0:hex) or user-friendly.',
+} as const satisfies ParamSpec;
 
 /** A masterchain block: the state is read as of that block. */
 export const SEQNO_OPTIONAL = {
@@ -12,7 +16,13 @@ export const SEQNO_OPTIONAL = {
 
 export const SEQNO_REQUIRED = { ...SEQNO_OPTIONAL, required: true, description: 'Masterchain block seqno.' } as const satisfies ParamSpec;
 
-export const WORKCHAIN = { type: 'int', required: true, min: -128, max: 127, description: 'Workchain: -1 masterchain, 0 basechain.' } as const satisfies ParamSpec;
+export const WORKCHAIN = {
+  type: 'int',
+  required: true,
+  min: -128,
+  max: 127,
+  description: 'Workchain: -1 masterchain, 0 basechain.',
+} as const satisfies ParamSpec;
 
 export const SHARD = {
   type: 'shard',

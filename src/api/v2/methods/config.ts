@@ -40,7 +40,12 @@ export const getConfigParam = defineMethod({
   },
   async handle({ config_id, param, seqno }, network) {
     if ((config_id === undefined) === (param === undefined)) {
-      throw new ApiError(422, config_id === undefined ? 'failed to parse parameter config_id: missing required parameter' : 'only one of config_id or param should be specified');
+      throw new ApiError(
+        422,
+        config_id === undefined
+          ? 'failed to parse parameter config_id: missing required parameter'
+          : 'only one of config_id or param should be specified',
+      );
     }
     const id = (config_id ?? param)!;
     const value = configParams(await configAt(network, seqno)).get(id);

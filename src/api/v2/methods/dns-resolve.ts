@@ -12,8 +12,15 @@ export const dnsResolve = defineMethod({
   summary: 'TON DNS records of a domain (dns.resolved), asked of the resolver at address.',
   params: {
     address: { ...ADDRESS, description: 'The resolver to start at.' },
-    name: { type: 'string', default: '', description: 'Domain relative to the resolver, e.g. "alice.ton" at the root ("" = its own records).' },
-    category: { type: 'string', description: 'Record category: a name (wallet, site, storage, dns_next_resolver) or a 256-bit number; default all.' },
+    name: {
+      type: 'string',
+      default: '',
+      description: 'Domain relative to the resolver, e.g. "alice.ton" at the root ("" = its own records).',
+    },
+    category: {
+      type: 'string',
+      description: 'Record category: a name (wallet, site, storage, dns_next_resolver) or a 256-bit number; default all.',
+    },
     ttl: { type: 'int', default: 16, min: 0, max: 64, description: 'How many next-resolver records to follow.' },
     seqno: SEQNO_OPTIONAL,
   },

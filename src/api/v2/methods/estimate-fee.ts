@@ -17,7 +17,13 @@ import { ADDRESS } from './common-params.js';
 
 const fees = (inFwdFee: bigint, storageFee: bigint, gasFee: bigint, fwdFee: bigint) => ({
   '@type': 'query.fees',
-  source_fees: { '@type': 'fees', in_fwd_fee: Number(inFwdFee), storage_fee: Number(storageFee), gas_fee: Number(gasFee), fwd_fee: Number(fwdFee) },
+  source_fees: {
+    '@type': 'fees',
+    in_fwd_fee: Number(inFwdFee),
+    storage_fee: Number(storageFee),
+    gas_fee: Number(gasFee),
+    fwd_fee: Number(fwdFee),
+  },
   destination_fees: [],
 });
 
@@ -47,13 +53,18 @@ export const estimateFee = defineMethod({
     if (init_code) checkMessagePart('init_code', init_code, false);
     if (init_data) checkMessagePart('init_data', init_data, false);
     const { chain } = network;
-    const result = await chain.emulateExternal({ address, body, initCode: init_code, initData: init_data }, { ignoreChksig: ignore_chksig });
+    const result = await chain.emulateExternal(
+      { address, body, initCode: init_code, initData: init_data },
+      { ignoreChksig: ignore_chksig },
+    );
     if (result.accepted) {
       const { inFwdFee, storageFee, gasFee, fwdFee } = result.fees;
       return fees(inFwdFee, storageFee, gasFee, fwdFee);
     }
     const init = init_code && init_data ? { code: init_code, data: init_data } : undefined;
-    const message = beginCell().store(storeMessage(external({ to: address, body, init }))).endCell();
+    const message = beginCell()
+      .store(storeMessage(external({ to: address, body, init })))
+      .endCell();
     return fees(importFee(await chain.config(), address.workChain, message), 0n, 0n, 0n);
   },
 });

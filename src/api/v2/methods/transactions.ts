@@ -42,7 +42,7 @@ export const getTransactions = defineMethod({
 export const getTransactionsStd = defineMethod({
   name: 'getTransactionsStd',
   verbs: ['GET', 'POST'],
-  summary: 'The same page as getTransactions in tonlib\'s raw.transactions form, with the id of the transaction before it.',
+  summary: "The same page as getTransactions in tonlib's raw.transactions form, with the id of the transaction before it.",
   params,
   async handle(parsed, network) {
     const txs = await page(parsed, network);

@@ -21,7 +21,13 @@ export const addressBookEndpoint = defineEndpoint({
   tag: 'accounts',
   summary: 'User-friendly forms and interfaces of addresses, keyed as given',
   params: {
-    address: { type: 'string[]', required: true, maxItems: 1024, missing: 'at least 1 address required', description: 'Addresses in any form; repeat the key for several.' },
+    address: {
+      type: 'string[]',
+      required: true,
+      maxItems: 1024,
+      missing: 'at least 1 address required',
+      description: 'Addresses in any form; repeat the key for several.',
+    },
   },
   response: ref('AddressBook'),
   async handle(p, network) {
@@ -32,7 +38,10 @@ export const addressBookEndpoint = defineEndpoint({
     const states = new Map(stateList.map((s) => [s.account, s]));
     const book: Record<string, AddressBookRow> = {};
     for (const [input, raw] of raws) {
-      book[input] = raw === null ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, states.get(raw), network.testOnly, domains.get(raw) ?? null);
+      book[input] =
+        raw === null
+          ? { user_friendly: null, domain: null, interfaces: [] }
+          : addressBookRow(raw, states.get(raw), network.testOnly, domains.get(raw) ?? null);
     }
     return book;
   },
@@ -47,7 +56,13 @@ export const metadata = defineEndpoint({
   tag: 'accounts',
   summary: 'Token metadata of addresses (jetton masters and wallets)',
   params: {
-    address: { type: 'string[]', required: true, maxItems: 1024, missing: 'at least 1 address required', description: 'Addresses in any form; repeat the key for several.' },
+    address: {
+      type: 'string[]',
+      required: true,
+      maxItems: 1024,
+      missing: 'at least 1 address required',
+      description: 'Addresses in any form; repeat the key for several.',
+    },
   },
   response: ref('Metadata'),
   async handle(p, network) {

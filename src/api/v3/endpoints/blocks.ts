@@ -20,7 +20,15 @@ export const blocks = defineEndpoint({
   },
   response: ref('BlocksResponse'),
   async handle(p, network) {
-    const filter = { workchain: p.workchain, shard: p.shard, seqno: p.seqno, rootHash: p.root_hash, fileHash: p.file_hash, mcSeqno: p.mc_seqno, ...windowOf(p) };
+    const filter = {
+      workchain: p.workchain,
+      shard: p.shard,
+      seqno: p.seqno,
+      rootHash: p.root_hash,
+      fileHash: p.file_hash,
+      mcSeqno: p.mc_seqno,
+      ...windowOf(p),
+    };
     const found = await indexOf(network).blocks(filter, p.sort, p);
     return { blocks: found.map(blockJson) };
   },

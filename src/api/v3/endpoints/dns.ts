@@ -15,7 +15,10 @@ export const dnsRecords = defineEndpoint({
   tag: 'dns',
   summary: 'DNS records of the domains of the DNS root collections the index knows (--dns-root)',
   params: {
-    wallet: { type: 'address', description: 'Wallet address in any form. DNS records that contain this address in wallet category will be returned.' },
+    wallet: {
+      type: 'address',
+      description: 'Wallet address in any form. DNS records that contain this address in wallet category will be returned.',
+    },
     domain: { type: 'string', description: 'Domain name to search for. DNS records with this exact domain name will be returned.' },
     limit: { type: 'limit', default: DNS_RECORDS_LIMIT, description: 'Limit number of queried rows. Use with *offset* to batch read.' },
     offset: { type: 'offset', description: 'Skip first N rows. Use with *limit* to batch read.' },
@@ -27,6 +30,9 @@ export const dnsRecords = defineEndpoint({
     const reader = indexOf(network);
     const records = await reader.dns.records({ wallet: p.wallet, domain: p.domain }, p);
     const addresses = records.flatMap((r) => [r.itemAddress, r.itemOwner, r.wallet]);
-    return { records: records.map(dnsRecordJson), address_book: addressBookOf(addresses, await reader.addressBookStates(addresses), network.testOnly) };
+    return {
+      records: records.map(dnsRecordJson),
+      address_book: addressBookOf(addresses, await reader.addressBookStates(addresses), network.testOnly),
+    };
   },
 });

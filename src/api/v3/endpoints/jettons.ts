@@ -29,7 +29,12 @@ export const jettonMasters = defineEndpoint({
   response: ref('JettonMastersResponse'),
   async handle(p, network) {
     const masters = await indexOf(network).tokens.jettonMasters({ addresses: p.address, admins: p.admin_address }, p);
-    return answer(network, 'jetton_masters', masters.map(jettonMasterJson), masters.flatMap((m) => [m.address, m.adminAddress]));
+    return answer(
+      network,
+      'jetton_masters',
+      masters.map(jettonMasterJson),
+      masters.flatMap((m) => [m.address, m.adminAddress]),
+    );
   },
 });
 
@@ -47,14 +52,20 @@ export const jettonWallets = defineEndpoint({
   },
   response: ref('JettonWalletsResponse'),
   async handle(p, network) {
-    if (p.jetton_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
+    if (p.jetton_address.length > 1 && p.owner_address.length !== 1)
+      throw new ApiError(422, 'exact one owner_address required for multiple jetton_address');
     const reader = indexOf(network);
     const wallets = await reader.tokens.jettonWallets(
       { addresses: p.address, owners: p.owner_address, jettons: p.jetton_address, excludeZeroBalance: p.exclude_zero_balance },
       p.sort,
       p,
     );
-    return answer(network, 'jetton_wallets', wallets.map(jettonWalletJson), wallets.flatMap((w) => [w.address, w.owner, w.jetton]));
+    return answer(
+      network,
+      'jetton_wallets',
+      wallets.map(jettonWalletJson),
+      wallets.flatMap((w) => [w.address, w.owner, w.jetton]),
+    );
   },
 });
 
@@ -80,7 +91,13 @@ export const jettonTransfers = defineEndpoint({
   async handle(p, network) {
     const owners = p.owner_address.length > 0 ? p.owner_address : p.address !== undefined ? [p.address] : [];
     const transfers = await indexOf(network).tokens.jettonTransfers(
-      { owners, direction: p.direction === 'both' ? undefined : p.direction, wallets: p.jetton_wallet, master: p.jetton_master, ...windowOf(p) },
+      {
+        owners,
+        direction: p.direction === 'both' ? undefined : p.direction,
+        wallets: p.jetton_wallet,
+        master: p.jetton_master,
+        ...windowOf(p),
+      },
       p.sort,
       p,
     );
@@ -105,7 +122,16 @@ export const jettonBurns = defineEndpoint({
   response: ref('JettonBurnsResponse'),
   async handle(p, network) {
     const owners = p.owner_address.length > 0 ? p.owner_address : p.address;
-    const burns = await indexOf(network).tokens.jettonBurns({ owners, wallets: p.jetton_wallet, master: p.jetton_master, ...windowOf(p) }, p.sort, p);
-    return answer(network, 'jetton_burns', burns.map(jettonBurnJson), burns.flatMap((b) => [b.owner, b.jettonWallet, b.jettonMaster, b.responseDestination]));
+    const burns = await indexOf(network).tokens.jettonBurns(
+      { owners, wallets: p.jetton_wallet, master: p.jetton_master, ...windowOf(p) },
+      p.sort,
+      p,
+    );
+    return answer(
+      network,
+      'jetton_burns',
+      burns.map(jettonBurnJson),
+      burns.flatMap((b) => [b.owner, b.jettonWallet, b.jettonMaster, b.responseDestination]),
+    );
   },
 });

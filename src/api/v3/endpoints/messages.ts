@@ -8,7 +8,11 @@ export const messages = defineEndpoint({
   tag: 'blockchain',
   summary: 'Messages by filters, ordered by lt',
   params: {
-    msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Message hashes (or normalized hashes of external messages); repeat the key for several.' },
+    msg_hash: {
+      type: 'hash[]',
+      maxItems: 1000,
+      description: 'Message hashes (or normalized hashes of external messages); repeat the key for several.',
+    },
     hash: { type: 'hash[]', maxItems: 1000, description: 'Former name of msg_hash.' },
     body_hash: { type: 'hash', description: 'Hash of the message body.' },
     source: { type: 'address|null', description: 'Source address; `null` selects external-in messages.' },

@@ -21,7 +21,12 @@ export const nftCollections = defineEndpoint({
   response: ref('NFTCollectionsResponse'),
   async handle(p, network) {
     const collections = await indexOf(network).nfts.collections({ addresses: p.collection_address, owners: p.owner_address }, p);
-    return answer(network, 'nft_collections', collections.map(nftCollectionJson), collections.flatMap((c) => [c.address, c.ownerAddress]));
+    return answer(
+      network,
+      'nft_collections',
+      collections.map(nftCollectionJson),
+      collections.flatMap((c) => [c.address, c.ownerAddress]),
+    );
   },
 });
 
@@ -34,15 +39,21 @@ export const nftItems = defineEndpoint({
     owner_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT item owner in any form. Max: 1000.' },
     collection_address: { type: 'address[]', maxItems: 1000, description: 'Collection address in any form.' },
     index: { type: 'string[]', maxItems: 1000, description: 'Index of item for given collection. Max: 1000.' },
-    include_on_sale: { type: 'bool', default: false, description: 'With owner_address: also the NFTs the owners listed on a sale contract (the filter reads real_owner).' },
+    include_on_sale: {
+      type: 'bool',
+      default: false,
+      description: 'With owner_address: also the NFTs the owners listed on a sale contract (the filter reads real_owner).',
+    },
     sort_by_last_transaction_lt: { type: 'bool', default: false, description: 'Sort NFT items by last transaction lt descending.' },
     ...PAGE_PARAMS,
   },
   response: ref('NFTItemsResponse'),
   async handle(p, network) {
     if (p.index.some((i) => !/^[0-9]+$/.test(i))) throw new ApiError(422, 'index should contain digits only');
-    if (p.collection_address.length > 1 && p.owner_address.length !== 1) throw new ApiError(422, 'exact one owner_address required for multiple collection_address');
-    if (p.index.length > 0 && p.collection_address.length === 0) throw new ApiError(422, 'index parameter is not allowed without the collection_address');
+    if (p.collection_address.length > 1 && p.owner_address.length !== 1)
+      throw new ApiError(422, 'exact one owner_address required for multiple collection_address');
+    if (p.index.length > 0 && p.collection_address.length === 0)
+      throw new ApiError(422, 'index parameter is not allowed without the collection_address');
     if (p.index.some((i) => i.length > 80)) throw new ApiError(422, 'index: at most 80 digits');
     const reader = indexOf(network);
     const items = await reader.nfts.items(
@@ -56,7 +67,12 @@ export const nftItems = defineEndpoint({
       },
       p,
     );
-    const collections = new Map((await reader.nfts.collectionsByAddress(items.flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [c.address, c]));
+    const collections = new Map(
+      (await reader.nfts.collectionsByAddress(items.flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [
+        c.address,
+        c,
+      ]),
+    );
     return answer(
       network,
       'nft_items',
@@ -75,7 +91,10 @@ export const nftTransfers = defineEndpoint({
     address: { type: 'address', description: 'An owner address (used when owner_address is absent, as toncenter accepts it).' },
     item_address: { type: 'address[]', maxItems: 1000, description: 'Address of NFT item in any form. Max: 1000.' },
     collection_address: { type: 'address', description: 'Collection address in any form.' },
-    direction: { type: 'direction|both', description: 'Direction of transfer (in: new owner, out: old owner, both). *Note:* applied only with owner_address.' },
+    direction: {
+      type: 'direction|both',
+      description: 'Direction of transfer (in: new owner, out: old owner, both). *Note:* applied only with owner_address.',
+    },
     ...WINDOW_PARAMS,
     ...PAGE_PARAMS,
     ...SORT_PARAM,
@@ -84,7 +103,13 @@ export const nftTransfers = defineEndpoint({
   async handle(p, network) {
     const owners = p.owner_address.length > 0 ? p.owner_address : p.address !== undefined ? [p.address] : [];
     const transfers = await indexOf(network).nfts.transfers(
-      { owners, direction: p.direction === 'both' ? undefined : p.direction, items: p.item_address, collection: p.collection_address, ...windowOf(p) },
+      {
+        owners,
+        direction: p.direction === 'both' ? undefined : p.direction,
+        items: p.item_address,
+        collection: p.collection_address,
+        ...windowOf(p),
+      },
       p.sort,
       p,
     );
@@ -102,7 +127,13 @@ export const nftSales = defineEndpoint({
   tag: 'nfts',
   summary: 'NFT sale contracts by address (fixed-price sales of the getgems layout; auctions are not indexed)',
   params: {
-    address: { type: 'address[]', required: true, maxItems: 1000, missing: 'at least 1 address required', description: 'Sale contract address in any form. Max: 1000.' },
+    address: {
+      type: 'address[]',
+      required: true,
+      maxItems: 1000,
+      missing: 'at least 1 address required',
+      description: 'Sale contract address in any form. Max: 1000.',
+    },
   },
   response: ref('NFTSalesResponse'),
   async handle(p, network) {
@@ -110,7 +141,9 @@ export const nftSales = defineEndpoint({
     const sales = await reader.nfts.sales(p.address);
     const items = new Map((await reader.nfts.itemsByAddress(sales.map((s) => s.nftAddress))).map((i) => [i.address, i]));
     const collections = new Map(
-      (await reader.nfts.collectionsByAddress([...items.values()].flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map((c) => [c.address, c]),
+      (await reader.nfts.collectionsByAddress([...items.values()].flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map(
+        (c) => [c.address, c],
+      ),
     );
     const rows = sales.map((s) => {
       const item = items.get(s.nftAddress);
@@ -122,7 +155,16 @@ export const nftSales = defineEndpoint({
       rows,
       sales.flatMap((s) => {
         const item = items.get(s.nftAddress);
-        return [s.address, s.nftAddress, s.nftOwnerAddress, s.marketplaceAddress, s.marketplaceFeeAddress, s.royaltyAddress, item?.collectionAddress ?? null, item?.ownerAddress ?? null];
+        return [
+          s.address,
+          s.nftAddress,
+          s.nftOwnerAddress,
+          s.marketplaceAddress,
+          s.marketplaceFeeAddress,
+          s.royaltyAddress,
+          item?.collectionAddress ?? null,
+          item?.ownerAddress ?? null,
+        ];
       }),
     );
   },

@@ -20,7 +20,7 @@ export const traces = defineEndpoint({
     end_utime: { type: 'utime', description: 'Traces that ended at or before this time (orders by end_utime).' },
     start_lt: { type: 'int64', description: 'Traces with end_lt >= start_lt.' },
     end_lt: { type: 'int64', description: 'Traces with end_lt <= end_lt.' },
-    include_actions: { type: 'bool', default: false, description: 'Add each trace\'s actions.' },
+    include_actions: { type: 'bool', default: false, description: "Add each trace's actions." },
     supported_action_types: SUPPORTED_ACTION_TYPES,
     ...PAGE_PARAMS,
     ...SORT_PARAM,

@@ -22,7 +22,11 @@ export const transactions = defineEndpoint({
     exclude_account: { type: 'address[]', maxItems: 1000, description: 'Leave out transactions of these accounts.' },
     hash: { type: 'hash', description: 'Transaction hash (hex, base64 or base64url).' },
     lt: { type: 'int64', description: 'Transaction lt.' },
-    trace_id: { type: 'hash[]', maxItems: 1000, description: 'Transactions of these traces (a trace id is the hash of its root transaction).' },
+    trace_id: {
+      type: 'hash[]',
+      maxItems: 1000,
+      description: 'Transactions of these traces (a trace id is the hash of its root transaction).',
+    },
     ...WINDOW_PARAMS,
     ...PAGE_PARAMS,
     ...SORT_PARAM,
@@ -88,7 +92,10 @@ export const adjacentTransactions = defineEndpoint({
   summary: 'The parent and/or children of a transaction',
   params: {
     hash: { type: 'hash', required: true, description: 'Transaction hash.' },
-    direction: { type: 'direction', description: '`in`: the transaction that sent its inbound message; `out`: those that received its outbound messages.' },
+    direction: {
+      type: 'direction',
+      description: '`in`: the transaction that sent its inbound message; `out`: those that received its outbound messages.',
+    },
   },
   response: ref('TransactionsResponse'),
   async handle(p, network) {

@@ -19,8 +19,18 @@ import { sendBocReturnHash } from '../../v2/methods/send.js';
 import { defineEndpoint, definePostEndpoint, indexOf, ref } from '../endpoint.js';
 
 const ACCOUNT = {
-  address: { type: 'address', required: true, missing: 'address of account is required', missingStatus: 401, description: 'Account address in any form.' },
-  use_v2: { type: 'bool', default: false, description: 'Read the chain through the v2 method instead of the index (default false, as toncenter).' },
+  address: {
+    type: 'address',
+    required: true,
+    missing: 'address of account is required',
+    missingStatus: 401,
+    description: 'Account address in any form.',
+  },
+  use_v2: {
+    type: 'bool',
+    default: false,
+    description: 'Read the chain through the v2 method instead of the index (default false, as toncenter).',
+  },
 } as const;
 
 const orNull = (text: string) => (text === '' ? null : text);
@@ -42,7 +52,10 @@ export const addressInformation = defineEndpoint({
   response: ref('V2AddressInformation'),
   async handle(p, network) {
     if (p.use_v2) {
-      const v2 = (await getAddressInformation.handle({ address: Address.parseRaw(p.address), seqno: undefined }, network)) as RawFullAccountState;
+      const v2 = (await getAddressInformation.handle(
+        { address: Address.parseRaw(p.address), seqno: undefined },
+        network,
+      )) as RawFullAccountState;
       return {
         balance: v2.balance,
         code: orNull(v2.code),
@@ -55,7 +68,16 @@ export const addressInformation = defineEndpoint({
       };
     }
     const state = await latestState(network, p.address);
-    if (!state) return { balance: UNKNOWN.balance, code: null, data: null, last_transaction_lt: UNKNOWN.last_transaction_lt, last_transaction_hash: UNKNOWN.last_transaction_hash, frozen_hash: null, status: UNKNOWN.status };
+    if (!state)
+      return {
+        balance: UNKNOWN.balance,
+        code: null,
+        data: null,
+        last_transaction_lt: UNKNOWN.last_transaction_lt,
+        last_transaction_hash: UNKNOWN.last_transaction_hash,
+        frozen_hash: null,
+        status: UNKNOWN.status,
+      };
     return {
       balance: state.balance,
       code: state.codeBoc?.toString('base64') ?? null,
@@ -78,7 +100,10 @@ export const walletInformation = defineEndpoint({
   response: ref('V2WalletInformation'),
   async handle(p, network) {
     if (p.use_v2) {
-      const v2 = (await getWalletInformation.handle({ address: Address.parseRaw(p.address), seqno: undefined }, network)) as WalletInformationJson;
+      const v2 = (await getWalletInformation.handle(
+        { address: Address.parseRaw(p.address), seqno: undefined },
+        network,
+      )) as WalletInformationJson;
       if (!v2.wallet && v2.account_state !== 'uninitialized') throw new ApiError(409, 'not a wallet');
       return {
         balance: v2.balance,
@@ -142,7 +167,10 @@ export const estimateFee = definePostEndpoint({
   missing: { address: 'address is required', body: 'body is required' },
   response: ref('V2EstimateFeeResult'),
   async handle(body, network) {
-    const fees = (await v2EstimateFee.handle(body, network)) as { source_fees: Record<string, unknown>; destination_fees: Record<string, unknown>[] };
+    const fees = (await v2EstimateFee.handle(body, network)) as {
+      source_fees: Record<string, unknown>;
+      destination_fees: Record<string, unknown>[];
+    };
     const plain = ({ '@type': _type, ...rest }: Record<string, unknown>) => rest;
     return { source_fees: plain(fees.source_fees), destination_fees: fees.destination_fees.map(plain) };
   },

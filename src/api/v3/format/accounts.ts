@@ -7,7 +7,8 @@ import type { LatestStateRecord } from '../../../index/read/records.js';
 import { formatHash } from '../../../ton/hash.js';
 import { interfacesOf } from './interfaces.js';
 
-const extraCurrencies = (state: LatestStateRecord): Record<string, string> => (state.extraCurrencies ? JSON.parse(state.extraCurrencies) : {});
+const extraCurrencies = (state: LatestStateRecord): Record<string, string> =>
+  state.extraCurrencies ? JSON.parse(state.extraCurrencies) : {};
 const hashOrOmit = (key: string, hash: Buffer | null) => (hash ? { [key]: formatHash(hash) } : {});
 const bocOrOmit = (key: string, boc: Buffer | null) => (boc ? { [key]: boc.toString('base64') } : {});
 

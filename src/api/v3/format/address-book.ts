@@ -18,7 +18,12 @@ export interface AddressBookRow {
   interfaces: string[];
 }
 
-export function addressBookRow(raw: string, state: LatestStateRecord | undefined, testOnly: boolean, domain: string | null = null): AddressBookRow {
+export function addressBookRow(
+  raw: string,
+  state: LatestStateRecord | undefined,
+  testOnly: boolean,
+  domain: string | null = null,
+): AddressBookRow {
   const bounceable = Boolean(state?.codeHash) && !state?.wallet;
   return {
     user_friendly: formatFriendly(Address.parseRaw(raw), { bounceable, testOnly }),
@@ -33,7 +38,11 @@ const distinct = (addresses: Iterable<string | null>) => [...new Set([...address
  * Rows keyed by raw address, for every distinct address given (null entries are skipped), from the states and
  * domains the index knows of them (IndexReader.addressBookStates).
  */
-export function addressBookOf(addresses: Iterable<string | null>, known: AddressBookStates, testOnly: boolean): Record<string, AddressBookRow> {
+export function addressBookOf(
+  addresses: Iterable<string | null>,
+  known: AddressBookStates,
+  testOnly: boolean,
+): Record<string, AddressBookRow> {
   const byAccount = new Map(known.states.map((s) => [s.account, s]));
   const book: Record<string, AddressBookRow> = {};
   for (const raw of distinct(addresses)) book[raw] = addressBookRow(raw, byAccount.get(raw), testOnly, known.domains.get(raw) ?? null);

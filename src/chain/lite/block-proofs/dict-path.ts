@@ -60,7 +60,13 @@ export function open(cell: Cell, what: string): Slice {
  * at or past `limit` are not opened: a config's validator list has ~400 entries and the masterchain needs the
  * first ~100, read this way in a quarter of the time a whole-dictionary parse takes.
  */
-export function hashmapEntriesBelow(root: Slice, keyBits: number, limit: number, what: string, visit: (key: number, value: Slice) => void): void {
+export function hashmapEntriesBelow(
+  root: Slice,
+  keyBits: number,
+  limit: number,
+  what: string,
+  visit: (key: number, value: Slice) => void,
+): void {
   const walk = (node: Slice, prefix: number, remaining: number): void => {
     const label = readLabel(node, remaining);
     for (const b of label) prefix = prefix * 2 + (b ? 1 : 0);

@@ -31,13 +31,24 @@ export function keyBlockFile(dataDir: string): KeyBlockStore {
       }
       if (stored.init !== init.rootHash.toString('hex')) return undefined;
       const k = stored.keyBlock;
-      const id: BlockId = { workchain: k.workchain, shard: BigInt(k.shard), seqno: k.seqno, rootHash: Buffer.from(k.rootHash, 'hex'), fileHash: Buffer.from(k.fileHash, 'hex') };
+      const id: BlockId = {
+        workchain: k.workchain,
+        shard: BigInt(k.shard),
+        seqno: k.seqno,
+        rootHash: Buffer.from(k.rootHash, 'hex'),
+        fileHash: Buffer.from(k.fileHash, 'hex'),
+      };
       return id.seqno > init.seqno && id.rootHash.length === 32 && id.fileHash.length === 32 ? id : undefined;
     },
     save(init, keyBlock) {
       const stored: Stored = {
         init: init.rootHash.toString('hex'),
-        keyBlock: { ...keyBlock, shard: keyBlock.shard.toString(), rootHash: keyBlock.rootHash.toString('hex'), fileHash: keyBlock.fileHash.toString('hex') },
+        keyBlock: {
+          ...keyBlock,
+          shard: keyBlock.shard.toString(),
+          rootHash: keyBlock.rootHash.toString('hex'),
+          fileHash: keyBlock.fileHash.toString('hex'),
+        },
       };
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(`${file}.tmp`, JSON.stringify(stored));

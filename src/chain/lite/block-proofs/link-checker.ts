@@ -24,13 +24,16 @@ export interface ForwardLinkChecker {
 /** On this thread, each link after a yield to the event loop (tests, and the fallback of the thread below). */
 export function inlineLinkChecker(cache = new ValidatorSetCache()): ForwardLinkChecker {
   return {
-    check: (link) => new Promise((resolve, reject) => setImmediate(() => {
-      try {
-        resolve(checkForwardLink(link, cache));
-      } catch (err) {
-        reject(err);
-      }
-    })),
+    check: (link) =>
+      new Promise((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            resolve(checkForwardLink(link, cache));
+          } catch (err) {
+            reject(err);
+          }
+        }),
+      ),
     close: async () => undefined,
   };
 }
@@ -141,5 +144,7 @@ function spawnLinkWorker(): Worker {
   if (existsSync(fileURLToPath(built))) return new Worker(built);
   const source = new URL('./link-check-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, {
+    eval: true,
+  });
 }

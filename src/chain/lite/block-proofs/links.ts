@@ -31,7 +31,13 @@ import { checkSimplexSignatures } from './simplex-signatures.js';
 import { configValidators, masterchainValidators, type ConfigValidators, type MasterchainValidators } from './validator-set.js';
 
 export function sameBlock(a: Pick<BlockId, 'workchain' | 'shard' | 'seqno' | 'rootHash' | 'fileHash'>, b: typeof a): boolean {
-  return a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+  return (
+    a.workchain === b.workchain &&
+    a.shard === b.shard &&
+    a.seqno === b.seqno &&
+    a.rootHash.equals(b.rootHash) &&
+    a.fileHash.equals(b.fileHash)
+  );
 }
 
 export function describeBlock(id: Pick<BlockId, 'workchain' | 'shard' | 'seqno'>): string {
@@ -53,7 +59,8 @@ export function provenBoc(boc: Buffer, expected: Buffer, what: string): Cell {
 /** The header of a proven block, checked to name `id`. */
 function provenHeader(root: Cell, id: BlockId, what: string): BlockInfoFields {
   const header = readProvenHeader(root);
-  if (header.workchain !== id.workchain || header.shard !== id.shard || header.seqno !== id.seqno) throw new LiteDataError(`${what}: the header names another block`);
+  if (header.workchain !== id.workchain || header.shard !== id.shard || header.seqno !== id.seqno)
+    throw new LiteDataError(`${what}: the header names another block`);
   return header;
 }
 
@@ -114,7 +121,9 @@ export function checkForwardLink(link: ForwardLink, cache: ValidatorSetCache): C
     throw new LiteDataError(`${what}: the validators of the source's config are not the ones the block names`);
   }
   const signedWeight =
-    link.signatures.kind === 'liteServer.signatureSet.simplex' ? checkSimplexSignatures(link.signatures, validators, to) : checkSignatures(link.signatures, validators, to);
+    link.signatures.kind === 'liteServer.signatureSet.simplex'
+      ? checkSimplexSignatures(link.signatures, validators, to)
+      : checkSignatures(link.signatures, validators, to);
   return { from, to, toKeyBlock: link.toKeyBlock, signedWeight, totalWeight: validators.totalWeight };
 }
 
@@ -129,11 +138,13 @@ export function checkBackLink(link: liteServer_blockLinkBack): CheckedLink {
   const stateHash = readMerkleUpdateNewHash(source.refs[2]);
   const state = provenBoc(link.stateProof, stateHash, `${what}: state proof`);
   const old = stateOldMcBlock(state, to.seqno);
-  if (!old || !old.rootHash.equals(to.rootHash) || !old.fileHash.equals(to.fileHash)) throw new LiteDataError(`${what}: the state does not list the destination`);
+  if (!old || !old.rootHash.equals(to.rootHash) || !old.fileHash.equals(to.fileHash))
+    throw new LiteDataError(`${what}: the state does not list the destination`);
   if (old.isKey !== link.toKeyBlock) throw new LiteDataError(`${what}: the key block flag does not match the state`);
   if (to.seqno > 0) {
     const dest = provenBoc(link.destProof, to.rootHash, `${what}: destination proof`);
-    if (provenHeader(dest, to, `${what}: destination proof`).keyBlock !== link.toKeyBlock) throw new LiteDataError(`${what}: the key block flag does not match the header`);
+    if (provenHeader(dest, to, `${what}: destination proof`).keyBlock !== link.toKeyBlock)
+      throw new LiteDataError(`${what}: the key block flag does not match the header`);
   }
   return { from, to, toKeyBlock: link.toKeyBlock };
 }
@@ -156,7 +167,8 @@ export function checkShardLinks(mc: BlockId, links: liteServer_shardBlockLink[])
       }
     } else {
       const header = readProvenHeader(root);
-      if (header.workchain !== cur.workchain || header.shard !== cur.shard || header.seqno !== cur.seqno) throw new LiteDataError(`${what}: the header names another block`);
+      if (header.workchain !== cur.workchain || header.shard !== cur.shard || header.seqno !== cur.seqno)
+        throw new LiteDataError(`${what}: the header names another block`);
       const prev = readPrevRefs(root, header);
       if (!prev.some((p) => sameBlock(p, next))) throw new LiteDataError(`${what}: not a previous block of the one before`);
     }

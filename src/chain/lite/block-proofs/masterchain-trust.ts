@@ -130,7 +130,14 @@ export class MasterchainTrust {
     }
   }
 
-  private async provePages(target: BlockId, server: string | undefined, from: BlockId, start: number, onLink: (link: CheckedLink) => void, linksDone: () => number): Promise<void> {
+  private async provePages(
+    target: BlockId,
+    server: string | undefined,
+    from: BlockId,
+    start: number,
+    onLink: (link: CheckedLink) => void,
+    linksDone: () => number,
+  ): Promise<void> {
     for (let page = 0; page < MAX_PAGES; page++) {
       let reached: BlockId | undefined;
       let complete = false;
@@ -161,7 +168,13 @@ export class MasterchainTrust {
       }
       from = reached!;
       if (!this.long && this.options.logger) {
-        const reporter = new ProgressReporter({ job: 'key-block proofs', unit: 'links', log: this.options.logger, clock: this.options.clock, bar: terminalBar() });
+        const reporter = new ProgressReporter({
+          job: 'key-block proofs',
+          unit: 'links',
+          log: this.options.logger,
+          clock: this.options.clock,
+          bar: terminalBar(),
+        });
         reporter.setTotal(estimateLinks(linksDone(), start, from.seqno, target.seqno));
         reporter.advance(linksDone());
         this.long = { from: start, target: target.seqno, reporter };
@@ -171,16 +184,23 @@ export class MasterchainTrust {
   }
 
   /** One answer of getBlockProof, checked link by link from `known`; the proven key blocks are kept. */
-  private async checkChain(answer: PartialBlockProof, known: BlockId, target: BlockId, onLink?: (link: CheckedLink) => void): Promise<{ to: BlockId; complete: boolean }> {
+  private async checkChain(
+    answer: PartialBlockProof,
+    known: BlockId,
+    target: BlockId,
+    onLink?: (link: CheckedLink) => void,
+  ): Promise<{ to: BlockId; complete: boolean }> {
     const started = performance.now();
     try {
-      if (!sameBlock(fromTlBlockId(answer.from), known)) throw new LiteDataError(`block proof: starts at another block than ${describeBlock(known)}`);
+      if (!sameBlock(fromTlBlockId(answer.from), known))
+        throw new LiteDataError(`block proof: starts at another block than ${describeBlock(known)}`);
       // Where each link starts first (a link from anywhere else is not worth checking); then every forward link
       // goes to the checker at once, so its thread works through them while this one waits, and the verdicts are
       // taken in order: the first link refused refuses the answer.
       let cur = known;
       for (const [i, step] of answer.steps.entries()) {
-        if (!sameBlock(fromTlBlockId(step.from), cur)) throw new LiteDataError(`block proof: link ${i + 1} does not start where the previous one ends`);
+        if (!sameBlock(fromTlBlockId(step.from), cur))
+          throw new LiteDataError(`block proof: link ${i + 1} does not start where the previous one ends`);
         cur = fromTlBlockId(step.to);
       }
       const checks = answer.steps.map((step) => (step.kind === 'liteServer.blockLinkForward' ? this.checker.check(step) : undefined));
@@ -194,7 +214,8 @@ export class MasterchainTrust {
       }
       const to = fromTlBlockId(answer.to);
       if (!sameBlock(cur, to)) throw new LiteDataError('block proof: the links end at another block than the proof says');
-      if (answer.complete && !sameBlock(to, target)) throw new LiteDataError(`block proof: complete, but ends at ${describeBlock(to)} instead of ${describeBlock(target)}`);
+      if (answer.complete && !sameBlock(to, target))
+        throw new LiteDataError(`block proof: complete, but ends at ${describeBlock(to)} instead of ${describeBlock(target)}`);
       if (!answer.complete && proven.length === 0) throw new LiteDataError('block proof: incomplete and empty');
       // Forward links move the trusted key block on; a backward link proves an older block, not a newer key block.
       for (const link of proven) {
@@ -234,7 +255,8 @@ export class MasterchainTrust {
         minSeqno: head.seqno,
         check: async (answer) => {
           if (!this.isProven(head)) throw new LiteDataError(`masterchain block ${head.seqno} is not proven`);
-          if (!(await this.checkChain(answer as PartialBlockProof, head, target)).complete) throw new LiteDataError('block proof: incomplete for an older block');
+          if (!(await this.checkChain(answer as PartialBlockProof, head, target)).complete)
+            throw new LiteDataError('block proof: incomplete for an older block');
         },
       },
     );

@@ -17,12 +17,16 @@ import { TARGET_FROM_DB, type MasterchainTrust } from './masterchain-trust.js';
 import { checkBackLink, checkForwardLink, checkShardLinks, describeBlock, sameBlock, ValidatorSetCache } from './links.js';
 import { getBlockProof, type PartialBlockProof } from './proof-tl.js';
 
-
 /**
  * The validators' signatures of masterchain block `block`: the forward link to it from its previous key block
  * `keyBlock` (one link: no key block lies between), checked against that key block's validator set.
  */
-export async function masterchainBlockSignatures(pool: LitePool, cache: ValidatorSetCache, block: BlockId, keyBlock: BlockId): Promise<BlockSignatures> {
+export async function masterchainBlockSignatures(
+  pool: LitePool,
+  cache: ValidatorSetCache,
+  block: BlockId,
+  keyBlock: BlockId,
+): Promise<BlockSignatures> {
   let signatures: BlockSignatures['signatures'] = [];
   let simplex: BlockSignatures['simplex'];
   await pool.query(
@@ -37,11 +41,13 @@ export async function masterchainBlockSignatures(pool: LitePool, cache: Validato
           throw new LiteDataError(`${what}: the proof is not from its key block to it`);
         }
         const [link] = proof.steps;
-        if (proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkForward') throw new LiteDataError(`${what}: expected one forward link`);
+        if (proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkForward')
+          throw new LiteDataError(`${what}: expected one forward link`);
         checkForwardLink(link, cache);
         const set = link.signatures;
         signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
-        if (set.kind === 'liteServer.signatureSet.simplex') simplex = { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate };
+        if (set.kind === 'liteServer.signatureSet.simplex')
+          simplex = { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate };
       },
     },
   );
@@ -63,13 +69,17 @@ export async function shardBlockProof(pool: LitePool, block: BlockId, from: Bloc
         const proof = answer as liteServer_shardBlockProof;
         const mc = fromTlBlockId(proof.masterchainId);
         if (mc.workchain !== MASTERCHAIN || mc.seqno === 0) throw new LiteDataError('shard block proof: not from a masterchain block');
-        if (!sameBlock(checkShardLinks(mc, proof.links), block)) throw new LiteDataError(`shard block proof: does not lead to ${describeBlock(block)}`);
+        if (!sameBlock(checkShardLinks(mc, proof.links), block))
+          throw new LiteDataError(`shard block proof: does not lead to ${describeBlock(block)}`);
         mcId = mc;
         links = proof.links.map((l) => ({ id: fromTlBlockId(l.id), proof: l.proof }));
       },
     },
   );
-  if (mcId.seqno > from.seqno) throw new ShardProofFromTooOld(`from_seqno: masterchain block ${from.seqno} is older than block ${mcId.seqno}, which first records ${describeBlock(block)}`);
+  if (mcId.seqno > from.seqno)
+    throw new ShardProofFromTooOld(
+      `from_seqno: masterchain block ${from.seqno} is older than block ${mcId.seqno}, which first records ${describeBlock(block)}`,
+    );
   const mcProof: ShardBlockProof['mcProof'] = [];
   if (!sameBlock(mcId, from)) {
     await pool.query(
@@ -80,7 +90,13 @@ export async function shardBlockProof(pool: LitePool, block: BlockId, from: Bloc
         check: (answer) => {
           const proof = answer as PartialBlockProof;
           const [link] = proof.steps;
-          if (!proof.complete || proof.steps.length !== 1 || link.kind !== 'liteServer.blockLinkBack' || !sameBlock(fromTlBlockId(proof.from), from) || !sameBlock(fromTlBlockId(proof.to), mcId)) {
+          if (
+            !proof.complete ||
+            proof.steps.length !== 1 ||
+            link.kind !== 'liteServer.blockLinkBack' ||
+            !sameBlock(fromTlBlockId(proof.from), from) ||
+            !sameBlock(fromTlBlockId(proof.to), mcId)
+          ) {
             throw new LiteDataError(`masterchain proof ${describeBlock(from)} -> ${describeBlock(mcId)}: expected one backward link`);
           }
           checkBackLink(link);
@@ -93,7 +109,14 @@ export async function shardBlockProof(pool: LitePool, block: BlockId, from: Bloc
 }
 
 function backLink(link: liteServer_blockLinkBack): ShardBlockProof['mcProof'][number] {
-  return { toKeyBlock: link.toKeyBlock, from: fromTlBlockId(link.from), to: fromTlBlockId(link.to), destProof: link.destProof, proof: link.proof, stateProof: link.stateProof };
+  return {
+    toKeyBlock: link.toKeyBlock,
+    from: fromTlBlockId(link.from),
+    to: fromTlBlockId(link.to),
+    destProof: link.destProof,
+    proof: link.proof,
+    stateProof: link.stateProof,
+  };
 }
 
 /** The two answers as the lite chain serves them: the blocks found by seqno and proven, signatures kept per block. */
@@ -120,7 +143,8 @@ export class ProofAnswers {
       const keyBlock =
         keySeqno === 0
           ? this.head.first.id
-          : (this.trust.provenKeyBlock(keySeqno) ?? (await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })));
+          : (this.trust.provenKeyBlock(keySeqno) ??
+            (await this.blocks.idOf({ workchain: MASTERCHAIN, shard: WHOLE_SHARD, seqno: keySeqno })));
       if (!keyBlock) throw new NotFound(`key block ${keySeqno} before masterchain block ${seqno} not found`);
       if (keySeqno !== 0) await this.head.proveOlder(keyBlock);
       return masterchainBlockSignatures(this.pool, this.validatorSets, mc.block.id, keyBlock);

@@ -43,6 +43,7 @@ export function checkSignatures(
     if (!verifyEd25519(validator.publicKey, signed, signature)) throw new LiteDataError(`${what}: the signature of ${id} does not verify`);
     weight += validator.weight;
   }
-  if (weight * 3n <= validators.totalWeight * 2n) throw new LiteDataError(`${what}: signed by ${weight} of ${validators.totalWeight} weight, not more than two thirds`);
+  if (weight * 3n <= validators.totalWeight * 2n)
+    throw new LiteDataError(`${what}: signed by ${weight} of ${validators.totalWeight} weight, not more than two thirds`);
   return weight;
 }

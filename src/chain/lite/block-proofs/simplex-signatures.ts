@@ -98,8 +98,11 @@ export function checkSimplexSignatures(set: SimplexSignatureSet, validators: Mas
     !named.rootHash.equals(block.rootHash) ||
     !named.fileHash.equals(block.fileHash)
   ) {
-    throw new LiteDataError(`signatures of masterchain block ${block.seqno}: the simplex candidate (${form} form) names another block, ${named.seqno} ${named.rootHash.toString('hex')}`);
+    throw new LiteDataError(
+      `signatures of masterchain block ${block.seqno}: the simplex candidate (${form} form) names another block, ${named.seqno} ${named.rootHash.toString('hex')}`,
+    );
   }
-  if (set.sessionId.length !== 32) throw new LiteDataError(`signatures of masterchain block ${block.seqno}: a session id of ${set.sessionId.length} bytes`);
+  if (set.sessionId.length !== 32)
+    throw new LiteDataError(`signatures of masterchain block ${block.seqno}: a session id of ${set.sessionId.length} bytes`);
   return checkSignatures(set, validators, block, simplexSignedBytes(set));
 }

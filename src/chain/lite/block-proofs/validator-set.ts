@@ -92,7 +92,8 @@ function readValidatorSet(s: Slice): Omit<ConfigValidators, 'shuffleMc'> {
 
 function readValidator(s: Slice): Validator {
   const tag = s.loadUint(8);
-  if (tag !== VALIDATOR_TAG && tag !== VALIDATOR_ADDR_TAG) throw new LiteDataError(`config param 34: not a validator description (tag ${tag})`);
+  if (tag !== VALIDATOR_TAG && tag !== VALIDATOR_ADDR_TAG)
+    throw new LiteDataError(`config param 34: not a validator description (tag ${tag})`);
   if (s.loadUint(32) !== ED25519_PUBKEY_TAG) throw new LiteDataError('config param 34: not an ed25519 key');
   const publicKey = s.loadBuffer(32);
   const weight = s.loadUintBig(64);

@@ -38,7 +38,12 @@ export async function callPost(base: string, method: string, params: Record<stri
   return { status, body };
 }
 
-export async function callRpc(base: string, method: string, params: Record<string, unknown> = {}, id: string | number = '1'): Promise<Answer> {
+export async function callRpc(
+  base: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = '1',
+): Promise<Answer> {
   const { status, body } = await postJson(`${base}/api/v2/jsonRPC`, { id, jsonrpc: '2.0', method, params });
   return { status, body };
 }

@@ -27,7 +27,10 @@ function rewriteRefs(node: any, id: string): any {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, id));
   if (node && typeof node === 'object') {
     return Object.fromEntries(
-      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${id}${v}` : rewriteRefs(v, id)]),
+      Object.entries(node).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${id}${v}` : rewriteRefs(v, id),
+      ]),
     );
   }
   return node;

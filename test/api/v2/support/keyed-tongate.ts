@@ -36,7 +36,11 @@ export async function startKeyedTongate(network = 'mainnet'): Promise<KeyedTonga
 }
 
 async function createKey(base: string, network: string): Promise<string> {
-  const created = await postJson(`${base}/admin/keys`, { network, rps: 1000, label: 'v2 client tests' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const created = await postJson(
+    `${base}/admin/keys`,
+    { network, rps: 1000, label: 'v2 client tests' },
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+  );
   if (created.status !== 201) throw new Error(`creating an API key failed: ${JSON.stringify(created.body)}`);
   return created.body.result.key;
 }
@@ -57,15 +61,25 @@ async function startThroughUpstream(network: string): Promise<KeyedTongate> {
       await upstream.stop();
     },
   };
-  return { tongate: both, network, base, fundBase: upstream.url(network), chain: upstream.chain(network), endpoint: `${base}/api/v2/jsonRPC`, apiKey };
+  return {
+    tongate: both,
+    network,
+    base,
+    fundBase: upstream.url(network),
+    chain: upstream.chain(network),
+    endpoint: `${base}/api/v2/jsonRPC`,
+    apiKey,
+  };
 }
 
 /** A real faucet transfer through the HTTP API; resolves once its block is sealed. */
 export async function fundOverHttp(t: KeyedTongate, to: Address, nanotons: bigint): Promise<void> {
   let answered = false;
-  const request = postJson(`${t.fundBase}/devnet/fund`, { address: to.toString(), amount: nanotons.toString() }, { authorization: `Bearer ${ADMIN_TOKEN}` }).finally(
-    () => (answered = true),
-  );
+  const request = postJson(
+    `${t.fundBase}/devnet/fund`,
+    { address: to.toString(), amount: nanotons.toString() },
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+  ).finally(() => (answered = true));
   // The faucet's transfer is executed as soon as the request arrives; the answer comes once a block seals it.
   while (!answered) {
     if (t.chain.stats().openTransactions > 0) await t.chain.produceBlock();

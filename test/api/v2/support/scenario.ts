@@ -32,7 +32,10 @@ export function seedWallet(seed: number): Wallet {
 export function transferBoc(wallet: Wallet, seqno: number, messages: MessageRelaxed[], deploy = false): Buffer {
   const body = wallet.contract.createTransfer({ seqno, secretKey: wallet.keys.secretKey, messages });
   const init = deploy ? wallet.contract.init : undefined;
-  return beginCell().store(storeMessage(external({ to: wallet.address, body, init }))).endCell().toBoc();
+  return beginCell()
+    .store(storeMessage(external({ to: wallet.address, body, init })))
+    .endCell()
+    .toBoc();
 }
 
 /** Seals blocks until every queued internal message has been delivered. */
@@ -53,7 +56,8 @@ export async function fund(chain: LocalChain, to: Address, amount: bigint): Prom
   await settle(chain);
 }
 
-const deployTo = (init: StateInit, body?: Cell): MessageRelaxed => internal({ to: addressOf(init), value: toNano('0.5'), bounce: false, init, body });
+const deployTo = (init: StateInit, body?: Cell): MessageRelaxed =>
+  internal({ to: addressOf(init), value: toNano('0.5'), bounce: false, init, body });
 
 export interface Scenario {
   tongate: TestTongate;

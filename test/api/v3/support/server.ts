@@ -52,13 +52,25 @@ export async function serveIndex(
 ): Promise<V3Server> {
   const port = await freePort();
   const config = loadConfig({
-    flags: { ephemeral: true, blockInterval: '3600000', logLevel: 'silent', access: 'off', network: [`${network}=http://127.0.0.1:${port}`] },
+    flags: {
+      ephemeral: true,
+      blockInterval: '3600000',
+      logLevel: 'silent',
+      access: 'off',
+      network: [`${network}=http://127.0.0.1:${port}`],
+    },
     env: {},
   });
   const resolved = config.networks[0];
   // A clock that stands still: fees that depend on elapsed time (storage) are the same in two calls.
   const { dnsRoots, ...localOptions } = chainOptions;
-  const chain = await LocalChain.open({ network, globalId: resolved.globalId, faucetMnemonic: TEST_MNEMONIC, clock: new ManualClock(), ...localOptions });
+  const chain = await LocalChain.open({
+    network,
+    globalId: resolved.globalId,
+    faucetMnemonic: TEST_MNEMONIC,
+    clock: new ManualClock(),
+    ...localOptions,
+  });
   const attachment = attach && index ? await attachIndexToChain(index, chain, { dnsRoots }) : undefined;
   const logger = pino({ level: 'silent' });
   const access = await createAccessLayer(accessOptionsFrom(config), { logger });

@@ -22,7 +22,8 @@ type Patch = (schemas: Schemas, paths: Record<string, any>) => void;
 /** A property the server writes as null although the spec has no `nullable` (Go nil pointers marshal as null). */
 function allowNull(schema: string, ...properties: string[]): Patch {
   return (schemas) => {
-    for (const property of properties) schemas[schema].properties[property] = { anyOf: [schemas[schema].properties[property], { type: 'null' }] };
+    for (const property of properties)
+      schemas[schema].properties[property] = { anyOf: [schemas[schema].properties[property], { type: 'null' }] };
   };
 }
 
@@ -47,8 +48,22 @@ function responseIs(path: string, schema: object, verb: 'get' | 'post' = 'get'):
 const TONCENTER_EXCEPTIONS: Patch[] = [
   allowNull(
     'Message',
-    'source', 'destination', 'value', 'value_extra_currencies', 'fwd_fee', 'ihr_fee', 'extra_flags', 'created_lt', 'created_at',
-    'opcode', 'decoded_opcode', 'ihr_disabled', 'bounce', 'bounced', 'import_fee', 'init_state',
+    'source',
+    'destination',
+    'value',
+    'value_extra_currencies',
+    'fwd_fee',
+    'ihr_fee',
+    'extra_flags',
+    'created_lt',
+    'created_at',
+    'opcode',
+    'decoded_opcode',
+    'ihr_disabled',
+    'bounce',
+    'bounced',
+    'import_fee',
+    'init_state',
   ),
   allowNull('MessageContent', 'decoded'),
   allowNull('Transaction', 'in_msg'),
@@ -63,12 +78,31 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
   // json.RawMessage documented with swaggertype "object" but published as an integer array (a swag quirk).
   allowNull('JettonMaster', 'admin_address'),
   allowNull('JettonWallet', 'code_hash', 'data_hash'),
-  allowNull('JettonTransfer', 'source', 'destination', 'response_destination', 'custom_payload', 'forward_ton_amount', 'forward_payload', 'trace_id'),
+  allowNull(
+    'JettonTransfer',
+    'source',
+    'destination',
+    'response_destination',
+    'custom_payload',
+    'forward_ton_amount',
+    'forward_payload',
+    'trace_id',
+  ),
   allowNull('JettonBurn', 'owner', 'response_destination', 'custom_payload', 'trace_id'),
   allowNull('NFTCollection', 'owner_address'),
   allowNull('NFTItem', 'collection_address', 'owner_address', 'content', 'collection'),
   allowNull('DNSRecord', 'nft_item_owner', 'dns_next_resolver', 'dns_wallet', 'dns_site_adnl', 'dns_storage_bag_id'),
-  allowNull('NFTTransfer', 'nft_collection', 'old_owner', 'new_owner', 'response_destination', 'custom_payload', 'forward_amount', 'forward_payload', 'trace_id'),
+  allowNull(
+    'NFTTransfer',
+    'nft_collection',
+    'old_owner',
+    'new_owner',
+    'response_destination',
+    'custom_payload',
+    'forward_amount',
+    'forward_payload',
+    'trace_id',
+  ),
   (schemas) => {
     const decoded = [
       ['JettonTransfer', ['decoded_custom_payload', 'decoded_forward_payload']],
@@ -86,7 +120,11 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
     {
       type: 'object',
       required: ['gas_used', 'exit_code', 'stack'],
-      properties: { gas_used: { type: 'integer' }, exit_code: { type: 'integer' }, stack: { type: 'array', items: { $ref: '#/components/schemas/V2StackEntity' } } },
+      properties: {
+        gas_used: { type: 'integer' },
+        exit_code: { type: 'integer' },
+        stack: { type: 'array', items: { $ref: '#/components/schemas/V2StackEntity' } },
+      },
     },
     'post',
   ),
@@ -123,14 +161,19 @@ export class ResponseValidator {
 function rewriteRefs(node: any): any {
   if (Array.isArray(node)) return node.map(rewriteRefs);
   if (node && typeof node === 'object') {
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : rewriteRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : rewriteRefs(v)]),
+    );
   }
   return node;
 }
 
 let toncenter: ResponseValidator | undefined;
 export function toncenterV3(): ResponseValidator {
-  toncenter ??= new ResponseValidator(JSON.parse(readFileSync(join(here, '..', '..', '..', 'reference', 'toncenter-v3-openapi.json'), 'utf8')), TONCENTER_EXCEPTIONS);
+  toncenter ??= new ResponseValidator(
+    JSON.parse(readFileSync(join(here, '..', '..', '..', 'reference', 'toncenter-v3-openapi.json'), 'utf8')),
+    TONCENTER_EXCEPTIONS,
+  );
   return toncenter;
 }
 

@@ -9,7 +9,10 @@ import { LocalChain, type LocalChainOptions } from '../../../../src/chain/local/
 import { ManualClock } from '../../../../src/util/clock.js';
 
 /** A valid TON mnemonic, used only by tests. */
-export const TEST_MNEMONIC = 'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(' ');
+export const TEST_MNEMONIC =
+  'region sniff brass cake cave thank still hero chronic father maze leader eagle need surface orchard earn excite gravity forest seed auto polar hurt'.split(
+    ' ',
+  );
 
 let faucetKeyPair: Promise<KeyPair> | undefined;
 export const testFaucetKeys = (): Promise<KeyPair> => (faucetKeyPair ??= mnemonicToPrivateKey(TEST_MNEMONIC));
@@ -69,7 +72,9 @@ export const cellOf = (boc: Buffer): Cell => Cell.fromBoc(boc)[0];
  *   DROP  PUSHINT 19  CONFIGOPTPARAM  CTOS  LDI 32  DROP
  * leaves config param 19 (global_id) as read by the TVM on top of the stack.
  */
-export const GLOBAL_ID_READER_CODE = beginCell().storeBuffer(Buffer.from('30801 3f833d0d21f30'.replace(/ /g, ''), 'hex')).endCell();
+export const GLOBAL_ID_READER_CODE = beginCell()
+  .storeBuffer(Buffer.from('30801 3f833d0d21f30'.replace(/ /g, ''), 'hex'))
+  .endCell();
 
 /**
  * A message loop: on every internal message, sends a message with the remaining inbound value
@@ -102,7 +107,10 @@ export async function testFaucet(): Promise<{ wallet: WalletContractV4; keys: Ke
 /** An external from a wallet carrying several messages. */
 export function v4Send(from: { wallet: WalletContractV4; keys: KeyPair }, seqno: number, messages: MessageRelaxed[]): Buffer {
   const body = from.wallet.createTransfer({ seqno, secretKey: from.keys.secretKey, messages });
-  return beginCell().store(storeMessage(external({ to: from.wallet.address, body }))).endCell().toBoc();
+  return beginCell()
+    .store(storeMessage(external({ to: from.wallet.address, body })))
+    .endCell()
+    .toBoc();
 }
 
 /** A deploy message for `code` with empty data: its address and the internal message carrying the init. */

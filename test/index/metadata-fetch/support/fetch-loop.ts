@@ -70,14 +70,24 @@ export class WatchedSink implements MetadataSink {
 
 /** The loop over `index`, as runIndex starts it, on `clock`; fetching from 127.0.0.1 only. */
 export function startLoop(index: Index, clock: ManualClock): { queue: MetadataFetchQueue; sink: WatchedSink } {
-  const sink = new WatchedSink(tokenMetadataSink(index.store, index.reads, (rows) => index.writer.writeRows(rows), () => clock.now()));
+  const sink = new WatchedSink(
+    tokenMetadataSink(
+      index.store,
+      index.reads,
+      (rows) => index.writer.writeRows(rows),
+      () => clock.now(),
+    ),
+  );
   const config = { enabled: true, allowPrivate: false, timeoutMs: 2000, maxBytes: 65536, concurrency: 4 };
   const queue = startMetadataFetching(config, sink, undefined, { clock, exemptAddresses: ['127.0.0.1'], idleMs: 3_600_000 })!;
   return { queue, sink };
 }
 
 /** The schedule row of `uri`. */
-export async function queueRow(driver: Pick<SqlDriver, 'all'>, uri: string): Promise<{ failures: number; next: number | null } | undefined> {
+export async function queueRow(
+  driver: Pick<SqlDriver, 'all'>,
+  uri: string,
+): Promise<{ failures: number; next: number | null } | undefined> {
   const [row] = await driver.all('SELECT failures, next_attempt_at FROM token_metadata_queue WHERE uri = ?', [uri]);
   return row && { failures: Number(row.failures), next: row.next_attempt_at === null ? null : Number(row.next_attempt_at) };
 }

@@ -23,7 +23,10 @@ export class MetadataHost {
     readonly origin: string,
   ) {}
 
-  static async start(routes: Record<string, Route>, options: { host?: string; tls?: { cert: string; key: string } } = {}): Promise<MetadataHost> {
+  static async start(
+    routes: Record<string, Route>,
+    options: { host?: string; tls?: { cert: string; key: string } } = {},
+  ): Promise<MetadataHost> {
     const host = options.host ?? '127.0.0.1';
     // eslint-disable-next-line prefer-const -- the handler built before it reads it at request time
     let self: MetadataHost | undefined;
@@ -93,8 +96,25 @@ export function selfSignedCert(): { cert: string; key: string } {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-        '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
       { stdio: 'ignore' },
     );
     return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
