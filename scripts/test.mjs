@@ -23,8 +23,7 @@ const reporterKind = process.stdout.isTTY ? 'spec' : 'tap';
 // (npm test, CI), and an error in it ends the run there, failed. A run of some files only (filters) is a quick look and
 // skips it, as does a run in another tree (the runner's own test builds one); TONGATE_LINT=1 asks for it anyway.
 const checkout = fileURLToPath(new URL('..', import.meta.url));
-let lint = process.env.TONGATE_LINT === '1' || (filters.length === 0 && resolve(process.cwd()) === resolve(checkout));
-lint &&= process.env.TONGATE_LINT === '1'; // off by default until the tree is formatted and lint-clean: delete this line then
+const lint = process.env.TONGATE_LINT === '1' || (filters.length === 0 && resolve(process.cwd()) === resolve(checkout));
 if (lint) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL('./lint.mjs', import.meta.url))], {
     encoding: 'utf8',

@@ -44,9 +44,7 @@ function registerApiStubs(app: FastifyInstance): void {
   app.get('/api/v3/masterchainInfo', async () => ({ last: { seqno: 1 } }));
 }
 
-async function startStubUpstream(
-  access: AccessLayer,
-): Promise<{
+async function startStubUpstream(access: AccessLayer): Promise<{
   networks: Record<string, UpstreamNetwork>;
   requests: Array<{ url: string; key: string | undefined }>;
   close(): Promise<void>;
