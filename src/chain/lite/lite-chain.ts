@@ -157,6 +157,10 @@ export class LiteChain implements Chain {
       asFollower: (fn) => this.pool.asFollower(fn),
       head: () => this.head.mc.block.id.seqno,
     }, options.follower);
+    // An index's blocks are downloaded while a reported head's proof is checked; fed only once it is proven.
+    this.pool.on('reported', ({ info }: { info: liteServer_masterchainInfo }) => {
+      if (this.headListeners.size > 0) void this.follower.warm(fromTlBlockId(info.last));
+    });
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */
