@@ -31,14 +31,15 @@
  *      (bench/support/liteserver-tape.ts, a child process) that keeps every answer by its query and every head's
  *      masterchain info, and after the run asks what a replayed tongate may ask that this one did not (head proofs
  *      from its key blocks, the config at each head, backward proofs of the blocks get-methods were pinned to).
- *      The load's HTTP calls are kept in their batches (the calls made together), each with the network's head
- *      when it was made; a seqno poll with the block its answer was read at. Its figures are printed as the
+ *      The run's sends and get-methods (the funding's and the load's) are kept in their batches (the calls made
+ *      together), each with the network's head when it was made; a get-method with the block its answer was read
+ *      at (balance polls, unpinned, are not kept). Its figures are printed as the
  *      recording run's. The tape is ~12 MB.
  *   2. replay (`--replays N` times, default 1): a fresh tongate (indexing from the block the live index started
  *      at) follows a stand-in liteserver (the same child, on loopback) serving the tape, which releases one
  *      masterchain block every `--pace-ms` (default the target rate, 400) by the clock, up to the last block of the
  *      load. Everything tongate checks is the real network's (blocks against their hashes, head proofs with their
- *      signatures), unchanged. The load's calls are made again, batch after batch, from the stand-in's process
+ *      signatures), unchanged. The run's calls are made again, batch after batch, from the stand-in's process
  *      (clients are not in the server's process) once the network reaches the head they were made at (and the
  *      block after a poll's pinned block). The network's head is the clock's (start + elapsed / pace), not asked:
  *      asking would cost the measured thread. Also shown: a block's time from made to proven head. Queries not on
@@ -150,7 +151,7 @@ async function live(recordTo?: string): Promise<void> {
   // calls at once, and the next batch once they are answered, as here.
   let batch = 0;
   let batchOpen = false;
-  /** A v2 call; during the load's rounds, kept for a replay when recording. */
+  /** A v2 call; kept for a replay when recording. */
   const call = async (path: string, body?: Record<string, unknown>): Promise<any> => {
     if (!batchOpen) {
       batch++;
@@ -159,7 +160,9 @@ async function live(recordTo?: string): Promise<void> {
     }
     const [head, inBatch] = [meter.lastHead, batch];
     const answer = await json(`${v2}/${path}`, body);
-    if (recordTo && meter.round >= 0 && meter.round < rounds) {
+    // Sends and get-methods (pinned to their block: see below) of every phase: a replay makes the same, so its
+    // emulators have started before the load as here.
+    if (recordTo && (path === 'sendBoc' || path === 'runGetMethod')) {
       // A seqno poll is made again at the block its answer was read at.
       const pinned = path === 'runGetMethod' && answer.ok ? { ...body, seqno: answer.result.block_id.seqno } : body;
       calls.push({ head, batch: inBatch, path, ...(pinned ? { body: pinned } : {}) });
@@ -245,10 +248,10 @@ async function live(recordTo?: string): Promise<void> {
     const record: RunRecord = { network: TON_NETWORK, wallets: walletCount, start, end: load.to, idle, loadFrom: load.from, roundsAt, calls };
     const pinned = calls.flatMap((c) => (typeof c.body?.seqno === 'number' ? [c.body.seqno] : []));
     tape.send({ type: 'save', start, end: load.to, pinned });
-    const saved = await tapeMessage<{ answers: number; heads: number; missingHeads: number; proofsAsked: number; bytes: number }>(tape, 'saved');
+    const saved = await tapeMessage<{ answers: number; heads: number; missingHeads: number; asked: number; bytes: number }>(tape, 'saved');
     writeFileSync(join(recordTo, 'run.json'), JSON.stringify(record));
     title += ` (recording run, through the recorder: masterchain ${start}..${load.to}, ${saved.answers} answers and ${saved.heads} heads on tape ` +
-      `(${saved.missingHeads} heads not seen), ${saved.proofsAsked} head proofs asked after the run, ${(saved.bytes / 2 ** 20).toFixed(1)} MiB)`;
+      `(${saved.missingHeads} heads not seen), ${saved.asked} queries asked after the run, ${(saved.bytes / 2 ** 20).toFixed(1)} MiB)`;
   }
   await meter.report(title, rounds);
   direct.close();
@@ -294,13 +297,13 @@ async function replay(dir: string, run: number): Promise<void> {
   await waitFor('the index to catch up after the load', async () => meter.indexedSeqno() >= record.end);
   await meter.stop();
   tape.send({ type: 'stats' });
-  const stats = await tapeMessage<{ served: number; misses: number; missed: Record<string, number>; lateMs: number; cpuMs: number; calls: number; failedCalls: number }>(tape, 'stats');
+  const stats = await tapeMessage<{ served: number; misses: number; missed: Record<string, number>; lateMs: number; cpuMs: number; calls: number; failedCalls: number; failed: string[] }>(tape, 'stats');
   const missed = Object.entries(stats.missed).sort((a, b) => b[1] - a[1]);
   await meter.report(
     `bench:lite-lag --replay (${run + 1} of ${replays}): ${record.network} recorded, ${record.wallets} wallets x ${rounds} rounds, masterchain ${record.start}..${record.end} ` +
       `released every ${paceMs} ms (the stand-in's CPU ${(stats.cpuMs / 1000).toFixed(1)} s, a block out ${stats.lateMs.toFixed(0)} ms late at worst); ` +
-      `${stats.calls} HTTP calls of the load made again from the stand-in's process (${stats.failedCalls} failed); ${stats.served} answers from the tape, ${stats.misses} queries not on it` +
-      (missed.length > 0 ? ` (${missed.slice(0, 4).map(([what, n]) => `${n} ${what}`).join(', ')})` : ''),
+      `${stats.calls} HTTP calls of the load made again from the stand-in's process (${stats.failedCalls} failed${stats.failed.length > 0 ? `: ${stats.failed.join('; ')}` : ''}); ${stats.served} answers from the tape, ${stats.misses} queries not on it` +
+      (missed.length > 0 ? ` (${missed.slice(0, 8).map(([what, n]) => `${n} ${what}`).join(', ')})` : ''),
     rounds,
   );
   await running.stop();

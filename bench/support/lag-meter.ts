@@ -16,14 +16,16 @@ interface Sample {
   httpMs: number;
 }
 
+/** A block's way to the index: when (ms on Date.now()'s clock, finer) a liteserver named it, it was proven, fed, indexed. */
 interface Stage {
   round: number;
+  reported?: number;
   head: number;
-  /** The head's time on Date.now()'s clock. */
-  headAt: number;
   fed?: number;
   indexed?: number;
 }
+
+const now = () => performance.timeOrigin + performance.now();
 
 interface Window {
   fromSeqno: number;
@@ -81,8 +83,13 @@ export class LagMeter {
       }
     })();
     // Where a block's time goes once tongate has proven it as a head: until it is indexed (checked every 10 ms).
+    const reported = new Map<number, number>();
+    chain.pool.on('reported', ({ info }: { info: { last: { seqno: number } } }) => {
+      if (!reported.has(info.last.seqno)) reported.set(info.last.seqno, now());
+    });
     chain.onHead((n) => {
-      this.stages.set(n, { round: this.round, head: performance.now(), headAt: Date.now() });
+      this.stages.set(n, { round: this.round, reported: reported.get(n), head: now() });
+      reported.delete(n);
       this.unindexed.push(n);
     });
     // When the index has a block's feed in hand (the follower's read done, and the index done with the one
@@ -91,13 +98,13 @@ export class LagMeter {
     chain.follower.feedBlock = (n: number) =>
       feedBlock(n).then((fed) => {
         const st = this.stages.get(n);
-        if (st && st.fed === undefined) st.fed = performance.now();
+        if (st && st.fed === undefined) st.fed = now();
         return fed;
       });
     this.probe = setInterval(() => {
       const last = this.indexedSeqno();
       // Heads come in order; the index writes in order.
-      while (this.unindexed.length > 0 && this.unindexed[0] <= last) this.stages.get(this.unindexed.shift()!)!.indexed = performance.now();
+      while (this.unindexed.length > 0 && this.unindexed[0] <= last) this.stages.get(this.unindexed.shift()!)!.indexed = now();
     }, 10);
   }
 
@@ -184,12 +191,24 @@ export class LagMeter {
       const line = (values: number[]) => `p50 ${pct(values, 50).toFixed(0)} / p99 ${pct(values, 99).toFixed(0)} ms`;
       const madeAt = this.o.madeAt;
       const made = madeAt
-        ? ` from made to indexed ${line(st.map(([n, x]) => x.headAt - madeAt(n) + x.indexed! - x.head))}: until a proven head (learnt, proven, its block read) ${line(st.map(([n, x]) => x.headAt - madeAt(n)))}, then`
+        ? ` made to indexed ${line(st.map(([n, x]) => x.indexed! - madeAt(n)))}; made to reported by the liteserver ${line(st.map(([n, x]) => (x.reported ?? x.head) - madeAt(n)))};`
         : '';
       console.log(
-        `a block's way to the index, ${what} (${st.length} blocks):${made} from a proven head to indexed ${line(st.map(([, x]) => x.indexed! - x.head))}; ` +
-          `of which until the index held its feed (read by the follower, or the index busy before) ${line(st.map(([, x]) => x.fed! - x.head))}, then written ${line(st.map(([, x]) => x.indexed! - x.fed!))}`,
+        `a block's way to the index, ${what} (${st.length} blocks):${made} reported to proven (its proof checked, its block read) ${line(st.map(([, x]) => x.head - (x.reported ?? x.head)))}; ` +
+          `proven to indexed ${line(st.map(([, x]) => x.indexed! - x.head))}, of which until the index held its feed (read by the follower, or the index busy before) ` +
+          `${line(st.map(([, x]) => x.fed! - x.head))}, then written ${line(st.map(([, x]) => x.indexed! - x.fed!))}`,
       );
+      if (inLoad) {
+        // The tail: where the slowest blocks' time went.
+        const from = (n: number, x: Stage) => (madeAt ? madeAt(n) : (x.reported ?? x.head));
+        const slowest = [...st].sort(([n, a], [m, b]) => b.indexed! - from(m, b) - (a.indexed! - from(n, a))).slice(0, 3);
+        const ms = (v: number) => v.toFixed(0);
+        console.log(
+          `  slowest: ${slowest
+            .map(([n, x]) => `${n} ${ms(x.indexed! - from(n, x))} ms (${madeAt ? `made to reported ${ms((x.reported ?? x.head) - madeAt(n))}, ` : ''}to proven ${ms(x.head - (x.reported ?? x.head))}, to fed ${ms(x.fed! - x.head)}, to indexed ${ms(x.indexed! - x.fed!)})`)
+            .join('; ')}`,
+        );
+      }
     }
     console.log(`event loop delay over the load: p50 ${ms(load.loop.percentile(50))} ms, p99 ${ms(load.loop.percentile(99))} ms, max ${ms(load.loop.max)} ms`);
     console.log(

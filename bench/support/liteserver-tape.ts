@@ -169,10 +169,8 @@ async function record(dir: string, host: string, port: number, publicKey: Buffer
     void (async () => {
       watching = false;
       await watch;
-      const asked =
-        (await fillHeadProofs(answers, heads, message.start, message.end, ask)) +
-        (await fillConfigs(answers, heads, message.start, message.end, ask)) +
-        (await fillOlderProofs(answers, heads, message.pinned, ask));
+      const extra = besides(answers, heads, message);
+      for (const query of extra) await ask(query);
       const kept = [...heads.entries()].filter(([seqno]) => seqno <= message.end).sort((a, b) => a[0] - b[0]);
       writeFileSync(join(dir, 'heads.bin'), lengthPrefixed(kept.map(([, info]) => info)));
       const file = join(dir, 'answers.bin');
@@ -184,7 +182,7 @@ async function record(dir: string, host: string, port: number, publicKey: Buffer
       }
       upstream.close();
       await server.close();
-      send({ type: 'saved', answers: answers.size, heads: kept.length, missingHeads: message.end - message.start + 1 - kept.filter(([seqno]) => seqno >= message.start).length, proofsAsked: asked, bytes });
+      send({ type: 'saved', answers: answers.size, heads: kept.length, missingHeads: message.end - message.start + 1 - kept.filter(([seqno]) => seqno >= message.start).length, asked: extra.length, bytes });
     })();
   });
   send({ type: 'ready', port: server.port, publicKey: server.publicKey.toString('base64') });
@@ -194,48 +192,60 @@ const ERROR_ID = errorAnswer(0, '').readInt32LE(0);
 const isError = (answer: Buffer) => answer.length >= 4 && answer.readInt32LE(0) === ERROR_ID;
 
 /**
- * A replayed follower may learn of a head the recorded one skipped (it learned two at once), and asks its proof
- * from the key block it holds: for each head in start..end, from each key block the recorded follower proved
- * from (the newest below the head, and the one before: a key block passed between two heads), asked now.
+ * What a replayed tongate may ask that the recorded one did not (not on the tape yet):
+ * - the proof of each head in start..end from the key blocks the recorded one proved from (the newest below it,
+ *   and the one before: a key block passed between two heads): a replayed follower may learn of a head the
+ *   recorded one skipped (it learnt of two at once);
+ * - the config at each head: tongate reads a key block's config once, at the first block that needs it (a
+ *   get-method's emulation), and a replay's first get-method may run at another block; likewise each head's id
+ *   by seqno (lookupBlock: a get-method's 16 previous blocks);
+ * - a backward proof of each block a get-method was `pinned` to, from each of the 8 heads after it: a block that
+ *   was never the replayed tongate's head is proven back from its head.
  */
-async function fillHeadProofs(
-  answers: Map<string, { query: Buffer; answer: Buffer }>,
-  heads: Map<number, Buffer>,
-  start: number,
-  end: number,
-  ask: (data: Buffer) => Promise<Buffer>,
-): Promise<number> {
-  const known = new Map<number, tonNode_blockIdExt>();
+function besides(answers: Map<string, { query: Buffer }>, heads: Map<number, Buffer>, range: { start: number; end: number; pinned: number[] }): Buffer[] {
+  const keyBlocks = new Map<number, tonNode_blockIdExt>();
   for (const { query } of answers.values()) {
     if (!query.subarray(0, 4).equals(GET_BLOCK_PROOF)) continue;
     const r = reader(query);
     r.readInt32();
     const mode = r.readInt32();
     const from = Codecs.tonNode_blockIdExt.decode(r);
-    if (mode === 1) known.set(from.seqno, from);
+    if (mode === 1) keyBlocks.set(from.seqno, from);
   }
-  const keys = [...known.values()].sort((a, b) => a.seqno - b.seqno);
-  let asked = 0;
-  for (const [seqno, info] of heads) {
-    if (seqno < start || seqno > end) continue;
-    const target = masterchainInfo(info).last;
-    const below = keys.filter((k) => k.seqno < seqno).slice(-2);
-    for (const knownBlock of below) {
-      const query = encoded(getBlockProof, { kind: 'liteServer.getBlockProof', mode: 1, knownBlock, targetBlock: target });
-      if (answers.has(query.toString('base64'))) continue;
-      await ask(query);
-      asked++;
+  const keys = [...keyBlocks.values()].sort((a, b) => a.seqno - b.seqno);
+  const idOf = (seqno: number) => {
+    const info = heads.get(seqno);
+    return info && masterchainInfo(info).last;
+  };
+  const queries: Buffer[] = [];
+  for (let seqno = range.start; seqno <= range.end; seqno++) {
+    const target = idOf(seqno);
+    if (!target) continue;
+    for (const knownBlock of keys.filter((k) => k.seqno < seqno).slice(-2)) {
+      queries.push(encoded(getBlockProof, { kind: 'liteServer.getBlockProof', mode: 1, knownBlock, targetBlock: target }));
+    }
+    queries.push(encoded(Functions.liteServer_getConfigAll, { kind: 'liteServer.getConfigAll', id: target, mode: 0 }));
+    queries.push(
+      encoded(Functions.liteServer_lookupBlock, { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: -1, shard: target.shard, seqno }, lt: null, utime: null }),
+    );
+  }
+  for (const seqno of new Set(range.pinned)) {
+    const target = idOf(seqno);
+    for (let after = seqno + 1; after <= seqno + 8 && target; after++) {
+      const knownBlock = idOf(after);
+      if (knownBlock) queries.push(encoded(getBlockProof, { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock, targetBlock: target }));
     }
   }
-  return asked;
+  return queries.filter((q) => !answers.has(q.toString('base64')));
 }
 
 /** A query's function and the masterchain block it names, if any (for the misses' count). */
 function describeQuery(data: Buffer): string {
   const id = data.readUInt32LE(0);
   const name = Object.entries(Functions).find(([, f]) => encodedId(f) === id)?.[0] ?? `0x${id.toString(16)}`;
-  // Most queries name a block first: workchain, shard, seqno.
-  return data.length >= 20 && data.readInt32LE(4) === -1 ? `${name} at ${data.readInt32LE(16)}` : name;
+  // Most queries name a masterchain block (workchain -1, shard, seqno) first, or after a mode.
+  for (const at of [4, 8]) if (data.length >= at + 16 && data.readInt32LE(at) === -1) return `${name} at ${data.readInt32LE(at + 12)}`;
+  return name;
 }
 
 const ids = new Map<unknown, number | undefined>();
@@ -255,28 +265,6 @@ function encodedId(f: TLFunction<any, unknown>): number | undefined {
 }
 
 /**
- * tongate reads a key block's config once, at the first block that needs it (a get-method's emulation): a replay
- * whose first get-method runs at another block than the recorded one asks there. So the config at every head.
- */
-async function fillConfigs(
-  answers: Map<string, { query: Buffer; answer: Buffer }>,
-  heads: Map<number, Buffer>,
-  start: number,
-  end: number,
-  ask: (data: Buffer) => Promise<Buffer>,
-): Promise<number> {
-  let asked = 0;
-  for (const [seqno, info] of heads) {
-    if (seqno < start || seqno > end) continue;
-    const query = encoded(Functions.liteServer_getConfigAll, { kind: 'liteServer.getConfigAll', id: masterchainInfo(info).last, mode: 0 });
-    if (answers.has(query.toString('base64'))) continue;
-    await ask(query);
-    asked++;
-  }
-  return asked;
-}
-
-/**
  * Starts the replay: the pace, and the HTTP calls of the load to make again (`v2`: the tongate under test). Calls
  * of one batch were made together once the network had reached `head`, after the batch before was answered; a
  * get-method's `seqno` is the block its recorded answer was read at.
@@ -292,44 +280,25 @@ export interface GoMessage {
  * The calls, batch after batch: each made at once when the head it was made at is out (and the block after any
  * block a call is pinned to, so tongate has learned of that one as it had), the next when all are answered.
  */
-async function makeCalls(v2: string, calls: GoMessage['calls'], untilHead: (seqno: number) => Promise<void>): Promise<boolean[]> {
-  const results: boolean[] = [];
+async function makeCalls(v2: string, calls: GoMessage['calls'], untilHead: (seqno: number) => Promise<void>): Promise<string[]> {
+  /** Per call, '' or what went wrong. */
+  const results: string[] = [];
   for (let i = 0; i < calls.length; ) {
     let j = i;
     while (j < calls.length && calls[j].batch === calls[i].batch) j++;
     const batch = calls.slice(i, j);
     const due = Math.max(...batch.map((c) => Math.max(c.head, typeof c.body?.seqno === 'number' ? c.body.seqno + 1 : 0)));
     await untilHead(due);
-    results.push(...(await Promise.all(batch.map((c) => json(`${v2}/${c.path}`, c.body).then((a) => a.ok === true, () => false)))));
+    const answers = batch.map((c) =>
+      json(`${v2}/${c.path}`, c.body).then(
+        (a) => (a.ok === true ? '' : `${c.path}: ${a.code} ${a.error}`),
+        (err: Error) => `${c.path}: ${err.message}`,
+      ),
+    );
+    results.push(...(await Promise.all(answers)));
     i = j;
   }
   return results;
-}
-
-/**
- * A get-method pinned to a block that was never the replayed tongate's head (it learnt of two at once) is proven
- * back from its head by one backward link: from each of the few heads after each block the recorded calls pin.
- */
-async function fillOlderProofs(
-  answers: Map<string, { query: Buffer; answer: Buffer }>,
-  heads: Map<number, Buffer>,
-  pinned: number[],
-  ask: (data: Buffer) => Promise<Buffer>,
-): Promise<number> {
-  let asked = 0;
-  for (const seqno of new Set(pinned)) {
-    const target = heads.get(seqno);
-    if (!target) continue;
-    for (let after = seqno + 1; after <= seqno + 8; after++) {
-      const head = heads.get(after);
-      if (!head) continue;
-      const query = encoded(getBlockProof, { kind: 'liteServer.getBlockProof', mode: TARGET_FROM_DB, knownBlock: masterchainInfo(head).last, targetBlock: masterchainInfo(target).last });
-      if (answers.has(query.toString('base64'))) continue;
-      await ask(query);
-      asked++;
-    }
-  }
-  return asked;
 }
 
 async function replay(dir: string, start: number, end: number): Promise<void> {
@@ -341,7 +310,7 @@ async function replay(dir: string, start: number, end: number): Promise<void> {
   const waiting = new Set<() => void>();
   /** Told of the next head out (the calls wait on it). */
   const releases = new Set<() => void>();
-  const stats = { released: start, served: 0, misses: 0, missed: {} as Record<string, number>, lateMs: 0, cpuMs: 0, calls: 0, failedCalls: 0 };
+  const stats = { released: start, served: 0, misses: 0, missed: {} as Record<string, number>, lateMs: 0, cpuMs: 0, calls: 0, failedCalls: 0, failed: [] as string[] };
   const head = () => {
     let best = heads[0];
     for (const h of heads) if (h.seqno <= released && h.seqno >= best.seqno) best = h;
@@ -383,7 +352,7 @@ async function replay(dir: string, start: number, end: number): Promise<void> {
     const query = liteQuery(payload);
     if (query) void answer(query.data).then((a) => peer.send(answerMessage(query.queryId, a)));
   });
-  let calls: Promise<boolean[]> = Promise.resolve([]);
+  let calls: Promise<string[]> = Promise.resolve([]);
   process.on('message', async (message: GoMessage | { type: 'stats' | 'stop' }) => {
     if (message.type === 'go') {
       // By the clock: block k is out paceMs * k after the start, however late this process is woken.
@@ -411,7 +380,9 @@ async function replay(dir: string, start: number, end: number): Promise<void> {
     } else if (message.type === 'stats') {
       const made = await calls;
       stats.calls = made.length;
-      stats.failedCalls = made.filter((ok) => !ok).length;
+      const failed = made.filter((why) => why !== '');
+      stats.failedCalls = failed.length;
+      stats.failed = [...new Set(failed)].slice(0, 3);
       const cpu = process.cpuUsage();
       send({ type: 'stats', ...stats, cpuMs: (cpu.user + cpu.system) / 1000 });
     } else if (message.type === 'stop') {

@@ -41,7 +41,8 @@ export async function startAdnlServer(onConnection: OnAdnlConnection): Promise<A
     type: 'pkcs8',
   });
   const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  // As a liteserver does (TON's sockets are TCP_NODELAY): the tail of an answer is not held back for an ACK.
+  const server: Server = createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
