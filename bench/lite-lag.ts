@@ -8,7 +8,7 @@
  *
  * Once the basechain has 4 shards, `--wallets` wallets (default 200, spread over the shards by their addresses)
  * send a transfer each, all at once, `--rounds` times (default 5; a round starts when the previous one landed).
- * During the load, every 100 ms:
+ * During the load, every 100 ms (bench/support/lag-meter.ts):
  *
  *   lag        the network's newest masterchain block (asked of its liteserver directly, not through tongate)
  *              minus the newest block tongate has indexed: p50 / p99 / max per round and overall (goal: p99 <= 2)
@@ -20,288 +20,354 @@
  * parse or an index write that held the thread would show there. The machine's load average (os.loadavg) before
  * and after is printed with the figures.
  *
- * Before the load, `--idle-seconds` (default 20) of following alone: the network's rate, the head proofs' check time
- * on this thread and the event loop's delay with nothing else to do (what a new head itself costs the HTTP thread).
+ * Before the load, `--idle-seconds` (default 20) of following alone: the network's rate, the head proofs' time
+ * from answer to verdict and the event loop's delay with nothing else to do (what a new head itself costs the
+ * HTTP thread).
  *
- * Flags: --wallets N (<= 255), --rounds N, --target-rate-ms N (default 400), --idle-seconds N.
+ * On this 2-core machine the validator itself is starved under the load and makes fewer blocks than its target
+ * (1.1-2.2 a second), so the live run is not at mainnet's pace. `--replay` measures at exactly that pace instead:
+ *
+ *   1. record: the live run above, with tongate talking to the network's liteserver through a recorder
+ *      (bench/support/liteserver-tape.ts, a child process) that keeps every answer by its query and every head's
+ *      masterchain info, and after the run asks what a replayed tongate may ask that this one did not (head proofs
+ *      from its key blocks, the config at each head, backward proofs of the blocks get-methods were pinned to).
+ *      The run's sends and get-methods (the funding's and the load's) are kept in their batches (the calls made
+ *      together), each with the network's head when it was made; a get-method with the block its answer was read
+ *      at (balance polls, unpinned, are not kept). Its figures are printed as the
+ *      recording run's. The tape is ~12 MB.
+ *   2. replay (`--replays N` times, default 1): a fresh tongate (indexing from the block the live index started
+ *      at) follows a stand-in liteserver (the same child, on loopback) serving the tape, which releases one
+ *      masterchain block every `--pace-ms` (default the target rate, 400) by the clock, up to the last block of the
+ *      load. Everything tongate checks is the real network's (blocks against their hashes, head proofs with their
+ *      signatures), unchanged. The run's calls are made again, batch after batch, from the stand-in's process
+ *      (clients are not in the server's process) once the network reaches the head they were made at (and the
+ *      block after a poll's pinned block). The network's head is the clock's (start + elapsed / pace), not asked:
+ *      asking would cost the measured thread. Also shown: a block's time from made to proven head. Queries not on
+ *      the tape are answered "not ready" and counted (the first block's few account reads: the follower's retry a
+ *      second later, before the measured window, needs none).
+ *
+ * Flags: --wallets N (<= 255), --rounds N, --target-rate-ms N (default 400), --idle-seconds N; --replay,
+ * --replays N, --pace-ms N, --recording DIR (where the tape is kept: recorded there when DIR has none, replayed
+ * from it when it has one; default a temporary directory removed at the end).
  */
-import { cpus, loadavg } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import type { LiteChain } from '../src/chain/lite/index.js';
+import { LiteFollower } from '../src/chain/lite/follower.js';
 import { genesisTransfer, requireTonNode, TON_NETWORK } from '../test/support/ton-node.js';
-import { numberArg } from './support/args.js';
-import { startLiteTongate } from './support/lite-tongate.js';
+import { hasFlag, numberArg, stringArg } from './support/args.js';
+import { LagMeter } from './support/lag-meter.js';
+import { json, waitFor } from './support/http-json.js';
+import type { GoMessage } from './support/liteserver-tape.js';
+import { liteConfigVia, startBenchNode, startTongateOn } from './support/lite-tongate.js';
 
 const walletCount = Math.min(255, numberArg('wallets', 200));
 const rounds = numberArg('rounds', 5);
 const targetRateMs = numberArg('target-rate-ms', 400);
-
-if (!requireTonNode()) process.exit(0);
-if (TON_NETWORK !== 'ton-node-simplex')
-  console.log(`# ${TON_NETWORK}: not the Simplex network, so not at mainnet's pace (run it with npm run bench:lite-lag)`);
-const loadBefore = loadavg();
-const { node, running, port } = await startLiteTongate({ split: 2, simplexTargetRateMs: targetRateMs });
-const network = running.networks[0];
-const chain = network.chain as LiteChain;
-const v2 = `http://127.0.0.1:${port}/api/v2`;
-
-// The network's own head, asked of its liteserver directly: the lag is measured against the network, not against
-// tongate's (proven) idea of it.
-const engine = new LiteSingleEngine({
-  host: `tcp://127.0.0.1:${node.liteserver.port}`,
-  publicKey: Buffer.from(node.liteserver.publicKeyBase64, 'base64'),
-});
-engine.on('error', () => undefined);
-const direct = new LiteClient({ engine });
-while (!engine.isReady()) await new Promise((r) => setTimeout(r, 50));
-const networkHead = async () => (await direct.getMasterchainInfo()).last.seqno;
-const indexedSeqno = () => chain.masterchainInfo().last.id.seqno - network.indexLag!();
-
-async function json(path: string, body?: unknown): Promise<any> {
-  const response = await fetch(
-    `${v2}/${path}`,
-    body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  return response.json();
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const externalBoc = (to: Address, body: Cell, init?: { code: Cell; data: Cell }) =>
-  beginCell()
-    .store(storeMessage(external({ to, body, init })))
-    .endCell()
-    .toBoc()
-    .toString('base64');
-const balance = async (a: Address) => BigInt((await json(`getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
-const seqnoOf = async (a: Address) => {
-  const r = await json('runGetMethod', { address: a.toRawString(), method: 'seqno', stack: [] });
-  return r.ok && r.result.exit_code === 0 ? Number(BigInt(r.result.stack[0][1])) : -1;
-};
-const shardsAtHead = async () => (await json(`shards?seqno=${chain.masterchainInfo().last.id.seqno}`)).result.shards.length as number;
-
-await waitFor('4 shards', async () => (await shardsAtHead()) === 4);
-
-// Senders funded by one v5 wallet (itself funded from the genesis wallet) in a single transfer.
-const hubKey = keyPairFromSeed(randomBytes(32));
-const hub = WalletContractV5R1.create({ publicKey: hubKey.publicKey, walletId: { networkGlobalId: chain.globalId } });
-await json('sendBoc', {
-  boc: genesisTransfer(
-    node,
-    await seqnoOf(node.genesisAddress),
-    internal({ to: hub.address, value: toNano(100_000), bounce: false }),
-  ).toString('base64'),
-});
-await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
-const senders = Array.from({ length: walletCount }, () => {
-  const key = keyPairFromSeed(randomBytes(32));
-  return { key, wallet: WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }) };
-});
-const pay = hub.createTransfer({
-  seqno: 0,
-  secretKey: hubKey.secretKey,
-  sendMode: SendMode.PAY_GAS_SEPARATELY,
-  messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
-});
-await json('sendBoc', { boc: externalBoc(hub.address, pay, hub.init) });
-await waitFor('the senders to be funded', async () =>
-  (await Promise.all(senders.map((s) => balance(s.wallet.address)))).every((b) => b > 0n),
-);
-const shardsOfSenders = new Set(senders.map((s) => s.wallet.address.hash[0] >> 6)).size;
-
-// Signed before the measured window (ed25519 signing would hold this thread and count as tongate's delay).
-const bocs: string[][] = [];
-for (let round = 0; round < rounds; round++) {
-  const signed: string[] = [];
-  for (const s of senders) {
-    const body = s.wallet.createTransfer({
-      seqno: round,
-      secretKey: s.key.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [internal({ to: hub.address, value: toNano(0.01) })],
-      // Valid for an hour (the default minute runs out before the last rounds, all signed now).
-      timeout: Math.floor(Date.now() / 1000) + 3600,
-    });
-    signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  bocs.push(signed);
-}
-await waitFor('the index to catch up before the load', async () => indexedSeqno() >= (await networkHead()));
-
-interface Sample {
-  round: number;
-  lag: number;
-  ownLag: number;
-  httpMs: number;
-}
-const samples: Sample[] = [];
-/** -1 while following alone, then the load's round. */
-let round = -1;
-let sampling = true;
-const sampler = (async () => {
-  while (sampling) {
-    const started = performance.now();
-    const [head] = await Promise.all([networkHead(), json('getMasterchainInfo')]);
-    const httpMs = performance.now() - started;
-    samples.push({ round, lag: Math.max(0, head - indexedSeqno()), ownLag: network.indexLag!(), httpMs });
-    await new Promise((r) => setTimeout(r, 100));
-  }
-})();
-
-// Where a block's time goes once tongate has proven it as a head: until it is indexed (checked every 10 ms).
-const stages = new Map<number, { round: number; head: number; fed?: number; indexed?: number }>();
-chain.onHead((n) => stages.set(n, { round, head: performance.now() }));
-// When the index has a block's feed in hand (the follower's read done, and the index done with the one before), apart
-// from its write.
-const feedBlock = chain.follower.feedBlock.bind(chain.follower);
-chain.follower.feedBlock = (n: number) =>
-  feedBlock(n).then((fed) => {
-    const st = stages.get(n);
-    if (st && st.fed === undefined) st.fed = performance.now();
-    return fed;
-  });
-const indexProbe = setInterval(() => {
-  const last = indexedSeqno();
-  for (const [n, st] of stages) if (n <= last && st.indexed === undefined) st.indexed = performance.now();
-}, 10);
-
-// Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.
 const idleSeconds = numberArg('idle-seconds', 20);
-const idleLoop = monitorEventLoopDelay({ resolution: 10 });
-const idleTrust = { ...chain.trust.stats };
-const idleFrom = await networkHead();
-const idleStart = performance.now();
-idleLoop.enable();
-await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-idleLoop.disable();
-const idleBlocks = (await networkHead()) - idleFrom;
-const idleElapsed = (performance.now() - idleStart) / 1000;
-const idleProofs = chain.trust.stats.queries - idleTrust.queries;
-const idleCheckMs = chain.trust.stats.checkMs - idleTrust.checkMs;
-const idleLags = samples.filter((x) => x.round === -1).map((x) => x.lag);
-const loadTrust = { ...chain.trust.stats };
+const paceMs = numberArg('pace-ms', targetRateMs);
+const replays = numberArg('replays', 1);
+const TAPE = fileURLToPath(new URL('./support/liteserver-tape.ts', import.meta.url));
 
-const loop = monitorEventLoopDelay({ resolution: 10 });
-loop.enable();
-const firstSeqno = await networkHead();
-const loadStart = performance.now();
-for (round = 0; round < rounds; round++) {
-  const sent = await Promise.all(bocs[round].map((boc) => json('sendBoc', { boc })));
-  const refused = sent.filter((r) => !r.ok);
-  if (refused.length > 0)
-    throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
-  const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
-  const landed = async (group: typeof senders) =>
-    (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
-  await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+/** A recording's run.json: where the live run's phases were, by the network's masterchain seqno. */
+interface RunRecord {
+  network: string;
+  wallets: number;
+  /** The first block the live index wrote (the replay's first head) and the last one of the load. */
+  start: number;
+  end: number;
+  idle: { from: number; to: number };
+  loadFrom: number;
+  /** The head at which each round's sends began. */
+  roundsAt: number[];
+  calls: GoMessage['calls'];
 }
-const lastSeqno = await networkHead();
-const loadSeconds = (performance.now() - loadStart) / 1000;
-await waitFor('the index to catch up after the load', async () => indexedSeqno() >= lastSeqno);
-loop.disable();
-sampling = false;
-await sampler;
 
-// What the load was: masterchain blocks, shard blocks and transactions in the window (from the index).
-const v3 = v2.replace('/api/v2', '/api/v3');
-let shardBlocks = 0;
-let transactions = 0;
-for (let seqno = firstSeqno + 1; seqno <= lastSeqno; seqno++) {
-  const blocks = ((await (await fetch(`${v3}/masterchainBlockShards?seqno=${seqno}&limit=256`)).json()).blocks ?? []) as {
-    workchain: number;
-    tx_count: number;
-  }[];
-  shardBlocks += blocks.filter((b) => b.workchain === 0).length;
-  transactions += blocks.reduce((n, b) => n + b.tx_count, 0);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function startTape(args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', TAPE, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
-const loadAfter = loadavg();
-clearInterval(indexProbe);
-const stagesOf = (inLoad: boolean) =>
-  [...stages.values()].filter((st) => st.indexed !== undefined && st.fed !== undefined && st.round >= 0 === inLoad);
 
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const mcBlocks = lastSeqno - firstSeqno;
-console.log(
-  `bench:lite-lag  ${TON_NETWORK}, target rate ${targetRateMs} ms, basechain of 4 shards (senders in ${shardsOfSenders} of them)`,
-);
-console.log(
-  `load: ${walletCount} wallets x ${rounds} rounds in ${loadSeconds.toFixed(1)} s: masterchain ${firstSeqno + 1}..${lastSeqno} (${(mcBlocks / loadSeconds).toFixed(2)} blocks/s), ` +
-    `${shardBlocks} shard blocks (${(shardBlocks / Math.max(1, mcBlocks)).toFixed(1)} per masterchain block), ${transactions} transactions`,
-);
-console.log('round   samples   lag p50 p99 max   own lag p99   HTTP p50 / p99 ms');
-for (let r = 0; r < rounds; r++) {
-  const s = samples.filter((x) => x.round === r);
-  if (s.length === 0) continue;
-  const lags = s.map((x) => x.lag);
-  console.log(
-    `${String(r + 1).padStart(5)}${String(s.length).padStart(10)}   ${String(pct(lags, 50)).padStart(7)}${String(pct(lags, 99)).padStart(4)}${String(Math.max(...lags)).padStart(4)}` +
-      `${String(
-        pct(
-          s.map((x) => x.ownLag),
-          99,
-        ),
-      ).padStart(14)}   ${pct(
-        s.map((x) => x.httpMs),
-        50,
-      )
-        .toFixed(1)
-        .padStart(8)} / ${pct(
-        s.map((x) => x.httpMs),
-        99,
-      ).toFixed(1)}`,
+function tapeMessage<T>(tape: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== type) return;
+      tape.off('message', onMessage);
+      tape.off('exit', onExit);
+      resolve(m as T);
+    };
+    const onExit = (code: number) => reject(new Error(`liteserver-tape exited (${code}) before '${type}'`));
+    tape.on('message', onMessage);
+    tape.on('exit', onExit);
+  });
+}
+
+/** The network's head asked of a liteserver directly (the lag is measured against the network, not tongate's idea of it). */
+async function directHead(server: { port: number; publicKey: string }) {
+  const engine = new LiteSingleEngine({ host: `tcp://127.0.0.1:${server.port}`, publicKey: Buffer.from(server.publicKey, 'base64') });
+  engine.on('error', () => undefined);
+  const client = new LiteClient({ engine });
+  while (!engine.isReady()) await sleep(50);
+  return { head: async () => (await client.getMasterchainInfo()).last.seqno, close: () => engine.close() };
+}
+
+/** The live run; with `recordTo`, through a recorder that keeps the tape there. */
+async function live(recordTo?: string): Promise<void> {
+  const node = await startBenchNode({ split: 2, simplexTargetRateMs: targetRateMs });
+  const liteserver = { port: node.liteserver.port, publicKey: node.liteserver.publicKeyBase64 };
+  let tape: ChildProcess | undefined;
+  let configFile = node.globalConfigFile;
+  if (recordTo) {
+    mkdirSync(recordTo, { recursive: true });
+    tape = startTape(['record', recordTo, '127.0.0.1', String(liteserver.port), liteserver.publicKey]);
+    const recorder = await tapeMessage<{ port: number; publicKey: string }>(tape, 'ready');
+    copyFileSync(node.globalConfigFile, join(recordTo, 'global.config.json'));
+    configFile = liteConfigVia(node.globalConfigFile, join(recordTo, 'via-recorder.config.json'), recorder);
+  }
+  // The first block the index asks the follower for: the replayed index starts there, its follower in the same state.
+  let firstFed: number | undefined;
+  const feedBlock = LiteFollower.prototype.feedBlock;
+  LiteFollower.prototype.feedBlock = function (n: number) {
+    firstFed ??= n;
+    return feedBlock.call(this, n);
+  };
+  const { running, port } = await startTongateOn(configFile);
+  const network = running.networks[0];
+  const chain = network.chain as LiteChain;
+  const direct = await directHead(liteserver);
+  const calls: RunRecord['calls'] = [];
+  const meter = new LagMeter({ chain, indexLag: network.indexLag!, v2: `http://127.0.0.1:${port}/api/v2`, networkHead: direct.head });
+  const v2 = `http://127.0.0.1:${port}/api/v2`;
+  // Calls made together (in one run of this thread: a Promise.all of them) are one batch; a replay makes a batch's
+  // calls at once, and the next batch once they are answered, as here.
+  let batch = 0;
+  let batchOpen = false;
+  /** A v2 call; kept for a replay when recording. */
+  const call = async (path: string, body?: Record<string, unknown>): Promise<any> => {
+    if (!batchOpen) {
+      batch++;
+      batchOpen = true;
+      queueMicrotask(() => (batchOpen = false));
+    }
+    const [head, inBatch] = [meter.lastHead, batch];
+    const answer = await json(`${v2}/${path}`, body);
+    // Sends and get-methods (pinned to their block: see below) of every phase: a replay makes the same, so its
+    // emulators have started before the load as here.
+    if (recordTo && (path === 'sendBoc' || path === 'runGetMethod')) {
+      // A seqno poll is made again at the block its answer was read at.
+      const pinned = path === 'runGetMethod' && answer.ok ? { ...body, seqno: answer.result.block_id.seqno } : body;
+      calls.push({ head, batch: inBatch, path, ...(pinned ? { body: pinned } : {}) });
+    }
+    return answer;
+  };
+
+  const externalBoc = (to: Address, body: Cell, init?: { code: Cell; data: Cell }) =>
+    beginCell()
+      .store(storeMessage(external({ to, body, init })))
+      .endCell()
+      .toBoc()
+      .toString('base64');
+  const balance = async (a: Address) => BigInt((await call(`getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
+  const seqnoOf = async (a: Address) => {
+    const r = await call('runGetMethod', { address: a.toRawString(), method: 'seqno', stack: [] });
+    return r.ok && r.result.exit_code === 0 ? Number(BigInt(r.result.stack[0][1])) : -1;
+  };
+  const shardsAtHead = async () => (await call(`shards?seqno=${chain.masterchainInfo().last.id.seqno}`)).result.shards.length as number;
+
+  await waitFor('4 shards', async () => (await shardsAtHead()) === 4);
+
+  // Senders funded by one v5 wallet (itself funded from the genesis wallet) in a single transfer.
+  const hubKey = keyPairFromSeed(randomBytes(32));
+  const hub = WalletContractV5R1.create({ publicKey: hubKey.publicKey, walletId: { networkGlobalId: chain.globalId } });
+  await call('sendBoc', {
+    boc: genesisTransfer(
+      node,
+      await seqnoOf(node.genesisAddress),
+      internal({ to: hub.address, value: toNano(100_000), bounce: false }),
+    ).toString('base64'),
+  });
+  await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
+  const senders = Array.from({ length: walletCount }, () => {
+    const key = keyPairFromSeed(randomBytes(32));
+    return { key, wallet: WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }) };
+  });
+  const pay = hub.createTransfer({
+    seqno: 0,
+    secretKey: hubKey.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
+  });
+  await call('sendBoc', { boc: externalBoc(hub.address, pay, hub.init) });
+  await waitFor('the senders to be funded', async () =>
+    (await Promise.all(senders.map((s) => balance(s.wallet.address)))).every((b) => b > 0n),
   );
-}
-const during = samples.filter((x) => x.round >= 0); // the catch-up after the last round included
-const lags = during.map((x) => x.lag);
-const perRound = Array.from({ length: rounds }, (_, r) => during.filter((x) => x.round === r).map((x) => x.lag))
-  .filter((l) => l.length > 0)
-  .map((l) => pct(l, 99));
-console.log(
-  `index lag behind the network (masterchain blocks, every 100 ms): p50 ${pct(lags, 50)}, p99 ${pct(lags, 99)} (rounds ${Math.min(...perRound)}..${Math.max(...perRound)}), max ${Math.max(...lags)} (goal: p99 <= 2)`,
-);
-const ms = (ns: number) => (ns / 1e6).toFixed(1);
-for (const [what, inLoad] of [
-  ['following alone', false],
-  ['under load', true],
-] as const) {
-  const st = stagesOf(inLoad);
-  if (st.length === 0) continue;
-  const line = (values: number[]) => `p50 ${pct(values, 50).toFixed(0)} / p99 ${pct(values, 99).toFixed(0)} ms`;
-  console.log(
-    `from a proven head to its block indexed, ${what} (${st.length} blocks): ${line(st.map((x) => x.indexed! - x.head))}; ` +
-      `of which until the index held its feed (read by the follower, or the index busy before) ${line(st.map((x) => x.fed! - x.head))}, then written ${line(st.map((x) => x.indexed! - x.fed!))}`,
-  );
-}
-console.log(`event loop delay over the load: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
-const loadProofs = chain.trust.stats.queries - loadTrust.queries;
-const loadCheckMs = chain.trust.stats.checkMs - loadTrust.checkMs;
-console.log(
-  `head proofs under load: ${loadProofs}, checked in ${(loadCheckMs / Math.max(1, loadProofs)).toFixed(2)} ms of this thread each (mean), ${chain.trust.stats.refused} refused`,
-);
-console.log(
-  `following alone (${idleSeconds} s before the load): ${(idleBlocks / idleElapsed).toFixed(2)} masterchain blocks/s, ${idleProofs} head proofs checked in ` +
-    `${(idleCheckMs / Math.max(1, idleProofs)).toFixed(2)} ms each (mean); index lag p50 ${pct(idleLags, 50)}, p99 ${pct(idleLags, 99)}, max ${Math.max(...idleLags)}; event loop delay p50 ${ms(idleLoop.percentile(50))} ms, p99 ${ms(idleLoop.percentile(99))} ms, max ${ms(idleLoop.max)} ms`,
-);
-console.log(
-  `machine: ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`,
-);
+  const shardsOfSenders = new Set(senders.map((s) => s.wallet.address.hash[0] >> 6)).size;
 
-engine.close();
-await running.stop();
-await node.stop();
+  // Signed before the measured window (ed25519 signing would hold this thread and count as tongate's delay).
+  const bocs: string[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const signed: string[] = [];
+    for (const s of senders) {
+      const body = s.wallet.createTransfer({
+        seqno: round,
+        secretKey: s.key.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: hub.address, value: toNano(0.01) })],
+        // Valid for an hour (the default minute runs out before the last rounds, all signed now).
+        timeout: Math.floor(Date.now() / 1000) + 3600,
+      });
+      signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    bocs.push(signed);
+  }
+  await waitFor('the index to catch up before the load', async () => meter.indexedSeqno() >= (await direct.head()));
+
+  // Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.
+  const endIdle = await meter.idle();
+  await sleep(idleSeconds * 1000);
+  const idle = await endIdle();
+
+  const endLoad = await meter.load();
+  const roundsAt: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    meter.round = round;
+    roundsAt.push(await direct.head());
+    const sent = await Promise.all(bocs[round].map((boc) => call('sendBoc', { boc })));
+    const refused = sent.filter((r) => !r.ok);
+    if (refused.length > 0)
+      throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
+    const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
+    const landed = async (group: typeof senders) =>
+      (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
+    await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+  }
+  meter.round = rounds;
+  const load = await endLoad();
+  await waitFor('the index to catch up after the load', async () => meter.indexedSeqno() >= load.to);
+  await meter.stop();
+
+  let title = `bench:lite-lag  ${TON_NETWORK}, live, target rate ${targetRateMs} ms, basechain of 4 shards (senders in ${shardsOfSenders} of them), ${walletCount} wallets x ${rounds} rounds`;
+  if (recordTo && tape) {
+    const start = firstFed!;
+    const record: RunRecord = {
+      network: TON_NETWORK,
+      wallets: walletCount,
+      start,
+      end: load.to,
+      idle,
+      loadFrom: load.from,
+      roundsAt,
+      calls,
+    };
+    const pinned = calls.flatMap((c) => (typeof c.body?.seqno === 'number' ? [c.body.seqno] : []));
+    tape.send({ type: 'save', start, end: load.to, pinned });
+    const saved = await tapeMessage<{ answers: number; heads: number; missingHeads: number; asked: number; bytes: number }>(tape, 'saved');
+    writeFileSync(join(recordTo, 'run.json'), JSON.stringify(record));
+    title +=
+      ` (recording run, through the recorder: masterchain ${start}..${load.to}, ${saved.answers} answers and ${saved.heads} heads on tape ` +
+      `(${saved.missingHeads} heads not seen), ${saved.asked} queries asked after the run, ${(saved.bytes / 2 ** 20).toFixed(1)} MiB)`;
+  }
+  await meter.report(title, rounds);
+  direct.close();
+  await running.stop();
+  tape?.kill();
+  await node.stop();
+}
+
+/** One replay of the tape in `dir`. */
+async function replay(dir: string, run: number): Promise<void> {
+  const record = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecord;
+  const tape = startTape(['replay', dir, String(record.start), String(record.end)]);
+  const standIn = await tapeMessage<{ port: number; publicKey: string }>(tape, 'ready');
+  const configFile = liteConfigVia(join(dir, 'global.config.json'), join(dir, 'via-tape.config.json'), standIn);
+  const { running, port } = await startTongateOn(configFile, record.start);
+  const network = running.networks[0];
+  const chain = network.chain as LiteChain;
+  const v2 = `http://127.0.0.1:${port}/api/v2`;
+  const go: GoMessage = { type: 'go', paceMs, v2, calls: record.calls };
+  tape.send(go);
+  const { at } = await tapeMessage<{ at: number }>(tape, 'started');
+  // The network's head by the clock (the stand-in releases by it; how late it ever was is reported): asking it
+  // would cost this thread, the one measured, a query every time.
+  const head = () => Math.min(record.end, record.start + Math.floor((Date.now() - at) / paceMs));
+  const untilHead = async (seqno: number) => {
+    while (head() < seqno) await sleep(Math.max(1, at + (seqno - record.start) * paceMs - Date.now()));
+  };
+  const meter = new LagMeter({
+    chain,
+    indexLag: network.indexLag!,
+    v2,
+    networkHead: async () => head(),
+    madeAt: (seqno) => at + (seqno - record.start) * paceMs,
+  });
+
+  await untilHead(record.idle.from);
+  const endIdle = await meter.idle();
+  await untilHead(record.idle.to);
+  await endIdle();
+  await untilHead(record.loadFrom);
+  const endLoad = await meter.load();
+  for (let round = 0; round < rounds; round++) {
+    await untilHead(record.roundsAt[round]);
+    meter.round = round;
+  }
+  await untilHead(record.end);
+  meter.round = rounds;
+  await endLoad();
+  await waitFor('the index to catch up after the load', async () => meter.indexedSeqno() >= record.end);
+  await meter.stop();
+  tape.send({ type: 'stats' });
+  const stats = await tapeMessage<{
+    served: number;
+    misses: number;
+    missed: Record<string, number>;
+    lateMs: number;
+    cpuMs: number;
+    calls: number;
+    failedCalls: number;
+    failed: string[];
+  }>(tape, 'stats');
+  const missed = Object.entries(stats.missed).sort((a, b) => b[1] - a[1]);
+  await meter.report(
+    `bench:lite-lag --replay (${run + 1} of ${replays}): ${record.network} recorded, ${record.wallets} wallets x ${rounds} rounds, masterchain ${record.start}..${record.end} ` +
+      `released every ${paceMs} ms (the stand-in's CPU ${(stats.cpuMs / 1000).toFixed(1)} s, a block out ${stats.lateMs.toFixed(0)} ms late at worst); ` +
+      `${stats.calls} HTTP calls of the load made again from the stand-in's process (${stats.failedCalls} failed${stats.failed.length > 0 ? `: ${stats.failed.join('; ')}` : ''}); ${stats.served} answers from the tape, ${stats.misses} queries not on it` +
+      (missed.length > 0
+        ? ` (${missed
+            .slice(0, 8)
+            .map(([what, n]) => `${n} ${what}`)
+            .join(', ')})`
+        : ''),
+    rounds,
+  );
+  await running.stop();
+  tape.send({ type: 'stop' });
+  await new Promise((resolve) => tape.once('exit', resolve));
+}
+
+if (!hasFlag('replay')) {
+  if (!requireTonNode()) process.exit(0);
+  if (TON_NETWORK !== 'ton-node-simplex')
+    console.log(`# ${TON_NETWORK}: not the Simplex network, so not at mainnet's pace (run it with npm run bench:lite-lag)`);
+  await live();
+} else {
+  const kept = stringArg('recording');
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'tongate-lite-lag-'));
+  if (!existsSync(join(dir, 'run.json'))) {
+    if (!requireTonNode()) process.exit(0);
+    await live(dir);
+  }
+  for (let run = 0; run < replays; run++) await replay(dir, run);
+  if (!kept) rmSync(dir, { recursive: true, force: true });
+}
 process.exit(0);

@@ -43,6 +43,7 @@ import { systemClock } from '../src/util/clock.js';
 import { readFileSync } from 'node:fs';
 import { numberArg } from './support/args.js';
 import { startLiteTongate } from './support/lite-tongate.js';
+import { json, waitFor } from './support/http-json.js';
 
 const samples = numberArg('samples', 300);
 const walletCount = Math.min(255, numberArg('wallets', 200));
@@ -237,22 +238,6 @@ function accepts(p: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-async function json(url: string, body?: unknown): Promise<any> {
-  const response = await fetch(
-    url,
-    body === undefined ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  return response.json();
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, everyMs = 250): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 function externalBoc(to: Address, body: Cell, init?: { code: Cell; data: Cell }): string {

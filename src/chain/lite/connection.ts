@@ -217,7 +217,8 @@ export class LiteConnection extends EventEmitter {
  * session go through Node's own AES-CTR and SHA-256 (OpenSSL) instead of adnl's pure-JavaScript ones. Measured
  * under bench:lite's load: adnl's aes-js cipher and its frame parser (which spreads every payload into an array
  * to hash it, and re-joins the pending buffer on every chunk) took ~15 % of the main thread, about as much as
- * everything else the follower does; blocks are the largest answers. The handshake is still adnl's.
+ * everything else the follower does; blocks are the largest answers. The handshake is still adnl's. Its socket
+ * sends without delay (TCP_NODELAY).
  */
 class GuardedAdnlClient extends ADNLClientTCP {
   /** Decrypted bytes of frames not yet complete. */
@@ -228,6 +229,10 @@ class GuardedAdnlClient extends ADNLClientTCP {
   protected override async onBeforeConnect(): Promise<void> {
     const self = this as unknown as AdnlInternals;
     const before = self.params;
+    // Queries go out as they are made (TCP_NODELAY, as TON's own sockets): with Nagle's algorithm a query sent
+    // while another is unanswered waited for that one's ACK, up to the peer's delayed-ACK 40 ms: the follower's
+    // parallel block reads took ~40 ms more per masterchain block (bench:lite-lag --replay).
+    (this.socket as import('node:net').Socket).setNoDelay(true);
     await super.onBeforeConnect();
     // A new session (adnl made new keys): its ciphers, replaced by OpenSSL's with the same keys and nonces.
     if (self.params === before) return;

@@ -9,8 +9,9 @@
  * (blocks.ts), once: the transactions come from it, and so do the touched accounts' new states (its state update,
  * block-accounts.ts); only an account the update does not hold whole is asked for, with its proof (proofs.ts).
  *
- * Pipelined: a new head's block is read as soon as the head is known (`prefetch`), and while the index writes
- * block N the next ones are read (`readAhead`), so a back-fill downloads and writes at once. Every read runs as
+ * Pipelined: a head's blocks are downloaded while its proof is checked (`warm`), read as soon as it is proven
+ * (`prefetch`), and while the index writes block N the next ones are read (`readAhead`), so a back-fill downloads
+ * and writes at once. Every read runs as
  * the follower's (`asFollower`): within its own liteserver budget, never all of a server (follower-budget.ts).
  */
 import type { Address } from '@ton/core';
@@ -56,6 +57,8 @@ export interface FollowerStats {
 export class LiteFollower {
   private readonly known = new KnownCells();
   private readonly reads = new Map<number, Promise<FeedBlock>>();
+  /** Reported heads whose blocks are being fetched before their proof is in (`warm`). */
+  private readonly warming = new Set<number>();
   private readonly readAhead: number;
   private readonly accountConcurrency: number;
   private readonly statesFromBlocks: boolean;
@@ -78,6 +81,21 @@ export class LiteFollower {
     for (const kept of this.reads.keys()) if (kept < seqno) this.reads.delete(kept);
     for (let next = seqno + 1; next <= Math.min(seqno + this.readAhead, this.deps.head()); next++) this.read(next);
     return read;
+  }
+
+  /**
+   * A head a liteserver reported, its proof not checked yet: its block and the shard blocks it commits are fetched
+   * meanwhile (each checked against its hashes and kept by the blocks' cache), so that the read after the proof
+   * finds them there instead of waiting for the same round trips. Nothing is fed from here: the index reads a block
+   * only from a proven head (`prefetch`, `feedBlock`).
+   */
+  warm(id: BlockId): Promise<void> {
+    if (this.reads.has(id.seqno) || this.warming.has(id.seqno)) return Promise.resolve();
+    this.warming.add(id.seqno);
+    return this.deps
+      .asFollower(async () => void (await this.shardBlocks(await this.deps.block(id), id.seqno)))
+      .catch(() => undefined) // the read after the proof asks again, and sees its failure
+      .finally(() => this.warming.delete(id.seqno));
   }
 
   /** A new head: its block is read now, not once the index asks for it. */
@@ -143,8 +161,10 @@ export class LiteFollower {
   private async shardBlocks(mc: LoadedBlock, seqno: number): Promise<LoadedBlock[]> {
     const known = new Set<string>();
     // Masterchain block 0 is the zero state (no block): block 1's walk stops at the workchains' zero states.
+    // N-1 by the id N names (N is checked against its own id, so this one is N's previous block): most often kept
+    // already, as the head before; found by seqno it would cost a lookupBlock round trip every block.
     if (seqno > 1) {
-      const previous = await this.deps.masterchainBlock(seqno - 1);
+      const previous = await this.deps.block(mc.block.prevBlocks[0]);
       for (const top of previous.block.shardBlocks ?? []) known.add(top.rootHash.toString('hex'));
     }
     const walks = (mc.block.shardBlocks ?? []).map(async (top) => {

@@ -66,6 +66,11 @@ export class LiteHead {
   }
 
   /** Calls `listener` with each new masterchain seqno, once its block is fetched. */
+  /** Whether anything follows the heads (an index): only then are a reported head's blocks worth fetching early. */
+  get followed(): boolean {
+    return this.listeners.size > 0;
+  }
+
   onHead(listener: (seqno: number) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

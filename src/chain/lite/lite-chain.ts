@@ -143,6 +143,10 @@ export class LiteChain implements Chain {
       },
       options.follower,
     );
+    // An index's blocks are downloaded while a reported head's proof is checked; fed only once it is proven.
+    this.pool.on('reported', ({ info }: { info: liteServer_masterchainInfo }) => {
+      if (this.head.followed) void this.follower.warm(fromTlBlockId(info.last));
+    });
   }
 
   /** Connects to the config's liteservers and waits for the first masterchain head (LiteUnavailable when none answers). */

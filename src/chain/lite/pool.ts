@@ -451,6 +451,8 @@ export class LitePool extends EventEmitter {
   private async takeHead(server: ServerState, info: liteServer_masterchainInfo): Promise<void> {
     if (info.last.seqno > this.headSeqno && this.verifyHead) {
       // A head newer than any believed so far is taken only once proven (asked of the server that reported it).
+      // Said at once ('reported'): what it names may be fetched meanwhile, to be believed only once it is proven.
+      this.emit('reported', { info, server: server.connection.label } satisfies HeadInfo);
       try {
         await this.verifyHead(info.last, server.connection.label);
       } catch (err) {

@@ -15,6 +15,7 @@ import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNod
 import { getJson, postJson, startTestTongate, type TestTongate } from '../../support/tongate.js';
 import { freePort } from '../../support/ports.js';
 import { LiteChain, LitePool, LiteTimeout, LiteUnavailable } from '../../../src/chain/lite/index.js';
+import type { HeadInfo } from '../../../src/chain/lite/pool.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { startTcpProxy } from '../../support/corrupting-proxy.js';
 import { proveAccount } from '../../../src/chain/lite/proofs.js';
@@ -624,6 +625,9 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       verifyHead: (last, server) => trust.verify(fromTlBlockId(last), server),
     });
     trust = new MasterchainTrust(pool, globalConfig.initBlock);
+    // Each new head is said as soon as the server names it (an index downloads its blocks meanwhile), before its proof.
+    const reported: number[] = [];
+    pool.on('reported', ({ info }: HeadInfo) => reported.push(info.last.seqno));
     let tampered = 0;
     // One byte of the first signature flipped in every block proof the server sends.
     mitm.tamper = (answer) => {
@@ -647,6 +651,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       // The server answers, its heads are not proven: none is believed, and its breaker opens.
       await assert.rejects(pool.waitHead(4000), LiteUnavailable);
       assert.ok(tampered > 0, 'the proxy altered proofs');
+      assert.ok(reported.length > 0, 'its heads were reported, none announced as proven');
       assert.ok(trust.stats.refused > 0);
       assert.equal(pool.bestHead(), undefined);
       assert.equal(pool.status()[0].mcSeqno, null, 'its head is not taken');
@@ -657,6 +662,7 @@ describe(`tongate on a real TON network through its liteserver (${TON_NETWORK})`
       mitm.tamper = undefined;
       const proven = await pool.waitHead(15_000);
       assert.ok(trust.isProven(fromTlBlockId(proven.info.last)));
+      assert.ok(reported.includes(proven.info.last.seqno), 'the proven head was reported before');
     } finally {
       pool.close();
       await mitm.close();
