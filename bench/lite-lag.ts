@@ -54,18 +54,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type Cell } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { Address } from '@ton/core';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import type { LiteChain } from '../src/chain/lite/index.js';
 import { LiteFollower } from '../src/chain/lite/follower.js';
-import { genesisTransfer, requireTonNode, TON_NETWORK } from '../test/support/ton-node.js';
+import { requireTonNode, TON_NETWORK } from '../test/support/ton-node.js';
 import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { LagMeter } from './support/lag-meter.js';
 import { json, waitFor } from './support/http-json.js';
+import { fundedSenders, signedRounds } from './support/lite-senders.js';
 import type { GoMessage } from './support/liteserver-tape.js';
 import { liteConfigVia, startBenchNode, startTongateOn } from './support/lite-tongate.js';
 
@@ -170,12 +168,6 @@ async function live(recordTo?: string): Promise<void> {
     return answer;
   };
 
-  const externalBoc = (to: Address, body: Cell, init?: { code: Cell; data: Cell }) =>
-    beginCell()
-      .store(storeMessage(external({ to, body, init })))
-      .endCell()
-      .toBoc()
-      .toString('base64');
   const balance = async (a: Address) => BigInt((await call(`getAddressBalance?address=${a.toRawString()}`)).result ?? 0);
   const seqnoOf = async (a: Address) => {
     const r = await call('runGetMethod', { address: a.toRawString(), method: 'seqno', stack: [] });
@@ -186,50 +178,15 @@ async function live(recordTo?: string): Promise<void> {
   await waitFor('4 shards', async () => (await shardsAtHead()) === 4);
 
   // Senders funded by one v5 wallet (itself funded from the genesis wallet) in a single transfer.
-  const hubKey = keyPairFromSeed(randomBytes(32));
-  const hub = WalletContractV5R1.create({ publicKey: hubKey.publicKey, walletId: { networkGlobalId: chain.globalId } });
-  await call('sendBoc', {
-    boc: genesisTransfer(
-      node,
-      await seqnoOf(node.genesisAddress),
-      internal({ to: hub.address, value: toNano(100_000), bounce: false }),
-    ).toString('base64'),
+  const { hub, senders } = await fundedSenders(node, chain.globalId, walletCount, {
+    sendBoc: (boc) => call('sendBoc', { boc }),
+    balance,
+    seqno: seqnoOf,
   });
-  await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
-  const senders = Array.from({ length: walletCount }, () => {
-    const key = keyPairFromSeed(randomBytes(32));
-    return { key, wallet: WalletContractV4.create({ workchain: 0, publicKey: key.publicKey }) };
-  });
-  const pay = hub.createTransfer({
-    seqno: 0,
-    secretKey: hubKey.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
-  });
-  await call('sendBoc', { boc: externalBoc(hub.address, pay, hub.init) });
-  await waitFor('the senders to be funded', async () =>
-    (await Promise.all(senders.map((s) => balance(s.wallet.address)))).every((b) => b > 0n),
-  );
   const shardsOfSenders = new Set(senders.map((s) => s.wallet.address.hash[0] >> 6)).size;
 
-  // Signed before the measured window (ed25519 signing would hold this thread and count as tongate's delay).
-  const bocs: string[][] = [];
-  for (let round = 0; round < rounds; round++) {
-    const signed: string[] = [];
-    for (const s of senders) {
-      const body = s.wallet.createTransfer({
-        seqno: round,
-        secretKey: s.key.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to: hub.address, value: toNano(0.01) })],
-        // Valid for an hour (the default minute runs out before the last rounds, all signed now).
-        timeout: Math.floor(Date.now() / 1000) + 3600,
-      });
-      signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    bocs.push(signed);
-  }
+  // Valid for an hour: the default minute runs out before the last rounds, all signed now.
+  const bocs = await signedRounds(senders, rounds, hub.address, 3600);
   await waitFor('the index to catch up before the load', async () => meter.indexedSeqno() >= (await direct.head()));
 
   // Following alone first (no load): new heads proven, their blocks read and indexed; what that costs the thread.

@@ -28,10 +28,7 @@
 import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { Address, internal, toNano, SendMode, beginCell, external, storeMessage, type Cell } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { genesisTransfer } from '../test/support/ton-node.js';
+import { Address } from '@ton/core';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { loadConfig } from '../src/config/load.js';
 import { startTongate } from '../src/cli/start.js';
@@ -44,6 +41,7 @@ import { readFileSync } from 'node:fs';
 import { numberArg } from './support/args.js';
 import { startLiteTongate } from './support/lite-tongate.js';
 import { json, waitFor } from './support/http-json.js';
+import { fundedSenders, signedRounds } from './support/lite-senders.js';
 
 const samples = numberArg('samples', 300);
 const walletCount = Math.min(255, numberArg('wallets', 200));
@@ -240,14 +238,6 @@ function accepts(p: number): Promise<boolean> {
   });
 }
 
-function externalBoc(to: Address, body: Cell, init?: { code: Cell; data: Cell }): string {
-  return beginCell()
-    .store(storeMessage(external({ to, body, init })))
-    .endCell()
-    .toBoc()
-    .toString('base64');
-}
-
 async function indexUnderLoad(): Promise<void> {
   const v3 = v2.replace('/api/v2', '/api/v3');
   const chain = running.networks[0].chain as LiteChain;
@@ -257,47 +247,15 @@ async function indexUnderLoad(): Promise<void> {
     return r.ok && r.result.exit_code === 0 ? Number(BigInt(r.result.stack[0][1])) : -1;
   };
   // A v5 wallet funded from the genesis wallet pays every sender in one transfer.
-  const key = keyPairFromSeed(randomBytes(32));
-  const hub = WalletContractV5R1.create({ publicKey: key.publicKey, walletId: { networkGlobalId: chain.globalId } });
-  const genesisSeqno = await seqnoOf(genesis);
-  await json(`${v2}/sendBoc`, {
-    boc: genesisTransfer(node, genesisSeqno, internal({ to: hub.address, value: toNano(100_000), bounce: false })).toString('base64'),
+  const { hub, senders } = await fundedSenders(node, chain.globalId, walletCount, {
+    sendBoc: (boc) => json(`${v2}/sendBoc`, { boc }),
+    balance,
+    seqno: seqnoOf,
   });
-  await waitFor('the hub wallet to be funded', async () => (await balance(hub.address)) > 0n);
-  const senders = Array.from({ length: walletCount }, () => {
-    const k = keyPairFromSeed(randomBytes(32));
-    return { key: k, wallet: WalletContractV4.create({ workchain: 0, publicKey: k.publicKey }) };
-  });
-  const pay = hub.createTransfer({
-    seqno: 0,
-    secretKey: key.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: senders.map((s) => internal({ to: s.wallet.address, value: toNano(10), bounce: false })),
-  });
-  await json(`${v2}/sendBoc`, { boc: externalBoc(hub.address, pay, hub.init) });
-  await waitFor('the senders to be funded', async () =>
-    (await Promise.all(senders.map((x) => balance(x.wallet.address)))).every((b) => b > 0n),
-  );
 
-  // Signed before the measured window (and before the index's catch-up: signing holds this thread for seconds):
-  // the CPU figure is tongate's, not the load generator's ed25519 signing.
-  // One signature at a time, yielding between them: a thread held for seconds would find its liteserver queries
-  // (health checks included) timed out before their answers are read, and drop the connection.
-  const bocs: string[][] = [];
-  for (let round = 0; round < loadRounds; round++) {
-    const signed: string[] = [];
-    for (const s of senders) {
-      const body = s.wallet.createTransfer({
-        seqno: round,
-        secretKey: s.key.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to: hub.address, value: toNano(0.01) })],
-      });
-      signed.push(externalBoc(s.wallet.address, body, round === 0 ? s.wallet.init : undefined));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    bocs.push(signed);
-  }
+  // Signed before the measured window and before the index's catch-up: the CPU figure is tongate's, not the load
+  // generator's ed25519 signing.
+  const bocs = await signedRounds(senders, loadRounds, hub.address);
   const head = async () => (await json(`${v2}/getMasterchainInfo`)).result.last.seqno as number;
   const indexed = async () => {
     const info = await json(`${v3}/masterchainInfo`);
