@@ -63,7 +63,7 @@ import { requireTonNode, TON_NETWORK } from '../test/support/ton-node.js';
 import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { LagMeter } from './support/lag-meter.js';
 import { json, waitFor } from './support/http-json.js';
-import { fundedSenders, signedRounds } from './support/lite-senders.js';
+import { fundedSenders, sendRound, signedRounds } from './support/lite-senders.js';
 import type { GoMessage } from './support/liteserver-tape.js';
 import { liteConfigVia, startBenchNode, startTongateOn } from './support/lite-tongate.js';
 
@@ -199,14 +199,7 @@ async function live(recordTo?: string): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     meter.round = round;
     roundsAt.push(await direct.head());
-    const sent = await Promise.all(bocs[round].map((boc) => call('sendBoc', { boc })));
-    const refused = sent.filter((r) => !r.ok);
-    if (refused.length > 0)
-      throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
-    const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
-    const landed = async (group: typeof senders) =>
-      (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
-    await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+    await sendRound(round, bocs[round], senders, { send: (boc) => call('sendBoc', { boc }), seqno: seqnoOf });
   }
   meter.round = rounds;
   const load = await endLoad();

@@ -41,7 +41,7 @@ import { readFileSync } from 'node:fs';
 import { numberArg } from './support/args.js';
 import { startLiteTongate } from './support/lite-tongate.js';
 import { json, waitFor } from './support/http-json.js';
-import { fundedSenders, signedRounds } from './support/lite-senders.js';
+import { fundedSenders, sendRound, signedRounds } from './support/lite-senders.js';
 
 const samples = numberArg('samples', 300);
 const walletCount = Math.min(255, numberArg('wallets', 200));
@@ -302,15 +302,7 @@ async function indexUnderLoad(): Promise<void> {
   const cpuStart = process.cpuUsage();
   const loadStart = performance.now();
   for (let round = 0; round < loadRounds; round++) {
-    const sent = await Promise.all(bocs[round].map((boc) => json(`${v2}/sendBoc`, { boc })));
-    const refused = sent.filter((r) => !r.ok);
-    if (refused.length > 0)
-      throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
-    // Three wallets polled (not all: the polls would load the process whose CPU is measured), then all checked.
-    const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
-    const landed = async (group: typeof senders) =>
-      (await Promise.all(group.map((s) => seqnoOf(s.wallet.address)))).every((n) => n === round + 1);
-    await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+    await sendRound(round, bocs[round], senders, { send: (boc) => json(`${v2}/sendBoc`, { boc }), seqno: seqnoOf });
   }
   const lastSeqno = await head();
   await waitFor('the index to catch up after the load', async () => (await indexed()) >= lastSeqno);

@@ -83,3 +83,23 @@ export async function signedRounds(senders: Sender[], rounds: number, hub: Addre
   }
   return bocs;
 }
+
+/**
+ * Sends one round's BoCs at once and waits until every sender's seqno says it landed. Three wallets are polled first
+ * (not all: the polls would load the process whose CPU is measured), then all are checked.
+ */
+export async function sendRound(
+  round: number,
+  bocs: string[],
+  senders: Sender[],
+  calls: Pick<FundingCalls, 'seqno'> & { send(boc: string): Promise<{ ok: boolean }> },
+): Promise<void> {
+  const sent = await Promise.all(bocs.map((boc) => calls.send(boc)));
+  const refused = sent.filter((r) => !r.ok);
+  if (refused.length > 0)
+    throw new Error(`round ${round + 1}: ${refused.length} sends refused, e.g. ${JSON.stringify(refused[0]).slice(0, 300)}`);
+  const probes = [senders[0], senders[senders.length >> 1], senders[senders.length - 1]];
+  const landed = async (group: Sender[]) =>
+    (await Promise.all(group.map((s) => calls.seqno(s.wallet.address)))).every((n) => n === round + 1);
+  await waitFor(`round ${round + 1} to land`, async () => (await landed(probes)) && (await landed(senders)));
+}
