@@ -63,7 +63,7 @@ const LOOKUP = 'SELECT trace_id FROM transactions WHERE account = ?';
 const LIMITS = TRACE_PAGE_LIMITS;
 const PAGE = { limit: 10, offset: 0 };
 
-/** The page as it was read before session 8: the traces, then their transactions, in two statements. */
+/** The page as it was read before stage 8: the traces, then their transactions, in two statements. */
 async function twoStatementPage(reader: IndexReader, account: string): Promise<TracePage> {
   const traces = await reader.traces({ account }, 'desc', PAGE);
   const transactions = await reader.traceTransactions(traces.map((r) => Buffer.from(r.traceId, 'base64')));

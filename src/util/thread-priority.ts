@@ -18,7 +18,7 @@
  * abandoned reader) is therefore also put in the kernel's SCHED_IDLE class: it runs only on a core
  * nobody else wants, and any other thread that wakes takes the core at once. bench:tokens, block
  * production with token detection on / off: median 0.88 with nice alone, 0.94 with SCHED_IDLE
- * (src/index/tokens/README.md, session 10). Node has no call for it; util-linux's `chrt` sets it on one thread
+ * (src/index/tokens/README.md, stage 10). Node has no call for it; util-linux's `chrt` sets it on one thread
  * (util-linux is in the base system of Debian, Ubuntu, Fedora and most others). Where it is missing the nice value stays.
  */
 import { execFileSync } from 'node:child_process';
