@@ -528,7 +528,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
 
     await t.test('endpoints not built answer 404 like any unknown path', async () => {
-      for (const path of ['/api/v3/decode', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
+      for (const path of ['/api/v3/multisig/wallets', '/api/v3/vesting']) {
         assert.equal(await api.fails(path, 404), 'not found', path);
       }
     });
@@ -568,6 +568,7 @@ test('docs: /api/v3/openapi.json lists what we serve with both key schemes; Swag
     '/api/v3/adjacentTransactions',
     '/api/v3/balanceChanges',
     '/api/v3/blocks',
+    '/api/v3/decode',
     '/api/v3/dns/records',
     '/api/v3/estimateFee',
     '/api/v3/events',
