@@ -27,8 +27,14 @@ const params = {
   seqno: BLOCK_SEQNO,
   root_hash: { type: 'hash', description: 'When given, the block must have this root hash.' },
   file_hash: { type: 'hash', description: 'When given, the block must have this file hash.' },
-  after_lt: { ...LT, description: 'Continue after the transaction with this lt (of the account after_hash; alone: of the zero account id).' },
-  after_hash: { type: 'string', description: 'Account id (hex or base64, or a full address) of the last row of the previous page (alone: after_lt 0).' },
+  after_lt: {
+    ...LT,
+    description: 'Continue after the transaction with this lt (of the account after_hash; alone: of the zero account id).',
+  },
+  after_hash: {
+    type: 'string',
+    description: 'Account id (hex or base64, or a full address) of the last row of the previous page (alone: after_lt 0).',
+  },
   count: { type: 'int', default: 40, min: 1, max: MAX_BLOCK_TRANSACTIONS_COUNT, description: 'Rows per page (default 40).' },
 } as const;
 
