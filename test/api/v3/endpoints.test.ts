@@ -303,6 +303,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       );
       assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=0xffffffff'), [b64(s.bouncedBack)]);
       assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=-1'), [b64(s.bouncedBack)], 'signed decimal opcode');
+      assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=0x00ffffffff'), [b64(s.bouncedBack)], 'leading zeros, as toncenter');
       assert.equal((await ids('/api/v3/transactionsByMessage?opcode=0&limit=100')).length, 4, 'every received comment');
       assert.equal(
         await api.fails('/api/v3/transactionsByMessage', 422),
