@@ -104,6 +104,30 @@ test('/api/v3/decode: bad input is a 422 that names it', async (t) => {
   await fails(server.post('/api/v3/decode', { opcodes: many }), /^opcodes list exceeds maximum length of 1000$/);
   const manyBodies = Array.from({ length: 1001 }, () => base64(comment('x')));
   await fails(server.post('/api/v3/decode', { bodies: manyBodies }), /^bodies list exceeds maximum length of 1000$/);
+  // The bodies of one request hold at most 8,192 cells in all: nine bags of 1,000 distinct cells do not fit.
+  const bag = (seed: number) => {
+    let level = Array.from({ length: 768 }, (_, i) => beginCell().storeUint(seed, 32).storeUint(i, 32).endCell());
+    const cells = [...level];
+    while (level.length > 1) {
+      const up: Cell[] = [];
+      for (let i = 0; i < level.length; i += 4) {
+        const node = beginCell().storeUint(seed, 32);
+        for (const child of level.slice(i, i + 4)) node.storeRef(child);
+        up.push(node.endCell());
+      }
+      cells.push(...up);
+      level = up;
+    }
+    return { boc: base64(level[0]), cells: cells.length };
+  };
+  const bags = Array.from({ length: 9 }, (_, i) => bag(i));
+  assert.equal(bags[0].cells, 1024);
+  assert.equal(
+    (await server.post('/api/v3/decode', { bodies: bags.slice(0, 8).map((b) => b.boc) })).status,
+    200,
+    'eight bags: 8,192 cells',
+  );
+  await fails(server.post('/api/v3/decode', { bodies: bags.map((b) => b.boc) }), /parameter bodies\[8\]: .*more than 8192 cells in all/);
   // A thousand of each is within toncenter's caps.
   const thousand = await server.post('/api/v3/decode', { opcodes: many.slice(1), bodies: manyBodies.slice(1) });
   assert.equal(thousand.status, 200);
