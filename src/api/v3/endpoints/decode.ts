@@ -80,19 +80,17 @@ function decode(opcodes: string[], bodies: string[]): { opcodes: string[]; bodie
   return { opcodes: names, bodies: cells.map((cell) => decodeBody(cell) ?? { error: undecoded(cell) }) };
 }
 
-const DESCRIPTION = {
-  opcodes: 'Opcodes to name: hex (with or without 0x) or decimal, at most 1000.',
-  bodies: 'Message bodies to decode: BoCs in base64 or hex, at most 1000.',
-};
+/** The two lists, declared once: GET reads them from the query, POST from the JSON body. */
+const LISTS = {
+  opcodes: { type: 'string[]', description: 'Opcodes to name: hex (with or without 0x) or decimal, at most 1000.' },
+  bodies: { type: 'string[]', description: 'Message bodies to decode: BoCs in base64 or hex, at most 1000.' },
+} as const;
 
 export const decodeGet = defineEndpoint({
   path: '/decode',
   tag: 'utils',
   summary: "Names of opcodes and decodings of message bodies, as messages' decoded_opcode and message_content.decoded",
-  params: {
-    opcodes: { type: 'string[]', description: DESCRIPTION.opcodes },
-    bodies: { type: 'string[]', description: DESCRIPTION.bodies },
-  },
+  params: LISTS,
   response: ref('DecodeResponse'),
   async handle(p) {
     return decode(p.opcodes, p.bodies);
@@ -103,10 +101,7 @@ export const decodePost = definePostEndpoint({
   path: '/decode',
   tag: 'utils',
   summary: 'The same as GET /decode, for lists too long for a URL: a JSON body {"opcodes":[...],"bodies":[...]}',
-  body: {
-    opcodes: { type: 'string[]', description: DESCRIPTION.opcodes },
-    bodies: { type: 'string[]', description: DESCRIPTION.bodies },
-  },
+  body: LISTS,
   missing: {},
   response: ref('DecodeResponse'),
   async handle(p) {
