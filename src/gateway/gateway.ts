@@ -85,7 +85,8 @@ function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
-    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // toncenter's v3 (fiber's defaults) matches paths in any case and with a trailing slash; so does every path here.
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT, caseSensitive: false, ignoreTrailingSlash: true },
     // Requests the router or Node's parser refuse still answer in the version's shape (errors.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,

@@ -10,7 +10,8 @@
  *     is judged by its decoded path, so probing unknown methods is limited too);
  *   - acts only on limited paths (`isLimitedPath`): everything under /api/v2/ and /api/v3/ except
  *     health (/api/v2/healthcheck, /api/v3/healthcheck) and docs (/api/v{2,3}/, /api/v{2,3}/openapi.json,
- *     /api/v{2,3}/docs/*); /healthcheck and anything outside /api are never limited either;
+ *     toncenter's own doc paths (docs.ts), /api/v{2,3}/docs/*); /healthcheck and anything outside /api are never
+ *     limited either;
  *   - and only when the network router has set `request.network` (an object with `.name`);
  *   - key: header X-API-Key, else query api_key; the header wins; an empty value counts as no key;
  *   - client address: `request.ip` (fastify's trustProxy makes it the forwarded one behind trusted proxies);
@@ -25,6 +26,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHo
 import type { AccessDecision, AccessLayer } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
 import { apiVersion, routedPath, targetPath } from './request-target.js';
+import { docsPaths } from './docs.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,10 +38,7 @@ declare module 'fastify' {
 const UNLIMITED = new Set([
   '/api/v2/healthcheck',
   '/api/v3/healthcheck',
-  '/api/v2/openapi.json',
-  '/api/v3/openapi.json',
-  '/api/v2/',
-  '/api/v3/',
+  ...['/api/v2', '/api/v3'].flatMap((prefix) => Object.values(docsPaths(prefix)).flat()),
 ]);
 
 /** Is this (routed or decoded) path subject to keys and limits? */

@@ -1,6 +1,8 @@
 /**
  * API docs of one version: `<prefix>/openapi.json` and a Swagger UI page at `<prefix>/`, its assets served from
- * the swagger-ui-dist package under `<prefix>/docs/` (no CDN: works offline). Never rate limited.
+ * the swagger-ui-dist package under `<prefix>/docs/` (no CDN: works offline). Never rate limited. The same
+ * document and page are also at the paths toncenter's servers give them (TONCENTER_DOCS), so a link or a tool
+ * made for toncenter finds them.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +20,25 @@ const ASSETS = new Map<string, string>([
 ]);
 const assetCache = new Map<string, Buffer>();
 
+/**
+ * Where toncenter's servers put their docs, under a version's prefix: ton-index-go serves gofiber/swagger under
+ * `/api/v3/*` (the page at `index.html`, the document at `doc.json`); ton-http-api-cpp serves `/api/v2/*` from its
+ * static folder (`index.html`, `openapi.json`), as the older tonlib server's FastAPI did (`/api/v2/`, `openapi.json`).
+ */
+const TONCENTER_DOCS: Record<string, { document: string[]; page: string[] }> = {
+  '/api/v2': { document: [], page: ['/index.html'] },
+  '/api/v3': { document: ['/doc.json'], page: ['/index.html'] },
+};
+
+/** The document's and the page's paths of a prefix, toncenter's included (not the assets under `<prefix>/docs/`). */
+export function docsPaths(prefix: string): { document: string[]; page: string[] } {
+  const toncenter = TONCENTER_DOCS[prefix] ?? { document: [], page: [] };
+  return {
+    document: [`${prefix}/openapi.json`, ...toncenter.document.map((path) => prefix + path)],
+    page: [`${prefix}/`, ...toncenter.page.map((path) => prefix + path)],
+  };
+}
+
 function page(prefix: string, title: string): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${title}</title>
@@ -34,12 +55,15 @@ export function registerDocs(
   { prefix, title, document }: { prefix: string; title: string; document: () => object },
 ): void {
   let cached: string | undefined;
-  app.get(`${prefix}/openapi.json`, async (_request, reply) => {
-    cached ??= JSON.stringify(document());
-    return reply.type('application/json; charset=utf-8').send(cached);
-  });
+  const paths = docsPaths(prefix);
+  for (const path of paths.document) {
+    app.get(path, async (_request, reply) => {
+      cached ??= JSON.stringify(document());
+      return reply.type('application/json; charset=utf-8').send(cached);
+    });
+  }
   const html = page(prefix, title);
-  app.get(`${prefix}/`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  for (const path of paths.page) app.get(path, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   app.get(`${prefix}/docs/:asset`, async (request, reply) => {
     const { asset } = request.params as { asset: string };
     const type = ASSETS.get(asset);

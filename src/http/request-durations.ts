@@ -20,7 +20,8 @@ const HELP =
 /** Upper bounds of the buckets, in seconds. */
 const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const HEALTH = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
-const DOCS = /^\/(api\/v[23]|devnet)\/(openapi\.json|docs\/:asset)?$/;
+/** The docs of each API: its document and page (toncenter's paths too, docs.ts) and the page's assets. */
+const DOCS = /^\/(api\/v[23]|devnet)\/(openapi\.json|doc\.json|index\.html|docs\/:asset)?$/;
 
 /** The class of a route, by its URL as registered. */
 export function routeClass(url: string): RouteClass {

@@ -84,6 +84,9 @@ export type ParsedParams<S extends ParamSpecs> = {
 };
 
 const INT = /^-?\d+$/;
+/** The words toncenter's C++ server reads as booleans (userver's parser; tonlib's Python server took the same). */
+const TRUE_WORDS = new Set(['1', 't', 'true', 'y', 'yes', 'on']);
+const FALSE_WORDS = new Set(['0', 'f', 'false', 'n', 'no', 'off']);
 export const INT64_MIN = -(1n << 63n);
 export const INT64_MAX = (1n << 63n) - 1n;
 /** FunC names may hold almost any character ('?', '!', quotes); only whitespace and length are refused. */
@@ -128,10 +131,11 @@ function parseOne(name: string, spec: ParamSpec, raw: unknown, budget: BocBudget
     }
     case 'bool': {
       if (typeof raw === 'boolean') return raw;
-      // Only scalars: String() of a nested array recurses through every level.
-      const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).toLowerCase() : '';
-      if (['true', '1'].includes(text)) return true;
-      if (['false', '0'].includes(text)) return false;
+      // toncenter's C++ server: a JSON integer is true when not 0; a text one of its words, any case.
+      if (typeof raw === 'number' && Number.isInteger(raw)) return raw !== 0;
+      const text = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (TRUE_WORDS.has(text)) return true;
+      if (FALSE_WORDS.has(text)) return false;
       throw badParameter(name, `expected true or false, got ${show(raw)}`);
     }
     case 'string':

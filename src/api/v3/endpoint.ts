@@ -14,7 +14,7 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
   path: string;
   /** Other paths serving the same thing. */
   aliases?: string[];
-  tag: 'blockchain' | 'accounts' | 'traces' | 'jettons' | 'nfts' | 'dns';
+  tag: 'blockchain' | 'accounts' | 'traces' | 'jettons' | 'nfts' | 'dns' | 'utils';
   summary: string;
   params: S;
   /** OpenAPI schema of the 200 answer (usually a $ref into openapi.ts's components). */
@@ -28,7 +28,7 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
  */
 export interface V3PostEndpoint<S extends BodySpecs = BodySpecs> {
   path: string;
-  tag: 'blockchain' | 'accounts';
+  tag: 'blockchain' | 'accounts' | 'utils';
   summary: string;
   body: S;
   /** toncenter answers a missing required field with 401 and these words ("boc is required"). */

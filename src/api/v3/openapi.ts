@@ -85,6 +85,8 @@ function bodyField(spec: BodySpec): object {
       return { oneOf: [str, int], ...description };
     case 'stack':
       return { type: 'array', items: ref('V2StackEntity'), ...description };
+    case 'string[]':
+      return { type: 'array', items: str, ...description };
     case 'bool':
       return { ...bool, ...(spec.default === undefined ? {} : { default: spec.default }), ...description };
     default:
@@ -558,6 +560,15 @@ const SCHEMAS: Record<string, object> = {
     type: { type: 'string', enum: ['num', 'cell', 'slice', 'tuple', 'list'] },
     value: { description: 'num: hex string ("0x1a", "-0x5"); cell/slice: base64 BoC; tuple/list: an array of entries.' },
   }),
+  DecodeResponse: obj({
+    opcodes: list({ ...str, description: "toncenter's name of the opcode, or unknown." }),
+    bodies: list({
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'The body decoded as message_content.decoded is (a comment as {"@type":"text_comment","text"}), or {"error":"unknown: ..."}.',
+    }),
+  }),
   V2RunGetMethodResult: obj({ gas_used: int, exit_code: int, stack: list(ref('V2StackEntity')) }),
   V2EstimatedFee: obj({ in_fwd_fee: int, storage_fee: int, gas_fee: int, fwd_fee: int }),
   V2EstimateFeeResult: obj({ source_fees: ref('V2EstimatedFee'), destination_fees: list(ref('V2EstimatedFee')) }),
@@ -584,12 +595,15 @@ export function v3OpenApi(endpoints: AnyV3Endpoint[], postEndpoints: AnyV3PostEn
   }
   for (const endpoint of postEndpoints) {
     const fields = Object.entries(endpoint.body as Record<string, BodySpec>);
+    const missing = Object.keys(endpoint.missing);
+    // A path served on both verbs (/decode) keeps its GET beside the POST.
     paths[`/api/v3${endpoint.path}`] = {
+      ...paths[`/api/v3${endpoint.path}`],
       post: {
-        operationId: `v3_${endpoint.path.slice(1)}`,
+        operationId: `v3_${endpoint.path.slice(1)}${paths[`/api/v3${endpoint.path}`] ? '_post' : ''}`,
         tags: [endpoint.tag],
         summary: endpoint.summary,
-        description: `A missing ${Object.keys(endpoint.missing).join(' or ')} is answered 401, as toncenter does.`,
+        ...(missing.length > 0 ? { description: `A missing ${missing.join(' or ')} is answered 401, as toncenter does.` } : {}),
         requestBody: {
           required: true,
           content: {

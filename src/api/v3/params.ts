@@ -4,7 +4,7 @@
  *   addresses  raw `wc:hex` or user-friendly (std or url-safe base64), normalized to raw uppercase
  *   hashes     64 hex (optional 0x) or 44 base64/base64url characters
  *   shard      unsigned hex (optional 0x), else signed decimal
- *   opcode     0x-hex, bare hex, or signed 32-bit decimal
+ *   opcode     0x-hex, bare hex (leading zeros aside, at most 32 bits), or signed 32-bit decimal
  *   utime      an integer, or a float (truncated)
  *   lists      repeated keys (`?address=A&address=B`), bracketed keys (`?address[]=A`, as axios and PHP
  *              write arrays; toncenter's fiber reads `name[]` as `name`), and a comma-separated value splits
@@ -166,7 +166,9 @@ function parseOne(name: string, type: ParamType, text: string): unknown {
       return codec(name, () => parseV3Shard(text));
     case 'opcode': {
       const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
-      if (/^[0-9a-fA-F]{1,8}$/.test(hex)) return parseInt(hex, 16);
+      // Leading zeros do not count toward the 32 bits, as in toncenter's strconv.ParseUint.
+      const significant = hex.replace(/^0+(?=.)/, '');
+      if (/^[0-9a-fA-F]+$/.test(hex) && significant.length <= 8) return parseInt(significant, 16);
       if (DECIMAL.test(text)) return Number(integer(name, text, -(2n ** 31n), 2n ** 31n - 1n)) >>> 0;
       throw badParameter(name, `expected 0x-hex or a signed 32-bit decimal, got '${showInput(text)}'`);
     }

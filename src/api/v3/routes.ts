@@ -57,6 +57,7 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
       });
     }
   }
+  const getPaths = new Set(endpoints.flatMap((endpoint) => [endpoint.path, ...(endpoint.aliases ?? [])]));
   for (const endpoint of postEndpoints) {
     const url = `/api/v3${endpoint.path}`;
     app.post(url, async (request) =>
@@ -64,6 +65,8 @@ export function registerV3Routes(app: FastifyInstance, options: V3RouteOptions =
         throw toApiError(error, request.log);
       }),
     );
+    // A path served on both verbs (/decode) has its GET above; the others take only a POST.
+    if (getPaths.has(endpoint.path)) continue;
     app.get(url, async () => {
       throw new ApiError(405, `unsupported http method: GET (${endpoint.path} takes a POST with a JSON body)`);
     });

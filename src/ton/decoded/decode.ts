@@ -108,6 +108,21 @@ function legacyComment(text: string): JsonObject {
   return { '@type': 'text_comment', comment: text, type: 'text_comment' };
 }
 
+/**
+ * One cell as toncenter's marker writes it, with no form kept for old clients (a comment is
+ * `{"@type":"text_comment","text":..}`): what its `/api/v3/decode` answers for a body. Null when nothing reads.
+ */
+export function decodeBody(body: Cell): JsonObject | null {
+  try {
+    const json = decodeCell(body, newCtx());
+    return json === null || typeof json !== 'object' ? null : json;
+  } catch {
+    // No match, text toncenter could not have written as JSON (NOT_JSON), work over the limits
+    // (OVER_BUDGET), or anything @ton/core refuses: all mean "no decoding", never an error.
+    return null;
+  }
+}
+
 /** `message_content.decoded` of a message body. */
 export function decodeMessageBody(body: Cell): JsonObject | null {
   try {
@@ -115,13 +130,10 @@ export function decodeMessageBody(body: Cell): JsonObject | null {
       const comment = commentBytes(body);
       if (comment !== null) return legacyComment(comment.toString('utf8'));
     }
-    const json = decodeCell(body, newCtx());
-    if (json === null || typeof json !== 'object') return null;
-    if (json['@type'] === 'text_comment' && typeof json.text === 'string') return legacyComment(json.text);
-    return json;
   } catch {
-    // No match, text toncenter could not have written as JSON (NOT_JSON), work over the limits
-    // (OVER_BUDGET), or anything @ton/core refuses: all mean "no decoding", never an error.
-    return null;
+    return null; // a cell @ton/core refuses to read: no decoding, as below
   }
+  const json = decodeBody(body);
+  if (json !== null && json['@type'] === 'text_comment' && typeof json.text === 'string') return legacyComment(json.text);
+  return json;
 }

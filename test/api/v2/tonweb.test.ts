@@ -96,6 +96,16 @@ test('getTransactions, call2, getConfigParam, getBlockShards, getMasterchainBloc
   const latestTx = t.chain.getTransaction(Buffer.from(latest.transaction_id.hash, 'base64'))!;
   const block = await tonweb.provider.getBlockTransactions(0, '-9223372036854775808', latestTx.block.seqno);
   assert.ok(block.transactions.some((tx: any) => tx.hash === latest.transaction_id.hash));
+  // tonweb sends after_lt without after_hash when given no address hash: taken with the zero account id, as
+  // toncenter's tonlib server takes it (every account id is above it, so the whole block).
+  const afterLtAlone = await tonweb.provider.getBlockTransactions(
+    0,
+    '-9223372036854775808',
+    latestTx.block.seqno,
+    40,
+    latest.transaction_id.lt,
+  );
+  assert.deepEqual(afterLtAlone.transactions, block.transactions);
   const header = await tonweb.provider.getBlockHeader(0, '-9223372036854775808', latestTx.block.seqno);
   assert.equal(header.id.seqno, latestTx.block.seqno);
   assert.equal(header.global_id, -3);

@@ -303,6 +303,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       );
       assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=0xffffffff'), [b64(s.bouncedBack)]);
       assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=-1'), [b64(s.bouncedBack)], 'signed decimal opcode');
+      assert.deepEqual(await ids('/api/v3/transactionsByMessage?opcode=0x00ffffffff'), [b64(s.bouncedBack)], 'leading zeros, as toncenter');
       assert.equal((await ids('/api/v3/transactionsByMessage?opcode=0&limit=100')).length, 4, 'every received comment');
       assert.equal(
         await api.fails('/api/v3/transactionsByMessage', 422),
@@ -528,7 +529,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
 
     await t.test('endpoints not built answer 404 like any unknown path', async () => {
-      for (const path of ['/api/v3/decode', '/api/v3/multisig/wallets', '/api/v3/vesting']) {
+      for (const path of ['/api/v3/multisig/wallets', '/api/v3/vesting']) {
         assert.equal(await api.fails(path, 404), 'not found', path);
       }
     });
@@ -568,6 +569,7 @@ test('docs: /api/v3/openapi.json lists what we serve with both key schemes; Swag
     '/api/v3/adjacentTransactions',
     '/api/v3/balanceChanges',
     '/api/v3/blocks',
+    '/api/v3/decode',
     '/api/v3/dns/records',
     '/api/v3/estimateFee',
     '/api/v3/events',

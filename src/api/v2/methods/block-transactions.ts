@@ -6,9 +6,9 @@
 import type { BlockTransactions } from '../../../chain/types.js';
 import { parseAddress, formatRawLower, formatRawUpper } from '../../../ton/address.js';
 import { blockIdExt } from '../../../ton/block-id.js';
-import { formatHash, parseHash } from '../../../ton/hash.js';
+import { formatHash, parseHash, ZERO_HASH } from '../../../ton/hash.js';
 import { TonInputError } from '../../../ton/errors.js';
-import { ApiError, badParameter } from '../../../http/api-error.js';
+import { badParameter } from '../../../http/api-error.js';
 import type { NetworkContext } from '../../../http/network-context.js';
 import { rawTransaction } from '../format/transactions.js';
 import { defineMethod } from '../method.js';
@@ -27,8 +27,14 @@ const params = {
   seqno: BLOCK_SEQNO,
   root_hash: { type: 'hash', description: 'When given, the block must have this root hash.' },
   file_hash: { type: 'hash', description: 'When given, the block must have this file hash.' },
-  after_lt: { ...LT, description: 'Continue after the transaction with this lt (with after_hash).' },
-  after_hash: { type: 'string', description: 'Account id (hex or base64, or a full address) of the last row of the previous page.' },
+  after_lt: {
+    ...LT,
+    description: 'Continue after the transaction with this lt (of the account after_hash; alone: of the zero account id).',
+  },
+  after_hash: {
+    type: 'string',
+    description: 'Account id (hex or base64, or a full address) of the last row of the previous page (alone: after_lt 0).',
+  },
   count: { type: 'int', default: 40, min: 1, max: MAX_BLOCK_TRANSACTIONS_COUNT, description: 'Rows per page (default 40).' },
 } as const;
 
@@ -49,13 +55,14 @@ async function page(
   p: ParsedParams<typeof params>,
   network: NetworkContext,
 ): Promise<BlockTransactions & { id: ReturnType<typeof blockIdExt> }> {
-  if ((p.after_lt === undefined) !== (p.after_hash === undefined)) {
-    throw new ApiError(422, 'after_lt and after_hash should be used together');
-  }
   const ref = { workchain: p.workchain, shard: p.shard, seqno: p.seqno };
   const block = await findBlock(network, ref, { root_hash: p.root_hash, file_hash: p.file_hash });
-  const afterAccount = p.after_hash === undefined ? undefined : accountId(p.after_hash);
-  const listed = await network.chain.blockTransactions(ref, { afterAccount, afterLt: p.after_lt, count: p.count });
+  // One of the two alone is taken as toncenter's tonlib server takes it: the other is zero (the zero account id,
+  // lt 0). Its C++ server refuses it ("after_lt and after_hash should be used together"); clients of either work here.
+  const paged = p.after_lt !== undefined || p.after_hash !== undefined;
+  const afterAccount = p.after_hash !== undefined ? accountId(p.after_hash) : paged ? ZERO_HASH : undefined;
+  const afterLt = p.after_lt ?? (paged ? 0n : undefined);
+  const listed = await network.chain.blockTransactions(ref, { afterAccount, afterLt, count: p.count });
   return { ...listed, id: blockIdExt(block.id) };
 }
 

@@ -14,6 +14,7 @@ import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
 import { pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
+import { decodeGet, decodePost } from './decode.js';
 
 export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   masterchainInfo,
@@ -47,7 +48,8 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   addressInformation,
   walletInformation,
   topAccountsByBalance,
+  decodeGet,
 ];
 
 /** The POST endpoints, which take v2's JSON bodies. */
-export const V3_POST_ENDPOINTS: AnyV3PostEndpoint[] = [message, runGetMethod, estimateFee];
+export const V3_POST_ENDPOINTS: AnyV3PostEndpoint[] = [message, runGetMethod, estimateFee, decodePost];
