@@ -23,7 +23,11 @@ import { multisigCode } from './support/code.js';
 import { inboundOp, outcome, startContractsChain, transactionsOf } from './support/contracts-chain.js';
 
 const addresses = (cell: Cell | null): string[] =>
-  cell ? Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), cell).values().map((a) => a.toRawString()) : [];
+  cell
+    ? Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), cell)
+        .values()
+        .map((a) => a.toRawString())
+    : [];
 
 async function orderData(client: TonClient, order: Address) {
   const { stack } = await client.runMethod(order, 'get_order_data');
@@ -54,7 +58,10 @@ test('multisig v2: create, approve and execute an order; the refusals', async (t
   const { stack } = await client.runMethod(multisig, 'get_multisig_data');
   assert.equal(stack.readBigNumber(), 0n, 'next_order_seqno');
   assert.equal(stack.readNumber(), 2, 'threshold');
-  assert.deepEqual(addresses(stack.readCellOpt()), params.signers.map((a) => a.toRawString()));
+  assert.deepEqual(
+    addresses(stack.readCellOpt()),
+    params.signers.map((a) => a.toRawString()),
+  );
   assert.deepEqual(addresses(stack.readCellOpt()), [proposer.address.toRawString()]);
 
   const order0 = orderAddress(code.order, multisig, 0n);
@@ -62,7 +69,9 @@ test('multisig v2: create, approve and execute an order; the refusals', async (t
   assert.ok(viaGetter.equals(order0), 'get_order_address');
 
   const now = Math.floor(env.clock.now() / 1000);
-  const order = packOrder([{ type: 'transfer', sendMode: 3, message: internal({ to: receiver.address, value: toNano(1), bounce: false }) }]);
+  const order = packOrder([
+    { type: 'transfer', sendMode: 3, message: internal({ to: receiver.address, value: toNano(1), bounce: false }) },
+  ]);
   // A stranger may not propose.
   await stranger.send(multisig, toNano(1), newOrderBody({ order, expirationDate: now + 3600, isSigner: true, index: 0 }));
   assert.equal(outcome((await transactionsOf(client, multisig, 1))[0]).exitCode, 1007, 'unauthorized_new_order');
@@ -74,7 +83,10 @@ test('multisig v2: create, approve and execute an order; the refusals', async (t
     [multisig.toRawString(), 0n, 2, false, 1n, 1, now + 3600],
     'created with its creator approval',
   );
-  assert.deepEqual(data.signers, params.signers.map((a) => a.toRawString()));
+  assert.deepEqual(
+    data.signers,
+    params.signers.map((a) => a.toRawString()),
+  );
   assert.ok(data.order!.equals(order));
 
   // s0 approving again is answered approve_rejected (107), nothing changes.
@@ -88,7 +100,10 @@ test('multisig v2: create, approve and execute an order; the refusals', async (t
   data = await orderData(client, order0);
   assert.deepEqual([data.sent, data.mask, data.approvals], [true, 5n, 2], 'approved by s2 through the comment, sent');
   assert.equal((await client.getBalance(receiver.address)) - before, toNano(1), 'the order executed');
-  assert.equal((await transactionsOf(client, s2.address, 1))[0] && inboundOp((await transactionsOf(client, s2.address, 1))[0]), MULTISIG_OP.approveAccepted);
+  assert.equal(
+    (await transactionsOf(client, s2.address, 1))[0] && inboundOp((await transactionsOf(client, s2.address, 1))[0]),
+    MULTISIG_OP.approveAccepted,
+  );
   const next = (await client.runMethod(multisig, 'get_multisig_data')).stack.readBigNumber();
   assert.equal(next, 1n, 'next_order_seqno moved on');
 

@@ -76,7 +76,8 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
           collection: get('collection_address') as string | null,
         });
     } else if (batch.table === 'multisig_orders') {
-      for (const get of rowsOf(batch)) rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
+      for (const get of rowsOf(batch))
+        rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
     }
   }
   return rows;

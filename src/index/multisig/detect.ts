@@ -100,15 +100,18 @@ export async function readMultisigOrder(
   const facts = `${row.multisig}|${orderSeqno}`;
   if (!vouched.has(c.account, facts)) {
     const answer = await runner.run(row.multisig, 'get_order_address', [{ type: 'int', value: orderSeqno }], seqno);
-    let address: string | null = null;
-    try {
-      const a = answer && answer.length > 0 ? new StackReader(answer, 'get_order_address').address(0) : null;
-      address = a ? formatRawUpper(a) : null;
-    } catch {
-      address = null;
-    }
-    if (address !== c.account) return null;
+    if (vouchedAddress(answer) !== c.account) return null;
     vouched.add(c.account, facts);
   }
   return row;
+}
+
+/** The address a wallet's get_order_address answered; null when it did not answer one. */
+function vouchedAddress(answer: VmValue[] | null): string | null {
+  try {
+    const address = answer && answer.length > 0 ? new StackReader(answer, 'get_order_address').address(0) : null;
+    return address ? formatRawUpper(address) : null;
+  } catch {
+    return null;
+  }
 }

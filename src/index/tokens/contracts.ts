@@ -96,9 +96,7 @@ export class ContractReads {
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
         has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
         has('get_multisig_data') ? this.unlessMissed(c, 'multisig', () => readMultisig(this.runner, c, seqno)) : null,
-        has('get_order_data')
-          ? this.unlessMissed(c, 'order', () => readMultisigOrder(this.runner, c, seqno, this.vouchedOrders))
-          : null,
+        has('get_order_data') ? this.unlessMissed(c, 'order', () => readMultisigOrder(this.runner, c, seqno, this.vouchedOrders)) : null,
         has('get_vesting_data') ? this.unlessMissed(c, 'vesting', () => readVesting(this.runner, c, seqno)) : null,
       ]);
       return {

@@ -56,7 +56,10 @@ export class VestingReader {
       }
       where.add(`(${either.join(' OR ')})`, ...params);
     }
-    const rows = await this.reads.all(`SELECT V.* FROM vesting_contracts V ${where} ORDER BY V.first_lt, V.address ${pageSql(page)}`, where.params);
+    const rows = await this.reads.all(
+      `SELECT V.* FROM vesting_contracts V ${where} ORDER BY V.first_lt, V.address ${pageSql(page)}`,
+      where.params,
+    );
     const found = rows.map(vestingOf);
     if (found.length === 0) return found;
     const byAddress = new Map(found.map((v) => [v.address, v]));

@@ -15,7 +15,9 @@ async function withAddressBook(network: NetworkContext, key: string, rows: objec
   return { [key]: rows, address_book: addressBookOf(addresses, known, network.testOnly) };
 }
 
-const SORT = { sort: { type: 'sort', description: 'Sort by the order first indexed (toncenter: by last_transaction_lt): `asc` or `desc` (default).' } } as const;
+const SORT = {
+  sort: { type: 'sort', description: 'Sort by the order first indexed (toncenter: by last_transaction_lt): `asc` or `desc` (default).' },
+} as const;
 
 export const multisigWallets = defineEndpoint({
   path: '/multisig/wallets',
@@ -34,12 +36,7 @@ export const multisigWallets = defineEndpoint({
     const wallets = await reader.wallets({ addresses: p.address, members: p.wallet_address }, p.sort, p);
     const withOrders = p.include_orders !== false;
     const orders = withOrders ? await reader.ordersOf(wallets.map((w) => w.address)) : [];
-    const rows = wallets.map((w) =>
-      multisigJson(
-        w,
-        withOrders ? orders.filter((o) => o.multisigAddress === w.address) : null,
-      ),
-    );
+    const rows = wallets.map((w) => multisigJson(w, withOrders ? orders.filter((o) => o.multisigAddress === w.address) : null));
     const addresses = [
       ...wallets.flatMap((w) => [w.address, ...w.signers, ...w.proposers]),
       ...orders.flatMap((o) => [o.address, ...o.signers]),
@@ -80,8 +77,10 @@ export const vestingContracts = defineEndpoint({
   async handle(p, network) {
     const contracts = p.contract_address ?? [];
     const wallets = p.wallet_address ?? [];
-    if (contracts.length === 0 && wallets.length === 0) throw new ApiError(422, 'at least one of contract_address or wallet_address is required');
-    if (contracts.length > 0 && wallets.length > 0) throw new ApiError(422, 'only one of contract_address or wallet_address should be specified');
+    if (contracts.length === 0 && wallets.length === 0)
+      throw new ApiError(422, 'at least one of contract_address or wallet_address is required');
+    if (contracts.length > 0 && wallets.length > 0)
+      throw new ApiError(422, 'only one of contract_address or wallet_address should be specified');
     const found = await indexOf(network).vesting.contracts({ contracts, wallets, checkWhitelist: p.check_whitelist === true }, p);
     const addresses = found.flatMap((v) => [v.address, v.senderAddress, v.ownerAddress, ...v.whitelist]);
     return withAddressBook(network, 'vesting_contracts', found.map(vestingJson), addresses);
