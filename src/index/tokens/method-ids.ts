@@ -24,14 +24,11 @@ export const TOKEN_METHODS = [
   'get_editor',
   'get_authority_address',
   'get_sale_data',
-  // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting); seqno and get_public_key only name a
-  // vesting wallet's interface for the address book
+  // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting)
   'get_multisig_data',
   'get_order_address',
   'get_order_data',
   'get_vesting_data',
-  'seqno',
-  'get_public_key',
 ] as const;
 export type TokenMethod = (typeof TOKEN_METHODS)[number];
 
@@ -65,7 +62,7 @@ export function methodIds(code: Cell): Set<number> | null {
 const KNOWN_CODE: ReadonlyMap<string, TokenMethod[]> = new Map([
   ['D3D14DA9A627F0EC3533341829762AF92B9540B21BF03665FAC09C2B46EABBAC', ['get_multisig_data', 'get_order_address']],
   ['A01E057FBD4288402B9898D78D67BD4E90254C93C5866879BC2D1D12865436BC', ['get_order_data']],
-  ['B48B531ABEC3B714638291F7D77ED6DC9F6A2729EFCA20477137374D4AE8B590', ['seqno', 'get_public_key', 'get_vesting_data']],
+  ['B48B531ABEC3B714638291F7D77ED6DC9F6A2729EFCA20477137374D4AE8B590', ['get_vesting_data']],
 ] satisfies [string, TokenMethod[]][]);
 
 /** The hash a code stands for: its own, or for a library cell (exotic type 2) the library's it names. */
@@ -103,7 +100,8 @@ const INTERFACE_METHODS: [string, TokenMethod[]][] = [
   ['nft_item', ['get_nft_data']],
   ['nft_sale', ['get_sale_data']],
   ['sbt', ['get_authority_address']],
-  ['wallet_vesting', ['seqno', 'get_public_key', 'get_vesting_data']],
+  // toncenter also asks for seqno and get_public_key, which every wallet has: not token methods here.
+  ['wallet_vesting', ['get_vesting_data']],
 ];
 
 export function interfacesOfMethods(methods: readonly TokenMethod[]): string[] {

@@ -45,7 +45,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
       checkAgainstSpecs(ours, path.split('?')[0], reply.body);
       return reply.body;
     };
-    const seal = (blocks = 6) => sealBlocks(server, blocks);
+    const seal = async (blocks = 6) => {
+      console.error(`seal ${blocks} at ${new Date().toISOString()}`);
+      await sealBlocks(server, blocks);
+    };
     const people = [181, 182, 183, 184, 185, 186, 187, 188].map((seed) => testWallet(seed));
     const [s0, s1, s2, proposer, receiver, vestingSender, vestingOwner, pool] = people;
     const send = async (from: (typeof people)[number], to: Address, value: bigint, body?: Cell, init?: StateInit) => {
@@ -58,7 +61,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
       });
       await seal();
     };
-    await Promise.all(people.map((p) => server.chain.fund(p.wallet.address, toNano(50))));
+    // Funding waits for the block that carries it.
+    await Promise.all([...people.map((p) => server.chain.fund(p.wallet.address, toNano(50))), seal(1)]);
     await seal(2);
 
     // --- multisig: deployed
