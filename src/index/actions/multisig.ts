@@ -7,9 +7,8 @@
  *                          signer_index -1 for an approval by comment
  *   multisig_execute       execute#75097f5d from a detected order to its wallet; failed when the wallet refused it
  */
-import type { Slice } from '@ton/core';
 import { folded, findCallContract, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
-import { bocBase64 } from './bodies.js';
+import { afterOpcode, bocBase64 } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
 
@@ -56,20 +55,13 @@ export interface MultisigExecuteData {
   signers: string[];
 }
 
-/** The body after its opcode. */
-function afterOp(block: CallContractBlock): Slice {
-  const cs = block.message.body().beginParse();
-  cs.skip(32);
-  return cs;
-}
-
 class CreateOrderMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
     super(MULTISIG_OP.newOrder, { child: new ContractMatcher(MULTISIG_OP.init) });
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
-    const body = afterOp(block);
+    const body = afterOpcode(block.message.body());
     const queryId = body.loadUintBig(64);
     const orderSeqno = body.loadUintBig(256);
     const isCreatedBySigner = body.loadBit();
@@ -77,7 +69,7 @@ class CreateOrderMatcher extends ContractMatcher {
     const expirationDate = Number(body.loadUintBig(48));
     body.loadRef();
     const deploy = findCallContract(others, MULTISIG_OP.init)!;
-    const init = afterOp(deploy);
+    const init = afterOpcode(deploy.message.body());
     init.skip(64 + 8);
     init.loadRef(); // signers
     init.skip(48);
@@ -125,13 +117,13 @@ class ApproveMatcher extends ApproveRequestMatcher {
     if (!answer) return [];
     let exitCode = 0;
     if (rejected) {
-      const cs = afterOp(rejected);
+      const cs = afterOpcode(rejected.message.body());
       cs.skip(64);
       exitCode = cs.loadUint(32);
     }
     let signerIndex = -1;
     if (isCallContract(request, MULTISIG_OP.approve)) {
-      const cs = afterOp(request);
+      const cs = afterOpcode(request.message.body());
       cs.skip(64);
       signerIndex = cs.loadUint(8);
     }
@@ -149,7 +141,7 @@ class ExecuteMatcher extends ContractMatcher {
   }
 
   override build(block: CallContractBlock, _others: Block[]): Block[] {
-    const body = afterOp(block);
+    const body = afterOpcode(block.message.body());
     const queryId = body.loadUintBig(64);
     const orderSeqno = body.loadUintBig(256);
     const expirationDate = Number(body.loadUintBig(48));

@@ -6,9 +6,9 @@
  *   vesting_add_whitelist  add_whitelist#7258a69b query_id addresses (the first in the body, the next each in a
  *                          reference of the one before), with add_whitelist_response#f258a69b
  */
-import { loadMessageRelaxed, type Slice } from '@ton/core';
+import { loadMessageRelaxed } from '@ton/core';
 import { folded, findCallContract, type Block, type CallContractBlock } from './blocks.js';
-import { bocBase64, readAddress } from './bodies.js';
+import { afterOpcode, bocBase64, readAddress } from './bodies.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
 import { formatRawUpper } from '../../ton/address.js';
 
@@ -35,12 +35,6 @@ export interface VestingAddWhitelistData {
   accountsAdded: string[];
 }
 
-function afterOp(block: CallContractBlock): Slice {
-  const cs = block.message.body().beginParse();
-  cs.skip(32);
-  return cs;
-}
-
 /** The request with the wallet's answer, when there is one. */
 function withAnswer(block: CallContractBlock, others: Block[], answer: number): Block[] {
   const response = findCallContract(others, answer);
@@ -53,7 +47,7 @@ class SendMessageMatcher extends ContractMatcher {
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
-    const body = afterOp(block);
+    const body = afterOpcode(block.message.body());
     const queryId = body.loadUintBig(64);
     body.skip(8); // send_mode
     const messageCell = body.loadRef();
@@ -77,7 +71,7 @@ class AddWhitelistMatcher extends ContractMatcher {
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
-    const body = afterOp(block);
+    const body = afterOpcode(block.message.body());
     const queryId = body.loadUintBig(64);
     const accountsAdded: string[] = [];
     let cs = body;

@@ -1,5 +1,6 @@
 /** The multisig tables' rows and upserts (a newer state replaces an older one; first_lt, the insertion order, stays). */
 import type { InsertBatch } from '../sql/driver.js';
+import { newestState } from '../tokens/token-rows.js';
 
 export interface MultisigRow {
   /** first_lt when the contract was met earlier in the same group of blocks (tokens/detector.ts); else lastTxLt. */
@@ -34,12 +35,6 @@ export interface MultisigOrderRow {
   dataHash: Buffer;
 }
 
-/** Updates every column but the key and first_lt, when the new state is not older. */
-function upsert(table: string, columns: readonly string[]): string {
-  const sets = columns.filter((c) => c !== 'address' && c !== 'first_lt').map((c) => `${c} = excluded.${c}`);
-  return `ON CONFLICT (address) DO UPDATE SET ${sets.join(', ')} WHERE excluded.last_transaction_lt >= ${table}.last_transaction_lt`;
-}
-
 const WALLET_COLUMNS = [
   'address',
   'next_order_seqno',
@@ -67,7 +62,7 @@ export function multisigBatch(rows: MultisigRow[]): InsertBatch {
       r.dataHash,
       r.firstLt ?? r.lastTxLt,
     ]),
-    conflict: upsert('multisig_wallets', WALLET_COLUMNS),
+    conflict: newestState('multisig_wallets', WALLET_COLUMNS),
   };
 }
 
@@ -123,6 +118,6 @@ export function orderBatch(rows: MultisigOrderRow[]): InsertBatch {
       r.dataHash,
       r.firstLt ?? r.lastTxLt,
     ]),
-    conflict: upsert('multisig_orders', ORDER_COLUMNS),
+    conflict: newestState('multisig_orders', ORDER_COLUMNS),
   };
 }

@@ -1,5 +1,6 @@
 /** The vesting tables' rows and upserts (a newer state replaces an older one; first_lt, the insertion order, stays). */
 import type { InsertBatch } from '../sql/driver.js';
+import { newestState } from '../tokens/token-rows.js';
 
 export interface VestingRow {
   /** first_lt when the contract was met earlier in the same group of blocks (tokens/detector.ts); else lastTxLt. */
@@ -35,7 +36,6 @@ const COLUMNS = [
 ];
 
 export function vestingBatch(rows: VestingRow[]): InsertBatch {
-  const sets = COLUMNS.filter((c) => c !== 'address' && c !== 'first_lt').map((c) => `${c} = excluded.${c}`);
   return {
     table: 'vesting_contracts',
     columns: COLUMNS,
@@ -53,7 +53,7 @@ export function vestingBatch(rows: VestingRow[]): InsertBatch {
       r.dataHash,
       r.firstLt ?? r.lastTxLt,
     ]),
-    conflict: `ON CONFLICT (address) DO UPDATE SET ${sets.join(', ')} WHERE excluded.last_transaction_lt >= vesting_contracts.last_transaction_lt`,
+    conflict: newestState('vesting_contracts', COLUMNS),
   };
 }
 

@@ -45,10 +45,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       checkAgainstSpecs(ours, path.split('?')[0], reply.body);
       return reply.body;
     };
-    const seal = async (blocks = 6) => {
-      console.error(`seal ${blocks} at ${new Date().toISOString()}`);
-      await sealBlocks(server, blocks);
-    };
+    const seal = (blocks = 6) => sealBlocks(server, blocks);
     const people = [181, 182, 183, 184, 185, 186, 187, 188].map((seed) => testWallet(seed));
     const [s0, s1, s2, proposer, receiver, vestingSender, vestingOwner, pool] = people;
     const send = async (from: (typeof people)[number], to: Address, value: bigint, body?: Cell, init?: StateInit) => {
@@ -131,7 +128,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.equal(noOrders[0].orders, null, 'include_orders=false: null, as toncenter');
     assert.ok((await get(`/api/v3/multisig/orders?address=${raw(O)}`)).address_book[raw(O)], 'the order in the address book');
 
-    const created = (await get(`/api/v3/actions?account=${raw(M)}&action_type=multisig_create_order`)).actions as any[];
+    const created = (await get(`/api/v3/actions?account=${raw(M)}&action_type=multisig_create_order&include_accounts=true`))
+      .actions as any[];
     assert.equal(created.length, 1);
     assert.equal(created[0].success, true);
     assert.deepEqual(created[0].details, {
@@ -236,7 +234,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       added.map((a) => [a.success, a.details]),
       [[true, { query_id: '21', accounts_added: [raw(pool.wallet.address)], source: raw(vestingSender.wallet.address), vesting: raw(V) }]],
     );
-    const sent = (await get(`/api/v3/actions?account=${raw(V)}&action_type=vesting_send_message`)).actions as any[];
+    const sent = (await get(`/api/v3/actions?account=${raw(V)}&action_type=vesting_send_message&include_accounts=true`)).actions as any[];
     assert.equal(sent.length, 1);
     assert.equal(sent[0].success, true);
     assert.deepEqual(
