@@ -72,11 +72,17 @@ cell udict_set(cell dict, int key_len, int index, slice value) asm(value index d
 (cell, ()) ~udict_set(cell dict, int key_len, int index, slice value) asm(value index dict key_len) "DICTUSET";
 (cell, int) udict_delete?(cell dict, int key_len, int index) asm(index dict key_len) "DICTUDEL";
 (cell, int, slice, int) udict_delete_get_min(cell dict, int key_len) asm(-> 0 2 1 3) "DICTUREMMIN" "NULLSWAPIFNOT2";
+(int, slice, int) udict_get_next?(cell dict, int key_len, int pivot) asm(pivot dict key_len -> 1 0 2) "DICTUGETNEXT" "NULLSWAPIFNOT2";
+(slice, int) dict_get?(cell dict, int key_len, slice key) asm(key dict key_len) "DICTGET" "NULLSWAPIFNOT";
+(cell, ()) ~dict_set_builder(cell dict, int key_len, slice key, builder value) asm(value key dict key_len) "DICTSETB";
+(cell, slice, slice, int) dict_delete_get_min(cell dict, int key_len) asm(-> 0 2 1 3) "DICTREMMIN" "NULLSWAPIFNOT2";
 cell new_dict() asm "NEWDICT";
 int dict_empty?(cell c) asm "DICTEMPTY";
 
 ;; tuples and null
 forall X -> X null() asm "PUSHNULL";
+forall X, Y -> tuple pair(X x, Y y) asm "PAIR";
+forall X -> tuple cons(X head, tuple tail) asm "PAIR";
 int min(int x, int y) asm "MIN";
 int max(int x, int y) asm "MAX";
 `;

@@ -13,6 +13,8 @@
  */
 import type { Block } from '../chain/types.js';
 import { DnsReader } from './dns/reader.js';
+import { MultisigReader } from './multisig/reader.js';
+import { VestingReader } from './vesting/reader.js';
 import { AccountReader, type AccountBalanceRecord, type AddressBookStates } from './read/accounts.js';
 import { BlockReader } from './read/blocks.js';
 import { MessageReader } from './read/messages.js';
@@ -47,6 +49,10 @@ export class IndexReader {
   readonly dns: DnsReader;
   /** The actions' queries (actions/reader.ts). */
   readonly actions: ActionReader;
+  /** Multisig v2 wallets and orders (multisig/reader.ts). */
+  readonly multisig: MultisigReader;
+  /** Vesting wallets (vesting/reader.ts). */
+  readonly vesting: VestingReader;
   private readonly blockReader: BlockReader;
   private readonly transactionReader: TransactionReader;
   private readonly messageReader: MessageReader;
@@ -60,6 +66,8 @@ export class IndexReader {
     this.nfts = new NftReader(driver);
     this.dns = new DnsReader(driver);
     this.actions = new ActionReader(driver);
+    this.multisig = new MultisigReader(driver);
+    this.vesting = new VestingReader(driver);
     this.blockReader = new BlockReader(driver);
     this.transactionReader = new TransactionReader(driver);
     this.messageReader = new MessageReader(driver);

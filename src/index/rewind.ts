@@ -26,7 +26,7 @@ import { formatRawUpper } from '../ton/address.js';
 import { types } from './sql/column-types.js';
 import type { InsertBatch, SqlDriver, SqlValue } from './sql/driver.js';
 import { bigint, bytes, int } from './sql/values.js';
-import { rewoundTokens, TOKEN_EVENT_TABLES, TOKEN_STATE_TABLES } from './tokens/rewind-tokens.js';
+import { rewoundTokens, TOKEN_CHILD_TABLES, TOKEN_EVENT_TABLES, TOKEN_STATE_TABLES } from './tokens/rewind-tokens.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './traces/trace-row.js';
 import type { IndexRewind } from './types.js';
@@ -43,6 +43,7 @@ const INDEX_TABLES = [
   'traces',
   ...TOKEN_EVENT_TABLES,
   ...TOKEN_STATE_TABLES,
+  ...TOKEN_CHILD_TABLES.map(([table]) => table),
   'dns_entries',
   ...ACTION_TABLES,
 ] as const;

@@ -19,6 +19,7 @@
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
  *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts), the actions back-fill's
  *   actions, action_accounts, trace_classifications  what complete traces did (actions/schema.ts)
+ *   multisig_*, vesting_*  multisig v2 wallets and orders, vesting wallets (multisig/schema.ts, vesting/schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) (since migration 10
  * (account, lt, trace_id), traces/account-index-migration.ts) and (lt, account),
  * messages by sort_lt per filter column, blocks by (gen_utime, workchain desc, shard, seqno).
@@ -37,6 +38,8 @@ import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 import { ACTIONS_MIGRATION } from './actions/schema.js';
+import { MULTISIG_MIGRATION } from './multisig/schema.js';
+import { VESTING_MIGRATION } from './vesting/schema.js';
 
 export type { Migration };
 
@@ -163,6 +166,8 @@ export const MIGRATIONS: readonly Migration[] = [
   TOKEN_METADATA_QUEUE_MIGRATION,
   ACCOUNT_TRACE_INDEX_MIGRATION,
   ACTIONS_MIGRATION,
+  MULTISIG_MIGRATION,
+  VESTING_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -14,7 +14,7 @@ export interface V3Endpoint<S extends ParamSpecs = ParamSpecs> {
   path: string;
   /** Other paths serving the same thing. */
   aliases?: string[];
-  tag: 'blockchain' | 'accounts' | 'traces' | 'jettons' | 'nfts' | 'dns' | 'utils';
+  tag: 'blockchain' | 'accounts' | 'traces' | 'jettons' | 'nfts' | 'dns' | 'multisig' | 'vesting' | 'utils';
   summary: string;
   params: S;
   /** OpenAPI schema of the 200 answer (usually a $ref into openapi.ts's components). */

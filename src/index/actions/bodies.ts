@@ -23,6 +23,13 @@ export const OP = {
   changeDnsRecord: 0x4eb1f0f9,
 } as const;
 
+/** A body read from after its 32-bit opcode. */
+export function afterOpcode(body: Cell): Slice {
+  const cs = body.beginParse();
+  cs.skip(32);
+  return cs;
+}
+
 /** BoC bytes, base64, as toncenter writes payloads. */
 export const bocBase64 = (cell: Cell): string => cell.toBoc({ idx: false, crc32: true }).toString('base64');
 

@@ -22,6 +22,8 @@ import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJ
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
+import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
+import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -68,7 +70,21 @@ const WHOLE_TYPES = new Set([
 ]);
 
 /** Every type the matchers here build. */
-const BUILT_TYPES = ['jetton_transfer', 'jetton_burn', 'jetton_mint', 'nft_mint', 'nft_transfer', 'change_dns', 'delete_dns', 'renew_dns'];
+const BUILT_TYPES = [
+  'jetton_transfer',
+  'jetton_burn',
+  'jetton_mint',
+  'nft_mint',
+  'nft_transfer',
+  'change_dns',
+  'delete_dns',
+  'renew_dns',
+  'multisig_create_order',
+  'multisig_approve',
+  'multisig_execute',
+  'vesting_send_message',
+  'vesting_add_whitelist',
+];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
 export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_TYPES.has(t));
@@ -77,6 +93,11 @@ export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_
 function matchers(contracts: KnownContracts): Matcher[] {
   return [
     nftMintMatcher(contracts),
+    multisigCreateOrderMatcher(contracts),
+    multisigApproveMatcher(contracts),
+    multisigExecuteMatcher(contracts),
+    vestingSendMessageMatcher(),
+    vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
     nftTransferMatcher(contracts),
@@ -113,6 +134,7 @@ function record(trace: TraceInput, block: Block, parts: ActionParts): ActionReco
   const [source, sourceSecondary, destination, destinationSecondary] = parts.ends;
   accounts.push(...[source, sourceSecondary].filter((a): a is string => a !== null));
   if (!block.isGhostBlock) accounts.push(...[destination, destinationSecondary].filter((a): a is string => a !== null));
+  accounts.push(...(parts.accounts ?? []));
   const txs = block.eventNodes.map((n) => n.tx);
   const initiating = block.initiatingEventNode;
   if (initiating) {

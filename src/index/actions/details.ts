@@ -12,6 +12,8 @@ import type { Block, TonTransferBlock } from './blocks.js';
 import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
+import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
+import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +23,8 @@ export interface ActionParts {
   ends: (string | null)[];
   /** The type the answer shows when it differs from the stored one (a transfer with extra currencies). */
   shownType?: string;
+  /** Accounts the action concerns beyond its transactions and ends (a multisig order's signers). */
+  accounts?: string[];
 }
 
 const str = (value: bigint | null | undefined): string | null => (value === null || value === undefined ? null : value.toString());
@@ -211,6 +215,71 @@ export function actionParts(block: Block): ActionParts {
       return {
         details: { source: d.source, asset: d.destination, nft_collection: d.collection },
         ends: [d.source, null, d.destination, null],
+      };
+    }
+    case 'multisig_create_order': {
+      const d = block.data as MultisigCreateOrderData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          order_seqno: str(d.orderSeqno),
+          is_created_by_signer: d.isCreatedBySigner,
+          is_signed_by_creator: d.creatorApproved,
+          creator_index: d.creatorIndex,
+          expiration_date: d.expirationDate,
+          order_boc: d.orderBoc,
+          source: d.createdBy,
+          destination: d.multisig,
+          destination_order: d.order,
+        },
+        ends: [d.createdBy, null, d.multisig, d.order],
+        accounts: d.signers,
+      };
+    }
+    case 'multisig_approve': {
+      const d = block.data as MultisigApproveData;
+      return {
+        details: { signer_index: d.signerIndex, exit_code: d.exitCode, source: d.signer, destination: d.order },
+        ends: [d.signer, null, d.order, null],
+        accounts: d.signers,
+      };
+    }
+    case 'multisig_execute': {
+      const d = block.data as MultisigExecuteData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          order_seqno: str(d.orderSeqno),
+          expiration_date: d.expirationDate,
+          approvals_num: d.approvalsNum,
+          signers_hash: d.signersHash,
+          order_boc: d.orderBoc,
+          source: d.order,
+          destination: d.multisig,
+        },
+        ends: [d.order, null, d.multisig, null],
+        accounts: d.signers,
+      };
+    }
+    case 'vesting_send_message': {
+      const d = block.data as VestingSendMessageData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          message_boc: d.messageBoc,
+          source: d.sender,
+          vesting: d.vesting,
+          destination: d.messageDestination,
+          amount: str(d.messageValue),
+        },
+        ends: [d.sender, null, d.vesting, d.messageDestination],
+      };
+    }
+    case 'vesting_add_whitelist': {
+      const d = block.data as VestingAddWhitelistData;
+      return {
+        details: { query_id: str(d.queryId), accounts_added: d.accountsAdded, source: d.adder, vesting: d.vesting },
+        ends: [d.adder, null, d.vesting, null],
       };
     }
     default:

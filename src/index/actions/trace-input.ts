@@ -76,13 +76,19 @@ export interface NftItemInfo {
   collection: string | null;
 }
 
-/** The token contracts the index has detected (tokens/), by raw address. */
+export interface MultisigOrderInfo {
+  /** Raw addresses, in index order. */
+  signers: string[];
+}
+
+/** The contracts the index has detected (tokens/, multisig/), by raw address. */
 export interface KnownContracts {
   jettonWallets: ReadonlyMap<string, JettonWalletInfo>;
   nftItems: ReadonlyMap<string, NftItemInfo>;
+  multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
 }
 
-export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map() };
+export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
 
 /** A v3 message document (src/ton/message-json.ts), as stored: the fields the classifier reads. */
 export type StoredMessageDoc = Pick<

@@ -12,6 +12,7 @@ import {
   transactionOf,
   type JettonWalletInfo,
   type KnownContracts,
+  type MultisigOrderInfo,
   type NftItemInfo,
   type StoredMessageDoc,
   type StoredTransactionDoc,
@@ -26,9 +27,18 @@ export interface GroupRows {
   messages: Map<string, string>;
   jettonWallets: Map<string, JettonWalletInfo>;
   nftItems: Map<string, NftItemInfo>;
+  multisigOrders: Map<string, MultisigOrderInfo>;
 }
 
-export const NO_GROUP_ROWS: GroupRows = { transactions: new Map(), messages: new Map(), jettonWallets: new Map(), nftItems: new Map() };
+const emptyGroupRows = (): GroupRows => ({
+  transactions: new Map(),
+  messages: new Map(),
+  jettonWallets: new Map(),
+  nftItems: new Map(),
+  multisigOrders: new Map(),
+});
+
+export const NO_GROUP_ROWS: GroupRows = emptyGroupRows();
 
 /** Each row of `batch` as a column -> value lookup. */
 function* rowsOf(batch: InsertBatch): Generator<(column: string) => SqlValue> {
@@ -38,7 +48,7 @@ function* rowsOf(batch: InsertBatch): Generator<(column: string) => SqlValue> {
 
 /** The group's rows of the traces in `traceIds` (their transactions), every message, and the token contracts. */
 export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlySet<string>): GroupRows {
-  const rows: GroupRows = { transactions: new Map(), messages: new Map(), jettonWallets: new Map(), nftItems: new Map() };
+  const rows = emptyGroupRows();
   const seen = new Set<string>();
   for (const batch of batches) {
     if (batch.table === 'transactions') {
@@ -65,6 +75,9 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
           index: get('item_index') as string,
           collection: get('collection_address') as string | null,
         });
+    } else if (batch.table === 'multisig_orders') {
+      for (const get of rowsOf(batch))
+        rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
     }
   }
   return rows;
@@ -137,7 +150,7 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
   }));
 }
 
-/** The jetton wallets and NFT items among `accounts`: detected in the group, else in the store. */
+/** The jetton wallets, NFT items and multisig orders among `accounts`: detected in the group, else in the store. */
 export async function knownContracts(
   store: SqlReads,
   accounts: Iterable<string>,
@@ -145,19 +158,24 @@ export async function knownContracts(
 ): Promise<KnownContracts> {
   const jettonWallets = new Map<string, JettonWalletInfo>();
   const nftItems = new Map<string, NftItemInfo>();
+  const multisigOrders = new Map<string, MultisigOrderInfo>();
   const asked: string[] = [];
   for (const account of new Set(accounts)) {
     const wallet = group.jettonWallets.get(account);
     const item = group.nftItems.get(account);
+    const order = group.multisigOrders.get(account);
     if (wallet) jettonWallets.set(account, wallet);
     if (item) nftItems.set(account, item);
-    if (!wallet && !item) asked.push(account);
+    if (order) multisigOrders.set(account, order);
+    if (!wallet && !item && !order) asked.push(account);
   }
   await chunked(asked, async (chunk) => {
-    const [wallets, items] = await Promise.all([
+    const [wallets, items, orders] = await Promise.all([
       store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
+      store.all(`SELECT address, signers FROM multisig_orders WHERE address IN (${placeholders(chunk)})`, chunk),
     ]);
+    for (const row of orders) multisigOrders.set(text(row.address), { signers: JSON.parse(text(row.signers)) as string[] });
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
     for (const row of items)
       nftItems.set(text(row.address), {
@@ -165,5 +183,5 @@ export async function knownContracts(
         collection: row.collection_address === null ? null : text(row.collection_address),
       });
   });
-  return { jettonWallets, nftItems };
+  return { jettonWallets, nftItems, multisigOrders };
 }

@@ -67,7 +67,16 @@ export class MethodCache {
 }
 
 /** The get-methods a detector starts from (detector.ts). */
-const DETECTED = new Set<TokenMethod>(['get_jetton_data', 'get_wallet_data', 'get_nft_data', 'get_collection_data', 'get_sale_data']);
+const DETECTED = new Set<TokenMethod>([
+  'get_jetton_data',
+  'get_wallet_data',
+  'get_nft_data',
+  'get_collection_data',
+  'get_sale_data',
+  'get_multisig_data',
+  'get_order_data',
+  'get_vesting_data',
+]);
 
 /** The candidate of an account's state after the block, or null when its code has no token get-method. */
 export function accountCandidate(

@@ -24,6 +24,10 @@ import { v3TokenContent } from './content.js';
 import type { GetMethodRunner } from './get-methods.js';
 import type { JettonMasterRow, JettonWalletRow, NftCollectionRow, NftItemRow } from './token-rows.js';
 import { readFixPriceSale, type NftSaleRow } from './sales.js';
+import { readMultisig, readMultisigOrder, VouchedOrders } from '../multisig/detect.js';
+import type { MultisigOrderRow, MultisigRow } from '../multisig/rows.js';
+import { readVesting } from '../vesting/detect.js';
+import type { VestingRow } from '../vesting/rows.js';
 
 export interface Detected {
   master?: JettonMasterRow;
@@ -32,6 +36,11 @@ export interface Detected {
   item?: NftItemRow;
   /** An NFT sale (sales.ts). */
   sale?: NftSaleRow;
+  /** A multisig v2 wallet or order (src/index/multisig). */
+  multisig?: MultisigRow;
+  order?: MultisigOrderRow;
+  /** A vesting wallet (src/index/vesting). */
+  vesting?: VestingRow;
 }
 
 type Interface = keyof Detected;
@@ -72,6 +81,7 @@ export class ContractReads {
   private readonly misses = new Set<string>();
   private readonly vouchedWallets = new Vouched<true>();
   private readonly vouchedItems = new Vouched<Record<string, string> | null>();
+  private readonly vouchedOrders = new VouchedOrders(MAX_VOUCHED);
 
   constructor(private readonly runner: GetMethodRunner) {}
 
@@ -79,12 +89,15 @@ export class ContractReads {
   async detect(c: TokenAccountCandidate, seqno: number): Promise<Detected | null> {
     const has = (method: string) => (c.methods as string[]).includes(method);
     try {
-      const [master, wallet, collection, item, sale] = await Promise.all([
+      const [master, wallet, collection, item, sale, multisig, order, vesting] = await Promise.all([
         has('get_jetton_data') ? this.unlessMissed(c, 'master', () => this.jettonMaster(c, seqno)) : null,
         has('get_wallet_data') ? this.unlessMissed(c, 'wallet', () => this.jettonWallet(c, seqno)) : null,
         has('get_collection_data') ? this.unlessMissed(c, 'collection', () => this.nftCollection(c, seqno)) : null,
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
         has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
+        has('get_multisig_data') ? this.unlessMissed(c, 'multisig', () => readMultisig(this.runner, c, seqno)) : null,
+        has('get_order_data') ? this.unlessMissed(c, 'order', () => readMultisigOrder(this.runner, c, seqno, this.vouchedOrders)) : null,
+        has('get_vesting_data') ? this.unlessMissed(c, 'vesting', () => readVesting(this.runner, c, seqno)) : null,
       ]);
       return {
         master: master ?? undefined,
@@ -92,6 +105,9 @@ export class ContractReads {
         collection: collection ?? undefined,
         item: item ?? undefined,
         ...(sale ? { sale } : {}),
+        ...(multisig ? { multisig } : {}),
+        ...(order ? { order } : {}),
+        ...(vesting ? { vesting } : {}),
       };
     } catch {
       // The chain could not run a get-method (a liteserver down): undetected this time.

@@ -22,6 +22,8 @@ import { DomainDetector } from '../dns/domains.js';
 import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
 import { saleBatch, type NftSaleRow } from './sales.js';
 import { metadataQueueBatch } from './metadata-store.js';
+import { memberBatch, multisigBatch, orderBatch, type MultisigOrderRow, type MultisigRow } from '../multisig/rows.js';
+import { vestingBatch, whitelistBatch, type VestingRow } from '../vesting/rows.js';
 import {
   collectionBatch,
   eventBatch,
@@ -53,6 +55,9 @@ interface GroupContracts {
   items: Map<string, NftItemRow>;
   domains: Map<string, DnsEntryRow>;
   sales: Map<string, NftSaleRow>;
+  multisigs: Map<string, MultisigRow>;
+  orders: Map<string, MultisigOrderRow>;
+  vestings: Map<string, VestingRow>;
 }
 
 export class TokenDetector {
@@ -78,6 +83,9 @@ export class TokenDetector {
       items: new Map(),
       domains: new Map(),
       sales: new Map(),
+      multisigs: new Map(),
+      orders: new Map(),
+      vestings: new Map(),
     };
     if (this.contracts) {
       for (const window of detectionWindows(blocks)) {
@@ -161,6 +169,19 @@ export class TokenDetector {
     if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));
     if (found.domains.size > 0) batches.push(dnsEntryBatch([...found.domains.values()]));
     if (found.sales.size > 0) batches.push(saleBatch([...found.sales.values()]));
+    if (found.multisigs.size > 0) {
+      const multisigs = [...found.multisigs.values()];
+      batches.push(multisigBatch(multisigs));
+      const members = memberBatch(multisigs);
+      if (members.rows.length > 0) batches.push(members);
+    }
+    if (found.orders.size > 0) batches.push(orderBatch([...found.orders.values()]));
+    if (found.vestings.size > 0) {
+      const vestings = [...found.vestings.values()];
+      batches.push(vestingBatch(vestings));
+      const whitelist = whitelistBatch(vestings);
+      if (whitelist) batches.push(whitelist);
+    }
     return batches;
   }
 
@@ -208,6 +229,9 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.collection) newest(found.collections, result.collection);
   if (result.item) newest(found.items, result.item);
   if (result.sale) found.sales.set(result.sale.address, result.sale);
+  if (result.multisig) newest(found.multisigs, result.multisig);
+  if (result.order) newest(found.orders, result.order);
+  if (result.vesting) newest(found.vestings, result.vesting);
 }
 
 /** Consecutive blocks with at most DETECT_WINDOW_ACCOUNTS candidates together (a larger block alone), in order. */

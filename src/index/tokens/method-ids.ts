@@ -24,6 +24,11 @@ export const TOKEN_METHODS = [
   'get_editor',
   'get_authority_address',
   'get_sale_data',
+  // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting)
+  'get_multisig_data',
+  'get_order_address',
+  'get_order_data',
+  'get_vesting_data',
 ] as const;
 export type TokenMethod = (typeof TOKEN_METHODS)[number];
 
@@ -48,10 +53,31 @@ export function methodIds(code: Cell): Set<number> | null {
   }
 }
 
-/** The token get-methods the code has (none for code without a readable dictionary). */
+/**
+ * Mainnet code hashes of contracts whose get-methods are known though their code may not show them: the official
+ * multisig v2 wallet and order are deployed as library cells (an exotic cell naming the code's hash: no method
+ * dictionary to read). toncenter's address_book names them by these hashes (ton-index-go, index/detect/interfaces.go),
+ * and its indexer requires the vesting wallet's (smc-interfaces/Vesting.h).
+ */
+const KNOWN_CODE: ReadonlyMap<string, TokenMethod[]> = new Map([
+  ['D3D14DA9A627F0EC3533341829762AF92B9540B21BF03665FAC09C2B46EABBAC', ['get_multisig_data', 'get_order_address']],
+  ['A01E057FBD4288402B9898D78D67BD4E90254C93C5866879BC2D1D12865436BC', ['get_order_data']],
+  ['B48B531ABEC3B714638291F7D77ED6DC9F6A2729EFCA20477137374D4AE8B590', ['get_vesting_data']],
+] satisfies [string, TokenMethod[]][]);
+
+/** The hash a code stands for: its own, or for a library cell (exotic type 2) the library's it names. */
+function codeHashOf(code: Cell): string {
+  if (code.isExotic && code.bits.length === 8 + 256) {
+    const cs = code.beginParse(true);
+    if (cs.loadUint(8) === 2) return cs.loadBuffer(32).toString('hex').toUpperCase();
+  }
+  return code.hash().toString('hex').toUpperCase();
+}
+
+/** The token get-methods the code has (none for code without a readable dictionary, unless its hash is known). */
 export function tokenMethods(code: Cell): TokenMethod[] {
   const ids = methodIds(code);
-  if (!ids) return [];
+  if (!ids) return KNOWN_CODE.get(codeHashOf(code)) ?? [];
   const found: TokenMethod[] = [];
   for (const id of ids) {
     const name = BY_ID.get(id);
@@ -66,12 +92,16 @@ const INTERFACE_METHODS: [string, TokenMethod[]][] = [
   ['editable', ['get_editor']],
   ['jetton_master', ['get_jetton_data', 'get_wallet_address']],
   ['jetton_wallet', ['get_wallet_data']],
+  ['multisig_order_v2', ['get_order_data']],
+  ['multisig_v2', ['get_multisig_data', 'get_order_address']],
   // toncenter names every get_sale_data contract both (it cannot tell a v1 auction from a sale by methods).
   ['nft_auction_v1', ['get_sale_data']],
   ['nft_collection', ['get_nft_content', 'get_collection_data', 'get_nft_address_by_index']],
   ['nft_item', ['get_nft_data']],
   ['nft_sale', ['get_sale_data']],
   ['sbt', ['get_authority_address']],
+  // toncenter also asks for seqno and get_public_key, which every wallet has: not token methods here.
+  ['wallet_vesting', ['get_vesting_data']],
 ];
 
 export function interfacesOfMethods(methods: readonly TokenMethod[]): string[] {

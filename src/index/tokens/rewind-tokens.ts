@@ -11,6 +11,7 @@
  * while an index built from scratch has it from its last change before the snapshot, with the values of the state
  * the restore brought back; detection at that state gives exactly those. Without get-methods (a feed that has
  * none, as for block detection) the rows of changed accounts are deleted: nothing could say what they were.
+ * multisig_members and vesting_whitelist (TOKEN_CHILD_TABLES) follow their wallet: deleted with it, written back with it.
  * dns_entries (src/index/dns) follow nft_items: a changed item's row deleted, read again (get_domain, dnsresolve)
  * when the item comes back and is a domain of one of the network's DNS roots.
  * token_metadata (by uri, not chain data) stays.
@@ -26,7 +27,21 @@ import type { GetMethodRunner } from './get-methods.js';
 import type { IndexRewind } from '../types.js';
 
 export const TOKEN_EVENT_TABLES = ['jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
-export const TOKEN_STATE_TABLES = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'nft_sales'] as const;
+export const TOKEN_STATE_TABLES = [
+  'jetton_masters',
+  'jetton_wallets',
+  'nft_collections',
+  'nft_items',
+  'nft_sales',
+  'multisig_wallets',
+  'multisig_orders',
+  'vesting_contracts',
+] as const;
+/** Rows that belong to a contract of a state table: (table, column naming the contract, its state table). */
+export const TOKEN_CHILD_TABLES = [
+  ['multisig_members', 'multisig_address', 'multisig_wallets'],
+  ['vesting_whitelist', 'vesting_address', 'vesting_contracts'],
+] as const;
 
 export interface TokenRewind {
   /** Statements run first in the rewind's transaction: the changed accounts' rows deleted. */
@@ -86,6 +101,14 @@ export async function rewoundTokens(
       const rows = batch.rows.filter((row) => items.has(String(row[0])));
       return rows.length > 0 ? [{ ...batch, rows }] : [];
     }
+    const child = TOKEN_CHILD_TABLES.find(([table]) => table === batch.table);
+    if (child) {
+      // A wallet's members or whitelist come back with it.
+      const parents = stored.get(child[2])!;
+      const column = batch.columns.indexOf(child[1]);
+      const rows = batch.rows.filter((row) => parents.has(String(row[column])));
+      return rows.length > 0 ? [{ ...batch, rows }] : [];
+    }
     const before = stored.get(batch.table);
     if (!before) return [];
     const address = batch.columns.indexOf('address');
@@ -104,6 +127,7 @@ export async function rewoundTokens(
       .join(', ');
     for (const table of TOKEN_STATE_TABLES) before.push(`DELETE FROM ${table} WHERE address IN (${list})`);
     before.push(`DELETE FROM dns_entries WHERE nft_item_address IN (${list})`);
+    for (const [table, column] of TOKEN_CHILD_TABLES) before.push(`DELETE FROM ${table} WHERE ${column} IN (${list})`);
   }
   return {
     before,
@@ -111,6 +135,8 @@ export async function rewoundTokens(
     after: [
       ...TOKEN_EVENT_TABLES.map((table) => `DELETE FROM ${table} WHERE tx_lt >= ${lt}`),
       ...TOKEN_STATE_TABLES.map((table) => `DELETE FROM ${table} WHERE first_lt >= ${lt}`),
+      // Members and whitelists of the contracts deleted just above.
+      ...TOKEN_CHILD_TABLES.map(([table, column, parent]) => `DELETE FROM ${table} WHERE ${column} NOT IN (SELECT address FROM ${parent})`),
     ],
   };
 }

@@ -143,12 +143,12 @@ const EVENT_COLUMNS = [
 export const TRANSFER_COLUMNS = [...EVENT_COLUMNS, 'source', 'destination', 'forward_ton_amount', 'forward_payload'];
 export const BURN_COLUMNS = [...EVENT_COLUMNS, 'owner'];
 
-/** A newer state replaces an older one; first_lt (toncenter's insertion order) stays. */
-function newest(columns: string[]): string {
+/** A newer state replaces an older one; first_lt (toncenter's insertion order) stays (also the multisig and vesting tables). */
+export function newestState(table: string, columns: readonly string[]): string {
   return `ON CONFLICT (address) DO UPDATE SET ${columns
     .filter((c) => c !== 'address' && c !== 'first_lt')
     .map((c) => `${c} = excluded.${c}`)
-    .join(', ')} WHERE excluded.last_transaction_lt >= {table}.last_transaction_lt`;
+    .join(', ')} WHERE excluded.last_transaction_lt >= ${table}.last_transaction_lt`;
 }
 
 export function masterBatch(rows: JettonMasterRow[]): InsertBatch {
@@ -167,7 +167,7 @@ export function masterBatch(rows: JettonMasterRow[]): InsertBatch {
       m.dataHash,
       m.firstLt ?? m.lastTxLt,
     ]),
-    conflict: newest(MASTER_COLUMNS).replace('{table}', 'jetton_masters'),
+    conflict: newestState('jetton_masters', MASTER_COLUMNS),
   };
 }
 
@@ -187,7 +187,7 @@ export function walletBatch(rows: JettonWalletRow[]): InsertBatch {
       w.mintlessIsClaimed === null ? null : w.mintlessIsClaimed ? 1 : 0,
       w.firstLt ?? w.lastTxLt,
     ]),
-    conflict: newest(WALLET_COLUMNS).replace('{table}', 'jetton_wallets'),
+    conflict: newestState('jetton_wallets', WALLET_COLUMNS),
   };
 }
 
@@ -214,7 +214,7 @@ export function collectionBatch(rows: NftCollectionRow[]): InsertBatch {
       c.dataHash,
       c.firstLt ?? c.lastTxLt,
     ]),
-    conflict: newest(COLLECTION_COLUMNS).replace('{table}', 'nft_collections'),
+    conflict: newestState('nft_collections', COLLECTION_COLUMNS),
   };
 }
 
@@ -235,7 +235,7 @@ export function itemBatch(rows: NftItemRow[]): InsertBatch {
       i.dataHash,
       i.firstLt ?? i.lastTxLt,
     ]),
-    conflict: newest(ITEM_COLUMNS).replace('{table}', 'nft_items'),
+    conflict: newestState('nft_items', ITEM_COLUMNS),
   };
 }
 

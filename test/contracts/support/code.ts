@@ -1,4 +1,4 @@
-/** The NFT and DNS contracts compiled from their sources (once per process; the jetton's code ships compiled). */
+/** The NFT, DNS, sale, multisig and vesting contracts compiled from their sources (once per process; the jetton's code ships compiled). */
 import type { Cell } from '@ton/core';
 import { compileFuncContract } from '../../support/func.js';
 import { NFT_COLLECTION_FUNC } from '../../../src/contracts/nft/collection.fc.js';
@@ -6,6 +6,9 @@ import { NFT_ITEM_FUNC } from '../../../src/contracts/nft/item.fc.js';
 import { DNS_COLLECTION_FUNC } from '../../../src/contracts/dns/collection.fc.js';
 import { DNS_ITEM_FUNC } from '../../../src/contracts/dns/item.fc.js';
 import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
+import { MULTISIG_ORDER_FUNC } from '../../../src/contracts/multisig/order.fc.js';
+import { multisigWalletFunc } from '../../../src/contracts/multisig/wallet.fc.js';
+import { VESTING_WALLET_FUNC } from '../../../src/contracts/vesting/wallet.fc.js';
 
 export async function nftCode(): Promise<{ collection: Cell; item: Cell }> {
   return {
@@ -21,4 +24,15 @@ export async function dnsCode(): Promise<{ root: Cell; item: Cell }> {
 /** tongate's fixed-price NFT sale (src/contracts/nft-sale). */
 export async function nftSaleCode(): Promise<Cell> {
   return compileFuncContract('nft-sale', NFT_SALE_FUNC);
+}
+
+/** tongate's multisig v2 wallet and order (src/contracts/multisig): the order's code is part of the wallet's. */
+export async function multisigCode(): Promise<{ wallet: Cell; order: Cell }> {
+  const order = await compileFuncContract('multisig-order', MULTISIG_ORDER_FUNC);
+  return { order, wallet: await compileFuncContract('multisig-wallet', multisigWalletFunc(order)) };
+}
+
+/** tongate's vesting wallet (src/contracts/vesting). */
+export async function vestingCode(): Promise<Cell> {
+  return compileFuncContract('vesting-wallet', VESTING_WALLET_FUNC);
 }

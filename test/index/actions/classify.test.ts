@@ -30,6 +30,7 @@ const contracts: KnownContracts = {
     [BOB_JW, { owner: BOB, jetton: MASTER }],
   ]),
   nftItems: new Map([[ITEM, { index: '7', collection: COLLECTION }]]),
+  multisigOrders: new Map(),
 };
 
 const internalTransfer = (amount: bigint, from: string, forward = 0n) =>
@@ -223,7 +224,11 @@ test('a jetton transfer whose receiving wallet refuses it fails; onto a wallet t
     [['jetton_transfer', false]],
     'the bounce back is part of the transfer',
   );
-  const unknownWallet = { jettonWallets: new Map([[ALICE_JW, contracts.jettonWallets.get(ALICE_JW)!]]), nftItems: new Map() };
+  const unknownWallet = {
+    jettonWallets: new Map([[ALICE_JW, contracts.jettonWallets.get(ALICE_JW)!]]),
+    nftItems: new Map(),
+    multisigOrders: new Map(),
+  };
   const calls = classifyTrace(bounced.trace, unknownWallet).actions;
   assert.deepEqual(
     calls.map((a) => a.type),

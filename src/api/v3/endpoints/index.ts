@@ -6,6 +6,7 @@ import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './je
 import { masterchainInfo } from './masterchain-info.js';
 import { nftCollections, nftItems, nftSales, nftTransfers } from './nfts.js';
 import { dnsRecords } from './dns.js';
+import { multisigOrders, multisigWallets, vestingContracts } from './multisig.js';
 import { messages } from './messages.js';
 import { traces } from './traces.js';
 import { actions } from './actions.js';
@@ -41,6 +42,9 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   nftTransfers,
   nftSales,
   dnsRecords,
+  multisigWallets,
+  multisigOrders,
+  vestingContracts,
   addressBookEndpoint,
   metadata,
   accountStates,

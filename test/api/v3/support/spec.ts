@@ -113,6 +113,15 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
       for (const field of fields) schemas[schema].properties[field] = { anyOf: [{ type: 'object' }, { type: 'null' }] };
     }
   },
+  // Multisig (ton-index-go models/multisig.go): an order's actions are nil unless parse_actions, a wallet's orders
+  // nil with include_orders=false. The spec refers to `index.OrderAction` and `index.VestingInfo`, which it
+  // publishes as `OrderAction` and `VestingInfo` (swag's package prefix).
+  allowNull('MultisigOrder', 'actions'),
+  allowNull('Multisig', 'orders'),
+  (schemas) => {
+    schemas['index.OrderAction'] ??= schemas.OrderAction;
+    schemas['index.VestingInfo'] ??= schemas.VestingInfo;
+  },
   responseIs('/api/v3/masterchainBlockShards', { $ref: '#/components/schemas/BlocksResponse' }),
   responseIs('/api/v3/masterchainBlockShardState', { $ref: '#/components/schemas/BlocksResponse' }),
   responseIs(
