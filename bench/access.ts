@@ -26,7 +26,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import http from 'node:http';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import Fastify from 'fastify';
@@ -38,6 +37,7 @@ import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag } from './support/args.js';
+import { latencyAtRate } from './support/latency-at-rate.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -363,47 +363,6 @@ async function load(server: BenchServer, seconds: number, connections: number): 
   return { rps: r.requests.average, cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total), non2xx: r.non2xx, p50: 0, p99: 0 };
 }
 
-/**
- * Latency at a fixed, unsaturated rate (autocannon's histogram has 1 ms resolution, too coarse for
- * "1 ms added"): `rate` requests/s on keep-alive sockets, each timed with hrtime.
- */
-async function latencyAtRate(
-  port: number,
-  key: string,
-  seconds: number,
-  rate: number,
-): Promise<{ p50: number; p99: number; non2xx: number }> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-  const headers: Record<string, string> = key === 'unused' ? {} : { 'x-api-key': key };
-  const samples: number[] = [];
-  let non2xx = 0;
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/v3/masterchainInfo', headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          if (res.statusCode !== 200) non2xx++;
-          resolve();
-        });
-      });
-      req.on('error', () => resolve());
-    });
-  const inFlight: Promise<void>[] = [];
-  const tickMs = 10;
-  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    for (let i = 0; i < perTick; i++) inFlight.push(one());
-    await new Promise((r) => setTimeout(r, tickMs));
-  }
-  await Promise.all(inFlight);
-  agent.destroy();
-  const p = percentiles(Float64Array.from(samples.slice(Math.floor(samples.length / 10)))); // drop the first 10 %: warm-up
-  return { p50: p.p50, p99: p.p99, non2xx };
-}
-
 async function throughput(
   kind: ServerKind,
   modes: Mode[],
@@ -423,7 +382,8 @@ async function throughput(
       try {
         await load(server, 1, connections); // warm-up
         const run = await load(server, seconds, connections);
-        const lat = await latencyAtRate(server.port, server.key, seconds, rate);
+        const headers: Record<string, string> = server.key === 'unused' ? {} : { 'x-api-key': server.key };
+        const lat = await latencyAtRate({ port: server.port, path: '/api/v3/masterchainInfo', headers }, seconds, rate);
         run.p50 = lat.p50;
         run.p99 = lat.p99;
         run.non2xx += lat.non2xx;
