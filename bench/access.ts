@@ -19,7 +19,6 @@
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-minimal, --only-gateway. Services: 127.0.0.1:5432 (PostgreSQL), :6379 (Redis).
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +37,7 @@ import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
+import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -123,12 +123,7 @@ async function serve(kind: ServerKind, mode: Mode): Promise<void> {
   }
   // The parent asks for this process's CPU time around each load run (IPC): CPU per request is a
   // capacity figure that other processes on a shared machine cannot distort, unlike req/s.
-  process.on('message', (m) => {
-    if (m === 'cpu') {
-      const u = process.cpuUsage();
-      process.send!({ cpuUs: u.user + u.system });
-    }
-  });
+  answerCpuOverIpc();
   process.stdout.write(JSON.stringify({ port, key }) + '\n');
   process.once('SIGTERM', async () => {
     await close();
@@ -344,31 +339,8 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind, mode], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.once('exit', (code) => reject(new Error(`bench server ${kind}/${mode} exited (${code})`)));
-  });
-  return {
-    ...ready,
-    cpuUs: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const child = await spawnBenchChild<{ port: number; key: string }>(new URL(import.meta.url).pathname, ['--serve', kind, mode]);
+  return { ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
 }
 
 async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {

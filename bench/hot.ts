@@ -17,7 +17,6 @@
  * Flags: --routes a,b (names below; default all), --rounds R (3), --duration S (4), --connections C (32),
  * --block-interval MS (1000), --latency-seconds S (3).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -25,6 +24,7 @@ import { loadavg } from 'node:os';
 import pino from 'pino';
 import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
+import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
 interface RouteClass {
   name: string;
@@ -86,7 +86,7 @@ async function serveTongate(access: 'on' | 'off', blockInterval: number): Promis
     key = ((await res.json()) as { result: { key: string } }).result.key;
   }
   const chain = running.networks[0].chain as unknown as { faucets(): Array<{ address: { toString(): string } }> };
-  answerCpu();
+  answerCpuOverIpc();
   process.stdout.write(JSON.stringify({ port, key, address: chain.faucets()[0].address.toString() }) + '\n');
   process.once('SIGTERM', async () => {
     await running.stop();
@@ -120,19 +120,9 @@ async function serveBare(file: string): Promise<void> {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  answerCpu();
+  answerCpuOverIpc();
   process.stdout.write(JSON.stringify({ port, key: 'unused', address: '' }) + '\n');
   process.once('SIGTERM', () => process.exit(0));
-}
-
-/** The parent asks for this process's CPU time around each load run. */
-function answerCpu(): void {
-  process.on('message', (m) => {
-    if (m === 'cpu') {
-      const u = process.cpuUsage();
-      process.send!({ cpuUs: u.user + u.system });
-    }
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,32 +138,12 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, args: string[]): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<{ port: number; key: string; address: string }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.once('exit', (code) => reject(new Error(`bench server ${kind} exited (${code})`)));
-  });
-  return {
+  const child = await spawnBenchChild<{ port: number; key: string; address: string }>(new URL(import.meta.url).pathname, [
+    '--serve',
     kind,
-    ...ready,
-    cpuUs: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+    ...args,
+  ]);
+  return { kind, ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
 }
 
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<{

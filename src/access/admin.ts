@@ -4,7 +4,6 @@
  * other API of tongate answers a bad value),
  * writes through the key store, and announces the change so caches drop it at once.
  */
-import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { publishKeyChange, type KeyChangeMessage } from './keys/change-bus.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from './keys/key-material.js';
