@@ -19,17 +19,15 @@
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-minimal, --only-gateway. Services: 127.0.0.1:5432 (PostgreSQL), :6379 (Redis).
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import http from 'node:http';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { ManualClock, systemClock } from '../src/util/clock.js';
 import { createAccessLayer, type AccessLayer } from '../src/access/index.js';
@@ -38,6 +36,8 @@ import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag } from './support/args.js';
+import { latencyAtRate } from './support/latency-at-rate.js';
+import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -123,12 +123,7 @@ async function serve(kind: ServerKind, mode: Mode): Promise<void> {
   }
   // The parent asks for this process's CPU time around each load run (IPC): CPU per request is a
   // capacity figure that other processes on a shared machine cannot distort, unlike req/s.
-  process.on('message', (m) => {
-    if (m === 'cpu') {
-      const u = process.cpuUsage();
-      process.send!({ cpuUs: u.user + u.system });
-    }
-  });
+  answerCpuOverIpc();
   process.stdout.write(JSON.stringify({ port, key }) + '\n');
   process.once('SIGTERM', async () => {
     await close();
@@ -181,6 +176,24 @@ async function decisionCost(): Promise<void> {
       if (d instanceof Promise) sync = false;
     }),
   );
+  // The fastify hook alone (src/http/access-hook.ts) around the same decision: key from the header, the routed
+  // path, the decision applied as response headers. A request and a reply reduced to what the hook reads and calls.
+  const hook = accessHook(access);
+  const mainnet = { name: 'mainnet' };
+  const reply = { sent: false, header: () => reply } as unknown as FastifyReply;
+  const keyed = {
+    network: mainnet,
+    headers: { 'x-api-key': key },
+    query: {},
+    url: '/api/v3/masterchainInfo',
+    routeOptions: { url: '/api/v3/masterchainInfo' },
+    ip: '10.0.0.1',
+  } as unknown as FastifyRequest;
+  const noop = () => undefined;
+  const hookCost = percentiles(timeEach(300_000, () => hook.call(undefined as never, keyed, reply, noop)));
+  const heapBefore = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 100_000; i++) hook.call(undefined as never, keyed, reply, noop);
+  const bytesPerCall = Math.max(0, process.memoryUsage().heapUsed - heapBefore) / 100_000;
   await access.close();
   rmSync(dataDir, { recursive: true, force: true });
   const line = (what: string, p: { p50: number; p99: number; p999: number }) =>
@@ -188,6 +201,8 @@ async function decisionCost(): Promise<void> {
   line('memory limiter, 10k keyless clients at N=1', mixed);
   line('memory limiter, one key at N=1e6 (ring buffer growing)', oneKey);
   line('full check(): SQLite-cached key (3/4) + keyless (1/4)', full);
+  line('the onRequest hook with a key (header, routed path, headers set)', hookCost);
+  console.log(`   the hook's heap growth: ~${bytesPerCall.toFixed(0)} bytes per call (100k calls, GC not forced: an upper bound)`);
   console.log(`   full check() answered synchronously: ${sync ? 'yes (no promise)' : 'NO'}`);
   const worst = Math.max(mixed.p99, oneKey.p99);
   console.log(
@@ -324,31 +339,8 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind, mode], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.once('exit', (code) => reject(new Error(`bench server ${kind}/${mode} exited (${code})`)));
-  });
-  return {
-    ...ready,
-    cpuUs: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const child = await spawnBenchChild<{ port: number; key: string }>(new URL(import.meta.url).pathname, ['--serve', kind, mode]);
+  return { ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
 }
 
 async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {
@@ -361,47 +353,6 @@ async function load(server: BenchServer, seconds: number, connections: number): 
   });
   const cpu1 = await server.cpuUs();
   return { rps: r.requests.average, cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total), non2xx: r.non2xx, p50: 0, p99: 0 };
-}
-
-/**
- * Latency at a fixed, unsaturated rate (autocannon's histogram has 1 ms resolution, too coarse for
- * "1 ms added"): `rate` requests/s on keep-alive sockets, each timed with hrtime.
- */
-async function latencyAtRate(
-  port: number,
-  key: string,
-  seconds: number,
-  rate: number,
-): Promise<{ p50: number; p99: number; non2xx: number }> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-  const headers: Record<string, string> = key === 'unused' ? {} : { 'x-api-key': key };
-  const samples: number[] = [];
-  let non2xx = 0;
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/v3/masterchainInfo', headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          if (res.statusCode !== 200) non2xx++;
-          resolve();
-        });
-      });
-      req.on('error', () => resolve());
-    });
-  const inFlight: Promise<void>[] = [];
-  const tickMs = 10;
-  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    for (let i = 0; i < perTick; i++) inFlight.push(one());
-    await new Promise((r) => setTimeout(r, tickMs));
-  }
-  await Promise.all(inFlight);
-  agent.destroy();
-  const p = percentiles(Float64Array.from(samples.slice(Math.floor(samples.length / 10)))); // drop the first 10 %: warm-up
-  return { p50: p.p50, p99: p.p99, non2xx };
 }
 
 async function throughput(
@@ -423,7 +374,8 @@ async function throughput(
       try {
         await load(server, 1, connections); // warm-up
         const run = await load(server, seconds, connections);
-        const lat = await latencyAtRate(server.port, server.key, seconds, rate);
+        const headers: Record<string, string> = server.key === 'unused' ? {} : { 'x-api-key': server.key };
+        const lat = await latencyAtRate({ port: server.port, path: '/api/v3/masterchainInfo', headers }, seconds, rate);
         run.p50 = lat.p50;
         run.p99 = lat.p99;
         run.non2xx += lat.non2xx;

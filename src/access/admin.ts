@@ -4,7 +4,6 @@
  * other API of tongate answers a bad value),
  * writes through the key store, and announces the change so caches drop it at once.
  */
-import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { publishKeyChange, type KeyChangeMessage } from './keys/change-bus.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from './keys/key-material.js';
@@ -234,8 +233,14 @@ export async function openKeyAdmin(
     );
   const store = await openKeyStore(options);
   // A short-lived connection: one try, no reconnect loop keeping the CLI alive when Redis is down.
+  // ioredis is loaded only when there is a Redis to tell (a key command on SQLite alone never pays for it).
   const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null, lazyConnect: true })
+    ? new (await import('ioredis')).Redis(options.redisUrl, {
+        maxRetriesPerRequest: 1,
+        connectTimeout: 1000,
+        retryStrategy: () => null,
+        lazyConnect: true,
+      })
     : undefined;
   redis?.on('error', () => undefined);
   const prefix = options.redisPrefix ?? 'tongate';

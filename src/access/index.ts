@@ -10,7 +10,7 @@
  * Stores: keys in SQLite (`<dataDir>/keys.sqlite`, or memory with `ephemeral`) or PostgreSQL
  * (`databaseUrl`); limits in memory or in Redis (`redisUrl`), with the chosen failure mode.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { AccessController, type AccessRequest } from './access-controller.js';
 import { KeyAdmin } from './admin.js';
@@ -207,6 +207,8 @@ function applyChange(directory: KeyDirectory, message: KeyChangeMessage): void {
 async function connectRedis(url: string, onError: (error: unknown) => void): Promise<Redis> {
   // No auto-pipelining: measured slower here (one small script per request, ~10 in flight).
   // The per-call timeout is the SharedLimiter's (withTimeout); commandTimeout would add a second timer.
+  // ioredis is loaded here, when a Redis is configured: an embedded deployment never imports it.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

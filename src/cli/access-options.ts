@@ -1,5 +1,5 @@
 /** The access layer's options of a deployment: the same stores for `tongate start` and `tongate keys ...`. */
-import { resolveAccessOptions, type AccessOptions } from '../access/index.js';
+import { resolveAccessOptions, type AccessOptions } from '../access/options.js';
 import { ConfigError } from '../config/errors.js';
 import type { TongateConfig } from '../config/types.js';
 

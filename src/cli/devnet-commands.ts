@@ -4,13 +4,11 @@
  * (through the `tongate/devnet` client), found by the network's base URL in the same config `start` reads.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { toNano } from '@ton/core';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import type { NetworkConfig, TongateConfig } from '../config/types.js';
-import { DevnetError } from '../devnet/client.js';
-import { devnetTarget, unreachable, type DevnetTarget } from './devnet-target.js';
+import type { DevnetTarget } from './devnet-target.js';
 
 type Configure = (command: Command, except?: string[]) => Command;
 
@@ -27,11 +25,11 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
     const { config, networks } = target(flags);
     let amount: bigint;
     try {
-      amount = toNano(amountTon);
+      amount = (await import('@ton/core')).toNano(amountTon);
     } catch {
       throw new ConfigError('<amount>', `not an amount of TON: ${amountTon}`);
     }
-    const reach = devnetTarget(config, networks[0]);
+    const reach = await devnetTarget(config, networks[0]);
     const funded = await refusedAs('fund', reach, networks[0], reach.client.fund(address, amount));
     console.log(`funded ${address} with ${amountTon} TON on ${networks[0].name}: transaction ${funded.hash} in block ${funded.blockSeqno}`);
   });
@@ -49,7 +47,7 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
       throw new ConfigError('--blocks', `expected a positive integer, got ${String(flags.blocks)}`);
     const { config, networks } = target(flags, { all: true });
     for (const network of networks) {
-      const reach = devnetTarget(config, network);
+      const reach = await devnetTarget(config, network);
       const mined = await refusedAs('mine', reach, network, reach.client.mine(blocks));
       console.log(`${network.name}: mined ${blocks} block${blocks === 1 ? '' : 's'}, last seqno ${mined.seqno}`);
     }
@@ -80,7 +78,7 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
         throw new ConfigError('--decimals', `expected an integer from 0 to 255, got ${String(metadata.decimals)}`);
       metadata.decimals = decimals;
     }
-    const reach = devnetTarget(config, networks[0]);
+    const reach = await devnetTarget(config, networks[0]);
     const deployed = await refusedAs('deploy-jetton', reach, networks[0], reach.client.deployJetton(metadata));
     const how = deployed.alreadyDeployed ? 'already deployed' : `deployed in block ${deployed.blockSeqno}`;
     console.log(
@@ -100,7 +98,7 @@ export function registerDevnetCommands(program: Command, configure: Configure): 
   ).action(async (master: string, to: string, amount: string, flags: Record<string, unknown>) => {
     const { config, networks } = target(flags);
     if (!/^\d+$/.test(amount)) throw new ConfigError('<amount>', `expected jetton units as a whole number, got ${amount}`);
-    const reach = devnetTarget(config, networks[0]);
+    const reach = await devnetTarget(config, networks[0]);
     const funded = await refusedAs('fund-jetton', reach, networks[0], reach.client.fundJetton(master, to, BigInt(amount)));
     console.log(
       `minted ${amount} to ${to} on ${networks[0].name}: jetton wallet ${funded.wallet.toRawString()} holds ${funded.balance} (transaction ${funded.hash} in block ${funded.blockSeqno})`,
@@ -127,8 +125,8 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   const one = (command: Command) =>
     configure(command.option('--network <name>', 'which network (default: the only local network of the configuration)'), ['network']);
   /** A network's devnet client, and its calls' failures told in words that name the URL (devnet-target.ts). */
-  const reachOf = (config: TongateConfig, network: NetworkConfig) => {
-    const reach = devnetTarget(config, network);
+  const reachOf = async (config: TongateConfig, network: NetworkConfig) => {
+    const reach = await devnetTarget(config, network);
     return {
       devnet: reach.client,
       network: network.name,
@@ -137,7 +135,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   };
   const devnetsOf = (flags: Record<string, unknown>) => {
     const { config, networks } = target(flags, { all: true });
-    return networks.map((network) => reachOf(config, network));
+    return Promise.all(networks.map((network) => reachOf(config, network)));
   };
   const devnetOf = (flags: Record<string, unknown>) => {
     const { config, networks } = target(flags, { all: true, single: true });
@@ -149,7 +147,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
       .description('save the network as snapshot NAME (POST /devnet/snapshots)')
       .argument('<name>', 'letters, digits, ".", "_", "-"'),
   ).action(async (name: string, flags: Record<string, unknown>) => {
-    for (const { devnet, network, ask } of devnetsOf(flags)) {
+    for (const { devnet, network, ask } of await devnetsOf(flags)) {
       const saved = await ask('snapshot save', devnet.snapshot(name));
       console.log(`${network}: saved snapshot ${saved.name} at seqno ${saved.seqno} (${saved.pendingMessages} pending messages)`);
     }
@@ -160,7 +158,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
       .description('put the network back to snapshot NAME; later blocks and snapshots are dropped')
       .argument('<name>'),
   ).action(async (name: string, flags: Record<string, unknown>) => {
-    for (const { devnet, network, ask } of devnetsOf(flags)) {
+    for (const { devnet, network, ask } of await devnetsOf(flags)) {
       const restored = await ask('snapshot restore', devnet.restoreSnapshot(name));
       const dropped = restored.droppedSnapshots.length > 0 ? `; dropped the later snapshots ${restored.droppedSnapshots.join(', ')}` : '';
       console.log(`${network}: restored snapshot ${restored.name}, back at seqno ${restored.seqno}${dropped}`);
@@ -171,7 +169,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
       .command('list')
       .description("the snapshots of the network; times are the chain's clock (moved by /devnet/time), not the wall clock"),
   ).action(async (flags: Record<string, unknown>) => {
-    const devnets = devnetsOf(flags);
+    const devnets = await devnetsOf(flags);
     for (const { devnet, network, ask } of devnets) {
       const all = await ask('snapshot list', devnet.snapshots());
       if (all.length === 0) console.log(`${network}: no snapshots`);
@@ -184,7 +182,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   });
   everyOrOne(snapshot.command('delete').description('forget snapshot NAME (the chain is unchanged)').argument('<name>')).action(
     async (name: string, flags: Record<string, unknown>) => {
-      for (const { devnet, network, ask } of devnetsOf(flags)) {
+      for (const { devnet, network, ask } of await devnetsOf(flags)) {
         const deleted = await ask('snapshot delete', devnet.deleteSnapshot(name));
         console.log(`${network}: deleted snapshot ${deleted.name} (seqno ${deleted.seqno})`);
       }
@@ -193,7 +191,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
   one(
     snapshot.command('export').description('write snapshot NAME to FILE (a chain store as of it)').argument('<name>').argument('<file>'),
   ).action(async (name: string, file: string, flags: Record<string, unknown>) => {
-    const { devnet, network, ask } = devnetOf(flags);
+    const { devnet, network, ask } = await devnetOf(flags);
     const bytes = await ask('snapshot export', devnet.exportSnapshot(name));
     writeFileSync(file, bytes);
     console.log(`${network}: exported snapshot ${name} to ${file} (${bytes.length} bytes)`);
@@ -211,7 +209,7 @@ function registerSnapshotCommands(program: Command, configure: Configure): void 
     } catch (error) {
       throw new ConfigError('<file>', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    const { devnet, network, ask } = devnetOf(flags);
+    const { devnet, network, ask } = await devnetOf(flags);
     const imported = await ask('snapshot import', devnet.importSnapshot(name, bytes));
     console.log(`${network}: imported ${file} as snapshot ${imported.name}, now at seqno ${imported.seqno}`);
   });
@@ -243,6 +241,14 @@ function target(
 }
 
 /**
+ * Where a running tongate's devnet controls are, and its client: loaded when a command runs (undici and the client
+ * are not what building the program, or another command, should pay to import).
+ */
+async function devnetTarget(config: TongateConfig, network: NetworkConfig): Promise<DevnetTarget> {
+  return (await import('./devnet-target.js')).devnetTarget(config, network);
+}
+
+/**
  * A refusal from the server, in the words `tongate fund` always used: "<what> failed (<status>): <error>"; no
  * answer at all, with the address called and what to check.
  */
@@ -250,6 +256,7 @@ async function refusedAs<T>(what: string, target: DevnetTarget, network: Network
   try {
     return await call;
   } catch (error) {
+    const [{ DevnetError }, { unreachable }] = await Promise.all([import('../devnet/client.js'), import('./devnet-target.js')]);
     if (error instanceof DevnetError) throw new Error(`${what} failed (${error.status}): ${error.message}`, { cause: error });
     throw new Error(unreachable(what, target, network.name, error), { cause: error });
   }

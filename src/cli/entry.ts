@@ -1,6 +1,4 @@
 /** Process entry: `tongate ...` (bin/tongate.js runs the compiled copy; tests run this file through tsx). */
-// @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
-import '../ton/core-speedups.js';
 import { main } from './main.js';
 
 main(process.argv).catch((err: unknown) => {

@@ -19,15 +19,10 @@
  * The key is shown this once: only its SHA-256 is stored.
  */
 import type { Command } from 'commander';
-import {
-  AccessOptionsError,
-  AdminError,
-  openKeyAdmin,
-  type AccessOptions,
-  type AccountLimit,
-  type KeyAdmin,
-  type KeyInfo,
-} from '../access/index.js';
+// The admin and the options alone, not the access layer's index: a key command loads no metrics, limiter or Redis.
+import { AdminError, openKeyAdmin, type KeyAdmin } from '../access/admin.js';
+import { AccessOptionsError, type AccessOptions } from '../access/options.js';
+import type { AccountLimit, KeyInfo } from '../access/keys/key-store.js';
 
 export interface KeyCommandsIo {
   out(text: string): void;

@@ -1,11 +1,13 @@
-/** The `tongate` command line: start, the devnet commands (fund, mine), and the key commands of the access layer. */
+/**
+ * The `tongate` command line: start, the devnet commands (fund, mine), and the key commands of the access layer.
+ * Each command imports what it runs when it runs (`await import` in its action): building the program loads
+ * commander and the option table only, so `tongate keys create` never loads fastify, @ton/core or the chain.
+ */
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
 import { OPTIONS } from '../config/options.js';
 import { envName, type OptionSpec } from '../config/option-spec.js';
-import { startTongate } from './start.js';
-import { DataDirInUse } from '../data-dir/lock.js';
 import { VERSION } from '../version.js';
 import { registerKeyCommands } from './keys-commands.js';
 import { registerDevnetCommands } from './devnet-commands.js';
@@ -61,6 +63,7 @@ export function buildProgram(): Command {
     const holdOpen = setInterval(() => {}, 60_000);
     let running;
     try {
+      const { startTongate } = await import('./start.js');
       running = await startTongate(config);
     } finally {
       clearInterval(holdOpen);
@@ -100,7 +103,8 @@ export async function main(argv: string[]): Promise<void> {
       console.error(`tongate: bad configuration: ${err.message}`);
       process.exit(2);
     }
-    if (err instanceof DataDirInUse) {
+    // By name: the lock's module (and SQLite) is loaded only by the commands that take the lock.
+    if (err instanceof Error && err.name === 'DataDirInUse') {
       console.error(`tongate: data directory ${err.message}`);
       process.exit(2);
     }

@@ -10,8 +10,6 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/errors.js';
-import { dropPostgresIndex } from '../index/drop-index.js';
-import { DataDirInUse, lockDataDir } from '../data-dir/lock.js';
 
 type Configure = (command: Command, except?: string[]) => Command;
 
@@ -37,6 +35,11 @@ export function registerResetCommand(program: Command, configure: Configure): vo
       );
     if (config.ephemeral)
       throw new ConfigError('--ephemeral', 'an ephemeral network keeps nothing on disk: each start is a new chain already');
+    // Loaded when the command runs: registering it must not cost every other command SQLite's and pg's import.
+    const [{ DataDirInUse, lockDataDir }, { dropPostgresIndex }] = await Promise.all([
+      import('../data-dir/lock.js'),
+      import('../index/drop-index.js'),
+    ]);
     const dir = join(config.dataDir, network.name);
     let lock;
     try {

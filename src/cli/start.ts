@@ -155,6 +155,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
       index: indexes[i].index.reader,
       indexed: (seqno: number) => indexes[i].attachment.synced(seqno),
       indexLag: () => Math.max(0, chains[i].masterchainInfo().last.id.seqno - indexes[i].attachment.lastIndexed()),
+      indexedSeqno: () => indexes[i].attachment.lastIndexed(),
     };
   });
   registerChainMetrics(access.metrics.registry, networks, clock);

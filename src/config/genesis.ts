@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Address, Cell } from '@ton/core';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml.js';
 import { bocBudget, parseBoc } from '../ton/boc.js';
 import { TonInputError } from '../ton/errors.js';
 import type { GenesisEntry } from '../chain/local/genesis-accounts.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml.js';
 import { ConfigError } from './errors.js';
 import { DEFAULT_BLOCK_INTERVAL_MS, OPTIONS } from './options.js';
 import { envName, flagName, type OptionSpec } from './option-spec.js';

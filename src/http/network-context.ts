@@ -17,6 +17,8 @@ export interface NetworkContext {
   indexed?(seqno: number): Promise<void>;
   /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */
   indexLag?(): number;
+  /** The newest masterchain block the index holds (answers kept per indexed block: src/api/per-block). */
+  indexedSeqno?(): number;
 }
 
 /** Each request under a base URL carries the network it addressed (set by the network router). */

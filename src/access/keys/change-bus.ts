@@ -4,7 +4,7 @@
  * anything missed (Redis down, a writer without --redis-url), so this is about speed, not truth.
  * Messages carry SHA-256 hashes, never keys.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export interface KeyChangeMessage {
   hashes: string[];
@@ -27,6 +27,7 @@ export async function subscribeKeyChanges(
   onMessage: (message: KeyChangeMessage) => void,
   onError: (error: unknown) => void,
 ): Promise<{ close(): Promise<void> }> {
+  const { Redis } = await import('ioredis'); // loaded only where there is a Redis
   const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 100, 1000) });
   sub.on('error', onError);
   sub.on('message', (_channel: string, text: string) => {

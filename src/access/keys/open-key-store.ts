@@ -3,14 +3,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AccessOptions } from '../options.js';
 import type { KeyStore } from './key-store.js';
-import { PostgresKeyStore } from './postgres-key-store.js';
 import { KEYS_FILE_NAME, SqliteKeyStore } from './sqlite-key-store.js';
 
 export async function openKeyStore(
   options: Pick<AccessOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'ephemeral'>,
   onError?: (error: Error) => void,
 ): Promise<KeyStore> {
-  if (options.databaseUrl) return PostgresKeyStore.open({ url: options.databaseUrl, schema: options.databaseSchema, onError });
+  if (options.databaseUrl) {
+    // Loaded here: pg is not what an embedded deployment or a key command on SQLite should pay to import.
+    const { PostgresKeyStore } = await import('./postgres-key-store.js');
+    return PostgresKeyStore.open({ url: options.databaseUrl, schema: options.databaseSchema, onError });
+  }
   if (!options.ephemeral && !options.dataDir)
     throw new Error('dataDir: required for the embedded key store (or set ephemeral, or databaseUrl)');
   return SqliteKeyStore.open(options.ephemeral ? undefined : options.dataDir);

@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../util/clock.js';
 import { ApiError } from '../../http/api-error.js';
-import { extra, okEnvelope } from './envelope.js';
+import { extra, okEnvelope, okEnvelopeText } from './envelope.js';
+import { JsonText } from '../json-text.js';
 import type { AnyV2Method } from './method.js';
 import { parseParams } from './params.js';
 
@@ -30,6 +31,7 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
       const started = clock.now();
       const input = request.method === 'GET' ? queryInput(request) : { ...queryInput(request), ...bodyObject(request.body) };
       const result = await run(method, input, request);
+      if (result instanceof JsonText) return sendText(reply, okEnvelopeText(result, extra(started, clock.now())));
       return reply.send(okEnvelope(result, extra(started, clock.now())));
     };
     app.route({ method: [...method.verbs], url: path, handler });
@@ -56,6 +58,7 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
       throw new ApiError(422, 'params must contain an object');
     }
     const result = await run(method, Array.isArray(params) ? {} : (params as Record<string, unknown>), request);
+    if (result instanceof JsonText) return sendText(reply, okEnvelopeText(result, extra(started, clock.now()), { id }));
     const body: Record<string, unknown> = { ...okEnvelope(result, extra(started, clock.now())), jsonrpc: '2.0' };
     if (id !== undefined) body.id = id;
     return reply.send(body);
@@ -63,6 +66,11 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
   app.get('/api/v2/jsonRPC', async () => {
     throw new ApiError(405, 'method GET is not supported');
   });
+}
+
+/** An envelope already written as text (a result kept as JsonText: src/api/per-block). */
+function sendText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(text);
 }
 
 /**

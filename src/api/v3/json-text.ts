@@ -1,14 +1,2 @@
-/**
- * An answer already written as JSON text. The index stores documents as JSON text; pages of
- * transactions and messages are assembled from them as text, so a request does not parse every
- * document only to serialize it again (about half a millisecond and most of the garbage of a page of
- * ten transactions). routes.ts sends it as is, as application/json.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** `{"key1":<text1>,"key2":<text2>}` from already serialized values, in the given order. */
-export function jsonObject(entries: [string, string][]): JsonText {
-  return new JsonText(`{${entries.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`);
-}
+/** JsonText lives in src/api/json-text.ts (v2 sends it too); this name stays for the v3 code that imports it here. */
+export { JsonText, jsonObject, answerValue } from '../json-text.js';

@@ -7,7 +7,7 @@ import { toApiError } from '../error-statuses.js';
 import { ApiError } from '../../http/api-error.js';
 import { parseParams } from '../v2/params.js';
 import type { AnyV3Endpoint, AnyV3PostEndpoint } from './endpoint.js';
-import { JsonText } from './json-text.js';
+import { answerValue, JsonText } from '../json-text.js';
 import { V3_ENDPOINTS, V3_POST_ENDPOINTS } from './endpoints/index.js';
 import { emptiedKeys, parseQuery } from './params.js';
 import { withActionsVersion } from './actions-version.js';
@@ -33,7 +33,7 @@ function bodyOf(endpoint: AnyV3PostEndpoint, body: unknown): Record<string, unkn
  * lookups behind them still ran: the headers are rare, and this keeps the rule in one place for every endpoint.
  */
 function withEmptied(answer: unknown, keys: string[]): unknown {
-  const object = answer instanceof JsonText ? JSON.parse(answer.text) : answer;
+  const object = answerValue(answer);
   if (object === null || typeof object !== 'object' || Array.isArray(object)) return object;
   const emptied: Record<string, unknown> = { ...(object as Record<string, unknown>) };
   for (const key of keys) if (key in emptied) emptied[key] = {};

@@ -10,6 +10,7 @@ import { cachedBocBase64 } from '../format/cached-boc.js';
 import { tonlibAccountState, walletInformation } from '../format/wallet.js';
 import { defineMethod } from '../method.js';
 import { ADDRESS, SEQNO_OPTIONAL } from './common-params.js';
+import { atChainHead } from '../../per-block/head-answers.js';
 
 const params = { address: ADDRESS, seqno: SEQNO_OPTIONAL };
 
@@ -19,7 +20,9 @@ export const getAddressInformation = defineMethod({
   summary: 'Balance, state, code and data of an account (raw.fullAccountState).',
   params,
   async handle({ address, seqno }, network) {
-    return rawFullAccountState(await network.chain.getAccount(address, seqno));
+    const read = async () => rawFullAccountState(await network.chain.getAccount(address, seqno));
+    // As of the head: built once a block per address (src/api/per-block); as of a given block, read each time.
+    return seqno === undefined ? atChainHead(network, `getAddressInformation ${address.toRawString()}`, read) : read();
   },
 });
 
@@ -62,7 +65,8 @@ export const getAddressBalance = defineMethod({
   summary: 'The balance in nanotons, as a decimal string ("0" for an account that does not exist).',
   params,
   async handle({ address, seqno }, network) {
-    return (await network.chain.getAccount(address, seqno)).balance.toString();
+    const read = async () => (await network.chain.getAccount(address, seqno)).balance.toString();
+    return seqno === undefined ? atChainHead(network, `getAddressBalance ${address.toRawString()}`, read) : read();
   },
 });
 

@@ -17,6 +17,7 @@ import { estimateFee as v2EstimateFee } from '../../v2/methods/estimate-fee.js';
 import { runGetMethod as v2RunGetMethod } from '../../v2/methods/run-get-method.js';
 import { sendBocReturnHash } from '../../v2/methods/send.js';
 import { defineEndpoint, definePostEndpoint, indexOf, ref } from '../endpoint.js';
+import { answerValue } from '../../json-text.js';
 
 const ACCOUNT = {
   address: {
@@ -52,10 +53,9 @@ export const addressInformation = defineEndpoint({
   response: ref('V2AddressInformation'),
   async handle(p, network) {
     if (p.use_v2) {
-      const v2 = (await getAddressInformation.handle(
-        { address: Address.parseRaw(p.address), seqno: undefined },
-        network,
-      )) as RawFullAccountState;
+      const v2 = answerValue(
+        await getAddressInformation.handle({ address: Address.parseRaw(p.address), seqno: undefined }, network),
+      ) as RawFullAccountState;
       return {
         balance: v2.balance,
         code: orNull(v2.code),

@@ -1,0 +1,315 @@
+/**
+ * `npm run bench:hot`: the hot reads against a bare `node:http` server sending the same bytes, in the same run.
+ *
+ * Three server processes: tongate with the access layer on (a key with a limit far above the load, so every request
+ * is a full decision that allows it), tongate with `--access off`, and a bare `node:http` server that answers each
+ * route with the exact status, headers and body tongate gave it (captured once at the start). Both tongates are
+ * `startTongate` as `tongate start` wires them: one local chain (mainnet), SQLite index and keys, memory limiter,
+ * blocks every --block-interval ms (default: the default, 1 s, so the per-block answers really turn over).
+ *
+ * For each route class: rounds of autocannon (--connections, --duration) against the three in turn, the order
+ * rotating each round; the ratio tongate/bare is taken round by round (each against the bare run next to it), then
+ * the median and the spread. Besides req/s, each server's CPU time per request (its own user + system, asked over
+ * IPC): on a shared machine req/s swings with other processes' load, CPU per request much less. Then p99 latency at
+ * 50 % of tongate's measured capacity (hrtime per request, bench/support/latency-at-rate.ts), tongate vs bare.
+ *
+ * Goals: GET /api/v3/masterchainInfo with a key >= 0.50 of bare; with --access off >= 0.55.
+ * Flags: --routes a,b (names below; default all), --rounds R (3), --duration S (4), --connections C (32),
+ * --block-interval MS (1000), --latency-seconds S (3).
+ */
+import { createRequire } from 'node:module';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import pino from 'pino';
+import { hasFlag, numberArg, stringArg } from './support/args.js';
+import { latencyAtRate } from './support/latency-at-rate.js';
+import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
+
+interface RouteClass {
+  name: string;
+  method: 'GET' | 'POST';
+  /** The path, `{addr}` standing for a faucet wallet's address. */
+  path: string;
+  body?: string;
+}
+
+const ROUTES: RouteClass[] = [
+  { name: 'v3.masterchainInfo', method: 'GET', path: '/api/v3/masterchainInfo' },
+  { name: 'v3.transactions', method: 'GET', path: '/api/v3/transactions?limit=1' },
+  { name: 'v3.accountStates', method: 'GET', path: '/api/v3/accountStates?address={addr}' },
+  { name: 'v2.getMasterchainInfo', method: 'GET', path: '/api/v2/getMasterchainInfo' },
+  { name: 'v2.getAddressBalance', method: 'GET', path: '/api/v2/getAddressBalance?address={addr}' },
+  { name: 'v2.getAddressInformation', method: 'GET', path: '/api/v2/getAddressInformation?address={addr}' },
+  {
+    name: 'v2.runGetMethod',
+    method: 'POST',
+    path: '/api/v2/runGetMethod',
+    body: JSON.stringify({ address: '{addr}', method: 'seqno', stack: [] }),
+  },
+  {
+    name: 'jsonRPC.getMasterchainInfo',
+    method: 'POST',
+    path: '/api/v2/jsonRPC',
+    body: JSON.stringify({ id: 1, jsonrpc: '2.0', method: 'getMasterchainInfo', params: {} }),
+  },
+];
+
+type ServerKind = 'key' | 'off' | 'bare';
+
+// ---------------------------------------------------------------------------------------------
+// Children
+// ---------------------------------------------------------------------------------------------
+async function serveTongate(access: 'on' | 'off', blockInterval: number): Promise<void> {
+  const port = await freePort();
+  const { loadConfig } = await import('../src/config/load.js');
+  const { startTongate } = await import('../src/cli/start.js');
+  const config = loadConfig({
+    flags: {
+      ephemeral: true,
+      logLevel: 'silent',
+      blockInterval: String(blockInterval),
+      network: [`mainnet=http://127.0.0.1:${port}`],
+      access,
+      adminToken: 'bench-admin-token',
+    },
+    env: {},
+  });
+  const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
+  let key = 'unused';
+  if (access === 'on') {
+    const res = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench-admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'mainnet', rps: 1_000_000 }),
+    });
+    key = ((await res.json()) as { result: { key: string } }).result.key;
+  }
+  const chain = running.networks[0].chain as unknown as { faucets(): Array<{ address: { toString(): string } }> };
+  answerCpuOverIpc();
+  process.stdout.write(JSON.stringify({ port, key, address: chain.faucets()[0].address.toString() }) + '\n');
+  process.once('SIGTERM', async () => {
+    await running.stop();
+    process.exit(0);
+  });
+}
+
+interface Captured {
+  status: number;
+  headers: Record<string, string>;
+  body: string; // base64
+}
+
+/** The bare server: `node:http`, a Map lookup by method and URL, the captured bytes written back. */
+async function serveBare(file: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const answers = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
+  for (const [route, c] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Captured>))
+    answers.set(route, { status: c.status, headers: c.headers, body: Buffer.from(c.body, 'base64') });
+  const port = await freePort();
+  const server = http.createServer((req, res) => {
+    const answer = answers.get(`${req.method} ${req.url}`);
+    req.resume();
+    req.on('end', () => {
+      if (!answer) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  answerCpuOverIpc();
+  process.stdout.write(JSON.stringify({ port, key: 'unused', address: '' }) + '\n');
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent
+// ---------------------------------------------------------------------------------------------
+interface BenchServer {
+  kind: ServerKind;
+  port: number;
+  key: string;
+  address: string;
+  cpuUs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startServer(kind: ServerKind, args: string[]): Promise<BenchServer> {
+  const child = await spawnBenchChild<{ port: number; key: string; address: string }>(new URL(import.meta.url).pathname, [
+    '--serve',
+    kind,
+    ...args,
+  ]);
+  return { kind, ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
+}
+
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<{
+  requests: { average: number; total: number };
+  non2xx: number;
+  errors: number;
+}>;
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+}
+
+function requestFor(route: RouteClass, server: BenchServer, address: string): Request {
+  const headers: Record<string, string> = server.key === 'unused' ? {} : { 'x-api-key': server.key };
+  if (route.body !== undefined) headers['content-type'] = 'application/json';
+  return {
+    method: route.method,
+    path: route.path.replace('{addr}', encodeURIComponent(address)),
+    body: route.body?.replace('{addr}', address),
+    headers,
+  };
+}
+
+interface Run {
+  rps: number;
+  cpuPerRequest: number;
+  non2xx: number;
+}
+
+async function load(server: BenchServer, request: Request, seconds: number, connections: number): Promise<Run> {
+  const cpu0 = await server.cpuUs();
+  const r = await autocannon({
+    url: `http://127.0.0.1:${server.port}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections,
+    duration: seconds,
+  });
+  const cpu1 = await server.cpuUs();
+  return { rps: r.requests.average, cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total), non2xx: r.non2xx + r.errors };
+}
+
+async function capture(server: BenchServer, request: Request): Promise<Captured> {
+  const res = await fetch(`http://127.0.0.1:${server.port}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = value;
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${request.method} ${request.path}: ${res.status} ${body.toString()}`);
+  return { status: res.status, headers, body: body.toString('base64') };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const spread = (xs: number[], digits = 3) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
+const load1 = () => loadavg()[0].toFixed(1);
+
+async function main(): Promise<void> {
+  const rounds = numberArg('rounds', 3);
+  const seconds = numberArg('duration', 4);
+  const connections = numberArg('connections', 32);
+  const blockInterval = numberArg('block-interval', 1000);
+  const latencySeconds = numberArg('latency-seconds', 3);
+  const only = stringArg('routes')?.split(',');
+  const routes = only ? ROUTES.filter((r) => only.some((o) => r.name === o || r.name.endsWith(`.${o}`))) : ROUTES;
+  console.log(
+    `tongate hot reads vs a bare node:http server sending the same bytes (node ${process.version}, ${new Date().toISOString()}; load average ${load1()})\n` +
+      `autocannon ${connections} connections, ${seconds} s per run, ${rounds} rounds (order rotating); one local chain, a block every ${blockInterval} ms`,
+  );
+  const key = await startServer('key', ['on', String(blockInterval)]);
+  const off = await startServer('off', ['off', String(blockInterval)]);
+  const address = key.address;
+  // The bytes the bare server sends: tongate's own answer to each request (the access-on server's, rate headers included).
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(mkdtempSync(join(tmpdir(), 'tongate-bench-hot-')), 'answers.json');
+  const answers: Record<string, Captured> = {};
+  for (const route of routes) {
+    const request = requestFor(route, key, address);
+    const captured = await capture(key, request);
+    answers[`${request.method} ${request.path}`] = captured;
+  }
+  writeFileSync(file, JSON.stringify(answers));
+  const bare = await startServer('bare', [file]);
+  try {
+    for (const route of routes) {
+      const servers = [key, off, bare];
+      const runs = new Map<ServerKind, Run[]>(servers.map((s) => [s.kind, []]));
+      const loads: string[] = [];
+      for (const server of servers) await load(server, requestFor(route, server, address), 1, connections); // warm-up
+      for (let round = 0; round < rounds; round++) {
+        loads.push(load1());
+        for (let i = 0; i < servers.length; i++) {
+          const server = servers[(i + round) % servers.length];
+          const run = await load(server, requestFor(route, server, address), seconds, connections);
+          if (run.non2xx > 0) console.log(`   warning: ${route.name} on ${server.kind}: ${run.non2xx} non-2xx or errors`);
+          runs.get(server.kind)!.push(run);
+        }
+      }
+      const bareRuns = runs.get('bare')!;
+      console.log(`\n${route.name}: ${route.method} ${route.path}  (load average per round: ${loads.join(', ')})`);
+      console.log(
+        `   bare      ${median(bareRuns.map((r) => r.rps))
+          .toFixed(0)
+          .padStart(6)} req/s  ${median(bareRuns.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request`,
+      );
+      const capacity = new Map<ServerKind, number>();
+      for (const kind of ['key', 'off'] as const) {
+        const rs = runs.get(kind)!;
+        const ratios = rs.map((r, i) => r.rps / bareRuns[i].rps);
+        const cpuRatios = rs.map((r, i) => bareRuns[i].cpuPerRequest / r.cpuPerRequest);
+        capacity.set(kind, median(rs.map((r) => r.rps)));
+        console.log(
+          `   ${kind === 'key' ? 'with a key' : 'access off'} ${median(rs.map((r) => r.rps))
+            .toFixed(0)
+            .padStart(
+              6,
+            )} req/s  ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request   req/s vs bare: median ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(', ')})   CPU capacity vs bare: median ${median(cpuRatios).toFixed(3)} (${spread(cpuRatios)})`,
+        );
+      }
+      const keyOff = runs.get('key')!.map((r, i) => r.rps / runs.get('off')![i].rps);
+      console.log(`   access on/off req/s: median ${median(keyOff).toFixed(3)} (rounds ${keyOff.map((x) => x.toFixed(3)).join(', ')})`);
+      // p99 at half of tongate's (with a key) measured capacity, the same rate offered to each.
+      const rate = Math.max(50, Math.round(capacity.get('key')! / 2));
+      const latency = new Map<ServerKind, { p50: number; p99: number }>();
+      for (const server of servers) {
+        const request = requestFor(route, server, address);
+        latency.set(server.kind, await latencyAtRate({ port: server.port, ...request }, latencySeconds, rate));
+      }
+      const fmt = (kind: ServerKind) => `p50 ${latency.get(kind)!.p50.toFixed(3)} p99 ${latency.get(kind)!.p99.toFixed(3)} ms`;
+      console.log(
+        `   at ${rate} req/s (50 % of capacity, load average ${load1()}): bare ${fmt('bare')}; with a key ${fmt('key')} (p99 ${(latency.get('key')!.p99 / latency.get('bare')!.p99).toFixed(2)}x bare); access off ${fmt('off')}`,
+      );
+    }
+  } finally {
+    await Promise.all([key.stop(), off.stop(), bare.stop()]);
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+if (hasFlag('serve')) {
+  const argv = process.argv.slice(2);
+  const i = argv.indexOf('--serve');
+  const kind = argv[i + 1] as ServerKind;
+  if (kind === 'bare') await serveBare(argv[i + 2]);
+  else await serveTongate(argv[i + 2] as 'on' | 'off', Number(argv[i + 3]));
+} else {
+  await main();
+}
