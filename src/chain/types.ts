@@ -8,6 +8,7 @@
  * a network backend will answer everything with promises. Callers `await` either.
  */
 import type { Address, Cell, Message, Transaction, TupleItem } from '@ton/core';
+import type { EmulatedTrace, TraceBounds } from './trace-emulation.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -215,6 +216,14 @@ export interface EmulationResult {
   tx?: Transaction;
 }
 
+/** How a trace is emulated (Chain.emulateTrace). */
+export interface TraceEmulationOptions extends TraceBounds {
+  /** Run the external's transaction without checking its signature (an unsigned preview). */
+  ignoreChksig?: boolean;
+  /** On the state of this masterchain block; the last one when omitted. */
+  mcSeqno?: number;
+}
+
 export interface Library {
   hash: Buffer;
   cell: Cell;
@@ -302,6 +311,12 @@ export interface Chain extends NetworkIdentity {
   /** Emulates an external message on the visible state without changing anything (estimateFee). */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): MaybePromise<EmulationResult>;
   /**
+   * Emulates the whole trace of an external message (BoC) on the current state, changing nothing: the external's
+   * transaction and every one its messages cause (trace-emulation.ts). Throws BadMessage for a BoC that is no
+   * external message, ExternalNotAccepted when its contract refuses it.
+   */
+  emulateTrace(boc: Buffer, options?: TraceEmulationOptions): Promise<EmulatedTrace>;
+  /**
    * The blockchain config cell (the dictionary root): the last block's, or as of masterchain block `mcSeqno` where
    * the chain keeps its history (a local chain reads it from its config contract's state then; others answer the
    * last one).
@@ -331,3 +346,4 @@ export interface ChainRewind {
 }
 
 export type { Address, Cell, Transaction, TupleItem };
+export type { EmulatedTrace, EmulatedTransaction } from './trace-emulation.js';

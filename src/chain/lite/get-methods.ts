@@ -11,10 +11,20 @@ import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
+import { emulateTrace, type EmulatedTrace } from '../trace-emulation.js';
 import type { EmulatorPool, PooledEmulator } from '../emulator/emulator-pool.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
 import { ChainInputError, GetMethodFailed } from '../errors.js';
-import type { AccountState, BlockId, EmulationResult, ExternalToEmulate, GetMethodOptions, GetMethodResult, Library } from '../types.js';
+import type {
+  AccountState,
+  BlockId,
+  EmulationResult,
+  ExternalToEmulate,
+  GetMethodOptions,
+  GetMethodResult,
+  Library,
+  TraceEmulationOptions,
+} from '../types.js';
 import { toTlBlockId, type LiteBlocks, type LoadedBlock } from './blocks.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
 import { LiteDataError } from './errors.js';
@@ -129,6 +139,32 @@ export class LiteGetMethods {
       prevBlocksInfo: await this.prevBlocksInfo(mc),
     });
     return emulationResult(result);
+  }
+
+  /**
+   * The whole trace of an external message (../trace-emulation.ts) on the state of the head (or of `mcSeqno`): each
+   * account it reaches fetched at that block and proven, as get-methods fetch theirs.
+   */
+  async emulateTrace(boc: Buffer, options: TraceEmulationOptions = {}): Promise<EmulatedTrace> {
+    const external = externalToEmulate(boc, { anyWorkchain: true });
+    const mc = options.mcSeqno === undefined ? this.head.mc : await this.head.masterchainBlock(options.mcSeqno);
+    const seqno = mc.block.id.seqno;
+    const emulator = await this.emulatorAt(mc);
+    const prevBlocksInfo = await this.prevBlocksInfo(mc);
+    const randSeedHex = mc.block.randSeed.toString('hex');
+    return emulateTrace(
+      {
+        account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
+        run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
+        now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
+        // Above every transaction of the block, as emulateExternal's; each account's own last lt is kept above too.
+        startLt: mc.block.endLt + 1_000_000n,
+        mcSeqno: seqno,
+        randSeed: mc.block.randSeed,
+      },
+      external,
+      { ...options, ignoreChksig: options.ignoreChksig ?? false },
+    );
   }
 
   /**

@@ -29,7 +29,9 @@ import type {
   ChainMessage,
   ChainTransaction,
   EmulationResult,
+  EmulatedTrace,
   ExternalToEmulate,
+  TraceEmulationOptions,
   GetMethodOptions,
   GetMethodResult,
   Library,
@@ -270,6 +272,11 @@ export class LiteChain implements Chain {
 
   emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): Promise<EmulationResult> {
     return this.getMethods.emulateExternal(message, options);
+  }
+
+  /** On the accounts' states at the head (or `mcSeqno`), each fetched from a liteserver and proven. */
+  emulateTrace(boc: Buffer, options?: TraceEmulationOptions): Promise<EmulatedTrace> {
+    return this.getMethods.emulateTrace(boc, options);
   }
 
   /** Sends to a liteserver; its refusal comes back in its own words (LiteSendRefused). */
