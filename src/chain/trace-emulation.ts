@@ -9,10 +9,11 @@
  * Bounded as toncenter's trace emulator is (ton-indexer's ton-trace-emulator `EmulationContext`): at most 256
  * transactions, 32 levels of messages; what is left is not emulated and the trace is marked `incomplete`.
  */
-import { Cell, type Address } from '@ton/core';
+import { Cell, type Address, type TupleItem } from '@ton/core';
 import { ExternalNotAccepted } from './errors.js';
 import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
 import type { TxRunResult } from './emulator/emulator.js';
+import type { GetMethodResult } from './types.js';
 
 /** toncenter's bounds on an emulated trace. */
 export const TRACE_TRANSACTION_LIMIT = 256;
@@ -34,6 +35,8 @@ export interface TraceEmulationEnv {
   account(address: Address): Promise<string> | string;
   /** Runs one transaction (config, PREVBLOCKSINFO, random seed and libraries are the chain's). */
   run(args: TraceRunArgs): Promise<TxRunResult>;
+  /** Runs a get-method on an account's ShardAccount (BoC, base64), at the block emulated on. */
+  getMethod(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
   /** The unix time the transactions run at. */
   now: number;
   /** A logical time above every transaction of the state emulated on. */
@@ -62,6 +65,10 @@ export interface EmulatedTrace {
   transactions: EmulatedTransaction[];
   /** Cut at the bounds: some messages were left undelivered (toncenter's `is_incomplete`). */
   incomplete: boolean;
+  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
+  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
+  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
+  states: ReadonlyMap<string, string>;
 }
 
 interface Delivery {
@@ -136,7 +143,14 @@ export async function emulateTrace(
       queue.push({ boc: out.cell.toBoc().toString('base64'), dest: info.dest, createdLt: info.createdLt, depth: delivery.depth + 1 });
     }
   }
-  return { mcSeqno: env.mcSeqno, randSeed: env.randSeed, transactions, incomplete };
+  return {
+    mcSeqno: env.mcSeqno,
+    randSeed: env.randSeed,
+    transactions,
+    incomplete,
+    states,
+    runGetMethod: async (address, method, stack) => env.getMethod(address, await stateOf(address), method, stack),
+  };
 }
 
 function lastTransactionLt(shardAccountBase64: string): bigint {

@@ -10,6 +10,7 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
+import { AccountView } from '../account-view.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
 import { emulateTrace, type EmulatedTrace } from '../trace-emulation.js';
 import type { EmulatorPool, PooledEmulator } from '../emulator/emulator-pool.js';
@@ -81,7 +82,18 @@ export class LiteGetMethods {
     options: GetMethodOptions = {},
   ): Promise<GetMethodResult> {
     const mc = await this.head.masterchainBlock(mcSeqno);
-    const account = await this.account(address, mc.block.id.seqno);
+    return this.runOn(address, await this.account(address, mc.block.id.seqno), mc, method, stack, options);
+  }
+
+  /** A get-method on an account state given (fetched at `mc`, or as an emulated trace left it). */
+  private async runOn(
+    address: Address,
+    account: AccountState,
+    mc: LoadedBlock,
+    method: string | number,
+    stack: TupleItem[],
+    options: GetMethodOptions = {},
+  ): Promise<GetMethodResult> {
     const base = { block: mc.block.id, lastTxLt: account.lastTxLt, lastTxHash: account.lastTxHash };
     if (account.state !== 'active' || !account.code) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
@@ -156,6 +168,8 @@ export class LiteGetMethods {
       {
         account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
         run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
+        getMethod: (address, shardAccount, method, stack) =>
+          this.runOn(address, new AccountView(address, Buffer.from(shardAccount, 'base64')).accountState(address, mc.block.id, mc.block.genUtime), mc, method, stack),
         now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
         // Above every transaction of the block, as emulateExternal's; each account's own last lt is kept above too.
         startLt: mc.block.endLt + 1_000_000n,

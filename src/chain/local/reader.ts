@@ -317,6 +317,8 @@ export class ChainReader {
       {
         account: (address) => this.d.sealed.get(address, seqno, latest).shardAccountBase64(),
         run: (args) => this.d.config.emulator.emulateTransaction({ ...args, randSeedHex: block.randSeed.toString('hex'), prevBlocksInfo, libs }),
+        getMethod: (address, shardAccount, method, stack) =>
+          this.runOnStoredState(address, method, emulatorStack(stack), block, Buffer.from(shardAccount, 'base64')),
         now: Math.max(block.genUtime, Math.floor(this.d.clock.now() / 1000)),
         startLt: nextAlignedLt(head.mc.endLt) + 1n,
         mcSeqno: seqno,
