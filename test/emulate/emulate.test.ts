@@ -19,6 +19,8 @@ import { LOOPER_CODE, deployMessage, testWallet } from '../chain/local/support/l
 import { openStore } from '../index/support/stores.js';
 import { sealBlocks, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
+import { startKeyedTongate } from '../api/v2/support/keyed-tongate.js';
+import { getJson, postJson } from '../support/tongate.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 const EMULATE = '/api/emulate/v1';
@@ -297,4 +299,19 @@ test('emulateTrace: a message loop is cut at toncenter\'s bounds and marked is_i
   const whole = await server.chain.emulateTrace(v4(admin, 0, [], true));
   assert.equal(whole.incomplete, false);
   assert.equal(whole.transactions.length, 1);
+});
+
+test('the access layer stands in front: a bad key is 401, a key of the network passes to the emulator, errors in v3 shape', async (t) => {
+  const keyed = await startKeyedTongate('mainnet');
+  t.after(() => keyed.tongate.stop());
+  const url = `${keyed.base}${EMULATE}/emulateTrace`;
+  const badKey = await postJson(url, { boc: 'AAAA' }, { 'x-api-key': 'not-a-key' });
+  assert.equal(badKey.status, 401);
+  const keyed200 = await postJson(url, {}, { 'x-api-key': keyed.apiKey });
+  assert.equal(keyed200.status, 400);
+  assert.deepEqual(keyed200.body, { error: 'invalid request: boc is required' });
+  const notJson = await getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keyed.apiKey }, body: '{' });
+  assert.equal(notJson.status, 400);
+  assert.equal(typeof notJson.body.error, 'string');
+  assert.equal(notJson.body.ok, undefined, 'v3 error shape, not v2');
 });
