@@ -323,6 +323,14 @@ export interface Chain extends NetworkIdentity {
    */
   config(mcSeqno?: number): MaybePromise<Cell>;
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
+  /**
+   * Networks of validators (chain/lite): calls `listener` with each external message a liteserver accepted from this
+   * process (sendExternal), after it accepted it: what a pending layer emulates (a local chain reports the
+   * transactions it executes instead: onOpenTransaction).
+   */
+  onSentExternal?(listener: (boc: Buffer, sent: SentMessage) => void): () => void;
+  /** Networks of validators (chain/lite): calls `listener` with each new masterchain seqno, once its block is fetched. */
+  onHead?(listener: (seqno: number) => void): () => void;
   /** Chains that build blocks themselves (chain/local): calls `listener` with each transaction of the open block as it is applied. */
   onOpenTransaction?(listener: (tx: OpenBlockTransaction) => void): () => void;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */

@@ -3,6 +3,10 @@
  * transfer built with @ton/ton, emulated on proven states fetched at the head, then sent: the trace the network
  * seals (read back from tongate's index) has the emulated trace's transactions and actions, and the emulation
  * changed nothing (the wallet's seqno). TON Connect preview of the same wallet; a refused external is a 422.
+ *
+ * The pending layer of a lite network (src/pending/lite-source.ts): a message sent through tongate is emulated on
+ * acceptance and answered by /pendingTraces and /pendingTransactions (`emulated: true`) until the index holds it;
+ * of two messages with the same seqno, the one the network drops is invalidated at its deadline (an injected clock).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +19,9 @@ import { getJson, postJson, startTestTongate, type TestTongate } from '../../sup
 import { freePort } from '../../support/ports.js';
 import { until as poll } from '../../support/poll.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
+import { followLitePending } from '../../../src/pending/lite-source.js';
+import type { PendingTrace } from '../../../src/pending/pending-traces.js';
+import { ManualClock } from '../../../src/util/clock.js';
 
 const available = requireTonNode();
 const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000) => poll<T>(what, check, timeoutMs);
@@ -107,5 +114,76 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
     assert.match(refused.body.error, /not accepted/);
     const unsigned = await postJson(`${base}${EMULATE}/emulateTrace`, { boc: forged.toString('base64'), ignore_chksig: true });
     assert.equal(unsigned.status, 200);
+  });
+
+  test('pending: a message sent through a lite network is pending (emulated) until the index holds it', async () => {
+    const seqno = await client.open(wallet).getSeqno();
+    const boc = transfer(seqno, [internal({ to: receiver, value: toNano('0.5'), bounce: false, body: 'pending' })]);
+    const sent = await postJson(`${base}/api/v3/message`, { boc: boc.toString('base64') });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const hash = encodeURIComponent(sent.body.message_hash);
+    const pending = await until('the message to be pending', async () => {
+      const reply = await getJson(`${base}/api/v3/pendingTraces?ext_msg_hash=${hash}`);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      return reply.body.traces[0];
+    });
+    assert.equal(pending.trace_info.trace_state, 'pending');
+    assert.equal(pending.external_hash, sent.body.message_hash);
+    assert.equal(pending.trace_info.transactions, 2);
+    const txs = await getJson(`${base}/api/v3/pendingTransactions?account=${encodeURIComponent(wallet.address.toString())}`);
+    assert.equal(txs.status, 200);
+    assert.ok(txs.body.transactions.length >= 1);
+    assert.ok(txs.body.transactions.every((tx: any) => tx.emulated === true && tx.finality === 'pending'));
+
+    await until('the trace to be indexed', async () => {
+      const found = await getJson(`${base}/api/v3/traces?msg_hash=${hash}`);
+      return found.body.traces?.[0]?.trace_info.trace_state === 'complete' ? true : undefined;
+    });
+    await until('the pending entry to be gone', async () => {
+      const reply = await getJson(`${base}/api/v3/pendingTraces?ext_msg_hash=${hash}`);
+      return reply.body.traces.length === 0 ? true : undefined;
+    });
+  });
+
+  test('pending: of two messages with one seqno, the one the network drops is invalidated at its deadline (injected clock)', async () => {
+    const clock = new ManualClock(Date.now());
+    const layer = followLitePending(gate.networks[0], { clock, ttlMs: 30_000 });
+    assert.ok(layer);
+    const told: string[] = [];
+    const landed: PendingTrace[] = [];
+    layer.traces.listen({
+      invalidated: (trace) => told.push(trace.externalHash),
+      landed: (trace) => landed.push(trace),
+    });
+    try {
+      const seqno = await client.open(wallet).getSeqno();
+      const first = transfer(seqno, [internal({ to: receiver, value: toNano('0.1'), bounce: false, body: 'first' })]);
+      const second = transfer(seqno, [internal({ to: receiver, value: toNano('0.2'), bounce: false, body: 'second' })]);
+      const hashes: string[] = [];
+      for (const boc of [first, second]) {
+        const sent = await postJson(`${base}/api/v3/message`, { boc: boc.toString('base64') });
+        assert.equal(sent.status, 200, JSON.stringify(sent.body));
+        hashes.push(sent.body.message_hash);
+        await layer.settled(sent.body.message_hash);
+      }
+      assert.ok(hashes.every((h) => layer.traces.ofExternal(h)), 'both emulated on acceptance');
+      const [kept, dropped] = await until('one of them to land', async () => {
+        if (landed.length === 0) return undefined;
+        const winner = landed[0].externalHash;
+        return [winner, hashes.find((h) => h !== winner)!];
+      });
+      assert.ok(layer.traces.ofExternal(dropped), 'the other waits, within its deadline');
+      // Heads come and go; before the deadline nothing is invalidated.
+      const head = gate.networks[0].chain.masterchainInfo().last.id.seqno;
+      await until('two more heads', async () => (gate.networks[0].chain.masterchainInfo().last.id.seqno >= head + 2 ? true : undefined));
+      assert.deepEqual(told, []);
+      clock.advance(30_000);
+      await until('the dropped message to be invalidated', async () => (told.length > 0 ? true : undefined));
+      assert.deepEqual(told, [dropped]);
+      assert.equal(layer.traces.ofExternal(dropped), undefined);
+      assert.notEqual(kept, dropped);
+    } finally {
+      layer.stop();
+    }
   });
 });
