@@ -62,14 +62,24 @@ async function main(): Promise<void> {
   const [admin, alice, bob] = [signer(51), signer(52), signer(53)];
   await Promise.all([chain.fund(admin.wallet.address, toNano('10')), chain.fund(alice.wallet.address, toNano('10')), chain.produceBlock()]);
   const validUntil = Math.floor(clock.now() / 1000) + 3600;
-  const jettonInit = jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: 'Bench', symbol: 'BNC', decimals: '9' }) });
+  const jettonInit = jettonMasterInit({
+    admin: admin.wallet.address,
+    content: onchainContent({ name: 'Bench', symbol: 'BNC', decimals: '9' }),
+  });
   const master = contractAddress(0, jettonInit);
   const mint = mintBody({ to: alice.wallet.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.wallet.address });
-  await chain.sendExternal(signedExternal(admin, 0, validUntil, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })]));
+  await chain.sendExternal(
+    signedExternal(admin, 0, validUntil, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })]),
+  );
   await chain.sendExternal(signedExternal(alice, 0, validUntil, []));
   for (let i = 0; i < 8; i++) await chain.produceBlock();
   const aliceJetton = jettonWalletAddress(alice.wallet.address, master);
-  const transfer = jettonTransferBody({ to: bob.wallet.address, amount: 300n, response: alice.wallet.address, forwardTonAmount: toNano('0.05') });
+  const transfer = jettonTransferBody({
+    to: bob.wallet.address,
+    amount: 300n,
+    response: alice.wallet.address,
+    forwardTonAmount: toNano('0.05'),
+  });
   const boc = signedExternal(alice, 1, validUntil, [internal({ to: aliceJetton, value: toNano('0.2'), body: transfer })]);
   const jettonWallets = [aliceJetton];
   const network = { name: 'testnet', chain, testOnly: true } as unknown as NetworkContext;
@@ -85,9 +95,7 @@ async function main(): Promise<void> {
   const answer = async () => emulateAnswer(await chain.emulateTrace(boc), options, network);
 
   const first = (await answer()) as { transactions: object; actions: { type: string }[] };
-  console.log(
-    `the trace: ${Object.keys(first.transactions).length} transactions, actions ${first.actions.map((a) => a.type).join(', ')}`,
-  );
+  console.log(`the trace: ${Object.keys(first.transactions).length} transactions, actions ${first.actions.map((a) => a.type).join(', ')}`);
   // Warm-up: the workers, the emulator's compiled code, the JIT.
   for (let i = 0; i < 20; i++) await Promise.all([getMethod(), trace(), answer()].map((p) => p.then(() => undefined)));
 

@@ -11,9 +11,9 @@
  */
 import { Cell, type Address, type TupleItem } from '@ton/core';
 import { ExternalNotAccepted } from './errors.js';
-import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
+import { readExecutedTx } from './executed-tx.js';
 import type { TxRunResult } from './emulator/emulator.js';
-import type { GetMethodResult } from './types.js';
+import type { EmulatedTrace, EmulatedTransaction, GetMethodResult, TraceBounds } from './types.js';
 
 /** toncenter's bounds on an emulated trace. */
 export const TRACE_TRANSACTION_LIMIT = 256;
@@ -44,31 +44,6 @@ export interface TraceEmulationEnv {
   /** The masterchain block whose state is emulated on. */
   mcSeqno: number;
   randSeed: Buffer;
-}
-
-export interface TraceBounds {
-  maxTransactions?: number;
-  maxDepth?: number;
-}
-
-export interface EmulatedTransaction extends ExecutedTx {
-  /** The account's ShardAccount (BoC, base64) before this transaction. */
-  shardAccountBefore: string;
-  /** 0 for the root (the external's transaction), its parent's depth + 1 below. */
-  depth: number;
-}
-
-export interface EmulatedTrace {
-  mcSeqno: number;
-  randSeed: Buffer;
-  /** In the order they ran; the first is the root. */
-  transactions: EmulatedTransaction[];
-  /** Cut at the bounds: some messages were left undelivered (toncenter's `is_incomplete`). */
-  incomplete: boolean;
-  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
-  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
-  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
-  states: ReadonlyMap<string, string>;
 }
 
 interface Delivery {
@@ -123,7 +98,9 @@ export async function emulateTrace(
     if (!result.success) {
       if (head === 0) {
         const exit = result.exitCode === undefined ? '' : ` (exit code ${result.exitCode})`;
-        throw new ExternalNotAccepted(`boc: the external message was not accepted by ${delivery.dest.toRawString()}${exit}: ${result.error}`);
+        throw new ExternalNotAccepted(
+          `boc: the external message was not accepted by ${delivery.dest.toRawString()}${exit}: ${result.error}`,
+        );
       }
       // An internal message always makes a transaction; an emulator that cannot run one leaves the trace cut here.
       incomplete = true;

@@ -8,7 +8,7 @@
  * a network backend will answer everything with promises. Callers `await` either.
  */
 import type { Address, Cell, Message, Transaction, TupleItem } from '@ton/core';
-import type { EmulatedTrace, TraceBounds } from './trace-emulation.js';
+import type { ExecutedTx } from './executed-tx.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -216,6 +216,32 @@ export interface EmulationResult {
   tx?: Transaction;
 }
 
+/** A whole trace emulated from one external message (Chain.emulateTrace, chain/trace-emulation.ts). */
+export interface TraceBounds {
+  maxTransactions?: number;
+  maxDepth?: number;
+}
+
+export interface EmulatedTransaction extends ExecutedTx {
+  /** The account's ShardAccount (BoC, base64) before this transaction. */
+  shardAccountBefore: string;
+  /** 0 for the root (the external's transaction), its parent's depth + 1 below. */
+  depth: number;
+}
+
+export interface EmulatedTrace {
+  mcSeqno: number;
+  randSeed: Buffer;
+  /** In the order they ran; the first is the root. */
+  transactions: EmulatedTransaction[];
+  /** Cut at the bounds: some messages were left undelivered (toncenter's `is_incomplete`). */
+  incomplete: boolean;
+  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
+  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
+  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
+  states: ReadonlyMap<string, string>;
+}
+
 /** How a trace is emulated (Chain.emulateTrace). */
 export interface TraceEmulationOptions extends TraceBounds {
   /** Run the external's transaction without checking its signature (an unsigned preview). */
@@ -354,4 +380,3 @@ export interface ChainRewind {
 }
 
 export type { Address, Cell, Transaction, TupleItem };
-export type { EmulatedTrace, EmulatedTransaction } from './trace-emulation.js';

@@ -69,8 +69,12 @@ function codeAndData(trace: EmulatedTrace): { code: Record<string, string>; data
 export async function emulateAnswer(trace: EmulatedTrace, options: EmulateAnswerOptions, network: NetworkContext): Promise<object> {
   const root = trace.transactions[0];
   const transactions = trace.transactions.map((tx) => transactionJson(tx, root.hash));
-  const ordered = [...transactions].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
-  const { root: tree } = traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.in_msg?.hash ?? null, outMsgs: tx.out_msgs.map((m) => m.hash) })));
+  const ordered = [...transactions].sort((a, b) =>
+    a.lt === b.lt ? (a.account < b.account ? -1 : 1) : BigInt(a.lt) < BigInt(b.lt) ? -1 : 1,
+  );
+  const { root: tree } = traceTree(
+    ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.in_msg?.hash ?? null, outMsgs: tx.out_msgs.map((m) => m.hash) })),
+  );
 
   let actions: object[] = [];
   const named = new Set(transactions.map((tx) => tx.account));

@@ -122,7 +122,8 @@ function message(raw: unknown, i: number): TonConnectMessage {
   const { address: to, bounce } = address(body.address, `messages[${i}].address`);
   const amount = body.amount;
   if (typeof amount !== 'string' || amount === '') throw invalid(`messages[${i}].amount is required (nanotons, a decimal string)`);
-  if (!/^\d{1,20}$/.test(amount) || BigInt(amount) > MAX_UINT64) throw invalid(`messages[${i}].amount must be a decimal string of nanotons`);
+  if (!/^\d{1,20}$/.test(amount) || BigInt(amount) > MAX_UINT64)
+    throw invalid(`messages[${i}].amount must be a decimal string of nanotons`);
   const optionalCell = (name: 'payload' | 'stateInit') =>
     body[name] === undefined || body[name] === null ? null : bocCell(body[name], `messages[${i}].${name}`);
   return { address: to, bounce, amount: BigInt(amount), payload: optionalCell('payload'), stateInit: optionalCell('stateInit') };
@@ -146,7 +147,11 @@ export function tonConnectRequest(raw: unknown): TonConnectRequest {
   if (!Array.isArray(messages) || messages.length === 0) throw invalid('messages must be a non-empty array');
   if (messages.length > MAX_TONCONNECT_MESSAGES) throw invalid(`messages may hold at most ${MAX_TONCONNECT_MESSAGES} messages`);
   const validUntil = body.valid_until;
-  if (validUntil !== undefined && validUntil !== null && (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil) || validUntil < 0))
+  if (
+    validUntil !== undefined &&
+    validUntil !== null &&
+    (typeof validUntil !== 'number' || !Number.isSafeInteger(validUntil) || validUntil < 0)
+  )
     throw invalid('valid_until must be a unix time (a non-negative integer)');
   return {
     from,

@@ -36,7 +36,10 @@ export interface LitePending {
 }
 
 /** Follows a lite network's sent messages; undefined for a chain that reports none (local, upstream). */
-export function followLitePending(network: Pick<NetworkContext, 'chain' | 'index' | 'indexed'>, options: LitePendingOptions): LitePending | undefined {
+export function followLitePending(
+  network: Pick<NetworkContext, 'chain' | 'index' | 'indexed'>,
+  options: LitePendingOptions,
+): LitePending | undefined {
   const chain: Chain | undefined = network.chain;
   if (!chain?.onSentExternal || !chain.onHead) return undefined;
   const ttlMs = options.ttlMs ?? LITE_PENDING_TTL_MS;

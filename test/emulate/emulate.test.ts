@@ -96,19 +96,38 @@ async function jettonFixture(t: TestContext): Promise<Fixture | null> {
   const admin = testWallet(61);
   const aliceKeys = keyPairFromSeed(Buffer.alloc(32, 62));
   const alice = WalletContractV5R1.create({ workchain: 0, publicKey: aliceKeys.publicKey });
-  for (const wallet of [admin.wallet.address, alice.address]) await Promise.all([server.chain.fund(wallet, toNano('10')), sealBlocks(server)]);
-  const jettonInit = jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: 'Preview', symbol: 'PRV', decimals: '9' }) });
+  for (const wallet of [admin.wallet.address, alice.address])
+    await Promise.all([server.chain.fund(wallet, toNano('10')), sealBlocks(server)]);
+  const jettonInit = jettonMasterInit({
+    admin: admin.wallet.address,
+    content: onchainContent({ name: 'Preview', symbol: 'PRV', decimals: '9' }),
+  });
   const master = contractAddress(0, jettonInit);
   const mint = mintBody({ to: alice.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.wallet.address });
   const deploy = v4(admin, 0, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })], true);
   assert.equal((await server.post('/api/v3/message', { boc: deploy.toString('base64') })).status, 200);
   await sealUntilQuiet(server);
   // alice's wallet deployed with a first, empty request, so a TON Connect preview finds it.
-  const first = await alice.createTransfer({ seqno: 0, secretKey: aliceKeys.secretKey, messages: [], sendMode: SendMode.PAY_GAS_SEPARATELY });
-  const deployed = await server.post('/api/v3/message', { boc: toBoc(external({ to: alice.address, body: first, init: alice.init })).toString('base64') });
+  const first = await alice.createTransfer({
+    seqno: 0,
+    secretKey: aliceKeys.secretKey,
+    messages: [],
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+  });
+  const deployed = await server.post('/api/v3/message', {
+    boc: toBoc(external({ to: alice.address, body: first, init: alice.init })).toString('base64'),
+  });
   assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
   await sealUntilQuiet(server);
-  return { server, alice, aliceSecret: aliceKeys.secretKey, admin, master, aliceJetton: jettonWalletAddress(alice.address, master), bob: testWallet(63).wallet.address };
+  return {
+    server,
+    alice,
+    aliceSecret: aliceKeys.secretKey,
+    admin,
+    master,
+    aliceJetton: jettonWalletAddress(alice.address, master),
+    bob: testWallet(63).wallet.address,
+  };
 }
 
 async function aliceSends(f: Fixture, seqno: number, messages: MessageRelaxed[]): Promise<Buffer> {
@@ -125,7 +144,13 @@ test('emulateTrace: a jetton transfer emulated equals the same message sealed (t
   const f = await jettonFixture(t);
   if (!f) return;
   const { server } = f;
-  const transfer = jettonTransferBody({ to: f.bob, amount: 300n, response: f.alice.address, forwardTonAmount: toNano('0.05'), queryId: 11n });
+  const transfer = jettonTransferBody({
+    to: f.bob,
+    amount: 300n,
+    response: f.alice.address,
+    forwardTonAmount: toNano('0.05'),
+    queryId: 11n,
+  });
   const boc = await aliceSends(f, 1, [internal({ to: f.aliceJetton, value: toNano('0.2'), body: transfer })]);
   const seqnoBefore = server.chain.masterchainInfo().last.id.seqno;
 
@@ -138,10 +163,18 @@ test('emulateTrace: a jetton transfer emulated equals the same message sealed (t
   });
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   const emulated = reply.body;
-  assert.deepEqual(
-    Object.keys(emulated),
-    ['mc_block_seqno', 'trace', 'transactions', 'actions', 'code_cells', 'data_cells', 'address_book', 'metadata', 'rand_seed', 'is_incomplete'],
-  );
+  assert.deepEqual(Object.keys(emulated), [
+    'mc_block_seqno',
+    'trace',
+    'transactions',
+    'actions',
+    'code_cells',
+    'data_cells',
+    'address_book',
+    'metadata',
+    'rand_seed',
+    'is_incomplete',
+  ]);
   assert.equal(emulated.mc_block_seqno, seqnoBefore);
   assert.equal(emulated.is_incomplete, false);
   const txs = inOrder(emulated.transactions);
@@ -159,20 +192,35 @@ test('emulateTrace: a jetton transfer emulated equals the same message sealed (t
   assert.equal(jetton.details.amount, '300');
   assert.equal(jetton.details.sender, raw(f.alice.address));
   assert.equal(jetton.details.receiver, raw(f.bob));
-  assert.equal(jetton.details.receiver_jetton_wallet, raw(jettonWalletAddress(f.bob, f.master)), 'the wallet the transfer deploys is detected on its emulated state');
+  assert.equal(
+    jetton.details.receiver_jetton_wallet,
+    raw(jettonWalletAddress(f.bob, f.master)),
+    'the wallet the transfer deploys is detected on its emulated state',
+  );
   assert.equal(jetton.finality, 'pending');
   assert.ok(emulated.address_book[raw(f.alice.address)].user_friendly);
   assert.ok(Object.keys(emulated.code_cells).length >= 2);
   // Checked against toncenter's v3 spec: the transactions as /transactions, the actions as /actions.
   assert.deepEqual(toncenterV3().errors('/api/v3/transactions', { transactions: txs, address_book: emulated.address_book }), []);
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', { actions: emulated.actions, address_book: emulated.address_book, metadata: emulated.metadata }), []);
+  assert.deepEqual(
+    toncenterV3().errors('/api/v3/actions', {
+      actions: emulated.actions,
+      address_book: emulated.address_book,
+      metadata: emulated.metadata,
+    }),
+    [],
+  );
 
   // Nothing changed: no block sealed, nothing queued, every account it touched as it was.
   const accounts = txs.map((tx: any) => tx.account);
   const before = await statesOf(server, accounts);
   assert.equal(server.chain.masterchainInfo().last.id.seqno, seqnoBefore);
   assert.deepEqual(server.chain.stats(), { pendingMessages: 0, openTransactions: 0 });
-  assert.equal((await server.chain.getAccount(jettonWalletAddress(f.bob, f.master))).state, 'nonexist', "bob's jetton wallet is not deployed");
+  assert.equal(
+    (await server.chain.getAccount(jettonWalletAddress(f.bob, f.master))).state,
+    'nonexist',
+    "bob's jetton wallet is not deployed",
+  );
 
   // The same message, sent and sealed: the same trace.
   const sent = await server.post('/api/v3/message', { boc: boc.toString('base64') });
@@ -213,7 +261,10 @@ test('emulateTonConnect: v5r1 and v4 wallets preview what a dApp asks, unsigned;
   assert.equal(transfer?.details.destination, raw(f.bob));
   assert.equal(Object.keys(v4.body.transactions).length, 2);
 
-  const notWallet = await server.post(`${EMULATE}/emulateTonConnect`, { from: raw(f.master), messages: [{ address: raw(f.bob), amount: '1' }] });
+  const notWallet = await server.post(`${EMULATE}/emulateTonConnect`, {
+    from: raw(f.master),
+    messages: [{ address: raw(f.bob), amount: '1' }],
+  });
   assert.equal(notWallet.status, 400);
   assert.match(notWallet.body.error, /^invalid request: from: .* is not a known wallet/);
   for (const [body, field] of [
@@ -266,7 +317,11 @@ test('emulateTrace: bad input is a 4xx naming the field; a refused external is a
   const refused = await server.post(`${EMULATE}/emulateTrace`, { boc: unsigned.toString('base64') });
   assert.equal(refused.status, 422);
   assert.match(refused.body.error, /^boc: the external message was not accepted by 0:[0-9a-f]{64}/);
-  const previewed = await server.post(`${EMULATE}/emulateTrace`, { boc: unsigned.toString('base64'), ignore_chksig: true, with_actions: true });
+  const previewed = await server.post(`${EMULATE}/emulateTrace`, {
+    boc: unsigned.toString('base64'),
+    ignore_chksig: true,
+    with_actions: true,
+  });
   assert.equal(previewed.status, 200, JSON.stringify(previewed.body));
   assert.deepEqual(
     previewed.body.actions.map((a: any) => a.type),
@@ -276,7 +331,7 @@ test('emulateTrace: bad input is a 4xx naming the field; a refused external is a
   assert.equal(get.status, 405);
 });
 
-test('emulateTrace: a message loop is cut at toncenter\'s bounds and marked is_incomplete; the chain API cuts at any bound asked', async (t) => {
+test("emulateTrace: a message loop is cut at toncenter's bounds and marked is_incomplete; the chain API cuts at any bound asked", async (t) => {
   const opened = await openStore(t, 'sqlite');
   if (!opened) return;
   const server = await serveIndex(t, opened.index, 'testnet', true);
@@ -310,7 +365,11 @@ test('the access layer stands in front: a bad key is 401, a key of the network p
   const keyed200 = await postJson(url, {}, { 'x-api-key': keyed.apiKey });
   assert.equal(keyed200.status, 400);
   assert.deepEqual(keyed200.body, { error: 'invalid request: boc is required' });
-  const notJson = await getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keyed.apiKey }, body: '{' });
+  const notJson = await getJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': keyed.apiKey },
+    body: '{',
+  });
   assert.equal(notJson.status, 400);
   assert.equal(typeof notJson.body.error, 'string');
   assert.equal(notJson.body.ok, undefined, 'v3 error shape, not v2');

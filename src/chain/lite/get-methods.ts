@@ -12,7 +12,7 @@ import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
 import { AccountView } from '../account-view.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
-import { emulateTrace, type EmulatedTrace } from '../trace-emulation.js';
+import { emulateTrace } from '../trace-emulation.js';
 import type { EmulatorPool, PooledEmulator } from '../emulator/emulator-pool.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
 import { ChainInputError, GetMethodFailed } from '../errors.js';
@@ -24,6 +24,7 @@ import type {
   GetMethodOptions,
   GetMethodResult,
   Library,
+  EmulatedTrace,
   TraceEmulationOptions,
 } from '../types.js';
 import { toTlBlockId, type LiteBlocks, type LoadedBlock } from './blocks.js';
@@ -169,7 +170,13 @@ export class LiteGetMethods {
         account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
         run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
         getMethod: (address, shardAccount, method, stack) =>
-          this.runOn(address, new AccountView(address, Buffer.from(shardAccount, 'base64')).accountState(address, mc.block.id, mc.block.genUtime), mc, method, stack),
+          this.runOn(
+            address,
+            new AccountView(address, Buffer.from(shardAccount, 'base64')).accountState(address, mc.block.id, mc.block.genUtime),
+            mc,
+            method,
+            stack,
+          ),
         now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
         // Above every transaction of the block, as emulateExternal's; each account's own last lt is kept above too.
         startLt: mc.block.endLt + 1_000_000n,

@@ -21,6 +21,7 @@ import {
   type GetMethodResult,
   type Library,
   type MasterchainInfo,
+  type EmulatedTrace,
   type TraceEmulationOptions,
   type TransactionQuery,
 } from '../types.js';
@@ -34,7 +35,7 @@ import { GET_METHOD_MAX_STACK_DEPTH } from '../emulator/emulator-limits.js';
 import { ChainInputError, GetMethodFailed, NotFound } from '../errors.js';
 import { BadStack } from './errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
-import { emulateTrace, type EmulatedTrace } from '../trace-emulation.js';
+import { emulateTrace } from '../trace-emulation.js';
 import type { GetRunResult } from '../emulator/emulator.js';
 import { nextAlignedLt } from './open-block.js';
 import { messageFromRecord, transactionFromRow } from './records.js';
@@ -316,7 +317,8 @@ export class ChainReader {
     return emulateTrace(
       {
         account: (address) => this.d.sealed.get(address, seqno, latest).shardAccountBase64(),
-        run: (args) => this.d.config.emulator.emulateTransaction({ ...args, randSeedHex: block.randSeed.toString('hex'), prevBlocksInfo, libs }),
+        run: (args) =>
+          this.d.config.emulator.emulateTransaction({ ...args, randSeedHex: block.randSeed.toString('hex'), prevBlocksInfo, libs }),
         getMethod: (address, shardAccount, method, stack) =>
           this.runOnStoredState(address, method, emulatorStack(stack), block, Buffer.from(shardAccount, 'base64')),
         now: Math.max(block.genUtime, Math.floor(this.d.clock.now() / 1000)),

@@ -38,7 +38,14 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
 
   const transfer = (seqno: number, messages: MessageRelaxed[], secretKey = keys.secretKey) =>
     beginCell()
-      .store(storeMessage(external({ to: wallet.address, body: wallet.createTransfer({ seqno, secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY }) })))
+      .store(
+        storeMessage(
+          external({
+            to: wallet.address,
+            body: wallet.createTransfer({ seqno, secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY }),
+          }),
+        ),
+      )
       .endCell()
       .toBoc();
 
@@ -65,7 +72,11 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
 
   test('emulateTrace: a transfer emulated on proven states equals the trace the network seals; nothing is sent', async () => {
     const boc = transfer(1, [internal({ to: receiver, value: toNano(1), bounce: false, body: 'preview' })]);
-    const reply = await postJson(`${base}${EMULATE}/emulateTrace`, { boc: boc.toString('base64'), with_actions: true, include_address_book: true });
+    const reply = await postJson(`${base}${EMULATE}/emulateTrace`, {
+      boc: boc.toString('base64'),
+      with_actions: true,
+      include_address_book: true,
+    });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     const emulated = reply.body;
     assert.equal(emulated.is_incomplete, false);
@@ -108,7 +119,11 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
     });
     assert.equal(preview.status, 200, JSON.stringify(preview.body));
     assert.equal(preview.body.actions[0].details.value, '250000000');
-    const forged = transfer(seqno, [internal({ to: receiver, value: toNano(1), bounce: false })], keyPairFromSeed(randomBytes(32)).secretKey);
+    const forged = transfer(
+      seqno,
+      [internal({ to: receiver, value: toNano(1), bounce: false })],
+      keyPairFromSeed(randomBytes(32)).secretKey,
+    );
     const refused = await postJson(`${base}${EMULATE}/emulateTrace`, { boc: forged.toString('base64') });
     assert.equal(refused.status, 422);
     assert.match(refused.body.error, /not accepted/);
@@ -166,7 +181,10 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
         hashes.push(sent.body.message_hash);
         await layer.settled(sent.body.message_hash);
       }
-      assert.ok(hashes.every((h) => layer.traces.ofExternal(h)), 'both emulated on acceptance');
+      assert.ok(
+        hashes.every((h) => layer.traces.ofExternal(h)),
+        'both emulated on acceptance',
+      );
       const [kept, dropped] = await until('one of them to land', async () => {
         if (landed.length === 0) return undefined;
         const winner = landed[0].externalHash;
