@@ -1,7 +1,7 @@
 /**
  * `POST /api/emulate/v1/emulateTrace` and `POST /api/emulate/v1/emulateTonConnect` under every network's base URL,
  * as toncenter's emulate API serves them (ton-emulate-go): a local or lite network emulates on its own chain's
- * state (Chain.emulateTrace); an upstream network answers 404 (not forwarded yet). The access layer stands in front as
+ * state (Chain.emulateTrace); an upstream network forwards them beside its v3 upstream (src/upstream/hook.ts). The access layer stands in front as
  * on /api/v2 and /api/v3 (http/access-hook.ts); errors are v3's `{"error": "..."}`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -24,7 +24,7 @@ function supportedActionTypes(request: FastifyRequest): Set<string> {
 }
 
 function chainOf(network: NetworkContext | null | undefined) {
-  // An upstream network has no chain of its own to emulate on.
+  // An upstream network has no chain of its own: its requests are forwarded before they reach a route.
   if (!network?.chain)
     throw new ApiError(404, `the Emulate API is served on local and lite networks; ${network?.name ?? 'this network'} is not one`);
   return network.chain;

@@ -20,7 +20,8 @@ import { openStore } from '../index/support/stores.js';
 import { sealBlocks, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { startKeyedTongate } from '../api/v2/support/keyed-tongate.js';
-import { getJson, postJson } from '../support/tongate.js';
+import { getJson, postJson, startTestTongate } from '../support/tongate.js';
+import { frontFor } from '../support/through-upstream.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 const EMULATE = '/api/emulate/v1';
@@ -373,4 +374,22 @@ test('the access layer stands in front: a bad key is 401, a key of the network p
   assert.equal(notJson.status, 400);
   assert.equal(typeof notJson.body.error, 'string');
   assert.equal(notJson.body.ok, undefined, 'v3 error shape, not v2');
+});
+
+test('an upstream network forwards the Emulate API to its upstream, beside its v3 base', async (t) => {
+  const local = await startTestTongate();
+  t.after(() => local.stop());
+  const front = await frontFor({ testnet: local.url('testnet') });
+  t.after(() => front.stop());
+  const chain = local.chain('testnet');
+  const admin = testWallet(75);
+  await Promise.all([chain.fund(admin.wallet.address, toNano('5')), chain.produceBlock()]);
+  const boc = v4(admin, 0, [internal({ to: testWallet(76).wallet.address, value: toNano('1'), bounce: false })], true);
+  const reply = await postJson(`${front.url('testnet')}${EMULATE}/emulateTrace`, { boc: boc.toString('base64'), with_actions: true });
+  assert.equal(reply.status, 200, JSON.stringify(reply.body));
+  assert.equal(Object.keys(reply.body.transactions).length, 2, 'the upstream emulated it: the front has no chain');
+  // The transfer, and the wallet deployed by its first message.
+  assert.deepEqual(reply.body.actions.map((a: any) => a.type).sort(), ['contract_deploy', 'ton_transfer']);
+  const refused = await postJson(`${front.url('testnet')}${EMULATE}/emulateTrace`, { boc: 'AAAA' });
+  assert.equal(refused.status, 422, "the upstream's refusal, passed on");
 });
