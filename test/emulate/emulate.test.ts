@@ -17,7 +17,7 @@ import { jettonMasterInit, jettonTransferBody, jettonWalletAddress, mintBody } f
 import { formatRawUpper } from '../../src/ton/address.js';
 import { LOOPER_CODE, deployMessage, testWallet } from '../chain/local/support/local-chain.js';
 import { openStore } from '../index/support/stores.js';
-import { sealBlocks, serveIndex, type V3Server } from '../api/v3/support/server.js';
+import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { startKeyedTongate } from '../api/v2/support/keyed-tongate.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
@@ -34,15 +34,6 @@ type V4Owner = ReturnType<typeof testWallet>;
 function v4(owner: V4Owner, seqno: number, messages: MessageRelaxed[], deploy = false): Buffer {
   const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY });
   return toBoc(external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined }));
-}
-
-async function sealUntilQuiet(server: V3Server): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    await sealBlocks(server);
-    const { pendingMessages, openTransactions } = server.chain.stats();
-    if (pendingMessages === 0 && openTransactions === 0) return;
-  }
-  throw new Error('the chain still delivers messages after 20 blocks');
 }
 
 /** What must be equal between an emulated and a sealed transaction: all but hashes, lts and times. */
@@ -129,6 +120,15 @@ async function jettonFixture(t: TestContext): Promise<Fixture | null> {
     aliceJetton: jettonWalletAddress(alice.address, master),
     bob: testWallet(63).wallet.address,
   };
+}
+
+/** A served local chain (gateway and index) with `admin` funded with `amount`. */
+async function servedWithFunds(t: TestContext, admin: V4Owner, amount: bigint): Promise<V3Server | null> {
+  const opened = await openStore(t, 'sqlite');
+  if (!opened) return null;
+  const server = await serveIndex(t, opened.index, 'testnet', true);
+  await Promise.all([server.chain.fund(admin.wallet.address, amount), sealBlocks(server)]);
+  return server;
 }
 
 async function aliceSends(f: Fixture, seqno: number, messages: MessageRelaxed[]): Promise<Buffer> {
@@ -283,11 +283,9 @@ test('emulateTonConnect: v5r1 and v4 wallets preview what a dApp asks, unsigned;
 });
 
 test('emulateTrace: bad input is a 4xx naming the field; a refused external is a 422; ignore_chksig previews an unsigned message', async (t) => {
-  const opened = await openStore(t, 'sqlite');
-  if (!opened) return;
-  const server = await serveIndex(t, opened.index, 'testnet', true);
   const admin = testWallet(71);
-  await Promise.all([server.chain.fund(admin.wallet.address, toNano('5')), sealBlocks(server)]);
+  const server = await servedWithFunds(t, admin, toNano('5'));
+  if (!server) return;
   assert.equal((await server.post('/api/v3/message', { boc: v4(admin, 0, [], true).toString('base64') })).status, 200);
   await sealBlocks(server);
   for (const [body, words] of [
@@ -333,11 +331,9 @@ test('emulateTrace: bad input is a 4xx naming the field; a refused external is a
 });
 
 test("emulateTrace: a message loop is cut at toncenter's bounds and marked is_incomplete; the chain API cuts at any bound asked", async (t) => {
-  const opened = await openStore(t, 'sqlite');
-  if (!opened) return;
-  const server = await serveIndex(t, opened.index, 'testnet', true);
   const admin = testWallet(81);
-  await Promise.all([server.chain.fund(admin.wallet.address, toNano('50')), sealBlocks(server)]);
+  const server = await servedWithFunds(t, admin, toNano('50'));
+  if (!server) return;
   const looper = deployMessage(LOOPER_CODE, toNano('20'));
   const boc = v4(admin, 0, [looper.message], true);
   const reply = await server.post(`${EMULATE}/emulateTrace`, { boc: boc.toString('base64') });
