@@ -24,6 +24,11 @@ export class GetMethodFailed extends ChainInputError {
   override name = 'GetMethodFailed';
 }
 
+/** An emulated external message its contract did not accept (emulateTrace): nothing of a trace happened. */
+export class ExternalNotAccepted extends ChainInputError {
+  override name = 'ExternalNotAccepted';
+}
+
 /**
  * The emulator could not serve a call: its worker thread crashed or was stopped while running it, the
  * WASM emulator threw, or the emulator was closed. Not the caller's input (a refused message or a

@@ -8,6 +8,7 @@
  * a network backend will answer everything with promises. Callers `await` either.
  */
 import type { Address, Cell, Message, Transaction, TupleItem } from '@ton/core';
+import type { ExecutedTx } from './executed-tx.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -215,6 +216,40 @@ export interface EmulationResult {
   tx?: Transaction;
 }
 
+/** A whole trace emulated from one external message (Chain.emulateTrace, chain/trace-emulation.ts). */
+export interface TraceBounds {
+  maxTransactions?: number;
+  maxDepth?: number;
+}
+
+export interface EmulatedTransaction extends ExecutedTx {
+  /** The account's ShardAccount (BoC, base64) before this transaction. */
+  shardAccountBefore: string;
+  /** 0 for the root (the external's transaction), its parent's depth + 1 below. */
+  depth: number;
+}
+
+export interface EmulatedTrace {
+  mcSeqno: number;
+  randSeed: Buffer;
+  /** In the order they ran; the first is the root. */
+  transactions: EmulatedTransaction[];
+  /** Cut at the bounds: some messages were left undelivered (toncenter's `is_incomplete`). */
+  incomplete: boolean;
+  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
+  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
+  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
+  states: ReadonlyMap<string, string>;
+}
+
+/** How a trace is emulated (Chain.emulateTrace). */
+export interface TraceEmulationOptions extends TraceBounds {
+  /** Run the external's transaction without checking its signature (an unsigned preview). */
+  ignoreChksig?: boolean;
+  /** On the state of this masterchain block; the last one when omitted. */
+  mcSeqno?: number;
+}
+
 export interface Library {
   hash: Buffer;
   cell: Cell;
@@ -302,12 +337,26 @@ export interface Chain extends NetworkIdentity {
   /** Emulates an external message on the visible state without changing anything (estimateFee). */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): MaybePromise<EmulationResult>;
   /**
+   * Emulates the whole trace of an external message (BoC) on the current state, changing nothing: the external's
+   * transaction and every one its messages cause (trace-emulation.ts). Throws BadMessage for a BoC that is no
+   * external message, ExternalNotAccepted when its contract refuses it.
+   */
+  emulateTrace(boc: Buffer, options?: TraceEmulationOptions): Promise<EmulatedTrace>;
+  /**
    * The blockchain config cell (the dictionary root): the last block's, or as of masterchain block `mcSeqno` where
    * the chain keeps its history (a local chain reads it from its config contract's state then; others answer the
    * last one).
    */
   config(mcSeqno?: number): MaybePromise<Cell>;
   libraries(hashes: Buffer[]): MaybePromise<Library[]>;
+  /**
+   * Networks of validators (chain/lite): calls `listener` with each external message a liteserver accepted from this
+   * process (sendExternal), after it accepted it: what a pending layer emulates (a local chain reports the
+   * transactions it executes instead: onOpenTransaction).
+   */
+  onSentExternal?(listener: (boc: Buffer, sent: SentMessage) => void): () => void;
+  /** Networks of validators (chain/lite): calls `listener` with each new masterchain seqno, once its block is fetched. */
+  onHead?(listener: (seqno: number) => void): () => void;
   /** Chains that build blocks themselves (chain/local): calls `listener` with each transaction of the open block as it is applied. */
   onOpenTransaction?(listener: (tx: OpenBlockTransaction) => void): () => void;
   /** Calls `listener` after every sealed block; returns the unsubscribe function. */

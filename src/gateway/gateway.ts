@@ -32,6 +32,8 @@ import { networkRouter } from '../http/network-router.js';
 import { upstreamHook } from '../upstream/index.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
+import { registerEmulateRoutes } from '../emulate/routes.js';
+import { followNetworkPending } from '../pending/registry.js';
 
 export interface GatewayOptions {
   config: TongateConfig;
@@ -117,6 +119,9 @@ function buildApp(
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });
   registerV3Routes(app, { endpoints: V3_ENDPOINTS, postEndpoints: V3_POST_ENDPOINTS });
   registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(V3_ENDPOINTS, V3_POST_ENDPOINTS, VERSION) });
+  registerEmulateRoutes(app, { clock });
+  // Lite networks' pending layers emulate what is sent from now on (src/pending/lite-source.ts); local ones follow their open block.
+  for (const network of served) followNetworkPending(network, { clock, warn: (err, message) => logger.warn({ err }, message) });
   registerStreaming(app, { networks: served, access, clock, redisUrl: config.redisUrl, logger });
   const devnetOperations = registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });

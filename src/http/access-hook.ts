@@ -8,7 +8,7 @@
  *   - decides on the path the router actually serves (request-target.ts `routedPath`: the matched route's own
  *     URL, so absolute-form targets, %-escapes and other spellings cannot dodge it; a target no route matches
  *     is judged by its decoded path, so probing unknown methods is limited too);
- *   - acts only on limited paths (`isLimitedPath`): everything under /api/v2/ and /api/v3/ except
+ *   - acts only on limited paths (`isLimitedPath`): everything under /api/v2/, /api/v3/ and /api/emulate/ except
  *     health (/api/v2/healthcheck, /api/v3/healthcheck) and docs (/api/v{2,3}/, /api/v{2,3}/openapi.json,
  *     toncenter's own doc paths (docs.ts), /api/v{2,3}/docs/*); /healthcheck and anything outside /api are never
  *     limited either;
@@ -43,6 +43,7 @@ const UNLIMITED = new Set([
 
 /** Is this (routed or decoded) path subject to keys and limits? */
 export function isLimitedPath(path: string): boolean {
+  if (path.startsWith('/api/emulate/')) return true;
   if (!(path.startsWith('/api/v2/') || path.startsWith('/api/v3/'))) return false;
   if (UNLIMITED.has(path)) return false;
   // Swagger UI assets: /api/v2/docs/swagger-ui.css ...

@@ -14,7 +14,7 @@ import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
-import { apiVersion, routedPath, targetPath, type ApiVersion } from './request-target.js';
+import { errorShape, routedPath, targetPath, type ApiVersion } from './request-target.js';
 
 export function errorBody(version: ApiVersion | undefined, status: number, message: string): Record<string, unknown> {
   return version === 'v3' ? { error: message } : { ok: false, error: message, code: status };
@@ -22,7 +22,7 @@ export function errorBody(version: ApiVersion | undefined, status: number, messa
 
 /** Answers `reply` with an error in the shape of the version its request was routed to. */
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).send(errorBody(apiVersion(routedPath(reply.request)), status, message));
+  return reply.code(status).send(errorBody(errorShape(routedPath(reply.request)), status, message));
 }
 
 /** Framework errors that are the client's fault, reworded to name what was wrong. */
@@ -51,7 +51,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, 404, apiVersion(routedPath(request)) === 'v3' ? 'not found' : 'Not Found');
+  return sendError(reply, 404, errorShape(routedPath(request)) === 'v3' ? 'not found' : 'Not Found');
 }
 
 /**
@@ -59,7 +59,7 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): F
  * no route here, so the version comes from the raw target's path.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const version = apiVersion(targetPath(request.raw.url ?? ''));
+  const version = errorShape(targetPath(request.raw.url ?? ''));
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply.code(414).send(errorBody(version, 414, `a path segment is longer than ${MAX_PATH_SEGMENT} characters`));
   } else if (error.code === 'FST_ERR_BAD_URL') {
@@ -93,7 +93,7 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
     socket.destroy();
     return;
   }
-  const body = JSON.stringify(errorBody(apiVersion(targetPath(requestTarget(error.rawPacket))), status, message));
+  const body = JSON.stringify(errorBody(errorShape(targetPath(requestTarget(error.rawPacket))), status, message));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -7,7 +7,8 @@
  *                        `/api/v2/docs/:asset`), else the target's path (origin and query cut off, decoded)
  *   targetPath(target)   the path of a raw request target, for places that have no routed request
  *                        (socket-level errors, the router's bad-URL callback)
- *   apiVersion(path)     'v2' | 'v3' | undefined: which version's error shape applies
+ *   apiVersion(path)     'v2' | 'v3' | undefined: which API version a path is under
+ *   errorShape(path)     which version's error shape applies (v3's under /api/emulate/ too)
  */
 import type { FastifyRequest } from 'fastify';
 
@@ -31,6 +32,11 @@ export function targetPath(target: string): string {
 
 export function routedPath(request: FastifyRequest): string {
   return request.routeOptions?.url ?? targetPath(request.url);
+}
+
+/** The error shape a path's answers take: its version's, and v3's (`{"error"}`) under /api/emulate/ (toncenter's emulate API). */
+export function errorShape(path: string): ApiVersion | undefined {
+  return apiVersion(path) ?? (path.startsWith('/api/emulate/') ? 'v3' : undefined);
 }
 
 export function apiVersion(path: string): ApiVersion | undefined {

@@ -17,7 +17,7 @@ function layerOf(network: NetworkContext): PendingTraces {
   if (!layer)
     throw new ApiError(
       404,
-      `pending messages are followed on local networks only; ${network.name} is served by ${network.backend ?? 'another backend'}`,
+      `pending messages are followed on local and lite networks; ${network.name} is served by ${network.backend ?? 'another backend'}`,
     );
   return layer;
 }

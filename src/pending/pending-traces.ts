@@ -174,6 +174,26 @@ export class PendingTraces {
     }
   }
 
+  /**
+   * The live trace of external message `hash` (base64) is in a sealed block (masterchain seqno `seqno`): for a
+   * network that emulated it on acceptance (lite-source.ts), whose sealed root is another transaction (another lt
+   * and time) than the one emulated, so `sealed` cannot match it by its hash.
+   */
+  landedExternal(hash: string, seqno: number): void {
+    const trace = this.byExternal.get(hash);
+    if (!trace) return;
+    this.announce(trace);
+    this.drop(trace);
+    for (const listener of this.listeners) listener.landed?.(trace, seqno);
+  }
+
+  /** A live trace given up (its message never landed within the network's bound: lite-source.ts). */
+  invalidate(trace: PendingTrace): void {
+    if (this.traces.get(trace.traceId) !== trace) return;
+    this.drop(trace);
+    for (const listener of this.listeners) listener.invalidated?.(trace);
+  }
+
   /** Live traces with a transaction of `account` (raw uppercase), oldest first. */
   ofAccount(account: string): PendingTrace[] {
     return [...this.traces.values()].filter((trace) => trace.hasAccount(account));

@@ -34,6 +34,8 @@ export interface ForwardRequest {
   /** toncenter's request headers that change an answer (semantic-headers.ts), when the client sent any. */
   semanticHeaders?: Record<string, string>;
   policy: RoutePolicy;
+  /** Sent beside the version's base (target.ts `sibling`): toncenter's emulate API beside v3. */
+  sibling?: string;
 }
 
 /** Reads kept "final" (a block by seqno, a transaction by hash) are still dropped after this long. */
@@ -87,7 +89,7 @@ export class UpstreamForwarder {
     // Keyed by the codings asked too: an answer in gzip is not one for a client that asked for none; and by
     // toncenter's semantic headers: an answer made with X-No-Metadata is not one for a request without it.
     // (The header lines never are empty, so the empty line after them ends them: no body can pass for one.)
-    const key = `${request.version} ${request.method} ${request.rest}\n${request.acceptEncoding}\n${semanticHeadersKey(request.semanticHeaders)}\n${request.body?.toString('latin1') ?? ''}`;
+    const key = `${request.sibling ?? request.version} ${request.method} ${request.rest}\n${request.acceptEncoding}\n${semanticHeadersKey(request.semanticHeaders)}\n${request.body?.toString('latin1') ?? ''}`;
     if (policy.keep) {
       const cached = this.cache.get(key);
       if (cached) {

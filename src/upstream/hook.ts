@@ -1,7 +1,7 @@
 /**
  * The fastify onRequest hook that serves networks of kind `upstream`. It runs after the network router
  * and the access layer (src/gateway/gateway.ts adds it last), so a request reaches it only once its key and limits
- * passed. For an upstream network it answers everything under /api/v2/ and /api/v3/ that the access
+ * passed. For an upstream network it answers everything under /api/v2/, /api/v3/ (and /api/emulate/, beside v3) that the access
  * layer counts (isLimitedPath) by forwarding it; /healthcheck with the upstreams' health; the docs,
  * /metrics and /admin stay tongate's own. Local networks pass through untouched.
  *
@@ -25,6 +25,8 @@ import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-polic
 import type { UpstreamAnswer } from './target.js';
 
 const HEALTH_PATHS = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
+/** toncenter's emulate API (src/emulate on local and lite networks). */
+const EMULATE_PREFIX = '/api/emulate/';
 
 export interface UpstreamHookOptions {
   bodyLimitBytes: number;
@@ -47,6 +49,18 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
     }
     if (path === '/devnet/fund') {
       fail(reply, undefined, 404, `${upstream.name} is an upstream network: it has no faucet`);
+      return;
+    }
+    if (path.startsWith(EMULATE_PREFIX)) {
+      // toncenter's emulate API lives beside its v3 (`/api/emulate` next to `/api/v3`): forwarded there, as a read.
+      if (!upstream.forwarder.serves('v3')) {
+        fail(reply, 'v3', 404, `the Emulate API is forwarded beside the v3 upstream; ${upstream.name} has no v3 upstream`);
+        return;
+      }
+      forward(upstream, 'v3', path, request, reply, bodyLimitBytes, 'emulate').catch((error: unknown) => {
+        request.log.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'forwarding failed');
+        if (!reply.sent) fail(reply, 'v3', 500, 'internal error');
+      });
       return;
     }
     const version = apiVersion(path);
@@ -72,6 +86,7 @@ async function forward(
   request: FastifyRequest,
   reply: FastifyReply,
   bodyLimit: number,
+  sibling?: string,
 ): Promise<void> {
   const method = request.method;
   let body: Buffer | undefined;
@@ -85,7 +100,8 @@ async function forward(
     const problem = jsonShapeProblem(body);
     if (problem !== undefined) return void fail(reply, version, 400, problem);
   }
-  const rest = restOf(request.url, path);
+  const prefix = sibling === undefined ? 7 : EMULATE_PREFIX.length - 1;
+  const rest = restOf(request.url, path, prefix);
   const contentType = request.headers['content-type'];
   const forwardRequest: ForwardRequest = {
     version,
@@ -95,7 +111,9 @@ async function forward(
     contentType: body && body.length > 0 ? contentType : undefined,
     acceptEncoding: acceptedCodings(request.headers['accept-encoding']),
     semanticHeaders: semanticHeaders(version, request.headers),
-    policy: policyOf(version, method, path.slice(7), request.query as Params, body),
+    // An emulation changes nothing on the chain: a read (sent again on failure, never kept).
+    policy: sibling === undefined ? policyOf(version, method, path.slice(7), request.query as Params, body) : { read: true },
+    ...(sibling === undefined ? {} : { sibling }),
   };
   let answer: UpstreamAnswer;
   try {
@@ -150,13 +168,13 @@ function readBody(request: FastifyRequest, limit: number): Promise<Buffer | unde
 }
 
 /**
- * The path after /api/vN and the query without api_key. The path is sent as the client wrote it when that is
+ * The path after /api/vN (after /api/emulate for the emulate API: `prefix` characters) and the query without api_key. The path is sent as the client wrote it when that is
  * the routed path (the usual case); any other spelling (absolute-form, %-escapes) is sent as the routed path.
  */
-function restOf(url: string, routed: string): string {
+function restOf(url: string, routed: string, prefix = 7): string {
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
-  const path = rawPath === routed ? rawPath.slice(7) : encodeURI(routed.slice(7));
+  const path = rawPath === routed ? rawPath.slice(prefix) : encodeURI(routed.slice(prefix));
   if (q === -1) return path;
   const query = withoutApiKey(url.slice(q + 1));
   return query === '' ? path : `${path}?${query}`;

@@ -34,6 +34,11 @@ export interface AttemptRequest {
   acceptEncoding?: string;
   /** toncenter's semantic request headers the client sent (semantic-headers.ts), passed as they are. */
   semanticHeaders?: Record<string, string>;
+  /**
+   * An API beside the version's base rather than under it: the base's last path segment replaced by this one
+   * (`/api/v3` -> `/api/emulate`: toncenter serves its emulate API there, beside v3).
+   */
+  sibling?: string;
 }
 
 export interface TargetHealth {
@@ -253,7 +258,7 @@ export class UpstreamTarget {
           : encodingHeaders;
       this.pool.dispatch(
         {
-          path: this.basePath + request.rest,
+          path: (request.sibling === undefined ? this.basePath : siblingPath(this.basePath, request.sibling)) + request.rest,
           method: request.method as Dispatcher.HttpMethod,
           headers: requestHeaders,
           body: request.body,
@@ -367,4 +372,10 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   if (passed['content-encoding'] !== undefined && !/accept-encoding|\*/i.test(passed.vary ?? ''))
     passed.vary = passed.vary ? `${passed.vary}, Accept-Encoding` : 'Accept-Encoding';
   return passed;
+}
+
+/** `/api/v3` with its last segment replaced by `sibling` (`/api/emulate`); a base without a path gets `/<sibling>`. */
+export function siblingPath(basePath: string, sibling: string): string {
+  const trimmed = basePath.replace(/\/+$/, '');
+  return `${trimmed.slice(0, Math.max(0, trimmed.lastIndexOf('/')))}/${sibling}`;
 }

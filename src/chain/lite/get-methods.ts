@@ -10,11 +10,23 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
+import { AccountView } from '../account-view.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
+import { emulateTrace } from '../trace-emulation.js';
 import type { EmulatorPool, PooledEmulator } from '../emulator/emulator-pool.js';
 import { PREV_MC_BLOCKS, serializePrevBlocksInfo } from '../emulator/prev-blocks-info.js';
 import { ChainInputError, GetMethodFailed } from '../errors.js';
-import type { AccountState, BlockId, EmulationResult, ExternalToEmulate, GetMethodOptions, GetMethodResult, Library } from '../types.js';
+import type {
+  AccountState,
+  BlockId,
+  EmulationResult,
+  ExternalToEmulate,
+  GetMethodOptions,
+  GetMethodResult,
+  Library,
+  EmulatedTrace,
+  TraceEmulationOptions,
+} from '../types.js';
 import { toTlBlockId, type LiteBlocks, type LoadedBlock } from './blocks.js';
 import { stateConfig } from './block-proofs/proven-cells.js';
 import { LiteDataError } from './errors.js';
@@ -71,7 +83,18 @@ export class LiteGetMethods {
     options: GetMethodOptions = {},
   ): Promise<GetMethodResult> {
     const mc = await this.head.masterchainBlock(mcSeqno);
-    const account = await this.account(address, mc.block.id.seqno);
+    return this.runOn(address, await this.account(address, mc.block.id.seqno), mc, method, stack, options);
+  }
+
+  /** A get-method on an account state given (fetched at `mc`, or as an emulated trace left it). */
+  private async runOn(
+    address: Address,
+    account: AccountState,
+    mc: LoadedBlock,
+    method: string | number,
+    stack: TupleItem[],
+    options: GetMethodOptions = {},
+  ): Promise<GetMethodResult> {
     const base = { block: mc.block.id, lastTxLt: account.lastTxLt, lastTxHash: account.lastTxHash };
     if (account.state !== 'active' || !account.code) return { ...base, exitCode: NOT_ACTIVE_EXIT_CODE, gasUsed: 0n, stackBoc: EMPTY_STACK };
     const methodId = typeof method === 'number' ? method : getSelectorForMethod(method);
@@ -129,6 +152,40 @@ export class LiteGetMethods {
       prevBlocksInfo: await this.prevBlocksInfo(mc),
     });
     return emulationResult(result);
+  }
+
+  /**
+   * The whole trace of an external message (../trace-emulation.ts) on the state of the head (or of `mcSeqno`): each
+   * account it reaches fetched at that block and proven, as get-methods fetch theirs.
+   */
+  async emulateTrace(boc: Buffer, options: TraceEmulationOptions = {}): Promise<EmulatedTrace> {
+    const external = externalToEmulate(boc, { anyWorkchain: true });
+    const mc = options.mcSeqno === undefined ? this.head.mc : await this.head.masterchainBlock(options.mcSeqno);
+    const seqno = mc.block.id.seqno;
+    const emulator = await this.emulatorAt(mc);
+    const prevBlocksInfo = await this.prevBlocksInfo(mc);
+    const randSeedHex = mc.block.randSeed.toString('hex');
+    return emulateTrace(
+      {
+        account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
+        run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
+        getMethod: (address, shardAccount, method, stack) =>
+          this.runOn(
+            address,
+            new AccountView(address, Buffer.from(shardAccount, 'base64')).accountState(address, mc.block.id, mc.block.genUtime),
+            mc,
+            method,
+            stack,
+          ),
+        now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
+        // Above every transaction of the block, as emulateExternal's; each account's own last lt is kept above too.
+        startLt: mc.block.endLt + 1_000_000n,
+        mcSeqno: seqno,
+        randSeed: mc.block.randSeed,
+      },
+      external,
+      { ...options, ignoreChksig: options.ignoreChksig ?? false },
+    );
   }
 
   /**

@@ -29,7 +29,9 @@ import type {
   ChainMessage,
   ChainTransaction,
   EmulationResult,
+  EmulatedTrace,
   ExternalToEmulate,
+  TraceEmulationOptions,
   GetMethodOptions,
   GetMethodResult,
   Library,
@@ -91,6 +93,7 @@ export class LiteChain implements Chain {
   private readonly transactions: LiteTransactions;
   private readonly getMethods: LiteGetMethods;
   private readonly proofs: ProofAnswers;
+  private readonly sentListeners = new Set<(boc: Buffer, sent: SentMessage) => void>();
   readonly follower: LiteFollower;
   private stopped = false;
 
@@ -272,6 +275,11 @@ export class LiteChain implements Chain {
     return this.getMethods.emulateExternal(message, options);
   }
 
+  /** On the accounts' states at the head (or `mcSeqno`), each fetched from a liteserver and proven. */
+  emulateTrace(boc: Buffer, options?: TraceEmulationOptions): Promise<EmulatedTrace> {
+    return this.getMethods.emulateTrace(boc, options);
+  }
+
   /** Sends to a liteserver; its refusal comes back in its own words (LiteSendRefused). */
   async sendExternal(boc: Buffer): Promise<SentMessage> {
     const parsed = parseExternal(boc, { anyWorkchain: true });
@@ -281,7 +289,15 @@ export class LiteChain implements Chain {
       if (err instanceof LiteServerError) throw new LiteSendRefused(err.code, err.text);
       throw err;
     }
-    return { hash: parsed.hash, hashNorm: parsed.hashNorm };
+    const sent = { hash: parsed.hash, hashNorm: parsed.hashNorm };
+    for (const listener of this.sentListeners) listener(boc, sent);
+    return sent;
+  }
+
+  /** Calls `listener` with each external message a liteserver accepted (src/pending emulates them: lite-source.ts). */
+  onSentExternal(listener: (boc: Buffer, sent: SentMessage) => void): () => void {
+    this.sentListeners.add(listener);
+    return () => this.sentListeners.delete(listener);
   }
 
   async config(): Promise<Cell> {

@@ -18,7 +18,9 @@ import type {
   ChainTransaction,
   ChainRewind,
   EmulationResult,
+  EmulatedTrace,
   ExternalToEmulate,
+  TraceEmulationOptions,
   GetMethodOptions,
   GetMethodResult,
   Library,
@@ -433,6 +435,9 @@ export class LocalChain implements DevnetChain {
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): Promise<EmulationResult> {
     return this.reader.emulateExternal(message, options);
+  }
+  emulateTrace(boc: Buffer, options?: TraceEmulationOptions): Promise<EmulatedTrace> {
+    return this.reader.emulateTrace(boc, options);
   }
   /** The config now, or as of masterchain block `mcSeqno` (its config contract's data then). */
   config(mcSeqno?: number): Cell {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Address } from '@ton/core';
 import { accountKey } from './accounts.js';
-import type { ExecutedTx } from './executed-tx.js';
+import type { ExecutedTx } from '../executed-tx.js';
 import type { MessageWrite, TxWrite } from './store-rows.js';
 import type { Cell } from '@ton/core';
 

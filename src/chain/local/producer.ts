@@ -30,7 +30,7 @@ import type { ChainConfig } from './chain-config.js';
 import type { PublicLibraries } from './libraries.js';
 import { EmulatorFailed } from '../errors.js';
 import { ChainStopped, ExternalMessageRejected } from './errors.js';
-import { readExecutedTx, type ExecutedTx } from './executed-tx.js';
+import { readExecutedTx, type ExecutedTx } from '../executed-tx.js';
 import { holdsAccounts, parseExternal, type ParsedExternal } from '../messages.js';
 import { MessageQueue, type QueuedMessage } from './message-queue.js';
 import { LT_PER_TRANSACTION, nextAlignedLt, OpenBlock, type RecordedMessage } from './open-block.js';

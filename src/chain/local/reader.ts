@@ -21,6 +21,8 @@ import {
   type GetMethodResult,
   type Library,
   type MasterchainInfo,
+  type EmulatedTrace,
+  type TraceEmulationOptions,
   type TransactionQuery,
 } from '../types.js';
 import type { SealedAccounts } from './accounts.js';
@@ -33,6 +35,7 @@ import { GET_METHOD_MAX_STACK_DEPTH } from '../emulator/emulator-limits.js';
 import { ChainInputError, GetMethodFailed, NotFound } from '../errors.js';
 import { BadStack } from './errors.js';
 import { emulationResult, externalToEmulate } from '../emulation.js';
+import { emulateTrace } from '../trace-emulation.js';
 import type { GetRunResult } from '../emulator/emulator.js';
 import { nextAlignedLt } from './open-block.js';
 import { messageFromRecord, transactionFromRow } from './records.js';
@@ -297,6 +300,35 @@ export class ChainReader {
       libs: this.d.libraries.emulatorLibs ?? undefined,
     });
     return emulationResult(result);
+  }
+
+  /**
+   * The whole trace of an external message, emulated on the state of the last sealed block (or of masterchain block
+   * `mcSeqno`), on the read workers: nothing is sealed, nothing changes (../trace-emulation.ts).
+   */
+  emulateTrace(boc: Buffer, options: TraceEmulationOptions = {}): Promise<EmulatedTrace> {
+    const external = externalToEmulate(boc);
+    const seqno = this.pin(options.mcSeqno);
+    const latest = seqno === this.visible;
+    const { head } = this.d;
+    const block = latest ? head.mc : this.d.blocks.get(MASTERCHAIN, seqno, this.visible)!;
+    const prevBlocksInfo = latest ? head.prevBlocksInfo : head.prevBlocksInfoAt(block.id, this.d.blocks);
+    const libs = this.d.libraries.emulatorLibs ?? undefined;
+    return emulateTrace(
+      {
+        account: (address) => this.d.sealed.get(address, seqno, latest).shardAccountBase64(),
+        run: (args) =>
+          this.d.config.emulator.emulateTransaction({ ...args, randSeedHex: block.randSeed.toString('hex'), prevBlocksInfo, libs }),
+        getMethod: (address, shardAccount, method, stack) =>
+          this.runOnStoredState(address, method, emulatorStack(stack), block, Buffer.from(shardAccount, 'base64')),
+        now: Math.max(block.genUtime, Math.floor(this.d.clock.now() / 1000)),
+        startLt: nextAlignedLt(head.mc.endLt) + 1n,
+        mcSeqno: seqno,
+        randSeed: block.randSeed,
+      },
+      external,
+      { ...options, ignoreChksig: options.ignoreChksig ?? false },
+    );
   }
 
   /**

@@ -6,7 +6,7 @@ import { Address, Cell } from '@ton/core';
 import { WHOLE_SHARD } from '../../ton/workchain.js';
 import type { BlockRef, ChainMessage, ChainTransaction } from '../types.js';
 import { lazyTransaction } from '../../ton/transaction-cell.js';
-import type { ExecutedTx } from './executed-tx.js';
+import type { ExecutedTx } from '../executed-tx.js';
 import { summarizeMessage, type MessageSummary } from '../messages.js';
 import type { RecordedMessage } from './open-block.js';
 import type { MessageRow, TxRow } from './store-rows.js';

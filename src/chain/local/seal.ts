@@ -10,7 +10,7 @@ import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Block, BlockId } from '../types.js';
 import { buildBlockCell, hashTreeRoot, masterStateHash, shardStateHash } from './block-cell.js';
 import { makeBlock } from './blocks.js';
-import type { ExecutedTx } from './executed-tx.js';
+import type { ExecutedTx } from '../executed-tx.js';
 import type { PublicLibraries } from './libraries.js';
 import type { QueuedMessage } from './message-queue.js';
 import { nextAlignedLt, type ChangedAccount, type OpenBlock } from './open-block.js';

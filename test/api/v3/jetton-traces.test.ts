@@ -39,7 +39,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { REFUSING_CODE } from '../../contracts/support/contracts-chain.js';
 import { until } from '../../devnet/support/manual-tongate.js';
 import { openStore, type StoreName } from '../../index/support/stores.js';
-import { sealBlocks, serveIndex, type V3Server } from './support/server.js';
+import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from './support/server.js';
 import { checkAgainstSpecs, ourV3, type ResponseValidator } from './support/spec.js';
 
 const raw = (address: Address) => formatRawUpper(address);
@@ -69,16 +69,6 @@ async function sendThroughV2(
   const message = external({ to: wallet.address, body, init: deploy ? wallet.init : undefined });
   await client.sendMessage(message);
   return beginCell().store(storeMessage(message)).endCell().hash().toString('base64');
-}
-
-/** Seals blocks until the chain has nothing left to deliver (a bounded number: a loop would be a bug). */
-async function sealUntilQuiet(server: V3Server): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    await sealBlocks(server);
-    const { pendingMessages, openTransactions } = server.chain.stats();
-    if (pendingMessages === 0 && openTransactions === 0) return;
-  }
-  throw new Error('the chain still delivers messages after 20 blocks');
 }
 
 /** The chain (on disk) and the index (on `store`), served; `restart()` stops all three and opens them again on the same data. */

@@ -15,7 +15,7 @@ import {
 import { BASECHAIN, MASTERCHAIN, WHOLE_SHARD } from '../../../src/ton/workchain.js';
 import { hashTreeRoot, masterStateHash, shardStateHash } from '../../../src/chain/local/block-cell.js';
 import { makeBlock } from '../../../src/chain/local/blocks.js';
-import type { ExecutedTx } from '../../../src/chain/local/executed-tx.js';
+import type { ExecutedTx } from '../../../src/chain/executed-tx.js';
 import { PublicLibraries } from '../../../src/chain/local/libraries.js';
 import type { QueuedMessage } from '../../../src/chain/local/message-queue.js';
 import { nextAlignedLt, OpenBlock } from '../../../src/chain/local/open-block.js';

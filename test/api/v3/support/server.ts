@@ -114,6 +114,16 @@ export async function sealBlocks(server: V3Server, blocks = 1): Promise<void> {
   await server.attachment!.synced();
 }
 
+/** Seals blocks until the chain has nothing left to deliver (a bounded number: a loop would be a bug). */
+export async function sealUntilQuiet(server: V3Server): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    await sealBlocks(server);
+    const { pendingMessages, openTransactions } = server.chain.stats();
+    if (pendingMessages === 0 && openTransactions === 0) return;
+  }
+  throw new Error('the chain still delivers messages after 20 blocks');
+}
+
 /** Sends `messages` from a v4 wallet through POST /api/v3/message (with its StateInit when `deploy`). */
 export async function sendFromWallet(
   server: V3Server,
