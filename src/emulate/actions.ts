@@ -41,7 +41,8 @@ export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownCont
       if (found?.item) nftItems.set(account, { index: found.item.index.toString(), collection: found.item.collection });
     }),
   );
-  return jettonWallets.size + nftItems.size === 0 ? NO_CONTRACTS : { jettonWallets, nftItems };
+  // Multisig orders are not looked for in an emulated trace yet: their steps classify as plain calls here.
+  return jettonWallets.size + nftItems.size === 0 ? NO_CONTRACTS : { jettonWallets, nftItems, multisigOrders: NO_CONTRACTS.multisigOrders };
 }
 
 /** The trace as the classifier reads it, from its transactions as the answer writes them (in the order they ran). */
