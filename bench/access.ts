@@ -17,7 +17,9 @@
  *     Targets: embedded >= 0.90 of off; shared >= 0.75 of off and <= 1 ms added at p99.
  *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
- * --rate R (latency run, req/s, default 500), --skip-throughput, --only-minimal, --only-gateway. Services: 127.0.0.1:5432 (PostgreSQL), :6379 (Redis).
+ * --rate R (latency run, req/s, default 500), --skip-throughput, --only-throughput (no decision cost, no
+ * accuracy), --only-minimal, --only-gateway, --modes off-db,shared (the gateway's modes; the minimal app
+ * runs those of off, embedded, shared named). Services: 127.0.0.1:5432 (PostgreSQL), :6379 (Redis).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -515,8 +517,10 @@ if (hasFlag('serve')) {
   await serve(argv[i + 1] as ServerKind, argv[i + 2] as Mode);
 } else {
   console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
-  await decisionCost();
-  await accuracy();
+  if (!hasFlag('only-throughput')) {
+    await decisionCost();
+    await accuracy();
+  }
   if (!hasFlag('skip-throughput')) {
     const modes: Mode[] = (await servicesUp()) ? ['off', 'embedded', 'shared'] : ['off', 'embedded'];
     if (modes.length === 2) console.log('\n(PostgreSQL or Redis unreachable: the Redis + PostgreSQL throughput rows are skipped)');
@@ -524,8 +528,19 @@ if (hasFlag('serve')) {
     const rounds = numberArg('rounds', 3);
     const connections = numberArg('connections', 10);
     const rate = numberArg('rate', 500);
+    const named = argv.includes('--modes') ? new Set(argv[argv.indexOf('--modes') + 1].split(',')) : undefined;
+    // The minimal app has no database: its baseline for off-db is off.
+    const chosen = (all: Mode[]) =>
+      named ? all.filter((m) => named.has(m) || (m === 'off' && named.has('off-db') && !all.includes('off-db'))) : all;
     if (!hasFlag('only-minimal'))
-      await throughput('gateway', modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes, seconds, rounds, connections, rate);
-    if (!hasFlag('only-gateway')) await throughput('minimal', modes, seconds, rounds, connections, rate);
+      await throughput(
+        'gateway',
+        chosen(modes.length === 3 ? ['off', 'embedded', 'off-db', 'shared'] : modes),
+        seconds,
+        rounds,
+        connections,
+        rate,
+      );
+    if (!hasFlag('only-gateway')) await throughput('minimal', chosen(modes), seconds, rounds, connections, rate);
   }
 }
