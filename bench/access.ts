@@ -443,7 +443,7 @@ async function throughput(
   for (const [mode, rs] of runs) {
     // Each mode against its baseline: shared against off-db when it ran (same database), else off.
     const baseline: Mode = mode === 'shared' && runs.has('off-db') ? 'off-db' : 'off';
-    const baseRuns = runs.get(baseline)!;
+    const baseRuns = runs.get(baseline) ?? rs;
     // Ratios are taken round by round (a mode and its baseline ran back to back), then the median.
     const ratio = median(rs.map((r, i) => r.rps / baseRuns[i].rps));
     // CPU per request inflates when other processes share the cores; the least disturbed round
