@@ -316,6 +316,7 @@ async function paced(load: Load): Promise<Record<Arm, number[]>> {
     relay: { host: `127.0.0.1:${upstreamPort}` },
   };
   const latencies = Object.fromEntries(ARMS.map((arm) => [arm, [] as number[]])) as Record<Arm, number[]>;
+  const failures: string[] = [];
   const interval = 1000 / rate;
   const started = performance.now();
   const pending: Promise<void>[] = [];
@@ -333,12 +334,15 @@ async function paced(load: Load): Promise<Record<Arm, number[]>> {
           headers: headers[arm],
         });
         await body.arrayBuffer();
-        if (statusCode !== 200) throw new Error(`${load.name} (${arm}): ${statusCode}`);
-        latencies[arm].push(performance.now() - t0);
+        // An overloaded machine makes a hop time out (504): counted and printed, not timed, not fatal.
+        if (statusCode !== 200) failures.push(`${arm} ${statusCode}`);
+        else latencies[arm].push(performance.now() - t0);
       })(),
     );
   }
   await Promise.all(pending);
+  if (failures.length > 0)
+    console.log(`    (${load.name}: ${failures.length} answers were not 200 and are left out: ${[...new Set(failures)].join(', ')})`);
   await Promise.all(ARMS.map((arm) => pools[arm].close()));
   for (const arm of ARMS) latencies[arm].sort((a, b) => a - b);
   return latencies;
@@ -451,9 +455,7 @@ for (const load of loads) {
   if (figures.has('latency')) {
     const figure = (arm: Hop) =>
       `added p50 ${median(added[arm].p50).toFixed(3)} ms (${spread(added[arm].p50, 3)}), p99 ${median(added[arm].p99).toFixed(3)} ms (${spread(added[arm].p99, 3)})`;
-    console.log(
-      `  at ${rate} req/s in all, ${rate / ARMS.length} per arm (${ARMS.join(', ')} in turn; load average ${loadAverage()}):`,
-    );
+    console.log(`  at ${rate} req/s in all, ${rate / ARMS.length} per arm (${ARMS.join(', ')} in turn; load average ${loadAverage()}):`);
     console.log(`    through tongate (keys and limits on): ${figure('via')}`);
     console.log(`    through a minimal fastify + undici proxy: ${figure('proxy')}`);
     if (nginxHop) console.log(`    through nginx (proxy_pass, keep-alive): ${figure('nginx')}`);
@@ -493,7 +495,11 @@ async function singleFlight(network: string, frontPortOf: number): Promise<{ cal
   const burst = (path: string) =>
     Promise.all(
       Array.from({ length: 100 }, async () => {
-        const { statusCode, body } = await burstPool.request({ path, method: 'GET', headers: headersFor(`http://127.0.0.1:${frontPortOf}`) });
+        const { statusCode, body } = await burstPool.request({
+          path,
+          method: 'GET',
+          headers: headersFor(`http://127.0.0.1:${frontPortOf}`),
+        });
         const text = await body.text();
         if (statusCode !== 200) throw new Error(`${path}: ${statusCode}`);
         return text;
