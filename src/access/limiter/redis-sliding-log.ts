@@ -5,11 +5,11 @@
  * still agree; tests may pass their clock's time instead.
  *
  * Batching: a Redis round trip costs the Node process more CPU than a whole API request (measured
- * here: ~75 µs for a bare PING, mostly the socket write, the wake-up and the read), so decisions
- * travel in batches, one atomic script call each, processed in order inside it. When Redis is idle
- * a batch leaves at the end of the current event-loop turn; while batches travel, new decisions
- * collect and leave together when they return (or as soon as a batch is full). Each batch's timer
- * starts with its first decision, so none waits longer than the store timeout.
+ * here: ~75 µs for a bare PING, mostly the socket write, the wake-up and the read), so the decisions
+ * asked during one event-loop turn travel together: one EVALSHA per turn carrying all of them,
+ * processed in order inside the script, N answers back. A turn's call leaves at the end of the turn
+ * whatever is still in flight (pipelined on the connection), so every decision costs exactly one round
+ * trip on its request's path. Each call has its own timer: none waits longer than the store timeout.
  * Identity lists carry a {hash tag}, but a batch mixes identities: one Redis, not Redis Cluster.
  *
  * Data: one list per identity, newest admitted timestamp (µs) at the head; entries that left the
@@ -63,6 +63,7 @@ end
 return out
 `;
 
+/** Decisions per script call at most (a turn with more sends several calls, all at once). */
 const MAX_BATCH = 256;
 
 interface RedisWithScript extends Redis {
@@ -75,15 +76,6 @@ interface Pending {
   nowUs: string;
   resolve(result: LimitResult): void;
   reject(error: unknown): void;
-}
-
-/** Decisions sent together. Its timer starts with its first decision, so no decision waits longer than the timeout. */
-interface Batch {
-  items: Pending[];
-  timer: NodeJS.Timeout;
-  done: boolean;
-  /** Set once sent: frees its place among the batches in flight. */
-  release?: () => void;
 }
 
 export interface RedisSlidingLogOptions {
@@ -103,10 +95,11 @@ export class RedisSlidingLog {
   private readonly prefix: string;
   private readonly clock?: Clock;
   private readonly timeoutMs: number;
-  /** The batch collecting decisions now. */
-  private open: Batch | undefined;
-  private inFlight = 0;
+  /** The decisions asked during this event-loop turn. */
+  private pending: Pending[] = [];
   private flushScheduled = false;
+  /** Script calls sent (for tests and the bench: round trips per decision). */
+  calls = 0;
 
   constructor(options: RedisSlidingLogOptions) {
     this.windowMs = options.windowMs ?? 1000;
@@ -123,14 +116,8 @@ export class RedisSlidingLog {
     return new Promise<LimitResult>((resolve, reject) => {
       // {…} is a Redis Cluster hash tag: one identity's list maps to one slot.
       const nowUs = this.clock ? String(Math.round(this.clock.now() * 1000)) : '';
-      if (this.open === undefined || this.open.done) this.open = this.newBatch();
-      this.open.items.push({ key: `${this.prefix}:rl:{${identity}}`, limit, nowUs, resolve, reject });
-      if (this.open.items.length >= MAX_BATCH) {
-        // A full batch leaves at once (ioredis pipelines it behind any batch in flight).
-        const full = this.open;
-        this.open = undefined;
-        this.send(full);
-      } else if (this.inFlight === 0 && !this.flushScheduled) {
+      this.pending.push({ key: `${this.prefix}:rl:{${identity}}`, limit, nowUs, resolve, reject });
+      if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(this.flush);
       }
@@ -138,69 +125,51 @@ export class RedisSlidingLog {
   }
 
   /**
-   * Adaptive batching: a partly filled batch leaves at the end of this event-loop turn when nothing
-   * is in flight; otherwise it keeps collecting until the batches in flight return, so under load
-   * round trips per decision fall while an idle Redis adds no wait.
+   * Once per event-loop turn (setImmediate runs after the poll phase has read every request that arrived):
+   * the turn's decisions leave in one script call, whatever is in flight. ioredis writes it on the same
+   * connection behind calls still travelling (pipelining), so no decision waits for another batch's round
+   * trip: one round trip per decision, never two.
    */
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    if (this.inFlight > 0 || this.open === undefined) return;
-    const batch = this.open;
-    this.open = undefined;
-    if (!batch.done) this.send(batch);
+    const all = this.pending;
+    this.pending = [];
+    for (let i = 0; i < all.length; i += MAX_BATCH) this.send(i === 0 && all.length <= MAX_BATCH ? all : all.slice(i, i + MAX_BATCH));
   };
 
-  private newBatch(): Batch {
-    const batch: Batch = { items: [], done: false, timer: undefined as unknown as NodeJS.Timeout };
-    // The timer fires in the timers phase, before the poll phase reads sockets: one setImmediate lets
-    // an answer already waiting win, so event-loop lag is not mistaken for a slow Redis.
-    batch.timer = setTimeout(
-      () => setImmediate(() => this.settle(batch, undefined, new StoreTimeoutError(`Redis did not answer within ${this.timeoutMs} ms`))),
-      this.timeoutMs,
-    );
-    return batch;
-  }
-
-  private send(batch: Batch): void {
-    this.inFlight++;
-    const items = batch.items;
+  private send(items: Pending[]): void {
+    this.calls++;
     const args: Array<string | number> = [items.length];
     for (const p of items) args.push(p.key);
     args.push(this.windowMs * 1000);
     for (const p of items) args.push(p.limit, p.nowUs);
-    let counted = true;
-    // Answered, failed or timed out: the batch stops holding back the next one (a late answer is ignored).
-    const release = () => {
-      if (!counted) return;
-      counted = false;
-      this.inFlight--;
-      if (this.inFlight === 0) this.flush();
-    };
-    batch.release = release;
-    this.redis.tongateSlidingLog(...args).then(
-      (reply) => this.settle(batch, reply, undefined),
-      (error: unknown) => this.settle(batch, undefined, error),
-    );
-  }
-
-  private settle(batch: Batch, reply: number[] | undefined, error: unknown): void {
-    if (!batch.done) {
-      batch.done = true;
-      clearTimeout(batch.timer);
-      const items = batch.items;
-      if (reply !== undefined) {
-        for (let i = 0; i < items.length; i++) {
-          items[i].resolve({
-            allowed: reply[3 * i] === 1,
-            limit: items[i].limit,
-            remaining: Number(reply[3 * i + 1]),
-            resetMs: Number(reply[3 * i + 2]) / 1000,
-          });
-        }
-      } else {
+    let done = false;
+    const settle = (reply: number[] | undefined, error: unknown): void => {
+      if (done) return; // a late answer after the timeout is ignored
+      done = true;
+      clearTimeout(timer);
+      if (reply === undefined) {
         for (const p of items) p.reject(error);
+        return;
       }
-    }
-    batch.release?.();
+      for (let i = 0; i < items.length; i++) {
+        items[i].resolve({
+          allowed: reply[3 * i] === 1,
+          limit: items[i].limit,
+          remaining: Number(reply[3 * i + 1]),
+          resetMs: Number(reply[3 * i + 2]) / 1000,
+        });
+      }
+    };
+    // The timer fires in the timers phase, before the poll phase reads sockets: one setImmediate lets
+    // an answer already waiting win, so event-loop lag is not mistaken for a slow Redis.
+    const timer = setTimeout(
+      () => setImmediate(() => settle(undefined, new StoreTimeoutError(`Redis did not answer within ${this.timeoutMs} ms`))),
+      this.timeoutMs,
+    );
+    this.redis.tongateSlidingLog(...args).then(
+      (reply) => settle(reply, undefined),
+      (error: unknown) => settle(undefined, error),
+    );
   }
 }
