@@ -170,6 +170,7 @@ export function relayWs(
         socket.close(relayed ? code : INTERNAL_ERROR, relayed ? reason.toString().slice(0, 120) : 'the upstream connection was lost');
       });
       opened.on('error', () => {});
+      opened.resume();
     },
     (error: unknown) => {
       const message = error instanceof UpstreamRefusal ? `upstream refused the stream (${error.status})` : (error as Error).message;

@@ -118,7 +118,7 @@ export class UpstreamStreaming {
   }
 
   /**
-   * Opens the WebSocket: resolves with it open, or rejects with an UpstreamFailure (every URL refused, failed its
+   * Opens the WebSocket: resolves with it open and paused (`resume()` once listening), or rejects with an UpstreamFailure (every URL refused, failed its
    * upgrade, or did not open within the timeout) or an UpstreamRefusal (a 4xx upgrade answer that is not about
    * tongate's key: passed to the client).
    */
@@ -156,7 +156,11 @@ export class UpstreamStreaming {
           reject(error);
         } else resolve(socket);
       };
-      socket.once('open', () => settle());
+      // Paused until the relay listens: a message the upstream sends with its upgrade is not lost meanwhile.
+      socket.once('open', () => {
+        socket.pause();
+        settle();
+      });
       socket.once('unexpected-response', (_request, response) => {
         const chunks: Buffer[] = [];
         let size = 0;
