@@ -1,7 +1,8 @@
 /**
  * The streaming of one network: its connections, indexed by the addresses and traces they follow, fed by the
  * pending layer (accepted messages: finality `pending`) and by sealed blocks (a local chain's sealed block is
- * confirmed and final at once: `confirmed`, then `finalized`).
+ * confirmed and final at once: `confirmed`, then `finalized`; a lite network's blocks are read from its index by
+ * lite-feed.ts and handed over through `enqueue`).
  *
  * Order, as toncenter sends it: every trace first at `pending` (when its message was accepted), then, per sealed
  * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
