@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StreamContext } from './context.js';
 import type { Transport } from './connection.js';
 import { admit, connectionLimitError } from './admission.js';
+import { openEventStream } from './event-stream.js';
 import { relaySse, upstreamStreamingOf } from './upstream-relay.js';
 import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, requestId, SubscriptionError } from './subscription.js';
 
@@ -44,15 +45,7 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
       return reply.code(429).send({ ...(id !== undefined ? { id } : {}), error: connectionLimitError(admitted.connections) });
     }
     if (!hub) return relaySse(context, upstream!, request, reply, connectionId, keyId);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    const res = openEventStream(reply);
     const transport: Transport = {
       buffered: () => res.writableLength,
       write: (text) => void res.write(frame('event', text)),

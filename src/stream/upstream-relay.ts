@@ -18,6 +18,7 @@ import { UpstreamFailure } from '../upstream/failure.js';
 import { UpstreamRefusal, type UpstreamStreaming } from '../upstream/streaming.js';
 import type { StreamContext } from './context.js';
 import type { StreamConnection } from './connection.js';
+import { openEventStream } from './event-stream.js';
 
 const TRY_AGAIN_LATER = 1013;
 const INTERNAL_ERROR = 1011;
@@ -53,15 +54,7 @@ export async function relaySse(
     if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
     return reply.code(error.status).send({ error: error.message });
   }
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const res = openEventStream(reply);
   const body = upstream.body;
   const connection = context.connect(
     undefined,

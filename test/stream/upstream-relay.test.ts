@@ -45,6 +45,14 @@ async function createKey(gate: TestTongate, network: string, extra: Record<strin
 const wsUrl = (network: string) => `${front.url(network).replace('http', 'ws')}/api/streaming/v2/ws`;
 const sseUrl = (network: string) => `${front.url(network)}/api/streaming/v2/sse`;
 
+/** An SSE stream of testnet (the fake upstream) asked for with `key`, following the test wallet. */
+const postSubscription = (key: string) =>
+  fetch(sseUrl('testnet'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ types: ['transactions'], addresses: [formatRawUpper(owner.wallet.address)] }),
+  });
+
 /** A streaming upstream that fails as told (its health check path answers, so the front starts as usual). */
 function fakeUpstream(): Server {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -196,12 +204,7 @@ test('a bad subscription is refused by tongate (400) before anything is opened u
 test('an upstream answering 500: SSE 502 with its message; WS an error then close 1011', async (t) => {
   mode = '500';
   const key = await createKey(front, 'testnet');
-  const subscription = { types: ['transactions'], addresses: [formatRawUpper(owner.wallet.address)] };
-  const res = await fetch(sseUrl('testnet'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify(subscription),
-  });
+  const res = await postSubscription(key);
   assert.equal(res.status, 502);
   assert.deepEqual(await res.json(), { error: 'upstream streaming failed (500): streaming backend down' });
   const ws = wsClient(t, wsUrl('testnet'), key);
@@ -229,11 +232,7 @@ test('an upstream that dies mid-stream: SSE ends with the reason, WS closes 1011
 test('an upstream that hangs: SSE 504 and WS close 1011 once --upstream-timeout passed', async (t) => {
   mode = 'hang';
   const key = await createKey(front, 'testnet');
-  const res = await fetch(sseUrl('testnet'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ types: ['transactions'], addresses: [formatRawUpper(owner.wallet.address)] }),
-  });
+  const res = await postSubscription(key);
   assert.equal(res.status, 504);
   assert.deepEqual(await res.json(), { error: 'upstream did not answer in time' });
   const ws = wsClient(t, wsUrl('testnet'), key);
@@ -245,11 +244,7 @@ test('an upstream that refuses connections: SSE 502 naming ECONNREFUSED, WS clos
   for (const socket of held) socket.destroy();
   await new Promise((resolve) => fake.close(resolve));
   const key = await createKey(front, 'testnet');
-  const res = await fetch(sseUrl('testnet'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ types: ['transactions'], addresses: [formatRawUpper(owner.wallet.address)] }),
-  });
+  const res = await postSubscription(key);
   assert.equal(res.status, 502);
   assert.deepEqual(await res.json(), { error: 'upstream unreachable (ECONNREFUSED)' });
   const ws = wsClient(t, wsUrl('testnet'), key);
