@@ -15,12 +15,17 @@ import type { StreamLimits } from './admission.js';
 import type { ConnectionCaps } from './connection-caps.js';
 import { StreamConnection, type Transport } from './connection.js';
 import { StreamHub, type HubLogger } from './hub.js';
+import { followLiteHeads, liteHeadsOf, withoutLanded } from './lite-feed.js';
 import type { Scheduler } from './timers.js';
 
 export class StreamContext {
   private readonly hubs = new Map<NetworkContext, StreamHub | null>();
+  /** What feeds the hubs of lite networks (lite-feed.ts), stopped with them. */
+  private readonly feeds: (() => void)[] = [];
   readonly sse = new Map<StreamConnection, ServerResponse>();
   readonly ws = new Set<StreamConnection>();
+  /** SSE streams passed through to an upstream network's (upstream-relay.ts): no keepalive of ours is written to them. */
+  readonly relays = new Set<StreamConnection>();
   private counter = 0;
   private readonly instance = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
 
@@ -37,18 +42,18 @@ export class StreamContext {
   ) {}
 
   /**
-   * A client of `hub` under this key: closing it (or losing it) takes it out of the hub and of its transport's
+   * A client of `hub` (none: relayed to an upstream) under this key: closing it (or losing it) takes it out of the hub and of its transport's
    * registry (`forget`) and gives its place under the key's cap back.
    */
   connect(
-    hub: StreamHub,
+    hub: StreamHub | undefined,
     id: string,
     transport: Transport,
     keyId: string | null,
     forget: (connection: StreamConnection) => void,
   ): StreamConnection {
     return new StreamConnection(id, transport, this.maxBufferedBytes, this.clock.now(), keyId ?? undefined, (connection) => {
-      hub.remove(connection);
+      hub?.remove(connection);
       forget(connection);
       if (keyId !== null) this.caps.release(keyId, id);
     });
@@ -61,20 +66,28 @@ export class StreamContext {
 
   /**
    * The network's hub, made at the first ask (the gateway asks for every network it serves when it starts, so the
-   * pending layer follows the chain from then on); none where blocks are not sealed here (lite, upstream).
+   * pending layer follows the chain from then on): a local chain's hub hears its sealed blocks, a lite network's its
+   * indexed heads (lite-feed.ts); none for an upstream network (or a lite one without an index).
    */
   hubOf(network: NetworkContext): StreamHub | undefined {
     let hub = this.hubs.get(network);
     if (hub === undefined) {
       const pending = pendingOf(network.chain);
-      hub = pending ? new StreamHub({ network, pending, actions: this.actions, logger: this.logger, onDelivered: this.onDelivered }) : null;
+      const heads = liteHeadsOf(network);
+      const options = { network, actions: this.actions, logger: this.logger, onDelivered: this.onDelivered };
+      if (heads) {
+        hub = new StreamHub({ ...options, pending: pending && withoutLanded(pending) });
+        this.feeds.push(followLiteHeads(hub, network, heads, this.logger));
+      } else {
+        hub = pending ? new StreamHub({ ...options, pending }) : null;
+      }
       this.hubs.set(network, hub);
     }
     return hub ?? undefined;
   }
 
   notServed(network: NetworkContext): string {
-    return `streaming is served on local networks; ${network.name} is served by ${network.backend ?? 'another backend'}`;
+    return `streaming is served on local networks and indexed lite networks; ${network.name} is served by ${network.backend ?? 'another backend'}`;
   }
 
   allHubs(): StreamHub[] {
@@ -82,7 +95,8 @@ export class StreamContext {
   }
 
   async close(): Promise<void> {
-    for (const c of [...this.sse.keys(), ...this.ws]) c.close('the server is shutting down');
+    for (const c of [...this.sse.keys(), ...this.ws, ...this.relays]) c.close('the server is shutting down');
+    for (const stop of this.feeds.splice(0)) stop();
     for (const hub of this.allHubs()) hub.stop();
     await this.caps.close();
     await pendingRenderer.stop();

@@ -1,7 +1,8 @@
 /**
  * The streaming of one network: its connections, indexed by the addresses and traces they follow, fed by the
  * pending layer (accepted messages: finality `pending`) and by sealed blocks (a local chain's sealed block is
- * confirmed and final at once: `confirmed`, then `finalized`).
+ * confirmed and final at once: `confirmed`, then `finalized`; a lite network's blocks are read from its index by
+ * lite-feed.ts and handed over through `enqueue`).
  *
  * Order, as toncenter sends it: every trace first at `pending` (when its message was accepted), then, per sealed
  * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
@@ -42,13 +43,15 @@ export interface HubLogger {
   warn(object: object, message: string): void;
 }
 
-/** What one sealed block asks of the index, gathered when it is handed over. */
-interface BlockWork {
+/** What one sealed block asks of the index, gathered when it is handed over (or, on a lite network, once indexed: lite-feed.ts). */
+export interface BlockWork {
   seqno: number;
   sealedAt: number;
   txHashes: Buffer[];
   externalHashes: Buffer[];
   states: SealedBlock['accountStates'];
+  /** Followed accounts' new states as the index already renders them (a lite network's block: no cells here). */
+  stateDocs?: { account: string; state: unknown }[];
   changed: string[];
   /** Its traces already sent at `confirmed` from the pending layer. */
   confirmedEarly: Set<string>;
@@ -56,7 +59,7 @@ interface BlockWork {
 
 export interface HubOptions {
   network: NetworkContext;
-  pending?: PendingTraces;
+  pending?: Pick<PendingTraces, 'listen'>;
   actions: StreamActions;
   logger?: HubLogger;
   /** Tests and benches: called once a block's notifications are all written (seqno, ms since it was handed over). */
@@ -279,9 +282,31 @@ export class StreamHub {
       for (const m of block.messages)
         if (m.kind === 'ext_in' && m.hashNorm && this.byTrace.has(m.hashNorm.toString('base64'))) work.externalHashes.push(m.hash);
     }
-    const jettons = work.changed.length > 0 && [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
+    const jettons = work.changed.length > 0 && this.wantsJettons();
     if (!jettons) work.changed = [];
     if (work.txHashes.length === 0 && work.externalHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
+    this.enqueue(work);
+  }
+
+  /** What a block source asks before it reads a block for the hub (lite-feed.ts). */
+  follows(account: string): boolean {
+    return this.byAddress.has(account);
+  }
+
+  followsTrace(norm: string): boolean {
+    return this.byTrace.has(norm);
+  }
+
+  followsTraces(): boolean {
+    return this.byTrace.size > 0;
+  }
+
+  wantsJettons(): boolean {
+    return [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
+  }
+
+  /** A block's notifications, delivered after every block handed over before it. */
+  enqueue(work: BlockWork): void {
     this.tail = this.tail
       .then(() => this.deliverBlock(work))
       .catch((err: unknown) => this.o.logger?.warn({ err, seqno: work.seqno }, 'stream: a sealed block could not be streamed'));
@@ -317,6 +342,7 @@ export class StreamHub {
       const parsed = loadShardAccount(cell.beginParse());
       return { account: formatRawUpper(s.address), state: v3AccountState(cell.refs[0].hash(), accountStateInfo(parsed.account)) };
     });
+    if (work.stateDocs) states.push(...(work.stateDocs as typeof states));
     await this.whenDrained();
     const book =
       jettons.length > 0

@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { StreamContext } from './context.js';
 import type { Transport } from './connection.js';
 import { admit, connectionLimitError } from './admission.js';
+import { openEventStream } from './event-stream.js';
+import { relaySse, upstreamStreamingOf } from './upstream-relay.js';
 import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, requestId, SubscriptionError } from './subscription.js';
 
 export const SSE_PATH = '/api/streaming/v2/sse';
@@ -18,7 +20,8 @@ const frame = (event: string, data: string) => `event: ${event}\ndata: ${data}\n
 export function registerSse(app: FastifyInstance, context: StreamContext): void {
   app.post(SSE_PATH, async (request, reply) => {
     const hub = context.hubOf(request.network);
-    if (!hub) return reply.code(404).send({ error: context.notServed(request.network) });
+    const upstream = hub ? undefined : upstreamStreamingOf(request.network);
+    if (!hub && !upstream) return reply.code(404).send({ error: context.notServed(request.network) });
     const id = requestId(request.body);
     let subscribe;
     try {
@@ -41,15 +44,8 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     if (keyId !== null && !(await context.caps.acquire(keyId, connectionId, admitted.connections))) {
       return reply.code(429).send({ ...(id !== undefined ? { id } : {}), error: connectionLimitError(admitted.connections) });
     }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    if (!hub) return relaySse(context, upstream!, request, reply, connectionId, keyId);
+    const res = openEventStream(reply);
     const transport: Transport = {
       buffered: () => res.writableLength,
       write: (text) => void res.write(frame('event', text)),

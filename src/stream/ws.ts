@@ -23,6 +23,7 @@ import {
   SubscriptionError,
 } from './subscription.js';
 import type { StreamHub } from './hub.js';
+import { relayWs, upstreamStreamingOf } from './upstream-relay.js';
 
 export const WS_PATH = '/api/streaming/v2/ws';
 /** Close codes: 1008 (policy) for the cap and a slow consumer, 1001 for an idle client or a shutdown. */
@@ -38,14 +39,15 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       websocket: true,
       // Before the upgrade: a refusal is an HTTP answer (401/403/404), as on every other route.
       preHandler: async (request, reply) => {
-        if (!context.hubOf(request.network)) return reply.code(404).send({ error: context.notServed(request.network) });
+        if (!context.hubOf(request.network) && !upstreamStreamingOf(request.network))
+          return reply.code(404).send({ error: context.notServed(request.network) });
         const admitted = await admit(context.access, request, reply, context.limits);
         if (admitted !== undefined) (request as { stream?: Admitted }).stream = admitted;
         return undefined;
       },
     },
     async (socket, request) => {
-      const hub = context.hubOf(request.network)!;
+      const hub = context.hubOf(request.network);
       const admitted = (request as { stream?: Admitted }).stream!;
       const keyId = admitted.keyId;
       const connectionId = context.nextId();
@@ -54,6 +56,7 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
         socket.close(POLICY, 'connection limit reached');
         return;
       }
+      if (!hub) return relayWs(context, upstreamStreamingOf(request.network)!, socket, request, connectionId, keyId);
       const transport: Transport = {
         buffered: () => socket.bufferedAmount,
         write: (text) => socket.send(text),

@@ -9,6 +9,7 @@ import type { Clock } from '../util/clock.js';
 import type { ApiVersion } from '../http/request-target.js';
 import { UpstreamForwarder } from './forwarder.js';
 import { UpstreamMetrics } from './metrics.js';
+import { UpstreamStreaming } from './streaming.js';
 
 /** A check waits at most this long (or the interval, when that is shorter). */
 const CHECK_TIMEOUT_MS = 2000;
@@ -34,6 +35,8 @@ export interface UpstreamHealthReport {
 
 export class UpstreamNetwork {
   readonly forwarder: UpstreamForwarder;
+  /** The upstream's streaming API (derived from its v3 URLs), relayed by src/stream; undefined: none (404). */
+  readonly streaming: UpstreamStreaming | undefined;
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -42,6 +45,7 @@ export class UpstreamNetwork {
     private readonly deps: { clock: Clock; registry: Registry; logger?: Logger },
   ) {
     this.forwarder = new UpstreamForwarder(name, config, { clock: deps.clock, metrics: new UpstreamMetrics(deps.registry) });
+    this.streaming = UpstreamStreaming.of(config.v3, config.apiKey, config.timeoutMs);
   }
 
   /** Runs a first round of health checks (each at most a couple of seconds), then keeps checking in the background. */
@@ -117,6 +121,6 @@ export class UpstreamNetwork {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.forwarder.close();
+    await Promise.all([this.forwarder.close(), this.streaming?.close()]);
   }
 }

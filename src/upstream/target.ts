@@ -64,7 +64,7 @@ export interface TargetOptions {
 /** Response headers passed on to the client; the upstream's own rate-limit, cookie and hop-by-hop headers are not. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'vary', 'cache-control'];
 /** toncenter's words when the key is the problem: "API key does not exist", "Network not allowed", "invalid api key". */
-const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
+export const KEY_REFUSAL = /api[ _-]?key|network not allowed|unauthori[sz]ed/i;
 /** Error bodies are read only this far (their message is all that is kept). */
 const ERROR_BODY_BYTES = 64 * 1024;
 /**
@@ -357,7 +357,7 @@ function tooLarge(max: number): UpstreamFailure {
   return new UpstreamFailure(502, 'too-large', `upstream response is larger than ${max} bytes (--upstream-max-response)`);
 }
 
-function retryAfterOf(headers: IncomingHttpHeaders): number {
+export function retryAfterOf(headers: IncomingHttpHeaders): number {
   const value = Number(headers['retry-after']);
   return Number.isFinite(value) && value >= 1 ? Math.min(Math.ceil(value), 3600) : 1;
 }

@@ -247,22 +247,6 @@ test('a version without an upstream answers 404 in its own shape', async () => {
   }
 });
 
-test("toncenter's streaming endpoints are not passed through yet: 404, never sent upstream", async () => {
-  const proxy = pair.proxies.mainnet[0];
-  const before = proxy.count(/streaming/);
-  const sse = await fetch(`${pair.front.url('mainnet')}/api/streaming/v2/sse`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ types: ['transactions'], addresses: [faucet] }),
-  });
-  assert.equal(sse.status, 404);
-  await sse.arrayBuffer();
-  const ws = await fetch(`${pair.front.url('mainnet')}/api/streaming/v2/ws`);
-  assert.equal(ws.status, 404);
-  await ws.arrayBuffer();
-  assert.equal(proxy.count(/streaming/) - before, 0);
-});
-
 test('request bodies keep the local bounds: over --body-limit 413, nested or numerous past the JSON limits 400, never forwarded', async () => {
   const proxy = pair.proxies.mainnet[0];
   const before = proxy.count(/runGetMethod|jsonRPC/);

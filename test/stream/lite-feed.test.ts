@@ -1,0 +1,200 @@
+/**
+ * Streaming v2 on a lite network (../shared/ton-node: TON's validator-engine and its liteserver), real clients in
+ * their own processes (`ws`, `eventsource`), the access layer on: a transfer sent through tongate is streamed at
+ * `confirmed` then `finalized` (a lite network's block is final once a proven masterchain block commits it), to
+ * followers of its receiver (transactions, then its account_state_change) and of its external message (trace); the
+ * streamed trace is what /api/v3/traces answers for the same id. The transfers leave a wallet v4 (funded by the
+ * genesis wallet and deployed in `before`: the genesis wallet sits at -1:00..00, the address the index takes for
+ * the system's own messages, so its transfers start no trace of their own).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
+import { formatRawUpper } from '../../src/ton/address.js';
+import { pendingOf } from '../../src/pending/registry.js';
+import { normalizedExternalHash } from '../../src/ton/message-json.js';
+import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNode } from '../support/ton-node.js';
+import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
+import { freePort } from '../support/ports.js';
+import { until } from '../support/poll.js';
+import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
+import { sseClient, wsClient } from './support/clients.js';
+
+const available = requireTonNode();
+const ADMIN = 'lite-stream-admin';
+
+describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, () => {
+  let node: TonNode;
+  let gate: TestTongate;
+  let base: string;
+  let key: string;
+  const owner = testWallet(Math.floor(Math.random() * 200) + 20);
+  let walletSeqno = 0;
+
+  const headers = () => ({ 'x-api-key': key });
+  const getJson = async (path: string): Promise<any> => {
+    const res = await fetch(`${base}${path}`, { headers: headers() });
+    assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+    return res.json();
+  };
+
+  before(async () => {
+    node = await startTonNode();
+    gate = await startTestTongate({
+      network: [`mainnet=http://127.0.0.1:${await freePort()}`],
+      backend: ['mainnet=lite'],
+      liteConfig: [`mainnet=${node.globalConfigFile}`],
+      access: 'on',
+      adminToken: ADMIN,
+    });
+    base = gate.url('mainnet');
+    const created = await postJson(`${base}/admin/keys`, { network: 'mainnet', rps: 1000 }, { authorization: `Bearer ${ADMIN}` });
+    assert.equal(created.status, 201);
+    key = created.body.result.key;
+    await send(
+      genesisTransfer(node, await seqnoOf(node.genesisAddress), internal({ to: owner.wallet.address, value: toNano(10), bounce: false })),
+    );
+    await until('the wallet to be funded', async () => ((await balanceOf(owner.wallet.address)) > 0n ? true : undefined), 90_000);
+    await send(v4Transfer(owner, walletSeqno++, new Address(0, randomBytes(32)), toNano('0.1'), { deploy: true }));
+    await until('the wallet to be deployed', async () => ((await seqnoOf(owner.wallet.address)) === 1 ? true : undefined), 90_000);
+  });
+
+  after(async () => {
+    await gate?.stop();
+    await node?.stop();
+  });
+
+  async function seqnoOf(address: Address): Promise<number> {
+    const got = await postJson(`${base}/api/v2/runGetMethod`, { address: address.toRawString(), method: 'seqno', stack: [] }, headers());
+    assert.equal(got.status, 200, JSON.stringify(got.body));
+    if (got.body.result.exit_code !== 0) return -1;
+    return Number(BigInt(got.body.result.stack[0][1]));
+  }
+
+  async function balanceOf(address: Address): Promise<bigint> {
+    return BigInt((await getJson(`/api/v2/getAddressBalance?address=${address.toRawString()}`)).result);
+  }
+
+  /** Sends an external message through POST /api/v3/message; its normalized hash as the API answers it. */
+  async function send(boc: Buffer): Promise<string> {
+    const res = await fetch(`${base}/api/v3/message`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json' },
+      body: JSON.stringify({ boc: boc.toString('base64') }),
+    });
+    const body = (await res.json()) as { message_hash_norm: string };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body.message_hash_norm;
+  }
+
+  /** The normalized hash of an external message, before it is sent. */
+  function normOf(boc: Buffer): string {
+    const message = loadMessage(Cell.fromBoc(boc)[0].beginParse());
+    if (message.info.type !== 'external-in') throw new Error('not an external message');
+    return normalizedExternalHash(message.info.dest, message.body).toString('base64');
+  }
+
+  test('a transfer is streamed at confirmed then finalized (WS: transactions, account_state_change; SSE: trace equal to /api/v3/traces)', async (t) => {
+    const to = new Address(0, randomBytes(32));
+    const raw = formatRawUpper(to);
+    const value = toNano('1.5');
+    const ws = wsClient(t, `${base.replace('http', 'ws')}/api/streaming/v2/ws`, key);
+    await ws.next((r) => r.open, 'open');
+    ws.send({
+      operation: 'subscribe',
+      id: 's',
+      types: ['transactions', 'account_state_change'],
+      addresses: [to.toString({ testOnly: false })],
+      min_finality: 'confirmed',
+    });
+    assert.deepEqual((await ws.next((r) => r.message?.status, 'subscribed')).message, { id: 's', status: 'subscribed' });
+
+    // The SSE follower needs the norm before the message is sent: signed first, sent once the stream is open.
+    const boc = v4Transfer(owner, walletSeqno++, to, value);
+    const norm = normOf(boc);
+    const sse = sseClient(
+      t,
+      `${base}/api/streaming/v2/sse`,
+      { types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'confirmed', include_address_book: true },
+      key,
+    );
+    assert.deepEqual((await sse.next((r) => r.event === 'connected', 'connected')).data, { status: 'subscribed' });
+    assert.equal(await send(boc), norm);
+
+    const notes: any[] = [];
+    for (let i = 0; i < 4; i++) notes.push((await ws.next((r) => r.message?.type, `notification ${i + 1}`)).message);
+    assert.deepEqual(
+      notes.map((n) => [n.type, n.finality]),
+      [
+        ['transactions', 'confirmed'],
+        ['account_state_change', 'confirmed'],
+        ['transactions', 'finalized'],
+        ['account_state_change', 'finalized'],
+      ],
+      "toncenter's order: a block's traces, then its states, at each finality",
+    );
+    const [confirmedTxs, confirmedState, finalizedTxs, finalizedState] = notes;
+    assert.equal(finalizedTxs.trace_external_hash_norm, norm);
+    assert.deepEqual(confirmedTxs.transactions, finalizedTxs.transactions);
+    assert.deepEqual(
+      finalizedTxs.transactions.map((tx: any) => tx.account),
+      [raw],
+      "only the followed account's transactions",
+    );
+    const received = finalizedTxs.transactions[0];
+    // The value sent, less the forwarding fee the network took from it.
+    assert.ok(BigInt(received.in_msg.value) <= value && BigInt(received.in_msg.value) > value - toNano('0.01'), received.in_msg.value);
+    assert.deepEqual(confirmedState, { ...finalizedState, finality: 'confirmed' });
+    assert.equal(finalizedState.account, raw);
+    assert.deepEqual(finalizedState.state, received.account_state_after, "the state after the account's transaction");
+    assert.equal(finalizedState.state.balance, received.in_msg.value);
+    // What /api/v3/transactions answers for the same transaction.
+    const restTx = (await getJson(`/api/v3/transactions?hash=${encodeURIComponent(received.hash)}`)).transactions[0];
+    assert.deepEqual(received, restTx);
+
+    const confirmed = (await sse.next((r) => r.event === 'event', 'the confirmed trace')).data;
+    const finalized = (await sse.next((r) => r.event === 'event', 'the finalized trace')).data;
+    assert.deepEqual([confirmed.type, confirmed.finality, finalized.finality], ['trace', 'confirmed', 'finalized']);
+    assert.equal(finalized.trace_external_hash_norm, norm);
+    const rest = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+    assert.equal(rest.is_incomplete, false);
+    assert.deepEqual(finalized.trace, rest.trace);
+    assert.deepEqual(finalized.transactions, rest.transactions);
+    assert.deepEqual(confirmed.transactions, rest.transactions);
+    assert.equal(Object.keys(rest.transactions).length, 2, 'the wallet and the receiver');
+    assert.ok(finalized.address_book[raw], 'the address book of its accounts');
+  });
+
+  test('a follower of another address is told nothing; pending comes from the pending layer, when the network has one', async (t) => {
+    const followed = new Address(0, randomBytes(32));
+    const to = new Address(0, randomBytes(32));
+    const ws = wsClient(t, `${base.replace('http', 'ws')}/api/streaming/v2/ws`, key);
+    await ws.next((r) => r.open, 'open');
+    ws.send({
+      operation: 'subscribe',
+      types: ['transactions'],
+      addresses: [formatRawUpper(followed), formatRawUpper(to)],
+      min_finality: 'pending',
+    });
+    await ws.next((r) => r.message?.status === 'subscribed', 'subscribed');
+    ws.send({ operation: 'unsubscribe', addresses: [formatRawUpper(to)] });
+    await ws.next((r) => r.message?.status === 'unsubscribed', 'unsubscribed');
+    const control = wsClient(t, `${base.replace('http', 'ws')}/api/streaming/v2/ws`, key);
+    await control.next((r) => r.open, 'open');
+    control.send({ operation: 'subscribe', types: ['transactions'], addresses: [formatRawUpper(to)], min_finality: 'pending' });
+    await control.next((r) => r.message?.status === 'subscribed', 'subscribed');
+    const norm = await send(v4Transfer(owner, walletSeqno++, to, toNano('0.3')));
+    const first = (await control.next((r) => r.message?.type, 'the transfer')).message;
+    const expected = pendingOf(gate.networks[0].chain) ? 'pending' : 'confirmed';
+    assert.deepEqual([first.type, first.finality, first.trace_external_hash_norm], ['transactions', expected, norm]);
+    await control.next((r) => r.message?.finality === 'finalized', 'finalized');
+    ws.send({ operation: 'ping', id: 'p' });
+    await ws.next((r) => r.message?.status === 'pong', 'pong');
+    assert.deepEqual(
+      ws.records.filter((r) => r.message?.type),
+      [],
+      'nothing for the other address',
+    );
+  });
+});
