@@ -13,7 +13,7 @@ import { events } from './events.js';
 import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
-import { pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
+import { pendingActions, pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
 
 export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   masterchainInfo,
@@ -31,6 +31,7 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   events,
   balanceChangesEndpoint,
   pendingTraces,
+  pendingActions,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
