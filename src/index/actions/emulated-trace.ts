@@ -7,7 +7,14 @@
 import type { V3MessageJson } from '../../ton/message-json.js';
 import { actionPart, newestFirst, type ActionPart } from './action-part.js';
 import { classifyTrace } from './classify.js';
-import { messageOf, type ActionTransaction, type KnownContracts, type StoredTransactionDoc, type TraceInput } from './trace-input.js';
+import {
+  messageOf,
+  transactionWith,
+  type ActionTransaction,
+  type KnownContracts,
+  type StoredTransactionDoc,
+  type TraceInput,
+} from './trace-input.js';
 
 /** A v3 transaction as rendered (src/ton/transaction-v3-json.ts): its messages inside it. */
 type RenderedTransaction = Omit<StoredTransactionDoc, 'in_msg' | 'out_msgs'> & { in_msg: V3MessageJson | null; out_msgs: V3MessageJson[] };
@@ -18,24 +25,8 @@ export interface EmulatedTraceHead {
   externalHashNorm: string | null;
 }
 
-function transactionOf(tx: RenderedTransaction): ActionTransaction {
-  const compute = tx.description.compute_ph;
-  return {
-    hash: tx.hash,
-    lt: BigInt(tx.lt),
-    now: tx.now,
-    account: tx.account,
-    mcSeqno: 0,
-    totalFees: BigInt(tx.total_fees),
-    aborted: tx.description.aborted === true,
-    tickTock: tx.description.type === 'tick_tock',
-    origStatus: tx.orig_status,
-    endStatus: tx.end_status,
-    skippedReason: compute?.skipped ? (compute.reason ?? null) : null,
-    inMsg: tx.in_msg === null ? null : messageOf(tx.in_msg),
-    outMsgs: tx.out_msgs.map(messageOf),
-  };
-}
+const transactionOf = (tx: RenderedTransaction): ActionTransaction =>
+  transactionWith(tx, tx.in_msg === null ? null : messageOf(tx.in_msg), tx.out_msgs.map(messageOf));
 
 /** The trace of these rendered transactions (JSON texts, any order) as classifier input. */
 export function emulatedTraceInput(head: EmulatedTraceHead, texts: readonly string[]): TraceInput {
