@@ -48,6 +48,13 @@ export interface AccessControllerOptions {
 
 const RATE_LIMITED_BODY = Object.freeze(refusalBody('rate_limited'));
 
+/** A key's stream caps as a decision carries them: only those it (or its account) sets. */
+type StreamCaps = { streamConnections?: number; streamAddresses?: number };
+const streamCaps = (record: KeyRecord): StreamCaps => ({
+  ...(record.streamConnections === null ? {} : { streamConnections: record.streamConnections }),
+  ...(record.streamAddresses === null ? {} : { streamAddresses: record.streamAddresses }),
+});
+
 export class AccessController {
   private readonly hashes = new KeyHashMemo();
 
@@ -82,9 +89,9 @@ export class AccessController {
       return { ...DENY_WRONG_NETWORK, keyId: record.id };
     }
     if (record.accountRps !== null && record.account !== null) {
-      return this.limit(`a:${record.network}:${record.account}`, record.accountRps, 'account', record.id, record.streamConnections);
+      return this.limit(`a:${record.network}:${record.account}`, record.accountRps, 'account', record.id, streamCaps(record));
     }
-    return this.limit(`k:${record.id}`, record.rps, 'key', record.id, record.streamConnections);
+    return this.limit(`k:${record.id}`, record.rps, 'key', record.id, streamCaps(record));
   }
 
   private limit(
@@ -92,14 +99,14 @@ export class AccessController {
     limit: number,
     policy: PolicyName,
     keyId: string | undefined,
-    streams: number | null = null,
+    streams: StreamCaps = {},
   ): AccessDecision | Promise<AccessDecision> {
     const result = this.o.limiter.consume(identity, limit);
     if (result instanceof Promise) return result.then((r) => this.decide(r, policy, keyId, streams));
     return this.decide(result, policy, keyId, streams);
   }
 
-  private decide(result: LimitResult | null, policy: PolicyName, keyId: string | undefined, streams: number | null = null): AccessDecision {
+  private decide(result: LimitResult | null, policy: PolicyName, keyId: string | undefined, streams: StreamCaps = {}): AccessDecision {
     if (result === null) {
       this.o.metrics.decision('limiter_unavailable', policy);
       return DENY_LIMITER_UNAVAILABLE;
@@ -107,7 +114,7 @@ export class AccessController {
     const headers = limitHeaders(policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
     if (result.allowed) {
       this.o.metrics.decision('allowed', policy);
-      return streams === null ? { allowed: true, headers, keyId } : { allowed: true, headers, keyId, streamConnections: streams };
+      return { allowed: true, headers, keyId, ...streams };
     }
     this.o.metrics.decision('rate_limited', policy);
     headers['retry-after'] = String(retryAfterSeconds(result.resetMs));

@@ -34,6 +34,8 @@ export interface CreateKeyInput {
   key?: string;
   /** Parallel streams the key may hold (src/stream); absent: its account's, else the default. */
   streamConnections?: number | string | null;
+  /** Addresses one stream of the key may follow (src/stream); absent: its account's, else the default. */
+  streamAddresses?: number | string | null;
 }
 
 /** A created key: the stored facts plus the key itself, which is shown this once and never again. */
@@ -47,10 +49,14 @@ export interface SetAccountInput {
   rps: number;
   /** Parallel streams of each of the account's keys that sets none (src/stream); absent: the default. */
   streamConnections?: number | string | null;
+  /** Addresses per stream of each of the account's keys that sets none (src/stream); absent: the default. */
+  streamAddresses?: number | string | null;
 }
 
 /** The most parallel streams a key may be given. */
 export const MAX_STREAM_CONNECTIONS = 100_000;
+/** The most addresses one stream may be allowed to follow. */
+export const MAX_STREAM_ADDRESSES = 1_000_000;
 
 export interface KeyAdminOptions {
   store: KeyStore;
@@ -91,7 +97,7 @@ export class KeyAdmin {
     } else {
       raw = generateKey();
     }
-    const streamConnections = this.streamConnections(input.streamConnections);
+    const caps = this.streamCaps(input);
     const hash = hashKey(raw);
     let info: KeyInfo;
     try {
@@ -105,7 +111,7 @@ export class KeyAdmin {
         label,
         expiresAt,
         createdAt: now,
-        ...(streamConnections === null ? {} : { streamConnections }),
+        ...caps,
       });
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new AdminError(409, error.message);
@@ -138,7 +144,7 @@ export class KeyAdmin {
       network: this.network(input.network),
       rps: this.rps(input.rps),
       updatedAt: this.clock.now(),
-      ...this.streamCap(input.streamConnections),
+      ...this.streamCaps(input),
     });
     await this.announce({ hashes: [], all: true });
     return limit;
@@ -169,18 +175,27 @@ export class KeyAdmin {
     return n;
   }
 
-  private streamConnections(value: unknown): number | null {
+  /** A stream cap (`field` names it in the 422), null when not given. */
+  private streamCap(value: unknown, field: string, max: number): number | null {
     if (value === undefined || value === null || value === '') return null;
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_STREAM_CONNECTIONS) {
-      throw new AdminError(422, `stream_connections: must be an integer from 0 to ${MAX_STREAM_CONNECTIONS} (got ${quoted(value)})`);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
+      throw new AdminError(422, `${field}: must be an integer from 0 to ${max} (got ${quoted(value)})`);
     }
     return n;
   }
 
-  private streamCap(value: unknown): { streamConnections?: number } {
-    const n = this.streamConnections(value);
-    return n === null ? {} : { streamConnections: n };
+  /** The stream caps a key or an account is given: only those set. */
+  private streamCaps(input: { streamConnections?: unknown; streamAddresses?: unknown }): {
+    streamConnections?: number;
+    streamAddresses?: number;
+  } {
+    const connections = this.streamCap(input.streamConnections, 'stream_connections', MAX_STREAM_CONNECTIONS);
+    const addresses = this.streamCap(input.streamAddresses, 'stream_addresses', MAX_STREAM_ADDRESSES);
+    return {
+      ...(connections === null ? {} : { streamConnections: connections }),
+      ...(addresses === null ? {} : { streamAddresses: addresses }),
+    };
   }
 
   private accountName(value: unknown): string {

@@ -17,6 +17,7 @@ export type AccessDecision =
       headers: Record<string, string>;
       keyId?: string;
       /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null;
+      /** The key's cap on addresses per stream, when it (or its account) sets one. */ streamAddresses?: number | null;
     }
   | { allowed: false; status: RefusalStatus; body: RefusalBody; headers: Record<string, string>; keyId?: string };
 

@@ -73,7 +73,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
 
   const keys = program.command('keys').description('manage API keys (create, list, show, revoke)');
 
-  const createOwn = ['network', 'rps', 'account', 'label', 'expires', 'key', 'streamConnections', 'json'];
+  const createOwn = ['network', 'rps', 'account', 'label', 'expires', 'key', 'streamConnections', 'streamAddresses', 'json'];
   configure(
     keys
       .command('create')
@@ -85,6 +85,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .option('--expires <date>', 'expiry, ISO 8601: 2027-01-31 (00:00 UTC) or 2027-01-31T12:00:00Z')
       .option('--key <raw>', 'import this key instead of generating one (up to 256 visible ASCII characters)')
       .option('--stream-connections <n>', "parallel streaming connections of this key (default: its account's, else 2)")
+      .option('--stream-addresses <n>', "addresses one streaming connection of this key may follow (default: its account's, else 1000)")
       .option('--json', 'print JSON'),
     createOwn,
   ).action(async (flags: Record<string, unknown>) => {
@@ -100,6 +101,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
           expires: flags.expires as string | undefined,
           key: flags.key as string | undefined,
           streamConnections: flags.streamConnections as string | undefined,
+          streamAddresses: flags.streamAddresses as string | undefined,
         });
         if (flags.json) {
           io.out(JSON.stringify(created));
@@ -151,7 +153,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
   });
 
   const accounts = program.command('accounts').description('manage account limits (shared by all keys of an account, per network)');
-  const setOwn = ['network', 'rps', 'streamConnections', 'json'];
+  const setOwn = ['network', 'rps', 'streamConnections', 'streamAddresses', 'json'];
   configure(
     accounts
       .command('set')
@@ -160,6 +162,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       .requiredOption('--network <name>', 'the network the limit applies to')
       .requiredOption('--rps <n>', 'requests per second, shared by all keys of the account on that network')
       .option('--stream-connections <n>', 'parallel streaming connections of each key of the account that sets none (default 2)')
+      .option('--stream-addresses <n>', 'addresses per streaming connection of each key of the account that sets none (default 1000)')
       .option('--json', 'print JSON'),
     setOwn,
   ).action(async (name: string, flags: Record<string, unknown>) => {
@@ -172,6 +175,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
           network: flags.network as string,
           rps: flags.rps as number,
           streamConnections: flags.streamConnections as string | undefined,
+          streamAddresses: flags.streamAddresses as string | undefined,
         });
         if (flags.json) io.out(JSON.stringify(limit));
         else io.out(`account ${limit.name} on ${limit.network}: ${limit.rps} requests/s shared by its keys`);
@@ -207,6 +211,7 @@ function describeKey(info: KeyInfo): string {
   if (info.label) parts.push(`label ${JSON.stringify(info.label)}`);
   if (info.expiresAt !== null) parts.push(`expires ${iso(info.expiresAt)}`);
   if (info.streamConnections !== undefined) parts.push(`${info.streamConnections} streams`);
+  if (info.streamAddresses !== undefined) parts.push(`${info.streamAddresses} addresses per stream`);
   return parts.join(', ');
 }
 

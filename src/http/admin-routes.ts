@@ -9,11 +9,11 @@
  * {"ok":false,"error":"...","code":N}. The same KeyAdmin as the CLI does the work:
  *
  *   GET    /admin/keys               list keys (never the keys themselves: ids and display prefixes)
- *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?, stream_connections?} -> 201, the key shown once
+ *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?, stream_connections?, stream_addresses?} -> 201, the key shown once
  *   GET    /admin/keys/:id           one key
  *   DELETE /admin/keys/:id           revoke (also POST /admin/keys/:id/revoke)
  *   GET    /admin/accounts           account limits
- *   PUT    /admin/accounts/:name     {network, rps, stream_connections?}: the account's shared limit on that network
+ *   PUT    /admin/accounts/:name     {network, rps, stream_connections?, stream_addresses?}: the account's shared limit on that network
  *   GET    /metrics                  Prometheus text format
  *
  * It also adds requestMetricsHook (requests by network, version, method, status) to `app`.
@@ -72,6 +72,7 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
           expires: body.expires as string | number | undefined,
           key: body.key as string | undefined,
           streamConnections: body.stream_connections as number | undefined,
+          streamAddresses: body.stream_addresses as number | undefined,
         });
         return reply.code(201).send({ ok: true, result: created });
       });
@@ -93,6 +94,7 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
             network: body.network as string,
             rps: body.rps as number,
             streamConnections: body.stream_connections as number | undefined,
+            streamAddresses: body.stream_addresses as number | undefined,
           }),
         };
       });

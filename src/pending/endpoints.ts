@@ -1,7 +1,9 @@
 /**
  * `GET /api/v3/pendingTransactions` and `/api/v3/pendingTraces`, from the pending layer of the network's chain,
  * with toncenter's parameters and refusals (ton-index-go: `account` required for transactions, `account` or
- * `ext_msg_hash` for traces). `/pendingActions` is not served (404) until actions are classified.
+ * `ext_msg_hash` for traces and actions). Actions are those of the pending traces, classified from what the open
+ * block executed (actions.ts), at finality `pending`, the newest first within a trace (ton-index-go's
+ * GetPendingActions); a trace's actions are gone once a sealed block holds it.
  */
 import { ApiError } from '../http/api-error.js';
 import type { NetworkContext } from '../http/network-context.js';
@@ -11,6 +13,10 @@ import { jsonObject, type JsonText } from '../api/v3/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
 import { mentionedAccounts, pendingTraceParts, pendingTraceText, pendingTransactionText } from './render.js';
+import { pendingActionsOf } from './actions.js';
+import { closedAction } from '../index/actions/action-part.js';
+import { shownTo, expandActionTypes } from '../index/actions/versions.js';
+import { SUPPORTED_ACTION_TYPES } from '../api/v3/endpoints/actions.js';
 
 function layerOf(network: NetworkContext): PendingTraces {
   const layer = pendingOf(network.chain);
@@ -40,6 +46,54 @@ const TRACES_QUERY = {
   ext_msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Pending traces of these external messages (hash or normalized hash).' },
   supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
 } as const;
+
+const ACTIONS_QUERY = {
+  account: { type: 'address', description: 'Actions of the pending traces with a transaction of this account.' },
+  ext_msg_hash: {
+    type: 'hash[]',
+    maxItems: 1000,
+    description: 'Actions of the pending traces of these external messages (hash or normalized hash).',
+  },
+  supported_action_types: SUPPORTED_ACTION_TYPES,
+  include_transactions: { type: 'bool', default: false, description: "Add each action's transactions (`transactions_full`)." },
+} as const;
+
+/** The pending traces of `account`, or of these external messages (toncenter's 422 when neither is given). */
+function tracesNamed(account: string | undefined, externals: Buffer[], network: NetworkContext): PendingTrace[] {
+  if (account === undefined && externals.length === 0) throw new ApiError(422, 'account or ext_msg_hash should be specified');
+  const layer = layerOf(network);
+  return account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
+}
+
+/** The actions of the pending traces of `account` (or of these external messages) a client of `supported` understands. */
+async function actionsOf(
+  account: string | undefined,
+  externals: Buffer[],
+  supported: string[],
+  withTransactions: boolean,
+  network: NetworkContext,
+): Promise<JsonText> {
+  const traces = tracesNamed(account, externals, network);
+  const understood = expandActionTypes(supported);
+  const texts: string[] = [];
+  const mentioned: string[] = [];
+  for (const trace of traces) {
+    const transactions = withTransactions ? new Map(trace.txs.map((tx) => [tx.hash, pendingTransactionText(tx, trace)])) : undefined;
+    for (const action of await pendingActionsOf(trace, network)) {
+      if (!shownTo(understood, action.type, action.ancestorTypes)) continue;
+      const full = transactions
+        ? (JSON.parse(`${action.head}}`) as { transactions: string[] }).transactions.flatMap((h) => transactions.get(h) ?? [])
+        : undefined;
+      texts.push(closedAction(action, 'pending', full));
+      mentioned.push(...action.accounts);
+    }
+  }
+  return jsonObject([
+    ['actions', `[${texts.join(',')}]`],
+    ['address_book', JSON.stringify(await addressBookFor(network, mentioned))],
+    ['metadata', JSON.stringify(network.index ? await network.index.metadata(mentioned) : {})],
+  ]);
+}
 
 /** The pending transactions of `accounts` (of the traces `traceIds` only, when given), newest first. */
 async function transactionsOf(accounts: string[], traceIds: Buffer[], network: NetworkContext): Promise<JsonText> {
@@ -73,10 +127,7 @@ async function transactionsOf(accounts: string[], traceIds: Buffer[], network: N
 
 /** The pending traces of `account`, or of these external messages. */
 async function tracesOf(account: string | undefined, externals: Buffer[], network: NetworkContext): Promise<JsonText> {
-  if (account === undefined && externals.length === 0) throw new ApiError(422, 'account or ext_msg_hash should be specified');
-  const layer = layerOf(network);
-  const traces =
-    account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
+  const traces = tracesNamed(account, externals, network);
   const texts: string[] = [];
   const mentioned: string[] = [];
   for (const trace of traces) {
@@ -106,4 +157,13 @@ export const pendingTraces = defineEndpoint({
   params: TRACES_QUERY,
   response: ref('TracesResponse'),
   handle: (p, network) => tracesOf(p.account, p.ext_msg_hash, network),
+});
+
+export const pendingActions = defineEndpoint({
+  path: '/pendingActions',
+  tag: 'traces',
+  summary: 'Actions of accepted messages not in a block yet (finality pending), classified from what the open block executed',
+  params: ACTIONS_QUERY,
+  response: ref('ActionsResponse'),
+  handle: (p, network) => actionsOf(p.account, p.ext_msg_hash, p.supported_action_types, p.include_transactions, network),
 });

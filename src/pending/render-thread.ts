@@ -1,26 +1,49 @@
 /**
  * The pending layer's render thread: turns transaction BoCs into their v3 JSON text (render.ts's renderPending),
- * so the ~0.5-1 ms a transaction costs is not spent on the thread that produces blocks and answers requests.
- * Messages in: {id, boc, workchain, traceId}; out: {id, text} or {id, error}.
+ * and classifies pending traces from those texts (index/actions/emulated-trace.ts), so neither the ~0.5-1 ms a
+ * transaction costs to render nor a trace's classification is spent on the thread that produces blocks and
+ * answers requests.
+ * Messages in: {render: [{id, boc, workchain, traceId}]} or {classify: [{id, head, texts, contracts}]};
+ * out: [{id, text} | {id, actions} | {id, error}].
  */
 import { parentPort } from 'node:worker_threads';
 import { Cell } from '@ton/core';
+import { emulatedActions, type EmulatedTraceHead } from '../index/actions/emulated-trace.js';
+import type { KnownContracts } from '../index/actions/trace-input.js';
 import { renderPending } from './render.js';
 
-interface RenderRequest {
+export interface RenderRequest {
   id: number;
   boc: Uint8Array;
   workchain: number;
   traceId: string;
 }
 
-parentPort!.on('message', (requests: RenderRequest[]) => {
-  const answers = requests.map(({ id, boc, workchain, traceId }) => {
-    try {
-      return { id, text: renderPending(Cell.fromBoc(Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength))[0], workchain, traceId) };
-    } catch (error) {
-      return { id, error: (error as Error).message };
-    }
-  });
+export interface ClassifyRequest {
+  id: number;
+  head: EmulatedTraceHead;
+  texts: string[];
+  contracts: KnownContracts;
+}
+
+export type ThreadRequest = { render: RenderRequest[] } | { classify: ClassifyRequest[] };
+
+const answer = (id: number, work: () => object) => {
+  try {
+    return { id, ...work() };
+  } catch (error) {
+    return { id, error: (error as Error).message };
+  }
+};
+
+parentPort!.on('message', (request: ThreadRequest) => {
+  const answers =
+    'render' in request
+      ? request.render.map(({ id, boc, workchain, traceId }) =>
+          answer(id, () => ({
+            text: renderPending(Cell.fromBoc(Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength))[0], workchain, traceId),
+          })),
+        )
+      : request.classify.map(({ id, head, texts, contracts }) => answer(id, () => ({ actions: emulatedActions(head, texts, contracts) })));
   parentPort!.postMessage(answers);
 });

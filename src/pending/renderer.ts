@@ -1,19 +1,28 @@
 /**
- * Renders pending transactions off the main thread, in one render thread shared by the process's networks, started
- * at the first render asked for (a process nobody streams to never starts it). Requests of one event-loop turn
- * travel in one message. A transaction is rendered once: the text is kept on it (PendingTx.rendered), and a second
- * ask while the first is on its way gets the same promise. Should the thread fail, rendering falls back to this
- * thread, so a notification is late at worst, never lost.
+ * Renders pending transactions and classifies pending traces off the main thread, in one render thread shared by
+ * the process's networks, started at the first request (a process nobody streams to never starts it). Requests of
+ * one event-loop turn travel in one message. A transaction is rendered once: the text is kept on it
+ * (PendingTx.rendered), and a second ask while the first is on its way gets the same promise. Should the thread
+ * fail, the work falls back to this thread, so a notification is late at worst, never lost.
  */
 import type { Worker } from 'node:worker_threads';
+import { emulatedActions } from '../index/actions/emulated-trace.js';
+import type { ActionPart } from '../index/actions/action-part.js';
 import { spawnIndexWorker } from '../index/worker/spawn.js';
 import type { PendingTrace, PendingTx } from './pending-traces.js';
 import { pendingTransactionText } from './render.js';
+import type { ClassifyRequest, RenderRequest, ThreadRequest } from './render-thread.js';
 
+interface Answer {
+  id: number;
+  text?: string;
+  actions?: ActionPart[];
+  error?: string;
+}
+
+/** What a request does on this thread instead (the thread failed, or answered with an error). */
 interface Waiting {
-  resolve(text: string): void;
-  tx: PendingTx;
-  trace: PendingTrace;
+  settle(answer: Answer | undefined): void;
 }
 
 class PendingRenderer {
@@ -21,7 +30,8 @@ class PendingRenderer {
   private broken = false;
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
-  private batch: { id: number; boc: Buffer; workchain: number; traceId: string }[] = [];
+  private renders: RenderRequest[] = [];
+  private classifications: ClassifyRequest[] = [];
   private readonly inFlight = new WeakMap<PendingTx, Promise<string>>();
 
   render(tx: PendingTx, trace: PendingTrace): Promise<string> {
@@ -30,10 +40,8 @@ class PendingRenderer {
     let promise = this.inFlight.get(tx);
     if (!promise) {
       promise = new Promise<string>((resolve) => {
-        const id = ++this.nextId;
-        this.waiting.set(id, { resolve, tx, trace });
-        if (this.batch.length === 0) queueMicrotask(() => this.flush());
-        this.batch.push({
+        const id = this.ask({ settle: (a) => resolve(a?.text ?? pendingTransactionText(tx, trace)) });
+        this.renders.push({
           id,
           boc: tx.source.boc ?? tx.source.cell.toBoc(),
           workchain: tx.source.account.workChain,
@@ -45,12 +53,44 @@ class PendingRenderer {
     return promise;
   }
 
+  /** The actions of a pending trace whose transactions are rendered (`texts`), classified on the thread. */
+  classify(request: Omit<ClassifyRequest, 'id'>): Promise<ActionPart[]> {
+    const here = () => emulatedActions(request.head, request.texts, request.contracts);
+    if (this.broken) return Promise.resolve().then(here);
+    return new Promise<ActionPart[]>((resolve, reject) => {
+      const id = this.ask({
+        settle: (a) => {
+          if (a?.actions) resolve(a.actions);
+          else if (a?.error) reject(new Error(a.error));
+          else {
+            try {
+              resolve(here());
+            } catch (error) {
+              reject(error as Error);
+            }
+          }
+        },
+      });
+      this.classifications.push({ id, ...request });
+    });
+  }
+
+  private ask(waiting: Waiting): number {
+    const id = ++this.nextId;
+    this.waiting.set(id, waiting);
+    if (this.renders.length === 0 && this.classifications.length === 0) queueMicrotask(() => this.flush());
+    return id;
+  }
+
   private flush(): void {
-    const batch = this.batch;
-    this.batch = [];
-    if (batch.length === 0) return;
+    const requests: ThreadRequest[] = [];
+    if (this.renders.length > 0) requests.push({ render: this.renders });
+    if (this.classifications.length > 0) requests.push({ classify: this.classifications });
+    this.renders = [];
+    this.classifications = [];
     try {
-      this.thread().postMessage(batch);
+      const thread = this.thread();
+      for (const request of requests) thread.postMessage(request);
     } catch {
       this.fail();
     }
@@ -60,12 +100,12 @@ class PendingRenderer {
     if (this.worker) return this.worker;
     const worker = spawnIndexWorker('render-thread', undefined, [], import.meta.url);
     worker.unref();
-    worker.on('message', (answers: { id: number; text?: string; error?: string }[]) => {
+    worker.on('message', (answers: Answer[]) => {
       for (const answer of answers) {
         const waiting = this.waiting.get(answer.id);
         if (!waiting) continue;
         this.waiting.delete(answer.id);
-        waiting.resolve(answer.text ?? pendingTransactionText(waiting.tx, waiting.trace));
+        waiting.settle(answer);
       }
     });
     worker.on('error', () => this.fail());
@@ -78,7 +118,7 @@ class PendingRenderer {
 
   /**
    * Ends the thread (a gateway closing: a thread started from the TypeScript sources is kept alive by its module
-   * loader, so it is ended, not left to unref). What it was asked is rendered here; a later render starts it again.
+   * loader, so it is ended, not left to unref). What it was asked is done here; a later request starts it again.
    */
   async stop(): Promise<void> {
     const worker = this.worker;
@@ -89,12 +129,12 @@ class PendingRenderer {
     await worker.terminate();
   }
 
-  /** The thread is gone: what it was asked is rendered here, and so is everything after. */
+  /** The thread is gone: what it was asked is done here, and so is everything after. */
   private fail(): void {
     this.broken = true;
     for (const [id, waiting] of this.waiting) {
       this.waiting.delete(id);
-      waiting.resolve(pendingTransactionText(waiting.tx, waiting.trace));
+      waiting.settle(undefined);
     }
   }
 }

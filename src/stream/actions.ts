@@ -1,22 +1,29 @@
 /**
- * The seam where classified actions join the stream. No classifier exists yet, so no `actions` notification is
- * sent and a `trace` notification carries none (toncenter leaves `actions` out then). A classifier provides
- * `ofTraces` (each action's JSON text with its type, accounts and ancestor types, by trace id) and `expand`
- * (`supported_action_types` shortcuts: v1 ... latest, groups), and is handed to `registerStreaming`.
+ * Where classified actions join the stream: a sealed trace's from the index (classified by its store thread in the
+ * block's own DB transaction, so they are there once the index holds the block), a pending trace's classified from
+ * what the open block executed (src/pending/actions.ts, on the render thread), and which types a subscription's
+ * `supported_action_types` stands for (v1 ... latest, groups). `registerStreaming` takes another implementation
+ * (a network whose actions come from elsewhere).
  */
 import type { NetworkContext } from '../http/network-context.js';
-import type { TraceEvent } from './notifications.js';
+import type { ActionPart } from '../index/actions/action-part.js';
+import { expandActionTypes } from '../index/actions/versions.js';
+import { pendingActionsOf } from '../pending/actions.js';
+import type { PendingTrace } from '../pending/pending-traces.js';
 
-export type StreamAction = TraceEvent['actions'][number];
+export type StreamAction = ActionPart;
 
 export interface StreamActions {
-  /** The actions of these traces (trace ids, base64), by trace id; a trace without any is left out. */
+  /** The actions of these sealed traces (trace ids, base64), by trace id; a trace without any is left out. */
   ofTraces(network: NetworkContext, traceIds: string[]): Promise<Map<string, StreamAction[]>>;
+  /** The actions of a pending trace (at `trace_mc_seqno_end` 0). */
+  ofPending(network: NetworkContext, trace: PendingTrace): Promise<StreamAction[]>;
   /** The action types a subscription's `supported_action_types` stands for. */
   expand(supported: string[]): Set<string>;
 }
 
-export const NO_ACTIONS: StreamActions = {
-  ofTraces: async () => new Map(),
-  expand: (supported) => new Set(supported),
+export const INDEXED_ACTIONS: StreamActions = {
+  ofTraces: async (network, traceIds) => (network.index ? network.index.actions.everyActionOf(traceIds) : new Map()),
+  ofPending: (network, trace) => pendingActionsOf(trace, network),
+  expand: expandActionTypes,
 };

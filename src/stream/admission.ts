@@ -2,7 +2,8 @@
  * Who may open a stream, decided at connect. A key is required (toncenter's rule for streaming), then it is
  * judged as on any request (unknown: 401, another network's: 403, over its rate: 429, in the v2 envelope; the
  * connect counts as one request). The caps come after: parallel connections per key (default 2, toncenter's free
- * tier; a key's own `stream_connections`, else its account's, when set) and subscribed addresses per connection. With the access layer off (`--access off`: tongate behind
+ * tier) and subscribed addresses per connection (default 1,000), each the key's own (`stream_connections`,
+ * `stream_addresses`), else its account's, when set. With the access layer off (`--access off`: tongate behind
  * another gateway) nothing is asked and nothing is capped.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,15 +22,17 @@ export const DEFAULT_LIMITS: StreamLimits = { connectionsPerKey: 2, addressesPer
 
 const KEY_REQUIRED = { ok: false, error: 'API key is required for streaming', code: 401 } as const;
 
-/** An admitted stream: the key's public id (null with the access layer off) and its cap on parallel streams (-1: none). */
+/** An admitted stream: the key's public id (null with the access layer off) and its caps (-1: none). */
 export interface Admitted {
   keyId: string | null;
   connections: number;
+  addresses: number;
 }
 
 /**
- * Answers the request itself when the stream is refused (then `undefined`). The cap is the key's own, else its
- * account's (`tongate keys create --stream-connections`, `tongate accounts set --stream-connections`), else the default.
+ * Answers the request itself when the stream is refused (then `undefined`). The caps are the key's own, else
+ * its account's (`tongate keys create --stream-connections N --stream-addresses M`, `tongate accounts set ...`), else the
+ * defaults.
  */
 export async function admit(
   access: AccessLayer,
@@ -37,7 +40,7 @@ export async function admit(
   reply: FastifyReply,
   limits: StreamLimits,
 ): Promise<Admitted | undefined> {
-  if (!access.enabled) return { keyId: null, connections: -1 };
+  if (!access.enabled) return { keyId: null, connections: -1, addresses: -1 };
   const key = extractApiKey(request);
   if (key === undefined) {
     reply.code(401).send(KEY_REQUIRED);
@@ -49,7 +52,17 @@ export async function admit(
     reply.code(decision.status).headers(decision.headers).send(decision.body);
     return undefined;
   }
-  return { keyId: decision.keyId ?? null, connections: decision.streamConnections ?? limits.connectionsPerKey };
+  return {
+    keyId: decision.keyId ?? null,
+    connections: decision.streamConnections ?? limits.connectionsPerKey,
+    addresses: decision.streamAddresses ?? limits.addressesPerConnection,
+  };
 }
 
 export const connectionLimitError = (limit: number) => `connection limit reached: ${limit} active connections`;
+
+/** toncenter's refusal of a subscription over the cap: SSE at connect, WS at `subscribe` (a subscribe replaces all: current 0). */
+export const addressLimitError = {
+  sse: (count: number, max: number) => `too many addresses: ${count} > max ${max}`,
+  ws: (count: number, max: number) => `address limit exceeded: current 0 + new ${count} > max ${max}`,
+};

@@ -23,6 +23,7 @@ import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
 import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
 import { pendingRenderer } from '../pending/renderer.js';
 import { addressBookFor } from '../pending/endpoints.js';
+import { sealedActionParts } from '../pending/actions.js';
 import { accountStateInfo, v3AccountState } from '../ton/account-state-json.js';
 import { formatRawUpper } from '../ton/address.js';
 import type { StreamActions } from './actions.js';
@@ -130,6 +131,12 @@ export class StreamHub {
     if (subscription.types.has('trace')) for (const trace of subscription.traces) update(this.byTrace, trace);
   }
 
+  /** Whether a client may get actions (an `actions` subscription, or a `trace` one: it carries them). */
+  private wantsActions(): boolean {
+    for (const c of this.connections) if (c.subscription.types.has('actions') || c.subscription.types.has('trace')) return true;
+    return false;
+  }
+
   private followersOf(accounts: Iterable<string>): Set<StreamConnection> {
     const out = new Set<StreamConnection>();
     for (const account of accounts) for (const c of this.byAddress.get(account) ?? []) out.add(c);
@@ -139,7 +146,26 @@ export class StreamHub {
   // ---- pending ----
 
   private pending(trace: PendingTrace): void {
+    this.renderAhead(trace);
     this.later(() => this.fromPending(trace, 'pending'));
+  }
+
+  /**
+   * A trace announced while its block is open: what any client will get of it (at any finality) is rendered now, on
+   * the render thread, while the block is still being built, so the seal finds its `confirmed` texts ready instead
+   * of asking for every followed transaction of the block at once. Two Map lookups per transaction.
+   */
+  private renderAhead(trace: PendingTrace): void {
+    if (this.connections.size === 0) return;
+    const whole = this.byTrace.size > 0 && this.byTrace.has(trace.externalHashNorm);
+    let actions = whole;
+    for (const tx of trace.txs) {
+      const followers = this.byAddress.get(tx.account);
+      if (!whole && !followers) continue;
+      void pendingRenderer.render(tx, trace);
+      if (!actions && followers) for (const c of followers) if (c.subscription.types.has('actions')) actions = true;
+    }
+    if (actions) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
   }
 
   /**
@@ -214,13 +240,17 @@ export class StreamHub {
       metadata: {},
     };
     const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
-    return Promise.all(needed.map((tx) => pendingRenderer.render(tx, trace))).then(async () => {
+    // Actions are classified only when a client gets them (an `actions` or a `trace` notification).
+    const needsActions = byTrace.length > 0 || byAccount.some((c) => c.wants('actions', finality));
+    const actions = needsActions ? this.o.actions.ofPending(this.o.network, trace) : Promise.resolve([]);
+    return Promise.all([actions, ...needed.map((tx) => pendingRenderer.render(tx, trace))]).then(async ([classified]) => {
+      event.actions = finality === 'pending' ? classified : sealedActionParts(classified, seqno);
       // The address book comes from the index (what it knows of the accounts).
       const book = needsBook
-        ? await addressBookFor(
-            this.o.network,
-            event.transactions.flatMap((tx) => tx.mentioned),
-          )
+        ? await addressBookFor(this.o.network, [
+            ...event.transactions.flatMap((tx) => tx.mentioned),
+            ...event.actions.flatMap((a) => a.accounts),
+          ])
         : {};
       return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
     });
@@ -322,7 +352,7 @@ export class StreamHub {
       await this.whenDrained();
       traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes);
       const actions =
-        traces.length > 0
+        traces.length > 0 && this.wantsActions()
           ? await this.o.actions.ofTraces(
               network,
               traces.map((t) => t.traceId),

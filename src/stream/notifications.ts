@@ -11,6 +11,7 @@
  *   trace_invalidated     {"type","trace_external_hash_norm"}
  * The address book and metadata a client gets are only those of the addresses its notification mentions.
  */
+import { closedAction, type ActionPart } from '../index/actions/action-part.js';
 import type { StreamConnection } from './connection.js';
 import type { Finality } from './subscription.js';
 
@@ -22,8 +23,8 @@ export interface TraceEvent {
   transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[] }[];
   /** The trace tree (toncenter's TraceNode), as JSON text. */
   tree: string;
-  /** Classified actions of the trace (src/stream/actions.ts); none until a classifier exists. */
-  actions: { text: string; type: string; accounts: string[]; ancestorTypes: string[] }[];
+  /** Classified actions of the trace (src/stream/actions.ts), newest first; each closed here at the event's finality. */
+  actions: ActionPart[];
   addressBook: Record<string, unknown>;
   metadata: Record<string, unknown>;
 }
@@ -68,7 +69,7 @@ export function actionsText(connection: StreamConnection, event: TraceEvent, sup
   const addresses = connection.subscription.addresses;
   const mine = event.actions.filter((a) => a.accounts.some((acc) => addresses.has(acc)) && actionShown(connection, a, supported));
   if (mine.length === 0) return undefined;
-  return `${head('actions', event)},"actions":[${mine.map((a) => a.text).join(',')}]${extras(connection, event, () => mine.flatMap((a) => a.accounts))}}`;
+  return `${head('actions', event)},"actions":[${mine.map((a) => closedAction(a, event.finality)).join(',')}]${extras(connection, event, () => mine.flatMap((a) => a.accounts))}}`;
 }
 
 export function traceText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string {
@@ -76,7 +77,7 @@ export function traceText(connection: StreamConnection, event: TraceEvent, suppo
   const actions = event.actions.filter((a) => actionShown(connection, a, supported));
   return (
     `${head('trace', event)},"trace":${event.tree},"transactions":{${txs}}` +
-    (actions.length > 0 ? `,"actions":[${actions.map((a) => a.text).join(',')}]` : '') +
+    (actions.length > 0 ? `,"actions":[${actions.map((a) => closedAction(a, event.finality)).join(',')}]` : '') +
     `${extras(connection, event, () => Object.keys(event.addressBook))}}`
   );
 }

@@ -8,7 +8,7 @@ import websocket from '@fastify/websocket';
 import type { AccessLayer } from '../access/index.js';
 import type { NetworkContext } from '../http/network-context.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { NO_ACTIONS, type StreamActions } from './actions.js';
+import { INDEXED_ACTIONS, type StreamActions } from './actions.js';
 import { DEFAULT_LIMITS, type StreamLimits } from './admission.js';
 import { MemoryCaps, RedisCaps } from './connection-caps.js';
 import { StreamContext } from './context.js';
@@ -56,7 +56,7 @@ function contextOf(options: StreamingOptions): { context: StreamContext; apps: n
       options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
       clock,
       scheduler,
-      options.actions ?? NO_ACTIONS,
+      options.actions ?? INDEXED_ACTIONS,
       options.logger,
       options.onDelivered,
     );

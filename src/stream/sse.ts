@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StreamContext } from './context.js';
 import type { Transport } from './connection.js';
-import { admit, connectionLimitError } from './admission.js';
+import { addressLimitError, admit, connectionLimitError } from './admission.js';
 import { openEventStream } from './event-stream.js';
 import { relaySse, upstreamStreamingOf } from './upstream-relay.js';
 import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, requestId, SubscriptionError } from './subscription.js';
@@ -33,11 +33,10 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     const admitted = await admit(context.access, request, reply, context.limits);
     if (admitted === undefined) return reply;
     const { keyId } = admitted;
-    const limits = context.limits;
-    if (limits.addressesPerConnection >= 0 && subscribe.addresses.length > limits.addressesPerConnection) {
+    if (admitted.addresses >= 0 && subscribe.addresses.length > admitted.addresses) {
       return reply.code(400).send({
         ...(id !== undefined ? { id } : {}),
-        error: `too many addresses: ${subscribe.addresses.length} > max ${limits.addressesPerConnection}`,
+        error: addressLimitError.sse(subscribe.addresses.length, admitted.addresses),
       });
     }
     const connectionId = context.nextId();

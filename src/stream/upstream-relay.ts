@@ -19,6 +19,7 @@ import { UpstreamRefusal, type UpstreamStreaming } from '../upstream/streaming.j
 import type { StreamContext } from './context.js';
 import type { StreamConnection } from './connection.js';
 import { openEventStream } from './event-stream.js';
+import { addressLimitError, type Admitted } from './admission.js';
 
 const TRY_AGAIN_LATER = 1013;
 const INTERNAL_ERROR = 1011;
@@ -105,8 +106,9 @@ export function relayWs(
   socket: WebSocket,
   request: FastifyRequest,
   connectionId: string,
-  keyId: string | null,
+  admitted: Admitted,
 ): void {
+  const { keyId } = admitted;
   let upstream: WebSocket | undefined;
   /** What the client sent while the upstream was being opened. */
   const early: string[] = [];
@@ -131,15 +133,10 @@ export function relayWs(
     if (isBinary) return;
     const text = data.toString();
     const count = subscribedAddresses(text);
-    const max = context.limits.addressesPerConnection;
-    if (count !== undefined && keyId !== null && max >= 0 && count > max) {
+    const max = admitted.addresses;
+    if (count !== undefined && max >= 0 && count > max) {
       const id = (JSON.parse(text) as { id?: unknown }).id;
-      socket.send(
-        JSON.stringify({
-          ...(typeof id === 'string' ? { id } : {}),
-          error: `address limit exceeded: current 0 + new ${count} > max ${max}`,
-        }),
-      );
+      socket.send(JSON.stringify({ ...(typeof id === 'string' ? { id } : {}), error: addressLimitError.ws(count, max) }));
       return;
     }
     if (upstream) upstream.send(text);

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { StreamContext } from './context.js';
 import type { StreamConnection, Transport } from './connection.js';
-import { admit, connectionLimitError, type Admitted } from './admission.js';
+import { addressLimitError, admit, connectionLimitError, type Admitted } from './admission.js';
 import {
   applySubscribe,
   defaultActionTypes,
@@ -56,7 +56,7 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
         socket.close(POLICY, 'connection limit reached');
         return;
       }
-      if (!hub) return relayWs(context, upstreamStreamingOf(request.network)!, socket, request, connectionId, keyId);
+      if (!hub) return relayWs(context, upstreamStreamingOf(request.network)!, socket, request, connectionId, admitted);
       const transport: Transport = {
         buffered: () => socket.bufferedAmount,
         write: (text) => socket.send(text),
@@ -71,7 +71,7 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       socket.on('message', (data, isBinary) => {
         connection.lastSeen = context.clock.now();
         try {
-          onMessage(context, hub, connection, socket, isBinary ? '' : data.toString());
+          onMessage(hub, connection, admitted.addresses, socket, isBinary ? '' : data.toString());
         } catch (err) {
           request.log.warn({ err }, 'stream: a WebSocket message could not be handled');
           socket.send(answer(undefined, { error: 'the message could not be handled' }));
@@ -81,7 +81,7 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
   );
 }
 
-function onMessage(context: StreamContext, hub: StreamHub, connection: StreamConnection, socket: WebSocket, text: string): void {
+function onMessage(hub: StreamHub, connection: StreamConnection, maxAddresses: number, socket: WebSocket, text: string): void {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -98,9 +98,8 @@ function onMessage(context: StreamContext, hub: StreamHub, connection: StreamCon
         return;
       case 'subscribe': {
         const request = parseSubscribe(body, true);
-        const max = context.limits.addressesPerConnection;
-        if (connection.keyId !== undefined && max >= 0 && request.addresses.length > max) {
-          throw new SubscriptionError(`address limit exceeded: current 0 + new ${request.addresses.length} > max ${max}`);
+        if (maxAddresses >= 0 && request.addresses.length > maxAddresses) {
+          throw new SubscriptionError(addressLimitError.ws(request.addresses.length, maxAddresses));
         }
         hub.resubscribe(connection, applySubscribe(connection.subscription, request));
         socket.send(answer(id, { status: 'subscribed' }));

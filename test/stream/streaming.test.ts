@@ -387,3 +387,42 @@ test("the cap is settable per key and per account (stream_connections), the key'
   const bad = await postJson(`${base}/admin/keys`, { network: 'testnet', stream_connections: -1 }, admin);
   assert.equal(bad.status, 422);
 });
+
+test("the address cap is settable per key and per account (stream_addresses), in toncenter's words when exceeded", async (t) => {
+  const admin = { authorization: `Bearer ${ADMIN}` };
+  const own = await postJson(`${base}/admin/keys`, { network: 'testnet', rps: 1000, stream_addresses: 2 }, admin);
+  assert.equal(own.status, 201);
+  assert.equal(own.body.result.streamAddresses, 2);
+  const set = await fetch(`${base}/admin/accounts/wide`, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ network: 'testnet', rps: 1000, stream_addresses: 1500 }),
+  });
+  assert.equal(set.status, 200);
+  const ofAccount = (await postJson(`${base}/admin/keys`, { network: 'testnet', account: 'wide' }, admin)).body.result.key;
+  const addresses = (n: number) => Array.from({ length: n }, (_, i) => `0:b${i.toString(16).padStart(63, '0')}`);
+  const ws = wsClient(t, wsUrl(), own.body.result.key);
+  await ws.next((r) => r.open, 'open');
+  ws.send({ operation: 'subscribe', id: 'a', types: ['transactions'], addresses: addresses(3) });
+  assert.deepEqual((await ws.next((r) => r.message, 'the refusal')).message, {
+    id: 'a',
+    error: 'address limit exceeded: current 0 + new 3 > max 2',
+  });
+  ws.send({ operation: 'subscribe', id: 'b', types: ['transactions'], addresses: addresses(2) });
+  assert.deepEqual((await ws.next((r) => r.message, 'subscribed')).message, { id: 'b', status: 'subscribed' });
+  const sse = sseClient(t, sseUrl(), { types: ['transactions'], addresses: addresses(3) }, own.body.result.key);
+  assert.deepEqual((await sse.next((r) => 'refused' in r, 'the refused stream')).body, { error: 'too many addresses: 3 > max 2' });
+  // The account's cap, above the default: 1,200 addresses pass, 1,501 do not.
+  const wide = wsClient(t, wsUrl(), ofAccount);
+  await wide.next((r) => r.open, 'open');
+  wide.send({ operation: 'subscribe', id: 'c', types: ['transactions'], addresses: addresses(1200) });
+  assert.deepEqual((await wide.next((r) => r.message, 'subscribed')).message, { id: 'c', status: 'subscribed' });
+  wide.send({ operation: 'subscribe', id: 'd', types: ['transactions'], addresses: addresses(1501) });
+  assert.deepEqual((await wide.next((r) => r.message, 'the refusal')).message, {
+    id: 'd',
+    error: 'address limit exceeded: current 0 + new 1501 > max 1500',
+  });
+  const bad = await postJson(`${base}/admin/keys`, { network: 'testnet', stream_addresses: 'many' }, admin);
+  assert.equal(bad.status, 422);
+  assert.match(bad.body.error, /^stream_addresses: must be an integer/);
+});

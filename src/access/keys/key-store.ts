@@ -22,6 +22,8 @@ export interface KeyRecord {
   expiresAt: number | null;
   /** Parallel streams (src/stream): the key's own cap, else its account's on this network; null = the default. */
   streamConnections: number | null;
+  /** Addresses one stream may follow: the key's own cap, else its account's on this network; null = the default. */
+  streamAddresses: number | null;
 }
 
 /** What operators see about a key. Never contains the key itself. */
@@ -38,6 +40,8 @@ export interface KeyInfo {
   revokedAt: number | null;
   /** Parallel streams this key may hold, when set (absent: its account's, else the default, 2). */
   streamConnections?: number;
+  /** Addresses one stream of this key may follow, when set (absent: its account's, else the default, 1,000). */
+  streamAddresses?: number;
 }
 
 export interface AccountLimit {
@@ -47,6 +51,8 @@ export interface AccountLimit {
   updatedAt: number;
   /** Parallel streams of each key of the account that sets none itself, when set (absent: the default). */
   streamConnections?: number;
+  /** Addresses per stream of each key of the account that sets none itself, when set (absent: the default). */
+  streamAddresses?: number;
 }
 
 export interface NewKey extends Omit<KeyInfo, 'revokedAt'> {
@@ -98,6 +104,7 @@ export interface KeyRow {
   created_at: number | string;
   revoked_at: number | string | null;
   stream_connections: number | string | null;
+  stream_addresses: number | string | null;
 }
 
 export function keyInfoFromRow(r: KeyRow): KeyInfo {
@@ -111,7 +118,7 @@ export function keyInfoFromRow(r: KeyRow): KeyInfo {
     expiresAt: nullableNumber(r.expires_at),
     createdAt: Number(r.created_at),
     revokedAt: nullableNumber(r.revoked_at),
-    ...streamCap(r.stream_connections),
+    ...streamCaps(r.stream_connections, r.stream_addresses),
   };
 }
 
@@ -124,6 +131,8 @@ export interface RecordRow {
   expires_at: number | string | null;
   stream_connections: number | string | null;
   account_stream_connections: number | string | null;
+  stream_addresses: number | string | null;
+  account_stream_addresses: number | string | null;
 }
 
 export function keyRecordFromRow(r: RecordRow): KeyRecord {
@@ -135,6 +144,7 @@ export function keyRecordFromRow(r: RecordRow): KeyRecord {
     accountRps: nullableNumber(r.account_rps),
     expiresAt: nullableNumber(r.expires_at),
     streamConnections: nullableNumber(r.stream_connections) ?? nullableNumber(r.account_stream_connections),
+    streamAddresses: nullableNumber(r.stream_addresses) ?? nullableNumber(r.account_stream_addresses),
   };
 }
 
@@ -144,23 +154,30 @@ export function accountFromRow(r: {
   rps: number | string;
   updated_at: number | string;
   stream_connections?: number | string | null;
+  stream_addresses?: number | string | null;
 }): AccountLimit {
   return {
     name: r.name,
     network: r.network,
     rps: Number(r.rps),
     updatedAt: Number(r.updated_at),
-    ...streamCap(r.stream_connections ?? null),
+    ...streamCaps(r.stream_connections ?? null, r.stream_addresses ?? null),
   };
 }
 
-/** The stream cap as operators see it: written only when set, so keys and accounts without one read as before. */
-function streamCap(value: number | string | null): { streamConnections?: number } {
-  return value === null ? {} : { streamConnections: Number(value) };
+/** The stream caps as operators see them: written only when set, so keys and accounts without one read as before. */
+function streamCaps(
+  connections: number | string | null,
+  addresses: number | string | null,
+): { streamConnections?: number; streamAddresses?: number } {
+  return {
+    ...(connections === null ? {} : { streamConnections: Number(connections) }),
+    ...(addresses === null ? {} : { streamAddresses: Number(addresses) }),
+  };
 }
 
 /** The columns of an account limit as accountFromRow reads them. */
-export const ACCOUNT_COLUMNS = 'name, network, rps, updated_at, stream_connections';
+export const ACCOUNT_COLUMNS = 'name, network, rps, updated_at, stream_connections, stream_addresses';
 
 function nullableNumber(v: number | string | null): number | null {
   return v === null ? null : Number(v);
@@ -168,12 +185,14 @@ function nullableNumber(v: number | string | null): number | null {
 
 /** The SQL both stores use to resolve a key with its account limit ($1 = hash). */
 export const FIND_BY_HASH_SQL = `
-  SELECT k.id, k.network, k.rps, k.account, k.expires_at, a.rps AS account_rps, k.stream_connections, a.stream_connections AS account_stream_connections
+  SELECT k.id, k.network, k.rps, k.account, k.expires_at, a.rps AS account_rps, k.stream_connections, a.stream_connections AS account_stream_connections,
+    k.stream_addresses, a.stream_addresses AS account_stream_addresses
   FROM tongate_api_keys k
   LEFT JOIN tongate_accounts a ON a.name = k.account AND a.network = k.network
   WHERE k.hash = $1 AND k.revoked_at IS NULL`;
 
-export const KEY_COLUMNS = 'id, display, network, rps, account, label, expires_at, created_at, revoked_at, stream_connections';
+export const KEY_COLUMNS =
+  'id, display, network, rps, account, label, expires_at, created_at, revoked_at, stream_connections, stream_addresses';
 
 /**
  * Schema, version by version. Types are chosen to mean the same in SQLite and PostgreSQL
@@ -207,4 +226,7 @@ export const MIGRATIONS: readonly string[] = [
   // Streaming's parallel connections per key and per account (src/stream); NULL: the default.
   `ALTER TABLE tongate_api_keys ADD COLUMN stream_connections INTEGER;
    ALTER TABLE tongate_accounts ADD COLUMN stream_connections INTEGER;`,
+  // Streaming's subscribed addresses per connection, per key and per account (src/stream); NULL: the default.
+  `ALTER TABLE tongate_api_keys ADD COLUMN stream_addresses INTEGER;
+   ALTER TABLE tongate_accounts ADD COLUMN stream_addresses INTEGER;`,
 ];

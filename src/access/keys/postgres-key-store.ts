@@ -84,8 +84,8 @@ export class PostgresKeyStore implements KeyStore {
   async insertKey(key: NewKey): Promise<KeyInfo> {
     try {
       const rows = await this.write<KeyRow>(
-        `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, stream_connections, revoked_at, revision)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11) RETURNING ${KEY_COLUMNS}`,
+        `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, stream_connections, stream_addresses, revoked_at, revision)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12) RETURNING ${KEY_COLUMNS}`,
         [
           key.id,
           key.hash,
@@ -97,6 +97,7 @@ export class PostgresKeyStore implements KeyStore {
           key.expiresAt,
           key.createdAt,
           key.streamConnections ?? null,
+          key.streamAddresses ?? null,
         ],
       );
       return keyInfoFromRow(rows[0]);
@@ -126,11 +127,11 @@ export class PostgresKeyStore implements KeyStore {
 
   async setAccountLimit(limit: AccountLimit): Promise<AccountLimit> {
     const rows = await this.write<{ name: string; network: string; rps: number; updated_at: string }>(
-      `INSERT INTO tongate_accounts (name, network, rps, updated_at, stream_connections, revision) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO tongate_accounts (name, network, rps, updated_at, stream_connections, stream_addresses, revision) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
-         stream_connections = excluded.stream_connections
+         stream_connections = excluded.stream_connections, stream_addresses = excluded.stream_addresses
        RETURNING ${ACCOUNT_COLUMNS}`,
-      [limit.name, limit.network, limit.rps, limit.updatedAt, limit.streamConnections ?? null],
+      [limit.name, limit.network, limit.rps, limit.updatedAt, limit.streamConnections ?? null, limit.streamAddresses ?? null],
     );
     return accountFromRow(rows[0]);
   }

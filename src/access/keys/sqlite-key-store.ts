@@ -83,8 +83,8 @@ export class SqliteKeyStore implements KeyStore {
       const revision = this.stmt.bump.get()!.revision;
       this.db
         .prepare(
-          `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision, stream_connections)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+          `INSERT INTO tongate_api_keys (id, hash, display, network, rps, account, label, expires_at, created_at, revoked_at, revision, stream_connections, stream_addresses)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
         )
         .run(
           key.id,
@@ -98,6 +98,7 @@ export class SqliteKeyStore implements KeyStore {
           key.createdAt,
           revision,
           key.streamConnections ?? null,
+          key.streamAddresses ?? null,
         );
     });
     try {
@@ -140,11 +141,19 @@ export class SqliteKeyStore implements KeyStore {
         const revision = this.stmt.bump.get()!.revision;
         this.db
           .prepare(
-            `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision, stream_connections) VALUES (?, ?, ?, ?, ?, ?)
+            `INSERT INTO tongate_accounts (name, network, rps, updated_at, revision, stream_connections, stream_addresses) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (name, network) DO UPDATE SET rps = excluded.rps, updated_at = excluded.updated_at, revision = excluded.revision,
-             stream_connections = excluded.stream_connections`,
+             stream_connections = excluded.stream_connections, stream_addresses = excluded.stream_addresses`,
           )
-          .run(limit.name, limit.network, limit.rps, limit.updatedAt, revision, limit.streamConnections ?? null);
+          .run(
+            limit.name,
+            limit.network,
+            limit.rps,
+            limit.updatedAt,
+            revision,
+            limit.streamConnections ?? null,
+            limit.streamAddresses ?? null,
+          );
       })
       .immediate();
     return { ...limit };
@@ -152,9 +161,17 @@ export class SqliteKeyStore implements KeyStore {
 
   listAccountLimits(): AccountLimit[] {
     return this.db
-      .prepare<[], { name: string; network: string; rps: number; updated_at: number; stream_connections: number | null }>(
-        `SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`,
-      )
+      .prepare<
+        [],
+        {
+          name: string;
+          network: string;
+          rps: number;
+          updated_at: number;
+          stream_connections: number | null;
+          stream_addresses: number | null;
+        }
+      >(`SELECT ${ACCOUNT_COLUMNS} FROM tongate_accounts ORDER BY name, network`)
       .all()
       .map(accountFromRow);
   }

@@ -15,7 +15,8 @@ import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder } from '../types.js';
 import { PARENT_TYPES } from './classify.js';
 import { jettonWalletCandidates, type ActionTransactions } from './balance-changes.js';
-import type { JettonWalletInfo, TraceInput } from './trace-input.js';
+import type { JettonWalletInfo, KnownContracts, TraceInput } from './trace-input.js';
+import { actionHead, type ActionPart } from './action-part.js';
 import { knownContracts, traceInputs } from './trace-source.js';
 import { traceRowOf } from '../traces/trace-row.js';
 
@@ -158,6 +159,45 @@ export class ActionReader {
     return byTrace;
   }
 
+  /**
+   * Every action of `traceIds` (base64), whatever its type, with what a stream filters on per client (type,
+   * ancestors, accounts), by trace, in the order toncenter's stream sends them (end_lt, then start_lt, newest first).
+   */
+  async everyActionOf(traceIds: readonly string[]): Promise<Map<string, ActionPart[]>> {
+    const byTrace = new Map<string, ActionPart[]>();
+    if (traceIds.length === 0) return byTrace;
+    const keys = traceIds.map((id) => Buffer.from(id, 'base64'));
+    const rows = await this.driver.all(
+      `SELECT A.trace_id, A.type, A.ancestors, A.accounts, A.doc FROM actions A WHERE A.trace_id IN (${placeholders(keys)})
+       ORDER BY A.trace_id, A.end_lt DESC, A.start_lt DESC, A.action_id`,
+      keys,
+    );
+    for (const row of rows) {
+      const id = bytes(row.trace_id).toString('base64');
+      const ancestors =
+        row.ancestors === null
+          ? []
+          : text(row.ancestors)
+              .split(',')
+              .filter((t) => t !== '');
+      const part: ActionPart = {
+        head: actionHead(text(row.doc), text(row.accounts)),
+        type: text(row.type),
+        accounts: JSON.parse(text(row.accounts)) as string[],
+        ancestorTypes: ancestors,
+      };
+      const list = byTrace.get(id);
+      if (list) list.push(part);
+      else byTrace.set(id, [part]);
+    }
+    return byTrace;
+  }
+
+  /** The jetton wallets and NFT items the index knows among `accounts` (a pending trace's classification needs them). */
+  knownContracts(accounts: Iterable<string>): Promise<KnownContracts> {
+    return knownContracts(this.driver, accounts);
+  }
+
   /** The trace of an action (toncenter's /balanceChanges by action_id), null when no action has that id. */
   async traceOfAction(actionId: Buffer): Promise<Buffer | null> {
     const [row] = await this.driver.all('SELECT trace_id FROM actions WHERE action_id = ? LIMIT 1', [actionId]);
@@ -199,8 +239,7 @@ export class ActionReader {
 
 /** An action's answer: its stored document, `accounts` when asked, `transactions_full` when given, and `finality`. */
 export function actionText(action: StoredAction, options: { accounts?: boolean; transactions?: string[] } = {}): string {
-  let answer = action.doc.slice(0, -1);
-  if (options.accounts) answer += `,"accounts":${action.accounts}`;
+  let answer = options.accounts ? actionHead(action.doc, action.accounts) : action.doc.slice(0, -1);
   if (options.transactions && options.transactions.length > 0) answer += `,"transactions_full":[${options.transactions.join(',')}]`;
   return `${answer},"finality":"finalized"}`;
 }

@@ -151,6 +151,15 @@ export function transactionOf(doc: StoredTransactionDoc, messages: (hash: string
     if (!found) throw new Error(`message ${hash} of transaction ${doc.hash} is not in the index`);
     return messageOf(found);
   };
+  return transactionWith(doc, doc.in_msg === null ? null : message(doc.in_msg), doc.out_msgs.map(message));
+}
+
+/** A transaction's fields as the classifier reads them, its messages given (stored apart, or inside a rendered one). */
+export function transactionWith(
+  doc: Omit<StoredTransactionDoc, 'in_msg' | 'out_msgs'>,
+  inMsg: ActionMessage | null,
+  outMsgs: ActionMessage[],
+): ActionTransaction {
   const compute = doc.description.compute_ph;
   return {
     hash: doc.hash,
@@ -164,7 +173,7 @@ export function transactionOf(doc: StoredTransactionDoc, messages: (hash: string
     origStatus: doc.orig_status,
     endStatus: doc.end_status,
     skippedReason: compute?.skipped ? (compute.reason ?? null) : null,
-    inMsg: doc.in_msg === null ? null : message(doc.in_msg),
-    outMsgs: doc.out_msgs.map(message),
+    inMsg,
+    outMsgs,
   };
 }

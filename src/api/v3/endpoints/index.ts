@@ -14,7 +14,7 @@ import { events } from './events.js';
 import { balanceChangesEndpoint } from './balance-changes.js';
 import { adjacentTransactions, transactions, transactionsByMasterchainBlock, transactionsByMessage } from './transactions.js';
 import { addressInformation, estimateFee, message, runGetMethod, walletInformation } from './v2-shared.js';
-import { pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
+import { pendingActions, pendingTraces, pendingTransactions } from '../../../pending/endpoints.js';
 import { decodeGet, decodePost } from './decode.js';
 
 export const V3_ENDPOINTS: AnyV3Endpoint[] = [
@@ -33,6 +33,7 @@ export const V3_ENDPOINTS: AnyV3Endpoint[] = [
   events,
   balanceChangesEndpoint,
   pendingTraces,
+  pendingActions,
   jettonMasters,
   jettonWallets,
   jettonTransfers,
