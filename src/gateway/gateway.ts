@@ -28,10 +28,13 @@ import { planListeners, type ListenerPlan } from '../http/listeners.js';
 import { accessHook, accessLogSerializers } from '../http/access-hook.js';
 import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
+import { RequestUsage } from '../access/usage.js';
 import { networkRouter } from '../http/network-router.js';
 import { upstreamHook } from '../upstream/index.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
+import { registerBlockFeed } from '../stream/block-feed.js';
+import { registerConsole } from '../console/routes.js';
 
 export interface GatewayOptions {
   config: TongateConfig;
@@ -54,7 +57,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const plans = planListeners(options.config);
   // One histogram for all listeners, in the registry /metrics serves.
   const durations = new RequestDurations(options.access.metrics.registry);
-  const apps = plans.map((plan) => buildApp(plan, options, durations));
+  // Per-key minute counts for the admin API, one for all listeners, like the histogram.
+  const usage = new RequestUsage(options.clock);
+  const apps = plans.map((plan) => buildApp(plan, options, durations, usage));
   return {
     apps,
     async listen() {
@@ -77,6 +82,7 @@ function buildApp(
   plan: ListenerPlan,
   { config, networks, clock, logger, access }: GatewayOptions,
   durations: RequestDurations,
+  usage: RequestUsage,
 ): FastifyInstance {
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
@@ -117,8 +123,10 @@ function buildApp(
   registerV3Routes(app, { endpoints: V3_ENDPOINTS, postEndpoints: V3_POST_ENDPOINTS });
   registerDocs(app, { prefix: '/api/v3', title: 'tongate API v3', document: () => v3OpenApi(V3_ENDPOINTS, V3_POST_ENDPOINTS, VERSION) });
   registerStreaming(app, { networks: served, access, clock, redisUrl: config.redisUrl, logger });
+  registerBlockFeed(app, { access });
+  registerConsole(app);
   const devnetOperations = registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });
-  registerAdminRoutes(app, access, { adminToken: config.adminToken });
+  registerAdminRoutes(app, access, { adminToken: config.adminToken, usage });
   return app;
 }
