@@ -61,7 +61,12 @@ class NetworkFeed {
         transactions: block.transactions.length,
       });
       const indexed = this.network.indexed?.(header.id.seqno) ?? Promise.resolve();
-      told = told.then(() => indexed.then(() => this.write('block', data), () => this.write('block', data)));
+      told = told.then(() =>
+        indexed.then(
+          () => this.write('block', data),
+          () => this.write('block', data),
+        ),
+      );
     });
     const offRewind = chain.onRewind?.((rewind) => {
       // After the blocks already told, so a client never sees a rewound block come after its rewind.
@@ -96,7 +101,9 @@ export function registerBlockFeed(app: FastifyInstance, { access }: { access: Ac
   app.get(BLOCK_FEED_PATH, async (request, reply) => {
     const network = request.network;
     if (!isDevnetChain(network.chain))
-      return reply.code(404).send({ ok: false, error: `no block feed on network ${network.name}: its chain is not sealed here`, code: 404 });
+      return reply
+        .code(404)
+        .send({ ok: false, error: `no block feed on network ${network.name}: its chain is not sealed here`, code: 404 });
     const admitted = await admit(access, request, reply, DEFAULT_LIMITS);
     if (admitted === undefined) return reply;
     const { keyId, connections } = admitted;
