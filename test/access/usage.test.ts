@@ -41,7 +41,10 @@ test('per key per minute, the keyless rule apart, refusals per network', () => {
   assert.equal(testnet.network, 'testnet');
   assert.equal(testnet.refusals['403'].at(-2), 1);
   assert.equal(testnet.keys.k2.total_requests, 1);
-  assert.deepEqual(usage.report('testnet').map((u) => u.network), ['testnet']);
+  assert.deepEqual(
+    usage.report('testnet').map((u) => u.network),
+    ['testnet'],
+  );
 });
 
 test('an hour later the old minutes are gone, and a slot reused for a new minute starts at zero', () => {

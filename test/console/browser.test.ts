@@ -62,7 +62,10 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     await go('#/');
     await page.locator('.live.on').waitFor();
     const keys = (await getJson(`${base}/admin/keys`, { headers: admin })).body.result;
-    assert.ok(keys.some((k: any) => k.label === 'console session' && k.expiresAt !== null), 'a labelled, expiring key');
+    assert.ok(
+      keys.some((k: any) => k.label === 'console session' && k.expiresAt !== null),
+      'a labelled, expiring key',
+    );
     assert.equal(await page.evaluate(() => localStorage.length), 0, 'nothing kept beyond the session');
   });
 
@@ -76,10 +79,16 @@ test('the console in Chromium', { skip: missing }, async (t) => {
 
   await t.test('funding an account changes its balance on screen', async () => {
     await go(`#/account/${seen.address}`);
-    await page.getByTestId('balance').filter({ hasText: /^0 TON$/ }).waitFor();
+    await page
+      .getByTestId('balance')
+      .filter({ hasText: /^0 TON$/ })
+      .waitFor();
     await page.fill('input[name=fund-amount]', '5');
     await page.click('button:text-is("Fund")');
-    await page.getByTestId('balance').filter({ hasText: /^5 TON$/ }).waitFor();
+    await page
+      .getByTestId('balance')
+      .filter({ hasText: /^5 TON$/ })
+      .waitFor();
     await page.locator('[data-testid=transactions] tbody tr').first().waitFor();
     const txs = (await getJson(`${base}/api/v3/transactions?account=${seen.address}&limit=1`, { headers: admin })).body;
     seen.fundedTx = txs.transactions?.[0]?.hash;
@@ -93,7 +102,10 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     await page.click('button:text-is("Deploy")');
     await page.getByTestId('open-jetton').click();
     const name = page.getByTestId('jetton-name');
-    await name.filter({ hasText: 'EVIL' }).or(name.filter({ hasText: 'script' })).waitFor();
+    await name
+      .filter({ hasText: 'EVIL' })
+      .or(name.filter({ hasText: 'script' }))
+      .waitFor();
     assert.equal(await name.textContent(), HOSTILE);
     assert.equal(await name.locator('script, img').count(), 0, 'no element made of the name');
     assert.equal(await page.evaluate(() => (window as any).__pwned), undefined, 'nothing of it ran');
@@ -109,12 +121,20 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     seen.snapshotSeqno = snapshots.find((s: any) => s.name === 'console').seqno as number;
     const mined = await devnet(base, '/devnet/mine', { blocks: 3 });
     await go('#/');
-    await page.locator('[data-testid=blocks] li').first().filter({ hasText: `#${mined.seqno}` }).waitFor();
+    await page
+      .locator('[data-testid=blocks] li')
+      .first()
+      .filter({ hasText: `#${mined.seqno}` })
+      .waitFor();
     await go('#/devnet');
     await page.locator('[data-testid=snapshots] li', { hasText: 'console' }).getByRole('button', { name: 'Restore' }).click();
     await page.getByTestId('answer').filter({ hasText: 'devnet.snapshotRestored' }).waitFor();
     await go('#/');
-    await page.locator('[data-testid=blocks] li').first().filter({ hasText: `#${seen.snapshotSeqno}` }).waitFor();
+    await page
+      .locator('[data-testid=blocks] li')
+      .first()
+      .filter({ hasText: `#${seen.snapshotSeqno}` })
+      .waitFor();
     assert.equal(await page.locator(`[data-testid=blocks] a:text-is("#${mined.seqno}")`).count(), 0);
   });
 
@@ -133,7 +153,10 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     await row.getByText('revoked').waitFor();
     assert.equal((await getJson(`${base}/api/v3/masterchainInfo`, { headers: { 'x-api-key': key } })).status, 401);
     await page.getByRole('button', { name: 'Reload' }).click();
-    await page.getByTestId('refusals-mainnet').filter({ hasText: /401: [1-9]/ }).waitFor();
+    await page
+      .getByTestId('refusals-mainnet')
+      .filter({ hasText: /401: [1-9]/ })
+      .waitFor();
   });
 
   await t.test('no page error, no dialog, all along', () => {

@@ -97,7 +97,8 @@ test('block feed: a key required; blocks once indexed; a rewind on restore; the 
 
 test('GET /admin/usage: the requests of a key per minute, the keyless rule, 401s after a revoke', async () => {
   const { id, key } = await createKey(base, { label: 'usage' });
-  for (let i = 0; i < 3; i++) assert.equal((await getJson(`${base}/api/v3/masterchainInfo`, { headers: { 'x-api-key': key } })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await getJson(`${base}/api/v3/masterchainInfo`, { headers: { 'x-api-key': key } })).status, 200);
   await getJson(`${base}/api/v3/masterchainInfo`);
   assert.equal((await getJson(`${base}/admin/usage`)).status, 401, 'behind the admin token');
   let usage = (await getJson(`${base}/admin/usage?network=mainnet`, { headers: admin })).body;
@@ -115,7 +116,10 @@ test('GET /admin/usage: the requests of a key per minute, the keyless rule, 401s
   const before401 = mainnet.refusals['401'].reduce((a: number, b: number) => a + b, 0);
   assert.equal((await getJson(`${base}/api/v3/masterchainInfo`, { headers: { 'x-api-key': key } })).status, 401);
   usage = (await getJson(`${base}/admin/usage?network=mainnet`, { headers: admin })).body;
-  assert.equal(usage.result[0].refusals['401'].reduce((a: number, b: number) => a + b, 0), before401 + 1);
+  assert.equal(
+    usage.result[0].refusals['401'].reduce((a: number, b: number) => a + b, 0),
+    before401 + 1,
+  );
   assert.equal(usage.result[0].keys[id].total_requests, 3, 'a revoked key is an unknown key: its 401 is a refusal only');
   assert.equal((await getJson(`${base}/admin/usage?network=a&network=b`, { headers: admin })).status, 400);
 });
