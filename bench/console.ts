@@ -10,7 +10,8 @@
  *               (the baseline), then with 10 consoles open on the explorer (each its own key, as each session makes
  *               one), and the browser's own CPU for those 10 (Chromium's processes, from /proc)
  *
- * Ratios are measured in one run: CPU with consoles / CPU without, in the same process, back to back.
+ * Ratios are measured in one run: CPU with consoles / CPU without, in the same process, back to back (idle before
+ * the browser starts, and again once the consoles are closed).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -146,12 +147,20 @@ try {
   await pause(seconds * 1000);
   const withConsoles = cpuMs() - before;
   const browserCpu = childrenCpuMs() - browserBefore;
-  const pct = (ms: number) => `${((ms / (seconds * 1000)) * 100).toFixed(1)} % of a core`;
+  const pct = (ms: number): string => `${((ms / (seconds * 1000)) * 100).toFixed(1)} % of a core`;
   console.log(
     `CPU over ${seconds} s (load average ${load()}): tongate idle ${pct(idle)}, with ${consoles} consoles ${pct(withConsoles)} ` +
       `(ratio ${(withConsoles / idle).toFixed(2)}); the browser for the ${consoles} consoles ${pct(browserCpu)}`,
   );
   for (const o of opened) await o.context.close();
+  // Idle again, consoles closed: the first idle window follows tongate's start and may hold its tail.
+  await pause(2000);
+  before = cpuMs();
+  await pause(seconds * 1000);
+  const idleAfter = cpuMs() - before;
+  console.log(
+    `CPU idle again, consoles closed (load average ${load()}): tongate ${pct(idleAfter)}; with consoles / this idle: ${(withConsoles / idleAfter).toFixed(2)}`,
+  );
 } finally {
   await browser.close();
   await running.stop();

@@ -3,6 +3,7 @@
  * from a path here, so the admin token and the API key can never reach another origin.
  */
 import { session } from './session';
+import { sseFrames } from './sse';
 
 export class ApiFailure extends Error {
   constructor(
@@ -98,23 +99,5 @@ export async function streamEvents(
     }
     throw new ApiFailure(response.status, error);
   }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of frame.split('\n')) {
-        if (line.startsWith('event: ')) event = line.slice(7);
-        else if (line.startsWith('data: ')) data.push(line.slice(6));
-      }
-      if (data.length > 0) onEvent(event, data.join('\n'));
-    }
-  }
+  for await (const frame of sseFrames(response.body)) onEvent(frame.event, frame.data);
 }

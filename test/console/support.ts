@@ -1,5 +1,6 @@
 /** What the console's tests share: a built console, a keyed tongate with an admin token, an SSE reader. */
 import { buildConsole } from '../../console/build.mjs';
+import { sseFrames } from '../../console/src/sse.js';
 import { freePort } from '../support/ports.js';
 import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 
@@ -38,21 +39,7 @@ export async function devnet(base: string, path: string, body: unknown = {}): Pr
   return answer.body.result;
 }
 
-/** Server-Sent Events of a response, one `{event, data}` at a time. */
+/** Server-Sent Events of a response, one `{event, data}` at a time (data parsed as JSON), by the console's own reader. */
 export async function* sseEvents(response: Response): AsyncGenerator<{ event: string; data: any }> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(frame)?.[1];
-      const data = /^data: (.*)$/m.exec(frame)?.[1];
-      if (event && data) yield { event, data: JSON.parse(data) };
-    }
-  }
+  for await (const frame of sseFrames(response.body!)) yield { event: frame.event, data: JSON.parse(frame.data) };
 }

@@ -6,39 +6,16 @@
 import { useState } from 'preact/hooks';
 import { control } from '../api';
 import type { NetworkInfo } from '../network';
+// The admin API's shapes, from the server's own declarations (types only: nothing of the server is bundled).
+import type { KeyInfo as Key, AccountLimit } from '../../../src/access/keys/key-store';
+import type { NetworkUsage as Usage } from '../../../src/access/usage';
 import { CopyButton, ErrorBox, MinuteChart, Section, sum, useLoad } from '../ui';
-
-interface Key {
-  id: string;
-  display: string;
-  network: string;
-  rps: number;
-  account: string | null;
-  label: string | null;
-  expiresAt: number | null;
-  createdAt: number;
-  revokedAt: number | null;
-}
-
-interface Series {
-  requests: number[];
-  limited: number[];
-  total_requests: number;
-  total_limited: number;
-}
-
-interface Usage {
-  network: string;
-  keyless: Series;
-  keys: Record<string, Series>;
-  refusals: Record<string, number[]>;
-}
 
 export function KeysPage({ network }: { network?: NetworkInfo }) {
   const { data, error, reload } = useLoad(async () => {
     const [keys, accounts, usage] = await Promise.all([
       control<Key[]>('GET', '/admin/keys'),
-      control<{ name: string; network: string; rps: number }[]>('GET', '/admin/accounts'),
+      control<AccountLimit[]>('GET', '/admin/accounts'),
       control<Usage[]>('GET', '/admin/usage'),
     ]);
     return { keys, accounts, usage };
