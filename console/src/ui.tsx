@@ -120,19 +120,33 @@ export function Section({ title, children, actions }: { title: string; children:
   );
 }
 
-/** Loads with `load` whenever a value of `deps` changes; `reload` asks again. */
+/** Worth asking again: tongate busy or a remote failing (502/503/504: a v3 query over its time), or no answer at all. */
+export const passing = (error: unknown): boolean => (error instanceof ApiFailure ? error.status >= 502 : error instanceof TypeError);
+const RETRIES = 10;
+const RETRY_MS = 2000;
+
+/** Loads with `load` whenever a value of `deps` changes (a passing failure is asked again a few times); `reload` asks again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    load().then(
-      (data) => live && setState({ data, loading: false }),
-      (error: unknown) => live && setState({ error, loading: false }),
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (left: number) => {
+      setState((s) => ({ ...s, loading: true }));
+      load().then(
+        (data) => live && setState({ data, loading: false }),
+        (error: unknown) => {
+          if (!live) return;
+          setState((s) => ({ ...s, error, loading: false }));
+          if (left > 0 && passing(error)) timer = setTimeout(() => live && attempt(left - 1), RETRY_MS);
+        },
+      );
+    };
+    attempt(RETRIES);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [...deps, round]);
   return { ...state, reload: () => setRound((r) => r + 1) };

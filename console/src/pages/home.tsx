@@ -8,7 +8,7 @@ import { v3 } from '../api';
 import { onBlocks } from '../live';
 import type { NetworkInfo } from '../network';
 import { session } from '../session';
-import { Addr, ErrorBox, href, remember, Section, Time, ton, TxLink } from '../ui';
+import { Addr, ErrorBox, href, passing, remember, Section, Time, ton, TxLink } from '../ui';
 
 const SHOWN = 15;
 
@@ -98,7 +98,8 @@ export function HomePage({ network }: { network?: NetworkInfo }) {
   useEffect(() => {
     if (!network || !canRead) return;
     let live = true;
-    const reload = () =>
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reload = (left = 10) =>
       newest().then(
         (found) => {
           if (!live) return;
@@ -106,7 +107,11 @@ export function HomePage({ network }: { network?: NetworkInfo }) {
           setTransactions(found.transactions);
           setError(undefined);
         },
-        (e: unknown) => live && setError(e),
+        (e: unknown) => {
+          if (!live) return;
+          setError(e);
+          if (left > 0 && passing(e)) timer = setTimeout(() => live && void reload(left - 1), 2000);
+        },
       );
     void reload();
     const off = onBlocks((event) => {
@@ -125,6 +130,7 @@ export function HomePage({ network }: { network?: NetworkInfo }) {
     });
     return () => {
       live = false;
+      clearTimeout(timer);
       off();
     };
   }, [network, canRead, round]);
