@@ -74,7 +74,8 @@ export function AccountPage({ address, network }: { address: string; network?: N
   useEffect(() => {
     if (!canStream) return;
     const stopFollowing = followAccount(address, () => reload(), setStreamError);
-    const stopRewinds = onBlocks((event) => event.type === 'rewind' && reload());
+    // Also each block that holds transactions (told once indexed): a change the stream told before v3 held it shows then.
+    const stopRewinds = onBlocks((event) => (event.type === 'rewind' || (event.type === 'block' && !!event.transactions)) && reload());
     return () => {
       stopFollowing();
       stopRewinds();
