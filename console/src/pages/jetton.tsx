@@ -17,11 +17,11 @@ export function JettonPage({ address }: { address: string }) {
   }, [address]);
   const master = data?.master;
   // A master deployed a moment ago may not be indexed yet, nor detected as a jetton (the index runs its get-methods
-  // after it holds the block): look again with each block the feed tells, and each second for a minute.
+  // after it holds the block): look again with each block the feed tells, and each second for three minutes.
   useEffect(() => (master ? undefined : onBlocks((event) => event.type === 'block' && reload())), [master, address]);
   const [tries, setTries] = useState(0);
   useEffect(() => {
-    if (master || loading || tries >= 60) return;
+    if (master || loading || tries >= 180) return;
     const timer = setTimeout(() => {
       setTries((n) => n + 1);
       reload();
