@@ -102,10 +102,8 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     await page.click('button:text-is("Deploy")');
     await page.getByTestId('open-jetton').click();
     const name = page.getByTestId('jetton-name');
-    await name
-      .filter({ hasText: 'EVIL' })
-      .or(name.filter({ hasText: 'script' }))
-      .waitFor();
+    // Detection of a new master runs after the index holds its block; on a machine at load 50+ that took over a minute.
+    await name.filter({ hasText: 'script' }).waitFor({ timeout: 180_000 });
     assert.equal(await name.textContent(), HOSTILE);
     assert.equal(await name.locator('script, img').count(), 0, 'no element made of the name');
     assert.equal(await page.evaluate(() => (window as any).__pwned), undefined, 'nothing of it ran');
