@@ -28,12 +28,15 @@ import { planListeners, type ListenerPlan } from '../http/listeners.js';
 import { accessHook, accessLogSerializers } from '../http/access-hook.js';
 import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
+import { RequestUsage } from '../access/usage.js';
 import { networkRouter } from '../http/network-router.js';
 import { upstreamHook } from '../upstream/index.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
 import { registerEmulateRoutes } from '../emulate/routes.js';
 import { followNetworkPending } from '../pending/registry.js';
+import { registerBlockFeed } from '../stream/block-feed.js';
+import { registerConsole } from '../console/routes.js';
 
 export interface GatewayOptions {
   config: TongateConfig;
@@ -56,7 +59,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const plans = planListeners(options.config);
   // One histogram for all listeners, in the registry /metrics serves.
   const durations = new RequestDurations(options.access.metrics.registry);
-  const apps = plans.map((plan) => buildApp(plan, options, durations));
+  // Per-key minute counts for the admin API, one for all listeners, like the histogram.
+  const usage = new RequestUsage(options.clock);
+  const apps = plans.map((plan) => buildApp(plan, options, durations, usage));
   return {
     apps,
     async listen() {
@@ -79,6 +84,7 @@ function buildApp(
   plan: ListenerPlan,
   { config, networks, clock, logger, access }: GatewayOptions,
   durations: RequestDurations,
+  usage: RequestUsage,
 ): FastifyInstance {
   const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
   const app = Fastify({
@@ -123,8 +129,10 @@ function buildApp(
   // Lite networks' pending layers emulate what is sent from now on (src/pending/lite-source.ts); local ones follow their open block.
   for (const network of served) followNetworkPending(network, { clock, warn: (err, message) => logger.warn({ err }, message) });
   registerStreaming(app, { networks: served, access, clock, redisUrl: config.redisUrl, logger });
+  registerBlockFeed(app, { access });
+  registerConsole(app);
   const devnetOperations = registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });
-  registerAdminRoutes(app, access, { adminToken: config.adminToken });
+  registerAdminRoutes(app, access, { adminToken: config.adminToken, usage });
   return app;
 }

@@ -37,13 +37,15 @@ const SERVED_BY = {
 export function landingPage(info: LandingInfo): string {
   const e = escapeHtml;
   const base = info.origin;
-  const row = (what: string, url: string, docs?: string) =>
-    `<tr><th>${e(what)}</th><td><code>${e(url)}</code></td><td>${docs ? `<a href="${e(docs)}">docs</a>` : ''}</td></tr>`;
+  const row = (what: string, url: string, docs?: string, link = 'docs') =>
+    `<tr><th>${e(what)}</th><td><code>${e(url)}</code></td><td>${docs ? `<a href="${e(docs)}">${e(link)}</a>` : ''}</td></tr>`;
   const rows = [
     info.v2 ? row('API v2', `${base}/api/v2`, '/api/v2/') : '',
     info.v2 ? row('v2 JSON-RPC', `${base}/api/v2/jsonRPC`) : '',
     info.v3 ? row('API v3', `${base}/api/v3`, '/api/v3/') : '',
     info.servedBy === 'local' ? row('devnet controls', `${base}/devnet`, '/devnet/') : '',
+    // The console reads v3 (src/console): offered where v3 is.
+    info.v3 ? row('console', `${base}/console/`, '/console/', 'open') : '',
     row('health', `${base}/healthcheck`),
   ].filter(Boolean);
   const access = info.access

@@ -14,21 +14,30 @@
  *   DELETE /admin/keys/:id           revoke (also POST /admin/keys/:id/revoke)
  *   GET    /admin/accounts           account limits
  *   PUT    /admin/accounts/:name     {network, rps, stream_connections?, stream_addresses?}: the account's shared limit on that network
+ *   GET    /admin/usage[?network=N]  requests and 429s per key per minute over the last hour, the keyless rule's, and
+ *                                    the 401/403/429 answers per minute, per network (src/access/usage.ts)
  *   GET    /metrics                  Prometheus text format
  *
- * It also adds requestMetricsHook (requests by network, version, method, status) to `app`.
+ * It also adds requestMetricsHook (requests by network, version, method, status) to `app`, and with `usage` the hook
+ * that counts what /admin/usage reports.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminError, type AccessLayer, type KeyAdmin } from '../access/index.js';
 import { requestMetricsHook } from './access-hook.js';
+import type { RequestUsage } from '../access/usage.js';
 import { bearerMatches } from './bearer.js';
+import { usageHook } from './usage-hook.js';
 
 export interface AdminRoutesOptions {
   adminToken?: string;
+  /** Per-key minute counts, shared by every listener of a gateway (counted only when the admin API is on). */
+  usage?: RequestUsage;
 }
 
-export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken }: AdminRoutesOptions): void {
+export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken, usage }: AdminRoutesOptions): void {
   app.addHook('onResponse', requestMetricsHook(access));
+  // Nobody could read the counts without the admin API, so nothing is counted then.
+  if (adminToken && usage && access.enabled) app.addHook('onResponse', usageHook(usage));
   if (!adminToken) return;
 
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
@@ -83,6 +92,11 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
       });
       admin.delete('/keys/:id', revoke);
       admin.post('/keys/:id/revoke', revoke);
+      admin.get('/usage', async (request) => {
+        const network = (request.query as { network?: unknown }).network;
+        if (network !== undefined && typeof network !== 'string') throw new ApiBodyError('network: one network name');
+        return { ok: true, result: usage ? usage.report(network) : [] };
+      });
       admin.get('/accounts', async () => ({ ok: true, result: await keys().listAccountLimits() }));
       admin.put('/accounts/:name', async (request) => {
         const body = objectBody(request.body);

@@ -27,6 +27,7 @@ test('GET / on each network: its base URLs, docs links and the devnet controls o
         assert.ok(html.includes(`<code>${base}/api/v3</code>`));
         assert.ok(html.includes('<a href="/api/v2/">docs</a>') && html.includes('<a href="/api/v3/">docs</a>'));
         assert.ok(html.includes('<a href="/devnet/">docs</a>'), 'a local chain links its controls');
+        assert.ok(html.includes('<a href="/console/">open</a>'), 'and the console');
         assert.match(html, /X-API-Key/);
         assert.match(html, new RegExp(`global_id ${name === 'mainnet' ? -239 : -3}`));
       }

@@ -1,0 +1,139 @@
+/** The shell: the header (network, navigation, search, the feed's state), and the page the location's hash names. */
+import { useEffect, useState } from 'preact/hooks';
+import { onFeedState, type FeedState } from './live';
+import { probeNetwork, type NetworkInfo } from './network';
+import { searchTarget } from './search';
+import { session } from './session';
+import { AccountPage } from './pages/account';
+import { BlockPage } from './pages/block';
+import { ConnectPage } from './pages/connect';
+import { DevnetPage } from './pages/devnet';
+import { HomePage } from './pages/home';
+import { JettonPage } from './pages/jetton';
+import { KeysPage } from './pages/keys';
+import { TracePage } from './pages/trace';
+import { TransactionPage } from './pages/transaction';
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const update = () => {
+      setHash(location.hash);
+      window.scrollTo(0, 0);
+    };
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return hash;
+}
+
+function Page({ hash, network, onNetworkChange }: { hash: string; network?: NetworkInfo; onNetworkChange: () => void }) {
+  const [, page, param = ''] = hash.replace(/^#/, '').split('/');
+  const value = decodeURIComponent(param);
+  switch (page) {
+    case 'block':
+      return <BlockPage seqno={Number(value)} />;
+    case 'tx':
+      return <TransactionPage hash={value} />;
+    case 'account':
+      return <AccountPage address={value} network={network} />;
+    case 'jetton':
+      return <JettonPage address={value} />;
+    case 'trace':
+      return <TracePage id={value} />;
+    case 'devnet':
+      return <DevnetPage network={network} />;
+    case 'keys':
+      return <KeysPage network={network} />;
+    case 'connect':
+      return <ConnectPage network={network} onChange={onNetworkChange} />;
+    default:
+      return <HomePage network={network} />;
+  }
+}
+
+function Search() {
+  const [text, setText] = useState('');
+  const [error, setError] = useState('');
+  return (
+    <form
+      class="search"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError('');
+        searchTarget(text).then(
+          (target) => {
+            location.hash = target;
+            setText('');
+          },
+          (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+        );
+      }}
+    >
+      <input
+        type="search"
+        name="q"
+        aria-label="search"
+        placeholder="address, block seqno, transaction, message or trace hash"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit">Search</button>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+export function App() {
+  const hash = useHash();
+  const [network, setNetwork] = useState<NetworkInfo>();
+  const [feed, setFeed] = useState<FeedState>({ connected: false });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    probeNetwork().then(setNetwork, () => undefined);
+  }, [round]);
+  useEffect(() => session.onChange(() => setRound((r) => r + 1)), []);
+  useEffect(() => onFeedState(setFeed), []);
+  const current = hash.split('/')[1] ?? '';
+  const nav = (target: string, label: string, page: string) => (
+    <a href={target} aria-current={current === page ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  const needsKey = network?.accessOn && !session.apiKey;
+  return (
+    <>
+      <header class="top">
+        <div class="brand">
+          <a href="#/">tongate</a>
+          <span class="network" data-testid="network">
+            {network?.name ?? '…'}
+          </span>
+          <span class={feed.connected ? 'live on' : 'live'} title={feed.error ?? (feed.connected ? 'live' : 'not connected')}>
+            {feed.connected ? 'live' : 'offline'}
+          </span>
+        </div>
+        <nav>
+          {nav('#/', 'Explorer', '')}
+          {network?.devnet !== 'absent' ? nav('#/devnet', 'Devnet', 'devnet') : null}
+          {network?.admin !== 'absent' ? nav('#/keys', 'Keys', 'keys') : null}
+          {nav('#/connect', needsKey ? 'Connect' : 'Session', 'connect')}
+        </nav>
+        <Search />
+      </header>
+      {needsKey && current !== 'connect' ? (
+        <p class="notice">
+          This network asks for an API key: <a href="#/connect">give an API key or the admin token</a> to see it live.
+        </p>
+      ) : null}
+      <main>
+        <Page hash={hash} network={network} onNetworkChange={() => setRound((r) => r + 1)} />
+      </main>
+    </>
+  );
+}

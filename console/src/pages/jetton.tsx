@@ -1,0 +1,76 @@
+/** A jetton master: its metadata (shown as text, whatever it holds), supply, admin and holders. */
+import { useEffect, useState } from 'preact/hooks';
+import { v3 } from '../api';
+import { onBlocks } from '../live';
+import { Addr, ErrorBox, remember, Section, units, useLoad } from '../ui';
+
+export function JettonPage({ address }: { address: string }) {
+  const { data, error, loading, reload } = useLoad(async () => {
+    const [masters, wallets] = await Promise.all([
+      v3<{ jetton_masters: any[]; address_book: any; metadata: any }>('jetton/masters', { address, limit: 1 }),
+      v3<{ jetton_wallets: any[]; address_book: any }>('jetton/wallets', { jetton_address: address, limit: 50 }),
+    ]);
+    remember(masters.address_book);
+    remember(wallets.address_book);
+    const master = masters.jetton_masters[0];
+    return { master, info: master ? masters.metadata?.[master.address]?.token_info?.[0] : undefined, wallets: wallets.jetton_wallets };
+  }, [address]);
+  const master = data?.master;
+  // A master deployed a moment ago may not be indexed yet, nor detected as a jetton (the index runs its get-methods
+  // after it holds the block): look again with each block the feed tells, and each second for three minutes.
+  useEffect(() => (master ? undefined : onBlocks((event) => event.type === 'block' && reload())), [master, address]);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    if (master || loading || tries >= 180) return;
+    const timer = setTimeout(() => {
+      setTries((n) => n + 1);
+      reload();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [master, loading, tries]);
+  const content = master?.jetton_content ?? {};
+  const decimals = Number(content.decimals ?? data?.info?.extra?.decimals ?? 9);
+  return (
+    <>
+      <Section title="Jetton">
+        <ErrorBox error={error} />
+        {!loading && !error && !master ? <p class="muted">No jetton master at this address (yet).</p> : null}
+        {master ? (
+          <dl class="facts" data-testid="jetton">
+            <dt>name</dt>
+            <dd data-testid="jetton-name">{String(content.name ?? data?.info?.name ?? '')}</dd>
+            <dt>symbol</dt>
+            <dd>{String(content.symbol ?? data?.info?.symbol ?? '')}</dd>
+            <dt>description</dt>
+            <dd>{String(content.description ?? '')}</dd>
+            <dt>address</dt>
+            <dd>
+              <Addr address={master.address} full />
+            </dd>
+            <dt>total supply</dt>
+            <dd>{units(master.total_supply, decimals)}</dd>
+            <dt>decimals</dt>
+            <dd>{decimals}</dd>
+            <dt>admin</dt>
+            <dd>
+              <Addr address={master.admin_address} />
+            </dd>
+            <dt>mintable</dt>
+            <dd>{master.mintable ? 'yes' : 'no'}</dd>
+          </dl>
+        ) : null}
+      </Section>
+      {data?.wallets.length ? (
+        <Section title="Holders">
+          <ul class="plain">
+            {data.wallets.map((w: any) => (
+              <li key={w.address}>
+                <Addr address={w.owner} />: {units(w.balance, decimals)}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+    </>
+  );
+}
