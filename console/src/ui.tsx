@@ -121,7 +121,9 @@ export function Section({ title, children, actions }: { title: string; children:
 }
 
 /** Worth asking again: tongate busy or a remote failing (502/503/504: a v3 query over its time), or no answer at all. */
-export const passing = (error: unknown): boolean => (error instanceof ApiFailure ? error.status >= 502 : error instanceof TypeError);
+/** A failure that passes when asked again: tongate's rate limit (429), a remote's (502-504), a dropped connection. */
+export const passing = (error: unknown): boolean =>
+  error instanceof ApiFailure ? error.status === 429 || error.status >= 502 : error instanceof TypeError;
 const RETRIES = 10;
 const RETRY_MS = 2000;
 

@@ -75,7 +75,10 @@ export function registerConsole(app: FastifyInstance, { dir = CONSOLE_APP_DIR }:
     const cache = name === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable';
     return secured(reply).type(file.type).header('cache-control', cache).send(file.body);
   };
-  app.get('/console', async (_request, reply) => secured(reply).redirect('/console/', 301));
-  app.get('/console/', async (_request, reply) => send(reply, 'index.html'));
+  // The router ignores a trailing slash (as toncenter's v3 does), so one route answers both; the page's assets are
+  // named relative to /console/, so /console (or another spelling) is sent there first.
+  app.get('/console/', async (request, reply) =>
+    request.url.split('?')[0] === '/console/' ? send(reply, 'index.html') : secured(reply).redirect('/console/', 301),
+  );
   app.get('/console/:file', async (request, reply) => send(reply, (request.params as { file: string }).file));
 }
