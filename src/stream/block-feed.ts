@@ -20,6 +20,7 @@ import { isDevnetChain } from '../chain/devnet-chain.js';
 import type { NetworkContext } from '../http/network-context.js';
 import { admit, connectionLimitError, DEFAULT_LIMITS } from './admission.js';
 import { KEEPALIVE_MS } from './routes.js';
+import { openEventStream } from './event-stream.js';
 
 export const BLOCK_FEED_PATH = '/api/streaming/blocks';
 
@@ -113,15 +114,7 @@ export function registerBlockFeed(app: FastifyInstance, { access }: { access: Ac
 
     let feed = feeds.get(network);
     if (!feed) feeds.set(network, (feed = new NetworkFeed(network)));
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    const res = openEventStream(reply);
     const listener: Listener = { res, keyId };
     res.write(`event: connected\ndata: ${JSON.stringify({ seqno: network.chain.masterchainInfo().last.id.seqno })}\n\n`);
     feed.add(listener);
