@@ -106,7 +106,7 @@ test("unknown paths: 404 in each version's shape; health is served", async () =>
   const v2 = await getJson(`${base}/api/v2/getNothing`);
   assert.equal(v2.status, 404);
   assert.deepEqual(v2.body, { ok: false, error: 'Not Found', code: 404 });
-  const v3 = await getJson(`${base}/api/v3/vesting`);
+  const v3 = await getJson(`${base}/api/v3/noSuchEndpoint`);
   assert.equal(v3.status, 404);
   assert.deepEqual(v3.body, { error: 'not found' });
   for (const path of ['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']) {
