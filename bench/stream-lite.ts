@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       formatRawUpper(s.wallet.address),
       ...Array.from({ length: 9 }, () => formatRawUpper(new Address(0, randomBytes(32)))),
     ]);
-    clients.stdin!.write(`${JSON.stringify(subscriptions)}\n`);
+    clients.stdin!.write(`${JSON.stringify({ open: subscriptions })}\n`);
     const ready = await next();
     console.log(`clients: ${ready.ready} WebSocket connections subscribed`);
 

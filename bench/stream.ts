@@ -1,9 +1,14 @@
 /**
- * `npm run bench:stream [-- --transfers N --wallets W --connections C --runs R]`: what streaming costs a local
- * chain running wallet transfers at full speed, in one run, as ratios:
+ * `npm run bench:stream [-- --transfers N --wallets W --connections C --rounds R --clients-nice N]`: what streaming costs a local
+ * chain running wallet transfers at full speed, as ratios measured in one run:
  *
- *   production  transfers sealed per second with C WebSocket clients subscribed (10 addresses each) over the same
- *               without any client (issue 26: >= 0.90); runs alternate without / with, each on its own wallets
+ *   production  transfers sealed per second while C WebSocket clients follow the addresses the transfers touch
+ *               (10 addresses each) over the same while they follow only addresses nothing touches (issue 26:
+ *               >= 0.90). R rounds, each one run of each kind on fresh wallets, the order alternating round by
+ *               round (without/with, then with/without): the chain's state, the index and the JIT grow the same
+ *               for both kinds. The clients stay connected throughout; between runs they only resubscribe.
+ *   cpu         tongate's own CPU (every thread of its process) per transfer, with over without: what streaming
+ *               costs the server whatever else the machine runs; and the clients' process's CPU per transfer
  *   delivery    p50 / p99 from a block's seal (its handover to listeners) to a client holding a notification of it
  *               (issue 26: p99 <= 50 ms; toncenter claims 30-100 ms), measured across processes on one epoch: at
  *               `confirmed` (sent at the seal) and at `finalized` (sent once the index holds the block)
@@ -11,11 +16,16 @@
  *
  * A real tongate in this process (its local chain, its index, the gateway, the access layer off: one client
  * process holds every connection, so no key cap applies); the clients in a process of their own
- * (support/stream-clients.mjs). Each connection follows one address the transfers touch (W wallets and their W
- * destinations; W = C / 2 by default, so each is followed by one connection, as each wallet app follows its own)
- * and nine that nothing touches, at min_finality confirmed. Transfers are signed before
- * the clock starts and sent straight to the chain (as HTTP requests would arrive: one per event-loop turn, 256 in
- * flight), in 1 s blocks.
+ * (support/stream-clients.mjs). In a "with" run each connection follows one address the run's transfers touch (W
+ * wallets and their W destinations; W = C / 2 by default, so each is followed by one connection, as each wallet app
+ * follows its own) and nine that nothing touches, at min_finality confirmed. Transfers are signed before the clock
+ * starts and sent straight to the chain (as HTTP requests would arrive: one per event-loop turn, 256 in flight), in
+ * 1 s blocks.
+ *
+ * The clients stand for wallets on other machines: their process runs at the nice value of the chain's
+ * transaction workers (src/util/thread-priority.ts), so on a machine of few cores the load generator does not take
+ * the CPU ahead of the block production it measures (at nice 0 it would weigh nine times a transaction worker;
+ * `--clients-nice 0` measures that too).
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -32,6 +42,8 @@ import { formatRawUpper } from '../src/ton/address.js';
 import { freePort } from '../test/support/ports.js';
 import { numberArg } from './support/args.js';
 import { prepare } from './support/signed-transfers.js';
+import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
+import { lowerThreadPriority, WORKER_NICE } from '../src/util/thread-priority.js';
 
 setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -40,7 +52,8 @@ const TRANSFERS = numberArg('transfers', 4000);
 const CONNECTIONS_DEFAULT = 1000;
 const WALLETS = numberArg('wallets', numberArg('connections', CONNECTIONS_DEFAULT) / 2);
 const CONNECTIONS = numberArg('connections', CONNECTIONS_DEFAULT);
-const RUNS = numberArg('runs', 2);
+const ROUNDS = numberArg('rounds', numberArg('runs', 3));
+const CLIENTS_NICE = numberArg('clients-nice', WORKER_NICE);
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -100,9 +113,14 @@ async function main(): Promise<void> {
     env: {},
   });
   const tongate = await startTongate(config, { logger: pino({ level: 'silent' }) });
-  const chain = tongate.networks[0].chain as unknown as LocalChain;
+  const network = tongate.networks[0];
+  const chain = network.chain as unknown as LocalChain;
   const sealedAt = new Map<number, number>();
-  chain.onBlock((block) => sealedAt.set(block.masterchain.id.seqno, performance.timeOrigin + performance.now()));
+  let lastSealed = 0;
+  chain.onBlock((block) => {
+    lastSealed = block.masterchain.id.seqno;
+    sealedAt.set(lastSealed, performance.timeOrigin + performance.now());
+  });
   // The seal's time is taken by the first listener, before the index packs the block's cells (~0.02 ms per
   // transaction) and before the stream's: the chain calls its listeners in the order they came (a Set).
   const listeners = (chain as unknown as { listeners: Set<unknown> }).listeners;
@@ -111,69 +129,116 @@ async function main(): Promise<void> {
   listeners.clear();
   for (const l of [ours, ...others]) listeners.add(l);
 
+  // Batch 0 warms up; then each round has one batch per kind.
   const batches: Batch[] = [];
-  for (let i = 0; i < 2 * RUNS + 1; i++) batches.push(await batch(i + 1, perWallet));
+  for (let i = 0; i < 2 * ROUNDS + 1; i++) batches.push(await batch(i + 1, perWallet));
   await Promise.all(batches.flatMap((b) => b.wallets.map((w) => chain.fund(w, toNano('10')))));
   // Warm-up (untimed): the emulator's code compiled, the index's threads started.
   await run(chain, batches[0]);
 
   const idle = memory();
-  // The clients: each follows one address the runs touch and nine nothing touches.
-  const active = batches
-    .slice(1 + RUNS)
-    .flatMap((b) => b.wallets.flatMap((w, i) => [w, b.destinations[i]]))
-    .map(formatRawUpper);
-  const subscriptions = Array.from({ length: CONNECTIONS }, (_, c) => [
-    active[c % active.length],
-    ...Array.from({ length: 9 }, (_, k) => `0:${(c * 16 + k + 1).toString(16).padStart(64, 'f')}`),
-  ]);
+  // Nine addresses per connection that nothing touches; the tenth is one a "with" run touches, or one more untouched.
+  const untouched = (c: number, k: number) => `0:${(c * 16 + k + 1).toString(16).padStart(64, 'f')}`;
+  const subscriptionsFor = (b: Batch | undefined) => {
+    const active = b ? b.wallets.flatMap((w, i) => [w, b.destinations[i]]).map(formatRawUpper) : [];
+    return Array.from({ length: CONNECTIONS }, (_, c) => [
+      active.length > 0 ? active[c % active.length] : untouched(c, 9),
+      ...Array.from({ length: 9 }, (_, k) => untouched(c, k)),
+    ]);
+  };
   const child = spawn(
     process.execPath,
     [fileURLToPath(new URL('./support/stream-clients.mjs', import.meta.url)), `ws://127.0.0.1:${port}/api/streaming/v2/ws`],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
+  if (CLIENTS_NICE > 0) lowerThreadPriority(child.pid, CLIENTS_NICE);
   const answers = createInterface({ input: child.stdout! });
-  const nextAnswer = () => new Promise<any>((resolve) => answers.once('line', (line) => resolve(JSON.parse(line))));
-
-  // Without clients first (RUNS runs), then with them (RUNS runs): connecting 1,000 sockets between runs would
-  // measure handshakes, not streaming.
-  const results: { kind: 'without' | 'with'; ms: number }[] = [];
-  for (let r = 0; r < RUNS; r++) results.push({ kind: 'without', ms: await run(chain, batches[1 + r]) });
-  child.stdin!.write(`${JSON.stringify(subscriptions)}\n`);
-  const ready = await nextAnswer();
+  const ask = (line: string) => {
+    const answer = new Promise<any>((resolve) => answers.once('line', (l) => resolve(JSON.parse(l))));
+    child.stdin!.write(`${line}\n`);
+    return answer;
+  };
+  const ready = await ask(JSON.stringify({ open: subscriptionsFor(undefined) }));
   if (ready.ready !== CONNECTIONS) throw new Error(`only ${ready.ready} clients subscribed`);
   const withMemory = memory();
-  child.stdin!.write('report\n');
-  await nextAnswer(); // nothing came yet: clears the notes
-  for (let r = 0; r < RUNS; r++) results.push({ kind: 'with', ms: await run(chain, batches[1 + RUNS + r]) });
-  // The last blocks' notifications come after their seal: give them a moment before asking what came.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  child.stdin!.write('report\n');
-  const report = (await nextAnswer()) as { received: [number, number, 'c' | 'f'][]; closed: number };
+
+  interface Result {
+    kind: 'without' | 'with';
+    ms: number;
+    serverCpuMs: number;
+    clientCpuMs: number;
+    threads: Record<ThreadGroup, number> | null;
+  }
+  const results: Result[] = [];
   const latencies: number[] = [];
   const finalLatencies: number[] = [];
-  for (const [seqno, at, finality] of report.received) {
-    const sealed = sealedAt.get(seqno);
-    if (sealed !== undefined) (finality === 'c' ? latencies : finalLatencies).push(at - sealed);
+  let received = 0;
+  let closed = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const kinds: Result['kind'][] = r % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+    for (const [k, kind] of kinds.entries()) {
+      const b = batches[1 + 2 * r + k];
+      const subscribed = await ask(JSON.stringify({ subscribe: subscriptionsFor(kind === 'with' ? b : undefined) }));
+      if (subscribed.subscribed !== CONNECTIONS) throw new Error(`only ${subscribed.subscribed} clients resubscribed`);
+      await ask('report'); // clears the client's notes and CPU count
+      const cpuBefore = process.cpuUsage();
+      const threadsBefore = threadCpu();
+      const ms = await run(chain, b);
+      const cpu = process.cpuUsage(cpuBefore);
+      const threads = threadCpuSince(threadsBefore, threadCpu());
+      // Runs are kept apart: the index catches up with the run's last block (so its work does not land in the next
+      // run) and the last notifications (finalized, once the index holds the block) arrive before they are counted.
+      await network.indexed!(lastSealed);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const report = (await ask('report')) as { received: [number, number, 'c' | 'f'][]; closed: number; cpuMs: number };
+      results.push({ kind, ms, serverCpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: report.cpuMs, threads });
+      received += report.received.length;
+      closed = report.closed;
+      for (const [seqno, at, finality] of report.received) {
+        const sealed = sealedAt.get(seqno);
+        if (sealed !== undefined) (finality === 'c' ? latencies : finalLatencies).push(at - sealed);
+      }
+    }
   }
-  const received = report.received.length;
-  const closed = report.closed;
   child.stdin!.write('exit\n');
   await tongate.stop();
 
-  const rate = (ms: number) => ((perWallet * WALLETS) / ms) * 1000;
-  const without = results.filter((r) => r.kind === 'without').map((r) => rate(r.ms));
-  const withs = results.filter((r) => r.kind === 'with').map((r) => rate(r.ms));
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const transfers = perWallet * WALLETS;
+  const rate = (r: Result) => (transfers / r.ms) * 1000;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const fmt = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join(', ');
+  const kindOf = (kind: Result['kind']) => results.filter((r) => r.kind === kind);
+  // Ratios round by round: each "with" run against the "without" run of its own round.
+  const rounds = Array.from({ length: ROUNDS }, (_, r) => results.slice(2 * r, 2 * r + 2));
+  const pair = (round: Result[]) => ({ w: round.find((x) => x.kind === 'with')!, o: round.find((x) => x.kind === 'without')! });
+  const productionRatios = rounds.map((round) => {
+    const { w, o } = pair(round);
+    return rate(w) / rate(o);
+  });
+  const cpuRatios = rounds.map((round) => {
+    const { w, o } = pair(round);
+    return w.serverCpuMs / o.serverCpuMs;
+  });
   latencies.sort((a, b) => a - b);
   finalLatencies.sort((a, b) => a - b);
   console.log('');
   console.log(
-    `production  without clients ${without.map((x) => x.toFixed(0)).join(', ')} transfers/s; with ${CONNECTIONS} clients ${withs.map((x) => x.toFixed(0)).join(', ')}`,
+    `production  without clients ${fmt(kindOf('without').map(rate))} transfers/s; with ${CONNECTIONS} clients ${fmt(kindOf('with').map(rate))}`,
   );
-  console.log(`            ratio with/without ${(mean(withs) / mean(without)).toFixed(3)}   (issue 26: >= 0.90)`);
+  console.log(
+    `            ratio with/without per round ${fmt(productionRatios, 3)}: median ${median(productionRatios).toFixed(3)}   (issue 26: >= 0.90)`,
+  );
+  console.log(
+    `cpu         tongate per transfer without ${fmt(kindOf('without').map((r) => (r.serverCpuMs / transfers) * 1000))} µs, with ${fmt(kindOf('with').map((r) => (r.serverCpuMs / transfers) * 1000))} µs`,
+  );
+  console.log(`            ratio with/without per round ${fmt(cpuRatios, 3)}: median ${median(cpuRatios).toFixed(3)}`);
+  for (const group of THREAD_GROUPS) {
+    const perTransfer = (kind: Result['kind']) => fmt(kindOf(kind).map((r) => ((r.threads?.[group] ?? NaN) / transfers) * 1000));
+    console.log(`            threads "${group}" per transfer: without ${perTransfer('without')} µs, with ${perTransfer('with')} µs`);
+  }
+  console.log(
+    `            the clients' process per transfer: without ${fmt(kindOf('without').map((r) => (r.clientCpuMs / transfers) * 1000))} µs, with ${fmt(kindOf('with').map((r) => (r.clientCpuMs / transfers) * 1000))} µs`,
+  );
   console.log(
     `delivery    ${latencies.length + finalLatencies.length} notifications measured (${received} received, ${closed} connections closed by the server)`,
   );

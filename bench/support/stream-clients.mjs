@@ -1,33 +1,48 @@
-// The streaming bench's clients, in a process of their own: node stream-clients.mjs URL < subscriptions.json
-// (an array, one list of addresses per connection). Opens one WebSocket per list, subscribes it (transactions,
-// default finality: finalized), prints {"ready": n} once all are subscribed; then notes, for every notification,
-// the masterchain seqno of its transactions and when it arrived (performance.timeOrigin + now: the same epoch
-// as the server's). On the stdin line "report" it prints {"received": [[seqno, at, "c"|"f"], ...], "closed": n} and
-// clears its notes; "exit" closes everything.
+// The streaming bench's clients, in a process of their own: node stream-clients.mjs URL. Commands come as stdin lines:
+//   {"open": [[address, ...], ...]}       opens one WebSocket per list, subscribes it (transactions, min_finality
+//                                          confirmed); prints {"ready": n} once all are subscribed
+//   {"subscribe": [[address, ...], ...]}  replaces each open socket's subscription (toncenter's `subscribe` replaces);
+//                                          prints {"subscribed": n} once all have answered
+//   report                                 prints {"received": [[seqno, at, "c"|"f"], ...], "closed": n, "cpuMs": m}
+//                                          (cpuMs: this process's CPU since the last report) and clears its notes
+//   exit                                   closes everything
+// For every notification it notes the masterchain seqno of its transactions and when it arrived (performance.timeOrigin
+// + now: the same epoch as the server's), without parsing the notification.
 import WebSocket from 'ws';
 import { createInterface } from 'node:readline';
 
 const [url] = process.argv.slice(2);
 const out = (object) => process.stdout.write(`${JSON.stringify(object)}\n`);
 const lines = createInterface({ input: process.stdin });
-let subscriptions;
 let received = [];
 let closed = 0;
 const sockets = [];
+const waiting = new Map(); // socket -> resolve of its pending subscribe answer
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+let cpuAtReport = cpu();
+
+const subscribe = (socket, addresses) =>
+  new Promise((resolve, reject) => {
+    waiting.set(socket, { resolve, reject });
+    socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' }));
+  });
 
 function open(addresses) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' })),
-    );
+    socket.on('open', () => subscribe(socket, addresses).then(() => resolve(socket), reject));
     socket.on('message', (data) => {
       const text = data.toString();
       if (text === '{"status":"pong"}') return;
       if (text.startsWith('{"id"')) {
         const answer = JSON.parse(text);
-        if (answer.status === 'subscribed') resolve(socket);
-        else reject(new Error(text));
+        const w = waiting.get(socket);
+        waiting.delete(socket);
+        if (answer.status === 'subscribed') w?.resolve();
+        else w?.reject(new Error(text));
         return;
       }
       const at = performance.timeOrigin + performance.now();
@@ -41,19 +56,26 @@ function open(addresses) {
 }
 
 lines.on('line', async (line) => {
-  if (subscriptions === undefined) {
-    subscriptions = JSON.parse(line);
-    for (let i = 0; i < subscriptions.length; i += 50) sockets.push(...(await Promise.all(subscriptions.slice(i, i + 50).map(open))));
-    out({ ready: sockets.length });
-    // As real clients do: a ping every 15 s (a socket silent for 30 s is closed as idle).
-    setInterval(() => {
-      for (const s of sockets) if (s.readyState === WebSocket.OPEN) s.send('{"operation":"ping"}');
-    }, 15_000).unref();
-  } else if (line === 'report') {
-    out({ received, closed });
+  if (line === 'report') {
+    const now = cpu();
+    out({ received, closed, cpuMs: now - cpuAtReport });
+    cpuAtReport = now;
     received = [];
   } else if (line === 'exit') {
     for (const s of sockets) s.close();
     setTimeout(() => process.exit(0), 200);
+  } else {
+    const command = JSON.parse(line);
+    if (command.open) {
+      for (let i = 0; i < command.open.length; i += 50) sockets.push(...(await Promise.all(command.open.slice(i, i + 50).map(open))));
+      out({ ready: sockets.length });
+      // As real clients do: a ping every 15 s (a socket silent for 30 s is closed as idle).
+      setInterval(() => {
+        for (const s of sockets) if (s.readyState === WebSocket.OPEN) s.send('{"operation":"ping"}');
+      }, 15_000).unref();
+    } else if (command.subscribe) {
+      await Promise.all(sockets.map((s, i) => subscribe(s, command.subscribe[i])));
+      out({ subscribed: sockets.length });
+    }
   }
 });

@@ -7,6 +7,7 @@
  * out: [{id, text} | {id, actions} | {id, error}].
  */
 import { parentPort } from 'node:worker_threads';
+import '../ton/core-speedups.js';
 import { Cell } from '@ton/core';
 import { emulatedActions, type EmulatedTraceHead } from '../index/actions/emulated-trace.js';
 import type { KnownContracts } from '../index/actions/trace-input.js';

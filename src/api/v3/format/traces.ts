@@ -10,7 +10,7 @@ import type { TransactionPage } from '../../../index/read/pages.js';
 import type { TracePage, TracePageLimits, TraceWithheld } from '../../../index/traces/reader.js';
 import { jsonObject, type JsonText } from '../json-text.js';
 import { traceTree } from './trace-tree.js';
-import { renderTransactions } from './transactions.js';
+import { renderTransactions, type RenderedTransactions } from './transactions.js';
 import type { TraceActions } from './actions.js';
 
 /** ton-index-go's default -max-trace-txs: a larger trace is listed without its transactions. */
@@ -53,6 +53,31 @@ function traceHead(row: TracePage['traces'][number], incomplete: boolean, warnin
   );
 }
 
+/** One carried trace of a page: its row, its transactions (indexes into the page's records, in order), their hashes and its tree. */
+export interface CarriedTrace {
+  row: TracePage['traces'][number];
+  members: number[];
+  hashes: string[];
+  tree: ReturnType<typeof traceTree>;
+}
+
+/** Each trace of the page with the transactions it carries (none when withheld), grouped from the page's records. */
+export function carriedTraces(page: TracePage, transactions: TransactionPage, rendered: RenderedTransactions): CarriedTrace[] {
+  const { records } = transactions;
+  const byTrace = new Map<string, number[]>();
+  for (const [i, record] of records.entries()) {
+    const id = record.traceId!.toString('base64');
+    const list = byTrace.get(id);
+    if (list) list.push(i);
+    else byTrace.set(id, [i]);
+  }
+  return page.traces.map((row) => {
+    const members = row.withheld === null ? (byTrace.get(row.traceId) ?? []) : [];
+    const hashes = members.map((i) => records[i].hash.toString('base64'));
+    return { row, members, hashes, tree: traceTree(members.map((i, k) => ({ hash: hashes[k], ...rendered.messages[i] }))) };
+  });
+}
+
 /**
  * `transactions`: the page's transactions as IndexReader.transactionPage reads them, with their metadata.
  * `classified`: the page's classification states and actions (format/actions.ts); a boolean: none read, `actions: []` when true.
@@ -67,21 +92,9 @@ export function tracesText(
     typeof classified === 'boolean'
       ? { states: new Map(), actions: classified ? new Map() : null, addressBook: {}, metadata: {} }
       : classified;
-  const { traces } = page;
-  const { records } = transactions;
   const rendered = renderTransactions(transactions, testOnly);
-  const byTrace = new Map<string, number[]>();
-  for (const [i, record] of records.entries()) {
-    const id = record.traceId!.toString('base64');
-    const list = byTrace.get(id);
-    if (list) list.push(i);
-    else byTrace.set(id, [i]);
-  }
-  const texts = traces.map((row) => {
+  const texts = carriedTraces(page, transactions, rendered).map(({ row, members, hashes, tree: { root, warning } }) => {
     if (row.withheld !== null) return `${traceHead(row, true, WARNINGS[row.withheld], actions)}}`;
-    const members = byTrace.get(row.traceId) ?? [];
-    const hashes = members.map((i) => records[i].hash.toString('base64'));
-    const { root, warning } = traceTree(members.map((i, k) => ({ hash: hashes[k], ...rendered.messages[i] })));
     let body = traceHead(row, false, warning, actions);
     if (root) body += `,"trace":${JSON.stringify(root)}`;
     if (members.length > 0) {

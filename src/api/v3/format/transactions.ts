@@ -19,6 +19,8 @@ export interface RenderedTransactions {
   texts: string[];
   /** Each record's inbound message hash and outbound message hashes (base64), for trace trees. */
   messages: { inMsg: string | null; outMsgs: string[] }[];
+  /** Each record's account, the sender of its inbound message and the receivers of its outbound ones (raw). */
+  mentioned: string[][];
   addressBook: object;
   /** The page's metadata, when it was read with it (IndexReader.transactionPage). */
   metadata?: Record<string, AddressMetadata>;
@@ -37,13 +39,13 @@ export function renderTransactions(page: TransactionPage, testOnly: boolean): Re
   const { records, stored, messages, states, peers } = page;
   const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedBody(withDecodedOpcode(m.doc)) }]));
   const state = (hash: Buffer) => states.get(hash.toString('base64')) ?? JSON.stringify(v3AccountState(hash, null));
-  const mentioned: (string | null)[] = [];
+  const mentioned: string[][] = [];
   const transactions = stored.map(({ head, tail }, i) => {
     const inMsg = tail.in_msg ? byHash.get(tail.in_msg) : undefined;
     const outMsgs = tail.out_msgs.map((h) => byHash.get(h)).filter((m) => m !== undefined);
     // toncenter's address book of a transaction page: the accounts, the senders of their inbound
     // messages and the receivers of their outbound ones.
-    mentioned.push(records[i].account, inMsg?.source ?? null, ...outMsgs.map((m) => m.destination));
+    mentioned.push([records[i].account, inMsg?.source ?? null, ...outMsgs.map((m) => m.destination)].filter((a) => a !== null));
     return (
       `${headWithTraceId(head, records[i].traceId)},"in_msg":${inMsg?.doc ?? 'null'},"out_msgs":[${outMsgs.map((m) => m.doc).join(',')}]` +
       `,"account_state_before":${state(records[i].stateBefore)},"account_state_after":${state(records[i].stateAfter)}` +
@@ -53,7 +55,8 @@ export function renderTransactions(page: TransactionPage, testOnly: boolean): Re
   return {
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
-    addressBook: addressBookOf(mentioned, peers, testOnly),
+    mentioned,
+    addressBook: addressBookOf(mentioned.flat(), peers, testOnly),
     ...(page.metadata ? { metadata: page.metadata } : {}),
   };
 }
