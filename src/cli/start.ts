@@ -48,6 +48,7 @@ async function openLocalChain(
       dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
       blockIntervalMs: config.blockIntervalMs,
       mining: config.mining,
+      maxBlockTransactions: config.maxBlockTransactions,
       faucetMnemonic: config.faucetMnemonic,
       genesisAccounts: config.genesis ? await genesisAccounts(config.genesis.entries, network.globalId) : undefined,
       clock,

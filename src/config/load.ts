@@ -64,6 +64,7 @@ export function loadConfig({ flags, env }: ConfigSources): TongateConfig {
     ephemeral: values.ephemeral as boolean,
     blockIntervalMs: (values.blockInterval as number) || DEFAULT_BLOCK_INTERVAL_MS,
     mining: values.mining === 'manual' || values.blockInterval === 0 ? 'manual' : 'auto',
+    maxBlockTransactions: values.maxBlockTransactions as number,
     faucetMnemonic: values.faucetMnemonic as string[],
     genesis: values.genesis as TongateConfig['genesis'],
     adminToken: values.adminToken as string | undefined,

@@ -5,6 +5,7 @@
  */
 import { asBoolean, asInteger, asList, asListen, asMnemonic, asString, asUrl, oneOf, type OptionSpec } from './option-spec.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
+import { DEFAULT_MAX_BLOCK_TRANSACTIONS } from '../chain/local/options.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
 import { METADATA_FETCH_OPTIONS } from './metadata-fetch-options.js';
 import { DNS_ROOT_OPTIONS } from './dns-roots.js';
@@ -84,6 +85,14 @@ export const OPTIONS: OptionSpec[] = [
     description: 'milliseconds between blocks of the local chains; 0: manual mining',
     defaultValue: DEFAULT_BLOCK_INTERVAL_MS,
     parse: (raw, label) => (raw === 0 || raw === '0' ? 0 : asInteger(10, 3_600_000)(raw, label)),
+  },
+  {
+    key: 'maxBlockTransactions',
+    flag: '--max-block-transactions <n>',
+    description:
+      'local chains: most transactions in one block; the rest waits for the next (a small one spreads traces over blocks, as on a busy network)',
+    defaultValue: DEFAULT_MAX_BLOCK_TRANSACTIONS,
+    parse: asInteger(1, 1_000_000),
   },
   {
     key: 'mining',

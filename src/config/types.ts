@@ -69,6 +69,8 @@ export interface TongateConfig {
   blockIntervalMs: number;
   /** Local chains: blocks on a timer (auto) or only when asked (manual; `--block-interval 0` means it too). */
   mining: 'auto' | 'manual';
+  /** Local chains: most transactions in one block. */
+  maxBlockTransactions: number;
   faucetMnemonic: string[];
   /** Local chains: accounts a new chain's zero state holds (`--genesis FILE`, src/config/genesis.ts). */
   genesis?: GenesisSpec;

@@ -7,8 +7,11 @@
  *  - announced: once it has nothing left to execute in the open block (no internal message of it waits), or at
  *    the latest when the block sealing it is handed over: listeners hear `pending` once per trace, before any
  *    confirmed or finalized news of it;
- *  - gone: when a sealed block holds its root transaction (what the index then shows replaces it; the parts
- *    of it later blocks may still add are the index's to tell);
+ *  - gone: when a sealed block holds its root transaction (what the index then shows replaces it); listeners hear
+ *    `landed` with the transactions that block holds. A trace whose internal messages are still on their way is
+ *    followed on by those messages alone: each later block holding some of its transactions is told as `landed`
+ *    again, with those, until none is left open (or `invalidateAfterBlocks` blocks passed), so a stream confirms
+ *    them at their seal as it does the first block's;
  *  - invalidated: when `invalidateAfterBlocks` masterchain blocks were sealed since it was accepted and none
  *    holds its root (a message emulated on acceptance that never lands: listeners hear `invalidated`).
  *
@@ -43,6 +46,10 @@ export class PendingTrace {
   /** Completed edges: the external message, every internal message received, every external-out message. */
   messages = 1;
   announced = false;
+  /** How many of `txs` sealed blocks hold (told as `landed`); the rest are in the open block. */
+  sealedTxs = 0;
+  /** The masterchain seqno of the block that sealed its root. */
+  landedAt = 0;
   private norm?: string;
 
   constructor(
@@ -74,8 +81,11 @@ export class PendingTrace {
 
 export interface PendingListener {
   pending?(trace: PendingTrace): void;
-  /** A sealed block holds its root (masterchain seqno `seqno`); what the open block had of it is in that block. */
-  landed?(trace: PendingTrace, seqno: number): void;
+  /**
+   * A sealed block (masterchain seqno `seqno`) holds `sealed`, transactions of the trace: its root and what the open
+   * block had of it at first, then, block by block, the transactions its internal messages started later.
+   */
+  landed?(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void;
   invalidated?(trace: PendingTrace): void;
 }
 
@@ -84,6 +94,8 @@ export class PendingTraces {
   private readonly traces = new Map<string, PendingTrace>();
   private readonly byExternal = new Map<string, PendingTrace>();
   private readonly edges = new Map<string, PendingTrace>();
+  /** Landed traces whose internal messages are still on their way, followed by those messages (edges) alone. */
+  private readonly landing = new Set<PendingTrace>();
   private readonly listeners = new Set<PendingListener>();
   private lastSealed: number;
 
@@ -159,13 +171,22 @@ export class PendingTraces {
   /** A sealed block: the traces whose root it holds are pending no more; those waiting too long are invalidated. */
   sealed(block: SealedBlock): void {
     this.lastSealed = block.masterchain.id.seqno;
+    // Landed traces first (what the open block executed of them is in this block), then the roots this block holds.
+    for (const trace of this.landing) {
+      this.tellSealed(trace);
+      if (trace.openEdges.size === 0 || this.lastSealed - trace.landedAt >= this.invalidateAfterBlocks) {
+        this.landing.delete(trace);
+        for (const edge of trace.openEdges) this.edges.delete(edge);
+      }
+    }
     if (this.traces.size === 0) return;
     for (const tx of block.transactions) {
       const trace = this.traces.get(tx.hash.toString('base64'));
       if (!trace) continue;
       this.announce(trace);
-      this.drop(trace);
-      for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed);
+      this.drop(trace, true);
+      trace.landedAt = this.lastSealed;
+      this.tellSealed(trace);
     }
     for (const trace of this.traces.values()) {
       if (this.lastSealed - trace.acceptedAfter < this.invalidateAfterBlocks) break;
@@ -184,7 +205,7 @@ export class PendingTraces {
     if (!trace) return;
     this.announce(trace);
     this.drop(trace);
-    for (const listener of this.listeners) listener.landed?.(trace, seqno);
+    for (const listener of this.listeners) listener.landed?.(trace, seqno, trace.txs);
   }
 
   /** A live trace given up (its message never landed within the network's bound: lite-source.ts). */
@@ -217,9 +238,19 @@ export class PendingTraces {
     for (const listener of this.listeners) listener.pending?.(trace);
   }
 
-  private drop(trace: PendingTrace): void {
+  /** Its transactions a sealed block holds and no `landed` told yet, told now. */
+  private tellSealed(trace: PendingTrace): void {
+    if (trace.txs.length === trace.sealedTxs) return;
+    const sealed = trace.txs.slice(trace.sealedTxs);
+    trace.sealedTxs = trace.txs.length;
+    for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed, sealed);
+  }
+
+  /** No longer pending; `followOn`: its open internal messages are still followed (it landed), else forgotten. */
+  private drop(trace: PendingTrace, followOn = false): void {
     this.traces.delete(trace.traceId);
     this.byExternal.delete(trace.externalHash);
-    for (const edge of trace.openEdges) this.edges.delete(edge);
+    if (followOn && trace.openEdges.size > 0) this.landing.add(trace);
+    else for (const edge of trace.openEdges) this.edges.delete(edge);
   }
 }

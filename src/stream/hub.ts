@@ -19,7 +19,7 @@ import { loadShardAccount } from '@ton/core';
 import type { NetworkContext } from '../http/network-context.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
-import type { PendingTrace, PendingTraces } from '../pending/pending-traces.js';
+import type { PendingTrace, PendingTraces, PendingTx } from '../pending/pending-traces.js';
 import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
 import { pendingRenderer } from '../pending/renderer.js';
 import { addressBookFor } from '../pending/endpoints.js';
@@ -83,7 +83,7 @@ export class StreamHub {
       this.stops.push(
         o.pending.listen({
           pending: (trace) => this.pending(trace),
-          landed: (trace, seqno) => this.landed(trace, seqno),
+          landed: (trace, seqno, sealed) => this.landed(trace, seqno, sealed),
           invalidated: (trace) => this.invalidated(trace),
         }),
       );
@@ -169,14 +169,15 @@ export class StreamHub {
   }
 
   /**
-   * A followed trace's root is in the block being handed over: it is confirmed now, from what the open block
-   * executed (the same transactions: only their block is new), without waiting for the index; `finalized` follows
-   * from the index (deliverBlock), which skips the `confirmed` it would otherwise send for it.
+   * A followed trace's transactions are in the block being handed over (its root's block, or a later one its
+   * internal messages reached): they are confirmed now, from what the open block executed (the same transactions:
+   * only their block is new), without waiting for the index; `finalized` follows from the index (deliverBlock),
+   * which skips the `confirmed` it would otherwise send for the trace.
    */
-  private landed(trace: PendingTrace, seqno: number): void {
+  private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
     this.confirmedEarly.add(trace.traceId);
-    this.later(() => this.fromPending(trace, 'confirmed', seqno));
+    this.later(() => this.fromPending(trace, 'confirmed', seqno, sealed));
   }
 
   /**
@@ -204,19 +205,30 @@ export class StreamHub {
     return this.deliveries;
   }
 
-  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0): Promise<(() => void) | undefined> | undefined {
+  /** `sealed`: at `confirmed`, the transactions the block holds (the news); the trace's others were told before. */
+  private fromPending(
+    trace: PendingTrace,
+    finality: Finality,
+    seqno = 0,
+    sealed: PendingTx[] = trace.txs,
+  ): Promise<(() => void) | undefined> | undefined {
     if (this.connections.size === 0) return undefined;
-    const accounts = new Set(trace.txs.map((tx) => tx.account));
+    const accounts = new Set(sealed.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
     const byTrace =
       this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return undefined;
     const { ordered, root } = pendingTreeOf(trace);
-    // Only the transactions some client gets are rendered (a follower of one account gets that account's).
-    const needed = byTrace.length > 0 ? ordered : ordered.filter((tx) => byAccount.some((c) => c.subscription.addresses.has(tx.account)));
+    const news = sealed === trace.txs ? undefined : new Set(sealed.map((tx) => tx.hash));
+    // Only the transactions some client gets are rendered (a follower of one account gets that account's news).
+    const needed =
+      byTrace.length > 0
+        ? ordered
+        : ordered.filter((tx) => (!news || news.has(tx.hash)) && byAccount.some((c) => c.subscription.addresses.has(tx.account)));
     const event: TraceEvent = {
       finality,
       norm: trace.externalHashNorm,
+      news,
       transactions: ordered.map((tx) => {
         let text: string | undefined;
         let mentioned: string[] | undefined;
@@ -381,12 +393,15 @@ export class StreamHub {
             jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]),
           )
         : {};
+    // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
+    const blockTxs = new Set(work.txHashes.map((hash) => hash.toString('base64')));
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
       for (const trace of traces) {
         if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
+        const event = { ...atFinality(trace, finality), news: blockTxs };
         this.deliverTrace(
-          atFinality(trace, finality),
-          this.followersOf(new Set(trace.transactions.map((tx) => tx.account))),
+          event,
+          this.followersOf(new Set(trace.transactions.filter((tx) => blockTxs.has(tx.hash)).map((tx) => tx.account))),
           this.byTrace.get(trace.norm) ?? [],
         );
       }

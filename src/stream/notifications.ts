@@ -21,6 +21,11 @@ export interface TraceEvent {
   norm: string;
   /** In lt order, ascending. */
   transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[] }[];
+  /**
+   * The transactions this notification is news of (a sealed block's, by hash); `transactions` notifications carry
+   * only those, a `trace` notification the whole trace. Undefined: all of them.
+   */
+  news?: Set<string>;
   /** The trace tree (toncenter's TraceNode), as JSON text. */
   tree: string;
   /** Classified actions of the trace (src/stream/actions.ts), newest first; each closed here at the event's finality. */
@@ -51,7 +56,7 @@ const head = (type: string, event: TraceEvent) =>
 /** The client's transactions of the trace (its subscribed accounts'), newest first; undefined when none. */
 export function transactionsText(connection: StreamConnection, event: TraceEvent): string | undefined {
   const addresses = connection.subscription.addresses;
-  const mine = event.transactions.filter((tx) => addresses.has(tx.account)).reverse();
+  const mine = event.transactions.filter((tx) => addresses.has(tx.account) && (!event.news || event.news.has(tx.hash))).reverse();
   if (mine.length === 0) return undefined;
   return `${head('transactions', event)},"transactions":[${mine.map((tx) => tx.text).join(',')}]${extras(connection, event, () => mine.flatMap((tx) => tx.mentioned))}}`;
 }
