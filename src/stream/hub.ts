@@ -56,6 +56,11 @@ export interface BlockWork {
   changed: string[];
   /** Its traces already sent at `confirmed` from the pending layer. */
   confirmedEarly: Set<string>;
+  /**
+   * Each trace is sent once, complete, with all its transactions as news (a lite network: lite-feed.ts). Otherwise
+   * a trace's transactions of earlier blocks were told with those blocks, and only this block's are news.
+   */
+  wholeTraces?: boolean;
 }
 
 export interface HubOptions {
@@ -394,14 +399,14 @@ export class StreamHub {
           )
         : {};
     // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
-    const blockTxs = new Set(work.txHashes.map((hash) => hash.toString('base64')));
+    const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
       for (const trace of traces) {
         if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
         const event = { ...atFinality(trace, finality), news: blockTxs };
         this.deliverTrace(
           event,
-          this.followersOf(new Set(trace.transactions.filter((tx) => blockTxs.has(tx.hash)).map((tx) => tx.account))),
+          this.followersOf(new Set(trace.transactions.filter((tx) => !blockTxs || blockTxs.has(tx.hash)).map((tx) => tx.account))),
           this.byTrace.get(trace.norm) ?? [],
         );
       }

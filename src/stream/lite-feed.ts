@@ -85,6 +85,7 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
       states: [],
       changed: hub.wantsJettons() ? [...lastTx.keys()] : [],
       confirmedEarly: new Set(),
+      wholeTraces: true,
     };
     if (carried.size > 0 || hub.followsTraces()) {
       for (let offset = 0; ; offset += PAGE) {
