@@ -511,7 +511,9 @@ async function singleFlight(network: string, frontPortOf: number): Promise<{ cal
   for (let round = 0; round < rounds; round++) {
     const [callsBefore, checksBefore] = [await upstreamCalls(network), await healthChecks(network)];
     const answers = await burst('/api/v2/getMasterchainInfo');
-    if (new Set(answers.map((a) => a.replace(/"@extra":"[^"]*"/, ''))).size !== 1) throw new Error('coalesced answers differ');
+    // One flight answers one head; a burst that straddles a new block (one a second) may see two.
+    const heads = new Set(answers.map((a) => a.replace(/"@extra":"[^"]*"/, ''))).size;
+    if (heads > 2) throw new Error(`coalesced answers differ: ${heads} distinct answers in one burst`);
     const [callsAfter, checksAfter] = [await upstreamCalls(network), await healthChecks(network)];
     checks.push(checksAfter - checksBefore);
     calls.push(callsAfter - callsBefore - (checksAfter - checksBefore));
