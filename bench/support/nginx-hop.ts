@@ -41,12 +41,15 @@ error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  # Keep-alive connections as long as the load runs (nginx closes one after 1,000 requests by default, which the
+  # load generator counts as an error), to the client and to the upstream alike.
+  keepalive_requests 1000000;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream api { server 127.0.0.1:${upstreamPort}; keepalive 32; }
+  upstream api { server 127.0.0.1:${upstreamPort}; keepalive 32; keepalive_requests 1000000; }
   server {
     listen 127.0.0.1:${port};
     location / {
