@@ -23,14 +23,16 @@ async function runKeyLimits(t: TestContext, backend: Backend): Promise<void> {
   const clock = new ManualClock();
   const access: AccessLayer = await createAccessLayer(backend.options, { clock, redisUsesClock: true });
   const app = await buildTestApp(access, { adminToken: TOKEN });
-  const use = (key: string) => app.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-api-key': key } });
+  const use = (key: string) =>
+    app.inject({ method: 'GET', url: '/api/v3/masterchainInfo', headers: { host: HOSTS.mainnet, 'x-api-key': key } });
   /** The statuses of `n` requests with `key`, all in one window. */
   const statuses = async (key: string, n: number) => {
     const out: number[] = [];
     for (let i = 0; i < n; i++) out.push((await use(key)).statusCode);
     return out;
   };
-  const patch = (id: string, payload: unknown) => app.inject({ method: 'PATCH', url: `/admin/keys/${id}`, headers: auth, payload: payload as object });
+  const patch = (id: string, payload: unknown) =>
+    app.inject({ method: 'PATCH', url: `/admin/keys/${id}`, headers: auth, payload: payload as object });
   const nextWindow = () => clock.advance(5000);
   try {
     const created = await access.admin!.createKey({ network: 'mainnet', rps: 5 });

@@ -261,7 +261,10 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     // A bad value comes back as the API's 422, naming the field.
     await row.locator('input[name=rps]').fill('lots');
     await row.getByRole('button', { name: 'Set' }).click();
-    await page.getByRole('alert').filter({ hasText: /422: rps: must be an integer/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /422: rps: must be an integer/ })
+      .waitFor();
     await row.locator('input[name=rps]').fill('2');
     await row.getByRole('button', { name: 'Set' }).click();
     await until(
@@ -284,13 +287,19 @@ test('the console in Chromium', { skip: missing }, async (t) => {
   await t.test("the network switch goes to the other network's console, whose session is its own", async () => {
     await go('#/');
     await page.getByTestId('network').click();
-    await page.getByTestId('networks').getByRole('link', { name: /testnet/ }).click();
+    await page
+      .getByTestId('networks')
+      .getByRole('link', { name: /testnet/ })
+      .click();
     await page.waitForURL(`${tongate.url('testnet')}/console/`);
     await page.getByTestId('network').filter({ hasText: 'testnet' }).waitFor();
     await page.getByText('This network asks for an API key').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, "mainnet's token and key stay with mainnet's origin");
     await page.getByTestId('network').click();
-    await page.getByTestId('networks').getByRole('link', { name: /mainnet/ }).click();
+    await page
+      .getByTestId('networks')
+      .getByRole('link', { name: /mainnet/ })
+      .click();
     await page.waitForURL(`${base}/console/`);
     await page.locator('.live.on').waitFor();
   });
