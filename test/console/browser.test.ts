@@ -340,7 +340,7 @@ test('the console in Chromium', { skip: missing }, async (t) => {
         await page.screenshot({ path: `${SCREENSHOTS}${name}-${kind}.png` });
       }
       // The network switch, open (then closed again: the header stays as the pages change).
-      await go('#/');
+      await go('#/devnet');
       await page.getByTestId('network').click();
       await page.getByTestId('networks').waitFor();
       await page.screenshot({ path: `${SCREENSHOTS}switch-${kind}.png` });
