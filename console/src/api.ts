@@ -58,7 +58,7 @@ interface Envelope<T> {
 }
 
 /** The /devnet controls and the admin API: v2's envelope, the admin token. */
-export async function control<T = any>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function control<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method };
   const headers = adminHeaders();
   if (body !== undefined) {

@@ -6,6 +6,7 @@ import { searchTarget } from './search';
 import { session } from './session';
 import { AccountPage } from './pages/account';
 import { BlockPage } from './pages/block';
+import { CollectionPage } from './pages/collection';
 import { ConnectPage } from './pages/connect';
 import { DevnetPage } from './pages/devnet';
 import { HomePage } from './pages/home';
@@ -39,6 +40,8 @@ function Page({ hash, network, onNetworkChange }: { hash: string; network?: Netw
       return <AccountPage address={value} network={network} />;
     case 'jetton':
       return <JettonPage address={value} />;
+    case 'collection':
+      return <CollectionPage address={value} />;
     case 'trace':
       return <TracePage id={value} />;
     case 'devnet':
@@ -50,6 +53,38 @@ function Page({ hash, network, onNetworkChange }: { hash: string; network?: Netw
     default:
       return <HomePage network={network} />;
   }
+}
+
+/**
+ * The current network's name; with other networks on this tongate, a list of their consoles. Each network is its own
+ * origin, so going there is a plain link: the session (token, key) stays with this origin, and the other's console
+ * asks for its own.
+ */
+function NetworkSwitch({ network }: { network?: NetworkInfo }) {
+  const name = network?.name ?? '…';
+  const others = network?.networks.filter((n) => n.name !== network.name) ?? [];
+  if (others.length === 0)
+    return (
+      <span class="network" data-testid="network">
+        {name}
+      </span>
+    );
+  return (
+    <details class="switch">
+      <summary class="network" data-testid="network" aria-label={`network ${name}: switch`}>
+        {name}
+      </summary>
+      <ul data-testid="networks">
+        {others.map((n) => (
+          <li key={n.name}>
+            <a href={`${n.base_url}/console/`}>
+              {n.name} <span class="muted">({n.kind})</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
 }
 
 function Search() {
@@ -111,9 +146,7 @@ export function App() {
       <header class="top">
         <div class="brand">
           <a href="#/">tongate</a>
-          <span class="network" data-testid="network">
-            {network?.name ?? '…'}
-          </span>
+          <NetworkSwitch network={network} />
           <span class={feed.connected ? 'live on' : 'live'} title={feed.error ?? (feed.connected ? 'live' : 'not connected')}>
             {feed.connected ? 'live' : 'offline'}
           </span>

@@ -5,6 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from './api';
+import { onBlocks } from './live';
 
 /** Raw address (upper case) -> its user-friendly form, from the address books v3 answers carry. */
 const friendly = new Map<string, string>();
@@ -20,6 +21,7 @@ export const href = {
   tx: (hash: string) => `#/tx/${encodeURIComponent(hash)}`,
   account: (address: string) => `#/account/${encodeURIComponent(address)}`,
   jetton: (address: string) => `#/jetton/${encodeURIComponent(address)}`,
+  collection: (address: string) => `#/collection/${encodeURIComponent(address)}`,
   trace: (id: string) => `#/trace/${encodeURIComponent(id)}`,
 };
 
@@ -152,6 +154,23 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
     };
   }, [...deps, round]);
   return { ...state, reload: () => setRound((r) => r + 1) };
+}
+
+/**
+ * A token contract deployed a moment ago may not be indexed yet, nor detected (the index runs its get-methods after it
+ * holds the block): while `found` is false, `reload` with each block the feed tells, and each second for three minutes.
+ */
+export function useUntilFound(found: boolean, loading: boolean, reload: () => void, deps: unknown[]): void {
+  useEffect(() => (found ? undefined : onBlocks((event) => event.type === 'block' && reload())), [found, ...deps]);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    if (found || loading || tries >= 180) return;
+    const timer = setTimeout(() => {
+      setTries((n) => n + 1);
+      reload();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [found, loading, tries]);
 }
 
 /** Bars per minute (requests, and the limited part of them in another colour): an SVG, no library. */

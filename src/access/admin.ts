@@ -43,6 +43,13 @@ export interface CreatedKey extends KeyInfo {
   key: string;
 }
 
+/** A change of one key's own limits: at least one of them; the others stay as they are. */
+export interface SetKeyLimitsInput {
+  rps?: number | string;
+  streamConnections?: number | string;
+  streamAddresses?: number | string;
+}
+
 export interface SetAccountInput {
   name: string;
   network: string;
@@ -133,6 +140,26 @@ export class KeyAdmin {
 
   async revokeKey(id: string): Promise<KeyInfo> {
     const result = await this.o.store.revokeKey(this.id(id), this.clock.now());
+    if (result === null) throw new AdminError(404, `key: no key with id ${JSON.stringify(id)}`);
+    await this.announce({ hashes: [result.hash] });
+    return result.info;
+  }
+
+  /**
+   * Changes a key's own limits (`keys set`, `PATCH /admin/keys/:id`): the next request with it meets the new ones,
+   * here at once and on every instance within a poll (or at once with the change bus). A key of an account with a
+   * shared limit on its network keeps meeting the account's rps (docs/access.md); a revoked key cannot change (409).
+   */
+  async setKeyLimits(id: string, input: SetKeyLimitsInput): Promise<KeyInfo> {
+    const key = this.id(id);
+    const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+    if (!given(input.rps) && !given(input.streamConnections) && !given(input.streamAddresses))
+      throw new AdminError(422, 'rps: give rps, stream_connections and/or stream_addresses to change');
+    const limits = { ...(given(input.rps) ? { rps: this.rps(input.rps) } : {}), ...this.streamCaps(input) };
+    const current = await this.o.store.getKey(key);
+    if (current === null) throw new AdminError(404, `key: no key with id ${JSON.stringify(id)}`);
+    if (current.revokedAt !== null) throw new AdminError(409, `key: ${id} is revoked; create a new key instead`);
+    const result = await this.o.store.updateKeyLimits(key, limits);
     if (result === null) throw new AdminError(404, `key: no key with id ${JSON.stringify(id)}`);
     await this.announce({ hashes: [result.hash] });
     return result.info;

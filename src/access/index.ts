@@ -34,7 +34,15 @@ export type { AccessRequest } from './access-controller.js';
 export type { AccessOptions, LimiterFailureMode } from './options.js';
 export type { AccessLogger } from './logger.js';
 export { resolveAccessOptions, AccessOptionsError, DEFAULT_ACCESS_OPTIONS, MAX_RPS } from './options.js';
-export { KeyAdmin, AdminError, openKeyAdmin, type CreateKeyInput, type CreatedKey, type SetAccountInput } from './admin.js';
+export {
+  KeyAdmin,
+  AdminError,
+  openKeyAdmin,
+  type CreateKeyInput,
+  type CreatedKey,
+  type SetAccountInput,
+  type SetKeyLimitsInput,
+} from './admin.js';
 export type { KeyInfo, AccountLimit } from './keys/key-store.js';
 export { AccessMetrics } from './metrics.js';
 export { redactApiKey } from './redact.js';

@@ -1,5 +1,5 @@
 /**
- * `tongate keys create|list|show|revoke` and `tongate accounts set|list`: key administration from
+ * `tongate keys create|list|show|set|revoke` and `tongate accounts set|list`: key administration from
  * the shell, against the same store as the server (`--data-dir` SQLite, or `--database-url`), safe
  * while the server runs: the server sees changes within a second (store revision poll, plus Redis
  * pub/sub with `--redis-url`). The work is done by KeyAdmin (src/access/admin.ts), shared with the
@@ -71,7 +71,7 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
     }
   };
 
-  const keys = program.command('keys').description('manage API keys (create, list, show, revoke)');
+  const keys = program.command('keys').description('manage API keys (create, list, show, set, revoke)');
 
   const createOwn = ['network', 'rps', 'account', 'label', 'expires', 'key', 'streamConnections', 'streamAddresses', 'json'];
   configure(
@@ -134,6 +134,29 @@ export function registerKeyCommands(program: Command, resolveOptions: ResolveOpt
       const info = await admin.showKey(id);
       if (flags.json) io.out(JSON.stringify(info));
       else io.out(keyDetails(info, Date.now()));
+    });
+  });
+
+  const keySetOwn = ['rps', 'streamConnections', 'streamAddresses', 'json'];
+  configure(
+    keys
+      .command('set')
+      .description("change a key's own limits: the next request with it meets them, on every instance within a second")
+      .argument('<id>', 'the key id (key_...)')
+      .option('--rps <n>', 'requests per second of this key')
+      .option('--stream-connections <n>', 'parallel streaming connections of this key')
+      .option('--stream-addresses <n>', 'addresses one streaming connection of this key may follow')
+      .option('--json', 'print JSON'),
+    keySetOwn,
+  ).action(async (id: string, flags: Record<string, unknown>) => {
+    await withAdmin(flags, keySetOwn, async (admin) => {
+      const info = await admin.setKeyLimits(id, {
+        rps: flags.rps as string | undefined,
+        streamConnections: flags.streamConnections as string | undefined,
+        streamAddresses: flags.streamAddresses as string | undefined,
+      });
+      if (flags.json) io.out(JSON.stringify(info));
+      else io.out(`${info.id} (${info.display}): ${describeKey(info)}`);
     });
   });
 

@@ -22,6 +22,7 @@ import { devnetOpenApi } from '../devnet/openapi.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from '../http/errors.js';
 import { registerJsonBodyParser } from '../http/json-body.js';
 import { registerHealth, staleAfter } from '../http/health.js';
+import { registerNetworkList } from '../http/networks.js';
 import { registerLanding } from './landing.js';
 import { RequestDurations } from '../http/request-durations.js';
 import { planListeners, type ListenerPlan } from '../http/listeners.js';
@@ -120,6 +121,8 @@ function buildApp(
 
   registerHealth(app, { clock, staleAfterMs: staleAfter(config.blockIntervalMs) });
   registerLanding(app, { access: access.enabled, version: VERSION });
+  // Every network of this tongate, not only this listener's: the console's switch goes from one to another.
+  registerNetworkList(app, networks);
   // Each API's docs are registered with its routes, here and nowhere else, from the same list the routes came from.
   registerV2Routes(app, { methods: V2_METHODS, clock });
   registerDocs(app, { prefix: '/api/v2', title: 'tongate API v2', document: () => v2OpenApi(V2_METHODS, VERSION) });

@@ -11,6 +11,7 @@
  *   GET    /admin/keys               list keys (never the keys themselves: ids and display prefixes)
  *   POST   /admin/keys               {network, rps?, account?, label?, expires?, key?, stream_connections?, stream_addresses?} -> 201, the key shown once
  *   GET    /admin/keys/:id           one key
+ *   PATCH  /admin/keys/:id           {rps?, stream_connections?, stream_addresses?}: the key's own limits (at least one)
  *   DELETE /admin/keys/:id           revoke (also POST /admin/keys/:id/revoke)
  *   GET    /admin/accounts           account limits
  *   PUT    /admin/accounts/:name     {network, rps, stream_connections?, stream_addresses?}: the account's shared limit on that network
@@ -86,6 +87,21 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
         return reply.code(201).send({ ok: true, result: created });
       });
       admin.get('/keys/:id', async (request) => ({ ok: true, result: await keys().showKey((request.params as { id: string }).id) }));
+      admin.patch('/keys/:id', async (request) => {
+        const body = objectBody(request.body);
+        // A field this route does not change is refused, so a typo (or a label sent here) is not silently dropped.
+        const other = Object.keys(body).find((field) => !KEY_LIMIT_FIELDS.includes(field));
+        if (other !== undefined)
+          throw new AdminError(422, `${other.slice(0, 64)}: not a limit of a key (PATCH changes ${KEY_LIMIT_FIELDS.join(', ')})`);
+        return {
+          ok: true,
+          result: await keys().setKeyLimits((request.params as { id: string }).id, {
+            rps: body.rps as number | undefined,
+            streamConnections: body.stream_connections as number | undefined,
+            streamAddresses: body.stream_addresses as number | undefined,
+          }),
+        };
+      });
       const revoke = async (request: FastifyRequest) => ({
         ok: true,
         result: await keys().revokeKey((request.params as { id: string }).id),
@@ -116,6 +132,8 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
     { prefix: '/admin' },
   );
 }
+
+const KEY_LIMIT_FIELDS = ['rps', 'stream_connections', 'stream_addresses'];
 
 class ApiBodyError extends Error {
   readonly statusCode = 400;

@@ -42,12 +42,13 @@ test('start --help lists every option with its default; every other command list
   for (const flag of ['--network <name>', '--blocks', '--admin-token']) assert.ok(mine.includes(flag), `mine --help lacks ${flag}`);
 });
 
-test('keys list, show, revoke and accounts list on a folder without a key store: exit 1 naming the file, nothing created', async () => {
+test('keys list, show, revoke, set and accounts list on a folder without a key store: exit 1 naming the file, nothing created', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'tongate-nokeys-')), 'data');
   for (const args of [
     ['keys', 'list'],
     ['keys', 'show', 'key_x'],
     ['keys', 'revoke', 'key_x'],
+    ['keys', 'set', 'key_x', '--rps', '3'],
     ['accounts', 'list'],
   ]) {
     const run = await runTongate([...args, '--data-dir', dir]);

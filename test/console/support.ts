@@ -15,11 +15,16 @@ export function builtConsole(): Promise<unknown> {
   return built;
 }
 
-/** One local network, keys and limits on, the admin API on; blocks only when a test mines them. */
-export async function startConsoleTongate(): Promise<TestTongate & { base: string }> {
+/**
+ * Local networks (mainnet, and the others named: each its own origin), keys and limits on, the admin API on; blocks
+ * only when a test mines them. `base` is mainnet's.
+ */
+export async function startConsoleTongate({ others = [] as string[] } = {}): Promise<TestTongate & { base: string }> {
   await builtConsole();
+  const network = [`mainnet=http://127.0.0.1:${await freePort()}`];
+  for (const name of others) network.push(`${name}=http://127.0.0.1:${await freePort()}`);
   const tongate = await startTestTongate({
-    network: [`mainnet=http://127.0.0.1:${await freePort()}`],
+    network,
     access: 'on',
     adminToken: ADMIN_TOKEN,
     mining: 'manual',

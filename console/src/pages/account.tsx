@@ -61,6 +61,36 @@ function FundForm({ address, onDone }: { address: string; onDone: () => void }) 
   );
 }
 
+/** An NFT item's collection name, from the collection the v3 answer embeds (its TEP-64 content), as text. */
+function collectionName(item: any): string | undefined {
+  const name = item.collection?.collection_content?.name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** For an NFT item's account: its index, owner and collection (one more v3 read, only for items). */
+function ItemOf({ address }: { address: string }) {
+  const { data } = useLoad(async () => {
+    const answer = await v3<{ nft_items: any[]; address_book: any }>('nft/items', { address, limit: 1 });
+    remember(answer.address_book);
+    return answer.nft_items[0];
+  }, [address]);
+  if (!data) return null;
+  return (
+    <p data-testid="nft-item">
+      NFT #{String(data.index)}
+      {data.collection_address ? (
+        <>
+          {' of '}
+          <a href={href.collection(data.collection_address)} data-testid="item-collection">
+            {collectionName(data) ?? friendlyOf(data.collection_address)}
+          </a>
+        </>
+      ) : null}
+      , owned by <Addr address={data.owner_address} />
+    </p>
+  );
+}
+
 export function toNano(amount: string): string | undefined {
   const match = /^(\d{1,12})(?:\.(\d{1,9}))?$/.exec(amount.trim());
   if (!match) return undefined;
@@ -107,6 +137,12 @@ export function AccountPage({ address, network }: { address: string; network?: N
           ) : null}
         </dl>
         {interfaces.includes('jetton_master') ? <a href={href.jetton(address)}>open as a jetton master</a> : null}
+        {interfaces.includes('nft_collection') ? (
+          <a href={href.collection(address)} data-testid="open-collection">
+            open as an NFT collection
+          </a>
+        ) : null}
+        {interfaces.includes('nft_item') ? <ItemOf address={address} /> : null}
         {network?.devnet === 'open' ? <FundForm address={address} onDone={reload} /> : null}
       </Section>
       {data?.jettons.length ? (
@@ -129,7 +165,13 @@ export function AccountPage({ address, network }: { address: string; network?: N
           <ul class="plain">
             {data.nfts.map((n: any) => (
               <li key={n.address}>
-                <Addr address={n.address} /> #{n.index} of <Addr address={n.collection_address} />
+                <Addr address={n.address} /> #{n.index}
+                {n.collection_address ? (
+                  <>
+                    {' of '}
+                    <a href={href.collection(n.collection_address)}>{collectionName(n) ?? friendlyOf(n.collection_address)}</a>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -1,8 +1,6 @@
 /** A jetton master: its metadata (shown as text, whatever it holds), supply, admin and holders. */
-import { useEffect, useState } from 'preact/hooks';
 import { v3 } from '../api';
-import { onBlocks } from '../live';
-import { Addr, ErrorBox, remember, Section, units, useLoad } from '../ui';
+import { Addr, ErrorBox, remember, Section, units, useLoad, useUntilFound } from '../ui';
 
 export function JettonPage({ address }: { address: string }) {
   const { data, error, loading, reload } = useLoad(async () => {
@@ -16,18 +14,7 @@ export function JettonPage({ address }: { address: string }) {
     return { master, info: master ? masters.metadata?.[master.address]?.token_info?.[0] : undefined, wallets: wallets.jetton_wallets };
   }, [address]);
   const master = data?.master;
-  // A master deployed a moment ago may not be indexed yet, nor detected as a jetton (the index runs its get-methods
-  // after it holds the block): look again with each block the feed tells, and each second for three minutes.
-  useEffect(() => (master ? undefined : onBlocks((event) => event.type === 'block' && reload())), [master, address]);
-  const [tries, setTries] = useState(0);
-  useEffect(() => {
-    if (master || loading || tries >= 180) return;
-    const timer = setTimeout(() => {
-      setTries((n) => n + 1);
-      reload();
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [master, loading, tries]);
+  useUntilFound(!!master, loading, reload, [address]);
   const content = master?.jetton_content ?? {};
   const decimals = Number(content.decimals ?? data?.info?.extra?.decimals ?? 9);
   return (

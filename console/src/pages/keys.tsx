@@ -1,15 +1,47 @@
 /**
  * Keys and limits (the admin API, behind the admin token): every key with its network, plan (account) and rate,
- * its requests and 429s per minute over the last hour (`GET /admin/usage`); create (the key shown once), revoke; the
+ * its requests and 429s per minute over the last hour (`GET /admin/usage`); create (the key shown once), change its
+ * limit (`PATCH /admin/keys/:id`), revoke; the
  * accounts' shared limits, changed in place; the keyless rule's traffic and the 401/403/429 answers per network.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { control } from '../api';
 import type { NetworkInfo } from '../network';
 // The admin API's shapes, from the server's own declarations (types only: nothing of the server is bundled).
 import type { KeyInfo as Key, AccountLimit } from '../../../src/access/keys/key-store';
 import type { NetworkUsage as Usage } from '../../../src/access/usage';
 import { CopyButton, ErrorBox, MinuteChart, Section, sum, useLoad } from '../ui';
+
+/**
+ * One key's own rps, changed in place. What was typed goes to the server as it is (a number when it is digits), so a
+ * bad value comes back as the API's 422 naming the field. A key of an account with a limit meets the account's.
+ */
+function KeyLimit({ id, rps, onDone, onError }: { id: string; rps: number; onDone: () => void; onError: (e: unknown) => void }) {
+  const [text, setText] = useState(String(rps));
+  useEffect(() => setText(String(rps)), [rps]);
+  return (
+    <form
+      class="limit-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onError(undefined);
+        const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : text;
+        control('PATCH', `/admin/keys/${encodeURIComponent(id)}`, { rps: value }).then(onDone, onError);
+      }}
+    >
+      <input
+        name="rps"
+        inputMode="numeric"
+        aria-label={`requests per second of key ${id}`}
+        value={text}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit" class="secondary">
+        Set
+      </button>
+    </form>
+  );
+}
 
 export function KeysPage({ network }: { network?: NetworkInfo }) {
   const { data, error, reload } = useLoad(async () => {
@@ -24,6 +56,7 @@ export function KeysPage({ network }: { network?: NetworkInfo }) {
   const [created, setCreated] = useState<{ key: string; id: string }>();
   const [limit, setLimit] = useState({ name: '', network: '', rps: '' });
   const [actionError, setActionError] = useState<unknown>();
+  const [limitError, setLimitError] = useState<unknown>();
   const act = (promise: Promise<unknown>) => {
     setActionError(undefined);
     promise.then(reload, setActionError);
@@ -116,6 +149,7 @@ export function KeysPage({ network }: { network?: NetworkInfo }) {
         }
       >
         <ErrorBox error={error} />
+        <ErrorBox error={limitError} />
         <div class="table-wrap">
           <table data-testid="keys">
             <thead>
@@ -142,7 +176,9 @@ export function KeysPage({ network }: { network?: NetworkInfo }) {
                     <td>{key.network}</td>
                     <td>{key.label ?? ''}</td>
                     <td>{key.account ?? ''}</td>
-                    <td>{key.rps}</td>
+                    <td data-testid="rps">
+                      {key.revokedAt ? key.rps : <KeyLimit id={key.id} rps={key.rps} onDone={reload} onError={setLimitError} />}
+                    </td>
                     <td data-testid="requests">{series?.total_requests ?? 0}</td>
                     <td data-testid="limited">{series?.total_limited ?? 0}</td>
                     <td>

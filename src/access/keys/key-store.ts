@@ -55,6 +55,24 @@ export interface AccountLimit {
   streamAddresses?: number;
 }
 
+/** A key's own limits, as a change names them: only those given change. */
+export interface KeyLimits {
+  rps?: number;
+  streamConnections?: number;
+  streamAddresses?: number;
+}
+
+/** The SET list and its values for the limits given (column names are the same in both schemas). */
+export function keyLimitColumns(limits: KeyLimits): { columns: string[]; values: number[] } {
+  const given: [string, number | undefined][] = [
+    ['rps', limits.rps],
+    ['stream_connections', limits.streamConnections],
+    ['stream_addresses', limits.streamAddresses],
+  ];
+  const set = given.filter((entry): entry is [string, number] => entry[1] !== undefined);
+  return { columns: set.map(([column]) => column), values: set.map(([, value]) => value) };
+}
+
 export interface NewKey extends Omit<KeyInfo, 'revokedAt'> {
   /** hashKey(raw key) */
   hash: string;
@@ -80,6 +98,8 @@ export interface KeyStore {
   getKey(id: string): MaybePromise<KeyInfo | null>;
   /** Marks the key revoked (idempotent). Returns null if no such id. */
   revokeKey(id: string, at: number): MaybePromise<{ info: KeyInfo; hash: string } | null>;
+  /** Changes the limits given (the others stay as they are). Returns null if no such id. */
+  updateKeyLimits(id: string, limits: KeyLimits): MaybePromise<{ info: KeyInfo; hash: string } | null>;
   setAccountLimit(limit: AccountLimit): MaybePromise<AccountLimit>;
   listAccountLimits(): MaybePromise<AccountLimit[]>;
   close(): Promise<void>;

@@ -12,10 +12,12 @@ import {
   accountFromRow,
   ACCOUNT_COLUMNS,
   keyInfoFromRow,
+  keyLimitColumns,
   keyRecordFromRow,
   type AccountLimit,
   type KeyChanges,
   type KeyInfo,
+  type KeyLimits,
   type KeyRecord,
   type KeyRow,
   type KeyStore,
@@ -123,6 +125,17 @@ export class PostgresKeyStore implements KeyStore {
     if (rows.length === 0) return null;
     await this.write(`UPDATE tongate_api_keys SET revoked_at = $1, revision = $3 WHERE id = $2 AND revoked_at IS NULL`, [at, id]);
     return { info: (await this.getKey(id))!, hash: rows[0].hash };
+  }
+
+  async updateKeyLimits(id: string, limits: KeyLimits): Promise<{ info: KeyInfo; hash: string } | null> {
+    const { columns, values } = keyLimitColumns(limits);
+    // The revision is the last parameter (write() appends it), after the id.
+    const set = [...columns.map((column, i) => `${column} = $${i + 2}`), `revision = $${columns.length + 2}`].join(', ');
+    const rows = await this.write<KeyRow & { hash: string }>(
+      `UPDATE tongate_api_keys SET ${set} WHERE id = $1 RETURNING hash, ${KEY_COLUMNS}`,
+      [id, ...values],
+    );
+    return rows.length === 0 ? null : { info: keyInfoFromRow(rows[0]), hash: rows[0].hash };
   }
 
   async setAccountLimit(limit: AccountLimit): Promise<AccountLimit> {

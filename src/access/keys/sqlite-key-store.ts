@@ -14,10 +14,12 @@ import {
   accountFromRow,
   ACCOUNT_COLUMNS,
   keyInfoFromRow,
+  keyLimitColumns,
   keyRecordFromRow,
   type AccountLimit,
   type KeyChanges,
   type KeyInfo,
+  type KeyLimits,
   type KeyRecord,
   type KeyRow,
   type KeyStore,
@@ -132,6 +134,21 @@ export class SqliteKeyStore implements KeyStore {
       return row.hash;
     });
     const hash = revoke.immediate();
+    return hash === null ? null : { info: this.getKey(id)!, hash };
+  }
+
+  updateKeyLimits(id: string, limits: KeyLimits): { info: KeyInfo; hash: string } | null {
+    const { columns, values } = keyLimitColumns(limits);
+    const update = this.db.transaction(() => {
+      const row = this.db.prepare<[string], { hash: string }>('SELECT hash FROM tongate_api_keys WHERE id = ?').get(id);
+      if (row === undefined) return null;
+      // Stamped with a new revision, so every reader's poll drops its cached record of this key.
+      const revision = this.stmt.bump.get()!.revision;
+      const set = [...columns.map((column) => `${column} = ?`), 'revision = ?'].join(', ');
+      this.db.prepare(`UPDATE tongate_api_keys SET ${set} WHERE id = ?`).run(...values, revision, id);
+      return row.hash;
+    });
+    const hash = update.immediate();
     return hash === null ? null : { info: this.getKey(id)!, hash };
   }
 
