@@ -70,7 +70,8 @@ test('a multisig whose first detection timed out is detected at a later block; a
   const runner: GetMethodRunner = {
     async run(account, method, stack, mcSeqno) {
       asked.push(`${method}@${mcSeqno}`);
-      if (method === 'get_multisig_data' && timeouts-- > 0) throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
+      if (method === 'get_multisig_data' && timeouts-- > 0)
+        throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
       return direct.run(account, method, stack, mcSeqno);
     },
   };
@@ -81,7 +82,11 @@ test('a multisig whose first detection timed out is detected at a later block; a
   const found: TokenAccountCandidate = { account: raw, codeHash: code.hash(), dataHash: data.hash(), lastTxLt: 1n, methods };
 
   const firstGroup = await detector.rows([{ seqno, accounts: [found], events: [] }], () => null);
-  assert.equal(firstGroup.find((b) => b.table === 'multisig_wallets'), undefined, 'timed out: not detected in its block');
+  assert.equal(
+    firstGroup.find((b) => b.table === 'multisig_wallets'),
+    undefined,
+    'timed out: not detected in its block',
+  );
   assert.equal(detector.retries.size, 1);
 
   const laterGroup = await detector.rows([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
@@ -91,12 +96,19 @@ test('a multisig whose first detection timed out is detected at a later block; a
     wallets.rows.map((r) => [r[wallets.columns.indexOf('address')], r[wallets.columns.indexOf('threshold')]]),
     [[raw, 2]],
   );
-  assert.deepEqual(asked.filter((a) => a.startsWith('get_multisig_data')), [`get_multisig_data@${seqno}`, `get_multisig_data@${seqno}`], 'asked again at its own block');
+  assert.deepEqual(
+    asked.filter((a) => a.startsWith('get_multisig_data')),
+    [`get_multisig_data@${seqno}`, `get_multisig_data@${seqno}`],
+    'asked again at its own block',
+  );
   assert.equal(detector.retries.size, 0);
 
   // The same contract asked as a vesting wallet answers "not this" (no such get-method): remembered, not retried.
   const notVesting = { ...found, methods: ['get_vesting_data' as const] };
   const group = await detector.rows([{ seqno, accounts: [notVesting], events: [] }], () => null);
-  assert.equal(group.find((b) => b.table === 'vesting_contracts'), undefined);
+  assert.equal(
+    group.find((b) => b.table === 'vesting_contracts'),
+    undefined,
+  );
   assert.equal(detector.retries.size, 0, 'a wrong answer is not a failure');
 });

@@ -115,7 +115,15 @@ test('order actions: message bodies read as toncenter names them; an action that
     .storeBit(1)
     .storeRef(forward)
     .endCell();
-  const nft = beginCell().storeUint(0x5fcc3d14, 32).storeUint(4, 64).storeAddress(A(8)).storeAddress(null).storeMaybeRef(null).storeCoins(0n).storeBit(0).endCell();
+  const nft = beginCell()
+    .storeUint(0x5fcc3d14, 32)
+    .storeUint(4, 64)
+    .storeAddress(A(8))
+    .storeAddress(null)
+    .storeMaybeRef(null)
+    .storeCoins(0n)
+    .storeBit(0)
+    .endCell();
   const other = beginCell().storeUint(0xdeadbeef, 32).storeUint(1, 8).endCell();
   const broken = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 8).endCell();
   const order = packOrder([
@@ -150,18 +158,23 @@ test('order actions: message bodies read as toncenter names them; an action that
     parsed_body_type: 'jetton_transfer',
     send_mode: 3,
   });
-  assert.deepEqual([actions[1].parsed_body_type, actions[1].send_mode, actions[1].parsed_body!.new_owner, actions[1].parsed_body!.response_destination], [
-    'nft_transfer',
-    1,
-    raw(8),
-    null,
-  ]);
+  assert.deepEqual(
+    [actions[1].parsed_body_type, actions[1].send_mode, actions[1].parsed_body!.new_owner, actions[1].parsed_body!.response_destination],
+    ['nft_transfer', 1, raw(8), null],
+  );
   assert.deepEqual([actions[2].parsed_body_type, actions[2].parsed_body], ['unknown', { opcode: 0xdeadbeef, data: boc64(other) }]);
   assert.deepEqual([actions[3].parsed_body_type, actions[3].parsed_body!.opcode], ['unknown', 0x595f07bc], 'a burn that does not read');
   assert.deepEqual(actions[4].parsed_body, { new_threshold: 2, new_signers: [raw(1), raw(2)], new_proposers: [raw(3)] });
-  assert.deepEqual(actionAddresses(actions).sort(), [raw(1), raw(2), raw(3), raw(7), raw(7), raw(7), raw(7), raw(8), raw(8), raw(9)].sort());
+  assert.deepEqual(
+    actionAddresses(actions).sort(),
+    [raw(1), raw(2), raw(3), raw(7), raw(7), raw(7), raw(7), raw(8), raw(8), raw(9)].sort(),
+  );
 
-  const strange = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Cell()).set(0, beginCell().storeUint(0x12345678, 32).endCell())).endCell();
+  const strange = beginCell()
+    .storeDictDirect(
+      Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Cell()).set(0, beginCell().storeUint(0x12345678, 32).endCell()),
+    )
+    .endCell();
   assert.deepEqual(orderActions(strange.toBoc().toString('base64')), [
     {
       destination: null,

@@ -72,7 +72,8 @@ function forwardPayloadFields(payload: Buffer | null): Record<string, unknown> {
   if (cs.remainingBits < 32) return { ...fields, payload_sum_type: 'Unknown' };
   const kind = cs.loadUint(32);
   if (kind === TEXT_COMMENT) return { ...fields, payload_sum_type: 'TextComment', comment: snake(cs) };
-  if (kind === ENCRYPTED_COMMENT) return { ...fields, payload_sum_type: 'EncryptedTextComment', encrypted_comment: true, comment: snake(cs) };
+  if (kind === ENCRYPTED_COMMENT)
+    return { ...fields, payload_sum_type: 'EncryptedTextComment', encrypted_comment: true, comment: snake(cs) };
   if (kind !== STONFI_SWAP) return { ...fields, payload_sum_type: 'Unknown' };
   try {
     const swap = { jetton_wallet: address(cs), min_amount: tonDecimal(cs.loadCoins()), user_address: address(cs) };
@@ -116,30 +117,28 @@ const READERS = new Map<number, [string, Reader]>([
       },
     ],
   ],
-  ...[0x642b7d07, 0x00000015].map(
-    (mintOp): [number, [string, Reader]] => [
-      mintOp,
-      [
-        'jetton_mint',
-        (body, opcode) => {
-          const cs = after(body, opcode);
-          const queryId = queryIdOf(cs);
-          const toAddress = address(cs);
-          const tonAmount = cs.loadCoins().toString();
-          const master = cs.loadRef().beginParse();
-          master.loadUint(32);
-          return {
-            opcode,
-            query_id: queryId,
-            to_address: toAddress,
-            ton_amount: tonAmount,
-            master_msg_query_id: queryIdOf(master),
-            master_msg_jetton_amount: master.loadCoins().toString(),
-          };
-        },
-      ],
+  ...[0x642b7d07, 0x00000015].map((mintOp): [number, [string, Reader]] => [
+    mintOp,
+    [
+      'jetton_mint',
+      (body, opcode) => {
+        const cs = after(body, opcode);
+        const queryId = queryIdOf(cs);
+        const toAddress = address(cs);
+        const tonAmount = cs.loadCoins().toString();
+        const master = cs.loadRef().beginParse();
+        master.loadUint(32);
+        return {
+          opcode,
+          query_id: queryId,
+          to_address: toAddress,
+          ton_amount: tonAmount,
+          master_msg_query_id: queryIdOf(master),
+          master_msg_jetton_amount: master.loadCoins().toString(),
+        };
+      },
     ],
-  ),
+  ]),
   [
     0x5fcc3d14,
     [
@@ -195,7 +194,9 @@ const READERS = new Map<number, [string, Reader]>([
         const inner = action.beginParse();
         const actionOp = inner.remainingBits >= 32 ? inner.loadUint(32) : null;
         const actionType =
-          actionOp === null ? '' : ({ 0xeed236d3: 'JettonSetStatus', 0x0f8a7ea5: 'JettonTransfer', 0x595f07bc: 'JettonBurn' }[actionOp] ?? 'Unknown');
+          actionOp === null
+            ? ''
+            : ({ 0xeed236d3: 'JettonSetStatus', 0x0f8a7ea5: 'JettonTransfer', 0x595f07bc: 'JettonBurn' }[actionOp] ?? 'Unknown');
         return { query_id: queryId, to_address: toAddress, ton_amount: tonAmount, action_type: actionType, action_data: cellB64(action) };
       },
     ],

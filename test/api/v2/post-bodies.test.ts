@@ -85,7 +85,8 @@ test('a JSON-RPC batch is refused with a 422 naming it; no call of it runs', asy
     { id: '2', jsonrpc: '2.0', method: 'sendBoc', params: { boc: transferBoc(receiver, 0, [], true).toString('base64') } },
   ];
   for (const send of [
-    () => getJson(`${base}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) }),
+    () =>
+      getJson(`${base}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) }),
     () => curlD('/api/v2/jsonRPC', JSON.stringify(batch)),
   ]) {
     const answer = await send();
@@ -93,12 +94,18 @@ test('a JSON-RPC batch is refused with a 422 naming it; no call of it runs', asy
     assert.deepEqual(answer.body, { ok: false, error: BATCH_REFUSED, code: 422 });
   }
   assert.deepEqual(
-    await getJson(`${base}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((a) => [a.status, a.body.error]),
+    await getJson(`${base}/api/v2/jsonRPC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((a) => [
+      a.status,
+      a.body.error,
+    ]),
     [422, BATCH_REFUSED],
     'an empty batch too',
   );
   await settle(tongate.chain('mainnet'));
   const state = await getJson(`${base}/api/v2/getAddressState?address=${receiver.address.toString()}`);
   assert.equal(state.body.result, 'uninit', "the batch's sendBoc did not run (the receiver was not deployed)");
-  assert.equal((await getJson(`${base}/api/v2/getAddressBalance?address=${receiver.address.toString()}`)).body.result, balanceBefore.body.result);
+  assert.equal(
+    (await getJson(`${base}/api/v2/getAddressBalance?address=${receiver.address.toString()}`)).body.result,
+    balanceBefore.body.result,
+  );
 });

@@ -207,7 +207,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     // --- a proposer's order (seqno 1, not approved): a transfer with a comment and an update of the parameters, parsed
     const secondOrder = packOrder([
-      { type: 'transfer', sendMode: 1, message: internal({ to: receiver.wallet.address, value: toNano('0.5'), body: 'rent', bounce: true }) },
+      {
+        type: 'transfer',
+        sendMode: 1,
+        message: internal({ to: receiver.wallet.address, value: toNano('0.5'), body: 'rent', bounce: true }),
+      },
       { type: 'update', threshold: 3, signers: params.signers, proposers: [] },
     ]);
     await send(proposer, M, toNano(1), newOrderBody({ order: secondOrder, expirationDate: NOW + 3_600, isSigner: false, index: 0 }));

@@ -3,7 +3,7 @@
  * vesting.go: field order, lts and big numbers as strings, hashes in base64). An order's `actions` are null unless
  * they were asked for (`parse_actions`): then read from its order_boc (index/multisig/order-actions.ts).
  */
-import { orderActions, type OrderActionJson } from '../../../index/multisig/order-actions.js';
+import type { OrderActionJson } from '../../../index/multisig/order-actions.js';
 import type { MultisigOrderRecord, MultisigRecord } from '../../../index/multisig/reader.js';
 import type { VestingRecord } from '../../../index/vesting/reader.js';
 import { b64 } from './jettons.js';
