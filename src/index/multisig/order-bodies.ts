@@ -65,7 +65,14 @@ function tonDecimal(nano: bigint): string {
 
 /** What a jetton transfer's forward payload says: its kind, and a comment or a STON.fi swap's fields. */
 function forwardPayloadFields(payload: Buffer | null): Record<string, unknown> {
-  const fields: Record<string, unknown> = { comment: '', encrypted_comment: false, payload_sum_type: '', stonfi_swap_body: null };
+  // toncenter's field order: the payload itself between the comment fields and its kind
+  const fields: Record<string, unknown> = {
+    comment: '',
+    encrypted_comment: false,
+    forward_payload: b64(payload),
+    payload_sum_type: '',
+    stonfi_swap_body: null,
+  };
   if (!payload) return fields;
   const cs = Cell.fromBoc(payload)[0].beginParse();
   if (cs.remainingBits === 0) return fields;
@@ -101,7 +108,6 @@ const READERS = new Map<number, [string, Reader]>([
           response: t.responseDestination,
           custom_payload: b64(t.customPayload),
           forward_amount: t.forwardTonAmount,
-          forward_payload: b64(t.forwardPayload),
           ...forwardPayloadFields(t.forwardPayload),
         };
       },

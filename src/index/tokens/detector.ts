@@ -92,7 +92,8 @@ export class TokenDetector {
       vestings: new Map(),
     };
     if (this.contracts) {
-      const now = blocks.at(-1)?.seqno ?? 0;
+      // The newest block of the group (the back-fill's groups list past blocks of events after the current one).
+      const now = blocks.reduce((newest, b) => Math.max(newest, b.seqno), 0);
       const met = new Set(blocks.flatMap((b) => b.accounts.map((a) => a.account)));
       // Detections the chain did not answer earlier (detection-retry.ts), each at its own block's state, before this
       // group's blocks: they are older states, so a newer one of the same account still wins below.
