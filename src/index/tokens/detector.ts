@@ -201,7 +201,7 @@ export class TokenDetector {
 
   /**
    * One block's candidates, each detected at the block's seqno, and the domains among its NFT items. A candidate the
-   * chain did not answer (null) waits for a later block (`now`: the group's last) in `retries`.
+   * chain did not answer (null) waits in `retries` for a later block (`now`: the group's newest).
    */
   private async detectBlock(
     block: DetectionUnit,
