@@ -52,7 +52,8 @@ test('JSON sent as a form (curl -d): read as JSON, the same answer as with appli
   assert.equal(sent.body.ok, true);
   await settle(tongate.chain('mainnet'));
   const received = await curlD('/api/v2/getAddressBalance', JSON.stringify({ address: receiver.address.toString() }));
-  assert.equal(received.body.result, toNano('1').toString());
+  const got = BigInt(received.body.result);
+  assert.ok(got > toNano('0.99') && got <= toNano('1'), `the receiver got the TON (less its storage fee): ${got}`);
 
   const empty = await curlD('/api/v2/getMasterchainInfo', '');
   assert.equal(empty.status, 200, 'an empty form body: no parameters');
@@ -103,7 +104,7 @@ test('a JSON-RPC batch is refused with a 422 naming it; no call of it runs', asy
   );
   await settle(tongate.chain('mainnet'));
   const state = await getJson(`${base}/api/v2/getAddressState?address=${receiver.address.toString()}`);
-  assert.equal(state.body.result, 'uninit', "the batch's sendBoc did not run (the receiver was not deployed)");
+  assert.equal(state.body.result, 'uninitialized', "the batch's sendBoc did not run (the receiver was not deployed)");
   assert.equal(
     (await getJson(`${base}/api/v2/getAddressBalance?address=${receiver.address.toString()}`)).body.result,
     balanceBefore.body.result,
