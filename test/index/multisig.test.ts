@@ -1,11 +1,12 @@
 /**
  * The multisig and vesting detectors without a chain (a runner that answers what the test says): a library-cell
  * code of the official multisig v2 named by its hash, the order cross-check (vouched once, refused, not initialized
- * yet), wrong shapes refused as NotThatContract, and a vesting whitelist's 264-bit keys read back as addresses.
+ * yet), wrong shapes refused as NotThatContract, a vesting whitelist's 264-bit keys read back as addresses, and an
+ * order's actions read as toncenter's parse_actions writes them (bodies by opcode, an action or an order that does not read).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Address, beginCell, Cell, Dictionary, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, internal, type TupleItem } from '@ton/core';
 import { interfacesOfMethods, tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { readMultisig, readMultisigOrder, VouchedOrders } from '../../src/index/multisig/detect.js';
 import { whitelistOf } from '../../src/index/vesting/detect.js';
@@ -13,7 +14,8 @@ import type { GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { NotThatContract } from '../../src/ton/stack-reader.js';
 import type { VmValue } from '../../src/ton/vm-stack.js';
-import { addressDict } from '../../src/contracts/multisig/multisig.js';
+import { addressDict, packOrder } from '../../src/contracts/multisig/multisig.js';
+import { actionAddresses, orderActions } from '../../src/index/multisig/order-actions.js';
 
 const A = (n: number) => new Address(0, Buffer.alloc(32, n));
 const raw = (n: number) => `0:${Buffer.alloc(32, n).toString('hex').toUpperCase()}`;
@@ -95,4 +97,95 @@ test('vesting: whitelist keys (workchain int8, hash) read back as raw addresses'
   dict.set(BigInt(`0x${'01'.repeat(32)}`), true);
   assert.deepEqual(whitelistOf(beginCell().storeDictDirect(dict).endCell()), [`-1:${'AB'.repeat(32)}`, `0:${'01'.repeat(32)}`]);
   assert.deepEqual(whitelistOf(null), []);
+});
+
+test('order actions: message bodies read as toncenter names them; an action that does not read; an order that is not one', () => {
+  const to = A(7);
+  const transfer = (body: Cell, mode = 3) =>
+    ({ type: 'transfer', sendMode: mode, message: internal({ to, value: 5n, body, bounce: true }) }) as const;
+  const forward = beginCell().storeUint(0, 32).storeStringTail('thanks').endCell();
+  const jetton = beginCell()
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(9, 64)
+    .storeCoins(1000n)
+    .storeAddress(A(8))
+    .storeAddress(A(9))
+    .storeMaybeRef(null)
+    .storeCoins(1n)
+    .storeBit(1)
+    .storeRef(forward)
+    .endCell();
+  const nft = beginCell()
+    .storeUint(0x5fcc3d14, 32)
+    .storeUint(4, 64)
+    .storeAddress(A(8))
+    .storeAddress(null)
+    .storeMaybeRef(null)
+    .storeCoins(0n)
+    .storeBit(0)
+    .endCell();
+  const other = beginCell().storeUint(0xdeadbeef, 32).storeUint(1, 8).endCell();
+  const broken = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 8).endCell();
+  const order = packOrder([
+    transfer(jetton),
+    transfer(nft, 1),
+    transfer(other),
+    transfer(broken),
+    { type: 'update', threshold: 2, signers: [A(1), A(2)], proposers: [A(3)] },
+  ]);
+  const actions = orderActions(order.toBoc().toString('base64'))!;
+  const boc64 = (c: Cell) => c.toBoc({ idx: false, crc32: true }).toString('base64');
+  assert.equal(actions.length, 5);
+  assert.deepEqual(actions[0], {
+    destination: raw(7),
+    value: '5',
+    body_raw: boc64(jetton),
+    parsed: true,
+    error: null,
+    parsed_body: {
+      query_id: 9,
+      amount: '1000',
+      destination: raw(8),
+      response: raw(9),
+      custom_payload: null,
+      forward_amount: '1',
+      forward_payload: boc64(forward),
+      comment: 'thanks',
+      encrypted_comment: false,
+      payload_sum_type: 'TextComment',
+      stonfi_swap_body: null,
+    },
+    parsed_body_type: 'jetton_transfer',
+    send_mode: 3,
+  });
+  assert.deepEqual(
+    [actions[1].parsed_body_type, actions[1].send_mode, actions[1].parsed_body!.new_owner, actions[1].parsed_body!.response_destination],
+    ['nft_transfer', 1, raw(8), null],
+  );
+  assert.deepEqual([actions[2].parsed_body_type, actions[2].parsed_body], ['unknown', { opcode: 0xdeadbeef, data: boc64(other) }]);
+  assert.deepEqual([actions[3].parsed_body_type, actions[3].parsed_body!.opcode], ['unknown', 0x595f07bc], 'a burn that does not read');
+  assert.deepEqual(actions[4].parsed_body, { new_threshold: 2, new_signers: [raw(1), raw(2)], new_proposers: [raw(3)] });
+  assert.deepEqual(
+    actionAddresses(actions).sort(),
+    [raw(1), raw(2), raw(3), raw(7), raw(7), raw(7), raw(7), raw(8), raw(8), raw(9)].sort(),
+  );
+
+  const strange = beginCell()
+    .storeDictDirect(
+      Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Cell()).set(0, beginCell().storeUint(0x12345678, 32).endCell()),
+    )
+    .endCell();
+  assert.deepEqual(orderActions(strange.toBoc().toString('base64')), [
+    {
+      destination: null,
+      value: null,
+      body_raw: null,
+      parsed: false,
+      error: `failed to parse order action: unknown order action type: ${0x12345678}`,
+      parsed_body: null,
+      parsed_body_type: 'unknown',
+      send_mode: 0,
+    },
+  ]);
+  assert.equal(orderActions(beginCell().storeUint(1, 3).endCell().toBoc().toString('base64')), null, 'not a dictionary');
 });

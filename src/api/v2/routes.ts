@@ -1,6 +1,7 @@
 /**
  * Serves every v2 method over REST (GET query / POST JSON body) and JSON-RPC. JSON-RPC takes `params` as an
- * object with the REST parameter names (what @ton/ton and tonweb send) and echoes `jsonrpc` and `id`.
+ * object with the REST parameter names (what @ton/ton and tonweb send) and echoes `jsonrpc` and `id`; one call per
+ * request (a batch is refused, as toncenter's servers do not answer one).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../util/clock.js';
@@ -49,6 +50,10 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
 
   app.post('/api/v2/jsonRPC', async (request, reply) => {
     const started = clock.now();
+    // toncenter answers one call per request: its servers take the body as one object (the C++ server fails on an
+    // array with an uncaught type error, a 500; the tonlib server's validation answers 422). tongate refuses a batch
+    // with the 422, naming it, before anything runs: the rate limiter has counted one request, as for any refusal.
+    if (Array.isArray(request.body)) throw new ApiError(422, BATCH_REFUSED);
     const call = bodyObject(request.body);
     const id = rpcId(call.id);
     const method = typeof call.method === 'string' ? byName.get(call.method) : undefined;
@@ -67,6 +72,9 @@ export function registerV2Routes(app: FastifyInstance, { methods, clock }: V2Rou
     throw new ApiError(405, 'method GET is not supported');
   });
 }
+
+export const BATCH_REFUSED =
+  'JSON-RPC batches (an array of calls) are not supported, as on toncenter: send one call, a JSON object, per request';
 
 /** An envelope already written as text (a result kept as JsonText: src/api/per-block). */
 function sendText(reply: FastifyReply, text: string): FastifyReply {

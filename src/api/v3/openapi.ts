@@ -513,7 +513,32 @@ const SCHEMAS: Record<string, object> = {
     last_transaction_lt: str,
     code_hash: str,
     data_hash: str,
-    actions: { type: 'array', items: { type: 'object' }, nullable: true, description: 'Not parsed (parse_actions is not built): null.' },
+    actions: {
+      type: 'array',
+      items: ref('OrderAction'),
+      nullable: true,
+      description: 'With parse_actions: the actions, in order; else null.',
+    },
+  }),
+  OrderAction: obj({
+    destination: { ...nstr, description: "send_message: the message's destination; else null." },
+    value: { ...nstr, description: 'send_message: nanotons sent (decimal); else null.' },
+    body_raw: { ...nstr, description: "send_message: the message body's BoC, base64; else null." },
+    parsed: bool,
+    error: { ...nstr, description: 'Why the action did not read (then parsed is false).' },
+    parsed_body: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: true,
+      description:
+        "The body's fields as toncenter names them (index/multisig/order-bodies.ts); multisig_update_params: new_threshold, new_signers, new_proposers.",
+    },
+    parsed_body_type: {
+      ...str,
+      description:
+        'ton_transfer, jetton_transfer, jetton_burn, jetton_mint, nft_transfer, jetton_*, single_nominator_*, vesting_internal_transfer, multisig_update_params or unknown.',
+    },
+    send_mode: int,
   }),
   Multisig: obj({
     address: str,

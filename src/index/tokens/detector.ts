@@ -5,8 +5,9 @@
  * detectors of contracts.ts (jetton master, jetton wallet, NFT collection, NFT item), as ton-indexer does.
  * A code whose answer has the wrong shape is remembered as "not that interface" (by code hash) and never
  * asked again; a master or collection that does not vouch for a wallet or item is data, not code: it is
- * asked again at the next change. A get-method that throws (the chain could not run it) leaves the
- * account undetected this time; the block is still committed.
+ * asked again at the next change. A get-method that throws (the chain could not run it, or did not answer in
+ * time) leaves the account undetected this time; the block is still committed, and the account is asked again at
+ * its block's state a few blocks later (detection-retry.ts).
  *
  * Events: a jetton transfer/burn candidate whose account is a jetton wallet, an NFT transfer candidate
  * whose account is an NFT item (detected in this group, or already in the store) becomes a row with the
@@ -18,6 +19,7 @@ import { buffer } from '../worker/transfer.js';
 import type { BlockTokens, TokenAccountCandidate } from './block-tokens.js';
 import { ContractReads, type Detected } from './contracts.js';
 import type { GetMethodRunner } from './get-methods.js';
+import { DetectionRetries } from './detection-retry.js';
 import { DomainDetector } from '../dns/domains.js';
 import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
 import { saleBatch, type NftSaleRow } from './sales.js';
@@ -63,6 +65,8 @@ interface GroupContracts {
 export class TokenDetector {
   private readonly contracts: ContractReads | undefined;
   private readonly domains: DomainDetector | undefined;
+  /** Candidates the chain did not answer, asked again at later groups (detection-retry.ts). */
+  readonly retries = new DetectionRetries();
 
   /** `dnsRoots`: the network's DNS root collections (raw addresses); their items are domains (src/index/dns). */
   constructor(
@@ -88,9 +92,19 @@ export class TokenDetector {
       vestings: new Map(),
     };
     if (this.contracts) {
-      for (const window of detectionWindows(blocks)) {
+      // The newest block of the group (the back-fill's groups list past blocks of events after the current one).
+      const now = blocks.reduce((newest, b) => Math.max(newest, b.seqno), 0);
+      const met = new Set(blocks.flatMap((b) => b.accounts.map((a) => a.account)));
+      // Detections the chain did not answer earlier (detection-retry.ts), each at its own block's state, before this
+      // group's blocks: they are older states, so a newer one of the same account still wins below.
+      const retried: DetectionUnit[] = this.retries
+        .due(now, met)
+        .sort((a, b) => a.seqno - b.seqno)
+        .map((r) => ({ seqno: r.seqno, accounts: [r.candidate], failures: r.failures }));
+      const units: DetectionUnit[] = [...retried, ...blocks.map((b) => ({ seqno: b.seqno, accounts: b.accounts, failures: 0 }))];
+      for (const window of detectionWindows(units)) {
         // Kept in block order afterwards: a later block's state of an account wins, as when blocks ran one by one.
-        const perBlock = await Promise.all(window.map((block) => this.detectBlock(block)));
+        const perBlock = await Promise.all(window.map((unit) => this.detectBlock(unit, now)));
         for (const { results, entries } of perBlock) {
           for (const entry of entries) if (entry) found.domains.set(entry.item, entry);
           for (const result of results) keep(found, result);
@@ -185,9 +199,18 @@ export class TokenDetector {
     return batches;
   }
 
-  /** One block's candidates, each detected at the block's seqno, and the domains among its NFT items. */
-  private async detectBlock(block: BlockTokens): Promise<{ results: Array<Detected | null>; entries: Array<DnsEntryRow | null> }> {
+  /**
+   * One block's candidates, each detected at the block's seqno, and the domains among its NFT items. A candidate the
+   * chain did not answer (null) waits in `retries` for a later block (`now`: the group's newest).
+   */
+  private async detectBlock(
+    block: DetectionUnit,
+    now: number,
+  ): Promise<{ results: Array<Detected | null>; entries: Array<DnsEntryRow | null> }> {
     const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
+    results.forEach((result, i) => {
+      if (result === null) this.retries.failed({ candidate: block.accounts[i], seqno: block.seqno, failures: block.failures }, now);
+    });
     const entries = this.domains ? await Promise.all(results.map((r) => (r?.item ? this.domains!.detect(r.item, block.seqno) : null))) : [];
     return { results, entries };
   }
@@ -234,9 +257,16 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.vesting) newest(found.vestings, result.vesting);
 }
 
+/** Candidates asked at one block's state: a block of the group, or a retry (`failures` so far: detection-retry.ts). */
+interface DetectionUnit {
+  seqno: number;
+  accounts: TokenAccountCandidate[];
+  failures: number;
+}
+
 /** Consecutive blocks with at most DETECT_WINDOW_ACCOUNTS candidates together (a larger block alone), in order. */
-function detectionWindows(blocks: BlockTokens[]): BlockTokens[][] {
-  const windows: BlockTokens[][] = [];
+function detectionWindows(blocks: DetectionUnit[]): DetectionUnit[][] {
+  const windows: DetectionUnit[][] = [];
   let accounts = Infinity;
   for (const block of blocks) {
     if (accounts + block.accounts.length > DETECT_WINDOW_ACCOUNTS) {

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import {
   approveBody,
@@ -29,6 +29,8 @@ import { sealBlocks, serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
+/** An empty message body as toncenter's body_raw writes it (BoC with CRC32C, base64). */
+const emptyCellBoc = beginCell().endCell().toBoc({ idx: false, crc32: true }).toString('base64');
 /** The local chain's clock stands still here (serveIndex's ManualClock). */
 const NOW = 1_700_000_000;
 
@@ -127,6 +129,22 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const noOrders = (await get(`/api/v3/multisig/wallets?address=${raw(M)}&include_orders=false`)).multisigs as any[];
     assert.equal(noOrders[0].orders, null, 'include_orders=false: null, as toncenter');
     assert.ok((await get(`/api/v3/multisig/orders?address=${raw(O)}`)).address_book[raw(O)], 'the order in the address book');
+    // parse_actions: the order's one action read, toncenter's OrderAction; its destination in the address book
+    const parsedOrder = await get(`/api/v3/multisig/orders?address=${raw(O)}&parse_actions=true`);
+    assert.deepEqual(parsedOrder.orders[0].actions, [
+      {
+        destination: raw(receiver.wallet.address),
+        value: toNano(1).toString(),
+        body_raw: emptyCellBoc,
+        parsed: true,
+        error: null,
+        parsed_body: { comment: '', encrypted: false },
+        parsed_body_type: 'ton_transfer',
+        send_mode: 3,
+      },
+    ]);
+    assert.ok(parsedOrder.address_book[raw(receiver.wallet.address)], "the action's destination in the address book");
+    assert.equal((await get(`/api/v3/multisig/orders?address=${raw(O)}&parse_actions=false`)).orders[0].actions, null);
 
     const created = (await get(`/api/v3/actions?account=${raw(M)}&action_type=multisig_create_order&include_accounts=true`))
       .actions as any[];
@@ -186,6 +204,51 @@ for (const store of ['sqlite', 'postgres'] as const) {
     assert.ok(v1.length > 0 && v1.every((a) => !a.type.startsWith('multisig_')), 'no multisig type for v1');
     const v2 = (await get(`/api/v3/actions?account=${raw(M)}&limit=100&supported_action_types=v2`)).actions as any[];
     assert.ok(v2.some((a) => a.type === 'multisig_create_order') && v2.some((a) => a.type === 'multisig_execute'));
+
+    // --- a proposer's order (seqno 1, not approved): a transfer with a comment and an update of the parameters, parsed
+    const secondOrder = packOrder([
+      {
+        type: 'transfer',
+        sendMode: 1,
+        message: internal({ to: receiver.wallet.address, value: toNano('0.5'), body: 'rent', bounce: true }),
+      },
+      { type: 'update', threshold: 3, signers: params.signers, proposers: [] },
+    ]);
+    await send(proposer, M, toNano(1), newOrderBody({ order: secondOrder, expirationDate: NOW + 3_600, isSigner: false, index: 0 }));
+    const O1 = orderAddress(code.order, M, 1n);
+    const second = (await get(`/api/v3/multisig/orders?address=${raw(O1)}&parse_actions=true`)).orders as any[];
+    assert.equal(second.length, 1, 'the proposed order detected');
+    assert.deepEqual(second[0].actions, [
+      {
+        destination: raw(receiver.wallet.address),
+        value: toNano('0.5').toString(),
+        body_raw: beginCell().storeUint(0, 32).storeStringTail('rent').endCell().toBoc({ idx: false, crc32: true }).toString('base64'),
+        parsed: true,
+        error: null,
+        parsed_body: { comment: 'rent', encrypted: false },
+        parsed_body_type: 'ton_transfer',
+        send_mode: 1,
+      },
+      {
+        destination: null,
+        value: null,
+        body_raw: null,
+        parsed: true,
+        error: null,
+        parsed_body: { new_threshold: 3, new_signers: params.signers.map(raw), new_proposers: null },
+        parsed_body_type: 'multisig_update_params',
+        send_mode: 0,
+      },
+    ]);
+    const both = (await get(`/api/v3/multisig/orders?multisig_address=${raw(M)}&parse_actions=true&sort=asc`)).orders as any[];
+    assert.deepEqual(
+      both.map((o) => [o.order_seqno, o.actions.length]),
+      [
+        ['0', 1],
+        ['1', 2],
+      ],
+      'every order of the page parsed',
+    );
 
     // --- vesting: deployed by its sender, a pool whitelisted, a message sent by the owner
     const vesting = {

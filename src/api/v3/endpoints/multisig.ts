@@ -7,6 +7,7 @@ import { ApiError } from '../../../http/api-error.js';
 import type { NetworkContext } from '../../../http/network-context.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { addressBookOf } from '../format/address-book.js';
+import { actionAddresses, orderActions } from '../../../index/multisig/order-actions.js';
 import { multisigJson, multisigOrderJson, vestingJson } from '../format/multisig.js';
 import { PAGE_PARAMS } from '../params.js';
 
@@ -52,14 +53,23 @@ export const multisigOrders = defineEndpoint({
   params: {
     address: { type: 'address[]', maxItems: 1024, description: 'Order address in any form. Max: 1024.' },
     multisig_address: { type: 'address[]', maxItems: 1024, description: 'Address of corresponding multisig. Max: 1024.' },
+    parse_actions: { type: 'bool', default: false, description: "Parse the order's actions (messages it sends, parameter updates)." },
     ...PAGE_PARAMS,
     ...SORT,
   },
   response: ref('MultisigOrderResponse'),
   async handle(p, network) {
     const orders = await indexOf(network).multisig.orders({ addresses: p.address, multisigs: p.multisig_address }, p.sort, p);
-    const addresses = orders.flatMap((o) => [o.address, o.multisigAddress, ...o.signers]);
-    return withAddressBook(network, 'orders', orders.map(multisigOrderJson), addresses);
+    const rows = orders.map((o) => {
+      const actions = p.parse_actions === true ? orderActions(o.orderBoc) : null;
+      return { json: multisigOrderJson(o, actions), addresses: [o.address, o.multisigAddress, ...o.signers, ...actionAddresses(actions)] };
+    });
+    return withAddressBook(
+      network,
+      'orders',
+      rows.map((r) => r.json),
+      rows.flatMap((r) => r.addresses),
+    );
   },
 });
 

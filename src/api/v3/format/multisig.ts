@@ -1,13 +1,15 @@
 /**
  * Multisig wallets and orders, and vesting wallets, as toncenter's v3 writes them (ton-index-go models/multisig.go,
- * vesting.go: field order, lts and big numbers as strings, hashes in base64). An order's `actions` are null: they
- * are filled only by `parse_actions`, which is not built here (README).
+ * vesting.go: field order, lts and big numbers as strings, hashes in base64). An order's `actions` are null unless
+ * they were asked for (`parse_actions`): then read from its order_boc (index/multisig/order-actions.ts).
  */
+import type { OrderActionJson } from '../../../index/multisig/order-actions.js';
 import type { MultisigOrderRecord, MultisigRecord } from '../../../index/multisig/reader.js';
 import type { VestingRecord } from '../../../index/vesting/reader.js';
 import { b64 } from './jettons.js';
 
-export function multisigOrderJson(o: MultisigOrderRecord) {
+/** `actions`: the order's parsed actions when parse_actions asked for them (orderActions), else null. */
+export function multisigOrderJson(o: MultisigOrderRecord, actions: OrderActionJson[] | null = null) {
   return {
     address: o.address,
     multisig_address: o.multisigAddress,
@@ -22,7 +24,7 @@ export function multisigOrderJson(o: MultisigOrderRecord) {
     last_transaction_lt: o.lastTransactionLt.toString(),
     code_hash: b64(o.codeHash),
     data_hash: b64(o.dataHash),
-    actions: null,
+    actions,
   };
 }
 
@@ -37,7 +39,7 @@ export function multisigJson(m: MultisigRecord, orders: MultisigOrderRecord[] | 
     last_transaction_lt: m.lastTransactionLt.toString(),
     code_hash: b64(m.codeHash),
     data_hash: b64(m.dataHash),
-    orders: orders ? orders.map(multisigOrderJson) : null,
+    orders: orders ? orders.map((o) => multisigOrderJson(o)) : null,
   };
 }
 

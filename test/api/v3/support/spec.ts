@@ -118,7 +118,13 @@ const TONCENTER_EXCEPTIONS: Patch[] = [
   // publishes as `OrderAction` and `VestingInfo` (swag's package prefix).
   allowNull('MultisigOrder', 'actions'),
   allowNull('Multisig', 'orders'),
+  // An order action (models/actions.go OrderAction): destination, value, error and parsed_body are pointers (null for an
+  // update of parameters, or an action that did not read); body_raw is a Go []byte, which marshals as a base64 string
+  // (null when absent), published as an integer array (the same swag quirk).
+  allowNull('OrderAction', 'destination', 'value', 'error'),
   (schemas) => {
+    schemas.OrderAction.properties.body_raw = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+    schemas.OrderAction.properties.parsed_body = {};
     schemas['index.OrderAction'] ??= schemas.OrderAction;
     schemas['index.VestingInfo'] ??= schemas.VestingInfo;
   },

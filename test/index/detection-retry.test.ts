@@ -1,0 +1,114 @@
+/**
+ * Detections the chain did not answer are asked again at later blocks (src/index/tokens/detection-retry.ts): the
+ * back-off and its bound on their own, then a real multisig (tongate's own contract) on a local chain whose first
+ * get_multisig_data times out, detected by the retry at a later group's block; a "not this kind" answer is not retried.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Address, contractAddress, toNano } from '@ton/core';
+import { multisigData } from '../../src/contracts/multisig/multisig.js';
+import type { SqlReads } from '../../src/index/sql/driver.js';
+import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
+import { DetectionRetries, RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
+import { TokenDetector } from '../../src/index/tokens/detector.js';
+import { directGetMethods, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { tokenMethods } from '../../src/index/tokens/method-ids.js';
+import { formatRawUpper } from '../../src/ton/address.js';
+import { openChain, testWallet } from '../chain/local/support/local-chain.js';
+import { multisigCode } from '../contracts/support/code.js';
+
+const candidate = (account: string): TokenAccountCandidate => ({
+  account,
+  codeHash: Buffer.alloc(32, 1),
+  dataHash: Buffer.alloc(32, 2),
+  lastTxLt: 5n,
+  methods: ['get_multisig_data'],
+});
+
+test('retries: due after 1, 2, 4 blocks; given up after three; replaced by a newer state; each account once', () => {
+  const retries = new DetectionRetries();
+  assert.deepEqual(RETRY_DELAYS, [1, 2, 4]);
+  const first = { candidate: candidate('0:A'), seqno: 10, failures: 0 };
+  retries.failed(first, 10);
+  assert.deepEqual(retries.due(10, new Set()), [], 'not at the block it failed in');
+  let due = retries.due(11, new Set());
+  assert.deepEqual(due, [{ ...first, failures: 1 }], 'one block later, at its own seqno');
+  retries.failed(due[0], 11);
+  assert.deepEqual(retries.due(12, new Set()), [], 'back-off: two blocks now');
+  due = retries.due(13, new Set());
+  assert.equal(due[0].failures, 2);
+  retries.failed(due[0], 13);
+  assert.deepEqual(retries.due(16, new Set()), []);
+  due = retries.due(17, new Set());
+  assert.equal(due[0].failures, 3);
+  retries.failed(due[0], 17);
+  assert.equal(retries.size, 0, 'given up after the third retry');
+
+  retries.failed({ candidate: candidate('0:B'), seqno: 20, failures: 0 }, 20);
+  retries.failed({ candidate: candidate('0:B'), seqno: 21, failures: 0 }, 21);
+  assert.equal(retries.size, 1, 'an account waits once, at its newest state');
+  assert.deepEqual(
+    retries.due(30, new Set()).map((r) => r.seqno),
+    [21],
+  );
+  retries.failed({ candidate: candidate('0:C'), seqno: 20, failures: 0 }, 20);
+  assert.deepEqual(retries.due(30, new Set(['0:C'])), [], 'a newer state met in the group replaces the retry');
+  assert.equal(retries.size, 0);
+});
+
+test('a multisig whose first detection timed out is detected at a later block; a "not this kind" answer is not retried', async (t) => {
+  const { chain } = await openChain(t);
+  const code = (await multisigCode()).wallet;
+  const signers = [testWallet(1), testWallet(2)].map((w) => w.wallet.address);
+  const data = multisigData({ threshold: 2, signers, proposers: [] });
+  const address = contractAddress(0, { code, data });
+  const { seqno } = await chain.setAccount(address, { balance: toNano(1), code, data });
+  const raw = formatRawUpper(address);
+  const direct = directGetMethods((a: Address, method, stack, mcSeqno) => chain.runGetMethod(a, method, stack, mcSeqno));
+  let timeouts = 1;
+  const asked: string[] = [];
+  const runner: GetMethodRunner = {
+    async run(account, method, stack, mcSeqno) {
+      asked.push(`${method}@${mcSeqno}`);
+      if (method === 'get_multisig_data' && timeouts-- > 0)
+        throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
+      return direct.run(account, method, stack, mcSeqno);
+    },
+  };
+  const reads = { all: async () => [] } as unknown as SqlReads;
+  const detector = new TokenDetector(reads, runner);
+  const methods = tokenMethods(code);
+  assert.ok(methods.includes('get_multisig_data'));
+  const found: TokenAccountCandidate = { account: raw, codeHash: code.hash(), dataHash: data.hash(), lastTxLt: 1n, methods };
+
+  const firstGroup = await detector.rows([{ seqno, accounts: [found], events: [] }], () => null);
+  assert.equal(
+    firstGroup.find((b) => b.table === 'multisig_wallets'),
+    undefined,
+    'timed out: not detected in its block',
+  );
+  assert.equal(detector.retries.size, 1);
+
+  const laterGroup = await detector.rows([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
+  const wallets = laterGroup.find((b) => b.table === 'multisig_wallets');
+  assert.ok(wallets, 'detected by the retry');
+  assert.deepEqual(
+    wallets.rows.map((r) => [r[wallets.columns.indexOf('address')], r[wallets.columns.indexOf('threshold')]]),
+    [[raw, 2]],
+  );
+  assert.deepEqual(
+    asked.filter((a) => a.startsWith('get_multisig_data')),
+    [`get_multisig_data@${seqno}`, `get_multisig_data@${seqno}`],
+    'asked again at its own block',
+  );
+  assert.equal(detector.retries.size, 0);
+
+  // The same contract asked as a vesting wallet answers "not this" (no such get-method): remembered, not retried.
+  const notVesting = { ...found, methods: ['get_vesting_data' as const] };
+  const group = await detector.rows([{ seqno, accounts: [notVesting], events: [] }], () => null);
+  assert.equal(
+    group.find((b) => b.table === 'vesting_contracts'),
+    undefined,
+  );
+  assert.equal(detector.retries.size, 0, 'a wrong answer is not a failure');
+});
