@@ -19,6 +19,7 @@ import { eventTree, initialBlock } from './basic.js';
 import { Block } from './blocks.js';
 import { actionParts, unsupportedDetails, type ActionParts } from './details.js';
 import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJettonTransferMatcher } from './jettons.js';
+import { electionDepositMatcher, electionRecoverMatcher } from './elections.js';
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
@@ -79,6 +80,8 @@ const BUILT_TYPES = [
   'change_dns',
   'delete_dns',
   'renew_dns',
+  'election_deposit',
+  'election_recover',
   'multisig_create_order',
   'multisig_approve',
   'multisig_execute',
@@ -102,6 +105,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonBurnMatcher(contracts),
     nftTransferMatcher(contracts),
     changeDnsMatcher(contracts),
+    electionDepositMatcher(),
+    electionRecoverMatcher(),
     jettonMintMatcher(contracts),
   ];
 }

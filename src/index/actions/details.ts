@@ -12,6 +12,7 @@ import type { Block, TonTransferBlock } from './blocks.js';
 import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
+import type { ElectionData } from './elections.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
 
@@ -216,6 +217,11 @@ export function actionParts(block: Block): ActionParts {
         details: { source: d.source, asset: d.destination, nft_collection: d.collection },
         ends: [d.source, null, d.destination, null],
       };
+    }
+    case 'election_deposit':
+    case 'election_recover': {
+      const d = block.data as ElectionData;
+      return { details: { stake_holder: d.stakeHolder, ...omitEmpty({ amount: str(d.amount) }) }, ends: [d.stakeHolder, null, null, null] };
     }
     case 'multisig_create_order': {
       const d = block.data as MultisigCreateOrderData;
