@@ -23,6 +23,7 @@ import { electionDepositMatcher, electionRecoverMatcher } from './elections.js';
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
+import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
@@ -77,6 +78,9 @@ const BUILT_TYPES = [
   'jetton_mint',
   'nft_mint',
   'nft_transfer',
+  'nft_purchase',
+  'nft_put_on_sale',
+  'nft_cancel_sale',
   'change_dns',
   'delete_dns',
   'renew_dns',
@@ -104,9 +108,12 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
     nftTransferMatcher(contracts),
+    getgemsPurchaseMatcher(),
+    nftPutOnSaleMatcher(contracts),
     changeDnsMatcher(contracts),
     electionDepositMatcher(),
     electionRecoverMatcher(),
+    nftCancelSaleMatcher(contracts),
     jettonMintMatcher(contracts),
   ];
 }

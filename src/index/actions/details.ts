@@ -13,6 +13,7 @@ import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
 import type { ElectionData } from './elections.js';
+import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
 
@@ -101,35 +102,83 @@ function jettonTransfer(d: JettonTransferData): ActionParts {
   };
 }
 
-function nftTransfer(d: NftTransferData): ActionParts {
+/** An NFT transfer's details (ton-index-go's ActionDetailsNftTransfer); a sold one with the sale's terms and payout. */
+function nftTransferDetails(d: NftTransferData, payout: Omit<NftPurchaseData, 'transfer'> | null): Json {
   const comment = d.forwardPayload === null ? null : payloadComment(Cell.fromBase64(d.forwardPayload));
+  const sold = d.purchase ?? null;
+  return {
+    nft_collection: d.collection,
+    nft_item: d.item,
+    nft_item_index: d.index,
+    ...omitEmpty({ old_owner: d.previousOwner }),
+    new_owner: d.newOwner,
+    is_purchase: sold !== null,
+    ...omitEmpty({ price: sold?.price }),
+    query_id: str(d.queryId),
+    response_destination: d.response,
+    custom_payload: d.customPayload,
+    forward_payload: d.forwardPayload,
+    forward_amount: str(d.forwardAmount),
+    comment: comment?.comment ?? null,
+    is_encrypted_comment: comment ? comment.encrypted : null,
+    // ton-index-go names a marketplace from its own table of marketplace addresses; this index has none.
+    marketplace: null,
+    real_old_owner: sold?.realPreviousOwner ?? null,
+    marketplace_address: sold?.marketplaceAddress ?? null,
+    payout_amount: str(payout?.payoutAmount),
+    // A purchase pays the seller; a plain transfer has no listing, so no fee address.
+    payout_address: payout ? (sold?.realPreviousOwner ?? null) : null,
+    payout_comment: payout?.payoutComment ?? null,
+    payout_comment_encrypted: payout ? payout.payoutEncrypted : null,
+    payout_comment_encoded: payout ? payout.payoutEncrypted : null,
+    royalty_amount: null,
+    royalty_address: null,
+  };
+}
+
+function nftTransfer(d: NftTransferData): ActionParts {
+  return { details: nftTransferDetails(d, null), ends: [d.previousOwner, null, d.newOwner, null] };
+}
+
+function nftPurchase(d: NftPurchaseData): ActionParts {
+  return { details: nftTransferDetails(d.transfer, d), ends: [d.transfer.previousOwner, null, d.transfer.newOwner, null] };
+}
+
+function nftPutOnSale(d: NftPutOnSaleData): ActionParts {
   return {
     details: {
       nft_collection: d.collection,
       nft_item: d.item,
       nft_item_index: d.index,
-      ...omitEmpty({ old_owner: d.previousOwner }),
-      new_owner: d.newOwner,
-      is_purchase: false,
-      query_id: str(d.queryId),
-      response_destination: d.response,
-      custom_payload: d.customPayload,
-      forward_payload: d.forwardPayload,
-      forward_amount: str(d.forwardAmount),
-      comment: comment?.comment ?? null,
-      is_encrypted_comment: comment ? comment.encrypted : null,
-      marketplace: null,
-      real_old_owner: null,
+      owner: d.owner,
+      listing_address: d.listing,
+      sale_address: d.sale,
+      // ton-index-go reads this one from the action's destination_secondary, which toncenter's serializer never
+      // fills for a sale: null there, kept.
       marketplace_address: null,
-      payout_amount: null,
-      payout_address: null,
-      payout_comment: null,
-      payout_comment_encrypted: null,
-      payout_comment_encoded: null,
-      royalty_amount: null,
-      royalty_address: null,
+      full_price: str(d.fullPrice),
+      marketplace_fee: str(d.marketplaceFee),
+      royalty_amount: str(d.royaltyAmount),
+      marketplace_fee_address: d.marketplaceFeeAddress,
+      royalty_address: d.royaltyAddress,
+      marketplace: null,
     },
-    ends: [d.previousOwner, null, d.newOwner, null],
+    ends: [d.owner, d.listing, d.sale, null],
+  };
+}
+
+function nftCancelSale(d: NftCancelSaleData): ActionParts {
+  return {
+    details: {
+      owner: d.owner,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      sale_address: d.sale,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, null, d.sale, null],
+    accounts: [d.item],
   };
 }
 
@@ -197,6 +246,12 @@ export function actionParts(block: Block): ActionParts {
     }
     case 'nft_transfer':
       return nftTransfer(block.data as NftTransferData);
+    case 'nft_purchase':
+      return nftPurchase(block.data as NftPurchaseData);
+    case 'nft_put_on_sale':
+      return nftPutOnSale(block.data as NftPutOnSaleData);
+    case 'nft_cancel_sale':
+      return nftCancelSale(block.data as NftCancelSaleData);
     case 'change_dns': {
       const d = block.data as DnsData;
       return {

@@ -2,12 +2,13 @@
  * NFT actions (ton-indexer's `blocks/nft.py`) and DNS record changes (`blocks/dns.py`): a mint (a block that made
  * exactly one contract active, which the index knows as an NFT item), a transfer (transfer on a known item, with
  * its ownership_assigned or excess), and a DNS item's change_dns_record: a new value (`change_dns`), none
- * (`delete_dns`), or none under key 0 (`renew_dns`). Marketplace purchases are not told apart yet: a sale's
- * transfer is an `nft_transfer` with `is_purchase: false`.
+ * (`delete_dns`), or none under key 0 (`renew_dns`). A transfer a getgems sale made for its buyer is marked as a
+ * purchase (nft-sales.ts), with the buy taken along.
  */
 import { folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
+import { purchaseOf, type NftPurchaseInfo } from './nft-sales.js';
 import type { KnownContracts } from './trace-input.js';
 
 export interface NftMintData {
@@ -28,6 +29,8 @@ export interface NftTransferData {
   item: string;
   index: string;
   collection: string | null;
+  /** Set when a getgems sale sold the NFT with this transfer. */
+  purchase?: NftPurchaseInfo;
 }
 
 export interface DnsData {
@@ -88,7 +91,13 @@ class NftTransferMatcher extends ContractMatcher {
       index: item.index,
       collection: item.collection,
     };
-    return folded('nft_transfer', data, [block, ...others], block.failed);
+    const include: Block[] = [block];
+    const purchase = purchaseOf(block, data, this.contracts);
+    if (purchase) {
+      data.purchase = purchase.info;
+      if (purchase.include) include.push(purchase.include);
+    }
+    return folded('nft_transfer', data, [...include, ...others], block.failed);
   }
 }
 

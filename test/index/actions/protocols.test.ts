@@ -1,0 +1,164 @@
+/**
+ * The classifier's protocol types on traces built by hand (support.ts), where a local chain cannot make them:
+ * validator stakes (`election_deposit`, `election_recover`: confirmed, returned, bounced) and a getgems listing
+ * (`nft_put_on_sale`: an NFT handed to a listing contract that deploys the sale and passes the NFT on; the sale's
+ * terms read from its StateInit in the layout its code hash names, an unknown code read as v4r1 as toncenter does).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { beginCell, type Cell } from '@ton/core';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
+import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
+import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
+import { account, address, buildTrace } from './support.js';
+
+const ELECTOR = `-1:${'3'.repeat(64)}`;
+const VALIDATOR = `-1:${'A'.repeat(64)}`;
+const [ALICE, ITEM, COLLECTION, LISTING, SALE, MARKET, CREATOR] = [0xa11ce, 0x1e, 0xc0, 0x115, 0x5a1e, 0x3a, 0xc3].map(account);
+
+const op = (code: number, queryId = 1n) => beginCell().storeUint(code, 32).storeUint(queryId, 64);
+
+test('election_deposit: the confirmation makes it a success; a returned stake or a bounce fails it', () => {
+  const request = op(0x4e73744b).storeUint(1n, 256).endCell();
+  const taken = buildTrace(VALIDATOR, [
+    { to: ELECTOR, value: 10_000_000_000n, body: request, then: [{ to: VALIDATOR, value: 1_000_000_000n, body: op(0xf374484c).storeUint(0, 32).endCell() }] },
+  ]);
+  const [deposit] = classifyTrace(taken.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions;
+  assert.equal(deposit.type, 'election_deposit');
+  assert.equal(deposit.success, true);
+  assert.deepEqual(deposit.details, { stake_holder: VALIDATOR, amount: '10000000000' });
+  assert.deepEqual(deposit.accounts, [ELECTOR, VALIDATOR]);
+  assert.equal(deposit.transactions.length, 3);
+
+  const returned = buildTrace(VALIDATOR, [
+    { to: ELECTOR, value: 5n, body: request, then: [{ to: VALIDATOR, value: 5n, body: op(0xee6f454c).storeUint(0, 32).endCell() }] },
+  ]);
+  const actions = classifyTrace(returned.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions;
+  assert.deepEqual(
+    actions.map((a) => [a.type, a.success]),
+    [
+      ['election_deposit', false],
+      ['call_contract', true],
+    ],
+    'the returned stake is a call of its own',
+  );
+
+  // Not the elector: a contract call.
+  const elsewhere = buildTrace(VALIDATOR, [{ to: account(9), body: request }]);
+  assert.equal(classifyTrace(elsewhere.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions[0].type, 'call_contract');
+});
+
+test('election_recover: the amount is what came back; refused, no amount and failed', () => {
+  const none = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
+  const ok = buildTrace(VALIDATOR, [
+    { to: ELECTOR, value: 1_000_000_000n, body: op(0x47657424).endCell(), then: [{ to: VALIDATOR, value: 7_000_000_000n, body: op(0xf96f7324).endCell() }] },
+  ]);
+  const [recovered] = classifyTrace(ok.trace, none).actions;
+  assert.deepEqual([recovered.type, recovered.success, recovered.details], ['election_recover', true, { stake_holder: VALIDATOR, amount: '7000000000' }]);
+  const refused = buildTrace(VALIDATOR, [
+    { to: ELECTOR, value: 1_000_000_000n, body: op(0x47657424).endCell(), then: [{ to: VALIDATOR, body: op(0xfffffffe).storeUint(0x47657424, 32).endCell() }] },
+  ]);
+  const [failed] = classifyTrace(refused.trace, none).actions;
+  assert.deepEqual([failed.type, failed.success, failed.details], ['election_recover', false, { stake_holder: VALIDATOR }]);
+});
+
+/** A sale's StateInit: code `code`, data `data`. */
+const stateInit = (code: Cell, data: Cell) => beginCell().storeBit(0).storeBit(0).storeMaybeRef(code).storeMaybeRef(data).storeBit(0).endCell();
+/** getgems v4r1's data layout (what toncenter reads for a code it does not know). */
+const v4r1Data = () =>
+  beginCell()
+    .storeUint(0, 1)
+    .storeAddress(address(MARKET))
+    .storeAddress(address(ALICE))
+    .storeCoins(3_000_000_000n)
+    .storeUint(0, 32)
+    .storeUint(0, 64)
+    .storeRef(beginCell().storeAddress(address(MARKET)).storeAddress(address(CREATOR)).storeUint(5000, 17).storeUint(2000, 17))
+    .endCell();
+/** The older layout (v2/v3: created_at, the NFT, fee amounts), which tongate's own sale has. */
+const v3Data = () =>
+  beginCell()
+    .storeUint(0, 1)
+    .storeUint(1_750_000_000, 32)
+    .storeAddress(address(MARKET))
+    .storeAddress(address(ITEM))
+    .storeAddress(null)
+    .storeCoins(3_000_000_000n)
+    .storeRef(beginCell().storeAddress(address(MARKET)).storeCoins(1n).storeAddress(address(CREATOR)).storeCoins(2n))
+    .endCell();
+const assigned = (prevOwner: string) => beginCell().storeUint(0x05138d91, 32).storeUint(0, 64).storeAddress(address(prevOwner)).storeBit(0).endCell();
+
+/** Alice hands the NFT to the listing contract, which deploys the sale and passes the NFT on to it. */
+function listing(init: Cell) {
+  return buildTrace(ALICE, [
+    {
+      to: ITEM,
+      body: nftTransferBody({ newOwner: address(LISTING), response: address(ALICE), forwardAmount: 100_000_000n }),
+      then: [
+        {
+          to: LISTING,
+          body: assigned(ALICE),
+          then: [
+            { to: SALE, value: 50_000_000n, init, deploys: true },
+            {
+              to: ITEM,
+              body: nftTransferBody({ newOwner: address(SALE), response: address(ALICE), forwardAmount: 10_000_000n }),
+              then: [{ to: SALE, body: assigned(LISTING) }],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+}
+
+const saleContracts = (codeHash: string): KnownContracts => ({
+  jettonWallets: new Map(),
+  nftItems: new Map([[ITEM, { index: '7', collection: COLLECTION }]]),
+  multisigOrders: new Map(),
+  nftSales: new Map([[SALE, { nft: ITEM, owner: ALICE, marketplace: MARKET, fullPrice: '3000000000', codeHash }]]),
+});
+
+test('nft_put_on_sale: the terms from the sale StateInit in the layout of its code hash (unknown: v4r1, as toncenter)', () => {
+  const code = beginCell().storeUint(0xc0de, 16).endCell();
+  const trace = listing(stateInit(code, v4r1Data()));
+  const actions = classifyTrace(trace.trace, saleContracts(code.hash().toString('base64'))).actions;
+  const put = actions.find((a) => a.type === 'nft_put_on_sale');
+  assert.ok(put, JSON.stringify(actions.map((a) => a.type)));
+  assert.equal(put.success, true);
+  assert.deepEqual(put.details, {
+    nft_collection: COLLECTION,
+    nft_item: ITEM,
+    nft_item_index: '7',
+    owner: ALICE,
+    listing_address: LISTING,
+    sale_address: SALE,
+    marketplace_address: null,
+    full_price: '3000000000',
+    marketplace_fee: null,
+    royalty_amount: null,
+    marketplace_fee_address: MARKET,
+    royalty_address: CREATOR,
+    marketplace: null,
+  });
+  for (const who of [ALICE, LISTING, SALE, ITEM]) assert.ok(put.accounts.includes(who), who);
+  assert.equal(put.transactions.length, trace.txs.length, 'every step of the listing');
+  // Its parts (what a v2 client sees): both transfers and the transfer that deployed the sale; the deployment itself
+  // is an action of its own, as for any trace.
+  assert.deepEqual(
+    actions
+      .filter((a) => a.ancestors.includes('nft_put_on_sale'))
+      .map((a) => a.type)
+      .sort(),
+    ['nft_transfer', 'nft_transfer', 'ton_transfer'],
+  );
+  assert.ok(actions.some((a) => a.type === 'contract_deploy' && a.ancestors.length === 0));
+
+  // The older layout under a code toncenter does not know: read as v4r1, it does not parse: two plain transfers.
+  const old = classifyTrace(listing(stateInit(code, v3Data())).trace, saleContracts(code.hash().toString('base64'))).actions;
+  assert.ok(!old.some((a) => a.type === 'nft_put_on_sale'));
+  assert.equal(old.filter((a) => a.type === 'nft_transfer').length, 2);
+  // A sale the index did not detect: no listing either.
+  const unknown = classifyTrace(trace.trace, { ...saleContracts('x'), nftSales: new Map() }).actions;
+  assert.ok(!unknown.some((a) => a.type === 'nft_put_on_sale'));
+});
