@@ -25,6 +25,7 @@ import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
+import { stonfiSwapMatcher } from './swaps.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -76,6 +77,7 @@ const BUILT_TYPES = [
   'jetton_transfer',
   'jetton_burn',
   'jetton_mint',
+  'jetton_swap',
   'nft_mint',
   'nft_transfer',
   'nft_purchase',
@@ -107,6 +109,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
+    stonfiSwapMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),

@@ -13,6 +13,7 @@ import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
 import type { ElectionData } from './elections.js';
+import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
@@ -99,6 +100,31 @@ function jettonTransfer(d: JettonTransferData): ActionParts {
       forward_amount: str(d.forwardAmount),
     },
     ends: [d.sender, d.senderWallet, d.receiver, d.receiverWallet],
+  };
+}
+
+/** One side of a swap (ton-index-go's ActionDetailsJettonSwapTransfer). */
+const swapTransfer = (t: SwapTransfer): Json => ({
+  asset: t.asset,
+  source: t.source,
+  destination: t.destination,
+  source_jetton_wallet: t.sourceJettonWallet,
+  destination_jetton_wallet: t.destinationJettonWallet,
+  amount: str(t.amount),
+});
+
+function jettonSwap(d: JettonSwapData): ActionParts {
+  return {
+    details: {
+      dex: d.dex,
+      sender: d.sender,
+      asset_in: d.incoming.asset,
+      asset_out: d.destinationAsset ?? d.outgoing.asset,
+      dex_incoming_transfer: swapTransfer(d.incoming),
+      dex_outgoing_transfer: swapTransfer(d.outgoing),
+      peer_swaps: [],
+    },
+    ends: [d.incoming.source, d.incoming.sourceJettonWallet, d.outgoing.destination, d.destinationWallet ?? d.outgoing.destinationJettonWallet],
   };
 }
 
@@ -246,6 +272,8 @@ export function actionParts(block: Block): ActionParts {
     }
     case 'nft_transfer':
       return nftTransfer(block.data as NftTransferData);
+    case 'jetton_swap':
+      return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':
       return nftPurchase(block.data as NftPurchaseData);
     case 'nft_put_on_sale':
