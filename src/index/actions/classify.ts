@@ -26,6 +26,7 @@ import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js'
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
+import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -78,6 +79,8 @@ const BUILT_TYPES = [
   'jetton_burn',
   'jetton_mint',
   'jetton_swap',
+  'dex_deposit_liquidity',
+  'dex_withdraw_liquidity',
   'nft_mint',
   'nft_transfer',
   'nft_purchase',
@@ -118,6 +121,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     electionRecoverMatcher(),
     nftCancelSaleMatcher(contracts),
     jettonMintMatcher(contracts),
+    stonfiV2ProvideLiquidityMatcher(),
+    stonfiV2WithdrawLiquidityMatcher(),
   ];
 }
 

@@ -14,6 +14,7 @@ import type { JettonBurnData, JettonMintData, JettonTransferData } from './jetto
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
 import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
+import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
@@ -125,6 +126,61 @@ function jettonSwap(d: JettonSwapData): ActionParts {
       peer_swaps: [],
     },
     ends: [d.incoming.source, d.incoming.sourceJettonWallet, d.outgoing.destination, d.destinationWallet ?? d.outgoing.destinationJettonWallet],
+  };
+}
+
+function depositLiquidity(d: DepositLiquidityData): ActionParts {
+  return {
+    details: {
+      dex: d.dex,
+      amount_1: str(d.amount1),
+      amount_2: null,
+      asset_1: d.asset1,
+      asset_2: null,
+      user_jetton_wallet_1: d.senderWallet1,
+      user_jetton_wallet_2: null,
+      source: d.sender,
+      pool: d.pool,
+      // ton-index-go: the pool, except for DeDust (its deposit contract).
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: null,
+      target_asset_2: null,
+      target_amount_1: null,
+      target_amount_2: null,
+      vault_excesses: [],
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, null],
+  };
+}
+
+function withdrawLiquidity(d: WithdrawLiquidityData): ActionParts {
+  const [first, second] = d.outs;
+  return {
+    details: {
+      dex: d.dex,
+      amount_1: str(first?.amount),
+      amount_2: str(second?.amount),
+      asset_1: first?.asset ?? null,
+      asset_2: second?.asset ?? null,
+      user_jetton_wallet_1: first?.userWallet ?? null,
+      user_jetton_wallet_2: second?.userWallet ?? null,
+      lp_tokens_burnt: str(d.lpTokensBurnt),
+      // ton-index-go never fills it (its switch has no line for it): null, kept.
+      is_refund: null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      burnt_nft_index: null,
+      burnt_nft_address: null,
+      tick_lower: null,
+      tick_upper: null,
+    },
+    ends: [d.sender, d.senderWallet, d.pool, null],
   };
 }
 
@@ -272,6 +328,10 @@ export function actionParts(block: Block): ActionParts {
     }
     case 'nft_transfer':
       return nftTransfer(block.data as NftTransferData);
+    case 'dex_deposit_liquidity':
+      return depositLiquidity(block.data as DepositLiquidityData);
+    case 'dex_withdraw_liquidity':
+      return withdrawLiquidity(block.data as WithdrawLiquidityData);
     case 'jetton_swap':
       return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':

@@ -162,3 +162,145 @@ test('nft_put_on_sale: the terms from the sale StateInit in the layout of its co
   const unknown = classifyTrace(trace.trace, { ...saleContracts('x'), nftSales: new Map() }).actions;
   assert.ok(!unknown.some((a) => a.type === 'nft_put_on_sale'));
 });
+
+// STON.fi v2 liquidity: the user's and the router's jetton wallets of two tokens, the pool (the LP master), an LP
+// account, the user's LP wallet.
+const [USER, ROUTER, POOL, LP_ACCOUNT, TOKEN_A, TOKEN_B, USER_A, USER_B, ROUTER_A, ROUTER_B, USER_LP] = [
+  0x05e4, 0x4047e4, 0x9001, 0x1ac, 0xa, 0xb, 0x5a, 0x5b, 0x4a, 0x4b, 0x51,
+].map(account);
+const liquidityContracts: KnownContracts = {
+  jettonWallets: new Map([
+    [USER_A, { owner: USER, jetton: TOKEN_A }],
+    [USER_B, { owner: USER, jetton: TOKEN_B }],
+    [ROUTER_A, { owner: ROUTER, jetton: TOKEN_A }],
+    [ROUTER_B, { owner: ROUTER, jetton: TOKEN_B }],
+    [USER_LP, { owner: USER, jetton: POOL }],
+  ]),
+  nftItems: new Map(),
+  multisigOrders: new Map(),
+};
+const internalTransfer = (amount: bigint, from: string) =>
+  op(0x178d4519).storeCoins(amount).storeAddress(address(from)).storeAddress(address(from)).storeCoins(0).storeBit(0).endCell();
+const notification = (amount: bigint, from: string) => op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(0).endCell();
+const excess = () => op(0xd53276db).endCell();
+const jettonTransfer = (amount: bigint, to: string) =>
+  op(0x0f8a7ea5).storeCoins(amount).storeAddress(address(to)).storeAddress(address(USER)).storeBit(0).storeCoins(300_000_000n).storeBit(0).endCell();
+
+test('dex_deposit_liquidity (stonfi_v2): the transfer into the router, provide_lp, the LP account and the LP mint', () => {
+  const { trace } = buildTrace(USER, [
+    {
+      to: USER_A,
+      body: jettonTransfer(100n, ROUTER),
+      then: [
+        {
+          to: ROUTER_A,
+          body: internalTransfer(100n, USER),
+          then: [
+            {
+              to: ROUTER,
+              body: notification(100n, USER),
+              then: [
+                {
+                  to: POOL,
+                  body: op(0x37c096df).storeAddress(address(USER)).storeCoins(100n).storeCoins(0n).endCell(),
+                  then: [
+                    {
+                      to: LP_ACCOUNT,
+                      body: op(0x50c6a654).endCell(),
+                      then: [
+                        {
+                          to: POOL,
+                          body: op(0x06ecd527).endCell(),
+                          then: [{ to: USER_LP, body: internalTransfer(42n, POOL), then: [{ to: USER, body: excess() }] }],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+            { to: USER, body: excess() },
+          ],
+        },
+      ],
+    },
+  ]);
+  const actions = classifyTrace(trace, liquidityContracts).actions;
+  assert.deepEqual(
+    actions.map((a) => a.type),
+    ['dex_deposit_liquidity'],
+  );
+  const [deposit] = actions;
+  assert.equal(deposit.success, true);
+  assert.deepEqual(deposit.details, {
+    dex: 'stonfi_v2',
+    amount_1: '100',
+    amount_2: null,
+    asset_1: TOKEN_A,
+    asset_2: null,
+    user_jetton_wallet_1: USER_A,
+    user_jetton_wallet_2: null,
+    source: USER,
+    pool: POOL,
+    destination_liquidity: POOL,
+    lp_tokens_minted: '42',
+    target_asset_1: null,
+    target_asset_2: null,
+    target_amount_1: null,
+    target_amount_2: null,
+    vault_excesses: [],
+    tick_lower: null,
+    tick_upper: null,
+    nft_index: null,
+    nft_address: null,
+  });
+  assert.equal(deposit.transactions.length, trace.transactions.length, 'every step');
+});
+
+test('dex_withdraw_liquidity (stonfi_v2): the LP burn, burn_notification_ext, both pay_to and their transfers out', () => {
+  const payout = (routerWallet: string, userWallet: string, amount: bigint) => ({
+    to: ROUTER,
+    body: op(0x657b54f5).endCell(),
+    then: [
+      {
+        to: routerWallet,
+        body: jettonTransfer(amount, USER),
+        then: [{ to: userWallet, body: internalTransfer(amount, ROUTER), then: [{ to: USER, body: excess() }] }],
+      },
+    ],
+  });
+  const { trace } = buildTrace(USER, [
+    {
+      to: USER_LP,
+      body: op(0x595f07bc).storeCoins(42n).storeAddress(address(USER)).storeBit(0).endCell(),
+      then: [{ to: POOL, body: op(0x297437cf).storeCoins(42n).endCell(), then: [payout(ROUTER_A, USER_A, 50n), payout(ROUTER_B, USER_B, 60n)] }],
+    },
+  ]);
+  const actions = classifyTrace(trace, liquidityContracts).actions;
+  assert.deepEqual(
+    actions.map((a) => a.type),
+    ['dex_withdraw_liquidity'],
+  );
+  const [withdraw] = actions;
+  assert.equal(withdraw.success, true);
+  assert.deepEqual(withdraw.details, {
+    dex: 'stonfi_v2',
+    amount_1: '50',
+    amount_2: '60',
+    asset_1: TOKEN_A,
+    asset_2: TOKEN_B,
+    user_jetton_wallet_1: USER_A,
+    user_jetton_wallet_2: USER_B,
+    lp_tokens_burnt: '42',
+    is_refund: null,
+    source: USER,
+    pool: POOL,
+    destination_liquidity: POOL,
+    burnt_nft_index: null,
+    burnt_nft_address: null,
+    tick_lower: null,
+    tick_upper: null,
+  });
+  for (const who of [USER, USER_LP, POOL, ROUTER, USER_A, USER_B]) assert.ok(withdraw.accounts.includes(who), who);
+  assert.equal(withdraw.transactions.length, trace.transactions.length, 'every step');
+});
