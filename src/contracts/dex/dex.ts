@@ -25,7 +25,13 @@ export interface DexPoolParams {
 export function dexPoolInit(code: Cell, p: DexPoolParams): StateInit {
   return {
     code,
-    data: beginCell().storeAddress(p.router).storeAddress(p.token0).storeAddress(p.token1).storeCoins(p.reserve0).storeCoins(p.reserve1).endCell(),
+    data: beginCell()
+      .storeAddress(p.router)
+      .storeAddress(p.token0)
+      .storeAddress(p.token1)
+      .storeCoins(p.reserve0)
+      .storeCoins(p.reserve1)
+      .endCell(),
   };
 }
 

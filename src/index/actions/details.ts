@@ -125,7 +125,12 @@ function jettonSwap(d: JettonSwapData): ActionParts {
       dex_outgoing_transfer: swapTransfer(d.outgoing),
       peer_swaps: [],
     },
-    ends: [d.incoming.source, d.incoming.sourceJettonWallet, d.outgoing.destination, d.destinationWallet ?? d.outgoing.destinationJettonWallet],
+    ends: [
+      d.incoming.source,
+      d.incoming.sourceJettonWallet,
+      d.outgoing.destination,
+      d.destinationWallet ?? d.outgoing.destinationJettonWallet,
+    ],
   };
 }
 

@@ -158,11 +158,25 @@ export function saleTerms(stateInit: Cell, codeHash: string): SaleTerms {
   if (layout === 'v1') {
     const marketplaceFee = fees.loadCoins();
     const marketplaceFeeAddress = readAddress(fees);
-    return { fullPrice, marketplaceAddress, marketplaceFeeAddress, marketplaceFee, royaltyAddress: readAddress(fees), royaltyAmount: fees.loadCoins() };
+    return {
+      fullPrice,
+      marketplaceAddress,
+      marketplaceFeeAddress,
+      marketplaceFee,
+      royaltyAddress: readAddress(fees),
+      royaltyAmount: fees.loadCoins(),
+    };
   }
   const marketplaceFeeAddress = readAddress(fees);
   const marketplaceFee = fees.loadCoins();
-  return { fullPrice, marketplaceAddress, marketplaceFeeAddress, marketplaceFee, royaltyAddress: readAddress(fees), royaltyAmount: fees.loadCoins() };
+  return {
+    fullPrice,
+    marketplaceAddress,
+    marketplaceFeeAddress,
+    marketplaceFee,
+    royaltyAddress: readAddress(fees),
+    royaltyAmount: fees.loadCoins(),
+  };
 }
 
 const deploysContract = (block: Block): boolean =>

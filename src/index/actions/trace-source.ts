@@ -196,7 +196,11 @@ export async function knownContracts(
         chunk,
       ),
     ]);
-    for (const row of sales) nftSales.set(text(row.address), saleInfo((column) => row[column] as SqlValue));
+    for (const row of sales)
+      nftSales.set(
+        text(row.address),
+        saleInfo((column) => row[column] as SqlValue),
+      );
     for (const row of orders) multisigOrders.set(text(row.address), { signers: JSON.parse(text(row.signers)) as string[] });
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
     for (const row of items)

@@ -44,14 +44,20 @@ test('jetton_swap (stonfi) on tongate’s own router and pool: paid, and refunde
     });
     await sealBlocks(server, 8);
   };
-  await Promise.all([server.chain.fund(admin.wallet.address, toNano(50)), server.chain.fund(user.wallet.address, toNano(50)), sealBlocks(server, 1)]);
+  await Promise.all([
+    server.chain.fund(admin.wallet.address, toNano(50)),
+    server.chain.fund(user.wallet.address, toNano(50)),
+    sealBlocks(server, 1),
+  ]);
   await sealBlocks(server, 3);
 
   const code = await dexCode();
   const routerInit = dexRouterInit(code.router, admin.wallet.address);
   const router = dexAddress(routerInit);
   await send(admin, router, toNano('0.1'), undefined, routerInit);
-  const masters = ['A', 'B'].map((symbol) => jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: `Swap ${symbol}`, symbol, decimals: '9' }) }));
+  const masters = ['A', 'B'].map((symbol) =>
+    jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: `Swap ${symbol}`, symbol, decimals: '9' }) }),
+  );
   const [A, B] = masters.map(dexAddress);
   const mint = (master: number, to: Address, amount: bigint, first: boolean) =>
     send(

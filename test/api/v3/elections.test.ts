@@ -55,7 +55,11 @@ test('election_deposit and election_recover on a local chain: taken, returned, r
     });
     await sealBlocks(server, 6);
   };
-  await Promise.all([server.chain.fund(basechain.wallet.address, toNano(50)), server.chain.fund(validator.wallet.address, toNano(50)), sealBlocks(server, 1)]);
+  await Promise.all([
+    server.chain.fund(basechain.wallet.address, toNano(50)),
+    server.chain.fund(validator.wallet.address, toNano(50)),
+    sealBlocks(server, 1),
+  ]);
   await sealBlocks(server, 3);
 
   /** The actions of the last trace `account` took part in, in toncenter's order. */
@@ -115,7 +119,8 @@ test('election_deposit and election_recover on a local chain: taken, returned, r
   assert.deepEqual(refused.details, { stake_holder: raw(validator.wallet.address) });
 
   // By type, both accounts: the elector took part in all four.
-  const byType = (await get(`/api/v3/actions?account=${raw(ELECTOR)}&action_type=election_deposit,election_recover&sort=asc`)).actions as any[];
+  const byType = (await get(`/api/v3/actions?account=${raw(ELECTOR)}&action_type=election_deposit,election_recover&sort=asc`))
+    .actions as any[];
   assert.deepEqual(
     byType.map((a) => [a.type, a.success]),
     [

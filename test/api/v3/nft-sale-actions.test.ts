@@ -85,7 +85,12 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   for (const index of [0, 1, 2]) {
     const init = nftSaleInit(saleCode, saleOf(index));
     await send(seller, sale(index), toNano('0.1'), undefined, init);
-    await send(seller, item(index), toNano('0.1'), nftTransferBody({ newOwner: sale(index), response: seller.wallet.address, forwardAmount: toNano('0.02') }));
+    await send(
+      seller,
+      item(index),
+      toNano('0.1'),
+      nftTransferBody({ newOwner: sale(index), response: seller.wallet.address, forwardAmount: toNano('0.02') }),
+    );
   }
   const SELLER = raw(seller.wallet.address);
   const BUYER = raw(buyer.wallet.address);
@@ -93,14 +98,20 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   /** The actions of the last trace `account` took part in, for a client of `version` (a wallet's own deployment left out). */
   const lastTrace = async (account: Address, version = 'latest') => {
     const [last] = (await get(`/api/v3/actions?account=${raw(account)}&limit=1&sort=desc`)).actions as any[];
-    return ((await get(`/api/v3/actions?trace_id=${encodeURIComponent(last.trace_id)}&sort=asc&supported_action_types=${version}`))
-      .actions as any[]).filter((a) => a.type !== 'contract_deploy');
+    return (
+      (await get(`/api/v3/actions?trace_id=${encodeURIComponent(last.trace_id)}&sort=asc&supported_action_types=${version}`))
+        .actions as any[]
+    ).filter((a) => a.type !== 'contract_deploy');
   };
 
   // Bought with a plain transfer: nft_purchase (the buy, the NFT's transfer, the payout to the seller).
   await send(buyer, sale(0), toNano('1.2'));
   let actions = await lastTrace(sale(0));
-  assert.deepEqual(actions.map((a) => a.type).sort(), ['nft_purchase', 'ton_transfer', 'ton_transfer'], 'the fee and royalty are transfers of their own');
+  assert.deepEqual(
+    actions.map((a) => a.type).sort(),
+    ['nft_purchase', 'ton_transfer', 'ton_transfer'],
+    'the fee and royalty are transfers of their own',
+  );
   const purchase = actions.find((a) => a.type === 'nft_purchase');
   assert.equal(purchase.success, true);
   const d = purchase.details;

@@ -21,7 +21,12 @@ const op = (code: number, queryId = 1n) => beginCell().storeUint(code, 32).store
 test('election_deposit: the confirmation makes it a success; a returned stake or a bounce fails it', () => {
   const request = op(0x4e73744b).storeUint(1n, 256).endCell();
   const taken = buildTrace(VALIDATOR, [
-    { to: ELECTOR, value: 10_000_000_000n, body: request, then: [{ to: VALIDATOR, value: 1_000_000_000n, body: op(0xf374484c).storeUint(0, 32).endCell() }] },
+    {
+      to: ELECTOR,
+      value: 10_000_000_000n,
+      body: request,
+      then: [{ to: VALIDATOR, value: 1_000_000_000n, body: op(0xf374484c).storeUint(0, 32).endCell() }],
+    },
   ]);
   const [deposit] = classifyTrace(taken.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions;
   assert.equal(deposit.type, 'election_deposit');
@@ -45,25 +50,42 @@ test('election_deposit: the confirmation makes it a success; a returned stake or
 
   // Not the elector: a contract call.
   const elsewhere = buildTrace(VALIDATOR, [{ to: account(9), body: request }]);
-  assert.equal(classifyTrace(elsewhere.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions[0].type, 'call_contract');
+  assert.equal(
+    classifyTrace(elsewhere.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions[0].type,
+    'call_contract',
+  );
 });
 
 test('election_recover: the amount is what came back; refused, no amount and failed', () => {
   const none = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
   const ok = buildTrace(VALIDATOR, [
-    { to: ELECTOR, value: 1_000_000_000n, body: op(0x47657424).endCell(), then: [{ to: VALIDATOR, value: 7_000_000_000n, body: op(0xf96f7324).endCell() }] },
+    {
+      to: ELECTOR,
+      value: 1_000_000_000n,
+      body: op(0x47657424).endCell(),
+      then: [{ to: VALIDATOR, value: 7_000_000_000n, body: op(0xf96f7324).endCell() }],
+    },
   ]);
   const [recovered] = classifyTrace(ok.trace, none).actions;
-  assert.deepEqual([recovered.type, recovered.success, recovered.details], ['election_recover', true, { stake_holder: VALIDATOR, amount: '7000000000' }]);
+  assert.deepEqual(
+    [recovered.type, recovered.success, recovered.details],
+    ['election_recover', true, { stake_holder: VALIDATOR, amount: '7000000000' }],
+  );
   const refused = buildTrace(VALIDATOR, [
-    { to: ELECTOR, value: 1_000_000_000n, body: op(0x47657424).endCell(), then: [{ to: VALIDATOR, body: op(0xfffffffe).storeUint(0x47657424, 32).endCell() }] },
+    {
+      to: ELECTOR,
+      value: 1_000_000_000n,
+      body: op(0x47657424).endCell(),
+      then: [{ to: VALIDATOR, body: op(0xfffffffe).storeUint(0x47657424, 32).endCell() }],
+    },
   ]);
   const [failed] = classifyTrace(refused.trace, none).actions;
   assert.deepEqual([failed.type, failed.success, failed.details], ['election_recover', false, { stake_holder: VALIDATOR }]);
 });
 
 /** A sale's StateInit: code `code`, data `data`. */
-const stateInit = (code: Cell, data: Cell) => beginCell().storeBit(0).storeBit(0).storeMaybeRef(code).storeMaybeRef(data).storeBit(0).endCell();
+const stateInit = (code: Cell, data: Cell) =>
+  beginCell().storeBit(0).storeBit(0).storeMaybeRef(code).storeMaybeRef(data).storeBit(0).endCell();
 /** getgems v4r1's data layout (what toncenter reads for a code it does not know). */
 const v4r1Data = () =>
   beginCell()
@@ -86,7 +108,8 @@ const v3Data = () =>
     .storeCoins(3_000_000_000n)
     .storeRef(beginCell().storeAddress(address(MARKET)).storeCoins(1n).storeAddress(address(CREATOR)).storeCoins(2n))
     .endCell();
-const assigned = (prevOwner: string) => beginCell().storeUint(0x05138d91, 32).storeUint(0, 64).storeAddress(address(prevOwner)).storeBit(0).endCell();
+const assigned = (prevOwner: string) =>
+  beginCell().storeUint(0x05138d91, 32).storeUint(0, 64).storeAddress(address(prevOwner)).storeBit(0).endCell();
 
 /** Alice hands the NFT to the listing contract, which deploys the sale and passes the NFT on to it. */
 function listing(init: Cell) {
@@ -184,7 +207,14 @@ const internalTransfer = (amount: bigint, from: string) =>
 const notification = (amount: bigint, from: string) => op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(0).endCell();
 const excess = () => op(0xd53276db).endCell();
 const jettonTransfer = (amount: bigint, to: string) =>
-  op(0x0f8a7ea5).storeCoins(amount).storeAddress(address(to)).storeAddress(address(USER)).storeBit(0).storeCoins(300_000_000n).storeBit(0).endCell();
+  op(0x0f8a7ea5)
+    .storeCoins(amount)
+    .storeAddress(address(to))
+    .storeAddress(address(USER))
+    .storeBit(0)
+    .storeCoins(300_000_000n)
+    .storeBit(0)
+    .endCell();
 
 test('dex_deposit_liquidity (stonfi_v2): the transfer into the router, provide_lp, the LP account and the LP mint', () => {
   const { trace } = buildTrace(USER, [
@@ -273,7 +303,9 @@ test('dex_withdraw_liquidity (stonfi_v2): the LP burn, burn_notification_ext, bo
     {
       to: USER_LP,
       body: op(0x595f07bc).storeCoins(42n).storeAddress(address(USER)).storeBit(0).endCell(),
-      then: [{ to: POOL, body: op(0x297437cf).storeCoins(42n).endCell(), then: [payout(ROUTER_A, USER_A, 50n), payout(ROUTER_B, USER_B, 60n)] }],
+      then: [
+        { to: POOL, body: op(0x297437cf).storeCoins(42n).endCell(), then: [payout(ROUTER_A, USER_A, 50n), payout(ROUTER_B, USER_B, 60n)] },
+      ],
     },
   ]);
   const actions = classifyTrace(trace, liquidityContracts).actions;
