@@ -11,7 +11,8 @@
  *     From elsewhere, or too small, or a body that does not parse: return_stake#ee6f454c query_id reason:uint32
  *     with the whole value. The signature is not checked (no validator set to check it for).
  *   recover_stake#47657424 query_id:uint64 from a masterchain account with a credit: recover_stake_ok#f96f7324
- *     query_id with the credit (and what is left of the inbound value); otherwise error#fffffffe query_id op.
+ *     query_id with the credit (and what is left of the inbound value; never more than the elector holds beside
+ *     the request, the rest staying a credit); otherwise error#fffffffe query_id op.
  *
  * Its data has the real elector's layout: `elect:(Maybe ^Election) credits:(HashmapE 256 Grams)
  * past_elections:(HashmapE 32 PastElection) grams:Grams active_id:uint32 active_hash:uint256`; only `credits` is
@@ -87,9 +88,15 @@ int stake_body_ok?(slice body) inline {
     if ((wc != -1) | (credit == 0)) {
       return answer(sender, 0, op::recover_stake_error, query_id, op, 64);
     }
-    (credits, _) = credits.udict_delete?(256, address);
+    ;; never more than the elector holds beside this message (its zero-state balance is 0): the rest stays a credit
+    int paid = min(credit, balance - msg_value);
+    if (paid < credit) {
+      credits~udict_set(256, address, begin_cell().store_coins(credit - paid).end_cell().begin_parse());
+    } else {
+      (credits, _) = credits.udict_delete?(256, address);
+    }
     save_elector(elect, credits, rest);
-    return answer(sender, credit, op::recover_stake_ok, query_id, -1, 64);
+    return answer(sender, paid, op::recover_stake_ok, query_id, -1, 64);
   }
   ;; Anything else is kept without an answer: there are no elections to enter.
 }
