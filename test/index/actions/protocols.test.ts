@@ -336,3 +336,122 @@ test('dex_withdraw_liquidity (stonfi_v2): the LP burn, burn_notification_ext, bo
   for (const who of [USER, USER_LP, POOL, ROUTER, USER_A, USER_B]) assert.ok(withdraw.accounts.includes(who), who);
   assert.equal(withdraw.transactions.length, trace.transactions.length, 'every step');
 });
+
+test('jetton_swap (stonfi): the transfer in, swap, payment request and the transfer out; a refund fails it', () => {
+  const PAIR = account(0x9a12);
+  const swapPayload = beginCell()
+    .storeUint(0x25938561, 32)
+    .storeAddress(address(ROUTER_B))
+    .storeCoins(1n)
+    .storeAddress(address(USER))
+    .storeBit(0)
+    .endCell();
+  const transferIn = op(0x0f8a7ea5)
+    .storeCoins(100n)
+    .storeAddress(address(ROUTER))
+    .storeAddress(address(USER))
+    .storeBit(0)
+    .storeCoins(300_000_000n)
+    .storeBit(1)
+    .storeRef(swapPayload)
+    .endCell();
+  const swapMessage = op(0x25938561)
+    .storeAddress(address(USER))
+    .storeAddress(address(ROUTER_A))
+    .storeCoins(100n)
+    .storeCoins(1n)
+    .storeBit(0)
+    .storeRef(beginCell().storeAddress(address(USER)))
+    .endCell();
+  const payTo = (exitCode: number, amount0: bigint, amount1: bigint) =>
+    op(0xf93bb43f)
+      .storeAddress(address(USER))
+      .storeUint(exitCode, 32)
+      .storeRef(beginCell().storeCoins(amount0).storeAddress(address(ROUTER_A)).storeCoins(amount1).storeAddress(address(ROUTER_B)))
+      .endCell();
+  const swapTrace = (exitCode: number, amount0: bigint, amount1: bigint) => {
+    const [outWallet, userWallet, amount] = amount1 > 0n ? [ROUTER_B, USER_B, amount1] : [ROUTER_A, USER_A, amount0];
+    return buildTrace(USER, [
+      {
+        to: USER_A,
+        body: transferIn,
+        then: [
+          {
+            to: ROUTER_A,
+            body: internalTransfer(100n, USER),
+            then: [
+              {
+                to: ROUTER,
+                body: notification(100n, USER),
+                then: [
+                  {
+                    to: PAIR,
+                    body: swapMessage,
+                    then: [
+                      {
+                        to: ROUTER,
+                        body: payTo(exitCode, amount0, amount1),
+                        then: [
+                          {
+                            to: outWallet,
+                            body: jettonTransfer(amount, USER),
+                            then: [{ to: userWallet, body: internalTransfer(amount, ROUTER), then: [{ to: USER, body: excess() }] }],
+                          },
+                        ],
+                      },
+                    ],
+                  },
+                ],
+              },
+              { to: USER, body: excess() },
+            ],
+          },
+        ],
+      },
+    ]).trace;
+  };
+  const paid = swapTrace(0xc64370e5, 0n, 99n);
+  const actions = classifyTrace(paid, liquidityContracts).actions;
+  assert.deepEqual(
+    actions.map((a) => a.type),
+    ['jetton_swap'],
+  );
+  const [swap] = actions;
+  assert.equal(swap.success, true);
+  assert.deepEqual(swap.details, {
+    dex: 'stonfi',
+    sender: USER,
+    asset_in: TOKEN_A,
+    asset_out: TOKEN_B,
+    dex_incoming_transfer: {
+      asset: TOKEN_A,
+      source: USER,
+      destination: ROUTER,
+      source_jetton_wallet: USER_A,
+      destination_jetton_wallet: ROUTER_A,
+      amount: '100',
+    },
+    dex_outgoing_transfer: {
+      asset: TOKEN_B,
+      source: ROUTER,
+      destination: USER,
+      source_jetton_wallet: ROUTER_B,
+      destination_jetton_wallet: USER_B,
+      amount: '99',
+    },
+    peer_swaps: [],
+  });
+  assert.equal(swap.transactions.length, paid.transactions.length);
+  assert.ok(swap.accounts.includes(PAIR));
+
+  const [refunded] = classifyTrace(swapTrace(0x5ffe1295, 100n, 0n), liquidityContracts).actions;
+  assert.deepEqual([refunded.type, refunded.success, refunded.details.asset_out], ['jetton_swap', false, TOKEN_B]);
+  assert.equal((refunded.details.dex_outgoing_transfer as { asset: string }).asset, TOKEN_A);
+
+  // The router's wallet of the offered token unknown: no swap, the transfers stay.
+  const unknown = classifyTrace(paid, {
+    ...liquidityContracts,
+    jettonWallets: new Map([...liquidityContracts.jettonWallets].filter(([a]) => a !== ROUTER_A)),
+  });
+  assert.ok(!unknown.actions.some((a) => a.type === 'jetton_swap'));
+});
