@@ -16,10 +16,10 @@
 import { Cell } from '@ton/core';
 import { isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { folded } from './blocks.js';
-import { afterOpcode, readAddress } from './bodies.js';
+import { afterOpcode, jettonTransfer, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { ContractMatcher, Matcher, type MatcherOptions } from './matcher.js';
-import type { KnownContracts } from './trace-input.js';
+import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
 export const STONFI_OP = { swap: 0x25938561, paymentRequest: 0xf93bb43f } as const;
 const EXIT = { ok: 0xc64370e5, okReferral: 0x45078540, noLiquidity: 0x5ffe1295, reserveError: 0x38976e9b } as const;
@@ -87,6 +87,21 @@ function askedWallet(forwardPayload: string | null): string | null {
     return wallet;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The router's wallet a jetton transfer received by `tx` asks a STON.fi swap for: an account the classifier must
+ * know (the asked asset) though the trace may not reach it, as toncenter's `extract_target_wallet_stonfi_swap`
+ * adds it to the interfaces it loads.
+ */
+export function swapTargetWallets(tx: ActionTransaction): string[] {
+  if (tx.inMsg?.opcode !== OP.jettonTransfer) return [];
+  try {
+    const wallet = askedWallet(jettonTransfer(tx.inMsg.body()).forwardPayload);
+    return wallet === null ? [] : [wallet];
+  } catch {
+    return [];
   }
 }
 

@@ -18,7 +18,7 @@ const [ALICE, ITEM, COLLECTION, LISTING, SALE, MARKET, CREATOR] = [0xa11ce, 0x1e
 
 const op = (code: number, queryId = 1n) => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 
-test('election_deposit: the confirmation makes it a success; a returned stake or a bounce fails it', () => {
+test('election_deposit: the confirmation makes it a success; a returned stake fails it; not the elector: a contract call', () => {
   const request = op(0x4e73744b).storeUint(1n, 256).endCell();
   const taken = buildTrace(VALIDATOR, [
     {
