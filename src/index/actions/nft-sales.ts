@@ -15,18 +15,10 @@ import { Cell } from '@ton/core';
 import { folded, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
 import { readAddress } from './bodies.js';
 import { ContractMatcher, Matcher } from './matcher.js';
-import type { NftTransferData } from './nfts.js';
+import type { NftPurchaseInfo, NftTransferData } from './nfts.js';
 import type { KnownContracts, NftSaleInfo } from './trace-input.js';
 
 export const NFT_CANCEL_SALE_OP = 0x3;
-
-/** What the transfer of a sold NFT learns from its sale. */
-export interface NftPurchaseInfo {
-  marketplace: 'getgems';
-  marketplaceAddress: string | null;
-  price: string;
-  realPreviousOwner: string | null;
-}
 
 export interface NftPurchaseData {
   transfer: NftTransferData;
@@ -56,26 +48,6 @@ export interface NftCancelSaleData {
   owner: string | null;
   sale: string;
   marketplaceAddress: string | null;
-}
-
-/**
- * The sale that sold the NFT of `transfer` (the block it follows is the buyer's plain TON transfer into a detected
- * sale of that NFT), and the block to take along, or null: no purchase.
- */
-export function purchaseOf(
-  transfer: CallContractBlock,
-  data: NftTransferData,
-  contracts: KnownContracts,
-): { info: NftPurchaseInfo; include: Block | null } | null {
-  const previous = transfer.previousBlock;
-  if (!(previous instanceof TonTransferBlock) || previous.message.source !== data.newOwner) return null;
-  const sale = contracts.nftSales?.get(previous.eventNodes[0].tx.account);
-  if (!sale || sale.nft !== data.item || sale.owner === data.newOwner) return null;
-  const include = previous.comment === 'finish' || previous.comment === 'stop' ? null : previous;
-  return {
-    info: { marketplace: 'getgems', marketplaceAddress: sale.marketplace, price: sale.fullPrice, realPreviousOwner: sale.owner },
-    include,
-  };
 }
 
 const nftTransferOf = (block: Block): (NftTransferData & { purchase?: NftPurchaseInfo }) | null =>

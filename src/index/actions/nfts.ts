@@ -5,10 +5,9 @@
  * (`delete_dns`), or none under key 0 (`renew_dns`). A transfer a getgems sale made for its buyer is marked as a
  * purchase (nft-sales.ts), with the buy taken along.
  */
-import { folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
+import { folded, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
 import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
-import { purchaseOf, type NftPurchaseInfo } from './nft-sales.js';
 import type { KnownContracts } from './trace-input.js';
 
 export interface NftMintData {
@@ -42,7 +41,35 @@ export interface DnsData {
   collection: string | null;
 }
 
+/** What the transfer of a sold NFT learns from its sale. */
+export interface NftPurchaseInfo {
+  marketplace: 'getgems';
+  marketplaceAddress: string | null;
+  price: string;
+  realPreviousOwner: string | null;
+}
+
 const ZERO_KEY = '0'.repeat(64);
+
+/**
+ * The sale that sold the NFT of `transfer` (the block it follows is the buyer's plain TON transfer into a detected
+ * sale of that NFT), and the block to take along, or null: no purchase.
+ */
+export function purchaseOf(
+  transfer: CallContractBlock,
+  data: NftTransferData,
+  contracts: KnownContracts,
+): { info: NftPurchaseInfo; include: Block | null } | null {
+  const previous = transfer.previousBlock;
+  if (!(previous instanceof TonTransferBlock) || previous.message.source !== data.newOwner) return null;
+  const sale = contracts.nftSales?.get(previous.eventNodes[0].tx.account);
+  if (!sale || sale.nft !== data.item || sale.owner === data.newOwner) return null;
+  const include = previous.comment === 'finish' || previous.comment === 'stop' ? null : previous;
+  return {
+    info: { marketplace: 'getgems', marketplaceAddress: sale.marketplace, price: sale.fullPrice, realPreviousOwner: sale.owner },
+    include,
+  };
+}
 
 class NftMintMatcher extends Matcher {
   constructor(private readonly contracts: KnownContracts) {

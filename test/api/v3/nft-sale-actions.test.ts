@@ -99,8 +99,11 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   const lastTrace = async (account: Address, version = 'latest') => {
     const [last] = (await get(`/api/v3/actions?account=${raw(account)}&limit=1&sort=desc`)).actions as any[];
     return (
-      (await get(`/api/v3/actions?trace_id=${encodeURIComponent(last.trace_id)}&sort=asc&include_accounts=true&supported_action_types=${version}`))
-        .actions as any[]
+      (
+        await get(
+          `/api/v3/actions?trace_id=${encodeURIComponent(last.trace_id)}&sort=asc&include_accounts=true&supported_action_types=${version}`,
+        )
+      ).actions as any[]
     ).filter((a) => a.type !== 'contract_deploy');
   };
 
