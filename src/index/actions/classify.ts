@@ -19,10 +19,14 @@ import { eventTree, initialBlock } from './basic.js';
 import { Block } from './blocks.js';
 import { actionParts, unsupportedDetails, type ActionParts } from './details.js';
 import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJettonTransferMatcher } from './jettons.js';
+import { electionDepositMatcher, electionRecoverMatcher } from './elections.js';
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
+import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
+import { stonfiSwapMatcher } from './swaps.js';
+import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -74,11 +78,19 @@ const BUILT_TYPES = [
   'jetton_transfer',
   'jetton_burn',
   'jetton_mint',
+  'jetton_swap',
+  'dex_deposit_liquidity',
+  'dex_withdraw_liquidity',
   'nft_mint',
   'nft_transfer',
+  'nft_purchase',
+  'nft_put_on_sale',
+  'nft_cancel_sale',
   'change_dns',
   'delete_dns',
   'renew_dns',
+  'election_deposit',
+  'election_recover',
   'multisig_create_order',
   'multisig_approve',
   'multisig_execute',
@@ -100,9 +112,17 @@ function matchers(contracts: KnownContracts): Matcher[] {
     vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
+    stonfiSwapMatcher(contracts),
     nftTransferMatcher(contracts),
+    getgemsPurchaseMatcher(),
+    nftPutOnSaleMatcher(contracts),
     changeDnsMatcher(contracts),
+    electionDepositMatcher(),
+    electionRecoverMatcher(),
+    nftCancelSaleMatcher(contracts),
     jettonMintMatcher(contracts),
+    stonfiV2ProvideLiquidityMatcher(),
+    stonfiV2WithdrawLiquidityMatcher(),
   ];
 }
 

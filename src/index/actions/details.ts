@@ -12,6 +12,10 @@ import type { Block, TonTransferBlock } from './blocks.js';
 import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
+import type { ElectionData } from './elections.js';
+import type { JettonSwapData, SwapTransfer } from './swaps.js';
+import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
+import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
 
@@ -100,35 +104,168 @@ function jettonTransfer(d: JettonTransferData): ActionParts {
   };
 }
 
-function nftTransfer(d: NftTransferData): ActionParts {
+/** One side of a swap (ton-index-go's ActionDetailsJettonSwapTransfer). */
+const swapTransfer = (t: SwapTransfer): Json => ({
+  asset: t.asset,
+  source: t.source,
+  destination: t.destination,
+  source_jetton_wallet: t.sourceJettonWallet,
+  destination_jetton_wallet: t.destinationJettonWallet,
+  amount: str(t.amount),
+});
+
+function jettonSwap(d: JettonSwapData): ActionParts {
+  return {
+    details: {
+      dex: d.dex,
+      sender: d.sender,
+      asset_in: d.incoming.asset,
+      asset_out: d.destinationAsset ?? d.outgoing.asset,
+      dex_incoming_transfer: swapTransfer(d.incoming),
+      dex_outgoing_transfer: swapTransfer(d.outgoing),
+      peer_swaps: [],
+    },
+    ends: [
+      d.incoming.source,
+      d.incoming.sourceJettonWallet,
+      d.outgoing.destination,
+      d.destinationWallet ?? d.outgoing.destinationJettonWallet,
+    ],
+  };
+}
+
+function depositLiquidity(d: DepositLiquidityData): ActionParts {
+  return {
+    details: {
+      dex: d.dex,
+      amount_1: str(d.amount1),
+      amount_2: null,
+      asset_1: d.asset1,
+      asset_2: null,
+      user_jetton_wallet_1: d.senderWallet1,
+      user_jetton_wallet_2: null,
+      source: d.sender,
+      pool: d.pool,
+      // ton-index-go: the pool, except for DeDust (its deposit contract).
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: null,
+      target_asset_2: null,
+      target_amount_1: null,
+      target_amount_2: null,
+      vault_excesses: [],
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, null],
+  };
+}
+
+function withdrawLiquidity(d: WithdrawLiquidityData): ActionParts {
+  const [first, second] = d.outs;
+  return {
+    details: {
+      dex: d.dex,
+      amount_1: str(first?.amount),
+      amount_2: str(second?.amount),
+      asset_1: first?.asset ?? null,
+      asset_2: second?.asset ?? null,
+      user_jetton_wallet_1: first?.userWallet ?? null,
+      user_jetton_wallet_2: second?.userWallet ?? null,
+      lp_tokens_burnt: str(d.lpTokensBurnt),
+      // ton-index-go never fills it (its switch has no line for it): null, kept.
+      is_refund: null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      burnt_nft_index: null,
+      burnt_nft_address: null,
+      tick_lower: null,
+      tick_upper: null,
+    },
+    ends: [d.sender, d.senderWallet, d.pool, null],
+  };
+}
+
+/** An NFT transfer's details (ton-index-go's ActionDetailsNftTransfer); a sold one with the sale's terms and payout. */
+function nftTransferDetails(d: NftTransferData, payout: Omit<NftPurchaseData, 'transfer'> | null): Json {
   const comment = d.forwardPayload === null ? null : payloadComment(Cell.fromBase64(d.forwardPayload));
+  const sold = d.purchase ?? null;
+  return {
+    nft_collection: d.collection,
+    nft_item: d.item,
+    nft_item_index: d.index,
+    ...omitEmpty({ old_owner: d.previousOwner }),
+    new_owner: d.newOwner,
+    is_purchase: sold !== null,
+    ...omitEmpty({ price: sold?.price }),
+    query_id: str(d.queryId),
+    response_destination: d.response,
+    custom_payload: d.customPayload,
+    forward_payload: d.forwardPayload,
+    forward_amount: str(d.forwardAmount),
+    comment: comment?.comment ?? null,
+    is_encrypted_comment: comment ? comment.encrypted : null,
+    // ton-index-go names a marketplace from its own table of marketplace addresses; this index has none.
+    marketplace: null,
+    real_old_owner: sold?.realPreviousOwner ?? null,
+    marketplace_address: sold?.marketplaceAddress ?? null,
+    payout_amount: str(payout?.payoutAmount),
+    // A purchase pays the seller; a plain transfer has no listing, so no fee address.
+    payout_address: payout ? (sold?.realPreviousOwner ?? null) : null,
+    payout_comment: payout?.payoutComment ?? null,
+    payout_comment_encrypted: payout ? payout.payoutEncrypted : null,
+    payout_comment_encoded: payout ? payout.payoutEncrypted : null,
+    royalty_amount: null,
+    royalty_address: null,
+  };
+}
+
+function nftTransfer(d: NftTransferData): ActionParts {
+  return { details: nftTransferDetails(d, null), ends: [d.previousOwner, null, d.newOwner, null] };
+}
+
+function nftPurchase(d: NftPurchaseData): ActionParts {
+  return { details: nftTransferDetails(d.transfer, d), ends: [d.transfer.previousOwner, null, d.transfer.newOwner, null] };
+}
+
+function nftPutOnSale(d: NftPutOnSaleData): ActionParts {
   return {
     details: {
       nft_collection: d.collection,
       nft_item: d.item,
       nft_item_index: d.index,
-      ...omitEmpty({ old_owner: d.previousOwner }),
-      new_owner: d.newOwner,
-      is_purchase: false,
-      query_id: str(d.queryId),
-      response_destination: d.response,
-      custom_payload: d.customPayload,
-      forward_payload: d.forwardPayload,
-      forward_amount: str(d.forwardAmount),
-      comment: comment?.comment ?? null,
-      is_encrypted_comment: comment ? comment.encrypted : null,
-      marketplace: null,
-      real_old_owner: null,
+      owner: d.owner,
+      listing_address: d.listing,
+      sale_address: d.sale,
+      // ton-index-go reads this one from the action's destination_secondary, which toncenter's serializer never
+      // fills for a sale: null there, kept.
       marketplace_address: null,
-      payout_amount: null,
-      payout_address: null,
-      payout_comment: null,
-      payout_comment_encrypted: null,
-      payout_comment_encoded: null,
-      royalty_amount: null,
-      royalty_address: null,
+      full_price: str(d.fullPrice),
+      marketplace_fee: str(d.marketplaceFee),
+      royalty_amount: str(d.royaltyAmount),
+      marketplace_fee_address: d.marketplaceFeeAddress,
+      royalty_address: d.royaltyAddress,
+      marketplace: null,
     },
-    ends: [d.previousOwner, null, d.newOwner, null],
+    ends: [d.owner, d.listing, d.sale, null],
+  };
+}
+
+function nftCancelSale(d: NftCancelSaleData): ActionParts {
+  return {
+    details: {
+      owner: d.owner,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      sale_address: d.sale,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, null, d.sale, null],
+    accounts: [d.item],
   };
 }
 
@@ -196,6 +333,18 @@ export function actionParts(block: Block): ActionParts {
     }
     case 'nft_transfer':
       return nftTransfer(block.data as NftTransferData);
+    case 'dex_deposit_liquidity':
+      return depositLiquidity(block.data as DepositLiquidityData);
+    case 'dex_withdraw_liquidity':
+      return withdrawLiquidity(block.data as WithdrawLiquidityData);
+    case 'jetton_swap':
+      return jettonSwap(block.data as JettonSwapData);
+    case 'nft_purchase':
+      return nftPurchase(block.data as NftPurchaseData);
+    case 'nft_put_on_sale':
+      return nftPutOnSale(block.data as NftPutOnSaleData);
+    case 'nft_cancel_sale':
+      return nftCancelSale(block.data as NftCancelSaleData);
     case 'change_dns': {
       const d = block.data as DnsData;
       return {
@@ -216,6 +365,11 @@ export function actionParts(block: Block): ActionParts {
         details: { source: d.source, asset: d.destination, nft_collection: d.collection },
         ends: [d.source, null, d.destination, null],
       };
+    }
+    case 'election_deposit':
+    case 'election_recover': {
+      const d = block.data as ElectionData;
+      return { details: { stake_holder: d.stakeHolder, ...omitEmpty({ amount: str(d.amount) }) }, ends: [d.stakeHolder, null, null, null] };
     }
     case 'multisig_create_order': {
       const d = block.data as MultisigCreateOrderData;

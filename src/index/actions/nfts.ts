@@ -2,10 +2,10 @@
  * NFT actions (ton-indexer's `blocks/nft.py`) and DNS record changes (`blocks/dns.py`): a mint (a block that made
  * exactly one contract active, which the index knows as an NFT item), a transfer (transfer on a known item, with
  * its ownership_assigned or excess), and a DNS item's change_dns_record: a new value (`change_dns`), none
- * (`delete_dns`), or none under key 0 (`renew_dns`). Marketplace purchases are not told apart yet: a sale's
- * transfer is an `nft_transfer` with `is_purchase: false`.
+ * (`delete_dns`), or none under key 0 (`renew_dns`). A transfer a getgems sale made for its buyer is marked as a
+ * purchase (nft-sales.ts), with the buy taken along.
  */
-import { folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
+import { folded, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
 import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
@@ -28,6 +28,8 @@ export interface NftTransferData {
   item: string;
   index: string;
   collection: string | null;
+  /** Set when a getgems sale sold the NFT with this transfer. */
+  purchase?: NftPurchaseInfo;
 }
 
 export interface DnsData {
@@ -39,7 +41,35 @@ export interface DnsData {
   collection: string | null;
 }
 
+/** What the transfer of a sold NFT learns from its sale. */
+export interface NftPurchaseInfo {
+  marketplace: 'getgems';
+  marketplaceAddress: string | null;
+  price: string;
+  realPreviousOwner: string | null;
+}
+
 const ZERO_KEY = '0'.repeat(64);
+
+/**
+ * The sale that sold the NFT of `transfer` (the block it follows is the buyer's plain TON transfer into a detected
+ * sale of that NFT), and the block to take along, or null: no purchase.
+ */
+export function purchaseOf(
+  transfer: CallContractBlock,
+  data: NftTransferData,
+  contracts: KnownContracts,
+): { info: NftPurchaseInfo; include: Block | null } | null {
+  const previous = transfer.previousBlock;
+  if (!(previous instanceof TonTransferBlock) || previous.message.source !== data.newOwner) return null;
+  const sale = contracts.nftSales?.get(previous.eventNodes[0].tx.account);
+  if (!sale || sale.nft !== data.item || sale.owner === data.newOwner) return null;
+  const include = previous.comment === 'finish' || previous.comment === 'stop' ? null : previous;
+  return {
+    info: { marketplace: 'getgems', marketplaceAddress: sale.marketplace, price: sale.fullPrice, realPreviousOwner: sale.owner },
+    include,
+  };
+}
 
 class NftMintMatcher extends Matcher {
   constructor(private readonly contracts: KnownContracts) {
@@ -88,7 +118,13 @@ class NftTransferMatcher extends ContractMatcher {
       index: item.index,
       collection: item.collection,
     };
-    return folded('nft_transfer', data, [block, ...others], block.failed);
+    const include: Block[] = [block];
+    const purchase = purchaseOf(block, data, this.contracts);
+    if (purchase) {
+      data.purchase = purchase.info;
+      if (purchase.include) include.push(purchase.include);
+    }
+    return folded('nft_transfer', data, [...include, ...others], block.failed);
   }
 }
 

@@ -27,6 +27,8 @@ export interface ActionMessage {
   createdAt: number | null;
   /** The body as a cell, parsed on first use (most bodies are never read). */
   body(): Cell;
+  /** The StateInit it carried, parsed on first use; absent or null: none. */
+  initState?: () => Cell | null;
 }
 
 export interface ActionTransaction {
@@ -76,6 +78,18 @@ export interface NftItemInfo {
   collection: string | null;
 }
 
+/** A fixed-price sale the index detected (nft_sales: getgems' get_sale_data), as its last state has it. */
+export interface NftSaleInfo {
+  nft: string;
+  /** The seller; null until the NFT arrived. */
+  owner: string | null;
+  marketplace: string | null;
+  /** nanotons, decimal */
+  fullPrice: string;
+  /** base64: what tells getgems' versions (and so their data layouts) apart. */
+  codeHash: string;
+}
+
 export interface MultisigOrderInfo {
   /** Raw addresses, in index order. */
   signers: string[];
@@ -86,6 +100,8 @@ export interface KnownContracts {
   jettonWallets: ReadonlyMap<string, JettonWalletInfo>;
   nftItems: ReadonlyMap<string, NftItemInfo>;
   multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
+  /** Absent where sales are not looked for (pending and emulated traces). */
+  nftSales?: ReadonlyMap<string, NftSaleInfo>;
 }
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
@@ -105,6 +121,7 @@ export type StoredMessageDoc = Pick<
   | 'created_lt'
   | 'created_at'
   | 'message_content'
+  | 'init_state'
 >;
 
 /** A v3 transaction document as stored: its messages by hash (block-rows.ts). */
@@ -141,6 +158,7 @@ export function messageOf(doc: StoredMessageDoc): ActionMessage {
     createdLt: doc.created_lt === null ? null : BigInt(doc.created_lt),
     createdAt: doc.created_at === null ? null : Number(doc.created_at),
     body: lazyCell(doc.message_content.body),
+    initState: doc.init_state ? lazyCell(doc.init_state.body) : () => null,
   };
 }
 

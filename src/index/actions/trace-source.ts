@@ -14,6 +14,7 @@ import {
   type KnownContracts,
   type MultisigOrderInfo,
   type NftItemInfo,
+  type NftSaleInfo,
   type StoredMessageDoc,
   type StoredTransactionDoc,
   type TraceInput,
@@ -28,6 +29,7 @@ export interface GroupRows {
   jettonWallets: Map<string, JettonWalletInfo>;
   nftItems: Map<string, NftItemInfo>;
   multisigOrders: Map<string, MultisigOrderInfo>;
+  nftSales: Map<string, NftSaleInfo>;
 }
 
 const emptyGroupRows = (): GroupRows => ({
@@ -36,6 +38,16 @@ const emptyGroupRows = (): GroupRows => ({
   jettonWallets: new Map(),
   nftItems: new Map(),
   multisigOrders: new Map(),
+  nftSales: new Map(),
+});
+
+/** A sale's row (nft_sales) as the classifier reads it. */
+const saleInfo = (get: (column: string) => SqlValue): NftSaleInfo => ({
+  nft: text(get('nft_address')),
+  owner: get('nft_owner_address') === null ? null : text(get('nft_owner_address')),
+  marketplace: get('marketplace_address') === null ? null : text(get('marketplace_address')),
+  fullPrice: text(get('full_price')),
+  codeHash: bytes(get('code_hash')).toString('base64'),
 });
 
 export const NO_GROUP_ROWS: GroupRows = emptyGroupRows();
@@ -78,6 +90,8 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
     } else if (batch.table === 'multisig_orders') {
       for (const get of rowsOf(batch))
         rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
+    } else if (batch.table === 'nft_sales') {
+      for (const get of rowsOf(batch)) rows.nftSales.set(get('address') as string, saleInfo(get));
     }
   }
   return rows;
@@ -150,7 +164,7 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
   }));
 }
 
-/** The jetton wallets, NFT items and multisig orders among `accounts`: detected in the group, else in the store. */
+/** The jetton wallets, NFT items, NFT sales and multisig orders among `accounts`: detected in the group, else in the store. */
 export async function knownContracts(
   store: SqlReads,
   accounts: Iterable<string>,
@@ -159,22 +173,34 @@ export async function knownContracts(
   const jettonWallets = new Map<string, JettonWalletInfo>();
   const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
+  const nftSales = new Map<string, NftSaleInfo>();
   const asked: string[] = [];
   for (const account of new Set(accounts)) {
     const wallet = group.jettonWallets.get(account);
     const item = group.nftItems.get(account);
     const order = group.multisigOrders.get(account);
+    const sale = group.nftSales.get(account);
     if (wallet) jettonWallets.set(account, wallet);
     if (item) nftItems.set(account, item);
     if (order) multisigOrders.set(account, order);
-    if (!wallet && !item && !order) asked.push(account);
+    if (sale) nftSales.set(account, sale);
+    if (!wallet && !item && !order && !sale) asked.push(account);
   }
   await chunked(asked, async (chunk) => {
-    const [wallets, items, orders] = await Promise.all([
+    const [wallets, items, orders, sales] = await Promise.all([
       store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, signers FROM multisig_orders WHERE address IN (${placeholders(chunk)})`, chunk),
+      store.all(
+        `SELECT address, nft_address, nft_owner_address, marketplace_address, full_price, code_hash FROM nft_sales WHERE address IN (${placeholders(chunk)})`,
+        chunk,
+      ),
     ]);
+    for (const row of sales)
+      nftSales.set(
+        text(row.address),
+        saleInfo((column) => row[column] as SqlValue),
+      );
     for (const row of orders) multisigOrders.set(text(row.address), { signers: JSON.parse(text(row.signers)) as string[] });
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
     for (const row of items)
@@ -183,5 +209,5 @@ export async function knownContracts(
         collection: row.collection_address === null ? null : text(row.collection_address),
       });
   });
-  return { jettonWallets, nftItems, multisigOrders };
+  return { jettonWallets, nftItems, multisigOrders, nftSales };
 }

@@ -1,4 +1,4 @@
-/** The NFT, DNS, sale, multisig and vesting contracts compiled from their sources (once per process; the jetton's code ships compiled). */
+/** The NFT, DNS, sale, multisig, vesting and swap contracts compiled from their sources (once per process; the jetton's code ships compiled). */
 import type { Cell } from '@ton/core';
 import { compileFuncContract } from '../../support/func.js';
 import { NFT_COLLECTION_FUNC } from '../../../src/contracts/nft/collection.fc.js';
@@ -9,6 +9,8 @@ import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
 import { MULTISIG_ORDER_FUNC } from '../../../src/contracts/multisig/order.fc.js';
 import { multisigWalletFunc } from '../../../src/contracts/multisig/wallet.fc.js';
 import { VESTING_WALLET_FUNC } from '../../../src/contracts/vesting/wallet.fc.js';
+import { DEX_POOL_FUNC } from '../../../src/contracts/dex/pool.fc.js';
+import { DEX_ROUTER_FUNC } from '../../../src/contracts/dex/router.fc.js';
 
 export async function nftCode(): Promise<{ collection: Cell; item: Cell }> {
   return {
@@ -35,4 +37,9 @@ export async function multisigCode(): Promise<{ wallet: Cell; order: Cell }> {
 /** tongate's vesting wallet (src/contracts/vesting). */
 export async function vestingCode(): Promise<Cell> {
   return compileFuncContract('vesting-wallet', VESTING_WALLET_FUNC);
+}
+
+/** tongate's swap router and pool (src/contracts/dex: STON.fi v1's message layouts). */
+export async function dexCode(): Promise<{ router: Cell; pool: Cell }> {
+  return { router: await compileFuncContract('dex-router', DEX_ROUTER_FUNC), pool: await compileFuncContract('dex-pool', DEX_POOL_FUNC) };
 }

@@ -29,6 +29,8 @@ export interface Step {
   then?: Step[];
   /** External-out messages it emits. */
   logs?: number;
+  /** The StateInit the message carries. */
+  init?: Cell;
 }
 
 let counter = 0;
@@ -56,6 +58,7 @@ function message(
     createdLt,
     createdAt,
     body: () => body,
+    initState: () => step.init ?? null,
   };
 }
 

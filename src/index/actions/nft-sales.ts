@@ -1,0 +1,229 @@
+/**
+ * getgems fixed-price sales (ton-indexer's `blocks/nft.py` purchase parts, `blocks/auction.py`, `messages/getgems.py`),
+ * on sales the index detected by their get_sale_data (`../tokens/sales.ts`, toncenter's `get_nft_sale`):
+ *   purchase       an NFT transfer sent by a sale of that NFT right after a plain TON transfer into the sale from
+ *                  the NFT's new owner (the buy), the new owner not the seller: the transfer is marked
+ *                  `is_purchase` (nfts.ts); `nft_purchase` is that transfer with the sale's TON transfer to the
+ *                  seller (the payout)
+ *   put on sale    an NFT transfer to a "listing" contract that deploys a sale and hands the NFT on to it:
+ *                  `nft_put_on_sale`, the price and fees read from the sale's StateInit in the layout its code
+ *                  hash names (getgems' published versions; any other code: the newest, v4r1, as toncenter)
+ *   cancel         op 3 to a sale of the NFT it sends back: `nft_cancel_sale`
+ * Auctions and the proxied payout of a "finish"/"stop" comment are not recognised (the index detects no auctions).
+ */
+import { Cell } from '@ton/core';
+import { folded, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
+import { readAddress } from './bodies.js';
+import { ContractMatcher, Matcher } from './matcher.js';
+import type { NftPurchaseInfo, NftTransferData } from './nfts.js';
+import type { KnownContracts, NftSaleInfo } from './trace-input.js';
+
+export const NFT_CANCEL_SALE_OP = 0x3;
+
+export interface NftPurchaseData {
+  transfer: NftTransferData;
+  payoutAmount: bigint | null;
+  payoutComment: string | null;
+  payoutEncrypted: boolean;
+}
+
+export interface NftPutOnSaleData {
+  item: string;
+  index: string;
+  collection: string | null;
+  owner: string | null;
+  listing: string | null;
+  sale: string;
+  fullPrice: bigint | null;
+  marketplaceAddress: string | null;
+  marketplaceFeeAddress: string | null;
+  marketplaceFee: bigint | null;
+  royaltyAddress: string | null;
+  royaltyAmount: bigint | null;
+}
+
+export interface NftCancelSaleData {
+  item: string;
+  collection: string | null;
+  owner: string | null;
+  sale: string;
+  marketplaceAddress: string | null;
+}
+
+const nftTransferOf = (block: Block): (NftTransferData & { purchase?: NftPurchaseInfo }) | null =>
+  block.type === 'nft_transfer' ? (block.data as NftTransferData & { purchase?: NftPurchaseInfo }) : null;
+
+/** A getgems purchase: the transfer marked as one, with the sale's payout to the seller. */
+class GetgemsPurchaseMatcher extends Matcher {
+  override test(block: Block): boolean {
+    return nftTransferOf(block)?.purchase !== undefined;
+  }
+
+  override build(block: Block, _others: Block[]): Block[] {
+    const data = nftTransferOf(block)!;
+    const seller = data.purchase!.realPreviousOwner;
+    if (seller === null) return [];
+    const payout = block.nextBlocks.find((b): b is TonTransferBlock => b instanceof TonTransferBlock && b.message.destination === seller);
+    if (!payout) return [];
+    const purchase: NftPurchaseData = {
+      transfer: data,
+      payoutAmount: payout.message.value,
+      payoutComment: payout.comment,
+      payoutEncrypted: payout.encrypted,
+    };
+    // toncenter leaves a purchase's `failed` at its default: not failed.
+    return folded('nft_purchase', purchase, [block, payout], false);
+  }
+}
+
+/** getgems' sale versions by code hash (`messages/getgems.py`): which data layout a sale's StateInit has. */
+const SALE_LAYOUTS: Readonly<Record<string, 'v1' | 'v2' | 'v3' | 'v4r1'>> = {
+  '2pufziLofEllctIDZSWVebzO+RpyA1fMvowFLvyb4I8=': 'v1',
+  'gnj0xSM95vvtyWmvUZNEp6m//FRIVtuphqlcC8+Fcck=': 'v2',
+  'MgUN+sRPZIZrzIbyzZ4TBf6dyts5WcACI3z7CQLUQyM=': 'v3',
+  '3rU7bFdlwebNI4v0e8XoO6WWvcwEsLhM1Qqx5HSgjzE=': 'v3',
+  'JCIfpXHlQuBVx3vt/b9SfHr0YM/cfzRMRQeHtM+h600=': 'v3',
+  'a5WmQYucnSNZBF0edVm41UmuDlBvJMqrWPowyPsf64Y=': 'v4r1',
+};
+
+interface SaleTerms {
+  fullPrice: bigint;
+  marketplaceAddress: string | null;
+  marketplaceFeeAddress: string | null;
+  marketplaceFee: bigint | null;
+  royaltyAddress: string | null;
+  royaltyAmount: bigint | null;
+}
+
+/** The sale's terms from its StateInit's data (v4r1 keeps percentages, so no fee amounts); throws when it does not parse. */
+export function saleTerms(stateInit: Cell, codeHash: string): SaleTerms {
+  const init = stateInit.beginParse();
+  if (init.loadBit()) init.skip(5); // split_depth
+  if (init.loadBit()) init.skip(2); // special
+  init.loadMaybeRef(); // code
+  const data = init.loadMaybeRef();
+  if (!data) throw new Error('a sale StateInit without data');
+  const cs = data.beginParse();
+  const layout = SALE_LAYOUTS[codeHash] ?? 'v4r1';
+  cs.skip(1); // is_complete
+  if (layout === 'v4r1') {
+    const marketplaceAddress = readAddress(cs);
+    readAddress(cs); // nft_owner_address
+    const fullPrice = cs.loadCoins();
+    cs.skip(32 + 64); // sold_at, query_id
+    const fees = cs.loadRef().beginParse();
+    return {
+      fullPrice,
+      marketplaceAddress,
+      marketplaceFeeAddress: readAddress(fees),
+      marketplaceFee: null,
+      royaltyAddress: readAddress(fees),
+      royaltyAmount: null,
+    };
+  }
+  if (layout !== 'v1') cs.skip(32); // created_at
+  const marketplaceAddress = readAddress(cs);
+  readAddress(cs); // nft_address
+  readAddress(cs); // nft_owner_address
+  const fullPrice = cs.loadCoins();
+  const fees = cs.loadRef().beginParse();
+  if (layout === 'v1') {
+    const marketplaceFee = fees.loadCoins();
+    const marketplaceFeeAddress = readAddress(fees);
+    return {
+      fullPrice,
+      marketplaceAddress,
+      marketplaceFeeAddress,
+      marketplaceFee,
+      royaltyAddress: readAddress(fees),
+      royaltyAmount: fees.loadCoins(),
+    };
+  }
+  const marketplaceFeeAddress = readAddress(fees);
+  const marketplaceFee = fees.loadCoins();
+  return {
+    fullPrice,
+    marketplaceAddress,
+    marketplaceFeeAddress,
+    marketplaceFee,
+    royaltyAddress: readAddress(fees),
+    royaltyAmount: fees.loadCoins(),
+  };
+}
+
+const deploysContract = (block: Block): boolean =>
+  (block.type === 'ton_transfer' || block.type === 'call_contract') && block.contractDeployments.size > 0;
+
+/** Any block that deployed a contract (the sale the listing made). */
+class DeploymentMatcher extends Matcher {
+  override test(block: Block): boolean {
+    return deploysContract(block);
+  }
+}
+
+class NftTransferTypeMatcher extends Matcher {
+  override test(block: Block): boolean {
+    return block.type === 'nft_transfer';
+  }
+}
+
+class PutOnSaleMatcher extends Matcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super({ children: [new DeploymentMatcher(), new NftTransferTypeMatcher()], includeExcess: false });
+  }
+
+  override test(block: Block): boolean {
+    return block.type === 'nft_transfer';
+  }
+
+  override build(block: Block, others: Block[]): Block[] {
+    const toListing = block.data as NftTransferData;
+    const toSale = others.find((b) => b.type === 'nft_transfer')!.data as NftTransferData;
+    const saleInit = others.find(deploysContract)!;
+    const saleMessage = saleInit.eventNodes[0].message;
+    const saleAddress = saleMessage.destination;
+    if (toSale.item !== toListing.item || saleAddress === null || toSale.newOwner !== saleAddress) return [];
+    const sale: NftSaleInfo | undefined = this.contracts.nftSales?.get(saleAddress);
+    if (!sale) return [];
+    if (sale.nft !== toSale.item || sale.owner !== toListing.previousOwner) throw new Error('the sale is not of this NFT or its owner');
+    const stateInit = saleMessage.initState?.() ?? null;
+    if (stateInit === null) throw new Error('the sale was deployed without a StateInit in its message');
+    const terms = saleTerms(stateInit, sale.codeHash);
+    const data: NftPutOnSaleData = {
+      item: toSale.item,
+      index: toSale.index,
+      collection: toSale.collection,
+      owner: sale.owner,
+      listing: toListing.newOwner,
+      sale: saleAddress,
+      ...terms,
+    };
+    return folded('nft_put_on_sale', data, [block, ...others], false);
+  }
+}
+
+class CancelSaleMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super(NFT_CANCEL_SALE_OP, { child: new NftTransferTypeMatcher() });
+  }
+
+  override build(block: CallContractBlock, others: Block[]): Block[] {
+    const returned = others.find((b) => b.type === 'nft_transfer')!.data as NftTransferData;
+    const saleAddress = block.message.destination;
+    const sale = saleAddress === null ? undefined : this.contracts.nftSales?.get(saleAddress);
+    if (!sale || sale.nft !== returned.item) return [];
+    const data: NftCancelSaleData = {
+      item: returned.item,
+      collection: returned.collection,
+      owner: returned.newOwner,
+      sale: saleAddress!,
+      marketplaceAddress: sale.marketplace,
+    };
+    // Only the request is folded: the NFT's way back stays an nft_transfer of its own (toncenter's choice).
+    return folded('nft_cancel_sale', data, [block], false);
+  }
+}
+
+export const getgemsPurchaseMatcher = (): Matcher => new GetgemsPurchaseMatcher();
+export const nftPutOnSaleMatcher = (contracts: KnownContracts): Matcher => new PutOnSaleMatcher(contracts);
+export const nftCancelSaleMatcher = (contracts: KnownContracts): Matcher => new CancelSaleMatcher(contracts);
