@@ -2,7 +2,7 @@
  * Pending transactions and traces as toncenter's v3 writes emulated ones: the transaction JSON the index writes
  * (src/ton's codecs), with `emulated: true`, `finality: "pending"`, `mc_block_seqno` 0 and block seqno 0 (no
  * block holds it yet), the trace id its root's hash; a trace as /traces writes one, `trace_state: "pending"`,
- * `mc_seqno_start`/`mc_seqno_end` "0", `actions: []` (no classifier yet: the actions seam of src/stream).
+ * `mc_seqno_start`/`mc_seqno_end` "0", with its actions as the caller gives them (their texts: actions.ts classifies).
  * A transaction is rendered once, when first asked for (~0.3 ms: parsing its cell), and kept with it.
  */
 import type { Cell } from '@ton/core';
@@ -64,7 +64,8 @@ export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & R
   return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
 }
 
-export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
+/** `actions`: the texts of the trace's actions as the answer writes them (none: `[]`). */
+export function pendingTraceParts(trace: PendingTrace, actions: readonly string[] = []): PendingTraceParts {
   const { ordered, root, warning } = pendingTreeOf(trace);
   const first = ordered[0];
   const last = ordered.reduce((a, b) => (b.lt > a.lt ? b : a), first);
@@ -80,7 +81,7 @@ export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
     `,"mc_seqno_start":"0","mc_seqno_end":"0","start_lt":"${first.lt}","start_utime":${first.now},"end_lt":"${last.lt}","end_utime":${last.now}` +
     `,"trace_info":${JSON.stringify(info)},"is_incomplete":false` +
     (warning ? `,"warning":${JSON.stringify(warning)}` : '') +
-    ',"actions":[]';
+    `,"actions":[${actions.join(',')}]`;
   const transactions = new Map(ordered.map((tx) => [tx.hash, pendingTransactionText(tx, trace)]));
   return { head, tree: root, order: ordered.map((tx) => tx.hash), transactions };
 }

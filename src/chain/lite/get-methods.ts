@@ -2,12 +2,14 @@
  * Get-methods and emulated externals on a lite network, run as tonlib runs them locally: in the emulator read
  * workers (../emulator), on the account state fetched at the pinned block, under that block's config (kept per
  * key block, one emulator per config), time, random seed and PREVBLOCKSINFO; a library a contract runs is fetched
- * from the liteservers and the call run again.
+ * from the liteservers and the call run again; an emulated transaction is given the libraries its code and its
+ * message's StateInit name, fetched before it runs (trace-libraries.ts).
  */
-import { Cell, beginCell, Dictionary, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import { Cell, serializeTuple, type Address, type TupleItem } from '@ton/core';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
+import { libraryDictionary } from '../../ton/library-cells.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
 import { AccountView } from '../account-view.js';
@@ -34,6 +36,7 @@ import type { LiteHead } from './head.js';
 import type { LitePool } from './pool.js';
 import { provenRoot } from './proofs.js';
 import { ReadCache } from './read-cache.js';
+import { TraceLibraries } from './trace-libraries.js';
 
 const EMPTY_STACK_BASE64 = serializeTuple([]).toBoc().toString('base64');
 const EMPTY_STACK = serializeTuple([]);
@@ -142,14 +145,16 @@ export class LiteGetMethods {
     const mc = this.head.mc;
     const account = await this.account(dest, mc.block.id.seqno);
     const emulator = await this.emulatorAt(mc);
+    const shardAccount = account.shardAccount.toBoc().toString('base64');
     const result = await emulator.emulateTransaction({
-      shardAccount: account.shardAccount.toBoc().toString('base64'),
+      shardAccount,
       message: boc,
       now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
       lt: (account.lastTxLt > mc.block.endLt ? account.lastTxLt : mc.block.endLt) + 1_000_000n,
       randSeedHex: mc.block.randSeed.toString('hex'),
       ignoreChksig: options.ignoreChksig ?? false,
       prevBlocksInfo: await this.prevBlocksInfo(mc),
+      libs: await new TraceLibraries((hashes) => this.libraries(hashes)).forTransaction(shardAccount, boc),
     });
     return emulationResult(result);
   }
@@ -165,10 +170,18 @@ export class LiteGetMethods {
     const emulator = await this.emulatorAt(mc);
     const prevBlocksInfo = await this.prevBlocksInfo(mc);
     const randSeedHex = mc.block.randSeed.toString('hex');
+    // The public libraries its transactions run, fetched as the trace meets them (trace-libraries.ts).
+    const libraries = new TraceLibraries((hashes) => this.libraries(hashes));
     return emulateTrace(
       {
         account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
-        run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
+        run: async (args) =>
+          emulator.emulateTransaction({
+            ...args,
+            randSeedHex,
+            prevBlocksInfo,
+            libs: await libraries.forTransaction(args.shardAccount, args.message),
+          }),
         getMethod: (address, shardAccount, method, stack) =>
           this.runOn(
             address,
@@ -283,8 +296,3 @@ export class LiteGetMethods {
   }
 }
 
-function libraryDictionary(libs: Map<string, Cell>): string {
-  const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-  for (const [hex, cell] of libs) dict.set(Buffer.from(hex, 'hex'), cell);
-  return beginCell().storeDictDirect(dict).endCell().toBoc().toString('base64');
-}
