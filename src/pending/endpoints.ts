@@ -10,6 +10,7 @@ import { ApiError } from '../http/api-error.js';
 import type { NetworkContext } from '../http/network-context.js';
 import { defineEndpoint, ref } from '../api/v3/endpoint.js';
 import { addressBookOf } from '../api/v3/format/address-book.js';
+import { detailsAddresses } from '../api/v3/format/actions.js';
 import { jsonObject, type JsonText } from '../api/v3/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
@@ -138,7 +139,7 @@ async function transactionsOf(accounts: string[], traceIds: Buffer[], network: N
  * The pending traces of `account`, or of these external messages, each with its actions as ton-index-go's
  * QueryPendingTraces gives them (every trace carries them: toncenter's /pendingTraces has no include_actions; the
  * version filter applies as on /traces). The address book and metadata cover the transactions' accounts and the
- * actions' (toncenter collects both).
+ * addresses the actions name, their details' included (toncenter's CollectAddressesFromAction).
  */
 async function tracesOf(account: string | undefined, externals: Buffer[], supported: string[], network: NetworkContext): Promise<JsonText> {
   const traces = tracesNamed(account, externals, network);
@@ -150,7 +151,8 @@ async function tracesOf(account: string | undefined, externals: Buffer[], suppor
     const actions = await shownActionsOf(trace, understood, network);
     texts.push(pendingTraceText(pendingTraceParts(trace, actions.map((a) => closedAction(a, 'pending')))));
     for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
-    for (const action of actions) inActions.push(...action.accounts);
+    for (const action of actions)
+      inActions.push(...action.accounts, ...detailsAddresses((JSON.parse(`${action.head}}`) as { details: unknown }).details));
   }
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],

@@ -56,7 +56,7 @@ export interface GetMethodDeps {
 
 export class LiteGetMethods {
   private readonly configs = new ReadCache<Cell>(8 * 1024 * 1024, () => 64 * 1024);
-  private readonly libraryCells = new ReadCache<Cell | null>(16 * 1024 * 1024, () => 8 * 1024);
+  private readonly libraryCells = new ReadCache<Cell>(16 * 1024 * 1024, () => 8 * 1024);
   private readonly prevInfos = new ReadCache<string>(1024 * 1024, (v) => v.length);
   private readonly emulators = new Map<string, PooledEmulator>();
 
@@ -270,19 +270,29 @@ export class LiteGetMethods {
     return emulator;
   }
 
+  /**
+   * Public libraries by hash, from the liteservers: each cell's hash must be the hash asked for (a library is its
+   * hash's content, so that check is the whole proof). Kept once found (bounded); one not found is not kept, as a
+   * masterchain account may publish it in a later block.
+   */
   async libraries(hashes: Buffer[]): Promise<Library[]> {
     const found: Library[] = [];
     const wanted = hashes.filter((h) => h.length === 32);
     await Promise.all(
       wanted.map(async (hash) => {
-        const cell = await this.libraryCells.get(hash.toString('hex'), async () => {
-          const answer = await this.pool.query(Functions.liteServer_getLibraries, { kind: 'liteServer.getLibraries', libraryList: [hash] });
-          const entry = answer.result.find((e) => e.hash.equals(hash));
-          if (!entry) return null;
-          const lib = Cell.fromBoc(entry.data)[0];
-          if (!lib.hash().equals(hash)) throw new LiteDataError(`library ${hash.toString('hex')}: the cell sent has another hash`);
-          return lib;
-        });
+        const cell = await this.libraryCells
+          .get(hash.toString('hex'), async () => {
+            const answer = await this.pool.query(Functions.liteServer_getLibraries, { kind: 'liteServer.getLibraries', libraryList: [hash] });
+            const entry = answer.result.find((e) => e.hash.equals(hash));
+            if (!entry) throw new LibraryNotFound();
+            const lib = Cell.fromBoc(entry.data)[0];
+            if (!lib.hash().equals(hash)) throw new LiteDataError(`library ${hash.toString('hex')}: the cell sent has another hash`);
+            return lib;
+          })
+          .catch((err: unknown) => {
+            if (err instanceof LibraryNotFound) return null;
+            throw err;
+          });
         if (cell) found.push({ hash, cell });
       }),
     );
@@ -296,3 +306,5 @@ export class LiteGetMethods {
   }
 }
 
+/** A library no liteserver has: not kept by the cache (ReadCache keeps no failure). */
+class LibraryNotFound extends Error {}
