@@ -149,7 +149,14 @@ async function tracesOf(account: string | undefined, externals: Buffer[], suppor
   const inActions: string[] = [];
   for (const trace of traces) {
     const actions = await shownActionsOf(trace, understood, network);
-    texts.push(pendingTraceText(pendingTraceParts(trace, actions.map((a) => closedAction(a, 'pending')))));
+    texts.push(
+      pendingTraceText(
+        pendingTraceParts(
+          trace,
+          actions.map((a) => closedAction(a, 'pending')),
+        ),
+      ),
+    );
     for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
     for (const action of actions)
       inActions.push(...action.accounts, ...detailsAddresses((JSON.parse(`${action.head}}`) as { details: unknown }).details));

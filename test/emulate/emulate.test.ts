@@ -9,7 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, toNano, SendMode, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  external,
+  internal,
+  storeMessage,
+  toNano,
+  SendMode,
+  type MessageRelaxed,
+} from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { onchainContent } from '../../src/contracts/content.js';
@@ -404,7 +415,10 @@ test('emulateTrace of multisig requests: new_order gives multisig_create_order, 
   assert.deepEqual(shapes(created.emulated), shapes(created.sealed), 'the same actions as the sealed trace');
 
   // s1 approves: the threshold is met and the order executes, in the same trace.
-  const approved = await emulatedAndSealed(server, v4(s1, 0, [internal({ to: orderAt, value: toNano('0.1'), body: approveBody(1, 12n) })], true));
+  const approved = await emulatedAndSealed(
+    server,
+    v4(s1, 0, [internal({ to: orderAt, value: toNano('0.1'), body: approveBody(1, 12n) })], true),
+  );
   const types = approved.emulated.map((a) => a.type);
   assert.ok(types.includes('multisig_approve') && types.includes('multisig_execute'), `approve and execute among ${types}`);
   const execute = approved.emulated.find((a) => a.type === 'multisig_execute');
@@ -420,7 +434,13 @@ test('emulateTrace on a local chain: a contract whose code is a public library (
   const libraryCode = await answerCode();
   // A publisher on the masterchain, deployed by a request that carries the code to publish (SETLIBCODE, public).
   const publisher = { code: await publisherCode(), data: Cell.EMPTY };
-  const publish = internal({ to: contractAddress(-1, publisher), value: toNano(5), init: publisher, bounce: false, body: beginCell().storeRef(libraryCode).endCell() });
+  const publish = internal({
+    to: contractAddress(-1, publisher),
+    value: toNano(5),
+    init: publisher,
+    bounce: false,
+    body: beginCell().storeRef(libraryCode).endCell(),
+  });
   assert.equal((await server.post('/api/v3/message', { boc: v4(admin, 0, [publish], true).toString('base64') })).status, 200);
   await sealUntilQuiet(server);
   assert.equal(server.chain.libraries([libraryCode.hash()]).length, 1, 'published');

@@ -25,7 +25,10 @@ test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer 
   const server = await serveIndex(t, opened.index, 'testnet', true);
   const [admin, alice, bob] = [171, 172, 173].map((seed) => testWallet(seed));
   for (const wallet of [admin, alice]) await Promise.all([server.chain.fund(wallet.wallet.address, toNano('10')), sealBlocks(server)]);
-  const jettonInit = jettonMasterInit({ admin: admin.wallet.address, content: onchainContent({ name: 'Pending', symbol: 'PND', decimals: '9' }) });
+  const jettonInit = jettonMasterInit({
+    admin: admin.wallet.address,
+    content: onchainContent({ name: 'Pending', symbol: 'PND', decimals: '9' }),
+  });
   const master = contractAddress(0, jettonInit);
   const mint = mintBody({ to: alice.wallet.address, amount: 1000n, tonAmount: toNano('0.05'), response: admin.wallet.address });
   await sendFromWallet(server, admin, 0, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })], true);
@@ -36,7 +39,13 @@ test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer 
     internal({
       to: aliceJetton,
       value: toNano('0.2'),
-      body: jettonTransferBody({ to: bob.wallet.address, amount, response: alice.wallet.address, forwardTonAmount: toNano('0.01'), queryId }),
+      body: jettonTransferBody({
+        to: bob.wallet.address,
+        amount,
+        response: alice.wallet.address,
+        forwardTonAmount: toNano('0.01'),
+        queryId,
+      }),
     });
   // A first transfer, sealed: bob's jetton wallet is deployed and known to the index.
   await sendFromWallet(server, alice, 0, [transfer(100n, 1n)], true);

@@ -282,7 +282,10 @@ export class LiteGetMethods {
       wanted.map(async (hash) => {
         const cell = await this.libraryCells
           .get(hash.toString('hex'), async () => {
-            const answer = await this.pool.query(Functions.liteServer_getLibraries, { kind: 'liteServer.getLibraries', libraryList: [hash] });
+            const answer = await this.pool.query(Functions.liteServer_getLibraries, {
+              kind: 'liteServer.getLibraries',
+              libraryList: [hash],
+            });
             const entry = answer.result.find((e) => e.hash.equals(hash));
             if (!entry) throw new LibraryNotFound();
             const lib = Cell.fromBoc(entry.data)[0];

@@ -14,7 +14,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, toNano, SendMode, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  external,
+  internal,
+  storeMessage,
+  toNano,
+  SendMode,
+  type MessageRelaxed,
+} from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNode } from '../../support/ton-node.js';
