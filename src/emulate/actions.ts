@@ -3,9 +3,9 @@
  * its classifier on the emulated trace: the classifier's input built from the transactions as the answer writes
  * them, and the token contracts among the trace's accounts detected on the states the trace left (toncenter's
  * emulator detects interfaces on emulated states too), so a jetton transfer to a wallet the transfer itself deploys
- * is still a `jetton_transfer`, and a multisig order the trace creates makes a `multisig_create_order`. The detection is the index's (src/index/tokens/contracts.ts): the same
- * get-methods and cross-checks, run here on the emulated states (a master or collection the trace did not reach: as
- * the chain has it).
+ * is still a `jetton_transfer`, and a multisig order the trace creates makes a `multisig_create_order`. The
+ * detection is the index's (src/index/tokens/contracts.ts): the same get-methods and cross-checks, run here on the
+ * emulated states (a master, collection or multisig wallet the trace did not reach: as the chain has it).
  */
 import { Address } from '@ton/core';
 import type { EmulatedTrace } from '../chain/types.js';
