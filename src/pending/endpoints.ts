@@ -147,17 +147,22 @@ async function tracesOf(account: string | undefined, externals: Buffer[], suppor
   const texts: string[] = [];
   const mentioned: string[] = [];
   const inActions: string[] = [];
-  for (const trace of traces) {
-    const actions = await shownActionsOf(trace, understood, network);
+  // Each trace as it stands now, its transactions and its actions alike: a trace still growing in the open block
+  // may gain transactions while its actions are classified, and the answer shows what was classified.
+  const taken = traces.map((trace) => ({
+    txs: [...trace.txs],
+    parts: pendingTraceParts(trace),
+    actions: shownActionsOf(trace, understood, network),
+  }));
+  for (const { txs, parts, actions: classified } of taken) {
+    const actions = await classified;
     texts.push(
       pendingTraceText(
-        pendingTraceParts(
-          trace,
-          actions.map((a) => closedAction(a, 'pending')),
-        ),
+        parts,
+        actions.map((a) => closedAction(a, 'pending')),
       ),
     );
-    for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
+    for (const tx of txs) mentioned.push(...mentionedAccounts(tx));
     for (const action of actions)
       inActions.push(...action.accounts, ...detailsAddresses((JSON.parse(`${action.head}}`) as { details: unknown }).details));
   }

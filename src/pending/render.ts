@@ -50,7 +50,7 @@ export function mentionedAccounts(tx: PendingTx): string[] {
 
 /** A pending trace's parts, in toncenter's order, for /pendingTraces and the streamed `trace` of finality pending. */
 export interface PendingTraceParts {
-  /** The trace object without its transactions map, as text up to (not including) its closing brace. */
+  /** The trace object up to its `actions` (not included), as text. */
   head: string;
   tree: ReturnType<typeof traceTree>['root'];
   order: string[];
@@ -64,8 +64,7 @@ export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & R
   return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
 }
 
-/** `actions`: the texts of the trace's actions as the answer writes them (none: `[]`). */
-export function pendingTraceParts(trace: PendingTrace, actions: readonly string[] = []): PendingTraceParts {
+export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
   const { ordered, root, warning } = pendingTreeOf(trace);
   const first = ordered[0];
   const last = ordered.reduce((a, b) => (b.lt > a.lt ? b : a), first);
@@ -80,13 +79,13 @@ export function pendingTraceParts(trace: PendingTrace, actions: readonly string[
     `{"trace_id":${JSON.stringify(trace.traceId)},"external_hash":${JSON.stringify(trace.externalHash)}` +
     `,"mc_seqno_start":"0","mc_seqno_end":"0","start_lt":"${first.lt}","start_utime":${first.now},"end_lt":"${last.lt}","end_utime":${last.now}` +
     `,"trace_info":${JSON.stringify(info)},"is_incomplete":false` +
-    (warning ? `,"warning":${JSON.stringify(warning)}` : '') +
-    `,"actions":[${actions.join(',')}]`;
+    (warning ? `,"warning":${JSON.stringify(warning)}` : '');
   const transactions = new Map(ordered.map((tx) => [tx.hash, pendingTransactionText(tx, trace)]));
   return { head, tree: root, order: ordered.map((tx) => tx.hash), transactions };
 }
 
-export function pendingTraceText(parts: PendingTraceParts): string {
+/** `actions`: the texts of the trace's actions as the answer writes them (none: `[]`). */
+export function pendingTraceText(parts: PendingTraceParts, actions: readonly string[] = []): string {
   const txs = parts.order.map((hash) => `${JSON.stringify(hash)}:${parts.transactions.get(hash)}`).join(',');
-  return `${parts.head},"trace":${JSON.stringify(parts.tree)},"transactions_order":${JSON.stringify(parts.order)},"transactions":{${txs}}}`;
+  return `${parts.head},"actions":[${actions.join(',')}],"trace":${JSON.stringify(parts.tree)},"transactions_order":${JSON.stringify(parts.order)},"transactions":{${txs}}}`;
 }
