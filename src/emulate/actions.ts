@@ -3,28 +3,40 @@
  * its classifier on the emulated trace: the classifier's input built from the transactions as the answer writes
  * them, and the token contracts among the trace's accounts detected on the states the trace left (toncenter's
  * emulator detects interfaces on emulated states too), so a jetton transfer to a wallet the transfer itself deploys
- * is still a `jetton_transfer`. The detection is the index's (src/index/tokens/contracts.ts): the same
- * get-methods and cross-checks, run here on the emulated states (a master or collection the trace did not reach: as
- * the chain has it).
+ * is still a `jetton_transfer`, and a multisig order the trace creates makes a `multisig_create_order`. The
+ * detection is the index's (src/index/tokens/contracts.ts): the same get-methods and cross-checks, run here on the
+ * emulated states (a master, collection or multisig wallet the trace did not reach: as the chain has it).
  */
 import { Address } from '@ton/core';
 import type { EmulatedTrace } from '../chain/types.js';
 import { classifyTrace, type ActionRecord } from '../index/actions/classify.js';
-import { NO_CONTRACTS, transactionOf, type KnownContracts, type StoredMessageDoc, type TraceInput } from '../index/actions/trace-input.js';
+import {
+  NO_CONTRACTS,
+  transactionOf,
+  type KnownContracts,
+  type MultisigOrderInfo,
+  type StoredMessageDoc,
+  type TraceInput,
+} from '../index/actions/trace-input.js';
 import { ContractReads } from '../index/tokens/contracts.js';
 import { directGetMethods } from '../index/tokens/get-methods.js';
 import { tokenMethods, type TokenMethod } from '../index/tokens/method-ids.js';
 import { AccountView } from '../chain/account-view.js';
 import type { V3TransactionJson } from '../ton/transaction-v3-json.js';
 
-/** The interfaces the classifier reads (jetton wallets, NFT items): nothing else is asked. */
-const CLASSIFIER_METHODS: readonly TokenMethod[] = ['get_wallet_data', 'get_nft_data'];
+/** The interfaces the classifier reads (jetton wallets, NFT items, multisig orders): nothing else is asked. */
+const CLASSIFIER_METHODS: readonly TokenMethod[] = ['get_wallet_data', 'get_nft_data', 'get_order_data'];
 
-/** The jetton wallets and NFT items among the accounts the trace reached, as it left them. */
+/**
+ * The jetton wallets, NFT items and multisig orders among the accounts the trace reached, as it left them: an order
+ * the trace itself created is found as the index finds a sealed one (its get_order_data, and its wallet's
+ * get_order_address vouching for it, both on the emulated states).
+ */
 export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownContracts> {
   const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
   const nftItems = new Map<string, { index: string; collection: string | null }>();
+  const multisigOrders = new Map<string, MultisigOrderInfo>();
   await Promise.all(
     [...trace.states].map(async ([raw, state]) => {
       const address = Address.parseRaw(raw);
@@ -39,10 +51,10 @@ export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownCont
       );
       if (found?.wallet) jettonWallets.set(account, { owner: found.wallet.owner, jetton: found.wallet.jetton });
       if (found?.item) nftItems.set(account, { index: found.item.index.toString(), collection: found.item.collection });
+      if (found?.order) multisigOrders.set(account, { signers: found.order.signers });
     }),
   );
-  // Multisig orders are not looked for in an emulated trace yet: their steps classify as plain calls here.
-  return jettonWallets.size + nftItems.size === 0 ? NO_CONTRACTS : { jettonWallets, nftItems, multisigOrders: NO_CONTRACTS.multisigOrders };
+  return jettonWallets.size + nftItems.size + multisigOrders.size === 0 ? NO_CONTRACTS : { jettonWallets, nftItems, multisigOrders };
 }
 
 /** The trace as the classifier reads it, from its transactions as the answer writes them (in the order they ran). */

@@ -16,7 +16,9 @@ export function pendingActionsOf(trace: PendingTrace, network: NetworkContext): 
   let actions = classified.get(trace);
   if (!actions) {
     actions = classify(trace, network);
-    classified.set(trace, actions);
+    // A trace still growing in the open block (a REST ask before it is announced) is classified as it stands and
+    // not kept: its next transactions would change its actions.
+    if (trace.announced) classified.set(trace, actions);
   }
   return actions;
 }

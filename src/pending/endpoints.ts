@@ -3,18 +3,20 @@
  * with toncenter's parameters and refusals (ton-index-go: `account` required for transactions, `account` or
  * `ext_msg_hash` for traces and actions). Actions are those of the pending traces, classified from what the open
  * block executed (actions.ts), at finality `pending`, the newest first within a trace (ton-index-go's
- * GetPendingActions); a trace's actions are gone once a sealed block holds it.
+ * GetPendingActions); a trace's actions are gone once a sealed block holds it. /pendingTraces carries the same
+ * actions in each trace (one classification per trace, shared with /pendingActions and the stream).
  */
 import { ApiError } from '../http/api-error.js';
 import type { NetworkContext } from '../http/network-context.js';
 import { defineEndpoint, ref } from '../api/v3/endpoint.js';
 import { addressBookOf } from '../api/v3/format/address-book.js';
+import { detailsAddresses } from '../api/v3/format/actions.js';
 import { jsonObject, type JsonText } from '../api/v3/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
 import { mentionedAccounts, pendingTraceParts, pendingTraceText, pendingTransactionText } from './render.js';
 import { pendingActionsOf } from './actions.js';
-import { closedAction } from '../index/actions/action-part.js';
+import { closedAction, type ActionPart } from '../index/actions/action-part.js';
 import { shownTo, expandActionTypes } from '../index/actions/versions.js';
 import { SUPPORTED_ACTION_TYPES } from '../api/v3/endpoints/actions.js';
 
@@ -44,7 +46,7 @@ const TRANSACTIONS_QUERY = {
 const TRACES_QUERY = {
   account: { type: 'address', description: 'Pending traces with a transaction of this account.' },
   ext_msg_hash: { type: 'hash[]', maxItems: 1000, description: 'Pending traces of these external messages (hash or normalized hash).' },
-  supported_action_types: { type: 'string[]', maxItems: 100, description: 'Accepted for compatibility; no actions are classified yet.' },
+  supported_action_types: SUPPORTED_ACTION_TYPES,
 } as const;
 
 const ACTIONS_QUERY = {
@@ -65,6 +67,15 @@ function tracesNamed(account: string | undefined, externals: Buffer[], network: 
   return account !== undefined ? layer.ofAccount(account) : distinctTraces(externals.map((h) => layer.ofExternal(h.toString('base64'))));
 }
 
+/**
+ * A pending trace's actions a client of `understood` sees, in /pendingActions' order. One classification per trace
+ * (actions.ts); each is written closed at finality `pending` with its `accounts`, as ton-index-go's ParseRawAction
+ * writes an emulated action, in /pendingActions and /pendingTraces alike.
+ */
+async function shownActionsOf(trace: PendingTrace, understood: Set<string>, network: NetworkContext): Promise<ActionPart[]> {
+  return (await pendingActionsOf(trace, network)).filter((a) => shownTo(understood, a.type, a.ancestorTypes));
+}
+
 /** The actions of the pending traces of `account` (or of these external messages) a client of `supported` understands. */
 async function actionsOf(
   account: string | undefined,
@@ -79,8 +90,7 @@ async function actionsOf(
   const mentioned: string[] = [];
   for (const trace of traces) {
     const transactions = withTransactions ? new Map(trace.txs.map((tx) => [tx.hash, pendingTransactionText(tx, trace)])) : undefined;
-    for (const action of await pendingActionsOf(trace, network)) {
-      if (!shownTo(understood, action.type, action.ancestorTypes)) continue;
+    for (const action of await shownActionsOf(trace, understood, network)) {
       const full = transactions
         ? (JSON.parse(`${action.head}}`) as { transactions: string[] }).transactions.flatMap((h) => transactions.get(h) ?? [])
         : undefined;
@@ -125,19 +135,41 @@ async function transactionsOf(accounts: string[], traceIds: Buffer[], network: N
   ]);
 }
 
-/** The pending traces of `account`, or of these external messages. */
-async function tracesOf(account: string | undefined, externals: Buffer[], network: NetworkContext): Promise<JsonText> {
+/**
+ * The pending traces of `account`, or of these external messages, each with its actions as ton-index-go's
+ * QueryPendingTraces gives them (every trace carries them: toncenter's /pendingTraces has no include_actions; the
+ * version filter applies as on /traces). The address book and metadata cover the transactions' accounts and the
+ * addresses the actions name, their details' included (toncenter's CollectAddressesFromAction).
+ */
+async function tracesOf(account: string | undefined, externals: Buffer[], supported: string[], network: NetworkContext): Promise<JsonText> {
   const traces = tracesNamed(account, externals, network);
+  const understood = expandActionTypes(supported);
   const texts: string[] = [];
   const mentioned: string[] = [];
-  for (const trace of traces) {
-    texts.push(pendingTraceText(pendingTraceParts(trace)));
-    for (const tx of trace.txs) mentioned.push(...mentionedAccounts(tx));
+  const inActions: string[] = [];
+  // Each trace as it stands now, its transactions and its actions alike: a trace still growing in the open block
+  // may gain transactions while its actions are classified, and the answer shows what was classified.
+  const taken = traces.map((trace) => ({
+    txs: [...trace.txs],
+    parts: pendingTraceParts(trace),
+    actions: shownActionsOf(trace, understood, network),
+  }));
+  for (const { txs, parts, actions: classified } of taken) {
+    const actions = await classified;
+    texts.push(
+      pendingTraceText(
+        parts,
+        actions.map((a) => closedAction(a, 'pending')),
+      ),
+    );
+    for (const tx of txs) mentioned.push(...mentionedAccounts(tx));
+    for (const action of actions)
+      inActions.push(...action.accounts, ...detailsAddresses((JSON.parse(`${action.head}}`) as { details: unknown }).details));
   }
   return jsonObject([
     ['traces', `[${texts.join(',')}]`],
-    ['address_book', JSON.stringify(await addressBookFor(network, mentioned))],
-    ['metadata', '{}'],
+    ['address_book', JSON.stringify(await addressBookFor(network, [...mentioned, ...inActions]))],
+    ['metadata', JSON.stringify(network.index ? await network.index.metadata([...mentioned, ...inActions]) : {})],
   ]);
 }
 
@@ -156,7 +188,7 @@ export const pendingTraces = defineEndpoint({
   summary: 'Traces of accepted messages not in a block yet (trace_state pending)',
   params: TRACES_QUERY,
   response: ref('TracesResponse'),
-  handle: (p, network) => tracesOf(p.account, p.ext_msg_hash, network),
+  handle: (p, network) => tracesOf(p.account, p.ext_msg_hash, p.supported_action_types, network),
 });
 
 export const pendingActions = defineEndpoint({

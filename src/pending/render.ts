@@ -2,7 +2,7 @@
  * Pending transactions and traces as toncenter's v3 writes emulated ones: the transaction JSON the index writes
  * (src/ton's codecs), with `emulated: true`, `finality: "pending"`, `mc_block_seqno` 0 and block seqno 0 (no
  * block holds it yet), the trace id its root's hash; a trace as /traces writes one, `trace_state: "pending"`,
- * `mc_seqno_start`/`mc_seqno_end` "0", `actions: []` (no classifier yet: the actions seam of src/stream).
+ * `mc_seqno_start`/`mc_seqno_end` "0", with its actions as the caller gives them (their texts: actions.ts classifies).
  * A transaction is rendered once, when first asked for (~0.3 ms: parsing its cell), and kept with it.
  */
 import type { Cell } from '@ton/core';
@@ -50,7 +50,7 @@ export function mentionedAccounts(tx: PendingTx): string[] {
 
 /** A pending trace's parts, in toncenter's order, for /pendingTraces and the streamed `trace` of finality pending. */
 export interface PendingTraceParts {
-  /** The trace object without its transactions map, as text up to (not including) its closing brace. */
+  /** The trace object up to its `actions` (not included), as text. */
   head: string;
   tree: ReturnType<typeof traceTree>['root'];
   order: string[];
@@ -79,13 +79,13 @@ export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
     `{"trace_id":${JSON.stringify(trace.traceId)},"external_hash":${JSON.stringify(trace.externalHash)}` +
     `,"mc_seqno_start":"0","mc_seqno_end":"0","start_lt":"${first.lt}","start_utime":${first.now},"end_lt":"${last.lt}","end_utime":${last.now}` +
     `,"trace_info":${JSON.stringify(info)},"is_incomplete":false` +
-    (warning ? `,"warning":${JSON.stringify(warning)}` : '') +
-    ',"actions":[]';
+    (warning ? `,"warning":${JSON.stringify(warning)}` : '');
   const transactions = new Map(ordered.map((tx) => [tx.hash, pendingTransactionText(tx, trace)]));
   return { head, tree: root, order: ordered.map((tx) => tx.hash), transactions };
 }
 
-export function pendingTraceText(parts: PendingTraceParts): string {
+/** `actions`: the texts of the trace's actions as the answer writes them (none: `[]`). */
+export function pendingTraceText(parts: PendingTraceParts, actions: readonly string[] = []): string {
   const txs = parts.order.map((hash) => `${JSON.stringify(hash)}:${parts.transactions.get(hash)}`).join(',');
-  return `${parts.head},"trace":${JSON.stringify(parts.tree)},"transactions_order":${JSON.stringify(parts.order)},"transactions":{${txs}}}`;
+  return `${parts.head},"actions":[${actions.join(',')}],"trace":${JSON.stringify(parts.tree)},"transactions_order":${JSON.stringify(parts.order)},"transactions":{${txs}}}`;
 }

@@ -9,12 +9,26 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { Address, beginCell, contractAddress, external, internal, storeMessage, toNano, SendMode, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  external,
+  internal,
+  storeMessage,
+  toNano,
+  SendMode,
+  type MessageRelaxed,
+} from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { onchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, jettonTransferBody, jettonWalletAddress, mintBody } from '../../src/contracts/jetton/jetton.js';
+import { approveBody, multisigInit, newOrderBody, orderAddress, packOrder } from '../../src/contracts/multisig/multisig.js';
 import { formatRawUpper } from '../../src/ton/address.js';
+import { multisigCode } from '../contracts/support/code.js';
+import { answerCode, libraryCell, publisherCode } from '../support/library-contracts.js';
 import { LOOPER_CODE, deployMessage, testWallet } from '../chain/local/support/local-chain.js';
 import { openStore } from '../index/support/stores.js';
 import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from '../api/v3/support/server.js';
@@ -25,6 +39,8 @@ import { frontFor } from '../support/through-upstream.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 const EMULATE = '/api/emulate/v1';
+/** The local chain's clock stands still (serveIndex's ManualClock). */
+const NOW = 1_700_000_000;
 
 const toBoc = (message: ReturnType<typeof external>) => beginCell().store(storeMessage(message)).endCell().toBoc();
 
@@ -351,6 +367,100 @@ test("emulateTrace: a message loop is cut at toncenter's bounds and marked is_in
   const whole = await server.chain.emulateTrace(v4(admin, 0, [], true));
   assert.equal(whole.incomplete, false);
   assert.equal(whole.transactions.length, 1);
+});
+
+/** Actions' shapes in a fixed order (the two answers order them each their own way). */
+const shapes = (actions: any[]) => actions.map((a) => JSON.stringify(actionShape(a))).sort();
+
+/** Emulates `boc` with actions, then sends and seals it: the emulated actions and those the index gives the sealed trace. */
+async function emulatedAndSealed(server: V3Server, boc: Buffer): Promise<{ emulated: any[]; sealed: any[]; transactions: any[] }> {
+  const reply = await server.post(`${EMULATE}/emulateTrace`, { boc: boc.toString('base64'), with_actions: true });
+  assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
+  const sent = await server.post('/api/v3/message', { boc: boc.toString('base64') });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  await sealUntilQuiet(server);
+  const traces = await server.get(`/api/v3/traces?msg_hash=${encodeURIComponent(sent.body.message_hash)}`);
+  const sealed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(traces.body.traces[0].trace_id)}&include_accounts=true`);
+  assert.equal(sealed.status, 200);
+  return { emulated: reply.body.actions, sealed: sealed.body.actions, transactions: inOrder(reply.body.transactions) };
+}
+
+test('emulateTrace of multisig requests: new_order gives multisig_create_order, an approval that executes gives multisig_approve and multisig_execute, as the index gives them sealed', async (t) => {
+  const [s0, s1, s2] = [191, 192, 193].map((seed) => testWallet(seed));
+  const receiver = testWallet(194).wallet.address;
+  const server = await servedWithFunds(t, s0, toNano('50'));
+  if (!server) return;
+  await Promise.all([server.chain.fund(s1.wallet.address, toNano('50')), sealBlocks(server)]);
+  const code = await multisigCode();
+  const params = { threshold: 2, signers: [s0, s1, s2].map((s) => s.wallet.address), proposers: [] };
+  const init = multisigInit(code.wallet, params);
+  const multisig = contractAddress(0, init);
+  const deployed = await server.post('/api/v3/message', {
+    boc: v4(s0, 0, [internal({ to: multisig, value: toNano(5), init, bounce: false })], true).toString('base64'),
+  });
+  assert.equal(deployed.status, 200);
+  await sealUntilQuiet(server);
+
+  // s0 (a signer) creates an order: a new contract, which the index has never seen.
+  const order = packOrder([{ type: 'transfer', sendMode: 3, message: internal({ to: receiver, value: toNano(1), bounce: false }) }]);
+  const orderAt = orderAddress(code.order, multisig, 0n);
+  const newOrder = newOrderBody({ order, expirationDate: NOW + 86_400, isSigner: true, index: 0, queryId: 11n });
+  const created = await emulatedAndSealed(server, v4(s0, 1, [internal({ to: multisig, value: toNano(1), body: newOrder })]));
+  const create = created.emulated.find((a) => a.type === 'multisig_create_order');
+  assert.ok(create, `a multisig_create_order among ${created.emulated.map((a) => a.type)}`);
+  assert.equal(create.success, true);
+  assert.equal(create.details.destination_order, raw(orderAt));
+  assert.equal(create.details.query_id, '11');
+  for (const signer of params.signers) assert.ok(create.accounts.includes(raw(signer)), 'the signers among its accounts');
+  assert.deepEqual(shapes(created.emulated), shapes(created.sealed), 'the same actions as the sealed trace');
+
+  // s1 approves: the threshold is met and the order executes, in the same trace.
+  const approved = await emulatedAndSealed(
+    server,
+    v4(s1, 0, [internal({ to: orderAt, value: toNano('0.1'), body: approveBody(1, 12n) })], true),
+  );
+  const types = approved.emulated.map((a) => a.type);
+  assert.ok(types.includes('multisig_approve') && types.includes('multisig_execute'), `approve and execute among ${types}`);
+  const execute = approved.emulated.find((a) => a.type === 'multisig_execute');
+  assert.equal(execute.success, true);
+  assert.equal(execute.details.order_seqno, '0');
+  assert.deepEqual(shapes(approved.emulated), shapes(approved.sealed), 'the same actions as the sealed trace');
+});
+
+test('emulateTrace on a local chain: a contract whose code is a public library (published on -1) runs it, deployed by the trace or already deployed', async (t) => {
+  const admin = testWallet(195);
+  const server = await servedWithFunds(t, admin, toNano('50'));
+  if (!server) return;
+  const libraryCode = await answerCode();
+  // A publisher on the masterchain, deployed by a request that carries the code to publish (SETLIBCODE, public).
+  const publisher = { code: await publisherCode(), data: Cell.EMPTY };
+  const publish = internal({
+    to: contractAddress(-1, publisher),
+    value: toNano(5),
+    init: publisher,
+    bounce: false,
+    body: beginCell().storeRef(libraryCode).endCell(),
+  });
+  assert.equal((await server.post('/api/v3/message', { boc: v4(admin, 0, [publish], true).toString('base64') })).status, 200);
+  await sealUntilQuiet(server);
+  assert.equal(server.chain.libraries([libraryCode.hash()]).length, 1, 'published');
+
+  const user = { code: libraryCell(libraryCode), data: Cell.EMPTY };
+  const userAddress = contractAddress(0, user);
+  const stored42 = beginCell().storeUint(42, 32).endCell().hash().toString('base64');
+  const runs = async (boc: Buffer) => {
+    const reply = await server.post(`${EMULATE}/emulateTrace`, { boc: boc.toString('base64') });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
+    const tx = inOrder(reply.body.transactions).find((x: any) => x.account === raw(userAddress));
+    assert.ok(tx, 'the contract has a transaction');
+    assert.equal(tx.description.compute_ph.success, true, 'the library code ran');
+    assert.equal(tx.account_state_after.data_hash, stored42, 'its data is what the library code stores');
+  };
+  const deploy = v4(admin, 1, [internal({ to: userAddress, value: toNano(1), init: user, bounce: false })]);
+  await runs(deploy);
+  assert.equal((await server.post('/api/v3/message', { boc: deploy.toString('base64') })).status, 200);
+  await sealUntilQuiet(server);
+  await runs(v4(admin, 2, [internal({ to: userAddress, value: toNano('0.1'), bounce: true })]));
 });
 
 test('the access layer stands in front: a bad key is 401, a key of the network passes to the emulator, errors in v3 shape', async (t) => {

@@ -2,12 +2,14 @@
  * Get-methods and emulated externals on a lite network, run as tonlib runs them locally: in the emulator read
  * workers (../emulator), on the account state fetched at the pinned block, under that block's config (kept per
  * key block, one emulator per config), time, random seed and PREVBLOCKSINFO; a library a contract runs is fetched
- * from the liteservers and the call run again.
+ * from the liteservers and the call run again; an emulated transaction is given the libraries its code and its
+ * message's StateInit name, fetched before it runs (trace-libraries.ts).
  */
-import { Cell, beginCell, Dictionary, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import { Cell, serializeTuple, type Address, type TupleItem } from '@ton/core';
 import { getSelectorForMethod } from '@ton/sandbox/dist/utils/selector.js';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { withPrunedBranchFix } from '../../ton/core-pruned-branch.js';
+import { libraryDictionary } from '../../ton/library-cells.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { Clock } from '../../util/clock.js';
 import { AccountView } from '../account-view.js';
@@ -34,6 +36,7 @@ import type { LiteHead } from './head.js';
 import type { LitePool } from './pool.js';
 import { provenRoot } from './proofs.js';
 import { ReadCache } from './read-cache.js';
+import { TraceLibraries } from './trace-libraries.js';
 
 const EMPTY_STACK_BASE64 = serializeTuple([]).toBoc().toString('base64');
 const EMPTY_STACK = serializeTuple([]);
@@ -53,7 +56,7 @@ export interface GetMethodDeps {
 
 export class LiteGetMethods {
   private readonly configs = new ReadCache<Cell>(8 * 1024 * 1024, () => 64 * 1024);
-  private readonly libraryCells = new ReadCache<Cell | null>(16 * 1024 * 1024, () => 8 * 1024);
+  private readonly libraryCells = new ReadCache<Cell>(16 * 1024 * 1024, () => 8 * 1024);
   private readonly prevInfos = new ReadCache<string>(1024 * 1024, (v) => v.length);
   private readonly emulators = new Map<string, PooledEmulator>();
 
@@ -142,14 +145,16 @@ export class LiteGetMethods {
     const mc = this.head.mc;
     const account = await this.account(dest, mc.block.id.seqno);
     const emulator = await this.emulatorAt(mc);
+    const shardAccount = account.shardAccount.toBoc().toString('base64');
     const result = await emulator.emulateTransaction({
-      shardAccount: account.shardAccount.toBoc().toString('base64'),
+      shardAccount,
       message: boc,
       now: Math.max(mc.block.genUtime, Math.floor(this.clock.now() / 1000)),
       lt: (account.lastTxLt > mc.block.endLt ? account.lastTxLt : mc.block.endLt) + 1_000_000n,
       randSeedHex: mc.block.randSeed.toString('hex'),
       ignoreChksig: options.ignoreChksig ?? false,
       prevBlocksInfo: await this.prevBlocksInfo(mc),
+      libs: await new TraceLibraries((hashes) => this.libraries(hashes)).forTransaction(shardAccount, boc),
     });
     return emulationResult(result);
   }
@@ -165,10 +170,18 @@ export class LiteGetMethods {
     const emulator = await this.emulatorAt(mc);
     const prevBlocksInfo = await this.prevBlocksInfo(mc);
     const randSeedHex = mc.block.randSeed.toString('hex');
+    // The public libraries its transactions run, fetched as the trace meets them (trace-libraries.ts).
+    const libraries = new TraceLibraries((hashes) => this.libraries(hashes));
     return emulateTrace(
       {
         account: async (address) => (await this.account(address, seqno)).shardAccount.toBoc().toString('base64'),
-        run: (args) => emulator.emulateTransaction({ ...args, randSeedHex, prevBlocksInfo }),
+        run: async (args) =>
+          emulator.emulateTransaction({
+            ...args,
+            randSeedHex,
+            prevBlocksInfo,
+            libs: await libraries.forTransaction(args.shardAccount, args.message),
+          }),
         getMethod: (address, shardAccount, method, stack) =>
           this.runOn(
             address,
@@ -257,19 +270,32 @@ export class LiteGetMethods {
     return emulator;
   }
 
+  /**
+   * Public libraries by hash, from the liteservers: each cell's hash must be the hash asked for (a library is its
+   * hash's content, so that check is the whole proof). Kept once found (bounded); one not found is not kept, as a
+   * masterchain account may publish it in a later block.
+   */
   async libraries(hashes: Buffer[]): Promise<Library[]> {
     const found: Library[] = [];
     const wanted = hashes.filter((h) => h.length === 32);
     await Promise.all(
       wanted.map(async (hash) => {
-        const cell = await this.libraryCells.get(hash.toString('hex'), async () => {
-          const answer = await this.pool.query(Functions.liteServer_getLibraries, { kind: 'liteServer.getLibraries', libraryList: [hash] });
-          const entry = answer.result.find((e) => e.hash.equals(hash));
-          if (!entry) return null;
-          const lib = Cell.fromBoc(entry.data)[0];
-          if (!lib.hash().equals(hash)) throw new LiteDataError(`library ${hash.toString('hex')}: the cell sent has another hash`);
-          return lib;
-        });
+        const cell = await this.libraryCells
+          .get(hash.toString('hex'), async () => {
+            const answer = await this.pool.query(Functions.liteServer_getLibraries, {
+              kind: 'liteServer.getLibraries',
+              libraryList: [hash],
+            });
+            const entry = answer.result.find((e) => e.hash.equals(hash));
+            if (!entry) throw new LibraryNotFound();
+            const lib = Cell.fromBoc(entry.data)[0];
+            if (!lib.hash().equals(hash)) throw new LiteDataError(`library ${hash.toString('hex')}: the cell sent has another hash`);
+            return lib;
+          })
+          .catch((err: unknown) => {
+            if (err instanceof LibraryNotFound) return null;
+            throw err;
+          });
         if (cell) found.push({ hash, cell });
       }),
     );
@@ -283,8 +309,5 @@ export class LiteGetMethods {
   }
 }
 
-function libraryDictionary(libs: Map<string, Cell>): string {
-  const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-  for (const [hex, cell] of libs) dict.set(Buffer.from(hex, 'hex'), cell);
-  return beginCell().storeDictDirect(dict).endCell().toBoc().toString('base64');
-}
+/** A library no liteserver has: not kept by the cache (ReadCache keeps no failure). */
+class LibraryNotFound extends Error {}

@@ -8,7 +8,8 @@
  * A block's changes take effect after it is sealed: transactions of the same block still see the libraries as
  * they were when it opened (the real collator also reads them from the previous masterchain state).
  */
-import { beginCell, Cell, Dictionary, loadShardAccount, type Address } from '@ton/core';
+import { Cell, loadShardAccount, type Address } from '@ton/core';
+import { libraryDictionary } from '../../ton/library-cells.js';
 import { MASTERCHAIN } from '../../ton/workchain.js';
 import type { LibraryChanges, LibraryRow } from './store-rows.js';
 
@@ -94,8 +95,6 @@ export class PublicLibraries {
       this.dictBase64 = null;
       return;
     }
-    const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-    for (const [hash, { cell }] of this.all) dict.set(Buffer.from(hash, 'hex'), cell);
-    this.dictBase64 = beginCell().storeDictDirect(dict).endCell().toBoc().toString('base64');
+    this.dictBase64 = libraryDictionary(new Map([...this.all].map(([hash, { cell }]) => [hash, cell])));
   }
 }

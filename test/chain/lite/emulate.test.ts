@@ -4,6 +4,9 @@
  * seals (read back from tongate's index) has the emulated trace's transactions and actions, and the emulation
  * changed nothing (the wallet's seqno). TON Connect preview of the same wallet; a refused external is a 422.
  *
+ * A contract whose code is a public library: a masterchain account of the network publishes it, the liteserver gives
+ * it (its hash checked), and a trace that deploys the contract or calls it is emulated with it.
+ *
  * The pending layer of a lite network (src/pending/lite-source.ts): a message sent through tongate is emulated on
  * acceptance and answered by /pendingTraces and /pendingTransactions (`emulated: true`) until the index holds it;
  * of two messages with the same seqno, the one the network drops is invalidated at its deadline (an injected clock).
@@ -11,7 +14,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Address, beginCell, external, internal, storeMessage, toNano, SendMode, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  external,
+  internal,
+  storeMessage,
+  toNano,
+  SendMode,
+  type MessageRelaxed,
+} from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNode } from '../../support/ton-node.js';
@@ -22,6 +36,7 @@ import { formatRawUpper } from '../../../src/ton/address.js';
 import { followLitePending } from '../../../src/pending/lite-source.js';
 import type { PendingTrace } from '../../../src/pending/pending-traces.js';
 import { ManualClock } from '../../../src/util/clock.js';
+import { answerCode, libraryCell, publisherCode } from '../../support/library-contracts.js';
 
 const available = requireTonNode();
 const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000) => poll<T>(what, check, timeoutMs);
@@ -129,6 +144,56 @@ describe(`the Emulate API on a real TON network through its liteserver (${TON_NE
     assert.match(refused.body.error, /not accepted/);
     const unsigned = await postJson(`${base}${EMULATE}/emulateTrace`, { boc: forged.toString('base64'), ignore_chksig: true });
     assert.equal(unsigned.status, 200);
+  });
+
+  test('a contract whose code is a public library: published in the masterchain, fetched from the liteserver (hash-checked), given to the emulator', async () => {
+    const libraryCode = await answerCode();
+    const genesisSeqno = async () => (await client.runMethod(node.genesisAddress, 'seqno')).stack.readNumber();
+    // A masterchain account publishes the library (SETLIBCODE, public), deployed by the genesis wallet with it.
+    const publisher = { code: await publisherCode(), data: beginCell().storeBuffer(randomBytes(8)).endCell() };
+    const publish = internal({
+      to: contractAddress(-1, publisher),
+      value: toNano(10),
+      bounce: false,
+      init: publisher,
+      body: beginCell().storeRef(libraryCode).endCell(),
+    });
+    await client.sendFile(genesisTransfer(node, await genesisSeqno(), publish));
+    const chain = gate.networks[0].chain!;
+    const [library] = await until('the library to be published', async () => {
+      const found = await chain.libraries([libraryCode.hash()]);
+      return found.length > 0 ? found : undefined;
+    });
+    assert.ok(library.cell.equals(libraryCode), 'the liteserver gives the library, its hash the one asked for');
+    assert.deepEqual(await chain.libraries([randomBytes(32)]), [], 'a library nobody published: none');
+
+    // A basechain contract whose code is only a library cell; its code stores 42 in its data.
+    const user = { code: libraryCell(libraryCode), data: Cell.EMPTY };
+    const userAddress = contractAddress(0, user);
+    const stored42 = beginCell().storeUint(42, 32).endCell().hash().toString('base64');
+    const emulated = async (boc: Buffer) => {
+      const reply = await postJson(`${base}${EMULATE}/emulateTrace`, { boc: boc.toString('base64') });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
+      const tx = (Object.values(reply.body.transactions) as any[]).find((x) => x.account === formatRawUpper(userAddress));
+      assert.ok(tx, 'the contract has a transaction');
+      assert.equal(tx.description.compute_ph.success, true, 'the library code ran');
+      assert.equal(tx.account_state_after.data_hash, stored42, 'its data is what the library code stores');
+      return tx;
+    };
+    // Deployed by the trace (the library cell in the message's StateInit), then sent and sealed alike.
+    const deploy = genesisTransfer(node, await genesisSeqno(), internal({ to: userAddress, value: toNano(1), bounce: false, init: user }));
+    const preview = await emulated(deploy);
+    assert.notEqual(preview.orig_status, 'active', 'not deployed before the trace');
+    await client.sendFile(deploy);
+    await until('the contract to be deployed', async () =>
+      (await client.getContractState(userAddress)).state === 'active' ? true : undefined,
+    );
+    const sealed = await client.getTransactions(userAddress, { limit: 1 });
+    const d = sealed[0].description;
+    assert.ok(d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.success, 'the network ran it alike');
+    // Already deployed (the library cell in its code).
+    const call = genesisTransfer(node, await genesisSeqno(), internal({ to: userAddress, value: toNano('0.1'), bounce: true }));
+    assert.equal((await emulated(call)).orig_status, 'active');
   });
 
   test('pending: a message sent through a lite network is pending (emulated) until the index holds it', async () => {

@@ -24,6 +24,13 @@ function addressesOf(value: unknown, into: Set<string>): void {
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) addressesOf(item, into);
 }
 
+/** The raw addresses an action's details name (its ends, assets, response destinations...). */
+export function detailsAddresses(details: unknown): string[] {
+  const addresses = new Set<string>();
+  addressesOf(details, addresses);
+  return [...addresses];
+}
+
 /** The addresses the actions' answer describes in its address_book and metadata. */
 export function actionAddresses(actions: readonly StoredAction[]): string[] {
   const addresses = new Set<string>();
