@@ -47,6 +47,13 @@ export type { KeyInfo, AccountLimit } from './keys/key-store.js';
 export { AccessMetrics } from './metrics.js';
 export { redactApiKey } from './redact.js';
 
+/**
+ * How often each instance polls the key store's revision (a cheap read): a key created or revoked by another process
+ * is honoured or refused within one interval (docs/access.md promises a second). PostgreSQL is polled less often
+ * than a local file; Redis pub/sub, when configured, usually tells sooner.
+ */
+export const KEY_POLL_MS = { sqlite: 250, postgres: 500 } as const;
+
 export interface AccessStatus {
   enabled: boolean;
   keyStore: 'sqlite' | 'postgres' | 'none';
@@ -65,7 +72,7 @@ export interface AccessLayer {
   /** One line for the startup banner, e.g. "keys: SQLite /data/keys.sqlite; limits: in memory". */
   describe(): string;
   status(): AccessStatus;
-  /** Poll the key store's change feed now (otherwise it runs every 250-500 ms). */
+  /** Poll the key store's change feed now (otherwise it runs every KEY_POLL_MS on the clock's timers). */
   syncKeys(): Promise<void>;
   close(): Promise<void>;
 }
@@ -104,7 +111,7 @@ export async function createAccessLayer(input: AccessOptions, deps: AccessDeps =
       clock,
       breaker: keysBreaker,
       timeoutMs: options.storeTimeoutMs,
-      pollMs: store.kind === 'sqlite' ? 250 : 500,
+      pollMs: KEY_POLL_MS[store.kind],
       events: {
         onHit: () => metrics.keyCacheHit(),
         onMiss: () => metrics.keyCacheMiss(),

@@ -8,7 +8,7 @@
  * If Redis cannot answer, this process's own count decides (logged), so an outage never shuts streaming.
  */
 import { Redis } from 'ioredis';
-import type { Scheduler } from './timers.js';
+import type { Scheduler } from '../util/scheduler.js';
 
 export const LEASE_MS = 60_000;
 

@@ -16,7 +16,7 @@ import type { ConnectionCaps } from './connection-caps.js';
 import { StreamConnection, type Transport } from './connection.js';
 import { StreamHub, type HubLogger } from './hub.js';
 import { followLiteHeads, liteHeadsOf, withoutLanded } from './lite-feed.js';
-import type { Scheduler } from './timers.js';
+import type { Scheduler } from '../util/scheduler.js';
 
 export class StreamContext {
   private readonly hubs = new Map<NetworkContext, StreamHub | null>();

@@ -14,7 +14,7 @@ import { MemoryCaps, RedisCaps } from './connection-caps.js';
 import { StreamContext } from './context.js';
 import type { HubLogger } from './hub.js';
 import { registerSse } from './sse.js';
-import { schedulerOf } from './timers.js';
+import { schedulerOf } from '../util/scheduler.js';
 import { registerWs } from './ws.js';
 
 /** SSE keepalive comment period (toncenter's). */

@@ -1,10 +1,10 @@
 /**
  * `tongate keys create|list|show|revoke` and `tongate accounts set`: outputs, JSON shapes, errors
  * that name the bad field, keys stored only as SHA-256; and a separate CLI process changing keys
- * while an access layer runs on the same store: honoured / refused within 1 s (SQLite, and
- * PostgreSQL + Redis pub/sub).
+ * while an access layer runs on the same store, on real timers: its new key honoured, its revoked key refused
+ * (SQLite, and PostgreSQL + Redis pub/sub). How soon is a time rule, checked on a manual clock in key-poll.test.ts.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, dirname } from 'node:path';
@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { Command } from 'commander';
 import { createAccessLayer, resolveAccessOptions, type AccessLayer, type AccessOptions } from '../../src/access/index.js';
 import { registerKeyCommands } from '../../src/cli/keys-commands.js';
+import { until } from '../support/poll.js';
 import { embeddedBackend, sharedBackend } from './support/backends.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'keys-cli.ts');
@@ -166,51 +167,54 @@ test('keys and accounts commands: outputs, JSON, errors, hashed storage', async 
   }
 });
 
-/** Polls the running layer until the key gets `status`; returns the ms it took. */
-async function until(access: AccessLayer, key: string, status: number, deadlineMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const d = await access.check({ network: 'mainnet', key, clientIp: '192.0.2.3' });
-    if ((d.allowed ? 200 : d.status) === status) return Date.now() - started;
-    assert.ok(Date.now() - started < deadlineMs, `status ${status} within ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Only stops a hang: the poll runs every 250-500 ms, and no figure is asserted here. */
+const HANG_MS = 60_000;
+
+/** Waits until the running layer answers `status` for the key. */
+function answers(access: AccessLayer, key: string, status: number): Promise<true> {
+  return until(
+    `status ${status}`,
+    async () => {
+      const d = await access.check({ network: 'mainnet', key, clientIp: '192.0.2.3' });
+      return (d.allowed ? 200 : d.status) === status ? true : undefined;
+    },
+    HANG_MS,
+  );
 }
 
-async function whileServerRuns(t: TestContext, options: AccessOptions, storeFlags: string[]): Promise<void> {
+async function whileServerRuns(options: AccessOptions, storeFlags: string[]): Promise<void> {
   const access = await createAccessLayer(options);
   try {
     // The key is used (and cached as unknown) before it exists, then created by another process.
     const raw = `imported-${Date.now()}-0123456789abcdef`;
-    await until(access, raw, 401, 1000);
+    await answers(access, raw, 401);
     const created = await spawnCli(['keys', 'create', '--network', 'mainnet', '--key', raw, '--json', ...storeFlags]);
     assert.equal(created.code, 0, created.err);
-    const honouredMs = await until(access, raw, 200, 1000);
+    await answers(access, raw, 200);
     const id = JSON.parse(created.out).id as string;
     const revoked = await spawnCli(['keys', 'revoke', id, ...storeFlags]);
     assert.equal(revoked.code, 0, revoked.err);
-    const refusedMs = await until(access, raw, 401, 1000);
-    t.diagnostic(`after the CLI process exited: new key honoured in ${honouredMs} ms, revoked key refused in ${refusedMs} ms`);
+    await answers(access, raw, 401);
   } finally {
     await access.close();
   }
 }
 
-test('a CLI process changes keys while the server runs (SQLite data dir): within 1 s', async (t) => {
+test('a CLI process changes keys while the server runs (SQLite data dir): honoured, then refused', async () => {
   const backend = embeddedBackend();
   try {
-    await whileServerRuns(t, backend.options, ['--data-dir', backend.options.dataDir!]);
+    await whileServerRuns(backend.options, ['--data-dir', backend.options.dataDir!]);
   } finally {
     await backend.cleanup();
   }
 });
 
-test('a CLI process changes keys while the server runs (PostgreSQL + Redis pub/sub): within 1 s', async (t) => {
+test('a CLI process changes keys while the server runs (PostgreSQL + Redis pub/sub): honoured, then refused', async (t) => {
   const backend = await sharedBackend(t);
   if (!backend) return;
   const o = backend.options;
   try {
-    await whileServerRuns(t, o, [
+    await whileServerRuns(o, [
       '--database-url',
       o.databaseUrl!,
       '--database-schema',

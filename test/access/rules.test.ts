@@ -321,31 +321,6 @@ async function runRules(t: TestContext, backend: Backend, mode: Mode): Promise<v
       }
     });
 
-    await t.test('another process revokes a key: refused within 1 s without any nudge (real timers)', async () => {
-      const other = await openKeyAdmin(backend.options);
-      try {
-        const created = await other.admin.createKey({ network: 'mainnet', rps: 1_000_000 });
-        rawKeys.add(created.key);
-        const started = Date.now();
-        while ((await call('v3', { key: created.key })).statusCode !== 200) {
-          assert.ok(Date.now() - started < 1000, 'a created key is honoured within 1 s');
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        const honouredMs = Date.now() - started;
-        const revokedAt = Date.now();
-        await other.admin.revokeKey(created.id);
-        while ((await call('v3', { key: created.key })).statusCode !== 401) {
-          assert.ok(Date.now() - revokedAt < 1000, 'a revoked key is refused within 1 s');
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        t.diagnostic(
-          `${backend.name}: created key honoured after ${honouredMs} ms, revoked key refused after ${Date.now() - revokedAt} ms`,
-        );
-      } finally {
-        await other.close();
-      }
-    });
-
     await t.test('logs and metrics never hold a raw key', async () => {
       const metrics = (await access.metrics.render()).body;
       assert.match(metrics, /tongate_access_decisions_total\{result="rate_limited",policy="key"\} \d+/);

@@ -15,7 +15,7 @@ import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
 import { sseClient, wsClient } from './support/clients.js';
-import { ManualTimers } from './support/manual-timers.js';
+import { ManualTimers } from '../support/manual-timers.js';
 
 const ADMIN = 'stream-test-admin';
 const timers = new ManualTimers();

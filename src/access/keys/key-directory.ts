@@ -3,8 +3,9 @@
  *
  * - Entries are positive (the key's record) or negative (no such key), each with a short TTL as a
  *   safety net; negatives stop a flood of made-up keys from reaching the store.
- * - Freshness comes from the store's revision counter, polled every `pollMs` (a cheap read), and
- *   from `invalidate()` calls (Redis pub/sub, or the admin API in this process): a created key is
+ * - Freshness comes from the store's revision counter, polled every `pollMs` (a cheap read) on the
+ *   timers of the injected clock (util/scheduler.ts: a test moves a manual clock instead of waiting),
+ *   and from `invalidate()` calls (Redis pub/sub, or the admin API in this process): a created key is
  *   honoured and a revoked one refused within one poll interval, on every instance.
  * - A lookup that was in flight while an invalidation happened is not cached (its answer may
  *   predate the change): the classic revoke-vs-cache-fill race.
@@ -14,6 +15,7 @@
  */
 import type { Clock } from '../../util/clock.js';
 import type { CircuitBreaker } from '../../util/circuit-breaker.js';
+import { schedulerOf } from '../../util/scheduler.js';
 import { StoreTimeoutError, withTimeout } from '../timeout.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 
@@ -54,7 +56,7 @@ export class KeyDirectory {
   /** Bumped by every invalidation; a lookup only caches its answer if no invalidation happened meanwhile. */
   private epoch = 0;
   private revision = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private stopPolling: (() => void) | undefined;
   private polling: Promise<void> | undefined;
 
   constructor(private readonly o: KeyDirectoryOptions) {
@@ -66,8 +68,7 @@ export class KeyDirectory {
   /** Reads the current revision and starts polling for changes. */
   async start(): Promise<void> {
     this.revision = await this.o.store.revision();
-    this.timer = setInterval(() => void this.poll(), this.o.pollMs);
-    this.timer.unref();
+    this.stopPolling = schedulerOf(this.o.clock).every(this.o.pollMs, () => this.poll());
   }
 
   /**
@@ -152,7 +153,7 @@ export class KeyDirectory {
   }
 
   async close(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopPolling?.();
     await this.polling;
     this.entries.clear();
   }

@@ -1,0 +1,27 @@
+/**
+ * Periodic work asks its timers of the clock it is given (streaming's SSE keepalives and idle sweep, the key
+ * directory's poll of the key store): a clock that can schedule (`every`, a test's manual clock) runs them when it
+ * is told to, so no test sleeps through an interval; any other clock gets Node's intervals (unref'd: periodic work
+ * never keeps a process alive by itself).
+ */
+import type { Clock } from './clock.js';
+
+export interface Scheduler {
+  /**
+   * Calls `fn` every `ms`; returns the function that stops it. `fn` may return a promise (work that ends later):
+   * Node's timers ignore it, a test's manual clock lets the test await it.
+   */
+  every(ms: number, fn: () => unknown): () => void;
+}
+
+export function schedulerOf(clock: Clock): Scheduler {
+  const own = clock as Clock & Partial<Scheduler>;
+  if (typeof own.every === 'function') return { every: (ms, fn) => own.every!(ms, fn) };
+  return {
+    every(ms, fn) {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
