@@ -1,8 +1,8 @@
 /**
  * Three real `tongate start` processes sharing PostgreSQL (keys, a fresh database) and Redis
  * (limits, a private redis-server): together they hold one limit, keyed and keyless; a key revoked
- * with `tongate keys revoke` is refused by all three within 1 s, and a key created while they run is
- * honoured by all three within 1 s. Their debug logs hold no raw key.
+ * with `tongate keys revoke` is refused by all three, and a key created while they run is honoured by all
+ * three (how soon is a time rule, checked on a manual clock in key-poll.test.ts). Their debug logs hold no raw key.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,20 +39,22 @@ async function statusOf(base: string, key?: string): Promise<number> {
   return res.status;
 }
 
-/** Polls every instance until each answers `status` for the key; returns the ms it took for the last one. */
-async function untilAll(bases: string[], key: string, status: number, deadlineMs: number): Promise<number> {
+/** Only stops a hang: each instance polls the key store every 500 ms; no figure is asserted. */
+const HANG_MS = 60_000;
+
+/** Polls every instance until each answers `status` for the key. */
+async function untilAll(bases: string[], key: string, status: number): Promise<void> {
   const started = Date.now();
   const pending = new Set(bases);
   while (pending.size > 0) {
     for (const base of [...pending]) if ((await statusOf(base, key)) === status) pending.delete(base);
     if (pending.size === 0) break;
-    assert.ok(Date.now() - started < deadlineMs, `all instances answer ${status} within ${deadlineMs} ms (${pending.size} still do not)`);
+    assert.ok(Date.now() - started < HANG_MS, `${pending.size} instances still do not answer ${status} after ${HANG_MS} ms (a hang)`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  return Date.now() - started;
 }
 
-test('three tongate processes share one limit and all refuse a revoked key within 1 s', async (t: TestContext) => {
+test('three tongate processes share one limit, all refuse a revoked key and honour a new one', async (t: TestContext) => {
   if (!(await requireService(t, 'postgres')) || !(await requireService(t, 'redis'))) return;
   const redis = await PrivateRedis.start();
   try {
@@ -104,23 +106,21 @@ test('three tongate processes share one limit and all refuse a revoked key withi
         const created = await runTongate(['keys', 'create', '--network', 'mainnet', '--json', ...stores]);
         assert.equal(created.code, 0, created.stderr);
         const { key, id } = JSON.parse(created.stdout) as { key: string; id: string };
-        await untilAll(bases, key, 200, 1000);
+        await untilAll(bases, key, 200);
 
         const revoked = await runTongate(['keys', 'revoke', id, ...stores]);
         assert.equal(revoked.code, 0, revoked.stderr);
-        const refusedMs = await untilAll(bases, key, 401, 1000);
+        await untilAll(bases, key, 401);
 
         const another = await runTongate(['keys', 'create', '--network', 'mainnet', '--json', ...stores]);
-        const honouredMs = await untilAll(bases, (JSON.parse(another.stdout) as { key: string }).key, 200, 1000);
+        await untilAll(bases, (JSON.parse(another.stdout) as { key: string }).key, 200);
         // Debug-level logs of all three servers (request lines included) hold no raw key.
         const logs = children.map((c) => c.output().stdout + c.output().stderr).join('\n');
         assert.match(logs, /api_key=\[REDACTED\]/, 'request URLs with a key were logged, redacted');
         for (const raw of [key, JSON.parse(burstKey.stdout).key, (JSON.parse(another.stdout) as { key: string }).key]) {
           assert.ok(!logs.includes(raw), 'a raw key reached the server logs');
         }
-        t.diagnostic(
-          `3 instances: ${admitted} of 30 admitted at limit 5 (${tookMs} ms burst); revoked key refused by all after ${refusedMs} ms, new key honoured by all after ${honouredMs} ms (from the CLI's exit)`,
-        );
+        t.diagnostic(`3 instances: ${admitted} of 30 admitted at limit 5`);
       } finally {
         for (const child of children) child.kill('SIGTERM');
         await Promise.all(
