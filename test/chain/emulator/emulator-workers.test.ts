@@ -22,12 +22,10 @@ import {
 
 /**
  * The point of the workers. A timer ticks every 2 ms on the main thread while a get-method loops
- * until its 1,000,000 gas run out (~0.5-2 s of emulation here); meanwhile the HTTP server answers
- * getMasterchainInfo every ~10 ms and the producer executes and seals a transfer. With the emulator
- * on the main thread the longest gap between ticks was the whole call. Measured here: 20-45 ms on a
- * busy machine, up to ~300 ms when other processes starve this one (the call then takes ~5 s); a
- * clean-clone CI run once saw 143 ms during a 1.3 s call. The bound is generous for that reason;
- * what it proves is the order of magnitude.
+ * until its 1,000,000 gas run out; meanwhile the HTTP server answers getMasterchainInfo and the
+ * producer executes and seals a transfer. With the emulator on the main thread none of that happens
+ * until the call is over: no tick, no answer, no block while it runs. Those are the checks (what
+ * happened while the call ran), not durations: how long the gaps are is a figure for a bench.
  */
 test('a get-method that burns its whole gas limit does not hold the event loop: timers tick, HTTP answers, blocks are sealed', async (t) => {
   const tongate = await startTestTongate({ faucetMnemonic: TEST_MNEMONIC.join(' ') });
@@ -39,20 +37,16 @@ test('a get-method that burns its whole gas limit does not hold the event loop: 
   await chain.sendExternal(v4Send(from, 0, [looping.message]));
   await chain.produceBlock();
   assert.equal(chain.getAccount(looping.address).state, 'active');
-  // every path used below has run once (workers up, code compiled): the gaps measured are the design's
+  // every path used below has run once (workers up, code compiled): what happens meanwhile is the design's
   assert.equal((await chain.runGetMethod(from.wallet.address, 'seqno', [])).exitCode, 0);
   assert.equal((await getJson(`${base}/api/v2/getMasterchainInfo`)).status, 200);
   const transfer = v4Send(from, 1, [internal({ to: testWallet(40).wallet.address, value: toNano('1'), bounce: false })]);
 
-  let maxGap = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 2);
-  const started = performance.now();
   let running = true;
+  let ticksWhileRunning = 0;
+  const timer = setInterval(() => {
+    if (running) ticksWhileRunning++;
+  }, 2);
   const endless = chain.runGetMethod(looping.address, 'forever', []).finally(() => {
     running = false;
   });
@@ -68,24 +62,12 @@ test('a get-method that burns its whole gas limit does not hold the event loop: 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const result = await endless;
-  const elapsed = performance.now() - started;
   clearInterval(timer);
   const { block, whileRunning } = await sealed;
-  t.diagnostic(
-    `endless get-method: ${elapsed.toFixed(0)} ms; longest gap between 2 ms timer ticks: ${maxGap.toFixed(1)} ms; ${answered.length} HTTP answers meanwhile`,
-  );
 
   assert.equal(result.exitCode, -14, 'out of gas');
   assert.ok(result.gasUsed >= 1_000_000n);
-  assert.ok(elapsed > 200, `the call ran long enough to show anything (${elapsed.toFixed(0)} ms)`);
-  // 150 ms, or a quarter of the call when the machine is so loaded that the call itself took over
-  // 600 ms (a starved process misses ticks whatever runs where); on the main thread the gap was all of
-  // it, so either bound still fails an emulator that holds the event loop.
-  const bound = Math.max(150, elapsed / 4);
-  assert.ok(
-    maxGap < bound,
-    `longest timer gap ${maxGap.toFixed(1)} ms during a ${elapsed.toFixed(0)} ms get-method (bound ${bound.toFixed(0)} ms)`,
-  );
+  assert.ok(ticksWhileRunning > 0, "the main thread's timer ticked while the get-method ran");
   assert.ok(answered.length >= 1 && answered.every((status) => status === 200), `HTTP answers meanwhile: ${answered.join(', ')}`);
   assert.ok(whileRunning, 'a block was produced while the get-method ran');
   assert.equal(block.id.seqno, 2);
