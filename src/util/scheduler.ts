@@ -25,3 +25,21 @@ export function schedulerOf(clock: Clock): Scheduler {
     },
   };
 }
+
+/**
+ * Calls `fn` once, `ms` from now on the clock's timers (a deadline, such as a store timeout): a clock that can
+ * schedule runs it when moved past it; any other clock gets Node's `setTimeout`, kept referenced (something is
+ * waiting for that answer). Returns the function that cancels it.
+ */
+export function onceAfter(clock: Clock, ms: number, fn: () => void): () => void {
+  const own = clock as Clock & Partial<Scheduler>;
+  if (typeof own.every === 'function') {
+    const stop = own.every(ms, () => {
+      stop();
+      fn();
+    });
+    return stop;
+  }
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
+}

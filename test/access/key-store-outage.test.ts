@@ -1,12 +1,14 @@
 /**
  * The key store (real PostgreSQL behind a breakable TCP proxy) unreachable or hung: a cached key
- * keeps working, an unknown one gets 503 (the store timeout answers for a hung store), never a false 401; back to
+ * keeps working, an unknown one gets 503 at the store timeout (on a manual clock: not a millisecond before), never a
+ * false 401; back to
  * normal when the store returns. Plus the key cache's own rules: negative entries stop floods of
  * made-up keys at one store lookup, and a lookup that overlaps an invalidation is not cached.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/util/clock.js';
+import { ManualTimers } from '../support/manual-timers.js';
 import { createAccessLayer } from '../../src/access/index.js';
 import { CircuitBreaker } from '../../src/util/circuit-breaker.js';
 import { KeyDirectory } from '../../src/access/keys/key-directory.js';
@@ -27,7 +29,8 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
   if (!(await requireService(t, 'postgres'))) return;
   const schema = uniqueName('tg_outage');
   const proxy = await pgProxy();
-  const clock = new ManualClock();
+  const clock = new ManualTimers();
+  const STORE_TIMEOUT = 50;
   const access = await createAccessLayer(
     {
       enabled: true,
@@ -35,13 +38,37 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
       databaseUrl: proxy.rewrite(POSTGRES_URL),
       databaseSchema: schema,
       limiterFailure: 'local',
-      storeTimeoutMs: 50,
+      storeTimeoutMs: STORE_TIMEOUT,
       anonymousRps: 1,
       defaultKeyRps: 10,
     },
     { clock },
   );
   const check = async (key: string) => ({ d: await access.check({ network: 'mainnet', key, clientIp: '192.0.2.9' }) });
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  let waitedForTheTimeout = 0;
+  /**
+   * A key the cache lacks while the store is in trouble. Hung, the store never answers: the request waits for the
+   * store timeout on the clock's timer, is still waiting a millisecond before it, and is answered at it (until
+   * the breaker opens: then at once). Down, the refusal may come first or the timeout: 503 either way.
+   */
+  const checkUnseen = async (key: string, mode: 'down' | 'hang') => {
+    const timersBefore = clock.scheduled;
+    let settled = false;
+    const pending = check(key).finally(() => (settled = true));
+    await turns(3);
+    if (mode === 'hang' && !settled) {
+      assert.equal(clock.scheduled, timersBefore + 1, 'the wait is on the clock: one timer more');
+      clock.advance(STORE_TIMEOUT - 1);
+      await turns(3);
+      assert.equal(settled, false, 'still waiting 1 ms before the store timeout');
+      clock.advance(1);
+      waitedForTheTimeout++;
+    } else clock.advance(STORE_TIMEOUT);
+    return pending;
+  };
   try {
     const known = await access.admin!.createKey({ network: 'mainnet', rps: 1000 });
     const unseenKeys = {
@@ -57,7 +84,7 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
       for (let i = 0; i < 10; i++) {
         const k = await check(known.key);
         assert.equal(k.d.allowed, true, `${mode}: a cached key keeps working`);
-        const u = await check(unseen.key);
+        const u = await checkUnseen(unseen.key, mode);
         assert.equal(u.d.allowed, false, `${mode} #${i}: ${JSON.stringify(u.d)}`);
         if (!u.d.allowed) {
           assert.equal(u.d.status, 503, `${mode}: unknown to the cache -> 503, not 401`);
@@ -67,6 +94,7 @@ test('key store down or hung: cached keys keep working, unknown keys get 503 (ne
         assert.equal(bogus.d.allowed ? 200 : bogus.d.status, 503, `${mode}: made-up key -> 503 too (the store cannot say)`);
       }
       assert.equal(access.status().keyStoreBreaker === 'closed', false, `${mode}: breaker opened`);
+      if (mode === 'hang') assert.ok(waitedForTheTimeout >= 1, 'a request waited for the store timeout before the breaker opened');
       await proxy.setMode('up');
       clock.advance(2000); // past the breaker's open interval (it uses the injected clock)
       let d = (await check(unseen.key)).d;

@@ -171,7 +171,7 @@ export class KeyDirectory {
   }
 
   private wait(loading: Promise<KeyRecord | null>): Promise<KeyRecord | null> {
-    return withTimeout(loading, this.o.timeoutMs).catch((error: unknown) => {
+    return withTimeout(loading, this.o.timeoutMs, this.o.clock).catch((error: unknown) => {
       // Too slow counts as failing: a hung store must trip the breaker, not make every request wait.
       if (error instanceof StoreTimeoutError) {
         this.o.breaker.failure();
