@@ -11,6 +11,11 @@ export interface NetworkContext {
   chain: Chain;
   /** What serves it (config: --backend): an embedded chain, TON liteservers, or an upstream API. */
   backend?: 'local' | 'lite' | 'upstream';
+  /**
+   * What of this network still starts while it is served (`tongate start` opens a local chain's v3 index once the
+   * sockets serve): /healthcheck says `starting` and names it; empty or absent once everything is up.
+   */
+  starting?: string[];
   /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
   index?: IndexReader;
   /** Resolves once the index holds masterchain block `seqno` (src/stream reads a sealed block's traces then). */

@@ -6,7 +6,7 @@ import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './at
 import type { IndexFeed } from './feed.js';
 import { defaultSchema, openIndex, type Index } from './open-index.js';
 import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
-import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
+import type { ClaimKind, SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
 import { startMetadataFetching, type MetadataFetchOptions } from './metadata-fetch/start.js';
@@ -66,7 +66,10 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   // Before the schema is even migrated: an instance that may not write it touches nothing.
   const claim =
     options.claim && options.databaseUrl && !options.ephemeral
-      ? await claimSchema({
+      ? // pg is loaded only for an index in PostgreSQL.
+        await (
+          await import('./sql/schema-claim.js')
+        ).claimSchema({
           databaseUrl: options.databaseUrl,
           schema: options.schema ?? defaultSchema(options.network),
           network: options.network,
