@@ -176,7 +176,13 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
     }
     const chain = chains[chained.indexOf(network)];
     // A lite network's global_id is what its blocks say.
-    networks.push({ ...network, globalId: chain.globalId, testOnly: network.name !== 'mainnet', chain });
+    networks.push({
+      ...network,
+      globalId: chain.globalId,
+      testOnly: network.name !== 'mainnet',
+      chain,
+      metadataBetweenBlocks: config.metadataFetch.enabled,
+    });
   }
   // v3's index follows each chain: a local chain's from its start (catching up on blocks it missed while
   // stopped), a real network's from where tongate first started on it (or --index-from). A lite network's is

@@ -18,6 +18,11 @@ export interface NetworkContext {
   starting?: string[];
   /** The v3 index of this network (src/index); v3's indexed endpoints answer 503 without one. */
   index?: IndexReader;
+  /**
+   * Token metadata is fetched off-chain into the index between blocks (--fetch-metadata): answers that carry it are
+   * not kept per block (src/api/per-block).
+   */
+  metadataBetweenBlocks?: boolean;
   /** Resolves once the index holds masterchain block `seqno` (src/stream reads a sealed block's traces then). */
   indexed?(seqno: number): Promise<void>;
   /** Masterchain blocks the index is behind the chain (/healthcheck and /metrics). */

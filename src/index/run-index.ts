@@ -9,8 +9,7 @@ import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progres
 import type { ClaimKind, SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
-import { startMetadataFetching, type MetadataFetchOptions } from './metadata-fetch/start.js';
-import { tokenMetadataSink } from './tokens/metadata-store.js';
+import type { MetadataFetchOptions } from './metadata-fetch/start.js';
 
 /** The index's logger as the fetch loop's (its failures are warnings; per-uri failures are not logged). */
 function queueLogger(logger: IndexLogger | undefined): QueueLogger | undefined {
@@ -136,7 +135,12 @@ async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | unde
     await index.close();
     throw error;
   }
-  if (options.metadataFetch) {
+  if (options.metadataFetch?.enabled) {
+    // The fetcher (and undici) is loaded only when metadata is fetched.
+    const [{ tokenMetadataSink }, { startMetadataFetching }] = await Promise.all([
+      import('./tokens/metadata-store.js'),
+      import('./metadata-fetch/start.js'),
+    ]);
     const sink = tokenMetadataSink(index.store, index.reads, (rows) => attachment.writeRows(rows));
     fetching = startMetadataFetching(options.metadataFetch, sink, queueLogger(options.logger));
   }
