@@ -20,7 +20,6 @@ import { openSockets, type GatewaySockets } from '../http/sockets.js';
 import type { ProvingState } from '../chain/lite/block-proofs/masterchain-trust.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { renderBanner } from './banner.js';
-import { createLogger } from './logger.js';
 import type { RunIndexOptions, RunningIndex } from '../index/run-index.js';
 import { accessOptionsFrom } from './access-options.js';
 import { join } from 'node:path';
@@ -39,18 +38,20 @@ export interface RunningTongate {
 
 /** A local network's chain; a `--genesis` entry it cannot take is a configuration error (exit 2), naming the entry. */
 async function openLocalChain(
+  { LocalChain, genesisAccounts, GenesisRefused }: typeof import('../chain/local/index.js'),
   config: TongateConfig,
   network: TongateConfig['networks'][number],
   clock: Clock,
   logger: Logger,
 ): Promise<LocalChain> {
-  const { LocalChain, genesisAccounts, GenesisRefused } = await import('../chain/local/index.js');
   try {
     return await LocalChain.open({
       network: network.name,
       globalId: network.globalId,
       dataDir: config.ephemeral ? undefined : join(config.dataDir, network.name),
       blockIntervalMs: config.blockIntervalMs,
+      // Its threads compile the emulator while the API is built and starts serving; awaited once it serves.
+      emulatorLater: true,
       mining: config.mining,
       faucetMnemonic: config.faucetMnemonic,
       genesisAccounts: config.genesis ? await genesisAccounts(config.genesis.entries, network.globalId) : undefined,
@@ -91,14 +92,19 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
 async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger }): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? (await createLogger(config));
-
   // Networks of kind upstream have no chain and no index: local and lite networks open them.
   const chained = config.networks.filter((network) => network.backend !== 'upstream');
   // A lite network's first start proves its chain of key blocks (minutes on mainnet): meanwhile the ports say so.
   const proving = new Map<string, () => ProvingState | undefined>();
-  // Bound before anything heavy loads: from here on a client is answered (`starting`), never refused.
+  // Bound before anything heavy loads (even the logger): from here on a client is answered (`starting`), never refused.
   const sockets = await openSockets(config, planListeners(config), (name) => ({ network: name, proving: proving.get(name)?.() }));
+  let logger: Logger;
+  try {
+    logger = deps.logger ?? (await (await import('./logger.js')).createLogger(config));
+  } catch (err) {
+    await sockets.close({ force: true });
+    throw err;
+  }
   const opened: Opened = { chains: [], indexes: [], upstreams: new Map() };
   try {
     return await serve(config, { clock, logger, started, chained, proving, sockets }, opened);
@@ -137,11 +143,11 @@ interface Start {
 
 async function serve(config: TongateConfig, start: Start, opened: Opened): Promise<RunningTongate> {
   const { clock, logger, chained, proving, sockets } = start;
-  // fastify and the routes load while the chains wait on their key derivation and emulator threads.
-  const gatewayModule = import('../gateway/gateway.js');
-  gatewayModule.catch(() => undefined); // awaited below; not unhandled if a chain fails to open first
-  const lite = chained.some((network) => network.backend === 'lite') ? await import('../chain/lite/index.js') : undefined;
-  const chains = await Promise.all(
+  const [local, lite] = await Promise.all([
+    chained.some((network) => network.backend === 'local') ? import('../chain/local/index.js') : undefined,
+    chained.some((network) => network.backend === 'lite') ? import('../chain/lite/index.js') : undefined,
+  ]);
+  const opening = Promise.all(
     chained.map((network) =>
       network.backend === 'lite'
         ? lite!.LiteChain.open({
@@ -153,9 +159,14 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
             pool: { followerQueriesPerSecond: network.lite!.indexRps },
             onProving: (state) => proving.set(network.name, state),
           })
-        : openLocalChain(config, network, clock, logger),
+        : openLocalChain(local!, config, network, clock, logger),
     ),
   );
+  opening.catch(() => undefined); // awaited below; not unhandled if the import fails first
+  // fastify and the routes load while the chains wait on their key derivation and emulator threads.
+  const gatewayModule = import('../gateway/gateway.js');
+  gatewayModule.catch(() => undefined); // awaited below; not unhandled if a chain fails to open first
+  const chains = await opening;
   opened.chains.push(...chains);
   const networks: NetworkContext[] = [];
   const upstreamNetworks = config.networks.some((network) => network.backend === 'upstream')
@@ -214,7 +225,8 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
   await gateway.listen();
   const servingMs = Date.now() - start.started;
   for (const [i, chain] of chains.entries()) if (chained[i].backend === 'local') (chain as LocalChain).start();
-  await Promise.all(later.map(indexOf));
+  const locals = chains.filter((_, i) => chained[i].backend === 'local') as LocalChain[];
+  await Promise.all([...later.map(indexOf), ...locals.map((chain) => chain.emulatorLoaded())]);
   const readyMs = Date.now() - start.started;
 
   // Where each lite network's v3 begins: the index's first block, or where an empty one starts (--index-from).
