@@ -76,7 +76,14 @@ function keepsOwnDataIn(config: TongateConfig): boolean {
   return config.networks.some((network) => network.backend === 'local' || (network.backend === 'lite' && !config.databaseUrl));
 }
 
-export async function startTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger } = {}): Promise<RunningTongate> {
+export interface StartDeps {
+  clock?: Clock;
+  logger?: Logger;
+  /** Awaited once the sockets serve, before the local chains' indexes open (a test looks at the state in between). */
+  afterServing?: () => Promise<void>;
+}
+
+export async function startTongate(config: TongateConfig, deps: StartDeps = {}): Promise<RunningTongate> {
   const lock = keepsOwnDataIn(config) ? lockDataDir(config.dataDir) : undefined;
   let running: RunningTongate;
   try {
@@ -89,7 +96,7 @@ export async function startTongate(config: TongateConfig, deps: { clock?: Clock;
   return { ...running, stop: () => stop().finally(() => lock?.release()) };
 }
 
-async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?: Logger }): Promise<RunningTongate> {
+async function openTongate(config: TongateConfig, deps: StartDeps): Promise<RunningTongate> {
   const started = Date.now();
   const clock = deps.clock ?? systemClock;
   // Networks of kind upstream have no chain and no index: local and lite networks open them.
@@ -107,7 +114,7 @@ async function openTongate(config: TongateConfig, deps: { clock?: Clock; logger?
   }
   const opened: Opened = { chains: [], indexes: [], upstreams: new Map() };
   try {
-    return await serve(config, { clock, logger, started, chained, proving, sockets }, opened);
+    return await serve(config, { clock, logger, started, chained, proving, sockets, afterServing: deps.afterServing }, opened);
   } catch (err) {
     await sockets.close({ force: true });
     await closeAll(opened);
@@ -139,6 +146,7 @@ interface Start {
   chained: TongateConfig['networks'];
   proving: Map<string, () => ProvingState | undefined>;
   sockets: GatewaySockets;
+  afterServing?: () => Promise<void>;
 }
 
 async function serve(config: TongateConfig, start: Start, opened: Opened): Promise<RunningTongate> {
@@ -224,6 +232,7 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
   opened.gateway = gateway;
   await gateway.listen();
   const servingMs = Date.now() - start.started;
+  await start.afterServing?.();
   for (const [i, chain] of chains.entries()) if (chained[i].backend === 'local') (chain as LocalChain).start();
   const locals = chains.filter((_, i) => chained[i].backend === 'local') as LocalChain[];
   await Promise.all([...later.map(indexOf), ...locals.map((chain) => chain.emulatorLoaded())]);
