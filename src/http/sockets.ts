@@ -85,9 +85,10 @@ export function createSockets(
     },
     serve(handler) {
       serving = handler;
-      // The primary's own upgrades are tagged too (before the app's listener sees them), when it takes upgrades.
+      // The primary's own upgrades are tagged too (before the app's listener sees them), when it takes upgrades; an
+      // upgrade another socket passed on keeps its socket's tag.
       if (primary.listenerCount('upgrade') > 0)
-        primary.prependListener('upgrade', (request: IncomingMessage) => ((request as Tagged)[LISTENER] = 0));
+        primary.prependListener('upgrade', (request: IncomingMessage) => ((request as Tagged)[LISTENER] ??= 0));
       for (const [i, server] of servers.entries()) {
         if (server === primary) continue;
         server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {

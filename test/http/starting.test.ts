@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
 import type { StartingNetwork } from '../../src/http/starting.js';
-import { openSockets } from '../../src/http/sockets.js';
+import { listenerOf, openSockets } from '../../src/http/sockets.js';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { planListeners } from '../../src/http/listeners.js';
 import { freePort } from '../support/ports.js';
 
@@ -74,6 +75,35 @@ test('the same socket is handed over: after serve(), requests go to the handler;
     await left.close();
   } finally {
     await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+test("an upgrade on any socket reaches the first socket's upgrade listeners, tagged with the socket it came in on", async () => {
+  const ports = [await freePort(), await freePort()];
+  const config = loadConfig({
+    flags: { network: [`mainnet=http://127.0.0.1:${ports[0]}`, `testnet=http://127.0.0.1:${ports[1]}`] },
+    env: {},
+  });
+  const sockets = await openSockets(config, planListeners(config), (network) => ({ network }));
+  const seen: Array<number | undefined> = [];
+  sockets.primary.on('upgrade', (request: IncomingMessage, socket) => {
+    seen.push(listenerOf(request));
+    socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  sockets.serve((_request, response) => response.end());
+  const upgrade = (port: number) =>
+    new Promise<void>((resolve) => {
+      const req = httpRequest({ port, host: '127.0.0.1', headers: { connection: 'upgrade', upgrade: 'websocket' } });
+      req.on('response', (response) => response.resume().on('end', resolve));
+      req.on('error', () => resolve());
+      req.end();
+    });
+  try {
+    await upgrade(ports[1]);
+    await upgrade(ports[0]);
+    assert.deepEqual(seen, [1, 0]);
+  } finally {
+    await sockets.close({ force: true });
   }
 });
 
