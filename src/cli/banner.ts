@@ -21,7 +21,8 @@ export function renderBanner(
     index?: { from: number; last: number; head: number };
   }>,
   accessDescription: string,
-  startupMs: number,
+  /** From the start to the sockets serving the API (v2 and health), and to everything up (every v3 index). */
+  startup: { servingMs: number; readyMs: number },
 ): string {
   const locals = networks.filter((n) => !n.upstreams && !n.liteservers).length;
   const lites = networks.filter((n) => n.liteservers).length;
@@ -33,7 +34,8 @@ export function renderBanner(
   ]
     .filter(Boolean)
     .join(' and ');
-  const lines = [`tongate: toncenter-compatible API on ${what}, ready in ${startupMs} ms`, ''];
+  const indexes = startup.readyMs > startup.servingMs ? `; v3 indexes up in ${startup.readyMs} ms` : '';
+  const lines = [`tongate: toncenter-compatible API on ${what}, ready in ${startup.servingMs} ms${indexes}`, ''];
   for (const { network, faucets, upstreams: forwardedTo, liteservers, index } of networks) {
     const base = network.baseUrl.origin;
     lines.push(`${network.name}  global_id ${network.globalId}`);

@@ -8,7 +8,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { NetworkContext } from '../http/network-context.js';
-import { LiteChain } from '../chain/lite/index.js';
+import type { LiteChain } from '../chain/lite/index.js';
 import { lastBlockAgeMs } from '../http/health.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { UpstreamNetwork } from '../upstream/network.js';
@@ -72,7 +72,8 @@ export function registerChainMetrics(registry: Registry, networks: NetworkContex
       for (const n of networks) if (n.indexLag) this.set({ network: n.name }, n.indexLag());
     },
   });
-  const lite = networks.filter((n) => n.chain instanceof LiteChain);
+  // By kind, not by class: a start without lite networks never loads the liteserver client.
+  const lite = networks.filter((n) => n.backend === 'lite');
   if (lite.length === 0) return;
   const servers = () => lite.flatMap((n) => (n.chain as LiteChain).pool.status().map((s) => ({ network: n.name, ...s })));
   const gauge = (name: string, help: string, value: (s: ReturnType<typeof servers>[number]) => number | null) =>

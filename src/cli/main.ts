@@ -61,26 +61,32 @@ export function buildProgram(): Command {
     // Start-up waits on timers that do not hold the process open (a liteserver pool's are unref'd, so a closed pool
     // never keeps a process alive): without this, a start whose sockets all closed would end with exit 0 and no word.
     const holdOpen = setInterval(() => {}, 60_000);
-    let running;
-    try {
-      const { startTongate } = await import('./start.js');
-      running = await startTongate(config);
-    } finally {
-      clearInterval(holdOpen);
-    }
+    // The sockets serve before the start is over (a local chain's index opens after them): a signal from then on
+    // is answered by a clean stop once the start is over, never by the default exit mid-start.
+    const starting = import('./start.js').then(({ startTongate }) => startTongate(config));
     const shutdown = (signal: string) => {
       console.error(`\n${signal}: sealing the block in progress and closing the stores...`);
-      running.stop().then(
-        () => process.exit(0),
-        (err) => {
-          console.error(err);
-          process.exit(1);
-        },
+      starting.then(
+        (running) =>
+          running.stop().then(
+            () => process.exit(0),
+            (err) => {
+              console.error(err);
+              process.exit(1);
+            },
+          ),
+        () => undefined, // a failed start is reported by main()
       );
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
-    // After the handlers: whoever reads the banner may stop the process at once, and is answered by a clean stop.
+    let running;
+    try {
+      running = await starting;
+    } finally {
+      clearInterval(holdOpen);
+    }
+    // Whoever reads the banner may stop the process at once, and is answered by a clean stop.
     // stderr: stdout carries log records only (src/cli/logger.ts).
     console.error(running.banner);
   });

@@ -4,7 +4,7 @@
  * mainnet or testnet (by global_id) uses toncenter's `.ton` root of that network; a local chain has none (its
  * roots are whatever a developer deploys there: name it with this option). An upstream network has no index.
  */
-import { Address } from '@ton/core';
+import type { Address } from '@ton/core';
 import { parseAddress, formatRawUpper } from '../ton/address.js';
 import { ConfigError } from './errors.js';
 import { asNetworkPairs, knownNetworks, valuesOf, type NetworkPairs } from './per-network.js';

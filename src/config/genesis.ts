@@ -19,7 +19,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { Address, Cell } from '@ton/core';
+import type { Address, Cell } from '@ton/core';
+import { tonCore } from '../ton/core-module.js';
 import { parseYaml } from './yaml.js';
 import { bocBudget, parseBoc } from '../ton/boc.js';
 import { TonInputError } from '../ton/errors.js';
@@ -101,7 +102,7 @@ function genesisEntry(raw: unknown, at: string, fail: (message: string) => never
   let address: Address;
   try {
     if (typeof entry.address !== 'string') throw new Error('missing');
-    address = Address.parse(entry.address);
+    address = tonCore().Address.parse(entry.address);
   } catch {
     return fail(`${label}: address: expected a raw (0:…) or user-friendly address`);
   }

@@ -1,10 +1,10 @@
 /**
- * The HTTP gateway: one fastify app per listening socket, each serving the networks planned onto it.
- * Hooks run in a fixed order: find the network, CORS (preflights end here), the access layer; then the
- * route. Errors leave in the version's shape.
+ * The HTTP gateway: one fastify app serving every listening socket (src/http/sockets.ts), each socket's requests
+ * routed among the networks planned onto it. Hooks run in a fixed order: find the network, CORS (preflights end
+ * here), the access layer; then the route. Errors leave in the version's shape.
  */
-import { readFileSync } from 'node:fs';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { NetworkContext } from '../http/network-context.js';
 import { V2_METHODS } from '../api/v2/methods/index.js';
@@ -32,7 +32,8 @@ import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { RequestUsage } from '../access/usage.js';
 import { networkRouter } from '../http/network-router.js';
-import { upstreamHook } from '../upstream/index.js';
+import { createSockets, listenerOf, type GatewaySockets } from '../http/sockets.js';
+import { upstreamHook } from '../upstream/hook.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
 import { registerEmulateRoutes } from '../emulate/routes.js';
@@ -47,6 +48,11 @@ export interface GatewayOptions {
   logger: Logger;
   /** Keys and limits (a disabled layer with --access off). */
   access: AccessLayer;
+  /**
+   * Sockets already bound and answering `starting` (`tongate start` binds them first); absent: made here and bound
+   * by `listen`.
+   */
+  sockets?: GatewaySockets;
 }
 
 export interface Gateway {
@@ -54,43 +60,58 @@ export interface Gateway {
   close(): Promise<void>;
   /** The bound addresses (port 0 in a plan becomes the real port). */
   addresses(): Array<{ host: string; port: number; tls: boolean; networks: string[] }>;
+  /** The one app behind every socket (a list: what a test reads of it does not depend on how many there are). */
   apps: FastifyInstance[];
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const plans = planListeners(options.config);
+  const sockets = options.sockets ?? createSockets(options.config, planListeners(options.config));
   // One histogram for all listeners, in the registry /metrics serves.
   const durations = new RequestDurations(options.access.metrics.registry);
   // Per-key minute counts for the admin API, one for all listeners, like the histogram.
   const usage = new RequestUsage(options.clock);
-  const apps = plans.map((plan) => buildApp(plan, options, durations, usage));
+  let routing: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  const app = buildApp(
+    sockets.plans,
+    (handler) => {
+      routing = handler;
+      return sockets.primary;
+    },
+    options,
+    durations,
+    usage,
+  );
   return {
-    apps,
+    apps: [app],
     async listen() {
-      await Promise.all(apps.map((app, i) => app.listen({ host: plans[i].host, port: plans[i].port })));
+      // Routes compiled before the first request is handed over; the sockets answer `starting` until then.
+      await app.ready();
+      await sockets.listen();
+      sockets.serve(routing!);
     },
     async close() {
-      await Promise.all(apps.map((app) => app.close()));
+      // Open streams are ended by the app's onClose hooks; then the sockets wait for what is still answering.
+      const closed = sockets.close();
+      await app.close();
+      await closed;
     },
-    addresses() {
-      return apps.map((app, i) => {
-        const address = app.server.address();
-        const port = typeof address === 'object' && address ? address.port : plans[i].port;
-        return { host: plans[i].host, port, tls: plans[i].tls, networks: plans[i].networks.map((n) => n.name) };
-      });
-    },
+    addresses: () => sockets.addresses(),
   };
 }
 
 function buildApp(
-  plan: ListenerPlan,
+  plans: ListenerPlan[],
+  serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) => Server,
   { config, networks, clock, logger, access }: GatewayOptions,
   durations: RequestDurations,
   usage: RequestUsage,
 ): FastifyInstance {
-  const served = networks.filter((n) => plan.networks.some((p) => p.name === n.name));
+  const served = networks.filter((n) => plans.some((plan) => plan.networks.some((p) => p.name === n.name)));
+  const listeners = plans.map((plan) => `${plan.host}:${plan.port}`).join(',');
   const app = Fastify({
-    loggerInstance: logger.child({ listener: `${plan.host}:${plan.port}` }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
+    // The sockets are made in src/http/sockets.ts (bound before the app is built); the first is the app's server.
+    serverFactory,
+    loggerInstance: logger.child({ listener: listeners }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
     // Fastify's own two lines per request are off; one debug line per response is written below.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -100,12 +121,11 @@ function buildApp(
     // Requests the router or Node's parser refuse still answer in the version's shape (errors.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
-    ...(plan.tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
-  }) as unknown as FastifyInstance; // one type for http and https apps: routes don't care which
+  }) as unknown as FastifyInstance;
   app.decorateRequest('network', null as unknown as NetworkContext);
   // First, so that every route added below gets its timing hook.
   durations.attach(app);
-  app.addHook('onRequest', networkRouter(served));
+  app.addHook('onRequest', routeBySocket(plans, served));
   app.addHook('onRequest', cors);
   app.addHook('onRequest', accessHook(access));
   // Networks of kind upstream are forwarded here, after the access layer decided (src/upstream).
@@ -140,4 +160,17 @@ function buildApp(
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });
   registerAdminRoutes(app, access, { adminToken: config.adminToken, usage });
   return app;
+}
+
+/**
+ * The network router of the socket a request came in on: each socket serves the networks planned onto it, as a
+ * socket with an app of its own did. A request with no socket (`inject`) is routed among every network served.
+ */
+function routeBySocket(plans: ListenerPlan[], served: NetworkContext[]): onRequestHookHandler {
+  const routers = plans.map((plan) => networkRouter(served.filter((n) => plan.networks.some((p) => p.name === n.name))));
+  const anySocket = networkRouter(served);
+  return function routeNetwork(request, reply, done) {
+    const plan = listenerOf(request.raw);
+    (plan === undefined ? anySocket : routers[plan])(request, reply, done);
+  };
 }

@@ -7,7 +7,8 @@
  * when its newest block is older than `staleAfterMs` (no liteserver reports new blocks). `last_block_age_ms` is the
  * newest block's age either way (a local chain's on its own, virtual, clock). With an index, how many masterchain
  * blocks it is behind: past `INDEX_LAG_DEGRADED` the status is `degraded` (still 200: v2 answers; v3 answers what
- * the index holds). Never rate limited.
+ * the index holds). While a part of the network still starts after it is served (its v3 index: NetworkContext.starting),
+ * the status is `starting` and names it (200: v2 answers; v3 answers 503 until its index is up). Never rate limited.
  */
 import type { FastifyInstance } from 'fastify';
 import { isDevnetChain } from '../chain/devnet-chain.js';
@@ -42,9 +43,11 @@ export function registerHealth(app: FastifyInstance, { clock, staleAfterMs }: { 
       ready = ageMs <= staleAfterMs;
     }
     const lag = request.network.indexLag?.();
+    const starting = request.network.starting?.length ? request.network.starting : undefined;
     return reply.code(ready ? 200 : 503).send({
-      status: !ready ? 'stale' : lag !== undefined && lag > INDEX_LAG_DEGRADED ? 'degraded' : 'ok',
+      status: !ready ? 'stale' : starting ? 'starting' : lag !== undefined && lag > INDEX_LAG_DEGRADED ? 'degraded' : 'ok',
       network: request.network.name,
+      ...(starting ? { starting } : {}),
       last_seqno: last.id.seqno,
       last_block_age_ms: Math.round(ageMs),
       ...(mining ? { mining: mining.mode } : {}),

@@ -1,17 +1,13 @@
 /**
- * What tongate's ports answer while it starts: a lite network's first start proves every key block since its
- * trusted block (on mainnet, minutes; chain/lite/block-proofs), and the gateway listens only once every chain is
- * open. Meanwhile the same sockets answer 503: `/healthcheck` (and /api/v2/, /api/v3/healthcheck) with
- * `{"status":"starting", ...}` and, for a network proving its chain of key blocks, how far it is (n of N links,
- * rate, ETA); anything else in v2's error shape. No routes, no access layer: nothing is served before it is proven.
- * Closed just before the gateway binds the same sockets.
+ * What tongate's sockets answer while it starts (sockets.ts binds them first, before any chain is opened, and hands
+ * them to the gateway once it is built): 503, `/healthcheck` (and /api/v2/, /api/v3/healthcheck) with
+ * `{"status":"starting", ...}` and, for a lite network proving its chain of key blocks at its first start (on
+ * mainnet, minutes; chain/lite/block-proofs), how far it is (n of N links, rate, ETA); anything else in v2's
+ * error shape. No routes, no access layer: nothing is served before it is open and proven.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TongateConfig } from '../config/types.js';
 import type { ProgressSnapshot } from '../util/progress.js';
-import { planListeners } from './listeners.js';
 
 const HEALTH_PATHS = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
 
@@ -22,49 +18,8 @@ export interface StartingNetwork {
   proving?: { from: number; target: number; progress: ProgressSnapshot };
 }
 
-export interface StartingListeners {
-  close(): Promise<void>;
-}
-
-/**
- * Binds the gateway's sockets with the starting answers; `status(name)` tells a network's state. A socket that
- * cannot be bound is left alone (the gateway reports it when it listens).
- */
-export async function openStartingListeners(
-  config: TongateConfig,
-  status: (network: string) => StartingNetwork,
-): Promise<StartingListeners> {
-  const servers: Server[] = [];
-  for (const plan of planListeners(config)) {
-    const names = plan.networks.map((n) => n.name);
-    const handler = (request: IncomingMessage, response: ServerResponse) => answer(request, response, names, config, status);
-    const server = plan.tls
-      ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, handler)
-      : createHttpServer(handler);
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(plan.port, plan.host, () => resolve(true));
-    });
-    if (!bound) continue;
-    server.unref(); // never what keeps a failed start's process alive
-    servers.push(server);
-  }
-  return {
-    async close() {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
-    },
-  };
-}
-
-function answer(
+/** The answer of a socket whose networks (`names`, in plan order) are not served yet. */
+export function answerStarting(
   request: IncomingMessage,
   response: ServerResponse,
   names: string[],

@@ -6,11 +6,10 @@ import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './at
 import type { IndexFeed } from './feed.js';
 import { defaultSchema, openIndex, type Index } from './open-index.js';
 import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
-import { claimSchema, type ClaimKind, type SchemaClaim } from './sql/schema-claim.js';
+import type { ClaimKind, SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
 import type { MetadataFetchQueue, QueueLogger } from './metadata-fetch/queue.js';
-import { startMetadataFetching, type MetadataFetchOptions } from './metadata-fetch/start.js';
-import { tokenMetadataSink } from './tokens/metadata-store.js';
+import type { MetadataFetchOptions } from './metadata-fetch/start.js';
 
 /** The index's logger as the fetch loop's (its failures are warnings; per-uri failures are not logged). */
 function queueLogger(logger: IndexLogger | undefined): QueueLogger | undefined {
@@ -66,7 +65,10 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
   // Before the schema is even migrated: an instance that may not write it touches nothing.
   const claim =
     options.claim && options.databaseUrl && !options.ephemeral
-      ? await claimSchema({
+      ? // pg is loaded only for an index in PostgreSQL.
+        await (
+          await import('./sql/schema-claim.js')
+        ).claimSchema({
           databaseUrl: options.databaseUrl,
           schema: options.schema ?? defaultSchema(options.network),
           network: options.network,
@@ -133,7 +135,12 @@ async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | unde
     await index.close();
     throw error;
   }
-  if (options.metadataFetch) {
+  if (options.metadataFetch?.enabled) {
+    // The fetcher (and undici) is loaded only when metadata is fetched.
+    const [{ tokenMetadataSink }, { startMetadataFetching }] = await Promise.all([
+      import('./tokens/metadata-store.js'),
+      import('./metadata-fetch/start.js'),
+    ]);
     const sink = tokenMetadataSink(index.store, index.reads, (rows) => attachment.writeRows(rows));
     fetching = startMetadataFetching(options.metadataFetch, sink, queueLogger(options.logger));
   }

@@ -7,7 +7,8 @@
  * holds its place until its lease runs out (about a minute: toncenter's docs warn of the same after a reconnect).
  * If Redis cannot answer, this process's own count decides (logged), so an outage never shuts streaming.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Scheduler } from '../util/scheduler.js';
 
 export const LEASE_MS = 60_000;
@@ -66,7 +67,9 @@ export class RedisCaps implements ConnectionCaps {
     private readonly warn: (error: unknown, message: string) => void,
   ) {
     // Commands wait for the connection for at most a second (a connect at start-up), then fail over to the local count.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
+    // ioredis is loaded only with --redis-url (CommonJS: `createRequire` keeps the constructor synchronous).
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new RedisClient(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
     this.redis.on('error', () => undefined); // reported where a command fails
     this.stopRenewing = scheduler.every(LEASE_MS / 3, () => this.renew());
   }

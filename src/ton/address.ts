@@ -13,7 +13,8 @@
  * input (detectAddress, packAddress), the flag the client wrote wins, because it is part of what the
  * client asked about.
  */
-import { Address, crc16 } from '@ton/core';
+import type { Address } from '@ton/core';
+import { tonCore } from './core-module.js';
 import { AddressParseError } from './errors.js';
 
 const TAG_BOUNCEABLE = 0x11;
@@ -46,13 +47,13 @@ export function parseAddress(input: unknown): ParsedAddress {
 function parseRaw(input: string, wcText: string, hex: string): ParsedAddress {
   const workchain = Number(wcText);
   if (workchain < -128 || workchain > 127) throw new AddressParseError(input, `workchain ${workchain} is out of range -128..127`);
-  return { address: new Address(workchain, Buffer.from(hex, 'hex')), form: 'raw', bounceable: null, testOnly: null };
+  return { address: new (tonCore().Address)(workchain, Buffer.from(hex, 'hex')), form: 'raw', bounceable: null, testOnly: null };
 }
 
 function parseFriendly(input: string, text: string): ParsedAddress {
   const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length !== 36) throw new AddressParseError(input, 'user-friendly form must decode to 36 bytes');
-  const expected = crc16(bytes.subarray(0, 34));
+  const expected = tonCore().crc16(bytes.subarray(0, 34));
   if (!expected.equals(bytes.subarray(34, 36))) throw new AddressParseError(input, 'checksum mismatch');
   const tag = bytes[0];
   const testOnly = (tag & FLAG_TEST_ONLY) !== 0;
@@ -62,7 +63,7 @@ function parseFriendly(input: string, text: string): ParsedAddress {
   }
   const workchain = bytes.readInt8(1);
   return {
-    address: new Address(workchain, Buffer.from(bytes.subarray(2, 34))),
+    address: new (tonCore().Address)(workchain, Buffer.from(bytes.subarray(2, 34))),
     form: 'friendly',
     bounceable: baseTag === TAG_BOUNCEABLE,
     testOnly,

@@ -6,7 +6,8 @@
  * cell count and every reference index, so a hostile bag costs no more than a legitimate one and a
  * malformed one is refused in our words, never with a JavaScript error from inside the library.
  */
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
+import { tonCore } from './core-module.js';
 import { inspectBoc } from './boc-shape.js';
 import { BocParseError } from './errors.js';
 
@@ -72,7 +73,7 @@ export function parseBoc(input: unknown, subject = 'boc', budget: BocBudget = bo
   budget.cells -= shape.cells;
   let root: Cell;
   try {
-    root = Cell.fromBoc(bytes)[0];
+    root = tonCore().Cell.fromBoc(bytes)[0];
   } catch (error) {
     // The shape was checked, so what is left is about cell contents (a malformed exotic cell, a bad CRC).
     throw new BocParseError(input, `not a valid bag of cells: ${libraryReason(error)}`, subject);

@@ -12,7 +12,8 @@
  * stream holding its connection for hours never takes one the forwarded reads need.
  */
 import type { Readable } from 'node:stream';
-import { Agent, request as undiciRequest } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from './undici.js';
 import WebSocket from 'ws';
 import type { IncomingHttpHeaders } from 'node:http';
 import { transportFailure, UpstreamFailure, upstreamMessage } from './failure.js';
@@ -51,7 +52,7 @@ export function streamingBase(v3: URL): URL | undefined {
 }
 
 export class UpstreamStreaming {
-  private readonly agent = new Agent({ keepAliveTimeout: 4000, connections: 256 });
+  private readonly agent: Agent = new (undici().Agent)({ keepAliveTimeout: 4000, connections: 256 });
 
   private constructor(
     readonly bases: URL[],
@@ -83,7 +84,7 @@ export class UpstreamStreaming {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(), this.timeoutMs);
       try {
-        const response = await undiciRequest(`${base.href}/v2/sse`, {
+        const response = await undici().request(`${base.href}/v2/sse`, {
           method: 'POST',
           body,
           headers: {

@@ -7,7 +7,8 @@
  * (passed on as they are), its 429 a 503, its 5xx a 502 with its message, a refusal of tongate's own key
  * (401/403) a 502. Everything the upstream is sent and everything kept about it leaves the key out.
  */
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { undici } from './undici.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CircuitBreaker, type BreakerState } from '../util/circuit-breaker.js';
 import type { ApiVersion } from '../http/request-target.js';
@@ -92,7 +93,7 @@ export class UpstreamTarget {
   ) {
     this.label = url.origin + url.pathname;
     this.basePath = url.pathname;
-    this.pool = new Pool(url.origin, {
+    this.pool = new (undici().Pool)(url.origin, {
       connections: options.connections,
       pipelining: 1,
       connect: { timeout: 5000 },

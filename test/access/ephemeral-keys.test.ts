@@ -30,7 +30,8 @@ test('tongate keys and accounts commands refuse --ephemeral without --database-u
 });
 
 test('the banner says how keys are made: tongate keys create on disk, the admin API for an --ephemeral server', () => {
-  const banner = (flags: Record<string, unknown>) => renderBanner(loadConfig({ flags, env: {} }), [], 'keys in SQLite', 10);
+  const banner = (flags: Record<string, unknown>) =>
+    renderBanner(loadConfig({ flags, env: {} }), [], 'keys in SQLite', { servingMs: 10, readyMs: 10 });
   const onDisk = banner({});
   assert.match(onDisk, /Without a key: 1 request\/s per client on each network/);
   assert.match(onDisk, /Create a key: KEY=\$\(tongate keys create --network <name>\)/);

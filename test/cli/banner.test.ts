@@ -8,12 +8,10 @@ import type { NetworkContext } from '../../src/http/network-context.js';
 function v3Line(index: { from: number; last: number; head: number }): string {
   const config = loadConfig({ flags: { ephemeral: true, network: ['mainnet=http://127.0.0.1:8080'] }, env: {} });
   const network = { name: 'mainnet', globalId: -239, baseUrl: new URL('http://127.0.0.1:8080') } as unknown as NetworkContext;
-  const banner = renderBanner(
-    config,
-    [{ network, faucets: [], liteservers: { count: 1, configFile: 'global.config.json' }, index }],
-    '',
-    1,
-  );
+  const banner = renderBanner(config, [{ network, faucets: [], liteservers: { count: 1, configFile: 'global.config.json' }, index }], '', {
+    servingMs: 1,
+    readyMs: 1,
+  });
   return banner.split('\n').find((line) => line.includes('/api/v3'))!;
 }
 

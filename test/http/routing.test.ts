@@ -45,7 +45,7 @@ test('two networks on one shared port are told apart by Host; an unknown host ge
     listen: `127.0.0.1:${port}`,
   });
   try {
-    assert.equal(tongate.gateway.apps.length, 1, 'one listener');
+    assert.equal(tongate.gateway.addresses().length, 1, 'one listener');
     const local = `http://127.0.0.1:${port}/api/v3/masterchainInfo`;
     const mainnet = await getWithHost(local, `api.tongate.test:${port}`);
     const testnet = await getWithHost(local, `testnet.api.tongate.test:${port}`);

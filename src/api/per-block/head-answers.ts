@@ -12,7 +12,13 @@ import type { NetworkContext } from '../../http/network-context.js';
 import { JsonText } from '../json-text.js';
 import { BlockMemo } from './block-memo.js';
 
-const memo = new BlockMemo<JsonText>();
+/**
+ * Text kept per network and block, at most: v3 pages and account states are larger than v2's small answers, so
+ * the memo is bounded by size too (an answer past it is built and sent, not kept).
+ */
+const MAX_KEPT_CHARS = 16 * 1024 * 1024;
+
+const memo = new BlockMemo<JsonText>(4096, (answer) => answer.text.length, MAX_KEPT_CHARS);
 
 function kept(network: NetworkContext, key: string, build: () => unknown): JsonText | Promise<JsonText> {
   return memo.get(network.chain, network.chain.masterchainInfo().last, key, () => {

@@ -57,7 +57,14 @@ export function defineEndpoint<S extends ParamSpecs>(endpoint: V3Endpoint<S>): V
 
 /** The network's index; a network served without one cannot answer indexed queries. */
 export function indexOf(network: NetworkContext): IndexReader {
-  if (!network.index) throw new ApiError(503, `the v3 index is not available on network ${network.name}`);
+  if (!network.index) {
+    throw new ApiError(
+      503,
+      network.starting?.length
+        ? `the v3 index of network ${network.name} is starting (it opens just after the API listens): retry in a moment`
+        : `the v3 index is not available on network ${network.name}`,
+    );
+  }
   return network.index;
 }
 

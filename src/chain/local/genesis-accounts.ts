@@ -5,7 +5,6 @@
  */
 import type { Address, Cell } from '@ton/core';
 import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { ZeroStateAccount } from './genesis.js';
 
 export type GenesisEntry =
@@ -27,6 +26,8 @@ export async function genesisAccounts(entries: readonly GenesisEntry[], globalId
     if (!(await mnemonicValidate(entry.mnemonic)))
       throw new GenesisRefused(`${entry.label}: mnemonic: not a valid TON mnemonic (its checksum fails)`);
     const { publicKey } = await mnemonicToPrivateKey(entry.mnemonic);
+    // @ton/ton (and the HTTP client it brings) only for a file that has wallets: `tongate start` never loads it otherwise.
+    const { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } = await import('@ton/ton');
     const wallet =
       entry.version === 'v3r2'
         ? WalletContractV3R2.create({ workchain: entry.workchain, publicKey })

@@ -66,6 +66,7 @@ export class LocalChain implements DevnetChain {
   private stateControl!: StateControl;
   private snapshotControl!: SnapshotControl;
   private reader!: ChainReader;
+  private loaded: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly opts: LocalChainOptions,
@@ -109,8 +110,9 @@ export class LocalChain implements DevnetChain {
           utime: clock.utime(),
         });
       }
-      await emulatorReady;
+      if (!opts.emulatorLater) await emulatorReady;
       const chain = new LocalChain(opts, store, chainConfig, keys, wallets, opts.logger);
+      chain.loaded = emulatorReady;
       chain.wire(clock);
       opts.logger?.info(
         { seqno: chain.masterchainInfo().last.id.seqno, dataDir: opts.dataDir ?? null },
@@ -122,6 +124,11 @@ export class LocalChain implements DevnetChain {
       chainConfig?.close();
       throw err;
     }
+  }
+
+  /** Resolves once the emulator worker has loaded (already, unless opened with `emulatorLater`); rejects if it failed. */
+  emulatorLoaded(): Promise<void> {
+    return this.loaded;
   }
 
   private wire(clock: ChainClock): void {

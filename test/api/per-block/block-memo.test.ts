@@ -51,3 +51,24 @@ test('past maxEntries keys in one block, answers are built and not kept', () => 
   assert.equal(memo.get(owner, head, 'c', build), 4);
   assert.equal(memo.get(owner, head, 'a', build), 1);
 });
+
+test('with a weight bound: answers are kept while the block holds less than the bound, answered and let go past it', () => {
+  const memo = new BlockMemo<string>(100, (value) => value.length, 10);
+  const owner = {};
+  const head = {};
+  let builds = 0;
+  const build = (text: string) => () => (builds++, text);
+  assert.equal(memo.get(owner, head, 'a', build('123456')), '123456');
+  assert.equal(memo.get(owner, head, 'a', build('123456')), '123456');
+  assert.equal(builds, 1, 'kept: 6 of 10');
+  assert.equal(memo.get(owner, head, 'b', build('12345')), '12345');
+  assert.equal(memo.get(owner, head, 'b', build('12345')), '12345');
+  assert.equal(builds, 3, 'past the bound (11 > 10): built each time');
+  assert.equal(memo.get(owner, head, 'c', build('1234')), '1234');
+  assert.equal(memo.get(owner, head, 'c', build('1234')), '1234');
+  assert.equal(builds, 4, 'what still fits is kept');
+  // A new block starts from nothing.
+  assert.equal(memo.get(owner, {}, 'b', build('12345')), '12345');
+  assert.equal(memo.get(owner, head, 'b', build('12345')), '12345');
+  assert.equal(builds, 6);
+});

@@ -83,3 +83,49 @@ test("v3 masterchainInfo follows the index's newest block", async () => {
   assert.equal(next.last.seqno, block.id.seqno);
   assert.equal(next.first.seqno, first.first.seqno);
 });
+
+test('v3 transactions?limit=1 and accountStates: one index read per indexed block, the same bytes until the next block', async () => {
+  const chain = t.chain('mainnet');
+  const network = t.networks.find((n) => n.name === 'mainnet')!;
+  const address = Address.parse('0:' + 'cd'.repeat(32));
+  const funded = chain.fund(address, 2_000_000_000n);
+  const first = await chain.produceBlock();
+  await funded;
+  await network.indexed!(first.id.seqno);
+
+  // Count the index's reads behind the two endpoints (the real reader, each call passed on).
+  const reader = network.index! as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const calls = { transactions: 0, latestStates: 0 };
+  for (const name of Object.keys(calls) as Array<keyof typeof calls>) {
+    const original = reader[name].bind(reader);
+    reader[name] = (...args: unknown[]) => {
+      calls[name]++;
+      return original(...args);
+    };
+  }
+  const latest = await text('/api/v3/transactions?limit=1');
+  assert.equal(await text('/api/v3/transactions?limit=1&sort=desc&offset=0'), latest, 'the same question, spelled out');
+  assert.equal(calls.transactions, 1, 'built once within the block');
+  const states = await text(`/api/v3/accountStates?address=${encodeURIComponent(address.toString())}`);
+  assert.equal(await text(`/api/v3/accountStates?address=${address.toRawString()}`), states, 'every spelling of the address');
+  assert.equal(calls.latestStates, 1, 'built once within the block');
+  const balance = (body: string) => (JSON.parse(body) as { accounts: Array<{ balance: string }> }).accounts[0].balance;
+  assert.equal(balance(states), String(chain.getAccount(address).balance));
+  // A filtered page is read each time.
+  await text(`/api/v3/transactions?limit=1&account=${address.toRawString()}`);
+  await text(`/api/v3/transactions?limit=1&account=${address.toRawString()}`);
+  assert.equal(calls.transactions, 3);
+
+  const again = chain.fund(address, 1_000_000_000n);
+  const next = await chain.produceBlock();
+  await again;
+  await network.indexed!(next.id.seqno);
+  const newer = await text('/api/v3/transactions?limit=1');
+  assert.notEqual(newer, latest, 'the next block has newer transactions');
+  assert.equal(calls.transactions, 4);
+  const statesNext = await text(`/api/v3/accountStates?address=${address.toRawString()}`);
+  assert.equal(calls.latestStates, 2);
+  assert.ok(BigInt(balance(statesNext)) > BigInt(balance(states)), 'the new balance after the transfer');
+  assert.equal(await text('/api/v3/transactions?limit=1'), newer);
+  assert.equal(calls.transactions, 4);
+});

@@ -4,6 +4,10 @@ import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { accountStateFull, walletState } from '../format/accounts.js';
 import { addressBookOf, addressBookRow, type AddressBookRow } from '../format/address-book.js';
 import { PAGE_PARAMS } from '../params.js';
+import { atIndexedHead } from '../../per-block/head-answers.js';
+
+/** The most addresses of an accountStates question whose answer is kept per indexed block. */
+const KEPT_STATES_ADDRESSES = 16;
 
 /** Raw form of an address, or null when it cannot be parsed (addressBook answers those with nulls). */
 function rawOrNull(input: string): string | null {
@@ -95,14 +99,21 @@ export const accountStates = defineEndpoint({
     include_boc: { type: 'bool', default: true, description: 'Include code and data BoCs (default true).' },
   },
   response: ref('AccountStatesResponse'),
-  async handle(p, network) {
-    const { reader, states } = await latestInOrder(network, p.address, p.include_boc);
-    const accounts = states.map((s) => s.account);
-    return {
-      accounts: states.map((s) => accountStateFull(s, p.include_boc)),
-      address_book: addressBookOf(accounts, await reader.addressBookStates(accounts), network.testOnly),
-      metadata: await reader.metadata(accounts),
+  handle(p, network) {
+    const build = async () => {
+      const { reader, states } = await latestInOrder(network, p.address, p.include_boc);
+      const accounts = states.map((s) => s.account);
+      return {
+        accounts: states.map((s) => accountStateFull(s, p.include_boc)),
+        address_book: addressBookOf(accounts, await reader.addressBookStates(accounts), network.testOnly),
+        metadata: await reader.metadata(accounts),
+      };
     };
+    // The latest states change only when the index takes a block: a few accounts' answer is built once per indexed
+    // block (src/api/per-block), keyed by the raw addresses. Not with token metadata fetched off-chain between
+    // blocks (--fetch-metadata), which the answer carries and a kept text would miss.
+    if (p.address.length > KEPT_STATES_ADDRESSES || network.metadataBetweenBlocks) return build();
+    return atIndexedHead(network, `accountStates\n${p.include_boc}\n${[...new Set(p.address)].join(',')}`, build);
   },
 });
 

@@ -3,6 +3,10 @@ import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
 import { transactionsText } from '../format/transactions.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
+import { atIndexedHead } from '../../per-block/head-answers.js';
+
+/** The largest first page of unfiltered transactions kept per indexed block (a "latest transactions" feed). */
+const KEPT_PAGE_LIMIT = 16;
 
 /** toncenter answers a filter on an unknown masterchain block with 404 rather than an empty list. */
 export async function requireMasterchainBlock(reader: IndexReader, seqno: number | undefined): Promise<void> {
@@ -34,6 +38,20 @@ export const transactions = defineEndpoint({
   response: ref('TransactionsResponse'),
   async handle(p, network) {
     const reader = indexOf(network);
+    // The newest (or oldest) transactions with no filter change only when the index takes a block: built once per
+    // indexed block (src/api/per-block), the same text until the next.
+    const unfiltered =
+      p.offset === 0 &&
+      p.limit <= KEPT_PAGE_LIMIT &&
+      [p.workchain, p.shard, p.seqno, p.mc_seqno, p.hash, p.lt, p.start_utime, p.end_utime, p.start_lt, p.end_lt].every(
+        (v) => v === undefined,
+      ) &&
+      p.account.length + p.exclude_account.length + p.trace_id.length === 0;
+    if (unfiltered) {
+      return atIndexedHead(network, `transactions\n${p.sort}\n${p.limit}`, async () =>
+        transactionsText(await reader.transactionPage(await reader.transactions({}, p.sort, p)), network.testOnly),
+      );
+    }
     await requireMasterchainBlock(reader, p.mc_seqno);
     const filter = {
       workchain: p.workchain,
