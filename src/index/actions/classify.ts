@@ -26,6 +26,7 @@ import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js'
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
+import { dedustSwapMatcher } from './dedust-swaps.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
@@ -112,6 +113,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
+    dedustSwapMatcher(contracts),
     stonfiSwapMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
