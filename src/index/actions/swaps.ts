@@ -10,8 +10,7 @@
  *   reserve error #38976e9b) failed, its transfer back being the outgoing side. A referral payment
  *   (#45078540) is not part of the swap.
  *
- * Not built: STON.fi v2 and DeDust swaps (their TON legs name mainnet's pTON masters and native vaults, and DeDust's
- * steps read pools toncenter knows by its own detection), TONCO, Coffee. Liquidity: liquidity.ts.
+ * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts. Not built: TONCO, Coffee. Liquidity: liquidity.ts.
  */
 import { Cell } from '@ton/core';
 import { isCallContract, type Block, type CallContractBlock } from './blocks.js';
