@@ -210,3 +210,62 @@ test('DeDust: a step through a pool the index does not know makes no swap (the t
   assert.ok(!types.includes('jetton_swap'));
   assert.ok(types.includes('jetton_transfer'));
 });
+
+test('DeDust jetton_swap: TON for USDT, paid by the USDT vault with a jetton transfer', () => {
+  const { trace } = buildTrace(USER, [
+    {
+      to: NATIVE_VAULT,
+      value: 2_200_000_000n,
+      body: op(0xea06185d)
+        .storeCoins(2_000_000_000n)
+        .storeSlice(step(TON_USDT_POOL).endCell().beginParse())
+        .storeRef(beginCell().endCell())
+        .endCell(),
+      then: [
+        {
+          to: TON_USDT_POOL,
+          body: swapExternal(),
+          logBodies: [swapLog(null, USDT, 2_000_000_000n, 6_000_000n)],
+          then: [
+            {
+              to: USDT_VAULT,
+              body: payoutFromPool(6_000_000n),
+              then: [
+                {
+                  to: VAULT_USDT,
+                  body: beginCell()
+                    .storeUint(0x0f8a7ea5, 32)
+                    .storeUint(1, 64)
+                    .storeCoins(6_000_000n)
+                    .storeAddress(address(USER))
+                    .storeAddress(address(USER))
+                    .storeBit(0)
+                    .storeCoins(0n)
+                    .storeBit(0)
+                    .endCell(),
+                  then: [{ to: USER_USDT, body: internalTransfer(6_000_000n, USDT_VAULT) }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+  const [swap, ...rest] = classifyTrace(trace, contracts).actions;
+  assert.deepEqual(rest, []);
+  assert.deepEqual([swap.type, swap.success], ['jetton_swap', true]);
+  const details = swap.details as Record<string, unknown>;
+  assert.equal(details.asset_in, null);
+  assert.equal(details.asset_out, USDT);
+  assert.deepEqual(details.dex_outgoing_transfer, {
+    asset: USDT,
+    source: USDT_VAULT,
+    destination: USER,
+    source_jetton_wallet: VAULT_USDT,
+    destination_jetton_wallet: USER_USDT,
+    amount: '6000000',
+  });
+  assert.equal(swap.transactions.length, trace.transactions.length);
+  againstSpec(swap);
+});

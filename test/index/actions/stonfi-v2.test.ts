@@ -266,3 +266,37 @@ test('STON.fi v2: a swap through a router wallet the index does not know is no s
   const types = classifyTrace(trace, contracts).actions.map((a) => a.type);
   assert.ok(!types.includes('jetton_swap'), types.join(','));
 });
+
+test('STON.fi v2 jetton_swap through two pools: the router passes the first pay_to on as the next swap; peer_swaps', () => {
+  const [TOKEN2, POOL2, ROUTER_TOKEN2, USER_TOKEN2] = [0x70d, 0x9002, 0xb4, 0xa4].map(account);
+  const known: KnownContracts = {
+    ...contracts,
+    jettonWallets: new Map([
+      ...contracts.jettonWallets,
+      [ROUTER_TOKEN2, { owner: ROUTER, jetton: TOKEN2 }],
+      [USER_TOKEN2, { owner: USER, jetton: TOKEN2 }],
+    ]),
+  };
+  const { trace } = usdtIn(ROUTER_TOKEN, SWAP_OK, ROUTER_TOKEN, 70n, {
+    to: POOL2,
+    body: poolSwap(70n, ROUTER_TOKEN2),
+    then: [
+      {
+        to: ROUTER,
+        body: payTo(SWAP_OK, 30n, ROUTER_TOKEN2),
+        then: [{ to: ROUTER_TOKEN2, body: transfer(30n, USER), then: [{ to: USER_TOKEN2, body: internalTransfer(30n, ROUTER) }] }],
+      },
+    ],
+  });
+  const [swap, ...rest] = classifyTrace(trace, known).actions;
+  assert.deepEqual(rest, []);
+  assert.deepEqual([swap.type, swap.success], ['jetton_swap', true]);
+  const details = swap.details as Record<string, unknown>;
+  assert.deepEqual([details.asset_in, details.asset_out], [USDT, TOKEN2]);
+  assert.deepEqual(details.peer_swaps, [
+    { asset_in: USDT, amount_in: '1000', asset_out: TOKEN, amount_out: '70' },
+    { asset_in: TOKEN, amount_in: '70', asset_out: TOKEN2, amount_out: '30' },
+  ]);
+  assert.equal((details.dex_outgoing_transfer as Record<string, unknown>).destination_jetton_wallet, USER_TOKEN2);
+  againstSpec(swap);
+});
