@@ -38,6 +38,7 @@ import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 import { ACTIONS_MIGRATION } from './actions/schema.js';
+import { CLASSIFIER_VERSION_MIGRATION } from './actions/classifier-version-schema.js';
 import { MULTISIG_MIGRATION } from './multisig/schema.js';
 import { VESTING_MIGRATION } from './vesting/schema.js';
 
@@ -168,6 +169,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ACTIONS_MIGRATION,
   MULTISIG_MIGRATION,
   VESTING_MIGRATION,
+  CLASSIFIER_VERSION_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

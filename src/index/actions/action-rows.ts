@@ -5,6 +5,7 @@
  */
 import type { InsertBatch, SqlValue } from '../sql/driver.js';
 import type { ActionRecord, ClassificationState } from './classify.js';
+import { classifierVersion } from './classifier-version.js';
 
 const ACTION_COLUMNS = [
   'trace_id',
@@ -96,9 +97,9 @@ export function actionBatches(traces: readonly ClassifiedTrace[]): InsertBatch[]
   if (traces.length > 0) {
     batches.push({
       table: 'trace_classifications',
-      columns: ['trace_id', 'state'],
-      rows: traces.map((t) => [b64(t.traceId), t.state]),
-      conflict: 'ON CONFLICT (trace_id) DO UPDATE SET state = excluded.state',
+      columns: ['trace_id', 'state', 'classifier_version'],
+      rows: traces.map((t) => [b64(t.traceId), t.state, classifierVersion()]),
+      conflict: 'ON CONFLICT (trace_id) DO UPDATE SET state = excluded.state, classifier_version = excluded.classifier_version',
     });
   }
   return batches;

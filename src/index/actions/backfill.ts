@@ -10,6 +10,11 @@
  * trace_id, hex) go in one DB transaction: a restart resumes after the last group committed. The row is deleted
  * at the end. Progress (done, total, rate, ETA) goes to the log every few seconds (util/progress.ts).
  *
+ * The same walk classifies again the traces an older classifier classified (their `classifier_version` below
+ * classifierVersion(): classifier-version.ts): at start, when such traces exist and no walk is under way, the
+ * cursor row is put back; their old actions and account rows are deleted in the group's DB transaction, before
+ * the new ones are written.
+ *
  * Throttled as the token back-fill: after each group it pauses at least as long as the group took, so block
  * commits and reads keep their pace. A group that fails (a PostgreSQL deadlock with a block commit, a connection
  * lost) is tried again a few times.
@@ -21,6 +26,11 @@ import { ProgressReporter } from '../../util/progress.js';
 import type { Clock } from '../../util/clock.js';
 import { actionBatches } from './action-rows.js';
 import { classifyTraces, MAX_CLASSIFIED_TRANSACTIONS } from './group-actions.js';
+import { classifierVersion } from './classifier-version.js';
+import { CLASSIFIER_VERSION_MIGRATION } from './classifier-version-schema.js';
+import { bytes, int } from '../sql/values.js';
+import { placeholders } from '../sql/where.js';
+import type { Dialect, SqlValue } from '../sql/driver.js';
 import { ACTIONS_BACKFILL } from './schema.js';
 
 export interface ActionsBackfillOptions {
@@ -44,6 +54,31 @@ const ATTEMPTS = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A bytes value as an SQL literal of the dialect (the statements run before a group's rows take no parameters). */
+const bytesLiteral = (dialect: Dialect, value: Buffer): string =>
+  dialect === 'sqlite' ? `X'${value.toString('hex')}'` : `'\\x${value.toString('hex')}'::bytea`;
+const textLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The statements that delete the actions (and their account rows, found by the accounts each action names) of
+ * traces classified before, so their new classification replaces them.
+ */
+async function forgetActions(driver: SqlDriver, traceIds: Buffer[]): Promise<string[]> {
+  if (traceIds.length === 0) return [];
+  const ids: SqlValue[] = traceIds;
+  const accounts = new Set<string>();
+  for (const row of await driver.all(`SELECT accounts FROM actions WHERE trace_id IN (${placeholders(ids)})`, ids)) {
+    for (const account of JSON.parse(text(row.accounts)) as string[]) accounts.add(account);
+  }
+  const traces = traceIds.map((id) => bytesLiteral(driver.dialect, id)).join(', ');
+  return [
+    ...(accounts.size > 0
+      ? [`DELETE FROM action_accounts WHERE account IN (${[...accounts].map(textLiteral).join(', ')}) AND trace_id IN (${traces})`]
+      : []),
+    `DELETE FROM actions WHERE trace_id IN (${traces})`,
+  ];
+}
+
 /** One group after `cursor` (hex trace_id, '' for the start): the new cursor, or null when no trace is left. */
 async function group(
   driver: SqlDriver,
@@ -51,23 +86,53 @@ async function group(
   size: number,
 ): Promise<{ cursor: string; traces: number; classified: number } | null> {
   const rows = await driver.all(
-    `SELECT t.*, c.state AS classified FROM traces t LEFT JOIN trace_classifications c ON c.trace_id = t.trace_id
+    `SELECT t.*, c.state AS classified, c.classifier_version FROM traces t
+     LEFT JOIN trace_classifications c ON c.trace_id = t.trace_id
      WHERE t.trace_id > ? ORDER BY t.trace_id LIMIT ${Math.trunc(size)}`,
     [Buffer.from(cursor, 'hex')],
   );
   if (rows.length === 0) return null;
+  const version = classifierVersion();
+  const unclassified = (row: (typeof rows)[number]) => row.classified === null || row.classified === undefined;
+  const older = rows.filter((row) => !unclassified(row) && int(row.classifier_version) < version);
   const todo = rows
-    .filter((row) => row.classified === null || row.classified === undefined)
+    .filter((row) => unclassified(row) || int(row.classifier_version) < version)
     .map(traceRowOf)
     .filter((t) => t.state === 'complete' && t.transactions <= MAX_CLASSIFIED_TRANSACTIONS);
   const next = Buffer.from(traceRowOf(rows[rows.length - 1]).traceId, 'base64').toString('hex');
   const classified = await classifyTraces(driver, todo);
   await driver.write(
     actionBatches(classified),
-    [],
+    await forgetActions(
+      driver,
+      older.map((row) => bytes(row.trace_id)),
+    ),
     [`UPDATE index_backfill_cursors SET after_key = '${next}' WHERE name = '${ACTIONS_BACKFILL}'`],
   );
   return { cursor: next, traces: rows.length, classified: classified.length };
+}
+
+/**
+ * After an upgrade that raised the classifier's version: the cursor row put back (from the start) when traces of
+ * an older version are stored and no walk is under way. True when it did.
+ */
+async function reclassificationDue(driver: SqlDriver, logger: ActionsBackfillOptions['logger']): Promise<boolean> {
+  // A store kept at an earlier schema (no versions, perhaps no actions) has nothing to classify again.
+  const kept = await driver.all(`SELECT 1 AS found FROM index_migrations WHERE version = ${CLASSIFIER_VERSION_MIGRATION.version}`);
+  if (kept.length === 0) return false;
+  const version = classifierVersion();
+  const [older] = await driver.all('SELECT classifier_version FROM trace_classifications WHERE classifier_version < ? LIMIT 1', [version]);
+  if (!older) return false;
+  await driver.write(
+    [],
+    [],
+    [`INSERT INTO index_backfill_cursors (name, after_key) VALUES ('${ACTIONS_BACKFILL}', '') ON CONFLICT (name) DO NOTHING`],
+  );
+  logger?.info?.(
+    { from: int(older.classifier_version), to: version },
+    'index: the classifier is newer than the one that classified stored traces; classifying them again',
+  );
+  return true;
 }
 
 /**
@@ -89,9 +154,12 @@ async function retried<T>(run: () => Promise<T>, again: (error: unknown, attempt
 
 /** Runs the back-fill the cursor row asks for, if any, to its end (or until `stopped`). */
 export async function backfillActions(driver: SqlDriver, options: ActionsBackfillOptions = {}): Promise<ActionsBackfillOutcome> {
-  const [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${ACTIONS_BACKFILL}'`);
-  if (!state) return 'none';
   const { logger } = options;
+  let [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${ACTIONS_BACKFILL}'`);
+  if (!state && (await reclassificationDue(driver, logger))) {
+    [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${ACTIONS_BACKFILL}'`);
+  }
+  if (!state) return 'none';
   let cursor = text(state.after_key);
   const [count] = await driver.all('SELECT COUNT(*) AS n FROM traces WHERE trace_id > ?', [Buffer.from(cursor, 'hex')]);
   const total = Number(count.n);

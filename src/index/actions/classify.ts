@@ -26,6 +26,9 @@ import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js'
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
+import { dedustSwapMatcher } from './dedust-swaps.js';
+import { stonfiV2SwapMatcher } from './stonfi-v2-swaps.js';
+import { ptonTransferMatcher } from './pton.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
@@ -111,8 +114,11 @@ function matchers(contracts: KnownContracts): Matcher[] {
     vestingSendMessageMatcher(),
     vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
+    ptonTransferMatcher(contracts),
     jettonBurnMatcher(contracts),
+    dedustSwapMatcher(contracts),
     stonfiSwapMatcher(contracts),
+    stonfiV2SwapMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),

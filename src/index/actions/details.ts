@@ -119,11 +119,16 @@ function jettonSwap(d: JettonSwapData): ActionParts {
     details: {
       dex: d.dex,
       sender: d.sender,
-      asset_in: d.incoming.asset,
-      asset_out: d.destinationAsset ?? d.outgoing.asset,
+      asset_in: d.assets ? d.assets.in : d.incoming.asset,
+      asset_out: d.assets ? d.assets.out : (d.destinationAsset ?? d.outgoing.asset),
       dex_incoming_transfer: swapTransfer(d.incoming),
       dex_outgoing_transfer: swapTransfer(d.outgoing),
-      peer_swaps: [],
+      peer_swaps: (d.peerSwaps ?? []).map((p) => ({
+        asset_in: p.assetIn,
+        amount_in: str(p.amountIn),
+        asset_out: p.assetOut,
+        amount_out: str(p.amountOut),
+      })),
     },
     ends: [
       d.incoming.source,

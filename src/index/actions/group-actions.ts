@@ -13,6 +13,7 @@ import { actionBatches, type ClassifiedTrace } from './action-rows.js';
 import { classifyTrace } from './classify.js';
 import { ghostDestinations } from './ghosts.js';
 import { swapTargetWallets } from './swaps.js';
+import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
 import { groupRowsOf, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 import { ACTIONS_MIGRATION } from './schema.js';
 
@@ -40,9 +41,14 @@ export async function classifyTraces(
 ): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
   const inputs = await traceInputs(store, traces, group);
-  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for.
+  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for or route through.
   const accounts = inputs.flatMap((t) =>
-    t.transactions.flatMap((tx) => [tx.account, ...(t.transactions.length === 1 ? ghostDestinations(tx) : []), ...swapTargetWallets(tx)]),
+    t.transactions.flatMap((tx) => [
+      tx.account,
+      ...(t.transactions.length === 1 ? ghostDestinations(tx) : []),
+      ...swapTargetWallets(tx),
+      ...stonfiV2SwapWallets(tx),
+    ]),
   );
   const contracts = await knownContracts(store, accounts, group);
   return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));

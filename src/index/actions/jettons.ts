@@ -24,6 +24,8 @@ export interface JettonTransferData {
   customPayload: string | null;
   comment: string | null;
   encryptedComment: boolean;
+  /** A transfer to a pTON wallet (pton.ts): no internal transfer, no wallets. */
+  pton?: true;
 }
 
 export interface JettonBurnData {

@@ -15,7 +15,7 @@
 import { findCallContract, folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { afterOpcode, jettonInternalTransfer, OP, readAddress } from './bodies.js';
 import type { JettonBurnData, JettonTransferData } from './jettons.js';
-import { ContractMatcher, Matcher, OrMatcher, type MatcherOptions } from './matcher.js';
+import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 
 export const STONFI_V2_OP = {
   provideLp: 0x37c096df,
@@ -47,19 +47,6 @@ export interface WithdrawLiquidityData {
   outs: { amount: bigint; asset: string | null; userWallet: string | null }[];
 }
 
-class TypeMatcher extends Matcher {
-  constructor(
-    readonly type: string,
-    options: MatcherOptions = {},
-  ) {
-    super(options);
-  }
-
-  override test(block: Block): boolean {
-    return block.type === this.type;
-  }
-}
-
 /** provide_lp#37c096df query_id from_user:MsgAddress amount1:Coins amount2:Coins ... */
 function provideLp(block: CallContractBlock) {
   const cs = afterOpcode(block.message.body());
@@ -71,9 +58,9 @@ function provideLp(block: CallContractBlock) {
 class ProvideLiquidityMatcher extends ContractMatcher {
   constructor() {
     const inTransfer = new OrMatcher([
-      new TypeMatcher('jetton_transfer'),
+      new BlockTypeMatcher('jetton_transfer'),
       new ContractMatcher(OP.jettonNotify, {
-        parent: new ContractMatcher(OP.jettonInternalTransfer, { parent: new TypeMatcher('jetton_transfer') }),
+        parent: new ContractMatcher(OP.jettonInternalTransfer, { parent: new BlockTypeMatcher('jetton_transfer') }),
       }),
     ]);
     const callback = new ContractMatcher(STONFI_V2_OP.cbAddLiquidity, {
@@ -108,8 +95,8 @@ class ProvideLiquidityMatcher extends ContractMatcher {
 class WithdrawLiquidityMatcher extends ContractMatcher {
   constructor() {
     const refunded = new ContractMatcher(STONFI_V2_OP.cbRefundMe, { parent: new ContractMatcher(STONFI_V2_OP.refundMe) });
-    const burnt = new ContractMatcher(STONFI_V2_OP.burnNotificationExt, { parent: new TypeMatcher('jetton_burn') });
-    super(STONFI_V2_OP.payTo, { parent: new OrMatcher([refunded, burnt]), child: new TypeMatcher('jetton_transfer') });
+    const burnt = new ContractMatcher(STONFI_V2_OP.burnNotificationExt, { parent: new BlockTypeMatcher('jetton_burn') });
+    super(STONFI_V2_OP.payTo, { parent: new OrMatcher([refunded, burnt]), child: new BlockTypeMatcher('jetton_transfer') });
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {

@@ -134,3 +134,17 @@ export class OrMatcher extends Matcher {
     return null;
   }
 }
+
+/** A block of this type (a typed block an earlier matcher built). */
+export class BlockTypeMatcher extends Matcher {
+  constructor(
+    readonly type: string,
+    options: MatcherOptions = {},
+  ) {
+    super(options);
+  }
+
+  override test(block: Block): boolean {
+    return block.type === this.type;
+  }
+}

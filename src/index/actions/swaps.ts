@@ -10,15 +10,14 @@
  *   reserve error #38976e9b) failed, its transfer back being the outgoing side. A referral payment
  *   (#45078540) is not part of the swap.
  *
- * Not built: STON.fi v2 and DeDust swaps (their TON legs name mainnet's pTON masters and native vaults, and DeDust's
- * steps read pools toncenter knows by its own detection), TONCO, Coffee. Liquidity: liquidity.ts.
+ * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts. Not built: TONCO, Coffee. Liquidity: liquidity.ts.
  */
 import { Cell } from '@ton/core';
 import { isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { folded } from './blocks.js';
 import { afterOpcode, jettonTransfer, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
-import { ContractMatcher, Matcher, type MatcherOptions } from './matcher.js';
+import { BlockTypeMatcher, ContractMatcher, Matcher } from './matcher.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
 export const STONFI_OP = { swap: 0x25938561, paymentRequest: 0xf93bb43f } as const;
@@ -44,6 +43,21 @@ export interface JettonSwapData {
   destinationAsset: string | null;
   /** The router's wallet of the asked token, as the swap payload names it. */
   destinationWallet: string | null;
+  /**
+   * What the swap offered and asked for, where the DEX's own steps say it (DeDust, STON.fi v2: toncenter's
+   * `source_asset` / `destination_asset`, TON as null); absent: `incoming.asset` and `destinationAsset`.
+   */
+  assets?: { in: string | null; out: string | null };
+  /** Each pool's step of a multi-hop swap (DeDust); absent or one step: []. */
+  peerSwaps?: PeerSwap[];
+}
+
+/** One pool's step as toncenter writes it (`_convert_peer_swap`). */
+export interface PeerSwap {
+  assetIn: string | null;
+  amountIn: bigint;
+  assetOut: string | null;
+  amountOut: bigint;
 }
 
 /** swap#25938561 as the router sends it to the pool. */
@@ -102,19 +116,6 @@ export function swapTargetWallets(tx: ActionTransaction): string[] {
     return wallet === null ? [] : [wallet];
   } catch {
     return [];
-  }
-}
-
-class BlockTypeMatcher extends Matcher {
-  constructor(
-    readonly type: string,
-    options: MatcherOptions = {},
-  ) {
-    super(options);
-  }
-
-  override test(block: Block): boolean {
-    return block.type === this.type;
   }
 }
 

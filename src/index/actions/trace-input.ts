@@ -95,6 +95,15 @@ export interface MultisigOrderInfo {
   signers: string[];
 }
 
+/**
+ * A DEX pool and the two assets it trades (toncenter's `dex_pools` row: jetton masters, null for TON), what a
+ * multi-hop swap's steps are read against.
+ */
+export interface DexPoolInfo {
+  dex: 'dedust';
+  assets: readonly [string | null, string | null];
+}
+
 /** The contracts the index has detected (tokens/, multisig/), by raw address. */
 export interface KnownContracts {
   jettonWallets: ReadonlyMap<string, JettonWalletInfo>;
@@ -102,6 +111,8 @@ export interface KnownContracts {
   multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
   /** Absent where sales are not looked for (pending and emulated traces). */
   nftSales?: ReadonlyMap<string, NftSaleInfo>;
+  /** DEX pools by address; absent where the index detects none (every store today: see README, Swaps). */
+  dexPools?: ReadonlyMap<string, DexPoolInfo>;
 }
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };

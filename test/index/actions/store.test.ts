@@ -10,6 +10,8 @@ import type { Index } from '../../../src/index/open-index.js';
 import { expandActionTypes } from '../../../src/index/actions/versions.js';
 import { actionText, type StoredAction } from '../../../src/index/actions/reader.js';
 import { ACTIONS_MIGRATION } from '../../../src/index/actions/schema.js';
+import { CLASSIFIER_VERSION_MIGRATION } from '../../../src/index/actions/classifier-version-schema.js';
+import { claimClassifierVersion } from '../../../src/index/actions/classifier-version.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -174,7 +176,7 @@ for (const name of ['sqlite', 'postgres'] as const)
         'DROP TABLE actions',
         'DROP TABLE action_accounts',
         'DROP TABLE trace_classifications',
-        `DELETE FROM index_migrations WHERE version = ${ACTIONS_MIGRATION.version}`,
+        `DELETE FROM index_migrations WHERE version IN (${ACTIONS_MIGRATION.version}, ${CLASSIFIER_VERSION_MIGRATION.version})`,
       ],
     );
     await index.close();
@@ -205,6 +207,43 @@ for (const name of ['sqlite', 'postgres'] as const)
     );
     assert.equal(await upgraded.writer.backfillActions({ logger }), 'none', 'the cursor row is gone: nothing more to do');
   });
+
+eachStore('actions: traces an older classifier classified are classified again by the back-fill, resumably', async (t, { index }) => {
+  // Classified live by "version 1"; its answers stand for an older classifier's (stale docs).
+  const undo = claimClassifierVersion(1);
+  t.after(undo);
+  const s = await story();
+  for (const block of s.blocks) await index.writer.write(block);
+  const live = await everything(index);
+  assert.ok(live.length > 0);
+  const driver = (index.writer as unknown as { driver: import('../../../src/index/sql/driver.js').SqlDriver }).driver;
+  await driver.write([], [`UPDATE actions SET doc = '{"type":"stale"}'`], []);
+  const stale = await everything(index);
+  assert.notDeepEqual(stale, live, 'the stored answers are the old ones');
+  assert.equal(await index.writer.backfillActions({ pauseMs: 0 }), 'none', 'the same version: nothing to do');
+
+  claimClassifierVersion(2);
+  const lines: string[] = [];
+  const logger = { info: (_o: object, message: string) => lines.push(message) };
+  let groups = 0;
+  assert.equal(await index.writer.backfillActions({ logger, groupTraces: 2, pauseMs: 0, stopped: () => groups++ >= 1 }), 'stopped');
+  const [left] = await driver.all('SELECT COUNT(*) AS n FROM trace_classifications WHERE classifier_version < 2');
+  const [all] = await driver.all('SELECT COUNT(*) AS n FROM trace_classifications');
+  assert.ok(Number(left.n) > 0 && Number(left.n) < Number(all.n), `one group done: ${left.n} of ${all.n} left`);
+  assert.equal(await index.writer.backfillActions({ logger, groupTraces: 2, pauseMs: 0, progressEveryMs: 0 }), 'done');
+  assert.deepEqual(await everything(index), live, 'every trace classified again: the answers of today');
+  const [after] = await driver.all('SELECT COUNT(*) AS n FROM trace_classifications WHERE classifier_version < 2');
+  assert.equal(Number(after.n), 0);
+  assert.ok(
+    lines.some((l) => /classifying them again/.test(l)),
+    lines.join(' | '),
+  );
+  assert.ok(
+    lines.some((l) => /actions back-fill: done/.test(l)),
+    lines.join(' | '),
+  );
+  assert.equal(await index.writer.backfillActions({ logger }), 'none', 'all of today: nothing more');
+});
 
 eachStore('actions: a snapshot restore takes away the actions of the traces that ended after it', async (_t, { index }) => {
   const s = await story();

@@ -29,6 +29,8 @@ export interface Step {
   then?: Step[];
   /** External-out messages it emits. */
   logs?: number;
+  /** External-out messages with these bodies it emits (after the `logs` empty ones). */
+  logBodies?: Cell[];
   /** The StateInit the message carries. */
   init?: Cell;
 }
@@ -100,7 +102,7 @@ export function buildTrace(
     txs.push(tx);
     return tx;
   };
-  const send = (from: ActionTransaction, children: Step[] = [], logs = 0): void => {
+  const send = (from: ActionTransaction, children: Step[] = [], logs = 0, logBodies: Cell[] = []): void => {
     const sent: [Step, ActionMessage][] = [];
     for (const child of children) {
       const m = message(from.account, child.to, child, from.lt + 1n + BigInt(from.outMsgs.length), from.now);
@@ -109,7 +111,9 @@ export function buildTrace(
       sent.push([child, m]);
     }
     for (let i = 0; i < logs; i++) from.outMsgs.push(message(from.account, null, {}, from.lt + 1n + BigInt(from.outMsgs.length), from.now));
-    for (const [child, m] of sent) send(transaction(child.to, m, child), child.then, child.logs);
+    for (const body of logBodies)
+      from.outMsgs.push(message(from.account, null, { body }, from.lt + 1n + BigInt(from.outMsgs.length), from.now));
+    for (const [child, m] of sent) send(transaction(child.to, m, child), child.then, child.logs, child.logBodies);
   };
   const external = message(null, wallet, { body: options.externalBody }, null, null);
   const root = transaction(wallet, external, { aborted: options.walletAborted, deploys: options.walletDeploys });

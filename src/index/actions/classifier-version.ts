@@ -1,0 +1,24 @@
+/**
+ * The classifier's version, kept with each classified trace (`trace_classifications.classifier_version`,
+ * classifier-version-schema.ts). Raised whenever a change makes the classifier answer differently for traces it
+ * already classified (a new protocol type, a fixed detail): on the next start the back-fill (backfill.ts) finds
+ * the traces of an older version and classifies them again, resumably, as it gives actions to an upgraded index.
+ *
+ *   1  everything classified before versions were kept
+ *   2  DeDust swaps
+ */
+export const CLASSIFIER_VERSION = 2;
+
+let current = CLASSIFIER_VERSION;
+
+/** The version written with each classified trace now. */
+export const classifierVersion = (): number => current;
+
+/** Sets the version the classifier claims (a test's seam to stand for an older or newer tongate); gives the undo. */
+export function claimClassifierVersion(version: number): () => void {
+  const before = current;
+  current = version;
+  return () => {
+    current = before;
+  };
+}
