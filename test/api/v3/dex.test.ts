@@ -17,7 +17,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { dexCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
-import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 
@@ -26,13 +26,7 @@ test('jetton_swap (stonfi) on tongate’s own router and pool: paid, and refunde
   if (!opened) return;
   const server = await serveIndex(t, opened.index, 'testnet', true);
   const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
-  const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
-  const get = async (path: string) => {
-    const reply = await server.get(path);
-    assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
-    checkAgainstSpecs(ours, path.split('?')[0], reply.body);
-    return reply.body;
-  };
+  const get = await specCheckedGet(server);
   const [admin, user] = [testWallet(161), testWallet(162)];
   const send = async (from: typeof admin, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
     const wallet = client.open(from.wallet);

@@ -12,7 +12,7 @@ import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
-import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const ELECTOR = Address.parse(`-1:${'3'.repeat(64)}`);
@@ -35,13 +35,7 @@ test('election_deposit and election_recover on a local chain: taken, returned, r
   if (!opened) return;
   const server = await serveIndex(t, opened.index, 'testnet', true);
   const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
-  const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
-  const get = async (path: string) => {
-    const reply = await server.get(path);
-    assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
-    checkAgainstSpecs(ours, path.split('?')[0], reply.body);
-    return reply.body;
-  };
+  const get = await specCheckedGet(server);
   const basechain = testWallet(191);
   const master = testWallet(192);
   const validator = { keys: master.keys, wallet: WalletContractV4.create({ workchain: -1, publicKey: master.keys.publicKey }) };

@@ -26,7 +26,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { multisigCode, vestingCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
-import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 /** An empty message body as toncenter's body_raw writes it (BoC with CRC32C, base64). */
@@ -40,13 +40,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     if (!opened) return;
     const server = await serveIndex(t, opened.index, 'testnet', true);
     const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
-    const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
-    const get = async (path: string) => {
-      const reply = await server.get(path);
-      assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
-      checkAgainstSpecs(ours, path.split('?')[0], reply.body);
-      return reply.body;
-    };
+    const get = await specCheckedGet(server);
     const seal = (blocks = 6) => sealBlocks(server, blocks);
     const people = [181, 182, 183, 184, 185, 186, 187, 188].map((seed) => testWallet(seed));
     const [s0, s1, s2, proposer, receiver, vestingSender, vestingOwner, pool] = people;

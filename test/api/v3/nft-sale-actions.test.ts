@@ -18,7 +18,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { nftCode, nftSaleCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
-import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 
@@ -27,13 +27,7 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   if (!opened) return;
   const server = await serveIndex(t, opened.index, 'testnet', true);
   const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
-  const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
-  const get = async (path: string) => {
-    const reply = await server.get(path);
-    assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
-    checkAgainstSpecs(ours, path.split('?')[0], reply.body);
-    return reply.body;
-  };
+  const get = await specCheckedGet(server);
   const seal = (blocks = 6) => sealBlocks(server, blocks);
   const [seller, buyer] = [testWallet(151), testWallet(152)];
   const marketplace = testWallet(153).wallet.address;

@@ -201,3 +201,19 @@ export function checkAgainstSpecs(ours: ResponseValidator, path: string, body: u
   assert.deepEqual(toncenterV3().errors(path, body, verb), [], `${path} against toncenter's spec`);
   assert.deepEqual(ours.errors(path, body, verb), [], `${path} against our openapi.json`);
 }
+
+/**
+ * A GET of a served v3 API that must answer 200 with a body valid against both documents (checkAgainstSpecs); the
+ * body. Reads tongate's openapi.json once, from the same server.
+ */
+export async function specCheckedGet(server: {
+  get(pathAndQuery: string): Promise<{ status: number; body: any }>;
+}): Promise<(pathAndQuery: string) => Promise<any>> {
+  const ours = ourV3((await server.get('/api/v3/openapi.json')).body);
+  return async (pathAndQuery) => {
+    const reply = await server.get(pathAndQuery);
+    assert.equal(reply.status, 200, `${pathAndQuery}: ${JSON.stringify(reply.body)}`);
+    checkAgainstSpecs(ours, pathAndQuery.split('?')[0], reply.body);
+    return reply.body;
+  };
+}
