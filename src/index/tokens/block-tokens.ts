@@ -76,6 +76,7 @@ const DETECTED = new Set<TokenMethod>([
   'get_multisig_data',
   'get_order_data',
   'get_vesting_data',
+  'get_assets',
 ]);
 
 /** The candidate of an account's state after the block, or null when its code has no token get-method. */
