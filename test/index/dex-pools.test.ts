@@ -58,15 +58,14 @@ test('DeDust pools on a local chain: detected with their own facts, not with mai
     lastTxLt: 1n,
     methods,
   });
-  const candidates = [
-    candidate(pools.volatile, volatileInit),
-    candidate(pools.stable, stableInit),
-    candidate(pools.stray, strayInit),
-  ];
+  const candidates = [candidate(pools.volatile, volatileInit), candidate(pools.stable, stableInit), candidate(pools.stray, strayInit)];
   const runner = directGetMethods((a: Address, method, stack, mcSeqno) => chain.runGetMethod(a, method, stack, mcSeqno));
   const ours = { poolCodeHashes: new Set([hex(code.pool.hash())]), factory: raw(factory) };
 
-  const detected = await new TokenDetector(noStore, runner, [], { dedust: ours }).rows([{ seqno, accounts: candidates, events: [] }], () => null);
+  const detected = await new TokenDetector(noStore, runner, [], { dedust: ours }).rows(
+    [{ seqno, accounts: candidates, events: [] }],
+    () => null,
+  );
   const batch = detected.find((b) => b.table === 'dex_pools');
   assert.ok(batch, 'pools detected');
   const column = (row: unknown[], name: string) => row[batch.columns.indexOf(name)];

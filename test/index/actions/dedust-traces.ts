@@ -74,4 +74,3 @@ export function usdtForTon(pools: string[], logs: Cell[][]) {
     },
   ]);
 }
-
