@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { Address, contractAddress, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, toNano, type StateInit } from '@ton/core';
 import { dedustFactoryInit, dedustPoolInit } from '../../src/contracts/dex/dex.js';
 import { classifyTrace } from '../../src/index/actions/classify.js';
 import { knownContracts } from '../../src/index/actions/trace-source.js';
@@ -16,7 +16,7 @@ import { migrate } from '../../src/index/schema.js';
 import type { InsertBatch, SqlDriver, SqlReads } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
-import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
+import { accountCandidate, MethodCache, type TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { TokenDetector } from '../../src/index/tokens/detector.js';
 import { directGetMethods } from '../../src/index/tokens/get-methods.js';
 import { tokenMethods } from '../../src/index/tokens/method-ids.js';
@@ -77,6 +77,23 @@ test('DeDust pools on a local chain: detected with their own facts, not with mai
     ],
     'both pool types, the stray pool left out',
   );
+
+  // A pool whose code is a library cell naming the pool code: matched by the library's hash.
+  const library = new Cell({ exotic: true, bits: beginCell().storeUint(2, 8).storeBuffer(code.pool.hash()).endCell().bits });
+  const viaLibrary = { ...candidates[0], codeHash: library.hash(), libraryHash: hex(code.pool.hash()) };
+  const byLibrary = await new TokenDetector(noStore, runner, [], { dedust: ours }).rows(
+    [{ seqno, accounts: [viaLibrary], events: [] }],
+    () => null,
+  );
+  assert.equal(byLibrary.find((b) => b.table === 'dex_pools')?.rows.length, 1, 'detected by the library hash');
+  // Mainnet's pool codes as library cells are candidates (their methods cannot be read), with the library's hash.
+  const [mainnetHash] = DEDUST_MAINNET.poolCodeHashes;
+  const mainnetLibrary = new Cell({
+    exotic: true,
+    bits: beginCell().storeUint(2, 8).storeBuffer(Buffer.from(mainnetHash, 'hex')).endCell().bits,
+  });
+  const libraryCandidate = accountCandidate(raw(pools.volatile), mainnetLibrary, undefined, 1n, new MethodCache());
+  assert.deepEqual([libraryCandidate?.methods, libraryCandidate?.libraryHash], [['get_assets'], mainnetHash]);
 
   // Mainnet's facts (the default): our code is none of DeDust's three, nothing is asked and nothing detected.
   assert.ok(!DEDUST_MAINNET.poolCodeHashes.has(hex(code.pool.hash())));

@@ -1,7 +1,7 @@
 /**
  * DeDust pools, detected as toncenter's indexer detects them (ton-index-worker's DedustPoolDetector, which fills its
  * `dex_pools` table): an account is a DeDust pool when
- *   - its code hash is one of DeDust's pool codes (DEDUST_MAINNET.poolCodeHashes),
+ *   - its code hash (or, for a library cell, the library's) is one of DeDust's pool codes (DEDUST_MAINNET.poolCodeHashes),
  *   - its `get_assets` answers two Asset slices (native$0000, jetton$0001 workchain:int8 address:uint256), and
  *   - DeDust's factory gives its address back from `get_pool_address(int pool_type, slice asset0, slice asset1)`.
  * The pool type (0 volatile, 1 stable) is not read from the pool: both are asked of the factory in one turn, and the
@@ -53,7 +53,8 @@ export async function readDedustPool(
   seqno: number,
   facts: DedustFacts,
 ): Promise<DexPoolRow | null> {
-  if (!facts.poolCodeHashes.has(c.codeHash.toString('hex').toUpperCase())) throw new NotThatContract('not a DeDust pool code');
+  const hashes = [c.codeHash.toString('hex').toUpperCase(), ...(c.libraryHash ? [c.libraryHash] : [])];
+  if (!hashes.some((h) => facts.poolCodeHashes.has(h))) throw new NotThatContract('not a DeDust pool code');
   const values = await runner.run(c.account, 'get_assets', [], seqno);
   if (values === null) throw new NotThatContract('get_assets failed');
   const s = new StackReader(values, 'get_assets');

@@ -72,7 +72,7 @@ const KNOWN_CODE: ReadonlyMap<string, TokenMethod[]> = new Map([
 ] satisfies [string, TokenMethod[]][]);
 
 /** The hash a code stands for: its own, or for a library cell (exotic type 2) the library's it names. */
-function codeHashOf(code: Cell): string {
+export function codeHashOf(code: Cell): string {
   if (code.isExotic && code.bits.length === 8 + 256) {
     const cs = code.beginParse(true);
     if (cs.loadUint(8) === 2) return cs.loadBuffer(32).toString('hex').toUpperCase();
