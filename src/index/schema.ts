@@ -41,6 +41,7 @@ import { ACTIONS_MIGRATION } from './actions/schema.js';
 import { CLASSIFIER_VERSION_MIGRATION } from './actions/classifier-version-schema.js';
 import { MULTISIG_MIGRATION } from './multisig/schema.js';
 import { VESTING_MIGRATION } from './vesting/schema.js';
+import { DEX_POOLS_MIGRATION } from './dex/schema.js';
 
 export type { Migration };
 
@@ -170,6 +171,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MULTISIG_MIGRATION,
   VESTING_MIGRATION,
   CLASSIFIER_VERSION_MIGRATION,
+  DEX_POOLS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

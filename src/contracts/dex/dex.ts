@@ -51,3 +51,14 @@ export function swapPayload(p: { askWallet: Address; minOut: bigint; to: Address
 
 /** What the pool pays for `amount` in, reserves (in, out): the constant-product rule pool.fc.ts applies. */
 export const swapOut = (amount: bigint, reserveIn: bigint, reserveOut: bigint): bigint => (amount * reserveOut) / (reserveIn + amount);
+
+/** A pool of dedust-pool.fc.ts: its factory, type (0 volatile, 1 stable) and two Asset cells (dex/dedust-pools.ts). */
+export function dedustPoolInit(code: Cell, p: { factory: Address; poolType: number; assets: [Cell, Cell] }): StateInit {
+  return {
+    code,
+    data: beginCell().storeAddress(p.factory).storeUint(p.poolType, 8).storeRef(p.assets[0]).storeRef(p.assets[1]).endCell(),
+  };
+}
+
+/** The factory of dedust-factory.fc.ts, for pools of `poolCode`. */
+export const dedustFactoryInit = (code: Cell, poolCode: Cell): StateInit => ({ code, data: beginCell().storeRef(poolCode).endCell() });

@@ -6,8 +6,9 @@
  *
  *   1  everything classified before versions were kept
  *   2  DeDust swaps
+ *   3  DeDust pools detected (src/index/dex): DeDust swaps on stored traces, once the token back-fill found the pools
  */
-export const CLASSIFIER_VERSION = 2;
+export const CLASSIFIER_VERSION = 3;
 
 let current = CLASSIFIER_VERSION;
 

@@ -111,7 +111,7 @@ export interface KnownContracts {
   multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
   /** Absent where sales are not looked for (pending and emulated traces). */
   nftSales?: ReadonlyMap<string, NftSaleInfo>;
-  /** DEX pools by address; absent where the index detects none (every store today: see README, Swaps). */
+  /** DEX pools by address (src/index/dex: dex_pools); absent where they are not looked for. */
   dexPools?: ReadonlyMap<string, DexPoolInfo>;
 }
 

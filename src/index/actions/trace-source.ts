@@ -10,6 +10,7 @@ import { bytes, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
 import {
   transactionOf,
+  type DexPoolInfo,
   type JettonWalletInfo,
   type KnownContracts,
   type MultisigOrderInfo,
@@ -30,6 +31,7 @@ export interface GroupRows {
   nftItems: Map<string, NftItemInfo>;
   multisigOrders: Map<string, MultisigOrderInfo>;
   nftSales: Map<string, NftSaleInfo>;
+  dexPools: Map<string, DexPoolInfo>;
 }
 
 const emptyGroupRows = (): GroupRows => ({
@@ -39,6 +41,13 @@ const emptyGroupRows = (): GroupRows => ({
   nftItems: new Map(),
   multisigOrders: new Map(),
   nftSales: new Map(),
+  dexPools: new Map(),
+});
+
+/** A pool's row (dex_pools) as the classifier reads it. */
+const poolInfo = (get: (column: string) => SqlValue): DexPoolInfo => ({
+  dex: 'dedust',
+  assets: [get('asset_1') === null ? null : text(get('asset_1')), get('asset_2') === null ? null : text(get('asset_2'))],
 });
 
 /** A sale's row (nft_sales) as the classifier reads it. */
@@ -92,6 +101,8 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
         rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
     } else if (batch.table === 'nft_sales') {
       for (const get of rowsOf(batch)) rows.nftSales.set(get('address') as string, saleInfo(get));
+    } else if (batch.table === 'dex_pools') {
+      for (const get of rowsOf(batch)) rows.dexPools.set(get('address') as string, poolInfo(get));
     }
   }
   return rows;
@@ -164,7 +175,7 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
   }));
 }
 
-/** The jetton wallets, NFT items, NFT sales and multisig orders among `accounts`: detected in the group, else in the store. */
+/** The jetton wallets, NFT items, NFT sales, multisig orders and DEX pools among `accounts`: detected in the group, else in the store. */
 export async function knownContracts(
   store: SqlReads,
   accounts: Iterable<string>,
@@ -174,20 +185,23 @@ export async function knownContracts(
   const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
   const nftSales = new Map<string, NftSaleInfo>();
+  const dexPools = new Map<string, DexPoolInfo>();
   const asked: string[] = [];
   for (const account of new Set(accounts)) {
     const wallet = group.jettonWallets.get(account);
     const item = group.nftItems.get(account);
     const order = group.multisigOrders.get(account);
     const sale = group.nftSales.get(account);
+    const pool = group.dexPools.get(account);
     if (wallet) jettonWallets.set(account, wallet);
     if (item) nftItems.set(account, item);
     if (order) multisigOrders.set(account, order);
     if (sale) nftSales.set(account, sale);
-    if (!wallet && !item && !order && !sale) asked.push(account);
+    if (pool) dexPools.set(account, pool);
+    if (!wallet && !item && !order && !sale && !pool) asked.push(account);
   }
   await chunked(asked, async (chunk) => {
-    const [wallets, items, orders, sales] = await Promise.all([
+    const [wallets, items, orders, sales, pools] = await Promise.all([
       store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, signers FROM multisig_orders WHERE address IN (${placeholders(chunk)})`, chunk),
@@ -195,7 +209,13 @@ export async function knownContracts(
         `SELECT address, nft_address, nft_owner_address, marketplace_address, full_price, code_hash FROM nft_sales WHERE address IN (${placeholders(chunk)})`,
         chunk,
       ),
+      store.all(`SELECT address, asset_1, asset_2 FROM dex_pools WHERE address IN (${placeholders(chunk)})`, chunk),
     ]);
+    for (const row of pools)
+      dexPools.set(
+        text(row.address),
+        poolInfo((column) => row[column] as SqlValue),
+      );
     for (const row of sales)
       nftSales.set(
         text(row.address),
@@ -209,5 +229,5 @@ export async function knownContracts(
         collection: row.collection_address === null ? null : text(row.collection_address),
       });
   });
-  return { jettonWallets, nftItems, multisigOrders, nftSales };
+  return { jettonWallets, nftItems, multisigOrders, nftSales, dexPools };
 }

@@ -15,7 +15,7 @@ import {
   type JettonBurnBody,
   type JettonTransferBody,
 } from './jetton-messages.js';
-import { tokenMethods, type TokenMethod } from './method-ids.js';
+import { codeHashOf, tokenMethods, type TokenMethod } from './method-ids.js';
 import { NFT_TRANSFER, parseNftTransfer, type NftTransferBody } from './nft-messages.js';
 
 export interface TokenAccountCandidate {
@@ -25,6 +25,8 @@ export interface TokenAccountCandidate {
   dataHash: Buffer;
   lastTxLt: bigint;
   methods: TokenMethod[];
+  /** For code that is a library cell: the library's hash (hex upper case), what code-hash rules compare too. */
+  libraryHash?: string;
 }
 
 export interface EventBase {
@@ -76,6 +78,7 @@ const DETECTED = new Set<TokenMethod>([
   'get_multisig_data',
   'get_order_data',
   'get_vesting_data',
+  'get_assets',
 ]);
 
 /** The candidate of an account's state after the block, or null when its code has no token get-method. */
@@ -89,7 +92,16 @@ export function accountCandidate(
   if (!code) return null;
   const found = methods.of(code);
   if (!found.some((m) => DETECTED.has(m))) return null;
-  return { account, codeHash: code.hash(), dataHash: data?.hash() ?? Buffer.alloc(32), lastTxLt, methods: found };
+  const candidate: TokenAccountCandidate = {
+    account,
+    codeHash: code.hash(),
+    dataHash: data?.hash() ?? Buffer.alloc(32),
+    lastTxLt,
+    methods: found,
+  };
+  const standsFor = code.isExotic ? codeHashOf(code) : undefined;
+  if (standsFor && standsFor !== candidate.codeHash.toString('hex').toUpperCase()) candidate.libraryHash = standsFor;
+  return candidate;
 }
 
 /** The jetton event a transaction's inbound message is, when its opcode says so and its body parses. */

@@ -28,6 +28,8 @@ import { readMultisig, readMultisigOrder, VouchedOrders } from '../multisig/dete
 import type { MultisigOrderRow, MultisigRow } from '../multisig/rows.js';
 import { readVesting } from '../vesting/detect.js';
 import type { VestingRow } from '../vesting/rows.js';
+import { DEDUST_MAINNET, readDedustPool, type DedustFacts } from '../dex/dedust-pools.js';
+import type { DexPoolRow } from '../dex/rows.js';
 
 export interface Detected {
   master?: JettonMasterRow;
@@ -41,6 +43,8 @@ export interface Detected {
   order?: MultisigOrderRow;
   /** A vesting wallet (src/index/vesting). */
   vesting?: VestingRow;
+  /** A DeDust pool (src/index/dex). */
+  dexPool?: DexPoolRow;
 }
 
 type Interface = keyof Detected;
@@ -83,13 +87,17 @@ export class ContractReads {
   private readonly vouchedItems = new Vouched<Record<string, string> | null>();
   private readonly vouchedOrders = new VouchedOrders(MAX_VOUCHED);
 
-  constructor(private readonly runner: GetMethodRunner) {}
+  /** `dedust`: DeDust's pool code hashes and factory (mainnet's unless given: src/index/dex). */
+  constructor(
+    private readonly runner: GetMethodRunner,
+    private readonly dedust: DedustFacts = DEDUST_MAINNET,
+  ) {}
 
   /** Every interface the candidate's methods allow, tried together; null when the chain failed to answer. */
   async detect(c: TokenAccountCandidate, seqno: number): Promise<Detected | null> {
     const has = (method: string) => (c.methods as string[]).includes(method);
     try {
-      const [master, wallet, collection, item, sale, multisig, order, vesting] = await Promise.all([
+      const [master, wallet, collection, item, sale, multisig, order, vesting, dexPool] = await Promise.all([
         has('get_jetton_data') ? this.unlessMissed(c, 'master', () => this.jettonMaster(c, seqno)) : null,
         has('get_wallet_data') ? this.unlessMissed(c, 'wallet', () => this.jettonWallet(c, seqno)) : null,
         has('get_collection_data') ? this.unlessMissed(c, 'collection', () => this.nftCollection(c, seqno)) : null,
@@ -98,6 +106,7 @@ export class ContractReads {
         has('get_multisig_data') ? this.unlessMissed(c, 'multisig', () => readMultisig(this.runner, c, seqno)) : null,
         has('get_order_data') ? this.unlessMissed(c, 'order', () => readMultisigOrder(this.runner, c, seqno, this.vouchedOrders)) : null,
         has('get_vesting_data') ? this.unlessMissed(c, 'vesting', () => readVesting(this.runner, c, seqno)) : null,
+        has('get_assets') ? this.unlessMissed(c, 'dexPool', () => readDedustPool(this.runner, c, seqno, this.dedust)) : null,
       ]);
       return {
         master: master ?? undefined,
@@ -108,6 +117,7 @@ export class ContractReads {
         ...(multisig ? { multisig } : {}),
         ...(order ? { order } : {}),
         ...(vesting ? { vesting } : {}),
+        ...(dexPool ? { dexPool } : {}),
       };
     } catch {
       // The chain could not run a get-method (a liteserver down): undetected this time.

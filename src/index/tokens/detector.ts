@@ -26,6 +26,8 @@ import { saleBatch, type NftSaleRow } from './sales.js';
 import { metadataQueueBatch } from './metadata-store.js';
 import { memberBatch, multisigBatch, orderBatch, type MultisigOrderRow, type MultisigRow } from '../multisig/rows.js';
 import { vestingBatch, whitelistBatch, type VestingRow } from '../vesting/rows.js';
+import { dexPoolBatch, type DexPoolRow } from '../dex/rows.js';
+import type { DedustFacts } from '../dex/dedust-pools.js';
 import {
   collectionBatch,
   eventBatch,
@@ -60,6 +62,12 @@ interface GroupContracts {
   multisigs: Map<string, MultisigRow>;
   orders: Map<string, MultisigOrderRow>;
   vestings: Map<string, VestingRow>;
+  dexPools: Map<string, DexPoolRow>;
+}
+
+export interface TokenDetectorOptions {
+  /** DeDust's pool code hashes and factory; mainnet's unless given (src/index/dex: a test gives its own contracts'). */
+  dedust?: DedustFacts;
 }
 
 export class TokenDetector {
@@ -73,8 +81,9 @@ export class TokenDetector {
     private readonly reads: SqlReads,
     runner: GetMethodRunner | undefined,
     dnsRoots: readonly string[] = [],
+    options: TokenDetectorOptions = {},
   ) {
-    this.contracts = runner ? new ContractReads(runner) : undefined;
+    this.contracts = runner ? new ContractReads(runner, options.dedust) : undefined;
     this.domains = runner && dnsRoots.length > 0 ? new DomainDetector(runner, new Set(dnsRoots)) : undefined;
   }
 
@@ -90,6 +99,7 @@ export class TokenDetector {
       multisigs: new Map(),
       orders: new Map(),
       vestings: new Map(),
+      dexPools: new Map(),
     };
     if (this.contracts) {
       // The newest block of the group (the back-fill's groups list past blocks of events after the current one).
@@ -196,6 +206,7 @@ export class TokenDetector {
       const whitelist = whitelistBatch(vestings);
       if (whitelist) batches.push(whitelist);
     }
+    if (found.dexPools.size > 0) batches.push(dexPoolBatch([...found.dexPools.values()]));
     return batches;
   }
 
@@ -255,6 +266,7 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.multisig) newest(found.multisigs, result.multisig);
   if (result.order) newest(found.orders, result.order);
   if (result.vesting) newest(found.vestings, result.vesting);
+  if (result.dexPool) newest(found.dexPools, result.dexPool);
 }
 
 /** Candidates asked at one block's state: a block of the group, or a retry (`failures` so far: detection-retry.ts). */

@@ -29,6 +29,8 @@ export const TOKEN_METHODS = [
   'get_order_address',
   'get_order_data',
   'get_vesting_data',
+  // DeDust pools (src/index/dex)
+  'get_assets',
 ] as const;
 export type TokenMethod = (typeof TOKEN_METHODS)[number];
 
@@ -57,16 +59,20 @@ export function methodIds(code: Cell): Set<number> | null {
  * Mainnet code hashes of contracts whose get-methods are known though their code may not show them: the official
  * multisig v2 wallet and order are deployed as library cells (an exotic cell naming the code's hash: no method
  * dictionary to read). toncenter's address_book names them by these hashes (ton-index-go, index/detect/interfaces.go),
- * and its indexer requires the vesting wallet's (smc-interfaces/Vesting.h).
+ * and its indexer requires the vesting wallet's (smc-interfaces/Vesting.h) and DeDust's pools'.
  */
 const KNOWN_CODE: ReadonlyMap<string, TokenMethod[]> = new Map([
   ['D3D14DA9A627F0EC3533341829762AF92B9540B21BF03665FAC09C2B46EABBAC', ['get_multisig_data', 'get_order_address']],
   ['A01E057FBD4288402B9898D78D67BD4E90254C93C5866879BC2D1D12865436BC', ['get_order_data']],
   ['B48B531ABEC3B714638291F7D77ED6DC9F6A2729EFCA20477137374D4AE8B590', ['get_vesting_data']],
+  // DeDust's pool codes (src/index/dex/dedust-pools.ts), should one come as a library cell.
+  ['1275095B6DA3911292406F4F4386F9E780099B854C6DEE9EE2895DDCE70927C1', ['get_assets']],
+  ['778F0D3FE6482C50888970DF5E787F40F3A4AB282170C035A5920877058C99D3', ['get_assets']],
+  ['C0F9D14FBC8E14F0D72CBA2214165EEE35836AB174130912BAF9DBFA43EAD562', ['get_assets']],
 ] satisfies [string, TokenMethod[]][]);
 
 /** The hash a code stands for: its own, or for a library cell (exotic type 2) the library's it names. */
-function codeHashOf(code: Cell): string {
+export function codeHashOf(code: Cell): string {
   if (code.isExotic && code.bits.length === 8 + 256) {
     const cs = code.beginParse(true);
     if (cs.loadUint(8) === 2) return cs.loadBuffer(32).toString('hex').toUpperCase();

@@ -11,6 +11,8 @@ import { multisigWalletFunc } from '../../../src/contracts/multisig/wallet.fc.js
 import { VESTING_WALLET_FUNC } from '../../../src/contracts/vesting/wallet.fc.js';
 import { DEX_POOL_FUNC } from '../../../src/contracts/dex/pool.fc.js';
 import { DEX_ROUTER_FUNC } from '../../../src/contracts/dex/router.fc.js';
+import { DEDUST_POOL_FUNC } from '../../../src/contracts/dex/dedust-pool.fc.js';
+import { DEDUST_FACTORY_FUNC } from '../../../src/contracts/dex/dedust-factory.fc.js';
 
 export async function nftCode(): Promise<{ collection: Cell; item: Cell }> {
   return {
@@ -42,4 +44,12 @@ export async function vestingCode(): Promise<Cell> {
 /** tongate's swap router and pool (src/contracts/dex: STON.fi v1's message layouts). */
 export async function dexCode(): Promise<{ router: Cell; pool: Cell }> {
   return { router: await compileFuncContract('dex-router', DEX_ROUTER_FUNC), pool: await compileFuncContract('dex-pool', DEX_POOL_FUNC) };
+}
+
+/** tongate's pool and factory answering DeDust's get-methods (src/contracts/dex: get_assets, get_pool_address). */
+export async function dedustCode(): Promise<{ pool: Cell; factory: Cell }> {
+  return {
+    pool: await compileFuncContract('dedust-pool', DEDUST_POOL_FUNC),
+    factory: await compileFuncContract('dedust-factory', DEDUST_FACTORY_FUNC),
+  };
 }

@@ -6,19 +6,31 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, type Builder, type Cell } from '@ton/core';
+import { beginCell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
 import { account, address, buildTrace } from './support.js';
-
-const raw = (friendly: string): string => Address.parse(friendly).toRawString().toUpperCase();
-/** DeDust's native (TON) vault and its TON/USDT pool on mainnet; Tether's USDT master. */
-const NATIVE_VAULT = raw('EQDa4VOnTYlLvDJ0gZjNYm5PXfSmmtL6Vs6A_CZEtXCNICq_');
-const TON_USDT_POOL = raw('EQA-X_yo3fzzbDbJ_0bzFWKqtRuZFIRa1sJsveZJ1YpViO3r');
-const USDT = raw('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs');
-const [USER, USER_USDT, USDT_VAULT, VAULT_USDT, OTHER_JETTON, OTHER_POOL] = [0xa11ce, 0xa11c1, 0x7a, 0x7b, 0x07, 0x0b].map(account);
+import {
+  internalTransfer,
+  NATIVE_VAULT,
+  op,
+  OTHER_JETTON,
+  OTHER_POOL,
+  payout,
+  payoutFromPool,
+  step,
+  swapExternal,
+  swapLog,
+  TON_USDT_POOL,
+  USDT,
+  USDT_VAULT,
+  usdtForTon,
+  USER,
+  USER_USDT,
+  VAULT_USDT,
+} from './dedust-traces.js';
 
 const contracts: KnownContracts = {
   jettonWallets: new Map([
@@ -33,71 +45,9 @@ const contracts: KnownContracts = {
   ]),
 };
 
-const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
-/** SwapStep: pool, kind (given in), limit, next step. */
-const step = (pool: string, next: Cell | null = null): Builder =>
-  beginCell().storeAddress(address(pool)).storeBit(0).storeCoins(0n).storeMaybeRef(next);
-const jettonAsset = (b: Builder, master: string): Builder =>
-  b.storeUint(1, 4).storeInt(Address.parseRaw(master).workChain, 8).storeBuffer(Address.parseRaw(master).hash);
-const asset = (b: Builder, master: string | null): Builder => (master === null ? b.storeUint(0, 4) : jettonAsset(b, master));
-/** The pool's swap log (swap#9c610de3). */
-const swapLog = (assetIn: string | null, assetOut: string | null, amountIn: bigint, amountOut: bigint): Cell =>
-  asset(asset(beginCell().storeUint(0x9c610de3, 32), assetIn), assetOut)
-    .storeCoins(amountIn)
-    .storeCoins(amountOut)
-    .storeRef(beginCell().storeAddress(address(USER)).storeAddress(null).storeCoins(1n).storeCoins(2n))
-    .endCell();
-const payoutFromPool = (amount: bigint): Cell =>
-  op(0xad4eb6f5).storeRef(beginCell().endCell()).storeCoins(amount).storeAddress(address(USER)).storeMaybeRef(null).endCell();
-const payout = (): Cell => op(0x474f86cf).storeRef(beginCell().endCell()).endCell();
-const swapExternal = (): Cell => op(0x61ee542d).endCell();
-const internalTransfer = (amount: bigint, from: string) =>
-  op(0x178d4519).storeCoins(amount).storeAddress(address(from)).storeAddress(address(from)).storeCoins(0).storeBit(0).endCell();
-const notify = (amount: bigint, from: string, payload: Cell) =>
-  op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(1).storeRef(payload).endCell();
-const transfer = (amount: bigint, to: string, payload: Cell) =>
-  op(0x0f8a7ea5)
-    .storeCoins(amount)
-    .storeAddress(address(to))
-    .storeAddress(address(USER))
-    .storeBit(0)
-    .storeCoins(200_000_000n)
-    .storeBit(1)
-    .storeRef(payload)
-    .endCell();
-/** swap#e3a0d482 step swap_params: the jetton transfer's forward payload. */
-const swapPayload = (first: Cell): Cell =>
-  beginCell().storeUint(0xe3a0d482, 32).storeSlice(first.beginParse()).storeRef(beginCell().endCell()).endCell();
-
 function againstSpec(action: ActionRecord): void {
   const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
   assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-/** USDT into DeDust's USDT vault, swapped on `pools` (the route), paid in TON by the native vault. */
-function usdtForTon(pools: string[], logs: Cell[][]) {
-  let route: Cell | null = null;
-  for (const pool of [...pools].reverse()) route = step(pool, route).endCell();
-  const payload = swapPayload(route!);
-  // The pool chain: swap_external to the first, swap_peer onward, the last pays through the native vault.
-  type S = Parameters<typeof buildTrace>[1][number];
-  let hop: S = { to: NATIVE_VAULT, body: payoutFromPool(990n), then: [{ to: USER, body: payout(), value: 990n }] };
-  for (let i = pools.length - 1; i >= 0; i--) {
-    hop = { to: pools[i], body: i === 0 ? swapExternal() : op(0x72aca8aa).endCell(), logBodies: logs[i], then: [hop] };
-  }
-  return buildTrace(USER, [
-    {
-      to: USER_USDT,
-      body: transfer(1_000n, USDT_VAULT, payload),
-      then: [
-        {
-          to: VAULT_USDT,
-          body: internalTransfer(1_000n, USER),
-          then: [{ to: USDT_VAULT, body: notify(1_000n, USER, payload), then: [hop] }],
-        },
-      ],
-    },
-  ]);
 }
 
 test('DeDust jetton_swap: USDT through the jetton vault and the TON/USDT pool, TON paid out by the native vault', () => {
