@@ -27,7 +27,7 @@
 import type { SqlDriver } from './sql/driver.js';
 import type { Migration } from './sql/column-types.js';
 import { MIGRATION_LOCK } from './sql/postgres-driver.js';
-import { types } from './sql/column-types.js';
+import { addColumn, types } from './sql/column-types.js';
 import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';
 import { ACCOUNT_TRACE_INDEX_MIGRATION } from './traces/account-index-migration.js';
@@ -151,11 +151,7 @@ export const MIGRATIONS: readonly Migration[] = [
     statements(dialect) {
       // JSON of the header fields a local chain does not have (flags, split/merge, validator list hash, catchain
       // seqno, vert seqno, created_by); NULL for a local chain's blocks and for blocks indexed before.
-      return [
-        dialect === 'postgres'
-          ? 'ALTER TABLE blocks ADD COLUMN IF NOT EXISTS consensus TEXT'
-          : 'ALTER TABLE blocks ADD COLUMN consensus TEXT',
-      ];
+      return [addColumn(dialect, 'blocks', 'consensus', 'TEXT')];
     },
   },
   // Self-contained: `migrate` applies every version a store has not seen, in any order.

@@ -19,3 +19,14 @@ export interface Migration {
   name: string;
   statements(dialect: Dialect): string[];
 }
+
+/**
+ * A migration's new column. PostgreSQL can say IF NOT EXISTS, and must: two instances migrating one schema at once
+ * both run the statement, the second after the first (schema.ts `migrate`). SQLite cannot, and needs not: one
+ * process holds the file, and a migration and its record are one transaction.
+ */
+export function addColumn(dialect: Dialect, table: string, column: string, type: string): string {
+  return dialect === 'postgres'
+    ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`
+    : `ALTER TABLE ${table} ADD COLUMN ${column} ${type}`;
+}

@@ -20,17 +20,13 @@
  * owner and per jetton; transfers and burns by tx_lt (and tx_now when a utime bound is given) per
  * filter column.
  */
-import { types, type Migration } from '../sql/column-types.js';
+import { addColumn, types, type Migration } from '../sql/column-types.js';
 
 export const TOKENS_MIGRATION: Migration = {
   version: 4,
   name: 'tokens: jetton masters, wallets, transfers, burns; NFT collections, items, transfers; interfaces of latest account states',
   statements(dialect) {
     const { bytes, int64, sortableText } = types(dialect);
-    const addColumn = (table: string, column: string, type: string) =>
-      dialect === 'postgres'
-        ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`
-        : `ALTER TABLE ${table} ADD COLUMN ${column} ${type}`;
     const events = (table: string, columns: string) => `CREATE TABLE IF NOT EXISTS ${table} (
         tx_hash ${bytes} PRIMARY KEY,
         tx_lt ${int64} NOT NULL,
@@ -52,7 +48,7 @@ export const TOKENS_MIGRATION: Migration = {
         `CREATE INDEX IF NOT EXISTS ${table}_${c}_now ON ${table} (${c}, tx_now, tx_lt)`,
       ]);
     return [
-      addColumn('latest_account_states', 'interfaces', 'TEXT'),
+      addColumn(dialect, 'latest_account_states', 'interfaces', 'TEXT'),
       `CREATE TABLE IF NOT EXISTS jetton_masters (
         address TEXT PRIMARY KEY,
         total_supply TEXT NOT NULL,

@@ -13,21 +13,16 @@
  * Orders /traces needs: end_lt and end_utime (each with trace_id as the tie-break), mc_seqno_end; a
  * trace's transactions by trace_id.
  */
-import { types, type Migration } from '../sql/column-types.js';
+import { addColumn, types, type Migration } from '../sql/column-types.js';
 
 export const TRACES_MIGRATION: Migration = {
   version: 3,
   name: 'traces: trace_id on transactions and messages, the traces table',
   statements(dialect) {
     const { bytes, int64 } = types(dialect);
-    // PostgreSQL can say IF NOT EXISTS; SQLite cannot, and needs not: the migration and its record are one transaction.
-    const addColumn = (table: string, column: string) =>
-      dialect === 'postgres'
-        ? `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${bytes}`
-        : `ALTER TABLE ${table} ADD COLUMN ${column} ${bytes}`;
     return [
-      addColumn('transactions', 'trace_id'),
-      addColumn('messages', 'trace_id'),
+      addColumn(dialect, 'transactions', 'trace_id', bytes),
+      addColumn(dialect, 'messages', 'trace_id', bytes),
       `CREATE INDEX IF NOT EXISTS transactions_trace_id ON transactions (trace_id)`,
       `CREATE TABLE IF NOT EXISTS traces (
         trace_id ${bytes} PRIMARY KEY,
