@@ -21,7 +21,7 @@ import { registerDevnetRoutes } from '../devnet/routes.js';
 import { devnetOpenApi } from '../devnet/openapi.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, MAX_PATH_SEGMENT, notFoundHandler } from '../http/errors.js';
 import { registerJsonBodyParser } from '../http/json-body.js';
-import { registerFormBodyParser } from '../http/form-body.js';
+import { registerV2AnyTypeBodyParser } from '../http/v2-body-any-type.js';
 import { registerHealth, staleAfter } from '../http/health.js';
 import { registerNetworkList } from '../http/networks.js';
 import { registerLanding } from './landing.js';
@@ -138,7 +138,7 @@ function buildApp(
   });
   app.setErrorHandler(errorHandler);
   registerJsonBodyParser(app);
-  registerFormBodyParser(app);
+  registerV2AnyTypeBodyParser(app);
   app.setNotFoundHandler(notFoundHandler);
 
   registerHealth(app, { clock, staleAfterMs: staleAfter(config.blockIntervalMs) });

@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { UpstreamConfig } from '../config/types.js';
 import type { Clock } from '../util/clock.js';
+import { schedulerOf } from '../util/scheduler.js';
 import type { ApiVersion } from '../http/request-target.js';
 import { UpstreamForwarder } from './forwarder.js';
 import { UpstreamMetrics } from './metrics.js';
@@ -37,7 +38,7 @@ export class UpstreamNetwork {
   readonly forwarder: UpstreamForwarder;
   /** The upstream's streaming API (derived from its v3 URLs), relayed by src/stream; undefined: none (404). */
   readonly streaming: UpstreamStreaming | undefined;
-  private timer?: NodeJS.Timeout;
+  private stopChecks?: () => void;
 
   constructor(
     readonly name: string,
@@ -51,8 +52,8 @@ export class UpstreamNetwork {
   /** Runs a first round of health checks (each at most a couple of seconds), then keeps checking in the background. */
   async start(): Promise<void> {
     await this.checkAll();
-    this.timer = setInterval(() => void this.checkAll(), this.config.healthIntervalMs);
-    this.timer.unref();
+    // On the injected clock's timers (util/scheduler.ts): a test moves a manual clock instead of waiting.
+    this.stopChecks = schedulerOf(this.deps.clock).every(this.config.healthIntervalMs, () => this.checkAll());
   }
 
   async checkAll(): Promise<void> {
@@ -120,7 +121,7 @@ export class UpstreamNetwork {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopChecks?.();
     await Promise.all([this.forwarder.close(), this.streaming?.close()]);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Periodic work asks its timers of the clock it is given (streaming's SSE keepalives and idle sweep, the key
- * directory's poll of the key store): a clock that can schedule (`every`, a test's manual clock) runs them when it
- * is told to, so no test sleeps through an interval; any other clock gets Node's intervals (unref'd: periodic work
- * never keeps a process alive by itself).
+ * directory's poll of the key store, the upstream and lite pool health checks): a clock that can schedule (`every`,
+ * a test's manual clock) runs them when it is told to, so no test sleeps through an interval; any other clock gets
+ * Node's intervals (unref'd: periodic work never keeps a process alive by itself).
  */
 import type { Clock } from './clock.js';
 

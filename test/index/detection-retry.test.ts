@@ -2,12 +2,16 @@
  * Detections the chain did not answer are asked again at later blocks (src/index/tokens/detection-retry.ts): the
  * back-off and its bound on their own, then a real multisig (tongate's own contract) on a local chain whose first
  * get_multisig_data times out, detected by the retry at a later group's block; a "not this kind" answer is not retried.
+ * A domain item (tongate's own DNS contracts) whose first get_domain times out keeps its NFT row and gets its DNS
+ * entry from the retry.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, contractAddress, toNano } from '@ton/core';
+import { Address, beginCell, contractAddress, Dictionary, toNano } from '@ton/core';
+import { offchainContent } from '../../src/contracts/content.js';
+import { dnsItemAddress, dnsRootInit, DNS_CATEGORY, domainIndex, walletRecord } from '../../src/contracts/dns/dns.js';
 import { multisigData } from '../../src/contracts/multisig/multisig.js';
-import type { SqlReads } from '../../src/index/sql/driver.js';
+import type { InsertBatch, SqlReads } from '../../src/index/sql/driver.js';
 import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { DetectionRetries, RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
 import { TokenDetector } from '../../src/index/tokens/detector.js';
@@ -15,7 +19,7 @@ import { directGetMethods, type GetMethodRunner } from '../../src/index/tokens/g
 import { tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, testWallet } from '../chain/local/support/local-chain.js';
-import { multisigCode } from '../contracts/support/code.js';
+import { dnsCode, multisigCode } from '../contracts/support/code.js';
 
 const candidate = (account: string): TokenAccountCandidate => ({
   account,
@@ -111,4 +115,68 @@ test('a multisig whose first detection timed out is detected at a later block; a
     undefined,
   );
   assert.equal(detector.retries.size, 0, 'a wrong answer is not a failure');
+});
+
+test('a domain item whose first get_domain timed out keeps its NFT row and gets its DNS entry from the retry', async (t) => {
+  const { chain } = await openChain(t);
+  const code = await dnsCode();
+  const owner = testWallet(3).wallet.address;
+  const rootInit = dnsRootInit(code.root, { owner, content: offchainContent('https://dns.example/root.json'), itemCode: code.item });
+  const root = contractAddress(0, rootInit);
+  await chain.setAccount(root, { balance: toNano(1), code: code.root, data: rootInit.data! });
+  // The item as deploy_domain leaves it (item.fc.ts: index, collection, owner, ^domain, records), with a wallet record.
+  const records = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+  records.set(DNS_CATEGORY.wallet, walletRecord(owner));
+  const data = beginCell()
+    .storeUint(domainIndex('alice'), 256)
+    .storeAddress(root)
+    .storeAddress(owner)
+    .storeRef(beginCell().storeBuffer(Buffer.from('alice')).endCell())
+    .storeDict(records)
+    .endCell();
+  const address = dnsItemAddress(root, code.item, 'alice');
+  const { seqno } = await chain.setAccount(address, { balance: toNano(1), code: code.item, data });
+  const raw = formatRawUpper(address);
+  const direct = directGetMethods((a: Address, method, stack, mcSeqno) => chain.runGetMethod(a, method, stack, mcSeqno));
+  let timeouts = 1;
+  const asked: string[] = [];
+  const runner: GetMethodRunner = {
+    async run(account, method, stack, mcSeqno) {
+      asked.push(`${method}@${mcSeqno}`);
+      if (method === 'get_domain' && timeouts-- > 0) throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
+      return direct.run(account, method, stack, mcSeqno);
+    },
+  };
+  const detector = new TokenDetector({ all: async () => [] } as unknown as SqlReads, runner, [formatRawUpper(root)]);
+  const methods = tokenMethods(code.item);
+  assert.ok(methods.includes('get_nft_data'));
+  const found: TokenAccountCandidate = { account: raw, codeHash: code.item.hash(), dataHash: data.hash(), lastTxLt: 1n, methods };
+  const column = (batch: InsertBatch, name: string) => batch.rows.map((r) => r[batch.columns.indexOf(name)]);
+
+  const firstGroup = await detector.rows([{ seqno, accounts: [found], events: [] }], () => null);
+  const items = firstGroup.find((b) => b.table === 'nft_items');
+  assert.ok(items, 'the NFT row is kept');
+  assert.deepEqual(column(items, 'address'), [raw]);
+  assert.equal(
+    firstGroup.find((b) => b.table === 'dns_entries'),
+    undefined,
+    'timed out: no DNS entry in its block',
+  );
+  assert.equal(detector.retries.size, 1, 'the item waits for a retry');
+
+  const laterGroup = await detector.rows([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
+  const entries = laterGroup.find((b) => b.table === 'dns_entries');
+  assert.ok(entries, 'the DNS entry comes with the retry');
+  assert.deepEqual(column(entries, 'nft_item_address'), [raw]);
+  assert.deepEqual(column(entries, 'domain'), ['alice.ton']);
+  assert.deepEqual(column(entries, 'dns_wallet'), [formatRawUpper(owner)]);
+  const again = laterGroup.find((b) => b.table === 'nft_items');
+  assert.ok(again, 'the item is written again, now with its domain');
+  assert.equal(JSON.parse(column(again, 'content')[0] as string).domain, 'alice.ton');
+  assert.deepEqual(
+    asked.filter((a) => a.startsWith('get_domain')),
+    [`get_domain@${seqno}`, `get_domain@${seqno}`],
+    'asked again at its own block',
+  );
+  assert.equal(detector.retries.size, 0);
 });

@@ -28,6 +28,7 @@ import type { liteServer_masterchainInfo, tonNode_blockIdExt } from 'ton-lite-cl
 import { CircuitBreaker, type BreakerState } from '../../util/circuit-breaker.js';
 import type { LiteServerAddress } from '../../ton/global-config.js';
 import type { Clock } from '../../util/clock.js';
+import { schedulerOf } from '../../util/scheduler.js';
 import { LiteConnection } from './connection.js';
 import { DEFAULT_FOLLOWER_QUERIES_PER_SECOND, FollowerBudget } from './follower-budget.js';
 import { LiteDataError, LiteServerError, LiteTimeout, LiteTransportError, LiteUnavailable, LiteWrongNetwork } from './errors.js';
@@ -146,7 +147,7 @@ export class LitePool extends EventEmitter {
   private readonly zeroState?: LitePoolOptions['zeroState'];
   private readonly followerSlots: number;
   readonly followerBudget: FollowerBudget;
-  private readonly healthTimer: NodeJS.Timeout;
+  private readonly stopHealth: () => void;
   private readonly watchHeads: boolean;
   /** Queries waiting for a slot, HTTP reads and the follower's apart (a slot may suit one and not the other). */
   private readonly slotWaiters = { reads: new Set<() => void>(), follower: new Set<() => void>() };
@@ -179,13 +180,12 @@ export class LitePool extends EventEmitter {
     });
     this.watchHeads = options.watchHeads ?? true;
     const interval = options.healthIntervalMs ?? 1000;
-    this.healthTimer = setInterval(() => {
-      for (const server of this.servers) {
-        void this.check(server);
-        void this.watch(server);
-      }
-    }, interval);
-    this.healthTimer.unref();
+    // On the injected clock's timers (util/scheduler.ts): a test moves a manual clock instead of waiting.
+    this.stopHealth = schedulerOf(this.clock).every(interval, () => {
+      for (const server of this.servers) void this.watch(server);
+      // The checks' promise (they never reject): a manual clock lets a test await the round; Node's timers ignore it.
+      return Promise.all(this.servers.map((server) => this.check(server)));
+    });
   }
 
   /**
@@ -339,7 +339,7 @@ export class LitePool extends EventEmitter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.healthTimer);
+    this.stopHealth();
     for (const s of this.servers) s.connection.close();
     for (const wake of [...this.slotWaiters.reads, ...this.slotWaiters.follower]) wake();
   }

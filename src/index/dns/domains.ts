@@ -20,7 +20,10 @@ export class DomainDetector {
     this.getMethods = new DomainItemGetMethods(runner);
   }
 
-  /** The item's dns_entries row (and `domain` added to its content), or null when it is not a domain. */
+  /**
+   * The item's dns_entries row (and `domain` added to its content), or null when it is not a domain. Throws when the
+   * chain did not answer (the caller retries: detection-retry.ts).
+   */
   async detect(item: NftItemRow, seqno: number): Promise<DnsEntryRow | null> {
     // Not initialized yet: no domain to read (and a failing get_domain must not mark the code as not a domain).
     if (!item.init || !item.collection || !this.roots.has(item.collection)) return null;

@@ -6,7 +6,8 @@
  *
  * An item whose code answers neither as expected is not a domain (remembered by code hash, as the token
  * detectors do); a dnsresolve that does not resolve the 8 bits, or whose dictionary does not parse, leaves the
- * domain with no records.
+ * domain with no records. A chain that does not answer (a time-out, a liteserver down) says nothing about the item:
+ * the error goes up, and the token detector asks the item again at a later block (src/index/tokens/detection-retry.ts).
  */
 import { beginCell } from '@ton/core';
 import { NotThatContract, StackReader } from '../../ton/stack-reader.js';
@@ -30,7 +31,7 @@ export class DomainItemGetMethods {
 
   constructor(private readonly runner: GetMethodRunner) {}
 
-  /** The domain and records of an item, null when its code is not a domain item's (or the chain failed to answer). */
+  /** The domain and records of an item, null when its code is not a domain item's; throws when the chain failed to answer. */
   async read(address: string, codeHash: Buffer, seqno: number): Promise<DomainState | null> {
     const key = codeHash.toString('base64');
     if (this.misses.has(key)) return null;
@@ -38,7 +39,7 @@ export class DomainItemGetMethods {
       const domain = await this.domain(address, seqno);
       return { domain, records: await this.records(address, seqno) };
     } catch (error) {
-      if (!(error instanceof NotThatContract)) return null;
+      if (!(error instanceof NotThatContract)) throw error;
       if (this.misses.size >= MAX_MISSES) this.misses.clear();
       this.misses.add(key);
       return null;

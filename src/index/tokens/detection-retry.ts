@@ -5,7 +5,8 @@
  * which for a multisig or a vesting wallet may be never. "Not this kind" answers (a wrong stack: NotThatContract) are
  * not failures here: they are remembered by code hash (contracts.ts) and never asked again.
  *
- * The rule, in one place for every detector (jetton, NFT, sale, multisig, order, vesting: ContractReads.detect):
+ * The rule, in one place for every detector (jetton, NFT, sale, multisig, order, vesting: ContractReads.detect;
+ * a domain item's DNS read: src/index/dns):
  *   - a failed candidate is asked again at the same state (its block's masterchain seqno), RETRY_DELAYS blocks after
  *     each failure (1, then 2, then 4: back-off), at most RETRY_DELAYS.length times, then given up;
  *   - a newer state of the account met in a later group replaces the retry (that state is detected then);

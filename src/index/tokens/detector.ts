@@ -7,7 +7,7 @@
  * asked again; a master or collection that does not vouch for a wallet or item is data, not code: it is
  * asked again at the next change. A get-method that throws (the chain could not run it, or did not answer in
  * time) leaves the account undetected this time; the block is still committed, and the account is asked again at
- * its block's state a few blocks later (detection-retry.ts).
+ * its block's state a few blocks later (detection-retry.ts). So does a domain item's DNS read (src/index/dns).
  *
  * Events: a jetton transfer/burn candidate whose account is a jetton wallet, an NFT transfer candidate
  * whose account is an NFT item (detected in this group, or already in the store) becomes a row with the
@@ -218,11 +218,23 @@ export class TokenDetector {
     block: DetectionUnit,
     now: number,
   ): Promise<{ results: Array<Detected | null>; entries: Array<DnsEntryRow | null> }> {
+    const failed = (i: number) => this.retries.failed({ candidate: block.accounts[i], seqno: block.seqno, failures: block.failures }, now);
     const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
     results.forEach((result, i) => {
-      if (result === null) this.retries.failed({ candidate: block.accounts[i], seqno: block.seqno, failures: block.failures }, now);
+      if (result === null) failed(i);
     });
-    const entries = this.domains ? await Promise.all(results.map((r) => (r?.item ? this.domains!.detect(r.item, block.seqno) : null))) : [];
+    // A domain read the chain did not answer: the item row is kept, and the whole candidate waits in `retries`, so
+    // the retry writes the item again (same lt: its upsert takes it) with its domain, and the dns_entries row.
+    const domainOf = async (result: Detected | null, i: number) => {
+      if (!result?.item || !this.domains) return null;
+      try {
+        return await this.domains.detect(result.item, block.seqno);
+      } catch {
+        failed(i);
+        return null;
+      }
+    };
+    const entries = await Promise.all(results.map(domainOf));
     return { results, entries };
   }
 
