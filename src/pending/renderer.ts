@@ -9,6 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { emulatedActions } from '../index/actions/emulated-trace.js';
 import type { ActionPart } from '../index/actions/action-part.js';
 import { spawnIndexWorker } from '../index/worker/spawn.js';
+import { compactBytes } from '../util/cross-thread.js';
 import type { PendingTrace, PendingTx } from './pending-traces.js';
 import { pendingTransactionText } from './render.js';
 import type { ClassifyRequest, RenderRequest, ThreadRequest } from './render-thread.js';
@@ -43,7 +44,7 @@ class PendingRenderer {
         const id = this.ask({ settle: (a) => resolve(a?.text ?? pendingTransactionText(tx, trace)) });
         this.renders.push({
           id,
-          boc: tx.source.boc ?? tx.source.cell.toBoc(),
+          boc: compactBytes(tx.source.boc ?? tx.source.cell.toBoc()),
           workchain: tx.source.account.workChain,
           traceId: trace.traceId,
         });

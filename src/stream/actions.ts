@@ -19,11 +19,18 @@ export interface StreamActions {
   /** The actions of a pending trace (at `trace_mc_seqno_end` 0). */
   ofPending(network: NetworkContext, trace: PendingTrace): Promise<StreamAction[]>;
   /** The action types a subscription's `supported_action_types` stands for. */
-  expand(supported: string[]): Set<string>;
+  expand(supported: string[]): ReadonlySet<string>;
 }
+
+/** Expanded once per subscription (its list is kept as it came until it is replaced), not per notification. */
+const expanded = new WeakMap<string[], Set<string>>();
 
 export const INDEXED_ACTIONS: StreamActions = {
   ofTraces: async (network, traceIds) => (network.index ? network.index.actions.everyActionOf(traceIds) : new Map()),
   ofPending: (network, trace) => pendingActionsOf(trace, network),
-  expand: expandActionTypes,
+  expand: (supported) => {
+    let types = expanded.get(supported);
+    if (!types) expanded.set(supported, (types = expandActionTypes(supported)));
+    return types;
+  },
 };

@@ -12,6 +12,9 @@ export interface Transport {
   buffered(): number;
   write(text: string): void;
   close(reason: string): void;
+  /** Holds writes in the socket until `uncork` (the notifications of one event leave in one write). */
+  cork?(): void;
+  uncork?(): void;
 }
 
 export class StreamConnection {
@@ -50,7 +53,23 @@ export class StreamConnection {
       this.close(`slow consumer: more than ${this.maxBufferedBytes} bytes waiting to be read`);
       return;
     }
+    if (!this.corked && this.transport.cork) this.holdWrites();
     this.transport.write(text);
+  }
+
+  private corked = false;
+
+  /**
+   * What is sent in this turn of the event loop (a block's notifications, delivered one trace after the other)
+   * leaves in one write when the turn's ticks are done: one system call per client and block, not per frame.
+   */
+  private holdWrites(): void {
+    this.corked = true;
+    this.transport.cork!();
+    process.nextTick(() => {
+      this.corked = false;
+      this.transport.uncork!();
+    });
   }
 
   /** Remembers (or forgets, once finalized) a trace that may yet be invalidated. */

@@ -287,10 +287,11 @@ export class StreamHub {
     const told = new Set<StreamConnection>();
     for (const c of byAccount) {
       if (c.closed) continue;
-      const supported = this.o.actions.expand(c.subscription.supportedActionTypes);
       const transactions = c.wants('transactions', event.finality) ? transactionsText(c, event) : undefined;
       if (transactions) c.send(transactions);
-      const actions = c.wants('actions', event.finality) ? actionsText(c, event, supported) : undefined;
+      const actions = c.wants('actions', event.finality)
+        ? actionsText(c, event, this.o.actions.expand(c.subscription.supportedActionTypes))
+        : undefined;
       if (actions) c.send(actions);
       if (transactions || actions) told.add(c);
     }

@@ -62,7 +62,7 @@ export function transactionsText(connection: StreamConnection, event: TraceEvent
 }
 
 /** The version filter toncenter applies (action_types, then supported types and their ancestors). */
-function actionShown(connection: StreamConnection, action: TraceEvent['actions'][number], supported: Set<string>): boolean {
+function actionShown(connection: StreamConnection, action: TraceEvent['actions'][number], supported: ReadonlySet<string>): boolean {
   const { actionTypes } = connection.subscription;
   if (actionTypes.length > 0 && !actionTypes.includes(action.type)) return false;
   if (action.ancestorTypes.some((t) => supported.has(t))) return false;
@@ -70,14 +70,14 @@ function actionShown(connection: StreamConnection, action: TraceEvent['actions']
 }
 
 /** The client's actions of the trace (an action is its when one of its accounts is subscribed); undefined when none. */
-export function actionsText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string | undefined {
+export function actionsText(connection: StreamConnection, event: TraceEvent, supported: ReadonlySet<string>): string | undefined {
   const addresses = connection.subscription.addresses;
   const mine = event.actions.filter((a) => a.accounts.some((acc) => addresses.has(acc)) && actionShown(connection, a, supported));
   if (mine.length === 0) return undefined;
   return `${head('actions', event)},"actions":[${mine.map((a) => closedAction(a, event.finality)).join(',')}]${extras(connection, event, () => mine.flatMap((a) => a.accounts))}}`;
 }
 
-export function traceText(connection: StreamConnection, event: TraceEvent, supported: Set<string>): string {
+export function traceText(connection: StreamConnection, event: TraceEvent, supported: ReadonlySet<string>): string {
   const txs = event.transactions.map((tx) => `${JSON.stringify(tx.hash)}:${tx.text}`).join(',');
   const actions = event.actions.filter((a) => actionShown(connection, a, supported));
   return (

@@ -39,7 +39,13 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean)
       mentioned: rendered.mentioned[i],
     }));
     const mentioned = new Set(txs.flatMap((tx) => tx.mentioned));
-    const subset = (from: Record<string, unknown>) => Object.fromEntries(Object.entries(from).filter(([k]) => mentioned.has(k)));
+    // The trace's own entries, looked up by its accounts: the page's book holds every trace's (filtering it per
+    // trace cost ~0.1 ms per transfer at 500 traces a page).
+    const subset = (from: Record<string, unknown>) => {
+      const out: Record<string, unknown> = {};
+      for (const account of mentioned) if (account in from) out[account] = from[account];
+      return out;
+    };
     out.push({
       traceId: row.traceId,
       norm: row.externalHashNorm ?? row.traceId,

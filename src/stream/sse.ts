@@ -48,6 +48,8 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     const transport: Transport = {
       buffered: () => res.writableLength,
       write: (text) => void res.write(frame('event', text)),
+      cork: () => res.cork(),
+      uncork: () => res.uncork(),
       close: (reason) => res.end(`: closed: ${reason}\n\n`),
     };
     const connection = context.connect(hub, connectionId, transport, keyId, (c) => context.sse.delete(c));

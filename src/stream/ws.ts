@@ -62,6 +62,9 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
         write: (text) => socket.send(text),
         close: (reason) =>
           socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
+        // The upgraded request's socket is the one the WebSocket writes its frames to.
+        cork: () => request.raw.socket.cork(),
+        uncork: () => request.raw.socket.uncork(),
       };
       const connection = context.connect(hub, connectionId, transport, keyId, (c) => context.ws.delete(c));
       connection.subscription = emptySubscription(defaultActionTypes(request.headers['x-actions-version']));

@@ -27,23 +27,3 @@ export function asBuffers(value: unknown): unknown {
   return value;
 }
 
-/**
- * A value about to cross threads, with every byte array that is a view into a bigger buffer copied out: a decoded
- * liteserver answer's fields are views into the whole answer (~600 KB for 16 links), and a message carries a view's
- * entire underlying buffer, so sending one link would copy all sixteen (it made sending cost ~1.5 ms a link).
- */
-export function compactBuffers<T>(value: T): T {
-  if (value instanceof Uint8Array) {
-    if (value.byteLength === value.buffer.byteLength) return value;
-    const copy = new Uint8Array(value.byteLength); // its own buffer (Buffer.from would share an 8 KB pool slab)
-    copy.set(value);
-    return copy as T;
-  }
-  if (Array.isArray(value)) return value.map(compactBuffers) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = compactBuffers(v);
-    return out as T;
-  }
-  return value;
-}

@@ -12,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import type { ForwardLink } from './proof-tl.js';
 import { LiteDataError } from '../errors.js';
 import { checkForwardLink, ValidatorSetCache, type CheckedLink } from './links.js';
-import { asBuffers, compactBuffers, type LinkCheckAnswer, type LinkCheckRequest } from './link-check-protocol.js';
+import { compactBuffers } from '../../../util/cross-thread.js';
+import { asBuffers, type LinkCheckAnswer, type LinkCheckRequest } from './link-check-protocol.js';
 
 export type ForwardLinkResult = CheckedLink & { signedWeight: bigint };
 
