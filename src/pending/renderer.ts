@@ -79,7 +79,9 @@ class PendingRenderer {
   private ask(waiting: Waiting): number {
     const id = ++this.nextId;
     this.waiting.set(id, waiting);
-    if (this.renders.length === 0 && this.classifications.length === 0) queueMicrotask(() => this.flush());
+    // Flushed once the turn's I/O callbacks have run (setImmediate): the transactions of every emulator answer that
+    // arrived together travel in one message, and the thread wakes once for them.
+    if (this.renders.length === 0 && this.classifications.length === 0) setImmediate(() => this.flush());
     return id;
   }
 
