@@ -151,7 +151,7 @@ async function tracesOf(account: string | undefined, externals: Buffer[], suppor
   // may gain transactions while its actions are classified, and the answer shows what was classified.
   const taken = traces.map((trace) => ({
     txs: [...trace.txs],
-    parts: pendingTraceParts(trace),
+    parts: pendingTraceParts(trace, true),
     actions: shownActionsOf(trace, understood, network),
   }));
   for (const { txs, parts, actions: classified } of taken) {

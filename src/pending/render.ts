@@ -64,7 +64,11 @@ export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & R
   return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
 }
 
-export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
+/**
+ * `classified`: the trace's actions were classified (toncenter's `classification_state` "ok"; /pendingTraces always
+ * classifies what it answers), else "unclassified".
+ */
+export function pendingTraceParts(trace: PendingTrace, classified = false): PendingTraceParts {
   const { ordered, root, warning } = pendingTreeOf(trace);
   const first = ordered[0];
   const last = ordered.reduce((a, b) => (b.lt > a.lt ? b : a), first);
@@ -73,7 +77,7 @@ export function pendingTraceParts(trace: PendingTrace): PendingTraceParts {
     messages: trace.messages,
     transactions: ordered.length,
     pending_messages: trace.openEdges.size,
-    classification_state: 'unclassified',
+    classification_state: classified ? 'ok' : 'unclassified',
   };
   const head =
     `{"trace_id":${JSON.stringify(trace.traceId)},"external_hash":${JSON.stringify(trace.externalHash)}` +

@@ -67,6 +67,7 @@ test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer 
   const [trace] = reply.body.traces;
   assert.equal(reply.body.traces.length, 1);
   assert.equal(trace.trace_info.trace_state, 'pending');
+  assert.equal(trace.trace_info.classification_state, 'ok', 'its actions were classified');
   assert.deepEqual([trace.mc_seqno_start, trace.mc_seqno_end], ['0', '0']);
   assert.ok(Object.values(trace.transactions).every((tx: any) => tx.emulated === true && tx.finality === 'pending'));
   const jetton = trace.actions.find((a: any) => a.type === 'jetton_transfer');
