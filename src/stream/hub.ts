@@ -323,7 +323,8 @@ export class StreamHub {
       for (const state of block.accountStates) {
         const raw = formatRawUpper(state.address);
         work.changed.push(raw);
-        if (this.byAddress.has(raw)) work.states.push(state);
+        // Parsed at delivery (~30 µs each): only the states a follower asked for.
+        if (this.followsState(raw)) work.states.push(state);
       }
     }
     if (this.byTrace.size > 0) {
@@ -334,6 +335,12 @@ export class StreamHub {
     if (!jettons) work.changed = [];
     if (work.txHashes.length === 0 && work.externalHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
     this.enqueue(work);
+  }
+
+  /** Whether a client asked for this account's `account_state_change` (a state is read or parsed only then). */
+  followsState(account: string): boolean {
+    for (const c of this.byAddress.get(account) ?? []) if (c.subscription.types.has('account_state_change')) return true;
+    return false;
   }
 
   /** What a block source asks before it reads a block for the hub (lite-feed.ts). */

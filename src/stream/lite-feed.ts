@@ -103,7 +103,7 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
       }
       for (const [traceId, { since }] of carried) if (seqno - since >= CARRY_BLOCKS) carried.delete(traceId);
     }
-    const followedStates = [...lastTx].filter(([account]) => hub.follows(account));
+    const followedStates = [...lastTx].filter(([account]) => hub.followsState(account));
     if (followedStates.length > 0) {
       const docs = new Map<string, string>();
       for (const chunk of chunks(followedStates, PAGE))
