@@ -356,6 +356,11 @@ export class StreamHub {
     return this.byTrace.size > 0;
   }
 
+  private wantsMetadata(): boolean {
+    for (const c of this.connections) if (c.subscription.includeMetadata) return true;
+    return false;
+  }
+
   wantsJettons(): boolean {
     return [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
   }
@@ -375,7 +380,7 @@ export class StreamHub {
     if (reader) {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
-      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes);
+      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantsMetadata());
       const actions =
         traces.length > 0 && this.wantsActions()
           ? await this.o.actions.ofTraces(
