@@ -26,4 +26,3 @@ export function asBuffers(value: unknown): unknown {
   }
   return value;
 }
-
