@@ -404,13 +404,14 @@ export class StreamHub {
     });
     if (work.stateDocs) states.push(...(work.stateDocs as typeof states));
     await this.whenDrained();
-    const book =
+    const jettonAccounts = jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]);
+    const [book, jettonMetadata] =
       jettons.length > 0
-        ? await addressBookFor(
-            network,
-            jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]),
-          )
-        : {};
+        ? await Promise.all([
+            addressBookFor(network, jettonAccounts),
+            reader && this.wantsMetadata() ? reader.metadata(jettonAccounts) : Promise.resolve({}),
+          ])
+        : [{}, {}];
     // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
     const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
@@ -430,7 +431,7 @@ export class StreamHub {
       }
       for (const jetton of jettons) {
         for (const c of this.followersOf([jetton.address as string, jetton.owner as string])) {
-          if (c.wants('jettons_change', finality)) c.send(jettonText(c, finality, jetton, book, {}));
+          if (c.wants('jettons_change', finality)) c.send(jettonText(c, finality, jetton, book, jettonMetadata));
         }
       }
     }
