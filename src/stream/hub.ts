@@ -256,20 +256,21 @@ export class StreamHub {
       addressBook: {},
       metadata: {},
     };
-    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
+    const index = this.o.network.index;
+    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && index !== undefined;
+    const needsMetadata = [...byAccount, ...byTrace].some((c) => c.subscription.includeMetadata) && index !== undefined;
     // Actions are classified only when a client gets them (an `actions` or a `trace` notification).
     const needsActions = byTrace.length > 0 || byAccount.some((c) => c.wants('actions', finality));
     const actions = needsActions ? this.o.actions.ofPending(this.o.network, trace) : Promise.resolve([]);
     return Promise.all([actions, ...needed.map((tx) => pendingRenderer.render(tx, trace))]).then(async ([classified]) => {
       event.actions = finality === 'pending' ? classified : sealedActionParts(classified, seqno);
-      // The address book comes from the index (what it knows of the accounts).
-      const book = needsBook
-        ? await addressBookFor(this.o.network, [
-            ...event.transactions.flatMap((tx) => tx.mentioned),
-            ...event.actions.flatMap((a) => a.accounts),
-          ])
-        : {};
-      return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
+      // The address book and the metadata come from the index (what it knows of the accounts).
+      const accounts = () => [...event.transactions.flatMap((tx) => tx.mentioned), ...event.actions.flatMap((a) => a.accounts)];
+      const [book, metadata] = await Promise.all([
+        needsBook ? addressBookFor(this.o.network, accounts()) : {},
+        needsMetadata ? index!.metadata(accounts()) : {},
+      ]);
+      return () => this.deliverTrace({ ...event, addressBook: book, metadata }, byAccount, byTrace);
     });
   }
 

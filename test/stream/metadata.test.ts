@@ -4,8 +4,9 @@
  * tongate whose local chain mines when asked, real WebSocket clients in their own processes. A client following a
  * jetton wallet with both asked for gets, with the finalized `transactions` of a jetton transfer, the address book
  * and the metadata REST answers for the same addresses (/api/v3/transactions?hash=.. its address book,
- * /api/v3/metadata: the wallets' entries and the master's token_info they bring along), and with its
- * `jettons_change` those of the wallet, its owner and its master; a client without them gets neither key.
+ * /api/v3/metadata: the wallets' entries and the master's token_info they bring along), the same already at
+ * `pending`, and with its `jettons_change` those of the wallet, its owner and its master; a client without them
+ * gets neither key.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -30,7 +31,7 @@ async function subscribe(client: ChildClient, subscription: Record<string, unkno
   });
 }
 
-test("a jetton transfer streams, to a client that asked, the address book and the token metadata REST answers", async (t) => {
+test('a jetton transfer streams, to a client that asked, the address book and the token metadata REST answers', async (t) => {
   const env = await startContractsChain(t);
   const s = await deployTokenScenario(env);
   await indexedUpTo(env.url, (await env.client.getMasterchainInfo()).latestSeqno);
@@ -47,13 +48,15 @@ test("a jetton transfer streams, to a client that asked, the address book and th
   const wsUrl = `${env.url.replace('http', 'ws')}/api/streaming/v2/ws`;
   const withExtras = wsClient(t, wsUrl);
   const without = wsClient(t, wsUrl);
-  const subscription = { types: ['transactions', 'jettons_change'], addresses: [raw(aliceWallet)], min_finality: 'finalized' };
+  const subscription = { types: ['transactions', 'jettons_change'], addresses: [raw(aliceWallet)], min_finality: 'pending' };
   await subscribe(withExtras, { ...subscription, include_address_book: true, include_metadata: true });
   await subscribe(without, subscription);
 
   await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: bob.address, amount: 10n, response: alice.address }));
 
   const finalized = (r: any, type: string) => r.message?.type === type && r.message.finality === 'finalized';
+  const pending = (await withExtras.next((r) => r.message?.type === 'transactions', 'the pending transactions')).message;
+  assert.equal(pending.finality, 'pending');
   const notified = (await withExtras.next((r) => finalized(r, 'transactions'), 'the finalized transactions')).message;
   assert.deepEqual(
     notified.transactions.map((tx: any) => tx.account),
@@ -69,6 +72,12 @@ test("a jetton transfer streams, to a client that asked, the address book and th
   assert.equal(metadata[raw(aliceWallet)].token_info[0].type, 'jetton_wallets');
   assert.deepEqual(notified.metadata, metadata, 'the metadata /api/v3/metadata answers for the same addresses');
 
+  // At pending, what the index knew then: the same entries (the wallets' balances may already be the block's).
+  const unbalanced = (entries: Record<string, any>) =>
+    JSON.parse(JSON.stringify(entries, (key, value) => (key === 'balance' ? undefined : value)));
+  assert.deepEqual(pending.address_book, notified.address_book);
+  assert.deepEqual(unbalanced(pending.metadata), unbalanced(metadata), 'the pending transaction carries the same metadata');
+
   const jetton = (await withExtras.next((r) => finalized(r, 'jettons_change'), 'the finalized jettons_change')).message;
   assert.equal(jetton.jetton.address, raw(aliceWallet));
   assert.equal(jetton.jetton.jetton, master);
@@ -81,6 +90,9 @@ test("a jetton transfer streams, to a client that asked, the address book and th
   );
 
   // The client that did not ask gets the same transaction, without either key.
+  const plainPending = (await without.next((r) => r.message?.type === 'transactions', 'the pending transactions')).message;
+  assert.equal(plainPending.finality, 'pending');
+  assert.ok(!('address_book' in plainPending) && !('metadata' in plainPending), Object.keys(plainPending).join());
   const plain = (await without.next((r) => finalized(r, 'transactions'), 'the finalized transactions')).message;
   assert.deepEqual(plain.transactions, notified.transactions);
   assert.ok(!('address_book' in plain) && !('metadata' in plain), Object.keys(plain).join());
