@@ -256,20 +256,21 @@ export class StreamHub {
       addressBook: {},
       metadata: {},
     };
-    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && this.o.network.index !== undefined;
+    const index = this.o.network.index;
+    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && index !== undefined;
+    const needsMetadata = [...byAccount, ...byTrace].some((c) => c.subscription.includeMetadata) && index !== undefined;
     // Actions are classified only when a client gets them (an `actions` or a `trace` notification).
     const needsActions = byTrace.length > 0 || byAccount.some((c) => c.wants('actions', finality));
     const actions = needsActions ? this.o.actions.ofPending(this.o.network, trace) : Promise.resolve([]);
     return Promise.all([actions, ...needed.map((tx) => pendingRenderer.render(tx, trace))]).then(async ([classified]) => {
       event.actions = finality === 'pending' ? classified : sealedActionParts(classified, seqno);
-      // The address book comes from the index (what it knows of the accounts).
-      const book = needsBook
-        ? await addressBookFor(this.o.network, [
-            ...event.transactions.flatMap((tx) => tx.mentioned),
-            ...event.actions.flatMap((a) => a.accounts),
-          ])
-        : {};
-      return () => this.deliverTrace({ ...event, addressBook: book }, byAccount, byTrace);
+      // The address book and the metadata come from the index (what it knows of the accounts).
+      const accounts = () => [...event.transactions.flatMap((tx) => tx.mentioned), ...event.actions.flatMap((a) => a.accounts)];
+      const [book, metadata] = await Promise.all([
+        needsBook ? addressBookFor(this.o.network, accounts()) : {},
+        needsMetadata ? index!.metadata(accounts()) : {},
+      ]);
+      return () => this.deliverTrace({ ...event, addressBook: book, metadata }, byAccount, byTrace);
     });
   }
 
@@ -404,13 +405,14 @@ export class StreamHub {
     });
     if (work.stateDocs) states.push(...(work.stateDocs as typeof states));
     await this.whenDrained();
-    const book =
+    const jettonAccounts = jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]);
+    const [book, jettonMetadata] =
       jettons.length > 0
-        ? await addressBookFor(
-            network,
-            jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]),
-          )
-        : {};
+        ? await Promise.all([
+            addressBookFor(network, jettonAccounts),
+            reader && this.wantsMetadata() ? reader.metadata(jettonAccounts) : Promise.resolve({}),
+          ])
+        : [{}, {}];
     // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
     const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
@@ -430,7 +432,7 @@ export class StreamHub {
       }
       for (const jetton of jettons) {
         for (const c of this.followersOf([jetton.address as string, jetton.owner as string])) {
-          if (c.wants('jettons_change', finality)) c.send(jettonText(c, finality, jetton, book, {}));
+          if (c.wants('jettons_change', finality)) c.send(jettonText(c, finality, jetton, book, jettonMetadata));
         }
       }
     }

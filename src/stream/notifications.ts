@@ -9,7 +9,8 @@
  *   account_state_change  {"type","finality","account","state"}
  *   jettons_change        {"type","finality","jetton","address_book"?,"metadata"?}
  *   trace_invalidated     {"type","trace_external_hash_norm"}
- * The address book and metadata a client gets are only those of the addresses its notification mentions.
+ * The address book and metadata a client gets are only those of the addresses its notification mentions (and, as
+ * /api/v3/metadata answers, the master of each jetton wallet among them).
  */
 import { closedAction, type ActionPart } from '../index/actions/action-part.js';
 import type { StreamConnection } from './connection.js';
@@ -40,13 +41,34 @@ const pick = (from: Record<string, unknown>, keys: Iterable<string>): string => 
   return JSON.stringify(out);
 };
 
+/** The master a jetton wallet's metadata entry names (src/index/read/metadata.ts), if it is one. */
+function walletMaster(entry: unknown): string | undefined {
+  const info = (entry as { token_info?: { type?: string; extra?: { jetton?: unknown } }[] } | undefined)?.token_info?.[0];
+  return info?.type === 'jetton_wallets' && typeof info.extra?.jetton === 'string' ? info.extra.jetton : undefined;
+}
+
+/**
+ * The metadata of these addresses, each jetton wallet's bringing its master's along (as /api/v3/metadata answers:
+ * the master's token_info is what names the token), when `from` holds it.
+ */
+export function metadataOf(from: Record<string, unknown>, addresses: Iterable<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const address of addresses) {
+    if (!(address in from)) continue;
+    out[address] = from[address];
+    const master = walletMaster(from[address]);
+    if (master !== undefined && master in from) out[master] = from[master];
+  }
+  return out;
+}
+
 function extras(connection: StreamConnection, event: TraceEvent, mentioned: () => Iterable<string>): string {
   const { includeAddressBook, includeMetadata } = connection.subscription;
   if (!includeAddressBook && !includeMetadata) return '';
   const list = [...mentioned()];
   return (
     (includeAddressBook ? `,"address_book":${pick(event.addressBook, list)}` : '') +
-    (includeMetadata ? `,"metadata":${pick(event.metadata, list)}` : '')
+    (includeMetadata ? `,"metadata":${JSON.stringify(metadataOf(event.metadata, list))}` : '')
   );
 }
 
@@ -103,7 +125,7 @@ export function jettonText(
   return (
     `{"type":"jettons_change","finality":"${finality}","jetton":${JSON.stringify(jetton)}` +
     (includeAddressBook ? `,"address_book":${pick(addressBook, mentioned)}` : '') +
-    (includeMetadata ? `,"metadata":${pick(metadata, mentioned)}` : '') +
+    (includeMetadata ? `,"metadata":${JSON.stringify(metadataOf(metadata, mentioned))}` : '') +
     '}'
   );
 }

@@ -9,7 +9,7 @@ import type { IndexReader } from '../index/reader.js';
 import type { TracePage } from '../index/traces/reader.js';
 import { carriedTraces, TRACE_PAGE_LIMITS } from '../api/v3/format/traces.js';
 import { renderTransactions } from '../api/v3/format/transactions.js';
-import type { TraceEvent } from './notifications.js';
+import { metadataOf, type TraceEvent } from './notifications.js';
 import type { Finality } from './subscription.js';
 
 /** Hashes per index read (an IN list); a block with more subscribed transactions takes several reads. */
@@ -53,7 +53,7 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean,
       tree: JSON.stringify(tree.root ?? null),
       actions: [],
       addressBook: subset(book),
-      metadata: subset(metadata),
+      metadata: metadataOf(metadata, mentioned),
     });
   }
   return out;
