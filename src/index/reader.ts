@@ -171,8 +171,8 @@ export class IndexReader {
    * These transactions with their messages, account states and the address book of every account they mention,
    * in one round trip; `withMetadata`, the metadata of the token contracts among those too (read/pages.ts).
    */
-  transactionPage(records: TransactionRecord[], withMetadata = false): Promise<TransactionPage> {
-    return this.pageReader.transactionPage(records, withMetadata);
+  transactionPage(records: TransactionRecord[], withMetadata = false, withAddressBook = true): Promise<TransactionPage> {
+    return this.pageReader.transactionPage(records, withMetadata, withAddressBook);
   }
 
   /** These messages with the address book and metadata of their sources and destinations (read/pages.ts). */

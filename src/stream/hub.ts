@@ -37,7 +37,7 @@ import {
   transactionsText,
   type TraceEvent,
 } from './notifications.js';
-import { atFinality, sealedTraces, type SealedTrace } from './sealed-traces.js';
+import { atFinality, sealedTraces, type Extras, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
 export interface HubLogger {
@@ -362,6 +362,13 @@ export class StreamHub {
     return false;
   }
 
+  /** What some connected client asked for beside the transactions: read with a block's traces only then. */
+  private wantedExtras(): Extras {
+    let addressBook = false;
+    for (const c of this.connections) if (c.subscription.includeAddressBook) addressBook = true;
+    return { addressBook, metadata: this.wantsMetadata() };
+  }
+
   wantsJettons(): boolean {
     return [...this.connections].some((c) => c.subscription.types.has('jettons_change'));
   }
@@ -381,7 +388,7 @@ export class StreamHub {
     if (reader) {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
-      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantsMetadata());
+      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantedExtras());
       const actions =
         traces.length > 0 && this.wantsActions()
           ? await this.o.actions.ofTraces(

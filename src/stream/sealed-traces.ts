@@ -22,10 +22,10 @@ export type SealedTrace = Omit<TraceEvent, 'finality'> & { traceId: string };
  * The page's complete traces, each transaction the text /api/v3/transactions writes for it (renderTransactions),
  * taken as it is: nothing is parsed back.
  */
-async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean, withMetadata: boolean): Promise<SealedTrace[]> {
+async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean, wanted: Extras): Promise<SealedTrace[]> {
   if (page.traces.length === 0) return [];
-  const transactions = await reader.transactionPage(page.transactions, withMetadata);
-  const rendered = renderTransactions(transactions, testOnly);
+  const transactions = await reader.transactionPage(page.transactions, wanted.metadata, wanted.addressBook);
+  const rendered = renderTransactions(transactions, testOnly, wanted.addressBook);
   const book = rendered.addressBook as Record<string, unknown>;
   const metadata = (rendered.metadata ?? {}) as Record<string, unknown>;
   const out: SealedTrace[] = [];
@@ -59,21 +59,24 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean,
   return out;
 }
 
-/**
- * The traces holding these transactions, or started by these external messages (hash or normalized hash).
- * `withMetadata`: a client asked for it (`include_metadata`): the token metadata is another read.
- */
+/** What some client asked for beside the transactions (`include_address_book`, `include_metadata`): each is more reading. */
+export interface Extras {
+  addressBook: boolean;
+  metadata: boolean;
+}
+
+/** The traces holding these transactions, or started by these external messages (hash or normalized hash). */
 export async function sealedTraces(
   reader: IndexReader,
   testOnly: boolean,
   txHashes: Buffer[],
   externalHashes: Buffer[],
-  withMetadata: boolean,
+  wanted: Extras,
 ): Promise<SealedTrace[]> {
   const found = new Map<string, SealedTrace>();
   const read = async (filter: { txHashes?: Buffer[]; msgHashes?: Buffer[] }, count: number) => {
     const page = await reader.tracePage(filter, 'asc', { limit: count, offset: 0 }, TRACE_PAGE_LIMITS);
-    for (const trace of await readPage(reader, page, testOnly, withMetadata)) found.set(trace.traceId, trace);
+    for (const trace of await readPage(reader, page, testOnly, wanted)) found.set(trace.traceId, trace);
   };
   for (let i = 0; i < txHashes.length; i += HASHES_PER_READ) {
     const chunk = txHashes.slice(i, i + HASHES_PER_READ);

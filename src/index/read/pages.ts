@@ -49,7 +49,8 @@ export class PageReader {
     private readonly tokenMetadata: MetadataReader,
   ) {}
 
-  async transactionPage(records: TransactionRecord[], withMetadata = false): Promise<TransactionPage> {
+  /** `withAddressBook` false (and no metadata): the peers' states are not read (a reader that writes no address book). */
+  async transactionPage(records: TransactionRecord[], withMetadata = false, withAddressBook = true): Promise<TransactionPage> {
     const stored = records.map((r) => splitTransactionDoc(r.doc));
     const bytes = (hash: string) => Buffer.from(hash, 'base64');
     const inHashes = stored.flatMap(({ tail }) => (tail.in_msg ? [bytes(tail.in_msg)] : []));
@@ -58,7 +59,9 @@ export class PageReader {
     const [messages, states, peers] = await Promise.all([
       this.messages.messagesByHash([...inHashes, ...outHashes]),
       this.accounts.accountStateDocs(records.flatMap((r) => [r.stateBefore, r.stateAfter])),
-      this.transactions.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes, withMetadata),
+      withAddressBook || withMetadata
+        ? this.transactions.transactionPeerStates([...new Set(records.map((r) => r.account))], inHashes, outHashes, withMetadata)
+        : { states: [], domains: new Map<string, string>(), tokenContracts: [] },
     ]);
     return {
       records,

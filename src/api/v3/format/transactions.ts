@@ -34,8 +34,11 @@ export function transactionsText(page: TransactionPage, testOnly: boolean): Json
   ]);
 }
 
-/** Transactions as v3 JSON texts with the address book of every account they mention, from what the page holds. */
-export function renderTransactions(page: TransactionPage, testOnly: boolean): RenderedTransactions {
+/**
+ * Transactions as v3 JSON texts with the address book of every account they mention, from what the page holds
+ * (`withAddressBook` false: none, for a reader that writes none).
+ */
+export function renderTransactions(page: TransactionPage, testOnly: boolean, withAddressBook = true): RenderedTransactions {
   const { records, stored, messages, states, peers } = page;
   const byHash = new Map(messages.map((m) => [m.hash.toString('base64'), { ...m, doc: withDecodedBody(withDecodedOpcode(m.doc)) }]));
   const state = (hash: Buffer) => states.get(hash.toString('base64')) ?? JSON.stringify(v3AccountState(hash, null));
@@ -56,7 +59,7 @@ export function renderTransactions(page: TransactionPage, testOnly: boolean): Re
     texts: transactions,
     messages: stored.map(({ tail }) => ({ inMsg: tail.in_msg, outMsgs: tail.out_msgs })),
     mentioned,
-    addressBook: addressBookOf(mentioned.flat(), peers, testOnly),
+    addressBook: withAddressBook ? addressBookOf(mentioned.flat(), peers, testOnly) : {},
     ...(page.metadata ? { metadata: page.metadata } : {}),
   };
 }
