@@ -145,6 +145,7 @@ const frontKeys = { mainnet: await createKey(frontPort, 'mainnet'), testnet: awa
 function headersFor(base: string): Record<string, string> {
   if (base === frontBase) return { 'x-api-key': frontKeys.mainnet };
   if (base === `http://127.0.0.1:${frontTestnetPort}`) return { 'x-api-key': frontKeys.testnet };
+  if (base === `http://127.0.0.1:${proxyHopPort}`) return { 'x-api-key': proxyKey };
   return {};
 }
 
@@ -192,7 +193,9 @@ function spawnHop(args: string[]) {
   return Object.assign(child, { output: () => ({ stdout, stderr: '' }) });
 }
 const relayHop = spawnHop(['relay', String(relayHopPort), String(upstreamPort)]);
-const proxyHop = spawnHop(['proxy', String(proxyHopPort), upstreamBase]);
+// The minimal proxy with keys and limits on too (in their least form: a Map lookup and a fixed window), as the front.
+const proxyKey = 'bench-reference-proxy-key';
+const proxyHop = spawnHop(['proxy', String(proxyHopPort), upstreamBase, proxyKey]);
 await Promise.all([waitForOutput(relayHop, (out) => out.includes('ready in')), waitForOutput(proxyHop, (out) => out.includes('ready in'))]);
 const nginxHopPort = await freePort();
 const nginxStarted = await startNginxHop(nginxHopPort, upstreamPort);
@@ -311,7 +314,7 @@ async function paced(load: Load): Promise<Record<Arm, number[]>> {
   const headers: Record<Arm, Record<string, string>> = {
     direct: {},
     via: headersFor(frontBase),
-    proxy: {},
+    proxy: headersFor(proxyBase),
     nginx: {},
     relay: { host: `127.0.0.1:${upstreamPort}` },
   };

@@ -15,7 +15,7 @@ import type { ApiVersion } from '../http/request-target.js';
 import type { Clock } from '../util/clock.js';
 import { VERSION } from '../version.js';
 import { UpstreamFailure, transportFailure, upstreamMessage } from './failure.js';
-import type { UpstreamMetrics } from './metrics.js';
+import type { AttemptCells, UpstreamMetrics } from './metrics.js';
 import { SharedBody } from './shared-body.js';
 import { contentCoding, decoded, IDENTITY } from './encoding.js';
 
@@ -84,6 +84,7 @@ export class UpstreamTarget {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
+  private readonly attempts: AttemptCells;
   /** The request headers per Accept-Encoding asked (a few spellings: the object is not rebuilt per request). */
   private readonly headersByEncoding = new Map<string, Record<string, string>>();
 
@@ -93,6 +94,7 @@ export class UpstreamTarget {
   ) {
     this.label = url.origin + url.pathname;
     this.basePath = url.pathname;
+    this.attempts = options.metrics.attemptCells(options.network, this.label);
     this.pool = new (undici().Pool)(url.origin, {
       connections: options.connections,
       pipelining: 1,
@@ -127,7 +129,8 @@ export class UpstreamTarget {
     const max = this.options.maxResponseBytes;
     const started = clock.now();
     return new Promise<UpstreamAnswer>((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | undefined;
+      /** undici's abort of this request, once it started (onConnect). */
+      let abort: ((reason?: Error) => void) | undefined;
       let timedOut = false;
       let settled = false;
       let status = 0;
@@ -146,8 +149,8 @@ export class UpstreamTarget {
           timedOut = true;
           const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
           // Still waiting for a connection: give up now (the request is aborted when it starts).
-          if (controller === undefined) fail(failure, true);
-          else controller.abort(failure);
+          if (abort === undefined) fail(failure, true);
+          else abort(failure);
         },
         Math.max(1, deadline - started),
       );
@@ -166,47 +169,53 @@ export class UpstreamTarget {
         resolve({ status, headers: passedHeaders(headers), body: body! });
       };
 
+      // undici's own handler interface (onConnect, onHeaders, onData, onComplete, onError): its newer one
+      // (onRequestStart, onResponseStart, ...) is wrapped per request in an adapter that also parses every
+      // response header into an object; here only the few headers read are picked from the raw list.
       const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (c) => {
-          controller = c;
-          if (timedOut) c.abort(new UpstreamFailure(504, 'timeout', 'upstream did not answer in time'));
+        onConnect: (abortRequest) => {
+          abort = abortRequest;
+          if (timedOut) abortRequest(new UpstreamFailure(504, 'timeout', 'upstream did not answer in time'));
         },
-        onResponseStart: (c, statusCode, responseHeaders) => {
-          if (statusCode < 200) return; // 1xx: the real answer follows
+        onHeaders: (statusCode, rawHeaders) => {
+          if (statusCode < 200) return true; // 1xx: the real answer follows
           status = statusCode;
+          const responseHeaders = readHeaders(rawHeaders);
           headers = responseHeaders;
           coding = contentCoding(responseHeaders['content-encoding']);
           if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, responseHeaders)) {
             refusal = [];
-            return;
+            return true;
           }
           const length = Number(responseHeaders['content-length'] ?? NaN);
           if (length > max) {
-            c.abort(tooLarge(max));
-            return;
+            abort!(tooLarge(max));
+            return true;
           }
           small = length <= WHOLE_BODY_BYTES;
           body = new SharedBody();
+          return true;
         },
-        onResponseData: (c, chunk) => {
+        onData: (chunk) => {
           if (refusal) {
             if (refusalBytes < ERROR_BODY_BYTES) refusal.push(chunk);
             refusalBytes += chunk.length;
-            return;
+            return true;
           }
-          if (!body) return;
+          if (!body) return true;
           if (body.size + chunk.length > max) {
-            c.abort(tooLarge(max));
-            return;
+            abort!(tooLarge(max));
+            return true;
           }
           const first = body.size === 0;
           body.push(chunk);
           if (first && !settled) {
-            if (status < 300 && !looksLikeJson(chunk, coding, headers)) c.abort(notJson(status));
+            if (status < 300 && !looksLikeJson(chunk, coding, headers)) abort!(notJson(status));
             else if (!small) answer();
           }
+          return true;
         },
-        onResponseEnd: () => {
+        onComplete: () => {
           clearTimeout(timer);
           if (refusal) {
             const raw = Buffer.concat(refusal);
@@ -241,7 +250,7 @@ export class UpstreamTarget {
           body.end();
           if (!settled) answer();
         },
-        onResponseError: (_c, error) => {
+        onError: (error) => {
           clearTimeout(timer);
           const failure = transportFailure(error, timedOut);
           if (settled) {
@@ -278,17 +287,9 @@ export class UpstreamTarget {
     return headers;
   }
 
-  private readonly attemptLabels = new Map<string, { latency: { observe(v: number): void }; count: { inc(): void } }>();
-
-  /** Metrics of one attempt, the labelled children kept per status (prom-client's label lookup is not free). */
+  /** Metrics of one attempt: plain numbers of this URL's cells (metrics.ts), rendered on scrape. */
   private recordAttempt(status: string, seconds: number): void {
-    let children = this.attemptLabels.get(status);
-    if (children === undefined) {
-      children = this.options.metrics.attemptChildren(this.options.network, this.label, status);
-      this.attemptLabels.set(status, children);
-    }
-    children.latency.observe(seconds);
-    children.count.inc();
+    this.attempts.record(status, seconds);
   }
 
   /** A health check: the newest masterchain block through the API, with a short timeout. */
@@ -327,6 +328,28 @@ export class UpstreamTarget {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/** Response headers tongate reads or passes on, by the length of their name (the raw list's names are only decoded when the length matches). */
+const READ_HEADERS = new Map<number, string[]>();
+for (const name of [...PASSED_HEADERS, 'retry-after']) READ_HEADERS.set(name.length, [...(READ_HEADERS.get(name.length) ?? []), name]);
+
+/**
+ * The headers of `PASSED_HEADERS` and `retry-after` from undici's raw list (name, value, name, value, ...), lower-case
+ * names, a repeated header as an array of its values (as node and undici's parseHeaders give it), the others left out.
+ */
+function readHeaders(raw: Buffer[]): IncomingHttpHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const candidates = READ_HEADERS.get(raw[i].length);
+    if (candidates === undefined) continue;
+    const name = raw[i].toString('latin1').toLowerCase();
+    if (!candidates.includes(name)) continue;
+    const value = raw[i + 1].toString('latin1');
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return headers;
 }
 
 /** The upstream failed (as opposed to answering): 500, 502, 503, 504, or any 5xx without a JSON body. 501 and 533 with JSON are toncenter's answers. */
