@@ -1,8 +1,9 @@
 /**
  * The access layer as a fastify onRequest hook. Stable API (the HTTP server wires it):
  *
- *   accessHook(access: AccessLayer): onRequestHookHandler
- *     app.addHook('onRequest', accessHook(access))   // after the hook that sets request.network
+ *   registerAccessHook(app, access)   // after the hook that sets request.network: declares the request fields it
+ *                                     // sets (one request shape throughout) and adds accessHook(access)
+ *   accessHook(access: AccessLayer): onRequestHookHandler   // the hook alone (works without the declarations)
  *
  * What it does, per request:
  *   - decides on the path the router actually serves (request-target.ts `routedPath`: the matched route's own
@@ -17,7 +18,8 @@
  *   - client address: `request.ip` (fastify's trustProxy makes it the forwarded one behind trusted proxies);
  *   - allowed: adds RateLimit-Policy / RateLimit to the response and continues; refused: answers
  *     with the decision's status, headers and body (toncenter's v2 envelope on both versions);
- *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers.
+ *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers; and
+ *     `request.accessJudged`, so the usage hook (usage-hook.ts) counts what was judged without judging it again.
  * With the embedded stores the hook completes synchronously (no promise on the hot path).
  *
  * requestMetricsHook(access): onResponseHookHandler counts answered API requests for /metrics.
@@ -111,7 +113,6 @@ function apply(decision: AccessDecision, request: FastifyRequest, reply: Fastify
   if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
   if (decision.allowed) {
     const h = decision.headers;
-    // The controller's headers are lowercase names already: straight onto fastify's header object via reply.header.
     for (const name in h) reply.header(name, h[name]);
     done();
     return;
