@@ -16,6 +16,13 @@
  *     other processes' load, CPU per request much less (capacity ratio = min CPU(off) / min CPU(mode)).
  *     Targets: embedded >= 0.90 of off; shared >= 0.85 of off and <= 1 ms added at p99.
  *
+ *  4. Per request (only with --per-request, which runs it alone): what a request with a key costs beyond the same
+ *     request with --access off, in CPU µs. Two tongates (on, off), each in a process of its own with a raw-socket
+ *     client inside that pipelines prebuilt requests and only counts answers (so the client costs next to nothing),
+ *     in alternating blocks; the difference of the blocks' CPU per request, median over the blocks. `--send-key` has
+ *     the off server's requests carry a key header too (what the header alone costs); `--path P` (default
+ *     /api/v3/masterchainInfo), `--blocks B` (20), `--block-requests N` (4000). src/access/README.md reads it.
+ *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-throughput (no decision cost, no
  * accuracy), --only-minimal, --only-gateway, --modes off-db,shared (the gateway's modes; the minimal app
@@ -23,10 +30,11 @@
  */
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -37,7 +45,7 @@ import { MemorySlidingLog } from '../src/access/limiter/memory-sliding-log.js';
 import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
-import { numberArg, hasFlag } from './support/args.js';
+import { numberArg, hasFlag, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
@@ -464,7 +472,166 @@ async function servicesUp(): Promise<boolean> {
   }
 }
 
-if (hasFlag('serve')) {
+// ---------------------------------------------------------------------------------------------
+// 4. Per request: on minus off in one process, a pipelining raw-socket client
+// ---------------------------------------------------------------------------------------------
+async function perRequestCost(): Promise<void> {
+  const path = stringArg('path') ?? '/api/v3/masterchainInfo';
+  const blocks = numberArg('blocks', 20);
+  const perBlock = numberArg('block-requests', 4000);
+  const sendKey = hasFlag('send-key');
+  // Each server in a process of its own (one process serving both would share its compiled code between them, and
+  // each would slow the other's), its client inside it.
+  const on = await perRequestChild(['on', path]);
+  const off = await perRequestChild(['off', path, ...(sendKey ? ['--send-key'] : [])]);
+  await on.run(perBlock);
+  await off.run(perBlock);
+  const onCpu: number[] = [];
+  const offCpu: number[] = [];
+  for (let i = 0; i < blocks; i++) {
+    // The order alternates, so a trend in the machine's load falls on both.
+    if (i % 2 === 0) offCpu.push(await off.run(perBlock));
+    onCpu.push(await on.run(perBlock));
+    if (i % 2 === 1) offCpu.push(await off.run(perBlock));
+  }
+  on.child.kill('SIGTERM');
+  off.child.kill('SIGTERM');
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const diffs = onCpu.map((x, i) => x - offCpu[i]);
+  console.log(
+    `\n4. Per request, GET ${path}: each server in its own process with its client (${blocks} alternating blocks of ${perBlock}${sendKey ? '; the requests to the off server carry the key header too' : ''})\n` +
+      `   with a key ${med(onCpu).toFixed(2)} µs CPU/request, access off ${med(offCpu).toFixed(2)}; on minus off: median ${med(diffs).toFixed(2)} µs (blocks ${Math.min(...diffs).toFixed(2)} to ${Math.max(...diffs).toFixed(2)})`,
+  );
+}
+
+async function perRequestChild(args: string[]): Promise<{ child: ChildProcess; run(n: number): Promise<number> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--per-request-child', ...args], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`per-request child ${args.join(' ')} exited (${code})`)));
+  });
+  return {
+    child,
+    run: (n) =>
+      new Promise<number>((resolve) => {
+        child.once('message', (m) => resolve((m as { cpuPerRequest: number }).cpuPerRequest));
+        child.send({ n });
+      }),
+  };
+}
+
+/** The child: a tongate (access on or off) and its client; answers {n} with the CPU per request of n requests. */
+async function servePerRequest(access: 'on' | 'off', path: string, sendKey: boolean): Promise<void> {
+  const { loadConfig } = await import('../src/config/load.js');
+  const { startTongate } = await import('../src/cli/start.js');
+  const port = await freePort();
+  const config = loadConfig({
+    flags: { ephemeral: true, logLevel: 'silent', network: [`mainnet=http://127.0.0.1:${port}`], access, adminToken: 'bench-admin-token' },
+    env: {},
+  });
+  const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
+  let key = '';
+  if (access === 'on') {
+    const res = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench-admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'mainnet', rps: 1_000_000 }),
+    });
+    key = ((await res.json()) as { result: { key: string } }).result.key;
+  } else if (sendKey) {
+    // Any key: with the access layer off it is carried, not read.
+    key = `tg_${'1'.repeat(44)}`;
+  }
+  const run = pipelined(port, path, key);
+  process.on('message', (m) => {
+    void (async () => {
+      const { n } = m as { n: number };
+      const t0 = process.cpuUsage();
+      await run(n);
+      const t = process.cpuUsage(t0);
+      process.send!({ cpuPerRequest: (t.user + t.system) / n });
+    })();
+  });
+  process.once('SIGTERM', () => {
+    void running.stop().then(() => process.exit(0));
+  });
+  process.send!({ ready: true });
+}
+
+/**
+ * A client that costs next to nothing: 4 connections, each writing 16 prebuilt requests at a time and counting the
+ * answers' status lines (every answer must be a 200), until `n` were answered.
+ */
+function pipelined(port: number, path: string, key: string): (n: number) => Promise<void> {
+  const one = `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${key ? `x-api-key: ${key}\r\n` : ''}\r\n`;
+  const depth = 16;
+  const batch = Buffer.from(one.repeat(depth));
+  const sockets: Promise<Socket>[] = Array.from(
+    { length: 4 },
+    () =>
+      new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(socket));
+        socket.setNoDelay(true);
+      }),
+  );
+  return async (n) => {
+    let left = n;
+    await Promise.all(
+      sockets.map(
+        async (connecting) =>
+          new Promise<void>((resolve, reject) => {
+            void connecting.then((socket) => {
+              let pending = 0;
+              let carry = '';
+              const send = () => {
+                if (left <= 0) {
+                  socket.off('data', onData);
+                  resolve();
+                  return;
+                }
+                left -= depth;
+                pending = depth;
+                socket.write(batch);
+              };
+              const onData = (chunk: Buffer) => {
+                const text = carry + chunk.toString('latin1');
+                let at = 0;
+                let end = 0;
+                while ((at = text.indexOf('HTTP/1.1 ', at)) !== -1) {
+                  if (!text.startsWith('200', at + 9)) {
+                    socket.off('data', onData);
+                    reject(new Error(`answered ${text.slice(at, at + 200)}`));
+                    return;
+                  }
+                  pending--;
+                  at += 9;
+                  end = at;
+                }
+                carry = text.slice(Math.max(end, text.length - 12));
+                if (pending === 0) send();
+              };
+              socket.on('data', onData);
+              send();
+            });
+          }),
+      ),
+    );
+  };
+}
+
+if (hasFlag('per-request-child')) {
+  const i = argv.indexOf('--per-request-child');
+  await servePerRequest(argv[i + 1] as 'on' | 'off', argv[i + 2], hasFlag('send-key'));
+} else if (hasFlag('per-request')) {
+  console.log(
+    `tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()}; load average ${loadavg()[0].toFixed(1)})`,
+  );
+  await perRequestCost();
+  console.log(`   (load average at the end ${loadavg()[0].toFixed(1)})`);
+  process.exit(0);
+} else if (hasFlag('serve')) {
   const i = argv.indexOf('--serve');
   await serve(argv[i + 1] as ServerKind, argv[i + 2] as Mode);
 } else {

@@ -6,8 +6,9 @@
  *   4. no key -> 1 request/s per client address (IPv6 /64) per network;
  *   5. a key -> its own limit, or its account's shared limit on that network when the account has one;
  *   6. over the limit -> 429 "Ratelimit exceeded" + Retry-After; RateLimit-Policy/RateLimit on every limited response.
- * With the embedded stores every step is synchronous: a decision is a hash, two Map reads and a ring
- * buffer update, with no promise. Promises appear only for a key-cache miss on PostgreSQL and for Redis.
+ * With the embedded stores every step is synchronous: a decision is a memo read (the key's hash), a Map read
+ * (the key's record), a WeakMap read (what its decisions reuse), one clock read and a ring buffer update, with no
+ * promise. Promises appear only for a key-cache miss on PostgreSQL and for Redis.
  */
 import type { Clock } from '../util/clock.js';
 import { clientIdentity } from './client-ip.js';
@@ -18,6 +19,7 @@ import {
   DENY_WRONG_NETWORK,
   limitHeaders,
   refusalBody,
+  resetSeconds,
   retryAfterSeconds,
   type AccessDecision,
   type PolicyName,
@@ -26,7 +28,7 @@ import type { KeyDirectory } from './keys/key-directory.js';
 import { KeyHashMemo, MAX_KEY_LENGTH } from './keys/key-material.js';
 import type { KeyRecord } from './keys/key-store.js';
 import type { LimitResult, Limiter } from './limiter/limiter.js';
-import type { AccessMetrics } from './metrics.js';
+import type { AccessMetrics, CountCell } from './metrics.js';
 
 /** One request, as the access layer sees it. */
 export interface AccessRequest {
@@ -48,77 +50,135 @@ export interface AccessControllerOptions {
 
 const RATE_LIMITED_BODY = Object.freeze(refusalBody('rate_limited'));
 
-/** A key's stream caps as a decision carries them: only those it (or its account) sets. */
-type StreamCaps = { streamConnections?: number; streamAddresses?: number };
-const streamCaps = (record: KeyRecord): StreamCaps => ({
-  ...(record.streamConnections === null ? {} : { streamConnections: record.streamConnections }),
-  ...(record.streamAddresses === null ? {} : { streamAddresses: record.streamAddresses }),
-});
+/**
+ * What every decision for one key record reuses, built when the record is first met (the key directory hands out
+ * the same record object until it changes): the limiter identity, the limit and policy that apply, the policy
+ * header, the stream caps and the metrics cells. A decision for a cached key then builds only what changes per
+ * request (the remaining quota and its header), with one clock read.
+ */
+interface KeyPlan {
+  identity: string;
+  limits: LimitPlan;
+  keyId: string;
+  streamConnections: number | undefined;
+  streamAddresses: number | undefined;
+}
+
+/** A policy and its limit: the RateLimit-Policy value and the counts its decisions bump. */
+interface LimitPlan {
+  policy: PolicyName;
+  limit: number;
+  policyHeader: string;
+  /** `"key";r=`: the RateLimit value's start. */
+  rateStart: string;
+  allowed: CountCell;
+  limited: CountCell;
+}
 
 export class AccessController {
   private readonly hashes = new KeyHashMemo();
+  private readonly plans = new WeakMap<KeyRecord, KeyPlan>();
+  private readonly limitPlans = new Map<string, LimitPlan>();
+  private readonly anonymous: LimitPlan;
 
-  constructor(private readonly o: AccessControllerOptions) {}
+  constructor(private readonly o: AccessControllerOptions) {
+    this.anonymous = this.limitPlan('ip', o.anonymousRps);
+  }
 
   check(req: AccessRequest): AccessDecision | Promise<AccessDecision> {
     const raw = req.key;
     if (raw === undefined || raw === '') {
-      return this.limit(`ip:${req.network}:${clientIdentity(req.clientIp)}`, this.o.anonymousRps, 'ip', undefined);
+      return this.limit(`ip:${req.network}:${clientIdentity(req.clientIp)}`, this.anonymous, undefined, undefined);
     }
     // Longer than any key we accept: unknown without touching the cache (a flood of huge values stays cheap).
     if (raw.length > MAX_KEY_LENGTH) return this.refuseUnknown();
+    const now = this.o.clock.now();
     let found: KeyRecord | null | Promise<KeyRecord | null>;
     try {
-      found = this.o.directory.lookup(this.hashes.hash(raw));
+      found = this.o.directory.lookup(this.hashes.hash(raw), now);
     } catch {
       return this.refuseStoreUnavailable();
     }
     if (found instanceof Promise) {
       return found.then(
-        (record) => this.withKey(req, record),
+        // The store answered later: the decision's instant is now.
+        (record) => this.withKey(req, record, this.o.clock.now()),
         () => this.refuseStoreUnavailable(),
       );
     }
-    return this.withKey(req, found);
+    return this.withKey(req, found, now);
   }
 
-  private withKey(req: AccessRequest, record: KeyRecord | null): AccessDecision | Promise<AccessDecision> {
-    if (record === null || (record.expiresAt !== null && record.expiresAt <= this.o.clock.now())) return this.refuseUnknown();
+  private withKey(req: AccessRequest, record: KeyRecord | null, now: number): AccessDecision | Promise<AccessDecision> {
+    if (record === null || (record.expiresAt !== null && record.expiresAt <= now)) return this.refuseUnknown();
     if (record.network !== req.network) {
       this.o.metrics.decision('wrong_network', 'none');
       return { ...DENY_WRONG_NETWORK, keyId: record.id };
     }
-    if (record.accountRps !== null && record.account !== null) {
-      return this.limit(`a:${record.network}:${record.account}`, record.accountRps, 'account', record.id, streamCaps(record));
-    }
-    return this.limit(`k:${record.id}`, record.rps, 'key', record.id, streamCaps(record));
+    let plan = this.plans.get(record);
+    if (plan === undefined) this.plans.set(record, (plan = this.keyPlan(record)));
+    return this.limit(plan.identity, plan.limits, plan, now);
   }
 
   private limit(
     identity: string,
-    limit: number,
-    policy: PolicyName,
-    keyId: string | undefined,
-    streams: StreamCaps = {},
+    plan: LimitPlan,
+    key: KeyPlan | undefined,
+    now: number | undefined,
   ): AccessDecision | Promise<AccessDecision> {
-    const result = this.o.limiter.consume(identity, limit);
-    if (result instanceof Promise) return result.then((r) => this.decide(r, policy, keyId, streams));
-    return this.decide(result, policy, keyId, streams);
+    const result = this.o.limiter.consume(identity, plan.limit, now);
+    if (result instanceof Promise) return result.then((r) => this.decide(r, plan, key));
+    return this.decide(result, plan, key);
   }
 
-  private decide(result: LimitResult | null, policy: PolicyName, keyId: string | undefined, streams: StreamCaps = {}): AccessDecision {
+  private decide(result: LimitResult | null, plan: LimitPlan, key: KeyPlan | undefined): AccessDecision {
     if (result === null) {
-      this.o.metrics.decision('limiter_unavailable', policy);
+      this.o.metrics.decision('limiter_unavailable', plan.policy);
       return DENY_LIMITER_UNAVAILABLE;
     }
-    const headers = limitHeaders(policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
+    // The headers name the limit the limiter applied; the prepared policy header is that of the limit it was asked for.
+    const headers: Record<string, string> =
+      result.limit === plan.limit
+        ? { 'ratelimit-policy': plan.policyHeader, ratelimit: plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs) }
+        : limitHeaders(plan.policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
     if (result.allowed) {
-      this.o.metrics.decision('allowed', policy);
-      return { allowed: true, headers, keyId, ...streams };
+      plan.allowed.n++;
+      return key === undefined
+        ? { allowed: true, headers, keyId: undefined, streamConnections: undefined, streamAddresses: undefined }
+        : { allowed: true, headers, keyId: key.keyId, streamConnections: key.streamConnections, streamAddresses: key.streamAddresses };
     }
-    this.o.metrics.decision('rate_limited', policy);
+    plan.limited.n++;
     headers['retry-after'] = String(retryAfterSeconds(result.resetMs));
-    return { allowed: false, status: 429, body: RATE_LIMITED_BODY, headers, keyId };
+    return { allowed: false, status: 429, body: RATE_LIMITED_BODY, headers, keyId: key?.keyId };
+  }
+
+  private keyPlan(record: KeyRecord): KeyPlan {
+    const shared = record.accountRps !== null && record.account !== null;
+    return {
+      identity: shared ? `a:${record.network}:${record.account}` : `k:${record.id}`,
+      limits: this.limitPlan(shared ? 'account' : 'key', shared ? record.accountRps! : record.rps),
+      keyId: record.id,
+      streamConnections: record.streamConnections ?? undefined,
+      streamAddresses: record.streamAddresses ?? undefined,
+    };
+  }
+
+  private limitPlan(policy: PolicyName, limit: number): LimitPlan {
+    const k = `${policy}/${limit}`;
+    let plan = this.limitPlans.get(k);
+    if (plan === undefined) {
+      plan = {
+        policy,
+        limit,
+        policyHeader: limitHeaders(policy, limit, this.o.limiter.windowMs, 0, 0)['ratelimit-policy'],
+        rateStart: `"${policy}";r=`,
+        allowed: this.o.metrics.decisionCell('allowed', policy),
+        limited: this.o.metrics.decisionCell('rate_limited', policy),
+      };
+      // Bounded (a limit per key can take many values); past it a plan is built per key record, not shared.
+      if (this.limitPlans.size < 10_000) this.limitPlans.set(k, plan);
+    }
+    return plan;
   }
 
   private refuseUnknown(): AccessDecision {

@@ -74,8 +74,13 @@ export function limitHeaders(
 ): Record<string, string> {
   return {
     'ratelimit-policy': policyHeader(policy, limit, windowMs),
-    ratelimit: `"${policy}";r=${remaining};t=${wholeSeconds(resetMs, 0)}`,
+    ratelimit: `"${policy}";r=${remaining};t=${resetSeconds(resetMs)}`,
   };
+}
+
+/** RateLimit's `t`: whole seconds until quota comes back (0 when it is there now). */
+export function resetSeconds(resetMs: number): number {
+  return wholeSeconds(resetMs, 0);
 }
 
 export function retryAfterSeconds(retryAfterMs: number): number {

@@ -44,7 +44,7 @@ export {
   type SetKeyLimitsInput,
 } from './admin.js';
 export type { KeyInfo, AccountLimit } from './keys/key-store.js';
-export { AccessMetrics } from './metrics.js';
+export { AccessMetrics, type CountCell } from './metrics.js';
 export { redactApiKey } from './redact.js';
 
 /**

@@ -4,7 +4,9 @@
  * requests by network, API version, method and status.
  *
  * The hot path only bumps plain numbers (a prom-client inc() costs about 0.4 µs, several per
- * request); the counters read them when /metrics is scraped (prom-client's collect()).
+ * request): a cell per label set, which the request path keeps (the controller one per key and
+ * policy, the request hook one per route, network and status), so counting builds no label key; the
+ * counters read the cells when /metrics is scraped (prom-client's collect()).
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from '../util/circuit-breaker.js';
@@ -14,20 +16,29 @@ export type DecisionResult = 'allowed' | RefusalReason;
 
 const BREAKER_VALUE: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
-/** Counts per label set, bumped on the hot path, exported on scrape. */
+/** One label set's count: the request path keeps a reference and bumps `n` (no key built, no lookup). */
+export interface CountCell {
+  n: number;
+}
+
+/** Counts per label set, bumped on the hot path, exported on scrape (a label set is exported once counted). */
 class Tally<L extends string> {
-  private readonly counts = new Map<string, { labels: Record<L, string>; n: number }>();
+  private readonly counts = new Map<string, CountCell & { labels: Record<L, string> }>();
   constructor(private readonly maxLabelSets = 10_000) {}
 
-  bump(key: string, labels: () => Record<L, string>): void {
-    const entry = this.counts.get(key);
-    if (entry !== undefined) entry.n++;
-    else if (this.counts.size < this.maxLabelSets) this.counts.set(key, { labels: labels(), n: 1 });
+  /** The cell of one label set, to bump directly; past the bound, a cell nobody exports. */
+  cell(key: string, labels: () => Record<L, string>): CountCell {
+    let entry = this.counts.get(key);
+    if (entry === undefined) {
+      entry = { labels: labels(), n: 0 };
+      if (this.counts.size < this.maxLabelSets) this.counts.set(key, entry);
+    }
+    return entry;
   }
 
   exportTo(counter: Counter<L>): void {
     counter.reset();
-    for (const { labels, n } of this.counts.values()) counter.inc(labels, n);
+    for (const { labels, n } of this.counts.values()) if (n > 0) counter.inc(labels, n);
   }
 }
 
@@ -95,7 +106,12 @@ export class AccessMetrics {
   });
 
   decision(result: DecisionResult, policy: PolicyName | 'none'): void {
-    this.decisionTally.bump(result + policy, () => ({ result, policy }));
+    this.decisionCell(result, policy).n++;
+  }
+
+  /** The count of one (result, policy), for a caller that bumps it on every request. */
+  decisionCell(result: DecisionResult, policy: PolicyName | 'none'): CountCell {
+    return this.decisionTally.cell(`${result} ${policy}`, () => ({ result, policy }));
   }
 
   keyCacheHit(): void {
@@ -107,7 +123,17 @@ export class AccessMetrics {
   }
 
   request(network: string, version: string, method: string, status: number): void {
-    this.requestTally.bump(`${network}\n${version}\n${method}\n${status}`, () => ({ network, version, method, status: String(status) }));
+    this.requestCell(network, version, method, status).n++;
+  }
+
+  /** The count of one (network, version, method, status), for a caller that keeps it (src/http/access-hook.ts). */
+  requestCell(network: string, version: string, method: string, status: number): CountCell {
+    return this.requestTally.cell(`${network}\n${version}\n${method}\n${status}`, () => ({
+      network,
+      version,
+      method,
+      status: String(status),
+    }));
   }
 
   storeError(store: 'keys' | 'limiter', operation: string): void {

@@ -27,7 +27,7 @@ import { registerNetworkList } from '../http/networks.js';
 import { registerLanding } from './landing.js';
 import { RequestDurations } from '../http/request-durations.js';
 import { planListeners, type ListenerPlan } from '../http/listeners.js';
-import { accessHook, accessLogSerializers } from '../http/access-hook.js';
+import { accessLogSerializers, registerAccessHook } from '../http/access-hook.js';
 import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { RequestUsage } from '../access/usage.js';
@@ -127,7 +127,7 @@ function buildApp(
   durations.attach(app);
   app.addHook('onRequest', routeBySocket(plans, served));
   app.addHook('onRequest', cors);
-  app.addHook('onRequest', accessHook(access));
+  registerAccessHook(app, access);
   // Networks of kind upstream are forwarded here, after the access layer decided (src/upstream).
   app.addHook('onRequest', upstreamHook({ bodyLimitBytes: config.bodyLimitBytes }));
   app.addHook('onResponse', (request, reply, done) => {

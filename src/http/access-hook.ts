@@ -1,8 +1,9 @@
 /**
  * The access layer as a fastify onRequest hook. Stable API (the HTTP server wires it):
  *
- *   accessHook(access: AccessLayer): onRequestHookHandler
- *     app.addHook('onRequest', accessHook(access))   // after the hook that sets request.network
+ *   registerAccessHook(app, access)   // after the hook that sets request.network: declares the request fields it
+ *                                     // sets (one request shape throughout) and adds accessHook(access)
+ *   accessHook(access: AccessLayer): onRequestHookHandler   // the hook alone (works without the declarations)
  *
  * What it does, per request:
  *   - decides on the path the router actually serves (request-target.ts `routedPath`: the matched route's own
@@ -17,22 +18,43 @@
  *   - client address: `request.ip` (fastify's trustProxy makes it the forwarded one behind trusted proxies);
  *   - allowed: adds RateLimit-Policy / RateLimit to the response and continues; refused: answers
  *     with the decision's status, headers and body (toncenter's v2 envelope on both versions);
- *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers.
+ *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers; and
+ *     `request.accessJudged`, so the usage hook (usage-hook.ts) counts what was judged without judging it again.
  * With the embedded stores the hook completes synchronously (no promise on the hot path).
  *
  * requestMetricsHook(access): onResponseHookHandler counts answered API requests for /metrics.
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, onResponseHookHandler } from 'fastify';
-import type { AccessDecision, AccessLayer } from '../access/index.js';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+  onResponseHookHandler,
+} from 'fastify';
+import type { AccessDecision, AccessLayer, AccessMetrics, CountCell } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
-import { apiVersion, routedPath, targetPath } from './request-target.js';
+import { apiVersion, routedPath, targetPath, type ApiVersion } from './request-target.js';
 import { docsPaths } from './docs.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Public id of the API key the request presented, once the access layer accepted or limited it. */
     apiKeyId?: string;
+    /** Set once the access layer decided on this request (a limited path of a served network): the usage hook reads it. */
+    accessJudged?: boolean;
   }
+}
+
+/**
+ * Declares the fields the access hook sets on requests, so every request object is built with them (one shape,
+ * instead of a shape change in the middle of the request that makes the code reading requests see two), and adds
+ * the hook. Call where the hook goes, after the hook that sets `request.network`.
+ */
+export function registerAccessHook(app: FastifyInstance, access: AccessLayer): void {
+  app.decorateRequest('apiKeyId', undefined);
+  app.decorateRequest('accessJudged', false);
+  app.addHook('onRequest', accessHook(access));
 }
 
 const UNLIMITED = new Set([
@@ -72,6 +94,7 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
       done();
       return;
     }
+    request.accessJudged = true;
     const key = extractApiKey(request);
     // The address only matters without a key; behind trusted proxies reading it parses X-Forwarded-For.
     const decision = access.check({ network: network.name, key, clientIp: key === undefined ? request.ip : '' });
@@ -98,37 +121,59 @@ function apply(decision: AccessDecision, request: FastifyRequest, reply: Fastify
   reply.code(decision.status).headers(decision.headers).send(decision.body);
 }
 
-/** Counts answered requests under /api/v2 and /api/v3 by network, version, method and status. */
+/**
+ * Counts answered requests under /api/v2 and /api/v3 by network, version, method and status. Per route (its URL as
+ * registered, the same string object on every request), the version and method label are worked out once, and per
+ * network and status the count is a cell kept here: counting is two Map reads and an increment.
+ */
 export function requestMetricsHook(access: AccessLayer): onResponseHookHandler {
-  const labels = new Map<string, string>();
+  const routes = new Map<string, RouteCounts | null>();
   return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const version = apiVersion(routedPath(request));
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if (version !== undefined && network && typeof network.name === 'string') {
-      access.metrics.request(network.name, version, methodLabel(labels, request, reply.statusCode), reply.statusCode);
+    if (network && typeof network.name === 'string') {
+      const route = request.routeOptions?.url;
+      let counts = route === undefined ? undefined : routes.get(route);
+      if (counts === undefined && route !== undefined) routes.set(route, (counts = routeCounts(access.metrics, route)));
+      if (counts === undefined) {
+        // No route matched: the target's own path says the version; the method is 'unknown' (made-up paths cannot grow the label set).
+        const version = apiVersion(targetPath(request.url));
+        if (version !== undefined) access.metrics.request(network.name, version, 'unknown', reply.statusCode);
+      } else if (counts !== null) {
+        counts.count(network.name, request, reply.statusCode);
+      }
     }
     done();
   };
 }
 
-/**
- * The method label: the route's own last segment (getAddressInformation, jsonRPC, masterchainInfo),
- * remembered per route. Paths that matched no route are 'unknown', so made-up paths cannot grow the
- * label set; routes with parameters use the requested path's segment.
- */
-function methodLabel(cache: Map<string, string>, request: FastifyRequest, status: number): string {
-  const route = request.routeOptions?.url;
-  if (route === undefined) return 'unknown';
-  let label = cache.get(route);
-  if (label === undefined) {
-    if (/[:*]/.test(route)) {
-      if (status === 404) return 'unknown';
-      return segment(targetPath(request.url));
+/** The counts of one route: the method label is the route's own last segment (getAddressInformation, jsonRPC, masterchainInfo). */
+class RouteCounts {
+  /** Per network name, the cells by status (a sparse array indexed by the status code). */
+  private readonly cells = new Map<string, CountCell[]>();
+
+  constructor(
+    private readonly metrics: AccessMetrics,
+    private readonly version: ApiVersion,
+    /** undefined: a route with parameters, labelled by the requested path's segment. */
+    private readonly label: string | undefined,
+  ) {}
+
+  count(network: string, request: FastifyRequest, status: number): void {
+    if (this.label === undefined) {
+      this.metrics.request(network, this.version, status === 404 ? 'unknown' : segment(targetPath(request.url)), status);
+      return;
     }
-    label = segment(route);
-    cache.set(route, label);
+    let byStatus = this.cells.get(network);
+    if (byStatus === undefined) this.cells.set(network, (byStatus = []));
+    (byStatus[status] ??= this.metrics.requestCell(network, this.version, this.label, status)).n++;
   }
-  return label;
+}
+
+/** null: a route outside /api/v2 and /api/v3, not counted. */
+function routeCounts(metrics: AccessMetrics, route: string): RouteCounts | null {
+  const version = apiVersion(route);
+  if (version === undefined) return null;
+  return new RouteCounts(metrics, version, /[:*]/.test(route) ? undefined : segment(route));
 }
 
 function segment(path: string): string {

@@ -75,10 +75,11 @@ export class KeyDirectory {
    * The record of the key with this hash, or null if no such (non-revoked) key exists. Synchronous
    * on a cache hit and with a synchronous store; a promise only for a miss on an asynchronous store.
    * Throws/rejects KeyStoreUnavailableError when the store cannot answer and nothing usable is cached.
+   * `now`: the request's instant when the caller already read the clock (one read per decision).
    */
-  lookup(hash: string): KeyRecord | null | Promise<KeyRecord | null> {
+  lookup(hash: string, now = this.o.clock.now()): KeyRecord | null | Promise<KeyRecord | null> {
     const entry = this.entries.get(hash);
-    if (entry !== undefined && entry.freshUntil > this.o.clock.now()) {
+    if (entry !== undefined && entry.freshUntil > now) {
       this.o.events?.onHit?.();
       return entry.record;
     }

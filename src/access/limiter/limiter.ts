@@ -21,6 +21,10 @@ export interface LimitResult {
  */
 export interface Limiter {
   readonly windowMs: number;
-  consume(identity: string, limit: number): LimitResult | null | Promise<LimitResult | null>;
+  /**
+   * `now`: the instant of the decision when the caller already read the (same) clock for it, so one request reads
+   * the clock once (about 70 ns a read here); a limiter that keeps its own time (Redis) ignores it.
+   */
+  consume(identity: string, limit: number, now?: number): LimitResult | null | Promise<LimitResult | null>;
   close(): Promise<void>;
 }

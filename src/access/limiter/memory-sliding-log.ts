@@ -83,8 +83,8 @@ export class MemorySlidingLog implements Limiter {
     return this.logs.size;
   }
 
-  consume(identity: string, limit: number): LimitResult {
-    let now = this.clock.now();
+  consume(identity: string, limit: number, at?: number): LimitResult {
+    let now = at ?? this.clock.now();
     const edge = now - this.windowMs;
     this.sweepStep(edge);
     let log = this.logs.get(identity);

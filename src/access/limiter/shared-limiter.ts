@@ -52,8 +52,8 @@ export class SharedLimiter implements Limiter {
     this.windowMs = o.remote.windowMs;
   }
 
-  consume(identity: string, limit: number): LimitResult | null | Promise<LimitResult | null> {
-    const now = this.o.clock.now();
+  consume(identity: string, limit: number, at?: number): LimitResult | null | Promise<LimitResult | null> {
+    const now = at ?? this.o.clock.now();
     const denial = this.denials.get(identity);
     if (denial !== undefined) {
       if (denial.until > now && denial.limit === limit) {
