@@ -86,11 +86,15 @@ class PendingRenderer {
   }
 
   private flush(): void {
-    const requests: ThreadRequest[] = [];
-    if (this.renders.length > 0) requests.push({ render: this.renders });
-    if (this.classifications.length > 0) requests.push({ classify: this.classifications });
+    // What was settled meanwhile (the thread stopped or failed: done on this thread) is not sent, and starts no thread.
+    const renders = this.renders.filter((r) => this.waiting.has(r.id));
+    const classifications = this.classifications.filter((c) => this.waiting.has(c.id));
     this.renders = [];
     this.classifications = [];
+    const requests: ThreadRequest[] = [];
+    if (renders.length > 0) requests.push({ render: renders });
+    if (classifications.length > 0) requests.push({ classify: classifications });
+    if (requests.length === 0) return;
     try {
       const thread = this.thread();
       for (const request of requests) thread.postMessage(request);
