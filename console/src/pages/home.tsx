@@ -99,23 +99,33 @@ export function HomePage({ network }: { network?: NetworkInfo }) {
     if (!network || !canRead) return;
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const reload = (left = 10) =>
-      newest().then(
+    // Only the newest reload applies: one started before a rewind must not bring the rewound blocks back.
+    let generation = 0;
+    const reload = (left = 10) => {
+      const mine = ++generation;
+      return newest().then(
         (found) => {
-          if (!live) return;
-          setBlocks(found.blocks);
-          setTransactions(found.transactions);
+          if (!live || mine !== generation) return;
+          // A block the feed told while this read was on its way is newer than what the read saw: kept, not lost.
+          const seen = found.blocks[0]?.seqno ?? -1;
+          setBlocks((list) => [...list.filter((b) => b.seqno > seen), ...found.blocks].slice(0, SHOWN));
+          setTransactions((list) => [...list.filter((t) => t.mc_block_seqno > seen), ...found.transactions].slice(0, SHOWN));
           setError(undefined);
         },
         (e: unknown) => {
-          if (!live) return;
+          if (!live || mine !== generation) return;
           setError(e);
           if (left > 0 && passing(e)) timer = setTimeout(() => live && void reload(left - 1), 2000);
         },
       );
+    };
     void reload();
     const off = onBlocks((event) => {
-      if (event.type === 'rewind') return void reload();
+      if (event.type === 'rewind') {
+        setBlocks((list) => list.filter((b) => b.seqno <= event.seqno));
+        setTransactions((list) => list.filter((t) => t.mc_block_seqno <= event.seqno));
+        return void reload();
+      }
       if (event.type !== 'block') return;
       setBlocks((list) => [event as BlockRow, ...list.filter((b) => b.seqno < event.seqno)].slice(0, SHOWN));
       if (event.transactions)
