@@ -1,6 +1,7 @@
 /**
  * The console in a real browser (Debian's Chromium, headless, driven by playwright-core) against a real tongate:
- * it loads, a mined block arrives by the block feed, funding an account changes its balance on screen, a deployed
+ * it loads, a mined block arrives by the block feed (and stays when the page's read of the list, answered as the index was
+ * before it, comes after it), funding an account changes its balance on screen, a deployed
  * jetton opens (its hostile name shown as text, nothing run), a snapshot restore takes the chain back, a key made in
  * the page is counted when used and answers 401 once revoked there, an NFT collection (hostile name, 22 items) opens
  * from the search box, an item and an account and pages through its items, a key's limit changed in the page is the
@@ -95,6 +96,41 @@ test('the console in Chromium', { skip: missing }, async (t) => {
     // No wait for the list first: under load the index may not hold the first block yet (manual mining: no other comes).
     const mined = await devnet(base, '/devnet/mine', { blocks: 1 });
     await page.locator(`[data-testid=blocks] a:text-is("#${mined.seqno}")`).waitFor();
+  });
+
+  await t.test('a block the feed tells while the page still reads the list stays on top', async () => {
+    // The page's read of the newest blocks is answered as the index was before a block that the feed tells while
+    // the answer is on its way: that older answer must not take the newer block off the list (with manual mining no
+    // later block would bring it back).
+    let fetched!: () => void;
+    let release!: () => void;
+    const wasFetched = new Promise<void>((resolve) => (fetched = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      /\/api\/v3\/blocks\?/,
+      async (route) => {
+        const older = await route.fetch();
+        fetched();
+        await released;
+        await route.fulfill({ response: older });
+      },
+      { times: 1 },
+    );
+    await go('#/devnet');
+    await go('#/');
+    await wasFetched;
+    const mined = await devnet(base, '/devnet/mine', { blocks: 1 });
+    const blocks = page.locator('[data-testid=blocks] li');
+    await blocks
+      .first()
+      .filter({ hasText: `#${mined.seqno}` })
+      .waitFor();
+    release();
+    await blocks
+      .nth(1)
+      .filter({ hasText: `#${mined.seqno - 1}` })
+      .waitFor();
+    assert.equal(await blocks.first().locator('a.seqno').textContent(), `#${mined.seqno}`);
   });
 
   await t.test('funding an account changes its balance on screen', async () => {
