@@ -3,8 +3,9 @@
  * normalized hash, and the summary (source, destination, created_lt, opcode, body hash) stored per
  * message.
  */
-import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from '@ton/core';
+import { Address, Cell, loadMessage, type Message } from '@ton/core';
 import { BOC_MAX_CELLS } from '../ton/boc.js';
+import { normalizedExternalHash as normalizedHashOf } from '../ton/message-json.js';
 import { inspectBoc } from '../ton/boc-shape.js';
 import { BASECHAIN, MASTERCHAIN } from '../ton/workchain.js';
 import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator/emulator-limits.js';
@@ -73,22 +74,10 @@ export function parseExternal(boc: Buffer, options: { anyWorkchain?: boolean } =
   };
 }
 
-/**
- * TEP-467 normalized hash of an external-in message: the hash of the same message with src =
- * addr_none, import_fee = 0, no init state and the body stored as a reference. It identifies a
- * transfer regardless of how a wallet chose to serialize those fields.
- */
+/** TEP-467 normalized hash of an external-in message (the rule itself: `src/ton/message-json.ts`). */
 export function normalizedExternalHash(message: Message): Buffer {
   if (message.info.type !== 'external-in') throw new Error('hash_norm is defined for external-in messages only');
-  const normalized: Message = {
-    info: { type: 'external-in', src: null, dest: message.info.dest, importFee: 0n },
-    init: null,
-    body: message.body,
-  };
-  return beginCell()
-    .store(storeMessage(normalized, { forceRef: true }))
-    .endCell()
-    .hash();
+  return normalizedHashOf(message.info.dest, message.body);
 }
 
 export interface MessageSummary {

@@ -5,7 +5,7 @@
  */
 import { asBoolean, asInteger, asList, asListen, asMnemonic, asString, asUrl, oneOf, type OptionSpec } from './option-spec.js';
 import { DEFAULT_FAUCET_MNEMONIC } from './defaults.js';
-import { DEFAULT_MAX_BLOCK_TRANSACTIONS } from '../chain/local/options.js';
+import { DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_MAX_BLOCK_TRANSACTIONS } from '../chain/local/options.js';
 import { UPSTREAM_OPTIONS } from './upstream-options.js';
 import { METADATA_FETCH_OPTIONS } from './metadata-fetch-options.js';
 import { DNS_ROOT_OPTIONS } from './dns-roots.js';
@@ -14,9 +14,6 @@ import { readGenesisFile } from './genesis.js';
 
 /** pino's levels, and `silent`: what --log-level takes, and what its help lists. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** Blocks of the local chains in auto mining; also the interval a chain started in manual mining switches to. */
-export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
 
 export const OPTIONS: OptionSpec[] = [
   {

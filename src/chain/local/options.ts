@@ -41,6 +41,7 @@ export interface LocalChainOptions {
   genesisAccounts?: ZeroStateAccount[];
 }
 
+/** Blocks of the local chains in auto mining; also the interval a chain started in manual mining switches to. */
 export const DEFAULT_BLOCK_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_BLOCK_TRANSACTIONS = 10_000;
 export const DEFAULT_GET_METHOD_GAS_LIMIT = 1_000_000n;

@@ -5,11 +5,9 @@
 import type { Block, BlockConsensus, BlockId } from '../../chain/types.js';
 import { MASTERCHAIN, WHOLE_SHARD } from '../../ton/workchain.js';
 import type { SqlReads, SqlRow } from '../sql/driver.js';
-import { bigint, bytes, int, signedShard, text, unsignedShard } from '../sql/values.js';
+import { bigint, bytes, int, MASTERCHAIN_SHARD_COLUMN, signedShard, text, unsignedShard } from '../sql/values.js';
 import { orderSql, pageSql, Where } from '../sql/where.js';
 import type { BlockFilter, Page, SortOrder } from '../types.js';
-
-const MC_SHARD = signedShard(WHOLE_SHARD);
 
 function blockOf(row: SqlRow): Block {
   const workchain = int(row.workchain);
@@ -53,7 +51,10 @@ export class BlockReader {
   async masterchainRange(): Promise<{ first: Block; last: Block } | null> {
     const query = (dir: string) => `SELECT * FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno ${dir} LIMIT 1`;
     // Asked together: one round trip to a reader thread, not two.
-    const [[last], [first]] = await Promise.all([this.reads.all(query('DESC'), [MC_SHARD]), this.reads.all(query('ASC'), [MC_SHARD])]);
+    const [[last], [first]] = await Promise.all([
+      this.reads.all(query('DESC'), [MASTERCHAIN_SHARD_COLUMN]),
+      this.reads.all(query('ASC'), [MASTERCHAIN_SHARD_COLUMN]),
+    ]);
     if (!last || !first) return null;
     return { first: blockOf(first), last: blockOf(last) };
   }
@@ -61,13 +62,16 @@ export class BlockReader {
   /** The newest indexed masterchain seqno, -1 when the index is empty. */
   async lastMasterchainSeqno(): Promise<number> {
     const [row] = await this.reads.all('SELECT seqno FROM blocks WHERE workchain = -1 AND shard = ? ORDER BY seqno DESC LIMIT 1', [
-      MC_SHARD,
+      MASTERCHAIN_SHARD_COLUMN,
     ]);
     return row ? int(row.seqno) : -1;
   }
 
   async masterchainBlockExists(seqno: number): Promise<boolean> {
-    const rows = await this.reads.all('SELECT 1 AS found FROM blocks WHERE workchain = -1 AND shard = ? AND seqno = ?', [MC_SHARD, seqno]);
+    const rows = await this.reads.all('SELECT 1 AS found FROM blocks WHERE workchain = -1 AND shard = ? AND seqno = ?', [
+      MASTERCHAIN_SHARD_COLUMN,
+      seqno,
+    ]);
     return rows.length > 0;
   }
 

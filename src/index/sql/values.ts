@@ -3,6 +3,7 @@
  * PostgreSQL gives number for int4 and bigint for int8 (see the pool's type parser). These helpers
  * read either.
  */
+import { WHOLE_SHARD } from '../../ton/workchain.js';
 
 export function int(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -49,6 +50,9 @@ export function unsignedShard(value: unknown): bigint {
 export function signedShard(shard: bigint): bigint {
   return BigInt.asIntN(64, shard);
 }
+
+/** The masterchain's one shard (the whole shard) as its columns hold it. */
+export const MASTERCHAIN_SHARD_COLUMN = signedShard(WHOLE_SHARD);
 
 /** Zero-padded decimal width of balance_order: VarUInteger 16 holds at most 2^120 (37 digits). */
 const BALANCE_DIGITS = 40;

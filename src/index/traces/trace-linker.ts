@@ -10,14 +10,12 @@
  * Writing a block twice is harmless for the rows (idempotent upserts), not for counters: a block the
  * store already holds (a catch-up overlapping the live feed) contributes nothing here.
  */
-import { WHOLE_SHARD } from '../../ton/workchain.js';
 import type { SqlReads, SqlValue } from '../sql/driver.js';
 import type { InsertBatch } from '../sql/driver.js';
-import { bytes, int, signedShard } from '../sql/values.js';
+import { bytes, int, MASTERCHAIN_SHARD_COLUMN } from '../sql/values.js';
 import type { BlockTraces, LocalTrace } from './block-traces.js';
 import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow } from './trace-row.js';
 
-const MC_SHARD = signedShard(WHOLE_SHARD);
 /** Hashes per IN (...) list: far below either store's bound-parameter limit. */
 const LOOKUP_CHUNK = 500;
 
@@ -140,7 +138,7 @@ export class TraceLinker {
     if (unique.length === 0) return new Set();
     const rows = await this.store.all(
       `SELECT seqno FROM blocks WHERE workchain = -1 AND shard = ? AND seqno IN (${unique.map(() => '?').join(', ')})`,
-      [MC_SHARD, ...unique],
+      [MASTERCHAIN_SHARD_COLUMN, ...unique],
     );
     return new Set(rows.map((r) => int(r.seqno)));
   }
