@@ -28,6 +28,7 @@ import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatc
 import { stonfiSwapMatcher } from './swaps.js';
 import { dedustSwapMatcher } from './dedust-swaps.js';
 import { stonfiV2SwapMatcher } from './stonfi-v2-swaps.js';
+import { toncoSwapMatcher } from './tonco-swaps.js';
 import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
@@ -123,6 +124,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     dedustSwapMatcher(contracts),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
+    toncoSwapMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),

@@ -10,8 +10,8 @@
  *   reserve error #38976e9b) failed, its transfer back being the outgoing side. A referral payment
  *   (#45078540) is not part of the swap.
  *
- * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts. Not built: TONCO, Coffee. Liquidity: liquidity.ts,
- * dedust-liquidity.ts.
+ * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts; TONCO: tonco-swaps.ts. Not built: Coffee. Liquidity:
+ * liquidity.ts, dedust-liquidity.ts.
  */
 import { Cell } from '@ton/core';
 import { isCallContract, type Block, type CallContractBlock } from './blocks.js';
