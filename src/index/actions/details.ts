@@ -135,6 +135,8 @@ function jettonSwap(d: JettonSwapData): ActionParts {
         asset_out: p.assetOut,
         amount_out: str(p.amountOut),
       })),
+      // ton-index-go's TONCO swap details carry one field more.
+      ...(d.minOutAmount !== undefined ? { min_out_amount: str(d.minOutAmount) } : {}),
     },
     ends: [
       d.incoming.source,

@@ -51,6 +51,8 @@ export interface JettonSwapData {
   assets?: { in: string | null; out: string | null };
   /** Each pool's step of a multi-hop swap (DeDust); absent or one step: []. */
   peerSwaps?: PeerSwap[];
+  /** TONCO's only (ton-index-go answers `min_out_amount` for TONCO alone): present, even when null. */
+  minOutAmount?: bigint | null;
 }
 
 /** One pool's step as toncenter writes it (`_convert_peer_swap`). */

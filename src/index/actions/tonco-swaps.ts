@@ -93,9 +93,12 @@ function payTo(body: Cell): PayTo {
   return { exitCode, coins };
 }
 
-/** The router wallets a swap payload (POOLV3_SWAP as a forward payload) names, with their minimum outs, hop by hop. */
+/**
+ * The router wallets a swap payload (POOLV3_SWAP as a forward payload) names, with their minimum outs, hop by hop.
+ * As toncenter reads it, the first opcode is not checked (an inner payload's is).
+ */
 function payloadTargets(cs: Slice): { wallet: string; minOut: bigint }[] {
-  if (cs.loadUint(32) >>> 0 !== TONCO_OP.swap) throw new Error('not a TONCO swap payload');
+  cs.loadUint(32);
   const wallet = readAddress(cs);
   cs.loadUintBig(160);
   const minOut = cs.loadCoins();
@@ -316,14 +319,17 @@ class ToncoSwapMatcher extends Matcher {
       }
     }
 
-    // A failed swap asked for the last router wallet its payload names (read where toncenter finds a payload).
+    // A failed swap asked for the last router wallet its payload names, with that hop's minimum out (read where
+    // toncenter finds a payload); otherwise `min_out_amount` is what was paid, as toncenter writes it.
     let asked = outgoing.asset;
+    let minOutAmount: bigint | null = outgoing.amount;
     if (!ok && steps.length > 0 && offerPayload !== null) {
       try {
         const targets = payloadTargets(offerPayload);
-        const target = targets[targets.length - 1]?.wallet;
+        const target = targets[targets.length - 1];
+        minOutAmount = target?.minOut ?? null;
         if (target !== undefined) {
-          const asset = walletAssets.has(target) ? walletAssets.get(target) : this.walletAsset(target);
+          const asset = walletAssets.has(target.wallet) ? walletAssets.get(target.wallet) : this.walletAsset(target.wallet);
           if (asset !== undefined) asked = asset;
         }
       } catch {
@@ -340,6 +346,7 @@ class ToncoSwapMatcher extends Matcher {
       destinationWallet: null,
       assets: { in: incoming.asset, out: asked },
       peerSwaps,
+      minOutAmount,
     };
     return folded('jetton_swap', data, [block, ...found, ...extra], !ok);
   }

@@ -126,6 +126,8 @@ test('TONCO jetton_swap: USDT for TON, paid out in wTTON whose wallet passes the
     dex_incoming_transfer: transferSide(USDT, '1000', [USER, USER_USDT, ROUTER, ROUTER_USDT]),
     dex_outgoing_transfer: transferSide(null, '990', [ROUTER, null, USER, null]),
     peer_swaps: [],
+    // ton-index-go's TONCO-only field; toncenter writes what was paid there.
+    min_out_amount: '990',
   });
   assert.equal(swap.transactions.length, trace.transactions.length, 'every step, the TON passed on too');
   againstSpec(swap);
@@ -164,6 +166,8 @@ test('TONCO jetton_swap: TON offered through wTTON, the pool refuses: refunded, 
     dex_incoming_transfer: transferSide(null, '5000000000', [USER, null, ROUTER, ROUTER_WTTON]),
     dex_outgoing_transfer: transferSide(null, '5000000000', [ROUTER, null, USER, null]),
     peer_swaps: [],
+    // The payload's minimum for the asset asked for.
+    min_out_amount: '100',
   });
   againstSpec(swap);
 });
@@ -188,6 +192,7 @@ test('TONCO jetton_swap: USDT refused by the pool: failed, and asset_out is the 
   // toncenter looks for the swap payload in the transfer block, which keeps none: the payload's wTTON is not read.
   assert.deepEqual([details.asset_in, details.asset_out], [USDT, USDT]);
   assert.deepEqual(details.dex_outgoing_transfer, transferSide(USDT, '1000', [ROUTER, ROUTER_USDT, USER, USER_USDT]));
+  assert.equal(details.min_out_amount, '1000');
   againstSpec(swap);
 });
 
@@ -232,6 +237,7 @@ test('TONCO jetton_swap through two pools: the router pays itself X in between; 
     { asset_in: X, amount_in: '500', asset_out: null, amount_out: '990' },
   ]);
   assert.deepEqual(details.dex_outgoing_transfer, transferSide(null, '990', [ROUTER, null, USER, null]));
+  assert.equal(details.min_out_amount, '990');
   assert.equal(swap.transactions.length, trace.transactions.length, 'both pools, the payment in between');
   againstSpec(swap);
 });
