@@ -7,8 +7,9 @@
  *   1  everything classified before versions were kept
  *   2  DeDust swaps
  *   3  DeDust pools detected (src/index/dex): DeDust swaps on stored traces, once the token back-fill found the pools
+ *   4  DeDust liquidity (deposits: each side, both sides of a trace joined; withdrawals) and TONCO swaps
  */
-export const CLASSIFIER_VERSION = 3;
+export const CLASSIFIER_VERSION = 4;
 
 let current = CLASSIFIER_VERSION;
 

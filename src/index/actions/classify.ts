@@ -28,7 +28,9 @@ import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatc
 import { stonfiSwapMatcher } from './swaps.js';
 import { dedustSwapMatcher } from './dedust-swaps.js';
 import { stonfiV2SwapMatcher } from './stonfi-v2-swaps.js';
+import { toncoSwapMatcher } from './tonco-swaps.js';
 import { ptonTransferMatcher } from './pton.js';
+import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
@@ -108,6 +110,8 @@ export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_
 function matchers(contracts: KnownContracts): Matcher[] {
   return [
     nftMintMatcher(contracts),
+    dedustDepositMatcher(contracts),
+    dedustDepositFirstSideMatcher(contracts),
     multisigCreateOrderMatcher(contracts),
     multisigApproveMatcher(contracts),
     multisigExecuteMatcher(contracts),
@@ -115,10 +119,12 @@ function matchers(contracts: KnownContracts): Matcher[] {
     vestingAddWhitelistMatcher(),
     jettonTransferMatcher(contracts),
     ptonTransferMatcher(contracts),
+    dedustWithdrawMatcher(contracts),
     jettonBurnMatcher(contracts),
     dedustSwapMatcher(contracts),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
+    toncoSwapMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),
@@ -134,9 +140,12 @@ function matchers(contracts: KnownContracts): Matcher[] {
 
 const actionId = (key: string): string => createHash('sha256').update(key).digest('base64');
 
-/** The blocks in the order toncenter serializes them: breadth first from the root, then the deployments inside them. */
+/**
+ * The blocks in the order toncenter serializes them: breadth first from the root, after its post-processing (the
+ * sides of a DeDust deposit joined), then the deployments inside them.
+ */
 function orderedBlocks(root: Block): Block[] {
-  const blocks = [...new Set(root.bfs())];
+  const blocks = joinDedustDeposits([...new Set(root.bfs())]);
   const seen = new Set<Block>();
   for (let i = 0; i < blocks.length; i++) {
     const queue = [...blocks[i].childrenBlocks];
@@ -170,8 +179,8 @@ function record(trace: TraceInput, block: Block, parts: ActionParts): ActionReco
   return {
     traceId: trace.traceId,
     actionId: actionId(earliest.message.hash + block.type),
-    type: block.type,
-    shownType: parts.shownType ?? block.type,
+    type: parts.type ?? block.type,
+    shownType: parts.shownType ?? parts.type ?? block.type,
     startLt: block.minLt,
     endLt: block.maxLt,
     startUtime: block.minUtime,

@@ -35,7 +35,7 @@ export const DEDUST_OP = {
 } as const;
 
 /** Asset: native$0000, jetton$0001 workchain:int8 address:uint256 (a jetton master, raw uppercase); TON is null. */
-function readAsset(cs: Slice): string | null {
+export function readAsset(cs: Slice): string | null {
   if (cs.loadUint(4) === 0) return null;
   const workchain = cs.loadInt(8);
   return `${workchain}:${cs.loadBuffer(32).toString('hex').toUpperCase()}`;
@@ -50,7 +50,7 @@ function notification(body: Cell): PeerSwap {
 }
 
 /** payout_from_pool#ad4eb6f5 query_id proof:^Cell amount:Coins ...: the amount paid. */
-function payoutAmount(body: Cell): bigint {
+export function payoutAmount(body: Cell): bigint {
   const cs = afterOpcode(body);
   cs.loadUintBig(64);
   cs.loadRef();

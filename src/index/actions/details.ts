@@ -15,6 +15,7 @@ import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
 import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
+import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
@@ -25,6 +26,11 @@ export interface ActionParts {
   details: Json;
   /** toncenter's source, source_secondary, destination, destination_secondary columns. */
   ends: (string | null)[];
+  /**
+   * The action's type when the block's is toncenter's own name (DeDust's deposits): the block's type still makes
+   * the action id, as toncenter's serializer hashes the block type.
+   */
+  type?: string;
   /** The type the answer shows when it differs from the stored one (a transfer with extra currencies). */
   shownType?: string;
   /** Accounts the action concerns beyond its transactions and ends (a multisig order's signers). */
@@ -129,6 +135,8 @@ function jettonSwap(d: JettonSwapData): ActionParts {
         asset_out: p.assetOut,
         amount_out: str(p.amountOut),
       })),
+      // ton-index-go's TONCO swap details carry one field more.
+      ...(d.minOutAmount !== undefined ? { min_out_amount: str(d.minOutAmount) } : {}),
     },
     ends: [
       d.incoming.source,
@@ -165,6 +173,41 @@ function depositLiquidity(d: DepositLiquidityData): ActionParts {
       nft_address: null,
     },
     ends: [d.sender, null, d.pool, null],
+  };
+}
+
+/**
+ * A DeDust deposit (`_fill_dedust_deposit_liquidity_action` and its partial twin): the deposit contract is the
+ * secondary destination, which ton-index-go answers as `destination_liquidity` for DeDust; a side that only topped
+ * the contract up has no pool and no LP tokens.
+ */
+function dedustDeposit(d: DedustDepositData): ActionParts {
+  const [first, second] = d.sides;
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'dedust',
+      amount_1: str(first?.amount),
+      amount_2: str(second?.amount),
+      asset_1: first?.asset ?? null,
+      asset_2: second?.asset ?? null,
+      user_jetton_wallet_1: first?.userWallet ?? null,
+      user_jetton_wallet_2: second?.userWallet ?? null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.depositContract,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.targets[0].asset,
+      target_asset_2: d.targets[1].asset,
+      target_amount_1: str(d.targets[0].amount),
+      target_amount_2: str(d.targets[1].amount),
+      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depositContract],
   };
 }
 
@@ -342,6 +385,9 @@ export function actionParts(block: Block): ActionParts {
       return depositLiquidity(block.data as DepositLiquidityData);
     case 'dex_withdraw_liquidity':
       return withdrawLiquidity(block.data as WithdrawLiquidityData);
+    case DEDUST_DEPOSIT:
+    case DEDUST_DEPOSIT_PARTIAL:
+      return dedustDeposit(block.data as DedustDepositData);
     case 'jetton_swap':
       return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':

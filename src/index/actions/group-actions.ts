@@ -14,6 +14,7 @@ import { classifyTrace } from './classify.js';
 import { ghostDestinations } from './ghosts.js';
 import { swapTargetWallets } from './swaps.js';
 import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
+import { toncoSwapWallets } from './tonco-swaps.js';
 import { groupRowsOf, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 import { ACTIONS_MIGRATION } from './schema.js';
 
@@ -48,6 +49,7 @@ export async function classifyTraces(
       ...(t.transactions.length === 1 ? ghostDestinations(tx) : []),
       ...swapTargetWallets(tx),
       ...stonfiV2SwapWallets(tx),
+      ...toncoSwapWallets(tx),
     ]),
   );
   const contracts = await knownContracts(store, accounts, group);

@@ -1,6 +1,7 @@
 /**
- * DEX liquidity (ton-indexer's `blocks/liquidity.py`). Built: STON.fi v2's, whose jetton legs need only opcodes,
- * layouts and the jetton wallets the index detected (its TON legs name mainnet's pTON masters: not built):
+ * DEX liquidity of STON.fi v2 (ton-indexer's `blocks/liquidity.py`; DeDust's: dedust-liquidity.ts), whose jetton
+ * legs need only opcodes, layouts and the jetton wallets the index detected (its TON legs name mainnet's pTON
+ * masters: not built):
  *
  *   dex_deposit_liquidity   a jetton transfer into the router (its notification), the router's
  *                           provide_lp#37c096df to the pool, the pool's add_liquidity#50c6a654 to the LP account

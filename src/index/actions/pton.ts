@@ -3,7 +3,7 @@
  * transfer to a pTON wallet has no internal transfer. toncenter knows pTON by its masters' mainnet addresses
  * (ton-indexer's `PTonTransferMatcher.pton_masters`, kept here as facts) and makes such a transfer a
  * `jetton_transfer` without sender's or receiver's wallet (`PTonTransferMatcher`, matched right after the jetton
- * transfer): the TON legs of STON.fi v2 swaps (stonfi-v2-swaps.ts) are read from it.
+ * transfer): the TON legs of STON.fi v2 and TONCO swaps (stonfi-v2-swaps.ts, tonco-swaps.ts) are read from it.
  */
 import { folded, type Block, type CallContractBlock } from './blocks.js';
 import { jettonTransfer, OP } from './bodies.js';

@@ -10,7 +10,8 @@
  *   reserve error #38976e9b) failed, its transfer back being the outgoing side. A referral payment
  *   (#45078540) is not part of the swap.
  *
- * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts. Not built: TONCO, Coffee. Liquidity: liquidity.ts.
+ * STON.fi v2: stonfi-v2-swaps.ts; DeDust: dedust-swaps.ts; TONCO: tonco-swaps.ts. Not built: Coffee. Liquidity:
+ * liquidity.ts, dedust-liquidity.ts.
  */
 import { Cell } from '@ton/core';
 import { isCallContract, type Block, type CallContractBlock } from './blocks.js';
@@ -50,6 +51,8 @@ export interface JettonSwapData {
   assets?: { in: string | null; out: string | null };
   /** Each pool's step of a multi-hop swap (DeDust); absent or one step: []. */
   peerSwaps?: PeerSwap[];
+  /** TONCO's only (ton-index-go answers `min_out_amount` for TONCO alone): present, even when null. */
+  minOutAmount?: bigint | null;
 }
 
 /** One pool's step as toncenter writes it (`_convert_peer_swap`). */
