@@ -114,3 +114,29 @@ test('three instances sharing Redis, concurrent decisions on an injected clock: 
     for (const redis of connections) redis.disconnect();
   }
 });
+
+test('one script call for many decisions of one identity: each list expires one window and a second after its last admission, the oldest entry is told right', async (t: TestContext) => {
+  if (!(await requireService(t, 'redis'))) return;
+  const prefix = uniqueName('tg_batch_ttl');
+  const redis = new Redis(REDIS_URL);
+  try {
+    // Redis's own clock (no injected one): the lists expire in real time, window + 1 s slack.
+    const log = new RedisSlidingLog({ redis, prefix, timeoutMs: 10_000 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => log.consume(`id${i % 2}`, 100)));
+    assert.equal(log.calls, 1, 'one turn, one call');
+    assert.deepEqual(
+      answers.map((a) => a.remaining),
+      [99, 99, 98, 98, 97, 97, 96, 96, 95, 95, 94, 94],
+    );
+    // The first admission of each identity is its oldest: the window frees a slot one window after it, never later.
+    for (const a of answers) assert.ok(a.resetMs > 0 && a.resetMs <= WINDOW, `resetMs ${a.resetMs}`);
+    for (const id of ['id0', 'id1']) {
+      const key = `${prefix}:rl:{${id}}`;
+      assert.equal(await redis.llen(key), 6);
+      const ttl = await redis.pttl(key);
+      assert.ok(ttl > 0 && ttl <= WINDOW + 1000, `${key} expires in ${ttl} ms`);
+    }
+  } finally {
+    redis.disconnect();
+  }
+});

@@ -22,11 +22,15 @@ import { StoreTimeoutError } from '../timeout.js';
 
 // KEYS[i] = identity i's list; ARGV[1] = window (µs); then per decision: limit, "now" (µs; '' = Redis TIME).
 // Returns, per decision: admitted (0/1), remaining, µs until the window frees a slot / the oldest leaves.
+// Redis runs this on its one thread for every decision of every instance, so it makes as few calls as it can: the
+// trimming loop's last read is the oldest entry left (no second read for it), and a list's expiry is set once per
+// call, after its last admission in the call (a batch often holds many decisions of one identity).
 const SCRIPT = `
 local window = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local serverNow = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local out = {}
+local expiry = {}
 for i = 1, #KEYS do
   local key = KEYS[i]
   local limit = tonumber(ARGV[2 * i])
@@ -34,9 +38,13 @@ for i = 1, #KEYS do
   local now = serverNow
   if given ~= '' then now = tonumber(given) end
   local edge = now - window
+  local oldest
   while true do
     local last = redis.call('LINDEX', key, -1)
-    if not last or tonumber(last) > edge then break end
+    if not last then break end
+    oldest = tonumber(last)
+    if oldest > edge then break end
+    oldest = nil
     redis.call('RPOP', key)
   end
   local n = redis.call('LLEN', key)
@@ -46,8 +54,10 @@ for i = 1, #KEYS do
     -- With a caller's clock (tests) Redis's real-time expiry must not cut the caller's window short.
     local slack = 1000
     if given ~= '' then slack = 600000 end
-    redis.call('PEXPIRE', key, math.ceil(window / 1000) + slack)
-    local oldest = tonumber(redis.call('LINDEX', key, -1))
+    local ms = math.ceil(window / 1000) + slack
+    if not expiry[key] or ms > expiry[key] then expiry[key] = ms end
+    -- Pushed at the head: the oldest is the tail the loop stopped at, or this admission in an empty list.
+    if not oldest then oldest = now end
     out[#out + 1] = 1
     out[#out + 1] = limit - n - 1
     out[#out + 1] = oldest + window - now
@@ -59,6 +69,9 @@ for i = 1, #KEYS do
     out[#out + 1] = 0
     out[#out + 1] = pivot + window - now
   end
+end
+for key, ms in pairs(expiry) do
+  redis.call('PEXPIRE', key, ms)
 end
 return out
 `;

@@ -70,23 +70,25 @@ export class SharedLimiter implements Limiter {
     await this.o.close?.();
   }
 
-  private async askRemote(identity: string, limit: number): Promise<LimitResult | null> {
-    let result: LimitResult;
-    try {
-      result = await this.o.remote.consume(identity, limit);
-    } catch (error) {
-      this.o.breaker.failure();
-      this.o.events?.onRemoteError?.(error);
-      return this.fallback(identity, limit);
-    }
-    this.o.breaker.success();
-    if (!result.allowed) {
-      if (this.denials.size > 100_000) this.denials.clear();
-      // resetMs was measured at Redis before the answer travelled back: counting it from the arrival
-      // errs on the refusing side by at most one round trip, never on the admitting side.
-      this.denials.set(identity, { until: this.o.clock.now() + result.resetMs, limit });
-    }
-    return result;
+  /** One `then` on the remote's promise (no async function: one promise and one microtask less on every request's path). */
+  private askRemote(identity: string, limit: number): Promise<LimitResult | null> {
+    return this.o.remote.consume(identity, limit).then(
+      (result) => {
+        this.o.breaker.success();
+        if (!result.allowed) {
+          if (this.denials.size > 100_000) this.denials.clear();
+          // resetMs was measured at Redis before the answer travelled back: counting it from the arrival
+          // errs on the refusing side by at most one round trip, never on the admitting side.
+          this.denials.set(identity, { until: this.o.clock.now() + result.resetMs, limit });
+        }
+        return result;
+      },
+      (error: unknown) => {
+        this.o.breaker.failure();
+        this.o.events?.onRemoteError?.(error);
+        return this.fallback(identity, limit);
+      },
+    );
   }
 
   private fallback(identity: string, limit: number): LimitResult | null {
