@@ -156,19 +156,25 @@ export class StreamHub {
   }
 
   /**
-   * A trace announced while its block is open: what any client will get of it (at any finality) is rendered now, on
-   * the render thread, while the block is still being built, so the seal finds its `confirmed` texts ready instead
-   * of asking for every followed transaction of the block at once. Two Map lookups per transaction.
+   * A trace announced while its block is open: what any client will get of it before `finalized` (at `pending` or
+   * `confirmed`: `finalized` is read from the index) is rendered now, on the render thread, while the block is still
+   * being built, so the seal finds its `confirmed` texts ready instead of asking for every followed transaction of
+   * the block at once. A Map lookup per transaction, and a look at each follower's subscription.
    */
   private renderAhead(trace: PendingTrace): void {
     if (this.connections.size === 0) return;
-    const whole = this.byTrace.size > 0 && this.byTrace.has(trace.externalHashNorm);
+    let whole = false;
+    if (this.byTrace.size > 0)
+      for (const c of this.byTrace.get(trace.externalHashNorm) ?? []) if (c.wants('trace', 'confirmed')) whole = true;
     let actions = whole;
     for (const tx of trace.txs) {
-      const followers = this.byAddress.get(tx.account);
-      if (!whole && !followers) continue;
-      void pendingRenderer.render(tx, trace);
-      if (!actions && followers) for (const c of followers) if (c.subscription.types.has('actions')) actions = true;
+      let wanted = whole;
+      for (const c of this.byAddress.get(tx.account) ?? []) {
+        const early = c.wants('actions', 'confirmed');
+        if (early) actions = true;
+        if (early || c.wants('transactions', 'confirmed')) wanted = true;
+      }
+      if (wanted) void pendingRenderer.render(tx, trace);
     }
     if (actions) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
   }
