@@ -97,9 +97,11 @@ export async function sealedTraces(
 }
 
 /**
- * Only these transactions, grouped by trace in the order sealedTraces gives them, each the text /api/v3/transactions
- * writes: what `transactions` and `actions` notifications need when no client gets a `trace` (whose tree and other
- * transactions would need the whole trace page). The traces come `partial`: no tree, not every transaction.
+ * Only these transactions, grouped by trace in a /traces page's order (end_lt, then trace_id; within a trace lt, then
+ * account), each the text /api/v3/transactions writes: what `transactions` and `actions` notifications need when no
+ * client gets a `trace` (whose tree and other transactions would need the whole trace page). The traces come
+ * `partial`: no tree, not every transaction. Unlike a page, a trace over MAX_TRACE_TRANSACTIONS is not withheld: its
+ * block's followed transactions are told as any others.
  */
 export async function sealedTransactions(
   reader: IndexReader,
