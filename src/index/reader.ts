@@ -27,7 +27,7 @@ import { int } from './sql/values.js';
 import { NftReader } from './tokens/nft-reader.js';
 import { ActionReader } from './actions/reader.js';
 import { TokenReader } from './tokens/reader.js';
-import { TraceReader, type TracePage, type TracePageLimits } from './traces/reader.js';
+import { TraceReader, type TracedTransaction, type TracePage, type TracePageLimits } from './traces/reader.js';
 import type { TraceRow } from './traces/trace-row.js';
 import type {
   BlockFilter,
@@ -155,6 +155,11 @@ export class IndexReader {
   /** A /traces page in one statement: the traces and the transactions of those it carries (traces/reader.ts). */
   tracePage(filter: TraceFilter, sort: SortOrder, page: Page, limits: TracePageLimits): Promise<TracePage> {
     return this.traceReader.tracePage(filter, sort, page, limits);
+  }
+
+  /** These transactions with their traces' normalized external hashes, in /traces page order (traces/reader.ts). */
+  tracedTransactions(hashes: readonly Buffer[]): Promise<TracedTransaction[]> {
+    return this.traceReader.tracedTransactions(hashes);
   }
 
   /** The transactions of these traces, by trace, then lt and account (traces/reader.ts). */

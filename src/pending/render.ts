@@ -32,11 +32,25 @@ export function pendingTransactionText(tx: PendingTx, trace: PendingTrace): stri
  * `emulated: false` (what the open block executed is what was sealed: same cell, same hash).
  */
 export function sealedTransactionText(pendingText: string, seqno: number): string {
-  return pendingText
-    .replace('"mc_block_seqno":0,', `"mc_block_seqno":${seqno},`)
-    .replace(/("block_ref":\{"workchain":-?\d+,"shard":"[0-9A-F]+","seqno":)0\}/, `$1${seqno}}`)
-    .replace(/"emulated":true,"finality":"pending"\}$/, '"emulated":false,"finality":"confirmed"}');
+  // Found by position, not by regular expressions over the whole text (once per followed transaction, at the seal).
+  const mc = pendingText.indexOf(MC_SEQNO);
+  const block = pendingText.indexOf('"block_ref":{');
+  const ref = pendingText.indexOf(REF_SEQNO, block);
+  if (mc < 0 || block < mc || ref < 0 || !pendingText.endsWith(PENDING_END)) {
+    return pendingText
+      .replace(MC_SEQNO, `"mc_block_seqno":${seqno},`)
+      .replace(/("block_ref":\{"workchain":-?\d+,"shard":"[0-9A-F]+","seqno":)0\}/, `$1${seqno}}`)
+      .replace(/"emulated":true,"finality":"pending"\}$/, '"emulated":false,"finality":"confirmed"}');
+  }
+  return (
+    `${pendingText.slice(0, mc)}"mc_block_seqno":${seqno},${pendingText.slice(mc + MC_SEQNO.length, ref)}"seqno":${seqno}}` +
+    `${pendingText.slice(ref + REF_SEQNO.length, pendingText.length - PENDING_END.length)}"emulated":false,"finality":"confirmed"}`
+  );
 }
+
+const MC_SEQNO = '"mc_block_seqno":0,';
+const REF_SEQNO = '"seqno":0}';
+const PENDING_END = '"emulated":true,"finality":"pending"}';
 
 /** The accounts a transaction mentions, as toncenter's address book of a transaction page lists them. */
 export function mentionedAccounts(tx: PendingTx): string[] {
@@ -58,9 +72,14 @@ export interface PendingTraceParts {
   transactions: Map<string, string>;
 }
 
+/** A pending trace's transactions in (lt, account) order. */
+export function pendingOrder(trace: PendingTrace): PendingTx[] {
+  return [...trace.txs].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : a.lt < b.lt ? -1 : 1));
+}
+
 /** A pending trace's transactions in (lt, account) order, and its tree (hashes only: nothing is rendered). */
 export function pendingTreeOf(trace: PendingTrace): { ordered: PendingTx[] } & ReturnType<typeof traceTree> {
-  const ordered = [...trace.txs].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : a.lt < b.lt ? -1 : 1));
+  const ordered = pendingOrder(trace);
   return { ordered, ...traceTree(ordered.map((tx) => ({ hash: tx.hash, inMsg: tx.inMsg, outMsgs: tx.outMsgs }))) };
 }
 

@@ -20,7 +20,7 @@ import type { NetworkContext } from '../http/network-context.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces, PendingTx } from '../pending/pending-traces.js';
-import { mentionedAccounts, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
+import { mentionedAccounts, pendingOrder, pendingTransactionText, pendingTreeOf, sealedTransactionText } from '../pending/render.js';
 import { pendingRenderer } from '../pending/renderer.js';
 import { addressBookFor } from '../pending/endpoints.js';
 import { sealedActionParts } from '../pending/actions.js';
@@ -37,7 +37,7 @@ import {
   transactionsText,
   type TraceEvent,
 } from './notifications.js';
-import { atFinality, sealedTraces, type Extras, type SealedTrace } from './sealed-traces.js';
+import { atFinality, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
 export interface HubLogger {
@@ -156,19 +156,25 @@ export class StreamHub {
   }
 
   /**
-   * A trace announced while its block is open: what any client will get of it (at any finality) is rendered now, on
-   * the render thread, while the block is still being built, so the seal finds its `confirmed` texts ready instead
-   * of asking for every followed transaction of the block at once. Two Map lookups per transaction.
+   * A trace announced while its block is open: what any client will get of it before `finalized` (at `pending` or
+   * `confirmed`: `finalized` is read from the index) is rendered now, on the render thread, while the block is still
+   * being built, so the seal finds its `confirmed` texts ready instead of asking for every followed transaction of
+   * the block at once. A Map lookup per transaction, and a look at each follower's subscription.
    */
   private renderAhead(trace: PendingTrace): void {
     if (this.connections.size === 0) return;
-    const whole = this.byTrace.size > 0 && this.byTrace.has(trace.externalHashNorm);
+    let whole = false;
+    if (this.byTrace.size > 0)
+      for (const c of this.byTrace.get(trace.externalHashNorm) ?? []) if (c.wants('trace', 'confirmed')) whole = true;
     let actions = whole;
     for (const tx of trace.txs) {
-      const followers = this.byAddress.get(tx.account);
-      if (!whole && !followers) continue;
-      void pendingRenderer.render(tx, trace);
-      if (!actions && followers) for (const c of followers) if (c.subscription.types.has('actions')) actions = true;
+      let wanted = whole;
+      for (const c of this.byAddress.get(tx.account) ?? []) {
+        const early = c.wants('actions', 'confirmed');
+        if (early) actions = true;
+        if (early || c.wants('transactions', 'confirmed')) wanted = true;
+      }
+      if (wanted) void pendingRenderer.render(tx, trace);
     }
     if (actions) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
   }
@@ -223,18 +229,20 @@ export class StreamHub {
     const byTrace =
       this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return undefined;
-    const { ordered, root } = pendingTreeOf(trace);
+    // The tree only for a `trace` notification (a client of `transactions` or `actions` gets none).
+    const ordered = byTrace.length > 0 ? undefined : pendingOrder(trace);
+    const { ordered: all, root } = ordered ? { ordered, root: null } : pendingTreeOf(trace);
     const news = sealed === trace.txs ? undefined : new Set(sealed.map((tx) => tx.hash));
     // Only the transactions some client gets are rendered (a follower of one account gets that account's news).
     const needed =
       byTrace.length > 0
-        ? ordered
-        : ordered.filter((tx) => (!news || news.has(tx.hash)) && byAccount.some((c) => c.subscription.addresses.has(tx.account)));
+        ? all
+        : all.filter((tx) => (!news || news.has(tx.hash)) && byAccount.some((c) => c.subscription.addresses.has(tx.account)));
     const event: TraceEvent = {
       finality,
       norm: trace.externalHashNorm,
       news,
-      transactions: ordered.map((tx) => {
+      transactions: all.map((tx) => {
         let text: string | undefined;
         let mentioned: string[] | undefined;
         return {
@@ -388,7 +396,11 @@ export class StreamHub {
     if (reader) {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
-      traces = await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantedExtras());
+      // No client gets a whole trace: only the block's followed transactions are read, not their trace pages.
+      const transactionsOnly = this.byTrace.size === 0 && work.externalHashes.length === 0 && !work.wholeTraces;
+      traces = transactionsOnly
+        ? await sealedTransactions(reader, network.testOnly, work.txHashes, this.wantedExtras())
+        : await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantedExtras());
       const actions =
         traces.length > 0 && this.wantsActions()
           ? await this.o.actions.ofTraces(
@@ -429,7 +441,8 @@ export class StreamHub {
         this.deliverTrace(
           event,
           this.followersOf(new Set(trace.transactions.filter((tx) => !blockTxs || blockTxs.has(tx.hash)).map((tx) => tx.account))),
-          this.byTrace.get(trace.norm) ?? [],
+          // A client that began to follow the trace meanwhile gets it from a later block: this one was read without its tree.
+          trace.partial ? [] : (this.byTrace.get(trace.norm) ?? []),
         );
       }
       for (const { account, state } of states) {

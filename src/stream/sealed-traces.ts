@@ -8,7 +8,8 @@
 import type { IndexReader } from '../index/reader.js';
 import type { TracePage } from '../index/traces/reader.js';
 import { carriedTraces, TRACE_PAGE_LIMITS } from '../api/v3/format/traces.js';
-import { renderTransactions } from '../api/v3/format/transactions.js';
+import { renderTransactions, type RenderedTransactions } from '../api/v3/format/transactions.js';
+import type { TransactionPage } from '../index/read/pages.js';
 import { metadataOf, type TraceEvent } from './notifications.js';
 import type { Finality } from './subscription.js';
 
@@ -16,7 +17,31 @@ import type { Finality } from './subscription.js';
 const HASHES_PER_READ = 500;
 
 /** A trace as the index shows it, ready to be sent at any finality. */
-export type SealedTrace = Omit<TraceEvent, 'finality'> & { traceId: string };
+export type SealedTrace = Omit<TraceEvent, 'finality'> & {
+  traceId: string;
+  /** Read without its tree and its transactions not asked for (sealedTransactions): never sent as a `trace`. */
+  partial?: boolean;
+};
+
+/** The transactions' entries of a page's address book and metadata (`i`: indexes into the rendered page). */
+function extrasOf(rendered: RenderedTransactions, members: number[]) {
+  const book = rendered.addressBook as Record<string, unknown>;
+  const metadata = (rendered.metadata ?? {}) as Record<string, unknown>;
+  const mentioned = new Set(members.flatMap((i) => rendered.mentioned[i]));
+  // The trace's own entries, looked up by its accounts: the page's book holds every trace's (filtering it per
+  // trace cost ~0.1 ms per transfer at 500 traces a page).
+  const addressBook: Record<string, unknown> = {};
+  for (const account of mentioned) if (account in book) addressBook[account] = book[account];
+  return { addressBook, metadata: metadataOf(metadata, mentioned) };
+}
+
+const transactionOf = (transactions: TransactionPage, rendered: RenderedTransactions, i: number, hash: string) => ({
+  hash,
+  account: transactions.records[i].account,
+  lt: transactions.records[i].lt,
+  text: rendered.texts[i],
+  mentioned: rendered.mentioned[i],
+});
 
 /**
  * The page's complete traces, each transaction the text /api/v3/transactions writes for it (renderTransactions),
@@ -26,34 +51,16 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean,
   if (page.traces.length === 0) return [];
   const transactions = await reader.transactionPage(page.transactions, wanted.metadata, wanted.addressBook);
   const rendered = renderTransactions(transactions, testOnly, wanted.addressBook);
-  const book = rendered.addressBook as Record<string, unknown>;
-  const metadata = (rendered.metadata ?? {}) as Record<string, unknown>;
   const out: SealedTrace[] = [];
   for (const { row, members, hashes, tree } of carriedTraces(page, transactions, rendered)) {
     if (members.length === 0) continue;
-    const txs = members.map((i, k) => ({
-      hash: hashes[k],
-      account: transactions.records[i].account,
-      lt: transactions.records[i].lt,
-      text: rendered.texts[i],
-      mentioned: rendered.mentioned[i],
-    }));
-    const mentioned = new Set(txs.flatMap((tx) => tx.mentioned));
-    // The trace's own entries, looked up by its accounts: the page's book holds every trace's (filtering it per
-    // trace cost ~0.1 ms per transfer at 500 traces a page).
-    const subset = (from: Record<string, unknown>) => {
-      const out: Record<string, unknown> = {};
-      for (const account of mentioned) if (account in from) out[account] = from[account];
-      return out;
-    };
     out.push({
       traceId: row.traceId,
       norm: row.externalHashNorm ?? row.traceId,
-      transactions: txs,
+      transactions: members.map((i, k) => transactionOf(transactions, rendered, i, hashes[k])),
       tree: JSON.stringify(tree.root ?? null),
       actions: [],
-      addressBook: subset(book),
-      metadata: metadataOf(metadata, mentioned),
+      ...extrasOf(rendered, members),
     });
   }
   return out;
@@ -88,5 +95,64 @@ export async function sealedTraces(
   }
   return [...found.values()];
 }
+
+/**
+ * Only these transactions, grouped by trace in a /traces page's order (end_lt, then trace_id; within a trace lt, then
+ * account), each the text /api/v3/transactions writes: what `transactions` and `actions` notifications need when no
+ * client gets a `trace` (whose tree and other transactions would need the whole trace page). The traces come
+ * `partial`: no tree, not every transaction. Unlike a page, a trace over MAX_TRACE_TRANSACTIONS is not withheld: its
+ * block's followed transactions are told as any others.
+ */
+export async function sealedTransactions(
+  reader: IndexReader,
+  testOnly: boolean,
+  txHashes: Buffer[],
+  wanted: Extras,
+): Promise<SealedTrace[]> {
+  const traces = new Map<string, SealedTrace & { endLt: bigint }>();
+  for (let at = 0; at < txHashes.length; at += HASHES_PER_READ) {
+    const records = await reader.tracedTransactions(txHashes.slice(at, at + HASHES_PER_READ));
+    if (records.length === 0) continue;
+    const transactions = await reader.transactionPage(records, wanted.metadata, wanted.addressBook);
+    const rendered = renderTransactions(transactions, testOnly, wanted.addressBook);
+    for (let i = 0; i < records.length;) {
+      const { traceId, traceEndLt } = records[i];
+      const members: number[] = [];
+      for (; i < records.length && records[i].traceId!.equals(traceId!); i++) members.push(i);
+      const id = traceId!.toString('base64');
+      const txs = members.map((m) => transactionOf(transactions, rendered, m, records[m].hash.toString('base64')));
+      const { addressBook, metadata } = extrasOf(rendered, members);
+      const known = traces.get(id);
+      if (known) {
+        // A trace whose transactions fell into two reads: one trace, in (lt, account) order.
+        known.transactions = [...known.transactions, ...txs].sort((x, y) =>
+          x.lt === y.lt ? (x.account < y.account ? -1 : 1) : x.lt < y.lt ? -1 : 1,
+        );
+        Object.assign(known.addressBook, addressBook);
+        Object.assign(known.metadata, metadata);
+        continue;
+      }
+      traces.set(id, {
+        traceId: id,
+        norm: records[members[0]].externalHashNorm ?? id,
+        transactions: txs,
+        tree: 'null',
+        partial: true,
+        actions: [],
+        addressBook,
+        metadata,
+        endLt: traceEndLt,
+      });
+    }
+  }
+  // Each read is in page order; across reads, the same order again (end_lt, then trace_id as the store orders it).
+  const ordered = [...traces.values()];
+  if (txHashes.length > HASHES_PER_READ)
+    ordered.sort((x, y) => (x.endLt === y.endLt ? byteOrder(x.traceId, y.traceId) : x.endLt < y.endLt ? -1 : 1));
+  return ordered.map(({ endLt: _, ...trace }) => trace);
+}
+
+/** Two base64 trace ids in the order of their bytes (the store's BLOB / bytea order). */
+const byteOrder = (x: string, y: string) => Buffer.compare(Buffer.from(x, 'base64'), Buffer.from(y, 'base64'));
 
 export const atFinality = (trace: SealedTrace, finality: Finality): TraceEvent => ({ ...trace, finality });

@@ -243,6 +243,49 @@ test('SSE: a trace subscription streams the trace, equal to /api/v3/traces for t
   assert.ok(finalized.address_book[raw(to)], 'the address book of its accounts');
 });
 
+test('finalized transactions read alone (no trace followed) and with the trace pages are the text /api/v3/transactions answers', async (t) => {
+  const key = await createKey('testnet');
+  const to = destination(8);
+  const client = wsClient(t, wsUrl(), key);
+  await client.next((r) => r.open, 'open');
+  client.send({
+    operation: 'subscribe',
+    id: 's',
+    types: ['transactions'],
+    addresses: [to.toString()],
+    min_finality: 'finalized',
+    include_address_book: true,
+  });
+  await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  const finalizedOf = async () => {
+    const m = (await client.next((r) => r.message?.type === 'transactions', 'finalized transactions')).message;
+    assert.equal(m.finality, 'finalized');
+    const rest = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(m.transactions[0].hash)}`);
+    // Key order too: the streamed text is the REST answer's, not an equal object written anew.
+    assert.equal(JSON.stringify(m.transactions), JSON.stringify(rest.transactions));
+    assert.deepEqual(m.address_book, rest.address_book);
+    return m;
+  };
+  // Nobody follows a trace: the block's followed transaction is read alone.
+  const first = await transfer(to);
+  await chain.produceBlock();
+  assert.equal((await finalizedOf()).trace_external_hash_norm, first.norm);
+
+  // A trace follower connected: the block is read by its trace pages; the transactions client sees the same.
+  const boc = v4Transfer(owner, seqno, to, toNano('0.1'));
+  const norm = normOf(boc);
+  const follower = wsClient(t, wsUrl(), key);
+  await follower.next((r) => r.open, 'open');
+  follower.send({ operation: 'subscribe', id: 't', types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'finalized' });
+  await follower.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  await transfer(to, toNano('0.1'), boc);
+  await chain.produceBlock();
+  const m = await finalizedOf();
+  assert.equal(m.trace_external_hash_norm, norm);
+  const trace = (await follower.next((r) => r.message?.type === 'trace', 'the finalized trace')).message;
+  assert.equal(JSON.stringify(trace.transactions[m.transactions[0].hash]), JSON.stringify(m.transactions[0]));
+});
+
 test("the per-key cap: a third stream of a key is refused (WS: toncenter's error then close; SSE: 429), a closed one frees its place", async (t) => {
   const key = await createKey('testnet');
   const subscription = { types: ['transactions'], addresses: [raw(destination(4))] };

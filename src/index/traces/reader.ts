@@ -3,7 +3,7 @@
  * one statement, and the transactions of given traces.
  */
 import type { SqlReads, SqlValue } from '../sql/driver.js';
-import { bytes, optionalText } from '../sql/values.js';
+import { bigint, bytes, optionalBytes, optionalText } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder, TraceFilter } from '../types.js';
 import { transactionOf, TX_COLUMNS, type TransactionRecord } from '../read/records.js';
@@ -19,6 +19,9 @@ export interface TracePageLimits {
 
 /** Why a trace of a page is listed without its transactions. */
 export type TraceWithheld = 'too large' | 'page full';
+
+/** A transaction with its trace's normalized external hash (null: its trace has no external message) and end_lt. */
+export type TracedTransaction = TransactionRecord & { externalHashNorm: string | null; traceEndLt: bigint };
 
 export interface TracePage {
   /** In page order; `withheld` null: its transactions are in `transactions`. */
@@ -114,6 +117,30 @@ export class TraceReader {
       if (row.hash !== null && row.hash !== undefined) transactions.push(transactionOf(row));
     }
     return { traces, transactions };
+  }
+
+  /**
+   * These transactions (by hash), each with its trace's normalized external hash, in the order a /traces page
+   * lists them (their traces by end_lt, then trace_id; within one, lt then account): a sealed block's followed
+   * transactions for the stream when no client gets a whole trace (src/stream/sealed-traces.ts), without the trace
+   * pages' other transactions. A transaction with no trace yet (an index whose back-fill has not run) is left out,
+   * as a page leaves it out.
+   */
+  async tracedTransactions(hashes: readonly Buffer[]): Promise<TracedTransaction[]> {
+    if (hashes.length === 0) return [];
+    const columns = TX_COLUMNS.split(', ')
+      .map((c) => `t.${c}`)
+      .join(', ');
+    const rows = await this.reads.all(
+      `SELECT ${columns}, tr.external_hash_norm, tr.end_lt AS trace_end_lt FROM transactions t JOIN traces tr ON tr.trace_id = t.trace_id
+       WHERE t.hash IN (${placeholders(hashes)}) ORDER BY tr.end_lt, tr.trace_id, t.lt, t.account`,
+      hashes,
+    );
+    return rows.map((row) => ({
+      ...transactionOf(row),
+      externalHashNorm: optionalBytes(row.external_hash_norm)?.toString('base64') ?? null,
+      traceEndLt: bigint(row.trace_end_lt),
+    }));
   }
 
   /**

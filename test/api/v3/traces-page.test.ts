@@ -121,3 +121,26 @@ eachStore('page budget: a rendered page carries the transactions of its first tr
   const whole = JSON.parse((await textOf(TRACE_PAGE_LIMITS)).text);
   assert.ok(whole.traces.every((trace: { is_incomplete: boolean }) => !trace.is_incomplete));
 });
+
+eachStore('tracedTransactions: given transactions in /traces page order, each with its trace normalized hash', async (t, { index }) => {
+  const s = await story();
+  for (const block of s.blocks) await index.writer.write(block);
+  const page = await index.reader.tracePage({}, 'asc', { limit: 100, offset: 0 }, TRACE_PAGE_LIMITS);
+  const norms = new Map(page.traces.map((trace) => [trace.traceId, trace.externalHashNorm]));
+  // Every other transaction of the page, asked in reverse: the answer holds those only, in the page's order.
+  const asked = page.transactions.filter((_, i) => i % 2 === 0);
+  const traced = await index.reader.tracedTransactions(asked.map((tx) => tx.hash).reverse());
+  assert.deepEqual(
+    traced.map((tx) => tx.hash.toString('hex')),
+    asked.map((tx) => tx.hash.toString('hex')),
+  );
+  for (const tx of traced) {
+    const traceId = tx.traceId!.toString('base64');
+    assert.equal(tx.externalHashNorm, norms.get(traceId));
+    assert.equal(tx.traceEndLt, page.traces.find((trace) => trace.traceId === traceId)!.endLt);
+  }
+  assert.ok(
+    traced.some((tx) => tx.externalHashNorm !== null),
+    'the story has traces started by external messages',
+  );
+});
