@@ -21,7 +21,7 @@ import { feedFromChain, feedFromSealed, indexedFromFeed, type IndexFeed } from '
 import type { Index } from './open-index.js';
 import type { InsertBatch } from './sql/driver.js';
 import { WorkerWriter } from './worker/worker-writer.js';
-import { directGetMethods, type RunGetMethod } from './tokens/get-methods.js';
+import { directGetMethods, GET_METHOD_TIMEOUT_MS, type GetMethodRelay, type RunGetMethod } from './tokens/get-methods.js';
 import { INDEX_NICE } from '../util/thread-priority.js';
 
 export type { IndexFeed };
@@ -109,15 +109,15 @@ function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: str
 }
 
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index, nice?: number, runGetMethod?: RunGetMethod, dnsRoots: string[] = [], logger?: IndexLogger): BlockSink {
+function workerSink(index: Index, nice?: number, detection?: GetMethodRelay, dnsRoots: string[] = [], logger?: IndexLogger): BlockSink {
   let worker: WorkerWriter | undefined;
   const current = () => {
-    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, runGetMethod, dnsRoots, logger);
+    if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, detection, dnsRoots, logger);
     return worker;
   };
   // Started now, not at the first block: its store thread runs the token back-fill an older index may need, and an
   // index already at its chain's head may wait long for a block.
-  if (runGetMethod) current();
+  if (detection) current();
   return {
     write: (block) => current().write(block),
     writeRows: (rows) => current().writeRows(rows),
@@ -175,7 +175,13 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
   const sink =
     options.thread === 'main'
       ? mainThreadSink(index, runGetMethod, options.dnsRoots, options.logger)
-      : workerSink(index, options.threadNice, runGetMethod, options.dnsRoots, options.logger);
+      : workerSink(
+          index,
+          options.threadNice,
+          runGetMethod && { run: runGetMethod, timeoutMs: feed.getMethodsAlwaysAnswer ? null : GET_METHOD_TIMEOUT_MS },
+          options.dnsRoots,
+          options.logger,
+        );
   const pending = new Map<number, SealedBlock>();
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> | undefined;

@@ -20,6 +20,14 @@ type WithBoc = { boc?: Buffer };
 export type IndexFeed = Pick<Chain, 'onBlock' | 'masterchainInfo' | 'getBlock' | 'shardsAt' | 'blockTransactions' | 'getAccount'> & {
   /** Token detection's get-methods, at a block (tokens/README.md); without it no token contract is detected. */
   runGetMethod?: Chain['runGetMethod'];
+  /**
+   * Local chains: their get-methods always answer (the emulator's gas limit bounds each run), however long a machine
+   * under load makes them wait, so the index waits for them. Without it one not answered within
+   * GET_METHOD_TIMEOUT_MS fails and is retried at a later block (tokens/detection-retry.ts): a liteserver that hangs
+   * must not hold the index's commits forever. A local chain mining by hand may make no later block, and a
+   * detection failed only because the machine was busy would then never be done.
+   */
+  getMethodsAlwaysAnswer?: boolean;
   /** Local chains: the accounts their zero state starts with (they have no transaction to reveal them). */
   zeroStateAccounts?(): { address: Address }[];
   /**

@@ -311,6 +311,23 @@ test('the store thread side: the calls of a turn in one message; answers by id; 
   await assert.rejects(ignored, /no answer from the chain within 5000 ms/);
 });
 
+test('a chain that always answers (a local one): a call waits as long as it takes, none fails by time', async (t) => {
+  // A local chain mining by hand may make no later block to retry a detection at: a call that failed only because a
+  // busy machine made it slow would leave the contract undetected for good.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const sent: GetMethodRequests[] = [];
+  const port = new PortGetMethods((requests) => sent.push(requests), null);
+  let settled = false;
+  const slow = port.run('0:AA', 'get_jetton_data', [], 3).finally(() => (settled = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.mock.timers.tick(60 * 60_000);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(settled, false, 'still waiting after an hour');
+  const emptyStack = beginCell().storeUint(0, 24).endCell().toBoc();
+  port.settle({ getMethodResults: [{ id: sent[0].getMethods[0].id, exitCode: 0, stack: emptyStack }] } satisfies GetMethodReplies);
+  assert.deepEqual(await slow, []);
+});
+
 test('the main thread side: the stack crosses as the chain got it (stackBase64) or serialized from stackBoc, the same values either way', async () => {
   const values: TupleItem[] = [
     { type: 'int', value: 42n },

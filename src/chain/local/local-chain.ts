@@ -57,6 +57,8 @@ import { checkIdentity, storedConfig, zeroStateAccounts } from './zero-state.js'
 export class LocalChain implements DevnetChain {
   readonly name: string;
   readonly globalId: number;
+  /** Its get-methods run on its own emulator, their gas bounded: an index waits for them (IndexFeed). */
+  readonly getMethodsAlwaysAnswer = true;
   private readonly listeners = new Set<(block: SealedBlock) => void>();
   private readonly openListeners = new Set<(tx: OpenBlockTransaction) => void>();
   private stopping?: Promise<void>;

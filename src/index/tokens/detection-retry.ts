@@ -1,7 +1,7 @@
 /**
  * Detections the chain did not answer, tried again at later blocks. A candidate's get-methods can fail without saying
- * anything about the contract: no answer within GET_METHOD_TIMEOUT_MS (a chain busy catching up, a machine under
- * load), or the chain's own error (a liteserver down). Such a contract used to stay undetected until its next change,
+ * anything about the contract: no answer within GET_METHOD_TIMEOUT_MS (a liteserver that hangs or is busy catching
+ * up; a local chain's are not timed: IndexFeed.getMethodsAlwaysAnswer), or the chain's own error (a liteserver down). Such a contract used to stay undetected until its next change,
  * which for a multisig or a vesting wallet may be never. "Not this kind" answers (a wrong stack: NotThatContract) are
  * not failures here: they are remembered by code hash (contracts.ts) and never asked again.
  *

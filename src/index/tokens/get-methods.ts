@@ -17,6 +17,12 @@ export interface GetMethodRunner {
   run(address: string, method: string, stack: TupleItem[], mcSeqno: number): Promise<VmValue[] | null>;
 }
 
+/** What the store thread's detection is given of a chain: its get-methods, and how long one may take (null: no limit). */
+export interface GetMethodRelay {
+  run: RunGetMethod;
+  timeoutMs: number | null;
+}
+
 /** What the relay needs of a chain. */
 export type RunGetMethod = (
   address: Address,
@@ -65,19 +71,24 @@ export class PortGetMethods implements GetMethodRunner {
   private readonly waiting = new Map<number, { resolve(v: VmValue[] | null): void; reject(e: Error): void }>();
   private outbox: Array<GetMethodRequest['getMethod']> = [];
 
+  /** `timeoutMs` null: the chain always answers (IndexFeed.getMethodsAlwaysAnswer), a call waits as long as it takes. */
   constructor(
     private readonly post: (requests: GetMethodRequests) => void,
-    private readonly timeoutMs = GET_METHOD_TIMEOUT_MS,
+    private readonly timeoutMs: number | null = GET_METHOD_TIMEOUT_MS,
   ) {}
 
   run(address: string, method: string, stack: TupleItem[], mcSeqno: number): Promise<VmValue[] | null> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error(`${method} on ${address}: no answer from the chain within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
-      timer.unref();
+      const timeoutMs = this.timeoutMs;
+      const timer =
+        timeoutMs === null
+          ? undefined
+          : setTimeout(() => {
+              this.waiting.delete(id);
+              reject(new Error(`${method} on ${address}: no answer from the chain within ${timeoutMs} ms`));
+            }, timeoutMs);
+      timer?.unref();
       const done = () => clearTimeout(timer);
       this.waiting.set(id, {
         resolve: (values) => (done(), resolve(values)),

@@ -25,6 +25,8 @@ export interface StoreWorkerData {
   nice?: number;
   /** The main thread runs token detection's get-methods on the chain (tokens/get-methods.ts). */
   getMethods?: boolean;
+  /** How long one may take before it fails; null: the chain always answers (IndexFeed.getMethodsAlwaysAnswer). */
+  getMethodTimeoutMs?: number | null;
   /** The network's DNS root collections (raw addresses): their items are domains (src/index/dns). */
   dnsRoots?: string[];
 }
@@ -61,10 +63,10 @@ function reviveBytes(batches: InsertBatch[]): InsertBatch[] {
 }
 
 const port = parentPort!;
-const { location, rendered, nice, getMethods, dnsRoots } = workerData as StoreWorkerData;
+const { location, rendered, nice, getMethods, getMethodTimeoutMs, dnsRoots } = workerData as StoreWorkerData;
 lowerThisThreadPriority(nice ?? INDEX_NICE);
 const driver = open(location);
-const runner = getMethods ? new PortGetMethods((request) => port.postMessage(request satisfies StoreReply)) : undefined;
+const runner = getMethods ? new PortGetMethods((request) => port.postMessage(request satisfies StoreReply), getMethodTimeoutMs) : undefined;
 const committer = driver.then((d) => new BlockCommitter(d, undefined, runner, dnsRoots));
 // Without a connection (PostgreSQL down when the thread started) this thread is of no use: it says
 // why and ends; the owner starts new threads for the next attempt, which connect again.

@@ -13,7 +13,7 @@ import { spawnIndexWorker as spawn } from './spawn.js';
 import { packBlock, type PackedBlock } from './transfer.js';
 import type { RenderRequest, RenderWorkerData } from './render-worker.js';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-worker.js';
-import { serveGetMethods, type RunGetMethod } from '../tokens/get-methods.js';
+import { serveGetMethods, type GetMethodRelay } from '../tokens/get-methods.js';
 import type { TokenBackfillWarnings } from '../tokens/backfill.js';
 
 export class WorkerWriter {
@@ -27,21 +27,23 @@ export class WorkerWriter {
 
   /**
    * `nice`: the two threads' nice value on Linux (default INDEX_NICE, util/thread-priority.ts).
-   * `runGetMethod`: the chain's, for token detection (the store thread asks, this thread relays).
+   * `detection`: the chain's get-methods, for token detection (the store thread asks, this thread relays), and how
+   * long the store thread gives one (null: the chain always answers).
    * `dnsRoots`: the network's DNS root collections (src/index/dns).
    * `logger`: where the store thread's lines go (the token back-fill's progress, tokens/backfill.ts).
    */
-  constructor(
-    location: IndexLocation,
-    nice?: number,
-    runGetMethod?: RunGetMethod,
-    dnsRoots: string[] = [],
-    logger?: TokenBackfillWarnings,
-  ) {
+  constructor(location: IndexLocation, nice?: number, detection?: GetMethodRelay, dnsRoots: string[] = [], logger?: TokenBackfillWarnings) {
     const { port1, port2 } = new MessageChannel();
     this.store = spawn(
       'store-worker',
-      { location, rendered: port2, nice, getMethods: runGetMethod !== undefined, dnsRoots } satisfies StoreWorkerData,
+      {
+        location,
+        rendered: port2,
+        nice,
+        getMethods: detection !== undefined,
+        getMethodTimeoutMs: detection?.timeoutMs,
+        dnsRoots,
+      } satisfies StoreWorkerData,
       [port2],
     );
     this.render = spawn('render-worker', { store: port1, nice } satisfies RenderWorkerData, [port1]);
@@ -58,7 +60,7 @@ export class WorkerWriter {
     };
     this.store.on('message', (reply: StoreReply) => {
       if ('getMethods' in reply) {
-        if (runGetMethod) void serveGetMethods(runGetMethod, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
+        if (detection) void serveGetMethods(detection.run, reply).then((answer) => this.store.postMessage(answer satisfies StoreRequest));
         return;
       }
       if ('log' in reply) return logger?.[reply.log.level]?.(reply.log.object, reply.log.message);
