@@ -84,17 +84,19 @@ export async function timeLock(owner: Address, unlockTime: number): Promise<{ ad
 export const WITHDRAW = beginCell().storeUint(1, 32).endCell();
 
 /**
- * Waits (on events, not on time) until v3's index has the block `seqno`. It asks for the block itself:
- * /masterchainInfo answers from the chain while the index is still empty (its threads starting).
+ * Waits until v3's index has the block `seqno`. It asks for the block itself: /masterchainInfo answers from the
+ * chain while the index is still empty (its threads starting). The bound is one a loaded machine meets: the index
+ * runs at idle priority, and its first token detection waits for its emulator worker to start (tokens/README.md),
+ * which at load 10 took longer than the 500 quick polls (~5 s) this once allowed.
  */
-export async function indexedUpTo(url: string, seqno: number): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+export async function indexedUpTo(url: string, seqno: number, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     const found = (await (await fetch(`${url}/api/v3/blocks?workchain=-1&seqno=${seqno}`)).json()) as { blocks?: unknown[] };
     if ((found.blocks?.length ?? 0) > 0) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`the index did not reach block ${seqno}`);
+  throw new Error(`the index did not reach block ${seqno} within ${timeoutMs / 1000} s`);
 }
 
 /**
