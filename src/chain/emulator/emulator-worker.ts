@@ -31,8 +31,10 @@ class RequestError extends Error {}
 const port = parentPort;
 if (!port) throw new Error('emulator-worker.ts runs as a worker thread (see emulator-pool.ts)');
 
+// The priority is lowered once the WASM emulator is loaded (below), not before: its load is ~1-2 s of CPU, and a
+// background worker (nice 15 and up: SCHED_IDLE) loading at its own priority on a busy machine took minutes, which
+// the index's first token detection waited for.
 const nice = (workerData as EmulatorWorkerData | undefined)?.nice;
-if (nice !== undefined && nice !== null) lowerThisThreadPriority(nice);
 
 const slots = new Map<number, ConfigSlot>();
 let poisoned = false;
@@ -181,7 +183,10 @@ port.on('message', (message: WorkerRequest | DropRequest | ManyRequests) => {
   });
 });
 ready.then(
-  () => post({ op: 'ready' }),
+  () => {
+    if (nice !== undefined && nice !== null) lowerThisThreadPriority(nice);
+    post({ op: 'ready' });
+  },
   (err) => {
     // Nothing can run here: let the pool see the worker fail to start.
     throw err;
