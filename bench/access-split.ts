@@ -15,9 +15,9 @@
  * Flags: --blocks B (8), --block-requests N (8000), --variants a,b (default all).
  */
 import { spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { numberArg, stringArg } from './support/args.js';
+import { pipelined } from './support/pipelined-client.js';
 
 const VARIANTS = ['off', 'noop', 'key', 'headers', 'headers+key', 'on'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -65,7 +65,7 @@ async function serve(variant: Variant): Promise<void> {
   app.get('/api/v3/masterchainInfo', async () => body);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
-  const run = pipelined(port, key);
+  const run = pipelined(port, '/api/v3/masterchainInfo', key);
   process.on('message', (m) => {
     void (async () => {
       const { n } = m as { n: number };
@@ -76,62 +76,6 @@ async function serve(variant: Variant): Promise<void> {
     })();
   });
   process.send!({ ready: true });
-}
-
-/** 4 connections, each writing 16 prebuilt requests at a time and counting the answers' status lines (all 200). */
-function pipelined(port: number, key: string): (n: number) => Promise<void> {
-  const one = `GET /api/v3/masterchainInfo HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${key ? `x-api-key: ${key}\r\n` : ''}\r\n`;
-  const depth = 16;
-  const batch = Buffer.from(one.repeat(depth));
-  const sockets = Array.from(
-    { length: 4 },
-    () =>
-      new Promise<Socket>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => resolve(socket));
-        socket.setNoDelay(true);
-      }),
-  );
-  return async (n) => {
-    let left = n;
-    await Promise.all(
-      sockets.map(async (connecting) => {
-        const socket = await connecting;
-        await new Promise<void>((resolve, reject) => {
-          let pending = 0;
-          let carry = '';
-          const send = () => {
-            if (left <= 0) {
-              socket.off('data', onData);
-              resolve();
-              return;
-            }
-            left -= depth;
-            pending = depth;
-            socket.write(batch);
-          };
-          const onData = (chunk: Buffer) => {
-            const text = carry + chunk.toString('latin1');
-            let at = 0;
-            let end = 0;
-            while ((at = text.indexOf('HTTP/1.1 ', at)) !== -1) {
-              if (!text.startsWith('200', at + 9)) {
-                socket.off('data', onData);
-                reject(new Error(`answered ${text.slice(at, at + 200)}`));
-                return;
-              }
-              pending--;
-              at += 9;
-              end = at;
-            }
-            carry = text.slice(Math.max(end, text.length - 12));
-            if (pending === 0) send();
-          };
-          socket.on('data', onData);
-          send();
-        });
-      }),
-    );
-  };
 }
 
 async function child(variant: Variant): Promise<{ variant: Variant; run(n: number): Promise<number>; stop(): void }> {

@@ -34,7 +34,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -47,6 +47,7 @@ import { accessHook } from '../src/http/access-hook.js';
 import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
+import { pipelined } from './support/pipelined-client.js';
 import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -558,67 +559,6 @@ async function servePerRequest(access: 'on' | 'off', path: string, sendKey: bool
     void running.stop().then(() => process.exit(0));
   });
   process.send!({ ready: true });
-}
-
-/**
- * A client that costs next to nothing: 4 connections, each writing 16 prebuilt requests at a time and counting the
- * answers' status lines (every answer must be a 200), until `n` were answered.
- */
-function pipelined(port: number, path: string, key: string): (n: number) => Promise<void> {
-  const one = `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${key ? `x-api-key: ${key}\r\n` : ''}\r\n`;
-  const depth = 16;
-  const batch = Buffer.from(one.repeat(depth));
-  const sockets: Promise<Socket>[] = Array.from(
-    { length: 4 },
-    () =>
-      new Promise((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => resolve(socket));
-        socket.setNoDelay(true);
-      }),
-  );
-  return async (n) => {
-    let left = n;
-    await Promise.all(
-      sockets.map(
-        async (connecting) =>
-          new Promise<void>((resolve, reject) => {
-            void connecting.then((socket) => {
-              let pending = 0;
-              let carry = '';
-              const send = () => {
-                if (left <= 0) {
-                  socket.off('data', onData);
-                  resolve();
-                  return;
-                }
-                left -= depth;
-                pending = depth;
-                socket.write(batch);
-              };
-              const onData = (chunk: Buffer) => {
-                const text = carry + chunk.toString('latin1');
-                let at = 0;
-                let end = 0;
-                while ((at = text.indexOf('HTTP/1.1 ', at)) !== -1) {
-                  if (!text.startsWith('200', at + 9)) {
-                    socket.off('data', onData);
-                    reject(new Error(`answered ${text.slice(at, at + 200)}`));
-                    return;
-                  }
-                  pending--;
-                  at += 9;
-                  end = at;
-                }
-                carry = text.slice(Math.max(end, text.length - 12));
-                if (pending === 0) send();
-              };
-              socket.on('data', onData);
-              send();
-            });
-          }),
-      ),
-    );
-  };
 }
 
 if (hasFlag('per-request-child')) {
