@@ -9,6 +9,7 @@ import { folded, type Block, type CallContractBlock } from './blocks.js';
 import { jettonTransfer, OP } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
+import type { SwapTransfer } from './swaps.js';
 import type { KnownContracts } from './trace-input.js';
 
 /** pTON v1, pTON v2 and TONCO's wTTON masters on mainnet (raw), as toncenter lists them. */
@@ -23,6 +24,18 @@ export const PTON_TON_TRANSFER = 0x01f3835d;
 
 /** A jetton master as a swap's asset: TON (null) for a pTON master. */
 export const swapAsset = (jetton: string | null): string | null => (jetton !== null && PTON_MASTERS.has(jetton) ? null : jetton);
+
+/** A jetton transfer as one side of a swap (pTON: TON), as STON.fi v2's and TONCO's matchers read what was offered. */
+export function swapTransferOf(t: JettonTransferData): SwapTransfer {
+  return {
+    asset: swapAsset(t.asset),
+    amount: t.amount,
+    source: t.sender,
+    sourceJettonWallet: t.senderWallet,
+    destination: t.receiver,
+    destinationJettonWallet: t.receiverWallet,
+  };
+}
 
 class PtonTransferMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {

@@ -18,7 +18,7 @@ import { folded, isCallContract, type Block, type CallContractBlock } from './bl
 import { afterOpcode, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
-import { PTON_TON_TRANSFER, swapAsset } from './pton.js';
+import { PTON_TON_TRANSFER, swapAsset, swapTransferOf } from './pton.js';
 import type { JettonSwapData, PeerSwap, SwapTransfer } from './swaps.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
@@ -206,15 +206,7 @@ class StonfiV2SwapMatcher extends Matcher {
     let incoming: SwapTransfer;
     const before = block.previousBlock!;
     if (before.type === 'jetton_transfer') {
-      const t = transferOf(before);
-      incoming = {
-        asset: swapAsset(t.asset),
-        amount: t.amount,
-        source: t.sender,
-        sourceJettonWallet: t.senderWallet,
-        destination: t.receiver,
-        destinationJettonWallet: t.receiverWallet,
-      };
+      incoming = swapTransferOf(transferOf(before));
     } else {
       const ton = before.previousBlock as CallContractBlock;
       const m = ton.message;

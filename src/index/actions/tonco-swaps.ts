@@ -20,7 +20,7 @@ import { folded, isCallContract, type Block, type CallContractBlock } from './bl
 import { afterOpcode, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
-import { PTON_TON_TRANSFER, swapAsset } from './pton.js';
+import { PTON_TON_TRANSFER, swapAsset, swapTransferOf } from './pton.js';
 import type { JettonSwapData, PeerSwap, SwapTransfer } from './swaps.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
@@ -216,15 +216,7 @@ class ToncoSwapMatcher extends Matcher {
     let incoming: SwapTransfer;
     let offerPayload: Slice | null = null;
     if (inTransfer.type === 'jetton_transfer') {
-      const t = transferOf(inTransfer);
-      incoming = {
-        asset: swapAsset(t.asset),
-        amount: t.amount,
-        source: t.sender,
-        sourceJettonWallet: t.senderWallet,
-        destination: t.receiver,
-        destinationJettonWallet: t.receiverWallet,
-      };
+      incoming = swapTransferOf(transferOf(inTransfer));
     } else {
       if (!isCallContract(inTransfer)) return [];
       const m = inTransfer.message;
