@@ -14,7 +14,7 @@ import '../../ton/core-speedups.js';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { Emulator, loadExecutor, type Executor, type GetRunResult } from './emulator.js';
 import type { DropRequest, EmulatorWorkerData, ManyRequests, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
-import { lowerThisThreadPriority } from '../../util/thread-priority.js';
+import { IDLE_FROM_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { callOfArgs, MAX_BATCH, runGetMethodBatch, type BatchCall } from './get-method-batch.js';
 import { stateGetCall, UnreadableState } from './state-get-method.js';
 
@@ -31,10 +31,13 @@ class RequestError extends Error {}
 const port = parentPort;
 if (!port) throw new Error('emulator-worker.ts runs as a worker thread (see emulator-pool.ts)');
 
-// The priority is lowered once the WASM emulator is loaded (below), not before: its load is ~1-2 s of CPU, and a
-// background worker (nice 15 and up: SCHED_IDLE) loading at its own priority on a busy machine took minutes, which
-// the index's first token detection waited for.
-const nice = (workerData as EmulatorWorkerData | undefined)?.nice;
+// An idle-class worker (IDLE_FROM_NICE and up: SCHED_IDLE, the index's get-methods) lowers its priority once the WASM
+// emulator is loaded (below), not before: the load is ~1-2 s of CPU, and in SCHED_IDLE on a busy machine it took
+// minutes, which the index's first token detection waited for. Others (the transaction workers, nice 10) lower it
+// at once, so their load yields to the thread serving HTTP as before.
+const nice = (workerData as EmulatorWorkerData | undefined)?.nice ?? null;
+const lowerAfterLoading = nice !== null && nice >= IDLE_FROM_NICE;
+if (nice !== null && !lowerAfterLoading) lowerThisThreadPriority(nice);
 
 const slots = new Map<number, ConfigSlot>();
 let poisoned = false;
@@ -184,7 +187,7 @@ port.on('message', (message: WorkerRequest | DropRequest | ManyRequests) => {
 });
 ready.then(
   () => {
-    if (nice !== undefined && nice !== null) lowerThisThreadPriority(nice);
+    if (lowerAfterLoading) lowerThisThreadPriority(nice);
     post({ op: 'ready' });
   },
   (err) => {
