@@ -251,14 +251,7 @@ class StonfiV2SwapMatcher extends Matcher {
     const extra: Block[] = [];
     let outgoing: SwapTransfer;
     if (!tonOut && !o.pton) {
-      outgoing = {
-        asset: swapAsset(o.asset),
-        amount: o.amount,
-        source: o.sender,
-        sourceJettonWallet: o.senderWallet,
-        destination: o.receiver,
-        destinationJettonWallet: o.receiverWallet,
-      };
+      outgoing = swapTransferOf(o);
     } else {
       if (!tonOut) throw new Error('a pTON payout without its TON');
       extra.push(tonOut);

@@ -263,14 +263,7 @@ class ToncoSwapMatcher extends Matcher {
       b.nextBlocks.filter((n) => isCallContract(n, PTON_TON_TRANSFER)).slice(0, 1),
     );
     const o = transferOf(out);
-    const outgoing: SwapTransfer = {
-      asset: swapAsset(o.asset),
-      amount: o.amount,
-      source: o.sender,
-      sourceJettonWallet: o.senderWallet,
-      destination: o.receiver,
-      destinationJettonWallet: o.receiverWallet,
-    };
+    const outgoing = swapTransferOf(o);
     if (o.receiverWallet !== null) walletAssets.set(o.receiverWallet, outgoing.asset);
     if (o.senderWallet !== null) walletAssets.set(o.senderWallet, outgoing.asset);
 
