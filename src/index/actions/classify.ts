@@ -33,7 +33,7 @@ import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
-import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
+import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
 export type ClassificationState = 'ok' | 'broken' | 'failed';
@@ -106,7 +106,46 @@ const BUILT_TYPES = [
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
 export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_TYPES.has(t));
 
+/**
+ * The token contracts of the trace being classified. The matchers are stateless, so they are built once per thread
+ * (building ~26 matcher trees for every trace was about a sixth of the index writer's CPU, in a CPU profile of a
+ * local chain at full speed); they read the contracts through this view, which `withContracts` points at each trace's
+ * own for the time of its (synchronous) classification, serialization included.
+ */
+let currentContracts: KnownContracts = NO_CONTRACTS;
+const contractsView: KnownContracts = {
+  get jettonWallets() {
+    return currentContracts.jettonWallets;
+  },
+  get nftItems() {
+    return currentContracts.nftItems;
+  },
+  get multisigOrders() {
+    return currentContracts.multisigOrders;
+  },
+  get nftSales() {
+    return currentContracts.nftSales;
+  },
+  get dexPools() {
+    return currentContracts.dexPools;
+  },
+};
+
+function withContracts<T>(contracts: KnownContracts, classify: () => T): T {
+  const outer = currentContracts;
+  currentContracts = contracts;
+  try {
+    return classify();
+  } finally {
+    currentContracts = outer;
+  }
+}
+
 /** toncenter's matcher order, the families built here. */
+const MATCHERS: readonly Matcher[] = matchers(contractsView);
+/** What a wallet's request asked for, when nothing else matched (requestedActions). */
+const REQUESTED_TRANSFER = requestedJettonTransferMatcher(contractsView);
+
 function matchers(contracts: KnownContracts): Matcher[] {
   return [
     nftMintMatcher(contracts),
@@ -264,7 +303,7 @@ function rootBlock(trace: TraceInput): Block {
  * A trace of one external into a wallet that sent nothing: the messages its request carried, as failed actions
  * (toncenter's fallback for failed externals; ghosts.ts), else the one `unknown` action.
  */
-function requestedActions(trace: TraceInput, contracts: KnownContracts): ActionRecord[] {
+function requestedActions(trace: TraceInput): ActionRecord[] {
   try {
     const node = eventTree(trace.transactions);
     if (node.children.length > 0 || node.isTickTock || node.message.source !== null) return [unknownAction(trace)];
@@ -273,8 +312,7 @@ function requestedActions(trace: TraceInput, contracts: KnownContracts): ActionR
     const first = initialBlock(node);
     root.connect(first);
     if (first.nextBlocks.length === 0) return [unknownAction(trace)];
-    const matcher = requestedJettonTransferMatcher(contracts);
-    for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
+    for (const block of [...root.bfs()]) if (block.parent === null) REQUESTED_TRANSFER.tryBuild(block);
     const actions = orderedBlocks(root)
       .filter((b) => !skipped(b))
       .map((b) => record(trace, b, actionParts(b)));
@@ -296,16 +334,20 @@ function basicActions(trace: TraceInput): ActionRecord[] {
 }
 
 export function classifyTrace(trace: TraceInput, contracts: KnownContracts): Classification {
+  return withContracts(contracts, () => classifyWithCurrentContracts(trace));
+}
+
+function classifyWithCurrentContracts(trace: TraceInput): Classification {
   const [first] = trace.transactions;
   if (trace.transactions.length === 1 && first.tickTock) return { state: 'ok', actions: [] };
   try {
     const root = rootBlock(trace);
-    for (const matcher of matchers(contracts)) {
+    for (const matcher of MATCHERS) {
       for (const block of [...root.bfs()]) if (block.parent === null) matcher.tryBuild(block);
     }
     const out = { state: 'ok' as ClassificationState, ids: new Set<string>() };
     const actions = serialize(trace, orderedBlocks(root), null, out);
-    if (actions.length === 0 && trace.transactions.length > 0) actions.push(...requestedActions(trace, contracts));
+    if (actions.length === 0 && trace.transactions.length > 0) actions.push(...requestedActions(trace));
     return { state: out.state, actions };
   } catch {
     return { state: 'failed', actions: basicActions(trace) };
