@@ -3,15 +3,19 @@
  * retried detection finds it (src/index/actions/late-finds.ts), on both stores: a jetton mint on a local chain (the
  * faucet mints tongate's own TEP-74 jetton to alice) is indexed while get_wallet_data of alice's new jetton wallet
  * fails as a liteserver that does not answer in time fails; the trace is classified without the wallet (no
- * `jetton_mint`: toncenter's matcher needs the wallet known). The chain answers again, the retry at a later (quiet)
- * block detects the wallet, and in that block's DB transaction the trace's actions become `jetton_mint`, its old
- * actions and their account rows gone.
+ * `jetton_mint`: toncenter's matcher needs the wallet known). The chain answers again, the retry at a later block
+ * (mints to others change token accounts in it) detects the wallet, and in that block's DB transaction the trace's
+ * actions become `jetton_mint`, its old actions and their account rows gone. A later block where no token account
+ * changed runs the retry too.
  */
 import assert from 'node:assert/strict';
+import { type TestContext } from 'node:test';
 import { contractAddress, toNano, type Address } from '@ton/core';
 import { onchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, jettonWalletAddress, mintBody } from '../../src/contracts/jetton/jetton.js';
+import { LateFinds } from '../../src/index/actions/late-finds.js';
 import { feedFromChain, indexedFromFeed } from '../../src/index/feed.js';
+import type { Index } from '../../src/index/open-index.js';
 import type { SqlValue } from '../../src/index/sql/driver.js';
 import { directGetMethods, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
 import { RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
@@ -21,7 +25,8 @@ import { eachStore } from './support/stores.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 
-eachStore('a jetton mint classified while its wallet was not detected becomes jetton_mint when the retry detects it', async (t, { index }) => {
+/** The mint indexed while alice's jetton wallet's detection fails; what the tests read and drive afterwards. */
+async function mintWhileDown(t: TestContext, index: Index) {
   const { chain } = await openChain(t);
   const faucet = chain.faucets().find((f) => f.kind === 'v4r2')!.address;
   const alice = testWallet(61).wallet.address;
@@ -85,16 +90,25 @@ eachStore('a jetton mint classified while its wallet was not detected becomes je
     [traceId],
   );
   assert.ok(staleAccounts.length > 0);
+  return {
+    chain,
+    index,
+    faucet,
+    master,
+    alice,
+    wallet,
+    traceId,
+    failedAt,
+    failures,
+    asked,
+    typesOf,
+    answer: () => (down = false),
+    writeAll: () => writeUpTo(chain.masterchainInfo().last.id.seqno),
+  };
+}
 
-  // The chain answers again; the next blocks are quiet (no token account changes): the retry still runs at one.
-  down = false;
-  for (let i = 0; i < 8 && asked.length === failures; i++) {
-    await chain.produceBlock();
-    await writeUpTo(chain.masterchainInfo().last.id.seqno);
-  }
-  assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later quiet block, at the failed block');
-  assert.equal((await index.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [wallet]))[0]?.owner, raw(alice));
-
+/** After the retry: the trace's actions are the mint, and nothing of the replaced ones is left. */
+async function reclassified({ index, traceId, typesOf, master, alice, wallet }: Awaited<ReturnType<typeof mintWhileDown>>) {
   const after = await typesOf();
   assert.ok(after.includes('jetton_mint'), `classified again: ${after}`);
   assert.ok(!after.includes('call_contract'), `the contract calls are gone: ${after}`);
@@ -129,4 +143,72 @@ eachStore('a jetton mint classified while its wallet was not detected becomes je
     (await index.reads.all('SELECT state FROM trace_classifications WHERE trace_id = ?', [traceId]))[0].state,
     'ok',
   );
+}
+
+eachStore('a jetton mint classified while its wallet was not detected becomes jetton_mint when the retry detects it', async (t, { index }) => {
+  const late = await mintWhileDown(t, index);
+  const { chain, asked, failures, failedAt, wallet, alice } = late;
+  // The chain answers again; mints to others change token accounts in the next blocks, where the retry comes due.
+  late.answer();
+  for (let i = 0; i < 8 && asked.length === failures; i++) {
+    const sent = chain.sendFromFaucet({
+      to: late.master,
+      value: toNano('0.3'),
+      body: mintBody({ to: testWallet(62 + i).wallet.address, amount: 5n, tonAmount: toNano('0.05'), response: late.faucet }),
+    });
+    await chain.produceBlock();
+    await sent;
+    await late.writeAll();
+  }
+  assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later block, at the failed block');
+  assert.equal((await index.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [wallet]))[0]?.owner, raw(alice));
+  await reclassified(late);
+});
+
+eachStore('a block where no token account changed still runs the retries due, and the trace is classified again', async (t, { index }) => {
+  const late = await mintWhileDown(t, index);
+  const { chain, asked, failures, failedAt } = late;
+  late.answer();
+  for (let i = 0; i < 8 && asked.length === failures; i++) {
+    await chain.produceBlock();
+    await late.writeAll();
+  }
+  assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later quiet block, at the failed block');
+  await reclassified(late);
+});
+
+eachStore('a late find walks at most its share of transactions per group; the rest waits for the next groups', async (t, { index }) => {
+  const late = await mintWhileDown(t, index);
+  const traceId = (late.traceId as Buffer).toString('base64');
+  const [{ since }] = await index.reads.all('SELECT MIN(mc_seqno) AS since FROM transactions WHERE trace_id = ?', [late.traceId]);
+  // The faucet's transactions from the mint's first block on: its external, the excess it got back.
+  const faucet = raw(late.faucet);
+  const txs = await index.reads.all('SELECT trace_id FROM transactions WHERE account = ? AND mc_seqno >= ? ORDER BY lt', [
+    faucet,
+    since as SqlValue,
+  ]);
+  assert.ok(txs.length >= 2, `the faucet's transactions in the mint: ${txs.length}`);
+
+  const finds = new LateFinds(1);
+  finds.add([{ account: faucet, since: Number(since) }]);
+  for (const [i, tx] of txs.entries()) {
+    const share = await finds.take(index.reads, new Set());
+    assert.deepEqual(
+      share.map((trace) => trace.traceId),
+      [(tx.trace_id as Buffer).toString('base64')],
+      `group ${i + 1}: one transaction's trace`,
+    );
+    assert.equal(finds.size, 1, 'the find waits for the next group');
+  }
+  assert.deepEqual(await finds.take(index.reads, new Set()), [], 'nothing after its last transaction');
+  assert.equal(finds.size, 0);
+
+  // The traces the group classifies anyway are left to it; a block the index does not hold finds nothing.
+  const skipping = new LateFinds();
+  skipping.add([
+    { account: faucet, since: Number(since) },
+    { account: faucet, since: 1_000_000 },
+  ]);
+  assert.deepEqual(await skipping.take(index.reads, new Set([traceId])), []);
+  assert.equal(skipping.size, 0);
 });

@@ -37,6 +37,9 @@ interface Waiting extends LateFind {
 export class LateFinds {
   private readonly waiting: Waiting[] = [];
 
+  /** `perGroup`: transactions walked per take() (a test makes it small to see a walk go on over groups). */
+  constructor(private readonly perGroup = MAX_LATE_TRANSACTIONS) {}
+
   add(finds: readonly LateFind[]): void {
     for (const find of finds) this.waiting.push({ ...find, fromLt: null });
     if (this.waiting.length > MAX_LATE_FINDS) this.waiting.splice(0, this.waiting.length - MAX_LATE_FINDS);
@@ -52,7 +55,7 @@ export class LateFinds {
    */
   async take(store: SqlReads, skip: ReadonlySet<string>): Promise<TraceRow[]> {
     const traceIds = new Set<string>();
-    let budget = MAX_LATE_TRANSACTIONS;
+    let budget = this.perGroup;
     while (this.waiting.length > 0 && budget > 0) {
       const find = this.waiting[0];
       if (find.fromLt === null) {
