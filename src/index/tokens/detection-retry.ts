@@ -13,7 +13,7 @@
  *   - at most MAX_WAITING accounts wait (the oldest forgotten first): a chain down for long does not grow this.
  * A contract found late, by a retry or at the newer state that replaced one, is reported with the block its failed
  * state was of (TokenDetector.detectGroup: `lateFinds`): the traces classified since then without it are classified
- * again (src/index/actions/reclassify.ts).
+ * again (src/index/actions/late-finds.ts).
  * Blocks, not seconds: the index moves by blocks, and a test drives them without a clock.
  */
 import type { TokenAccountCandidate } from './block-tokens.js';

@@ -9,7 +9,7 @@
  * time) leaves the account undetected this time; the block is still committed, and the account is asked again at
  * its block's state a few blocks later (detection-retry.ts). So does a domain item's DNS read (src/index/dns). A
  * contract found that way (or at a newer state met meanwhile) is reported as a late find (detectGroup), so the
- * block committer classifies again the traces indexed without it (src/index/actions/reclassify.ts).
+ * block committer classifies again the traces indexed without it (src/index/actions/late-finds.ts).
  *
  * Events: a jetton transfer/burn candidate whose account is a jetton wallet, an NFT transfer candidate
  * whose account is an NFT item (detected in this group, or already in the store) becomes a row with the
@@ -147,7 +147,9 @@ export class TokenDetector {
           const unit = window[u];
           if (unit.failures === 0) continue;
           results.forEach((result, i) => {
-            if (result && Object.keys(result).length > 0) lateFinds.push({ account: unit.accounts[i].account, since: unit.seqno });
+            // detect() answers every kind's key, undefined for a kind it is not: a find is a kind with a row.
+            if (result && Object.values(result).some((row) => row !== undefined))
+              lateFinds.push({ account: unit.accounts[i].account, since: unit.seqno });
           });
         }
       }
