@@ -97,7 +97,11 @@ test('a multisig whose first detection timed out is detected at a later block; a
 
   const later = await detector.detectGroup([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
   const laterGroup = later.batches;
-  assert.deepEqual(later.lateFinds, [{ account: raw, since: seqno }], 'a late find, from the failed block (the actions are classified again)');
+  assert.deepEqual(
+    later.lateFinds,
+    [{ account: raw, since: seqno }],
+    'a late find, from the failed block (the actions are classified again)',
+  );
   const wallets = laterGroup.find((b) => b.table === 'multisig_wallets');
   assert.ok(wallets, 'detected by the retry');
   assert.deepEqual(
@@ -145,7 +149,10 @@ test('a multisig whose first detection timed out is detected at a later block; a
   assert.equal(replaced.retries.size, 1);
   // (Asked at the same seqno: the chain has no later block, and the rule goes by account, not by block.)
   const newer = await replaced.detectGroup([{ seqno, accounts: [{ ...found, lastTxLt: 2n }], events: [] }], () => null);
-  assert.ok(newer.batches.find((b) => b.table === 'multisig_wallets'), 'detected at the newer state');
+  assert.ok(
+    newer.batches.find((b) => b.table === 'multisig_wallets'),
+    'detected at the newer state',
+  );
   assert.deepEqual(newer.lateFinds, [{ account: raw, since: seqno }]);
   assert.equal(replaced.retries.size, 0);
 });

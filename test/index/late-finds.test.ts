@@ -50,7 +50,7 @@ async function mintWhileDown(t: TestContext, index: Index) {
   index.writer.useGetMethods(runner);
   let written = -1;
   const writeUpTo = async (last: number) => {
-    for (; written < last; ) await index.writer.write(indexedFromFeed(await feedFromChain(chain, ++written)));
+    for (; written < last;) await index.writer.write(indexedFromFeed(await feedFromChain(chain, ++written)));
   };
 
   const sent = chain.sendFromFaucet({
@@ -124,7 +124,8 @@ async function reclassified({ index, traceId, typesOf, master, alice, wallet }: 
   assert.equal(doc.success, true);
   // action_accounts: the mint under alice, nothing left of the replaced actions.
   const ofAlice = await index.reads.all('SELECT action_id FROM action_accounts WHERE account = ? AND trace_id = ?', [raw(alice), traceId]);
-  const mintId = (await index.reads.all("SELECT action_id FROM actions WHERE trace_id = ? AND type = 'jetton_mint'", [traceId]))[0].action_id;
+  const mintId = (await index.reads.all("SELECT action_id FROM actions WHERE trace_id = ? AND type = 'jetton_mint'", [traceId]))[0]
+    .action_id;
   assert.ok(
     ofAlice.some((r) => Buffer.compare(r.action_id as Buffer, mintId as Buffer) === 0),
     "the mint is among alice's actions",
@@ -139,31 +140,31 @@ async function reclassified({ index, traceId, typesOf, master, alice, wallet }: 
   );
   const accountRows = await index.reads.all('SELECT DISTINCT account FROM action_accounts WHERE trace_id = ?', [traceId]);
   assert.deepEqual(new Set(accountRows.map((r) => String(r.account))), accountsOfActions, "the trace's account rows are its actions'");
-  assert.equal(
-    (await index.reads.all('SELECT state FROM trace_classifications WHERE trace_id = ?', [traceId]))[0].state,
-    'ok',
-  );
+  assert.equal((await index.reads.all('SELECT state FROM trace_classifications WHERE trace_id = ?', [traceId]))[0].state, 'ok');
 }
 
-eachStore('a jetton mint classified while its wallet was not detected becomes jetton_mint when the retry detects it', async (t, { index }) => {
-  const late = await mintWhileDown(t, index);
-  const { chain, asked, failures, failedAt, wallet, alice } = late;
-  // The chain answers again; mints to others change token accounts in the next blocks, where the retry comes due.
-  late.answer();
-  for (let i = 0; i < 8 && asked.length === failures; i++) {
-    const sent = chain.sendFromFaucet({
-      to: late.master,
-      value: toNano('0.3'),
-      body: mintBody({ to: testWallet(62 + i).wallet.address, amount: 5n, tonAmount: toNano('0.05'), response: late.faucet }),
-    });
-    await chain.produceBlock();
-    await sent;
-    await late.writeAll();
-  }
-  assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later block, at the failed block');
-  assert.equal((await index.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [wallet]))[0]?.owner, raw(alice));
-  await reclassified(late);
-});
+eachStore(
+  'a jetton mint classified while its wallet was not detected becomes jetton_mint when the retry detects it',
+  async (t, { index }) => {
+    const late = await mintWhileDown(t, index);
+    const { chain, asked, failures, failedAt, wallet, alice } = late;
+    // The chain answers again; mints to others change token accounts in the next blocks, where the retry comes due.
+    late.answer();
+    for (let i = 0; i < 8 && asked.length === failures; i++) {
+      const sent = chain.sendFromFaucet({
+        to: late.master,
+        value: toNano('0.3'),
+        body: mintBody({ to: testWallet(62 + i).wallet.address, amount: 5n, tonAmount: toNano('0.05'), response: late.faucet }),
+      });
+      await chain.produceBlock();
+      await sent;
+      await late.writeAll();
+    }
+    assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later block, at the failed block');
+    assert.equal((await index.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [wallet]))[0]?.owner, raw(alice));
+    await reclassified(late);
+  },
+);
 
 eachStore('a block where no token account changed still runs the retries due, and the trace is classified again', async (t, { index }) => {
   const late = await mintWhileDown(t, index);

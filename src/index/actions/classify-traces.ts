@@ -87,4 +87,3 @@ export async function replacingBatches(
   );
   return { batches: actionBatches(classified), before };
 }
-
