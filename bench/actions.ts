@@ -31,7 +31,7 @@ import { openIndex } from '../src/index/open-index.js';
 import { actionBatches } from '../src/index/actions/action-rows.js';
 import { backfillActions } from '../src/index/actions/backfill.js';
 import { classifyTrace } from '../src/index/actions/classify.js';
-import { classifyTraces } from '../src/index/actions/group-actions.js';
+import { classifyTraces } from '../src/index/actions/classify-traces.js';
 import { ACTIONS_BACKFILL, ACTION_TABLES } from '../src/index/actions/schema.js';
 import { knownContracts, traceInputs } from '../src/index/actions/trace-source.js';
 import { SqliteDriver } from '../src/index/sql/sqlite-driver.js';

@@ -19,12 +19,13 @@
  * the linker reads is what the group builds on.
  *
  * Actions: the traces a group completes are classified right before it is written (actions/group-actions.ts), their
- * actions in the same DB transaction.
+ * actions in the same DB transaction; so are, again, the stored traces of a contract whose detection failed before and
+ * succeeded in this group (actions/late-finds.ts).
  */
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import { TraceLinker } from './traces/trace-linker.js';
 import { applyTraceRemap } from './traces/remap.js';
-import { TokenDetector } from './tokens/detector.js';
+import { TokenDetector, type DetectedGroup } from './tokens/detector.js';
 import type { GetMethodRunner } from './tokens/get-methods.js';
 import type { RenderedBlock } from './types.js';
 import { GroupActions } from './actions/group-actions.js';
@@ -86,11 +87,12 @@ export class BlockCommitter {
         try {
           const traces = await this.linkTraces(group);
           // After the linking: token rows carry their transactions' final trace ids.
-          const tokens = await this.tokenRows(group);
+          const { batches: tokens, lateFinds } = await this.tokenRows(group);
           const rows = group.flatMap((w) => w.block.rows as InsertBatch[]);
-          // The traces the group completes, classified with the contracts just detected (actions/group-actions.ts).
-          const actions = await this.actions.batches(rows, traces, tokens);
-          await this.driver.write([...rows, ...traces, ...tokens, ...actions]);
+          // The traces the group completes, classified with the contracts just detected, and the stored ones of the
+          // contracts found late, classified again (actions/group-actions.ts): their old actions deleted first.
+          const actions = await this.actions.batches(rows, traces, tokens, lateFinds);
+          await this.driver.write([...rows, ...traces, ...tokens, ...actions.batches], actions.before);
         } catch (error) {
           this.fail(group, error as Error);
           continue;
@@ -115,12 +117,17 @@ export class BlockCommitter {
     return linked.traces.rows.length > 0 ? [linked.traces] : [];
   }
 
-  /** The group's token rows (tokens/detector.ts). */
-  private async tokenRows(group: Waiting[]): Promise<InsertBatch[]> {
+  /** The group's token rows and the contracts found late (tokens/detector.ts). */
+  private async tokenRows(group: Waiting[]): Promise<DetectedGroup> {
     const blocks = group.flatMap((w) =>
       w.block.tokens && (w.block.tokens.accounts.length > 0 || w.block.tokens.events.length > 0) ? [w.block.tokens] : [],
     );
-    if (blocks.length === 0) return [];
+    // Detections waiting for a retry are due at a block, whatever it holds: a quiet group still retries them.
+    if (blocks.length === 0 && this.tokens.retries.size > 0) {
+      const newest = Math.max(...group.map((w) => w.block.seqno));
+      blocks.push({ seqno: newest, accounts: [], events: [] });
+    }
+    if (blocks.length === 0) return { batches: [], lateFinds: [] };
     const traceIds = new Map<string, Buffer>();
     for (const batch of group.flatMap((w) => w.block.rows as InsertBatch[])) {
       if (batch.table !== 'transactions') continue;
@@ -129,7 +136,7 @@ export class BlockCommitter {
       for (const row of batch.rows)
         if (Buffer.isBuffer(row[trace])) traceIds.set((row[hash] as Buffer).toString('base64'), row[trace] as Buffer);
     }
-    return this.tokens.rows(blocks, (txHash) => traceIds.get(txHash.toString('base64')) ?? null);
+    return this.tokens.detectGroup(blocks, (txHash) => traceIds.get(txHash.toString('base64')) ?? null);
   }
 
   /** The blocks at the head of the queue that can go together; refuses those that cannot go at all. */

@@ -1,7 +1,9 @@
 /**
  * Detections the chain did not answer are asked again at later blocks (src/index/tokens/detection-retry.ts): the
  * back-off and its bound on their own, then a real multisig (tongate's own contract) on a local chain whose first
- * get_multisig_data times out, detected by the retry at a later group's block; a "not this kind" answer is not retried.
+ * get_multisig_data times out, detected by the retry at a later group's block (a late find: the traces classified
+ * without it are classified again); a "not this kind" answer is not retried, and a retry that finds nothing is no late
+ * find; a newer state met while a retry waits is detected instead, a late find from the failed block.
  * A domain item (tongate's own DNS contracts) whose first get_domain times out keeps its NFT row and gets its DNS
  * entry from the retry.
  */
@@ -93,7 +95,13 @@ test('a multisig whose first detection timed out is detected at a later block; a
   );
   assert.equal(detector.retries.size, 1);
 
-  const laterGroup = await detector.rows([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
+  const later = await detector.detectGroup([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
+  const laterGroup = later.batches;
+  assert.deepEqual(
+    later.lateFinds,
+    [{ account: raw, since: seqno }],
+    'a late find, from the failed block (the actions are classified again)',
+  );
   const wallets = laterGroup.find((b) => b.table === 'multisig_wallets');
   assert.ok(wallets, 'detected by the retry');
   assert.deepEqual(
@@ -115,6 +123,38 @@ test('a multisig whose first detection timed out is detected at a later block; a
     undefined,
   );
   assert.equal(detector.retries.size, 0, 'a wrong answer is not a failure');
+
+  // A retry whose answer is "not this kind" finds nothing: no late find.
+  let vestingDown = true;
+  const flaky: GetMethodRunner = {
+    async run(account, method, stack, mcSeqno) {
+      if (method === 'get_vesting_data' && vestingDown) {
+        vestingDown = false;
+        throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
+      }
+      return direct.run(account, method, stack, mcSeqno);
+    },
+  };
+  const nothing = new TokenDetector(reads, flaky);
+  assert.deepEqual((await nothing.detectGroup([{ seqno, accounts: [notVesting], events: [] }], () => null)).lateFinds, []);
+  assert.equal(nothing.retries.size, 1);
+  const retriedNothing = await nothing.detectGroup([{ seqno: seqno + 1, accounts: [], events: [] }], () => null);
+  assert.deepEqual(retriedNothing.lateFinds, [], 'a retry that finds no contract is no late find');
+  assert.equal(nothing.retries.size, 0);
+
+  // A newer state met while the retry waits is detected instead, and is the late find (from the failed block).
+  timeouts = 1;
+  const replaced = new TokenDetector(reads, runner);
+  await replaced.detectGroup([{ seqno, accounts: [found], events: [] }], () => null);
+  assert.equal(replaced.retries.size, 1);
+  // (Asked at the same seqno: the chain has no later block, and the rule goes by account, not by block.)
+  const newer = await replaced.detectGroup([{ seqno, accounts: [{ ...found, lastTxLt: 2n }], events: [] }], () => null);
+  assert.ok(
+    newer.batches.find((b) => b.table === 'multisig_wallets'),
+    'detected at the newer state',
+  );
+  assert.deepEqual(newer.lateFinds, [{ account: raw, since: seqno }]);
+  assert.equal(replaced.retries.size, 0);
 });
 
 test('a domain item whose first get_domain timed out keeps its NFT row and gets its DNS entry from the retry', async (t) => {

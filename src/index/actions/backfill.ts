@@ -6,7 +6,7 @@
  *
  * It reads the index, not the chain: `traces` in trace_id order (its primary key), a group at a time; the complete
  * ones not classified yet (live classification may have come first) are classified as live groups are
- * (group-actions.ts: same inputs, same contracts, same rows), and their rows and the cursor (the group's last
+ * (classify-traces.ts: same inputs, same contracts, same rows), and their rows and the cursor (the group's last
  * trace_id, hex) go in one DB transaction: a restart resumes after the last group committed. The row is deleted
  * at the end. Progress (done, total, rate, ETA) goes to the log every few seconds (util/progress.ts).
  *
@@ -21,16 +21,13 @@
  */
 import type { SqlDriver } from '../sql/driver.js';
 import { text } from '../sql/values.js';
-import { traceRowOf } from '../traces/trace-row.js';
+import { traceRowOf, type TraceRow } from '../traces/trace-row.js';
 import { ProgressReporter } from '../../util/progress.js';
 import type { Clock } from '../../util/clock.js';
-import { actionBatches } from './action-rows.js';
-import { classifyTraces, MAX_CLASSIFIED_TRANSACTIONS } from './group-actions.js';
+import { MAX_CLASSIFIED_TRANSACTIONS, replacingBatches } from './classify-traces.js';
 import { classifierVersion } from './classifier-version.js';
 import { CLASSIFIER_VERSION_MIGRATION } from './classifier-version-schema.js';
-import { bytes, int } from '../sql/values.js';
-import { placeholders } from '../sql/where.js';
-import type { Dialect, SqlValue } from '../sql/driver.js';
+import { int } from '../sql/values.js';
 import { ACTIONS_BACKFILL } from './schema.js';
 
 export interface ActionsBackfillOptions {
@@ -54,31 +51,6 @@ const ATTEMPTS = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A bytes value as an SQL literal of the dialect (the statements run before a group's rows take no parameters). */
-const bytesLiteral = (dialect: Dialect, value: Buffer): string =>
-  dialect === 'sqlite' ? `X'${value.toString('hex')}'` : `'\\x${value.toString('hex')}'::bytea`;
-const textLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
-
-/**
- * The statements that delete the actions (and their account rows, found by the accounts each action names) of
- * traces classified before, so their new classification replaces them.
- */
-async function forgetActions(driver: SqlDriver, traceIds: Buffer[]): Promise<string[]> {
-  if (traceIds.length === 0) return [];
-  const ids: SqlValue[] = traceIds;
-  const accounts = new Set<string>();
-  for (const row of await driver.all(`SELECT accounts FROM actions WHERE trace_id IN (${placeholders(ids)})`, ids)) {
-    for (const account of JSON.parse(text(row.accounts)) as string[]) accounts.add(account);
-  }
-  const traces = traceIds.map((id) => bytesLiteral(driver.dialect, id)).join(', ');
-  return [
-    ...(accounts.size > 0
-      ? [`DELETE FROM action_accounts WHERE account IN (${[...accounts].map(textLiteral).join(', ')}) AND trace_id IN (${traces})`]
-      : []),
-    `DELETE FROM actions WHERE trace_id IN (${traces})`,
-  ];
-}
-
 /** One group after `cursor` (hex trace_id, '' for the start): the new cursor, or null when no trace is left. */
 async function group(
   driver: SqlDriver,
@@ -94,22 +66,14 @@ async function group(
   if (rows.length === 0) return null;
   const version = classifierVersion();
   const unclassified = (row: (typeof rows)[number]) => row.classified === null || row.classified === undefined;
-  const older = rows.filter((row) => !unclassified(row) && int(row.classifier_version) < version);
-  const todo = rows
-    .filter((row) => unclassified(row) || int(row.classifier_version) < version)
-    .map(traceRowOf)
-    .filter((t) => t.state === 'complete' && t.transactions <= MAX_CLASSIFIED_TRANSACTIONS);
+  const classifiable = (t: TraceRow) => t.state === 'complete' && t.transactions <= MAX_CLASSIFIED_TRANSACTIONS;
+  const fresh = rows.filter(unclassified).map(traceRowOf).filter(classifiable);
+  // Classified by an older classifier: complete and small enough, or they would not have been.
+  const older = rows.filter((row) => !unclassified(row) && int(row.classifier_version) < version).map(traceRowOf);
   const next = Buffer.from(traceRowOf(rows[rows.length - 1]).traceId, 'base64').toString('hex');
-  const classified = await classifyTraces(driver, todo);
-  await driver.write(
-    actionBatches(classified),
-    await forgetActions(
-      driver,
-      older.map((row) => bytes(row.trace_id)),
-    ),
-    [`UPDATE index_backfill_cursors SET after_key = '${next}' WHERE name = '${ACTIONS_BACKFILL}'`],
-  );
-  return { cursor: next, traces: rows.length, classified: classified.length };
+  const { batches, before } = await replacingBatches(driver, fresh, older);
+  await driver.write(batches, before, [`UPDATE index_backfill_cursors SET after_key = '${next}' WHERE name = '${ACTIONS_BACKFILL}'`]);
+  return { cursor: next, traces: rows.length, classified: fresh.length + older.length };
 }
 
 /**

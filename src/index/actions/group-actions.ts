@@ -4,21 +4,16 @@
  * group detected or the store knows) and its actions go into the same transaction as the blocks. So a trace is
  * `complete` in the index exactly when its actions are, and nothing of this runs on the HTTP thread.
  *
- * Traces of more transactions than toncenter's classifier takes (`big_traces_threshold`, 4,000) stay unclassified,
- * as toncenter leaves them.
+ * With them, the traces classified earlier without a contract the group's detection found late (a retried
+ * detection: late-finds.ts) are classified again, their old actions deleted in the same transaction.
  */
-import type { InsertBatch, SqlReads, SqlRow } from '../sql/driver.js';
+import type { InsertBatch, SqlDriver, SqlRow } from '../sql/driver.js';
 import { traceRowOf, type TraceRow } from '../traces/trace-row.js';
-import { actionBatches, type ClassifiedTrace } from './action-rows.js';
-import { classifyTrace } from './classify.js';
-import { ghostDestinations } from './ghosts.js';
-import { swapTargetWallets } from './swaps.js';
-import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
-import { toncoSwapWallets } from './tonco-swaps.js';
-import { groupRowsOf, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
+import type { LateFind } from '../tokens/detector.js';
+import { MAX_CLASSIFIED_TRANSACTIONS, replacingBatches } from './classify-traces.js';
+import { LateFinds } from './late-finds.js';
+import { groupRowsOf } from './trace-source.js';
 import { ACTIONS_MIGRATION } from './schema.js';
-
-export const MAX_CLASSIFIED_TRANSACTIONS = 4000;
 
 /** The traces among the linker's rows that are complete and not too large to classify. */
 export function classifiableTraces(batches: readonly InsertBatch[]): TraceRow[] {
@@ -34,27 +29,13 @@ export function classifiableTraces(batches: readonly InsertBatch[]): TraceRow[] 
   return traces;
 }
 
-/** Classifies `traces` (complete), reading what the group does not hold from the store. */
-export async function classifyTraces(
-  store: SqlReads,
-  traces: readonly TraceRow[],
-  group: GroupRows = NO_GROUP_ROWS,
-): Promise<ClassifiedTrace[]> {
-  if (traces.length === 0) return [];
-  const inputs = await traceInputs(store, traces, group);
-  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for or route through.
-  const accounts = inputs.flatMap((t) =>
-    t.transactions.flatMap((tx) => [
-      tx.account,
-      ...(t.transactions.length === 1 ? ghostDestinations(tx) : []),
-      ...swapTargetWallets(tx),
-      ...stonfiV2SwapWallets(tx),
-      ...toncoSwapWallets(tx),
-    ]),
-  );
-  const contracts = await knownContracts(store, accounts, group);
-  return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));
+/** What a group adds to its DB transaction: the action rows, and the statements that delete replaced actions first. */
+export interface GroupActionRows {
+  batches: InsertBatch[];
+  before: string[];
 }
+
+const NOTHING: GroupActionRows = { batches: [], before: [] };
 
 /**
  * The committer's step. A store without the actions tables (migration 11: a store an earlier tongate's schema was
@@ -62,18 +43,30 @@ export async function classifyTraces(
  */
 export class GroupActions {
   private enabled: Promise<boolean> | undefined;
+  private readonly late = new LateFinds();
 
-  constructor(private readonly store: SqlReads) {}
+  constructor(private readonly store: SqlDriver) {}
 
-  /** The action rows of the traces a group completes: `blockRows` its blocks' rows (trace ids final), `traces` the linker's, `tokens` detection's. */
-  async batches(blockRows: readonly InsertBatch[], traces: readonly InsertBatch[], tokens: readonly InsertBatch[]): Promise<InsertBatch[]> {
+  /**
+   * The action rows of the traces a group completes: `blockRows` its blocks' rows (trace ids final), `traces` the
+   * linker's, `tokens` detection's; and of the stored traces of the contracts detection found late (`lateFinds`).
+   */
+  async batches(
+    blockRows: readonly InsertBatch[],
+    traces: readonly InsertBatch[],
+    tokens: readonly InsertBatch[],
+    lateFinds: readonly LateFind[] = [],
+  ): Promise<GroupActionRows> {
     const complete = classifiableTraces(traces);
-    if (complete.length === 0) return [];
+    if (complete.length === 0 && lateFinds.length === 0 && this.late.size === 0) return NOTHING;
     this.enabled ??= this.store
       .all(`SELECT 1 AS found FROM index_migrations WHERE version = ${ACTIONS_MIGRATION.version}`)
       .then((rows) => rows.length > 0);
-    if (!(await this.enabled)) return [];
-    const group = groupRowsOf([...blockRows, ...tokens], new Set(complete.map((t) => t.traceId)));
-    return actionBatches(await classifyTraces(this.store, complete, group));
+    if (!(await this.enabled)) return NOTHING;
+    this.late.add(lateFinds);
+    const fresh = new Set(complete.map((t) => t.traceId));
+    const again = await this.late.take(this.store, fresh);
+    const group = groupRowsOf([...blockRows, ...tokens], new Set([...fresh, ...again.map((t) => t.traceId)]));
+    return replacingBatches(this.store, complete, again, group);
   }
 }

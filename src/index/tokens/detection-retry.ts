@@ -11,6 +11,9 @@
  *     each failure (1, then 2, then 4: back-off), at most RETRY_DELAYS.length times, then given up;
  *   - a newer state of the account met in a later group replaces the retry (that state is detected then);
  *   - at most MAX_WAITING accounts wait (the oldest forgotten first): a chain down for long does not grow this.
+ * A contract found late, by a retry or at the newer state that replaced one, is reported with the block its failed
+ * state was of (TokenDetector.detectGroup: `lateFinds`): the traces classified since then without it are classified
+ * again (src/index/actions/late-finds.ts).
  * Blocks, not seconds: the index moves by blocks, and a test drives them without a clock.
  */
 import type { TokenAccountCandidate } from './block-tokens.js';
@@ -58,6 +61,19 @@ export class DetectionRetries {
       }
     }
     return due;
+  }
+
+  /**
+   * Of `accounts`, those waiting, with the block their failed state is of. Asked before due() drops the ones a group
+   * meets again: when the newer state is detected, what was indexed since the failed block was indexed without it.
+   */
+  failedAt(accounts: ReadonlySet<string>): Map<string, number> {
+    const failed = new Map<string, number>();
+    for (const account of accounts) {
+      const entry = this.waiting.get(account);
+      if (entry) failed.set(account, entry.seqno);
+    }
+    return failed;
   }
 
   /** Accounts waiting (for tests and metrics). */

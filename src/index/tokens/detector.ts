@@ -7,7 +7,9 @@
  * asked again; a master or collection that does not vouch for a wallet or item is data, not code: it is
  * asked again at the next change. A get-method that throws (the chain could not run it, or did not answer in
  * time) leaves the account undetected this time; the block is still committed, and the account is asked again at
- * its block's state a few blocks later (detection-retry.ts). So does a domain item's DNS read (src/index/dns).
+ * its block's state a few blocks later (detection-retry.ts). So does a domain item's DNS read (src/index/dns). A
+ * contract found that way (or at a newer state met meanwhile) is reported as a late find (detectGroup), so the
+ * block committer classifies again the traces indexed without it (src/index/actions/late-finds.ts).
  *
  * Events: a jetton transfer/burn candidate whose account is a jetton wallet, an NFT transfer candidate
  * whose account is an NFT item (detected in this group, or already in the store) becomes a row with the
@@ -65,6 +67,22 @@ interface GroupContracts {
   dexPools: Map<string, DexPoolRow>;
 }
 
+/**
+ * A contract found after a failed detection of it (detection-retry.ts): by the retry, at the failed state, or at a
+ * newer state met while the retry waited. What the index wrote from block `since` on (a trace's actions: the
+ * classifier reads the contracts detection knows) was written without it.
+ */
+export interface LateFind {
+  account: string;
+  /** The masterchain seqno of the state whose detection failed. */
+  since: number;
+}
+
+export interface DetectedGroup {
+  batches: InsertBatch[];
+  lateFinds: LateFind[];
+}
+
 export interface TokenDetectorOptions {
   /** DeDust's pool code hashes and factory; mainnet's unless given (src/index/dex: a test gives its own contracts'). */
   dedust?: DedustFacts;
@@ -89,6 +107,12 @@ export class TokenDetector {
 
   /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
+    return (await this.detectGroup(blocks, traceOf)).batches;
+  }
+
+  /** rows(), and the contracts found late (LateFind): the block committer has the traces they touched classified again. */
+  async detectGroup(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<DetectedGroup> {
+    const lateFinds: LateFind[] = [];
     const found: GroupContracts = {
       masters: new Map(),
       wallets: new Map(),
@@ -105,6 +129,8 @@ export class TokenDetector {
       // The newest block of the group (the back-fill's groups list past blocks of events after the current one).
       const now = blocks.reduce((newest, b) => Math.max(newest, b.seqno), 0);
       const met = new Set(blocks.flatMap((b) => b.accounts.map((a) => a.account)));
+      // Accounts met again while a failed state waited: their newer state is detected below, instead of the retry.
+      const replaced = this.retries.failedAt(met);
       // Detections the chain did not answer earlier (detection-retry.ts), each at its own block's state, before this
       // group's blocks: they are older states, so a newer one of the same account still wins below.
       const retried: DetectionUnit[] = this.retries
@@ -115,11 +141,19 @@ export class TokenDetector {
       for (const window of detectionWindows(units)) {
         // Kept in block order afterwards: a later block's state of an account wins, as when blocks ran one by one.
         const perBlock = await Promise.all(window.map((unit) => this.detectBlock(unit, now)));
-        for (const { results, entries } of perBlock) {
+        for (const [u, { results, entries }] of perBlock.entries()) {
           for (const entry of entries) if (entry) found.domains.set(entry.item, entry);
           for (const result of results) keep(found, result);
+          const unit = window[u];
+          if (unit.failures === 0) continue;
+          results.forEach((result, i) => {
+            // detect() answers every kind's key, undefined for a kind it is not: a find is a kind with a row.
+            if (result && Object.values(result).some((row) => row !== undefined))
+              lateFinds.push({ account: unit.accounts[i].account, since: unit.seqno });
+          });
         }
       }
+      for (const [account, since] of replaced) if (isFound(found, account)) lateFinds.push({ account, since });
     }
     const events = blocks.flatMap((b) => b.events.map((event) => ({ event, seqno: b.seqno })));
     const jettonAccounts = events.filter((e) => e.event.kind !== 'nft_transfer').map((e) => e.event.account);
@@ -207,7 +241,7 @@ export class TokenDetector {
       if (whitelist) batches.push(whitelist);
     }
     if (found.dexPools.size > 0) batches.push(dexPoolBatch([...found.dexPools.values()]));
-    return batches;
+    return { batches, lateFinds };
   }
 
   /**
@@ -279,6 +313,11 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.order) newest(found.orders, result.order);
   if (result.vesting) newest(found.vestings, result.vesting);
   if (result.dexPool) newest(found.dexPools, result.dexPool);
+}
+
+/** True when the group found a contract of any kind at `account`. */
+function isFound(found: GroupContracts, account: string): boolean {
+  return Object.values(found).some((byAddress: Map<string, unknown>) => byAddress.has(account));
 }
 
 /** Candidates asked at one block's state: a block of the group, or a retry (`failures` so far: detection-retry.ts). */

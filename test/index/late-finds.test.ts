@@ -1,0 +1,215 @@
+/**
+ * A trace classified while token detection did not know a contract among its accounts is classified again when a
+ * retried detection finds it (src/index/actions/late-finds.ts), on both stores: a jetton mint on a local chain (the
+ * faucet mints tongate's own TEP-74 jetton to alice) is indexed while get_wallet_data of alice's new jetton wallet
+ * fails as a liteserver that does not answer in time fails; the trace is classified without the wallet (no
+ * `jetton_mint`: toncenter's matcher needs the wallet known). The chain answers again, the retry at a later block
+ * (mints to others change token accounts in it) detects the wallet, and in that block's DB transaction the trace's
+ * actions become `jetton_mint`, its old actions and their account rows gone. A later block where no token account
+ * changed runs the retry too.
+ */
+import assert from 'node:assert/strict';
+import { type TestContext } from 'node:test';
+import { contractAddress, toNano, type Address } from '@ton/core';
+import { onchainContent } from '../../src/contracts/content.js';
+import { jettonMasterInit, jettonWalletAddress, mintBody } from '../../src/contracts/jetton/jetton.js';
+import { LateFinds } from '../../src/index/actions/late-finds.js';
+import { feedFromChain, indexedFromFeed } from '../../src/index/feed.js';
+import type { Index } from '../../src/index/open-index.js';
+import type { SqlValue } from '../../src/index/sql/driver.js';
+import { directGetMethods, type GetMethodRunner } from '../../src/index/tokens/get-methods.js';
+import { RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
+import { formatRawUpper } from '../../src/ton/address.js';
+import { openChain, testWallet } from '../chain/local/support/local-chain.js';
+import { eachStore } from './support/stores.js';
+
+const raw = (address: Address) => formatRawUpper(address);
+
+/** The mint indexed while alice's jetton wallet's detection fails; what the tests read and drive afterwards. */
+async function mintWhileDown(t: TestContext, index: Index) {
+  const { chain } = await openChain(t);
+  const faucet = chain.faucets().find((f) => f.kind === 'v4r2')!.address;
+  const alice = testWallet(61).wallet.address;
+  const init = jettonMasterInit({ admin: faucet, content: onchainContent({ name: 'Late', symbol: 'LATE', decimals: '9' }) });
+  const master = contractAddress(0, init);
+  const wallet = raw(jettonWalletAddress(alice, master));
+
+  // The chain's get-methods, but alice's jetton wallet gets no answer while `down` (a liteserver past its budget).
+  const direct = directGetMethods((a, method, stack, seqno) => chain.runGetMethod(a, method, stack, seqno));
+  let down = true;
+  const asked: number[] = [];
+  const runner: GetMethodRunner = {
+    async run(account, method, stack, mcSeqno) {
+      if (account === wallet && method === 'get_wallet_data') {
+        asked.push(mcSeqno);
+        if (down) throw new Error(`${method} on ${account}: no answer from the chain within 10000 ms`);
+      }
+      return direct.run(account, method, stack, mcSeqno);
+    },
+  };
+  index.writer.useGetMethods(runner);
+  let written = -1;
+  const writeUpTo = async (last: number) => {
+    for (; written < last;) await index.writer.write(indexedFromFeed(await feedFromChain(chain, ++written)));
+  };
+
+  const sent = chain.sendFromFaucet({
+    to: master,
+    value: toNano('0.3'),
+    init,
+    body: mintBody({ to: alice, amount: 1000n, tonAmount: toNano('0.05'), response: faucet }),
+  });
+  await chain.produceBlock();
+  await sent;
+  for (let i = 0; i < 10 && (chain.stats().pendingMessages > 0 || chain.stats().openTransactions > 0); i++) await chain.produceBlock();
+  await writeUpTo(chain.masterchainInfo().last.id.seqno);
+
+  const [minted] = await index.reads.all('SELECT trace_id, mc_seqno FROM transactions WHERE account = ?', [wallet]);
+  assert.ok(minted, "the mint reached alice's jetton wallet");
+  const traceId = minted.trace_id as SqlValue;
+  const failedAt = Number(minted.mc_seqno);
+  // Asked at the block that deployed the wallet, and again at that block's state by the retries the blocks written
+  // since made due (the mint's messages take a few blocks): every one failed.
+  const failures = asked.length;
+  assert.ok(failures >= 1 && failures <= RETRY_DELAYS.length, `asked ${asked}`);
+  assert.deepEqual(new Set(asked), new Set([failedAt]), 'always at the failed block');
+  assert.equal(
+    (await index.reads.all('SELECT address FROM jetton_wallets WHERE address = ?', [wallet])).length,
+    0,
+    'the wallet is unknown',
+  );
+  const [classified] = await index.reads.all('SELECT state FROM trace_classifications WHERE trace_id = ?', [traceId]);
+  assert.equal(classified?.state, 'ok', 'the mint trace completed and was classified');
+  const typesOf = async () =>
+    (await index.reads.all('SELECT type FROM actions WHERE trace_id = ? ORDER BY type', [traceId])).map((r) => String(r.type));
+  const before = await typesOf();
+  assert.ok(!before.includes('jetton_mint'), `without the wallet: ${before}`);
+  assert.ok(before.includes('call_contract'), `the mint is contract calls: ${before}`);
+  const staleAccounts = await index.reads.all(
+    "SELECT a.action_id FROM action_accounts a JOIN actions x ON x.trace_id = a.trace_id AND x.action_id = a.action_id WHERE a.trace_id = ? AND x.type = 'call_contract'",
+    [traceId],
+  );
+  assert.ok(staleAccounts.length > 0);
+  return {
+    chain,
+    index,
+    faucet,
+    master,
+    alice,
+    wallet,
+    traceId,
+    failedAt,
+    failures,
+    asked,
+    typesOf,
+    answer: () => (down = false),
+    writeAll: () => writeUpTo(chain.masterchainInfo().last.id.seqno),
+  };
+}
+
+/** After the retry: the trace's actions are the mint, and nothing of the replaced ones is left. */
+async function reclassified({ index, traceId, typesOf, master, alice, wallet }: Awaited<ReturnType<typeof mintWhileDown>>) {
+  const after = await typesOf();
+  assert.ok(after.includes('jetton_mint'), `classified again: ${after}`);
+  assert.ok(!after.includes('call_contract'), `the contract calls are gone: ${after}`);
+  const [mint] = await index.reads.all("SELECT doc, accounts FROM actions WHERE trace_id = ? AND type = 'jetton_mint'", [traceId]);
+  const doc = JSON.parse(String(mint.doc));
+  assert.deepEqual(doc.details, {
+    asset: raw(master),
+    receiver: raw(alice),
+    receiver_jetton_wallet: wallet,
+    amount: '1000',
+    ton_amount: '50000000',
+  });
+  assert.equal(doc.success, true);
+  // action_accounts: the mint under alice, nothing left of the replaced actions.
+  const ofAlice = await index.reads.all('SELECT action_id FROM action_accounts WHERE account = ? AND trace_id = ?', [raw(alice), traceId]);
+  const mintId = (await index.reads.all("SELECT action_id FROM actions WHERE trace_id = ? AND type = 'jetton_mint'", [traceId]))[0]
+    .action_id;
+  assert.ok(
+    ofAlice.some((r) => Buffer.compare(r.action_id as Buffer, mintId as Buffer) === 0),
+    "the mint is among alice's actions",
+  );
+  const orphans = await index.reads.all(
+    'SELECT a.account FROM action_accounts a LEFT JOIN actions x ON x.trace_id = a.trace_id AND x.action_id = a.action_id WHERE a.trace_id = ? AND x.trace_id IS NULL',
+    [traceId],
+  );
+  assert.deepEqual(orphans, [], 'no account row of a deleted action');
+  const accountsOfActions = new Set(
+    (await index.reads.all('SELECT accounts FROM actions WHERE trace_id = ?', [traceId])).flatMap((r) => JSON.parse(String(r.accounts))),
+  );
+  const accountRows = await index.reads.all('SELECT DISTINCT account FROM action_accounts WHERE trace_id = ?', [traceId]);
+  assert.deepEqual(new Set(accountRows.map((r) => String(r.account))), accountsOfActions, "the trace's account rows are its actions'");
+  assert.equal((await index.reads.all('SELECT state FROM trace_classifications WHERE trace_id = ?', [traceId]))[0].state, 'ok');
+}
+
+eachStore(
+  'a jetton mint classified while its wallet was not detected becomes jetton_mint when the retry detects it',
+  async (t, { index }) => {
+    const late = await mintWhileDown(t, index);
+    const { chain, asked, failures, failedAt, wallet, alice } = late;
+    // The chain answers again; mints to others change token accounts in the next blocks, where the retry comes due.
+    late.answer();
+    for (let i = 0; i < 8 && asked.length === failures; i++) {
+      const sent = chain.sendFromFaucet({
+        to: late.master,
+        value: toNano('0.3'),
+        body: mintBody({ to: testWallet(62 + i).wallet.address, amount: 5n, tonAmount: toNano('0.05'), response: late.faucet }),
+      });
+      await chain.produceBlock();
+      await sent;
+      await late.writeAll();
+    }
+    assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later block, at the failed block');
+    assert.equal((await index.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [wallet]))[0]?.owner, raw(alice));
+    await reclassified(late);
+  },
+);
+
+eachStore('a block where no token account changed still runs the retries due, and the trace is classified again', async (t, { index }) => {
+  const late = await mintWhileDown(t, index);
+  const { chain, asked, failures, failedAt } = late;
+  late.answer();
+  for (let i = 0; i < 8 && asked.length === failures; i++) {
+    await chain.produceBlock();
+    await late.writeAll();
+  }
+  assert.deepEqual(asked.slice(failures), [failedAt], 'retried at a later quiet block, at the failed block');
+  await reclassified(late);
+});
+
+eachStore('a late find walks at most its share of transactions per group; the rest waits for the next groups', async (t, { index }) => {
+  const late = await mintWhileDown(t, index);
+  const traceId = (late.traceId as Buffer).toString('base64');
+  const [{ since }] = await index.reads.all('SELECT MIN(mc_seqno) AS since FROM transactions WHERE trace_id = ?', [late.traceId]);
+  // The faucet's transactions from the mint's first block on: its external, the excess it got back.
+  const faucet = raw(late.faucet);
+  const txs = await index.reads.all('SELECT trace_id FROM transactions WHERE account = ? AND mc_seqno >= ? ORDER BY lt', [
+    faucet,
+    since as SqlValue,
+  ]);
+  assert.ok(txs.length >= 2, `the faucet's transactions in the mint: ${txs.length}`);
+
+  const finds = new LateFinds(1);
+  finds.add([{ account: faucet, since: Number(since) }]);
+  for (const [i, tx] of txs.entries()) {
+    const share = await finds.take(index.reads, new Set());
+    assert.deepEqual(
+      share.map((trace) => trace.traceId),
+      [(tx.trace_id as Buffer).toString('base64')],
+      `group ${i + 1}: one transaction's trace`,
+    );
+    assert.equal(finds.size, 1, 'the find waits for the next group');
+  }
+  assert.deepEqual(await finds.take(index.reads, new Set()), [], 'nothing after its last transaction');
+  assert.equal(finds.size, 0);
+
+  // The traces the group classifies anyway are left to it; a block the index does not hold finds nothing.
+  const skipping = new LateFinds();
+  skipping.add([
+    { account: faucet, since: Number(since) },
+    { account: faucet, since: 1_000_000 },
+  ]);
+  assert.deepEqual(await skipping.take(index.reads, new Set([traceId])), []);
+  assert.equal(skipping.size, 0);
+});
