@@ -32,6 +32,7 @@ import { toncoSwapMatcher } from './tonco-swaps.js';
 import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
+import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import type { ActionTransaction, KnownContracts, TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -135,6 +136,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonMintMatcher(contracts),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
+    toncoDepositMatcher(contracts),
+    toncoWithdrawMatcher(contracts),
   ];
 }
 
