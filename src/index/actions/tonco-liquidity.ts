@@ -276,7 +276,9 @@ class ToncoWithdrawMatcher extends ContractMatcher {
   constructor(private readonly contracts: KnownContracts) {
     const payouts = new ContractMatcher(TONCO_OP.payTo, { children: [payoutTransfer(), payoutTransfer()] });
     super(TONCO_LIQUIDITY_OP.startBurn, {
-      child: new ContractMatcher(TONCO_LIQUIDITY_OP.positionBurn, { child: new ContractMatcher(TONCO_LIQUIDITY_OP.poolBurn, { child: payouts }) }),
+      child: new ContractMatcher(TONCO_LIQUIDITY_OP.positionBurn, {
+        child: new ContractMatcher(TONCO_LIQUIDITY_OP.poolBurn, { child: payouts }),
+      }),
     });
   }
 

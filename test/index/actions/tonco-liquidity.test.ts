@@ -39,7 +39,10 @@ function againstSpec(action: ActionRecord): void {
   assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
 }
 
-const actionId = (messageHash: string, type: string): string => createHash('sha256').update(messageHash + type).digest('base64');
+const actionId = (messageHash: string, type: string): string =>
+  createHash('sha256')
+    .update(messageHash + type)
+    .digest('base64');
 
 /** The deposit's forward payload POOLV3_FUND_ACCOUNT: the router's wallet of the other asset, the amounts, the range. */
 const fundPayload = (otherWallet: string, amount0: bigint, amount1: bigint): Cell =>
@@ -53,10 +56,27 @@ const fundPayload = (otherWallet: string, amount0: bigint, amount1: bigint): Cel
     .storeInt(120, 24)
     .endCell();
 const fundAccount = (amount0: bigint, amount1: bigint): Cell =>
-  op(0x4468de77).storeAddress(address(USER)).storeCoins(amount0).storeCoins(amount1).storeCoins(0n).storeCoins(0n).storeUint(0, 128).storeInt(-120, 24).storeInt(120, 24).endCell();
+  op(0x4468de77)
+    .storeAddress(address(USER))
+    .storeCoins(amount0)
+    .storeCoins(amount1)
+    .storeCoins(0n)
+    .storeCoins(0n)
+    .storeUint(0, 128)
+    .storeInt(-120, 24)
+    .storeInt(120, 24)
+    .endCell();
 /** ACCOUNTV3_ADD_LIQUIDITY: this side's amounts, what the position holds now, the range. */
 const addLiquidity = (amount0: bigint, amount1: bigint, enough0: bigint, enough1: bigint): Cell =>
-  op(0x3ebe5431).storeCoins(amount0).storeCoins(amount1).storeCoins(enough0).storeCoins(enough1).storeUint(0, 128).storeInt(-120, 24).storeInt(120, 24).endCell();
+  op(0x3ebe5431)
+    .storeCoins(amount0)
+    .storeCoins(amount1)
+    .storeCoins(enough0)
+    .storeCoins(enough1)
+    .storeUint(0, 128)
+    .storeInt(-120, 24)
+    .storeInt(120, 24)
+    .endCell();
 const positionInit = (liquidity: bigint, index: bigint): Cell =>
   op(0xd5ecca2a)
     .storeAddress(address(USER))
@@ -252,7 +272,13 @@ const burn = (exitCode: number, amount0: bigint, amount1: bigint, payouts: Step[
       then: [
         {
           to: POOL,
-          body: op(0xd73ac09d).storeAddress(address(USER)).storeUint(7, 64).storeUint(5_000, 128).storeInt(-120, 24).storeInt(120, 24).endCell(),
+          body: op(0xd73ac09d)
+            .storeAddress(address(USER))
+            .storeUint(7, 64)
+            .storeUint(5_000, 128)
+            .storeInt(-120, 24)
+            .storeInt(120, 24)
+            .endCell(),
           then: [{ to: ROUTER, body: payTo(exitCode, amount0, ROUTER_USDT, amount1, ROUTER_WTTON), then: payouts }],
         },
       ],
