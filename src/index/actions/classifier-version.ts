@@ -8,8 +8,9 @@
  *   2  DeDust swaps
  *   3  DeDust pools detected (src/index/dex): DeDust swaps on stored traces, once the token back-fill found the pools
  *   4  DeDust liquidity (deposits: each side, both sides of a trace joined; withdrawals) and TONCO swaps
+ *   5  TONCO liquidity (deposits, withdrawals of a position)
  */
-export const CLASSIFIER_VERSION = 4;
+export const CLASSIFIER_VERSION = 5;
 
 let current = CLASSIFIER_VERSION;
 

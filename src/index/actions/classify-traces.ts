@@ -18,6 +18,7 @@ import { ghostDestinations } from './ghosts.js';
 import { swapTargetWallets } from './swaps.js';
 import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
 import { toncoSwapWallets } from './tonco-swaps.js';
+import { toncoDepositWallets } from './tonco-liquidity.js';
 import { knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 
 export const MAX_CLASSIFIED_TRANSACTIONS = 4000;
@@ -30,7 +31,7 @@ export async function classifyTraces(
 ): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
   const inputs = await traceInputs(store, traces, group);
-  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for or route through.
+  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for or route through, a TONCO deposit's other router wallet.
   const accounts = inputs.flatMap((t) =>
     t.transactions.flatMap((tx) => [
       tx.account,
@@ -38,6 +39,7 @@ export async function classifyTraces(
       ...swapTargetWallets(tx),
       ...stonfiV2SwapWallets(tx),
       ...toncoSwapWallets(tx),
+      ...toncoDepositWallets(tx),
     ]),
   );
   const contracts = await knownContracts(store, accounts, group);

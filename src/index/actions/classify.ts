@@ -32,6 +32,7 @@ import { toncoSwapMatcher } from './tonco-swaps.js';
 import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
+import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -174,6 +175,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonMintMatcher(contracts),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
+    toncoDepositMatcher(contracts),
+    toncoWithdrawMatcher(contracts),
   ];
 }
 

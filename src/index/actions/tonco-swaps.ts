@@ -47,18 +47,19 @@ function poolSwap(body: Cell): { sourceWallet: string | null } {
   return { sourceWallet };
 }
 
-interface PayTo {
+export interface PayTo {
+  /** Who each side is paid to. */
+  receivers: [string | null, string | null];
   exitCode: number;
   /** From the coins info cell, when the message has one: amounts and the router's wallets they are paid from. */
   coins: { amount0: bigint; wallet0: string | null; amount1: bigint; wallet1: string | null } | null;
 }
 
 /** ROUTERV3_PAY_TO#a1daa96d query_id receiver0 receiver1 exit_code:uint32 seqno:uint64 coins:(Maybe ^[...]) ... */
-function payTo(body: Cell): PayTo {
+export function payTo(body: Cell): PayTo {
   const cs = afterOpcode(body);
   cs.loadUintBig(64);
-  readAddress(cs);
-  readAddress(cs);
+  const receivers: PayTo['receivers'] = [readAddress(cs), readAddress(cs)];
   const exitCode = cs.loadUint(32);
   cs.loadUintBig(64);
   const info = cs.loadMaybeRef();
@@ -90,7 +91,7 @@ function payTo(body: Cell): PayTo {
       }
     }
   }
-  return { exitCode, coins };
+  return { receivers, exitCode, coins };
 }
 
 /**
