@@ -42,7 +42,8 @@
  *     20 ms away (a TCP relay that delays requests by --remote-ms, as a remote API's round trip does: all
  *     100 arrive within the flight); and with the defaults (cache on: a round may find the answer kept).
  *
- * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node, and the front's output
+ * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node (BENCH_PROXY_NODE_ARGS to the
+ * minimal proxy's: `--cpu-prof` profiles both; --loads v2 or v3 takes one load only), and the front's output
  * is written to the file BENCH_FRONT_OUT with the bench's phases marked on stderr (front's ms since start).
  *
  * Flags: --figures throughput,cpu,latency,single-flight (all by default), --cpu-pairs P (default 8), --cpu-seconds S
@@ -57,7 +58,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/support/ports.js';
 import { waitForOutput } from '../test/support/process.js';
-import { numberArg } from './support/args.js';
+import { numberArg, stringArg } from './support/args.js';
 import { startNginxHop } from './support/nginx-hop.js';
 
 const argv = process.argv.slice(2);
@@ -109,6 +110,8 @@ const upstream = spawnTongate([
   '--network',
   `testnet=http://127.0.0.1:${upstreamTestnetPort}`,
 ]);
+// Not left running when the bench stops before its end (stopAll below, once everything is made, stops the rest).
+process.on('exit', () => upstream.kill('SIGTERM'));
 await waitForOutput(upstream, (out) => out.includes('ready in'));
 const frontSpawnedAt = Date.now();
 const mark = (what: string) => process.env.BENCH_FRONT_OUT && console.error(`[front +${Date.now() - frontSpawnedAt} ms] ${what}`);
@@ -196,7 +199,8 @@ const REFERENCE_HOP = fileURLToPath(new URL('./support/reference-hop.mjs', impor
 const relayHopPort = await freePort();
 const proxyHopPort = await freePort();
 function spawnHop(args: string[]) {
-  const child = spawn(process.execPath, [REFERENCE_HOP, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = args[0] === 'proxy' ? (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, REFERENCE_HOP, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   return Object.assign(child, { output: () => ({ stdout, stderr: '' }) });
@@ -221,6 +225,13 @@ const stopAll = () => {
   relay.close();
 };
 process.on('exit', stopAll);
+/** Stops every process and waits (10 s at most) for the front and the minimal proxy to exit, so a --cpu-prof given to them is written. */
+async function finish(): Promise<never> {
+  const exited = [front, proxyHop].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))));
+  stopAll();
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  process.exit(0);
+}
 
 // Some transactions for v3 to page through: faucet transfers to 40 accounts (blocks every second).
 const accounts = Array.from({ length: 1000 }, (_, i) => `0:${i.toString(16).padStart(4, '0').repeat(16)}`);
@@ -243,10 +254,10 @@ interface Load {
   /** The i-th request's path. */
   path(i: number): string;
 }
-const loads: Load[] = [
+const loads = ([
   { name: 'v2 getAddressInformation', path: (i) => `/api/v2/getAddressInformation?address=${accounts[i % accounts.length]}` },
   { name: 'v3 transactions', path: (i) => `/api/v3/transactions?limit=10&sort=desc&offset=${i % 50}` },
-];
+] as Load[]).filter((load) => (stringArg('loads') ?? 'v2,v3').split(',').includes(load.name.slice(0, 2)));
 for (const load of loads) {
   for (const base of [upstreamBase, frontBase]) {
     const response = await fetch(base + load.path(1), { headers: headersFor(base) });
@@ -492,7 +503,7 @@ for (const load of loads) {
     const t = sides.tongate.micros / sides.tongate.requests;
     const p = sides.proxy.micros / sides.proxy.requests;
     console.log(
-      `  CPU per forwarded request, ${cpuPairs} ABBA pairs of ${cpuSeconds} s (load average ${loadBefore} .. ${loadAverage()}): tongate ${t.toFixed(1)} µs (${spread(sides.tongate.perRequest, 0)}), minimal proxy ${p.toFixed(1)} µs (${spread(sides.proxy.perRequest, 0)})`,
+      `  CPU per forwarded request, ${cpuPairs} ABBA pairs of ${cpuSeconds} s (load average ${loadBefore} .. ${loadAverage()}): tongate ${t.toFixed(1)} µs (${spread(sides.tongate.perRequest, 0)}; ${sides.tongate.requests} requests), minimal proxy ${p.toFixed(1)} µs (${spread(sides.proxy.perRequest, 0)}; ${sides.proxy.requests} requests)`,
     );
     console.log(
       `  tongate / minimal proxy CPU: ${(t / p).toFixed(2)}x over all pairs, median pair ${median(pairRatios).toFixed(2)}x (pairs ${list(pairRatios)}; target <= 1.15)`,
@@ -589,10 +600,7 @@ async function singleFlight(network: string, frontPortOf: number): Promise<{ cal
   await burstPool.close();
   return { calls, checks };
 }
-if (!figures.has('single-flight')) {
-  stopAll();
-  process.exit(0);
-}
+if (!figures.has('single-flight')) await finish();
 const alone = await singleFlight('mainnet', frontPort);
 const remote = await singleFlight('mainnet', remoteFrontPort);
 const withCache = await singleFlight('testnet', frontTestnetPort);
@@ -602,5 +610,4 @@ console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upst
 console.log(`  cache off, local upstream:             ${alone.calls.join(', ')}${checked(alone)}`);
 console.log(`  cache off, upstream ${remoteMs} ms away:         ${remote.calls.join(', ')}${checked(remote)}`);
 console.log(`  defaults (cache on, 1000 ms):           ${withCache.calls.join(', ')}${checked(withCache)}`);
-stopAll();
-process.exit(0);
+await finish();
