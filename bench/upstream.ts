@@ -227,7 +227,9 @@ const stopAll = () => {
 process.on('exit', stopAll);
 /** Stops every process and waits (10 s at most) for the front and the minimal proxy to exit, so a --cpu-prof given to them is written. */
 async function finish(): Promise<never> {
-  const exited = [front, proxyHop].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))));
+  const exited = [front, proxyHop].map(
+    (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))),
+  );
   stopAll();
   await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   process.exit(0);
@@ -254,10 +256,12 @@ interface Load {
   /** The i-th request's path. */
   path(i: number): string;
 }
-const loads = ([
-  { name: 'v2 getAddressInformation', path: (i) => `/api/v2/getAddressInformation?address=${accounts[i % accounts.length]}` },
-  { name: 'v3 transactions', path: (i) => `/api/v3/transactions?limit=10&sort=desc&offset=${i % 50}` },
-] as Load[]).filter((load) => (stringArg('loads') ?? 'v2,v3').split(',').includes(load.name.slice(0, 2)));
+const loads = (
+  [
+    { name: 'v2 getAddressInformation', path: (i) => `/api/v2/getAddressInformation?address=${accounts[i % accounts.length]}` },
+    { name: 'v3 transactions', path: (i) => `/api/v3/transactions?limit=10&sort=desc&offset=${i % 50}` },
+  ] as Load[]
+).filter((load) => (stringArg('loads') ?? 'v2,v3').split(',').includes(load.name.slice(0, 2)));
 for (const load of loads) {
   for (const base of [upstreamBase, frontBase]) {
     const response = await fetch(base + load.path(1), { headers: headersFor(base) });
@@ -424,7 +428,8 @@ for (const load of loads) {
   const proxyCpu: number[] = [];
   const nginxCpu: number[] = [];
   const overProxyCpu: number[] = [];
-  if (figures.has('throughput') || figures.has('cpu') || figures.has('latency')) console.log(`\n${load.name} (load average ${loadAverage()})`);
+  if (figures.has('throughput') || figures.has('cpu') || figures.has('latency'))
+    console.log(`\n${load.name} (load average ${loadAverage()})`);
   for (let round = 0; round < rounds && figures.has('throughput'); round++) {
     mark(`${load.name} throughput round ${round}`);
     const direct = await throughput(upstreamBase, load);
@@ -462,7 +467,9 @@ for (const load of loads) {
       `  CPU per forwarded request of each hop: tongate (keys and limits on) ${f.toFixed(0)} µs, minimal fastify + undici proxy ${median(proxyCpu).toFixed(0)} µs (${spread(proxyCpu, 0)})` +
         (nginxHop ? `, nginx ${median(nginxCpu).toFixed(0)} µs (${spread(nginxCpu, 0)})` : ', nginx: absent'),
     );
-    console.log(`  tongate / minimal proxy CPU in these rounds: ${median(overProxyCpu).toFixed(2)}x (rounds ${list(overProxyCpu)}; the target figure is the ABBA pairs' below)`);
+    console.log(
+      `  tongate / minimal proxy CPU in these rounds: ${median(overProxyCpu).toFixed(2)}x (rounds ${list(overProxyCpu)}; the target figure is the ABBA pairs' below)`,
+    );
   }
 
   // The target figure: tongate's CPU per forwarded request over the minimal proxy's, from pairs of short runs of the
@@ -480,13 +487,17 @@ for (const load of loads) {
         headers: headersFor(base),
         requests: [{ method: 'GET', setupRequest: (request: { path: string }) => ({ ...request, path: load.path(i++) }) }],
       });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.name} at ${base}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${load.name} at ${base}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return { micros: cpuMicros(pid) - before, requests: result.requests.total };
     };
     await slice(frontBase, front.pid!);
     await slice(proxyBase, proxyHop.pid!);
     const pairRatios: number[] = [];
-    const sides = { tongate: { micros: 0, requests: 0, perRequest: [] as number[] }, proxy: { micros: 0, requests: 0, perRequest: [] as number[] } };
+    const sides = {
+      tongate: { micros: 0, requests: 0, perRequest: [] as number[] },
+      proxy: { micros: 0, requests: 0, perRequest: [] as number[] },
+    };
     const loadBefore = loadAverage();
     for (let pair = 0; pair < cpuPairs; pair++) {
       const order = pair % 2 === 0 ? (['tongate', 'proxy'] as const) : (['proxy', 'tongate'] as const);
