@@ -43,7 +43,8 @@
  *     100 arrive within the flight); and with the defaults (cache on: a round may find the answer kept).
  *
  * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node (BENCH_PROXY_NODE_ARGS to the
- * minimal proxy's: `--cpu-prof` profiles both; --loads v2 or v3 takes one load only), and the front's output
+ * minimal proxy's: `--cpu-prof` profiles both; --loads v2 or v3 takes one load only), BENCH_FRONT_ENTRY runs the
+ * front from another build (another checkout's dist/cli/entry.js: two builds compared on one machine), and the front's output
  * is written to the file BENCH_FRONT_OUT with the bench's phases marked on stderr (front's ms since start).
  *
  * Flags: --figures throughput,cpu,latency,single-flight (all by default), --cpu-pairs P (default 8), --cpu-seconds S
@@ -94,8 +95,8 @@ const frontBase = `http://127.0.0.1:${frontPort}`;
 const common = ['--ephemeral', '--access', 'off', '--log-level', 'warn', '--admin-token', ADMIN];
 const ENTRY = fileURLToPath(new URL('../dist/cli/entry.js', import.meta.url));
 /** `tongate` as installed runs it: the compiled code. */
-function spawnTongate(args: string[], nodeArgs: string[] = []) {
-  const child = spawn(process.execPath, [...nodeArgs, ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnTongate(args: string[], nodeArgs: string[] = [], entry = ENTRY) {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -141,6 +142,7 @@ const front = spawnTongate(
     `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
   ],
   (process.env.BENCH_FRONT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  process.env.BENCH_FRONT_ENTRY,
 );
 await waitForOutput(front, (out) => out.includes('ready in'));
 async function createKey(port: number, network: string): Promise<string> {
