@@ -17,10 +17,14 @@
  *       pinned  (taskset) the upstream alone on CPU 1 in both arms, the load and the front on CPU 0: the
  *               upstream has the same CPU direct and through the front, so the ratio says whether the
  *               front (with the load beside it) can feed an upstream that has a core of its own.
- *  2. CPU per request: the front's and the upstream's CPU time (/proc/<pid>/stat) per request during the
+ *  2. CPU per request: the front's and the upstream's CPU time (/proc/<pid>/task/<tid>/schedstat, ns) per request during the
  *     shared throughput runs: what the proxy costs next to what answering costs (median and spread); and in
  *     the same rounds the same load through the reference hops (below), each one's CPU per forwarded request:
- *     tongate / the minimal proxy, round by round (target <= 1.15), and nginx's, how far a C front is.
+ *     tongate / the minimal proxy, round by round, and nginx's, how far a C front is.
+ *  2b. The target figure, tongate's CPU per forwarded request over the minimal proxy's (target <= 1.15): --cpu-pairs
+ *     pairs of --cpu-seconds runs of the same saturating load, one through each, in ABBA order, each side warmed
+ *     first; the ratio of all pairs' CPU per request and the median of the pairs' ratios. Short runs side by side
+ *     keep the machine's other load alike for both (5 s rounds minutes apart spread 0.7x-2.2x on a busy machine).
  *  3. Added latency: a paced client (µs timing) at a fixed, unsaturated rate, sending its requests in turn
  *     straight, through the front, and through the reference hops (request by request, so the upstream's
  *     own pauses, a block sealed every second and its index updated, fall on all alike), --rate req/s in
@@ -38,21 +42,24 @@
  *     20 ms away (a TCP relay that delays requests by --remote-ms, as a remote API's round trip does: all
  *     100 arrive within the flight); and with the defaults (cache on: a round may find the answer kept).
  *
- * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node, and the front's output
+ * Diagnostics: BENCH_FRONT_NODE_ARGS (e.g. `--trace-gc`) is given to the front's node (BENCH_PROXY_NODE_ARGS to the
+ * minimal proxy's: `--cpu-prof` profiles both; --loads v2 or v3 takes one load only), BENCH_FRONT_ENTRY runs the
+ * front from another build (another checkout's dist/cli/entry.js: two builds compared on one machine), and the front's output
  * is written to the file BENCH_FRONT_OUT with the bench's phases marked on stderr (front's ms since start).
  *
- * Flags: --duration S (per throughput run, default 5), --rounds R (default 3), --connections C (default 10),
+ * Flags: --figures throughput,cpu,latency,single-flight (all by default), --cpu-pairs P (default 8), --cpu-seconds S
+ * (default 2), --duration S (per throughput run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (default 200), --samples N (per latency run and arm, default 1000), --remote-ms (default 20).
  */
 import { createRequire } from 'node:module';
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort } from '../test/support/ports.js';
 import { waitForOutput } from '../test/support/process.js';
-import { numberArg } from './support/args.js';
+import { numberArg, stringArg } from './support/args.js';
 import { startNginxHop } from './support/nginx-hop.js';
 
 const argv = process.argv.slice(2);
@@ -62,8 +69,12 @@ const connections = numberArg('connections', 10);
 const rate = numberArg('rate', 200);
 const samples = numberArg('samples', 1000);
 const remoteMs = numberArg('remote-ms', 20);
-/** Which figures to take: throughput (with CPU), latency, single-flight (all by default). */
-const figures = new Set((argv.includes('--figures') ? argv[argv.indexOf('--figures') + 1] : 'throughput,latency,single-flight').split(','));
+const cpuPairs = numberArg('cpu-pairs', 8);
+const cpuSeconds = numberArg('cpu-seconds', 2);
+/** Which figures to take: throughput (with CPU), cpu (tongate against the minimal proxy), latency, single-flight (all by default). */
+const figures = new Set(
+  (argv.includes('--figures') ? argv[argv.indexOf('--figures') + 1] : 'throughput,cpu,latency,single-flight').split(','),
+);
 const ADMIN = 'bench-upstream-admin';
 
 interface AutocannonResult {
@@ -84,8 +95,8 @@ const frontBase = `http://127.0.0.1:${frontPort}`;
 const common = ['--ephemeral', '--access', 'off', '--log-level', 'warn', '--admin-token', ADMIN];
 const ENTRY = fileURLToPath(new URL('../dist/cli/entry.js', import.meta.url));
 /** `tongate` as installed runs it: the compiled code. */
-function spawnTongate(args: string[], nodeArgs: string[] = []) {
-  const child = spawn(process.execPath, [...nodeArgs, ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnTongate(args: string[], nodeArgs: string[] = [], entry = ENTRY) {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -100,6 +111,8 @@ const upstream = spawnTongate([
   '--network',
   `testnet=http://127.0.0.1:${upstreamTestnetPort}`,
 ]);
+// Not left running when the bench stops before its end (stopAll below, once everything is made, stops the rest).
+process.on('exit', () => upstream.kill('SIGTERM'));
 await waitForOutput(upstream, (out) => out.includes('ready in'));
 const frontSpawnedAt = Date.now();
 const mark = (what: string) => process.env.BENCH_FRONT_OUT && console.error(`[front +${Date.now() - frontSpawnedAt} ms] ${what}`);
@@ -129,6 +142,7 @@ const front = spawnTongate(
     `testnet=http://127.0.0.1:${upstreamTestnetPort}/api/v2`,
   ],
   (process.env.BENCH_FRONT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  process.env.BENCH_FRONT_ENTRY,
 );
 await waitForOutput(front, (out) => out.includes('ready in'));
 async function createKey(port: number, network: string): Promise<string> {
@@ -187,7 +201,8 @@ const REFERENCE_HOP = fileURLToPath(new URL('./support/reference-hop.mjs', impor
 const relayHopPort = await freePort();
 const proxyHopPort = await freePort();
 function spawnHop(args: string[]) {
-  const child = spawn(process.execPath, [REFERENCE_HOP, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = args[0] === 'proxy' ? (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, REFERENCE_HOP, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   return Object.assign(child, { output: () => ({ stdout, stderr: '' }) });
@@ -212,6 +227,15 @@ const stopAll = () => {
   relay.close();
 };
 process.on('exit', stopAll);
+/** Stops every process and waits (10 s at most) for the front and the minimal proxy to exit, so a --cpu-prof given to them is written. */
+async function finish(): Promise<never> {
+  const exited = [front, proxyHop].map(
+    (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))),
+  );
+  stopAll();
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  process.exit(0);
+}
 
 // Some transactions for v3 to page through: faucet transfers to 40 accounts (blocks every second).
 const accounts = Array.from({ length: 1000 }, (_, i) => `0:${i.toString(16).padStart(4, '0').repeat(16)}`);
@@ -234,10 +258,12 @@ interface Load {
   /** The i-th request's path. */
   path(i: number): string;
 }
-const loads: Load[] = [
-  { name: 'v2 getAddressInformation', path: (i) => `/api/v2/getAddressInformation?address=${accounts[i % accounts.length]}` },
-  { name: 'v3 transactions', path: (i) => `/api/v3/transactions?limit=10&sort=desc&offset=${i % 50}` },
-];
+const loads = (
+  [
+    { name: 'v2 getAddressInformation', path: (i) => `/api/v2/getAddressInformation?address=${accounts[i % accounts.length]}` },
+    { name: 'v3 transactions', path: (i) => `/api/v3/transactions?limit=10&sort=desc&offset=${i % 50}` },
+  ] as Load[]
+).filter((load) => (stringArg('loads') ?? 'v2,v3').split(',').includes(load.name.slice(0, 2)));
 for (const load of loads) {
   for (const base of [upstreamBase, frontBase]) {
     const response = await fetch(base + load.path(1), { headers: headersFor(base) });
@@ -245,10 +271,21 @@ for (const load of loads) {
   }
 }
 
-/** utime + stime of a process, in ms (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+/**
+ * CPU time of a process in µs, all its threads: /proc/<pid>/task/<tid>/schedstat, the ns each thread ran (the
+ * figure stat's utime + stime round to 10 ms ticks). A thread that ends between two readings takes its time
+ * with it; Node's threads (main, V8's and libuv's pools) live as long as the process.
+ */
+function cpuMicros(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ns / 1000;
 }
 
 /** Pins a process (all its threads) to the given CPUs ('0', '1', '0,1'). */
@@ -273,8 +310,8 @@ async function throughput(
   hopPid = front.pid!,
 ): Promise<{ rps: number; total: number; frontCpuMs: number; upstreamCpuMs: number }> {
   let i = 0;
-  const frontCpu = cpuMs(hopPid);
-  const upstreamCpu = cpuMs(upstream.pid!);
+  const frontCpu = cpuMicros(hopPid) / 1000;
+  const upstreamCpu = cpuMicros(upstream.pid!) / 1000;
   const result = await autocannon({
     url: base,
     connections,
@@ -287,8 +324,8 @@ async function throughput(
   return {
     rps: result.requests.average,
     total: result.requests.total,
-    frontCpuMs: cpuMs(hopPid) - frontCpu,
-    upstreamCpuMs: cpuMs(upstream.pid!) - upstreamCpu,
+    frontCpuMs: cpuMicros(hopPid) / 1000 - frontCpu,
+    upstreamCpuMs: cpuMicros(upstream.pid!) / 1000 - upstreamCpu,
   };
 }
 
@@ -393,7 +430,8 @@ for (const load of loads) {
   const proxyCpu: number[] = [];
   const nginxCpu: number[] = [];
   const overProxyCpu: number[] = [];
-  if (figures.has('throughput') || figures.has('latency')) console.log(`\n${load.name} (load average ${loadAverage()})`);
+  if (figures.has('throughput') || figures.has('cpu') || figures.has('latency'))
+    console.log(`\n${load.name} (load average ${loadAverage()})`);
   for (let round = 0; round < rounds && figures.has('throughput'); round++) {
     mark(`${load.name} throughput round ${round}`);
     const direct = await throughput(upstreamBase, load);
@@ -431,7 +469,58 @@ for (const load of loads) {
       `  CPU per forwarded request of each hop: tongate (keys and limits on) ${f.toFixed(0)} µs, minimal fastify + undici proxy ${median(proxyCpu).toFixed(0)} µs (${spread(proxyCpu, 0)})` +
         (nginxHop ? `, nginx ${median(nginxCpu).toFixed(0)} µs (${spread(nginxCpu, 0)})` : ', nginx: absent'),
     );
-    console.log(`  tongate / minimal proxy CPU: ${median(overProxyCpu).toFixed(2)}x (rounds ${list(overProxyCpu)}; target <= 1.15)`);
+    console.log(
+      `  tongate / minimal proxy CPU in these rounds: ${median(overProxyCpu).toFixed(2)}x (rounds ${list(overProxyCpu)}; the target figure is the ABBA pairs' below)`,
+    );
+  }
+
+  // The target figure: tongate's CPU per forwarded request over the minimal proxy's, from pairs of short runs of the
+  // same load, in ABBA order (tongate first in even pairs, the proxy first in odd ones) so a drift of the machine's
+  // load during a pair falls on both alike; each side warmed first with the same load; CPU from schedstat (ns).
+  if (figures.has('cpu')) {
+    mark(`${load.name} cpu pairs`);
+    const slice = async (base: string, pid: number) => {
+      let i = 0;
+      const before = cpuMicros(pid);
+      const result = await autocannon({
+        url: base,
+        connections,
+        duration: cpuSeconds,
+        headers: headersFor(base),
+        requests: [{ method: 'GET', setupRequest: (request: { path: string }) => ({ ...request, path: load.path(i++) }) }],
+      });
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${load.name} at ${base}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return { micros: cpuMicros(pid) - before, requests: result.requests.total };
+    };
+    await slice(frontBase, front.pid!);
+    await slice(proxyBase, proxyHop.pid!);
+    const pairRatios: number[] = [];
+    const sides = {
+      tongate: { micros: 0, requests: 0, perRequest: [] as number[] },
+      proxy: { micros: 0, requests: 0, perRequest: [] as number[] },
+    };
+    const loadBefore = loadAverage();
+    for (let pair = 0; pair < cpuPairs; pair++) {
+      const order = pair % 2 === 0 ? (['tongate', 'proxy'] as const) : (['proxy', 'tongate'] as const);
+      const perRequest = { tongate: 0, proxy: 0 };
+      for (const side of order) {
+        const run = side === 'tongate' ? await slice(frontBase, front.pid!) : await slice(proxyBase, proxyHop.pid!);
+        sides[side].micros += run.micros;
+        sides[side].requests += run.requests;
+        sides[side].perRequest.push(run.micros / run.requests);
+        perRequest[side] = run.micros / run.requests;
+      }
+      pairRatios.push(perRequest.tongate / perRequest.proxy);
+    }
+    const t = sides.tongate.micros / sides.tongate.requests;
+    const p = sides.proxy.micros / sides.proxy.requests;
+    console.log(
+      `  CPU per forwarded request, ${cpuPairs} ABBA pairs of ${cpuSeconds} s (load average ${loadBefore} .. ${loadAverage()}): tongate ${t.toFixed(1)} µs (${spread(sides.tongate.perRequest, 0)}; ${sides.tongate.requests} requests), minimal proxy ${p.toFixed(1)} µs (${spread(sides.proxy.perRequest, 0)}; ${sides.proxy.requests} requests)`,
+    );
+    console.log(
+      `  tongate / minimal proxy CPU: ${(t / p).toFixed(2)}x over all pairs, median pair ${median(pairRatios).toFixed(2)}x (pairs ${list(pairRatios)}; target <= 1.15)`,
+    );
   }
 
   type Hop = Exclude<Arm, 'direct'>;
@@ -524,10 +613,7 @@ async function singleFlight(network: string, frontPortOf: number): Promise<{ cal
   await burstPool.close();
   return { calls, checks };
 }
-if (!figures.has('single-flight')) {
-  stopAll();
-  process.exit(0);
-}
+if (!figures.has('single-flight')) await finish();
 const alone = await singleFlight('mainnet', frontPort);
 const remote = await singleFlight('mainnet', remoteFrontPort);
 const withCache = await singleFlight('testnet', frontTestnetPort);
@@ -537,5 +623,4 @@ console.log(`\n100 concurrent identical getMasterchainInfo through tongate, upst
 console.log(`  cache off, local upstream:             ${alone.calls.join(', ')}${checked(alone)}`);
 console.log(`  cache off, upstream ${remoteMs} ms away:         ${remote.calls.join(', ')}${checked(remote)}`);
 console.log(`  defaults (cache on, 1000 ms):           ${withCache.calls.join(', ')}${checked(withCache)}`);
-stopAll();
-process.exit(0);
+await finish();

@@ -28,6 +28,7 @@ import { registerLanding } from './landing.js';
 import { RequestDurations } from '../http/request-durations.js';
 import { planListeners, type ListenerPlan } from '../http/listeners.js';
 import { accessLogSerializers, registerAccessHook } from '../http/access-hook.js';
+import { lazyRequestLogger } from '../http/request-logger.js';
 import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { RequestUsage } from '../access/usage.js';
@@ -114,6 +115,8 @@ function buildApp(
     loggerInstance: logger.child({ listener: listeners }, { serializers: accessLogSerializers }) as FastifyBaseLogger,
     // Fastify's own two lines per request are off; one debug line per response is written below.
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's logger made when it first logs (request-logger.ts): most never do.
+    childLoggerFactory: lazyRequestLogger,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
     // toncenter's v3 (fiber's defaults) matches paths in any case and with a trailing slash; so does every path here.

@@ -4,7 +4,8 @@
  * port. A request that matches none gets a 404 that lists the configured base URLs.
  *
  * The answer only depends on the scheme and the Host value, so it is remembered per (scheme, Host) for the
- * few values a listener actually sees (bounded: a client sending made-up Hosts only costs the lookup).
+ * few values a listener actually sees (bounded: a client sending made-up Hosts only costs the lookup), the last
+ * one compared first.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { NetworkContext } from './network-context.js';
@@ -17,13 +18,22 @@ const REMEMBERED_HOSTS = 64;
 
 export function networkRouter(networks: NetworkContext[]) {
   const remembered = new Map<string, NetworkContext | null>();
+  // The last answer, checked first: a listener mostly sees one Host, and comparing two short strings is cheaper than
+  // building the map's key (a new string to flatten and hash on every request).
+  let lastProtocol = '';
+  let lastHost = '';
+  let lastFound: NetworkContext | null = null;
   const find = (protocol: string, host: string): NetworkContext | null => {
+    if (host === lastHost && protocol === lastProtocol) return lastFound;
     const key = `${protocol} ${host}`;
     let found = remembered.get(key);
     if (found === undefined) {
       found = networks.find((n) => matches(n, protocol, host)) ?? null;
       if (remembered.size < REMEMBERED_HOSTS) remembered.set(key, found);
     }
+    lastProtocol = protocol;
+    lastHost = host;
+    lastFound = found;
     return found;
   };
   return function routeNetwork(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {

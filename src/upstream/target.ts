@@ -331,8 +331,8 @@ export class UpstreamTarget {
 }
 
 /** Response headers tongate reads or passes on, by the length of their name (the raw list's names are only decoded when the length matches). */
-const READ_HEADERS = new Map<number, string[]>();
-for (const name of [...PASSED_HEADERS, 'retry-after']) READ_HEADERS.set(name.length, [...(READ_HEADERS.get(name.length) ?? []), name]);
+const READ_HEADERS: Array<string[] | undefined> = [];
+for (const name of [...PASSED_HEADERS, 'retry-after']) (READ_HEADERS[name.length] ??= []).push(name);
 
 /**
  * The headers of `PASSED_HEADERS` and `retry-after` from undici's raw list (name, value, name, value, ...), lower-case
@@ -341,7 +341,7 @@ for (const name of [...PASSED_HEADERS, 'retry-after']) READ_HEADERS.set(name.len
 function readHeaders(raw: Buffer[]): IncomingHttpHeaders {
   const headers: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const candidates = READ_HEADERS.get(raw[i].length);
+    const candidates = READ_HEADERS[raw[i].length];
     if (candidates === undefined) continue;
     const name = raw[i].toString('latin1').toLowerCase();
     if (!candidates.includes(name)) continue;
