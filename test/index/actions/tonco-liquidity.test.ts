@@ -18,9 +18,8 @@ import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
 import { account, address, buildTrace, type Step } from './support.js';
 import { internalTransfer, notify, op, transfer, USDT, USER, USER_USDT } from './dedust-traces.js';
+import { payTo, routerTransfer, tonTransfer, WTTON } from './tonco-traces.js';
 
-/** TONCO's wTTON master on mainnet (toncenter's pTON list). */
-const WTTON = '0:949C4C66760C002800E2FA3D8A3CA4E1C90A9373B53AE7472033483BF14CD95E';
 const ROUTER_WTTON = TONCO_ROUTER_WTTON_WALLET;
 const [ROUTER, POOL, ROUTER_USDT, ACCOUNT, NFT] = [0x70c0, 0x9001, 0x7a1, 0xacc, 0x4f7].map(account);
 
@@ -85,22 +84,6 @@ const positionInit = (liquidity: bigint, index: bigint): Cell =>
     .storeInt(120, 24)
     .storeRef(beginCell().storeUint(0, 256).storeUint(0, 256).storeUint(index, 64).storeCoins(0n).storeCoins(0n).storeInt(0, 24).endCell())
     .endCell();
-/** ROUTERV3_PAY_TO from the pool: the exit code and what each of the router's wallets pays. */
-const payTo = (exitCode: number, amount0: bigint, wallet0: string, amount1: bigint, wallet1: string): Cell =>
-  op(0xa1daa96d)
-    .storeAddress(address(USER))
-    .storeAddress(address(USER))
-    .storeUint(exitCode, 32)
-    .storeUint(1, 64)
-    .storeMaybeRef(
-      beginCell().storeCoins(amount0).storeAddress(address(wallet0)).storeCoins(amount1).storeAddress(address(wallet1)).endCell(),
-    )
-    .storeMaybeRef(null)
-    .endCell();
-const tonTransfer = (amount: bigint, payload: Cell | null = null): Cell =>
-  op(0x01f3835d).storeCoins(amount).storeAddress(address(USER)).storeMaybeRef(payload).endCell();
-const routerTransfer = (amount: bigint, to: string): Cell =>
-  op(0x0f8a7ea5).storeCoins(amount).storeAddress(address(to)).storeAddress(address(USER)).storeBit(0).storeCoins(1n).storeBit(0).endCell();
 const tonOut = (amount: bigint): Step => ({
   to: ROUTER_WTTON,
   body: routerTransfer(amount, USER),

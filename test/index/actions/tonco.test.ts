@@ -16,9 +16,8 @@ import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
 import { account, address, buildTrace, type Step } from './support.js';
 import { internalTransfer, notify, op, transfer, USDT, USER, USER_USDT } from './dedust-traces.js';
+import { payTo, routerTransfer, tonTransfer, WTTON } from './tonco-traces.js';
 
-/** TONCO's wTTON master on mainnet (toncenter's pTON list). */
-const WTTON = '0:949C4C66760C002800E2FA3D8A3CA4E1C90A9373B53AE7472033483BF14CD95E';
 const [ROUTER, POOL, POOL_2, ROUTER_USDT, ROUTER_WTTON, X, ROUTER_X] = [0x70c0, 0x9001, 0x9002, 0x7a1, 0x7a2, 0x0c, 0x7a3].map(account);
 
 const contracts: KnownContracts = {
@@ -55,23 +54,6 @@ const poolSwap = (sourceWallet: string, amount: bigint): Cell =>
     .storeRef(beginCell().storeCoins(amount).storeUint(0, 160).storeCoins(0n).endCell())
     .storeRef(beginCell().storeAddress(address(USER)).storeCoins(0n).storeMaybeRef(null).storeCoins(0n).storeMaybeRef(null).endCell())
     .endCell();
-/** ROUTERV3_PAY_TO from the pool: the exit code and what each of the router's wallets pays. */
-const payTo = (exitCode: number, amount0: bigint, wallet0: string, amount1: bigint, wallet1: string): Cell =>
-  op(0xa1daa96d)
-    .storeAddress(address(USER))
-    .storeAddress(address(USER))
-    .storeUint(exitCode, 32)
-    .storeUint(1, 64)
-    .storeMaybeRef(
-      beginCell().storeCoins(amount0).storeAddress(address(wallet0)).storeCoins(amount1).storeAddress(address(wallet1)).endCell(),
-    )
-    .storeMaybeRef(null)
-    .endCell();
-/** ton_transfer#01f3835d of a wTTON wallet: the TON it passes on, and a forward payload. */
-const tonTransfer = (amount: bigint, payload: Cell | null = null): Cell =>
-  op(0x01f3835d).storeCoins(amount).storeAddress(address(USER)).storeMaybeRef(payload).endCell();
-const routerTransfer = (amount: bigint, to: string): Cell =>
-  op(0x0f8a7ea5).storeCoins(amount).storeAddress(address(to)).storeAddress(address(USER)).storeBit(0).storeCoins(1n).storeBit(0).endCell();
 
 /** The router paying TON: a wTTON transfer to its own wallet, which passes the TON on to the user. */
 const tonOut = (amount: bigint): Step => ({
