@@ -5,14 +5,33 @@
  * PostgreSQL; each test a schema or a database of its own.
  */
 import { test } from 'node:test';
+import pg from 'pg';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claimSchema, SchemaClaimed } from '../../src/index/sql/schema-claim.js';
 import { POSTGRES_URL, privateDatabase, requireService, uniqueName } from '../support/services.js';
-import { runTongate, spawnTongate, waitForOutput } from '../support/process.js';
+import { runRefusedStart, spawnTongate, waitForOutput } from '../support/process.js';
 import { freePort } from '../support/ports.js';
+
+/** Waits (asking again every 100 ms, at most a minute) until the mainnet index in `url` holds a masterchain block. */
+async function untilIndexHoldsABlock(url: URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url.href });
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 600; attempt++) {
+      const { rows } = await client
+        .query('SELECT 1 FROM tongate_mainnet.blocks WHERE workchain = -1 LIMIT 1')
+        .catch(() => ({ rows: [] as unknown[] }));
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.fail('the first tongate indexed no block within a minute');
+  } finally {
+    await client.end();
+  }
+}
 
 const claimOf = (schema: string, kind: 'local chain' | 'lite network') =>
   claimSchema({ databaseUrl: POSTGRES_URL, schema, network: 'mainnet', kind });
@@ -77,7 +96,7 @@ test('two tongates with local chains on one --database-url: the second exits 2 n
   t.after(() => first.kill('SIGKILL'));
   await waitForOutput(first, (out) => out.includes('toncenter-compatible API on'));
 
-  const second = await runTongate(await args(dirs[1]!));
+  const second = await runRefusedStart(await args(dirs[1]!));
   assert.equal(second.code, 2, second.stderr);
   const lines = second.stderr.split('\n').filter((line) => line.trim() !== '');
   assert.equal(lines.length, 1, second.stderr);
@@ -89,10 +108,13 @@ test('two tongates with local chains on one --database-url: the second exits 2 n
   assert.doesNotMatch(lines[0]!, /drop|delete/i);
 
   // The first one dies (its lock goes with its connection); its blocks stay, and the second still may not mix its own in.
+  // Its index must hold a block first: an empty index is any chain's to take (on a loaded machine the banner can come
+  // before the first block is committed, and a third start on an empty index would rightly serve).
+  await untilIndexHoldsABlock(url);
   const exited = new Promise((resolve) => first.once('close', resolve));
   first.kill('SIGKILL');
   await exited;
-  const third = await runTongate(await args(dirs[1]!));
+  const third = await runRefusedStart(await args(dirs[1]!));
   assert.notEqual(third.code, 0, third.stderr);
   const why = third.stderr.split('\n').filter((line) => line.trim() !== '');
   assert.equal(why.length, 1, third.stderr);

@@ -35,6 +35,28 @@ export function runTongate(args: string[], env: Record<string, string> = {}): Pr
 }
 
 /**
+ * Runs a `tongate start` that is meant to be refused. One that serves instead is killed once its banner shows, and
+ * its result says so: the test fails on its assertions at once instead of waiting on a server that never exits.
+ */
+export function runRefusedStart(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnTongate(args, env);
+  let served = false;
+  waitForOutput(child, (printed) => printed.includes('toncenter-compatible API on')).then(
+    () => {
+      served = true;
+      child.kill('SIGKILL');
+    },
+    () => undefined, // it exited: what the test expects
+  );
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      const { stdout, stderr } = child.output();
+      resolve({ code, signal, stdout, stderr: served ? `${stderr}\n(it served instead of refusing: killed)` : stderr });
+    }),
+  );
+}
+
+/**
  * Resolves once `predicate` holds for what the child printed, stderr (where `tongate start` prints its banner)
  * then stdout (log lines), or rejects when the child exits first.
  */
