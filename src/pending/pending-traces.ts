@@ -80,6 +80,12 @@ export class PendingTrace {
 }
 
 export interface PendingListener {
+  /**
+   * A transaction of a live trace was executed in the open block (its root, or one its internal messages started),
+   * before the trace is announced when it still has messages to execute: what is done for it now is not left to the
+   * seal (a trace whose internal messages run in the next block is announced only then).
+   */
+  executed?(trace: PendingTrace, tx: PendingTx): void;
   pending?(trace: PendingTrace): void;
   /**
    * A sealed block (masterchain seqno `seqno`) holds `sealed`, transactions of the trace: its root and what the open
@@ -157,6 +163,7 @@ export class PendingTraces {
       outMsgs: source.outMsgs.map((m) => m.hash.toString('base64')),
     };
     trace.txs.push(tx);
+    for (const listener of this.listeners) listener.executed?.(trace, tx);
     source.outMsgs.forEach((m, i) => {
       if (m.message.info.type === 'internal') {
         trace.openEdges.add(tx.outMsgs[i]);

@@ -40,6 +40,10 @@ import {
 import { atFinality, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
+/** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
+const EARLY_TRANSACTIONS = 1;
+const EARLY_ACTIONS = 2;
+
 export interface HubLogger {
   warn(object: object, message: string): void;
 }
@@ -87,6 +91,7 @@ export class StreamHub {
     if (o.pending) {
       this.stops.push(
         o.pending.listen({
+          executed: (trace, tx) => this.executed(trace, tx),
           pending: (trace) => this.pending(trace),
           landed: (trace, seqno, sealed) => this.landed(trace, seqno, sealed),
           invalidated: (trace) => this.invalidated(trace),
@@ -156,27 +161,49 @@ export class StreamHub {
   }
 
   /**
-   * A trace announced while its block is open: what any client will get of it before `finalized` (at `pending` or
-   * `confirmed`: `finalized` is read from the index) is rendered now, on the render thread, while the block is still
-   * being built, so the seal finds its `confirmed` texts ready instead of asking for every followed transaction of
-   * the block at once. A Map lookup per transaction, and a look at each follower's subscription.
+   * A transaction executed in the open block: rendered now, on the render thread, for whoever gets it before
+   * `finalized` (at `pending` or `confirmed`: `finalized` is read from the index), so the seal finds its `confirmed`
+   * text ready. Rendering it only once its trace is announced would leave every trace whose internal messages run
+   * in the next block to the seal, which announces them all at once (the render thread's queue, not its speed,
+   * was then most of `confirmed`'s delay). A Map lookup, and a look at each follower's subscription.
+   */
+  private executed(trace: PendingTrace, tx: PendingTx): void {
+    if (this.connections.size === 0) return;
+    if (this.wholeTraceWanted(trace) || this.earlyWants(tx.account) !== 0) void pendingRenderer.render(tx, trace);
+  }
+
+  /**
+   * A trace announced (nothing of it left to execute in the open block): its transactions' texts are asked for
+   * (already on their way since they executed, unless a client came meanwhile) and, when a client gets actions
+   * before `finalized`, its actions classified.
    */
   private renderAhead(trace: PendingTrace): void {
     if (this.connections.size === 0) return;
-    let whole = false;
-    if (this.byTrace.size > 0)
-      for (const c of this.byTrace.get(trace.externalHashNorm) ?? []) if (c.wants('trace', 'confirmed')) whole = true;
+    const whole = this.wholeTraceWanted(trace);
     let actions = whole;
     for (const tx of trace.txs) {
-      let wanted = whole;
-      for (const c of this.byAddress.get(tx.account) ?? []) {
-        const early = c.wants('actions', 'confirmed');
-        if (early) actions = true;
-        if (early || c.wants('transactions', 'confirmed')) wanted = true;
-      }
-      if (wanted) void pendingRenderer.render(tx, trace);
+      const wants = this.earlyWants(tx.account);
+      if (wants & EARLY_ACTIONS) actions = true;
+      if (whole || wants !== 0) void pendingRenderer.render(tx, trace);
     }
     if (actions) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
+  }
+
+  /** Whether a client following the trace itself gets it before `finalized` (each of its transactions then). */
+  private wholeTraceWanted(trace: PendingTrace): boolean {
+    if (this.byTrace.size === 0) return false;
+    for (const c of this.byTrace.get(trace.externalHashNorm) ?? []) if (c.wants('trace', 'confirmed')) return true;
+    return false;
+  }
+
+  /** What the followers of `account` get before `finalized`: EARLY_TRANSACTIONS, EARLY_ACTIONS, both or 0. */
+  private earlyWants(account: string): number {
+    let wants = 0;
+    for (const c of this.byAddress.get(account) ?? []) {
+      if (c.wants('actions', 'confirmed')) wants |= EARLY_ACTIONS;
+      if (c.wants('transactions', 'confirmed')) wants |= EARLY_TRANSACTIONS;
+    }
+    return wants;
   }
 
   /**
