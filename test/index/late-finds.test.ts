@@ -269,6 +269,22 @@ eachStore(
     skipping.committed();
     assert.deepEqual(await stored(), []);
     assert.equal(skipping.waiting, false);
+
+    // The same find reported twice is one walk, one row (PostgreSQL refuses an upsert that meets a row twice).
+    const twice = new LateFinds(1);
+    twice.add([
+      { account: faucet, since: Number(since) },
+      { account: faucet, since: Number(since) + 1 },
+      { account: faucet, since: Number(since) + 1 },
+    ]);
+    assert.deepEqual(await group(twice), [first], 'the first walk takes the share; the others wait, written once');
+    assert.deepEqual(
+      (await stored()).sort((a, b) => Number(a[1]) - Number(b[1])),
+      [
+        [faucet, Number(since), BigInt(txs[0].lt as bigint) + 1n],
+        [faucet, Number(since) + 1, null],
+      ],
+    );
   },
 );
 

@@ -17,7 +17,7 @@
  * (storedElsewhere()). In practice a find covers one block or a few; only a burst (many retries succeeding at once
  * after a liteserver came back, an account with hundreds of transactions since its failed block) spreads over groups.
  */
-import type { InsertBatch, SqlReads } from '../sql/driver.js';
+import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBigint, text } from '../sql/values.js';
 import { placeholders } from '../sql/where.js';
 import { traceRowOf, type TraceRow } from '../traces/trace-row.js';
@@ -35,6 +35,7 @@ interface Walk extends LateFind {
   fromLt: bigint | null;
 }
 
+const keyOf = (find: LateFind): string => `${find.account}|${find.since}`;
 const textLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
 /** A group's share of the late finds: the traces to classify again, and what the group writes to `late_finds`. */
@@ -122,11 +123,11 @@ export class LateFinds {
             `DELETE FROM late_finds WHERE ${doneStored.map((w) => `(account = ${textLiteral(w.account)} AND since = ${w.since})`).join(' OR ')}`,
           ]
         : [];
-    const isPartial = (w: LateFind) => partial !== undefined && w.account === partial.account && w.since === partial.since;
-    const rows = [
-      ...(partial ? [[partial.account, partial.since, partial.fromLt]] : []),
-      ...walks.filter((w) => !w.saved && !done.has(w) && !isPartial(w)).map((w) => [w.account, w.since, null]),
-    ];
+    // One row per key (PostgreSQL refuses an upsert that meets a row twice): the same find reported twice is one walk.
+    const unwalked = new Map<string, SqlValue[]>();
+    if (partial) unwalked.set(keyOf(partial), [partial.account, partial.since, partial.fromLt]);
+    for (const w of walks) if (!w.saved && !done.has(w) && !unwalked.has(keyOf(w))) unwalked.set(keyOf(w), [w.account, w.since, null]);
+    const rows = [...unwalked.values()];
     const batches: InsertBatch[] =
       rows.length > 0
         ? [{ ...lateFindBatch([]), rows, conflict: 'ON CONFLICT (account, since) DO UPDATE SET from_lt = excluded.from_lt' }]
