@@ -20,7 +20,8 @@
  *
  * Actions: the traces a group completes are classified right before it is written (actions/group-actions.ts), their
  * actions in the same DB transaction; so are, again, the stored traces of a contract whose detection failed before and
- * succeeded in this group (actions/late-finds.ts).
+ * succeeded in this group or earlier (actions/late-finds.ts: a bounded share per group, what is left kept in the
+ * store with the group).
  */
 import type { InsertBatch, SqlDriver } from './sql/driver.js';
 import { TraceLinker } from './traces/trace-linker.js';
@@ -54,15 +55,21 @@ export class BlockCommitter {
     private readonly maxGroupTransactions = MAX_GROUP_TRANSACTIONS,
     getMethods?: GetMethodRunner,
     dnsRoots: readonly string[] = [],
+    lateFindsPerGroup?: number,
   ) {
     this.linker = new TraceLinker(driver);
-    this.actions = new GroupActions(driver);
+    this.actions = new GroupActions(driver, lateFindsPerGroup);
     this.tokens = new TokenDetector(driver, getMethods, dnsRoots);
   }
 
   /** Token detection from now on runs get-methods with `runner` (writer.ts: a chain in this thread); `dnsRoots`: src/index/dns. */
   useGetMethods(runner: GetMethodRunner, dnsRoots: readonly string[] = []): void {
     this.tokens = new TokenDetector(this.driver, runner, dnsRoots);
+  }
+
+  /** The token back-fill wrote late finds (actions/late-finds.ts): a later group classifies their traces again. */
+  lateFindsStored(): void {
+    this.actions.lateFindsStored();
   }
 
   /** The detector blocks are committed with: the token back-fill (tokens/backfill.ts) shares its caches. */
@@ -93,6 +100,7 @@ export class BlockCommitter {
           // contracts found late, classified again (actions/group-actions.ts): their old actions deleted first.
           const actions = await this.actions.batches(rows, traces, tokens, lateFinds);
           await this.driver.write([...rows, ...traces, ...tokens, ...actions.batches], actions.before);
+          this.actions.committed();
         } catch (error) {
           this.fail(group, error as Error);
           continue;

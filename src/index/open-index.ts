@@ -42,6 +42,8 @@ export interface IndexOptions {
   readers?: number;
   /** Where the trace back-fill of an index written before traces reports its progress. */
   logger?: BackfillLogger;
+  /** Transactions of late-found contracts walked per group by `writer` (actions/late-finds.ts; default 500, a test makes it small). */
+  lateFindsPerGroup?: number;
 }
 
 /** Where an index lives: what a second connection (the store thread's) needs to open it. */
@@ -113,7 +115,7 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     location,
     reader: new IndexReader(reads),
     reads,
-    writer: new IndexWriter(driver),
+    writer: new IndexWriter(driver, options.lateFindsPerGroup),
     discarded: guard?.discarded ?? false,
     rewind: (r, runner, dnsRoots) => rewindIndex(driver, r, runner, dnsRoots),
     close: () =>

@@ -20,8 +20,12 @@ export class IndexWriter {
   private readonly codeBocs = new CodeBocCache();
   private readonly committer: BlockCommitter;
 
-  constructor(private readonly driver: SqlDriver) {
-    this.committer = new BlockCommitter(driver);
+  /** `lateFindsPerGroup`: transactions of late-found accounts walked per group (actions/late-finds.ts; a test makes it small). */
+  constructor(
+    private readonly driver: SqlDriver,
+    lateFindsPerGroup?: number,
+  ) {
+    this.committer = new BlockCommitter(driver, undefined, undefined, [], lateFindsPerGroup);
   }
 
   /** Rows that are no block's (the fetched token metadata), in one transaction. */
@@ -36,7 +40,10 @@ export class IndexWriter {
 
   /** The token back-fill (tokens/backfill.ts) with the detector blocks are committed with: `attach` with `thread: 'main'`, tests. */
   backfillTokens(options: TokenBackfillOptions = {}): Promise<TokenBackfillOutcome> {
-    return backfillTokens(this.driver, () => this.committer.tokenDetector, options);
+    return backfillTokens(this.driver, () => this.committer.tokenDetector, {
+      ...options,
+      lateFindsStored: () => this.committer.lateFindsStored(),
+    });
   }
 
   /** The actions back-fill (actions/backfill.ts) through this thread's connection: `attach` with `thread: 'main'`, tests. */

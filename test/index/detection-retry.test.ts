@@ -34,7 +34,7 @@ const candidate = (account: string): TokenAccountCandidate => ({
 test('retries: due after 1, 2, 4 blocks; given up after three; replaced by a newer state; each account once', () => {
   const retries = new DetectionRetries();
   assert.deepEqual(RETRY_DELAYS, [1, 2, 4]);
-  const first = { candidate: candidate('0:A'), seqno: 10, failures: 0 };
+  const first = { candidate: candidate('0:A'), seqno: 10, failures: 0, since: 10 };
   retries.failed(first, 10);
   assert.deepEqual(retries.due(10, new Set()), [], 'not at the block it failed in');
   let due = retries.due(11, new Set());
@@ -49,15 +49,20 @@ test('retries: due after 1, 2, 4 blocks; given up after three; replaced by a new
   assert.equal(due[0].failures, 3);
   retries.failed(due[0], 17);
   assert.equal(retries.size, 0, 'given up after the third retry');
+  assert.deepEqual(retries.due(100, new Set()), [], 'never due again');
+  assert.deepEqual([...retries.failedAt(new Set(['0:A', '0:Z']))], [['0:A', 10]], 'remembered by its failed block');
+  assert.deepEqual(retries.due(101, new Set(['0:A'])), []);
+  assert.deepEqual([...retries.failedAt(new Set(['0:A']))], [], 'forgotten once met again (its newer state is detected)');
 
-  retries.failed({ candidate: candidate('0:B'), seqno: 20, failures: 0 }, 20);
-  retries.failed({ candidate: candidate('0:B'), seqno: 21, failures: 0 }, 21);
+  retries.failed({ candidate: candidate('0:B'), seqno: 20, failures: 0, since: 20 }, 20);
+  retries.failed({ candidate: candidate('0:B'), seqno: 21, failures: 0, since: 20 }, 21);
   assert.equal(retries.size, 1, 'an account waits once, at its newest state');
   assert.deepEqual(
-    retries.due(30, new Set()).map((r) => r.seqno),
-    [21],
+    retries.due(30, new Set()).map((r) => [r.seqno, r.since]),
+    [[21, 20]],
+    'asked at its newest state, found late from its first failed one',
   );
-  retries.failed({ candidate: candidate('0:C'), seqno: 20, failures: 0 }, 20);
+  retries.failed({ candidate: candidate('0:C'), seqno: 20, failures: 0, since: 20 }, 20);
   assert.deepEqual(retries.due(30, new Set(['0:C'])), [], 'a newer state met in the group replaces the retry');
   assert.equal(retries.size, 0);
 });

@@ -2,7 +2,8 @@
  * A devnet snapshot restore (../rewind.ts) and the actions: a trace that ended after the restored block either
  * started after it (deleted) or goes back to pending (its later transactions dropped); either way it has no
  * actions any more and is no longer classified. Its actions, their account rows and its classification are
- * deleted in the rewind's DB transaction; when it completes again it is classified again.
+ * deleted in the rewind's DB transaction; when it completes again it is classified again. So are the late finds
+ * (late-finds.ts) of blocks after the restored one.
  *
  * The traces are found before the rewind rewrites them (their ends change), and named in scratch tables, so the
  * deletes go by key: action_accounts by account (its primary key's prefix) and trace.
@@ -50,6 +51,8 @@ export async function rewoundActions(driver: SqlDriver, seqno: number): Promise<
       'DELETE FROM action_accounts WHERE account IN (SELECT account FROM rewind_action_accounts) AND trace_id IN (SELECT trace_id FROM rewind_traces)',
       'DELETE FROM actions WHERE trace_id IN (SELECT trace_id FROM rewind_traces)',
       'DELETE FROM trace_classifications WHERE trace_id IN (SELECT trace_id FROM rewind_traces)',
+      // A late find of a block the restore took away has nothing left to walk (late-finds.ts).
+      `DELETE FROM late_finds WHERE since > ${Math.trunc(seqno)}`,
       // Emptied, not dropped (as ../rewind.ts's own scratch tables).
       'DELETE FROM rewind_traces',
       'DELETE FROM rewind_action_accounts',

@@ -18,7 +18,11 @@
  *     stored), so the event tables hold what a live index holds;
  *   - address_book `interfaces` of rows written before migration 4 are filled as the render thread fills them;
  *   - the rows, the interfaces and the cursor (the group's last account) are committed in one transaction: a
- *     restart resumes after the last group committed. The row is deleted at the end.
+ *     restart resumes after the last group committed. The row is deleted at the end;
+ *   - the live detector's retries that come due during a group run there (it is the same detector), and a waiting
+ *     account met here is detected at its newer state: what they find late is written to `late_finds` in the
+ *     group's transaction, so the block committer classifies the traces indexed without it again
+ *     (../actions/late-finds.ts).
  * Accounts already detected at their current state (by live detection, or an earlier run) are skipped, so a
  * network that never ran without detection pays a scan, not a get-method per contract; one that live detection
  * met first at that state (it changed after the upgrade) gets its first_lt put back to the earlier one.
@@ -40,7 +44,8 @@ import {
   type TokenAccountCandidate,
   type TokenEventCandidate,
 } from './block-tokens.js';
-import type { TokenDetector } from './detector.js';
+import type { LateFind, TokenDetector } from './detector.js';
+import { lateFindBatch } from '../actions/late-finds-schema.js';
 import { JETTON_BURN, JETTON_TRANSFER } from './jetton-messages.js';
 import { interfacesOfMethods } from './method-ids.js';
 import { NFT_TRANSFER } from './nft-messages.js';
@@ -71,6 +76,11 @@ export interface TokenBackfillOptions {
   stopped?: () => boolean;
   /** After each group committed. */
   onGroup?: (progress: TokenBackfillProgress) => void;
+  /**
+   * After a group that wrote late finds to `late_finds` was committed: the block committer (its
+   * `lateFindsStored`) then classifies their traces again (../actions/late-finds.ts).
+   */
+  lateFindsStored?: () => void;
 }
 
 export type TokenBackfillOutcome = 'none' | 'done' | 'stopped';
@@ -243,7 +253,7 @@ class TokenBackfill {
   constructor(
     private readonly driver: SqlDriver,
     private readonly detector: () => TokenDetector,
-    options: TokenBackfillOptions,
+    private readonly options: TokenBackfillOptions,
   ) {
     this.dnsRoots = new Set(options.dnsRoots ?? []);
   }
@@ -290,7 +300,8 @@ class TokenBackfill {
 
     const found = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
     const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Map<string, string[]>();
-    const batches = found.length > 0 ? await this.detect(found, skip, seqno) : [];
+    const lateFinds: LateFind[] = [];
+    const batches = found.length > 0 ? await this.detect(found, skip, seqno, lateFinds) : [];
     for (const c of found) {
       const tables = skip.get(c.account) ?? [];
       if (tables.length === 0 || !RAW_ADDRESS.test(c.account)) continue;
@@ -300,7 +311,11 @@ class TokenBackfill {
         after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
     }
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${TOKEN_BACKFILL}'`);
+    // The live detector's retries due now ran here, as did the newer state of an account whose retry waited: what
+    // they found late is written for the block committer to classify its traces again, with these rows.
+    if (lateFinds.length > 0) batches.push(lateFindBatch(lateFinds));
     await this.driver.write(batches, [], after);
+    if (lateFinds.length > 0) this.options.lateFindsStored?.();
     this.accounts += rows.length;
     return last;
   }
@@ -310,7 +325,12 @@ class TokenBackfill {
    * the past events of all of them (a contract detected live after an in-place upgrade to migration 4 still lacks
    * the events before it; an event already there is not written twice).
    */
-  private async detect(found: TokenAccountCandidate[], skip: ReadonlyMap<string, string[]>, seqno: number): Promise<InsertBatch[]> {
+  private async detect(
+    found: TokenAccountCandidate[],
+    skip: ReadonlyMap<string, string[]>,
+    seqno: number,
+    lateFinds: LateFind[],
+  ): Promise<InsertBatch[]> {
     const candidates = found.filter((c) => !skip.has(c.account));
     const eventful = found.filter((c) => c.methods.includes('get_wallet_data') || c.methods.includes('get_nft_data')).map((c) => c.account);
     const { events, traces } = await storedEvents(this.driver, eventful);
@@ -320,7 +340,9 @@ class TokenBackfill {
         .sort(([a], [b]) => a - b)
         .map(([mcSeqno, list]): BlockTokens => ({ seqno: mcSeqno, accounts: [], events: list })),
     ];
-    const batches = await this.detector().rows(blocks, (txHash) => traces.get(txHash.toString('base64')) ?? null);
+    const detected = await this.detector().detectGroup(blocks, (txHash) => traces.get(txHash.toString('base64')) ?? null);
+    lateFinds.push(...detected.lateFinds);
+    const batches = detected.batches;
     const codeHash = new Map(candidates.map((c) => [c.account, formatHash(c.codeHash)]));
     const firstLts = new Map<string, bigint | null>();
     const result: InsertBatch[] = [];

@@ -69,8 +69,8 @@ interface GroupContracts {
 
 /**
  * A contract found after a failed detection of it (detection-retry.ts): by the retry, at the failed state, or at a
- * newer state met while the retry waited. What the index wrote from block `since` on (a trace's actions: the
- * classifier reads the contracts detection knows) was written without it.
+ * newer state met while the retry waited or after it was given up. What the index wrote from block `since` on (a
+ * trace's actions: the classifier reads the contracts detection knows) was written without it.
  */
 export interface LateFind {
   account: string;
@@ -136,8 +136,13 @@ export class TokenDetector {
       const retried: DetectionUnit[] = this.retries
         .due(now, met)
         .sort((a, b) => a.seqno - b.seqno)
-        .map((r) => ({ seqno: r.seqno, accounts: [r.candidate], failures: r.failures }));
-      const units: DetectionUnit[] = [...retried, ...blocks.map((b) => ({ seqno: b.seqno, accounts: b.accounts, failures: 0 }))];
+        .map((r) => ({ seqno: r.seqno, accounts: [r.candidate], failures: r.failures, since: () => r.since }));
+      // A newer state that fails too waits with the first failed block of the account.
+      const sinceOf = (seqno: number) => (account: string) => replaced.get(account) ?? seqno;
+      const units: DetectionUnit[] = [
+        ...retried,
+        ...blocks.map((b) => ({ seqno: b.seqno, accounts: b.accounts, failures: 0, since: sinceOf(b.seqno) })),
+      ];
       for (const window of detectionWindows(units)) {
         // Kept in block order afterwards: a later block's state of an account wins, as when blocks ran one by one.
         const perBlock = await Promise.all(window.map((unit) => this.detectBlock(unit, now)));
@@ -149,7 +154,7 @@ export class TokenDetector {
           results.forEach((result, i) => {
             // detect() answers every kind's key, undefined for a kind it is not: a find is a kind with a row.
             if (result && Object.values(result).some((row) => row !== undefined))
-              lateFinds.push({ account: unit.accounts[i].account, since: unit.seqno });
+              lateFinds.push({ account: unit.accounts[i].account, since: unit.since(unit.accounts[i].account) });
           });
         }
       }
@@ -252,7 +257,10 @@ export class TokenDetector {
     block: DetectionUnit,
     now: number,
   ): Promise<{ results: Array<Detected | null>; entries: Array<DnsEntryRow | null> }> {
-    const failed = (i: number) => this.retries.failed({ candidate: block.accounts[i], seqno: block.seqno, failures: block.failures }, now);
+    const failed = (i: number) => {
+      const candidate = block.accounts[i];
+      this.retries.failed({ candidate, seqno: block.seqno, failures: block.failures, since: block.since(candidate.account) }, now);
+    };
     const results = await Promise.all(block.accounts.map((candidate) => this.contracts!.detect(revive(candidate), block.seqno)));
     results.forEach((result, i) => {
       if (result === null) failed(i);
@@ -325,6 +333,8 @@ interface DetectionUnit {
   seqno: number;
   accounts: TokenAccountCandidate[];
   failures: number;
+  /** The block of an account's first failed state: a retry's, a waiting (or given up) account's, else this one. */
+  since: (account: string) => number;
 }
 
 /** Consecutive blocks with at most DETECT_WINDOW_ACCOUNTS candidates together (a larger block alone), in order. */

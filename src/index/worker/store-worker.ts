@@ -87,7 +87,12 @@ const log = (level: 'info' | 'warn') => (object: object, message: string) => {
 const backfill = runner
   ? Promise.all([driver, committer])
       .then(([d, c]) =>
-        backfillTokens(d, () => c.tokenDetector, { dnsRoots, logger: { info: log('info'), warn: log('warn') }, stopped: () => closing }),
+        backfillTokens(d, () => c.tokenDetector, {
+          dnsRoots,
+          logger: { info: log('info'), warn: log('warn') },
+          stopped: () => closing,
+          lateFindsStored: () => c.lateFindsStored(),
+        }),
       )
       .catch((error: Error) => {
         if (!closing) log('warn')({ err: error }, 'index: the token back-fill stopped; it resumes at the next start');
