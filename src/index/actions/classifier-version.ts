@@ -9,8 +9,9 @@
  *   3  DeDust pools detected (src/index/dex): DeDust swaps on stored traces, once the token back-fill found the pools
  *   4  DeDust liquidity (deposits: each side, both sides of a trace joined; withdrawals) and TONCO swaps
  *   5  TONCO liquidity (deposits, withdrawals of a position)
+ *   6  STON.fi v2 liquidity's TON legs through pTON (deposits, payouts) and both sides of one request joined
  */
-export const CLASSIFIER_VERSION = 5;
+export const CLASSIFIER_VERSION = 6;
 
 let current = CLASSIFIER_VERSION;
 

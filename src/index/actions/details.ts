@@ -153,11 +153,11 @@ function depositLiquidity(d: DepositLiquidityData): ActionParts {
     details: {
       dex: d.dex,
       amount_1: str(d.amount1),
-      amount_2: null,
+      amount_2: str(d.amount2),
       asset_1: d.asset1,
-      asset_2: null,
+      asset_2: d.asset2,
       user_jetton_wallet_1: d.senderWallet1,
-      user_jetton_wallet_2: null,
+      user_jetton_wallet_2: d.senderWallet2,
       source: d.sender,
       pool: d.pool,
       // ton-index-go: the pool, except for DeDust (its deposit contract).
