@@ -10,8 +10,9 @@
  *   4  DeDust liquidity (deposits: each side, both sides of a trace joined; withdrawals) and TONCO swaps
  *   5  TONCO liquidity (deposits, withdrawals of a position)
  *   6  STON.fi v2 liquidity's TON legs through pTON (deposits, payouts) and both sides of one request joined
+ *   7  TONCO pool deployment (`tonco_deploy_pool`)
  */
-export const CLASSIFIER_VERSION = 6;
+export const CLASSIFIER_VERSION = 7;
 
 let current = CLASSIFIER_VERSION;
 

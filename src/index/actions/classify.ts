@@ -33,6 +33,7 @@ import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
+import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -102,6 +103,7 @@ const BUILT_TYPES = [
   'multisig_execute',
   'vesting_send_message',
   'vesting_add_whitelist',
+  'tonco_deploy_pool',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -176,6 +178,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
     toncoDepositMatcher(contracts),
+    toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
   ];
 }

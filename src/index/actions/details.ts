@@ -16,6 +16,7 @@ import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
 import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
+import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -276,6 +277,31 @@ function toncoWithdraw(d: ToncoWithdrawData): ActionParts {
   };
 }
 
+/**
+ * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
+ * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
+ */
+function toncoDeployPool(d: ToncoDeployPoolData): ActionParts {
+  return {
+    details: {
+      source: d.deployer,
+      pool: d.pool,
+      router: d.router,
+      router_jetton_wallet_1: d.routerWallets[0],
+      router_jetton_wallet_2: d.routerWallets[1],
+      jetton_minter_1: d.minters[0],
+      jetton_minter_2: d.minters[1],
+      tick_spacing: String(d.tickSpacing),
+      initial_price_x96: d.initialPriceX96.toString(),
+      protocol_fee: String(d.protocolFee),
+      lp_fee_base: String(d.lpFeeBase),
+      lp_fee_current: String(d.lpFeeCurrent),
+      pool_active: d.poolActive,
+    },
+    ends: [d.deployer, null, d.router, d.pool],
+  };
+}
+
 function withdrawLiquidity(d: WithdrawLiquidityData): ActionParts {
   const [first, second] = d.outs;
   return {
@@ -457,6 +483,8 @@ export function actionParts(block: Block): ActionParts {
       return toncoDeposit(block.data as ToncoDepositData);
     case TONCO_WITHDRAW:
       return toncoWithdraw(block.data as ToncoWithdrawData);
+    case 'tonco_deploy_pool':
+      return toncoDeployPool(block.data as ToncoDeployPoolData);
     case 'jetton_swap':
       return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':
