@@ -11,8 +11,9 @@
  *   5  TONCO liquidity (deposits, withdrawals of a position)
  *   6  STON.fi v2 liquidity's TON legs through pTON (deposits, payouts) and both sides of one request joined
  *   7  TONCO pool deployment (`tonco_deploy_pool`)
+ *   8  swap.coffee swaps
  */
-export const CLASSIFIER_VERSION = 7;
+export const CLASSIFIER_VERSION = 8;
 
 let current = CLASSIFIER_VERSION;
 

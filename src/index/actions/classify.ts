@@ -34,6 +34,7 @@ import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatc
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
 import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
+import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -180,6 +181,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
+    coffeeSwapMatcher(),
   ];
 }
 
