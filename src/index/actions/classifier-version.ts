@@ -12,8 +12,9 @@
  *   6  STON.fi v2 liquidity's TON legs through pTON (deposits, payouts) and both sides of one request joined
  *   7  TONCO pool deployment (`tonco_deploy_pool`)
  *   8  swap.coffee swaps
+ *   9  swap.coffee liquidity withdrawals
  */
-export const CLASSIFIER_VERSION = 8;
+export const CLASSIFIER_VERSION = 9;
 
 let current = CLASSIFIER_VERSION;
 

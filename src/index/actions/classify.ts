@@ -35,6 +35,7 @@ import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } fro
 import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
 import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
+import { coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -182,6 +183,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
     coffeeSwapMatcher(),
+    coffeeWithdrawLiquidityMatcher(),
   ];
 }
 

@@ -295,3 +295,102 @@ test('coffee: a step the pool refused (its failure logged, USDT paid back) is no
     'the transfer in and the refund stay transfers',
   );
 });
+
+// Withdrawals: the user's LP wallet of the TON/USDT pool (the pool is the LP master).
+const USER_LP = account(0xa3);
+const lpContracts: KnownContracts = {
+  ...contracts,
+  jettonWallets: new Map([...contracts.jettonWallets, [USER_LP, { owner: USER, jetton: POOL }]]),
+};
+const burn = (amount: bigint): Cell => op(0x595f07bc).storeCoins(amount).storeAddress(address(USER)).storeBit(0).endCell();
+const burnNotification = (amount: bigint): Cell =>
+  op(0x7bdd97de).storeCoins(amount).storeAddress(address(USER)).storeAddress(address(USER)).endCell();
+/** liquidity_withdrawal_event#c0ffee35: both amounts, the LP burnt, the supply and reserves after it. */
+const withdrawalEvent = (amount1: bigint, amount2: bigint, lp: bigint): Cell =>
+  op(0xc0ffee35)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeCoins(lp)
+    .storeCoins(1n)
+    .storeCoins(2n)
+    .storeCoins(3n)
+    .storeCoins(4n)
+    .endCell();
+
+/** An LP burn the pool answers with a payout of TON and one of USDT (and its log, unless `logged` is false). */
+function withdrawal(options: { logged?: boolean; burnAborted?: boolean } = {}) {
+  const logged = options.logged ?? true;
+  return buildTrace(USER, [
+    {
+      to: USER_LP,
+      body: burn(777n),
+      aborted: options.burnAborted,
+      then: options.burnAborted
+        ? []
+        : [
+            {
+              to: POOL,
+              body: burnNotification(777n),
+              logBodies: logged ? [withdrawalEvent(1_500_000_000n, 4_800_000n, 777n)] : [],
+              then: [
+                { to: NATIVE_VAULT, body: payoutInternal(1_500_000_000n), then: [{ to: USER, value: 1_540_000_000n, body: payout() }] },
+                {
+                  to: USDT_VAULT,
+                  body: payoutInternal(4_800_000n),
+                  then: [
+                    {
+                      to: VAULT_USDT,
+                      body: transfer(4_800_000n, USER),
+                      then: [{ to: USER_USDT, body: internalTransfer(4_800_000n, USDT_VAULT), then: [{ to: USER, body: excess() }] }],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+    },
+  ]);
+}
+
+test('coffee dex_withdraw_liquidity: an LP burn paid out by both vaults, the amounts from the pool log', () => {
+  const { trace } = withdrawal();
+  const actions = classifyTrace(trace, lpContracts).actions;
+  assert.deepEqual(
+    actions.map((a) => [a.type, a.success]),
+    [['dex_withdraw_liquidity', true]],
+  );
+  const [action] = actions;
+  assert.deepEqual(action.details, {
+    dex: 'coffee',
+    amount_1: '1500000000',
+    amount_2: '4800000',
+    asset_1: null,
+    asset_2: USDT,
+    // toncenter's: a TON payout's "wallet" is the user it paid.
+    user_jetton_wallet_1: USER,
+    user_jetton_wallet_2: USER_USDT,
+    lp_tokens_burnt: '777',
+    is_refund: null,
+    source: USER,
+    pool: POOL,
+    destination_liquidity: POOL,
+    burnt_nft_index: null,
+    burnt_nft_address: null,
+    tick_lower: null,
+    tick_upper: null,
+  });
+  assert.equal(action.transactions.length, trace.transactions.length, 'the burn, both vaults, both payouts');
+  for (const who of [USER, USER_LP, POOL, NATIVE_VAULT, USDT_VAULT]) assert.ok(action.accounts.includes(who), who);
+  againstSpec(action);
+});
+
+test('coffee dex_withdraw_liquidity: no pool log, or a burn the LP wallet refused: no withdrawal, the burn stays', () => {
+  const unlogged = classifyTrace(withdrawal({ logged: false }).trace, lpContracts).actions;
+  assert.ok(!unlogged.some((a) => a.type === 'dex_withdraw_liquidity'));
+  assert.ok(unlogged.some((a) => a.type === 'jetton_burn'));
+  const refused = classifyTrace(withdrawal({ burnAborted: true }).trace, lpContracts).actions;
+  assert.deepEqual(
+    refused.map((a) => [a.type, a.success]),
+    [['jetton_burn', false]],
+  );
+});
