@@ -13,8 +13,9 @@
  *   7  TONCO pool deployment (`tonco_deploy_pool`)
  *   8  swap.coffee swaps
  *   9  swap.coffee liquidity withdrawals
+ *   10 swap.coffee liquidity deposits
  */
-export const CLASSIFIER_VERSION = 9;
+export const CLASSIFIER_VERSION = 10;
 
 let current = CLASSIFIER_VERSION;
 

@@ -35,7 +35,7 @@ import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } fro
 import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
 import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
-import { coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
+import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -182,6 +182,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
+    coffeeDepositLiquidityMatcher(),
     coffeeSwapMatcher(),
     coffeeWithdrawLiquidityMatcher(),
   ];

@@ -31,7 +31,7 @@ export const COFFEE_OP = {
 } as const;
 
 /** An asset as swap.coffee writes it: native$00, jetton$01 chain:uint8 hash:uint256 (extra$10: not read). */
-function coffeeAsset(cs: Slice): string | null {
+export function coffeeAsset(cs: Slice): string | null {
   const tag = cs.loadUint(2);
   if (tag === 0) return null;
   if (tag !== 1) throw new Error('a swap.coffee asset toncenter does not read');

@@ -17,6 +17,7 @@ import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
 import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
+import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -278,6 +279,39 @@ function toncoWithdraw(d: ToncoWithdrawData): ActionParts {
 }
 
 /**
+ * A swap.coffee deposit (toncenter fills it with DeDust's filler): the depository is the secondary destination, but
+ * ton-index-go answers the pool as `destination_liquidity` (its DeDust exception names the dex); no target amounts.
+ */
+function coffeeDeposit(d: CoffeeDepositData): ActionParts {
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'coffee',
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      user_jetton_wallet_1: d.userWallets[0],
+      user_jetton_wallet_2: d.userWallets[1],
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.targets[0],
+      target_asset_2: d.targets[1],
+      target_amount_1: null,
+      target_amount_2: null,
+      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depository],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -483,6 +517,8 @@ export function actionParts(block: Block): ActionParts {
       return toncoDeposit(block.data as ToncoDepositData);
     case TONCO_WITHDRAW:
       return toncoWithdraw(block.data as ToncoWithdrawData);
+    case COFFEE_DEPOSIT:
+      return coffeeDeposit(block.data as CoffeeDepositData);
     case 'tonco_deploy_pool':
       return toncoDeployPool(block.data as ToncoDeployPoolData);
     case 'jetton_swap':

@@ -394,3 +394,143 @@ test('coffee dex_withdraw_liquidity: no pool log, or a burn the LP wallet refuse
     [['jetton_burn', false]],
   );
 });
+
+// Deposits into the TON/USDT pool (TON its first asset) through a liquidity depository.
+const DEPOSITORY = account(0xde9);
+const trimmedParams = (): Cell => beginCell().storeAddress(address(USER)).storeBit(0).endCell();
+const poolParams = (): Cell => asset(asset(beginCell(), null), USDT).storeUint(0, 3).storeMaybeRef(null).endCell();
+/** deposit_liquidity_native#c0ffee04: the TON brought, the depository's params and the pool's. */
+const depositNative = (amount: bigint): Cell =>
+  op(0xc0ffee04).storeCoins(amount).storeRef(trimmedParams()).storeRef(poolParams()).endCell();
+/** create_liquidity_depository_request#c0ffee27 from the vault: the amount, params, pool params, the user, a proof. */
+const depositoryRequest = (amount: bigint): Cell =>
+  op(0xc0ffee27)
+    .storeCoins(amount)
+    .storeRef(trimmedParams())
+    .storeRef(poolParams())
+    .storeAddress(address(USER))
+    .storeRef(beginCell().endCell())
+    .endCell();
+const deploy = (): Cell =>
+  beginCell().storeUint(0xc0ffee22, 32).storeRef(beginCell().endCell()).storeRef(beginCell().endCell()).storeMaybeRef(null).endCell();
+const depositInternal = (amount1: bigint, amount2: bigint): Cell =>
+  op(0xc0ffee29)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeAddress(address(USER))
+    .storeRef(trimmedParams())
+    .storeRef(beginCell().endCell())
+    .endCell();
+/** deposit_liquidity_successful_event#c0ffee33: the amounts, the LP minted, the supply and reserves after it. */
+const depositEvent = (amount1: bigint, amount2: bigint, lp: bigint): Cell =>
+  op(0xc0ffee33)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeCoins(lp)
+    .storeCoins(1n)
+    .storeCoins(2n)
+    .storeCoins(3n)
+    .storeCoins(4n)
+    .endCell();
+const depositFailedEvent = (): Cell =>
+  op(0xc0ffee34).storeCoins(1n).storeCoins(2n).storeCoins(3n).storeCoins(4n).storeCoins(5n).storeCoins(6n).endCell();
+
+/** The depository deployed by the pool for the request; `then`: what the depository does next. */
+const depository = (amount: bigint, then: Step[] = []): Step => ({
+  to: POOL,
+  body: depositoryRequest(amount),
+  then: [{ to: DEPOSITORY, body: deploy(), deploys: true, then }],
+});
+
+const depositDetails = (over: Record<string, unknown>): Record<string, unknown> => ({
+  dex: 'coffee',
+  amount_1: null,
+  amount_2: null,
+  asset_1: null,
+  asset_2: null,
+  user_jetton_wallet_1: null,
+  user_jetton_wallet_2: null,
+  source: USER,
+  pool: null,
+  destination_liquidity: null,
+  lp_tokens_minted: null,
+  target_asset_1: null,
+  target_asset_2: USDT,
+  target_amount_1: null,
+  target_amount_2: null,
+  vault_excesses: [],
+  tick_lower: null,
+  tick_upper: null,
+  nft_index: null,
+  nft_address: null,
+  ...over,
+});
+
+test('coffee dex_deposit_liquidity: TON brought first (the depository deployed, nothing minted yet)', () => {
+  const { trace } = buildTrace(USER, [
+    { to: NATIVE_VAULT, value: 3_100_000_000n, body: depositNative(3_000_000_000n), then: [depository(3_000_000_000n)] },
+  ]);
+  const deposits = classifyTrace(trace, lpContracts).actions.filter((a) => a.type === 'dex_deposit_liquidity');
+  assert.equal(deposits.length, 1);
+  const [deposit] = deposits;
+  assert.equal(deposit.success, true);
+  assert.deepEqual(deposit.details, depositDetails({ amount_1: '3000000000' }));
+  for (const who of [USER, NATIVE_VAULT, POOL, DEPOSITORY]) assert.ok(deposit.accounts.includes(who), who);
+  againstSpec(deposit);
+});
+
+test('coffee dex_deposit_liquidity: USDT completing it: the LP minted, TON paid back; USDT in the second slots', () => {
+  const { trace } = buildTrace(USER, [
+    usdtIn(
+      9_000_000n,
+      depository(9_000_000n, [
+        {
+          to: POOL,
+          body: depositInternal(3_000_000_000n, 9_000_000n),
+          logBodies: [depositEvent(2_900_000_000n, 9_000_000n, 161_000n)],
+          then: [
+            { to: USER_LP, body: internalTransfer(161_000n, POOL), then: [{ to: USER, body: excess() }] },
+            { to: NATIVE_VAULT, body: payoutInternal(100_000_000n), then: [{ to: USER, value: 120_000_000n, body: payout() }] },
+          ],
+        },
+      ]),
+    ),
+  ]);
+  const deposits = classifyTrace(trace, lpContracts).actions.filter((a) => a.type === 'dex_deposit_liquidity');
+  assert.equal(deposits.length, 1);
+  const [deposit] = deposits;
+  assert.equal(deposit.success, true);
+  assert.deepEqual(
+    deposit.details,
+    depositDetails({
+      amount_2: '9000000',
+      asset_2: USDT,
+      user_jetton_wallet_2: USER_USDT,
+      pool: POOL,
+      destination_liquidity: POOL,
+      lp_tokens_minted: '161000',
+      // toncenter swaps the targets when the asset brought is the pool's second.
+      target_asset_1: USDT,
+      target_asset_2: null,
+      // a TON payback: the value the vault's payout carried.
+      vault_excesses: [{ asset: null, amount: '120000000' }],
+    }),
+  );
+  againstSpec(deposit);
+});
+
+test('coffee dex_deposit_liquidity: a deposit the pool refused (its failure logged): no pool nor LP, not failed (toncenter)', () => {
+  const { trace } = buildTrace(USER, [
+    usdtIn(
+      9_000_000n,
+      depository(9_000_000n, [{ to: POOL, body: depositInternal(3_000_000_000n, 9_000_000n), logBodies: [depositFailedEvent()] }]),
+    ),
+  ]);
+  const deposits = classifyTrace(trace, lpContracts).actions.filter((a) => a.type === 'dex_deposit_liquidity');
+  assert.equal(deposits.length, 1);
+  assert.equal(deposits[0].success, true);
+  assert.deepEqual(
+    deposits[0].details,
+    depositDetails({ amount_2: '9000000', asset_2: USDT, user_jetton_wallet_2: USER_USDT, target_asset_1: USDT, target_asset_2: null }),
+  );
+});
