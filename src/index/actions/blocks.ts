@@ -92,6 +92,20 @@ export class Block {
     other.previousBlock = this;
   }
 
+  /**
+   * Puts `inserted` between this block and some of the blocks after it (toncenter's `insert_between`): what a
+   * matcher does to fold blocks that are siblings without their common parent (an empty block standing for it).
+   */
+  insertBetween(after: Block[], inserted: Block): void {
+    if (!after.every((b) => this.nextBlocks.includes(b))) throw new Error('not blocks after this one');
+    for (const child of this.childrenBlocks)
+      child.nextBlocks = child.nextBlocks.map((b) => (after.includes(b) ? inserted : b)).filter((b, i, all) => all.indexOf(b) === i);
+    this.nextBlocks = this.nextBlocks.filter((b) => !after.includes(b));
+    for (const next of after) for (const child of next.childrenBlocks) if (child.previousBlock === next) child.previousBlock = inserted;
+    this.connect(inserted);
+    for (const next of after) inserted.connect(next);
+  }
+
   topmostParent(): Block {
     return this.parent ? this.parent.topmostParent() : this;
   }

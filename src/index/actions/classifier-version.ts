@@ -9,8 +9,13 @@
  *   3  DeDust pools detected (src/index/dex): DeDust swaps on stored traces, once the token back-fill found the pools
  *   4  DeDust liquidity (deposits: each side, both sides of a trace joined; withdrawals) and TONCO swaps
  *   5  TONCO liquidity (deposits, withdrawals of a position)
+ *   6  STON.fi v2 liquidity's TON legs through pTON (deposits, payouts) and both sides of one request joined
+ *   7  TONCO pool deployment (`tonco_deploy_pool`)
+ *   8  swap.coffee swaps
+ *   9  swap.coffee liquidity withdrawals
+ *   10 swap.coffee liquidity deposits
  */
-export const CLASSIFIER_VERSION = 5;
+export const CLASSIFIER_VERSION = 10;
 
 let current = CLASSIFIER_VERSION;
 

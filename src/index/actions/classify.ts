@@ -33,6 +33,9 @@ import { ptonTransferMatcher } from './pton.js';
 import { dedustDepositFirstSideMatcher, dedustDepositMatcher, dedustWithdrawMatcher, joinDedustDeposits } from './dedust-liquidity.js';
 import { stonfiV2ProvideLiquidityMatcher, stonfiV2WithdrawLiquidityMatcher } from './liquidity.js';
 import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js';
+import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
+import { coffeeSwapMatcher } from './coffee-swaps.js';
+import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -102,6 +105,7 @@ const BUILT_TYPES = [
   'multisig_execute',
   'vesting_send_message',
   'vesting_add_whitelist',
+  'tonco_deploy_pool',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -176,7 +180,11 @@ function matchers(contracts: KnownContracts): Matcher[] {
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
     toncoDepositMatcher(contracts),
+    toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
+    coffeeDepositLiquidityMatcher(),
+    coffeeSwapMatcher(),
+    coffeeWithdrawLiquidityMatcher(),
   ];
 }
 

@@ -16,6 +16,8 @@ import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
 import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
+import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
+import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -153,11 +155,11 @@ function depositLiquidity(d: DepositLiquidityData): ActionParts {
     details: {
       dex: d.dex,
       amount_1: str(d.amount1),
-      amount_2: null,
+      amount_2: str(d.amount2),
       asset_1: d.asset1,
-      asset_2: null,
+      asset_2: d.asset2,
       user_jetton_wallet_1: d.senderWallet1,
-      user_jetton_wallet_2: null,
+      user_jetton_wallet_2: d.senderWallet2,
       source: d.sender,
       pool: d.pool,
       // ton-index-go: the pool, except for DeDust (its deposit contract).
@@ -273,6 +275,64 @@ function toncoWithdraw(d: ToncoWithdrawData): ActionParts {
       tick_upper: String(d.tickUpper),
     },
     ends: [d.sender, null, d.pool, null],
+  };
+}
+
+/**
+ * A swap.coffee deposit (toncenter fills it with DeDust's filler): the depository is the secondary destination, but
+ * ton-index-go answers the pool as `destination_liquidity` (its DeDust exception names the dex); no target amounts.
+ */
+function coffeeDeposit(d: CoffeeDepositData): ActionParts {
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'coffee',
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      user_jetton_wallet_1: d.userWallets[0],
+      user_jetton_wallet_2: d.userWallets[1],
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.targets[0],
+      target_asset_2: d.targets[1],
+      target_amount_1: null,
+      target_amount_2: null,
+      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depository],
+  };
+}
+
+/**
+ * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
+ * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
+ */
+function toncoDeployPool(d: ToncoDeployPoolData): ActionParts {
+  return {
+    details: {
+      source: d.deployer,
+      pool: d.pool,
+      router: d.router,
+      router_jetton_wallet_1: d.routerWallets[0],
+      router_jetton_wallet_2: d.routerWallets[1],
+      jetton_minter_1: d.minters[0],
+      jetton_minter_2: d.minters[1],
+      tick_spacing: String(d.tickSpacing),
+      initial_price_x96: d.initialPriceX96.toString(),
+      protocol_fee: String(d.protocolFee),
+      lp_fee_base: String(d.lpFeeBase),
+      lp_fee_current: String(d.lpFeeCurrent),
+      pool_active: d.poolActive,
+    },
+    ends: [d.deployer, null, d.router, d.pool],
   };
 }
 
@@ -457,6 +517,10 @@ export function actionParts(block: Block): ActionParts {
       return toncoDeposit(block.data as ToncoDepositData);
     case TONCO_WITHDRAW:
       return toncoWithdraw(block.data as ToncoWithdrawData);
+    case COFFEE_DEPOSIT:
+      return coffeeDeposit(block.data as CoffeeDepositData);
+    case 'tonco_deploy_pool':
+      return toncoDeployPool(block.data as ToncoDeployPoolData);
     case 'jetton_swap':
       return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':

@@ -3,10 +3,12 @@
  * transfer to a pTON wallet has no internal transfer. toncenter knows pTON by its masters' mainnet addresses
  * (ton-indexer's `PTonTransferMatcher.pton_masters`, kept here as facts) and makes such a transfer a
  * `jetton_transfer` without sender's or receiver's wallet (`PTonTransferMatcher`, matched right after the jetton
- * transfer): the TON legs of STON.fi v2 and TONCO swaps (stonfi-v2-swaps.ts, tonco-swaps.ts) are read from it.
+ * transfer): the TON legs of STON.fi v2 and TONCO swaps (stonfi-v2-swaps.ts, tonco-swaps.ts) and of STON.fi v2
+ * liquidity (liquidity.ts) are read from it.
  */
+import type { Cell, Slice } from '@ton/core';
 import { folded, type Block, type CallContractBlock } from './blocks.js';
-import { jettonTransfer, OP } from './bodies.js';
+import { afterOpcode, jettonTransfer, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
 import type { SwapTransfer } from './swaps.js';
@@ -21,6 +23,25 @@ export const PTON_MASTERS: ReadonlySet<string> = new Set([
 
 /** ton_transfer#01f3835d: what a pTON wallet sends with the TON it passes on. */
 export const PTON_TON_TRANSFER = 0x01f3835d;
+
+/** ton_transfer#01f3835d query_id ton_amount:Coins refund_address forward_payload:(Maybe ^Cell | inline). */
+export function ptonTonTransfer(body: Cell): { tonAmount: bigint; payloadOp: number | null } {
+  const cs = afterOpcode(body);
+  cs.loadUintBig(64);
+  const tonAmount = cs.loadCoins();
+  readAddress(cs);
+  let payload: Slice | null = null;
+  if (cs.remainingBits > 0) {
+    const inRef = cs.loadBit();
+    if (inRef && cs.remainingRefs > 0) payload = cs.loadRef().beginParse();
+  }
+  if (payload === null && cs.remainingRefs > 0) payload = cs;
+  const payloadOp = payload !== null && payload.remainingBits >= 32 ? payload.loadUint(32) >>> 0 : null;
+  return { tonAmount, payloadOp };
+}
+
+/** The TON a pTON wallet passed on (ton_transfer's ton_amount). */
+export const ptonTonAmount = (body: Cell): bigint => ptonTonTransfer(body).tonAmount;
 
 /** A jetton master as a swap's asset: TON (null) for a pTON master. */
 export const swapAsset = (jetton: string | null): string | null => (jetton !== null && PTON_MASTERS.has(jetton) ? null : jetton);

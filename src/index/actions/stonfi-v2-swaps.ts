@@ -18,7 +18,7 @@ import { folded, isCallContract, type Block, type CallContractBlock } from './bl
 import { afterOpcode, OP, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
-import { PTON_TON_TRANSFER, swapAsset, swapTransferOf } from './pton.js';
+import { PTON_TON_TRANSFER, ptonTonTransfer as ptonTransfer, swapAsset, swapTransferOf } from './pton.js';
 import type { JettonSwapData, PeerSwap, SwapTransfer } from './swaps.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
@@ -81,22 +81,6 @@ function payTo(body: Cell) {
   const amount1 = info.loadCoins();
   const token1 = readAddress(info);
   return { exitCode, amount0, token0, amount1, token1 };
-}
-
-/** ton_transfer#01f3835d query_id ton_amount:Coins refund_address forward_payload:(Maybe ^Cell | inline). */
-function ptonTransfer(body: Cell): { tonAmount: bigint; payloadOp: number | null } {
-  const cs = afterOpcode(body);
-  cs.loadUintBig(64);
-  const tonAmount = cs.loadCoins();
-  readAddress(cs);
-  let payload: Slice | null = null;
-  if (cs.remainingBits > 0) {
-    const inRef = cs.loadBit();
-    if (inRef && cs.remainingRefs > 0) payload = cs.loadRef().beginParse();
-  }
-  if (payload === null && cs.remainingRefs > 0) payload = cs;
-  const payloadOp = payload !== null && payload.remainingBits >= 32 ? payload.loadUint(32) >>> 0 : null;
-  return { tonAmount, payloadOp };
 }
 
 /** The pool wallet a notification's swap payload names (toncenter's `extract_target_wallet_stonfi_v2_swap`). */
