@@ -99,9 +99,16 @@ export class BlockCommitter {
           // The traces the group completes, classified with the contracts just detected, and the stored ones of the
           // contracts found late, classified again (actions/group-actions.ts): their old actions deleted first.
           const actions = await this.actions.batches(rows, traces, tokens, lateFinds);
-          await this.driver.write([...rows, ...traces, ...tokens, ...actions.batches], actions.before);
+          // The failed detections as they stand after this group (tokens/detection-retry.ts), with the group.
+          const retries = this.tokens.retries.changes();
+          await this.driver.write(
+            [...rows, ...traces, ...tokens, ...actions.batches, ...retries.batches],
+            [...retries.before, ...actions.before],
+          );
           this.actions.committed();
         } catch (error) {
+          // Its blocks are written again: the failed detections are read back as the store has them.
+          this.tokens.retries.forget();
           this.fail(group, error as Error);
           continue;
         }
@@ -130,7 +137,9 @@ export class BlockCommitter {
     const blocks = group.flatMap((w) =>
       w.block.tokens && (w.block.tokens.accounts.length > 0 || w.block.tokens.events.length > 0) ? [w.block.tokens] : [],
     );
-    // Detections waiting for a retry are due at a block, whatever it holds: a quiet group still retries them.
+    // Detections waiting for a retry are due at a block, whatever it holds: a quiet group still retries them (those
+    // kept in the store by an earlier run too: read before the first group).
+    await this.tokens.loadRetries();
     if (blocks.length === 0 && this.tokens.retries.size > 0) {
       const newest = Math.max(...group.map((w) => w.block.seqno));
       blocks.push({ seqno: newest, accounts: [], events: [] });

@@ -20,6 +20,7 @@
  *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts), the actions back-fill's
  *   actions, action_accounts, trace_classifications  what complete traces did (actions/schema.ts)
  *   late_finds             contracts found late whose traces are still to be classified again (actions/late-finds-schema.ts)
+ *   token_detection_failures  detections the chain did not answer: retries waiting, accounts given up (tokens/detection-retry-schema.ts)
  *   multisig_*, vesting_*  multisig v2 wallets and orders, vesting wallets (multisig/schema.ts, vesting/schema.ts)
  * Orderings the API needs are covered by an index each: transactions by (account, lt) (since migration 10
  * (account, lt, trace_id), traces/account-index-migration.ts) and (lt, account),
@@ -44,6 +45,7 @@ import { MULTISIG_MIGRATION } from './multisig/schema.js';
 import { VESTING_MIGRATION } from './vesting/schema.js';
 import { DEX_POOLS_MIGRATION } from './dex/schema.js';
 import { LATE_FINDS_MIGRATION } from './actions/late-finds-schema.js';
+import { DETECTION_FAILURES_MIGRATION } from './tokens/detection-retry-schema.js';
 
 export type { Migration };
 
@@ -171,6 +173,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CLASSIFIER_VERSION_MIGRATION,
   DEX_POOLS_MIGRATION,
   LATE_FINDS_MIGRATION,
+  DETECTION_FAILURES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

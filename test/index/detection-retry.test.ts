@@ -5,15 +5,19 @@
  * without it are classified again); a "not this kind" answer is not retried, and a retry that finds nothing is no late
  * find; a newer state met while a retry waits is detected instead, a late find from the failed block.
  * A domain item (tongate's own DNS contracts) whose first get_domain times out keeps its NFT row and gets its DNS
- * entry from the retry.
+ * entry from the retry. The retries and the accounts given up are kept in the store (token_detection_failures) and read
+ * back as they were; a group whose write failed has them read back as the store holds them.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { Address, beginCell, contractAddress, Dictionary, toNano } from '@ton/core';
 import { offchainContent } from '../../src/contracts/content.js';
 import { dnsItemAddress, dnsRootInit, DNS_CATEGORY, domainIndex, walletRecord } from '../../src/contracts/dns/dns.js';
 import { multisigData } from '../../src/contracts/multisig/multisig.js';
-import type { InsertBatch, SqlReads } from '../../src/index/sql/driver.js';
+import type { InsertBatch, SqlDriver, SqlReads } from '../../src/index/sql/driver.js';
+import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
+import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
+import type { Index } from '../../src/index/open-index.js';
 import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { DetectionRetries, RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
 import { TokenDetector } from '../../src/index/tokens/detector.js';
@@ -22,6 +26,7 @@ import { tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, testWallet } from '../chain/local/support/local-chain.js';
 import { dnsCode, multisigCode } from '../contracts/support/code.js';
+import { eachStore } from './support/stores.js';
 
 const candidate = (account: string): TokenAccountCandidate => ({
   account,
@@ -224,4 +229,65 @@ test('a domain item whose first get_domain timed out keeps its NFT row and gets 
     'asked again at its own block',
   );
   assert.equal(detector.retries.size, 0);
+});
+
+/** A second connection to the index's store, to write what a group writes, as the block committer does. */
+async function driverOf(t: TestContext, index: Index): Promise<SqlDriver> {
+  const location = index.location;
+  const driver =
+    location.kind === 'sqlite' ? SqliteDriver.open(location.file) : await PostgresDriver.open(location.databaseUrl, location.schema);
+  t.after(() => driver.close());
+  return driver;
+}
+
+eachStore('retries and accounts given up are kept in the store and read back as they were', async (t, { index }) => {
+  const driver = await driverOf(t, index);
+  const write = async (retries: DetectionRetries) => {
+    const changes = retries.changes();
+    await driver.write(changes.batches, changes.before);
+  };
+  const loaded = async () => {
+    const retries = new DetectionRetries();
+    await retries.load(driver);
+    return retries;
+  };
+  const library = { ...candidate('0:L'), lastTxLt: 2n ** 63n - 1n, libraryHash: 'AB'.repeat(32), methods: ['get_vesting_data' as const] };
+
+  const first = await loaded();
+  first.failed({ candidate: candidate('0:A'), seqno: 10, failures: 0, since: 10 }, 10);
+  first.failed({ candidate: library, seqno: 12, failures: 1, since: 11 }, 12);
+  first.failed({ candidate: candidate('0:G'), seqno: 13, failures: RETRY_DELAYS.length, since: 9 }, 13);
+  await write(first);
+  assert.deepEqual(first.changes(), { batches: [], before: [] }, 'nothing changed since');
+
+  const second = await loaded();
+  assert.equal(second.size, 2);
+  assert.deepEqual(
+    [...second.failedAt(new Set(['0:A', '0:L', '0:G', '0:Z']))],
+    [
+      ['0:A', 10],
+      ['0:L', 11],
+      ['0:G', 9],
+    ],
+  );
+  assert.deepEqual(second.due(10, new Set()), [], 'not due before its block');
+  assert.deepEqual(second.due(11, new Set()), [{ candidate: candidate('0:A'), seqno: 10, failures: 1, since: 10 }], 'due as it was');
+  assert.deepEqual(second.due(14, new Set()), [{ candidate: library, seqno: 12, failures: 2, since: 11 }], 'the whole candidate back');
+  // A's retry succeeded (it stays out); L failed again; G met again (its newer state detected).
+  second.failed({ candidate: library, seqno: 12, failures: 2, since: 11 }, 14);
+  second.due(14, new Set(['0:G']));
+  await write(second);
+
+  const third = await loaded();
+  assert.deepEqual([...third.failedAt(new Set(['0:A', '0:L', '0:G']))], [['0:L', 11]], 'what is left: L, after its second failure');
+  assert.deepEqual(third.due(17, new Set()), [], 'back-off kept: due four blocks after');
+  // A group whose write failed: forgotten, read back as the store has it.
+  const taken = third.due(18, new Set());
+  assert.equal(taken[0].failures, 3);
+  third.failed({ candidate: candidate('0:B'), seqno: 18, failures: 0, since: 18 }, 18);
+  third.changes();
+  third.forget();
+  await third.load(driver);
+  assert.deepEqual([...third.failedAt(new Set(['0:L', '0:B']))], [['0:L', 11]], 'as the store has it');
+  assert.equal(third.due(18, new Set()).length, 1, 'the retry the failed group took is due again');
 });

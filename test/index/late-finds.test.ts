@@ -110,6 +110,7 @@ async function mintWhileDown(t: TestContext, index: Index) {
     failures,
     asked,
     typesOf,
+    runner,
     answer: () => (down = false),
     writeAll: (into = index) => writeUpTo(chain.masterchainInfo().last.id.seqno, into),
     /** Another mint to alice (her jetton wallet changes again), its blocks written. */
@@ -408,3 +409,81 @@ eachStore('a late find the token back-fill comes upon (a retry due during its gr
   await reclassified(late);
   assert.deepEqual(await index.reads.all('SELECT account FROM late_finds'), []);
 });
+
+const keptFailures = async (index: Index) =>
+  (await index.reads.all('SELECT account, since, failures, due_at FROM token_detection_failures')).map((r) => ({
+    account: String(r.account),
+    since: Number(r.since),
+    failures: Number(r.failures),
+    waiting: r.due_at !== null,
+  }));
+
+for (const store of ['sqlite', 'postgres'] as const) {
+  test(`a retry that waited when the index was closed runs after it is opened again, and the trace is classified again [${store}]`, async (t) => {
+    const restartable = await restartableIndex(t, store);
+    if (!restartable) return;
+    const index = await restartable.open();
+    const late = await mintWhileDown(t, index);
+    const { asked, failures, failedAt } = late;
+    assert.deepEqual(
+      await keptFailures(index),
+      [{ account: late.wallet, since: failedAt, failures, waiting: true }],
+      'the waiting retry is kept in the store with the group that noted it',
+    );
+
+    // A restart; the chain answers again. Quiet blocks: only the retry kept in the store can find the wallet.
+    await restartable.close(index);
+    const reopened = await restartable.open();
+    reopened.writer.useGetMethods(late.runner);
+    late.answer();
+    for (let i = 0; i < 8 && asked.length === failures; i++) {
+      await late.chain.produceBlock();
+      await late.writeAll(reopened);
+    }
+    assert.deepEqual(asked.slice(failures), [failedAt], 'retried after the restart, at the failed block');
+    assert.equal(
+      (await reopened.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [late.wallet]))[0]?.owner,
+      raw(late.alice),
+    );
+    assert.deepEqual(await keptFailures(reopened), [], 'the retry that succeeded is gone from the store');
+    await reclassified({ ...late, index: reopened, typesOf: () => typesOfTrace(reopened, late.traceId) });
+  });
+
+  test(`an account given up before a restart and found at its next change after it: its earlier traces are classified again [${store}]`, async (t) => {
+    const restartable = await restartableIndex(t, store);
+    if (!restartable) return;
+    const index = await restartable.open();
+    const late = await mintWhileDown(t, index);
+    const { chain, asked, failedAt } = late;
+    // Still down: every retry fails, and the wallet is given up.
+    for (let i = 0; i < 12 && asked.length < 1 + RETRY_DELAYS.length; i++) {
+      await chain.produceBlock();
+      await late.writeAll();
+    }
+    assert.equal(asked.length, 1 + RETRY_DELAYS.length, `asked ${asked}`);
+    assert.deepEqual(
+      await keptFailures(index),
+      [{ account: late.wallet, since: failedAt, failures: 1 + RETRY_DELAYS.length, waiting: false }],
+      'given up, kept by its first failed block',
+    );
+
+    await restartable.close(index);
+    const reopened = await restartable.open();
+    reopened.writer.useGetMethods(late.runner);
+    for (let i = 0; i < 4; i++) {
+      await chain.produceBlock();
+      await late.writeAll(reopened);
+    }
+    assert.equal(asked.length, 1 + RETRY_DELAYS.length, 'still given up after the restart: not asked again');
+
+    // The chain answers; alice's wallet changes again (another mint), and its newer state is detected.
+    late.answer();
+    await late.mintAgain(7n, reopened);
+    assert.equal(
+      (await reopened.reads.all('SELECT owner FROM jetton_wallets WHERE address = ?', [late.wallet]))[0]?.owner,
+      raw(late.alice),
+    );
+    assert.deepEqual(await keptFailures(reopened), [], 'found: forgotten in the store too');
+    await reclassified({ ...late, index: reopened, typesOf: () => typesOfTrace(reopened, late.traceId) });
+  });
+}

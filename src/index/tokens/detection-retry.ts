@@ -16,11 +16,22 @@
  * it are classified again (src/index/actions/late-finds.ts). That block (`since`) is kept while the account fails
  * on: a newer state that replaced the retry and failed too waits with the older `since`, and an account given up
  * after its last retry is remembered by it (at most MAX_WAITING of them, the oldest forgotten first), so when its
- * next change is detected, that is a late find from the first failed block too. Kept in memory: a restart forgets
- * the retries and the accounts given up (their contracts are detected at their next change, without a late find).
+ * next change is detected, that is a late find from the first failed block too.
+ *
+ * Kept in the store too (`token_detection_failures`, migration 17: detection-retry-schema.ts), so a restart goes on
+ * with them: a retry that waited is run at the first group after it, and an account given up is still a late find at
+ * its next change. Memory is what the detector goes by; the accounts changed since are written with the block
+ * committer's next group (changes(), in its DB transaction: a failure noted, a retry taken out or succeeded, an account
+ * met again), and read back at start (load()). A group whose write failed has its blocks written again, so memory is
+ * read back from the store then (forget()): what the failed group changed is as if it never ran. The token back-fill's
+ * groups change memory too; what they changed goes with the committer's next group (a restart before it runs such a
+ * retry again: its late find is written twice, which is one walk).
  * Blocks, not seconds: the index moves by blocks, and a test drives them without a clock.
  */
+import type { InsertBatch, SqlReads } from '../sql/driver.js';
+import { int, optionalText, text } from '../sql/values.js';
 import type { TokenAccountCandidate } from './block-tokens.js';
+import { DETECTION_FAILURE_COLUMNS, DETECTION_FAILURES_MIGRATION, DETECTION_FAILURES_TABLE } from './detection-retry-schema.js';
 
 /** Blocks to wait after the 1st, 2nd, 3rd failure; a 4th failure gives the candidate up. */
 export const RETRY_DELAYS = [1, 2, 4] as const;
@@ -36,11 +47,35 @@ export interface Retry {
   since: number;
 }
 
+/** What a group writes to bring `token_detection_failures` to memory: rows upserted, statements deleting (run first). */
+export interface RetryChanges {
+  batches: InsertBatch[];
+  before: string[];
+}
+
+interface GivenUp {
+  since: number;
+  seqno: number;
+  failures: number;
+  noted: number;
+}
+
+const DELETE_CHUNK = 500;
+const quoted = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
 export class DetectionRetries {
   /** By account: only its newest failed state waits. */
-  private readonly waiting = new Map<string, Retry & { dueAt: number }>();
+  private readonly waiting = new Map<string, Retry & { dueAt: number; noted: number }>();
   /** Accounts given up after their last retry, by the block of their first failed state. */
-  private readonly givenUp = new Map<string, number>();
+  private readonly givenUp = new Map<string, GivenUp>();
+  /** Accounts changed since the last changes(): their rows are written (or deleted) with the next group. */
+  private readonly dirty = new Set<string>();
+  /** The order failures were noted in (kept in the store: the oldest is forgotten first past the bound, after a restart too). */
+  private noted = 0;
+  /** The store's rows read (once; again after forget()). */
+  private loading: Promise<void> | undefined;
+  /** Whether the store has the table (a store an earlier tongate's schema was given has not: kept in memory only). */
+  private persisted = false;
 
   constructor(private readonly delays: readonly number[] = RETRY_DELAYS) {}
 
@@ -49,15 +84,16 @@ export class DetectionRetries {
     const failures = retry.failures + 1;
     const account = retry.candidate.account;
     this.waiting.delete(account);
+    this.givenUp.delete(account);
+    this.dirty.add(account);
+    const noted = ++this.noted;
     if (failures > this.delays.length) {
-      this.givenUp.delete(account);
-      if (this.givenUp.size >= MAX_WAITING) this.givenUp.delete(this.givenUp.keys().next().value as string);
-      this.givenUp.set(account, retry.since);
+      if (this.givenUp.size >= MAX_WAITING) this.dirty.add(this.evict(this.givenUp));
+      this.givenUp.set(account, { since: retry.since, seqno: retry.seqno, failures, noted });
       return;
     }
-    this.givenUp.delete(account);
-    if (this.waiting.size >= MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value as string);
-    this.waiting.set(account, { ...retry, failures, dueAt: now + this.delays[failures - 1] });
+    if (this.waiting.size >= MAX_WAITING) this.dirty.add(this.evict(this.waiting));
+    this.waiting.set(account, { ...retry, failures, dueAt: now + this.delays[failures - 1], noted });
   }
 
   /**
@@ -66,12 +102,14 @@ export class DetectionRetries {
    */
   due(now: number, metNow: ReadonlySet<string>): Retry[] {
     const due: Retry[] = [];
-    for (const account of metNow) this.givenUp.delete(account);
+    for (const account of metNow) if (this.givenUp.delete(account)) this.dirty.add(account);
     for (const [account, entry] of this.waiting) {
       if (metNow.has(account)) {
         this.waiting.delete(account);
+        this.dirty.add(account);
       } else if (entry.dueAt <= now) {
         this.waiting.delete(account);
+        this.dirty.add(account);
         due.push({ candidate: entry.candidate, seqno: entry.seqno, failures: entry.failures, since: entry.since });
       }
     }
@@ -86,7 +124,7 @@ export class DetectionRetries {
   failedAt(accounts: ReadonlySet<string>): Map<string, number> {
     const failed = new Map<string, number>();
     for (const account of accounts) {
-      const since = this.waiting.get(account)?.since ?? this.givenUp.get(account);
+      const since = this.waiting.get(account)?.since ?? this.givenUp.get(account)?.since;
       if (since !== undefined) failed.set(account, since);
     }
     return failed;
@@ -96,4 +134,118 @@ export class DetectionRetries {
   get size(): number {
     return this.waiting.size;
   }
+
+  /** The failures kept in the store, read once before the first group (and again after forget()). */
+  load(reads: SqlReads): Promise<void> {
+    this.loading ??= this.read(reads).catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  /** A group's write failed: memory is read back from the store before the next group (its blocks are written again). */
+  forget(): void {
+    if (this.persisted) this.loading = undefined;
+  }
+
+  /** The rows of the accounts changed since the last call, for the group being written (nothing before load()). */
+  changes(): RetryChanges {
+    if (!this.persisted || this.dirty.size === 0) return { batches: [], before: [] };
+    const rows: Array<Array<string | number | null>> = [];
+    const gone: string[] = [];
+    for (const account of this.dirty) {
+      const waiting = this.waiting.get(account);
+      const givenUp = this.givenUp.get(account);
+      if (waiting)
+        rows.push([
+          account,
+          waiting.since,
+          waiting.seqno,
+          waiting.failures,
+          waiting.dueAt,
+          candidateText(waiting.candidate),
+          waiting.noted,
+        ]);
+      else if (givenUp) rows.push([account, givenUp.since, givenUp.seqno, givenUp.failures, null, null, givenUp.noted]);
+      else gone.push(account);
+    }
+    this.dirty.clear();
+    const before: string[] = [];
+    for (let i = 0; i < gone.length; i += DELETE_CHUNK)
+      before.push(
+        `DELETE FROM ${DETECTION_FAILURES_TABLE} WHERE account IN (${gone
+          .slice(i, i + DELETE_CHUNK)
+          .map(quoted)
+          .join(', ')})`,
+      );
+    const updates = DETECTION_FAILURE_COLUMNS.filter((c) => c !== 'account').map((c) => `${c} = excluded.${c}`);
+    const batches: InsertBatch[] =
+      rows.length > 0
+        ? [
+            {
+              table: DETECTION_FAILURES_TABLE,
+              columns: DETECTION_FAILURE_COLUMNS,
+              rows,
+              conflict: `ON CONFLICT (account) DO UPDATE SET ${updates.join(', ')}`,
+            },
+          ]
+        : [];
+    return { batches, before };
+  }
+
+  private async read(reads: SqlReads): Promise<void> {
+    const [migrated] = await reads.all(`SELECT version FROM index_migrations WHERE version = ${DETECTION_FAILURES_MIGRATION.version}`);
+    if (!migrated) return;
+    const rows = await reads.all(`SELECT ${DETECTION_FAILURE_COLUMNS.join(', ')} FROM ${DETECTION_FAILURES_TABLE} ORDER BY noted, account`);
+    this.waiting.clear();
+    this.givenUp.clear();
+    this.dirty.clear();
+    this.noted = 0;
+    for (const row of rows) {
+      const account = text(row.account);
+      const entry = { since: int(row.since), seqno: int(row.seqno), failures: int(row.failures), noted: int(row.noted) };
+      this.noted = Math.max(this.noted, entry.noted);
+      const candidate = optionalText(row.candidate);
+      if (row.due_at === null || candidate === null) this.givenUp.set(account, entry);
+      else this.waiting.set(account, { ...entry, candidate: candidateOf(account, candidate), dueAt: int(row.due_at) });
+    }
+    this.persisted = true;
+  }
+
+  /** Takes out the oldest entry of `map` (insertion order: the order failures were noted in); its account. */
+  private evict(map: Map<string, unknown>): string {
+    const oldest = map.keys().next().value as string;
+    map.delete(oldest);
+    return oldest;
+  }
+}
+
+/** A candidate as the store keeps it (JSON: the hashes in hex, the lt as a string). */
+function candidateText(candidate: TokenAccountCandidate): string {
+  return JSON.stringify({
+    codeHash: Buffer.from(candidate.codeHash).toString('hex'),
+    dataHash: Buffer.from(candidate.dataHash).toString('hex'),
+    lastTxLt: candidate.lastTxLt.toString(),
+    methods: candidate.methods,
+    ...(candidate.libraryHash === undefined ? {} : { libraryHash: candidate.libraryHash }),
+  });
+}
+
+function candidateOf(account: string, stored: string): TokenAccountCandidate {
+  const json = JSON.parse(stored) as {
+    codeHash: string;
+    dataHash: string;
+    lastTxLt: string;
+    methods: TokenAccountCandidate['methods'];
+    libraryHash?: string;
+  };
+  return {
+    account,
+    codeHash: Buffer.from(json.codeHash, 'hex'),
+    dataHash: Buffer.from(json.dataHash, 'hex'),
+    lastTxLt: BigInt(json.lastTxLt),
+    methods: json.methods,
+    ...(json.libraryHash === undefined ? {} : { libraryHash: json.libraryHash }),
+  };
 }

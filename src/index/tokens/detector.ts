@@ -105,6 +105,14 @@ export class TokenDetector {
     this.domains = runner && dnsRoots.length > 0 ? new DomainDetector(runner, new Set(dnsRoots)) : undefined;
   }
 
+  /**
+   * The failed detections kept in the store (detection-retry.ts), read before the first group: a restart goes on with
+   * the retries that waited and the accounts given up. Without get-methods nothing is detected, so nothing is read.
+   */
+  async loadRetries(): Promise<void> {
+    if (this.contracts) await this.retries.load(this.reads);
+  }
+
   /** The token rows of a group's blocks, in order. `traceOf`: the final trace_id of a transaction of the group. */
   async rows(blocks: BlockTokens[], traceOf: (txHash: Buffer) => Buffer | null): Promise<InsertBatch[]> {
     return (await this.detectGroup(blocks, traceOf)).batches;
@@ -126,6 +134,7 @@ export class TokenDetector {
       dexPools: new Map(),
     };
     if (this.contracts) {
+      await this.retries.load(this.reads);
       // The newest block of the group (the back-fill's groups list past blocks of events after the current one).
       const now = blocks.reduce((newest, b) => Math.max(newest, b.seqno), 0);
       const met = new Set(blocks.flatMap((b) => b.accounts.map((a) => a.account)));

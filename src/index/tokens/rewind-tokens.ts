@@ -14,6 +14,7 @@
  * multisig_members and vesting_whitelist (TOKEN_CHILD_TABLES) follow their wallet: deleted with it, written back with it.
  * dns_entries (src/index/dns) follow nft_items: a changed item's row deleted, read again (get_domain, dnsresolve)
  * when the item comes back and is a domain of one of the network's DNS roots.
+ * token_detection_failures (detection-retry.ts): the failed states after the snapshot deleted.
  * token_metadata (by uri, not chain data) stays.
  */
 import { loadShardAccount, type Cell } from '@ton/core';
@@ -23,6 +24,7 @@ import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
 import { bigint } from '../sql/values.js';
 import { accountCandidate, MethodCache, type TokenAccountCandidate } from './block-tokens.js';
 import { TokenDetector } from './detector.js';
+import { DETECTION_FAILURES_TABLE } from './detection-retry-schema.js';
 import type { GetMethodRunner } from './get-methods.js';
 import type { IndexRewind } from '../types.js';
 
@@ -138,6 +140,8 @@ export async function rewoundTokens(
       ...TOKEN_STATE_TABLES.map((table) => `DELETE FROM ${table} WHERE first_lt >= ${lt}`),
       // Members and whitelists of the contracts deleted just above.
       ...TOKEN_CHILD_TABLES.map(([table, column, parent]) => `DELETE FROM ${table} WHERE ${column} NOT IN (SELECT address FROM ${parent})`),
+      // A failed detection of a state the restore took away has nothing left to retry (detection-retry.ts).
+      `DELETE FROM ${DETECTION_FAILURES_TABLE} WHERE seqno > ${Math.trunc(rewind.seqno)}`,
     ],
   };
 }
