@@ -32,6 +32,8 @@ import { TRACE_COLUMNS, TRACE_UPSERT, traceRowOf, traceRowValues, type TraceRow 
 import type { IndexRewind } from './types.js';
 import { ACTION_TABLES } from './actions/schema.js';
 import { rewoundActions } from './actions/rewind-actions.js';
+import { LATE_FINDS_TABLE } from './actions/late-finds-schema.js';
+import { DETECTION_FAILURES_TABLE } from './tokens/detection-retry-schema.js';
 
 const INDEX_TABLES = [
   'blocks',
@@ -46,6 +48,8 @@ const INDEX_TABLES = [
   ...TOKEN_CHILD_TABLES.map(([table]) => table),
   'dns_entries',
   ...ACTION_TABLES,
+  LATE_FINDS_TABLE,
+  DETECTION_FAILURES_TABLE,
 ] as const;
 const LOOKUP_CHUNK = 500;
 

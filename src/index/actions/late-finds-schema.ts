@@ -11,6 +11,8 @@
 import { types, type Migration } from '../sql/column-types.js';
 import type { InsertBatch } from '../sql/driver.js';
 
+export const LATE_FINDS_TABLE = 'late_finds';
+
 export const LATE_FINDS_MIGRATION: Migration = {
   version: 16,
   name: 'actions: late finds whose traces are still to be classified again',
@@ -35,7 +37,7 @@ export interface LateFindKey {
 /** The rows of `late_finds` (the token back-fill's finds), walked from their start. */
 export function lateFindBatch(finds: readonly LateFindKey[]): InsertBatch {
   return {
-    table: 'late_finds',
+    table: LATE_FINDS_TABLE,
     columns: ['account', 'since', 'from_lt'],
     rows: finds.map((f) => [f.account, f.since, null]),
     // The same find again: its walk, wherever it is, still covers every trace from its block on.

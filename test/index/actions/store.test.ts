@@ -264,3 +264,27 @@ eachStore('actions: a snapshot restore takes away the actions of the traces that
   for (const block of s.blocks.slice(2)) await index.writer.write(block);
   assert.equal((await traceActions(index, s.bounceSent)).length, 2);
 });
+
+eachStore(
+  'a restore to before the first block empties the whole index, the late finds and failed detections too',
+  async (_t, { index }) => {
+    const s = await story();
+    for (const block of s.blocks) await index.writer.write(block);
+    const driver = (index.writer as unknown as { driver: import('../../../src/index/sql/driver.js').SqlDriver }).driver;
+    const A = formatRawUpper(s.walletA);
+    await driver.write(
+      [],
+      [
+        `INSERT INTO late_finds (account, since, from_lt) VALUES ('${A}', ${FIRST_SEQNO}, NULL)`,
+        `INSERT INTO token_detection_failures (account, since, seqno, failures, due_at, candidate, noted) VALUES ('${A}', ${FIRST_SEQNO}, ${FIRST_SEQNO}, 1, NULL, NULL, 1)`,
+      ],
+      [],
+    );
+    const count = async (table: string) => Number((await driver.all(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+    for (const table of ['blocks', 'transactions', 'actions', 'late_finds', 'token_detection_failures'])
+      assert.ok((await count(table)) > 0, table);
+    await index.rewind({ seqno: -1, accounts: [] });
+    for (const table of ['blocks', 'transactions', 'actions', 'late_finds', 'token_detection_failures'])
+      assert.equal(await count(table), 0, table);
+  },
+);
