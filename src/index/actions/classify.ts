@@ -36,6 +36,7 @@ import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js'
 import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
+import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -106,6 +107,7 @@ const BUILT_TYPES = [
   'vesting_send_message',
   'vesting_add_whitelist',
   'tonco_deploy_pool',
+  'coffee_create_vault',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -185,6 +187,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeDepositLiquidityMatcher(),
     coffeeSwapMatcher(),
     coffeeWithdrawLiquidityMatcher(),
+    coffeeCreateVaultMatcher(),
   ];
 }
 

@@ -18,6 +18,7 @@ import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js
 import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
+import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -312,6 +313,17 @@ function coffeeDeposit(d: CoffeeDepositData): ActionParts {
 }
 
 /**
+ * A swap.coffee vault created (`_fill_coffee_create_vault`, ton-index-go's ActionDetailsCoffeeCreateVault): the
+ * vault is the destination; `value` the TON the request carried, as a decimal string; the asset null for TON.
+ */
+function coffeeCreateVault(d: CoffeeCreateVaultData): ActionParts {
+  return {
+    details: { source: d.sender, vault: d.vault, asset: d.asset, value: str(d.value) },
+    ends: [d.sender, null, d.vault, null],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -519,6 +531,8 @@ export function actionParts(block: Block): ActionParts {
       return toncoWithdraw(block.data as ToncoWithdrawData);
     case COFFEE_DEPOSIT:
       return coffeeDeposit(block.data as CoffeeDepositData);
+    case 'coffee_create_vault':
+      return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':
       return toncoDeployPool(block.data as ToncoDeployPoolData);
     case 'jetton_swap':
