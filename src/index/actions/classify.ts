@@ -37,6 +37,7 @@ import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
+import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -108,6 +109,8 @@ const BUILT_TYPES = [
   'vesting_add_whitelist',
   'tonco_deploy_pool',
   'coffee_create_vault',
+  'coffee_create_pool_creator',
+  'coffee_create_pool',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -188,6 +191,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeSwapMatcher(),
     coffeeWithdrawLiquidityMatcher(),
     coffeeCreateVaultMatcher(),
+    coffeePoolCreatorMatcher(),
+    coffeeCreatePoolMatcher(),
   ];
 }
 

@@ -19,6 +19,7 @@ import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from '
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
+import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -324,6 +325,52 @@ function coffeeCreateVault(d: CoffeeCreateVaultData): ActionParts {
 }
 
 /**
+ * A swap.coffee pool creator deployed (`_fill_coffee_create_pool_creator`, ton-index-go's
+ * ActionDetailsCoffeeCreatePoolCreator): `asset_1` is the asset brought and `asset_2` the pool's first asset (the
+ * columns toncenter fills); `provided_asset` is read from a column only the pool's creation fills: null.
+ */
+function coffeePoolCreator(d: CoffeePoolCreatorData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      deposit_recipient: d.depositRecipient,
+      pool_creator_contract: d.poolCreator,
+      provided_asset: null,
+      asset_1: d.providedAsset,
+      asset_2: d.poolAssets[0],
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.depositRecipient, d.poolCreator],
+  };
+}
+
+/**
+ * A swap.coffee pool created (`_fill_coffee_create_pool`, ton-index-go's ActionDetailsCoffeeCreatePool): the side
+ * that completed it (source, its wallet, amount, the asset brought) and both sides in the pool's asset order.
+ */
+function coffeeCreatePool(d: CoffeeCreatePoolData): ActionParts {
+  return {
+    details: {
+      source: d.creator.sender,
+      source_jetton_wallet: d.creator.senderWallet,
+      initiator_1: d.initiators[0],
+      initiator_2: d.initiators[1],
+      pool: d.pool,
+      pool_creator_contract: d.creator.poolCreator,
+      provided_asset: d.creator.providedAsset,
+      amount: str(d.creator.amount),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      lp_tokens_minted: str(d.lpTokensMinted),
+    },
+    ends: [d.creator.sender, d.creator.senderWallet, d.pool, d.creator.poolCreator],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -531,6 +578,10 @@ export function actionParts(block: Block): ActionParts {
       return toncoWithdraw(block.data as ToncoWithdrawData);
     case COFFEE_DEPOSIT:
       return coffeeDeposit(block.data as CoffeeDepositData);
+    case COFFEE_CREATE_POOL_CREATOR:
+      return coffeePoolCreator(block.data as CoffeePoolCreatorData);
+    case 'coffee_create_pool':
+      return coffeeCreatePool(block.data as CoffeeCreatePoolData);
     case 'coffee_create_vault':
       return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { Address, beginCell, type Builder, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
-import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
+import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
 import { account, address, buildTrace } from './support.js';
 
@@ -99,4 +99,212 @@ test('coffee_create_vault: a request the factory refused (no deploy) is no vault
     actions.map((a) => [a.type, a.success]),
     [['call_contract', false]],
   );
+});
+
+// Pool creation: a TON/USDT pool (TON its first asset), the LP to the user.
+const [FRIEND, POOL_CREATOR, POOL, USER_USDT, USER_LP] = [0xf4e, 0xc4ea, 0x9001, 0xa1, 0xa3].map(account);
+const contracts: KnownContracts = {
+  jettonWallets: new Map([
+    [USER_USDT, { owner: USER, jetton: USDT }],
+    [VAULT_USDT, { owner: USDT_VAULT, jetton: USDT }],
+  ]),
+  nftItems: new Map(),
+  multisigOrders: new Map(),
+};
+/** pool_params (TON, USDT, constant product) and pool_creation_params (the LP's recipient, active). */
+const poolTerms = (b: Builder): Builder =>
+  asset(asset(b, null), USDT)
+    .storeUint(0, 3)
+    .storeMaybeRef(null)
+    .storeAddress(address(USER))
+    .storeBit(0)
+    .storeMaybeRef(null)
+    .storeBit(1)
+    .storeMaybeRef(null);
+const createPoolNative = (amount: bigint): Cell => poolTerms(op(0xc0ffee02).storeCoins(amount)).endCell();
+const createPoolJetton = (): Cell => poolTerms(beginCell().storeUint(0xc0ffee11, 32)).endCell();
+/** create_pool_creator_request#c0ffee23 as the vault sends it: the amount, the terms, the sender, a proof. */
+const creatorRequest = (amount: bigint, sender: string): Cell =>
+  poolTerms(op(0xc0ffee23).storeCoins(amount)).storeAddress(address(sender)).storeRef(beginCell().endCell()).endCell();
+/** create_pool_request#c0ffee25: both amounts in the pool's order, the other side's sender, the params, a proof. */
+const poolRequest = (amount1: bigint, amount2: bigint, initiator: string): Cell =>
+  op(0xc0ffee25)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeAddress(address(initiator))
+    .storeRef(beginCell().storeAddress(address(USER)).storeBit(0).storeMaybeRef(null).storeBit(1).storeMaybeRef(null))
+    .storeRef(beginCell().endCell())
+    .endCell();
+const depositEvent = (amount1: bigint, amount2: bigint, lp: bigint): Cell =>
+  op(0xc0ffee33)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeCoins(lp)
+    .storeCoins(lp)
+    .storeCoins(amount1)
+    .storeCoins(amount2)
+    .storeCoins(0n)
+    .endCell();
+const transfer = (amount: bigint, to: string, payload: Cell): Cell =>
+  op(0x0f8a7ea5)
+    .storeCoins(amount)
+    .storeAddress(address(to))
+    .storeAddress(address(USER))
+    .storeBit(0)
+    .storeCoins(200_000_000n)
+    .storeMaybeRef(payload)
+    .endCell();
+const internalTransfer = (amount: bigint, from: string): Cell =>
+  op(0x178d4519).storeCoins(amount).storeAddress(address(from)).storeAddress(address(from)).storeCoins(200_000_000n).storeBit(0).endCell();
+const notify = (amount: bigint, from: string): Cell => op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(0).endCell();
+const excess = (): Cell => op(0xd53276db).endCell();
+
+const TON_IN = 3_000_000_000n;
+const USDT_IN = 9_300_000n;
+const LP = 167_000n;
+
+/** The TON side, by the user: the native vault, the factory's request, the pool creator deployed. */
+const tonSide = (options: { factoryAborted?: boolean } = {}) =>
+  buildTrace(USER, [
+    {
+      to: NATIVE_VAULT,
+      value: TON_IN + 300_000_000n,
+      body: createPoolNative(TON_IN),
+      then: [
+        {
+          to: FACTORY,
+          body: creatorRequest(TON_IN, USER),
+          aborted: options.factoryAborted,
+          then: options.factoryAborted ? [] : [{ to: POOL_CREATOR, body: deploy(), deploys: true }],
+        },
+      ],
+    },
+  ]);
+
+/** The USDT side completing the pool (its TON side sent by a friend): the pool deployed, LP minted and logged. */
+const usdtSide = (options: { logged?: boolean } = {}) =>
+  buildTrace(USER, [
+    {
+      to: USER_USDT,
+      body: transfer(USDT_IN, USDT_VAULT, createPoolJetton()),
+      then: [
+        {
+          to: VAULT_USDT,
+          body: internalTransfer(USDT_IN, USER),
+          then: [
+            { to: USER, body: excess() },
+            {
+              to: USDT_VAULT,
+              body: notify(USDT_IN, USER),
+              then: [
+                {
+                  to: FACTORY,
+                  body: creatorRequest(USDT_IN, USER),
+                  then: [
+                    {
+                      to: POOL_CREATOR,
+                      body: deploy(),
+                      then: [
+                        {
+                          to: FACTORY,
+                          body: poolRequest(TON_IN, USDT_IN, FRIEND),
+                          then: [
+                            {
+                              to: POOL,
+                              body: deploy(),
+                              deploys: true,
+                              logBodies: options.logged === false ? [] : [depositEvent(TON_IN, USDT_IN, LP)],
+                              then: [{ to: USER_LP, body: internalTransfer(LP, POOL), then: [{ to: USER, body: excess() }] }],
+                            },
+                          ],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+
+test('coffee_create_pool_creator: TON brought first, the pool creator deployed (provided_asset null, as ton-index-go)', () => {
+  const { trace, messages } = tonSide();
+  const actions = classifyTrace(trace, contracts).actions;
+  const creator = actions.find((a) => a.type === 'coffee_create_pool_creator');
+  assert.ok(creator, actions.map((a) => a.type).join());
+  assert.equal(creator.success, true);
+  assert.deepEqual(creator.details, {
+    source: USER,
+    source_jetton_wallet: null,
+    deposit_recipient: USER,
+    pool_creator_contract: POOL_CREATOR,
+    provided_asset: null,
+    asset_1: null,
+    asset_2: null,
+    amount: TON_IN.toString(),
+  });
+  assert.equal(creator.actionId, actionId(messages[0].hash, 'coffee_create_pool_creator'));
+  assert.equal(creator.transactions.length, trace.transactions.length, 'the request, the vault, the factory, the creator');
+  for (const who of [USER, NATIVE_VAULT, FACTORY, POOL_CREATOR]) assert.ok(creator.accounts.includes(who), who);
+  assert.ok(!actions.some((a) => a.type === 'coffee_create_pool'));
+  againstSpec(creator);
+});
+
+test("coffee_create_pool: USDT completing the pool; the asset brought is the pool's second, so amounts and initiators swap", () => {
+  const { trace, messages } = usdtSide();
+  const actions = classifyTrace(trace, contracts).actions;
+  const pool = actions.find((a) => a.type === 'coffee_create_pool');
+  assert.ok(pool, actions.map((a) => a.type).join());
+  assert.equal(pool.success, true);
+  assert.deepEqual(pool.details, {
+    source: USER,
+    source_jetton_wallet: USER_USDT,
+    initiator_1: FRIEND,
+    initiator_2: USER,
+    pool: POOL,
+    pool_creator_contract: POOL_CREATOR,
+    provided_asset: USDT,
+    amount: USDT_IN.toString(),
+    asset_1: USDT,
+    asset_2: null,
+    amount_1: USDT_IN.toString(),
+    amount_2: TON_IN.toString(),
+    lp_tokens_minted: LP.toString(),
+  });
+  assert.equal(pool.actionId, actionId(messages[0].hash, 'coffee_create_pool'));
+  assert.equal(pool.transactions.length, trace.transactions.length, 'the transfer in, the creator, the pool, the LP');
+  for (const who of [USER, USER_USDT, USDT_VAULT, FACTORY, POOL_CREATOR, POOL]) assert.ok(pool.accounts.includes(who), who);
+  // The pool creator it grew from is one of its parts, with its own parts (the USDT transfer in).
+  const creator = actions.find((a) => a.type === 'coffee_create_pool_creator');
+  assert.ok(creator);
+  assert.deepEqual(creator.ancestors, ['coffee_create_pool']);
+  assert.deepEqual(creator.details, {
+    source: USER,
+    source_jetton_wallet: USER_USDT,
+    deposit_recipient: USER,
+    pool_creator_contract: POOL_CREATOR,
+    provided_asset: null,
+    asset_1: USDT,
+    asset_2: null,
+    amount: USDT_IN.toString(),
+  });
+  const transferIn = actions.find((a) => a.type === 'jetton_transfer');
+  assert.ok(transferIn);
+  assert.deepEqual([...transferIn.ancestors].sort(), ['coffee_create_pool', 'coffee_create_pool_creator']);
+  againstSpec(pool);
+  againstSpec(creator);
+});
+
+test('coffee_create_pool: a pool deployed without its log is no creation (the pool creator stays); a refused request makes nothing', () => {
+  const unlogged = classifyTrace(usdtSide({ logged: false }).trace, contracts).actions;
+  assert.ok(!unlogged.some((a) => a.type === 'coffee_create_pool'));
+  const creator = unlogged.find((a) => a.type === 'coffee_create_pool_creator');
+  assert.ok(creator);
+  assert.equal(creator.success, true);
+  const refused = classifyTrace(tonSide({ factoryAborted: true }).trace, contracts).actions;
+  assert.ok(!refused.some((a) => a.type.startsWith('coffee_')), refused.map((a) => a.type).join());
+  assert.ok(refused.some((a) => a.type === 'call_contract' && !a.success));
 });
