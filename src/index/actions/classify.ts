@@ -37,6 +37,7 @@ import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
+import { coffeeMevFailedSwapMatcher, coffeeMevHoldFundsMatcher } from './coffee-mev-protect.js';
 import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
@@ -111,6 +112,8 @@ const BUILT_TYPES = [
   'coffee_create_vault',
   'coffee_create_pool_creator',
   'coffee_create_pool',
+  'coffee_mev_protect_hold_funds',
+  'coffee_mev_protect_failed_swap',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -193,6 +196,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeCreateVaultMatcher(),
     coffeePoolCreatorMatcher(),
     coffeeCreatePoolMatcher(),
+    coffeeMevHoldFundsMatcher(),
+    coffeeMevFailedSwapMatcher(),
   ];
 }
 

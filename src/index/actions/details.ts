@@ -19,6 +19,7 @@ import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from '
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
+import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
 import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
@@ -371,6 +372,24 @@ function coffeeCreatePool(d: CoffeeCreatePoolData): ActionParts {
 }
 
 /**
+ * Funds held by swap.coffee's MEV protector (`_fill_coffee_mev_protect_hold_funds`, ton-index-go's
+ * ActionDetailsCoffeeMevProtectHoldFunds): the protector's jetton wallet is a column toncenter never fills (null).
+ */
+function coffeeMevHoldFunds(d: CoffeeMevHoldFundsData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      mev_contract: d.mevContract,
+      mev_contract_jetton_wallet: null,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.mevContract, null],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -582,6 +601,11 @@ export function actionParts(block: Block): ActionParts {
       return coffeePoolCreator(block.data as CoffeePoolCreatorData);
     case 'coffee_create_pool':
       return coffeeCreatePool(block.data as CoffeeCreatePoolData);
+    case 'coffee_mev_protect_hold_funds':
+      return coffeeMevHoldFunds(block.data as CoffeeMevHoldFundsData);
+    case 'coffee_mev_protect_failed_swap':
+      // ton-index-go has no details for it (its default answer); the recipient is its only end.
+      return { details: unsupportedDetails(block.type), ends: [null, null, (block.data as CoffeeMevFailedSwapData).recipient, null] };
     case 'coffee_create_vault':
       return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':

@@ -12,7 +12,7 @@ import { classifyTrace, type ActionRecord } from '../../../src/index/actions/cla
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace } from './support.js';
+import { account, address, buildTrace, type Step } from './support.js';
 
 const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
 const [USER, FACTORY, USDT_VAULT, NATIVE_VAULT, VAULT_USDT] = [0xa11ce, 0xfac, 0x7a, 0x7b, 0xb1].map(account);
@@ -307,4 +307,103 @@ test('coffee_create_pool: a pool deployed without its log is no creation (the po
   const refused = classifyTrace(tonSide({ factoryAborted: true }).trace, contracts).actions;
   assert.ok(!refused.some((a) => a.type.startsWith('coffee_')), refused.map((a) => a.type).join());
   assert.ok(refused.some((a) => a.type === 'call_contract' && !a.success));
+});
+
+// MEV protection: the protector holds a swap's funds; the service fee goes to swap.coffee beside them.
+const [MEV, FEES, MEV_USDT] = [0x3e7, 0xfee, 0xb3].map(account);
+const mevContracts: KnownContracts = {
+  ...contracts,
+  jettonWallets: new Map([...contracts.jettonWallets, [MEV_USDT, { owner: MEV, jetton: USDT }]]),
+};
+const holdFunds = (): Cell => op(0x6bc79e7e).endCell();
+const serviceFee = (): Cell => beginCell().storeUint(0xc0ffeea0, 32).endCell();
+const failedSwap = (): Cell => op(0xee51ce51).storeAddress(address(USER)).endCell();
+const FEE: Step = { to: FEES, value: 50_000_000n, body: serviceFee() };
+const usdtTo = (from: string, fromWallet: string, to: string, toWallet: string, payload: Cell): Step => ({
+  to: fromWallet,
+  body: transferFrom(USDT_IN, to, from, payload),
+  then: [
+    {
+      to: toWallet,
+      body: internalTransfer(USDT_IN, from),
+      then: [
+        { to: from, body: excess() },
+        { to, body: notify(USDT_IN, from) },
+      ],
+    },
+  ],
+});
+const transferFrom = (amount: bigint, to: string, from: string, payload: Cell): Cell =>
+  op(0x0f8a7ea5)
+    .storeCoins(amount)
+    .storeAddress(address(to))
+    .storeAddress(address(from))
+    .storeBit(0)
+    .storeCoins(200_000_000n)
+    .storeMaybeRef(payload)
+    .endCell();
+
+test('coffee_mev_protect_hold_funds: TON held with the service fee beside it; the request and the fee are its parts', () => {
+  const { trace, txs } = buildTrace(USER, [{ to: MEV, value: TON_IN, body: holdFunds() }, FEE]);
+  const actions = classifyTrace(trace, mevContracts).actions;
+  const held = actions.find((a) => a.type === 'coffee_mev_protect_hold_funds');
+  assert.ok(held, actions.map((a) => a.type).join());
+  assert.equal(held.success, true);
+  assert.deepEqual(held.details, {
+    source: USER,
+    source_jetton_wallet: null,
+    mev_contract: MEV,
+    mev_contract_jetton_wallet: null,
+    asset: null,
+    amount: TON_IN.toString(),
+  });
+  assert.equal(held.transactions.length, trace.transactions.length, 'the wallet, the protector, the fee');
+  for (const who of [USER, MEV, FEES]) assert.ok(held.accounts.includes(who), who);
+  // The wallet's request is taken along (it paid the fee too): its external is the earliest message.
+  const external = txs[0].inMsg;
+  assert.ok(external);
+  assert.equal(held.actionId, actionId(external.hash, 'coffee_mev_protect_hold_funds'));
+  againstSpec(held);
+});
+
+test('coffee_mev_protect_hold_funds: USDT held (a jetton transfer whose payload asks it); a refused hold is still one', () => {
+  const { trace } = buildTrace(USER, [usdtTo(USER, USER_USDT, MEV, MEV_USDT, holdFunds()), FEE]);
+  const actions = classifyTrace(trace, mevContracts).actions;
+  const held = actions.find((a) => a.type === 'coffee_mev_protect_hold_funds');
+  assert.ok(held, actions.map((a) => a.type).join());
+  assert.equal(held.success, true);
+  assert.deepEqual(held.details, {
+    source: USER,
+    source_jetton_wallet: USER_USDT,
+    mev_contract: MEV,
+    mev_contract_jetton_wallet: null,
+    asset: USDT,
+    amount: USDT_IN.toString(),
+  });
+  assert.deepEqual(actions.find((a) => a.type === 'jetton_transfer')?.ancestors, ['coffee_mev_protect_hold_funds']);
+  againstSpec(held);
+  // The protector refused the TON (aborted, bounced back): toncenter never marks it failed.
+  const refused = classifyTrace(
+    buildTrace(USER, [{ to: MEV, value: TON_IN, body: holdFunds(), bounce: true, aborted: true }]).trace,
+    mevContracts,
+  ).actions;
+  const kept = refused.find((a) => a.type === 'coffee_mev_protect_hold_funds');
+  assert.ok(kept, refused.map((a) => a.type).join());
+  assert.equal(kept.success, true);
+  assert.equal(kept.details.amount, TON_IN.toString());
+});
+
+test("coffee_mev_protect_failed_swap: TON and USDT given back after a swap not made (ton-index-go's default details)", () => {
+  const ton = classifyTrace(buildTrace(MEV, [{ to: USER, value: TON_IN, body: failedSwap() }]).trace, mevContracts).actions;
+  const back = ton.find((a) => a.type === 'coffee_mev_protect_failed_swap');
+  assert.ok(back, ton.map((a) => a.type).join());
+  assert.equal(back.success, true);
+  assert.deepEqual(back.details, { error: "unsupported action type: 'coffee_mev_protect_failed_swap'" });
+  againstSpec(back);
+  for (const who of [MEV, USER]) assert.ok(back.accounts.includes(who), who);
+  const usdt = classifyTrace(buildTrace(MEV, [usdtTo(MEV, MEV_USDT, USER, USER_USDT, failedSwap())]).trace, mevContracts).actions;
+  const usdtBack = usdt.find((a) => a.type === 'coffee_mev_protect_failed_swap');
+  assert.ok(usdtBack, usdt.map((a) => a.type).join());
+  assert.deepEqual(usdtBack.details, back.details);
+  assert.deepEqual(usdt.find((a) => a.type === 'jetton_transfer')?.ancestors, ['coffee_mev_protect_failed_swap']);
 });
