@@ -37,6 +37,7 @@ import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
+import { coffeeStakingDepositMatcher } from './coffee-staking.js';
 import { coffeeMevFailedSwapMatcher, coffeeMevHoldFundsMatcher } from './coffee-mev-protect.js';
 import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
@@ -114,6 +115,7 @@ const BUILT_TYPES = [
   'coffee_create_pool',
   'coffee_mev_protect_hold_funds',
   'coffee_mev_protect_failed_swap',
+  'coffee_staking_deposit',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -198,6 +200,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeCreatePoolMatcher(),
     coffeeMevHoldFundsMatcher(),
     coffeeMevFailedSwapMatcher(),
+    coffeeStakingDepositMatcher(),
   ];
 }
 

@@ -19,6 +19,7 @@ import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from '
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
+import type { CoffeeStakingDepositData } from './coffee-staking.js';
 import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
 import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
@@ -390,6 +391,26 @@ function coffeeMevHoldFunds(d: CoffeeMevHoldFundsData): ActionParts {
 }
 
 /**
+ * A swap.coffee staking deposit (`_fill_coffee_staking_deposit`, ton-index-go's ActionDetailsCoffeeStakingDeposit):
+ * the staking master is the pool, the vault's jetton wallet the pool's; the position's NFT item and its index.
+ */
+function coffeeStakingDeposit(d: CoffeeStakingDepositData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      minted_item_address: d.item,
+      minted_item_index: d.index,
+    },
+    ends: [d.sender, d.senderWallet, d.pool, d.poolWallet],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -606,6 +627,8 @@ export function actionParts(block: Block): ActionParts {
     case 'coffee_mev_protect_failed_swap':
       // ton-index-go has no details for it (its default answer); the recipient is its only end.
       return { details: unsupportedDetails(block.type), ends: [null, null, (block.data as CoffeeMevFailedSwapData).recipient, null] };
+    case 'coffee_staking_deposit':
+      return coffeeStakingDeposit(block.data as CoffeeStakingDepositData);
     case 'coffee_create_vault':
       return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':

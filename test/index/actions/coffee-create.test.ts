@@ -407,3 +407,87 @@ test("coffee_mev_protect_failed_swap: TON and USDT given back after a swap not m
   assert.deepEqual(usdtBack.details, back.details);
   assert.deepEqual(usdt.find((a) => a.type === 'jetton_transfer')?.ancestors, ['coffee_mev_protect_failed_swap']);
 });
+
+// Staking: USDT to the staking vault, whose staking_deposit reaches the master (an NFT collection) that mints a position.
+const [STAKING_VAULT, STAKING_MASTER, POSITION, STAKING_VAULT_USDT] = [0x5a, 0x5b, 0x5c, 0xb5].map(account);
+const stakingContracts = (itemKnown: boolean): KnownContracts => ({
+  ...contracts,
+  jettonWallets: new Map([...contracts.jettonWallets, [STAKING_VAULT_USDT, { owner: STAKING_VAULT, jetton: USDT }]]),
+  nftItems: itemKnown ? new Map([[POSITION, { index: '42', collection: STAKING_MASTER }]]) : new Map(),
+});
+/** staking_lock#0c0ffede period_id: the forward payload that asks for a position. */
+const stakingLock = (): Cell => beginCell().storeUint(0x0c0ffede, 32).storeUint(3, 32).endCell();
+/** staking_deposit#f9471134 query_id sender jetton_amount from_user period_id. */
+const stakingDeposit = (): Cell =>
+  op(0xf9471134).storeAddress(address(STAKING_VAULT)).storeCoins(USDT_IN).storeAddress(address(USER)).storeUint(3, 32).endCell();
+/** staking_initialize#be5a7595: the owner, the jetton data and the position data, the periods. */
+const stakingInitialize = (): Cell =>
+  op(0xbe5a7595)
+    .storeAddress(address(USER))
+    .storeRef(beginCell().storeAddress(address(STAKING_VAULT_USDT)).storeCoins(USDT_IN))
+    .storeRef(beginCell().storeCoins(USDT_IN).storeCoins(0n).storeUint(1_749_000_000, 64).storeUint(1_756_776_000, 64).storeUint(3, 32))
+    .storeRef(beginCell().endCell())
+    .endCell();
+
+const staking = () =>
+  buildTrace(USER, [
+    {
+      to: USER_USDT,
+      body: transferFrom(USDT_IN, STAKING_VAULT, USER, stakingLock()),
+      then: [
+        {
+          to: STAKING_VAULT_USDT,
+          body: internalTransfer(USDT_IN, USER),
+          then: [
+            { to: USER, body: excess() },
+            {
+              to: STAKING_VAULT,
+              body: notify(USDT_IN, USER),
+              then: [
+                {
+                  to: STAKING_MASTER,
+                  body: stakingDeposit(),
+                  logBodies: [stakingDeposit()],
+                  then: [{ to: POSITION, body: stakingInitialize(), deploys: true }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+
+test('coffee_staking_deposit: USDT staked, the master minting the position; the transfer and the mint are its parts', () => {
+  const { trace, messages } = staking();
+  const actions = classifyTrace(trace, stakingContracts(true)).actions;
+  const staked = actions.find((a) => a.type === 'coffee_staking_deposit');
+  assert.ok(staked, actions.map((a) => a.type).join());
+  assert.equal(staked.success, true);
+  assert.deepEqual(staked.details, {
+    source: USER,
+    source_jetton_wallet: USER_USDT,
+    pool: STAKING_MASTER,
+    pool_jetton_wallet: STAKING_VAULT_USDT,
+    asset: USDT,
+    amount: USDT_IN.toString(),
+    minted_item_address: POSITION,
+    minted_item_index: '42',
+  });
+  assert.equal(staked.actionId, actionId(messages[0].hash, 'coffee_staking_deposit'));
+  for (const who of [USER, USER_USDT, STAKING_VAULT, STAKING_MASTER, POSITION]) assert.ok(staked.accounts.includes(who), who);
+  assert.deepEqual(
+    actions
+      .filter((a) => a.ancestors.includes('coffee_staking_deposit'))
+      .map((a) => a.type)
+      .sort(),
+    ['call_contract', 'jetton_transfer', 'nft_mint'],
+  );
+  againstSpec(staked);
+});
+
+test('coffee_staking_deposit: a position the index did not detect (no nft_mint) is no deposit, the transfer stays', () => {
+  const actions = classifyTrace(staking().trace, stakingContracts(false)).actions;
+  assert.ok(!actions.some((a) => a.type === 'coffee_staking_deposit'), actions.map((a) => a.type).join());
+  assert.ok(actions.some((a) => a.type === 'jetton_transfer' && a.ancestors.length === 0));
+});
