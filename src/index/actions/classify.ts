@@ -37,7 +37,7 @@ import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
 import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
-import { coffeeStakingDepositMatcher } from './coffee-staking.js';
+import { coffeeStakingClaimRewardsMatcher, coffeeStakingDepositMatcher, coffeeStakingWithdrawMatcher } from './coffee-staking.js';
 import { coffeeMevFailedSwapMatcher, coffeeMevHoldFundsMatcher } from './coffee-mev-protect.js';
 import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
@@ -116,6 +116,8 @@ const BUILT_TYPES = [
   'coffee_mev_protect_hold_funds',
   'coffee_mev_protect_failed_swap',
   'coffee_staking_deposit',
+  'coffee_staking_withdraw',
+  'coffee_staking_claim_rewards',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -201,6 +203,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeMevHoldFundsMatcher(),
     coffeeMevFailedSwapMatcher(),
     coffeeStakingDepositMatcher(),
+    coffeeStakingWithdrawMatcher(),
+    coffeeStakingClaimRewardsMatcher(),
   ];
 }
 

@@ -19,7 +19,7 @@ import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from '
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
 import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
-import type { CoffeeStakingDepositData } from './coffee-staking.js';
+import type { CoffeeStakingClaimData, CoffeeStakingDepositData, CoffeeStakingWithdrawData } from './coffee-staking.js';
 import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
 import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
@@ -411,6 +411,42 @@ function coffeeStakingDeposit(d: CoffeeStakingDepositData): ActionParts {
 }
 
 /**
+ * A swap.coffee staking withdrawal (`_fill_coffee_staking_withdraw`, ton-index-go's ActionDetailsCoffeeStakingWithdraw):
+ * the owner, the pool and their wallets, the position's item, index and points as decimal strings.
+ */
+function coffeeStakingWithdraw(d: CoffeeStakingWithdrawData): ActionParts {
+  return {
+    details: {
+      source: d.owner,
+      source_jetton_wallet: d.ownerWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      nft_address: d.item,
+      nft_index: str(d.index),
+      points: str(d.points),
+    },
+    ends: [d.owner, d.ownerWallet, d.pool, d.poolWallet],
+  };
+}
+
+/** Staking rewards paid (`_fill_coffee_staking_claim_rewards`, ActionDetailsCoffeeStakingClaimRewards): the pool is the source. */
+function coffeeStakingClaimRewards(d: CoffeeStakingClaimData): ActionParts {
+  return {
+    details: {
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      recipient: d.recipient,
+      recipient_jetton_wallet: d.recipientWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.pool, d.poolWallet, d.recipient, d.recipientWallet],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -629,6 +665,10 @@ export function actionParts(block: Block): ActionParts {
       return { details: unsupportedDetails(block.type), ends: [null, null, (block.data as CoffeeMevFailedSwapData).recipient, null] };
     case 'coffee_staking_deposit':
       return coffeeStakingDeposit(block.data as CoffeeStakingDepositData);
+    case 'coffee_staking_withdraw':
+      return coffeeStakingWithdraw(block.data as CoffeeStakingWithdrawData);
+    case 'coffee_staking_claim_rewards':
+      return coffeeStakingClaimRewards(block.data as CoffeeStakingClaimData);
     case 'coffee_create_vault':
       return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':

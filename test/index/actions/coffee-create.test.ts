@@ -491,3 +491,114 @@ test('coffee_staking_deposit: a position the index did not detect (no nft_mint) 
   assert.ok(!actions.some((a) => a.type === 'coffee_staking_deposit'), actions.map((a) => a.type).join());
   assert.ok(actions.some((a) => a.type === 'jetton_transfer' && a.ancestors.length === 0));
 });
+
+const [ADMIN, MASTER_USDT] = [0xad, 0xb6].map(account);
+const POINTS = 12_345n;
+/** staking_position_withdraw#cb03bfaf, each of its three steps. */
+const withdrawFirst = (): Cell => op(0xcb03bfaf).endCell();
+const withdrawSecond = (): Cell =>
+  op(0xcb03bfaf)
+    .storeUint(42, 64)
+    .storeAddress(address(USER))
+    .storeCoins(POINTS)
+    .storeRef(beginCell().storeAddress(address(STAKING_VAULT_USDT)).storeCoins(USDT_IN))
+    .endCell();
+const withdrawThird = (): Cell =>
+  op(0xcb03bfaf).storeAddress(address(STAKING_VAULT_USDT)).storeCoins(USDT_IN).storeAddress(address(USER)).endCell();
+const claim = (): Cell =>
+  op(0xb30c7310).storeAddress(address(MASTER_USDT)).storeCoins(USDT_IN).storeAddress(address(USER)).storeMaybeRef(null).endCell();
+const withContracts = (): KnownContracts => {
+  const known = stakingContracts(true);
+  return { ...known, jettonWallets: new Map([...known.jettonWallets, [MASTER_USDT, { owner: STAKING_MASTER, jetton: USDT }]]) };
+};
+/** A USDT transfer paid by `from` through its wallet to the user, whose wallet may refuse it. */
+const payUser = (from: string, fromWallet: string, refused = false): Step => ({
+  to: fromWallet,
+  body: transferFrom(USDT_IN, USER, from, beginCell().endCell()),
+  then: [
+    {
+      to: USER_USDT,
+      body: internalTransfer(USDT_IN, from),
+      aborted: refused,
+      then: refused
+        ? []
+        : [
+            { to: from, body: excess() },
+            { to: USER, body: notify(USDT_IN, from) },
+          ],
+    },
+  ],
+});
+const withdrawal = (refused = false) =>
+  buildTrace(USER, [
+    {
+      to: POSITION,
+      body: withdrawFirst(),
+      then: [
+        {
+          to: STAKING_MASTER,
+          body: withdrawSecond(),
+          logBodies: [withdrawThird()],
+          then: [{ to: STAKING_VAULT, body: withdrawThird(), then: [payUser(STAKING_VAULT, STAKING_VAULT_USDT, refused)] }],
+        },
+      ],
+    },
+  ]);
+
+test('coffee_staking_withdraw: a position withdrawn in three steps and paid in USDT; a failed payout is still one', () => {
+  const { trace, messages } = withdrawal();
+  const actions = classifyTrace(trace, withContracts()).actions;
+  const withdrawn = actions.find((a) => a.type === 'coffee_staking_withdraw');
+  assert.ok(withdrawn, actions.map((a) => a.type).join());
+  assert.equal(withdrawn.success, true);
+  const details = {
+    source: USER,
+    source_jetton_wallet: USER_USDT,
+    pool: POSITION,
+    pool_jetton_wallet: STAKING_VAULT_USDT,
+    asset: USDT,
+    amount: USDT_IN.toString(),
+    nft_address: POSITION,
+    nft_index: '42',
+    points: POINTS.toString(),
+  };
+  assert.deepEqual(withdrawn.details, details);
+  assert.equal(withdrawn.actionId, actionId(messages[0].hash, 'coffee_staking_withdraw'));
+  for (const who of [USER, POSITION, STAKING_MASTER, STAKING_VAULT, STAKING_VAULT_USDT]) assert.ok(withdrawn.accounts.includes(who), who);
+  againstSpec(withdrawn);
+  const refused = classifyTrace(withdrawal(true).trace, withContracts()).actions;
+  const kept = refused.find((a) => a.type === 'coffee_staking_withdraw');
+  assert.ok(kept, refused.map((a) => a.type).join());
+  assert.equal(kept.success, true);
+  assert.deepEqual(kept.details, details);
+  assert.equal(refused.find((a) => a.type === 'jetton_transfer')?.success, false, 'the payout itself failed');
+});
+
+test('coffee_staking_claim_rewards: the pool paying a claim in USDT with its log; a claim the pool refused is nothing', () => {
+  const claimed = (refused: boolean) =>
+    buildTrace(ADMIN, [
+      {
+        to: STAKING_MASTER,
+        body: claim(),
+        aborted: refused,
+        logBodies: refused ? [] : [claim()],
+        then: refused ? [] : [payUser(STAKING_MASTER, MASTER_USDT)],
+      },
+    ]);
+  const actions = classifyTrace(claimed(false).trace, withContracts()).actions;
+  const paid = actions.find((a) => a.type === 'coffee_staking_claim_rewards');
+  assert.ok(paid, actions.map((a) => a.type).join());
+  assert.equal(paid.success, true);
+  assert.deepEqual(paid.details, {
+    pool: STAKING_MASTER,
+    pool_jetton_wallet: MASTER_USDT,
+    recipient: USER,
+    recipient_jetton_wallet: USER_USDT,
+    asset: USDT,
+    amount: USDT_IN.toString(),
+  });
+  for (const who of [ADMIN, STAKING_MASTER, MASTER_USDT, USER]) assert.ok(paid.accounts.includes(who), who);
+  againstSpec(paid);
+  const refused = classifyTrace(claimed(true).trace, withContracts()).actions;
+  assert.ok(!refused.some((a) => a.type.startsWith('coffee_')), refused.map((a) => a.type).join());
+});
