@@ -1,8 +1,18 @@
 /**
- * swap.coffee's creation types on traces built by hand (support.ts), shaped as mainnet's: `coffee_create_vault` (the
- * factory's deploy of a USDT vault, the vault asking Tether's master for its wallet; a TON vault without that; a
- * request the factory refused). Tether's USDT master as on mainnet; the factory and vaults are made up. Each action
- * against toncenter's v3 spec.
+ * swap.coffee's types beyond swaps and liquidity, on traces built by hand (support.ts) shaped as mainnet's; Tether's
+ * USDT master as on mainnet, the factory, vaults, pools, protector and staking contracts made up; each action against
+ * toncenter's v3 spec:
+ * - `coffee_create_vault`: the factory's deploy of a USDT vault with its wallet looked up at the master; a TON vault;
+ *   a request the factory refused (a failed contract call, nothing else).
+ * - `coffee_create_pool_creator` / `coffee_create_pool` of a TON/USDT pool: TON brought first (a pool creator), USDT
+ *   completing it (the pool deployed, LP minted and logged; amounts and initiators put with their assets); a pool
+ *   deployed without its log (the pool creator only); a request the factory refused (nothing).
+ * - `coffee_mev_protect_hold_funds`: TON and USDT handed to the protector with the service fee; a hold the protector
+ *   refused (still one, as toncenter); `coffee_mev_protect_failed_swap`: TON and USDT given back (ton-index-go's
+ *   default details).
+ * - `coffee_staking_deposit` (the position's NFT minted; an item the index did not detect: no deposit),
+ *   `coffee_staking_withdraw` (also with a failed payout: still a success, as toncenter), `coffee_staking_claim_rewards`
+ *   (and a claim the pool refused: nothing).
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
