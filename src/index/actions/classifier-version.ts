@@ -14,8 +14,9 @@
  *   8  swap.coffee swaps
  *   9  swap.coffee liquidity withdrawals
  *   10 swap.coffee liquidity deposits
+ *   11 swap.coffee vault and pool creation, MEV protection, staking
  */
-export const CLASSIFIER_VERSION = 10;
+export const CLASSIFIER_VERSION = 11;
 
 let current = CLASSIFIER_VERSION;
 

@@ -36,6 +36,10 @@ import { toncoDepositMatcher, toncoWithdrawMatcher } from './tonco-liquidity.js'
 import { toncoDeployPoolMatcher } from './tonco-deploy-pool.js';
 import { coffeeSwapMatcher } from './coffee-swaps.js';
 import { coffeeDepositLiquidityMatcher, coffeeWithdrawLiquidityMatcher } from './coffee-liquidity.js';
+import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
+import { coffeeStakingClaimRewardsMatcher, coffeeStakingDepositMatcher, coffeeStakingWithdrawMatcher } from './coffee-staking.js';
+import { coffeeMevFailedSwapMatcher, coffeeMevHoldFundsMatcher } from './coffee-mev-protect.js';
+import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -106,6 +110,14 @@ const BUILT_TYPES = [
   'vesting_send_message',
   'vesting_add_whitelist',
   'tonco_deploy_pool',
+  'coffee_create_vault',
+  'coffee_create_pool_creator',
+  'coffee_create_pool',
+  'coffee_mev_protect_hold_funds',
+  'coffee_mev_protect_failed_swap',
+  'coffee_staking_deposit',
+  'coffee_staking_withdraw',
+  'coffee_staking_claim_rewards',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -185,6 +197,14 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeDepositLiquidityMatcher(),
     coffeeSwapMatcher(),
     coffeeWithdrawLiquidityMatcher(),
+    coffeeCreateVaultMatcher(),
+    coffeePoolCreatorMatcher(),
+    coffeeCreatePoolMatcher(),
+    coffeeMevHoldFundsMatcher(),
+    coffeeMevFailedSwapMatcher(),
+    coffeeStakingDepositMatcher(),
+    coffeeStakingWithdrawMatcher(),
+    coffeeStakingClaimRewardsMatcher(),
   ];
 }
 

@@ -75,7 +75,7 @@ function depositoryRequest(body: Cell) {
 }
 
 /** deposit_liquidity_successful_event#c0ffee33 query_id amount1 amount2 lp_amount total_supply reserves: the LP. */
-function depositEvent(body: Cell): bigint {
+export function depositEvent(body: Cell): bigint {
   const cs = afterOpcode(body);
   cs.loadUintBig(64);
   cs.loadCoins();

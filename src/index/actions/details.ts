@@ -18,6 +18,10 @@ import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js
 import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
 import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
 import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
+import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
+import type { CoffeeStakingClaimData, CoffeeStakingDepositData, CoffeeStakingWithdrawData } from './coffee-staking.js';
+import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
+import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
@@ -312,6 +316,137 @@ function coffeeDeposit(d: CoffeeDepositData): ActionParts {
 }
 
 /**
+ * A swap.coffee vault created (`_fill_coffee_create_vault`, ton-index-go's ActionDetailsCoffeeCreateVault): the
+ * vault is the destination; `value` the TON the request carried, as a decimal string; the asset null for TON.
+ */
+function coffeeCreateVault(d: CoffeeCreateVaultData): ActionParts {
+  return {
+    details: { source: d.sender, vault: d.vault, asset: d.asset, value: str(d.value) },
+    ends: [d.sender, null, d.vault, null],
+  };
+}
+
+/**
+ * A swap.coffee pool creator deployed (`_fill_coffee_create_pool_creator`, ton-index-go's
+ * ActionDetailsCoffeeCreatePoolCreator): `asset_1` is the asset brought and `asset_2` the pool's first asset (the
+ * columns toncenter fills); `provided_asset` is read from a column only the pool's creation fills: null.
+ */
+function coffeePoolCreator(d: CoffeePoolCreatorData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      deposit_recipient: d.depositRecipient,
+      pool_creator_contract: d.poolCreator,
+      provided_asset: null,
+      asset_1: d.providedAsset,
+      asset_2: d.poolAssets[0],
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.depositRecipient, d.poolCreator],
+  };
+}
+
+/**
+ * A swap.coffee pool created (`_fill_coffee_create_pool`, ton-index-go's ActionDetailsCoffeeCreatePool): the side
+ * that completed it (source, its wallet, amount, the asset brought) and both sides in the pool's asset order.
+ */
+function coffeeCreatePool(d: CoffeeCreatePoolData): ActionParts {
+  return {
+    details: {
+      source: d.creator.sender,
+      source_jetton_wallet: d.creator.senderWallet,
+      initiator_1: d.initiators[0],
+      initiator_2: d.initiators[1],
+      pool: d.pool,
+      pool_creator_contract: d.creator.poolCreator,
+      provided_asset: d.creator.providedAsset,
+      amount: str(d.creator.amount),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      lp_tokens_minted: str(d.lpTokensMinted),
+    },
+    ends: [d.creator.sender, d.creator.senderWallet, d.pool, d.creator.poolCreator],
+  };
+}
+
+/**
+ * Funds held by swap.coffee's MEV protector (`_fill_coffee_mev_protect_hold_funds`, ton-index-go's
+ * ActionDetailsCoffeeMevProtectHoldFunds): the protector's jetton wallet is a column toncenter never fills (null).
+ */
+function coffeeMevHoldFunds(d: CoffeeMevHoldFundsData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      mev_contract: d.mevContract,
+      mev_contract_jetton_wallet: null,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.mevContract, null],
+  };
+}
+
+/**
+ * A swap.coffee staking deposit (`_fill_coffee_staking_deposit`, ton-index-go's ActionDetailsCoffeeStakingDeposit):
+ * the staking master is the pool, the vault's jetton wallet the pool's; the position's NFT item and its index.
+ */
+function coffeeStakingDeposit(d: CoffeeStakingDepositData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      minted_item_address: d.item,
+      minted_item_index: d.index,
+    },
+    ends: [d.sender, d.senderWallet, d.pool, d.poolWallet],
+  };
+}
+
+/**
+ * A swap.coffee staking withdrawal (`_fill_coffee_staking_withdraw`, ton-index-go's ActionDetailsCoffeeStakingWithdraw):
+ * the owner, the pool and their wallets, the position's item, index and points as decimal strings.
+ */
+function coffeeStakingWithdraw(d: CoffeeStakingWithdrawData): ActionParts {
+  return {
+    details: {
+      source: d.owner,
+      source_jetton_wallet: d.ownerWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      nft_address: d.item,
+      nft_index: str(d.index),
+      points: str(d.points),
+    },
+    ends: [d.owner, d.ownerWallet, d.pool, d.poolWallet],
+  };
+}
+
+/** Staking rewards paid (`_fill_coffee_staking_claim_rewards`, ActionDetailsCoffeeStakingClaimRewards): the pool is the source. */
+function coffeeStakingClaimRewards(d: CoffeeStakingClaimData): ActionParts {
+  return {
+    details: {
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      recipient: d.recipient,
+      recipient_jetton_wallet: d.recipientWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.pool, d.poolWallet, d.recipient, d.recipientWallet],
+  };
+}
+
+/**
  * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
  * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
  */
@@ -519,6 +654,23 @@ export function actionParts(block: Block): ActionParts {
       return toncoWithdraw(block.data as ToncoWithdrawData);
     case COFFEE_DEPOSIT:
       return coffeeDeposit(block.data as CoffeeDepositData);
+    case COFFEE_CREATE_POOL_CREATOR:
+      return coffeePoolCreator(block.data as CoffeePoolCreatorData);
+    case 'coffee_create_pool':
+      return coffeeCreatePool(block.data as CoffeeCreatePoolData);
+    case 'coffee_mev_protect_hold_funds':
+      return coffeeMevHoldFunds(block.data as CoffeeMevHoldFundsData);
+    case 'coffee_mev_protect_failed_swap':
+      // ton-index-go has no details for it (its default answer); the recipient is its only end.
+      return { details: unsupportedDetails(block.type), ends: [null, null, (block.data as CoffeeMevFailedSwapData).recipient, null] };
+    case 'coffee_staking_deposit':
+      return coffeeStakingDeposit(block.data as CoffeeStakingDepositData);
+    case 'coffee_staking_withdraw':
+      return coffeeStakingWithdraw(block.data as CoffeeStakingWithdrawData);
+    case 'coffee_staking_claim_rewards':
+      return coffeeStakingClaimRewards(block.data as CoffeeStakingClaimData);
+    case 'coffee_create_vault':
+      return coffeeCreateVault(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':
       return toncoDeployPool(block.data as ToncoDeployPoolData);
     case 'jetton_swap':
