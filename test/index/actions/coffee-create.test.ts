@@ -17,14 +17,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { Address, beginCell, type Builder, type Cell } from '@ton/core';
+import { beginCell, type Builder, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { USDT, account, address, buildTrace, type Step } from './support.js';
 
-const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
 const [USER, FACTORY, USDT_VAULT, NATIVE_VAULT, VAULT_USDT] = [0xa11ce, 0xfac, 0x7a, 0x7b, 0xb1].map(account);
 
 const op = (code: number, queryId = 7n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);

@@ -7,14 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, type Builder, type Cell } from '@ton/core';
+import { beginCell, type Builder, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step } from './support.js';
 
-const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
 const [USER, USDT_VAULT, NATIVE_VAULT, POOL, CES_VAULT, CES_POOL, CES] = [0xa11ce, 0x7a, 0x7b, 0x9001, 0x7c, 0x9002, 0xce5].map(account);
 const [USER_USDT, VAULT_USDT, USER_CES, VAULT_CES] = [0xa1, 0xb1, 0xa2, 0xb2].map(account);
 
@@ -29,7 +28,6 @@ const contracts: KnownContracts = {
   multisigOrders: new Map(),
 };
 
-const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 /** An asset as swap.coffee writes it: native$00 or jetton$01 chain hash. */
 const asset = (b: Builder, master: string | null): Builder => {
   if (master === null) return b.storeUint(0, 2);

@@ -4,7 +4,9 @@
  * Shared by the classifier's tests (dedust.test.ts) and the pool detection's (test/index/dex-pools.test.ts).
  */
 import { Address, beginCell, type Builder, type Cell } from '@ton/core';
-import { account, address, buildTrace } from './support.js';
+import { account, address, buildTrace, op } from './support.js';
+
+export { op };
 
 const raw = (friendly: string): string => Address.parse(friendly).toRawString().toUpperCase();
 /** DeDust's native (TON) vault and its TON/USDT pool on mainnet; Tether's USDT master. */
@@ -13,7 +15,6 @@ export const TON_USDT_POOL = raw('EQA-X_yo3fzzbDbJ_0bzFWKqtRuZFIRa1sJsveZJ1YpViO
 export const USDT = raw('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs');
 export const [USER, USER_USDT, USDT_VAULT, VAULT_USDT, OTHER_JETTON, OTHER_POOL] = [0xa11ce, 0xa11c1, 0x7a, 0x7b, 0x07, 0x0b].map(account);
 
-export const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 /** SwapStep: pool, kind (given in), limit, next step. */
 export const step = (pool: string, next: Cell | null = null): Builder =>
   beginCell().storeAddress(address(pool)).storeBit(0).storeCoins(0n).storeMaybeRef(next);

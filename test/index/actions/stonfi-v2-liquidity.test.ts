@@ -7,14 +7,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { Address, beginCell, type Builder, type Cell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step } from './support.js';
 
-const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
 const PTON_V2 = '0:671963027F7F85659AB55B821671688601CDCF1EE674FC7FBBB1A776A18D34A3';
 const [USER, ROUTER, POOL, LP_ACCOUNT] = [0xa11ce, 0x5701, 0x9001, 0x1ac].map(account);
 const [USER_USDT, USER_LP, ROUTER_USDT, ROUTER_PTON] = [0xa1, 0xa3, 0xb1, 0xb3].map(account);
@@ -30,7 +29,6 @@ const contracts: KnownContracts = {
   multisigOrders: new Map(),
 };
 
-const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 /** provide_lp#37c096df as the user asks the router for it (the router's wallet of the other token first). */
 const providePayload = (otherRouterWallet: string): Cell =>
   beginCell()

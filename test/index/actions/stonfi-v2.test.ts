@@ -6,15 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, type Builder, type Cell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { stonfiV2SwapWallets } from '../../../src/index/actions/stonfi-v2-swaps.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step } from './support.js';
 
-const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
 const PTON_V2 = '0:671963027F7F85659AB55B821671688601CDCF1EE674FC7FBBB1A776A18D34A3';
 const [USER, ROUTER, POOL, TOKEN] = [0xa11ce, 0x5701, 0x9001, 0x70c].map(account);
 const [USER_USDT, USER_TOKEN, ROUTER_USDT, ROUTER_TOKEN, ROUTER_PTON] = [0xa1, 0xa2, 0xb1, 0xb2, 0xb3].map(account);
@@ -31,7 +30,6 @@ const contracts: KnownContracts = {
   multisigOrders: new Map(),
 };
 
-const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 /** The swap payload a user sends the router (swap#6664de2a: the router's wallet of the asked token first). */
 const swapPayload = (askedWallet: string): Cell =>
   beginCell()

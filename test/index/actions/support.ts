@@ -4,8 +4,14 @@
  * the tree as a chain's would (a message is created after its sender's transaction and received later).
  */
 import { createHash } from 'node:crypto';
-import { Address, beginCell, type Cell } from '@ton/core';
+import { Address, beginCell, type Builder, type Cell } from '@ton/core';
 import type { ActionMessage, ActionTransaction, TraceInput } from '../../../src/index/actions/trace-input.js';
+
+/** Mainnet's USDT master, raw (the DEX tests' usual jetton). */
+export const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
+
+/** A message body's start as the DEX contracts write it: op:uint32 query_id:uint64. */
+export const op = (code: number, queryId = 1n): Builder => beginCell().storeUint(code, 32).storeUint(queryId, 64);
 
 /** A raw address of a made-up account. */
 export const account = (n: number): string => `0:${n.toString(16).padStart(64, '0').toUpperCase()}`;
