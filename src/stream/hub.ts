@@ -164,8 +164,9 @@ export class StreamHub {
    * A transaction executed in the open block: rendered now, on the render thread, for whoever gets it before
    * `finalized` (at `pending` or `confirmed`: `finalized` is read from the index), so the seal finds its `confirmed`
    * text ready. Rendering it only once its trace is announced would leave every trace whose internal messages run
-   * in the next block to the seal, which announces them all at once (the render thread's queue, not its speed,
-   * was then most of `confirmed`'s delay). A Map lookup, and a look at each follower's subscription.
+   * in the next block to the seal, which announces them all at once; asked for here, the render thread's work is
+   * spread over the block (README: it did not shorten `confirmed`'s delay, which is the main thread's after the
+   * seal). A Map lookup, and a look at each follower's subscription.
    */
   private executed(trace: PendingTrace, tx: PendingTx): void {
     if (this.connections.size === 0) return;
