@@ -4,9 +4,9 @@
  * one 24-word mnemonic, both active at genesis; and the transfers the v4r2 one sends (`fund`, the jetton
  * faucet's messages), signed with that key and executed on the producer's lane.
  */
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { beginCell, external, internal, SendMode, storeMessage, type Address, type Cell } from '@ton/core';
-import { mnemonicToPrivateKey, type KeyPair } from '@ton/crypto';
+import { mnemonicToSeed, type KeyPair } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton/dist/wallets/v4/WalletContractV4.js';
 import { WalletContractV5R1 } from '@ton/ton/dist/wallets/v5r1/WalletContractV5R1.js';
 import { BASECHAIN, MASTERCHAIN } from '../../ton/workchain.js';
@@ -35,7 +35,7 @@ export interface FaucetKeys {
   signCell(cell: Cell): Buffer;
 }
 
-// mnemonicToPrivateKey runs 100,000 PBKDF2 rounds: once per mnemonic per process, shared by networks.
+// The mnemonic's seed takes 100,000 PBKDF2 rounds (on libuv's threads): once per mnemonic per process, shared by networks.
 const keyCache = new Map<string, Promise<FaucetKeys>>();
 
 export function faucetKeys(mnemonic: string[]): Promise<FaucetKeys> {
@@ -45,7 +45,12 @@ export function faucetKeys(mnemonic: string[]): Promise<FaucetKeys> {
   const key = mnemonic.join(' ');
   let keys = keyCache.get(key);
   if (!keys) {
-    keys = mnemonicToPrivateKey(mnemonic).then((keyPair) => ({ keyPair, signCell: cellSigner(keyPair.secretKey) }));
+    // @ton/crypto's mnemonicToPrivateKey, with the key pair derived by node:crypto: tweetnacl's pure-JS derivation
+    // took ~75 ms of the main thread at start-up, before the code was optimized.
+    keys = mnemonicToSeed(mnemonic, 'TON default seed').then((seed) => {
+      const keyPair = ed25519KeyPair(seed.subarray(0, 32));
+      return { keyPair, signCell: cellSigner(keyPair.secretKey) };
+    });
     keyCache.set(key, keys);
   }
   return keys;
@@ -55,6 +60,13 @@ export function faucetKeys(mnemonic: string[]): Promise<FaucetKeys> {
 export function cellSigner(secretKey: Buffer): (cell: Cell) => Buffer {
   const privateKey = ed25519PrivateKey(secretKey.subarray(0, 32));
   return (cell: Cell) => sign(null, cell.hash(), privateKey);
+}
+
+/** The key pair of a 32-byte ed25519 seed in tweetnacl's (and @ton/crypto's) form: the secret key is seed + public key. */
+export function ed25519KeyPair(seed: Buffer): KeyPair {
+  // SPKI DER of an ed25519 key: a fixed 12-byte prefix, then the 32-byte public key.
+  const publicKey = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'der', type: 'spki' }).subarray(12);
+  return { publicKey: Buffer.from(publicKey), secretKey: Buffer.concat([seed, publicKey]) };
 }
 
 /** A node:crypto key from a 32-byte ed25519 seed (PKCS#8 DER: fixed prefix + seed). */
