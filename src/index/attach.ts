@@ -260,11 +260,18 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     });
   };
 
+  // A sealed block is taken in the turn after its seal: packing its cells for the writer (tens of milliseconds for a
+  // block of a thousand transactions) then runs after what the seal's other listeners started in that turn, such as
+  // the stream's `confirmed` notifications, instead of before them.
+  let pumpSoon: NodeJS.Immediate | undefined;
   const unsubscribeBlocks = feed.onBlock((sealed) => {
     const seqno = sealed.masterchain.id.seqno;
     if (seqno <= written) return;
     if (pending.size < maxPending) pending.set(seqno, sealed);
-    pump();
+    pumpSoon ??= setImmediate(() => {
+      pumpSoon = undefined;
+      pump();
+    });
   });
   const unsubscribeHeads = feed.onHead?.((seqno) => {
     if (seqno > written) pump();
@@ -297,6 +304,8 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     return rewind.seqno < 0 ? current.then(() => synced(feed.masterchainInfo().last.id.seqno)) : current;
   });
   const unsubscribe = () => {
+    clearImmediate(pumpSoon);
+    pumpSoon = undefined;
     unsubscribeBlocks();
     unsubscribeHeads?.();
     unsubscribeRewinds?.();
