@@ -26,7 +26,7 @@
  */
 import type { Cell } from '@ton/core';
 import { findCallContract, folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
-import { afterOpcode, jettonBurnAmount, jettonInternalTransfer, OP, readAddress } from './bodies.js';
+import { afterOpcode, jettonInternalTransfer, OP, readAddress } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 
 export const TONSTAKERS_OP = {
@@ -113,7 +113,7 @@ class TonstakersWithdrawMatcher extends ContractMatcher {
     const m = block.message;
     const request = findCallContract(others, TONSTAKERS_OP.withdrawRequest)!;
     const immediate = findCallContract(others, TONSTAKERS_OP.poolWithdrawal);
-    const tokensBurnt = jettonBurnAmount(m.body());
+    const tokensBurnt = burnAmount(m.body());
     const asset = request.message.source;
     const pool = request.message.destination;
     if (immediate) {
@@ -135,6 +135,15 @@ class TonstakersWithdrawMatcher extends ContractMatcher {
     const data: TonstakersWithdrawRequestData = { stakeHolder: m.source, wallet: m.destination, pool, tokensBurnt, nft, asset };
     return folded(TONSTAKERS_WITHDRAW_REQUEST, data, [block, ...others], block.failed || (!minted && !init));
   }
+}
+
+/** burn#595f07bc query_id amount:Coins response_destination, read as toncenter's JettonBurn reads it (all three). */
+function burnAmount(body: Cell): bigint {
+  const cs = afterOpcode(body);
+  cs.loadUintBig(64);
+  const amount = cs.loadCoins();
+  readAddress(cs);
+  return amount;
 }
 
 /** burn_notification#ed58b0b2 query_id amount:Coins owner: the payout NFT's word to its collection. */
