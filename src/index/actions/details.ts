@@ -725,11 +725,13 @@ function stakeParts(block: Block): ActionParts {
         sourceAsset,
       });
     }
-    default: {
+    case ETHENA_WITHDRAWAL_REQUEST: {
       const d = block.data as EthenaWithdrawalRequestData;
       const { stakeHolder, holderWallet, pool, asset, tokensMinted } = d;
       return stake({ type: 'stake_withdrawal_request', provider: 'ethena', stakeHolder, holderWallet, pool, asset, tokensMinted });
     }
+    default:
+      throw new Error(`no staking details for ${block.type}`);
   }
 }
 
