@@ -15,8 +15,10 @@
  *   9  swap.coffee liquidity withdrawals
  *   10 swap.coffee liquidity deposits
  *   11 swap.coffee vault and pool creation, MEV protection, staking
+ *   12 staking of Tonstakers, nominator pools and Ethena (`stake_deposit`, `stake_withdrawal`, `stake_withdrawal_request`):
+ *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
  */
-export const CLASSIFIER_VERSION = 11;
+export const CLASSIFIER_VERSION = 12;
 
 let current = CLASSIFIER_VERSION;
 

@@ -40,6 +40,9 @@ import { coffeeCreateVaultMatcher } from './coffee-create-vault.js';
 import { coffeeStakingClaimRewardsMatcher, coffeeStakingDepositMatcher, coffeeStakingWithdrawMatcher } from './coffee-staking.js';
 import { coffeeMevFailedSwapMatcher, coffeeMevHoldFundsMatcher } from './coffee-mev-protect.js';
 import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-create-pool.js';
+import { tonstakersDelayedWithdrawalMatcher, tonstakersDepositMatcher, tonstakersWithdrawMatcher } from './tonstakers.js';
+import { nominatorPoolDepositMatcher, nominatorPoolWithdrawMatcher, nominatorPoolWithdrawRequestMatcher } from './nominator-pools.js';
+import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-staking.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -104,6 +107,9 @@ const BUILT_TYPES = [
   'renew_dns',
   'election_deposit',
   'election_recover',
+  'stake_deposit',
+  'stake_withdrawal',
+  'stake_withdrawal_request',
   'multisig_create_order',
   'multisig_approve',
   'multisig_execute',
@@ -146,6 +152,9 @@ const contractsView: KnownContracts = {
   get dexPools() {
     return currentContracts.dexPools;
   },
+  get nominatorPools() {
+    return currentContracts.nominatorPools;
+  },
 };
 
 function withContracts<T>(contracts: KnownContracts, classify: () => T): T {
@@ -166,13 +175,19 @@ const REQUESTED_TRANSFER = requestedJettonTransferMatcher(contractsView);
 function matchers(contracts: KnownContracts): Matcher[] {
   return [
     nftMintMatcher(contracts),
+    tonstakersDelayedWithdrawalMatcher(),
     dedustDepositMatcher(contracts),
     dedustDepositFirstSideMatcher(contracts),
+    tonstakersDepositMatcher(),
+    tonstakersWithdrawMatcher(),
     multisigCreateOrderMatcher(contracts),
     multisigApproveMatcher(contracts),
     multisigExecuteMatcher(contracts),
     vestingSendMessageMatcher(),
     vestingAddWhitelistMatcher(),
+    nominatorPoolDepositMatcher(contracts),
+    nominatorPoolWithdrawRequestMatcher(contracts),
+    nominatorPoolWithdrawMatcher(contracts),
     jettonTransferMatcher(contracts),
     ptonTransferMatcher(contracts),
     dedustWithdrawMatcher(contracts),
@@ -188,7 +203,9 @@ function matchers(contracts: KnownContracts): Matcher[] {
     electionDepositMatcher(),
     electionRecoverMatcher(),
     nftCancelSaleMatcher(contracts),
+    ethenaWithdrawalRequestMatcher(contracts),
     jettonMintMatcher(contracts),
+    ethenaDepositMatcher(),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
     toncoDepositMatcher(contracts),

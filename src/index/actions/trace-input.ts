@@ -113,6 +113,11 @@ export interface KnownContracts {
   nftSales?: ReadonlyMap<string, NftSaleInfo>;
   /** DEX pools by address (src/index/dex: dex_pools); absent where they are not looked for. */
   dexPools?: ReadonlyMap<string, DexPoolInfo>;
+  /**
+   * Nominator pools among the trace's accounts (latest state with the standard pool's code, nominator-pools.ts);
+   * absent where they are not looked for.
+   */
+  nominatorPools?: ReadonlySet<string>;
 }
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };

@@ -8,6 +8,7 @@ import { placeholders } from '../sql/where.js';
 import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { bytes, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
+import { NOMINATOR_POOL_CODE_HASH } from './nominator-pools.js';
 import {
   transactionOf,
   type DexPoolInfo,
@@ -32,6 +33,8 @@ export interface GroupRows {
   multisigOrders: Map<string, MultisigOrderInfo>;
   nftSales: Map<string, NftSaleInfo>;
   dexPools: Map<string, DexPoolInfo>;
+  /** The code hash (base64, null: no code) of each account whose latest state the group writes. */
+  codeHashes: Map<string, string | null>;
 }
 
 const emptyGroupRows = (): GroupRows => ({
@@ -42,6 +45,7 @@ const emptyGroupRows = (): GroupRows => ({
   multisigOrders: new Map(),
   nftSales: new Map(),
   dexPools: new Map(),
+  codeHashes: new Map(),
 });
 
 /** A pool's row (dex_pools) as the classifier reads it. */
@@ -103,6 +107,11 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
       for (const get of rowsOf(batch)) rows.nftSales.set(get('address') as string, saleInfo(get));
     } else if (batch.table === 'dex_pools') {
       for (const get of rowsOf(batch)) rows.dexPools.set(get('address') as string, poolInfo(get));
+    } else if (batch.table === 'latest_account_states') {
+      for (const get of rowsOf(batch)) {
+        const code = get('code_hash');
+        rows.codeHashes.set(get('account') as string, code === null ? null : bytes(code).toString('base64'));
+      }
     }
   }
   return rows;
@@ -175,7 +184,11 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
   }));
 }
 
-/** The jetton wallets, NFT items, NFT sales, multisig orders and DEX pools among `accounts`: detected in the group, else in the store. */
+/**
+ * The jetton wallets, NFT items, NFT sales, multisig orders and DEX pools among `accounts`: detected in the group, else
+ * in the store; and the nominator pools among them (toncenter's rule: the latest state has the standard pool's code),
+ * from the latest state the group writes, else the stored one.
+ */
 export async function knownContracts(
   store: SqlReads,
   accounts: Iterable<string>,
@@ -186,8 +199,13 @@ export async function knownContracts(
   const multisigOrders = new Map<string, MultisigOrderInfo>();
   const nftSales = new Map<string, NftSaleInfo>();
   const dexPools = new Map<string, DexPoolInfo>();
+  const nominatorPools = new Set<string>();
   const asked: string[] = [];
+  const statesAsked: string[] = [];
   for (const account of new Set(accounts)) {
+    const code = group.codeHashes.get(account);
+    if (code === undefined) statesAsked.push(account);
+    else if (code === NOMINATOR_POOL_CODE_HASH) nominatorPools.add(account);
     const wallet = group.jettonWallets.get(account);
     const item = group.nftItems.get(account);
     const order = group.multisigOrders.get(account);
@@ -229,5 +247,12 @@ export async function knownContracts(
         collection: row.collection_address === null ? null : text(row.collection_address),
       });
   });
-  return { jettonWallets, nftItems, multisigOrders, nftSales, dexPools };
+  await chunked(statesAsked, async (chunk) => {
+    const rows = await store.all(`SELECT account FROM latest_account_states WHERE account IN (${placeholders(chunk)}) AND code_hash = ?`, [
+      ...chunk,
+      Buffer.from(NOMINATOR_POOL_CODE_HASH, 'base64'),
+    ]);
+    for (const row of rows) nominatorPools.add(text(row.account));
+  });
+  return { jettonWallets, nftItems, multisigOrders, nftSales, dexPools, nominatorPools };
 }
