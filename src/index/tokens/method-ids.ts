@@ -24,6 +24,8 @@ export const TOKEN_METHODS = [
   'get_editor',
   'get_authority_address',
   'get_sale_data',
+  // getgems' v4 auctions (auctions.ts)
+  'get_auction_data_v4',
   // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting)
   'get_multisig_data',
   'get_order_address',
