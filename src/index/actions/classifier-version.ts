@@ -15,8 +15,10 @@
  *   9  swap.coffee liquidity withdrawals
  *   10 swap.coffee liquidity deposits
  *   11 swap.coffee vault and pool creation, MEV protection, staking
+ *   12 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
+ *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
  */
-export const CLASSIFIER_VERSION = 11;
+export const CLASSIFIER_VERSION = 12;
 
 let current = CLASSIFIER_VERSION;
 
