@@ -21,7 +21,6 @@ import type { Cell } from '@ton/core';
 import { CallContractBlock, folded, TonTransferBlock, type Block } from './blocks.js';
 import { readAddress } from './bodies.js';
 import { BlockTypeMatcher, Matcher } from './matcher.js';
-import type { NftPurchaseData } from './nft-sales.js';
 import type { NftTransferData } from './nfts.js';
 import type { KnownContracts } from './trace-input.js';
 
@@ -203,7 +202,8 @@ class AuctionOutbidMatcher extends Matcher {
   override build(block: Block, _others: Block[]): Block[] {
     const bid = block.data as AuctionBidData;
     const refunds = block.nextBlocks.filter(
-      (b): b is TonTransferBlock => b instanceof TonTransferBlock && b.message.source === bid.auction && (b.comment ?? '').includes(OUTBID_COMMENT),
+      (b): b is TonTransferBlock =>
+        b instanceof TonTransferBlock && b.message.source === bid.auction && (b.comment ?? '').includes(OUTBID_COMMENT),
     );
     // toncenter takes exactly one such transfer, to avoid false positives.
     if (refunds.length !== 1) return [];
@@ -247,7 +247,8 @@ class NftFinishAuctionMatcher extends Matcher {
   }
 
   override build(block: Block, others: Block[]): Block[] {
-    const purchase = others.find((b) => b.type === 'nft_purchase')!.data as NftPurchaseData;
+    // nft-sales.ts's NftPurchaseData (not imported: nft-sales.ts reads this room's auction layouts).
+    const purchase = others.find((b) => b.type === 'nft_purchase')!.data as { transfer: NftTransferData };
     const address = destinationOf(block);
     const auction = address === null ? undefined : this.contracts.nftAuctions?.get(address);
     if (!auction || auction.nft !== purchase.transfer.item) return [];

@@ -220,7 +220,8 @@ class PutOnSaleMatcher extends Matcher {
   private putOnAuction(block: Block, others: Block[], toListing: NftTransferData, toSale: NftTransferData, address: string): Block[] {
     const auction = this.contracts.nftAuctions?.get(address);
     if (!auction) return [];
-    if (auction.nft !== toSale.item || auction.owner !== toListing.previousOwner) throw new Error('the auction is not of this NFT or its owner');
+    if (auction.nft !== toSale.item || auction.owner !== toListing.previousOwner)
+      throw new Error('the auction is not of this NFT or its owner');
     const stateInit = others.find(deploysContract)!.eventNodes[0].message.initState?.() ?? null;
     if (stateInit === null) throw new Error('the auction was deployed without a StateInit in its message');
     const terms = auctionTerms(stateInit, auction.codeHash);

@@ -66,7 +66,8 @@ export function purchaseOf(
   const previous = transfer.previousBlock;
   if (previous === null) return null;
   const account = previous.eventNodes[0].tx.account;
-  const sale = previous instanceof TonTransferBlock && previous.message.source === data.newOwner ? contracts.nftSales?.get(account) : undefined;
+  const sale =
+    previous instanceof TonTransferBlock && previous.message.source === data.newOwner ? contracts.nftSales?.get(account) : undefined;
   const auction = sale ? undefined : contracts.nftAuctions?.get(account);
   const seller = sale ?? auction;
   if (!seller || seller.nft !== data.item || seller.owner === data.newOwner) return null;

@@ -229,7 +229,10 @@ export async function knownContracts(
         `SELECT address, nft_address, nft_owner_address, marketplace_address, full_price, code_hash FROM nft_sales WHERE address IN (${placeholders(chunk)})`,
         chunk,
       ),
-      store.all(`SELECT address, nft_addr, nft_owner, mp_addr, last_bid, code_hash FROM nft_auctions WHERE address IN (${placeholders(chunk)})`, chunk),
+      store.all(
+        `SELECT address, nft_addr, nft_owner, mp_addr, last_bid, code_hash FROM nft_auctions WHERE address IN (${placeholders(chunk)})`,
+        chunk,
+      ),
       store.all(`SELECT address, asset_1, asset_2 FROM dex_pools WHERE address IN (${placeholders(chunk)})`, chunk),
     ]);
     for (const row of pools)
@@ -264,8 +267,14 @@ export async function knownContracts(
     else stored.push(nft);
   }
   await chunked(stored, async (chunk) => {
-    for (const row of await store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk))
-      nftItems.set(text(row.address), { index: text(row.item_index), collection: row.collection_address === null ? null : text(row.collection_address) });
+    for (const row of await store.all(
+      `SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`,
+      chunk,
+    ))
+      nftItems.set(text(row.address), {
+        index: text(row.item_index),
+        collection: row.collection_address === null ? null : text(row.collection_address),
+      });
   });
   return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, dexPools };
 }

@@ -117,7 +117,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
         nftTransferBody({ newOwner: auction(index), response: seller.wallet.address, forwardAmount: toNano('0.02') }),
       );
     }
-    assert.equal((await client.runMethod(auction(0), 'get_sale_data')).stack.readNumber(), AUCTION_MAGIC, 'get_sale_data starts with "AUC"');
+    assert.equal(
+      (await client.runMethod(auction(0), 'get_sale_data')).stack.readNumber(),
+      AUCTION_MAGIC,
+      'get_sale_data starts with "AUC"',
+    );
 
     const [SELLER, ALICE, BOB, A0] = [raw(seller.wallet.address), raw(alice.wallet.address), raw(bob.wallet.address), raw(auction(0))];
     const held = (await get(`/api/v3/nft/items?address=${raw(item(0))}`)).nft_items[0];
@@ -137,7 +141,14 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     const [answered] = (await get(`/api/v3/nft/sales?address=${auction(0).toString()}`)).nft_sales;
     assert.deepEqual(
-      [answered.type, answered.address, answered.nft_address, answered.nft_owner_address, answered.marketplace_address, answered.created_at],
+      [
+        answered.type,
+        answered.address,
+        answered.nft_address,
+        answered.nft_owner_address,
+        answered.marketplace_address,
+        answered.created_at,
+      ],
       ['getgems_auction', A0, raw(item(0)), SELLER, raw(marketplace), 1_750_000_000],
     );
     assert.deepEqual(answered.details, {
@@ -157,7 +168,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
       is_canceled: false,
     });
     assert.deepEqual(
-      [answered.nft_item.address, answered.nft_item.collection.address, answered.nft_item.on_sale, 'auction_contract_address' in answered.nft_item],
+      [
+        answered.nft_item.address,
+        answered.nft_item.collection.address,
+        answered.nft_item.on_sale,
+        'auction_contract_address' in answered.nft_item,
+      ],
       [raw(item(0)), raw(C), false, false],
       'its item as ton-index-go builds it there, without the sale fields',
     );
@@ -189,10 +205,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     // Bob outbids her: his bid, and her refund as auction_outbid.
     await send(bob, auction(0), toNano('1.5'));
     actions = await lastTrace(auction(0));
-    assert.deepEqual(
-      actions.map((a) => a.type).sort(),
-      ['auction_bid', 'auction_outbid'],
-    );
+    assert.deepEqual(actions.map((a) => a.type).sort(), ['auction_bid', 'auction_outbid']);
     const outbid = actions.find((a) => a.type === 'auction_outbid');
     assert.deepEqual(outbid.details, {
       auction_address: A0,

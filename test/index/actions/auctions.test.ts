@@ -94,7 +94,10 @@ test('auction_bid and auction_outbid: a bid into a detected auction, the refund 
   assert.deepEqual(types(classifyTrace(bid([CAROL, ALICE]).trace, contracts()).actions), ['auction_bid', 'ton_transfer', 'ton_transfer']);
   // An item the index does not know: the bid without its index and collection.
   const unknownItem = classifyTrace(trace, { ...contracts(), nftItems: new Map() }).actions[0];
-  assert.deepEqual([unknownItem.details.nft_item, unknownItem.details.nft_collection, unknownItem.details.nft_item_index], [ITEM, null, null]);
+  assert.deepEqual(
+    [unknownItem.details.nft_item, unknownItem.details.nft_collection, unknownItem.details.nft_item_index],
+    [ITEM, null, null],
+  );
   // A command comment is no bid; an auction the index did not detect takes none.
   assert.deepEqual(types(classifyTrace(bid([], 'cancel').trace, contracts()).actions), ['ton_transfer']);
   assert.deepEqual(types(classifyTrace(trace, contracts(null)).actions), ['ton_transfer', 'ton_transfer']);
@@ -115,16 +118,26 @@ const v3r3Data = () =>
     .storeUint(3, 32)
     .storeUint(100, 32)
     .storeRef(beginCell().storeAddress(address(MARKET)).storeAddress(address(CREATOR)))
-    .storeRef(beginCell().storeAddress(address(MARKET)).storeCoins(1_000_000_000n).storeCoins(9_000_000_000n).storeCoins(1n).storeUint(300, 32))
+    .storeRef(
+      beginCell().storeAddress(address(MARKET)).storeCoins(1_000_000_000n).storeCoins(9_000_000_000n).storeCoins(1n).storeUint(300, 32),
+    )
     .endCell();
 const v4r1Data = () =>
   head()
     .storeAddress(address(ALICE))
     .storeUint(0, 64)
     .storeRef(
-      beginCell().storeAddress(address(MARKET)).storeAddress(address(CREATOR)).storeUint(5, 32).storeUint(100, 32).storeUint(3, 32).storeUint(100, 32),
+      beginCell()
+        .storeAddress(address(MARKET))
+        .storeAddress(address(CREATOR))
+        .storeUint(5, 32)
+        .storeUint(100, 32)
+        .storeUint(3, 32)
+        .storeUint(100, 32),
     )
-    .storeRef(beginCell().storeAddress(address(MARKET)).storeCoins(1_000_000_000n).storeCoins(9_000_000_000n).storeUint(5, 7).storeUint(300, 17))
+    .storeRef(
+      beginCell().storeAddress(address(MARKET)).storeCoins(1_000_000_000n).storeCoins(9_000_000_000n).storeUint(5, 7).storeUint(300, 17),
+    )
     .endCell();
 const v1Data = () =>
   beginCell()
@@ -241,9 +254,16 @@ test('nft_cancel_auction: op cancel or the comment "cancel" to the auction that 
     againstSpec(cancel);
   }
   // Not the auction's NFT, or no auction: no cancel.
-  const elsewhere = classifyTrace(command(ALICE, op(0x5616c572, 0n).endCell(), ALICE).trace, contracts({ ...auctionOf(), nft: CAROL })).actions;
+  const elsewhere = classifyTrace(
+    command(ALICE, op(0x5616c572, 0n).endCell(), ALICE).trace,
+    contracts({ ...auctionOf(), nft: CAROL }),
+  ).actions;
   assert.ok(!elsewhere.some((a) => a.type === 'nft_cancel_auction'));
-  assert.ok(!classifyTrace(command(ALICE, commentBody('cancel'), ALICE).trace, contracts(null)).actions.some((a) => a.type === 'nft_cancel_auction'));
+  assert.ok(
+    !classifyTrace(command(ALICE, commentBody('cancel'), ALICE).trace, contracts(null)).actions.some(
+      (a) => a.type === 'nft_cancel_auction',
+    ),
+  );
 });
 
 test('nft_finish_auction by op: the NFT goes to the winner as a purchase, the payout beside it (no nft_purchase)', () => {

@@ -142,7 +142,10 @@ export const nftSales = defineEndpoint({
     // ton-index-go asks sales, then auctions, and answers them in that order.
     const [sales, auctions] = await Promise.all([reader.nfts.sales(p.address), reader.nfts.auctions(p.address)]);
     const items = new Map(
-      (await reader.nfts.itemsByAddress([...sales.map((s) => s.nftAddress), ...auctions.map((a) => a.nftAddress)])).map((i) => [i.address, i]),
+      (await reader.nfts.itemsByAddress([...sales.map((s) => s.nftAddress), ...auctions.map((a) => a.nftAddress)])).map((i) => [
+        i.address,
+        i,
+      ]),
     );
     const collections = new Map(
       (await reader.nfts.collectionsByAddress([...items.values()].flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map(
@@ -153,7 +156,10 @@ export const nftSales = defineEndpoint({
       const item = items.get(nft);
       return [item, item?.collectionAddress ? collections.get(item.collectionAddress) : undefined] as const;
     };
-    const rows = [...sales.map((s) => nftSaleJson(s, ...itemOf(s.nftAddress))), ...auctions.map((a) => nftAuctionJson(a, ...itemOf(a.nftAddress)))];
+    const rows = [
+      ...sales.map((s) => nftSaleJson(s, ...itemOf(s.nftAddress))),
+      ...auctions.map((a) => nftAuctionJson(a, ...itemOf(a.nftAddress))),
+    ];
     const itemAddresses = (nft: string) => [items.get(nft)?.collectionAddress ?? null, items.get(nft)?.ownerAddress ?? null];
     return answer(network, 'nft_sales', rows, [
       ...sales.flatMap((s) => [
