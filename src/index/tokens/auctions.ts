@@ -78,8 +78,9 @@ function required(s: StackReader, index: number, what: string): string {
 }
 
 /**
- * The values both layouts share, from `at` on: end, end_time, marketplace, nft, nft_owner, last_bid, last_member,
- * min_step, fees, bids, created_at, last_bid_at, is_canceled (v4 has `activated` before them, v1...v3 the magic).
+ * The values both layouts share, at the same places 1...19: end, end_time, marketplace, nft, nft_owner, last_bid,
+ * last_member, min_step, fees, bids, created_at, last_bid_at, is_canceled (place 0 is the magic in v1...v3,
+ * `activated` in v4).
  */
 function common(s: StackReader, what: string, c: TokenAccountCandidate): Omit<NftAuctionRow, 'v4'> {
   return {
@@ -114,7 +115,6 @@ export function auctionOfSaleData(values: VmValue[], c: TokenAccountCandidate): 
   const what = 'get_sale_data';
   const s = new StackReader(values, what);
   if (s.int(0) !== AUCTION_MAGIC) throw new NotThatContract(`${what}: not an auction`);
-  s.int(19); // every one of the 20 values is there
   return { ...common(s, what, c), v4: null };
 }
 
