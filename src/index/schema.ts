@@ -38,6 +38,7 @@ import { TOKEN_METADATA_MIGRATION } from './tokens/metadata-schema.js';
 import { DNS_MIGRATION } from './dns/schema.js';
 import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
+import { NFT_AUCTIONS_MIGRATION } from './tokens/auctions-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 import { ACTIONS_MIGRATION } from './actions/schema.js';
 import { CLASSIFIER_VERSION_MIGRATION } from './actions/classifier-version-schema.js';
@@ -174,6 +175,7 @@ export const MIGRATIONS: readonly Migration[] = [
   DEX_POOLS_MIGRATION,
   LATE_FINDS_MIGRATION,
   DETECTION_FAILURES_MIGRATION,
+  NFT_AUCTIONS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

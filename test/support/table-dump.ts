@@ -17,6 +17,7 @@ export const TOKEN_TABLES: readonly TableOrder[] = [
   ['nft_items', 'address'],
   ['nft_transfers', 'tx_hash'],
   ['nft_sales', 'address'],
+  ['nft_auctions', 'address'],
   ['latest_account_states', 'account'],
 ];
 

@@ -424,10 +424,11 @@ const SCHEMAS: Record<string, object> = {
       collection: { ...NFT_COLLECTION, nullable: true },
       on_sale: {
         ...bool,
-        description: 'Owned by a sale contract that sells it (fixed-price sales of the getgems layout; auctions are not indexed).',
+        description: 'Owned by a sale or auction contract that sells it (getgems fixed-price sales and auctions).',
       },
-      sale_contract_address: { ...str, description: 'The sale contract, when on_sale (left out otherwise).' },
-      real_owner: { ...str, description: 'The seller, when on_sale and the sale names one (left out otherwise).' },
+      sale_contract_address: { ...str, description: 'The sale contract, when a sale owns it (left out otherwise).' },
+      auction_contract_address: { ...str, description: 'The auction contract, when an auction owns it (left out otherwise).' },
+      real_owner: { ...str, description: 'The seller, when on_sale and the sale or auction names one (left out otherwise).' },
     },
     [
       'address',
@@ -445,7 +446,7 @@ const SCHEMAS: Record<string, object> = {
   ),
   NFTSale: obj(
     {
-      type: { ...str, description: 'getgems_sale (auctions are not indexed).' },
+      type: { ...str, description: 'getgems_sale or getgems_auction (Telemint items are not indexed).' },
       address: str,
       nft_address: str,
       nft_owner_address: str,
@@ -454,6 +455,7 @@ const SCHEMAS: Record<string, object> = {
       last_transaction_lt: str,
       code_hash: str,
       data_hash: str,
+      // A sale's details or an auction's (by type), as ton-index-go's NFTSaleDetails* (every field omitempty).
       details: obj(
         {
           is_complete: bool,
@@ -462,8 +464,23 @@ const SCHEMAS: Record<string, object> = {
           marketplace_fee: str,
           royalty_address: str,
           royalty_amount: str,
+          end_flag: bool,
+          end_time: int,
+          last_bid: str,
+          last_member: str,
+          min_step: int,
+          mp_fee_address: str,
+          mp_fee_factor: int,
+          mp_fee_base: int,
+          royalty_fee_address: str,
+          royalty_fee_factor: int,
+          royalty_fee_base: int,
+          max_bid: str,
+          min_bid: str,
+          last_bid_at: int,
+          is_canceled: bool,
         },
-        ['is_complete', 'full_price', 'marketplace_fee', 'royalty_amount'],
+        [],
       ),
       nft_item: ref('NFTItem'),
     },

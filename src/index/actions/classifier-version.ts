@@ -17,8 +17,10 @@
  *   11 swap.coffee vault and pool creation, MEV protection, staking
  *   12 staking of Tonstakers, nominator pools and Ethena (`stake_deposit`, `stake_withdrawal`, `stake_withdrawal_request`):
  *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
+ *   13 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
+ *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
  */
-export const CLASSIFIER_VERSION = 12;
+export const CLASSIFIER_VERSION = 13;
 
 let current = CLASSIFIER_VERSION;
 

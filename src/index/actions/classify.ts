@@ -24,6 +24,7 @@ import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
+import { auctionBidMatcher, auctionOutbidMatcher, nftCancelAuctionMatcher, nftFinishAuctionMatcher } from './nft-auctions.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
 import { dedustSwapMatcher } from './dedust-swaps.js';
@@ -102,6 +103,11 @@ const BUILT_TYPES = [
   'nft_purchase',
   'nft_put_on_sale',
   'nft_cancel_sale',
+  'nft_put_on_auction',
+  'auction_bid',
+  'auction_outbid',
+  'nft_cancel_auction',
+  'nft_finish_auction',
   'change_dns',
   'delete_dns',
   'renew_dns',
@@ -148,6 +154,9 @@ const contractsView: KnownContracts = {
   },
   get nftSales() {
     return currentContracts.nftSales;
+  },
+  get nftAuctions() {
+    return currentContracts.nftAuctions;
   },
   get dexPools() {
     return currentContracts.dexPools;
@@ -202,7 +211,11 @@ function matchers(contracts: KnownContracts): Matcher[] {
     changeDnsMatcher(contracts),
     electionDepositMatcher(),
     electionRecoverMatcher(),
+    auctionBidMatcher(contracts),
+    auctionOutbidMatcher(),
     nftCancelSaleMatcher(contracts),
+    nftFinishAuctionMatcher(contracts),
+    nftCancelAuctionMatcher(contracts),
     ethenaWithdrawalRequestMatcher(contracts),
     jettonMintMatcher(contracts),
     ethenaDepositMatcher(),

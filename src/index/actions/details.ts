@@ -24,6 +24,7 @@ import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-m
 import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
+import type { AuctionBidData, AuctionOutbidData, NftAuctionTradeData, NftPutOnAuctionData } from './nft-auctions.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
 import {
@@ -592,6 +593,79 @@ function nftCancelSale(d: NftCancelSaleData): ActionParts {
   };
 }
 
+/** ton-index-go's ActionDetailsNftPutOnAuction: the auction's fees and bids (its royalty factor is not shown). */
+function nftPutOnAuction(d: NftPutOnAuctionData): ActionParts {
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      owner: d.owner,
+      listing_address: d.listing,
+      auction_address: d.auction,
+      // As for a sale: read from destination_secondary, which toncenter's serializer never fills. Null, kept.
+      marketplace_address: null,
+      marketplace_fee_factor: str(d.mpFeeFactor),
+      marketplace_fee_base: str(d.mpFeeBase),
+      royalty_fee_base: str(d.royaltyFeeBase),
+      max_bid: str(d.maxBid),
+      min_bid: str(d.minBid),
+      marketplace_fee_address: d.mpFeeAddress,
+      royalty_address: d.royaltyFeeAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, d.listing, d.auction, null],
+  };
+}
+
+function auctionBid(d: AuctionBidData): ActionParts {
+  return {
+    details: {
+      amount: str(d.amount),
+      bidder: d.bidder,
+      auction: d.auction,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      nft_item_index: d.index,
+    },
+    ends: [d.bidder, null, d.auction, null],
+    accounts: [d.item],
+  };
+}
+
+function auctionOutbid(d: AuctionOutbidData): ActionParts {
+  return {
+    details: {
+      auction_address: d.auction,
+      bidder: d.bidder,
+      new_bidder: d.newBidder,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      amount: str(d.amount),
+      // comment and marketplace are omitempty in ton-index-go; the marketplace is never named here.
+      ...omitEmpty({ comment: d.comment }),
+    },
+    ends: [d.auction, d.newBidder, d.bidder, null],
+    accounts: [d.item],
+  };
+}
+
+/** nft_cancel_auction and nft_finish_auction (ton-index-go's ActionDetailsNftCancelAuction / ...FinishAuction). */
+function nftAuctionTrade(d: NftAuctionTradeData): ActionParts {
+  return {
+    details: {
+      owner: d.owner,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      auction_address: d.auction,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, null, d.auction, null],
+    accounts: [d.item],
+  };
+}
+
 /** A DNS record's value in ton-index-go's sum-type shape (its DNSText lands in dns_storage_address: toncenter's own slip, kept). */
 function dnsValue(d: DnsData): Json {
   const value: Json = {
@@ -817,6 +891,15 @@ export function actionParts(block: Block): ActionParts {
       return nftPutOnSale(block.data as NftPutOnSaleData);
     case 'nft_cancel_sale':
       return nftCancelSale(block.data as NftCancelSaleData);
+    case 'nft_put_on_auction':
+      return nftPutOnAuction(block.data as NftPutOnAuctionData);
+    case 'auction_bid':
+      return auctionBid(block.data as AuctionBidData);
+    case 'auction_outbid':
+      return auctionOutbid(block.data as AuctionOutbidData);
+    case 'nft_cancel_auction':
+    case 'nft_finish_auction':
+      return nftAuctionTrade(block.data as NftAuctionTradeData);
     case 'change_dns': {
       const d = block.data as DnsData;
       return {

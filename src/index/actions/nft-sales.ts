@@ -9,12 +9,17 @@
  *                  `nft_put_on_sale`, the price and fees read from the sale's StateInit in the layout its code
  *                  hash names (getgems' published versions; any other code: the newest, v4r1, as toncenter)
  *   cancel         op 3 to a sale of the NFT it sends back: `nft_cancel_sale`
- * Auctions and the proxied payout of a "finish"/"stop" comment are not recognised (the index detects no auctions).
+ *   put on auction the same listing when the contract deployed is a detected auction, not a sale:
+ *                  `nft_put_on_auction` (its terms: nft-auctions.ts `auctionTerms`)
+ * A purchase the auction's "finish"/"stop" comment made pays the seller from that comment's transaction, not the
+ * NFT's: the payout is found among the comment's next blocks and tied to the transfer through an empty block, as
+ * toncenter does (`insert_between`). Bids, cancels and finishes of auctions: nft-auctions.ts.
  */
 import { Cell } from '@ton/core';
-import { folded, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
+import { Block, folded, TonTransferBlock, type CallContractBlock } from './blocks.js';
 import { readAddress } from './bodies.js';
 import { ContractMatcher, Matcher } from './matcher.js';
+import { auctionTerms, type NftPutOnAuctionData } from './nft-auctions.js';
 import type { NftPurchaseInfo, NftTransferData } from './nfts.js';
 import type { KnownContracts, NftSaleInfo } from './trace-input.js';
 
@@ -63,8 +68,18 @@ class GetgemsPurchaseMatcher extends Matcher {
     const data = nftTransferOf(block)!;
     const seller = data.purchase!.realPreviousOwner;
     if (seller === null) return [];
-    const payout = block.nextBlocks.find((b): b is TonTransferBlock => b instanceof TonTransferBlock && b.message.destination === seller);
+    // An auction finished by a comment pays the seller from the comment's transaction, beside the NFT's transfer.
+    const previous = block.previousBlock;
+    const proxied = previous instanceof TonTransferBlock && (previous.comment === 'finish' || previous.comment === 'stop');
+    const candidates = proxied ? previous.nextBlocks : block.nextBlocks;
+    const payout = candidates.find((b): b is TonTransferBlock => b instanceof TonTransferBlock && b.message.destination === seller);
     if (!payout) return [];
+    const include: Block[] = [block, payout];
+    if (proxied) {
+      const proxy = new Block('empty', []);
+      previous.insertBetween([block, payout], proxy);
+      include.push(proxy);
+    }
     const purchase: NftPurchaseData = {
       transfer: data,
       payoutAmount: payout.message.value,
@@ -72,7 +87,7 @@ class GetgemsPurchaseMatcher extends Matcher {
       payoutEncrypted: payout.encrypted,
     };
     // toncenter leaves a purchase's `failed` at its default: not failed.
-    return folded('nft_purchase', purchase, [block, payout], false);
+    return folded('nft_purchase', purchase, include, false);
   }
 }
 
@@ -184,7 +199,7 @@ class PutOnSaleMatcher extends Matcher {
     const saleAddress = saleMessage.destination;
     if (toSale.item !== toListing.item || saleAddress === null || toSale.newOwner !== saleAddress) return [];
     const sale: NftSaleInfo | undefined = this.contracts.nftSales?.get(saleAddress);
-    if (!sale) return [];
+    if (!sale) return this.putOnAuction(block, others, toListing, toSale, saleAddress);
     if (sale.nft !== toSale.item || sale.owner !== toListing.previousOwner) throw new Error('the sale is not of this NFT or its owner');
     const stateInit = saleMessage.initState?.() ?? null;
     if (stateInit === null) throw new Error('the sale was deployed without a StateInit in its message');
@@ -199,6 +214,33 @@ class PutOnSaleMatcher extends Matcher {
       ...terms,
     };
     return folded('nft_put_on_sale', data, [block, ...others], false);
+  }
+
+  /** The listing deployed a detected auction instead (toncenter asks for a sale first, then an auction). */
+  private putOnAuction(block: Block, others: Block[], toListing: NftTransferData, toSale: NftTransferData, address: string): Block[] {
+    const auction = this.contracts.nftAuctions?.get(address);
+    if (!auction) return [];
+    if (auction.nft !== toSale.item || auction.owner !== toListing.previousOwner)
+      throw new Error('the auction is not of this NFT or its owner');
+    const stateInit = others.find(deploysContract)!.eventNodes[0].message.initState?.() ?? null;
+    if (stateInit === null) throw new Error('the auction was deployed without a StateInit in its message');
+    const terms = auctionTerms(stateInit, auction.codeHash);
+    const data: NftPutOnAuctionData = {
+      item: toSale.item,
+      index: toSale.index,
+      collection: toSale.collection,
+      owner: auction.owner,
+      listing: toListing.newOwner,
+      auction: address,
+      mpFeeAddress: terms.mpFeeAddress,
+      mpFeeFactor: terms.mpFeeFactor,
+      mpFeeBase: terms.mpFeeBase,
+      royaltyFeeAddress: terms.royaltyFeeAddress,
+      royaltyFeeBase: terms.royaltyFeeBase,
+      maxBid: terms.maxBid,
+      minBid: terms.minBid,
+    };
+    return folded('nft_put_on_auction', data, [block, ...others], false);
   }
 }
 

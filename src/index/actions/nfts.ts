@@ -52,8 +52,11 @@ export interface NftPurchaseInfo {
 const ZERO_KEY = '0'.repeat(64);
 
 /**
- * The sale that sold the NFT of `transfer` (the block it follows is the buyer's plain TON transfer into a detected
- * sale of that NFT), and the block to take along, or null: no purchase.
+ * The sale or auction that sold the NFT of `transfer`, and the block to take along, or null: no purchase (toncenter's
+ * `_try_get_nft_purchase_data`). A sale: the block it follows is the buyer's plain TON transfer into a detected sale
+ * of that NFT. Else an auction: the block it follows is any message into a detected auction of that NFT (the winning
+ * bid, a finish), the price its last bid; taken along when it is a TON transfer (not a "finish"/"stop" comment) or
+ * an external message.
  */
 export function purchaseOf(
   transfer: CallContractBlock,
@@ -61,14 +64,23 @@ export function purchaseOf(
   contracts: KnownContracts,
 ): { info: NftPurchaseInfo; include: Block | null } | null {
   const previous = transfer.previousBlock;
-  if (!(previous instanceof TonTransferBlock) || previous.message.source !== data.newOwner) return null;
-  const sale = contracts.nftSales?.get(previous.eventNodes[0].tx.account);
-  if (!sale || sale.nft !== data.item || sale.owner === data.newOwner) return null;
-  const include = previous.comment === 'finish' || previous.comment === 'stop' ? null : previous;
-  return {
-    info: { marketplace: 'getgems', marketplaceAddress: sale.marketplace, price: sale.fullPrice, realPreviousOwner: sale.owner },
-    include,
+  if (previous === null) return null;
+  const account = previous.eventNodes[0].tx.account;
+  const sale =
+    previous instanceof TonTransferBlock && previous.message.source === data.newOwner ? contracts.nftSales?.get(account) : undefined;
+  const auction = sale ? undefined : contracts.nftAuctions?.get(account);
+  const seller = sale ?? auction;
+  if (!seller || seller.nft !== data.item || seller.owner === data.newOwner) return null;
+  const info: NftPurchaseInfo = {
+    marketplace: 'getgems',
+    marketplaceAddress: seller.marketplace,
+    price: sale ? sale.fullPrice : auction!.lastBid,
+    realPreviousOwner: seller.owner,
   };
+  let include: Block | null = null;
+  if (previous instanceof TonTransferBlock) include = previous.comment === 'finish' || previous.comment === 'stop' ? null : previous;
+  else if (isCallContract(previous) && previous.message.source === null) include = previous;
+  return { info, include };
 }
 
 class NftMintMatcher extends Matcher {

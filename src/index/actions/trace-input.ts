@@ -90,6 +90,18 @@ export interface NftSaleInfo {
   codeHash: string;
 }
 
+/** An auction the index detected (nft_auctions: getgems' get_sale_data "AUC" or get_auction_data_v4), as its last state has it. */
+export interface NftAuctionInfo {
+  nft: string;
+  /** The seller; null until the NFT arrived. */
+  owner: string | null;
+  marketplace: string;
+  /** nanotons, decimal: what a purchase through the auction paid. */
+  lastBid: string;
+  /** base64: what tells getgems' versions (and so their data layouts) apart. */
+  codeHash: string;
+}
+
 export interface MultisigOrderInfo {
   /** Raw addresses, in index order. */
   signers: string[];
@@ -111,6 +123,8 @@ export interface KnownContracts {
   multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
   /** Absent where sales are not looked for (pending and emulated traces). */
   nftSales?: ReadonlyMap<string, NftSaleInfo>;
+  /** Absent where auctions are not looked for (pending and emulated traces). */
+  nftAuctions?: ReadonlyMap<string, NftAuctionInfo>;
   /** DEX pools by address (src/index/dex: dex_pools); absent where they are not looked for. */
   dexPools?: ReadonlyMap<string, DexPoolInfo>;
   /**

@@ -16,6 +16,7 @@ import {
   type KnownContracts,
   type MultisigOrderInfo,
   type NftItemInfo,
+  type NftAuctionInfo,
   type NftSaleInfo,
   type StoredMessageDoc,
   type StoredTransactionDoc,
@@ -32,6 +33,7 @@ export interface GroupRows {
   nftItems: Map<string, NftItemInfo>;
   multisigOrders: Map<string, MultisigOrderInfo>;
   nftSales: Map<string, NftSaleInfo>;
+  nftAuctions: Map<string, NftAuctionInfo>;
   dexPools: Map<string, DexPoolInfo>;
   /** The code hash (base64, null: no code) of each account whose latest state the group writes. */
   codeHashes: Map<string, string | null>;
@@ -44,6 +46,7 @@ const emptyGroupRows = (): GroupRows => ({
   nftItems: new Map(),
   multisigOrders: new Map(),
   nftSales: new Map(),
+  nftAuctions: new Map(),
   dexPools: new Map(),
   codeHashes: new Map(),
 });
@@ -60,6 +63,15 @@ const saleInfo = (get: (column: string) => SqlValue): NftSaleInfo => ({
   owner: get('nft_owner_address') === null ? null : text(get('nft_owner_address')),
   marketplace: get('marketplace_address') === null ? null : text(get('marketplace_address')),
   fullPrice: text(get('full_price')),
+  codeHash: bytes(get('code_hash')).toString('base64'),
+});
+
+/** An auction's row (nft_auctions) as the classifier reads it. */
+const auctionInfo = (get: (column: string) => SqlValue): NftAuctionInfo => ({
+  nft: text(get('nft_addr')),
+  owner: get('nft_owner') === null ? null : text(get('nft_owner')),
+  marketplace: text(get('mp_addr')),
+  lastBid: text(get('last_bid')),
   codeHash: bytes(get('code_hash')).toString('base64'),
 });
 
@@ -105,6 +117,8 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
         rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
     } else if (batch.table === 'nft_sales') {
       for (const get of rowsOf(batch)) rows.nftSales.set(get('address') as string, saleInfo(get));
+    } else if (batch.table === 'nft_auctions') {
+      for (const get of rowsOf(batch)) rows.nftAuctions.set(get('address') as string, auctionInfo(get));
     } else if (batch.table === 'dex_pools') {
       for (const get of rowsOf(batch)) rows.dexPools.set(get('address') as string, poolInfo(get));
     } else if (batch.table === 'latest_account_states') {
@@ -185,9 +199,10 @@ export async function traceInputs(store: SqlReads, traces: readonly TraceRow[], 
 }
 
 /**
- * The jetton wallets, NFT items, NFT sales, multisig orders and DEX pools among `accounts`: detected in the group, else
- * in the store; and the nominator pools among them (toncenter's rule: the latest state has the standard pool's code),
- * from the latest state the group writes, else the stored one.
+ * The jetton wallets, NFT items, NFT sales and auctions, multisig orders and DEX pools among `accounts`: detected in
+ * the group, else in the store. An auction's NFT item comes too (a bid names it, though the trace never touches it).
+ * And the nominator pools among them (toncenter's rule: the latest state has the standard pool's code), from the
+ * latest state the group writes, else the stored one.
  */
 export async function knownContracts(
   store: SqlReads,
@@ -198,6 +213,7 @@ export async function knownContracts(
   const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
   const nftSales = new Map<string, NftSaleInfo>();
+  const nftAuctions = new Map<string, NftAuctionInfo>();
   const dexPools = new Map<string, DexPoolInfo>();
   const nominatorPools = new Set<string>();
   const asked: string[] = [];
@@ -210,21 +226,27 @@ export async function knownContracts(
     const item = group.nftItems.get(account);
     const order = group.multisigOrders.get(account);
     const sale = group.nftSales.get(account);
+    const auction = group.nftAuctions.get(account);
     const pool = group.dexPools.get(account);
     if (wallet) jettonWallets.set(account, wallet);
     if (item) nftItems.set(account, item);
     if (order) multisigOrders.set(account, order);
     if (sale) nftSales.set(account, sale);
+    if (auction) nftAuctions.set(account, auction);
     if (pool) dexPools.set(account, pool);
-    if (!wallet && !item && !order && !sale && !pool) asked.push(account);
+    if (!wallet && !item && !order && !sale && !auction && !pool) asked.push(account);
   }
   await chunked(asked, async (chunk) => {
-    const [wallets, items, orders, sales, pools] = await Promise.all([
+    const [wallets, items, orders, sales, auctions, pools] = await Promise.all([
       store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, signers FROM multisig_orders WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(
         `SELECT address, nft_address, nft_owner_address, marketplace_address, full_price, code_hash FROM nft_sales WHERE address IN (${placeholders(chunk)})`,
+        chunk,
+      ),
+      store.all(
+        `SELECT address, nft_addr, nft_owner, mp_addr, last_bid, code_hash FROM nft_auctions WHERE address IN (${placeholders(chunk)})`,
         chunk,
       ),
       store.all(`SELECT address, asset_1, asset_2 FROM dex_pools WHERE address IN (${placeholders(chunk)})`, chunk),
@@ -238,6 +260,11 @@ export async function knownContracts(
       nftSales.set(
         text(row.address),
         saleInfo((column) => row[column] as SqlValue),
+      );
+    for (const row of auctions)
+      nftAuctions.set(
+        text(row.address),
+        auctionInfo((column) => row[column] as SqlValue),
       );
     for (const row of orders) multisigOrders.set(text(row.address), { signers: JSON.parse(text(row.signers)) as string[] });
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
@@ -254,5 +281,23 @@ export async function knownContracts(
     ]);
     for (const row of rows) nominatorPools.add(text(row.account));
   });
-  return { jettonWallets, nftItems, multisigOrders, nftSales, dexPools, nominatorPools };
+  // The auctions' NFT items the trace did not touch.
+  const missing = [...new Set([...nftAuctions.values()].map((a) => a.nft))].filter((nft) => !nftItems.has(nft));
+  const stored: string[] = [];
+  for (const nft of missing) {
+    const item = group.nftItems.get(nft);
+    if (item) nftItems.set(nft, item);
+    else stored.push(nft);
+  }
+  await chunked(stored, async (chunk) => {
+    for (const row of await store.all(
+      `SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`,
+      chunk,
+    ))
+      nftItems.set(text(row.address), {
+        index: text(row.item_index),
+        collection: row.collection_address === null ? null : text(row.collection_address),
+      });
+  });
+  return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, dexPools, nominatorPools };
 }

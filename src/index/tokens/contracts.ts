@@ -23,7 +23,8 @@ import type { TokenAccountCandidate } from './block-tokens.js';
 import { v3TokenContent } from './content.js';
 import type { GetMethodRunner } from './get-methods.js';
 import type { JettonMasterRow, JettonWalletRow, NftCollectionRow, NftItemRow } from './token-rows.js';
-import { readFixPriceSale, type NftSaleRow } from './sales.js';
+import { readSaleContract, type NftSaleRow } from './sales.js';
+import type { NftAuctionRow } from './auctions.js';
 import { readMultisig, readMultisigOrder, VouchedOrders } from '../multisig/detect.js';
 import type { MultisigOrderRow, MultisigRow } from '../multisig/rows.js';
 import { readVesting } from '../vesting/detect.js';
@@ -36,8 +37,10 @@ export interface Detected {
   wallet?: JettonWalletRow;
   collection?: NftCollectionRow;
   item?: NftItemRow;
-  /** An NFT sale (sales.ts). */
+  /** An NFT fixed-price sale (sales.ts). */
   sale?: NftSaleRow;
+  /** An NFT auction (auctions.ts; detected with sales, one get_sale_data read by its magic). */
+  auction?: NftAuctionRow;
   /** A multisig v2 wallet or order (src/index/multisig). */
   multisig?: MultisigRow;
   order?: MultisigOrderRow;
@@ -102,7 +105,9 @@ export class ContractReads {
         has('get_wallet_data') ? this.unlessMissed(c, 'wallet', () => this.jettonWallet(c, seqno)) : null,
         has('get_collection_data') ? this.unlessMissed(c, 'collection', () => this.nftCollection(c, seqno)) : null,
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
-        has('get_sale_data') ? this.unlessMissed(c, 'sale', () => readFixPriceSale(this.runner, c, seqno)) : null,
+        has('get_sale_data') || has('get_auction_data_v4')
+          ? this.unlessMissed(c, 'sale', () => readSaleContract(this.runner, c, seqno))
+          : null,
         has('get_multisig_data') ? this.unlessMissed(c, 'multisig', () => readMultisig(this.runner, c, seqno)) : null,
         has('get_order_data') ? this.unlessMissed(c, 'order', () => readMultisigOrder(this.runner, c, seqno, this.vouchedOrders)) : null,
         has('get_vesting_data') ? this.unlessMissed(c, 'vesting', () => readVesting(this.runner, c, seqno)) : null,
@@ -113,7 +118,8 @@ export class ContractReads {
         wallet: wallet ?? undefined,
         collection: collection ?? undefined,
         item: item ?? undefined,
-        ...(sale ? { sale } : {}),
+        ...(sale?.sale ? { sale: sale.sale } : {}),
+        ...(sale?.auction ? { auction: sale.auction } : {}),
         ...(multisig ? { multisig } : {}),
         ...(order ? { order } : {}),
         ...(vesting ? { vesting } : {}),

@@ -25,6 +25,7 @@ import { DetectionRetries } from './detection-retry.js';
 import { DomainDetector } from '../dns/domains.js';
 import { dnsEntryBatch, type DnsEntryRow } from '../dns/rows.js';
 import { saleBatch, type NftSaleRow } from './sales.js';
+import { auctionBatch, type NftAuctionRow } from './auctions.js';
 import { metadataQueueBatch } from './metadata-store.js';
 import { memberBatch, multisigBatch, orderBatch, type MultisigOrderRow, type MultisigRow } from '../multisig/rows.js';
 import { vestingBatch, whitelistBatch, type VestingRow } from '../vesting/rows.js';
@@ -61,6 +62,7 @@ interface GroupContracts {
   items: Map<string, NftItemRow>;
   domains: Map<string, DnsEntryRow>;
   sales: Map<string, NftSaleRow>;
+  auctions: Map<string, NftAuctionRow>;
   multisigs: Map<string, MultisigRow>;
   orders: Map<string, MultisigOrderRow>;
   vestings: Map<string, VestingRow>;
@@ -128,6 +130,7 @@ export class TokenDetector {
       items: new Map(),
       domains: new Map(),
       sales: new Map(),
+      auctions: new Map(),
       multisigs: new Map(),
       orders: new Map(),
       vestings: new Map(),
@@ -241,6 +244,7 @@ export class TokenDetector {
     if (nftTransfers.length > 0) batches.push(nftTransferBatch(nftTransfers));
     if (found.domains.size > 0) batches.push(dnsEntryBatch([...found.domains.values()]));
     if (found.sales.size > 0) batches.push(saleBatch([...found.sales.values()]));
+    if (found.auctions.size > 0) batches.push(auctionBatch([...found.auctions.values()]));
     if (found.multisigs.size > 0) {
       const multisigs = [...found.multisigs.values()];
       batches.push(multisigBatch(multisigs));
@@ -326,6 +330,7 @@ function keep(found: GroupContracts, result: Detected | null): void {
   if (result.collection) newest(found.collections, result.collection);
   if (result.item) newest(found.items, result.item);
   if (result.sale) found.sales.set(result.sale.address, result.sale);
+  if (result.auction) found.auctions.set(result.auction.address, result.auction);
   if (result.multisig) newest(found.multisigs, result.multisig);
   if (result.order) newest(found.orders, result.order);
   if (result.vesting) newest(found.vestings, result.vesting);

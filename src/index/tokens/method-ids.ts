@@ -24,6 +24,8 @@ export const TOKEN_METHODS = [
   'get_editor',
   'get_authority_address',
   'get_sale_data',
+  // getgems' v4 auctions (auctions.ts)
+  'get_auction_data_v4',
   // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting)
   'get_multisig_data',
   'get_order_address',
@@ -101,6 +103,7 @@ const INTERFACE_METHODS: [string, TokenMethod[]][] = [
   ['multisig_order_v2', ['get_order_data']],
   ['multisig_v2', ['get_multisig_data', 'get_order_address']],
   // toncenter names every get_sale_data contract both (it cannot tell a v1 auction from a sale by methods).
+  ['nft_auction_getgems_v4', ['get_auction_data_v4']],
   ['nft_auction_v1', ['get_sale_data']],
   ['nft_collection', ['get_nft_content', 'get_collection_data', 'get_nft_address_by_index']],
   ['nft_item', ['get_nft_data']],

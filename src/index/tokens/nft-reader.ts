@@ -4,8 +4,9 @@
  *   items        insertion order; owner -> (owner, collection, index); one collection -> (collection, index);
  *                sort_by_last_transaction_lt -> last_transaction_lt desc
  *   transfers    tx_lt (tx_now when a utime bound is given), then tx_hash; aborted ones kept
- * An item is on sale when its owner is a sale contract of that item (nft_sales, sales.ts): ton-index-go's join,
- * whatever the sale's is_complete says; its real_owner is then the sale's seller, else its owner.
+ * An item is on sale when its owner is a sale contract of that item (nft_sales, sales.ts) or an auction of that item
+ * (nft_auctions, auctions.ts): ton-index-go's joins, whatever the sale's is_complete or the auction's end says; its
+ * real_owner is then the sale's (auction's) seller, else its owner.
  */
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
@@ -40,6 +41,10 @@ export interface NftItemRecord {
   saleAddress: string | null;
   /** That sale's seller (null while the sale has none). */
   saleOwner: string | null;
+  /** The auction contract that owns the item and auctions it (nft_auctions); null when not on auction. */
+  auctionAddress: string | null;
+  /** That auction's seller (null while it has none). */
+  auctionOwner: string | null;
 }
 
 export interface NftSaleRecord {
@@ -58,6 +63,33 @@ export interface NftSaleRecord {
   lastTransactionLt: bigint;
   codeHash: Buffer;
   dataHash: Buffer;
+}
+
+/** An auction as ton-index-go answers it (getgems_nft_auctions' columns it reads). */
+export interface NftAuctionRecord {
+  address: string;
+  nftAddress: string;
+  nftOwnerAddress: string | null;
+  marketplaceAddress: string;
+  createdAt: number;
+  lastTransactionLt: bigint;
+  codeHash: Buffer;
+  dataHash: Buffer;
+  end: boolean;
+  endTime: number;
+  lastBid: string;
+  lastMember: string | null;
+  minStep: number;
+  mpFeeAddress: string;
+  mpFeeFactor: number;
+  mpFeeBase: number;
+  royaltyFeeAddress: string;
+  royaltyFeeFactor: number;
+  royaltyFeeBase: number;
+  maxBid: string;
+  minBid: string;
+  lastBidAt: number;
+  isCanceled: boolean;
 }
 
 export interface NftTransferRecord {
@@ -121,6 +153,36 @@ function itemOf(row: SqlRow): NftItemRecord {
     dataHash: bytes(row.data_hash),
     saleAddress: optionalText(row.sale_address),
     saleOwner: optionalText(row.sale_owner),
+    auctionAddress: optionalText(row.auction_address),
+    auctionOwner: optionalText(row.auction_owner),
+  };
+}
+
+function auctionOf(row: SqlRow): NftAuctionRecord {
+  return {
+    address: text(row.address),
+    nftAddress: text(row.nft_addr),
+    nftOwnerAddress: optionalText(row.nft_owner),
+    marketplaceAddress: text(row.mp_addr),
+    createdAt: int(row.created_at),
+    lastTransactionLt: bigint(row.last_transaction_lt),
+    codeHash: bytes(row.code_hash),
+    dataHash: bytes(row.data_hash),
+    end: int(row.end_flag) !== 0,
+    endTime: int(row.end_time),
+    lastBid: text(row.last_bid),
+    lastMember: optionalText(row.last_member),
+    minStep: int(row.min_step),
+    mpFeeAddress: text(row.mp_fee_addr),
+    mpFeeFactor: int(row.mp_fee_factor),
+    mpFeeBase: int(row.mp_fee_base),
+    royaltyFeeAddress: text(row.royalty_fee_addr),
+    royaltyFeeFactor: int(row.royalty_fee_factor),
+    royaltyFeeBase: int(row.royalty_fee_base),
+    maxBid: text(row.max_bid),
+    minBid: text(row.min_bid),
+    lastBidAt: int(row.last_bid_at),
+    isCanceled: int(row.is_canceled) !== 0,
   };
 }
 
@@ -144,9 +206,13 @@ function saleOf(row: SqlRow): NftSaleRecord {
   };
 }
 
-/** Items with the sale that owns them, if any (ton-index-go: left join on owner = sale and sale.nft = item). */
-const ITEMS_WITH_SALE = `SELECT N.*, S.address AS sale_address, S.nft_owner_address AS sale_owner
-  FROM nft_items N LEFT JOIN nft_sales S ON S.address = N.owner_address AND S.nft_address = N.address`;
+/**
+ * Items with the sale or auction that owns them, if any (ton-index-go: left joins on owner = sale and sale.nft =
+ * item, owner = auction and auction.nft_addr = item).
+ */
+const ITEMS_WITH_SALE = `SELECT N.*, S.address AS sale_address, S.nft_owner_address AS sale_owner, A.address AS auction_address, A.nft_owner AS auction_owner
+  FROM nft_items N LEFT JOIN nft_sales S ON S.address = N.owner_address AND S.nft_address = N.address
+  LEFT JOIN nft_auctions A ON A.address = N.owner_address AND A.nft_addr = N.address`;
 
 export class NftReader {
   constructor(private readonly reads: SqlReads) {}
@@ -170,15 +236,16 @@ export class NftReader {
     const owners = filter.owners ?? [];
     if (owners.length > 0 && filter.includeOnSale) {
       // real_owner IN owners. The first condition narrows to the candidates through indexes (items by owner,
-      // sales by seller); the second is the exact rule (an item a sale owns belongs to its seller, not to the
-      // sale). As a UNION, not an OR: PostgreSQL turns `owner IN (..) OR address IN (subquery)` into a walk of
+      // sales and auctions by seller); the second is the exact rule (an item a sale owns belongs to its seller, not
+      // to the sale; the same for an auction). As a UNION, not an OR: PostgreSQL turns `owner IN (..) OR address IN (subquery)` into a walk of
       // the whole owner index (200 ms at 100k items for an owner late in it; 1 ms as a UNION; README).
       where.add(
-        `N.address IN (SELECT address FROM nft_items WHERE owner_address IN (${placeholders(owners)}) UNION SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${placeholders(owners)}))`,
+        `N.address IN (SELECT address FROM nft_items WHERE owner_address IN (${placeholders(owners)}) UNION SELECT nft_address FROM nft_sales WHERE nft_owner_address IN (${placeholders(owners)}) UNION SELECT nft_addr FROM nft_auctions WHERE nft_owner IN (${placeholders(owners)}))`,
+        ...owners,
         ...owners,
         ...owners,
       );
-      where.add(`COALESCE(S.nft_owner_address, N.owner_address) IN (${placeholders(owners)})`, ...owners);
+      where.add(`COALESCE(S.nft_owner_address, A.nft_owner, N.owner_address) IN (${placeholders(owners)})`, ...owners);
     } else {
       where.in('N.owner_address', owners);
     }
@@ -207,6 +274,15 @@ export class NftReader {
     return (
       await this.reads.all(`SELECT * FROM nft_sales WHERE address IN (${placeholders(list)}) ORDER BY address`, list as SqlValue[])
     ).map(saleOf);
+  }
+
+  /** Auctions by contract address (/nft/sales), in address order. */
+  async auctions(addresses: readonly string[]): Promise<NftAuctionRecord[]> {
+    const list = [...new Set(addresses)];
+    if (list.length === 0) return [];
+    return (
+      await this.reads.all(`SELECT * FROM nft_auctions WHERE address IN (${placeholders(list)}) ORDER BY address`, list as SqlValue[])
+    ).map(auctionOf);
   }
 
   async transfers(filter: NftTransferFilter, sort: SortOrder, p: Page): Promise<NftTransferRecord[]> {

@@ -2,7 +2,7 @@
  * The token tables put back with the rest of the index (rewind.ts, a devnet snapshot restore), so they hold what
  * an index built from the restored chain would hold:
  *   jetton_transfers, jetton_burns, nft_transfers   events: rows of transactions after the snapshot deleted (by lt)
- *   jetton_masters, jetton_wallets, nft_collections, nft_items, nft_sales, multisig_*, vesting_contracts, dex_pools   latest state: the rows of every account changed
+ *   jetton_masters, jetton_wallets, nft_collections, nft_items, nft_sales, nft_auctions, multisig_*, vesting_contracts, dex_pools   latest state: the rows of every account changed
  *       after the snapshot deleted; those detected by the snapshot (first_lt before it) detected again at the
  *       restored state (the same get-methods at the restored masterchain seqno, on the account's code and data as
  *       of it) and written back with their first_lt. One detected after the snapshot does not come back: an index
@@ -35,6 +35,7 @@ export const TOKEN_STATE_TABLES = [
   'nft_collections',
   'nft_items',
   'nft_sales',
+  'nft_auctions',
   'multisig_wallets',
   'multisig_orders',
   'vesting_contracts',

@@ -4,14 +4,17 @@
  *   (int magic = 0x46495850 "FIXP", int is_complete, int created_at, slice marketplace, slice nft,
  *    slice nft_owner (addr_none: not active yet), int full_price, slice marketplace_fee_address,
  *    int marketplace_fee, slice royalty_address, int royalty_amount)
- * Another magic, another shape: not a fixed-price sale (remembered by code hash, as every detector's miss).
- * Auctions (magic 0x415543 "AUC", or get_auction_data_v4) and getgems' v4 sales (get_fix_price_data_v4) are not
- * read: see README ("NFT sales").
+ * getgems' auctions answer get_sale_data too, with magic 0x415543 "AUC" (or get_auction_data_v4, tried first, as
+ * toncenter does): `readSaleContract` asks once and reads the answer as a sale or an auction (auctions.ts) by its
+ * magic. Another magic, another shape: neither (remembered by code hash, as every detector's miss). getgems' v4
+ * sales (get_fix_price_data_v4) are not read: see README ("NFT sales").
  */
 import type { Address } from '@ton/core';
 import { formatRawUpper } from '../../ton/address.js';
 import { NotThatContract, StackReader } from '../../ton/stack-reader.js';
+import type { VmValue } from '../../ton/vm-stack.js';
 import type { InsertBatch } from '../sql/driver.js';
+import { AUCTION_MAGIC, auctionOfSaleData, auctionOfV4Data, type NftAuctionRow } from './auctions.js';
 import type { TokenAccountCandidate } from './block-tokens.js';
 import type { GetMethodRunner } from './get-methods.js';
 
@@ -39,10 +42,38 @@ export interface NftSaleRow {
 
 const raw = (address: Address | null) => (address ? formatRawUpper(address) : null);
 
-/** The sale a candidate is; throws NotThatContract when its answer is not a fixed-price sale's. */
-export async function readFixPriceSale(runner: GetMethodRunner, c: TokenAccountCandidate, seqno: number): Promise<NftSaleRow> {
+/** What a getgems sale contract is: a fixed-price sale or an auction. */
+export interface SaleContract {
+  sale?: NftSaleRow;
+  auction?: NftAuctionRow;
+}
+
+/**
+ * The sale or auction a candidate is (get_auction_data_v4 first when the code has it, then one get_sale_data read by
+ * its magic); throws NotThatContract when it is neither.
+ */
+export async function readSaleContract(runner: GetMethodRunner, c: TokenAccountCandidate, seqno: number): Promise<SaleContract> {
+  const methods = c.methods as string[];
+  if (methods.includes('get_auction_data_v4')) {
+    const v4 = await runner.run(c.account, 'get_auction_data_v4', [], seqno);
+    if (v4 !== null) {
+      try {
+        return { auction: auctionOfV4Data(v4, c) };
+      } catch (error) {
+        // toncenter falls back to get_sale_data when the v4 answer does not fit.
+        if (!(error instanceof NotThatContract)) throw error;
+      }
+    }
+  }
+  if (!methods.includes('get_sale_data')) throw new NotThatContract('get_auction_data_v4: not an auction');
   const values = await runner.run(c.account, 'get_sale_data', [], seqno);
   if (values === null) throw new NotThatContract('get_sale_data failed');
+  if (new StackReader(values, 'get_sale_data').int(0) === AUCTION_MAGIC) return { auction: auctionOfSaleData(values, c) };
+  return { sale: fixPriceSaleOf(values, c) };
+}
+
+/** The sale a get_sale_data answer describes; throws NotThatContract when it is not a fixed-price sale's. */
+export function fixPriceSaleOf(values: VmValue[], c: TokenAccountCandidate): NftSaleRow {
   const s = new StackReader(values, 'get_sale_data');
   if (s.int(0) !== FIX_PRICE_SALE_MAGIC) throw new NotThatContract('get_sale_data: not a fixed-price sale');
   const nft = raw(s.address(4));

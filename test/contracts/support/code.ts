@@ -6,6 +6,7 @@ import { NFT_ITEM_FUNC } from '../../../src/contracts/nft/item.fc.js';
 import { DNS_COLLECTION_FUNC } from '../../../src/contracts/dns/collection.fc.js';
 import { DNS_ITEM_FUNC } from '../../../src/contracts/dns/item.fc.js';
 import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
+import { NFT_AUCTION_FUNC } from '../../../src/contracts/nft-auction/auction.fc.js';
 import { MULTISIG_ORDER_FUNC } from '../../../src/contracts/multisig/order.fc.js';
 import { multisigWalletFunc } from '../../../src/contracts/multisig/wallet.fc.js';
 import { VESTING_WALLET_FUNC } from '../../../src/contracts/vesting/wallet.fc.js';
@@ -28,6 +29,11 @@ export async function dnsCode(): Promise<{ root: Cell; item: Cell }> {
 /** tongate's fixed-price NFT sale (src/contracts/nft-sale). */
 export async function nftSaleCode(): Promise<Cell> {
   return compileFuncContract('nft-sale', NFT_SALE_FUNC);
+}
+
+/** tongate's NFT auction (src/contracts/nft-auction: getgems' auction get_sale_data layout). */
+export async function nftAuctionCode(): Promise<Cell> {
+  return compileFuncContract('nft-auction', NFT_AUCTION_FUNC);
 }
 
 /** tongate's multisig v2 wallet and order (src/contracts/multisig): the order's code is part of the wallet's. */

@@ -1,11 +1,12 @@
 /**
  * /nft/collections, /nft/items, /nft/transfers, /nft/sales: the NFT tables the index fills (src/index/tokens), with
  * toncenter's parameters, defaults, 422s and orders (ton-index-go main.go, crud_nft.go, crud_sales.go).
- * Fixed-price sales are indexed (getgems' get_sale_data layout); auctions are not.
+ * Fixed-price sales and auctions are indexed (getgems' get_sale_data layouts, get_auction_data_v4); Telemint items
+ * are not.
  */
 import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { nftCollectionJson, nftItemJson, nftSaleJson, nftTransferJson } from '../format/nfts.js';
+import { nftAuctionJson, nftCollectionJson, nftItemJson, nftSaleJson, nftTransferJson } from '../format/nfts.js';
 import { PAGE_PARAMS, SORT_PARAM, WINDOW_PARAMS, windowOf } from '../params.js';
 import { answer } from './jettons.js';
 
@@ -125,7 +126,7 @@ export const nftTransfers = defineEndpoint({
 export const nftSales = defineEndpoint({
   path: '/nft/sales',
   tag: 'nfts',
-  summary: 'NFT sale contracts by address (fixed-price sales of the getgems layout; auctions are not indexed)',
+  summary: 'NFT sale contracts by address (getgems fixed-price sales, then getgems auctions; Telemint items are not indexed)',
   params: {
     address: {
       type: 'address[]',
@@ -138,34 +139,48 @@ export const nftSales = defineEndpoint({
   response: ref('NFTSalesResponse'),
   async handle(p, network) {
     const reader = indexOf(network);
-    const sales = await reader.nfts.sales(p.address);
-    const items = new Map((await reader.nfts.itemsByAddress(sales.map((s) => s.nftAddress))).map((i) => [i.address, i]));
+    // ton-index-go asks sales, then auctions, and answers them in that order.
+    const [sales, auctions] = await Promise.all([reader.nfts.sales(p.address), reader.nfts.auctions(p.address)]);
+    const items = new Map(
+      (await reader.nfts.itemsByAddress([...sales.map((s) => s.nftAddress), ...auctions.map((a) => a.nftAddress)])).map((i) => [
+        i.address,
+        i,
+      ]),
+    );
     const collections = new Map(
       (await reader.nfts.collectionsByAddress([...items.values()].flatMap((i) => (i.collectionAddress ? [i.collectionAddress] : [])))).map(
         (c) => [c.address, c],
       ),
     );
-    const rows = sales.map((s) => {
-      const item = items.get(s.nftAddress);
-      return nftSaleJson(s, item, item?.collectionAddress ? collections.get(item.collectionAddress) : undefined);
-    });
-    return answer(
-      network,
-      'nft_sales',
-      rows,
-      sales.flatMap((s) => {
-        const item = items.get(s.nftAddress);
-        return [
-          s.address,
-          s.nftAddress,
-          s.nftOwnerAddress,
-          s.marketplaceAddress,
-          s.marketplaceFeeAddress,
-          s.royaltyAddress,
-          item?.collectionAddress ?? null,
-          item?.ownerAddress ?? null,
-        ];
-      }),
-    );
+    const itemOf = (nft: string) => {
+      const item = items.get(nft);
+      return [item, item?.collectionAddress ? collections.get(item.collectionAddress) : undefined] as const;
+    };
+    const rows = [
+      ...sales.map((s) => nftSaleJson(s, ...itemOf(s.nftAddress))),
+      ...auctions.map((a) => nftAuctionJson(a, ...itemOf(a.nftAddress))),
+    ];
+    const itemAddresses = (nft: string) => [items.get(nft)?.collectionAddress ?? null, items.get(nft)?.ownerAddress ?? null];
+    return answer(network, 'nft_sales', rows, [
+      ...sales.flatMap((s) => [
+        s.address,
+        s.nftAddress,
+        s.nftOwnerAddress,
+        s.marketplaceAddress,
+        s.marketplaceFeeAddress,
+        s.royaltyAddress,
+        ...itemAddresses(s.nftAddress),
+      ]),
+      ...auctions.flatMap((a) => [
+        a.address,
+        a.nftAddress,
+        a.nftOwnerAddress,
+        a.marketplaceAddress,
+        a.lastMember,
+        a.mpFeeAddress,
+        a.royaltyFeeAddress,
+        ...itemAddresses(a.nftAddress),
+      ]),
+    ]);
   },
 });

@@ -1,10 +1,17 @@
 /**
  * NFT rows as toncenter's v3 writes them (ton-index-go models/nft.go: field order, lts as strings, hashes
  * and BoCs in base64, null for what is absent). An item a sale contract owns and sells is `on_sale`, with
- * `sale_contract_address` and `real_owner` (the seller); toncenter leaves those two out when empty (omitempty).
- * Auctions are not indexed: `auction_contract_address` never appears.
+ * `sale_contract_address` and `real_owner` (the seller); one an auction contract owns and auctions is `on_sale` with
+ * `auction_contract_address` and `real_owner` (ton-index-go's ScanNFTItemWithCollection: the sale first, else the
+ * auction); toncenter leaves those out when empty (omitempty).
  */
-import type { NftCollectionRecord, NftItemRecord, NftSaleRecord, NftTransferRecord } from '../../../index/tokens/nft-reader.js';
+import type {
+  NftAuctionRecord,
+  NftCollectionRecord,
+  NftItemRecord,
+  NftSaleRecord,
+  NftTransferRecord,
+} from '../../../index/tokens/nft-reader.js';
 import { b64, decodedPayload } from './jettons.js';
 
 export function nftCollectionJson(c: NftCollectionRecord) {
@@ -21,7 +28,9 @@ export function nftCollectionJson(c: NftCollectionRecord) {
 
 /** `withSale`: false inside /nft/sales, whose nft_item ton-index-go builds without the sale fields. */
 export function nftItemJson(i: NftItemRecord, collection: NftCollectionRecord | undefined, withSale = true) {
-  const onSale = withSale && i.saleAddress !== null;
+  const sale = withSale && i.saleAddress !== null;
+  const auction = withSale && !sale && i.auctionAddress !== null;
+  const realOwner = sale ? i.saleOwner : auction ? i.auctionOwner : null;
   return {
     address: i.address,
     init: i.init,
@@ -33,9 +42,10 @@ export function nftItemJson(i: NftItemRecord, collection: NftCollectionRecord | 
     code_hash: b64(i.codeHash),
     data_hash: b64(i.dataHash),
     collection: collection ? nftCollectionJson(collection) : null,
-    on_sale: onSale,
-    ...(onSale ? { sale_contract_address: i.saleAddress } : {}),
-    ...(onSale && i.saleOwner !== null ? { real_owner: i.saleOwner } : {}),
+    on_sale: sale || auction,
+    ...(sale ? { sale_contract_address: i.saleAddress } : {}),
+    ...(auction ? { auction_contract_address: i.auctionAddress } : {}),
+    ...(realOwner !== null ? { real_owner: realOwner } : {}),
   };
 }
 
@@ -58,6 +68,42 @@ export function nftSaleJson(s: NftSaleRecord, item: NftItemRecord | undefined, c
       marketplace_fee: s.marketplaceFee,
       ...(s.royaltyAddress !== null ? { royalty_address: s.royaltyAddress } : {}),
       royalty_amount: s.royaltyAmount,
+    },
+    ...(item ? { nft_item: nftItemJson(item, collection, false) } : {}),
+  };
+}
+
+/**
+ * ton-index-go's NFTSale of type getgems_auction (models/nft.go NFTSaleDetailsGetgemsAuction): the auction's
+ * columns it reads, its details (every one present: they are never null in the table), and its item when indexed.
+ */
+export function nftAuctionJson(a: NftAuctionRecord, item: NftItemRecord | undefined, collection: NftCollectionRecord | undefined) {
+  return {
+    type: 'getgems_auction',
+    address: a.address,
+    nft_address: a.nftAddress,
+    ...(a.nftOwnerAddress !== null ? { nft_owner_address: a.nftOwnerAddress } : {}),
+    marketplace_address: a.marketplaceAddress,
+    created_at: a.createdAt,
+    last_transaction_lt: a.lastTransactionLt.toString(),
+    code_hash: b64(a.codeHash),
+    data_hash: b64(a.dataHash),
+    details: {
+      end_flag: a.end,
+      end_time: a.endTime,
+      last_bid: a.lastBid,
+      ...(a.lastMember !== null ? { last_member: a.lastMember } : {}),
+      min_step: a.minStep,
+      mp_fee_address: a.mpFeeAddress,
+      mp_fee_factor: a.mpFeeFactor,
+      mp_fee_base: a.mpFeeBase,
+      royalty_fee_address: a.royaltyFeeAddress,
+      royalty_fee_factor: a.royaltyFeeFactor,
+      royalty_fee_base: a.royaltyFeeBase,
+      max_bid: a.maxBid,
+      min_bid: a.minBid,
+      last_bid_at: a.lastBidAt,
+      is_canceled: a.isCanceled,
     },
     ...(item ? { nft_item: nftItemJson(item, collection, false) } : {}),
   };
