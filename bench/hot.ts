@@ -5,7 +5,9 @@
  * is a full decision that allows it), tongate with `--access off`, and a bare `node:http` server that answers each
  * route with the exact status, headers and body tongate gave it (captured once at the start). Both tongates are
  * `startTongate` as `tongate start` wires them: one local chain (mainnet), SQLite index and keys, memory limiter,
- * blocks every --block-interval ms (default: the default, 1 s, so the per-block answers really turn over).
+ * blocks every --block-interval ms (default: the default, 1 s, so the per-block answers really turn over). They run
+ * the built code (dist/, which `npm run bench:hot` builds first), as `npm start` does: run from the sources through
+ * tsx, the request path cost ~10-25 % more CPU per request (tsx's transform wraps functions).
  *
  * For each route class: rounds of autocannon (--connections, --duration) against the three in turn, the order
  * rotating each round; the ratio tongate/bare is taken round by round (each against the bare run next to it), then
@@ -21,7 +23,6 @@ import { createRequire } from 'node:module';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import pino from 'pino';
 import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
@@ -57,43 +58,12 @@ const ROUTES: RouteClass[] = [
 
 type ServerKind = 'key' | 'off' | 'bare';
 
+/** The tongates run the built code, as `npm start` does (support/built-tongate.mjs). */
+const BUILT_TONGATE = new URL('./support/built-tongate.mjs', import.meta.url).pathname;
+
 // ---------------------------------------------------------------------------------------------
 // Children
 // ---------------------------------------------------------------------------------------------
-async function serveTongate(access: 'on' | 'off', blockInterval: number): Promise<void> {
-  const port = await freePort();
-  const { loadConfig } = await import('../src/config/load.js');
-  const { startTongate } = await import('../src/cli/start.js');
-  const config = loadConfig({
-    flags: {
-      ephemeral: true,
-      logLevel: 'silent',
-      blockInterval: String(blockInterval),
-      network: [`mainnet=http://127.0.0.1:${port}`],
-      access,
-      adminToken: 'bench-admin-token',
-    },
-    env: {},
-  });
-  const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
-  let key = 'unused';
-  if (access === 'on') {
-    const res = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer bench-admin-token', 'content-type': 'application/json' },
-      body: JSON.stringify({ network: 'mainnet', rps: 1_000_000 }),
-    });
-    key = ((await res.json()) as { result: { key: string } }).result.key;
-  }
-  const chain = running.networks[0].chain as unknown as { faucets(): Array<{ address: { toString(): string } }> };
-  answerCpuOverIpc();
-  process.stdout.write(JSON.stringify({ port, key, address: chain.faucets()[0].address.toString() }) + '\n');
-  process.once('SIGTERM', async () => {
-    await running.stop();
-    process.exit(0);
-  });
-}
-
 interface Captured {
   status: number;
   headers: Record<string, string>;
@@ -138,11 +108,10 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, args: string[]): Promise<BenchServer> {
-  const child = await spawnBenchChild<{ port: number; key: string; address: string }>(new URL(import.meta.url).pathname, [
-    '--serve',
-    kind,
-    ...args,
-  ]);
+  const child =
+    kind === 'bare'
+      ? await spawnBenchChild<{ port: number; key: string; address: string }>(new URL(import.meta.url).pathname, ['--serve', kind, ...args])
+      : await spawnBenchChild<{ port: number; key: string; address: string }>(BUILT_TONGATE, args, { tsx: false });
   return { kind, ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
 }
 
@@ -306,10 +275,7 @@ async function freePort(): Promise<number> {
 
 if (hasFlag('serve')) {
   const argv = process.argv.slice(2);
-  const i = argv.indexOf('--serve');
-  const kind = argv[i + 1] as ServerKind;
-  if (kind === 'bare') await serveBare(argv[i + 2]);
-  else await serveTongate(argv[i + 2] as 'on' | 'off', Number(argv[i + 3]));
+  await serveBare(argv[argv.indexOf('--serve') + 2]);
 } else {
   await main();
 }

@@ -12,9 +12,11 @@ export interface BenchChild<R> {
   stop(): Promise<void>;
 }
 
-/** Runs `script` (through tsx) with `args`; resolves once it printed its ready line. */
-export async function spawnBenchChild<R>(script: string, args: string[]): Promise<BenchChild<R>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+/** Runs `script` (through tsx, unless `tsx` is false: a plain JavaScript child) with `args`; resolves once it printed its ready line. */
+export async function spawnBenchChild<R>(script: string, args: string[], { tsx = true }: { tsx?: boolean } = {}): Promise<BenchChild<R>> {
+  const child = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<R>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {
