@@ -6,7 +6,8 @@
  * find; a newer state met while a retry waits is detected instead, a late find from the failed block.
  * A domain item (tongate's own DNS contracts) whose first get_domain times out keeps its NFT row and gets its DNS
  * entry from the retry. The retries and the accounts given up are kept in the store (token_detection_failures) and read
- * back as they were; a group whose write failed has them read back as the store holds them.
+ * back as they were; a group whose write failed has them read back as the store holds them, and so does a snapshot
+ * restore (the writer forgets the failures of the blocks after it; a restore to before the first block, all).
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -18,6 +19,7 @@ import type { InsertBatch, SqlDriver, SqlReads } from '../../src/index/sql/drive
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
 import type { Index } from '../../src/index/open-index.js';
+import type { BlockCommitter } from '../../src/index/block-committer.js';
 import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { DetectionRetries, RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
 import { TokenDetector } from '../../src/index/tokens/detector.js';
@@ -27,6 +29,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, testWallet } from '../chain/local/support/local-chain.js';
 import { dnsCode, multisigCode } from '../contracts/support/code.js';
 import { eachStore } from './support/stores.js';
+import { FIRST_SEQNO, story } from './support/sandbox-blocks.js';
 
 const candidate = (account: string): TokenAccountCandidate => ({
   account,
@@ -290,4 +293,32 @@ eachStore('retries and accounts given up are kept in the store and read back as 
   await third.load(driver);
   assert.deepEqual([...third.failedAt(new Set(['0:L', '0:B']))], [['0:L', 11]], 'as the store has it');
   assert.equal(third.due(18, new Set()).length, 1, 'the retry the failed group took is due again');
+});
+
+eachStore('a snapshot restore has the writer read its failed detections back: those of later blocks are gone', async (t, { index }) => {
+  const s = await story();
+  for (const block of s.blocks) await index.writer.write(block);
+  assert.ok(s.blocks.length > 2, 'blocks after the restored one');
+  const driver = await driverOf(t, index);
+  // The failed detections the writer's committer holds (its detector's), as a group leaves them: memory and store alike.
+  const retries = (index.writer as unknown as { committer: BlockCommitter }).committer.tokenDetector.retries;
+  await retries.load(driver);
+  const [restored, later] = [FIRST_SEQNO + 1, FIRST_SEQNO + 2];
+  retries.failed({ candidate: candidate('0:A'), seqno: FIRST_SEQNO, failures: 0, since: FIRST_SEQNO }, FIRST_SEQNO);
+  retries.failed({ candidate: candidate('0:B'), seqno: later, failures: 0, since: later }, later);
+  retries.failed({ candidate: candidate('0:G'), seqno: later, failures: RETRY_DELAYS.length, since: FIRST_SEQNO }, later);
+  const changes = retries.changes();
+  await driver.write(changes.batches, changes.before);
+  const accounts = new Set(['0:A', '0:B', '0:G']);
+
+  await index.rewind({ seqno: restored, accounts: [] });
+  // What the committer does before its next group.
+  await retries.load(driver);
+  assert.deepEqual([...retries.failedAt(accounts)], [['0:A', FIRST_SEQNO]], 'the failures of blocks after the restore are forgotten');
+  assert.equal(retries.size, 1, 'only the retry of a block that still exists waits');
+
+  await index.rewind({ seqno: -1, accounts: [] });
+  await retries.load(driver);
+  assert.deepEqual([...retries.failedAt(accounts)], [], 'a restore to before the first block: nothing held');
+  assert.equal(retries.size, 0);
 });
