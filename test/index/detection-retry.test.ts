@@ -28,7 +28,8 @@ import { tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, testWallet } from '../chain/local/support/local-chain.js';
 import { dnsCode, multisigCode } from '../contracts/support/code.js';
-import { eachStore } from './support/stores.js';
+import { eachStore, openStore } from './support/stores.js';
+import { attachIndexToChain } from '../../src/index/attach.js';
 import { FIRST_SEQNO, story } from './support/sandbox-blocks.js';
 
 const candidate = (account: string): TokenAccountCandidate => ({
@@ -322,3 +323,41 @@ eachStore('a snapshot restore has the writer read its failed detections back: th
   assert.deepEqual([...retries.failedAt(accounts)], [], 'a restore to before the first block: nothing held');
   assert.equal(retries.size, 0);
 });
+
+for (const store of ['sqlite', 'postgres'] as const)
+  test(`a snapshot restore has the store thread drop the retries of blocks after it; one of a block before still runs [${store}]`, async (t) => {
+    const { chain } = await openChain(t, { blockIntervalMs: 0 });
+    await chain.produceBlock();
+    const saved = await chain.saveSnapshot('s');
+    await chain.produceBlock();
+    await chain.produceBlock();
+    const last = chain.masterchainInfo().last.id.seqno;
+    const opened = await openStore(t, store);
+    if (!opened) return;
+    const { index } = opened;
+    // Two detections that failed before this start, kept in the store and due three blocks past the chain's head:
+    // KEPT's of the snapshot's block, DROPPED's of a block the restore takes away.
+    const [KEPT, DROPPED] = [`0:${'1A'.repeat(32)}`, `0:${'1B'.repeat(32)}`];
+    const failure = (account: string, seqno: number, noted: number) =>
+      `INSERT INTO token_detection_failures (account, since, seqno, failures, due_at, candidate, noted) VALUES ('${account}', ` +
+      `${seqno}, ${seqno}, 1, ${last + 3}, '${JSON.stringify({ codeHash: '01'.repeat(32), dataHash: '02'.repeat(32), lastTxLt: '5', methods: ['get_multisig_data'] })}', ${noted})`;
+    const driver = await driverOf(t, index);
+    await driver.write([], [failure(KEPT, saved.seqno, 1), failure(DROPPED, last, 2)], []);
+    // The accounts the store thread asks the chain about (its get-methods are relayed through this thread).
+    const asked: string[] = [];
+    const run = chain.runGetMethod.bind(chain);
+    chain.runGetMethod = (address, ...rest) => {
+      asked.push(formatRawUpper(address));
+      return run(address, ...rest);
+    };
+    const attachment = await attachIndexToChain(index, chain);
+    t.after(() => attachment.detach());
+    await attachment.synced();
+    assert.equal(asked.length, 0, 'read back by the store thread, not due yet');
+
+    await chain.restoreSnapshot('s');
+    while (chain.masterchainInfo().last.id.seqno < last + 3) await chain.produceBlock();
+    await attachment.synced();
+    assert.ok(asked.includes(KEPT), 'the retry of a block the restore kept runs when due');
+    assert.ok(!asked.includes(DROPPED), 'the retry of a dropped block does not');
+  });
