@@ -79,6 +79,8 @@ export interface IndexAttachment {
 interface BlockSink {
   write(block: FeedBlock): Promise<void>;
   writeRows(rows: InsertBatch[]): Promise<void>;
+  /** The index was put back to an earlier block: the writer drops what it holds of later ones (its failed detections). */
+  rewound(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,8 @@ function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: str
   return {
     write: (block) => index.writer.write(indexedFromFeed(block)),
     writeRows: (rows) => index.writer.writeRows(rows),
+    // index.rewind() told index.writer already.
+    rewound: () => Promise.resolve(),
     async close() {
       closing = true;
       await backfill;
@@ -121,6 +125,8 @@ function workerSink(index: Index, nice?: number, detection?: GetMethodRelay, dns
   return {
     write: (block) => current().write(block),
     writeRows: (rows) => current().writeRows(rows),
+    // Threads not started, or dead (before or while told), hold nothing: new ones read the store at their first group.
+    rewound: () => (worker && !worker.broken ? worker.rewound().catch(() => {}) : Promise.resolve()),
     async close() {
       await worker?.close();
     },
@@ -289,8 +295,11 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
       // A write in flight may fail (its block was read from the store that was cut): it settles all the same.
       while (running) await running;
       // The chain is already back: token contracts are detected again at the restored state (tokens/rewind-tokens.ts).
-      if (rewind.seqno < 0 || written > rewind.seqno)
+      if (rewind.seqno < 0 || written > rewind.seqno) {
         await index.rewind(rewind, runGetMethod && directGetMethods(runGetMethod), options.dnsRoots);
+        // The writer's failed detections of the later blocks go too (tokens/detection-retry.ts), before the next block.
+        await sink.rewound();
+      }
       written = Math.min(written, rewind.seqno);
     });
     const current: Promise<void> = run.finally(() => {

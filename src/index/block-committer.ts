@@ -67,6 +67,14 @@ export class BlockCommitter {
     this.tokens = new TokenDetector(this.driver, runner, dnsRoots);
   }
 
+  /**
+   * The index was put back to an earlier block (../rewind.ts, a devnet snapshot restore): the failed detections held
+   * in memory are read back from the store before the next group (tokens/detection-retry.ts). Called while nothing writes.
+   */
+  rewound(): void {
+    this.tokens.retries.rewound();
+  }
+
   /** The token back-fill wrote late finds (actions/late-finds.ts): a later group classifies their traces again. */
   lateFindsStored(): void {
     this.actions.lateFindsStored();

@@ -60,7 +60,10 @@ export interface Index {
   readonly writer: IndexWriter;
   /** True when the SQLite file was left open by an earlier boot of the machine and was discarded, to be rebuilt. */
   readonly discarded: boolean;
-  /** Deletes what came after masterchain block `seqno` (its chain was put back there: rewind.ts). Call it while nothing writes. */
+  /**
+   * Deletes what came after masterchain block `seqno` (its chain was put back there: rewind.ts), and has `writer`
+   * read its failed detections back from the store. Call it while nothing writes.
+   */
   rewind(rewind: IndexRewind, runner?: GetMethodRunner, dnsRoots?: readonly string[]): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -109,15 +112,22 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
     location.kind === 'sqlite' ? new SqliteReaderPool(location.file, { readers: options.readers, timeoutMs: queryTimeoutMs }) : undefined;
   const reads: SqlReads = pool ?? driver;
   let closing: Promise<void> | undefined;
+  const writer = new IndexWriter(driver, options.lateFindsPerGroup);
   return {
     network: options.network,
     store: driver.dialect,
     location,
     reader: new IndexReader(reads),
     reads,
-    writer: new IndexWriter(driver, options.lateFindsPerGroup),
+    writer,
     discarded: guard?.discarded ?? false,
-    rewind: (r, runner, dnsRoots) => rewindIndex(driver, r, runner, dnsRoots),
+    // This thread's writer forgets what it held of the later blocks (its failed detections); a store thread's is told
+    // by attach.ts.
+    rewind: (r, runner, dnsRoots) =>
+      rewindIndex(driver, r, runner, dnsRoots).then((rewound) => {
+        writer.rewound();
+        return rewound;
+      }),
     close: () =>
       // The readers first: the last connection to close checkpoints the WAL into the file.
       (closing ??= Promise.resolve(pool?.close())

@@ -12,7 +12,8 @@
  *   latest_account_states  the accounts changed after: their state as of `seqno`, which the chain hands over
  *                (a state changed by a devnet control has no transaction to find it by), or no row
  *   token tables events after deleted; jetton/NFT contracts among the accounts changed after detected again at
- *                their state as of `seqno` (tokens/rewind-tokens.ts)
+ *                their state as of `seqno` (tokens/rewind-tokens.ts); the failed detections of later states
+ *                deleted, and the writers' memory of them read back after (open-index.ts, attach.ts)
  *   actions      the actions of the traces that ended after `seqno` deleted (actions/rewind-actions.ts)
  * Rows of later blocks are found by lt: every transaction, message and block after `seqno` has a higher lt than
  * any before it (the first later block's start_lt bounds them). account_states documents are keyed by state

@@ -51,6 +51,11 @@ export class IndexWriter {
     return backfillActions(this.driver, options);
   }
 
+  /** The index was put back to an earlier block (../rewind.ts): what the committer holds of later ones is dropped. */
+  rewound(): void {
+    this.committer.rewound();
+  }
+
   /** Resolves once the block is committed; rejects with what failed (rendering or writing). */
   write(block: IndexedBlock): Promise<void> {
     return this.committer.commit(renderBlock(block, this.codeBocs));

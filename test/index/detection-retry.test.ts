@@ -6,7 +6,8 @@
  * find; a newer state met while a retry waits is detected instead, a late find from the failed block.
  * A domain item (tongate's own DNS contracts) whose first get_domain times out keeps its NFT row and gets its DNS
  * entry from the retry. The retries and the accounts given up are kept in the store (token_detection_failures) and read
- * back as they were; a group whose write failed has them read back as the store holds them.
+ * back as they were; a group whose write failed has them read back as the store holds them, and so does a snapshot
+ * restore (the writer forgets the failures of the blocks after it; a restore to before the first block, all).
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -18,6 +19,7 @@ import type { InsertBatch, SqlDriver, SqlReads } from '../../src/index/sql/drive
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
 import type { Index } from '../../src/index/open-index.js';
+import type { BlockCommitter } from '../../src/index/block-committer.js';
 import type { TokenAccountCandidate } from '../../src/index/tokens/block-tokens.js';
 import { DetectionRetries, RETRY_DELAYS } from '../../src/index/tokens/detection-retry.js';
 import { TokenDetector } from '../../src/index/tokens/detector.js';
@@ -26,7 +28,9 @@ import { tokenMethods } from '../../src/index/tokens/method-ids.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { openChain, testWallet } from '../chain/local/support/local-chain.js';
 import { dnsCode, multisigCode } from '../contracts/support/code.js';
-import { eachStore } from './support/stores.js';
+import { eachStore, openStore } from './support/stores.js';
+import { attachIndexToChain } from '../../src/index/attach.js';
+import { FIRST_SEQNO, story } from './support/sandbox-blocks.js';
 
 const candidate = (account: string): TokenAccountCandidate => ({
   account,
@@ -291,3 +295,69 @@ eachStore('retries and accounts given up are kept in the store and read back as 
   assert.deepEqual([...third.failedAt(new Set(['0:L', '0:B']))], [['0:L', 11]], 'as the store has it');
   assert.equal(third.due(18, new Set()).length, 1, 'the retry the failed group took is due again');
 });
+
+eachStore('a snapshot restore has the writer read its failed detections back: those of later blocks are gone', async (t, { index }) => {
+  const s = await story();
+  for (const block of s.blocks) await index.writer.write(block);
+  assert.ok(s.blocks.length > 2, 'blocks after the restored one');
+  const driver = await driverOf(t, index);
+  // The failed detections the writer's committer holds (its detector's), as a group leaves them: memory and store alike.
+  const retries = (index.writer as unknown as { committer: BlockCommitter }).committer.tokenDetector.retries;
+  await retries.load(driver);
+  const [restored, later] = [FIRST_SEQNO + 1, FIRST_SEQNO + 2];
+  retries.failed({ candidate: candidate('0:A'), seqno: FIRST_SEQNO, failures: 0, since: FIRST_SEQNO }, FIRST_SEQNO);
+  retries.failed({ candidate: candidate('0:B'), seqno: later, failures: 0, since: later }, later);
+  retries.failed({ candidate: candidate('0:G'), seqno: later, failures: RETRY_DELAYS.length, since: FIRST_SEQNO }, later);
+  const changes = retries.changes();
+  await driver.write(changes.batches, changes.before);
+  const accounts = new Set(['0:A', '0:B', '0:G']);
+
+  await index.rewind({ seqno: restored, accounts: [] });
+  // What the committer does before its next group.
+  await retries.load(driver);
+  assert.deepEqual([...retries.failedAt(accounts)], [['0:A', FIRST_SEQNO]], 'the failures of blocks after the restore are forgotten');
+  assert.equal(retries.size, 1, 'only the retry of a block that still exists waits');
+
+  await index.rewind({ seqno: -1, accounts: [] });
+  await retries.load(driver);
+  assert.deepEqual([...retries.failedAt(accounts)], [], 'a restore to before the first block: nothing held');
+  assert.equal(retries.size, 0);
+});
+
+for (const store of ['sqlite', 'postgres'] as const)
+  test(`a snapshot restore has the store thread drop the retries of blocks after it; one of a block before still runs [${store}]`, async (t) => {
+    const { chain } = await openChain(t, { blockIntervalMs: 0 });
+    await chain.produceBlock();
+    const saved = await chain.saveSnapshot('s');
+    await chain.produceBlock();
+    await chain.produceBlock();
+    const last = chain.masterchainInfo().last.id.seqno;
+    const opened = await openStore(t, store);
+    if (!opened) return;
+    const { index } = opened;
+    // Two detections that failed before this start, kept in the store and due three blocks past the chain's head:
+    // KEPT's of the snapshot's block, DROPPED's of a block the restore takes away.
+    const [KEPT, DROPPED] = [`0:${'1A'.repeat(32)}`, `0:${'1B'.repeat(32)}`];
+    const failure = (account: string, seqno: number, noted: number) =>
+      `INSERT INTO token_detection_failures (account, since, seqno, failures, due_at, candidate, noted) VALUES ('${account}', ` +
+      `${seqno}, ${seqno}, 1, ${last + 3}, '${JSON.stringify({ codeHash: '01'.repeat(32), dataHash: '02'.repeat(32), lastTxLt: '5', methods: ['get_multisig_data'] })}', ${noted})`;
+    const driver = await driverOf(t, index);
+    await driver.write([], [failure(KEPT, saved.seqno, 1), failure(DROPPED, last, 2)], []);
+    // The accounts the store thread asks the chain about (its get-methods are relayed through this thread).
+    const asked: string[] = [];
+    const run = chain.runGetMethod.bind(chain);
+    chain.runGetMethod = (address, ...rest) => {
+      asked.push(formatRawUpper(address));
+      return run(address, ...rest);
+    };
+    const attachment = await attachIndexToChain(index, chain);
+    t.after(() => attachment.detach());
+    await attachment.synced();
+    assert.equal(asked.length, 0, 'read back by the store thread, not due yet');
+
+    await chain.restoreSnapshot('s');
+    while (chain.masterchainInfo().last.id.seqno < last + 3) await chain.produceBlock();
+    await attachment.synced();
+    assert.ok(asked.includes(KEPT), 'the retry of a block the restore kept runs when due');
+    assert.ok(!asked.includes(DROPPED), 'the retry of a dropped block does not');
+  });

@@ -23,9 +23,10 @@
  * its next change. Memory is what the detector goes by; the accounts changed since are written with the block
  * committer's next group (changes(), in its DB transaction: a failure noted, a retry taken out or succeeded, an account
  * met again), and read back at start (load()). A group whose write failed has its blocks written again, so memory is
- * read back from the store then (forget()): what the failed group changed is as if it never ran. The token back-fill's
- * groups change memory too; what they changed goes with the committer's next group (a restart before it runs such a
- * retry again: its late find is written twice, which is one walk).
+ * read back from the store then (forget()): what the failed group changed is as if it never ran. A snapshot restore
+ * (../rewind.ts) has memory read back too (rewound()): the store then holds the failures of the restored states only.
+ * The token back-fill's groups change memory too; what they changed goes with the committer's next group (a restart
+ * before it runs such a retry again: its late find is written twice, which is one walk).
  * Blocks, not seconds: the index moves by blocks, and a test drives them without a clock.
  */
 import type { InsertBatch, SqlReads } from '../sql/driver.js';
@@ -147,6 +148,19 @@ export class DetectionRetries {
   /** A group's write failed: memory is read back from the store before the next group (its blocks are written again). */
   forget(): void {
     if (this.persisted) this.loading = undefined;
+  }
+
+  /**
+   * The index was put back to an earlier block (a devnet snapshot restore, ../rewind.ts), which deleted the failures
+   * of later states from the store (rewind-tokens.ts): memory is dropped and read back before the next group, as at a
+   * start, so no retry of a block that no longer exists runs. Called while nothing writes.
+   */
+  rewound(): void {
+    this.waiting.clear();
+    this.givenUp.clear();
+    this.dirty.clear();
+    this.noted = 0;
+    this.loading = undefined;
   }
 
   /** The rows of the accounts changed since the last call, for the group being written (nothing before load()). */

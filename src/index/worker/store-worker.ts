@@ -31,8 +31,11 @@ export interface StoreWorkerData {
   dnsRoots?: string[];
 }
 
-/** `rows`: rows of the index's own (the fetched token metadata) written here, the only connection that writes. */
-export type StoreRequest = { close: true } | GetMethodReplies | { rows: InsertBatch[]; id: number };
+/**
+ * `rows`: rows of the index's own (the fetched token metadata) written here, the only connection that writes.
+ * `rewound`: the index was put back to an earlier block (../rewind.ts): the committer drops what it holds of later ones.
+ */
+export type StoreRequest = { close: true } | GetMethodReplies | { rows: InsertBatch[]; id: number } | { rewound: true; id: number };
 /** `log`: a line for the main thread's logger (the token back-fill's progress). */
 export type StoreLog = { log: { level: 'info' | 'warn'; object: object; message: string } };
 export type StoreReply =
@@ -121,6 +124,17 @@ rendered.on('message', (message: RenderedMessage) => {
 
 port.on('message', (request: StoreRequest) => {
   if ('getMethodResults' in request) return runner?.settle(request);
+  if ('rewound' in request) {
+    // Answered once done: the main thread sends no block before (attach.ts), so the next group reads the store.
+    committer.then(
+      (c) => {
+        c.rewound();
+        port.postMessage({ id: request.id, ok: true } satisfies StoreReply);
+      },
+      (error: Error) => port.postMessage({ id: request.id, ok: false, error: error.stack ?? error.message } satisfies StoreReply),
+    );
+    return;
+  }
   if ('rows' in request) {
     const { id, rows } = request;
     driver

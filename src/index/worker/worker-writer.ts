@@ -119,6 +119,19 @@ export class WorkerWriter {
     return written;
   }
 
+  /**
+   * The index was put back to an earlier block (../rewind.ts, while nothing was sent): the store thread's committer
+   * drops what it holds of later ones (its failed detections, read back from the store). Resolves once it has.
+   */
+  rewound(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.store.postMessage({ id, rewound: true } satisfies StoreRequest);
+    });
+  }
+
   /** Waits for the blocks sent, closes the store's connection, ends both threads. */
   async close(): Promise<void> {
     if (!this.failure) {

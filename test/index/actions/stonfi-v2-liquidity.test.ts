@@ -325,3 +325,67 @@ test('STON.fi v2 dex_withdraw_liquidity: the pTON wallet failed to pass TON on: 
   assert.deepEqual(action.details, withdrawn({ asset_2: PTON_V2 }));
   againstSpec(action);
 });
+
+/** refund_me#132b9a2c: the user asks its LP account for the sides it holds back. */
+const refundMe = (): Cell => op(0x132b9a2c).storeMaybeRef(null).endCell();
+/** cb_refund_me#0f98e2b8: the LP account hands both amounts to the pool, which pays them out through the router. */
+const cbRefundMe = (amount1: bigint, amount2: bigint): Cell =>
+  op(0x0f98e2b8).storeCoins(amount1).storeCoins(amount2).storeAddress(address(USER)).storeMaybeRef(null).endCell();
+
+/**
+ * An LP account refunded: the pool pays USDT and TON (through the router's pTON wallet, which passes it on).
+ * `asked`: the LP account got refund_me (else the pool's cb_refund_me comes from nothing toncenter knows).
+ */
+function lpRefund(asked: boolean) {
+  const pool: Step = {
+    to: POOL,
+    body: cbRefundMe(5_000_000n, 3_000_000_000n),
+    then: [
+      {
+        to: ROUTER,
+        body: payTo(5_000_000n, ROUTER_USDT),
+        then: [
+          {
+            to: ROUTER_USDT,
+            body: transfer(5_000_000n, USER),
+            then: [{ to: USER_USDT, body: internalTransfer(5_000_000n, ROUTER), then: [{ to: USER, body: excess() }] }],
+          },
+        ],
+      },
+      {
+        to: ROUTER,
+        body: payTo(3_000_000_000n, ROUTER_PTON),
+        then: [
+          {
+            to: ROUTER_PTON,
+            body: transfer(3_000_000_000n, USER),
+            then: [{ to: USER, value: 3_000_000_000n, body: tonTransfer(3_000_000_000n, null) }],
+          },
+        ],
+      },
+    ],
+  };
+  // Not asked: the LP account's message to the pool follows a comment, not refund_me.
+  return buildTrace(USER, [{ to: LP_ACCOUNT, body: asked ? refundMe() : op(0).endCell(), then: [pool] }]);
+}
+
+test('STON.fi v2 dex_withdraw_liquidity: an LP account refunded by cb_refund_me, TON paid through pTON (asset null)', () => {
+  const { trace } = lpRefund(true);
+  const actions = classifyTrace(trace, contracts).actions;
+  assert.deepEqual(
+    actions.map((a) => [a.type, a.success]),
+    [['dex_withdraw_liquidity', true]],
+  );
+  const [action] = actions;
+  // The refund's sender is refund_me's source; no LP burnt, no LP wallet; `is_refund` null as ton-index-go writes it.
+  assert.deepEqual(action.details, withdrawn({ lp_tokens_burnt: null }));
+  assert.equal(action.transactions.length, trace.transactions.length, 'refund_me, cb_refund_me and the TON passed on too');
+  for (const who of [USER, LP_ACCOUNT, POOL, ROUTER, ROUTER_PTON]) assert.ok(action.accounts.includes(who), who);
+  againstSpec(action);
+});
+
+test('STON.fi v2 dex_withdraw_liquidity: cb_refund_me not asked by refund_me is no withdrawal', () => {
+  const { trace } = lpRefund(false);
+  const types = classifyTrace(trace, contracts).actions.map((a) => a.type);
+  assert.ok(!types.includes('dex_withdraw_liquidity'), types.join());
+});
