@@ -1,10 +1,12 @@
-/** Runs the real `tongate` CLI (through tsx, from the sources) as a child process. */
+/** Runs the real `tongate` CLI as a child process: through tsx, from the sources, or (`built`) as installed, `bin/tongate.js` on dist/. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ENTRY = join(root, 'src', 'cli', 'entry.ts');
+/** The installed command: what `npm start` runs (dist/, compiled by `npm ci`). */
+export const BUILT_BIN = join(root, 'bin', 'tongate.js');
 
 export interface CliResult {
   code: number | null;
@@ -16,8 +18,9 @@ export interface CliResult {
 export function spawnTongate(
   args: string[],
   env: Record<string, string> = {},
+  { built = false }: { built?: boolean } = {},
 ): ChildProcess & { output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+  const child = spawn(process.execPath, [...(built ? [BUILT_BIN] : ['--import', 'tsx', ENTRY]), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
