@@ -266,9 +266,9 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     });
   };
 
-  // A sealed block is taken in the turn after its seal: packing its cells for the writer (tens of milliseconds for a
-  // block of a thousand transactions) then runs after what the seal's other listeners started in that turn, such as
-  // the stream's `confirmed` notifications, instead of before them.
+  // A sealed block is taken in the turn after its seal: packing its cells for the writer (up to ~0.2 s for a block of
+  // a thousand transactions on a busy machine) then runs after what the seal's other listeners started in that turn,
+  // such as the stream's `confirmed` notifications, instead of before them.
   let pumpSoon: NodeJS.Immediate | undefined;
   const unsubscribeBlocks = feed.onBlock((sealed) => {
     const seqno = sealed.masterchain.id.seqno;
