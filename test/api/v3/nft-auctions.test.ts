@@ -13,8 +13,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
-import { offchainContent } from '../../../src/contracts/content.js';
-import { deployItemBody, nftCollectionInit, nftItemAddress, nftTransferBody } from '../../../src/contracts/nft/nft.js';
+import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import {
   AUCTION_MAGIC,
   auctionCommandBody,
@@ -25,8 +24,9 @@ import {
 } from '../../../src/contracts/nft-auction/auction.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
-import { nftAuctionCode, nftCode } from '../../contracts/support/code.js';
+import { nftAuctionCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
+import { mintItems } from './support/nft-collection.js';
 import { sealBlocks, serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
@@ -71,25 +71,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     ]);
     await seal(2);
 
-    const code = await nftCode();
-    const collectionInit = nftCollectionInit(code.collection, {
-      owner: seller.wallet.address,
-      content: offchainContent('https://auction.example/collection.json'),
-      commonContent: beginCell().storeStringTail('https://auction.example/').endCell(),
-      itemCode: code.item,
-      royalty: { numerator: 2, denominator: 100, destination: creator },
+    const { collection: C, item } = await mintItems((to, value, body, init) => send(seller, to, value, body, init), seller.wallet.address, {
+      site: 'https://auction.example',
+      creator,
+      count: 3,
     });
-    const C = contractAddress(0, collectionInit);
-    const item = (index: number) => nftItemAddress(C, code.item, index);
-    for (const index of [0, 1, 2]) {
-      const body = deployItemBody({
-        index,
-        amount: toNano('0.1'),
-        owner: seller.wallet.address,
-        content: beginCell().storeStringTail(`${index}.json`).endCell(),
-      });
-      await send(seller, C, toNano('0.2'), body, index === 0 ? collectionInit : undefined);
-    }
     const auctionCode = await nftAuctionCode();
     const paramsOf = (index: number): NftAuctionParams => ({
       marketplace,

@@ -8,15 +8,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
-import { offchainContent } from '../../../src/contracts/content.js';
-import { deployItemBody, nftCollectionInit, nftItemAddress, nftTransferBody } from '../../../src/contracts/nft/nft.js';
+import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import { buySaleBody, cancelSaleBody, nftSaleInit, type NftSaleParams } from '../../../src/contracts/nft-sale/sale.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
-import { nftCode, nftSaleCode } from '../../contracts/support/code.js';
+import { nftSaleCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
+import { mintItems } from './support/nft-collection.js';
 import { sealBlocks, serveIndex } from './support/server.js';
 import { specCheckedGet } from './support/spec.js';
 
@@ -45,25 +45,11 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   await Promise.all([server.chain.fund(seller.wallet.address, toNano(50)), server.chain.fund(buyer.wallet.address, toNano(50)), seal(1)]);
   await seal(2);
 
-  const code = await nftCode();
-  const collectionInit = nftCollectionInit(code.collection, {
-    owner: seller.wallet.address,
-    content: offchainContent('https://sale.example/collection.json'),
-    commonContent: beginCell().storeStringTail('https://sale.example/').endCell(),
-    itemCode: code.item,
-    royalty: { numerator: 2, denominator: 100, destination: creator },
+  const { collection: C, item } = await mintItems((to, value, body, init) => send(seller, to, value, body, init), seller.wallet.address, {
+    site: 'https://sale.example',
+    creator,
+    count: 3,
   });
-  const C = contractAddress(0, collectionInit);
-  const item = (index: number) => nftItemAddress(C, code.item, index);
-  for (const index of [0, 1, 2]) {
-    const body = deployItemBody({
-      index,
-      amount: toNano('0.1'),
-      owner: seller.wallet.address,
-      content: beginCell().storeStringTail(`${index}.json`).endCell(),
-    });
-    await send(seller, C, toNano('0.2'), body, index === 0 ? collectionInit : undefined);
-  }
   const saleCode = await nftSaleCode();
   const saleOf = (index: number): NftSaleParams => ({
     marketplace,
