@@ -19,19 +19,12 @@
  *   - allowed: adds RateLimit-Policy / RateLimit to the response and continues; refused: answers
  *     with the decision's status, headers and body (toncenter's v2 envelope on both versions);
  *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers; and
- *     `request.accessJudged`, so the usage hook (usage-hook.ts) counts what was judged without judging it again.
+ *     `request.accessJudged`, so the usage counter (usage-counter.ts) counts what was judged without judging it again.
  * With the embedded stores the hook completes synchronously (no promise on the hot path).
  *
- * requestMetricsHook(access): onResponseHookHandler counts answered API requests for /metrics.
+ * requestCounter(access) counts answered API requests for /metrics (admin-routes.ts runs it from its one onResponse hook).
  */
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  onRequestHookHandler,
-  onResponseHookHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { AccessDecision, AccessLayer, AccessMetrics, CountCell } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
 import { apiVersion, routedPath, targetPath, type ApiVersion } from './request-target.js';
@@ -41,7 +34,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Public id of the API key the request presented, once the access layer accepted or limited it. */
     apiKeyId?: string;
-    /** Set once the access layer decided on this request (a limited path of a served network): the usage hook reads it. */
+    /** Set once the access layer decided on this request (a limited path of a served network): the usage counter reads it. */
     accessJudged?: boolean;
   }
 }
@@ -121,28 +114,29 @@ function apply(decision: AccessDecision, request: FastifyRequest, reply: Fastify
   reply.code(decision.status).headers(decision.headers).send(decision.body);
 }
 
+/** What an onResponse hook runs for an answered request (admin-routes.ts runs every counter from one hook). */
+export type ResponseCounter = (request: FastifyRequest, reply: FastifyReply) => void;
+
 /**
  * Counts answered requests under /api/v2 and /api/v3 by network, version, method and status. Per route (its URL as
  * registered, the same string object on every request), the version and method label are worked out once, and per
  * network and status the count is a cell kept here: counting is two Map reads and an increment.
  */
-export function requestMetricsHook(access: AccessLayer): onResponseHookHandler {
+export function requestCounter(access: AccessLayer): ResponseCounter {
   const routes = new Map<string, RouteCounts | null>();
-  return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  return function countRequest(request: FastifyRequest, reply: FastifyReply): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if (network && typeof network.name === 'string') {
-      const route = request.routeOptions?.url;
-      let counts = route === undefined ? undefined : routes.get(route);
-      if (counts === undefined && route !== undefined) routes.set(route, (counts = routeCounts(access.metrics, route)));
-      if (counts === undefined) {
-        // No route matched: the target's own path says the version; the method is 'unknown' (made-up paths cannot grow the label set).
-        const version = apiVersion(targetPath(request.url));
-        if (version !== undefined) access.metrics.request(network.name, version, 'unknown', reply.statusCode);
-      } else if (counts !== null) {
-        counts.count(network.name, request, reply.statusCode);
-      }
+    if (!network || typeof network.name !== 'string') return;
+    const route = request.routeOptions?.url;
+    let counts = route === undefined ? undefined : routes.get(route);
+    if (counts === undefined && route !== undefined) routes.set(route, (counts = routeCounts(access.metrics, route)));
+    if (counts === undefined) {
+      // No route matched: the target's own path says the version; the method is 'unknown' (made-up paths cannot grow the label set).
+      const version = apiVersion(targetPath(request.url));
+      if (version !== undefined) access.metrics.request(network.name, version, 'unknown', reply.statusCode);
+    } else if (counts !== null) {
+      counts.count(network.name, request, reply.statusCode);
     }
-    done();
   };
 }
 

@@ -19,15 +19,16 @@
  *                                    the 401/403/429 answers per minute, per network (src/access/usage.ts)
  *   GET    /metrics                  Prometheus text format
  *
- * It also adds requestMetricsHook (requests by network, version, method, status) to `app`, and with `usage` the hook
- * that counts what /admin/usage reports.
+ * It also adds the one onResponse hook that counts answered requests: by network, version, method and status for
+ * /metrics (requestCounter), and with `usage` what /admin/usage reports (usageCounter). One hook, not one per counter:
+ * each hook fastify runs costs a step of its hook runner on every request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminError, type AccessLayer, type KeyAdmin } from '../access/index.js';
-import { requestMetricsHook } from './access-hook.js';
+import { requestCounter } from './access-hook.js';
 import type { RequestUsage } from '../access/usage.js';
 import { bearerMatches } from './bearer.js';
-import { usageHook } from './usage-hook.js';
+import { usageCounter } from './usage-counter.js';
 
 export interface AdminRoutesOptions {
   adminToken?: string;
@@ -36,9 +37,22 @@ export interface AdminRoutesOptions {
 }
 
 export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken, usage }: AdminRoutesOptions): void {
-  app.addHook('onResponse', requestMetricsHook(access));
-  // Nobody could read the counts without the admin API, so nothing is counted then.
-  if (adminToken && usage && access.enabled) app.addHook('onResponse', usageHook(usage));
+  const countRequest = requestCounter(access);
+  // Nobody could read the usage counts without the admin API, so nothing is counted then.
+  const countUsage = adminToken && usage && access.enabled ? usageCounter(usage) : undefined;
+  app.addHook(
+    'onResponse',
+    countUsage === undefined
+      ? (request, reply, done) => {
+          countRequest(request, reply);
+          done();
+        }
+      : (request, reply, done) => {
+          countRequest(request, reply);
+          countUsage(request, reply);
+          done();
+        },
+  );
   if (!adminToken) return;
 
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {

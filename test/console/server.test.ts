@@ -2,7 +2,7 @@
  * What the console needs of the server, over a real gateway: `/console/` served from the build under a strict
  * Content-Security-Policy (src/console/routes.ts); the block feed `GET /api/streaming/blocks` (src/stream/block-feed.ts:
  * a key required, blocks once indexed, a rewind on a snapshot restore, the per-key cap); the admin API's per-key
- * minute counts `GET /admin/usage` (src/access/usage.ts, src/http/usage-hook.ts).
+ * minute counts `GET /admin/usage` (src/access/usage.ts, src/http/usage-counter.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,16 +5,15 @@
  * others (a preflight CORS answered before the access hook, under a limited path) are judged by their routed path, as
  * the access hook would. Served by the admin API (`GET /admin/usage`).
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestUsage } from '../access/usage.js';
-import { isLimitedPath } from './access-hook.js';
+import { isLimitedPath, type ResponseCounter } from './access-hook.js';
 import { routedPath } from './request-target.js';
 
-export function usageHook(usage: RequestUsage): onResponseHookHandler {
-  return function countUsage(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+export function usageCounter(usage: RequestUsage): ResponseCounter {
+  return function countUsage(request: FastifyRequest, reply: FastifyReply): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
     if (network && typeof network.name === 'string' && (request.accessJudged === true || isLimitedPath(routedPath(request))))
       usage.count(network.name, request.apiKeyId, reply.statusCode);
-    done();
   };
 }
