@@ -153,7 +153,7 @@ const only = (actions: ActionRecord[], type: string): ActionRecord => {
   return found[0];
 };
 
-test('layerzero_send: an OApp sending a packet through endpoint, channel and ULN; toncenter never fails it', () => {
+test('layerzero_send: an OApp sending a packet through endpoint, channel and ULN, never failed; none without the channel`s callback', () => {
   for (const callbackAborted of [false, true]) {
     const { trace, txs } = buildTrace(USER, [{ to: OAPP, body: op(0x12345678).endCell(), then: [sendSteps({ callbackAborted })] }]);
     const actions = classifyTrace(trace, NO_CONTRACTS).actions;
@@ -168,9 +168,6 @@ test('layerzero_send: an OApp sending a packet through endpoint, channel and ULN
     const parts = actions.filter((a) => a.ancestors.includes('layerzero_send'));
     assert.ok(parts.some((a) => a.type === 'call_contract'));
   }
-});
-
-test('layerzero_send: without the channel`s callback to the OApp there is none', () => {
   const { trace } = buildTrace(USER, [{ to: OAPP, body: op(0x12345678).endCell(), then: [sendSteps({ noCallback: true })] }]);
   const actions = classifyTrace(trace, NO_CONTRACTS).actions;
   assert.ok(!actions.some((a) => a.type.startsWith('layerzero')), actions.map((a) => a.type).join());
