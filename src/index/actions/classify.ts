@@ -47,6 +47,7 @@ import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-s
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { layerZeroMatchers } from './layerzero.js';
 import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
+import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -211,6 +212,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     dedustWithdrawMatcher(contracts),
     jettonBurnMatcher(contracts),
     dedustSwapMatcher(contracts),
+    ...dedustV2SwapMatchers(contracts),
     ...dedustV2ClaimMatchers(),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),

@@ -161,7 +161,7 @@ function jettonSwap(d: JettonSwapData): ActionParts {
         asset_out: p.assetOut,
         amount_out: str(p.amountOut),
       })),
-      // ton-index-go's TONCO swap details carry one field more.
+      // ton-index-go's TONCO and DeDust v2 swap details carry one field more.
       ...(d.minOutAmount !== undefined ? { min_out_amount: str(d.minOutAmount) } : {}),
     },
     ends: [
