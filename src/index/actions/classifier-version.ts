@@ -19,8 +19,11 @@
  *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
  *   13 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
  *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
+ *   14 LayerZero (`layerzero_send`, `_send_tokens`, `_receive`, `_commit_packet`, `_dvn_verify`), DeDust v2's swaps
+ *      (`jetton_swap`, `dex` `dedust_v2`) and position claims (`dedust_v2_claim_fees`, `dedust_v2_claim_reward`):
+ *      stored contract calls and jetton transfers become these
  */
-export const CLASSIFIER_VERSION = 13;
+export const CLASSIFIER_VERSION = 14;
 
 let current = CLASSIFIER_VERSION;
 

@@ -45,6 +45,9 @@ import { tonstakersDelayedWithdrawalMatcher, tonstakersDepositMatcher, tonstaker
 import { nominatorPoolDepositMatcher, nominatorPoolWithdrawMatcher, nominatorPoolWithdrawRequestMatcher } from './nominator-pools.js';
 import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-staking.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
+import { layerZeroMatchers } from './layerzero.js';
+import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
+import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -130,6 +133,13 @@ const BUILT_TYPES = [
   'coffee_staking_deposit',
   'coffee_staking_withdraw',
   'coffee_staking_claim_rewards',
+  'layerzero_send',
+  'layerzero_send_tokens',
+  'layerzero_receive',
+  'layerzero_commit_packet',
+  'layerzero_dvn_verify',
+  'dedust_v2_claim_fees',
+  'dedust_v2_claim_reward',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -202,6 +212,8 @@ function matchers(contracts: KnownContracts): Matcher[] {
     dedustWithdrawMatcher(contracts),
     jettonBurnMatcher(contracts),
     dedustSwapMatcher(contracts),
+    ...dedustV2SwapMatchers(contracts),
+    ...dedustV2ClaimMatchers(),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
     toncoSwapMatcher(contracts),
@@ -235,6 +247,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeStakingDepositMatcher(),
     coffeeStakingWithdrawMatcher(),
     coffeeStakingClaimRewardsMatcher(),
+    ...layerZeroMatchers(),
   ];
 }
 

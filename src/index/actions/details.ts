@@ -42,6 +42,9 @@ import {
   type NominatorPoolWithdrawData,
 } from './nominator-pools.js';
 import { ETHENA_DEPOSIT, ETHENA_WITHDRAWAL_REQUEST, type EthenaDepositData, type EthenaWithdrawalRequestData } from './ethena-staking.js';
+import type { LzCommitPacketData, LzDvnVerifyData, LzReceiveData, LzSendData, LzSendTokensData } from './layerzero.js';
+import type { LzPacket } from './layerzero-bodies.js';
+import type { DedustV2ClaimFeesData, DedustV2ClaimRewardData } from './dedust-v2-claims.js';
 
 type Json = Record<string, unknown>;
 
@@ -158,7 +161,7 @@ function jettonSwap(d: JettonSwapData): ActionParts {
         asset_out: p.assetOut,
         amount_out: str(p.amountOut),
       })),
-      // ton-index-go's TONCO swap details carry one field more.
+      // ton-index-go's TONCO and DeDust v2 swap details carry one field more.
       ...(d.minOutAmount !== undefined ? { min_out_amount: str(d.minOutAmount) } : {}),
     },
     ends: [
@@ -809,6 +812,134 @@ function stakeParts(block: Block): ActionParts {
   }
 }
 
+/**
+ * LayerZero's nested parts (ton-index-go's ActionDetailsLayerZeroSendDetails and ActionDetailsLayerZeroPacket):
+ * numbers as JSON numbers (Go's uint64/int32/int64 fields), the 256-bit ones as the hex strings toncenter stores.
+ */
+const lzPacket = (p: LzPacket): Json => ({
+  src_oapp: p.srcOapp,
+  dst_oapp: p.dstOapp,
+  src_eid: p.srcEid,
+  dst_eid: p.dstEid,
+  nonce: Number(p.nonce),
+  guid: p.guid,
+  message: p.message,
+});
+
+const lzSendData = (d: LzSendData): Json => ({
+  send_request_id: Number(d.sendRequestId),
+  msglib_manager: d.msglibManager,
+  msglib: d.msglib,
+  uln: d.uln,
+  native_fee: Number(d.nativeFee),
+  zro_fee: Number(d.zroFee),
+  endpoint: d.endpoint,
+  channel: d.channel,
+});
+
+function layerZeroParts(block: Block): ActionParts {
+  switch (block.type) {
+    case 'layerzero_send': {
+      const d = block.data as LzSendData;
+      return {
+        details: { initiator: d.initiator, layerzero_send_data: lzSendData(d), layerzero_packet_data: lzPacket(d.packet) },
+        ends: [d.initiator, null, null, null],
+      };
+    }
+    case 'layerzero_send_tokens': {
+      const { transfer: t, send } = block.data as LzSendTokensData;
+      return {
+        details: {
+          sender: t.sender,
+          sender_wallet: t.senderWallet,
+          oapp: t.receiver,
+          oapp_wallet: t.receiverWallet,
+          asset: t.asset,
+          amount: str(t.amount),
+          layerzero_send_data: lzSendData(send),
+          layerzero_packet_data: lzPacket(send.packet),
+        },
+        ends: [t.sender, t.senderWallet, t.receiver, t.receiverWallet],
+      };
+    }
+    case 'layerzero_receive': {
+      const d = block.data as LzReceiveData;
+      return {
+        details: { sender: d.sender, oapp: d.oapp, channel: d.channel, layerzero_packet_data: lzPacket(d.packet) },
+        ends: [d.sender, null, d.oapp, d.channel],
+      };
+    }
+    case 'layerzero_commit_packet': {
+      const d = block.data as LzCommitPacketData;
+      return {
+        details: {
+          sender: d.sender,
+          endpoint: d.endpoint,
+          uln: d.uln,
+          uln_connection: d.ulnConnection,
+          channel: d.channel,
+          msglib_connection: d.msglibConnection,
+          layerzero_packet_data: lzPacket(d.packet),
+        },
+        // The channel and the msglib connection are toncenter's asset columns: no accounts of the action.
+        ends: [d.sender, d.endpoint, d.uln, d.ulnConnection],
+      };
+    }
+    default: {
+      const d = block.data as LzDvnVerifyData;
+      return {
+        details: {
+          initiator: d.sender,
+          nonce: Number(d.nonce),
+          status: d.status,
+          dvn: d.dvn,
+          proxy: d.proxy,
+          uln: d.uln,
+          uln_connection: d.ulnConnection,
+        },
+        ends: [d.sender, null, null, null],
+      };
+    }
+  }
+}
+
+/** DeDust v2's claims (ton-index-go's ActionDetailsDedustV2ClaimFees/ClaimReward): the position is the secondary end. */
+function dedustV2ClaimFees(d: DedustV2ClaimFeesData): ActionParts {
+  return {
+    details: {
+      dex: 'dedust_v2',
+      source: d.sender,
+      pool: d.pool,
+      position: d.position,
+      asset_1: d.x?.asset ?? null,
+      asset_2: d.y?.asset ?? null,
+      amount_1: str(d.amountX),
+      amount_2: str(d.amountY),
+      user_jetton_wallet_1: d.x?.userWallet ?? null,
+      user_jetton_wallet_2: d.y?.userWallet ?? null,
+      dex_jetton_wallet_1: d.x?.dexWallet ?? null,
+      dex_jetton_wallet_2: d.y?.dexWallet ?? null,
+    },
+    ends: [d.sender, null, d.pool, d.position],
+  };
+}
+
+function dedustV2ClaimReward(d: DedustV2ClaimRewardData): ActionParts {
+  return {
+    details: {
+      dex: 'dedust_v2',
+      source: d.sender,
+      pool: d.pool,
+      position: d.position,
+      asset: d.payout?.asset ?? null,
+      amount: str(d.amount),
+      user_jetton_wallet: d.payout?.userWallet ?? null,
+      dex_jetton_wallet: d.payout?.dexWallet ?? null,
+    },
+    ends: [d.sender, null, d.pool, d.position],
+  };
+}
+
 /** The details and ends of a block toncenter serializes; null for a type this classifier does not produce. */
 export function actionParts(block: Block): ActionParts {
   switch (block.type) {
@@ -999,6 +1130,16 @@ export function actionParts(block: Block): ActionParts {
         ends: [d.adder, null, d.vesting, null],
       };
     }
+    case 'layerzero_send':
+    case 'layerzero_send_tokens':
+    case 'layerzero_receive':
+    case 'layerzero_commit_packet':
+    case 'layerzero_dvn_verify':
+      return layerZeroParts(block);
+    case 'dedust_v2_claim_fees':
+      return dedustV2ClaimFees(block.data as DedustV2ClaimFeesData);
+    case 'dedust_v2_claim_reward':
+      return dedustV2ClaimReward(block.data as DedustV2ClaimRewardData);
     default:
       throw new Error(`no details for action type ${block.type}`);
   }

@@ -51,7 +51,7 @@ export interface JettonSwapData {
   assets?: { in: string | null; out: string | null };
   /** Each pool's step of a multi-hop swap (DeDust); absent or one step: []. */
   peerSwaps?: PeerSwap[];
-  /** TONCO's only (ton-index-go answers `min_out_amount` for TONCO alone): present, even when null. */
+  /** TONCO's and DeDust v2's only (ton-index-go answers `min_out_amount` for those alone): present, even when null. */
   minOutAmount?: bigint | null;
 }
 
