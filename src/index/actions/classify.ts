@@ -44,6 +44,8 @@ import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-crea
 import { tonstakersDelayedWithdrawalMatcher, tonstakersDepositMatcher, tonstakersWithdrawMatcher } from './tonstakers.js';
 import { nominatorPoolDepositMatcher, nominatorPoolWithdrawMatcher, nominatorPoolWithdrawRequestMatcher } from './nominator-pools.js';
 import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-staking.js';
+import { evaaLiquidateMatcher, evaaSupplyMatcher, evaaWithdrawMatcher } from './evaa.js';
+import { jvaultClaimMatcher, jvaultStakeMatcher, jvaultUnstakeMatcher, jvaultUnstakeRequestMatcher } from './jvault.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
@@ -130,6 +132,13 @@ const BUILT_TYPES = [
   'coffee_staking_deposit',
   'coffee_staking_withdraw',
   'coffee_staking_claim_rewards',
+  'evaa_supply',
+  'evaa_withdraw',
+  'evaa_liquidate',
+  'jvault_stake',
+  'jvault_unstake',
+  'jvault_claim',
+  'jvault_unstake_request',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -163,6 +172,9 @@ const contractsView: KnownContracts = {
   },
   get nominatorPools() {
     return currentContracts.nominatorPools;
+  },
+  get jvaultStakeWallets() {
+    return currentContracts.jvaultStakeWallets;
   },
 };
 
@@ -221,6 +233,13 @@ function matchers(contracts: KnownContracts): Matcher[] {
     ethenaDepositMatcher(),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
+    jvaultStakeMatcher(),
+    jvaultUnstakeMatcher(contracts),
+    jvaultClaimMatcher(),
+    jvaultUnstakeRequestMatcher(contracts),
+    evaaSupplyMatcher(),
+    evaaWithdrawMatcher(),
+    evaaLiquidateMatcher(),
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),

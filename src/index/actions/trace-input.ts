@@ -6,6 +6,7 @@
  */
 import { Cell } from '@ton/core';
 import type { V3MessageJson } from '../../ton/message-json.js';
+import type { JvaultStakeWalletInfo } from './jvault.js';
 
 export interface ActionMessage {
   /** base64 */
@@ -48,6 +49,8 @@ export interface ActionTransaction {
   endStatus: string;
   /** The compute phase's skip reason (no_state, bad_state, no_gas), null when it ran. */
   skippedReason: string | null;
+  /** The compute phase's exit code; null (or absent) when it did not run. */
+  exitCode?: number | null;
   inMsg: ActionMessage | null;
   /** In the order the transaction sent them. */
   outMsgs: ActionMessage[];
@@ -132,6 +135,11 @@ export interface KnownContracts {
    * absent where they are not looked for.
    */
   nominatorPools?: ReadonlySet<string>;
+  /**
+   * JVault stake wallets an unstake in the trace asks, with what their and their pool's stored data tell
+   * (jvault.ts); absent where they are not looked for.
+   */
+  jvaultStakeWallets?: ReadonlyMap<string, JvaultStakeWalletInfo>;
 }
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
@@ -164,7 +172,7 @@ export interface StoredTransactionDoc {
   orig_status: string;
   end_status: string;
   total_fees: string;
-  description: { type?: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string } };
+  description: { type?: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
   in_msg: string | null;
   out_msgs: string[];
 }
@@ -221,6 +229,7 @@ export function transactionWith(
     origStatus: doc.orig_status,
     endStatus: doc.end_status,
     skippedReason: compute?.skipped ? (compute.reason ?? null) : null,
+    exitCode: compute && !compute.skipped ? (compute.exit_code ?? null) : null,
     inMsg,
     outMsgs,
   };
