@@ -19,8 +19,10 @@
  *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
  *   13 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
  *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
+ *   14 EVAA (`evaa_supply`, `evaa_withdraw`, `evaa_liquidate`) and JVault (`jvault_stake`, `jvault_unstake`,
+ *      `jvault_claim`, `jvault_unstake_request`): stored traces that were contract calls and transfers become these
  */
-export const CLASSIFIER_VERSION = 13;
+export const CLASSIFIER_VERSION = 14;
 
 let current = CLASSIFIER_VERSION;
 

@@ -44,7 +44,10 @@ export async function classifyTraces(
     ]),
   );
   const stakeWallets = inputs.flatMap((t) => t.transactions.flatMap(jvaultStakeWalletCandidates));
-  const contracts = { ...(await knownContracts(store, accounts, group)), jvaultStakeWallets: await jvaultStakeWallets(store, stakeWallets, group) };
+  const contracts = {
+    ...(await knownContracts(store, accounts, group)),
+    jvaultStakeWallets: await jvaultStakeWallets(store, stakeWallets, group),
+  };
   return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));
 }
 

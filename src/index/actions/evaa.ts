@@ -139,8 +139,7 @@ const withHeader = (opcode: number, options: ConstructorParameters<typeof Generi
 
 /** The master's comment to the user after an operation (optional: taken along when there). */
 const evaaComment = new GenericMatcher(
-  (block) =>
-    block instanceof TonTransferBlock && ['EVAA liquidation.', 'EVAA supply.', 'EVAA withdraw.'].includes(block.comment ?? ''),
+  (block) => block instanceof TonTransferBlock && ['EVAA liquidation.', 'EVAA supply.', 'EVAA withdraw.'].includes(block.comment ?? ''),
   { optional: true },
 );
 
@@ -215,8 +214,7 @@ class EvaaSupplyMatcher extends Matcher {
         amount: t.amount,
         isTon,
         senderJettonWallet: t.senderWallet,
-        recipientJettonWallet:
-          recipient === t.sender ? t.senderWallet : onward ? (onward.data as JettonTransferData).receiverWallet : null,
+        recipientJettonWallet: recipient === t.sender ? t.senderWallet : onward ? (onward.data as JettonTransferData).receiverWallet : null,
         masterJettonWallet: t.receiverWallet,
         master: t.receiver,
         asset: t.asset,
@@ -259,7 +257,10 @@ class EvaaWithdrawMatcher extends ContractMatcher {
         child: labeled('withdraw_no_funds_excess', new ContractMatcher(EVAA_OP.withdrawNoFundsExcess)),
       }),
     );
-    const notCollateralized = labeled('withdraw_collateralized_fail', new ContractMatcher(EVAA_OP.withdrawCollateralized, { child: noFunds }));
+    const notCollateralized = labeled(
+      'withdraw_collateralized_fail',
+      new ContractMatcher(EVAA_OP.withdrawCollateralized, { child: noFunds }),
+    );
     const refusedByUser = labeled(
       'withdraw_fail_on_user_excesses',
       new GenericMatcher((b) => isCallContract(b) && b.opcode !== null && WITHDRAW_FAIL_EXCESSES.has(b.opcode)),
@@ -313,7 +314,7 @@ class EvaaWithdrawMatcher extends ContractMatcher {
       const data: EvaaWithdrawData = { ...common, ...paid, amount, isSuccess: true, failReason: null };
       return folded('evaa_withdraw', data, blocks, false);
     }
-    let failReason: string | null = null;
+    let failReason: string;
     if (labelled(others, 'withdraw_collateralized_fail')) failReason = 'withdraw_no_funds_excess';
     else {
       const excess = labelled(others, 'withdraw_fail_on_user_excesses') as CallContractBlock | undefined;
@@ -358,10 +359,7 @@ class EvaaLiquidateMatcher extends Matcher {
   constructor() {
     const refund = labeled(
       'immediate_fail_refund',
-      new OrMatcher([
-        new GenericMatcher((b) => isCallContract(b) && b.message.bounced === true),
-        new BlockTypeMatcher('jetton_transfer'),
-      ]),
+      new OrMatcher([new GenericMatcher((b) => isCallContract(b) && b.message.bounced === true), new BlockTypeMatcher('jetton_transfer')]),
     );
     // Its children are not looked at: toncenter labels the either-or, which tests the block alone.
     const finish = () =>
@@ -383,7 +381,10 @@ class EvaaLiquidateMatcher extends Matcher {
       new ContractMatcher(EVAA_OP.liquidateSatisfied, { children: [new ContractMatcher(EVAA_OP.liquidateFail), finish()] }),
     );
     const unsatisfied = labeled('liquidate_unsatisfied', new ContractMatcher(EVAA_OP.liquidateUnsatisfied, { child: finish() }));
-    const user = labeled('liquidate_user', withHeader(EVAA_OP.liquidateUser, { child: new OrMatcher([satisfied, satisfiedFailed, unsatisfied]) }));
+    const user = labeled(
+      'liquidate_user',
+      withHeader(EVAA_OP.liquidateUser, { child: new OrMatcher([satisfied, satisfiedFailed, unsatisfied]) }),
+    );
     super({ child: new OrMatcher([user, refund]) });
   }
 
@@ -465,22 +466,70 @@ export const evaaLiquidateMatcher = (): Matcher => new EvaaLiquidateMatcher();
  * answers as a liquidation's `asset` (TON: null), `is_known_asset` telling whether the id was in it.
  */
 export const EVAA_MAINNET_ASSETS: ReadonlyMap<string, string> = new Map([
-  ['0xb387968236197958ca4ac55e9b5be38e688c7631af84c86756431f49a878ef33', '0:729C13B6DF2C07CBF0A06AB63D34AF454F3D320EC1BCD8FB5C6D24D0806A17C2'],
-  ['0x83d916c68510802104d1f75aa6ce30eb1e477aede0d380eee2188e0e56581fc6', '0:7E30FC2B7751BA58A3642F3FD59D5E96A810DDD78D8A310BFE8353BEF10500DF'],
-  ['0x495668e908644f30322b997de8faaafc21f05aa52f8982f042dac1fe0b4d09d0', '0:CD872FA7C5816052ACDF5332260443FAEC9AACC8C21CCA4D92E7F47034D11892'],
-  ['0x3313e2f57ba870af34480350c789b0987d15b43a53172bfce294de21e7d724e7', '0:BDF3FA8098D129B54B4F73B5BAC5D1E1FD91EB054169C3916DFC8CCD536D1000'],
-  ['0xca9006bd3fb03d355daeeff93b24be90afaa6e3ca0073ff5720f8a852c933278', '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE'],
-  ['0xe025e6a575f174da6d62577c1fe204ccaa5d1e47c55c6b20c67daee56c357b60', '0:3E5FFCA8DDFCF36C36C9FF46F31562AAB51B9914845AD6C26CBDE649D58A5588'],
-  ['0x9c77a4d798a8f500dcfb877a07227c4ca9d6782504cdc7ce2ad0051e5641c032', '0:8D636010DD90D8C0902AC7F9F397D8BD5E177F131EE2CCA24CE894F15D19CEEA'],
-  ['0x6bfa124cc1343d14ba57ded299f6f514f5f26777099e3c378922ce4081ecbf91', '0:AEA78C710AE94270DC263A870CF47B4360F53CC5ED38E3DB502E9E9AFB904B11'],
-  ['0xe08b1f092e7240fb61bf8249d71aa635102acdd50122138105c35dd2896b5331', '0:FE72F474373E97032441BDB873F9A6D3AD10BAB08E6DBC7BEFA5E42B695F5400'],
-  ['0x70930360b81e5f4ef2e06d2bf64978b44d4b87fb85d78788e001cdf8812d13d1', '0:AFC49CB8786F21C87045B19EDE78FC6B46C51048513F8E9A6D44060199C1BF0C'],
-  ['0x8be3365cabaa6a0f90d2e64f03fa78268c135fe0b0758b576b447e9b2068d75d', '0:2F956143C461769579BAEF2E32CC2D7BC18283F40D20BB03E432CD603AC33FFC'],
-  ['0xb372eaca5210612d285f3fdd30e87a0c3a443f1bb7578e16da72563241997ca1', '0:1F1798F724C2296652E6002BFB51BED11FB5A689532E5788AF7203581EF367A8'],
-  ['0xb8a51f42ccbb912d973e58a22dda26decc7dfc83718c325c24432045ad78dc5a', '0:E8CB571401B1AADB9DEFC1FA0F72A4A5A0E0D5016903067891D763C91541E72B'],
-  ['0xc585bac25948a5feea8f2a9e052eb45995882b15dfb784b37cd271cc163f3aea', '0:5EE20B5240CC4CE51A4C60BAF8C9D358EF617C26463E89C6571B534972C8EEF1'],
-  ['0xd9496f9b279a4e26c49eb65d5c47c79b6dfdea16c9baefa9158a7dfbbbcac04a', '0:086FA2A675F74347B08DD4606A549B8FDB98829CB282BC1949D3B12FBAED9DCC'],
-  ['0x4a4bae807cc87355de2ead44b21a739d9d35e9bba9a217f5cc9c0108197ad137', '0:D0E545323C7ACB7102653C073377F7E3C67F122EB94D430A250739F109D4A57D'],
+  [
+    '0xb387968236197958ca4ac55e9b5be38e688c7631af84c86756431f49a878ef33',
+    '0:729C13B6DF2C07CBF0A06AB63D34AF454F3D320EC1BCD8FB5C6D24D0806A17C2',
+  ],
+  [
+    '0x83d916c68510802104d1f75aa6ce30eb1e477aede0d380eee2188e0e56581fc6',
+    '0:7E30FC2B7751BA58A3642F3FD59D5E96A810DDD78D8A310BFE8353BEF10500DF',
+  ],
+  [
+    '0x495668e908644f30322b997de8faaafc21f05aa52f8982f042dac1fe0b4d09d0',
+    '0:CD872FA7C5816052ACDF5332260443FAEC9AACC8C21CCA4D92E7F47034D11892',
+  ],
+  [
+    '0x3313e2f57ba870af34480350c789b0987d15b43a53172bfce294de21e7d724e7',
+    '0:BDF3FA8098D129B54B4F73B5BAC5D1E1FD91EB054169C3916DFC8CCD536D1000',
+  ],
+  [
+    '0xca9006bd3fb03d355daeeff93b24be90afaa6e3ca0073ff5720f8a852c933278',
+    '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE',
+  ],
+  [
+    '0xe025e6a575f174da6d62577c1fe204ccaa5d1e47c55c6b20c67daee56c357b60',
+    '0:3E5FFCA8DDFCF36C36C9FF46F31562AAB51B9914845AD6C26CBDE649D58A5588',
+  ],
+  [
+    '0x9c77a4d798a8f500dcfb877a07227c4ca9d6782504cdc7ce2ad0051e5641c032',
+    '0:8D636010DD90D8C0902AC7F9F397D8BD5E177F131EE2CCA24CE894F15D19CEEA',
+  ],
+  [
+    '0x6bfa124cc1343d14ba57ded299f6f514f5f26777099e3c378922ce4081ecbf91',
+    '0:AEA78C710AE94270DC263A870CF47B4360F53CC5ED38E3DB502E9E9AFB904B11',
+  ],
+  [
+    '0xe08b1f092e7240fb61bf8249d71aa635102acdd50122138105c35dd2896b5331',
+    '0:FE72F474373E97032441BDB873F9A6D3AD10BAB08E6DBC7BEFA5E42B695F5400',
+  ],
+  [
+    '0x70930360b81e5f4ef2e06d2bf64978b44d4b87fb85d78788e001cdf8812d13d1',
+    '0:AFC49CB8786F21C87045B19EDE78FC6B46C51048513F8E9A6D44060199C1BF0C',
+  ],
+  [
+    '0x8be3365cabaa6a0f90d2e64f03fa78268c135fe0b0758b576b447e9b2068d75d',
+    '0:2F956143C461769579BAEF2E32CC2D7BC18283F40D20BB03E432CD603AC33FFC',
+  ],
+  [
+    '0xb372eaca5210612d285f3fdd30e87a0c3a443f1bb7578e16da72563241997ca1',
+    '0:1F1798F724C2296652E6002BFB51BED11FB5A689532E5788AF7203581EF367A8',
+  ],
+  [
+    '0xb8a51f42ccbb912d973e58a22dda26decc7dfc83718c325c24432045ad78dc5a',
+    '0:E8CB571401B1AADB9DEFC1FA0F72A4A5A0E0D5016903067891D763C91541E72B',
+  ],
+  [
+    '0xc585bac25948a5feea8f2a9e052eb45995882b15dfb784b37cd271cc163f3aea',
+    '0:5EE20B5240CC4CE51A4C60BAF8C9D358EF617C26463E89C6571B534972C8EEF1',
+  ],
+  [
+    '0xd9496f9b279a4e26c49eb65d5c47c79b6dfdea16c9baefa9158a7dfbbbcac04a',
+    '0:086FA2A675F74347B08DD4606A549B8FDB98829CB282BC1949D3B12FBAED9DCC',
+  ],
+  [
+    '0x4a4bae807cc87355de2ead44b21a739d9d35e9bba9a217f5cc9c0108197ad137',
+    '0:D0E545323C7ACB7102653C073377F7E3C67F122EB94D430A250739F109D4A57D',
+  ],
 ]);
 
 /** An asset id as toncenter writes it (Python's `hex`: lowercase, no leading zeros). */

@@ -26,6 +26,8 @@ import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, labeled, labelled, Matcher, OrMatcher, RecursiveMatcher, unlabelled } from './matcher.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
 
+export type { JvaultStakeWalletInfo } from './trace-input.js';
+
 export const JVAULT_OP = {
   receiveJettons: 0xd68a4ac1,
   cancellation: 0x9eada1d9,
@@ -39,15 +41,6 @@ export const JVAULT_OP = {
   requestUpdateReferrer: 0x55c35b40,
   updateReferrer: 0x076ee4e0,
 } as const;
-
-/** What a stake wallet's and its pool's stored data tell (toncenter's `extract_jvault_assets`). */
-export interface JvaultStakeWalletInfo {
-  pool: string | null;
-  /** The staked jetton (the pool's lock wallet's); null when the pool's state is not known. */
-  asset: string | null;
-  /** The stake jetton (the stake wallet's minter). */
-  stakingAsset: string | null;
-}
 
 export interface JvaultStakeData {
   sender: string | null;
@@ -105,7 +98,9 @@ export function poolLockWallet(data: Cell): string | null {
 
 /** The referrers' updates, passed on from wallet to wallet (toncenter's referral chain): optional. */
 const referralChain = new RecursiveMatcher(
-  new RecursiveMatcher(new ContractMatcher(JVAULT_OP.requestUpdateReferrer), new ContractMatcher(JVAULT_OP.updateReferrer), { optional: true }),
+  new RecursiveMatcher(new ContractMatcher(JVAULT_OP.requestUpdateReferrer), new ContractMatcher(JVAULT_OP.updateReferrer), {
+    optional: true,
+  }),
   null,
   { optional: true },
 );
@@ -121,7 +116,10 @@ class JvaultStakeMatcher extends Matcher {
       'cancellation',
       new ContractMatcher(JVAULT_OP.cancellation, { child: new BlockTypeMatcher('jetton_transfer', { optional: true }) }),
     );
-    const received = labeled('receive_stake_jettons_on_stake_wallet', new ContractMatcher(JVAULT_OP.receiveJettons, { child: new OrMatcher([request, cancellation]) }));
+    const received = labeled(
+      'receive_stake_jettons_on_stake_wallet',
+      new ContractMatcher(JVAULT_OP.receiveJettons, { child: new OrMatcher([request, cancellation]) }),
+    );
     super({ children: [received, new ContractMatcher(JVAULT_OP.setData, { optional: true })] });
   }
 

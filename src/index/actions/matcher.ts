@@ -227,7 +227,7 @@ export class RecursiveMatcher extends Matcher {
     if (block === null || !this.test(block)) return null;
     const found: Block[] = [];
     let current: Block[] = [block];
-    for (let finished = false; !finished && current.length > 0; ) {
+    for (let finished = false; !finished && current.length > 0;) {
       const checked = current;
       current = [];
       for (const candidate of checked) {

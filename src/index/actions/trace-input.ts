@@ -6,7 +6,6 @@
  */
 import { Cell } from '@ton/core';
 import type { V3MessageJson } from '../../ton/message-json.js';
-import type { JvaultStakeWalletInfo } from './jvault.js';
 
 export interface ActionMessage {
   /** base64 */
@@ -117,6 +116,15 @@ export interface MultisigOrderInfo {
 export interface DexPoolInfo {
   dex: 'dedust';
   assets: readonly [string | null, string | null];
+}
+
+/** What a JVault stake wallet's and its pool's stored data tell (toncenter's `extract_jvault_assets`, jvault.ts). */
+export interface JvaultStakeWalletInfo {
+  pool: string | null;
+  /** The staked jetton (the pool's lock wallet's); null when the pool's state is not known. */
+  asset: string | null;
+  /** The stake jetton (the stake wallet's minter). */
+  stakingAsset: string | null;
 }
 
 /** The contracts the index has detected (tokens/, multisig/), by raw address. */

@@ -327,7 +327,10 @@ async function latestData(store: SqlReads, accounts: string[], group: GroupRows)
     else asked.push(account);
   }
   await chunked(asked, async (chunk) => {
-    for (const row of await store.all(`SELECT account, data_boc FROM latest_account_states WHERE account IN (${placeholders(chunk)})`, chunk))
+    for (const row of await store.all(
+      `SELECT account, data_boc FROM latest_account_states WHERE account IN (${placeholders(chunk)})`,
+      chunk,
+    ))
       add(text(row.account), row.data_boc === null ? null : bytes(row.data_boc));
   });
   return found;

@@ -161,7 +161,13 @@ const notify = (amount: bigint, from: string): Cell => op(0x7362d09c).storeCoins
 
 test('evaa_supply: tsTON supplied through a jetton transfer (its wallets, the master wallet, the asset)', () => {
   // A jetton's supply payload: op include_user_code:int2 recipient forward_ton_amount:uint64 ^payload (no query id).
-  const payload = beginCell().storeUint(0x1, 32).storeInt(0, 2).storeAddress(address(USER)).storeUint(0, 64).storeRef(beginCell().endCell()).endCell();
+  const payload = beginCell()
+    .storeUint(0x1, 32)
+    .storeInt(0, 2)
+    .storeAddress(address(USER))
+    .storeUint(0, 64)
+    .storeRef(beginCell().endCell())
+    .endCell();
   const { trace, messages } = buildTrace(USER, [
     {
       to: USER_TSTON,
@@ -435,8 +441,10 @@ test('evaa_liquidate: satisfied (the reward in tsTON, named from the table); uns
   againstSpec(liquidate);
 
   const notLiquidatable = only(
-    classifyTrace(liquidation([{ to: MASTER, body: unsatisfied(0xe003), then: [{ to: LIQUIDATOR, body: op(0x311f).endCell() }] }]).trace, NO_CONTRACTS)
-      .actions,
+    classifyTrace(
+      liquidation([{ to: MASTER, body: unsatisfied(0xe003), then: [{ to: LIQUIDATOR, body: op(0x311f).endCell() }] }]).trace,
+      NO_CONTRACTS,
+    ).actions,
     'evaa_liquidate',
   );
   assert.equal(notLiquidatable.success, false);

@@ -80,7 +80,15 @@ const internalTransfer = (amount: bigint, from: string): Cell =>
   op(0x178d4519).storeCoins(amount).storeAddress(address(from)).storeAddress(address(from)).storeCoins(1n).storeBit(0).endCell();
 const notify = (amount: bigint, from: string): Cell => op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(0).endCell();
 /** `amount` of JETTON from `fromWallet` (owned by `from`) to `to` through `toWallet`, notified. */
-const jettonLeg = (amount: bigint, from: string, fromWallet: string, to: string, toWallet: string, payload: Cell | null, then: Step[]): Step => ({
+const jettonLeg = (
+  amount: bigint,
+  from: string,
+  fromWallet: string,
+  to: string,
+  toWallet: string,
+  payload: Cell | null,
+  then: Step[],
+): Step => ({
   to: fromWallet,
   body: transfer(amount, to, from, payload),
   then: [{ to: toWallet, body: internalTransfer(amount, from), then: [{ to, body: notify(amount, from), then }] }],
@@ -118,7 +126,11 @@ const stake = (cancelled: boolean): Built => {
       ];
   return buildTrace(USER, [
     jettonLeg(STAKED, USER, USER_JETTON, POOL, POOL_JETTON, payload, [
-      { to: STAKE_WALLET, body: op(0xd68a4ac1).storeCoins(1n).storeCoins(0n).storeUint(0, 16).storeCoins(0n).storeBit(0).storeCoins(STAKED).endCell(), then: onStakeWallet },
+      {
+        to: STAKE_WALLET,
+        body: op(0xd68a4ac1).storeCoins(1n).storeCoins(0n).storeUint(0, 16).storeCoins(0n).storeBit(0).storeCoins(STAKED).endCell(),
+        then: onStakeWallet,
+      },
     ]),
   ]);
 };
@@ -141,7 +153,19 @@ test('jvault_stake: jettons to the pool, the stake wallet updated (a referrer to
   assert.equal(staked.actionId, actionId(messages[0].hash, 'jvault_stake'));
   assert.deepEqual([...staked.accounts].sort(), [USER, USER_JETTON, POOL_JETTON, POOL, STAKE_WALLET, REFERRER_WALLET].sort());
   assert.equal(staked.transactions.length, 10, 'every step, the referrer and the excess included');
-  assert.deepEqual(typesOf(actions).sort(), ['call_contract', 'call_contract', 'call_contract', 'call_contract', 'call_contract', 'call_contract', 'jetton_transfer', 'jvault_stake'].sort());
+  assert.deepEqual(
+    typesOf(actions).sort(),
+    [
+      'call_contract',
+      'call_contract',
+      'call_contract',
+      'call_contract',
+      'call_contract',
+      'call_contract',
+      'jetton_transfer',
+      'jvault_stake',
+    ].sort(),
+  );
   againstSpec(staked);
 
   const cancelled = classifyTrace(stake(true).trace, wallets).actions;
@@ -168,7 +192,13 @@ const unstake = (refused: boolean): Built =>
       aborted: refused,
       then: refused
         ? [{ to: USER, body: beginCell().storeUint(0xffffffff, 32).storeUint(0x499a9262, 32).endCell(), bounce: false, bounced: true }]
-        : [requestUpdate([{ to: USER, value: 10_000_000n, bounce: false }, jettonLeg(UNSTAKED, POOL, POOL_JETTON, USER, USER_JETTON, null, []), updateRewards()])],
+        : [
+            requestUpdate([
+              { to: USER, value: 10_000_000n, bounce: false },
+              jettonLeg(UNSTAKED, POOL, POOL_JETTON, USER, USER_JETTON, null, []),
+              updateRewards(),
+            ]),
+          ],
     },
   ]);
 
@@ -264,7 +294,10 @@ test('jvault_claim: the pool pays the jetton claimed; a pool that refused makes 
 
   const refused = classifyTrace(claim(true).trace, wallets).actions;
   assert.ok(!refused.some((a) => a.type.startsWith('jvault_')), typesOf(refused).join());
-  assert.ok(refused.some((a) => a.type === 'call_contract' && !a.success), 'the refused call is a failed contract call');
+  assert.ok(
+    refused.some((a) => a.type === 'call_contract' && !a.success),
+    'the refused call is a failed contract call',
+  );
 });
 
 // Unstake request.
@@ -349,10 +382,40 @@ async function stakeWalletsLookedUp(driver: SqlDriver, store: string): Promise<v
   const walletData = (pool: string): Buffer => boc(beginCell().storeAddress(address(pool)).storeAddress(address(STAKE_MINTER)).endCell());
   const poolData = (lock: string): Buffer =>
     boc(beginCell().storeUint(1, 33).storeAddress(address(USER)).storeAddress(address(USER)).storeAddress(address(lock)).endCell());
-  const state = (who: string, data: Buffer | null) => [who, Buffer.alloc(32, 1), 'active', '1', '1', null, null, Buffer.alloc(32, 3), null, null, data, Buffer.alloc(32, 2), 1n, null];
+  const state = (who: string, data: Buffer | null) => [
+    who,
+    Buffer.alloc(32, 1),
+    'active',
+    '1',
+    '1',
+    null,
+    null,
+    Buffer.alloc(32, 3),
+    null,
+    null,
+    data,
+    Buffer.alloc(32, 2),
+    1n,
+    null,
+  ];
   const latest = (rows: unknown[][]) => ({
     table: 'latest_account_states',
-    columns: ['account', 'state_hash', 'status', 'balance', 'balance_order', 'extra_currencies', 'frozen_hash', 'code_hash', 'data_hash', 'code_boc', 'data_boc', 'last_trans_hash', 'last_trans_lt', 'wallet'],
+    columns: [
+      'account',
+      'state_hash',
+      'status',
+      'balance',
+      'balance_order',
+      'extra_currencies',
+      'frozen_hash',
+      'code_hash',
+      'data_hash',
+      'code_boc',
+      'data_boc',
+      'last_trans_hash',
+      'last_trans_lt',
+      'wallet',
+    ],
     rows: rows as (string | Buffer | bigint | null)[][],
   });
   const jettonWallet = (address: string, owner: string) => ({
@@ -382,7 +445,10 @@ async function stakeWalletsLookedUp(driver: SqlDriver, store: string): Promise<v
     store,
   );
   // A wallet, its pool and the pool's lock wallet first seen in the group being committed.
-  const group = groupRowsOf([latest([state(GROUP_WALLET, walletData(GROUP_POOL)), state(GROUP_POOL, poolData(GROUP_LOCK))]), jettonWallet(GROUP_LOCK, GROUP_POOL)], new Set());
+  const group = groupRowsOf(
+    [latest([state(GROUP_WALLET, walletData(GROUP_POOL)), state(GROUP_POOL, poolData(GROUP_LOCK))]), jettonWallet(GROUP_LOCK, GROUP_POOL)],
+    new Set(),
+  );
   const withGroup = await jvaultStakeWallets(driver, asked, group);
   assert.deepEqual(withGroup.get(GROUP_WALLET), { pool: GROUP_POOL, asset: JETTON, stakingAsset: STAKE_MINTER }, store);
   assert.equal(withGroup.has(UNKNOWN_LOCK_WALLET), false, 'a lock wallet the index does not know: no stake wallet');
