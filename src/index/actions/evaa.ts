@@ -143,16 +143,23 @@ const evaaComment = new GenericMatcher(
   { optional: true },
 );
 
-/** A jetton transfer whose forward payload starts with `opcode`. */
+/** Each jetton transfer's forward payload opcode, read once: the supply and liquidation matchers both test every transfer. */
+const payloadOpcodes = new WeakMap<JettonTransferData, number | null>();
+
+/** The opcode a jetton transfer's forward payload starts with, null for none. */
 function payloadOpcode(block: Block): number | null {
   if (block.type !== 'jetton_transfer') return null;
-  const payload = (block.data as JettonTransferData).forwardPayload;
-  if (payload === null) return null;
-  try {
-    return Cell.fromBase64(payload).beginParse().loadUint(32) >>> 0;
-  } catch {
-    return null;
+  const data = block.data as JettonTransferData;
+  let opcode = payloadOpcodes.get(data);
+  if (opcode === undefined) {
+    try {
+      opcode = data.forwardPayload === null ? null : Cell.fromBase64(data.forwardPayload).beginParse().loadUint(32) >>> 0;
+    } catch {
+      opcode = null;
+    }
+    payloadOpcodes.set(data, opcode);
   }
+  return opcode;
 }
 
 const isRequest = (block: Block, opcode: number): boolean => isCallContract(block, opcode) || payloadOpcode(block) === opcode;

@@ -20,7 +20,7 @@ import { classifyTrace, type ActionRecord } from '../../../src/index/actions/cla
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { JvaultStakeWalletInfo } from '../../../src/index/actions/jvault.js';
 import { groupRowsOf, jvaultStakeWallets } from '../../../src/index/actions/trace-source.js';
-import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
+import { NO_CONTRACTS, transactionWith, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
 import { migrate } from '../../../src/index/schema.js';
 import type { SqlDriver } from '../../../src/index/sql/driver.js';
@@ -201,6 +201,22 @@ const unstake = (refused: boolean): Built =>
           ],
     },
   ]);
+
+test("a stored transaction's compute exit code is what the classifier reads (null when the compute phase was skipped)", () => {
+  const doc = (compute: { skipped?: boolean; reason?: string; exit_code?: number }) => ({
+    account: STAKE_WALLET,
+    hash: 'x',
+    lt: '1',
+    now: 1,
+    mc_block_seqno: 1,
+    orig_status: 'active',
+    end_status: 'active',
+    total_fees: '0',
+    description: { type: 'ord', aborted: true, compute_ph: compute },
+  });
+  assert.equal(transactionWith(doc({ skipped: false, exit_code: 709 }), null, []).exitCode, 709);
+  assert.equal(transactionWith(doc({ skipped: true, reason: 'no_state' }), null, []).exitCode, null);
+});
 
 /** The stake wallet's transaction of `built`, given an exit code (the hand-built traces carry none). */
 function withExitCode(built: Built, exitCode: number): Built {
