@@ -19,7 +19,8 @@ import { swapTargetWallets } from './swaps.js';
 import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
 import { toncoSwapWallets } from './tonco-swaps.js';
 import { toncoDepositWallets } from './tonco-liquidity.js';
-import { knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
+import { jvaultStakeWalletCandidates } from './jvault.js';
+import { jvaultStakeWallets, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 
 export const MAX_CLASSIFIED_TRANSACTIONS = 4000;
 
@@ -42,7 +43,11 @@ export async function classifyTraces(
       ...toncoDepositWallets(tx),
     ]),
   );
-  const contracts = await knownContracts(store, accounts, group);
+  const stakeWallets = inputs.flatMap((t) => t.transactions.flatMap(jvaultStakeWalletCandidates));
+  const contracts = {
+    ...(await knownContracts(store, accounts, group)),
+    jvaultStakeWallets: await jvaultStakeWallets(store, stakeWallets, group),
+  };
   return inputs.map((input) => ({ traceId: input.traceId, ...classifyTrace(input, contracts) }));
 }
 

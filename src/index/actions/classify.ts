@@ -44,6 +44,8 @@ import { coffeeCreatePoolMatcher, coffeePoolCreatorMatcher } from './coffee-crea
 import { tonstakersDelayedWithdrawalMatcher, tonstakersDepositMatcher, tonstakersWithdrawMatcher } from './tonstakers.js';
 import { nominatorPoolDepositMatcher, nominatorPoolWithdrawMatcher, nominatorPoolWithdrawRequestMatcher } from './nominator-pools.js';
 import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-staking.js';
+import { evaaLiquidateMatcher, evaaSupplyMatcher, evaaWithdrawMatcher } from './evaa.js';
+import { jvaultClaimMatcher, jvaultStakeMatcher, jvaultUnstakeMatcher, jvaultUnstakeRequestMatcher } from './jvault.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
 import { layerZeroMatchers } from './layerzero.js';
 import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
@@ -140,6 +142,13 @@ const BUILT_TYPES = [
   'layerzero_dvn_verify',
   'dedust_v2_claim_fees',
   'dedust_v2_claim_reward',
+  'evaa_supply',
+  'evaa_withdraw',
+  'evaa_liquidate',
+  'jvault_stake',
+  'jvault_unstake',
+  'jvault_claim',
+  'jvault_unstake_request',
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -173,6 +182,9 @@ const contractsView: KnownContracts = {
   },
   get nominatorPools() {
     return currentContracts.nominatorPools;
+  },
+  get jvaultStakeWallets() {
+    return currentContracts.jvaultStakeWallets;
   },
 };
 
@@ -233,6 +245,13 @@ function matchers(contracts: KnownContracts): Matcher[] {
     ethenaDepositMatcher(),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
+    jvaultStakeMatcher(),
+    jvaultUnstakeMatcher(contracts),
+    jvaultClaimMatcher(),
+    jvaultUnstakeRequestMatcher(contracts),
+    evaaSupplyMatcher(),
+    evaaWithdrawMatcher(),
+    evaaLiquidateMatcher(),
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),

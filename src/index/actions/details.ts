@@ -42,6 +42,15 @@ import {
   type NominatorPoolWithdrawData,
 } from './nominator-pools.js';
 import { ETHENA_DEPOSIT, ETHENA_WITHDRAWAL_REQUEST, type EthenaDepositData, type EthenaWithdrawalRequestData } from './ethena-staking.js';
+import {
+  EVAA_MAINNET_ASSETS,
+  EVAA_TON_ASSET_ID,
+  evaaAssetIdHex,
+  type EvaaLiquidateData,
+  type EvaaSupplyData,
+  type EvaaWithdrawData,
+} from './evaa.js';
+import type { JvaultClaimData, JvaultStakeData, JvaultUnstakeData } from './jvault.js';
 import type { LzCommitPacketData, LzDvnVerifyData, LzReceiveData, LzSendData, LzSendTokensData } from './layerzero.js';
 import type { LzPacket } from './layerzero-bodies.js';
 import type { DedustV2ClaimFeesData, DedustV2ClaimRewardData } from './dedust-v2-claims.js';
@@ -940,6 +949,126 @@ function dedustV2ClaimReward(d: DedustV2ClaimRewardData): ActionParts {
   };
 }
 
+/**
+ * An EVAA supply (`_fill_evaa_supply_action`, ton-index-go's ActionDetailsEvaaSupply): `sender_jetton_wallet` is a
+ * column toncenter never fills (null; the sender's wallet is `source_wallet`); the asset null for TON.
+ */
+function evaaSupply(d: EvaaSupplyData): ActionParts {
+  return {
+    details: {
+      sender_jetton_wallet: null,
+      recipient_jetton_wallet: d.recipientJettonWallet,
+      master_jetton_wallet: d.masterJettonWallet,
+      master: d.master,
+      asset_id: evaaAssetIdHex(d.assetId),
+      is_ton: d.isTon,
+      source: d.sender,
+      source_wallet: d.senderJettonWallet,
+      recipient: d.recipient,
+      recipient_contract: d.recipientContract,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderJettonWallet, d.recipient, d.recipientContract],
+  };
+}
+
+/** An EVAA withdrawal (`_fill_evaa_withdraw_action`, ton-index-go's ActionDetailsEvaaWithdraw). */
+function evaaWithdraw(d: EvaaWithdrawData): ActionParts {
+  return {
+    details: {
+      recipient_jetton_wallet: d.recipientJettonWallet,
+      master_jetton_wallet: d.masterJettonWallet,
+      master: d.master,
+      fail_reason: d.failReason,
+      asset_id: evaaAssetIdHex(d.assetId),
+      source: d.owner,
+      recipient: d.recipient,
+      owner_contract: d.ownerContract,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.owner, null, d.recipient, d.ownerContract],
+  };
+}
+
+/** Python's str() of toncenter's AccountId: the raw form in lowercase, "addr_none" for none. */
+const pythonAccount = (address: string | null): string => (address === null ? 'addr_none' : address.toLowerCase());
+
+/**
+ * An EVAA liquidation (`_fill_evaa_liquidate_action`, ton-index-go's ActionDetailsEvaaLiquidate), toncenter's slips
+ * kept: its filler writes the liquidator, borrower and borrower's contract with Python's str() (lowercase raw), and
+ * the collateral's asset id in decimal as `collateral`; ton-index-go names the asset from its mainnet table. The ends
+ * (the action's accounts) stay in the raw uppercase form every other account has.
+ */
+function evaaLiquidate(d: EvaaLiquidateData): ActionParts {
+  const assetId = evaaAssetIdHex(d.collateralAssetId);
+  const isTon = d.collateralAssetId === EVAA_TON_ASSET_ID;
+  const asset = isTon ? null : (EVAA_MAINNET_ASSETS.get(assetId) ?? null);
+  return {
+    details: {
+      fail_reason: d.failReason,
+      debt_amount: str(d.debtAmount),
+      source: pythonAccount(d.liquidator),
+      borrower: pythonAccount(d.borrower),
+      borrower_contract: d.borrowerContract === null ? null : pythonAccount(d.borrowerContract),
+      collateral: d.collateralAssetId.toString(),
+      asset_id: assetId,
+      asset,
+      is_known_asset: isTon || asset !== null,
+      amount: str(d.collateralAmount),
+    },
+    ends: [d.liquidator, null, d.borrower, d.borrowerContract],
+  };
+}
+
+/** A JVault stake (`_fill_jvault_stake`): `minted_stake_jettons` is a column toncenter never fills (null). */
+function jvaultStake(d: JvaultStakeData): ActionParts {
+  return {
+    details: {
+      period: d.period,
+      minted_stake_jettons: null,
+      stake_wallet: d.stakeWallet,
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      asset: d.asset,
+      pool: d.pool,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.pool, null],
+  };
+}
+
+/** A JVault unstake or unstake request (`_fill_jvault_unstake`, `_fill_jvault_unstake_request`): the exit code in toncenter's opcode column. */
+function jvaultUnstake(d: JvaultUnstakeData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      stake_wallet: d.stakeWallet,
+      pool: d.pool,
+      amount: str(d.amount),
+      exit_code: d.exitCode,
+      asset: d.asset,
+      staking_asset: d.stakingAsset,
+    },
+    ends: [d.sender, d.stakeWallet, d.pool, null],
+  };
+}
+
+/** A JVault claim (`_fill_jvault_claim`): jettons and amounts paired only when there are as many of each (one). */
+function jvaultClaim(d: JvaultClaimData): ActionParts {
+  const paired = d.claimedJettons.length === d.claimedAmounts.length;
+  return {
+    details: {
+      claimed_rewards: paired ? d.claimedJettons.map((jetton, i) => ({ jetton, amount: str(d.claimedAmounts[i]) })) : [],
+      source: d.sender,
+      stake_wallet: d.stakeWallet,
+      pool: d.pool,
+    },
+    ends: [d.sender, d.stakeWallet, d.pool, null],
+  };
+}
+
 /** The details and ends of a block toncenter serializes; null for a type this classifier does not produce. */
 export function actionParts(block: Block): ActionParts {
   switch (block.type) {
@@ -1060,6 +1189,19 @@ export function actionParts(block: Block): ActionParts {
     case ETHENA_DEPOSIT:
     case ETHENA_WITHDRAWAL_REQUEST:
       return stakeParts(block);
+    case 'evaa_supply':
+      return evaaSupply(block.data as EvaaSupplyData);
+    case 'evaa_withdraw':
+      return evaaWithdraw(block.data as EvaaWithdrawData);
+    case 'evaa_liquidate':
+      return evaaLiquidate(block.data as EvaaLiquidateData);
+    case 'jvault_stake':
+      return jvaultStake(block.data as JvaultStakeData);
+    case 'jvault_unstake':
+    case 'jvault_unstake_request':
+      return jvaultUnstake(block.data as JvaultUnstakeData);
+    case 'jvault_claim':
+      return jvaultClaim(block.data as JvaultClaimData);
     case 'election_deposit':
     case 'election_recover': {
       const d = block.data as ElectionData;

@@ -148,3 +148,110 @@ export class BlockTypeMatcher extends Matcher {
     return block.type === this.type;
   }
 }
+
+/** A block `test` accepts (toncenter's GenericMatcher). */
+export class GenericMatcher extends Matcher {
+  constructor(
+    private readonly accepts: (block: Block) => boolean,
+    options: MatcherOptions = {},
+  ) {
+    super(options);
+  }
+
+  override test(block: Block): boolean {
+    return this.accepts(block);
+  }
+}
+
+/**
+ * A marker put before a labelled matcher's blocks in a match (toncenter's LabelBlock): a build tells which of its
+ * parts matched which step (`labelled`); the marker itself is never merged (`unlabelled`).
+ */
+export class LabelBlock extends Block {
+  constructor(
+    readonly label: string,
+    readonly block: Block,
+  ) {
+    super('label', []);
+  }
+}
+
+/** `matcher`, its match marked with `label` (toncenter's `labeled`). */
+export class LabeledMatcher extends Matcher {
+  constructor(
+    readonly label: string,
+    private readonly matcher: Matcher,
+  ) {
+    super({ optional: matcher.optional });
+  }
+
+  override test(block: Block): boolean {
+    return this.matcher.test(block);
+  }
+
+  override tryBuild(block: Block | null): Block[] | null {
+    const result = this.matcher.tryBuild(block);
+    return result === null ? null : [new LabelBlock(this.label, block!), ...result];
+  }
+}
+
+export const labeled = (label: string, matcher: Matcher): Matcher => new LabeledMatcher(label, matcher);
+
+/** The block a match marked with `label` (the first one), if any. */
+export function labelled(blocks: Block[], label: string): Block | undefined {
+  for (const b of blocks) if (b instanceof LabelBlock && b.label === label) return b.block;
+  return undefined;
+}
+
+/** A match's blocks without the label markers, each once: what a typed block merges. */
+export const unlabelled = (blocks: Block[]): Block[] => [...new Set(blocks.filter((b) => !(b instanceof LabelBlock)))];
+
+/**
+ * A chain of `repeating` matches, each on a block after the previous one's, until `exit` matches (toncenter's
+ * RecursiveMatcher): JVault's referral updates, passed from wallet to wallet.
+ */
+export class RecursiveMatcher extends Matcher {
+  constructor(
+    private readonly repeating: Matcher,
+    private readonly exit: Matcher | null,
+    options: MatcherOptions = {},
+  ) {
+    super(options);
+  }
+
+  override test(block: Block): boolean {
+    return this.repeating.test(block);
+  }
+
+  override tryBuild(block: Block | null): Block[] | null {
+    if (block === null || !this.test(block)) return null;
+    const found: Block[] = [];
+    let current: Block[] = [block];
+    for (let finished = false; !finished && current.length > 0;) {
+      const checked = current;
+      current = [];
+      for (const candidate of checked) {
+        const exited = this.exit?.tryBuild(candidate);
+        if (exited) {
+          found.push(...exited);
+          finished = true;
+          break;
+        }
+        const repeated = this.repeating.tryBuild(candidate);
+        if (repeated) {
+          found.push(...repeated);
+          for (const b of repeated) current.push(...b.nextBlocks);
+          break;
+        }
+      }
+    }
+    if (found.length === 0) return null;
+    const built = [block, ...new Set(found)];
+    const { includeExcess = true, includeBounces = true } = this.options;
+    for (const next of block.nextBlocks) {
+      if (!isCallContract(next) || next.opcode === null) continue;
+      if ((includeExcess && next.opcode === OP.excess) || (includeBounces && next.opcode === OP.bounced)) built.push(next);
+    }
+    return built;
+  }
+}

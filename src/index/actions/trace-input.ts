@@ -48,6 +48,8 @@ export interface ActionTransaction {
   endStatus: string;
   /** The compute phase's skip reason (no_state, bad_state, no_gas), null when it ran. */
   skippedReason: string | null;
+  /** The compute phase's exit code; null (or absent) when it did not run. */
+  exitCode?: number | null;
   inMsg: ActionMessage | null;
   /** In the order the transaction sent them. */
   outMsgs: ActionMessage[];
@@ -116,6 +118,15 @@ export interface DexPoolInfo {
   assets: readonly [string | null, string | null];
 }
 
+/** What a JVault stake wallet's and its pool's stored data tell (toncenter's `extract_jvault_assets`, jvault.ts). */
+export interface JvaultStakeWalletInfo {
+  pool: string | null;
+  /** The staked jetton (the pool's lock wallet's); null when the pool's state is not known. */
+  asset: string | null;
+  /** The stake jetton (the stake wallet's minter). */
+  stakingAsset: string | null;
+}
+
 /** The contracts the index has detected (tokens/, multisig/), by raw address. */
 export interface KnownContracts {
   jettonWallets: ReadonlyMap<string, JettonWalletInfo>;
@@ -132,6 +143,11 @@ export interface KnownContracts {
    * absent where they are not looked for.
    */
   nominatorPools?: ReadonlySet<string>;
+  /**
+   * JVault stake wallets an unstake in the trace asks, with what their and their pool's stored data tell
+   * (jvault.ts); absent where they are not looked for.
+   */
+  jvaultStakeWallets?: ReadonlyMap<string, JvaultStakeWalletInfo>;
 }
 
 export const NO_CONTRACTS: KnownContracts = { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() };
@@ -164,7 +180,7 @@ export interface StoredTransactionDoc {
   orig_status: string;
   end_status: string;
   total_fees: string;
-  description: { type?: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string } };
+  description: { type?: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
   in_msg: string | null;
   out_msgs: string[];
 }
@@ -221,6 +237,7 @@ export function transactionWith(
     origStatus: doc.orig_status,
     endStatus: doc.end_status,
     skippedReason: compute?.skipped ? (compute.reason ?? null) : null,
+    exitCode: compute && !compute.skipped ? (compute.exit_code ?? null) : null,
     inMsg,
     outMsgs,
   };

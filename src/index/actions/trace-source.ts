@@ -9,6 +9,8 @@ import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { bytes, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
 import { NOMINATOR_POOL_CODE_HASH } from './nominator-pools.js';
+import { poolLockWallet, stakeWalletData, type JvaultStakeWalletInfo } from './jvault.js';
+import { Cell } from '@ton/core';
 import {
   transactionOf,
   type DexPoolInfo,
@@ -37,6 +39,8 @@ export interface GroupRows {
   dexPools: Map<string, DexPoolInfo>;
   /** The code hash (base64, null: no code) of each account whose latest state the group writes. */
   codeHashes: Map<string, string | null>;
+  /** The data (a BoC, null: none) of each account whose latest state the group writes (JVault's stake wallets and pools). */
+  dataBocs: Map<string, Buffer | null>;
 }
 
 const emptyGroupRows = (): GroupRows => ({
@@ -49,6 +53,7 @@ const emptyGroupRows = (): GroupRows => ({
   nftAuctions: new Map(),
   dexPools: new Map(),
   codeHashes: new Map(),
+  dataBocs: new Map(),
 });
 
 /** A pool's row (dex_pools) as the classifier reads it. */
@@ -125,6 +130,8 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
       for (const get of rowsOf(batch)) {
         const code = get('code_hash');
         rows.codeHashes.set(get('account') as string, code === null ? null : bytes(code).toString('base64'));
+        const data = get('data_boc');
+        rows.dataBocs.set(get('account') as string, data === null ? null : bytes(data));
       }
     }
   }
@@ -300,4 +307,79 @@ export async function knownContracts(
       });
   });
   return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, dexPools, nominatorPools };
+}
+
+/** The latest data of `accounts`: the group's, else the store's (absent: no state, or no data). */
+async function latestData(store: SqlReads, accounts: string[], group: GroupRows): Promise<Map<string, Cell>> {
+  const found = new Map<string, Cell>();
+  const asked: string[] = [];
+  const add = (account: string, boc: Buffer | null): void => {
+    if (boc === null) return;
+    try {
+      found.set(account, Cell.fromBoc(boc)[0]);
+    } catch {
+      // Data that is no BoC tells nothing.
+    }
+  };
+  for (const account of new Set(accounts)) {
+    const held = group.dataBocs.get(account);
+    if (held !== undefined) add(account, held);
+    else asked.push(account);
+  }
+  await chunked(asked, async (chunk) => {
+    for (const row of await store.all(
+      `SELECT account, data_boc FROM latest_account_states WHERE account IN (${placeholders(chunk)})`,
+      chunk,
+    ))
+      add(text(row.account), row.data_boc === null ? null : bytes(row.data_boc));
+  });
+  return found;
+}
+
+/**
+ * JVault's stake wallets among `wallets` (those an unstake asks), as toncenter's `extract_jvault_assets` reads them:
+ * the wallet's latest data names its pool and stake jetton, the pool's its lock wallet, whose jetton (a wallet the
+ * index detected) is the staked asset. A wallet without readable data is left out; a pool without a state gives no
+ * asset; a pool whose data does not read, or whose lock wallet the index does not know, leaves the wallet out (toncenter's
+ * lookup fails as a whole there).
+ */
+export async function jvaultStakeWallets(
+  store: SqlReads,
+  wallets: Iterable<string>,
+  group: GroupRows = NO_GROUP_ROWS,
+): Promise<Map<string, JvaultStakeWalletInfo>> {
+  const result = new Map<string, JvaultStakeWalletInfo>();
+  const asked = [...new Set(wallets)];
+  if (asked.length === 0) return result;
+  const walletData = new Map<string, { pool: string | null; minter: string | null }>();
+  for (const [wallet, data] of await latestData(store, asked, group)) {
+    try {
+      walletData.set(wallet, stakeWalletData(data));
+    } catch {
+      // Not a stake wallet's data.
+    }
+  }
+  const pools = [...walletData.values()].flatMap((w) => (w.pool === null ? [] : [w.pool]));
+  const poolData = await latestData(store, pools, group);
+  const lockWallets = new Map<string, string | null>();
+  for (const [pool, data] of poolData) {
+    try {
+      lockWallets.set(pool, poolLockWallet(data));
+    } catch {
+      lockWallets.set(pool, null);
+    }
+  }
+  const locks = [...lockWallets.values()].filter((w): w is string => w !== null);
+  const { jettonWallets } = await knownContracts(store, locks, group);
+  for (const [wallet, { pool, minter }] of walletData) {
+    if (pool === null) continue;
+    if (!poolData.has(pool)) {
+      result.set(wallet, { pool, asset: null, stakingAsset: minter });
+      continue;
+    }
+    const lock = lockWallets.get(pool);
+    const jetton = lock ? jettonWallets.get(lock)?.jetton : undefined;
+    if (jetton !== undefined) result.set(wallet, { pool, asset: jetton, stakingAsset: minter });
+  }
+  return result;
 }
