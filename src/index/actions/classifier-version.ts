@@ -19,8 +19,11 @@
  *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
  *   13 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
  *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
+ *   14 Telegram and .ton DNS items (auctions started and cancelled, bids and outbids on the item, DNS purchases and
+ *      balance releases) and getgems' sale price changes (`nft_update_sale`): stored contract calls and TON transfers
+ *      become these
  */
-export const CLASSIFIER_VERSION = 13;
+export const CLASSIFIER_VERSION = 14;
 
 let current = CLASSIFIER_VERSION;
 

@@ -24,13 +24,14 @@ import { CallContractBlock, folded, TonTransferBlock, type Block } from './block
 import { readAddress } from './bodies.js';
 import { BlockTypeMatcher, Matcher } from './matcher.js';
 import type { NftTransferData } from './nfts.js';
-import { OP_OUTBID_NOTIFICATION } from './telemint.js';
 import type { KnownContracts } from './trace-input.js';
 
 const OP_CANCEL = 0x5616c572;
 const OP_FINISH = 0x20c9eb18;
 const OP_STOP = 0xb95616b6;
 const OUTBID_COMMENT = 'Your bid has been outbid by another user';
+/** What a Telegram or DNS item (telemint.ts) sends the bidder a new bid outbid, with the refund. */
+const OP_OUTBID_NOTIFICATION = 0x557cea20;
 
 export interface AuctionBidData {
   /** getgems' auction contract, or a Telegram or DNS item auctioning itself (toncenter's `auction_type`). */

@@ -27,8 +27,6 @@ const OP_CANCEL_AUCTION = 0x371638ae;
 const OP_TELEITEM_OK = 0xa37a0983;
 const OP_FILL_UP = 0x370fec51;
 const OP_DNS_RELEASE = 0x4ed14b65;
-/** What a Telegram or DNS item sends the bidder a new bid outbid, with the refund. */
-export const OP_OUTBID_NOTIFICATION = 0x557cea20;
 
 /** The .ton DNS item's code hash and collection, as toncenter names them. */
 export const DNS_ITEM_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';

@@ -122,7 +122,11 @@ test('teleitem_start_auction: the owner starts an auction on a Telegram item, it
     royalty_address: null,
     marketplace: null,
   });
-  assert.deepEqual(started.transactions, txs.map((t) => t.hash), 'the request and the item answer teleitem_ok');
+  assert.deepEqual(
+    started.transactions,
+    txs.map((t) => t.hash),
+    'the request and the item answer teleitem_ok',
+  );
   assert.deepEqual(sorted(started.accounts), sorted([ALICE, USERNAME]));
   againstSpec(started);
 
@@ -131,11 +135,11 @@ test('teleitem_start_auction: the owner starts an auction on a Telegram item, it
   assert.equal(refused.success, false);
   againstSpec(refused);
   // A config that does not parse: toncenter's zeros and no beneficiary.
-  const broken = only(classifyTrace(ownerCall(USERNAME, startBody(beginCell().storeUint(1, 3).endCell())).trace, KNOWN).actions, 'teleitem_start_auction');
-  assert.deepEqual(
-    [broken.details.min_bid, broken.details.max_bid, broken.details.marketplace_fee_address],
-    ['0', '0', null],
+  const broken = only(
+    classifyTrace(ownerCall(USERNAME, startBody(beginCell().storeUint(1, 3).endCell())).trace, KNOWN).actions,
+    'teleitem_start_auction',
   );
+  assert.deepEqual([broken.details.min_bid, broken.details.max_bid, broken.details.marketplace_fee_address], ['0', '0', null]);
   // Not a Telegram item (a DNS item, an NFT of no telemint kind, an item not detected): no auction.
   for (const item of [DOMAIN, PLAIN, CAROL])
     assert.ok(!types(classifyTrace(ownerCall(item, startBody()).trace, KNOWN).actions).includes('teleitem_start_auction'), item);
@@ -155,12 +159,20 @@ test('teleitem_cancel_auction: the owner cancels the auction of a Telegram item'
     marketplace_address: null,
     marketplace: null,
   });
-  assert.deepEqual(cancelled.transactions, txs.map((t) => t.hash));
+  assert.deepEqual(
+    cancelled.transactions,
+    txs.map((t) => t.hash),
+  );
   againstSpec(cancelled);
 
-  const refused = only(classifyTrace(ownerCall(USERNAME, op(OP.cancelAuction, 42n).endCell(), true).trace, KNOWN).actions, 'teleitem_cancel_auction');
+  const refused = only(
+    classifyTrace(ownerCall(USERNAME, op(OP.cancelAuction, 42n).endCell(), true).trace, KNOWN).actions,
+    'teleitem_cancel_auction',
+  );
   assert.equal(refused.success, false);
-  assert.ok(!types(classifyTrace(ownerCall(PLAIN, op(OP.cancelAuction, 42n).endCell()).trace, KNOWN).actions).includes('teleitem_cancel_auction'));
+  assert.ok(
+    !types(classifyTrace(ownerCall(PLAIN, op(OP.cancelAuction, 42n).endCell()).trace, KNOWN).actions).includes('teleitem_cancel_auction'),
+  );
 });
 
 // Bids on the items themselves.
@@ -209,7 +221,11 @@ test('auction_bid and auction_outbid on a Telegram item: the item is the auction
 
   // The first bid refunds nobody: a bid alone. Two notifications: no outbid (toncenter takes exactly one).
   assert.deepEqual(types(classifyTrace(bid(USERNAME, []).trace, KNOWN).actions), ['auction_bid']);
-  assert.deepEqual(types(classifyTrace(bid(USERNAME, [CAROL, ALICE]).trace, KNOWN).actions), ['auction_bid', 'call_contract', 'call_contract']);
+  assert.deepEqual(types(classifyTrace(bid(USERNAME, [CAROL, ALICE]).trace, KNOWN).actions), [
+    'auction_bid',
+    'call_contract',
+    'call_contract',
+  ]);
   // A bid the item refused (too low: aborted, bounced back): failed.
   const refused = only(classifyTrace(bid(USERNAME, [], true).trace, KNOWN).actions, 'auction_bid');
   assert.equal(refused.success, false);
@@ -375,7 +391,13 @@ async function openDriver(t: TestContext, store: 'sqlite' | 'postgres'): Promise
   return driver;
 }
 
-const itemRow = (address_: string, index: bigint, collection: string, content: Record<string, string> | null, codeHash: Buffer): NftItemRow => ({
+const itemRow = (
+  address_: string,
+  index: bigint,
+  collection: string,
+  content: Record<string, string> | null,
+  codeHash: Buffer,
+): NftItemRow => ({
   address: address_,
   init: true,
   index,
