@@ -31,7 +31,8 @@ const OP_DNS_RELEASE = 0x4ed14b65;
 /** The .ton DNS item's code hash and collection, as toncenter names them. */
 export const DNS_ITEM_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';
 export const DNS_COLLECTION = '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF';
-const FRAGMENT_URI = 'https://nft.fragment.com';
+/** What a Telegram item's content uri contains (trace-source.ts reads only the contents that contain it). */
+export const FRAGMENT_URI = 'https://nft.fragment.com';
 
 /**
  * The flags of an NFT item the index stored (its content as the v3 JSON text or object, its code hash in base64),

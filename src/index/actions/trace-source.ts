@@ -9,7 +9,7 @@ import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
 import { bytes, optionalText, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
 import { NOMINATOR_POOL_CODE_HASH } from './nominator-pools.js';
-import { telemintFlags } from './telemint.js';
+import { FRAGMENT_URI, telemintFlags } from './telemint.js';
 import {
   transactionOf,
   type DexPoolInfo,
@@ -83,7 +83,11 @@ const itemInfo = (get: (column: string) => SqlValue): NftItemInfo => {
   const codeHash = code === null || code === undefined ? null : bytes(code).toString('base64');
   return { index: text(get('item_index')), collection, ...telemintFlags(optionalText(get('content')), codeHash, collection) };
 };
-const ITEM_COLUMNS = 'address, item_index, collection_address, content, code_hash';
+/**
+ * The content only where it may name Fragment (an item's content can hold a whole image): the flag itself is
+ * decided in telemintFlags (SQLite's LIKE ignores case, PostgreSQL's does not).
+ */
+const ITEM_COLUMNS = `address, item_index, collection_address, CASE WHEN content LIKE '%${FRAGMENT_URI}%' THEN content END AS content, code_hash`;
 
 export const NO_GROUP_ROWS: GroupRows = emptyGroupRows();
 

@@ -416,16 +416,19 @@ test('the items read as the classifier needs them: flags from the stored content
     itemRow(USERNAME, 3_405_691_582n, USERNAMES, { uri: 'https://nft.fragment.com/username/tongate.json' }, otherCode),
     itemRow(DOMAIN, 77n, account(0xd115), { name: 'tongate.ton' }, dnsCode),
     itemRow(PLAIN, 5n, USERNAMES, { uri: 'https://example.com/5.json' }, otherCode),
+    // Fragment named outside the uri (and in other letters: SQLite's LIKE would let it through): no Telegram item.
+    itemRow(MARKET, 6n, USERNAMES, { uri: 'HTTPS://NFT.FRAGMENT.COM/6.json', name: 'https://nft.fragment.com' }, otherCode),
   ];
   for (const store of ['sqlite', 'postgres'] as const) {
     const driver = await openDriver(t, store);
     if (!driver) continue;
     await migrate(driver);
     await driver.write([itemBatch(stored)]);
-    const known = await knownContracts(driver, [USERNAME, DOMAIN, PLAIN]);
+    const known = await knownContracts(driver, [USERNAME, DOMAIN, PLAIN, MARKET]);
     assert.deepEqual(known.nftItems.get(USERNAME), { index: '3405691582', collection: USERNAMES, teleitem: true }, store);
     assert.deepEqual(known.nftItems.get(DOMAIN), { index: '77', collection: account(0xd115), dns: true }, store);
     assert.deepEqual(known.nftItems.get(PLAIN), { index: '5', collection: USERNAMES }, store);
+    assert.deepEqual(known.nftItems.get(MARKET), { index: '6', collection: USERNAMES }, store);
     // The group's rows (as token detection hands them over) are read alike.
     const group = groupRowsOf([itemBatch([itemRow(CAROL, 1n, DNS_COLLECTION, null, otherCode)])], new Set());
     const withGroup = await knownContracts(driver, [CAROL], group);
