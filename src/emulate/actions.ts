@@ -15,9 +15,11 @@ import {
   transactionOf,
   type KnownContracts,
   type MultisigOrderInfo,
+  type NftItemInfo,
   type StoredMessageDoc,
   type TraceInput,
 } from '../index/actions/trace-input.js';
+import { telemintFlags } from '../index/actions/telemint.js';
 import { ContractReads } from '../index/tokens/contracts.js';
 import { directGetMethods } from '../index/tokens/get-methods.js';
 import { tokenMethods, type TokenMethod } from '../index/tokens/method-ids.js';
@@ -35,7 +37,7 @@ const CLASSIFIER_METHODS: readonly TokenMethod[] = ['get_wallet_data', 'get_nft_
 export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownContracts> {
   const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
-  const nftItems = new Map<string, { index: string; collection: string | null }>();
+  const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
   await Promise.all(
     [...trace.states].map(async ([raw, state]) => {
@@ -50,7 +52,11 @@ export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownCont
         trace.mcSeqno,
       );
       if (found?.wallet) jettonWallets.set(account, { owner: found.wallet.owner, jetton: found.wallet.jetton });
-      if (found?.item) nftItems.set(account, { index: found.item.index.toString(), collection: found.item.collection });
+      if (found?.item) {
+        const { index, collection, content, codeHash } = found.item;
+        // A Telegram or .ton DNS item is told by its content and code, as the index tells a stored one.
+        nftItems.set(account, { index: index.toString(), collection, ...telemintFlags(content, codeHash.toString('base64'), collection) });
+      }
       if (found?.order) multisigOrders.set(account, { signers: found.order.signers });
     }),
   );

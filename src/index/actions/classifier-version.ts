@@ -24,8 +24,11 @@
  *      stored contract calls and jetton transfers become these
  *   15 EVAA (`evaa_supply`, `evaa_withdraw`, `evaa_liquidate`) and JVault (`jvault_stake`, `jvault_unstake`,
  *      `jvault_claim`, `jvault_unstake_request`): stored traces that were contract calls and transfers become these
+ *   16 Telegram and .ton DNS items (auctions started and cancelled, bids and outbids on the item, DNS purchases and
+ *      balance releases) and getgems' sale price changes (`nft_update_sale`): stored contract calls and TON transfers
+ *      become these
  */
-export const CLASSIFIER_VERSION = 15;
+export const CLASSIFIER_VERSION = 16;
 
 let current = CLASSIFIER_VERSION;
 

@@ -23,7 +23,8 @@ import { electionDepositMatcher, electionRecoverMatcher } from './elections.js';
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
 import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
-import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher } from './nft-sales.js';
+import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher, nftUpdateSaleMatcher } from './nft-sales.js';
+import { dnsPurchaseMatcher, dnsReleaseMatcher, teleitemCancelAuctionMatcher, teleitemStartAuctionMatcher } from './telemint.js';
 import { auctionBidMatcher, auctionOutbidMatcher, nftCancelAuctionMatcher, nftFinishAuctionMatcher } from './nft-auctions.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
@@ -113,6 +114,11 @@ const BUILT_TYPES = [
   'auction_outbid',
   'nft_cancel_auction',
   'nft_finish_auction',
+  'nft_update_sale',
+  'teleitem_start_auction',
+  'teleitem_cancel_auction',
+  'dns_purchase',
+  'dns_release',
   'change_dns',
   'delete_dns',
   'renew_dns',
@@ -229,9 +235,14 @@ function matchers(contracts: KnownContracts): Matcher[] {
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
     toncoSwapMatcher(contracts),
+    dnsReleaseMatcher(contracts),
+    dnsPurchaseMatcher(contracts),
+    nftUpdateSaleMatcher(contracts),
     nftTransferMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),
+    teleitemStartAuctionMatcher(contracts),
+    teleitemCancelAuctionMatcher(contracts),
     changeDnsMatcher(contracts),
     electionDepositMatcher(),
     electionRecoverMatcher(),

@@ -23,7 +23,8 @@ import type { CoffeeStakingClaimData, CoffeeStakingDepositData, CoffeeStakingWit
 import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
 import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
 import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
-import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData } from './nft-sales.js';
+import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData, NftUpdateSaleData } from './nft-sales.js';
+import type { DnsPurchaseData, DnsReleaseData } from './telemint.js';
 import type { AuctionBidData, AuctionOutbidData, NftAuctionTradeData, NftPutOnAuctionData } from './nft-auctions.js';
 import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
 import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
@@ -605,7 +606,10 @@ function nftCancelSale(d: NftCancelSaleData): ActionParts {
   };
 }
 
-/** ton-index-go's ActionDetailsNftPutOnAuction: the auction's fees and bids (its royalty factor is not shown). */
+/**
+ * ton-index-go's ActionDetailsNftPutOnAuction: the auction's fees and bids (its royalty factor is not shown); a
+ * Telegram item's `teleitem_start_auction` too (no listing, the item its own auction).
+ */
 function nftPutOnAuction(d: NftPutOnAuctionData): ActionParts {
   return {
     details: {
@@ -662,7 +666,10 @@ function auctionOutbid(d: AuctionOutbidData): ActionParts {
   };
 }
 
-/** nft_cancel_auction and nft_finish_auction (ton-index-go's ActionDetailsNftCancelAuction / ...FinishAuction). */
+/**
+ * nft_cancel_auction, nft_finish_auction and teleitem_cancel_auction (ton-index-go's ActionDetailsNftCancelAuction /
+ * ...FinishAuction).
+ */
 function nftAuctionTrade(d: NftAuctionTradeData): ActionParts {
   return {
     details: {
@@ -675,6 +682,57 @@ function nftAuctionTrade(d: NftAuctionTradeData): ActionParts {
     },
     ends: [d.owner, null, d.auction, null],
     accounts: [d.item],
+  };
+}
+
+/** A sale's new terms (ton-index-go's ActionDetailsNftUpdateSale); the NFT is among its accounts. */
+function nftUpdateSale(d: NftUpdateSaleData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      sale_contract: d.sale,
+      nft_address: d.item,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+      full_price: str(d.fullPrice),
+      marketplace_fee: str(d.marketplaceFee),
+      royalty_amount: str(d.royaltyAmount),
+    },
+    ends: [d.sender, null, d.sale, null],
+    accounts: [d.item],
+  };
+}
+
+/**
+ * A .ton DNS item bought at its auction's end (ton-index-go's ActionDetailsDnsPurchase). toncenter serializes it as a
+ * purchase without a previous owner: the new owner is its only end.
+ */
+function dnsPurchase(d: DnsPurchaseData): ActionParts {
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      new_owner: d.newOwner,
+      price: str(d.price),
+      query_id: str(d.queryId),
+      payout_amount: str(d.price),
+    },
+    ends: [null, null, d.newOwner, null],
+  };
+}
+
+function dnsRelease(d: DnsReleaseData): ActionParts {
+  return {
+    details: {
+      query_id: str(d.queryId),
+      source: d.source,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      nft_item_index: d.index,
+      value: str(d.value),
+    },
+    ends: [d.source, null, d.item, null],
   };
 }
 
@@ -1152,13 +1210,21 @@ export function actionParts(block: Block): ActionParts {
     case 'nft_cancel_sale':
       return nftCancelSale(block.data as NftCancelSaleData);
     case 'nft_put_on_auction':
+    case 'teleitem_start_auction':
       return nftPutOnAuction(block.data as NftPutOnAuctionData);
+    case 'nft_update_sale':
+      return nftUpdateSale(block.data as NftUpdateSaleData);
+    case 'dns_purchase':
+      return dnsPurchase(block.data as DnsPurchaseData);
+    case 'dns_release':
+      return dnsRelease(block.data as DnsReleaseData);
     case 'auction_bid':
       return auctionBid(block.data as AuctionBidData);
     case 'auction_outbid':
       return auctionOutbid(block.data as AuctionOutbidData);
     case 'nft_cancel_auction':
     case 'nft_finish_auction':
+    case 'teleitem_cancel_auction':
       return nftAuctionTrade(block.data as NftAuctionTradeData);
     case 'change_dns': {
       const d = block.data as DnsData;

@@ -15,7 +15,9 @@
  *                  (nft-sales.ts's listing matcher, which asks for a sale first): `nft_put_on_auction`, the fees and
  *                  bids read from the auction's StateInit in the layout its code hash names (`auctionTerms`)
  * Only the request is folded into a cancel or finish (the NFT's way stays an `nft_transfer` or `nft_purchase`), as
- * toncenter does. Telemint and DNS auctions (bids on the item itself) are not recognised.
+ * toncenter does. A Telegram or .ton DNS item (telemint.ts) is its own auction: a plain TON transfer into it is a
+ * bid too (a DNS item's only when it refunded the bid it outbid, toncenter's guard), and its
+ * outbid_notification#557cea20 to that bidder the `auction_outbid` (no comment).
  */
 import type { Cell } from '@ton/core';
 import { CallContractBlock, folded, TonTransferBlock, type Block } from './blocks.js';
@@ -28,8 +30,12 @@ const OP_CANCEL = 0x5616c572;
 const OP_FINISH = 0x20c9eb18;
 const OP_STOP = 0xb95616b6;
 const OUTBID_COMMENT = 'Your bid has been outbid by another user';
+/** What a Telegram or DNS item (telemint.ts) sends the bidder a new bid outbid, with the refund. */
+const OP_OUTBID_NOTIFICATION = 0x557cea20;
 
 export interface AuctionBidData {
+  /** getgems' auction contract, or a Telegram or DNS item auctioning itself (toncenter's `auction_type`). */
+  kind: 'getgems' | 'fragment';
   amount: bigint | null;
   bidder: string | null;
   auction: string;
@@ -160,7 +166,7 @@ export function auctionTerms(stateInit: Cell, codeHash: string): AuctionTerms {
   return { mpFeeAddress, mpFeeFactor: factors[0], mpFeeBase: factors[1], royaltyFeeAddress, royaltyFeeBase: factors[3], minBid, maxBid };
 }
 
-/** A bid: a plain TON transfer into a detected auction. */
+/** A bid: a plain TON transfer into a detected auction, or into a Telegram or DNS item (toncenter asks in that order). */
 class AuctionBidMatcher extends Matcher {
   constructor(private readonly contracts: KnownContracts) {
     super({ includeExcess: false });
@@ -173,11 +179,13 @@ class AuctionBidMatcher extends Matcher {
   override build(block: Block, _others: Block[]): Block[] {
     const transfer = block as TonTransferBlock;
     const destination = transfer.message.destination;
-    const auction = destination === null ? undefined : this.contracts.nftAuctions?.get(destination);
-    if (!auction || block.contractDeployments.size > 0) return [];
+    if (destination === null || block.contractDeployments.size > 0) return [];
     if (transfer.comment === 'cancel' || transfer.comment === 'finish' || transfer.comment === 'stop') return [];
+    const auction = this.contracts.nftAuctions?.get(destination);
+    if (!auction) return this.itemBid(transfer, destination);
     const item = this.contracts.nftItems.get(auction.nft);
     const data: AuctionBidData = {
+      kind: 'getgems',
       amount: transfer.message.value,
       bidder: transfer.message.source,
       auction: destination!,
@@ -187,7 +195,28 @@ class AuctionBidMatcher extends Matcher {
     };
     return folded('auction_bid', data, [block], block.failed);
   }
+
+  /** A bid on a Telegram or DNS item, which holds its own auction. */
+  private itemBid(transfer: TonTransferBlock, address: string): Block[] {
+    const item = this.contracts.nftItems.get(address);
+    if (!item || !(item.teleitem || item.dns)) return [];
+    // A DNS item's bid counts only with the refund of the bid it outbid (toncenter's guard against other transfers).
+    if (item.dns && !transfer.nextBlocks.some((b) => isOutbidNotification(b, address))) return [];
+    const data: AuctionBidData = {
+      kind: 'fragment',
+      amount: transfer.message.value,
+      bidder: transfer.message.source,
+      auction: address,
+      item: address,
+      index: item.index,
+      collection: item.collection,
+    };
+    return folded('auction_bid', data, [transfer], transfer.failed);
+  }
 }
+
+const isOutbidNotification = (block: Block, item: string): block is CallContractBlock =>
+  block instanceof CallContractBlock && block.opcode === OP_OUTBID_NOTIFICATION && block.message.source === item;
 
 /** The refund of the bid a new bid outbid. */
 class AuctionOutbidMatcher extends Matcher {
@@ -201,6 +230,7 @@ class AuctionOutbidMatcher extends Matcher {
 
   override build(block: Block, _others: Block[]): Block[] {
     const bid = block.data as AuctionBidData;
+    if (bid.kind === 'fragment') return this.itemOutbid(block, bid);
     const refunds = block.nextBlocks.filter(
       (b): b is TonTransferBlock =>
         b instanceof TonTransferBlock && b.message.source === bid.auction && (b.comment ?? '').includes(OUTBID_COMMENT),
@@ -216,6 +246,23 @@ class AuctionOutbidMatcher extends Matcher {
       newBidder: bid.bidder,
       amount: refund.message.value,
       comment: refund.comment,
+    };
+    return folded('auction_outbid', data, [refund], false);
+  }
+
+  /** A Telegram or DNS item's refund: its one outbid notification. */
+  private itemOutbid(block: Block, bid: AuctionBidData): Block[] {
+    const refunds = block.nextBlocks.filter((b) => isOutbidNotification(b, bid.auction));
+    if (refunds.length !== 1) return [];
+    const [refund] = refunds as CallContractBlock[];
+    const data: AuctionOutbidData = {
+      auction: bid.auction,
+      item: bid.item,
+      collection: bid.collection,
+      bidder: refund.message.destination,
+      newBidder: bid.bidder,
+      amount: refund.message.value,
+      comment: null,
     };
     return folded('auction_outbid', data, [refund], false);
   }

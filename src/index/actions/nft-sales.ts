@@ -9,6 +9,8 @@
  *                  `nft_put_on_sale`, the price and fees read from the sale's StateInit in the layout its code
  *                  hash names (getgems' published versions; any other code: the newest, v4r1, as toncenter)
  *   cancel         op 3 to a sale of the NFT it sends back: `nft_cancel_sale`
+ *   update         sale_update#6c6c2080 to a detected sale (its seller changes the price): `nft_update_sale`, the new
+ *                  price, fee and royalty from the body
  *   put on auction the same listing when the contract deployed is a detected auction, not a sale:
  *                  `nft_put_on_auction` (its terms: nft-auctions.ts `auctionTerms`)
  * A purchase the auction's "finish"/"stop" comment made pays the seller from that comment's transaction, not the
@@ -24,6 +26,7 @@ import type { NftPurchaseInfo, NftTransferData } from './nfts.js';
 import type { KnownContracts, NftSaleInfo } from './trace-input.js';
 
 export const NFT_CANCEL_SALE_OP = 0x3;
+const SALE_UPDATE_OP = 0x6c6c2080;
 
 export interface NftPurchaseData {
   transfer: NftTransferData;
@@ -53,6 +56,16 @@ export interface NftCancelSaleData {
   owner: string | null;
   sale: string;
   marketplaceAddress: string | null;
+}
+
+export interface NftUpdateSaleData {
+  sender: string | null;
+  sale: string;
+  item: string;
+  marketplaceAddress: string | null;
+  fullPrice: bigint;
+  marketplaceFee: bigint;
+  royaltyAmount: bigint;
 }
 
 const nftTransferOf = (block: Block): (NftTransferData & { purchase?: NftPurchaseInfo }) | null =>
@@ -266,6 +279,33 @@ class CancelSaleMatcher extends ContractMatcher {
   }
 }
 
+/** A price change: sale_update query_id:uint64 full_price:Coins marketplace_fee:Coins royalty_amount:Coins. */
+class UpdateSaleMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super(SALE_UPDATE_OP);
+  }
+
+  override build(block: CallContractBlock, _others: Block[]): Block[] {
+    const saleAddress = block.message.destination;
+    const sale = saleAddress === null ? undefined : this.contracts.nftSales?.get(saleAddress);
+    if (!sale) return [];
+    const cs = block.message.body().beginParse();
+    cs.skip(32 + 64); // op, query_id
+    const data: NftUpdateSaleData = {
+      sender: block.message.source,
+      sale: saleAddress!,
+      item: sale.nft,
+      marketplaceAddress: sale.marketplace,
+      fullPrice: cs.loadCoins(),
+      marketplaceFee: cs.loadCoins(),
+      royaltyAmount: cs.loadCoins(),
+    };
+    // toncenter: failed when the sale's transaction aborted.
+    return folded('nft_update_sale', data, [block], block.eventNodes[0].tx.aborted);
+  }
+}
+
 export const getgemsPurchaseMatcher = (): Matcher => new GetgemsPurchaseMatcher();
 export const nftPutOnSaleMatcher = (contracts: KnownContracts): Matcher => new PutOnSaleMatcher(contracts);
 export const nftCancelSaleMatcher = (contracts: KnownContracts): Matcher => new CancelSaleMatcher(contracts);
+export const nftUpdateSaleMatcher = (contracts: KnownContracts): Matcher => new UpdateSaleMatcher(contracts);

@@ -78,6 +78,10 @@ export interface NftItemInfo {
   /** Decimal. */
   index: string;
   collection: string | null;
+  /** Telegram's item sold on Fragment (a username, a number): its content's uri is on nft.fragment.com (telemint.ts). */
+  teleitem?: boolean;
+  /** A .ton DNS item: its code or its collection is the .ton DNS one (telemint.ts). */
+  dns?: boolean;
 }
 
 /** A fixed-price sale the index detected (nft_sales: getgems' get_sale_data), as its last state has it. */

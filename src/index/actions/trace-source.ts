@@ -6,11 +6,12 @@
  */
 import { placeholders } from '../sql/where.js';
 import type { InsertBatch, SqlReads, SqlValue } from '../sql/driver.js';
-import { bytes, text } from '../sql/values.js';
+import { bytes, optionalText, text } from '../sql/values.js';
 import type { TraceRow } from '../traces/trace-row.js';
 import { NOMINATOR_POOL_CODE_HASH } from './nominator-pools.js';
 import { poolLockWallet, stakeWalletData, type JvaultStakeWalletInfo } from './jvault.js';
 import { Cell } from '@ton/core';
+import { FRAGMENT_URI, telemintFlags } from './telemint.js';
 import {
   transactionOf,
   type DexPoolInfo,
@@ -80,6 +81,19 @@ const auctionInfo = (get: (column: string) => SqlValue): NftAuctionInfo => ({
   codeHash: bytes(get('code_hash')).toString('base64'),
 });
 
+/** An NFT item's row (nft_items) as the classifier reads it: with the flags of a Telegram or .ton DNS item. */
+const itemInfo = (get: (column: string) => SqlValue): NftItemInfo => {
+  const collection = get('collection_address') === null ? null : text(get('collection_address'));
+  const code = get('code_hash');
+  const codeHash = code === null || code === undefined ? null : bytes(code).toString('base64');
+  return { index: text(get('item_index')), collection, ...telemintFlags(optionalText(get('content')), codeHash, collection) };
+};
+/**
+ * The content only where it may name Fragment (an item's content can hold a whole image): the flag itself is
+ * decided in telemintFlags (SQLite's LIKE ignores case, PostgreSQL's does not).
+ */
+const ITEM_COLUMNS = `address, item_index, collection_address, CASE WHEN content LIKE '%${FRAGMENT_URI}%' THEN content END AS content, code_hash`;
+
 export const NO_GROUP_ROWS: GroupRows = emptyGroupRows();
 
 /** Each row of `batch` as a column -> value lookup. */
@@ -112,11 +126,7 @@ export function groupRowsOf(batches: readonly InsertBatch[], traceIds: ReadonlyS
       for (const get of rowsOf(batch))
         rows.jettonWallets.set(get('address') as string, { owner: get('owner') as string, jetton: get('jetton') as string });
     } else if (batch.table === 'nft_items') {
-      for (const get of rowsOf(batch))
-        rows.nftItems.set(get('address') as string, {
-          index: get('item_index') as string,
-          collection: get('collection_address') as string | null,
-        });
+      for (const get of rowsOf(batch)) rows.nftItems.set(get('address') as string, itemInfo(get));
     } else if (batch.table === 'multisig_orders') {
       for (const get of rowsOf(batch))
         rows.multisigOrders.set(get('address') as string, { signers: JSON.parse(get('signers') as string) as string[] });
@@ -246,7 +256,7 @@ export async function knownContracts(
   await chunked(asked, async (chunk) => {
     const [wallets, items, orders, sales, auctions, pools] = await Promise.all([
       store.all(`SELECT address, owner, jetton FROM jetton_wallets WHERE address IN (${placeholders(chunk)})`, chunk),
-      store.all(`SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
+      store.all(`SELECT ${ITEM_COLUMNS} FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(`SELECT address, signers FROM multisig_orders WHERE address IN (${placeholders(chunk)})`, chunk),
       store.all(
         `SELECT address, nft_address, nft_owner_address, marketplace_address, full_price, code_hash FROM nft_sales WHERE address IN (${placeholders(chunk)})`,
@@ -276,10 +286,10 @@ export async function knownContracts(
     for (const row of orders) multisigOrders.set(text(row.address), { signers: JSON.parse(text(row.signers)) as string[] });
     for (const row of wallets) jettonWallets.set(text(row.address), { owner: text(row.owner), jetton: text(row.jetton) });
     for (const row of items)
-      nftItems.set(text(row.address), {
-        index: text(row.item_index),
-        collection: row.collection_address === null ? null : text(row.collection_address),
-      });
+      nftItems.set(
+        text(row.address),
+        itemInfo((column) => row[column] as SqlValue),
+      );
   });
   await chunked(statesAsked, async (chunk) => {
     const rows = await store.all(`SELECT account FROM latest_account_states WHERE account IN (${placeholders(chunk)}) AND code_hash = ?`, [
@@ -297,14 +307,11 @@ export async function knownContracts(
     else stored.push(nft);
   }
   await chunked(stored, async (chunk) => {
-    for (const row of await store.all(
-      `SELECT address, item_index, collection_address FROM nft_items WHERE address IN (${placeholders(chunk)})`,
-      chunk,
-    ))
-      nftItems.set(text(row.address), {
-        index: text(row.item_index),
-        collection: row.collection_address === null ? null : text(row.collection_address),
-      });
+    for (const row of await store.all(`SELECT ${ITEM_COLUMNS} FROM nft_items WHERE address IN (${placeholders(chunk)})`, chunk))
+      nftItems.set(
+        text(row.address),
+        itemInfo((column) => row[column] as SqlValue),
+      );
   });
   return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, dexPools, nominatorPools };
 }
