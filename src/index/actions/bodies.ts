@@ -323,3 +323,30 @@ export function changeDnsRecord(body: Cell): ChangeDnsBody {
       return { key, value: { schema: 'Unknown' } };
   }
 }
+
+/**
+ * A MsgAddress as pytoniq's `load_address` reads it, which the cocoon and tgBTC bodies are read with: addr_none, an
+ * external address (its length and bits as a number), or any other tag read as a standard address (one anycast bit
+ * skipped, an 8-bit workchain, 256 bits), so an addr_var comes out as the odd workchain toncenter shows.
+ */
+export type LooseAddress = { kind: 'none' } | { kind: 'external'; bits: number; value: bigint } | { kind: 'internal'; raw: string };
+
+export function loadLooseAddress(cs: Slice): LooseAddress {
+  const tag = cs.loadUint(2);
+  if (tag === 0) return { kind: 'none' };
+  if (tag === 1) {
+    const bits = cs.loadUint(9);
+    // pytoniq reads zero bits as an error.
+    if (bits === 0) throw new Error('an external address of no bits');
+    return { kind: 'external', bits, value: cs.loadUintBig(bits) };
+  }
+  cs.skip(1);
+  const workchain = cs.loadInt(8);
+  return { kind: 'internal', raw: `${workchain}:${cs.loadBuffer(32).toString('hex').toUpperCase()}` };
+}
+
+/** An account as ton-indexer's AccountId takes it: addr_none is null, an external address is refused. */
+export function looseAccount(address: LooseAddress): string | null {
+  if (address.kind === 'external') throw new Error('an external address where an account was expected');
+  return address.kind === 'none' ? null : address.raw;
+}

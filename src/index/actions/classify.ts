@@ -45,6 +45,8 @@ import { tonstakersDelayedWithdrawalMatcher, tonstakersDepositMatcher, tonstaker
 import { nominatorPoolDepositMatcher, nominatorPoolWithdrawMatcher, nominatorPoolWithdrawRequestMatcher } from './nominator-pools.js';
 import { ethenaDepositMatcher, ethenaWithdrawalRequestMatcher } from './ethena-staking.js';
 import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting.js';
+import { COCOON_TYPES, cocoonMatchers } from './cocoon.js';
+import { TGBTC_DKG_LOG, tgbtcMatchers } from './tgbtc.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -130,6 +132,12 @@ const BUILT_TYPES = [
   'coffee_staking_deposit',
   'coffee_staking_withdraw',
   'coffee_staking_claim_rewards',
+  ...COCOON_TYPES,
+  // tgBTC's block types: a fallback keeps its block's type as its parts' ancestor, as toncenter does.
+  'tgbtc_mint',
+  'tgbtc_burn',
+  'tgbtc_new_key',
+  TGBTC_DKG_LOG,
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -221,6 +229,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     ethenaDepositMatcher(),
     stonfiV2ProvideLiquidityMatcher(),
     stonfiV2WithdrawLiquidityMatcher(),
+    ...tgbtcMatchers(),
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
@@ -235,6 +244,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeStakingDepositMatcher(),
     coffeeStakingWithdrawMatcher(),
     coffeeStakingClaimRewardsMatcher(),
+    ...cocoonMatchers(),
   ];
 }
 
