@@ -19,8 +19,10 @@
  *      stored traces that were contract calls, jetton burns and transfers, TON transfers become these
  *   13 getgems auctions (bids, outbids, listings, cancels, finishes; a purchase through an auction, and the payout
  *      a "finish"/"stop" comment makes), once their contracts are detected (tokens/auctions.ts)
+ *   14 cocoon's twelve actions and tgBTC's mint, burn and new key (with their log fallbacks): stored traces that were
+ *      contract calls, jetton mints and burns become these
  */
-export const CLASSIFIER_VERSION = 13;
+export const CLASSIFIER_VERSION = 14;
 
 let current = CLASSIFIER_VERSION;
 

@@ -99,7 +99,11 @@ function signedPayload(block: CallContractBlock, opcode: number): { queryId: big
 }
 
 /** query_id:uint64 ... send_excesses_to: an owner's request, `middle` reading what lies between. */
-function ownerRequest<T>(block: CallContractBlock, opcode: number, middle: (cs: Slice) => T): { queryId: bigint; fields: T; owner: string | null } {
+function ownerRequest<T>(
+  block: CallContractBlock,
+  opcode: number,
+  middle: (cs: Slice) => T,
+): { queryId: bigint; fields: T; owner: string | null } {
   const cs = opened(block, opcode);
   const queryId = cs.loadUintBig(64);
   const fields = middle(cs);
@@ -137,7 +141,12 @@ class CocoonMatcher extends Matcher {
   }
 }
 
-const ends = (source: string | null, sourceSecondary: string | null, destination: string | null, destinationSecondary: string | null = null) => ({
+const ends = (
+  source: string | null,
+  sourceSecondary: string | null,
+  destination: string | null,
+  destinationSecondary: string | null = null,
+) => ({
   source,
   sourceSecondary,
   destination,
@@ -222,16 +231,11 @@ function proxyCharge(): Matcher {
 }
 
 function clientTopUp(): Matcher {
-  return new CocoonMatcher(
-    'cocoon_client_top_up',
-    [COCOON_OP.extClientTopUp],
-    { child: clientRequest([excesses()]) },
-    (block, others) => {
-      const { queryId, fields: topUp, owner: sender } = ownerRequest(block, COCOON_OP.extClientTopUp, (cs) => cs.loadCoins());
-      const proxy = found(others, COCOON_OP.clientProxyRequest).message.destination;
-      return { data: { ...ends(sender, null, block.message.destination, proxy), queryId, amount: topUp }, failed: aborted(block) };
-    },
-  );
+  return new CocoonMatcher('cocoon_client_top_up', [COCOON_OP.extClientTopUp], { child: clientRequest([excesses()]) }, (block, others) => {
+    const { queryId, fields: topUp, owner: sender } = ownerRequest(block, COCOON_OP.extClientTopUp, (cs) => cs.loadCoins());
+    const proxy = found(others, COCOON_OP.clientProxyRequest).message.destination;
+    return { data: { ...ends(sender, null, block.message.destination, proxy), queryId, amount: topUp }, failed: aborted(block) };
+  });
 }
 
 function proxyRegistration(type: string, opcode: number, withSeqno: boolean): Matcher {
@@ -252,7 +256,10 @@ function clientOwnerRequest(type: string, opcode: number, read: (cs: Slice) => P
     (block, others) => {
       const { queryId, fields, owner } = ownerRequest(block, opcode, read);
       const viaWallet = parent ? { viaWallet: others.some((b) => isCallContract(b, COCOON_OP.ownerWalletSendMessage)) } : {};
-      return { data: { ...ends(owner, null, block.message.destination), queryId, amount: null, ...fields, ...viaWallet }, failed: aborted(block) };
+      return {
+        data: { ...ends(owner, null, block.message.destination), queryId, amount: null, ...fields, ...viaWallet },
+        failed: aborted(block),
+      };
     },
   );
 }

@@ -160,7 +160,10 @@ class MintMatcher extends ContractMatcher {
 const pegoutSteps = () =>
   new ContractMatcher(TGBTC_OP.pegoutStep, {
     optional: true,
-    children: [new ContractMatcher(TGBTC_OP.pegoutStepAnswer, { optional: true }), new BlockTypeMatcher('ton_transfer', { optional: true })],
+    children: [
+      new ContractMatcher(TGBTC_OP.pegoutStepAnswer, { optional: true }),
+      new BlockTypeMatcher('ton_transfer', { optional: true }),
+    ],
   });
 
 class BurnMatcher extends Matcher {

@@ -340,7 +340,10 @@ test('cocoon_client_withdraw: the amount from the refund_granted payload (0 with
     amount: WITHDRAWN.toString(),
   });
   assert.equal(action.actionId, actionId(messages[0].hash, 'cocoon_client_withdraw'));
-  const none = cocoonAction(classifyTrace(requestTrace(OWNER, CLIENT, withdraw, answers(null)).trace, NO_CONTRACTS).actions, 'cocoon_client_withdraw');
+  const none = cocoonAction(
+    classifyTrace(requestTrace(OWNER, CLIENT, withdraw, answers(null)).trace, NO_CONTRACTS).actions,
+    'cocoon_client_withdraw',
+  );
   assert.equal((none.details as { withdraw_amount: string }).withdraw_amount, '0');
   refused(classifyTrace(requestTrace(OWNER, CLIENT, withdraw, [], true).trace, NO_CONTRACTS).actions, '0xda068e78');
 });

@@ -60,10 +60,12 @@ const MINTED = 9_850n;
 /** The txid's bytes as the log stores them; toncenter shows them reversed (little-endian). */
 const TXID_SHOWN = '29473eb71be95904599a5cecd24f602f07942b1da2b4c5eb3c5551367c2e4023';
 const TXID = Buffer.from(TXID_SHOWN, 'hex').reverse();
-const mintLog = (): Cell => beginCell().storeUint(0x77a80ef3, 32).storeCoins(MINTED).storeAddress(address(RECIPIENT)).storeBuffer(TXID).endCell();
+const mintLog = (): Cell =>
+  beginCell().storeUint(0x77a80ef3, 32).storeCoins(MINTED).storeAddress(address(RECIPIENT)).storeBuffer(TXID).endCell();
 const internalTransfer = (amount: bigint): Cell =>
   op(0x178d4519).storeCoins(amount).storeAddress(address(TELEPORT)).storeAddress(address(RECIPIENT)).storeCoins(0n).storeBit(0).endCell();
-const jettonMint = (): Cell => op(0x642b7d07).storeAddress(address(RECIPIENT)).storeCoins(50_000_000n).storeRef(internalTransfer(MINTED)).endCell();
+const jettonMint = (): Cell =>
+  op(0x642b7d07).storeAddress(address(RECIPIENT)).storeCoins(50_000_000n).storeRef(internalTransfer(MINTED)).endCell();
 
 /** The caller begins the mint at the teleport (op 0x3f781d24), a bridge hop, then the tail (op 0xe42a879b). */
 const mintTrace = (head = 0x3f781d24) =>
@@ -84,7 +86,9 @@ const mintTrace = (head = 0x3f781d24) =>
                 {
                   to: TGBTC,
                   body: jettonMint(),
-                  then: [{ to: RECIPIENT_WALLET, body: internalTransfer(MINTED), then: [{ to: RECIPIENT, body: op(0xd53276db).endCell() }] }],
+                  then: [
+                    { to: RECIPIENT_WALLET, body: internalTransfer(MINTED), then: [{ to: RECIPIENT, body: op(0xd53276db).endCell() }] },
+                  ],
                 },
               ],
             },
@@ -93,7 +97,10 @@ const mintTrace = (head = 0x3f781d24) =>
       ],
     },
   ]);
-const recipientWallet: KnownContracts = { ...NO_CONTRACTS, jettonWallets: new Map([[RECIPIENT_WALLET, { owner: RECIPIENT, jetton: TGBTC }]]) };
+const recipientWallet: KnownContracts = {
+  ...NO_CONTRACTS,
+  jettonWallets: new Map([[RECIPIENT_WALLET, { owner: RECIPIENT, jetton: TGBTC }]]),
+};
 
 test('tgbtc_mint: from the call that began it to the teleport log and the jetton mint; its parts shown to other clients', () => {
   const { trace, messages } = mintTrace();
@@ -114,7 +121,11 @@ test('tgbtc_mint: from the call that began it to the teleport log and the jetton
 
   const partsFor = (supported: ReadonlySet<string>) => actions.filter((a) => shownTo(supported, a.type, a.ancestors)).map((a) => a.type);
   assert.deepEqual(partsFor(tgbtcClient), ['tgbtc_mint'], 'a tgbtc client: the mint alone');
-  assert.deepEqual(partsFor(latest).sort(), ['call_contract', 'call_contract', 'call_contract', 'jetton_mint'], 'a latest client: its parts');
+  assert.deepEqual(
+    partsFor(latest).sort(),
+    ['call_contract', 'call_contract', 'call_contract', 'jetton_mint'],
+    'a latest client: its parts',
+  );
 });
 
 test('tgbtc_mint_fallback: the teleport log alone, when the jetton mint is not known or the chain has no head', () => {
@@ -149,7 +160,8 @@ const burnLog = (amount: bigint, pegout: string | null = PEGOUT): Cell =>
     .storeAddress(address(USER))
     .storeAddress(pegout === null ? null : address(pegout))
     .endCell();
-const burnNotification = (code = 0x7bdd97de): Cell => op(code).storeCoins(BURNT).storeAddress(address(USER)).storeAddress(address(USER)).endCell();
+const burnNotification = (code = 0x7bdd97de): Cell =>
+  op(code).storeCoins(BURNT).storeAddress(address(USER)).storeAddress(address(USER)).endCell();
 
 /** The user burns tgBTC; its master passes the notification on (op `passOn`) to the teleport, which logs the burn. */
 const burnTrace = (passOn = 0x7bdd97de, teleportSteps: Step[] = []) =>
@@ -186,8 +198,15 @@ test('tgbtc_burn: a jetton burn the teleport logged (the smaller amount), also a
       asset: TGBTC,
     });
     assert.equal(burn.actionId, actionId(messages[0].hash, 'tgbtc_burn'));
-    assert.equal(burn.transactions.length, steps.length === 0 ? 4 : 6, "the user's, its wallet, the master, the teleport (and the pegout steps)");
-    assert.ok(shownTo(latest, 'jetton_burn', actions.find((a) => a.type === 'jetton_burn')!.ancestors), 'a latest client sees the jetton burn');
+    assert.equal(
+      burn.transactions.length,
+      steps.length === 0 ? 4 : 6,
+      "the user's, its wallet, the master, the teleport (and the pegout steps)",
+    );
+    assert.ok(
+      shownTo(latest, 'jetton_burn', actions.find((a) => a.type === 'jetton_burn')!.ancestors),
+      'a latest client sees the jetton burn',
+    );
   }
 });
 
