@@ -10,7 +10,10 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, ExternalAddress, type Cell } from '@ton/core';
 import { classifyTrace, PARENT_TYPES, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { actionBatches, actionDoc } from '../../../src/index/actions/action-rows.js';
+import { ActionReader } from '../../../src/index/actions/reader.js';
+import { migrate } from '../../../src/index/schema.js';
+import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
 import { toncenterV3 } from '../../api/v3/support/spec.js';
@@ -348,7 +351,7 @@ test('cocoon_client_withdraw: the amount from the refund_granted payload (0 with
   refused(classifyTrace(requestTrace(OWNER, CLIENT, withdraw, [], true).trace, NO_CONTRACTS).actions, '0xda068e78');
 });
 
-test('the version filter: a v3 client sees the contract calls, a v4 client (or one asking for the cocoon group) the cocoon action', () => {
+test('the version filter: a v3 client sees the contract calls, a v4 client (or one asking for the cocoon group) the cocoon action', async (t) => {
   const { trace } = workerPayout(0xa040ad28);
   const actions = classifyTrace(trace, NO_CONTRACTS).actions;
   const shown = (supported: ReadonlySet<string>) => actions.filter((a) => shownTo(supported, a.type, a.ancestors)).map((a) => a.type);
@@ -357,4 +360,17 @@ test('the version filter: a v3 client sees the contract calls, a v4 client (or o
   assert.deepEqual(shown(expandActionTypes(['v2', 'cocoon'])), ['cocoon_worker_payout'], 'the cocoon group');
   // What the store's reader hides its parts by (reader.ts).
   for (const type of ['cocoon_worker_payout', 'cocoon_client_withdraw']) assert.ok(PARENT_TYPES.includes(type), type);
+
+  // The same through the store and /api/v3/actions' reader.
+  const driver = SqliteDriver.open();
+  t.after(() => driver.close());
+  await migrate(driver);
+  await driver.write(actionBatches([{ traceId: trace.traceId, state: 'ok', actions }]));
+  const reader = new ActionReader(driver);
+  const read = async (supported: ReadonlySet<string>) =>
+    (await reader.actions({ trace_id: [Buffer.from(trace.traceId, 'base64')], supported }, 'asc', { limit: 100, offset: 0 })).map(
+      (a) => (JSON.parse(a.doc) as { type: string }).type,
+    );
+  assert.deepEqual(await read(v3), ['call_contract', 'call_contract', 'call_contract', 'call_contract'], 'a v3 client');
+  assert.deepEqual(await read(v4), ['cocoon_worker_payout'], 'a v4 client');
 });
