@@ -325,9 +325,9 @@ export function changeDnsRecord(body: Cell): ChangeDnsBody {
 }
 
 /**
- * A MsgAddress as pytoniq's `load_address` reads it, which the cocoon and tgBTC bodies are read with: addr_none, an
- * external address (its length and bits as a number), or any other tag read as a standard address (one anycast bit
- * skipped, an 8-bit workchain, 256 bits), so an addr_var comes out as the odd workchain toncenter shows.
+ * A MsgAddress as pytoniq's `load_address` reads it (pytoniq-core 0.1.40, ton-indexer's), which the cocoon and tgBTC
+ * bodies are read with: addr_none, an external address (its length and bits as a number), a standard address (an
+ * anycast prefix read and dropped from the answer); an addr_var is refused.
  */
 export type LooseAddress = { kind: 'none' } | { kind: 'external'; bits: number; value: bigint } | { kind: 'internal'; raw: string };
 
@@ -340,7 +340,12 @@ export function loadLooseAddress(cs: Slice): LooseAddress {
     if (bits === 0) throw new Error('an external address of no bits');
     return { kind: 'external', bits, value: cs.loadUintBig(bits) };
   }
-  cs.skip(1);
+  if (cs.loadBit()) {
+    const depth = cs.loadUint(5);
+    if (depth < 1) throw new Error('an anycast of depth 0');
+    cs.skip(depth);
+  }
+  if (tag !== 2) throw new Error('an addr_var');
   const workchain = cs.loadInt(8);
   return { kind: 'internal', raw: `${workchain}:${cs.loadBuffer(32).toString('hex').toUpperCase()}` };
 }

@@ -164,7 +164,7 @@ const burnNotification = (code = 0x7bdd97de): Cell =>
   op(code).storeCoins(BURNT).storeAddress(address(USER)).storeAddress(address(USER)).endCell();
 
 /** The user burns tgBTC; its master passes the notification on (op `passOn`) to the teleport, which logs the burn. */
-const burnTrace = (passOn = 0x7bdd97de, teleportSteps: Step[] = []) =>
+const burnTrace = (passOn = 0x7bdd97de, teleportSteps: Step[] = [], logged: Cell = burnLog(LOGGED)) =>
   buildTrace(USER, [
     {
       to: USER_WALLET,
@@ -173,7 +173,7 @@ const burnTrace = (passOn = 0x7bdd97de, teleportSteps: Step[] = []) =>
         {
           to: TGBTC,
           body: burnNotification(),
-          then: [{ to: TELEPORT, body: burnNotification(passOn), logBodies: [burnLog(LOGGED)], then: teleportSteps }],
+          then: [{ to: TELEPORT, body: burnNotification(passOn), logBodies: [logged], then: teleportSteps }],
         },
       ],
     },
@@ -208,6 +208,23 @@ test('tgbtc_burn: a jetton burn the teleport logged (the smaller amount), also a
       'a latest client sees the jetton burn',
     );
   }
+});
+
+test('tgbtc_burn: a pegout address that does not read (an addr_var) leaves sender and pegout unknown, as toncenter reads it', () => {
+  const addrVar = beginCell()
+    .storeUint(0xca444ce6, 32)
+    .storeCoins(LOGGED)
+    .storeAddress(address(USER))
+    .storeUint(0b11, 2)
+    .storeBit(0)
+    .storeUint(256, 9)
+    .storeInt(0, 32)
+    .storeBuffer(Buffer.alloc(32, 0xab))
+    .endCell();
+  const burn = tgbtcAction(classifyTrace(burnTrace(0x7bdd97de, [], addrVar).trace, userWallet).actions, 'tgbtc_burn');
+  assert.deepEqual(burn.details, { source: USER, source_wallet: USER_WALLET, destination: null, amount: LOGGED.toString(), asset: TGBTC });
+  const fallback = tgbtcAction(classifyTrace(burnTrace(0x7bdd97de, [], addrVar).trace, NO_CONTRACTS).actions, 'tgbtc_burn_fallback');
+  assert.deepEqual(fallback.details, { source: null, source_wallet: null, destination: null, amount: LOGGED.toString(), asset: null });
 });
 
 test('tgbtc_burn_fallback: the burn log alone, when the burnt wallet is not known', () => {
