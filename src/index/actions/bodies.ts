@@ -323,3 +323,35 @@ export function changeDnsRecord(body: Cell): ChangeDnsBody {
       return { key, value: { schema: 'Unknown' } };
   }
 }
+
+/**
+ * A MsgAddress as pytoniq's `load_address` reads it (pytoniq-core 0.1.40, ton-indexer's), which the cocoon and tgBTC
+ * bodies are read with: addr_none, an external address (its length and bits as a number), a standard address (an
+ * anycast prefix read and dropped from the answer); an addr_var is refused.
+ */
+export type LooseAddress = { kind: 'none' } | { kind: 'external'; bits: number; value: bigint } | { kind: 'internal'; raw: string };
+
+export function loadLooseAddress(cs: Slice): LooseAddress {
+  const tag = cs.loadUint(2);
+  if (tag === 0) return { kind: 'none' };
+  if (tag === 1) {
+    const bits = cs.loadUint(9);
+    // pytoniq reads zero bits as an error.
+    if (bits === 0) throw new Error('an external address of no bits');
+    return { kind: 'external', bits, value: cs.loadUintBig(bits) };
+  }
+  if (cs.loadBit()) {
+    const depth = cs.loadUint(5);
+    if (depth < 1) throw new Error('an anycast of depth 0');
+    cs.skip(depth);
+  }
+  if (tag !== 2) throw new Error('an addr_var');
+  const workchain = cs.loadInt(8);
+  return { kind: 'internal', raw: `${workchain}:${cs.loadBuffer(32).toString('hex').toUpperCase()}` };
+}
+
+/** An account as ton-indexer's AccountId takes it: addr_none is null, an external address is refused. */
+export function looseAccount(address: LooseAddress): string | null {
+  if (address.kind === 'external') throw new Error('an external address where an account was expected');
+  return address.kind === 'none' ? null : address.raw;
+}

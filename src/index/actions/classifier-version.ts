@@ -27,8 +27,10 @@
  *   16 Telegram and .ton DNS items (auctions started and cancelled, bids and outbids on the item, DNS purchases and
  *      balance releases) and getgems' sale price changes (`nft_update_sale`): stored contract calls and TON transfers
  *      become these
+ *   17 cocoon's twelve actions and tgBTC's mint, burn and new key (with their log fallbacks): stored traces that were
+ *      contract calls, jetton mints and burns become these
  */
-export const CLASSIFIER_VERSION = 16;
+export const CLASSIFIER_VERSION = 17;
 
 let current = CLASSIFIER_VERSION;
 

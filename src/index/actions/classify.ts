@@ -51,6 +51,8 @@ import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting
 import { layerZeroMatchers } from './layerzero.js';
 import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
 import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
+import { COCOON_TYPES, cocoonMatchers } from './cocoon.js';
+import { TGBTC_DKG_LOG, tgbtcMatchers } from './tgbtc.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -155,6 +157,12 @@ const BUILT_TYPES = [
   'jvault_unstake',
   'jvault_claim',
   'jvault_unstake_request',
+  ...COCOON_TYPES,
+  // tgBTC's block types: a fallback keeps its block's type as its parts' ancestor, as toncenter does.
+  'tgbtc_mint',
+  'tgbtc_burn',
+  'tgbtc_new_key',
+  TGBTC_DKG_LOG,
 ];
 
 /** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
@@ -263,6 +271,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     evaaSupplyMatcher(),
     evaaWithdrawMatcher(),
     evaaLiquidateMatcher(),
+    ...tgbtcMatchers(),
     toncoDepositMatcher(contracts),
     toncoDeployPoolMatcher(),
     toncoWithdrawMatcher(contracts),
@@ -278,6 +287,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     coffeeStakingWithdrawMatcher(),
     coffeeStakingClaimRewardsMatcher(),
     ...layerZeroMatchers(),
+    ...cocoonMatchers(),
   ];
 }
 

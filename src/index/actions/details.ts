@@ -43,6 +43,8 @@ import {
   type NominatorPoolWithdrawData,
 } from './nominator-pools.js';
 import { ETHENA_DEPOSIT, ETHENA_WITHDRAWAL_REQUEST, type EthenaDepositData, type EthenaWithdrawalRequestData } from './ethena-staking.js';
+import type { CocoonData } from './cocoon.js';
+import { TGBTC_DKG_LOG, type TgbtcBurnData, type TgbtcDkgLogData, type TgbtcMintData, type TgbtcNewKeyData } from './tgbtc.js';
 import {
   EVAA_MAINNET_ASSETS,
   EVAA_TON_ASSET_ID,
@@ -1127,6 +1129,114 @@ function jvaultClaim(d: JvaultClaimData): ActionParts {
   };
 }
 
+/** A cocoon action's details: ton-index-go's struct for its type (`ActionDetailsCocoon*`), its fields in their order. */
+function cocoon(type: string, d: CocoonData): ActionParts {
+  const query = { query_id: str(d.queryId) };
+  const route = { source: d.source, destination: d.destination };
+  const amount = { amount: str(d.amount) };
+  const signed = { new_tokens_used: str(d.newTokensUsed), expected_address: d.expectedAddress ?? null };
+  let details: Json;
+  switch (type) {
+    case 'cocoon_worker_payout':
+      details = {
+        payout_type: d.payoutType,
+        ...query,
+        new_tokens: str(d.newTokens),
+        worker_state: d.workerState,
+        worker_tokens: str(d.workerTokens),
+        ...route,
+        ...amount,
+      };
+      break;
+    case 'cocoon_proxy_payout':
+      details = { ...query, ...route };
+      break;
+    case 'cocoon_proxy_charge':
+      details = { ...query, ...signed, ...route };
+      break;
+    case 'cocoon_client_top_up':
+      details = { ...query, ...route, ...amount };
+      break;
+    case 'cocoon_register_proxy':
+      details = { ...query, destination: d.destination };
+      break;
+    case 'cocoon_unregister_proxy':
+      details = { ...query, seqno: d.seqno, destination: d.destination };
+      break;
+    case 'cocoon_client_register':
+      details = { ...query, nonce: str(d.nonce), ...route };
+      break;
+    case 'cocoon_client_change_secret_hash':
+      details = { ...query, new_secret_hash: d.newSecretHash, ...route };
+      break;
+    case 'cocoon_client_request_refund':
+      details = { ...query, via_wallet: d.viaWallet, ...route };
+      break;
+    case 'cocoon_grant_refund':
+      details = { ...query, ...signed, ...route, ...amount };
+      break;
+    case 'cocoon_client_increase_stake':
+      details = { ...query, new_stake: str(d.newStake), ...route, ...amount };
+      break;
+    case 'cocoon_client_withdraw':
+      details = { ...query, withdraw_amount: str(d.withdrawAmount), ...route, ...amount };
+      break;
+    default:
+      throw new Error(`no cocoon details for ${type}`);
+  }
+  return { details, ends: [d.source, d.sourceSecondary, d.destination, d.destinationSecondary] };
+}
+
+/**
+ * tgBTC's details (ton-index-go's `ActionDetailsTgbtc*`, the txid and public keys from the action's `extra`); a
+ * fallback is answered as `<type>_fallback` while its block type makes its id. The ends are toncenter's columns (a
+ * new key's public key and timestamp are in none).
+ */
+function tgbtc(block: Block): ActionParts {
+  const fallback = (f: boolean) => (f ? { type: `${block.type}_fallback` } : {});
+  switch (block.type) {
+    case 'tgbtc_mint': {
+      const d = block.data as TgbtcMintData;
+      return {
+        ...fallback(d.fallback),
+        details: {
+          source: d.sender,
+          destination: d.recipient,
+          amount: str(d.amount),
+          asset: d.asset,
+          bitcoin_tx_id: d.bitcoinTxId,
+          destination_wallet: d.recipientWallet,
+        },
+        ends: [d.sender, d.teleport, d.recipient, d.recipientWallet],
+      };
+    }
+    case 'tgbtc_burn': {
+      const d = block.data as TgbtcBurnData;
+      return {
+        ...fallback(d.fallback),
+        details: { source: d.sender, source_wallet: d.wallet, destination: d.pegout, amount: str(d.amount), asset: d.asset },
+        ends: [d.sender, d.wallet, d.pegout, null],
+      };
+    }
+    case 'tgbtc_new_key': {
+      const d = block.data as TgbtcNewKeyData;
+      return {
+        ...fallback(d.fallback),
+        details: { source: d.teleport, pubkey: d.pubkey, coordinator: d.coordinator, pegout: d.pegout, amount: str(d.amount), asset: null },
+        ends: [d.teleport, null, d.coordinator, d.pegout],
+      };
+    }
+    default: {
+      const d = block.data as TgbtcDkgLogData;
+      return {
+        type: 'tgbtc_dkg_log_fallback',
+        details: { coordinator: d.coordinator, pubkey: d.pubkey, timestamp: str(d.timestamp) },
+        ends: [d.coordinator, null, null, null],
+      };
+    }
+  }
+}
+
 /** The details and ends of a block toncenter serializes; null for a type this classifier does not produce. */
 export function actionParts(block: Block): ActionParts {
   switch (block.type) {
@@ -1348,7 +1458,13 @@ export function actionParts(block: Block): ActionParts {
       return dedustV2ClaimFees(block.data as DedustV2ClaimFeesData);
     case 'dedust_v2_claim_reward':
       return dedustV2ClaimReward(block.data as DedustV2ClaimRewardData);
+    case 'tgbtc_mint':
+    case 'tgbtc_burn':
+    case 'tgbtc_new_key':
+    case TGBTC_DKG_LOG:
+      return tgbtc(block);
     default:
+      if (block.type.startsWith('cocoon_')) return cocoon(block.type, block.data as CocoonData);
       throw new Error(`no details for action type ${block.type}`);
   }
 }
