@@ -29,8 +29,10 @@
  *      become these
  *   17 cocoon's twelve actions and tgBTC's mint, burn and new key (with their log fallbacks): stored traces that were
  *      contract calls, jetton mints and burns become these
+ *   18 a DeDust v2 swap through a pool whose compute phase ended with a code other than 0 is failed (the classifier
+ *      reads each transaction's exit code now)
  */
-export const CLASSIFIER_VERSION = 17;
+export const CLASSIFIER_VERSION = 18;
 
 let current = CLASSIFIER_VERSION;
 

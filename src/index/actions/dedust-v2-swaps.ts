@@ -5,7 +5,8 @@
  *   a swap         the asset brought to the pool (pay_native#a5a7cbf8 with TON, or a jetton transfer whose forward
  *                  payload is pay_jetton#cbc33949) whose payment payload is swap#c442500f; each pool's swap
  *                  log#78e79ba4 (its amounts); then either the next pool's carrier (a multi-hop route) or the
- *                  payout: a jetton transfer, or payout#3216ca09 of TON. Failed when a pool's transaction aborted.
+ *                  payout: a jetton transfer, or payout#3216ca09 of TON. Failed when a pool's transaction aborted
+ *                  or its compute phase ended with a code other than 0.
  *   a failed swap  the same carrier without a swap log, answered with its refund (payout#3216ca09 with a non-zero
  *                  exit code back to the sender, or the same jetton back to the sender): failed, nothing out; the
  *                  asset asked for is the pool's other asset when the index knows the pool.
@@ -183,8 +184,9 @@ class DedustV2SwapMatcher extends Matcher {
       peerSwaps,
       minOutAmount: minOutOf(block),
     };
-    // toncenter: failed when a pool's transaction aborted (or its compute phase ended with a non-zero code).
-    const failed = logs.some((log) => log.eventNodes[0].tx.aborted);
+    // toncenter: failed when a pool's transaction aborted or its compute phase ended with a code other than 0 (a
+    // skipped compute phase, no code, is no failure).
+    const failed = logs.some(({ eventNodes: [{ tx }] }) => tx.aborted || (tx.exitCode != null && tx.exitCode !== 0));
     return folded('jetton_swap', data, [block, ...others], failed);
   }
 }

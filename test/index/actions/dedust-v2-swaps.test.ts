@@ -148,7 +148,7 @@ test('DeDust v2 jetton_swap: TON for USDT through one pool, its log and the USDT
   againstSpec(swapped);
 });
 
-const twoPools = (secondAborted: boolean) =>
+const twoPools = (secondAborted: boolean, secondExitCode?: number) =>
   buildTrace(USER, [
     jettons(USDT_OUT, USER, USER_USDT, POOL, POOL_USDT, payJetton(swap(1n, step(POOL2, 700_000n))), {
       to: POOL,
@@ -159,6 +159,7 @@ const twoPools = (secondAborted: boolean) =>
           value: TON_IN,
           body: payNative(TON_IN, swap(700_000n)),
           aborted: secondAborted,
+          exitCode: secondExitCode,
           logBodies: [swapLog(TON_IN, JET_OUT)],
           then: [jettons(JET_OUT, POOL2, POOL2_JET, USER, USER_JET, null, { to: USER }), excess()],
         },
@@ -166,7 +167,7 @@ const twoPools = (secondAborted: boolean) =>
     }),
   ]);
 
-test('DeDust v2 jetton_swap: USDT for a jetton through two pools, each a peer swap; an aborted pool makes it failed', () => {
+test('DeDust v2 jetton_swap: USDT for a jetton through two pools, each a peer swap; a pool aborted or ending with a code other than 0 makes it failed', () => {
   const swapped = only(classifyTrace(twoPools(false).trace, contracts(false)).actions, 'jetton_swap');
   assert.equal(swapped.success, true);
   assert.deepEqual(swapped.details, {
@@ -198,6 +199,9 @@ test('DeDust v2 jetton_swap: USDT for a jetton through two pools, each a peer sw
   });
   againstSpec(swapped);
   assert.equal(only(classifyTrace(twoPools(true).trace, contracts(false)).actions, 'jetton_swap').success, false);
+  // A pool whose compute phase ended with another code than 0 fails the swap too, though it did not abort; 0 does not.
+  assert.equal(only(classifyTrace(twoPools(false, 1).trace, contracts(false)).actions, 'jetton_swap').success, false);
+  assert.equal(only(classifyTrace(twoPools(false, 0).trace, contracts(false)).actions, 'jetton_swap').success, true);
 });
 
 const refused = (exitCode: number) =>

@@ -25,6 +25,8 @@ export interface Step {
   bounced?: boolean;
   /** The receiving transaction aborted. */
   aborted?: boolean;
+  /** The receiving transaction's compute exit code (none given: as if the trace carried none). */
+  exitCode?: number;
   /** The receiving account went from uninit to active. */
   deploys?: boolean;
   /** Its compute phase was skipped for this reason. */
@@ -98,6 +100,7 @@ export function buildTrace(
       mcSeqno: 7,
       totalFees: 2_000n,
       aborted: step.aborted ?? false,
+      ...(step.exitCode === undefined ? {} : { exitCode: step.exitCode }),
       tickTock: false,
       origStatus: step.deploys ? 'uninit' : 'active',
       endStatus: step.endStatus ?? 'active',
