@@ -48,6 +48,7 @@ import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting
 import { layerZeroMatchers } from './layerzero.js';
 import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
 import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
+import { dedustV2LiquidityMatchers } from './dedust-v2-liquidity.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -213,6 +214,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonBurnMatcher(contracts),
     dedustSwapMatcher(contracts),
     ...dedustV2SwapMatchers(contracts),
+    ...dedustV2LiquidityMatchers(),
     ...dedustV2ClaimMatchers(),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
