@@ -22,8 +22,10 @@
  *   14 LayerZero (`layerzero_send`, `_send_tokens`, `_receive`, `_commit_packet`, `_dvn_verify`), DeDust v2's swaps
  *      (`jetton_swap`, `dex` `dedust_v2`) and position claims (`dedust_v2_claim_fees`, `dedust_v2_claim_reward`):
  *      stored contract calls and jetton transfers become these
+ *   15 DeDust v2's liquidity (`dex_deposit_liquidity`: each side, both sides of a trace joined, refusals;
+ *      `dex_withdraw_liquidity`, `dex` `dedust_v2`): stored contract calls and jetton transfers become these
  */
-export const CLASSIFIER_VERSION = 14;
+export const CLASSIFIER_VERSION = 15;
 
 let current = CLASSIFIER_VERSION;
 

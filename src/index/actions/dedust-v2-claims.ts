@@ -183,5 +183,5 @@ class DedustV2ClaimRewardMatcher extends ContractMatcher {
   }
 }
 
-/** In toncenter's order (after DeDust v2's swaps and liquidity, which are not built here). */
+/** In toncenter's order: after DeDust v2's swaps and liquidity. */
 export const dedustV2ClaimMatchers = (): Matcher[] => [new DedustV2ClaimFeesMatcher(), new DedustV2ClaimRewardMatcher()];
