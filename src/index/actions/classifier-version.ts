@@ -31,8 +31,10 @@
  *      contract calls, jetton mints and burns become these
  *   18 a DeDust v2 swap through a pool whose compute phase ended with a code other than 0 is failed (the classifier
  *      reads each transaction's exit code now)
+ *   19 DeDust v2's liquidity (`dex_deposit_liquidity`: each side, both sides of a trace joined, refusals;
+ *      `dex_withdraw_liquidity`, `dex` `dedust_v2`): stored contract calls and jetton transfers become these
  */
-export const CLASSIFIER_VERSION = 18;
+export const CLASSIFIER_VERSION = 19;
 
 let current = CLASSIFIER_VERSION;
 

@@ -53,6 +53,7 @@ import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
 import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
 import { COCOON_TYPES, cocoonMatchers } from './cocoon.js';
 import { TGBTC_DKG_LOG, tgbtcMatchers } from './tgbtc.js';
+import { dedustV2LiquidityMatchers, joinDedustV2Deposits } from './dedust-v2-liquidity.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
 import { ACTION_TYPE_SHORTCUTS } from './versions.js';
 
@@ -96,6 +97,7 @@ const WHOLE_TYPES = new Set([
   ...['nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity', 'dedust_deposit_liquidity_partial'],
   ...['tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw', 'ethena_withdrawal_request', 'ethena_deposit'],
   ...['tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity'],
+  ...['dedust_v2_deposit_liquidity', 'dedust_v2_deposit_liquidity_partial'],
 ]);
 
 /** Every type the matchers here build. */
@@ -239,6 +241,7 @@ function matchers(contracts: KnownContracts): Matcher[] {
     jettonBurnMatcher(contracts),
     dedustSwapMatcher(contracts),
     ...dedustV2SwapMatchers(contracts),
+    ...dedustV2LiquidityMatchers(),
     ...dedustV2ClaimMatchers(),
     stonfiSwapMatcher(contracts),
     stonfiV2SwapMatcher(contracts),
@@ -295,10 +298,10 @@ const actionId = (key: string): string => createHash('sha256').update(key).diges
 
 /**
  * The blocks in the order toncenter serializes them: breadth first from the root, after its post-processing (the
- * sides of a DeDust deposit joined), then the deployments inside them.
+ * sides of a DeDust deposit joined, v1's then v2's), then the deployments inside them.
  */
 function orderedBlocks(root: Block): Block[] {
-  const blocks = joinDedustDeposits([...new Set(root.bfs())]);
+  const blocks = joinDedustV2Deposits(joinDedustDeposits([...new Set(root.bfs())]));
   const seen = new Set<Block>();
   for (let i = 0; i < blocks.length; i++) {
     const queue = [...blocks[i].childrenBlocks];

@@ -324,13 +324,21 @@ export function joinDedustDeposits(blocks: Block[]): Block[] {
     if (!last) continue;
     last.data = joined(firstData, last.data as DedustDepositData);
     out = out.filter((b) => b !== first);
-    for (const node of first.eventNodes) if (!last.eventNodes.includes(node)) last.eventNodes.push(node);
-    const initiating = first.initiatingEventNode;
-    if (initiating && initiating !== last.initiatingEventNode && !last.eventNodes.includes(initiating)) last.eventNodes.push(initiating);
-    for (const child of first.childrenBlocks) if (!last.childrenBlocks.includes(child)) last.childrenBlocks.push(child);
-    last.recalculateBounds();
+    absorbSide(last, first);
   }
   return out;
+}
+
+/**
+ * A deposit's other side taken into the completing one (toncenter's post-processing, DeDust v1's and v2's): its
+ * events, the transaction that sent it when another did, its children.
+ */
+export function absorbSide(last: Block, first: Block): void {
+  for (const node of first.eventNodes) if (!last.eventNodes.includes(node)) last.eventNodes.push(node);
+  const initiating = first.initiatingEventNode;
+  if (initiating && initiating !== last.initiatingEventNode && !last.eventNodes.includes(initiating)) last.eventNodes.push(initiating);
+  for (const child of first.childrenBlocks) if (!last.childrenBlocks.includes(child)) last.childrenBlocks.push(child);
+  last.recalculateBounds();
 }
 
 /** One of the pool's two payouts: payout_from_pool to a vault, which pays TON or sends a jetton transfer. */

@@ -56,15 +56,18 @@ export interface DedustV2ClaimRewardData {
 
 const NO_EXCESS = { includeExcess: false } as const;
 
-/** A payout leg: a jetton transfer, or the pool's payout#3216ca09 of TON; optional (a side with nothing to pay). */
-const payoutLeg = (): Matcher =>
+/**
+ * A payout leg (v1.3's `dedust_v2/common.py`, shared with the withdrawals): a jetton transfer, or the pool's
+ * payout#3216ca09 of TON; optional (a side with nothing to pay).
+ */
+export const payoutLeg = (): Matcher =>
   new OrMatcher([new BlockTypeMatcher('jetton_transfer'), new ContractMatcher(DEDUST_V2_OP.payout, NO_EXCESS)], { optional: true });
 const excess = (): Matcher => new ContractMatcher(OP.excess, { optional: true, includeExcess: false });
 
-const isPayout = (b: Block): boolean => b.type === 'jetton_transfer' || isCallContract(b, DEDUST_V2_OP.payout);
+export const isPayout = (b: Block): boolean => b.type === 'jetton_transfer' || isCallContract(b, DEDUST_V2_OP.payout);
 
 /** A payout's amount and side; it throws on a TON payout that does not parse (the claim is then not recognised). */
-function readPayout(block: Block): { amount: bigint; payout: DedustV2Payout } {
+export function readPayout(block: Block): { amount: bigint; payout: DedustV2Payout } {
   if (block.type === 'jetton_transfer') {
     const t = block.data as JettonTransferData;
     return { amount: t.amount, payout: { asset: t.asset, userWallet: t.receiverWallet, dexWallet: t.senderWallet } };
@@ -78,7 +81,7 @@ function readPayout(block: Block): { amount: bigint; payout: DedustV2Payout } {
 }
 
 /** The payouts after the pool's step, by lt. */
-const payoutsAfter = (step: Block, others: Block[]): Block[] =>
+export const payoutsAfter = (step: Block, others: Block[]): Block[] =>
   step.nextBlocks.filter((b) => others.includes(b) && isPayout(b)).sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
 
 /** payout_position_fees#29ff1bcf query_id x_fees:Coins y_fees:Coins owner excesses_to. */
@@ -180,5 +183,5 @@ class DedustV2ClaimRewardMatcher extends ContractMatcher {
   }
 }
 
-/** In toncenter's order (after DeDust v2's swaps and liquidity, which are not built here). */
+/** In toncenter's order: after DeDust v2's swaps and liquidity. */
 export const dedustV2ClaimMatchers = (): Matcher[] => [new DedustV2ClaimFeesMatcher(), new DedustV2ClaimRewardMatcher()];

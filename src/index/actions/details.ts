@@ -57,6 +57,7 @@ import type { JvaultClaimData, JvaultStakeData, JvaultUnstakeData } from './jvau
 import type { LzCommitPacketData, LzDvnVerifyData, LzReceiveData, LzSendData, LzSendTokensData } from './layerzero.js';
 import type { LzPacket } from './layerzero-bodies.js';
 import type { DedustV2ClaimFeesData, DedustV2ClaimRewardData } from './dedust-v2-claims.js';
+import { DEDUST_V2_DEPOSIT, DEDUST_V2_DEPOSIT_PARTIAL, type DedustV2DepositData } from './dedust-v2-liquidity.js';
 
 type Json = Record<string, unknown>;
 
@@ -239,6 +240,42 @@ function dedustDeposit(d: DedustDepositData): ActionParts {
       target_asset_2: d.targets[1].asset,
       target_amount_1: str(d.targets[0].amount),
       target_amount_2: str(d.targets[1].amount),
+      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depositContract],
+  };
+}
+
+/**
+ * A DeDust v2 deposit (`_fill_dedust_v2_deposit_liquidity`): the deposit contract is the secondary destination,
+ * `destination_liquidity` for ton-index-go (its DeDust exception names `dedust_v2` too); the target assets are the
+ * sides' own. A side only credited goes through toncenter's plain filler (`_fill_dex_deposit_liquidity`): no
+ * targets, no excesses.
+ */
+function dedustV2Deposit(d: DedustV2DepositData, partial: boolean): ActionParts {
+  const [x, y] = d.sides;
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'dedust_v2',
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      asset_1: x?.asset ?? null,
+      asset_2: y?.asset ?? null,
+      user_jetton_wallet_1: x?.userWallet ?? null,
+      user_jetton_wallet_2: y?.userWallet ?? null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.depositContract,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: partial ? null : (x?.asset ?? null),
+      target_asset_2: partial ? null : (y?.asset ?? null),
+      target_amount_1: str(d.targets?.[0]),
+      target_amount_2: str(d.targets?.[1]),
       vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
       tick_lower: null,
       tick_upper: null,
@@ -1286,6 +1323,9 @@ export function actionParts(block: Block): ActionParts {
     case DEDUST_DEPOSIT:
     case DEDUST_DEPOSIT_PARTIAL:
       return dedustDeposit(block.data as DedustDepositData);
+    case DEDUST_V2_DEPOSIT:
+    case DEDUST_V2_DEPOSIT_PARTIAL:
+      return dedustV2Deposit(block.data as DedustV2DepositData, block.type === DEDUST_V2_DEPOSIT_PARTIAL);
     case TONCO_DEPOSIT:
       return toncoDeposit(block.data as ToncoDepositData);
     case TONCO_WITHDRAW:
