@@ -29,8 +29,11 @@
  *      become these
  *   17 cocoon's twelve actions and tgBTC's mint, burn and new key (with their log fallbacks): stored traces that were
  *      contract calls, jetton mints and burns become these
+ *   18 wallet v4 plugin subscriptions (`subscribe`, `unsubscribe`), `nft_discovery`, and an NFT item's own
+ *      ownership_assigned as an `nft_transfer` (a Telegram item's sale at its auction's end marked as a purchase, with
+ *      the winning bid and the fill-ups): stored contract calls, TON transfers and auction bids become these
  */
-export const CLASSIFIER_VERSION = 17;
+export const CLASSIFIER_VERSION = 18;
 
 let current = CLASSIFIER_VERSION;
 
