@@ -286,24 +286,20 @@ export function ownershipAssigned(body: Cell): OwnershipAssignedBody {
   const cs = opened(body, OP.nftOwnershipAssigned);
   const queryId = cs.loadUintBig(64);
   const previousOwner = readAddress(cs);
-  let payload: string | null = null;
-  let bid: bigint | null = null;
   try {
     const cell = cs.loadBit() ? cs.loadRef() : cs.asCell();
     const p = cell.beginParse();
+    let bid: bigint | null = null;
     // Fewer than 32 bits: a payload without an op, kept as it is.
     if (p.remainingBits >= 32 && p.loadUint(32) >>> 0 === TELEITEM_BID_INFO) {
-      const value = p.loadCoins();
+      bid = p.loadCoins();
       p.loadUint(32); // bid_ts
-      bid = value;
     }
-    payload = bocBase64(cell);
+    return { queryId, previousOwner, payload: bocBase64(cell), bid };
   } catch {
     // No either bit, no ref, or a bid info that does not read: no payload at all.
-    payload = null;
-    bid = null;
+    return { queryId, previousOwner, payload: null, bid: null };
   }
-  return { queryId, previousOwner, payload, bid };
 }
 
 /**

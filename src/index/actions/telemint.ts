@@ -241,8 +241,8 @@ class TelegramPurchaseMatcher extends ContractMatcher {
       data.purchase = { marketplace: 'fragment', marketplaceAddress: null, price: body.bid.toString(), realPreviousOwner: null };
     const afterBid = previous instanceof TonTransferBlock || (isCallContract(previous) && previous.message.source === null);
     if (body.bid !== null && afterBid) {
-      const payouts = previous
-        .nextBlocks.filter((b): b is CallContractBlock => isCallContract(b, OP_FILL_UP))
+      const payouts = previous.nextBlocks
+        .filter((b): b is CallContractBlock => isCallContract(b, OP_FILL_UP))
         .sort((a, b) => Number((a.message.createdLt ?? 0n) - (b.message.createdLt ?? 0n)));
       // The first fill-up is always the royalty when there are two (toncenter's rule for telemint's items).
       const [royalty, payout] = payouts.length > 1 ? payouts : [undefined, payouts[0]];

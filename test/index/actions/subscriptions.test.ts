@@ -29,7 +29,10 @@ const only = (actions: ActionRecord[], type: string): ActionRecord => {
   return found[0];
 };
 const sorted = (list: string[]) => [...list].sort();
-const idOf = (messageHash: string, type: string) => createHash('sha256').update(messageHash + type).digest('base64');
+const idOf = (messageHash: string, type: string) =>
+  createHash('sha256')
+    .update(messageHash + type)
+    .digest('base64');
 
 const BAD = beginCell().storeUint(0xffffffff, 32).endCell();
 
