@@ -270,6 +270,38 @@ export function nftPreviousOwner(body: Cell): string | null {
   return readAddress(cs);
 }
 
+export interface OwnershipAssignedBody {
+  queryId: bigint;
+  previousOwner: string | null;
+  /** The payload (inline or in its ref) as a BoC; null when there is none or it does not read (toncenter drops it). */
+  payload: string | null;
+  /** The bid of a payload teleitem_bid_info#38127de1 bid:Coins bid_ts:uint32 (a Telegram item's auction won). */
+  bid: bigint | null;
+}
+
+const TELEITEM_BID_INFO = 0x38127de1;
+
+/** ownership_assigned#05138d91 with its payload, as toncenter's NftOwnershipAssigned reads it. */
+export function ownershipAssigned(body: Cell): OwnershipAssignedBody {
+  const cs = opened(body, OP.nftOwnershipAssigned);
+  const queryId = cs.loadUintBig(64);
+  const previousOwner = readAddress(cs);
+  try {
+    const cell = cs.loadBit() ? cs.loadRef() : cs.asCell();
+    const p = cell.beginParse();
+    let bid: bigint | null = null;
+    // Fewer than 32 bits: a payload without an op, kept as it is.
+    if (p.remainingBits >= 32 && p.loadUint(32) >>> 0 === TELEITEM_BID_INFO) {
+      bid = p.loadCoins();
+      p.loadUint(32); // bid_ts
+    }
+    return { queryId, previousOwner, payload: bocBase64(cell), bid };
+  } catch {
+    // No either bit, no ref, or a bid info that does not read: no payload at all.
+    return { queryId, previousOwner, payload: null, bid: null };
+  }
+}
+
 /**
  * The comment of an NFT transfer's forward payload as ton-index-go reads it (ParseCommentFromPayload): op 0 is
  * text, the encrypted op base64; anything else (or too short) no comment, not encrypted.

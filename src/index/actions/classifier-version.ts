@@ -33,8 +33,11 @@
  *      reads each transaction's exit code now)
  *   19 DeDust v2's liquidity (`dex_deposit_liquidity`: each side, both sides of a trace joined, refusals;
  *      `dex_withdraw_liquidity`, `dex` `dedust_v2`): stored contract calls and jetton transfers become these
+ *   20 wallet v4 plugin subscriptions (`subscribe`, `unsubscribe`), `nft_discovery`, and an NFT item's own
+ *      ownership_assigned as an `nft_transfer` (a Telegram item's sale at its auction's end marked as a purchase, with
+ *      the winning bid and the fill-ups): stored contract calls, TON transfers and auction bids become these
  */
-export const CLASSIFIER_VERSION = 19;
+export const CLASSIFIER_VERSION = 20;
 
 let current = CLASSIFIER_VERSION;
 

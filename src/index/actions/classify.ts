@@ -22,9 +22,16 @@ import { jettonBurnMatcher, jettonMintMatcher, jettonTransferMatcher, requestedJ
 import { electionDepositMatcher, electionRecoverMatcher } from './elections.js';
 import { addGhostEvents } from './ghosts.js';
 import type { Matcher } from './matcher.js';
-import { changeDnsMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
+import { changeDnsMatcher, nftDiscoveryMatcher, nftMintMatcher, nftTransferMatcher } from './nfts.js';
 import { getgemsPurchaseMatcher, nftCancelSaleMatcher, nftPutOnSaleMatcher, nftUpdateSaleMatcher } from './nft-sales.js';
-import { dnsPurchaseMatcher, dnsReleaseMatcher, teleitemCancelAuctionMatcher, teleitemStartAuctionMatcher } from './telemint.js';
+import {
+  dnsPurchaseMatcher,
+  dnsReleaseMatcher,
+  telegramPurchaseMatcher,
+  teleitemCancelAuctionMatcher,
+  teleitemStartAuctionMatcher,
+} from './telemint.js';
+import { subscribeMatcher, unsubscribeMatcher } from './subscriptions.js';
 import { auctionBidMatcher, auctionOutbidMatcher, nftCancelAuctionMatcher, nftFinishAuctionMatcher } from './nft-auctions.js';
 import { multisigApproveMatcher, multisigCreateOrderMatcher, multisigExecuteMatcher } from './multisig.js';
 import { stonfiSwapMatcher } from './swaps.js';
@@ -119,6 +126,7 @@ const BUILT_TYPES = [
   'nft_cancel_auction',
   'nft_finish_auction',
   'nft_update_sale',
+  'nft_discovery',
   'teleitem_start_auction',
   'teleitem_cancel_auction',
   'dns_purchase',
@@ -128,6 +136,8 @@ const BUILT_TYPES = [
   'renew_dns',
   'election_deposit',
   'election_recover',
+  'subscribe',
+  'unsubscribe',
   'stake_deposit',
   'stake_withdrawal',
   'stake_withdrawal_request',
@@ -250,13 +260,17 @@ function matchers(contracts: KnownContracts): Matcher[] {
     dnsPurchaseMatcher(contracts),
     nftUpdateSaleMatcher(contracts),
     nftTransferMatcher(contracts),
+    telegramPurchaseMatcher(contracts),
     getgemsPurchaseMatcher(),
     nftPutOnSaleMatcher(contracts),
     teleitemStartAuctionMatcher(contracts),
     teleitemCancelAuctionMatcher(contracts),
+    nftDiscoveryMatcher(),
     changeDnsMatcher(contracts),
     electionDepositMatcher(),
     electionRecoverMatcher(),
+    subscribeMatcher(),
+    unsubscribeMatcher(),
     auctionBidMatcher(contracts),
     auctionOutbidMatcher(),
     nftCancelSaleMatcher(contracts),

@@ -11,7 +11,8 @@ import type { DeployData } from './basic.js';
 import type { Block, TonTransferBlock } from './blocks.js';
 import { payloadComment } from './bodies.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
-import type { DnsData, NftMintData, NftTransferData } from './nfts.js';
+import type { DnsData, NftDiscoveryData, NftMintData, NftTransferData } from './nfts.js';
+import type { SubscriptionData } from './subscriptions.js';
 import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
@@ -588,14 +589,15 @@ function nftTransferDetails(d: NftTransferData, payout: Omit<NftPurchaseData, 't
     marketplace: null,
     real_old_owner: sold?.realPreviousOwner ?? null,
     marketplace_address: sold?.marketplaceAddress ?? null,
-    payout_amount: str(payout?.payoutAmount),
-    // A purchase pays the seller; a plain transfer has no listing, so no fee address.
-    payout_address: payout ? (sold?.realPreviousOwner ?? null) : null,
+    payout_amount: str(payout ? payout.payoutAmount : d.payoutAmount),
+    // A purchase pays the seller; a transfer answers its listing's fee address, which only a Telegram item's sale
+    // fills (its auction's payout).
+    payout_address: payout ? (sold?.realPreviousOwner ?? null) : (d.payoutAddress ?? null),
     payout_comment: payout?.payoutComment ?? null,
     payout_comment_encrypted: payout ? payout.payoutEncrypted : null,
     payout_comment_encoded: payout ? payout.payoutEncrypted : null,
-    royalty_amount: null,
-    royalty_address: null,
+    royalty_amount: payout ? null : str(d.royaltyAmount),
+    royalty_address: payout ? null : (d.royaltyAddress ?? null),
   };
 }
 
@@ -1418,6 +1420,23 @@ export function actionParts(block: Block): ActionParts {
       return jvaultUnstake(block.data as JvaultUnstakeData);
     case 'jvault_claim':
       return jvaultClaim(block.data as JvaultClaimData);
+    case 'nft_discovery': {
+      const d = block.data as NftDiscoveryData;
+      return {
+        details: { source: d.sender, nft_item: d.item, nft_collection: d.collection, nft_item_index: d.index },
+        ends: [d.sender, null, null, null],
+      };
+    }
+    case 'subscribe':
+    case 'unsubscribe': {
+      const d = block.data as SubscriptionData;
+      // ton-index-go: the beneficiary omitempty in both; the amount omitempty only in an unsubscribe (never written).
+      const amount = block.type === 'subscribe' ? { amount: str(d.amount) } : omitEmpty({ amount: str(d.amount) });
+      return {
+        details: { subscriber: d.subscriber, ...omitEmpty({ beneficiary: d.beneficiary }), subscription: d.subscription, ...amount },
+        ends: [d.subscriber, null, d.beneficiary, d.subscription],
+      };
+    }
     case 'election_deposit':
     case 'election_recover': {
       const d = block.data as ElectionData;

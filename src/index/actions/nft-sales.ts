@@ -74,7 +74,8 @@ const nftTransferOf = (block: Block): (NftTransferData & { purchase?: NftPurchas
 /** A getgems purchase: the transfer marked as one, with the sale's payout to the seller. */
 class GetgemsPurchaseMatcher extends Matcher {
   override test(block: Block): boolean {
-    return nftTransferOf(block)?.purchase !== undefined;
+    // A Telegram item's sale (marketplace fragment) stays a transfer marked as a purchase, as toncenter leaves it.
+    return nftTransferOf(block)?.purchase?.marketplace === 'getgems';
   }
 
   override build(block: Block, _others: Block[]): Block[] {

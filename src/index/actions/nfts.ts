@@ -3,11 +3,13 @@
  * exactly one contract active, which the index knows as an NFT item), a transfer (transfer on a known item, with
  * its ownership_assigned or excess), and a DNS item's change_dns_record: a new value (`change_dns`), none
  * (`delete_dns`), or none under key 0 (`renew_dns`). A transfer a getgems sale made for its buyer is marked as a
- * purchase (nft-sales.ts), with the buy taken along.
+ * purchase (nft-sales.ts), with the buy taken along. `nft_discovery`: get_static_data#2fcb26a2 to any contract, with
+ * its report_static_data#8b771735 (query_id, index:uint256, collection) required; the item need not be one the index
+ * detected (toncenter asks for none), never failed.
  */
 import { folded, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
-import { changeDnsRecord, nftPreviousOwner, nftTransfer, OP, type DnsValue } from './bodies.js';
-import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
+import { afterOpcode, changeDnsRecord, nftPreviousOwner, nftTransfer, OP, readAddress, type DnsValue } from './bodies.js';
+import { ContractMatcher, labeled, labelled, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
 
 export interface NftMintData {
@@ -21,15 +23,21 @@ export interface NftTransferData {
   previousOwner: string | null;
   newOwner: string | null;
   queryId: bigint;
-  forwardAmount: bigint;
+  /** null for a transfer told by its ownership_assigned alone (a Telegram item's at its auction's end). */
+  forwardAmount: bigint | null;
   response: string | null;
   customPayload: string | null;
   forwardPayload: string | null;
   item: string;
   index: string;
   collection: string | null;
-  /** Set when a getgems sale sold the NFT with this transfer. */
+  /** Set when a getgems sale or auction, or a Telegram item's own auction, sold the NFT with this transfer. */
   purchase?: NftPurchaseInfo;
+  /** What a Telegram item's auction paid out with the transfer (telemint.ts): the fill-ups' values and receivers. */
+  payoutAmount?: bigint;
+  payoutAddress?: string | null;
+  royaltyAmount?: bigint;
+  royaltyAddress?: string | null;
 }
 
 export interface DnsData {
@@ -43,13 +51,24 @@ export interface DnsData {
 
 /** What the transfer of a sold NFT learns from its sale. */
 export interface NftPurchaseInfo {
-  marketplace: 'getgems';
+  marketplace: 'getgems' | 'fragment';
   marketplaceAddress: string | null;
   price: string;
   realPreviousOwner: string | null;
 }
 
+export interface NftDiscoveryData {
+  sender: string | null;
+  item: string | null;
+  /** The report's. */
+  collection: string | null;
+  /** The report's, decimal. */
+  index: string;
+}
+
 const ZERO_KEY = '0'.repeat(64);
+const OP_GET_STATIC_DATA = 0x2fcb26a2;
+const OP_REPORT_STATIC_DATA = 0x8b771735;
 
 /**
  * The sale or auction that sold the NFT of `transfer`, and the block to take along, or null: no purchase (toncenter's
@@ -159,6 +178,28 @@ class ChangeDnsMatcher extends ContractMatcher {
   }
 }
 
+class NftDiscoveryMatcher extends ContractMatcher {
+  constructor() {
+    super(OP_GET_STATIC_DATA, { child: labeled('report', new ContractMatcher(OP_REPORT_STATIC_DATA)) });
+  }
+
+  override build(block: CallContractBlock, others: Block[]): Block[] {
+    const report = labelled(others, 'report') as CallContractBlock;
+    const cs = afterOpcode(report.message.body());
+    cs.loadUintBig(64); // query_id
+    const index = cs.loadUintBig(256);
+    const data: NftDiscoveryData = {
+      sender: block.message.source,
+      item: block.message.destination,
+      collection: readAddress(cs),
+      index: index.toString(),
+    };
+    // Only the request and the report: what the report's matcher took along (its excess) stays out, as toncenter builds it.
+    return folded('nft_discovery', data, [block, report], false);
+  }
+}
+
 export const nftMintMatcher = (contracts: KnownContracts): Matcher => new NftMintMatcher(contracts);
 export const nftTransferMatcher = (contracts: KnownContracts): Matcher => new NftTransferMatcher(contracts);
 export const changeDnsMatcher = (contracts: KnownContracts): Matcher => new ChangeDnsMatcher(contracts);
+export const nftDiscoveryMatcher = (): Matcher => new NftDiscoveryMatcher();

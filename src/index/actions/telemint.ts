@@ -9,6 +9,12 @@
  *                   that found its auction over): `dns_purchase`, the caller the new owner, the fill-up's value the
  *                   price; only the fill-up is folded, the call stays an action of its own
  *   release         dns_balance_release#4ed14b65 to a .ton DNS item: `dns_release`
+ *   sold            ownership_assigned#05138d91 an NFT item sends by itself (no transfer asked for it): an
+ *                   `nft_transfer` (toncenter's `TelegramNftPurchaseBlockMatcher`, for any item the index detected);
+ *                   when its payload is teleitem_bid_info#38127de1 (a Telegram item's auction won) it is marked
+ *                   `is_purchase` at the bid, and after the winning bid (a TON transfer, or an external) the bid and
+ *                   the item's auction_fill_up#370fec51 payouts are taken along: two or more, the first by lt the
+ *                   royalty and the second the payout; one, the payout. Never failed, as toncenter builds it.
  * A bid on either item (a plain TON transfer into it) is an `auction_bid` of nft-auctions.ts, its refund to the bidder
  * it outbid (outbid_notification#557cea20) an `auction_outbid`.
  *
@@ -16,10 +22,11 @@
  * item's content uri is on nft.fragment.com; a .ton DNS item has the .ton DNS item's code or collection.
  */
 import type { Slice } from '@ton/core';
-import { folded, type Block, type CallContractBlock } from './blocks.js';
-import { readAddress } from './bodies.js';
+import { folded, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
+import { OP, ownershipAssigned, readAddress } from './bodies.js';
 import { BlockTypeMatcher, ContractMatcher, type Matcher } from './matcher.js';
 import type { NftAuctionTradeData, NftPutOnAuctionData } from './nft-auctions.js';
+import type { NftTransferData } from './nfts.js';
 import type { KnownContracts, NftItemInfo } from './trace-input.js';
 
 const OP_START_AUCTION = 0x487a8e81;
@@ -27,6 +34,8 @@ const OP_CANCEL_AUCTION = 0x371638ae;
 const OP_TELEITEM_OK = 0xa37a0983;
 const OP_FILL_UP = 0x370fec51;
 const OP_DNS_RELEASE = 0x4ed14b65;
+/** What telemint's collection sends the item it deploys (toncenter's check for a mint before a sale). */
+const OP_TELEITEM_DEPLOY = 0x299a3e15;
 
 /** The .ton DNS item's code hash and collection, as toncenter names them. */
 export const DNS_ITEM_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';
@@ -202,6 +211,57 @@ class DnsReleaseMatcher extends ContractMatcher {
   }
 }
 
+class TelegramPurchaseMatcher extends ContractMatcher {
+  constructor(private readonly contracts: KnownContracts) {
+    super(OP.nftOwnershipAssigned);
+  }
+
+  override build(block: CallContractBlock, _others: Block[]): Block[] {
+    const body = ownershipAssigned(block.message.body());
+    const address = block.message.source;
+    const item = address === null ? undefined : this.contracts.nftItems.get(address);
+    if (!item) return [];
+    const data: NftTransferData = {
+      previousOwner: body.previousOwner,
+      newOwner: block.message.destination,
+      queryId: body.queryId,
+      forwardAmount: null,
+      response: null,
+      customPayload: null,
+      forwardPayload: body.payload,
+      item: address!,
+      index: item.index,
+      collection: item.collection,
+    };
+    const include: Block[] = [block];
+    const previous = block.previousBlock;
+    // The item's first owner, right after its deployment, bought nothing (toncenter's mint check).
+    const minted = isCallContract(previous, OP_TELEITEM_DEPLOY) || previous?.type === 'nft_mint';
+    if (body.bid !== null && !minted)
+      data.purchase = { marketplace: 'fragment', marketplaceAddress: null, price: body.bid.toString(), realPreviousOwner: null };
+    const afterBid = previous instanceof TonTransferBlock || (isCallContract(previous) && previous.message.source === null);
+    if (body.bid !== null && afterBid) {
+      const payouts = previous.nextBlocks
+        .filter((b): b is CallContractBlock => isCallContract(b, OP_FILL_UP))
+        .sort((a, b) => Number((a.message.createdLt ?? 0n) - (b.message.createdLt ?? 0n)));
+      // The first fill-up is always the royalty when there are two (toncenter's rule for telemint's items).
+      const [royalty, payout] = payouts.length > 1 ? payouts : [undefined, payouts[0]];
+      if (royalty) {
+        data.royaltyAmount = royalty.message.value ?? 0n;
+        data.royaltyAddress = royalty.message.destination;
+      }
+      if (payout) {
+        data.payoutAmount = payout.message.value ?? 0n;
+        data.payoutAddress = payout.message.destination;
+      }
+      include.push(...payouts, previous);
+    }
+    // toncenter leaves its `failed` at the default.
+    return folded('nft_transfer', data, include, false);
+  }
+}
+
+export const telegramPurchaseMatcher = (contracts: KnownContracts): Matcher => new TelegramPurchaseMatcher(contracts);
 export const teleitemStartAuctionMatcher = (contracts: KnownContracts): Matcher => new TeleitemStartAuctionMatcher(contracts);
 export const teleitemCancelAuctionMatcher = (contracts: KnownContracts): Matcher => new TeleitemCancelAuctionMatcher(contracts);
 export const dnsPurchaseMatcher = (contracts: KnownContracts): Matcher => new DnsPurchaseMatcher(contracts);

@@ -364,6 +364,104 @@ test('nft_update_sale: sale_update to a detected sale, the new terms from the bo
 
 // Which items are Telegram's and .ton DNS's.
 
+// Telegram items sold at their auction's end: the item's own ownership_assigned, marked as a purchase.
+
+/** teleitem_bid_info#38127de1 bid ts: the payload toncenter's Fragment purchase case carries (its BoC kept below). */
+const bidInfo = (bid = 111_000_000_000n) => beginCell().storeUint(0x38127de1, 32).storeCoins(bid).storeUint(1_700_930_742, 32).endCell();
+const assigned = (payload: Cell | null, prevOwner = ALICE) => {
+  const b = op(0x05138d91, 42_799_341_000_003n).storeAddress(address(prevOwner));
+  return (payload === null ? b.storeBit(0) : b.storeBit(1).storeRef(payload)).endCell();
+};
+
+/**
+ * Bob's bid wins `item`'s auction: the item hands itself to him (ownership_assigned with `payload`) and pays out the
+ * fill-ups to each of `fillUps` (receiver, value, whether it aborted).
+ */
+const won = (item: string, payload: Cell | null, fillUps: [string, bigint, boolean?][]) =>
+  buildTrace(BOB, [
+    {
+      to: item,
+      value: 111_000_000_000n,
+      then: [
+        { to: BOB, value: 1n, body: assigned(payload), bounce: false },
+        ...fillUps.map(([to, value, aborted]) => ({ to, value, body: op(OP.fillUp, 0n).endCell(), aborted })),
+      ],
+    },
+  ]);
+
+test('a Telegram item sold at its auction: an nft_transfer marked as a purchase with the bid and its fill-ups', () => {
+  const { trace, txs } = won(USERNAME, bidInfo(), [
+    [FRAGMENT, 5_550_000_000n],
+    [ALICE, 105_450_000_000n],
+  ]);
+  const actions = classifyTrace(trace, KNOWN).actions;
+  assert.deepEqual(types(actions), ['nft_transfer']);
+  const sold = only(actions, 'nft_transfer');
+  assert.equal(sold.success, true);
+  assert.deepEqual(sold.details, {
+    nft_collection: USERNAMES,
+    nft_item: USERNAME,
+    nft_item_index: '3405691582',
+    old_owner: ALICE,
+    new_owner: BOB,
+    is_purchase: true,
+    price: '111000000000',
+    query_id: '42799341000003',
+    response_destination: null,
+    custom_payload: null,
+    // The BoC toncenter's Fragment purchase case holds, byte for byte.
+    forward_payload: 'te6cckEBAQEAEAAAGzgSfeFRnYHZYAZWIktoiLLaZw==',
+    forward_amount: null,
+    comment: null,
+    is_encrypted_comment: false,
+    marketplace: null,
+    real_old_owner: null,
+    marketplace_address: null,
+    payout_amount: '105450000000',
+    payout_address: ALICE,
+    payout_comment: null,
+    payout_comment_encrypted: null,
+    payout_comment_encoded: null,
+    royalty_amount: '5550000000',
+    royalty_address: FRAGMENT,
+  });
+  assert.deepEqual(
+    sold.transactions,
+    txs.map((t) => t.hash),
+    'the winning bid, the new owner, both fill-ups and the bidder wallet',
+  );
+  assert.deepEqual(sorted(sold.accounts), sorted([ALICE, BOB, USERNAME, FRAGMENT]));
+  againstSpec(sold);
+
+  // One fill-up is the payout; a fill-up whose receiver aborted does not fail it (toncenter never does).
+  const one = only(classifyTrace(won(USERNAME, bidInfo(), [[ALICE, 7n, true]]).trace, KNOWN).actions, 'nft_transfer');
+  assert.equal(one.success, true);
+  assert.deepEqual(
+    [one.details.payout_amount, one.details.payout_address, one.details.royalty_amount, one.details.royalty_address],
+    ['7', ALICE, null, null],
+  );
+  againstSpec(one);
+
+  // No bid in the payload: a plain transfer, the bid not part of it (it is a bid of its own).
+  const plain = classifyTrace(won(USERNAME, null, [[ALICE, 7n]]).trace, KNOWN).actions;
+  const transfer = only(plain, 'nft_transfer');
+  assert.equal(transfer.details.is_purchase, false);
+  assert.ok(!('price' in transfer.details));
+  assert.equal(transfer.details.forward_payload, 'te6cckEBAQEAAgAAAEysuc0=', 'the empty payload, as toncenter writes it');
+  assert.deepEqual(transfer.details.payout_amount, null);
+  assert.equal(transfer.transactions.length, 2, 'the new owner and the item that sent the notification');
+  assert.ok(types(plain).includes('auction_bid'));
+  // An item the index did not detect: no transfer, the notification stays a contract call.
+  assert.ok(!types(classifyTrace(won(CAROL, bidInfo(), [[ALICE, 7n]]).trace, KNOWN).actions).includes('nft_transfer'));
+  // Right after the item's deployment by its collection: its first owner bought nothing.
+  const minted = buildTrace(USERNAMES, [
+    { to: USERNAME, body: op(0x299a3e15, 0n).endCell(), then: [{ to: BOB, value: 1n, body: assigned(bidInfo()), bounce: false }] },
+  ]);
+  const first = only(classifyTrace(minted.trace, KNOWN).actions, 'nft_transfer');
+  assert.equal(first.details.is_purchase, false);
+  assert.ok(!('price' in first.details));
+});
+
 test('telemintFlags: a Telegram item by its content uri, a .ton DNS item by its code or collection', () => {
   const uri = (u: string) => JSON.stringify({ uri: u });
   assert.deepEqual(telemintFlags(uri('https://nft.fragment.com/username/durov.json'), 'x', USERNAMES), { teleitem: true });
