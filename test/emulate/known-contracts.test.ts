@@ -9,7 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, external, internal, SendMode, storeMessage, toNano, type Cell, type StateInit } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  toNano,
+  type Cell,
+  type StateInit,
+} from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
