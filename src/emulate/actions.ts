@@ -5,7 +5,10 @@
  * emulator detects interfaces on emulated states too), so a jetton transfer to a wallet the transfer itself deploys
  * is still a `jetton_transfer`, and a multisig order the trace creates makes a `multisig_create_order`. The
  * detection is the index's (src/index/tokens/contracts.ts): the same get-methods and cross-checks, run here on the
- * emulated states (a master, collection or multisig wallet the trace did not reach: as the chain has it).
+ * emulated states (a master, collection or multisig wallet the trace did not reach: as the chain has it). Sales and
+ * auctions are found there too, nominator pools by their emulated code; for the accounts no emulated state shows a
+ * contract at, the network's index is asked what a pending trace asks it (DEX pools, JVault stake wallets, a
+ * contract the trace reached without changing what it is), so the classifier gets what a sealed trace gets.
  */
 import { Address } from '@ton/core';
 import type { EmulatedTrace } from '../chain/types.js';
@@ -62,11 +65,12 @@ export async function emulatedContracts(trace: EmulatedTrace): Promise<KnownCont
       const view = new AccountView(address, Buffer.from(state, 'base64'));
       if (view.status !== 'active' || !view.code) return;
       const account = raw.toUpperCase();
-      if (view.code.hash().toString('base64') === NOMINATOR_POOL_CODE_HASH) nominatorPools.add(account);
+      const code = view.code.hash();
+      if (code.toString('base64') === NOMINATOR_POOL_CODE_HASH) nominatorPools.add(account);
       const methods = tokenMethods(view.code).filter((m) => CLASSIFIER_METHODS.includes(m));
       if (methods.length === 0) return;
       const found = await reads.detect(
-        { account, codeHash: view.code.hash(), dataHash: (view.data ?? view.code).hash(), lastTxLt: view.lastTxLt, methods },
+        { account, codeHash: code, dataHash: (view.data ?? view.code).hash(), lastTxLt: view.lastTxLt, methods },
         trace.mcSeqno,
       );
       if (found?.wallet) jettonWallets.set(account, { owner: found.wallet.owner, jetton: found.wallet.jetton });

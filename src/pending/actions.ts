@@ -29,7 +29,7 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   const txs = [...trace.txs];
   const head = { traceId: trace.traceId, externalHash: trace.externalHash, externalHashNorm: trace.externalHashNorm };
   const index = network.index;
-  const own = [...new Set(txs.map((tx) => tx.account))];
+  const own = new Set(txs.map((tx) => tx.account));
   // The trace's own accounts are asked while it renders; what its messages name (the wallets a swap asks for, the
   // stake wallets an unstake asks) once the rendered transactions tell it, as a sealed trace's classification asks.
   const [texts, contracts] = await Promise.all([
@@ -38,7 +38,7 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   ]);
   if (!index) return pendingRenderer.classify({ head, texts, contracts });
   const asked = contractAccounts(emulatedTraceInput(head, texts));
-  const more = asked.accounts.filter((a) => !own.includes(a));
+  const more = asked.accounts.filter((a) => !own.has(a));
   const all =
     more.length + asked.stakeWallets.length === 0
       ? contracts
