@@ -81,7 +81,9 @@ export async function emulateAnswer(trace: EmulatedTrace, options: EmulateAnswer
   if (options.withActions) {
     const info = root.inMsg?.message.info;
     const norm = info?.type === 'external-in' ? normalizedExternalHash(info.dest, root.inMsg!.message.body).toString('base64') : null;
-    const records = await emulatedActions(trace, classifierInput(root.hash.toString('base64'), norm, transactions));
+    const index = network.index;
+    const indexed = index ? (accounts: string[], stakeWallets: string[]) => index.actions.knownContracts(accounts, stakeWallets) : null;
+    const records = await emulatedActions(trace, classifierInput(root.hash.toString('base64'), norm, transactions), indexed);
     const shown = records.filter((a) => shownTo(options.supportedActionTypes, a.type, a.ancestors));
     const stored: StoredAction[] = shown.map((a) => ({
       traceId: root.hash,

@@ -1,11 +1,13 @@
 /**
- * A pending trace's actions: its transactions rendered, the token contracts the network's index knows among its
- * accounts, then the index's classifier on the render thread (renderer.ts). Asked once per trace and kept on it, so
- * a stream and /pendingActions share one classification. Meant for a trace that is announced (nothing of it left
- * to execute in the open block): what toncenter classifies is a whole emulated trace too.
- */
+ * A pending trace's actions: its transactions rendered, the contracts the network's index knows among its accounts
+ * (and among those its messages name, and the JVault stake wallets its unstakes ask: what a sealed trace's
+ * classification reads), then the index's classifier on the render thread (renderer.ts). Asked once per trace and
+ * kept on it, so a stream and /pendingActions share one classification. Meant for a trace that is announced (nothing
+ * of it left to execute in the open block): what toncenter classifies is a whole emulated trace too. */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
+import { contractAccounts, mergeContracts } from '../index/actions/contract-accounts.js';
+import { emulatedTraceInput } from '../index/actions/emulated-trace.js';
 import { NO_CONTRACTS } from '../index/actions/trace-input.js';
 import type { PendingTrace } from './pending-traces.js';
 import { pendingRenderer } from './renderer.js';
@@ -25,15 +27,23 @@ export function pendingActionsOf(trace: PendingTrace, network: NetworkContext): 
 
 async function classify(trace: PendingTrace, network: NetworkContext): Promise<ActionPart[]> {
   const txs = [...trace.txs];
+  const head = { traceId: trace.traceId, externalHash: trace.externalHash, externalHashNorm: trace.externalHashNorm };
+  const index = network.index;
+  const own = new Set(txs.map((tx) => tx.account));
+  // The trace's own accounts are asked while it renders; what its messages name (the wallets a swap asks for, the
+  // stake wallets an unstake asks) once the rendered transactions tell it, as a sealed trace's classification asks.
   const [texts, contracts] = await Promise.all([
     Promise.all(txs.map((tx) => pendingRenderer.render(tx, trace))),
-    network.index ? network.index.actions.knownContracts(new Set(txs.map((tx) => tx.account))) : NO_CONTRACTS,
+    index ? index.actions.knownContracts(own) : NO_CONTRACTS,
   ]);
-  return pendingRenderer.classify({
-    head: { traceId: trace.traceId, externalHash: trace.externalHash, externalHashNorm: trace.externalHashNorm },
-    texts,
-    contracts,
-  });
+  if (!index) return pendingRenderer.classify({ head, texts, contracts });
+  const asked = contractAccounts(emulatedTraceInput(head, texts));
+  const more = asked.accounts.filter((a) => !own.has(a));
+  const all =
+    more.length + asked.stakeWallets.length === 0
+      ? contracts
+      : mergeContracts(contracts, await index.actions.knownContracts(more, asked.stakeWallets));
+  return pendingRenderer.classify({ head, texts, contracts: all });
 }
 
 /** The same actions once a sealed block (masterchain seqno `seqno`) holds the trace: only its end's block is new. */

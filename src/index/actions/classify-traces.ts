@@ -14,12 +14,7 @@ import { placeholders } from '../sql/where.js';
 import type { TraceRow } from '../traces/trace-row.js';
 import { actionBatches, type ClassifiedTrace } from './action-rows.js';
 import { classifyTrace } from './classify.js';
-import { ghostDestinations } from './ghosts.js';
-import { swapTargetWallets } from './swaps.js';
-import { stonfiV2SwapWallets } from './stonfi-v2-swaps.js';
-import { toncoSwapWallets } from './tonco-swaps.js';
-import { toncoDepositWallets } from './tonco-liquidity.js';
-import { jvaultStakeWalletCandidates } from './jvault.js';
+import { contractAccounts } from './contract-accounts.js';
 import { jvaultStakeWallets, knownContracts, NO_GROUP_ROWS, traceInputs, type GroupRows } from './trace-source.js';
 
 export const MAX_CLASSIFIED_TRANSACTIONS = 4000;
@@ -32,18 +27,9 @@ export async function classifyTraces(
 ): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
   const inputs = await traceInputs(store, traces, group);
-  // The trace's accounts, those a lone wallet request names (its jetton wallet: ghosts.ts) and the wallets swaps ask for or route through, a TONCO deposit's other router wallet.
-  const accounts = inputs.flatMap((t) =>
-    t.transactions.flatMap((tx) => [
-      tx.account,
-      ...(t.transactions.length === 1 ? ghostDestinations(tx) : []),
-      ...swapTargetWallets(tx),
-      ...stonfiV2SwapWallets(tx),
-      ...toncoSwapWallets(tx),
-      ...toncoDepositWallets(tx),
-    ]),
-  );
-  const stakeWallets = inputs.flatMap((t) => t.transactions.flatMap(jvaultStakeWalletCandidates));
+  const asked = inputs.map(contractAccounts);
+  const accounts = asked.flatMap((a) => a.accounts);
+  const stakeWallets = asked.flatMap((a) => a.stakeWallets);
   const contracts = {
     ...(await knownContracts(store, accounts, group)),
     jvaultStakeWallets: await jvaultStakeWallets(store, stakeWallets, group),

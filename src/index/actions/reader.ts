@@ -17,7 +17,7 @@ import { PARENT_TYPES } from './classify.js';
 import { jettonWalletCandidates, type ActionTransactions } from './balance-changes.js';
 import type { JettonWalletInfo, KnownContracts, TraceInput } from './trace-input.js';
 import { actionHead, type ActionPart } from './action-part.js';
-import { knownContracts, traceInputs } from './trace-source.js';
+import { jvaultStakeWallets, knownContracts, traceInputs } from './trace-source.js';
 import { traceRowOf } from '../traces/trace-row.js';
 
 /** toncenter's ActionRequest with its time and lt window, as v3 parses it (parameter names kept). */
@@ -193,9 +193,14 @@ export class ActionReader {
     return byTrace;
   }
 
-  /** The jetton wallets and NFT items the index knows among `accounts` (a pending trace's classification needs them). */
-  knownContracts(accounts: Iterable<string>): Promise<KnownContracts> {
-    return knownContracts(this.driver, accounts);
+  /**
+   * The contracts the index knows among `accounts`, as a sealed trace's classification reads them (token contracts,
+   * sales, auctions, orders, DEX pools, nominator pools), and the JVault stake wallets among `stakeWallets`: what a
+   * pending or emulated trace's classification reads from the index.
+   */
+  async knownContracts(accounts: Iterable<string>, stakeWallets: Iterable<string> = []): Promise<KnownContracts> {
+    const [known, jvault] = await Promise.all([knownContracts(this.driver, accounts), jvaultStakeWallets(this.driver, stakeWallets)]);
+    return { ...known, jvaultStakeWallets: jvault };
   }
 
   /** The trace of an action (toncenter's /balanceChanges by action_id), null when no action has that id. */

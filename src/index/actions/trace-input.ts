@@ -136,9 +136,9 @@ export interface KnownContracts {
   jettonWallets: ReadonlyMap<string, JettonWalletInfo>;
   nftItems: ReadonlyMap<string, NftItemInfo>;
   multisigOrders: ReadonlyMap<string, MultisigOrderInfo>;
-  /** Absent where sales are not looked for (pending and emulated traces). */
+  /** Absent where sales are not looked for. */
   nftSales?: ReadonlyMap<string, NftSaleInfo>;
-  /** Absent where auctions are not looked for (pending and emulated traces). */
+  /** Absent where auctions are not looked for. */
   nftAuctions?: ReadonlyMap<string, NftAuctionInfo>;
   /** DEX pools by address (src/index/dex: dex_pools); absent where they are not looked for. */
   dexPools?: ReadonlyMap<string, DexPoolInfo>;

@@ -10,7 +10,7 @@
  * - claim: the pool's payout of the one jetton claimed; a pool that refused (no claim);
  * - unstake request: answered by the pool; refused by the stake wallet (failed, its exit code);
  * - the stake wallets read from the latest states (their pool's lock wallet a detected jetton wallet), SQLite and
- *   PostgreSQL, the group's rows first.
+ *   PostgreSQL, the group's rows first; the same through the reader's lookup (what pending and emulated traces ask).
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -19,6 +19,7 @@ import { beginCell, Dictionary, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
 import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { JvaultStakeWalletInfo } from '../../../src/index/actions/jvault.js';
+import { ActionReader } from '../../../src/index/actions/reader.js';
 import { groupRowsOf, jvaultStakeWallets } from '../../../src/index/actions/trace-source.js';
 import { NO_CONTRACTS, transactionWith, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
@@ -460,6 +461,9 @@ async function stakeWalletsLookedUp(driver: SqlDriver, store: string): Promise<v
     },
     store,
   );
+  // What a pending or emulated trace asks the index (the reader's knownContracts): the same stake wallets.
+  const known = await new ActionReader(driver).knownContracts([USER], asked);
+  assert.deepEqual(known.jvaultStakeWallets, stored, `the reader's lookup [${store}]`);
   // A wallet, its pool and the pool's lock wallet first seen in the group being committed.
   const group = groupRowsOf(
     [latest([state(GROUP_WALLET, walletData(GROUP_POOL)), state(GROUP_POOL, poolData(GROUP_LOCK))]), jettonWallet(GROUP_LOCK, GROUP_POOL)],
