@@ -1,11 +1,12 @@
 /**
  * The auction back-fill (src/index/tokens/backfill.ts, the 'auctions' pass; migration 18 leaves its cursor) on both
  * stores: an NFT item is put on tongate's own auction (src/contracts/nft-auction, getgems' "AUC" layout) on a local
- * chain, followed live. The index is then put back to what a tongate before auction detection (migration 17) held:
- * no nft_auctions table, migration 18 not applied. The next start applies it and leaves the cursor; a first run is
- * stopped after one group, before the auction's account, the next start resumes after it, and the auction's row is
- * then the live index's, `/nft/sales` answers it, and its traces are a late find to classify again. A start after
- * that has nothing to do.
+ * chain and bid on, followed live. The index is then put back to what a tongate before auction detection (migration
+ * 17) held: no nft_auctions table, migration 18 not applied; after the upgrade its traces are classified as that
+ * index classified them (the bid a `ton_transfer`). A first run is stopped after one group, before the auction's
+ * account; the next start resumes after it, and the auction's row is then the live index's, what `/nft/sales` reads
+ * answers it, and its traces are a late find: the block committer's next group makes the bid an `auction_bid`
+ * again. A start after that has nothing to do.
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -13,6 +14,7 @@ import { Address, contractAddress, internal, SendMode, toNano, type Cell, type S
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
+import { attachIndexToChain } from '../../src/index/attach.js';
 import type { Index } from '../../src/index/open-index.js';
 import type { SqlDriver, SqlValue } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
@@ -34,15 +36,17 @@ async function rawDriver(index: Index): Promise<SqlDriver> {
   return location.kind === 'sqlite' ? SqliteDriver.open(location.file) : PostgresDriver.open(location.databaseUrl, location.schema);
 }
 
-/** What a tongate at migration 17 held: the auction met and refused as no sale, no table for it. */
-async function toMigration17(index: Index): Promise<void> {
+async function execute(index: Index, statements: string[]): Promise<void> {
   const driver = await rawDriver(index);
   try {
-    await driver.write([], ['DROP TABLE nft_auctions', 'DELETE FROM index_migrations WHERE version >= 18']);
+    await driver.write([], statements);
   } finally {
     await driver.close();
   }
 }
+
+/** What a tongate at migration 17 held: the auction met and refused as no sale, no table for it. */
+const toMigration17 = (index: Index) => execute(index, ['DROP TABLE nft_auctions', 'DELETE FROM index_migrations WHERE version >= 18']);
 
 const cursor = async (index: Index): Promise<string | null> => {
   const [row] = await index.reads.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${AUCTION_BACKFILL}'`);
@@ -63,20 +67,25 @@ for (const store of ['sqlite', 'postgres'] as const) {
     if (!opened) return;
     const server = await serveIndex(t, opened.index, 'testnet', true);
     const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
-    const seller = testWallet(171);
+    const [seller, bidder] = [testWallet(171), testWallet(174)];
     const marketplace = testWallet(172).wallet.address;
     const creator = testWallet(173).wallet.address;
-    const send = async (to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-      const wallet = client.open(seller.wallet);
+    const sendFrom = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
+      const wallet = client.open(from.wallet);
       await wallet.sendTransfer({
         seqno: await wallet.getSeqno(),
-        secretKey: seller.keys.secretKey,
+        secretKey: from.keys.secretKey,
         sendMode: SendMode.PAY_GAS_SEPARATELY,
         messages: [internal({ to, value, body, init, bounce: !init })],
       });
       await sealBlocks(server, 6);
     };
-    await Promise.all([server.chain.fund(seller.wallet.address, toNano(50)), sealBlocks(server, 1)]);
+    const send = (to: Address, value: bigint, body?: Cell, init?: StateInit) => sendFrom(seller, to, value, body, init);
+    await Promise.all([
+      server.chain.fund(seller.wallet.address, toNano(50)),
+      server.chain.fund(bidder.wallet.address, toNano(50)),
+      sealBlocks(server, 1),
+    ]);
     await sealBlocks(server, 2);
     const { item } = await mintItems(send, seller.wallet.address, { site: 'https://auction-backfill.example', creator, count: 1 });
     const params: NftAuctionParams = {
@@ -98,7 +107,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const auction = contractAddress(0, init);
     await send(auction, toNano('0.2'), undefined, init);
     await send(item(0), toNano('0.1'), nftTransferBody({ newOwner: auction, response: seller.wallet.address, forwardAmount: toNano('0.02') }));
+    await sendFrom(bidder, auction, toNano(1));
     const A = raw(auction);
+    const [{ trace_id: bid }] = await opened.index.reads.all('SELECT trace_id FROM transactions WHERE account = ? ORDER BY lt DESC LIMIT 1', [A]);
+    const actionsOf = async (index: Index) =>
+      // The bidder's wallet is deployed by its first transfer: not the bid's part.
+      (await index.reads.all("SELECT type FROM actions WHERE trace_id = ? AND type <> 'contract_deploy' ORDER BY type", [bid])).map((r) => String(r.type));
+    assert.deepEqual(await actionsOf(opened.index), ['auction_bid'], 'a bid, live');
 
     const live = await auctionRows(opened.index);
     assert.deepEqual(
@@ -115,6 +130,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const first = await opened.reopen();
     assert.equal(await cursor(first), '', 'migration 18 marks an index that holds accounts');
     assert.deepEqual(await auctionRows(first), [], 'no auction before the back-fill');
+    // Its traces as that index classified them, the auction unknown: the bid a plain transfer.
+    await execute(first, ['UPDATE trace_classifications SET classifier_version = 1']);
+    assert.equal(await first.writer.backfillActions({ pauseMs: 0 }), 'done');
+    assert.deepEqual(await actionsOf(first), ['ton_transfer'], 'the bid as an index without the auction classified it');
     first.writer.useGetMethods(runner);
     let stop = false;
     const groups: TokenBackfillProgress[] = [];
@@ -157,5 +176,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
       'its traces are classified again from its first block',
     );
     assert.equal(await second.writer.backfillTokens({ pauseMs: 0 }), 'none', 'a later start has nothing to do');
+
+    // The block committer's next group classifies the auction's traces again: the bid is one.
+    const attachment = await attachIndexToChain(second, server.chain, { thread: 'main' });
+    t.after(() => attachment.detach());
+    await server.chain.produceBlock();
+    await attachment.synced();
+    assert.deepEqual(await actionsOf(second), ['auction_bid'], 'the bid, classified again with the auction');
+    assert.deepEqual(await second.reads.all('SELECT account FROM late_finds'), [], 'the late find walked');
   });
 }
