@@ -53,7 +53,7 @@ const cursor = async (index: Index): Promise<string | null> => {
   return row ? String(row.after_key) : null;
 };
 
-async function auctionRows(index: Index): Promise<Record<string, SqlValue>[]> {
+async function auctionRows(index: Index): Promise<Record<string, unknown>[]> {
   const rows = await index.reads.all('SELECT * FROM nft_auctions ORDER BY address');
   // Bytes as hex: deepEqual of Buffers and Uint8Arrays from two drivers.
   return rows.map((row) =>
@@ -106,13 +106,24 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const init = nftAuctionInit(await nftAuctionCode(), params);
     const auction = contractAddress(0, init);
     await send(auction, toNano('0.2'), undefined, init);
-    await send(item(0), toNano('0.1'), nftTransferBody({ newOwner: auction, response: seller.wallet.address, forwardAmount: toNano('0.02') }));
+    await send(
+      item(0),
+      toNano('0.1'),
+      nftTransferBody({ newOwner: auction, response: seller.wallet.address, forwardAmount: toNano('0.02') }),
+    );
     await sendFrom(bidder, auction, toNano(1));
     const A = raw(auction);
-    const [{ trace_id: bid }] = await opened.index.reads.all('SELECT trace_id FROM transactions WHERE account = ? ORDER BY lt DESC LIMIT 1', [A]);
+    const [{ trace_id: bid }] = (await opened.index.reads.all(
+      'SELECT trace_id FROM transactions WHERE account = ? ORDER BY lt DESC LIMIT 1',
+      [A],
+    )) as {
+      trace_id: SqlValue;
+    }[];
     const actionsOf = async (index: Index) =>
       // The bidder's wallet is deployed by its first transfer: not the bid's part.
-      (await index.reads.all("SELECT type FROM actions WHERE trace_id = ? AND type <> 'contract_deploy' ORDER BY type", [bid])).map((r) => String(r.type));
+      (await index.reads.all("SELECT type FROM actions WHERE trace_id = ? AND type <> 'contract_deploy' ORDER BY type", [bid])).map((r) =>
+        String(r.type),
+      );
     assert.deepEqual(await actionsOf(opened.index), ['auction_bid'], 'a bid, live');
 
     const live = await auctionRows(opened.index);

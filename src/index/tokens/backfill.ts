@@ -349,7 +349,13 @@ class TokenBackfill {
       for (const table of tables)
         after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
     }
-    if (auctions && found.length > 0) lateFinds.push(...(await this.auctionFinds(found.map((c) => c.account), batches)));
+    if (auctions && found.length > 0)
+      lateFinds.push(
+        ...(await this.auctionFinds(
+          found.map((c) => c.account),
+          batches,
+        )),
+      );
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${this.pass}'`);
     // The live detector's retries due now ran here, as did the newer state of an account whose retry waited: what
     // they found late is written for the block committer to classify its traces again, with these rows.
