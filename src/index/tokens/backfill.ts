@@ -317,11 +317,10 @@ class TokenBackfill {
     });
 
     // address_book interfaces, as block-rows.ts writes them, for rows written before migration 4 (guarded by lt:
-    // a state written live since has its own).
+    // a state written live since has its own). The first pass's only.
     const after: string[] = [];
     const auctions = this.pass === AUCTION_BACKFILL;
-    for (const s of stored) {
-      if (auctions) break;
+    for (const s of auctions ? [] : stored) {
       if (s.interfaces !== null || s.wallet !== null || !RAW_ADDRESS.test(s.account)) continue;
       const names = interfacesOfMethods(this.methods.of(s.code));
       if (names.length === 0) continue;
@@ -349,13 +348,7 @@ class TokenBackfill {
       for (const table of tables)
         after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
     }
-    if (auctions && found.length > 0)
-      lateFinds.push(
-        ...(await this.auctionFinds(
-          found.map((c) => c.account),
-          batches,
-        )),
-      );
+    if (auctions && found.length > 0) lateFinds.push(...(await this.auctionFinds(found, batches)));
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${this.pass}'`);
     // The live detector's retries due now ran here, as did the newer state of an account whose retry waited: what
     // they found late is written for the block committer to classify its traces again, with these rows.
@@ -367,11 +360,12 @@ class TokenBackfill {
   }
 
   /**
-   * The auctions among `accounts` (written by this group, or already in nft_auctions), each a late find from the
+   * The auctions among `found` (written by this group, or already in nft_auctions), each a late find from the
    * first masterchain block the index holds a transaction of it in: the traces it took part in were classified
    * without it (an older index refused it as no sale), or it was detected since at a later state.
    */
-  private async auctionFinds(accounts: string[], batches: InsertBatch[]): Promise<LateFind[]> {
+  private async auctionFinds(found: TokenAccountCandidate[], batches: InsertBatch[]): Promise<LateFind[]> {
+    const accounts = found.map((c) => c.account);
     const auctions = new Set<string>();
     for (const batch of batches) {
       if (batch.table !== 'nft_auctions') continue;
