@@ -17,7 +17,7 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
- *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts), the actions back-fill's
+ *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts; its auctions' pass too), the actions back-fill's
  *   actions, action_accounts, trace_classifications  what complete traces did (actions/schema.ts)
  *   late_finds             contracts found late whose traces are still to be classified again (actions/late-finds-schema.ts)
  *   token_detection_failures  detections the chain did not answer: retries waiting, accounts given up (tokens/detection-retry-schema.ts)

@@ -3,10 +3,13 @@
  * per detected auction contract, its last detected state. A table of its own, not nft_sales: an auction has no
  * price, fee amounts or royalty amount (nft_sales holds them NOT NULL) but bids, fee factors and times. An item
  * held by an auction is read by joining it (nft-reader.ts), as sales are.
- * Self-contained (one table and its indexes, IF NOT EXISTS), so older indexes upgrade in place; an index already
- * holding auction contracts gets them at their next change (no back-fill, as for migration 8's sales).
+ * Self-contained (one table and its indexes, IF NOT EXISTS), so older indexes upgrade in place. An index that already
+ * holds accounts met its auctions before this detector existed and refused them as no sale (and would get them only
+ * at their next change): it gets the auction back-fill's cursor ('auctions', backfill-schema.ts), a pass of the token
+ * back-fill over the accounts whose code offers get_sale_data or get_auction_data_v4 (backfill.ts).
  */
 import { types, type Migration } from '../sql/column-types.js';
+import { AUCTION_BACKFILL } from './backfill-schema.js';
 
 export const NFT_AUCTIONS_MIGRATION: Migration = {
   version: 18,
@@ -50,6 +53,9 @@ export const NFT_AUCTIONS_MIGRATION: Migration = {
       // /nft/items?owner_address=&include_on_sale=true: the items its sellers put on auction.
       `CREATE INDEX IF NOT EXISTS nft_auctions_owner ON nft_auctions (nft_owner, nft_addr)`,
       `CREATE INDEX IF NOT EXISTS nft_auctions_nft ON nft_auctions (nft_addr)`,
+      `INSERT INTO index_backfill_cursors (name, after_key)
+        SELECT '${AUCTION_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
+        ON CONFLICT (name) DO NOTHING`,
     ];
   },
 };

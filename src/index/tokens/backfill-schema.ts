@@ -12,6 +12,11 @@
 import type { Migration } from '../sql/column-types.js';
 
 export const TOKEN_BACKFILL = 'tokens';
+/**
+ * The second pass over the same accounts (migration 18, auctions-schema.ts): only the codes that offer
+ * get_sale_data or get_auction_data_v4, for the getgems auctions an older index met and refused as no sale.
+ */
+export const AUCTION_BACKFILL = 'auctions';
 
 export const TOKEN_BACKFILL_MIGRATION: Migration = {
   version: 7,

@@ -23,6 +23,13 @@
  *     account met here is detected at its newer state: what they find late is written to `late_finds` in the
  *     group's transaction, so the block committer classifies the traces indexed without it again
  *     (../actions/late-finds.ts).
+ * A second pass, its own cursor row ('auctions', left by migration 18: auctions-schema.ts), runs after this one the
+ * same way over the accounts whose code offers get_sale_data or get_auction_data_v4 only (known wallets left out by
+ * the query): an index written before auction detection met its getgems auctions and refused them as no sale. No
+ * events and no interfaces there (the first pass's); each auction the pass meets, found now or already there, is
+ * a late find from its first stored block, so the traces it took part in (a put on auction, bids, a cancel) are
+ * classified again with it (../actions/late-finds.ts). The "not that interface" cache is the running detector's,
+ * in memory: an older process's refusals are not in it.
  * Accounts already detected at their current state (by live detection, or an earlier run) are skipped, so a
  * network that never ran without detection pays a scan, not a get-method per contract; one that live detection
  * met first at that state (it changed after the upgrade) gets its first_lt put back to the earlier one.
@@ -35,7 +42,7 @@ import { formatHash } from '../../ton/hash.js';
 import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import type { BackfillLogger } from '../traces/backfill.js';
-import { TOKEN_BACKFILL } from './backfill-schema.js';
+import { AUCTION_BACKFILL, TOKEN_BACKFILL } from './backfill-schema.js';
 import {
   accountCandidate,
   eventOfBody,
@@ -62,7 +69,12 @@ export interface TokenBackfillProgress {
   contracts: number;
   /** The last account of the group just committed. */
   cursor: string;
+  /** The pass: the token back-fill ('tokens') or the auctions' ('auctions'). */
+  pass: BackfillPass;
 }
+
+/** The cursor rows the back-fill walks, in this order (backfill-schema.ts). */
+export type BackfillPass = typeof TOKEN_BACKFILL | typeof AUCTION_BACKFILL;
 
 export interface TokenBackfillOptions {
   logger?: TokenBackfillWarnings;
@@ -95,6 +107,23 @@ const HISTORY_PAGE = 32;
 const ATTEMPTS = 5;
 const RAW_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
 const EVENT_OPCODES = [JETTON_TRANSFER, JETTON_BURN, NFT_TRANSFER];
+/** What the auctions' pass asks: the sale detector's methods (readSaleContract). */
+const SALE_METHODS: readonly string[] = ['get_sale_data', 'get_auction_data_v4'];
+
+/** Each pass's log lines and which accounts it reads. */
+const PASSES: Record<BackfillPass, { what: string; start: string; accounts: string }> = {
+  [TOKEN_BACKFILL]: {
+    what: 'token back-fill',
+    start: 'index: detecting the token contracts among the accounts indexed before token detection',
+    accounts: '',
+  },
+  // A known wallet's code is no sale contract: most accounts of a network are left out by the query.
+  [AUCTION_BACKFILL]: {
+    what: 'auction back-fill',
+    start: 'index: detecting the NFT auctions among the accounts indexed before auction detection',
+    accounts: ' AND wallet IS NULL',
+  },
+};
 
 const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -254,6 +283,7 @@ class TokenBackfill {
     private readonly driver: SqlDriver,
     private readonly detector: () => TokenDetector,
     private readonly options: TokenBackfillOptions,
+    private readonly pass: BackfillPass,
   ) {
     this.dnsRoots = new Set(options.dnsRoots ?? []);
   }
@@ -261,12 +291,12 @@ class TokenBackfill {
   /** One group after `cursor`: committed with the cursor moved to its last account; null when none is left. */
   async group(cursor: string, size: number): Promise<string | null> {
     const rows = await this.driver.all(
-      `SELECT account, code_boc, data_boc, last_trans_lt, wallet, interfaces FROM latest_account_states WHERE account > ? ORDER BY account LIMIT ${Math.trunc(size)}`,
+      `SELECT account, code_boc, data_boc, last_trans_lt, wallet, interfaces FROM latest_account_states WHERE account > ?${PASSES[this.pass].accounts} ORDER BY account LIMIT ${Math.trunc(size)}`,
       [cursor],
     );
     if (rows.length === 0) return null;
     const last = text(rows[rows.length - 1].account);
-    if (!RAW_ADDRESS.test(last)) throw new Error(`token back-fill: unexpected account key ${last}`);
+    if (!RAW_ADDRESS.test(last)) throw new Error(`${PASSES[this.pass].what}: unexpected account key ${last}`);
     // After the states: each is at or before this seqno, so the get-methods see it (or a newer one, detected live).
     const [head] = await this.driver.all('SELECT MAX(seqno) AS seqno FROM blocks WHERE workchain = -1');
     const seqno = int(head.seqno);
@@ -287,9 +317,10 @@ class TokenBackfill {
     });
 
     // address_book interfaces, as block-rows.ts writes them, for rows written before migration 4 (guarded by lt:
-    // a state written live since has its own).
+    // a state written live since has its own). The first pass's only.
     const after: string[] = [];
-    for (const s of stored) {
+    const auctions = this.pass === AUCTION_BACKFILL;
+    for (const s of auctions ? [] : stored) {
       if (s.interfaces !== null || s.wallet !== null || !RAW_ADDRESS.test(s.account)) continue;
       const names = interfacesOfMethods(this.methods.of(s.code));
       if (names.length === 0) continue;
@@ -298,7 +329,14 @@ class TokenBackfill {
       );
     }
 
-    const found = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
+    const candidates = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
+    // The auctions' pass asks the sale detector only (so no wallet or item events either).
+    const found = auctions
+      ? candidates.flatMap((c) => {
+          const methods = c.methods.filter((m) => SALE_METHODS.includes(m));
+          return methods.length > 0 ? [{ ...c, methods }] : [];
+        })
+      : candidates;
     const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Map<string, string[]>();
     const lateFinds: LateFind[] = [];
     const batches = found.length > 0 ? await this.detect(found, skip, seqno, lateFinds) : [];
@@ -310,7 +348,8 @@ class TokenBackfill {
       for (const table of tables)
         after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
     }
-    after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${TOKEN_BACKFILL}'`);
+    if (auctions && found.length > 0) lateFinds.push(...(await this.auctionFinds(found, batches)));
+    after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${this.pass}'`);
     // The live detector's retries due now ran here, as did the newer state of an account whose retry waited: what
     // they found late is written for the block committer to classify its traces again, with these rows.
     if (lateFinds.length > 0) batches.push(lateFindBatch(lateFinds));
@@ -318,6 +357,31 @@ class TokenBackfill {
     if (lateFinds.length > 0) this.options.lateFindsStored?.();
     this.accounts += rows.length;
     return last;
+  }
+
+  /**
+   * The auctions among `found` (written by this group, or already in nft_auctions), each a late find from the
+   * first masterchain block the index holds a transaction of it in: the traces it took part in were classified
+   * without it (an older index refused it as no sale), or it was detected since at a later state.
+   */
+  private async auctionFinds(found: TokenAccountCandidate[], batches: InsertBatch[]): Promise<LateFind[]> {
+    const accounts = found.map((c) => c.account);
+    const auctions = new Set<string>();
+    for (const batch of batches) {
+      if (batch.table !== 'nft_auctions') continue;
+      const address = batch.columns.indexOf('address');
+      for (const row of batch.rows) auctions.add(String(row[address]));
+    }
+    await chunked(accounts, async (chunk) => {
+      const rows = await this.driver.all(`SELECT address FROM nft_auctions WHERE address IN (${marks(chunk)})`, chunk);
+      for (const row of rows) auctions.add(text(row.address));
+    });
+    const finds: LateFind[] = [];
+    for (const account of auctions) {
+      const [first] = await this.driver.all('SELECT MIN(mc_seqno) AS seqno FROM transactions WHERE account = ?', [account]);
+      if (first?.seqno !== null && first?.seqno !== undefined) finds.push({ account, since: int(first.seqno) });
+    }
+    return finds;
   }
 
   /**
@@ -368,26 +432,40 @@ class TokenBackfill {
 }
 
 /**
- * Runs the token back-fill the index's cursor row asks for, if any, to its end (or until `stopped`). `detector`:
- * the detector live blocks are committed with (its caches are shared); asked per group, since a writer may replace it.
+ * Runs the back-fill passes the index's cursor rows ask for, if any ('tokens', then 'auctions'), each to its end (or
+ * until `stopped`). `detector`: the detector live blocks are committed with (its caches are shared); asked per group,
+ * since a writer may replace it.
  */
 export async function backfillTokens(
   driver: SqlDriver,
   detector: () => TokenDetector,
   options: TokenBackfillOptions = {},
 ): Promise<TokenBackfillOutcome> {
-  const [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${TOKEN_BACKFILL}'`);
+  let outcome: TokenBackfillOutcome = 'none';
+  for (const pass of [TOKEN_BACKFILL, AUCTION_BACKFILL] as const) {
+    const passed = await backfillPass(driver, detector, options, pass);
+    if (passed === 'stopped') return 'stopped';
+    if (passed === 'done') outcome = 'done';
+  }
+  return outcome;
+}
+
+async function backfillPass(
+  driver: SqlDriver,
+  detector: () => TokenDetector,
+  options: TokenBackfillOptions,
+  pass: BackfillPass,
+): Promise<TokenBackfillOutcome> {
+  const [state] = await driver.all(`SELECT after_key FROM index_backfill_cursors WHERE name = '${pass}'`);
   if (!state) return 'none';
+  const { what, start, accounts } = PASSES[pass];
   const logger = options.logger;
   const size = options.groupAccounts ?? GROUP_ACCOUNTS;
   let cursor = text(state.after_key);
-  const [count] = await driver.all('SELECT COUNT(*) AS n FROM latest_account_states WHERE account > ?', [cursor]);
+  const [count] = await driver.all(`SELECT COUNT(*) AS n FROM latest_account_states WHERE account > ?${accounts}`, [cursor]);
   const total = int(count.n);
-  logger?.info?.(
-    { accounts: total, after: cursor || null },
-    'index: detecting the token contracts among the accounts indexed before token detection',
-  );
-  const run = new TokenBackfill(driver, detector, options);
+  logger?.info?.({ accounts: total, after: cursor || null }, start);
+  const run = new TokenBackfill(driver, detector, options, pass);
   const started = Date.now();
   let reported = started;
   for (;;) {
@@ -401,26 +479,23 @@ export async function backfillTokens(
       } catch (error) {
         if (options.stopped?.()) return 'stopped';
         if (attempt >= ATTEMPTS) throw error;
-        logger?.warn?.({ err: error, after: cursor, attempt }, 'index: a token back-fill group failed; trying it again');
+        logger?.warn?.({ err: error, after: cursor, attempt }, `index: a ${what} group failed; trying it again`);
         await sleep(1000 * attempt);
       }
     }
     if (next === null) break;
     cursor = next;
-    options.onGroup?.({ accounts: run.accounts, contracts: run.contracts, cursor });
+    options.onGroup?.({ accounts: run.accounts, contracts: run.contracts, cursor, pass });
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
       reported = Date.now();
       logger?.info?.(
         { accounts: run.accounts, of: total, contracts: run.contracts, percent: total ? Math.floor((run.accounts / total) * 100) : 100 },
-        'index: token back-fill progress',
+        `index: ${what} progress`,
       );
     }
     await sleep(Math.max(options.pauseMs ?? MIN_PAUSE_MS, Date.now() - groupStarted));
   }
-  await driver.write([], [`DELETE FROM index_backfill_cursors WHERE name = '${TOKEN_BACKFILL}'`]);
-  logger?.info?.(
-    { accounts: run.accounts, contracts: run.contracts, seconds: (Date.now() - started) / 1000 },
-    'index: token back-fill done',
-  );
+  await driver.write([], [`DELETE FROM index_backfill_cursors WHERE name = '${pass}'`]);
+  logger?.info?.({ accounts: run.accounts, contracts: run.contracts, seconds: (Date.now() - started) / 1000 }, `index: ${what} done`);
   return 'done';
 }
