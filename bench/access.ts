@@ -11,7 +11,8 @@
  *     process, access off vs embedded vs Redis + PostgreSQL, interleaved rounds; on the real server
  *     (startTongate: local chain, gateway, access layer as `tongate start` wires them) and on a minimal
  *     fastify app answering a constant (the hook's worst case: nearly all the work is the access layer's).
- *     Latency (p99 added) is measured separately at a fixed unsaturated rate with µs timing. Besides
+ *     Each server runs the built code (dist/, built first by the npm script) in a process of its own, as `npm start`
+ *     runs it. Latency (p99 added) is measured separately at a fixed unsaturated rate with µs timing. Besides
  *     req/s, the server's CPU time per request is reported: on a shared machine req/s swings with
  *     other processes' load, CPU per request much less (capacity ratio = min CPU(off) / min CPU(mode)).
  *     Targets (issue 27): embedded >= 0.95 of off; shared >= 0.85 of off and <= 1 ms added at p99.
@@ -19,7 +20,8 @@
  *  4. Per request (only with --per-request, which runs it alone): what a request with a key costs beyond the same
  *     request with --access off, in CPU µs. Two tongates (on, off), each in a process of its own with a raw-socket
  *     client inside that pipelines prebuilt requests and only counts answers (so the client costs next to nothing),
- *     in alternating blocks; the difference of the blocks' CPU per request, median over the blocks. `--send-key` has
+ *     in alternating blocks; the difference of the blocks' CPU per request, median over the blocks. These two run
+ *     from the sources through tsx (its transform adds to both alike). `--send-key` has
  *     the off server's requests carry a key header too (what the header alone costs); `--path P` (default
  *     /api/v3/masterchainInfo), `--blocks B` (20), `--block-requests N` (4000). src/access/README.md reads it.
  *
@@ -37,10 +39,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { ManualClock, systemClock } from '../src/util/clock.js';
-import { createAccessLayer, type AccessLayer } from '../src/access/index.js';
+import { createAccessLayer } from '../src/access/index.js';
 import { MemorySlidingLog } from '../src/access/limiter/memory-sliding-log.js';
 import { RedisSlidingLog } from '../src/access/limiter/redis-sliding-log.js';
 import { accessHook } from '../src/http/access-hook.js';
@@ -48,7 +50,7 @@ import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { pipelined } from './support/pipelined-client.js';
-import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
+import { spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -63,85 +65,13 @@ type Mode = 'off' | 'embedded' | 'shared' | 'off-db';
 type ServerKind = 'gateway' | 'minimal';
 
 // ---------------------------------------------------------------------------------------------
-// Child: one server, printing {"port":..,"key":..} once it listens.
+// The servers: each in a child process of its own on the built code (dist/, which `npm run bench:access` builds
+// first), as `npm start` runs it: from the sources through tsx, the request path costs more (its transform wraps
+// functions), and a figure of that would not be tongate's. The real server is bench:hot's child
+// (support/built-tongate.mjs, with the scaled-out stores when asked); the minimal app support/minimal-access-server.mjs.
 // ---------------------------------------------------------------------------------------------
-async function serve(kind: ServerKind, mode: Mode): Promise<void> {
-  const port = await freePort();
-  const database = `tg_bench_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = mode === 'shared' || mode === 'off-db' ? await createDatabase(database) : undefined;
-  let key = 'unused';
-  let close: () => Promise<void>;
-  if (kind === 'gateway') {
-    // The real server, wired as `tongate start` wires it: only --access and the stores differ between modes.
-    const { loadConfig } = await import('../src/config/load.js');
-    const { startTongate } = await import('../src/cli/start.js');
-    const config = loadConfig({
-      flags: {
-        ephemeral: true,
-        logLevel: 'silent',
-        blockInterval: '3600000',
-        network: [`mainnet=http://127.0.0.1:${port}`],
-        access: mode === 'off' || mode === 'off-db' ? 'off' : 'on',
-        adminToken: 'bench-admin-token',
-        ...(databaseUrl ? { databaseUrl, redisUrl: REDIS_URL } : {}),
-      },
-      env: {},
-    });
-    const running = await startTongate(config, { logger: pino({ level: 'silent' }) });
-    if (mode === 'embedded' || mode === 'shared') {
-      // The limit is far above the offered load: every request is a full decision, none is refused.
-      const res = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer bench-admin-token', 'content-type': 'application/json' },
-        body: JSON.stringify({ network: 'mainnet', rps: 1_000_000 }),
-      });
-      key = ((await res.json()) as { result: { key: string } }).result.key;
-    }
-    close = () => running.stop();
-  } else {
-    let access: AccessLayer | undefined;
-    if (mode === 'embedded' || mode === 'shared') {
-      access = await createAccessLayer({
-        enabled: true,
-        networks: ['mainnet'],
-        ephemeral: true,
-        limiterFailure: 'local',
-        storeTimeoutMs: 100,
-        anonymousRps: 1,
-        defaultKeyRps: 10,
-        ...(mode === 'shared' ? { databaseUrl, redisUrl: REDIS_URL } : {}),
-      });
-      key = (await access.admin!.createKey({ network: 'mainnet', rps: 1_000_000 })).key;
-    }
-    const app = Fastify({ logger: false });
-    app.decorateRequest('network', null as never);
-    const mainnet = { name: 'mainnet' };
-    app.addHook('onRequest', (request, _reply, done) => {
-      (request as unknown as { network: unknown }).network = mainnet;
-      done();
-    });
-    if (access) app.addHook('onRequest', accessHook(access));
-    const body = {
-      last: { workchain: -1, shard: '8000000000000000', seqno: 1 },
-      first: { workchain: -1, shard: '8000000000000000', seqno: 0 },
-    };
-    app.get('/api/v3/masterchainInfo', async () => body);
-    await app.listen({ host: '127.0.0.1', port });
-    close = async () => {
-      await app.close();
-      await access?.close();
-    };
-  }
-  // The parent asks for this process's CPU time around each load run (IPC): CPU per request is a
-  // capacity figure that other processes on a shared machine cannot distort, unlike req/s.
-  answerCpuOverIpc();
-  process.stdout.write(JSON.stringify({ port, key }) + '\n');
-  process.once('SIGTERM', async () => {
-    await close();
-    if (databaseUrl) await dropDatabase(database);
-    process.exit(0);
-  });
-}
+const BUILT_TONGATE = new URL('./support/built-tongate.mjs', import.meta.url).pathname;
+const MINIMAL_SERVER = new URL('./support/minimal-access-server.mjs', import.meta.url).pathname;
 
 // ---------------------------------------------------------------------------------------------
 // 1. Decision cost
@@ -350,8 +280,25 @@ interface BenchServer {
 }
 
 async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
-  const child = await spawnBenchChild<{ port: number; key: string }>(new URL(import.meta.url).pathname, ['--serve', kind, mode]);
-  return { ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
+  // A fresh database per server that keeps something in PostgreSQL (the real server keeps its tables in the default schema).
+  const database = mode === 'shared' || mode === 'off-db' ? `tg_bench_${randomBytes(4).toString('hex')}` : undefined;
+  const stores = database ? [await createDatabase(database), REDIS_URL] : [];
+  const child =
+    kind === 'gateway'
+      ? await spawnBenchChild<{ port: number; key: string }>(
+          BUILT_TONGATE,
+          [mode === 'off' || mode === 'off-db' ? 'off' : 'on', '3600000', ...stores],
+          { tsx: false },
+        )
+      : await spawnBenchChild<{ port: number; key: string }>(MINIMAL_SERVER, [mode, ...stores], { tsx: false });
+  return {
+    ...child.ready,
+    cpuUs: child.cpuUs,
+    stop: async () => {
+      await child.stop();
+      if (database) await dropDatabase(database);
+    },
+  };
 }
 
 async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {
@@ -571,9 +518,6 @@ if (hasFlag('per-request-child')) {
   await perRequestCost();
   console.log(`   (load average at the end ${loadavg()[0].toFixed(1)})`);
   process.exit(0);
-} else if (hasFlag('serve')) {
-  const i = argv.indexOf('--serve');
-  await serve(argv[i + 1] as ServerKind, argv[i + 2] as Mode);
 } else {
   console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
   if (!hasFlag('only-throughput')) {

@@ -1,6 +1,7 @@
 // A bench's tongate on the built code (dist/, as `npm start` runs it; the bench builds it first), in a child process of
 // its own, without tsx: run from the sources through tsx, the request path costs more (its transform wraps functions).
-// Arguments: access (on | off), block interval (ms). Prints one JSON line once it listens ({port, key, address}: with
+// Arguments: access (on | off), block interval (ms), and optionally a PostgreSQL URL and a Redis URL (scaled out: keys
+// and the index in PostgreSQL, limits in Redis). Prints one JSON line once it listens ({port, key, address}: with
 // access on, a key with a limit far above any load); answers the parent's 'cpu' message with its CPU time (µs), as
 // bench-child.ts's answerCpuOverIpc does for the children that run through tsx.
 import { createServer } from 'node:net';
@@ -8,7 +9,7 @@ import pino from 'pino';
 import { loadConfig } from '../../dist/config/load.js';
 import { startTongate } from '../../dist/cli/start.js';
 
-const [access, blockInterval] = process.argv.slice(2);
+const [access, blockInterval, databaseUrl, redisUrl] = process.argv.slice(2);
 const port = await new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => {
     const { port: free } = server.address();
@@ -23,6 +24,7 @@ const config = loadConfig({
     network: [`mainnet=http://127.0.0.1:${port}`],
     access,
     adminToken: 'bench-admin-token',
+    ...(databaseUrl ? { databaseUrl, redisUrl } : {}),
   },
   env: {},
 });
