@@ -10,20 +10,41 @@ import { formatOpcode } from '../../ton/message-body.js';
 import type { DeployData } from './basic.js';
 import type { Block, TonTransferBlock } from './blocks.js';
 import { payloadComment } from './bodies.js';
+import { omitEmpty, str, type ActionParts, type Json } from './details-common.js';
 import type { JettonBurnData, JettonMintData, JettonTransferData } from './jettons.js';
 import type { DnsData, NftDiscoveryData, NftMintData, NftTransferData } from './nfts.js';
 import type { SubscriptionData } from './subscriptions.js';
 import type { ElectionData } from './elections.js';
 import type { JettonSwapData, SwapTransfer } from './swaps.js';
 import type { DepositLiquidityData, WithdrawLiquidityData } from './liquidity.js';
-import { DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
-import type { ToncoDeployPoolData } from './tonco-deploy-pool.js';
-import { COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
-import type { CoffeeCreateVaultData } from './coffee-create-vault.js';
-import type { CoffeeStakingClaimData, CoffeeStakingDepositData, CoffeeStakingWithdrawData } from './coffee-staking.js';
-import type { CoffeeMevFailedSwapData, CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
-import { COFFEE_CREATE_POOL_CREATOR, type CoffeeCreatePoolData, type CoffeePoolCreatorData } from './coffee-create-pool.js';
-import { TONCO_DEPOSIT, TONCO_WITHDRAW, type ToncoDepositData, type ToncoWithdrawData } from './tonco-liquidity.js';
+import { dedustDepositParts, DEDUST_DEPOSIT, DEDUST_DEPOSIT_PARTIAL, type DedustDepositData } from './dedust-liquidity.js';
+import { toncoDeployPoolParts, type ToncoDeployPoolData } from './tonco-deploy-pool.js';
+import { coffeeDepositParts, COFFEE_DEPOSIT, type CoffeeDepositData } from './coffee-liquidity.js';
+import { coffeeCreateVaultParts, type CoffeeCreateVaultData } from './coffee-create-vault.js';
+import {
+  coffeeStakingDepositParts,
+  coffeeStakingWithdrawParts,
+  coffeeStakingClaimRewardsParts,
+  type CoffeeStakingClaimData,
+  type CoffeeStakingDepositData,
+  type CoffeeStakingWithdrawData,
+} from './coffee-staking.js';
+import { coffeeMevHoldFundsParts, type CoffeeMevFailedSwapData, type CoffeeMevHoldFundsData } from './coffee-mev-protect.js';
+import {
+  coffeePoolCreatorParts,
+  coffeeCreatePoolParts,
+  COFFEE_CREATE_POOL_CREATOR,
+  type CoffeeCreatePoolData,
+  type CoffeePoolCreatorData,
+} from './coffee-create-pool.js';
+import {
+  toncoDepositParts,
+  toncoWithdrawParts,
+  TONCO_DEPOSIT,
+  TONCO_WITHDRAW,
+  type ToncoDepositData,
+  type ToncoWithdrawData,
+} from './tonco-liquidity.js';
 import type { NftCancelSaleData, NftPurchaseData, NftPutOnSaleData, NftUpdateSaleData } from './nft-sales.js';
 import type { DnsPurchaseData, DnsReleaseData } from './telemint.js';
 import type { AuctionBidData, AuctionOutbidData, NftAuctionTradeData, NftPutOnAuctionData } from './nft-auctions.js';
@@ -57,29 +78,15 @@ import {
 import type { JvaultClaimData, JvaultStakeData, JvaultUnstakeData } from './jvault.js';
 import type { LzCommitPacketData, LzDvnVerifyData, LzReceiveData, LzSendData, LzSendTokensData } from './layerzero.js';
 import type { LzPacket } from './layerzero-bodies.js';
-import type { DedustV2ClaimFeesData, DedustV2ClaimRewardData } from './dedust-v2-claims.js';
-import { DEDUST_V2_DEPOSIT, DEDUST_V2_DEPOSIT_PARTIAL, type DedustV2DepositData } from './dedust-v2-liquidity.js';
+import {
+  dedustV2ClaimFeesParts,
+  dedustV2ClaimRewardParts,
+  type DedustV2ClaimFeesData,
+  type DedustV2ClaimRewardData,
+} from './dedust-v2-claims.js';
+import { dedustV2DepositParts, DEDUST_V2_DEPOSIT, DEDUST_V2_DEPOSIT_PARTIAL, type DedustV2DepositData } from './dedust-v2-liquidity.js';
 
-type Json = Record<string, unknown>;
-
-export interface ActionParts {
-  details: Json;
-  /** toncenter's source, source_secondary, destination, destination_secondary columns. */
-  ends: (string | null)[];
-  /**
-   * The action's type when the block's is toncenter's own name (DeDust's deposits): the block's type still makes
-   * the action id, as toncenter's serializer hashes the block type.
-   */
-  type?: string;
-  /** The type the answer shows when it differs from the stored one (a transfer with extra currencies). */
-  shownType?: string;
-  /** Accounts the action concerns beyond its transactions and ends (a multisig order's signers). */
-  accounts?: string[];
-}
-
-const str = (value: bigint | null | undefined): string | null => (value === null || value === undefined ? null : value.toString());
-/** Go's omitempty: the key left out when the value is absent. */
-const omitEmpty = (details: Json): Json => Object.fromEntries(Object.entries(details).filter(([, v]) => v !== null && v !== undefined));
+export type { ActionParts } from './details-common.js';
 
 function callContract(block: Block): ActionParts {
   const m = block.eventNodes[0].message;
@@ -213,330 +220,6 @@ function depositLiquidity(d: DepositLiquidityData): ActionParts {
       nft_address: null,
     },
     ends: [d.sender, null, d.pool, null],
-  };
-}
-
-/**
- * A DeDust deposit (`_fill_dedust_deposit_liquidity_action` and its partial twin): the deposit contract is the
- * secondary destination, which ton-index-go answers as `destination_liquidity` for DeDust; a side that only topped
- * the contract up has no pool and no LP tokens.
- */
-function dedustDeposit(d: DedustDepositData): ActionParts {
-  const [first, second] = d.sides;
-  return {
-    type: 'dex_deposit_liquidity',
-    details: {
-      dex: 'dedust',
-      amount_1: str(first?.amount),
-      amount_2: str(second?.amount),
-      asset_1: first?.asset ?? null,
-      asset_2: second?.asset ?? null,
-      user_jetton_wallet_1: first?.userWallet ?? null,
-      user_jetton_wallet_2: second?.userWallet ?? null,
-      source: d.sender,
-      pool: d.pool,
-      destination_liquidity: d.depositContract,
-      lp_tokens_minted: str(d.lpTokensMinted),
-      target_asset_1: d.targets[0].asset,
-      target_asset_2: d.targets[1].asset,
-      target_amount_1: str(d.targets[0].amount),
-      target_amount_2: str(d.targets[1].amount),
-      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
-      tick_lower: null,
-      tick_upper: null,
-      nft_index: null,
-      nft_address: null,
-    },
-    ends: [d.sender, null, d.pool, d.depositContract],
-  };
-}
-
-/**
- * A DeDust v2 deposit (`_fill_dedust_v2_deposit_liquidity`): the deposit contract is the secondary destination,
- * `destination_liquidity` for ton-index-go (its DeDust exception names `dedust_v2` too); the target assets are the
- * sides' own. A side only credited goes through toncenter's plain filler (`_fill_dex_deposit_liquidity`): no
- * targets, no excesses.
- */
-function dedustV2Deposit(d: DedustV2DepositData, partial: boolean): ActionParts {
-  const [x, y] = d.sides;
-  return {
-    type: 'dex_deposit_liquidity',
-    details: {
-      dex: 'dedust_v2',
-      amount_1: str(d.amounts[0]),
-      amount_2: str(d.amounts[1]),
-      asset_1: x?.asset ?? null,
-      asset_2: y?.asset ?? null,
-      user_jetton_wallet_1: x?.userWallet ?? null,
-      user_jetton_wallet_2: y?.userWallet ?? null,
-      source: d.sender,
-      pool: d.pool,
-      destination_liquidity: d.depositContract,
-      lp_tokens_minted: str(d.lpTokensMinted),
-      target_asset_1: partial ? null : (x?.asset ?? null),
-      target_asset_2: partial ? null : (y?.asset ?? null),
-      target_amount_1: str(d.targets?.[0]),
-      target_amount_2: str(d.targets?.[1]),
-      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
-      tick_lower: null,
-      tick_upper: null,
-      nft_index: null,
-      nft_address: null,
-    },
-    ends: [d.sender, null, d.pool, d.depositContract],
-  };
-}
-
-/**
- * A TONCO deposit (`_fill_tonco_deposit_liquidity_action`): `amount_1`/`asset_1` are the side brought whichever of
- * the pool's assets it is (the user's wallet stays in its pool-ordered slot); the targets are the position's
- * amounts in the pool's order; the account contract is the secondary destination (ton-index-go answers the pool as
- * `destination_liquidity` for every DEX but DeDust).
- */
-function toncoDeposit(d: ToncoDepositData): ActionParts {
-  const brought = d.amounts[0] !== null ? 0 : 1;
-  return {
-    type: 'dex_deposit_liquidity',
-    details: {
-      dex: 'tonco',
-      amount_1: str(d.amounts[brought]),
-      amount_2: null,
-      asset_1: d.assets[brought],
-      asset_2: null,
-      user_jetton_wallet_1: d.senderWallets[0],
-      user_jetton_wallet_2: d.senderWallets[1],
-      source: d.sender,
-      pool: d.pool,
-      destination_liquidity: d.pool,
-      lp_tokens_minted: str(d.lpTokensMinted),
-      target_asset_1: d.assets[0],
-      target_asset_2: d.assets[1],
-      target_amount_1: str(d.positionAmounts[0]),
-      target_amount_2: str(d.positionAmounts[1]),
-      vault_excesses: d.excesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
-      tick_lower: String(d.tickLower),
-      tick_upper: String(d.tickUpper),
-      nft_index: str(d.nftIndex),
-      nft_address: d.nftAddress,
-    },
-    ends: [d.sender, d.senderWallets[0] ?? d.senderWallets[1], d.pool, d.accountContract],
-  };
-}
-
-/** A TONCO withdrawal (`_fill_tonco_withdraw_liquidity`): a position NFT burnt, no LP wallet nor LP asset. */
-function toncoWithdraw(d: ToncoWithdrawData): ActionParts {
-  const [first, second] = d.outs;
-  return {
-    type: 'dex_withdraw_liquidity',
-    details: {
-      dex: 'tonco',
-      amount_1: str(first?.amount),
-      amount_2: str(second?.amount),
-      asset_1: first?.asset ?? null,
-      asset_2: second?.asset ?? null,
-      user_jetton_wallet_1: first?.userWallet ?? null,
-      user_jetton_wallet_2: second?.userWallet ?? null,
-      lp_tokens_burnt: str(d.liquidityBurnt),
-      // toncenter's TONCO filler writes none.
-      is_refund: null,
-      source: d.sender,
-      pool: d.pool,
-      destination_liquidity: d.pool,
-      burnt_nft_index: str(d.burntNftIndex),
-      burnt_nft_address: d.burntNftAddress,
-      tick_lower: String(d.tickLower),
-      tick_upper: String(d.tickUpper),
-    },
-    ends: [d.sender, null, d.pool, null],
-  };
-}
-
-/**
- * A swap.coffee deposit (toncenter fills it with DeDust's filler): the depository is the secondary destination, but
- * ton-index-go answers the pool as `destination_liquidity` (its DeDust exception names the dex); no target amounts.
- */
-function coffeeDeposit(d: CoffeeDepositData): ActionParts {
-  return {
-    type: 'dex_deposit_liquidity',
-    details: {
-      dex: 'coffee',
-      amount_1: str(d.amounts[0]),
-      amount_2: str(d.amounts[1]),
-      asset_1: d.assets[0],
-      asset_2: d.assets[1],
-      user_jetton_wallet_1: d.userWallets[0],
-      user_jetton_wallet_2: d.userWallets[1],
-      source: d.sender,
-      pool: d.pool,
-      destination_liquidity: d.pool,
-      lp_tokens_minted: str(d.lpTokensMinted),
-      target_asset_1: d.targets[0],
-      target_asset_2: d.targets[1],
-      target_amount_1: null,
-      target_amount_2: null,
-      vault_excesses: d.vaultExcesses.map((e) => ({ asset: e.asset, amount: str(e.amount) })),
-      tick_lower: null,
-      tick_upper: null,
-      nft_index: null,
-      nft_address: null,
-    },
-    ends: [d.sender, null, d.pool, d.depository],
-  };
-}
-
-/**
- * A swap.coffee vault created (`_fill_coffee_create_vault`, ton-index-go's ActionDetailsCoffeeCreateVault): the
- * vault is the destination; `value` the TON the request carried, as a decimal string; the asset null for TON.
- */
-function coffeeCreateVault(d: CoffeeCreateVaultData): ActionParts {
-  return {
-    details: { source: d.sender, vault: d.vault, asset: d.asset, value: str(d.value) },
-    ends: [d.sender, null, d.vault, null],
-  };
-}
-
-/**
- * A swap.coffee pool creator deployed (`_fill_coffee_create_pool_creator`, ton-index-go's
- * ActionDetailsCoffeeCreatePoolCreator): `asset_1` is the asset brought and `asset_2` the pool's first asset (the
- * columns toncenter fills); `provided_asset` is read from a column only the pool's creation fills: null.
- */
-function coffeePoolCreator(d: CoffeePoolCreatorData): ActionParts {
-  return {
-    details: {
-      source: d.sender,
-      source_jetton_wallet: d.senderWallet,
-      deposit_recipient: d.depositRecipient,
-      pool_creator_contract: d.poolCreator,
-      provided_asset: null,
-      asset_1: d.providedAsset,
-      asset_2: d.poolAssets[0],
-      amount: str(d.amount),
-    },
-    ends: [d.sender, d.senderWallet, d.depositRecipient, d.poolCreator],
-  };
-}
-
-/**
- * A swap.coffee pool created (`_fill_coffee_create_pool`, ton-index-go's ActionDetailsCoffeeCreatePool): the side
- * that completed it (source, its wallet, amount, the asset brought) and both sides in the pool's asset order.
- */
-function coffeeCreatePool(d: CoffeeCreatePoolData): ActionParts {
-  return {
-    details: {
-      source: d.creator.sender,
-      source_jetton_wallet: d.creator.senderWallet,
-      initiator_1: d.initiators[0],
-      initiator_2: d.initiators[1],
-      pool: d.pool,
-      pool_creator_contract: d.creator.poolCreator,
-      provided_asset: d.creator.providedAsset,
-      amount: str(d.creator.amount),
-      asset_1: d.assets[0],
-      asset_2: d.assets[1],
-      amount_1: str(d.amounts[0]),
-      amount_2: str(d.amounts[1]),
-      lp_tokens_minted: str(d.lpTokensMinted),
-    },
-    ends: [d.creator.sender, d.creator.senderWallet, d.pool, d.creator.poolCreator],
-  };
-}
-
-/**
- * Funds held by swap.coffee's MEV protector (`_fill_coffee_mev_protect_hold_funds`, ton-index-go's
- * ActionDetailsCoffeeMevProtectHoldFunds): the protector's jetton wallet is a column toncenter never fills (null).
- */
-function coffeeMevHoldFunds(d: CoffeeMevHoldFundsData): ActionParts {
-  return {
-    details: {
-      source: d.sender,
-      source_jetton_wallet: d.senderWallet,
-      mev_contract: d.mevContract,
-      mev_contract_jetton_wallet: null,
-      asset: d.asset,
-      amount: str(d.amount),
-    },
-    ends: [d.sender, d.senderWallet, d.mevContract, null],
-  };
-}
-
-/**
- * A swap.coffee staking deposit (`_fill_coffee_staking_deposit`, ton-index-go's ActionDetailsCoffeeStakingDeposit):
- * the staking master is the pool, the vault's jetton wallet the pool's; the position's NFT item and its index.
- */
-function coffeeStakingDeposit(d: CoffeeStakingDepositData): ActionParts {
-  return {
-    details: {
-      source: d.sender,
-      source_jetton_wallet: d.senderWallet,
-      pool: d.pool,
-      pool_jetton_wallet: d.poolWallet,
-      asset: d.asset,
-      amount: str(d.amount),
-      minted_item_address: d.item,
-      minted_item_index: d.index,
-    },
-    ends: [d.sender, d.senderWallet, d.pool, d.poolWallet],
-  };
-}
-
-/**
- * A swap.coffee staking withdrawal (`_fill_coffee_staking_withdraw`, ton-index-go's ActionDetailsCoffeeStakingWithdraw):
- * the owner, the pool and their wallets, the position's item, index and points as decimal strings.
- */
-function coffeeStakingWithdraw(d: CoffeeStakingWithdrawData): ActionParts {
-  return {
-    details: {
-      source: d.owner,
-      source_jetton_wallet: d.ownerWallet,
-      pool: d.pool,
-      pool_jetton_wallet: d.poolWallet,
-      asset: d.asset,
-      amount: str(d.amount),
-      nft_address: d.item,
-      nft_index: str(d.index),
-      points: str(d.points),
-    },
-    ends: [d.owner, d.ownerWallet, d.pool, d.poolWallet],
-  };
-}
-
-/** Staking rewards paid (`_fill_coffee_staking_claim_rewards`, ActionDetailsCoffeeStakingClaimRewards): the pool is the source. */
-function coffeeStakingClaimRewards(d: CoffeeStakingClaimData): ActionParts {
-  return {
-    details: {
-      pool: d.pool,
-      pool_jetton_wallet: d.poolWallet,
-      recipient: d.recipient,
-      recipient_jetton_wallet: d.recipientWallet,
-      asset: d.asset,
-      amount: str(d.amount),
-    },
-    ends: [d.pool, d.poolWallet, d.recipient, d.recipientWallet],
-  };
-}
-
-/**
- * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
- * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
- */
-function toncoDeployPool(d: ToncoDeployPoolData): ActionParts {
-  return {
-    details: {
-      source: d.deployer,
-      pool: d.pool,
-      router: d.router,
-      router_jetton_wallet_1: d.routerWallets[0],
-      router_jetton_wallet_2: d.routerWallets[1],
-      jetton_minter_1: d.minters[0],
-      jetton_minter_2: d.minters[1],
-      tick_spacing: String(d.tickSpacing),
-      initial_price_x96: d.initialPriceX96.toString(),
-      protocol_fee: String(d.protocolFee),
-      lp_fee_base: String(d.lpFeeBase),
-      lp_fee_current: String(d.lpFeeCurrent),
-      pool_active: d.poolActive,
-    },
-    ends: [d.deployer, null, d.router, d.pool],
   };
 }
 
@@ -1011,43 +694,6 @@ function layerZeroParts(block: Block): ActionParts {
   }
 }
 
-/** DeDust v2's claims (ton-index-go's ActionDetailsDedustV2ClaimFees/ClaimReward): the position is the secondary end. */
-function dedustV2ClaimFees(d: DedustV2ClaimFeesData): ActionParts {
-  return {
-    details: {
-      dex: 'dedust_v2',
-      source: d.sender,
-      pool: d.pool,
-      position: d.position,
-      asset_1: d.x?.asset ?? null,
-      asset_2: d.y?.asset ?? null,
-      amount_1: str(d.amountX),
-      amount_2: str(d.amountY),
-      user_jetton_wallet_1: d.x?.userWallet ?? null,
-      user_jetton_wallet_2: d.y?.userWallet ?? null,
-      dex_jetton_wallet_1: d.x?.dexWallet ?? null,
-      dex_jetton_wallet_2: d.y?.dexWallet ?? null,
-    },
-    ends: [d.sender, null, d.pool, d.position],
-  };
-}
-
-function dedustV2ClaimReward(d: DedustV2ClaimRewardData): ActionParts {
-  return {
-    details: {
-      dex: 'dedust_v2',
-      source: d.sender,
-      pool: d.pool,
-      position: d.position,
-      asset: d.payout?.asset ?? null,
-      amount: str(d.amount),
-      user_jetton_wallet: d.payout?.userWallet ?? null,
-      dex_jetton_wallet: d.payout?.dexWallet ?? null,
-    },
-    ends: [d.sender, null, d.pool, d.position],
-  };
-}
-
 /**
  * An EVAA supply (`_fill_evaa_supply_action`, ton-index-go's ActionDetailsEvaaSupply): `sender_jetton_wallet` is a
  * column toncenter never fills (null; the sender's wallet is `source_wallet`); the asset null for TON.
@@ -1324,35 +970,35 @@ export function actionParts(block: Block): ActionParts {
       return withdrawLiquidity(block.data as WithdrawLiquidityData);
     case DEDUST_DEPOSIT:
     case DEDUST_DEPOSIT_PARTIAL:
-      return dedustDeposit(block.data as DedustDepositData);
+      return dedustDepositParts(block.data as DedustDepositData);
     case DEDUST_V2_DEPOSIT:
     case DEDUST_V2_DEPOSIT_PARTIAL:
-      return dedustV2Deposit(block.data as DedustV2DepositData, block.type === DEDUST_V2_DEPOSIT_PARTIAL);
+      return dedustV2DepositParts(block.data as DedustV2DepositData, block.type === DEDUST_V2_DEPOSIT_PARTIAL);
     case TONCO_DEPOSIT:
-      return toncoDeposit(block.data as ToncoDepositData);
+      return toncoDepositParts(block.data as ToncoDepositData);
     case TONCO_WITHDRAW:
-      return toncoWithdraw(block.data as ToncoWithdrawData);
+      return toncoWithdrawParts(block.data as ToncoWithdrawData);
     case COFFEE_DEPOSIT:
-      return coffeeDeposit(block.data as CoffeeDepositData);
+      return coffeeDepositParts(block.data as CoffeeDepositData);
     case COFFEE_CREATE_POOL_CREATOR:
-      return coffeePoolCreator(block.data as CoffeePoolCreatorData);
+      return coffeePoolCreatorParts(block.data as CoffeePoolCreatorData);
     case 'coffee_create_pool':
-      return coffeeCreatePool(block.data as CoffeeCreatePoolData);
+      return coffeeCreatePoolParts(block.data as CoffeeCreatePoolData);
     case 'coffee_mev_protect_hold_funds':
-      return coffeeMevHoldFunds(block.data as CoffeeMevHoldFundsData);
+      return coffeeMevHoldFundsParts(block.data as CoffeeMevHoldFundsData);
     case 'coffee_mev_protect_failed_swap':
       // ton-index-go has no details for it (its default answer); the recipient is its only end.
       return { details: unsupportedDetails(block.type), ends: [null, null, (block.data as CoffeeMevFailedSwapData).recipient, null] };
     case 'coffee_staking_deposit':
-      return coffeeStakingDeposit(block.data as CoffeeStakingDepositData);
+      return coffeeStakingDepositParts(block.data as CoffeeStakingDepositData);
     case 'coffee_staking_withdraw':
-      return coffeeStakingWithdraw(block.data as CoffeeStakingWithdrawData);
+      return coffeeStakingWithdrawParts(block.data as CoffeeStakingWithdrawData);
     case 'coffee_staking_claim_rewards':
-      return coffeeStakingClaimRewards(block.data as CoffeeStakingClaimData);
+      return coffeeStakingClaimRewardsParts(block.data as CoffeeStakingClaimData);
     case 'coffee_create_vault':
-      return coffeeCreateVault(block.data as CoffeeCreateVaultData);
+      return coffeeCreateVaultParts(block.data as CoffeeCreateVaultData);
     case 'tonco_deploy_pool':
-      return toncoDeployPool(block.data as ToncoDeployPoolData);
+      return toncoDeployPoolParts(block.data as ToncoDeployPoolData);
     case 'jetton_swap':
       return jettonSwap(block.data as JettonSwapData);
     case 'nft_purchase':
@@ -1514,9 +1160,9 @@ export function actionParts(block: Block): ActionParts {
     case 'layerzero_dvn_verify':
       return layerZeroParts(block);
     case 'dedust_v2_claim_fees':
-      return dedustV2ClaimFees(block.data as DedustV2ClaimFeesData);
+      return dedustV2ClaimFeesParts(block.data as DedustV2ClaimFeesData);
     case 'dedust_v2_claim_reward':
-      return dedustV2ClaimReward(block.data as DedustV2ClaimRewardData);
+      return dedustV2ClaimRewardParts(block.data as DedustV2ClaimRewardData);
     case 'tgbtc_mint':
     case 'tgbtc_burn':
     case 'tgbtc_new_key':
