@@ -6,7 +6,7 @@
  * decide its accounts.
  *
  * Here: the dispatch (each type to its builder) and the types that are no protocol of their own (TON transfers,
- * contract calls, jettons, NFTs, DNS, multisig, vesting, subscriptions, elections, the DEXes' shared swap and
+ * contract calls, jettons, NFTs, DNS, subscriptions, elections, the DEXes' shared swap and
  * liquidity shapes). A protocol's details live beside its matcher (`dedust-liquidity.ts`, `nft-sales.ts`,
  * `layerzero.ts`, ..., or a `<protocol>-details.ts` sibling); what they share is `details-common.ts`.
  */
@@ -71,8 +71,8 @@ import {
   type NftAuctionTradeData,
   type NftPutOnAuctionData,
 } from './nft-auctions.js';
-import type { MultisigApproveData, MultisigCreateOrderData, MultisigExecuteData } from './multisig.js';
-import type { VestingAddWhitelistData, VestingSendMessageData } from './vesting.js';
+import { multisigParts } from './multisig.js';
+import { vestingParts } from './vesting.js';
 import { TONSTAKERS_DEPOSIT, TONSTAKERS_WITHDRAW, TONSTAKERS_WITHDRAW_REQUEST } from './tonstakers.js';
 import { NOMINATOR_POOL_DEPOSIT, NOMINATOR_POOL_WITHDRAW_REQUEST } from './nominator-pools.js';
 import { ETHENA_DEPOSIT, ETHENA_WITHDRAWAL_REQUEST } from './ethena-staking.js';
@@ -453,71 +453,13 @@ export function actionParts(block: Block): ActionParts {
       const d = block.data as ElectionData;
       return { details: { stake_holder: d.stakeHolder, ...omitEmpty({ amount: str(d.amount) }) }, ends: [d.stakeHolder, null, null, null] };
     }
-    case 'multisig_create_order': {
-      const d = block.data as MultisigCreateOrderData;
-      return {
-        details: {
-          query_id: str(d.queryId),
-          order_seqno: str(d.orderSeqno),
-          is_created_by_signer: d.isCreatedBySigner,
-          is_signed_by_creator: d.creatorApproved,
-          creator_index: d.creatorIndex,
-          expiration_date: d.expirationDate,
-          order_boc: d.orderBoc,
-          source: d.createdBy,
-          destination: d.multisig,
-          destination_order: d.order,
-        },
-        ends: [d.createdBy, null, d.multisig, d.order],
-        accounts: d.signers,
-      };
-    }
-    case 'multisig_approve': {
-      const d = block.data as MultisigApproveData;
-      return {
-        details: { signer_index: d.signerIndex, exit_code: d.exitCode, source: d.signer, destination: d.order },
-        ends: [d.signer, null, d.order, null],
-        accounts: d.signers,
-      };
-    }
-    case 'multisig_execute': {
-      const d = block.data as MultisigExecuteData;
-      return {
-        details: {
-          query_id: str(d.queryId),
-          order_seqno: str(d.orderSeqno),
-          expiration_date: d.expirationDate,
-          approvals_num: d.approvalsNum,
-          signers_hash: d.signersHash,
-          order_boc: d.orderBoc,
-          source: d.order,
-          destination: d.multisig,
-        },
-        ends: [d.order, null, d.multisig, null],
-        accounts: d.signers,
-      };
-    }
-    case 'vesting_send_message': {
-      const d = block.data as VestingSendMessageData;
-      return {
-        details: {
-          query_id: str(d.queryId),
-          message_boc: d.messageBoc,
-          source: d.sender,
-          vesting: d.vesting,
-          destination: d.messageDestination,
-          amount: str(d.messageValue),
-        },
-        ends: [d.sender, null, d.vesting, d.messageDestination],
-      };
-    }
-    case 'vesting_add_whitelist': {
-      const d = block.data as VestingAddWhitelistData;
-      return {
-        details: { query_id: str(d.queryId), accounts_added: d.accountsAdded, source: d.adder, vesting: d.vesting },
-        ends: [d.adder, null, d.vesting, null],
-      };
-    }
+    case 'multisig_create_order':
+    case 'multisig_approve':
+    case 'multisig_execute':
+      return multisigParts(block);
+    case 'vesting_send_message':
+    case 'vesting_add_whitelist':
+      return vestingParts(block);
     case 'layerzero_send':
     case 'layerzero_send_tokens':
     case 'layerzero_receive':
