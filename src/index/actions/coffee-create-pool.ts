@@ -22,6 +22,7 @@ import { COFFEE_LIQUIDITY_OP, depositEvent } from './coffee-liquidity.js';
 import { COFFEE_OP, coffeeAsset } from './coffee-swaps.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, OrMatcher, type Matcher } from './matcher.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const COFFEE_CREATE_POOL_OP = {
   createPoolNative: 0xc0ffee02,
@@ -185,3 +186,49 @@ class CoffeeCreatePoolMatcher extends BlockTypeMatcher {
 
 export const coffeePoolCreatorMatcher = (): Matcher => new CoffeePoolCreatorMatcher();
 export const coffeeCreatePoolMatcher = (): Matcher => new CoffeeCreatePoolMatcher();
+
+/**
+ * A swap.coffee pool creator deployed (`_fill_coffee_create_pool_creator`, ton-index-go's
+ * ActionDetailsCoffeeCreatePoolCreator): `asset_1` is the asset brought and `asset_2` the pool's first asset (the
+ * columns toncenter fills); `provided_asset` is read from a column only the pool's creation fills: null.
+ */
+export function coffeePoolCreatorParts(d: CoffeePoolCreatorData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      deposit_recipient: d.depositRecipient,
+      pool_creator_contract: d.poolCreator,
+      provided_asset: null,
+      asset_1: d.providedAsset,
+      asset_2: d.poolAssets[0],
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.depositRecipient, d.poolCreator],
+  };
+}
+
+/**
+ * A swap.coffee pool created (`_fill_coffee_create_pool`, ton-index-go's ActionDetailsCoffeeCreatePool): the side
+ * that completed it (source, its wallet, amount, the asset brought) and both sides in the pool's asset order.
+ */
+export function coffeeCreatePoolParts(d: CoffeeCreatePoolData): ActionParts {
+  return {
+    details: {
+      source: d.creator.sender,
+      source_jetton_wallet: d.creator.senderWallet,
+      initiator_1: d.initiators[0],
+      initiator_2: d.initiators[1],
+      pool: d.pool,
+      pool_creator_contract: d.creator.poolCreator,
+      provided_asset: d.creator.providedAsset,
+      amount: str(d.creator.amount),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      lp_tokens_minted: str(d.lpTokensMinted),
+    },
+    ends: [d.creator.sender, d.creator.senderWallet, d.pool, d.creator.poolCreator],
+  };
+}

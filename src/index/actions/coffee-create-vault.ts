@@ -16,6 +16,7 @@ import { afterOpcode } from './bodies.js';
 import { COFFEE_LIQUIDITY_OP } from './coffee-liquidity.js';
 import { coffeeAsset } from './coffee-swaps.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const COFFEE_CREATE_VAULT_OP = { createVault: 0xc0ffee06, provideWalletAddress: 0x2c76b973, takeWalletAddress: 0xd1735400 } as const;
 
@@ -55,3 +56,14 @@ class CoffeeCreateVaultMatcher extends ContractMatcher {
 }
 
 export const coffeeCreateVaultMatcher = (): Matcher => new CoffeeCreateVaultMatcher();
+
+/**
+ * A swap.coffee vault created (`_fill_coffee_create_vault`, ton-index-go's ActionDetailsCoffeeCreateVault): the
+ * vault is the destination; `value` the TON the request carried, as a decimal string; the asset null for TON.
+ */
+export function coffeeCreateVaultParts(d: CoffeeCreateVaultData): ActionParts {
+  return {
+    details: { source: d.sender, vault: d.vault, asset: d.asset, value: str(d.value) },
+    ends: [d.sender, null, d.vault, null],
+  };
+}

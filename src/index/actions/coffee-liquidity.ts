@@ -28,6 +28,7 @@ import { COFFEE_OP, coffeeAsset } from './coffee-swaps.js';
 import type { JettonBurnData, JettonTransferData } from './jettons.js';
 import type { WithdrawLiquidityData } from './liquidity.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
+import { str, assetAmounts, type ActionParts } from './details-common.js';
 
 export const COFFEE_LIQUIDITY_OP = {
   withdrawalEvent: 0xc0ffee35,
@@ -217,3 +218,36 @@ class CoffeeWithdrawMatcher extends BlockTypeMatcher {
 }
 
 export const coffeeWithdrawLiquidityMatcher = (): Matcher => new CoffeeWithdrawMatcher();
+
+/**
+ * A swap.coffee deposit (toncenter fills it with DeDust's filler): the depository is the secondary destination, but
+ * ton-index-go answers the pool as `destination_liquidity` (its DeDust exception names the dex); no target amounts.
+ */
+export function coffeeDepositParts(d: CoffeeDepositData): ActionParts {
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'coffee',
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      asset_1: d.assets[0],
+      asset_2: d.assets[1],
+      user_jetton_wallet_1: d.userWallets[0],
+      user_jetton_wallet_2: d.userWallets[1],
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.targets[0],
+      target_asset_2: d.targets[1],
+      target_amount_1: null,
+      target_amount_2: null,
+      vault_excesses: assetAmounts(d.vaultExcesses),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depository],
+  };
+}

@@ -18,6 +18,7 @@ import { folded, isCallContract, type Block, type CallContractBlock } from './bl
 import { afterOpcode, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { ContractMatcher, Matcher } from './matcher.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const COFFEE_MEV_OP = { holdFunds: 0x6bc79e7e, failedSwap: 0xee51ce51, serviceFee: 0xc0ffeea0 } as const;
 
@@ -97,3 +98,21 @@ class CoffeeMevFailedSwapMatcher extends Matcher {
 
 export const coffeeMevHoldFundsMatcher = (): Matcher => new CoffeeMevHoldFundsMatcher();
 export const coffeeMevFailedSwapMatcher = (): Matcher => new CoffeeMevFailedSwapMatcher();
+
+/**
+ * Funds held by swap.coffee's MEV protector (`_fill_coffee_mev_protect_hold_funds`, ton-index-go's
+ * ActionDetailsCoffeeMevProtectHoldFunds): the protector's jetton wallet is a column toncenter never fills (null).
+ */
+export function coffeeMevHoldFundsParts(d: CoffeeMevHoldFundsData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      mev_contract: d.mevContract,
+      mev_contract_jetton_wallet: null,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.mevContract, null],
+  };
+}

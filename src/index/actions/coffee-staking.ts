@@ -22,6 +22,7 @@ import type { Cell } from '@ton/core';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, type Matcher } from './matcher.js';
 import type { NftMintData } from './nfts.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const COFFEE_STAKING_OP = { deposit: 0xf9471134, withdraw: 0xcb03bfaf, claimRewards: 0xb30c7310 } as const;
 
@@ -183,3 +184,59 @@ class CoffeeStakingClaimRewardsMatcher extends ContractMatcher {
 
 export const coffeeStakingWithdrawMatcher = (): Matcher => new CoffeeStakingWithdrawMatcher();
 export const coffeeStakingClaimRewardsMatcher = (): Matcher => new CoffeeStakingClaimRewardsMatcher();
+
+/**
+ * A swap.coffee staking deposit (`_fill_coffee_staking_deposit`, ton-index-go's ActionDetailsCoffeeStakingDeposit):
+ * the staking master is the pool, the vault's jetton wallet the pool's; the position's NFT item and its index.
+ */
+export function coffeeStakingDepositParts(d: CoffeeStakingDepositData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      minted_item_address: d.item,
+      minted_item_index: d.index,
+    },
+    ends: [d.sender, d.senderWallet, d.pool, d.poolWallet],
+  };
+}
+
+/**
+ * A swap.coffee staking withdrawal (`_fill_coffee_staking_withdraw`, ton-index-go's ActionDetailsCoffeeStakingWithdraw):
+ * the owner, the pool and their wallets, the position's item, index and points as decimal strings.
+ */
+export function coffeeStakingWithdrawParts(d: CoffeeStakingWithdrawData): ActionParts {
+  return {
+    details: {
+      source: d.owner,
+      source_jetton_wallet: d.ownerWallet,
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+      nft_address: d.item,
+      nft_index: str(d.index),
+      points: str(d.points),
+    },
+    ends: [d.owner, d.ownerWallet, d.pool, d.poolWallet],
+  };
+}
+
+/** Staking rewards paid (`_fill_coffee_staking_claim_rewards`, ActionDetailsCoffeeStakingClaimRewards): the pool is the source. */
+export function coffeeStakingClaimRewardsParts(d: CoffeeStakingClaimData): ActionParts {
+  return {
+    details: {
+      pool: d.pool,
+      pool_jetton_wallet: d.poolWallet,
+      recipient: d.recipient,
+      recipient_jetton_wallet: d.recipientWallet,
+      asset: d.asset,
+      amount: str(d.amount),
+    },
+    ends: [d.pool, d.poolWallet, d.recipient, d.recipientWallet],
+  };
+}

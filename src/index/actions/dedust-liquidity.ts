@@ -30,6 +30,7 @@ import { jettonTransferMatcher, type JettonTransferData } from './jettons.js';
 import type { WithdrawLiquidityData } from './liquidity.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
+import { str, assetAmounts, type ActionParts } from './details-common.js';
 
 export const DEDUST_LIQUIDITY_OP = {
   /** TON into the native vault. */
@@ -391,3 +392,38 @@ class DedustWithdrawMatcher extends ContractMatcher {
 export const dedustDepositMatcher = (contracts: KnownContracts): Matcher => new DedustDepositMatcher(contracts);
 export const dedustDepositFirstSideMatcher = (contracts: KnownContracts): Matcher => new DedustDepositFirstSideMatcher(contracts);
 export const dedustWithdrawMatcher = (contracts: KnownContracts): Matcher => new DedustWithdrawMatcher(contracts);
+
+/**
+ * A DeDust deposit (`_fill_dedust_deposit_liquidity_action` and its partial twin): the deposit contract is the
+ * secondary destination, which ton-index-go answers as `destination_liquidity` for DeDust; a side that only topped
+ * the contract up has no pool and no LP tokens.
+ */
+export function dedustDepositParts(d: DedustDepositData): ActionParts {
+  const [first, second] = d.sides;
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'dedust',
+      amount_1: str(first?.amount),
+      amount_2: str(second?.amount),
+      asset_1: first?.asset ?? null,
+      asset_2: second?.asset ?? null,
+      user_jetton_wallet_1: first?.userWallet ?? null,
+      user_jetton_wallet_2: second?.userWallet ?? null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.depositContract,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.targets[0].asset,
+      target_asset_2: d.targets[1].asset,
+      target_amount_1: str(d.targets[0].amount),
+      target_amount_2: str(d.targets[1].amount),
+      vault_excesses: assetAmounts(d.vaultExcesses),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depositContract],
+  };
+}

@@ -18,6 +18,7 @@ import { findCallContract, folded, isCallContract, type Block, type CallContract
 import { OP, afterOpcode, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, OrMatcher, type Matcher } from './matcher.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const DEDUST_V2_OP = {
   claimPositionFees: 0x5652f1df,
@@ -185,3 +186,40 @@ class DedustV2ClaimRewardMatcher extends ContractMatcher {
 
 /** In toncenter's order: after DeDust v2's swaps and liquidity. */
 export const dedustV2ClaimMatchers = (): Matcher[] => [new DedustV2ClaimFeesMatcher(), new DedustV2ClaimRewardMatcher()];
+
+/** DeDust v2's claims (ton-index-go's ActionDetailsDedustV2ClaimFees/ClaimReward): the position is the secondary end. */
+export function dedustV2ClaimFeesParts(d: DedustV2ClaimFeesData): ActionParts {
+  return {
+    details: {
+      dex: 'dedust_v2',
+      source: d.sender,
+      pool: d.pool,
+      position: d.position,
+      asset_1: d.x?.asset ?? null,
+      asset_2: d.y?.asset ?? null,
+      amount_1: str(d.amountX),
+      amount_2: str(d.amountY),
+      user_jetton_wallet_1: d.x?.userWallet ?? null,
+      user_jetton_wallet_2: d.y?.userWallet ?? null,
+      dex_jetton_wallet_1: d.x?.dexWallet ?? null,
+      dex_jetton_wallet_2: d.y?.dexWallet ?? null,
+    },
+    ends: [d.sender, null, d.pool, d.position],
+  };
+}
+
+export function dedustV2ClaimRewardParts(d: DedustV2ClaimRewardData): ActionParts {
+  return {
+    details: {
+      dex: 'dedust_v2',
+      source: d.sender,
+      pool: d.pool,
+      position: d.position,
+      asset: d.payout?.asset ?? null,
+      amount: str(d.amount),
+      user_jetton_wallet: d.payout?.userWallet ?? null,
+      dex_jetton_wallet: d.payout?.dexWallet ?? null,
+    },
+    ends: [d.sender, null, d.pool, d.position],
+  };
+}

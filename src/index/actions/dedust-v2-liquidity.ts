@@ -36,6 +36,7 @@ import { payoutLeg, payoutsAfter, readPayout } from './dedust-v2-claims.js';
 import type { JettonTransferData } from './jettons.js';
 import type { WithdrawLiquidityData } from './liquidity.js';
 import { BlockTypeMatcher, ContractMatcher, OrMatcher, type Matcher } from './matcher.js';
+import { str, assetAmounts, type ActionParts } from './details-common.js';
 
 export const DEDUST_V2_LIQUIDITY_OP = {
   withdraw: 0x20b5ef89,
@@ -412,3 +413,39 @@ export const dedustV2LiquidityMatchers = (): Matcher[] => [
   new DedustV2RejectedDepositMatcher(),
   new DedustV2DepositPartialMatcher(),
 ];
+
+/**
+ * A DeDust v2 deposit (`_fill_dedust_v2_deposit_liquidity`): the deposit contract is the secondary destination,
+ * `destination_liquidity` for ton-index-go (its DeDust exception names `dedust_v2` too); the target assets are the
+ * sides' own. A side only credited goes through toncenter's plain filler (`_fill_dex_deposit_liquidity`): no
+ * targets, no excesses.
+ */
+export function dedustV2DepositParts(d: DedustV2DepositData, partial: boolean): ActionParts {
+  const [x, y] = d.sides;
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'dedust_v2',
+      amount_1: str(d.amounts[0]),
+      amount_2: str(d.amounts[1]),
+      asset_1: x?.asset ?? null,
+      asset_2: y?.asset ?? null,
+      user_jetton_wallet_1: x?.userWallet ?? null,
+      user_jetton_wallet_2: y?.userWallet ?? null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.depositContract,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: partial ? null : (x?.asset ?? null),
+      target_asset_2: partial ? null : (y?.asset ?? null),
+      target_amount_1: str(d.targets?.[0]),
+      target_amount_2: str(d.targets?.[1]),
+      vault_excesses: assetAmounts(d.vaultExcesses),
+      tick_lower: null,
+      tick_upper: null,
+      nft_index: null,
+      nft_address: null,
+    },
+    ends: [d.sender, null, d.pool, d.depositContract],
+  };
+}

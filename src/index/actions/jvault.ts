@@ -25,6 +25,7 @@ import { afterOpcode, readAddress } from './bodies.js';
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, labeled, labelled, Matcher, OrMatcher, RecursiveMatcher, unlabelled } from './matcher.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
+import { str, type ActionParts } from './details-common.js';
 
 export type { JvaultStakeWalletInfo } from './trace-input.js';
 
@@ -283,3 +284,50 @@ export const jvaultStakeMatcher = (): Matcher => new JvaultStakeMatcher();
 export const jvaultUnstakeMatcher = (contracts: KnownContracts): Matcher => new JvaultUnstakeMatcher(contracts);
 export const jvaultClaimMatcher = (): Matcher => new JvaultClaimMatcher();
 export const jvaultUnstakeRequestMatcher = (contracts: KnownContracts): Matcher => new JvaultUnstakeRequestMatcher(contracts);
+
+/** A JVault stake (`_fill_jvault_stake`): `minted_stake_jettons` is a column toncenter never fills (null). */
+export function jvaultStakeParts(d: JvaultStakeData): ActionParts {
+  return {
+    details: {
+      period: d.period,
+      minted_stake_jettons: null,
+      stake_wallet: d.stakeWallet,
+      source: d.sender,
+      source_jetton_wallet: d.senderWallet,
+      asset: d.asset,
+      pool: d.pool,
+      amount: str(d.amount),
+    },
+    ends: [d.sender, d.senderWallet, d.pool, null],
+  };
+}
+
+/** A JVault unstake or unstake request (`_fill_jvault_unstake`, `_fill_jvault_unstake_request`): the exit code in toncenter's opcode column. */
+export function jvaultUnstakeParts(d: JvaultUnstakeData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      stake_wallet: d.stakeWallet,
+      pool: d.pool,
+      amount: str(d.amount),
+      exit_code: d.exitCode,
+      asset: d.asset,
+      staking_asset: d.stakingAsset,
+    },
+    ends: [d.sender, d.stakeWallet, d.pool, null],
+  };
+}
+
+/** A JVault claim (`_fill_jvault_claim`): jettons and amounts paired only when there are as many of each (one). */
+export function jvaultClaimParts(d: JvaultClaimData): ActionParts {
+  const paired = d.claimedJettons.length === d.claimedAmounts.length;
+  return {
+    details: {
+      claimed_rewards: paired ? d.claimedJettons.map((jetton, i) => ({ jetton, amount: str(d.claimedAmounts[i]) })) : [],
+      source: d.sender,
+      stake_wallet: d.stakeWallet,
+      pool: d.pool,
+    },
+    ends: [d.sender, d.stakeWallet, d.pool, null],
+  };
+}

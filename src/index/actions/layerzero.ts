@@ -25,6 +25,7 @@ import { findCallContract, folded, type Block, type CallContractBlock } from './
 import type { JettonTransferData } from './jettons.js';
 import { BlockTypeMatcher, ContractMatcher, type Matcher } from './matcher.js';
 import { LZ_OP, nestedPacket, sendCallbackLzSend, verificationStatus, type LzPacket } from './layerzero-bodies.js';
+import { str, type ActionParts, type Json } from './details-common.js';
 
 export interface LzSendData {
   initiator: string | null;
@@ -226,3 +227,94 @@ export const layerZeroMatchers = (): Matcher[] => [
   new LzCommitPacketMatcher(),
   new LzDvnVerifyMatcher(),
 ];
+
+/**
+ * LayerZero's nested parts (ton-index-go's ActionDetailsLayerZeroSendDetails and ActionDetailsLayerZeroPacket):
+ * numbers as JSON numbers (Go's uint64/int32/int64 fields), the 256-bit ones as the hex strings toncenter stores.
+ */
+const lzPacket = (p: LzPacket): Json => ({
+  src_oapp: p.srcOapp,
+  dst_oapp: p.dstOapp,
+  src_eid: p.srcEid,
+  dst_eid: p.dstEid,
+  nonce: Number(p.nonce),
+  guid: p.guid,
+  message: p.message,
+});
+
+const lzSendData = (d: LzSendData): Json => ({
+  send_request_id: Number(d.sendRequestId),
+  msglib_manager: d.msglibManager,
+  msglib: d.msglib,
+  uln: d.uln,
+  native_fee: Number(d.nativeFee),
+  zro_fee: Number(d.zroFee),
+  endpoint: d.endpoint,
+  channel: d.channel,
+});
+
+export function layerZeroParts(block: Block): ActionParts {
+  switch (block.type) {
+    case 'layerzero_send': {
+      const d = block.data as LzSendData;
+      return {
+        details: { initiator: d.initiator, layerzero_send_data: lzSendData(d), layerzero_packet_data: lzPacket(d.packet) },
+        ends: [d.initiator, null, null, null],
+      };
+    }
+    case 'layerzero_send_tokens': {
+      const { transfer: t, send } = block.data as LzSendTokensData;
+      return {
+        details: {
+          sender: t.sender,
+          sender_wallet: t.senderWallet,
+          oapp: t.receiver,
+          oapp_wallet: t.receiverWallet,
+          asset: t.asset,
+          amount: str(t.amount),
+          layerzero_send_data: lzSendData(send),
+          layerzero_packet_data: lzPacket(send.packet),
+        },
+        ends: [t.sender, t.senderWallet, t.receiver, t.receiverWallet],
+      };
+    }
+    case 'layerzero_receive': {
+      const d = block.data as LzReceiveData;
+      return {
+        details: { sender: d.sender, oapp: d.oapp, channel: d.channel, layerzero_packet_data: lzPacket(d.packet) },
+        ends: [d.sender, null, d.oapp, d.channel],
+      };
+    }
+    case 'layerzero_commit_packet': {
+      const d = block.data as LzCommitPacketData;
+      return {
+        details: {
+          sender: d.sender,
+          endpoint: d.endpoint,
+          uln: d.uln,
+          uln_connection: d.ulnConnection,
+          channel: d.channel,
+          msglib_connection: d.msglibConnection,
+          layerzero_packet_data: lzPacket(d.packet),
+        },
+        // The channel and the msglib connection are toncenter's asset columns: no accounts of the action.
+        ends: [d.sender, d.endpoint, d.uln, d.ulnConnection],
+      };
+    }
+    default: {
+      const d = block.data as LzDvnVerifyData;
+      return {
+        details: {
+          initiator: d.sender,
+          nonce: Number(d.nonce),
+          status: d.status,
+          dvn: d.dvn,
+          proxy: d.proxy,
+          uln: d.uln,
+          uln_connection: d.ulnConnection,
+        },
+        ends: [d.sender, null, null, null],
+      };
+    }
+  }
+}

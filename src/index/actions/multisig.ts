@@ -11,6 +11,7 @@ import { folded, findCallContract, isCallContract, TonTransferBlock, type Block,
 import { afterOpcode, bocBase64 } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const MULTISIG_OP = {
   newOrder: 0xf718510f,
@@ -168,3 +169,55 @@ class ExecuteMatcher extends ContractMatcher {
 export const multisigCreateOrderMatcher = (contracts: KnownContracts): Matcher => new CreateOrderMatcher(contracts);
 export const multisigApproveMatcher = (contracts: KnownContracts): Matcher => new ApproveMatcher(contracts);
 export const multisigExecuteMatcher = (contracts: KnownContracts): Matcher => new ExecuteMatcher(contracts);
+
+/** A multisig action's details (ton-index-go's ActionDetailsMultisig*): the order's signers among its accounts. */
+export function multisigParts(block: Block): ActionParts {
+  switch (block.type) {
+    case 'multisig_create_order': {
+      const d = block.data as MultisigCreateOrderData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          order_seqno: str(d.orderSeqno),
+          is_created_by_signer: d.isCreatedBySigner,
+          is_signed_by_creator: d.creatorApproved,
+          creator_index: d.creatorIndex,
+          expiration_date: d.expirationDate,
+          order_boc: d.orderBoc,
+          source: d.createdBy,
+          destination: d.multisig,
+          destination_order: d.order,
+        },
+        ends: [d.createdBy, null, d.multisig, d.order],
+        accounts: d.signers,
+      };
+    }
+    case 'multisig_approve': {
+      const d = block.data as MultisigApproveData;
+      return {
+        details: { signer_index: d.signerIndex, exit_code: d.exitCode, source: d.signer, destination: d.order },
+        ends: [d.signer, null, d.order, null],
+        accounts: d.signers,
+      };
+    }
+    case 'multisig_execute': {
+      const d = block.data as MultisigExecuteData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          order_seqno: str(d.orderSeqno),
+          expiration_date: d.expirationDate,
+          approvals_num: d.approvalsNum,
+          signers_hash: d.signersHash,
+          order_boc: d.orderBoc,
+          source: d.order,
+          destination: d.multisig,
+        },
+        ends: [d.order, null, d.multisig, null],
+        accounts: d.signers,
+      };
+    }
+    default:
+      throw new Error(`no multisig details for ${block.type}`);
+  }
+}

@@ -25,6 +25,7 @@ import { readAddress } from './bodies.js';
 import { BlockTypeMatcher, Matcher } from './matcher.js';
 import type { NftTransferData } from './nfts.js';
 import type { KnownContracts } from './trace-input.js';
+import { str, omitEmpty, type ActionParts } from './details-common.js';
 
 const OP_CANCEL = 0x5616c572;
 const OP_FINISH = 0x20c9eb18;
@@ -342,3 +343,82 @@ export const auctionBidMatcher = (contracts: KnownContracts): Matcher => new Auc
 export const auctionOutbidMatcher = (): Matcher => new AuctionOutbidMatcher();
 export const nftFinishAuctionMatcher = (contracts: KnownContracts): Matcher => new NftFinishAuctionMatcher(contracts);
 export const nftCancelAuctionMatcher = (contracts: KnownContracts): Matcher => new NftCancelAuctionMatcher(contracts);
+
+/**
+ * ton-index-go's ActionDetailsNftPutOnAuction: the auction's fees and bids (its royalty factor is not shown); a
+ * Telegram item's `teleitem_start_auction` too (no listing, the item its own auction).
+ */
+export function nftPutOnAuctionParts(d: NftPutOnAuctionData): ActionParts {
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      owner: d.owner,
+      listing_address: d.listing,
+      auction_address: d.auction,
+      // As for a sale: read from destination_secondary, which toncenter's serializer never fills. Null, kept.
+      marketplace_address: null,
+      marketplace_fee_factor: str(d.mpFeeFactor),
+      marketplace_fee_base: str(d.mpFeeBase),
+      royalty_fee_base: str(d.royaltyFeeBase),
+      max_bid: str(d.maxBid),
+      min_bid: str(d.minBid),
+      marketplace_fee_address: d.mpFeeAddress,
+      royalty_address: d.royaltyFeeAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, d.listing, d.auction, null],
+  };
+}
+
+export function auctionBidParts(d: AuctionBidData): ActionParts {
+  return {
+    details: {
+      amount: str(d.amount),
+      bidder: d.bidder,
+      auction: d.auction,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      nft_item_index: d.index,
+    },
+    ends: [d.bidder, null, d.auction, null],
+    accounts: [d.item],
+  };
+}
+
+export function auctionOutbidParts(d: AuctionOutbidData): ActionParts {
+  return {
+    details: {
+      auction_address: d.auction,
+      bidder: d.bidder,
+      new_bidder: d.newBidder,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      amount: str(d.amount),
+      // comment and marketplace are omitempty in ton-index-go; the marketplace is never named here.
+      ...omitEmpty({ comment: d.comment }),
+    },
+    ends: [d.auction, d.newBidder, d.bidder, null],
+    accounts: [d.item],
+  };
+}
+
+/**
+ * nft_cancel_auction, nft_finish_auction and teleitem_cancel_auction (ton-index-go's ActionDetailsNftCancelAuction /
+ * ...FinishAuction).
+ */
+export function nftAuctionTradeParts(d: NftAuctionTradeData): ActionParts {
+  return {
+    details: {
+      owner: d.owner,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      auction_address: d.auction,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, null, d.auction, null],
+    accounts: [d.item],
+  };
+}

@@ -19,11 +19,12 @@
  */
 import { Cell } from '@ton/core';
 import { Block, folded, TonTransferBlock, type CallContractBlock } from './blocks.js';
-import { readAddress } from './bodies.js';
+import { payloadComment, readAddress } from './bodies.js';
 import { ContractMatcher, Matcher } from './matcher.js';
 import { auctionTerms, type NftPutOnAuctionData } from './nft-auctions.js';
 import type { NftPurchaseInfo, NftTransferData } from './nfts.js';
 import type { KnownContracts, NftSaleInfo } from './trace-input.js';
+import { str, omitEmpty, type ActionParts, type Json } from './details-common.js';
 
 export const NFT_CANCEL_SALE_OP = 0x3;
 const SALE_UPDATE_OP = 0x6c6c2080;
@@ -310,3 +311,98 @@ export const getgemsPurchaseMatcher = (): Matcher => new GetgemsPurchaseMatcher(
 export const nftPutOnSaleMatcher = (contracts: KnownContracts): Matcher => new PutOnSaleMatcher(contracts);
 export const nftCancelSaleMatcher = (contracts: KnownContracts): Matcher => new CancelSaleMatcher(contracts);
 export const nftUpdateSaleMatcher = (contracts: KnownContracts): Matcher => new UpdateSaleMatcher(contracts);
+
+/** An NFT transfer's details (ton-index-go's ActionDetailsNftTransfer); a sold one with the sale's terms and payout. */
+export function nftTransferDetails(d: NftTransferData, payout: Omit<NftPurchaseData, 'transfer'> | null): Json {
+  const comment = d.forwardPayload === null ? null : payloadComment(Cell.fromBase64(d.forwardPayload));
+  const sold = d.purchase ?? null;
+  return {
+    nft_collection: d.collection,
+    nft_item: d.item,
+    nft_item_index: d.index,
+    ...omitEmpty({ old_owner: d.previousOwner }),
+    new_owner: d.newOwner,
+    is_purchase: sold !== null,
+    ...omitEmpty({ price: sold?.price }),
+    query_id: str(d.queryId),
+    response_destination: d.response,
+    custom_payload: d.customPayload,
+    forward_payload: d.forwardPayload,
+    forward_amount: str(d.forwardAmount),
+    comment: comment?.comment ?? null,
+    is_encrypted_comment: comment ? comment.encrypted : null,
+    // ton-index-go names a marketplace from its own table of marketplace addresses; this index has none.
+    marketplace: null,
+    real_old_owner: sold?.realPreviousOwner ?? null,
+    marketplace_address: sold?.marketplaceAddress ?? null,
+    payout_amount: str(payout ? payout.payoutAmount : d.payoutAmount),
+    // A purchase pays the seller; a transfer answers its listing's fee address, which only a Telegram item's sale
+    // fills (its auction's payout).
+    payout_address: payout ? (sold?.realPreviousOwner ?? null) : (d.payoutAddress ?? null),
+    payout_comment: payout?.payoutComment ?? null,
+    payout_comment_encrypted: payout ? payout.payoutEncrypted : null,
+    payout_comment_encoded: payout ? payout.payoutEncrypted : null,
+    royalty_amount: payout ? null : str(d.royaltyAmount),
+    royalty_address: payout ? null : (d.royaltyAddress ?? null),
+  };
+}
+
+export function nftPurchaseParts(d: NftPurchaseData): ActionParts {
+  return { details: nftTransferDetails(d.transfer, d), ends: [d.transfer.previousOwner, null, d.transfer.newOwner, null] };
+}
+
+export function nftPutOnSaleParts(d: NftPutOnSaleData): ActionParts {
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      owner: d.owner,
+      listing_address: d.listing,
+      sale_address: d.sale,
+      // ton-index-go reads this one from the action's destination_secondary, which toncenter's serializer never
+      // fills for a sale: null there, kept.
+      marketplace_address: null,
+      full_price: str(d.fullPrice),
+      marketplace_fee: str(d.marketplaceFee),
+      royalty_amount: str(d.royaltyAmount),
+      marketplace_fee_address: d.marketplaceFeeAddress,
+      royalty_address: d.royaltyAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, d.listing, d.sale, null],
+  };
+}
+
+export function nftCancelSaleParts(d: NftCancelSaleData): ActionParts {
+  return {
+    details: {
+      owner: d.owner,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      sale_address: d.sale,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+    },
+    ends: [d.owner, null, d.sale, null],
+    accounts: [d.item],
+  };
+}
+
+/** A sale's new terms (ton-index-go's ActionDetailsNftUpdateSale); the NFT is among its accounts. */
+export function nftUpdateSaleParts(d: NftUpdateSaleData): ActionParts {
+  return {
+    details: {
+      source: d.sender,
+      sale_contract: d.sale,
+      nft_address: d.item,
+      marketplace_address: d.marketplaceAddress,
+      marketplace: null,
+      full_price: str(d.fullPrice),
+      marketplace_fee: str(d.marketplaceFee),
+      royalty_amount: str(d.royaltyAmount),
+    },
+    ends: [d.sender, null, d.sale, null],
+    accounts: [d.item],
+  };
+}

@@ -28,6 +28,7 @@ import { BlockTypeMatcher, ContractMatcher, type Matcher } from './matcher.js';
 import type { NftAuctionTradeData, NftPutOnAuctionData } from './nft-auctions.js';
 import type { NftTransferData } from './nfts.js';
 import type { KnownContracts, NftItemInfo } from './trace-input.js';
+import { str, type ActionParts } from './details-common.js';
 
 const OP_START_AUCTION = 0x487a8e81;
 const OP_CANCEL_AUCTION = 0x371638ae;
@@ -266,3 +267,36 @@ export const teleitemStartAuctionMatcher = (contracts: KnownContracts): Matcher 
 export const teleitemCancelAuctionMatcher = (contracts: KnownContracts): Matcher => new TeleitemCancelAuctionMatcher(contracts);
 export const dnsPurchaseMatcher = (contracts: KnownContracts): Matcher => new DnsPurchaseMatcher(contracts);
 export const dnsReleaseMatcher = (contracts: KnownContracts): Matcher => new DnsReleaseMatcher(contracts);
+
+/**
+ * A .ton DNS item bought at its auction's end (ton-index-go's ActionDetailsDnsPurchase). toncenter serializes it as a
+ * purchase without a previous owner: the new owner is its only end.
+ */
+export function dnsPurchaseParts(d: DnsPurchaseData): ActionParts {
+  return {
+    details: {
+      nft_collection: d.collection,
+      nft_item: d.item,
+      nft_item_index: d.index,
+      new_owner: d.newOwner,
+      price: str(d.price),
+      query_id: str(d.queryId),
+      payout_amount: str(d.price),
+    },
+    ends: [null, null, d.newOwner, null],
+  };
+}
+
+export function dnsReleaseParts(d: DnsReleaseData): ActionParts {
+  return {
+    details: {
+      query_id: str(d.queryId),
+      source: d.source,
+      nft_item: d.item,
+      nft_collection: d.collection,
+      nft_item_index: d.index,
+      value: str(d.value),
+    },
+    ends: [d.source, null, d.item, null],
+  };
+}

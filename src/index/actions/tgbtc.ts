@@ -22,6 +22,7 @@ import { folded, findCallContract, isCallContract, type Block, type CallContract
 import type { JettonBurnData, JettonMintData } from './jettons.js';
 import { afterOpcode, loadLooseAddress, looseAccount, OP } from './bodies.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const TGBTC_OP = {
   mintLog: 0x77a80ef3,
@@ -256,4 +257,54 @@ export function tgbtcMatchers(): Matcher[] {
       return { coordinator: log.message.source, pubkey, timestamp };
     }),
   ];
+}
+
+/**
+ * tgBTC's details (ton-index-go's `ActionDetailsTgbtc*`, the txid and public keys from the action's `extra`); a
+ * fallback is answered as `<type>_fallback` while its block type makes its id. The ends are toncenter's columns (a
+ * new key's public key and timestamp are in none).
+ */
+export function tgbtcParts(block: Block): ActionParts {
+  const fallback = (f: boolean) => (f ? { type: `${block.type}_fallback` } : {});
+  switch (block.type) {
+    case 'tgbtc_mint': {
+      const d = block.data as TgbtcMintData;
+      return {
+        ...fallback(d.fallback),
+        details: {
+          source: d.sender,
+          destination: d.recipient,
+          amount: str(d.amount),
+          asset: d.asset,
+          bitcoin_tx_id: d.bitcoinTxId,
+          destination_wallet: d.recipientWallet,
+        },
+        ends: [d.sender, d.teleport, d.recipient, d.recipientWallet],
+      };
+    }
+    case 'tgbtc_burn': {
+      const d = block.data as TgbtcBurnData;
+      return {
+        ...fallback(d.fallback),
+        details: { source: d.sender, source_wallet: d.wallet, destination: d.pegout, amount: str(d.amount), asset: d.asset },
+        ends: [d.sender, d.wallet, d.pegout, null],
+      };
+    }
+    case 'tgbtc_new_key': {
+      const d = block.data as TgbtcNewKeyData;
+      return {
+        ...fallback(d.fallback),
+        details: { source: d.teleport, pubkey: d.pubkey, coordinator: d.coordinator, pegout: d.pegout, amount: str(d.amount), asset: null },
+        ends: [d.teleport, null, d.coordinator, d.pegout],
+      };
+    }
+    default: {
+      const d = block.data as TgbtcDkgLogData;
+      return {
+        type: 'tgbtc_dkg_log_fallback',
+        details: { coordinator: d.coordinator, pubkey: d.pubkey, timestamp: str(d.timestamp) },
+        ends: [d.coordinator, null, null, null],
+      };
+    }
+  }
 }

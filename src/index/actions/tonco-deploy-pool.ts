@@ -15,6 +15,7 @@ import type { Cell } from '@ton/core';
 import { findCallContract, folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
 import { afterOpcode, OP, readAddress } from './bodies.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
+import { type ActionParts } from './details-common.js';
 
 export const TONCO_DEPLOY_POOL_OP = { createPool: 0x2e3034ef, poolInit: 0x441c39ed } as const;
 
@@ -102,3 +103,28 @@ class ToncoDeployPoolMatcher extends ContractMatcher {
 }
 
 export const toncoDeployPoolMatcher = (): Matcher => new ToncoDeployPoolMatcher();
+
+/**
+ * A TONCO pool deployed (`_fill_tonco_deploy_pool`, ton-index-go's ActionDetailsToncoDeployPool): the router is the
+ * destination and the pool the secondary one; the pool's terms as decimal strings, `pool_active` a boolean.
+ */
+export function toncoDeployPoolParts(d: ToncoDeployPoolData): ActionParts {
+  return {
+    details: {
+      source: d.deployer,
+      pool: d.pool,
+      router: d.router,
+      router_jetton_wallet_1: d.routerWallets[0],
+      router_jetton_wallet_2: d.routerWallets[1],
+      jetton_minter_1: d.minters[0],
+      jetton_minter_2: d.minters[1],
+      tick_spacing: String(d.tickSpacing),
+      initial_price_x96: d.initialPriceX96.toString(),
+      protocol_fee: String(d.protocolFee),
+      lp_fee_base: String(d.lpFeeBase),
+      lp_fee_current: String(d.lpFeeCurrent),
+      pool_active: d.poolActive,
+    },
+    ends: [d.deployer, null, d.router, d.pool],
+  };
+}

@@ -29,6 +29,7 @@ import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher
 import { PTON_TON_TRANSFER, swapAsset } from './pton.js';
 import { payTo, TONCO_OP, type PayTo } from './tonco-swaps.js';
 import type { ActionTransaction, KnownContracts } from './trace-input.js';
+import { str, assetAmounts, type ActionParts } from './details-common.js';
 
 export const TONCO_LIQUIDITY_OP = {
   fundAccount: 0x4468de77,
@@ -350,3 +351,67 @@ class ToncoWithdrawMatcher extends ContractMatcher {
 
 export const toncoDepositMatcher = (contracts: KnownContracts): Matcher => new ToncoDepositMatcher(contracts);
 export const toncoWithdrawMatcher = (contracts: KnownContracts): Matcher => new ToncoWithdrawMatcher(contracts);
+
+/**
+ * A TONCO deposit (`_fill_tonco_deposit_liquidity_action`): `amount_1`/`asset_1` are the side brought whichever of
+ * the pool's assets it is (the user's wallet stays in its pool-ordered slot); the targets are the position's
+ * amounts in the pool's order; the account contract is the secondary destination (ton-index-go answers the pool as
+ * `destination_liquidity` for every DEX but DeDust).
+ */
+export function toncoDepositParts(d: ToncoDepositData): ActionParts {
+  const brought = d.amounts[0] !== null ? 0 : 1;
+  return {
+    type: 'dex_deposit_liquidity',
+    details: {
+      dex: 'tonco',
+      amount_1: str(d.amounts[brought]),
+      amount_2: null,
+      asset_1: d.assets[brought],
+      asset_2: null,
+      user_jetton_wallet_1: d.senderWallets[0],
+      user_jetton_wallet_2: d.senderWallets[1],
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      lp_tokens_minted: str(d.lpTokensMinted),
+      target_asset_1: d.assets[0],
+      target_asset_2: d.assets[1],
+      target_amount_1: str(d.positionAmounts[0]),
+      target_amount_2: str(d.positionAmounts[1]),
+      vault_excesses: assetAmounts(d.excesses),
+      tick_lower: String(d.tickLower),
+      tick_upper: String(d.tickUpper),
+      nft_index: str(d.nftIndex),
+      nft_address: d.nftAddress,
+    },
+    ends: [d.sender, d.senderWallets[0] ?? d.senderWallets[1], d.pool, d.accountContract],
+  };
+}
+
+/** A TONCO withdrawal (`_fill_tonco_withdraw_liquidity`): a position NFT burnt, no LP wallet nor LP asset. */
+export function toncoWithdrawParts(d: ToncoWithdrawData): ActionParts {
+  const [first, second] = d.outs;
+  return {
+    type: 'dex_withdraw_liquidity',
+    details: {
+      dex: 'tonco',
+      amount_1: str(first?.amount),
+      amount_2: str(second?.amount),
+      asset_1: first?.asset ?? null,
+      asset_2: second?.asset ?? null,
+      user_jetton_wallet_1: first?.userWallet ?? null,
+      user_jetton_wallet_2: second?.userWallet ?? null,
+      lp_tokens_burnt: str(d.liquidityBurnt),
+      // toncenter's TONCO filler writes none.
+      is_refund: null,
+      source: d.sender,
+      pool: d.pool,
+      destination_liquidity: d.pool,
+      burnt_nft_index: str(d.burntNftIndex),
+      burnt_nft_address: d.burntNftAddress,
+      tick_lower: String(d.tickLower),
+      tick_upper: String(d.tickUpper),
+    },
+    ends: [d.sender, null, d.pool, null],
+  };
+}

@@ -11,6 +11,7 @@ import { folded, findCallContract, type Block, type CallContractBlock } from './
 import { afterOpcode, bocBase64, readAddress } from './bodies.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
 import { formatRawUpper } from '../../ton/address.js';
+import { str, type ActionParts } from './details-common.js';
 
 export const VESTING_OP = {
   send: 0xa7733acd,
@@ -89,3 +90,32 @@ class AddWhitelistMatcher extends ContractMatcher {
 
 export const vestingSendMessageMatcher = (): Matcher => new SendMessageMatcher();
 export const vestingAddWhitelistMatcher = (): Matcher => new AddWhitelistMatcher();
+
+/** A vesting action's details (ton-index-go's ActionDetailsVesting*). */
+export function vestingParts(block: Block): ActionParts {
+  switch (block.type) {
+    case 'vesting_send_message': {
+      const d = block.data as VestingSendMessageData;
+      return {
+        details: {
+          query_id: str(d.queryId),
+          message_boc: d.messageBoc,
+          source: d.sender,
+          vesting: d.vesting,
+          destination: d.messageDestination,
+          amount: str(d.messageValue),
+        },
+        ends: [d.sender, null, d.vesting, d.messageDestination],
+      };
+    }
+    case 'vesting_add_whitelist': {
+      const d = block.data as VestingAddWhitelistData;
+      return {
+        details: { query_id: str(d.queryId), accounts_added: d.accountsAdded, source: d.adder, vesting: d.vesting },
+        ends: [d.adder, null, d.vesting, null],
+      };
+    }
+    default:
+      throw new Error(`no vesting details for ${block.type}`);
+  }
+}
