@@ -9,11 +9,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { KnownContracts, NftAuctionInfo } from '../../../src/index/actions/trace-input.js';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, commentBody, op } from './support.js';
+import { account, address, buildTrace, commentBody, op, againstSpec } from './support.js';
 
 const [ALICE, BOB, CAROL, ITEM, COLLECTION, LISTING, AUCTION, MARKET, CREATOR] = [
   0xa11ce, 0xb0b, 0xca201, 0x1e, 0xc0, 0x115, 0xa0c, 0x3a, 0xc3,
@@ -37,11 +35,6 @@ const contracts = (auction: NftAuctionInfo | null = auctionOf()): KnownContracts
   nftSales: new Map(),
   nftAuctions: new Map(auction ? [[AUCTION, auction]] : []),
 });
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], `${action.type} against toncenter's spec`);
-}
 
 /** The actions that are no part of another (what a client of the newest types sees). */
 const types = (actions: ActionRecord[]) => actions.filter((a) => a.ancestors.length === 0).map((a) => a.type);

@@ -6,18 +6,16 @@
  * apart: a payout that aborted (failed), or a request its contract refused (no action, a failed contract call).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, ExternalAddress, type Cell } from '@ton/core';
 import { classifyTrace, PARENT_TYPES, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionBatches, actionDoc } from '../../../src/index/actions/action-rows.js';
+import { actionBatches } from '../../../src/index/actions/action-rows.js';
 import { ActionReader } from '../../../src/index/actions/reader.js';
 import { migrate } from '../../../src/index/schema.js';
 import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, op, type Step } from './support.js';
+import { account, address, buildTrace, op, type Step, againstSpec, actionId } from './support.js';
 
 const [PROXY, WORKER, WORKER_OWNER, CLIENT, OWNER, ROOT, PROXY_OWNER, OWNER_WALLET, REFUND_TO] = [
   0xc0c0a, 0xc0c0b, 0xc0c0c, 0xc0c0d, 0xc0c0e, 0xc0c0f, 0xc0c10, 0xc0c11, 0xc0c12,
@@ -25,16 +23,6 @@ const [PROXY, WORKER, WORKER_OWNER, CLIENT, OWNER, ROOT, PROXY_OWNER, OWNER_WALL
 
 const v3 = expandActionTypes(['v3']);
 const v4 = expandActionTypes(['v4']);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, blockType: string): string =>
-  createHash('sha256')
-    .update(messageHash + blockType)
-    .digest('base64');
 
 const QUERY = 10_553_886_210_694_500_674n;
 const TOKENS = 9_229_614_747_703_451_079n;

@@ -15,14 +15,11 @@
  *   (and a claim the pool refused: nothing).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Builder, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { USDT, account, address, buildTrace, type Step } from './support.js';
+import { USDT, account, address, buildTrace, type Step, againstSpec, actionId } from './support.js';
 
 const [USER, FACTORY, USDT_VAULT, NATIVE_VAULT, VAULT_USDT] = [0xa11ce, 0xfac, 0x7a, 0x7b, 0xb1].map(account);
 
@@ -45,16 +42,6 @@ const deploy = (): Cell =>
 const provideWallet = (): Cell => op(0x2c76b973).storeAddress(address(USDT_VAULT)).storeBit(0).endCell();
 /** take_wallet_address#d1735400: the master's answer. */
 const takeWallet = (): Cell => op(0xd1735400).storeAddress(address(VAULT_USDT)).storeMaybeRef(null).endCell();
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, type: string): string =>
-  createHash('sha256')
-    .update(messageHash + type)
-    .digest('base64');
 
 function vaultCreation(master: string | null, options: { factoryAborted?: boolean } = {}) {
   const vault = master === null ? NATIVE_VAULT : USDT_VAULT;

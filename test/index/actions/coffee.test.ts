@@ -8,11 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Builder, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { op, USDT, account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step, againstSpec } from './support.js';
 
 const [USER, USDT_VAULT, NATIVE_VAULT, POOL, CES_VAULT, CES_POOL, CES] = [0xa11ce, 0x7a, 0x7b, 0x9001, 0x7c, 0x9002, 0xce5].map(account);
 const [USER_USDT, VAULT_USDT, USER_CES, VAULT_CES] = [0xa1, 0xb1, 0xa2, 0xb2].map(account);
@@ -86,11 +84,6 @@ const internalTransfer = (amount: bigint, from: string): Cell =>
   op(0x178d4519).storeCoins(amount).storeAddress(address(from)).storeAddress(address(from)).storeCoins(100_000_000n).storeBit(0).endCell();
 const notify = (amount: bigint, from: string): Cell => op(0x7362d09c).storeCoins(amount).storeAddress(address(from)).storeBit(0).endCell();
 const excess = (): Cell => op(0xd53276db).endCell();
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 /** USDT from the user into the USDT vault, whose notification leads to `toPool`. */
 const usdtIn = (amount: bigint, toPool: Step): Step => ({

@@ -10,12 +10,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { Address, beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { account, address, buildTrace, type Step, againstSpec } from './support.js';
 import {
   asset,
   internalTransfer,
@@ -47,11 +45,6 @@ const contracts: KnownContracts = {
   nftItems: new Map(),
   multisigOrders: new Map(),
 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 const TON_IN = 1_000_000_000n;
 const USDT_IN = 3_000_000n;

@@ -10,10 +10,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { USDT, account, address, buildTrace, op, type Step } from './support.js';
+import { USDT, account, address, buildTrace, op, type Step, againstSpec } from './support.js';
 
 const [USER, POOL, POSITION, USER_USDT, POOL_USDT] = [0xa11ce, 0x9001, 0x9002, 0xa1, 0xb1].map(account);
 
@@ -83,11 +81,6 @@ const claimed = (first: Cell, second: Cell, third: Cell, legs: Step[]) =>
   buildTrace(USER, [
     { to: POOL, body: first, then: [{ to: POSITION, body: second, then: [{ to: POOL, body: third, then: [...legs, excess()] }] }] },
   ]);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 const only = (actions: ActionRecord[], type: string): ActionRecord => {
   const found = actions.filter((a) => a.type === type);

@@ -14,11 +14,9 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { USDT, account, address, buildTrace, op, type Step } from './support.js';
+import { USDT, account, address, buildTrace, op, type Step, againstSpec } from './support.js';
 
 const [USER, POOL, POSITION, USER_USDT, POOL_USDT, DEPOSIT, OTHER] = [0xa11ce, 0x9001, 0x9002, 0xa1, 0xb1, 0x9003, 0xbad].map(account);
 const EMPTY = beginCell().endCell();
@@ -64,11 +62,6 @@ const tonPayout = (amount: bigint, exitCode = 0): Step => ({
   value: amount,
   body: op(0x3216ca09).storeCoins(amount).storeInt(exitCode, 32).storeMaybeRef(null).endCell(),
 });
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 const only = (actions: ActionRecord[], type: string): ActionRecord => {
   const found = actions.filter((a) => a.type === type);

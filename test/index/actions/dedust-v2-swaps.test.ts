@@ -11,10 +11,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { USDT, account, address, buildTrace, op, type Step } from './support.js';
+import { USDT, account, address, buildTrace, op, type Step, againstSpec } from './support.js';
 
 const [USER, POOL, POOL2, USER_USDT, POOL_USDT, JET, USER_JET, POOL2_JET] = [0xa11ce, 0x9001, 0x9002, 0xa1, 0xb1, 0x7e7, 0xa2, 0xb2].map(
   account,
@@ -95,11 +93,6 @@ const jettons = (
 const TON_IN = 5_000_000_000n;
 const USDT_OUT = 14_500_000n;
 const JET_OUT = 777_000n;
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 const only = (actions: ActionRecord[], type: string): ActionRecord => {
   const found = actions.filter((a) => a.type === type);

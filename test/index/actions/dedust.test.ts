@@ -7,11 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace } from './support.js';
+import { account, address, buildTrace, againstSpec } from './support.js';
 import {
   internalTransfer,
   NATIVE_VAULT,
@@ -44,11 +42,6 @@ const contracts: KnownContracts = {
     [OTHER_POOL, { dex: 'dedust', assets: [null, OTHER_JETTON] }],
   ]),
 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 test('DeDust jetton_swap: USDT through the jetton vault and the TON/USDT pool, TON paid out by the native vault', () => {
   const { trace } = usdtForTon([TON_USDT_POOL], [[swapLog(USDT, null, 1_000n, 990n)]]);

@@ -11,15 +11,12 @@
  *   error), refused by the master at once (a bounce: failed, immediate_rejection).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Builder, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, commentBody, op, type Step } from './support.js';
+import { account, address, buildTrace, commentBody, op, type Step, againstSpec, actionId } from './support.js';
 
 /** EVAA's main master and tsTON's master (evaa.yaml). */
 const MASTER = '0:BCAD466A47FA565750729565253CD073CA24D856804499090C2100D95C809F9E';
@@ -40,16 +37,6 @@ const wallets: KnownContracts = {
 };
 
 const v2 = expandActionTypes(['v2']);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, blockType: string): string =>
-  createHash('sha256')
-    .update(messageHash + blockType)
-    .digest('base64');
 
 /** The one action of `type`; the others are its parts (their ancestors name it). */
 function only(actions: ActionRecord[], type: string): ActionRecord {

@@ -13,11 +13,9 @@
  *   PostgreSQL, the group's rows first; the same through the reader's lookup (what pending and emulated traces ask).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import { beginCell, Dictionary, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import type { JvaultStakeWalletInfo } from '../../../src/index/actions/jvault.js';
 import { ActionReader } from '../../../src/index/actions/reader.js';
 import { groupRowsOf, jvaultStakeWallets } from '../../../src/index/actions/trace-source.js';
@@ -28,8 +26,7 @@ import type { SqlDriver } from '../../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, op, type Built, type Step } from './support.js';
+import { account, address, buildTrace, op, type Built, type Step, againstSpec, actionId } from './support.js';
 
 const [USER, USER_JETTON, POOL, POOL_JETTON, STAKE_WALLET, JETTON, STAKE_MINTER, REFERRER_WALLET, REWARD_JETTON_WALLET] = [
   0xa11ce, 0xa1, 0x9001, 0x9002, 0x5e, 0x7e7, 0x5e5, 0x4ef, 0x4e1,
@@ -45,16 +42,6 @@ const stakeWallet: JvaultStakeWalletInfo = { pool: POOL, asset: JETTON, stakingA
 const withStakeWallet: KnownContracts = { ...wallets, jvaultStakeWallets: new Map([[STAKE_WALLET, stakeWallet]]) };
 
 const v2 = expandActionTypes(['v2']);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, blockType: string): string =>
-  createHash('sha256')
-    .update(messageHash + blockType)
-    .digest('base64');
 
 /** The one action of `type`; every other is a part of it. */
 function only(actions: ActionRecord[], type: string): ActionRecord {

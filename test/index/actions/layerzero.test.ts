@@ -13,10 +13,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { USDT, account, address, buildTrace, op, type Step } from './support.js';
+import { USDT, account, address, buildTrace, op, type Step, againstSpec } from './support.js';
 
 const hexAccount = (hex: string): string => `0:${hex.toUpperCase()}`;
 /** The OApp's address starts with a non-zero digit, so toncenter's receive check passes for it. */
@@ -141,11 +139,6 @@ const SEND_DATA = {
   endpoint: ENDPOINT,
   channel: CHANNEL,
 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 const only = (actions: ActionRecord[], type: string): ActionRecord => {
   const found = actions.filter((a) => a.type === type);

@@ -6,21 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell } from '@ton/core';
-import { classifyTrace, PARENT_TYPES, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace, PARENT_TYPES } from '../../../src/index/actions/classify.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, op } from './support.js';
+import { account, address, buildTrace, op, againstSpec } from './support.js';
 
 const [ALICE, ITEM, COLLECTION] = [0xa11ce, 0x17e3, 0xc011].map(account);
 const OP = { getStaticData: 0x2fcb26a2, reportStaticData: 0x8b771735 };
 const INDEX = 2n ** 255n + 5n;
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], `${action.type} against toncenter's spec`);
-}
 
 /** Alice asks `ITEM` for its static data; it reports (or aborts and bounces). */
 const discovery = (refused = false) =>

@@ -15,11 +15,9 @@
  *   is not the sender's: none).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NOMINATOR_POOL_CODE_HASH } from '../../../src/index/actions/nominator-pools.js';
 import { groupRowsOf, knownContracts } from '../../../src/index/actions/trace-source.js';
 import { NO_CONTRACTS, type KnownContracts } from '../../../src/index/actions/trace-input.js';
@@ -29,8 +27,7 @@ import type { SqlDriver } from '../../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, commentBody, op, type Step } from './support.js';
+import { account, address, buildTrace, commentBody, op, type Step, againstSpec, actionId } from './support.js';
 
 /** Tonstakers' mainnet pool and tsTON master (tonstakers.yaml). */
 const TS_POOL = '0:A45B17F28409229B78360E3290420F13E4FE20F90D7E2BF8C4AC6703259E22FA';
@@ -46,16 +43,6 @@ const [USER, USER_TSTON, COLLECTION, NFT, NFT_2, HOLDER_2, NOMINATOR_POOL, OWNER
 const [USER_USDE, POOL_USDE, USER_TSUSDE] = [0xa2, 0xa3, 0xa4].map(account);
 
 const v1 = expandActionTypes(['v1']);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, blockType: string): string =>
-  createHash('sha256')
-    .update(messageHash + blockType)
-    .digest('base64');
 
 /** The one action of `type`, a v1 one whose parts are no actions (toncenter's whole types). */
 function only(actions: ActionRecord[], type: string): ActionRecord {

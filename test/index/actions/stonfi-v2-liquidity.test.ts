@@ -5,14 +5,11 @@
  * and wallets are made up. Each action against toncenter's v3 spec.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { op, USDT, account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step, againstSpec, actionId } from './support.js';
 
 const PTON_V2 = '0:671963027F7F85659AB55B821671688601CDCF1EE674FC7FBBB1A776A18D34A3';
 const [USER, ROUTER, POOL, LP_ACCOUNT] = [0xa11ce, 0x5701, 0x9001, 0x1ac].map(account);
@@ -140,16 +137,6 @@ const usdtSide = (outcome: Outcome): Step => ({
     },
   ],
 });
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, type: string): string =>
-  createHash('sha256')
-    .update(messageHash + type)
-    .digest('base64');
 
 const deposit = (over: Record<string, unknown>): Record<string, unknown> => ({
   dex: 'stonfi_v2',

@@ -7,12 +7,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { stonfiV2SwapWallets } from '../../../src/index/actions/stonfi-v2-swaps.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { op, USDT, account, address, buildTrace, type Step } from './support.js';
+import { op, USDT, account, address, buildTrace, type Step, againstSpec } from './support.js';
 
 const PTON_V2 = '0:671963027F7F85659AB55B821671688601CDCF1EE674FC7FBBB1A776A18D34A3';
 const [USER, ROUTER, POOL, TOKEN] = [0xa11ce, 0x5701, 0x9001, 0x70c].map(account);
@@ -93,11 +91,6 @@ const tonTransfer = (amount: bigint, payload: Cell | null): Cell =>
 const excess = (): Cell => op(0xd53276db).endCell();
 const SWAP_OK = 0xc64370e5;
 const REFUND = 0x5ffe1295;
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 /** USDT from the user into the router, swapped on the pool; `payout` is what the router's pay_to leads to. */
 function usdtIn(askedWallet: string, exitCode: number, paidWallet: string, paid: bigint, payout: Step) {

@@ -8,19 +8,12 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, buildTrace, op } from './support.js';
+import { account, buildTrace, op, againstSpec } from './support.js';
 
 const [WALLET, PLUGIN, BENEFICIARY] = [0x3a11e7, 0x9106, 0xbe7e].map(account);
 const OP = { request: 0x706c7567, response: 0xf06c7567, payment: 0x73756273, destruct: 0x64737472 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], `${action.type} against toncenter's spec`);
-}
 
 const types = (actions: ActionRecord[]) => actions.filter((a) => a.ancestors.length === 0).map((a) => a.type);
 const only = (actions: ActionRecord[], type: string): ActionRecord => {

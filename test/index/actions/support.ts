@@ -3,9 +3,13 @@
  * transaction sends, as a tree of steps. Hashes are made up (distinct per message and transaction), lts grow along
  * the tree as a chain's would (a message is created after its sender's transaction and received later).
  */
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Address, beginCell, type Builder, type Cell } from '@ton/core';
 import type { ActionMessage, ActionTransaction, TraceInput } from '../../../src/index/actions/trace-input.js';
+import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import type { ActionRecord } from '../../../src/index/actions/classify.js';
+import { toncenterV3 } from '../../api/v3/support/spec.js';
 
 /** Mainnet's USDT master, raw (the DEX tests' usual jetton). */
 export const USDT = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString().toUpperCase();
@@ -147,3 +151,15 @@ export function buildTrace(
 
 /** A text comment body (op 0 + the text). */
 export const commentBody = (text: string): Cell => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+/** An action as /api/v3/actions answers it, checked against toncenter's OpenAPI schema. */
+export function againstSpec(action: ActionRecord): void {
+  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
+  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], `${action.type} against toncenter's spec`);
+}
+
+/** toncenter's action id: the base64 sha256 of the earliest message's hash and the block's type. */
+export const actionId = (messageHash: string, blockType: string): string =>
+  createHash('sha256')
+    .update(messageHash + blockType)
+    .digest('base64');

@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { DNS_COLLECTION, DNS_ITEM_CODE_HASH, telemintFlags } from '../../../src/index/actions/telemint.js';
 import { groupRowsOf, knownContracts } from '../../../src/index/actions/trace-source.js';
 import type { KnownContracts, NftItemInfo, NftSaleInfo } from '../../../src/index/actions/trace-input.js';
@@ -20,8 +19,7 @@ import type { SqlDriver } from '../../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../../src/index/sql/sqlite-driver.js';
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, commentBody, op } from './support.js';
+import { account, address, buildTrace, commentBody, op, againstSpec } from './support.js';
 
 const [ALICE, BOB, CAROL, USERNAME, USERNAMES, DOMAIN, FRAGMENT, PLAIN, SALE, MARKET] = [
   0xa11ce, 0xb0b, 0xca201, 0x7e1, 0x7ec, 0xd0, 0xf2a, 0x91a, 0x5a1e, 0x3a,
@@ -57,11 +55,6 @@ const KNOWN = contracts(
   ],
   [[SALE, SALE_INFO]],
 );
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], `${action.type} against toncenter's spec`);
-}
 
 /** The actions that are no part of another (what a client of the newest types sees). */
 const types = (actions: ActionRecord[]) => actions.filter((a) => a.ancestors.length === 0).map((a) => a.type);

@@ -9,15 +9,12 @@
  * them (the `tgbtc` group) sees them, others see their parts.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
 import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
 import { NO_CONTRACTS, type ActionMessage, type KnownContracts, type TraceInput } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, op, type Step } from './support.js';
+import { account, address, buildTrace, op, type Step, againstSpec, actionId } from './support.js';
 
 const [CALLER, TELEPORT, BRIDGE, TGBTC, RECIPIENT, RECIPIENT_WALLET, USER, USER_WALLET, PEGOUT, COORDINATOR, OPERATOR, SIGNER] = [
   0xb7c0, 0xb7c1, 0xb7c2, 0xb7c3, 0xb7c4, 0xb7c5, 0xb7c6, 0xb7c7, 0xb7c8, 0xb7c9, 0xb7ca, 0xb7cb,
@@ -25,16 +22,6 @@ const [CALLER, TELEPORT, BRIDGE, TGBTC, RECIPIENT, RECIPIENT_WALLET, USER, USER_
 
 const latest = expandActionTypes([]);
 const tgbtcClient = expandActionTypes(['tgbtc']);
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, blockType: string): string =>
-  createHash('sha256')
-    .update(messageHash + blockType)
-    .digest('base64');
 
 /** The one action of `type`: seen by a client asking for tgBTC, not by a `latest` one. */
 function tgbtcAction(actions: ActionRecord[], type: string): ActionRecord {

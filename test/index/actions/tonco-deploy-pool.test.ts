@@ -6,14 +6,11 @@
  * made up. Each action against toncenter's v3 spec.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace } from './support.js';
+import { account, address, buildTrace, againstSpec, actionId } from './support.js';
 import { op, USDT, USER } from './dedust-traces.js';
 import { WTTON } from './tonco-traces.js';
 
@@ -60,16 +57,6 @@ const poolInit = (active: boolean): Cell =>
     .storeMaybeRef(beginCell().storeAddress(address(USDT)).storeAddress(address(WTTON)).endCell())
     .endCell();
 const excess = (): Cell => op(0xd53276db).endCell();
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, type: string): string =>
-  createHash('sha256')
-    .update(messageHash + type)
-    .digest('base64');
 
 function deployment(options: { active?: boolean; initAborted?: boolean; routerAborted?: boolean }) {
   return buildTrace(USER, [

@@ -10,13 +10,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
-import { createHash } from 'node:crypto';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { TONCO_ROUTER_WTTON_WALLET, toncoDepositWallets } from '../../../src/index/actions/tonco-liquidity.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { account, address, buildTrace, type Step, againstSpec, actionId } from './support.js';
 import { internalTransfer, notify, op, transfer, USDT, USER, USER_USDT } from './dedust-traces.js';
 import { payTo, routerTransfer, tonTransfer, WTTON } from './tonco-traces.js';
 
@@ -32,16 +29,6 @@ const contracts: KnownContracts = {
   nftItems: new Map([[NFT, { index: '7', collection: POOL }]]),
   multisigOrders: new Map(),
 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
-
-const actionId = (messageHash: string, type: string): string =>
-  createHash('sha256')
-    .update(messageHash + type)
-    .digest('base64');
 
 /** The deposit's forward payload POOLV3_FUND_ACCOUNT: the router's wallet of the other asset, the amounts, the range. */
 const fundPayload = (otherWallet: string, amount0: bigint, amount1: bigint): Cell =>

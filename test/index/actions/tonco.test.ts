@@ -9,12 +9,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, type Cell } from '@ton/core';
-import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
-import { actionDoc } from '../../../src/index/actions/action-rows.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
 import { toncoSwapWallets } from '../../../src/index/actions/tonco-swaps.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
-import { toncenterV3 } from '../../api/v3/support/spec.js';
-import { account, address, buildTrace, type Step } from './support.js';
+import { account, address, buildTrace, type Step, againstSpec } from './support.js';
 import { internalTransfer, notify, op, transfer, USDT, USER, USER_USDT } from './dedust-traces.js';
 import { payTo, routerTransfer, tonTransfer, WTTON } from './tonco-traces.js';
 
@@ -30,11 +28,6 @@ const contracts: KnownContracts = {
   nftItems: new Map(),
   multisigOrders: new Map(),
 };
-
-function againstSpec(action: ActionRecord): void {
-  const body = { actions: [{ ...JSON.parse(actionDoc(action)), accounts: action.accounts }], address_book: {}, metadata: {} };
-  assert.deepEqual(toncenterV3().errors('/api/v3/actions', body), [], "against toncenter's spec");
-}
 
 /** The swap request as a forward payload: the router's wallet of the asset asked for, the minimum out, the recipient. */
 const swapPayload = (target: string, minOut: bigint, next: Cell | null = null): Cell =>
