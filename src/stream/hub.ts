@@ -17,6 +17,7 @@
  */
 import { loadShardAccount } from '@ton/core';
 import type { NetworkContext } from '../http/network-context.js';
+import type { IndexReader } from '../index/reader.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces, PendingTx } from '../pending/pending-traces.js';
@@ -37,7 +38,8 @@ import {
   transactionsText,
   type TraceEvent,
 } from './notifications.js';
-import { atFinality, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
+import { atFinality, byPageOrder, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
+import { finalizedFromConfirmed, type LandedTrace } from './finalized-early.js';
 import type { Finality, Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
@@ -58,8 +60,8 @@ export interface BlockWork {
   /** Followed accounts' new states as the index already renders them (a lite network's block: no cells here). */
   stateDocs?: { account: string; state: unknown }[];
   changed: string[];
-  /** Its traces already sent at `confirmed` from the pending layer. */
-  confirmedEarly: Set<string>;
+  /** Its traces already sent at `confirmed` from the pending layer, by trace id (their `finalized` is told from them). */
+  confirmedEarly: Map<string, LandedTrace>;
   /**
    * Each trace is sent once, complete, with all its transactions as news (a lite network: lite-feed.ts). Otherwise
    * a trace's transactions of earlier blocks were told with those blocks, and only this block's are news.
@@ -83,7 +85,7 @@ export class StreamHub {
   private tail: Promise<void> = Promise.resolve();
   private readonly stops: (() => void)[] = [];
   /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
-  private confirmedEarly = new Set<string>();
+  private confirmedEarly = new Map<string, LandedTrace>();
   private deliveries: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: HubOptions) {
@@ -215,7 +217,7 @@ export class StreamHub {
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
-    this.confirmedEarly.add(trace.traceId);
+    this.confirmedEarly.set(trace.traceId, { trace, sealed });
     this.later(() => this.fromPending(trace, 'confirmed', seqno, sealed));
   }
 
@@ -344,7 +346,7 @@ export class StreamHub {
 
   private sealed(block: SealedBlock): void {
     const confirmedEarly = this.confirmedEarly;
-    this.confirmedEarly = new Set();
+    this.confirmedEarly = new Map();
     if (this.connections.size === 0) return;
     const work: BlockWork = {
       seqno: block.masterchain.id.seqno,
@@ -372,6 +374,26 @@ export class StreamHub {
     if (!jettons) work.changed = [];
     if (work.txHashes.length === 0 && work.externalHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
     this.enqueue(work);
+  }
+
+  /**
+   * A block's followed transactions at `finalized` (and a late `confirmed`), grouped by trace in a /traces page's
+   * order. Those of traces the seal confirmed from the pending layer are told from their confirmed texts with the
+   * index's account states put in (finalized-early.ts: no transaction read back, none rendered again), unless a
+   * client asked for an address book or metadata, which the index's page brings; the others are read.
+   */
+  private async followedTransactions(reader: IndexReader, work: BlockWork): Promise<SealedTrace[]> {
+    const { testOnly } = this.o.network;
+    const extras = this.wantedExtras();
+    if (work.confirmedEarly.size === 0 || extras.addressBook || extras.metadata)
+      return sealedTransactions(reader, testOnly, work.txHashes, extras);
+    const followed = new Set(work.txHashes.map((hash) => hash.toString('base64')));
+    const early = await finalizedFromConfirmed(reader, work.confirmedEarly.values(), followed, work.seqno);
+    const told = new Set(early.flatMap((t) => t.transactions.map((tx) => tx.hash)));
+    const rest = work.txHashes.filter((hash) => !told.has(hash.toString('base64')));
+    if (rest.length === 0) return early;
+    const read = await sealedTransactions(reader, testOnly, rest, extras);
+    return early.length === 0 ? read : [...early, ...read].sort(byPageOrder);
   }
 
   /** Whether a client asked for this account's `account_state_change` (a state is read or parsed only then). */
@@ -427,7 +449,7 @@ export class StreamHub {
       // No client gets a whole trace: only the block's followed transactions are read, not their trace pages.
       const transactionsOnly = this.byTrace.size === 0 && work.externalHashes.length === 0 && !work.wholeTraces;
       traces = transactionsOnly
-        ? await sealedTransactions(reader, network.testOnly, work.txHashes, this.wantedExtras())
+        ? await this.followedTransactions(reader, work)
         : await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantedExtras());
       const actions =
         traces.length > 0 && this.wantsActions()

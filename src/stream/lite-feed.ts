@@ -84,7 +84,7 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
       externalHashes: [],
       states: [],
       changed: hub.wantsJettons() ? [...lastTx.keys()] : [],
-      confirmedEarly: new Set(),
+      confirmedEarly: new Map(),
       wholeTraces: true,
     };
     if (carried.size > 0 || hub.followsTraces()) {

@@ -108,7 +108,7 @@ export async function sealedTransactions(
   testOnly: boolean,
   txHashes: Buffer[],
   wanted: Extras,
-): Promise<SealedTrace[]> {
+): Promise<(SealedTrace & { endLt: bigint })[]> {
   const traces = new Map<string, SealedTrace & { endLt: bigint }>();
   for (let at = 0; at < txHashes.length; at += HASHES_PER_READ) {
     const records = await reader.tracedTransactions(txHashes.slice(at, at + HASHES_PER_READ));
@@ -147,12 +147,12 @@ export async function sealedTransactions(
   }
   // Each read is in page order; across reads, the same order again (end_lt, then trace_id as the store orders it).
   const ordered = [...traces.values()];
-  if (txHashes.length > HASHES_PER_READ)
-    ordered.sort((x, y) => (x.endLt === y.endLt ? byteOrder(x.traceId, y.traceId) : x.endLt < y.endLt ? -1 : 1));
-  return ordered.map(({ endLt: _, ...trace }) => trace);
+  if (txHashes.length > HASHES_PER_READ) ordered.sort(byPageOrder);
+  return ordered;
 }
 
-/** Two base64 trace ids in the order of their bytes (the store's BLOB / bytea order). */
-const byteOrder = (x: string, y: string) => Buffer.compare(Buffer.from(x, 'base64'), Buffer.from(y, 'base64'));
+/** A /traces page's order: end_lt, then the trace id's bytes (the store's BLOB / bytea order). */
+export const byPageOrder = (x: { endLt: bigint; traceId: string }, y: { endLt: bigint; traceId: string }) =>
+  x.endLt === y.endLt ? Buffer.compare(Buffer.from(x.traceId, 'base64'), Buffer.from(y.traceId, 'base64')) : x.endLt < y.endLt ? -1 : 1;
 
 export const atFinality = (trace: SealedTrace, finality: Finality): TraceEvent => ({ ...trace, finality });

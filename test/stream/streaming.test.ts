@@ -286,6 +286,51 @@ test('finalized transactions read alone (no trace followed) and with the trace p
   assert.equal(JSON.stringify(trace.transactions[m.transactions[0].hash]), JSON.stringify(m.transactions[0]));
 });
 
+test('finalized of traces confirmed at the seal is the text /api/v3/transactions answers: states kept in full, a mid-block state by hash', async (t) => {
+  const key = await createKey('testnet');
+  const to = destination(9);
+  const client = wsClient(t, wsUrl(), key);
+  await client.next((r) => r.open, 'open');
+  // min_finality confirmed: both transfers are confirmed from the pending layer, and their finalized told from that.
+  client.send({
+    operation: 'subscribe',
+    id: 's',
+    types: ['transactions'],
+    addresses: [to.toString(), owner.wallet.address.toString()],
+    min_finality: 'confirmed',
+  });
+  await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  // Two transfers in one block: the wallet and the receiver each end their first transaction mid-block.
+  const first = await transfer(to);
+  const second = await transfer(to);
+  await chain.produceBlock();
+  const finalized: any[] = [];
+  while (finalized.length < 2) {
+    const m = (await client.next((r) => r.message?.type === 'transactions', 'transactions')).message;
+    if (m.finality === 'finalized') finalized.push(m);
+  }
+  // A /traces page's order: the first transfer's trace ends first.
+  assert.deepEqual(
+    finalized.map((m) => m.trace_external_hash_norm),
+    [first.norm, second.norm],
+  );
+  const streamed = finalized.flatMap((m) => m.transactions);
+  assert.equal(streamed.length, 4, 'each trace: the wallet and the receiver');
+  for (const tx of streamed) {
+    const rest = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(tx.hash)}`);
+    assert.equal(JSON.stringify(tx), JSON.stringify(rest.transactions[0]), `transaction ${tx.hash}`);
+  }
+  const after = (tx: any) => tx.account_state_after.balance;
+  // Each account's first transaction of the block ends in a state the index does not keep; its second, in a kept one.
+  const byLt = [...streamed].sort((x, y) => (BigInt(x.lt) < BigInt(y.lt) ? -1 : 1));
+  const ofAccount = (account: string) => byLt.filter((tx) => tx.account === account);
+  for (const account of [raw(to), raw(owner.wallet.address)]) {
+    const [one, two] = ofAccount(account);
+    assert.equal(after(one), null, 'a mid-block state: its hash only');
+    assert.notEqual(after(two), null, "the block's last state: the index's document");
+  }
+});
+
 test("the per-key cap: a third stream of a key is refused (WS: toncenter's error then close; SSE: 429), a closed one frees its place", async (t) => {
   const key = await createKey('testnet');
   const subscription = { types: ['transactions'], addresses: [raw(destination(4))] };
