@@ -11,7 +11,7 @@ import type { NetworkContext } from '../http/network-context.js';
 import { defineEndpoint, ref } from '../api/v3/endpoint.js';
 import { addressBookOf } from '../api/v3/format/address-book.js';
 import { detailsAddresses } from '../api/v3/format/actions.js';
-import { jsonObject, type JsonText } from '../api/v3/json-text.js';
+import { jsonObject, type JsonText } from '../api/json-text.js';
 import type { PendingTrace, PendingTraces } from './pending-traces.js';
 import { pendingOf } from './registry.js';
 import { mentionedAccounts, pendingTraceParts, pendingTraceText, pendingTransactionText } from './render.js';

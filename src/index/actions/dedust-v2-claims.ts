@@ -114,6 +114,16 @@ function checkClaimReward(body: Cell): void {
   readAddress(cs);
 }
 
+/**
+ * Both claims walk the same chain: the claim to the pool, the pool's call to the position, the position's payout
+ * back to the pool; each step found among the matched blocks (`others`). The payout step, or undefined.
+ */
+function payoutStep(claim: CallContractBlock, others: Block[], toPosition: number, payout: number): CallContractBlock | undefined {
+  const among = (b: Block) => b.nextBlocks.filter((next) => others.includes(next));
+  const position = findCallContract(among(claim), toPosition);
+  return position && findCallContract(among(position), payout);
+}
+
 class DedustV2ClaimFeesMatcher extends ContractMatcher {
   constructor() {
     const payout = new ContractMatcher(DEDUST_V2_OP.payoutPositionFees, { ...NO_EXCESS, children: [payoutLeg(), payoutLeg(), excess()] });
@@ -122,16 +132,7 @@ class DedustV2ClaimFeesMatcher extends ContractMatcher {
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
-    const claimAvailable = findCallContract(
-      block.nextBlocks.filter((b) => others.includes(b)),
-      DEDUST_V2_OP.claimAvailableFees,
-    );
-    const payout =
-      claimAvailable &&
-      findCallContract(
-        claimAvailable.nextBlocks.filter((b) => others.includes(b)),
-        DEDUST_V2_OP.payoutPositionFees,
-      );
+    const payout = payoutStep(block, others, DEDUST_V2_OP.claimAvailableFees, DEDUST_V2_OP.payoutPositionFees);
     if (!payout) return [];
     const fees = payoutPositionFees(payout.message.body());
     const data: DedustV2ClaimFeesData = {
@@ -160,16 +161,7 @@ class DedustV2ClaimRewardMatcher extends ContractMatcher {
   }
 
   override build(block: CallContractBlock, others: Block[]): Block[] {
-    const claimPosition = findCallContract(
-      block.nextBlocks.filter((b) => others.includes(b)),
-      DEDUST_V2_OP.claimPositionReward,
-    );
-    const payout =
-      claimPosition &&
-      findCallContract(
-        claimPosition.nextBlocks.filter((b) => others.includes(b)),
-        DEDUST_V2_OP.payoutReward,
-      );
+    const payout = payoutStep(block, others, DEDUST_V2_OP.claimPositionReward, DEDUST_V2_OP.payoutReward);
     if (!payout) return [];
     checkClaimReward(block.message.body());
     const leg = payout.nextBlocks.find((b) => others.includes(b) && isPayout(b));

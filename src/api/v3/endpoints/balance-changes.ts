@@ -4,7 +4,7 @@
  */
 import { ApiError } from '../../../http/api-error.js';
 import { defineEndpoint, indexOf, ref } from '../endpoint.js';
-import { JsonText } from '../json-text.js';
+import { JsonText } from '../../json-text.js';
 import type { ParamSpecs } from '../params.js';
 import { balanceChanges, balanceChangesText } from '../../../index/actions/balance-changes.js';
 

@@ -3,7 +3,7 @@
  * always included and the list under `events`.
  */
 import { defineEndpoint, ref } from '../endpoint.js';
-import { JsonText } from '../json-text.js';
+import { JsonText } from '../../json-text.js';
 import { traces } from './traces.js';
 
 export const events = defineEndpoint({

@@ -10,7 +10,7 @@ import type { AddressBookStates } from '../../../index/read/accounts.js';
 import type { AddressMetadata } from '../../../index/read/metadata.js';
 import type { TransactionPage } from '../../../index/read/pages.js';
 import { actionText, type StoredAction } from '../../../index/actions/reader.js';
-import { jsonObject, type JsonText } from '../json-text.js';
+import { jsonObject, type JsonText } from '../../json-text.js';
 import { addressBookOf, type AddressBookRow } from './address-book.js';
 import { renderTransactions } from './transactions.js';
 

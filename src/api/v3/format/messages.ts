@@ -7,7 +7,7 @@
 import type { MessagePage } from '../../../index/read/pages.js';
 import type { MessageRecord } from '../../../index/read/records.js';
 import { messageDocWithEnds } from '../../../index/documents.js';
-import { jsonObject, type JsonText } from '../json-text.js';
+import { jsonObject, type JsonText } from '../../json-text.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
 import { addressBookOf } from './address-book.js';

@@ -8,7 +8,7 @@
  */
 import type { TransactionPage } from '../../../index/read/pages.js';
 import type { TracePage, TracePageLimits, TraceWithheld } from '../../../index/traces/reader.js';
-import { jsonObject, type JsonText } from '../json-text.js';
+import { jsonObject, type JsonText } from '../../json-text.js';
 import { traceTree } from './trace-tree.js';
 import { renderTransactions, type RenderedTransactions } from './transactions.js';
 import type { TraceActions } from './actions.js';

@@ -9,7 +9,7 @@ import type { AddressMetadata } from '../../../index/read/metadata.js';
 import type { TransactionPage } from '../../../index/read/pages.js';
 import { headWithTraceId } from '../../../index/documents.js';
 import { v3AccountState } from '../../../ton/account-state-json.js';
-import { jsonObject, type JsonText } from '../json-text.js';
+import { jsonObject, type JsonText } from '../../json-text.js';
 import { addressBookOf } from './address-book.js';
 import { withDecodedBody } from './decoded-body.js';
 import { withDecodedOpcode } from './decoded-opcode.js';
