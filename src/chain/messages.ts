@@ -5,7 +5,7 @@
  */
 import { Address, Cell, loadMessage, type Message } from '@ton/core';
 import { BOC_MAX_CELLS } from '../ton/boc.js';
-import { normalizedExternalHash as normalizedHashOf } from '../ton/message-json.js';
+import { normalizedExternalHash as normalizedHashOf } from '../ton/normalized-external-hash.js';
 import { inspectBoc } from '../ton/boc-shape.js';
 import { BASECHAIN, MASTERCHAIN } from '../ton/workchain.js';
 import { EMULATOR_MAX_MESSAGE_DEPTH } from './emulator/emulator-limits.js';

@@ -23,7 +23,7 @@ import { actionAddresses } from '../api/v3/format/actions.js';
 import { traceTree } from '../api/v3/format/trace-tree.js';
 import { addressBookFor } from '../pending/endpoints.js';
 import { accountStateInfo, type AccountStateInfo } from '../ton/account-state-json.js';
-import { normalizedExternalHash } from '../ton/message-json.js';
+import { normalizedExternalHash } from '../ton/normalized-external-hash.js';
 import { loadTransactionCell } from '../ton/transaction-cell.js';
 import { v3Transaction, type V3TransactionJson } from '../ton/transaction-v3-json.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';

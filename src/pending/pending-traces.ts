@@ -20,7 +20,7 @@
  */
 import type { Chain, OpenBlockTransaction, SealedBlock } from '../chain/types.js';
 import { formatRawUpper } from '../ton/address.js';
-import { normalizedExternalHash } from '../ton/message-json.js';
+import { normalizedExternalHash } from '../ton/normalized-external-hash.js';
 
 /** Blocks a pending trace may wait for its root to be sealed before it is invalidated (toncenter: a TTL of 30 s). */
 export const DEFAULT_INVALIDATE_AFTER_BLOCKS = 30;

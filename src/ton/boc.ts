@@ -104,5 +104,10 @@ function libraryReason(error: unknown): string {
 
 /** The base64 BoC toncenter writes for a cell: CRC32C, no index. */
 export function bocBase64(cell: Cell): string {
-  return cell.toBoc({ idx: false, crc32: true }).toString('base64');
+  if (cell === tonCore().Cell.EMPTY) return (emptyBoc ??= serialize(cell));
+  return serialize(cell);
 }
+
+const serialize = (cell: Cell) => cell.toBoc({ idx: false, crc32: true }).toString('base64');
+/** The empty cell's BoC (every empty message body's), serialized once. */
+let emptyBoc: string | undefined;

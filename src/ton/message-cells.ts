@@ -31,9 +31,15 @@ export function messageParts(cell: Cell): MessageParts {
   const info = loadCommonMessageInfo(cs);
   let init: Cell | null = null;
   if (cs.loadBit()) init = cs.loadBit() ? cs.loadRef() : takeInline(cs, loadStateInit);
-  const body = cs.loadBit() ? cs.loadRef() : cs.asCell();
+  const body = cs.loadBit() ? cs.loadRef() : inlineBody(cs);
   return { cell, info, body, init };
 }
+
+/**
+ * An inline body as a cell of its own. Most transfers carry an empty one: that is the one empty cell, not a new
+ * cell built and hashed for each message (and bocBase64 knows its BoC).
+ */
+const inlineBody = (cs: Slice): Cell => (cs.remainingBits === 0 && cs.remainingRefs === 0 ? Cell.EMPTY : cs.asCell());
 
 /** Reads an inline structure with `load` and returns the bits and refs it spanned as a cell. */
 function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {

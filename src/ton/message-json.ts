@@ -10,7 +10,8 @@
  * the bytes), anything else msg.dataRaw {body, init_state}. ihr_fee is the info field at the old
  * ihr_fee position (zero on every network, where it now holds extra_flags).
  */
-import { beginCell, type Address, type Cell } from '@ton/core';
+import type { Address, Cell } from '@ton/core';
+import { normalizedExternalHash } from './normalized-external-hash.js';
 import { formatRawUpper, formatV2Address } from './address.js';
 import { bocBase64 } from './boc.js';
 import { formatHash } from './hash.js';
@@ -139,23 +140,6 @@ export interface V3MessageOptions {
   inMsgTxHash?: Buffer;
   /** Hash of the transaction that created the message (written only when known). */
   outMsgTxHash?: Buffer;
-}
-
-/**
- * Hash of the normalized form of an external-in message (TEP "normalized message hash"): source
- * addr_none, import_fee 0, no init, body as a reference. Wallets and explorers find a transfer by it.
- */
-export function normalizedExternalHash(destination: Address, body: Cell): Buffer {
-  return beginCell()
-    .storeUint(0b10, 2) // ext_in_msg_info$10
-    .storeUint(0, 2) // src: addr_none$00
-    .storeAddress(destination)
-    .storeCoins(0) // import_fee
-    .storeBit(false) // init: nothing
-    .storeBit(true) // body: ^X
-    .storeRef(body)
-    .endCell()
-    .hash();
 }
 
 /** v3 Message. Field order follows the index's JSON. */

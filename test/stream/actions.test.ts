@@ -139,7 +139,7 @@ test('a transfer streams its actions at pending, confirmed, finalized: the REST 
 test('a trace notification carries its actions at every finality (SSE)', async (t) => {
   const to = destination(2);
   const boc = v4Transfer(owner, seqno, to, toNano('0.3'));
-  const { normalizedExternalHash } = await import('../../src/ton/message-json.js');
+  const { normalizedExternalHash } = await import('../../src/ton/normalized-external-hash.js');
   const { Cell, loadMessage } = await import('@ton/core');
   const message = loadMessage(Cell.fromBoc(boc)[0].beginParse());
   assert.equal(message.info.type, 'external-in');

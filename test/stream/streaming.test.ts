@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Address, beginCell, Cell, external, loadMessage, storeMessage, toNano, type Transaction } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
-import { normalizedExternalHash } from '../../src/ton/message-json.js';
+import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import { pendingOf } from '../../src/pending/registry.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';

@@ -4,7 +4,8 @@ import { beginCell, storeMessage, storeShardAccount, type Message } from '@ton/c
 import { accountStateInfo, v3AccountState } from '../../src/ton/account-state-json.js';
 import { formatHash } from '../../src/ton/hash.js';
 import { transactionMessageCells } from '../../src/ton/message-cells.js';
-import { normalizedExternalHash, v3Message } from '../../src/ton/message-json.js';
+import { v3Message } from '../../src/ton/message-json.js';
+import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import { v3Transaction, type V3TransactionContext } from '../../src/ton/transaction-v3-json.js';
 import { LONG_COMMENT, NOWHERE, scenario } from './support/scenario.js';
 import { allowNull, ComponentValidator, retype } from './support/spec.js';

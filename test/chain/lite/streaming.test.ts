@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { pendingOf } from '../../../src/pending/registry.js';
-import { normalizedExternalHash } from '../../../src/ton/message-json.js';
+import { normalizedExternalHash } from '../../../src/ton/normalized-external-hash.js';
 import { genesisTransfer, requireTonNode, startTonNode, TON_NETWORK, type TonNode } from '../../support/ton-node.js';
 import { postJson, startTestTongate, type TestTongate } from '../../support/tongate.js';
 import { freePort } from '../../support/ports.js';
