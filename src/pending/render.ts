@@ -17,7 +17,7 @@ export function renderPending(cell: Cell, workchain: number, traceId: string): s
   const json = v3Transaction(loadTransactionCell(cell), {
     block: { workchain, shard: WHOLE_SHARD, seqno: 0 },
     mcBlockSeqno: 0,
-    traceId: Buffer.from(traceId, 'base64'),
+    traceId,
     emulated: true,
   });
   return JSON.stringify({ ...json, finality: 'pending' });

@@ -21,7 +21,8 @@ export interface V3TransactionContext {
   /** The masterchain block that committed that block. */
   mcBlockSeqno: number;
   /** Hash of the first transaction of the trace, when the index tracks traces. */
-  traceId?: Buffer | null;
+  /** The trace id: its bytes, or already as base64 text (the pending layer's). */
+  traceId?: Buffer | string | null;
   /** Account details before/after; missing or null writes only the state hash (see account-state-json.ts). */
   accountStateBefore?: AccountStateInfo | null;
   accountStateAfter?: AccountStateInfo | null;
@@ -73,7 +74,7 @@ export function v3Transaction(tx: Transaction, context: V3TransactionContext): V
     lt: tx.lt.toString(),
     now: tx.now,
     mc_block_seqno: context.mcBlockSeqno,
-    ...(context.traceId ? { trace_id: formatHash(context.traceId) } : {}),
+    ...(context.traceId ? { trace_id: typeof context.traceId === 'string' ? context.traceId : formatHash(context.traceId) } : {}),
     prev_trans_hash: formatHash(hashFromBigInt(tx.prevTransactionHash)),
     prev_trans_lt: tx.prevTransactionLt.toString(),
     orig_status: STATUS[tx.oldStatus],
