@@ -30,6 +30,11 @@
  * a late find from its first stored block, so the traces it took part in (a put on auction, bids, a cancel) are
  * classified again with it (../actions/late-finds.ts). The "not that interface" cache is the running detector's,
  * in memory: an older process's refusals are not in it.
+ * Fixed-price sales, in either pass: a sale the group writes (the index did not hold it at its current state: an
+ * index before migration 8, a detection missed) or whose first_lt it puts back (live detection met it first, at a
+ * later state) is a late find from its first stored block too, so its purchase, cancel or listing traces, classified
+ * without it, are classified again. A sale already held as live wrote it is not: its traces were classified with it.
+ * (Migrations 12, 13 and 15 put the first pass's cursor back, so an index before 8 has its sales found there.)
  * Accounts already detected at their current state (by live detection, or an earlier run) are skipped, so a
  * network that never ran without detection pays a scan, not a get-method per contract; one that live detection
  * met first at that state (it changed after the upgrade) gets its first_lt put back to the earlier one.
@@ -256,6 +261,15 @@ async function firstDetectedLt(driver: SqlDriver, account: string, codeHash: str
   }
 }
 
+/** The addresses of the rows `batches` write to `table`. */
+function written(batches: readonly InsertBatch[], table: string): string[] {
+  return batches.flatMap((batch) => {
+    if (batch.table !== table) return [];
+    const address = batch.columns.indexOf('address');
+    return batch.rows.map((row) => String(row[address]));
+  });
+}
+
 /**
  * The upsert of a back-filled contract: the newest state wins, as live (a state detected live since is newer), and
  * the earlier first_lt wins (live may have met the contract first during the back-fill, at a later lt).
@@ -340,6 +354,9 @@ class TokenBackfill {
     const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Map<string, string[]>();
     const lateFinds: LateFind[] = [];
     const batches = found.length > 0 ? await this.detect(found, skip, seqno, lateFinds) : [];
+    // The sales this group writes: the index did not hold them at their current state, so the traces they took part
+    // in were classified without them (an index before migration 8, or a detection missed).
+    const late = new Set(written(batches, 'nft_sales'));
     for (const c of found) {
       const tables = skip.get(c.account) ?? [];
       if (tables.length === 0 || !RAW_ADDRESS.test(c.account)) continue;
@@ -347,12 +364,16 @@ class TokenBackfill {
       if (first === null || first >= c.lastTxLt) continue;
       for (const table of tables)
         after.push(`UPDATE ${table} SET first_lt = ${first} WHERE address = '${c.account}' AND first_lt > ${first}`);
+      // A sale live detection met first after the upgrade: its earlier traces were classified without it.
+      if (tables.includes('nft_sales')) late.add(c.account);
     }
-    if (auctions && found.length > 0) lateFinds.push(...(await this.auctionFinds(found, batches)));
+    if (auctions && found.length > 0) for (const account of await this.auctionsAmong(found, batches)) late.add(account);
+    lateFinds.push(...(await this.sinceFirstBlock(late)));
     after.push(`UPDATE index_backfill_cursors SET after_key = '${last}' WHERE name = '${this.pass}'`);
     // The live detector's retries due now ran here, as did the newer state of an account whose retry waited: what
-    // they found late is written for the block committer to classify its traces again, with these rows.
-    if (lateFinds.length > 0) batches.push(lateFindBatch(lateFinds));
+    // they found late is written for the block committer to classify its traces again, with these rows (and the
+    // sales and auctions above). Each find once: a retry due here may have found the same account at the same block.
+    if (lateFinds.length > 0) batches.push(lateFindBatch([...new Map(lateFinds.map((f) => [`${f.account}|${f.since}`, f])).values()]));
     await this.driver.write(batches, [], after);
     if (lateFinds.length > 0) this.options.lateFindsStored?.();
     this.accounts += rows.length;
@@ -360,24 +381,26 @@ class TokenBackfill {
   }
 
   /**
-   * The auctions among `found` (written by this group, or already in nft_auctions), each a late find from the
-   * first masterchain block the index holds a transaction of it in: the traces it took part in were classified
-   * without it (an older index refused it as no sale), or it was detected since at a later state.
+   * The auctions among `found` (written by this group, or already in nft_auctions): all of them are late finds, the
+   * traces they took part in were classified without them (an older index refused them as no sale), or they were
+   * detected since at a later state.
    */
-  private async auctionFinds(found: TokenAccountCandidate[], batches: InsertBatch[]): Promise<LateFind[]> {
-    const accounts = found.map((c) => c.account);
-    const auctions = new Set<string>();
-    for (const batch of batches) {
-      if (batch.table !== 'nft_auctions') continue;
-      const address = batch.columns.indexOf('address');
-      for (const row of batch.rows) auctions.add(String(row[address]));
-    }
-    await chunked(accounts, async (chunk) => {
-      const rows = await this.driver.all(`SELECT address FROM nft_auctions WHERE address IN (${marks(chunk)})`, chunk);
-      for (const row of rows) auctions.add(text(row.address));
-    });
+  private async auctionsAmong(found: TokenAccountCandidate[], batches: InsertBatch[]): Promise<Set<string>> {
+    const auctions = new Set(written(batches, 'nft_auctions'));
+    await chunked(
+      found.map((c) => c.account),
+      async (chunk) => {
+        const rows = await this.driver.all(`SELECT address FROM nft_auctions WHERE address IN (${marks(chunk)})`, chunk);
+        for (const row of rows) auctions.add(text(row.address));
+      },
+    );
+    return auctions;
+  }
+
+  /** Each account a late find from the first masterchain block the index holds a transaction of it in. */
+  private async sinceFirstBlock(accounts: Iterable<string>): Promise<LateFind[]> {
     const finds: LateFind[] = [];
-    for (const account of auctions) {
+    for (const account of accounts) {
       const [first] = await this.driver.all('SELECT MIN(mc_seqno) AS seqno FROM transactions WHERE account = ?', [account]);
       if (first?.seqno !== null && first?.seqno !== undefined) finds.push({ account, since: int(first.seqno) });
     }
