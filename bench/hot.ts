@@ -250,6 +250,9 @@ async function main(): Promise<void> {
       // p99 at half of tongate's (with a key) measured capacity, the same rate offered to each.
       const rate = Math.max(50, Math.round(capacity.get('key')! / 2));
       const latency = new Map<ServerKind, { p50: number; p99: number }>();
+      // The client (node:http in this process) warmed first against bare, so the server measured first does not
+      // carry the client's own warm-up in its figures.
+      await latencyAtRate({ port: bare.port, ...requestFor(route, bare, address) }, 1, rate);
       for (const server of servers) {
         const request = requestFor(route, server, address);
         latency.set(server.kind, await latencyAtRate({ port: server.port, ...request }, latencySeconds, rate));

@@ -13,6 +13,7 @@
 import type { Clock } from '../util/clock.js';
 import { clientIdentity } from './client-ip.js';
 import {
+  Admission,
   DENY_KEY_STORE_UNAVAILABLE,
   DENY_LIMITER_UNAVAILABLE,
   DENY_UNKNOWN_KEY,
@@ -137,15 +138,21 @@ export class AccessController {
       return DENY_LIMITER_UNAVAILABLE;
     }
     // The headers name the limit the limiter applied; the prepared policy header is that of the limit it was asked for.
+    if (result.allowed && result.limit === plan.limit) {
+      plan.allowed.n++;
+      const rate = plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs);
+      return key === undefined
+        ? new Admission(plan.policyHeader, rate, undefined, undefined, undefined)
+        : new Admission(plan.policyHeader, rate, key.keyId, key.streamConnections, key.streamAddresses);
+    }
     const headers: Record<string, string> =
       result.limit === plan.limit
         ? { 'ratelimit-policy': plan.policyHeader, ratelimit: plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs) }
         : limitHeaders(plan.policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
     if (result.allowed) {
       plan.allowed.n++;
-      return key === undefined
-        ? { allowed: true, headers, keyId: undefined, streamConnections: undefined, streamAddresses: undefined }
-        : { allowed: true, headers, keyId: key.keyId, streamConnections: key.streamConnections, streamAddresses: key.streamAddresses };
+      const rate = headers.ratelimit;
+      return new Admission(headers['ratelimit-policy'], rate, key?.keyId, key?.streamConnections, key?.streamAddresses);
     }
     plan.limited.n++;
     headers['retry-after'] = String(retryAfterSeconds(result.resetMs));

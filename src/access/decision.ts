@@ -15,11 +15,33 @@ export type AccessDecision =
   | {
       allowed: true;
       headers: Record<string, string>;
+      /** RateLimit-Policy and RateLimit when the decision names a limit (an `Admission`): the HTTP hook sets them by name. */
+      rateLimitPolicy?: string;
+      rateLimit?: string;
       keyId?: string;
       /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null;
       /** The key's cap on addresses per stream, when it (or its account) sets one. */ streamAddresses?: number | null;
     }
   | { allowed: false; status: RefusalStatus; body: RefusalBody; headers: Record<string, string>; keyId?: string };
+
+/**
+ * A request admitted under a limit: the two RateLimit values as fields. The HTTP hook sets them by name, so the
+ * `headers` object is built only for a caller that reads it (the streams' admission, tests), not per request.
+ */
+export class Admission {
+  readonly allowed = true;
+  constructor(
+    readonly rateLimitPolicy: string,
+    readonly rateLimit: string,
+    readonly keyId: string | undefined,
+    readonly streamConnections: number | undefined,
+    readonly streamAddresses: number | undefined,
+  ) {}
+
+  get headers(): Record<string, string> {
+    return { 'ratelimit-policy': this.rateLimitPolicy, ratelimit: this.rateLimit };
+  }
+}
 
 export type RefusalReason = 'unknown_key' | 'wrong_network' | 'rate_limited' | 'key_store_unavailable' | 'limiter_unavailable';
 

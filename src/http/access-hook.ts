@@ -105,8 +105,14 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
 function apply(decision: AccessDecision, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
   if (decision.allowed) {
-    const h = decision.headers;
-    for (const name in h) reply.header(name, h[name]);
+    if (decision.rateLimit !== undefined) {
+      // An Admission: the two values set by name, no headers object built or walked.
+      reply.header('ratelimit-policy', decision.rateLimitPolicy!);
+      reply.header('ratelimit', decision.rateLimit);
+    } else {
+      const h = decision.headers;
+      for (const name in h) reply.header(name, h[name]);
+    }
     done();
     return;
   }

@@ -2,7 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clientIdentity } from '../../src/access/client-ip.js';
-import { base58, displayPrefix, generateKey, generateKeyId, hashKey, importProblem } from '../../src/access/keys/key-material.js';
+import {
+  base58,
+  displayPrefix,
+  generateKey,
+  generateKeyId,
+  hashKey,
+  importProblem,
+  KeyHashMemo,
+} from '../../src/access/keys/key-material.js';
 import { redactApiKey } from '../../src/access/redact.js';
 import { isLimitedPath } from '../../src/http/access-hook.js';
 import { targetPath } from '../../src/http/request-target.js';
@@ -21,6 +29,20 @@ test('client identity: IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 grouped by /64
   assert.equal(clientIdentity('::1'), '0:0:0:0::/64');
   assert.equal(clientIdentity('64:ff9b::192.0.2.1'), '64:ff9b:0:0::/64');
   for (const bad of ['', undefined, 'not-an-ip', '999.1.1.1', '1:2:3']) assert.equal(clientIdentity(bad), 'unknown');
+});
+
+test('key hash memo: every key gets its own fingerprint, whichever recent slot it shares, and after the memo is full', () => {
+  const memo = new KeyHashMemo(50);
+  // 300 keys over 64 recent slots and a Map cleared at 50: slots are shared and the Map refills; keys of one length
+  // differing in one character (the slot reads only a few), and the same key as a new string object.
+  const keys = [
+    ...Array.from({ length: 200 }, generateKey),
+    ...Array.from({ length: 100 }, (_, i) => `imported-key-${String(i).padStart(3, '0')}`),
+  ];
+  for (let round = 0; round < 3; round++)
+    for (const key of keys) assert.equal(memo.hash(round === 2 ? [...key].join('') : key), hashKey(key), key);
+  memo.clear();
+  assert.equal(memo.hash(keys[0]), hashKey(keys[0]));
 });
 
 test('key material: 32 random bytes in base58 behind a prefix, SHA-256 fingerprints, safe display', () => {
