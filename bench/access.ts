@@ -312,7 +312,7 @@ interface RedisCost {
 }
 
 async function redisCost(redis: Redis): Promise<RedisCost> {
-  const info = await redis.info();
+  const info = (await redis.info('commandstats')) + (await redis.info('cpu'));
   const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
   const script = (cmd: string) => {
     const m = new RegExp(`^cmdstat_${cmd}:calls=(\\d+),usec=(\\d+)`, 'm').exec(info);
