@@ -98,12 +98,14 @@ interface RedisWithScript extends Redis {
   tongateSlidingLog(...keysThenArgs: Array<string | number>): Promise<number[]>;
 }
 
+/** Told a decision's result, or (result undefined) why there is none: StoreTimeoutError or Redis's error. */
+export type Answer = (result: LimitResult | undefined, error?: unknown) => void;
+
 interface Pending {
   identity: string;
   limit: number;
   nowUs: string;
-  resolve(result: LimitResult): void;
-  reject(error: unknown): void;
+  answer: Answer;
 }
 
 /** One identity's decisions of one call with one limit and one "now", in the order they were asked. */
@@ -151,14 +153,22 @@ export class RedisSlidingLog {
   }
 
   consume(identity: string, limit: number): Promise<LimitResult> {
-    return new Promise<LimitResult>((resolve, reject) => {
-      const nowUs = this.clock ? String(Math.round(this.clock.now() * 1000)) : '';
-      this.pending.push({ identity, limit, nowUs, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(this.flush);
-      }
-    });
+    return new Promise<LimitResult>((resolve, reject) =>
+      this.decide(identity, limit, (result, error) => (result ? resolve(result) : reject(error))),
+    );
+  }
+
+  /**
+   * consume() with a callback: the shared limiter makes the one promise a request awaits, so a decision costs one
+   * promise, not two chained.
+   */
+  decide(identity: string, limit: number, answer: Answer): void {
+    const nowUs = this.clock ? String(Math.round(this.clock.now() * 1000)) : '';
+    this.pending.push({ identity, limit, nowUs, answer });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flush);
+    }
   }
 
   /**
@@ -188,7 +198,7 @@ export class RedisSlidingLog {
       done = true;
       clearTimeout(timer);
       if (reply === undefined) {
-        for (const p of items) p.reject(error);
+        for (const p of items) p.answer(undefined, error);
         return;
       }
       for (let g = 0; g < groups.length; g++) {
@@ -199,7 +209,7 @@ export class RedisSlidingLog {
         const untilSlot = Number(reply[4 * g + 3]) / 1000;
         for (let j = 0; j < mine.length; j++) {
           // The group's first `admitted` decisions were admitted, one after the other; the rest found the window full.
-          mine[j].resolve(
+          mine[j].answer(
             j < admitted
               ? { allowed: true, limit, remaining: limit - before - 1 - j, resetMs: untilOldest }
               : { allowed: false, limit, remaining: 0, resetMs: untilSlot },
