@@ -259,6 +259,9 @@ interface Run {
   rps: number;
   /** Server CPU time per request under load, µs (user + system of the tongate process). */
   cpuPerRequest: number;
+  requests: number;
+  /** Shared mode: Redis's side of the throughput run (script calls, script time, Redis's whole CPU). */
+  redis?: RedisCost;
   /** Latency at a fixed rate, ms. */
   p50: number;
   p99: number;
@@ -301,6 +304,29 @@ async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
   };
 }
 
+/** Redis's script time and CPU so far (INFO commandstats and cpu): what the scaled-out limiter costs Redis itself. */
+interface RedisCost {
+  calls: number;
+  scriptUs: number;
+  cpuUs: number;
+}
+
+async function redisCost(redis: Redis): Promise<RedisCost> {
+  const info = (await redis.info('commandstats')) + (await redis.info('cpu'));
+  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+  const script = (cmd: string) => {
+    const m = new RegExp(`^cmdstat_${cmd}:calls=(\\d+),usec=(\\d+)`, 'm').exec(info);
+    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  };
+  const [evalshaCalls, evalshaUs] = script('evalsha');
+  const [evalCalls, evalUs] = script('eval');
+  return {
+    calls: evalshaCalls + evalCalls,
+    scriptUs: evalshaUs + evalUs,
+    cpuUs: (field('used_cpu_user') + field('used_cpu_sys')) * 1e6,
+  };
+}
+
 async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {
   const cpu0 = await server.cpuUs();
   const r = await autocannon({
@@ -310,7 +336,14 @@ async function load(server: BenchServer, seconds: number, connections: number): 
     duration: seconds,
   });
   const cpu1 = await server.cpuUs();
-  return { rps: r.requests.average, cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total), non2xx: r.non2xx, p50: 0, p99: 0 };
+  return {
+    rps: r.requests.average,
+    requests: r.requests.total,
+    cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total),
+    non2xx: r.non2xx,
+    p50: 0,
+    p99: 0,
+  };
 }
 
 async function throughput(
@@ -326,12 +359,19 @@ async function throughput(
       `   throughput: autocannon, ${connections} connections, ${seconds} s; latency: ${rate} req/s for ${seconds} s, hrtime per request; ${rounds} interleaved rounds per mode`,
   );
   const runs = new Map<Mode, Run[]>(modes.map((m) => [m, []]));
+  // Read before and after each shared throughput run (Redis's counters are machine-wide: other clients count too).
+  const stats = modes.includes('shared') ? new Redis(REDIS_URL) : undefined;
   for (let round = 0; round < rounds; round++) {
     for (const mode of modes) {
       const server = await startServer(kind, mode);
       try {
         await load(server, 1, connections); // warm-up
+        const before = mode === 'shared' && stats ? await redisCost(stats) : undefined;
         const run = await load(server, seconds, connections);
+        if (before && stats) {
+          const after = await redisCost(stats);
+          run.redis = { calls: after.calls - before.calls, scriptUs: after.scriptUs - before.scriptUs, cpuUs: after.cpuUs - before.cpuUs };
+        }
         const headers: Record<string, string> = server.key === 'unused' ? {} : { 'x-api-key': server.key };
         const lat = await latencyAtRate({ port: server.port, path: '/api/v3/masterchainInfo', headers }, seconds, rate);
         run.p50 = lat.p50;
@@ -344,6 +384,7 @@ async function throughput(
       }
     }
   }
+  stats?.disconnect();
   const median = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -368,6 +409,15 @@ async function throughput(
           6,
         )} req/s (rounds: ${rs.map((r) => r.rps.toFixed(0)).join(', ')})  ${cpu.toFixed(1)} µs CPU/request (min; median ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)})  latency p50 ${median(rs.map((r) => r.p50)).toFixed(3)} ms  p99 ${median(rs.map((r) => r.p99)).toFixed(3)} ms`,
     );
+    const withRedis = rs.filter((r) => r.redis && r.redis.calls > 0);
+    if (withRedis.length > 0) {
+      const per = (f: (r: Run) => number) => withRedis.map((r) => f(r).toFixed(1)).join(', ');
+      console.log(
+        `             Redis per run: decisions per script call ${per((r) => r.requests / r.redis!.calls)}; script µs per decision ${per(
+          (r) => r.redis!.scriptUs / r.requests,
+        )}; Redis CPU µs per decision ${per((r) => r.redis!.cpuUs / r.requests)}`,
+      );
+    }
     if (mode === 'embedded' || mode === 'shared') {
       console.log(
         `             vs ${baseline}: req/s ratio ${ratio.toFixed(3)} (${verdict(ratio)}, >= ${floor}); CPU capacity ratio ${capacity.toFixed(3)} (${verdict(capacity)}); p99 added ${added.toFixed(3)} ms` +

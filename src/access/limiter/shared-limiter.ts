@@ -16,10 +16,13 @@ import type { CircuitBreaker } from '../../util/circuit-breaker.js';
 import type { LimitResult, Limiter } from './limiter.js';
 import type { MemorySlidingLog } from './memory-sliding-log.js';
 
-/** The shared store's limiter. Its promise must settle within the store timeout (RedisSlidingLog enforces it per batch). */
+/**
+ * The shared store's limiter. It must answer within the store timeout (RedisSlidingLog enforces it per batch), with a
+ * result or (result undefined) the error.
+ */
 export interface RemoteSlidingLog {
   readonly windowMs: number;
-  consume(identity: string, limit: number): Promise<LimitResult>;
+  decide(identity: string, limit: number, answer: (result: LimitResult | undefined, error?: unknown) => void): void;
 }
 
 export interface SharedLimiterEvents {
@@ -70,25 +73,36 @@ export class SharedLimiter implements Limiter {
     await this.o.close?.();
   }
 
-  /** One `then` on the remote's promise (no async function: one promise and one microtask less on every request's path). */
+  /** The one promise a request awaits, settled by the remote's callback (not a `then` on a promise of the remote's). */
   private askRemote(identity: string, limit: number): Promise<LimitResult | null> {
-    return this.o.remote.consume(identity, limit).then(
-      (result) => {
-        this.o.breaker.success();
-        if (!result.allowed) {
-          if (this.denials.size > 100_000) this.denials.clear();
-          // resetMs was measured at Redis before the answer travelled back: counting it from the arrival
-          // errs on the refusing side by at most one round trip, never on the admitting side.
-          this.denials.set(identity, { until: this.o.clock.now() + result.resetMs, limit });
+    return new Promise((resolve, reject) =>
+      this.o.remote.decide(identity, limit, (result, error) => {
+        // The remote answers a whole batch in one loop: a throw here (an event hook's) must reject this request
+        // alone, as a throw inside a `then` would, not cut the loop short.
+        try {
+          resolve(result !== undefined ? this.answered(identity, limit, result) : this.failed(identity, limit, error));
+        } catch (thrown) {
+          reject(thrown);
         }
-        return result;
-      },
-      (error: unknown) => {
-        this.o.breaker.failure();
-        this.o.events?.onRemoteError?.(error);
-        return this.fallback(identity, limit);
-      },
+      }),
     );
+  }
+
+  private answered(identity: string, limit: number, result: LimitResult): LimitResult {
+    this.o.breaker.success();
+    if (!result.allowed) {
+      if (this.denials.size > 100_000) this.denials.clear();
+      // resetMs was measured at Redis before the answer travelled back: counting it from the arrival
+      // errs on the refusing side by at most one round trip, never on the admitting side.
+      this.denials.set(identity, { until: this.o.clock.now() + result.resetMs, limit });
+    }
+    return result;
+  }
+
+  private failed(identity: string, limit: number, error: unknown): LimitResult | null {
+    this.o.breaker.failure();
+    this.o.events?.onRemoteError?.(error);
+    return this.fallback(identity, limit);
   }
 
   private fallback(identity: string, limit: number): LimitResult | null {
