@@ -216,7 +216,11 @@ class UpstreamCall implements AttemptOwner {
     if (!target)
       return this.waiter.settle(
         this.last ??
-          new UpstreamFailure(502, 'no-upstream', `no ${request.version} upstream of ${forwarder.network} is available (all circuit breakers open)`),
+          new UpstreamFailure(
+            502,
+            'no-upstream',
+            `no ${request.version} upstream of ${forwarder.network} is available (all circuit breakers open)`,
+          ),
         undefined,
       );
     this.tried.push(target);
@@ -242,7 +246,10 @@ class UpstreamCall implements AttemptOwner {
     // A slot granted with (almost) no time left would only spend the upstream's capacity on a sure 504.
     if (this.deadline - now < Math.max(MIN_ATTEMPT_MS, timeoutMs / 10)) {
       release();
-      return this.waiter.settle(this.last ?? new UpstreamFailure(503, 'budget', 'upstream request budget exhausted, retry later', 1), undefined);
+      return this.waiter.settle(
+        this.last ?? new UpstreamFailure(503, 'budget', 'upstream request budget exhausted, retry later', 1),
+        undefined,
+      );
     }
     this.release = release;
     // A small body is complete when the attempt answers (target.ts), so a connection reset in its middle is

@@ -355,7 +355,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   private refused(raw: Buffer): void {
     const { status, headers, coding } = this;
     // Rewritten into the version's shape, so read as text: decoded when the upstream encoded it.
-    const text = (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
+    const text =
+      (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
     // An upstream that echoes the key it was sent must not make tongate show it.
     const message = this.target.redacted(upstreamMessage(text, status));
     if (status === 429)
