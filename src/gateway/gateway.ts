@@ -126,6 +126,8 @@ function buildApp(
     clientErrorHandler,
   }) as unknown as FastifyInstance;
   app.decorateRequest('network', null as unknown as NetworkContext);
+  // The matched route's URL, read once per request (http/request-target.ts routeUrl).
+  app.decorateRequest('routeUrlMemo', undefined);
   // First, so that every route added below gets its timing hook.
   durations.attach(app);
   app.addHook('onRequest', routeBySocket(plans, served));

@@ -27,7 +27,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { AccessDecision, AccessLayer, AccessMetrics, CountCell } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
-import { apiVersion, routedPath, targetPath, type ApiVersion } from './request-target.js';
+import { apiVersion, routedPath, routeUrl, targetPath, type ApiVersion } from './request-target.js';
 import { docsPaths } from './docs.js';
 
 declare module 'fastify' {
@@ -133,7 +133,7 @@ export function requestCounter(access: AccessLayer): ResponseCounter {
   return function countRequest(request: FastifyRequest, reply: FastifyReply): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
     if (!network || typeof network.name !== 'string') return;
-    const route = request.routeOptions?.url;
+    const route = routeUrl(request);
     let counts = route === undefined ? undefined : routes.get(route);
     if (counts === undefined && route !== undefined) routes.set(route, (counts = routeCounts(access.metrics, route)));
     if (counts === undefined) {

@@ -5,6 +5,7 @@
  *
  *   routedPath(request)  the route's own declared URL when a route matched (`/api/v2/getAddressInformation`,
  *                        `/api/v2/docs/:asset`), else the target's path (origin and query cut off, decoded)
+ *   routeUrl(request)    the matched route's declared URL, or undefined when no route matched
  *   targetPath(target)   the path of a raw request target, for places that have no routed request
  *                        (socket-level errors, the router's bad-URL callback)
  *   apiVersion(path)     'v2' | 'v3' | undefined: which API version a path is under
@@ -30,8 +31,25 @@ export function targetPath(target: string): string {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** routeUrl's answer once asked (null: no route matched); declared by the gateway (decorateRequest), so requests keep one shape. */
+    routeUrlMemo?: string | null;
+  }
+}
+
+/**
+ * The matched route's declared URL. Read once per request: fastify's `routeOptions` getter builds a new object of
+ * twelve fields on every read, and the access hook, the upstream hook and the request counter each ask.
+ */
+export function routeUrl(request: FastifyRequest): string | undefined {
+  let url = request.routeUrlMemo;
+  if (url === undefined) request.routeUrlMemo = url = request.routeOptions?.url ?? null;
+  return url ?? undefined;
+}
+
 export function routedPath(request: FastifyRequest): string {
-  return request.routeOptions?.url ?? targetPath(request.url);
+  return routeUrl(request) ?? targetPath(request.url);
 }
 
 /** The error shape a path's answers take: its version's, and v3's (`{"error"}`) under /api/emulate/ (toncenter's emulate API). */

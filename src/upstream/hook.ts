@@ -19,7 +19,7 @@ import { apiVersion, routedPath, type ApiVersion } from '../http/request-target.
 import { acceptedCodings } from './encoding.js';
 import { UpstreamFailure } from './failure.js';
 import { semanticHeaders } from './semantic-headers.js';
-import type { ForwardRequest } from './forwarder.js';
+import type { ForwardRequest, ForwardWaiter } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
 import type { UpstreamAnswer } from './target.js';
@@ -57,10 +57,7 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
         fail(reply, 'v3', 404, `the Emulate API is forwarded beside the v3 upstream; ${upstream.name} has no v3 upstream`);
         return;
       }
-      forward(upstream, 'v3', path, request, reply, bodyLimitBytes, 'emulate').catch((error: unknown) => {
-        request.log.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'forwarding failed');
-        if (!reply.sent) fail(reply, 'v3', 500, 'internal error');
-      });
+      forward(upstream, 'v3', path, request, reply, bodyLimitBytes, 'emulate');
       return;
     }
     const version = apiVersion(path);
@@ -72,14 +69,15 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
       fail(reply, version, 404, `${version} is not served on ${upstream.name} (it has no ${version} upstream)`);
       return;
     }
-    forward(upstream, version, path, request, reply, bodyLimitBytes).catch((error: unknown) => {
-      request.log.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'forwarding failed');
-      if (!reply.sent) fail(reply, version, 500, 'internal error');
-    });
+    forward(upstream, version, path, request, reply, bodyLimitBytes);
   };
 }
 
-async function forward(
+/**
+ * Forwards one request: its body read first when it has one (then a promise), else at once; the answer or the
+ * failure written by the Exchange when the forwarder settles it (callbacks, no promise per request).
+ */
+function forward(
   upstream: UpstreamNetwork,
   version: ApiVersion,
   path: string,
@@ -87,57 +85,120 @@ async function forward(
   reply: FastifyReply,
   bodyLimit: number,
   sibling?: string,
-): Promise<void> {
+): void {
   const method = request.method;
-  let body: Buffer | undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > bodyLimit) return void fail(reply, version, 413, 'request body is too large');
-    body = await readBody(request, bodyLimit);
-    if (body === undefined) return void fail(reply, version, 413, 'request body is too large');
-    // The same bounds as the local JSON parser (docs/api.md "Limits"), on the raw bytes, before the body is
-    // parsed on the side below or costs the upstream anything.
-    const problem = jsonShapeProblem(body);
-    if (problem !== undefined) return void fail(reply, version, 400, problem);
-  }
-  const prefix = sibling === undefined ? 7 : EMULATE_PREFIX.length - 1;
-  const rest = restOf(request.url, path, prefix);
-  const contentType = request.headers['content-type'];
-  const forwardRequest: ForwardRequest = {
-    version,
-    method,
-    rest,
-    body,
-    contentType: body && body.length > 0 ? contentType : undefined,
-    acceptEncoding: acceptedCodings(request.headers['accept-encoding']),
-    semanticHeaders: semanticHeaders(version, request.headers),
-    // An emulation changes nothing on the chain: a read (sent again on failure, never kept).
-    policy: sibling === undefined ? policyOf(version, method, path.slice(7), request.query as Params, body) : { read: true },
-    ...(sibling === undefined ? {} : { sibling }),
-  };
-  let answer: UpstreamAnswer;
-  try {
-    answer = await upstream.forwarder.forward(forwardRequest);
-  } catch (error) {
-    if (!(error instanceof UpstreamFailure)) throw error;
-    // Per request at debug: during an outage every request fails; the health checks log the change once (warn).
-    request.log.debug({ network: upstream.name, failure: error.kind, message: error.message }, 'upstream failure');
-    if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-    return void fail(reply, version, error.status, error.message);
-  }
-  reply.code(answer.status);
-  for (const name in answer.headers) if (name !== 'content-length') reply.header(name, answer.headers[name]);
-  const shared = answer.body;
-  // Small bodies (up to WHOLE_BODY_BYTES) and cached ones are complete by now (target.ts): sent whole.
-  const whole = shared.completeBuffer;
-  if (whole !== undefined) {
-    reply.send(whole);
+  if (method === 'GET' || method === 'HEAD') {
+    send(upstream, version, path, request, reply, undefined, sibling);
     return;
   }
-  if (answer.headers['content-length'] !== undefined) reply.header('content-length', answer.headers['content-length']);
-  // Past this point the status is sent: a failure of the upstream mid-body cuts the client's connection.
-  reply.send(shared.reader());
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > bodyLimit) return void fail(reply, version, 413, 'request body is too large');
+  readBody(request, bodyLimit).then(
+    (body) => {
+      if (body === undefined) return void fail(reply, version, 413, 'request body is too large');
+      // The same bounds as the local JSON parser (docs/api.md "Limits"), on the raw bytes, before the body is
+      // parsed on the side below or costs the upstream anything.
+      const problem = jsonShapeProblem(body);
+      if (problem !== undefined) return void fail(reply, version, 400, problem);
+      send(upstream, version, path, request, reply, body, sibling);
+    },
+    (error: unknown) => internalError(request, reply, version, error),
+  );
 }
+
+function send(
+  upstream: UpstreamNetwork,
+  version: ApiVersion,
+  path: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Buffer | undefined,
+  sibling: string | undefined,
+): void {
+  try {
+    const exchange = new Exchange(upstream, version, path, request, reply, body, sibling);
+    upstream.forwarder.forward(exchange, exchange);
+  } catch (error) {
+    internalError(request, reply, version, error);
+  }
+}
+
+/** What went wrong in tongate itself (never the upstream's failure): logged, and a 500 if nothing was sent yet. */
+function internalError(request: FastifyRequest, reply: FastifyReply, version: ApiVersion, error: unknown): void {
+  request.log.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'forwarding failed');
+  if (!reply.sent) fail(reply, version, 500, 'internal error');
+}
+
+/**
+ * One forwarded request: what the forwarder sends (ForwardRequest) and who waits for its answer (ForwardWaiter),
+ * in one object per request.
+ */
+class Exchange implements ForwardRequest, ForwardWaiter {
+  readonly method: string;
+  readonly rest: string;
+  readonly contentType: string | undefined;
+  readonly acceptEncoding: string;
+  readonly semanticHeaders: Record<string, string> | undefined;
+  readonly policy: RoutePolicy;
+
+  constructor(
+    private readonly upstream: UpstreamNetwork,
+    readonly version: ApiVersion,
+    path: string,
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    readonly body: Buffer | undefined,
+    readonly sibling: string | undefined,
+  ) {
+    const method = request.method;
+    const headers = request.headers;
+    this.method = method;
+    this.rest = restOf(request.url, path, sibling === undefined ? 7 : EMULATE_PREFIX.length - 1);
+    this.contentType = body !== undefined && body.length > 0 ? headers['content-type'] : undefined;
+    this.acceptEncoding = acceptedCodings(headers['accept-encoding']);
+    this.semanticHeaders = semanticHeaders(version, headers);
+    // An emulation changes nothing on the chain: a read (sent again on failure, never kept).
+    this.policy = sibling === undefined ? policyOf(version, method, path.slice(7), request.query as Params, body) : EMULATION;
+  }
+
+  settle(failure: Error | undefined, answer: UpstreamAnswer | undefined): void {
+    try {
+      if (answer !== undefined) this.answer(answer);
+      else if (failure instanceof UpstreamFailure) this.failed(failure);
+      else internalError(this.request, this.reply, this.version, failure);
+    } catch (error) {
+      internalError(this.request, this.reply, this.version, error);
+    }
+  }
+
+  private failed(failure: UpstreamFailure): void {
+    const { reply } = this;
+    // Per request at debug: during an outage every request fails; the health checks log the change once (warn).
+    this.request.log.debug({ network: this.upstream.name, failure: failure.kind, message: failure.message }, 'upstream failure');
+    if (failure.retryAfter !== undefined) reply.header('retry-after', String(failure.retryAfter));
+    fail(reply, this.version, failure.status, failure.message);
+  }
+
+  private answer(answer: UpstreamAnswer): void {
+    const { reply } = this;
+    reply.code(answer.status);
+    const headers = answer.headers;
+    for (const name in headers) if (name !== 'content-length') reply.header(name, headers[name]);
+    const shared = answer.body;
+    // Small bodies (up to WHOLE_BODY_BYTES) and cached ones are complete by now (target.ts): sent whole.
+    const whole = shared.completeBuffer;
+    if (whole !== undefined) {
+      reply.send(whole);
+      return;
+    }
+    if (headers['content-length'] !== undefined) reply.header('content-length', headers['content-length']);
+    // Past this point the status is sent: a failure of the upstream mid-body cuts the client's connection.
+    reply.send(shared.reader());
+  }
+}
+
+const EMULATION: RoutePolicy = Object.freeze({ read: true });
+const WRITE: RoutePolicy = Object.freeze({ read: false });
 
 function fail(reply: FastifyReply, version: ApiVersion | undefined, status: number, message: string): FastifyReply {
   return reply
@@ -199,12 +260,12 @@ export function withoutApiKey(query: string): string {
 function policyOf(version: ApiVersion, httpMethod: string, subpath: string, query: Params, body: Buffer | undefined): RoutePolicy {
   if (version === 'v3') return v3Policy(httpMethod, subpath, query ?? {});
   const parsed = body && body.length > 0 ? parseObject(body) : {};
-  if (parsed === undefined) return { read: false };
+  if (parsed === undefined) return WRITE;
   if (subpath === '/jsonRPC') {
     const params = parsed.params;
     return typeof parsed.method === 'string'
       ? v2Policy(parsed.method, params !== null && typeof params === 'object' ? (params as Params) : {})
-      : { read: false };
+      : WRITE;
   }
   return v2Policy(subpath.slice(1), body && body.length > 0 ? { ...query, ...parsed } : (query ?? {}));
 }

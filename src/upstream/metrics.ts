@@ -25,12 +25,12 @@ export class AttemptCells {
   readonly buckets = new Float64Array(BOUNDS.length + 1);
   sum = 0;
   count = 0;
-  /** Answers by status or failure kind (a few: the statuses an upstream gives, the failure kinds). */
-  readonly answers = new Map<string, number>();
+  /** Answers by status (a number: no string made per attempt) or failure kind (a few of each). */
+  readonly answers = new Map<string | number, number>();
 
   constructor(readonly labels: { network: string; upstream: string }) {}
 
-  record(status: string, seconds: number): void {
+  record(status: string | number, seconds: number): void {
     let bucket = 0;
     while (bucket < BOUNDS.length && seconds > BOUNDS[bucket]) bucket++;
     this.buckets[bucket]++;
@@ -122,7 +122,7 @@ export class UpstreamMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const cell of latency.cells) for (const [status, n] of cell.answers) this.inc({ ...cell.labels, status }, n);
+        for (const cell of latency.cells) for (const [status, n] of cell.answers) this.inc({ ...cell.labels, status: String(status) }, n);
       },
     });
     this.retries = new Counter({

@@ -59,27 +59,34 @@ const V2_BLOCK = new Set(['getBlockHeader', 'getShards', 'shards', 'getBlockTran
 /** POST endpoints of v3 that only read; every other POST (`message`) is a write. */
 const V3_POST_READS = new Set(['/runGetMethod', '/estimateFee']);
 
+/** The policies, made once (a request's policy is one of these, never built per request). */
+const WRITE: RoutePolicy = Object.freeze({ read: false });
+const READ: RoutePolicy = Object.freeze({ read: true });
+const READ_BLOCK: RoutePolicy = Object.freeze({ read: true, keep: 'block' });
+const READ_FINAL: RoutePolicy = Object.freeze({ read: true, keep: 'final' });
+/** A read of a kind that may be kept, but not this one (its block or transaction is not named). */
+const READ_NOT_FINAL: RoutePolicy = Object.freeze({ read: true, keep: undefined });
+
 const has = (params: Params, name: string) => params[name] !== undefined && params[name] !== null && params[name] !== '';
 export type Params = Record<string, unknown>;
 
 /** v2: the method is the REST path's name, or JSON-RPC's `method`; params from the query or the body. */
 export function v2Policy(method: string, params: Params): RoutePolicy {
-  if (!V2_READS.has(method)) return { read: false };
-  if (V2_LATEST.has(method)) return { read: true, keep: 'block' };
-  if (method === 'getConfigParam' || method === 'getConfigAll') return { read: true, keep: has(params, 'seqno') ? 'final' : 'block' };
-  if (V2_BLOCK.has(method)) return { read: true, keep: has(params, 'seqno') ? 'final' : undefined };
-  if (method === 'lookupBlock') return { read: true, keep: has(params, 'seqno') ? 'final' : undefined };
+  if (!V2_READS.has(method)) return WRITE;
+  if (V2_LATEST.has(method)) return READ_BLOCK;
+  if (method === 'getConfigParam' || method === 'getConfigAll') return has(params, 'seqno') ? READ_FINAL : READ_BLOCK;
+  if (V2_BLOCK.has(method)) return has(params, 'seqno') ? READ_FINAL : READ_NOT_FINAL;
+  if (method === 'lookupBlock') return has(params, 'seqno') ? READ_FINAL : READ_NOT_FINAL;
   // A page of transactions that starts at one named transaction reaches back in history: it never changes.
-  if (method === 'getTransactions') return { read: true, keep: has(params, 'lt') && has(params, 'hash') ? 'final' : undefined };
-  return { read: true };
+  if (method === 'getTransactions') return has(params, 'lt') && has(params, 'hash') ? READ_FINAL : READ_NOT_FINAL;
+  return READ;
 }
 
 /** v3: every GET reads; a POST reads only for the endpoints above. */
 export function v3Policy(httpMethod: string, path: string, query: Params): RoutePolicy {
-  if (httpMethod === 'POST') return { read: V3_POST_READS.has(path) };
-  if (httpMethod !== 'GET' && httpMethod !== 'HEAD') return { read: false };
-  if (path === '/masterchainInfo') return { read: true, keep: 'block' };
-  if (path === '/transactions' && has(query, 'hash') && Object.keys(query).every((k) => k === 'hash' || k === 'api_key'))
-    return { read: true, keep: 'final' };
-  return { read: true };
+  if (httpMethod === 'POST') return V3_POST_READS.has(path) ? READ : WRITE;
+  if (httpMethod !== 'GET' && httpMethod !== 'HEAD') return WRITE;
+  if (path === '/masterchainInfo') return READ_BLOCK;
+  if (path === '/transactions' && has(query, 'hash') && Object.keys(query).every((k) => k === 'hash' || k === 'api_key')) return READ_FINAL;
+  return READ;
 }

@@ -81,6 +81,9 @@ export class UpstreamTarget {
   readonly label: string;
   readonly breaker: CircuitBreaker;
   health: TargetHealth = { state: 'unknown' };
+  /** The injected clock and the response-size cap, read by each attempt. */
+  readonly clock: Clock;
+  readonly maxResponseBytes: number;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
@@ -93,6 +96,8 @@ export class UpstreamTarget {
     private readonly options: TargetOptions,
   ) {
     this.label = url.origin + url.pathname;
+    this.clock = options.clock;
+    this.maxResponseBytes = options.maxResponseBytes;
     this.basePath = url.pathname;
     this.attempts = options.metrics.attemptCells(options.network, this.label);
     this.pool = new (undici().Pool)(url.origin, {
@@ -121,161 +126,40 @@ export class UpstreamTarget {
   }
 
   /**
-   * One attempt, through undici's dispatch API: the response's chunks go straight into a SharedBody (no
-   * stream of undici's own in between), and `deadline` (a clock.now() value) aborts it wherever it is (504).
+   * One attempt, as a promise (the health check's way; the forwarder calls `start`, which makes none).
    */
   send(request: AttemptRequest, deadline: number): Promise<UpstreamAnswer> {
-    const { clock } = this.options;
-    const max = this.options.maxResponseBytes;
-    const started = clock.now();
-    return new Promise<UpstreamAnswer>((resolve, reject) => {
-      /** undici's abort of this request, once it started (onConnect). */
-      let abort: ((reason?: Error) => void) | undefined;
-      let timedOut = false;
-      let settled = false;
-      let status = 0;
-      let headers: IncomingHttpHeaders = {};
-      /** The body's content coding ('' for none; undefined for one tongate cannot decode: passed unchecked). */
-      let coding: ReturnType<typeof contentCoding> = '';
-      let body: SharedBody | undefined;
-      /** A small body: the attempt resolves once it is complete, not at its first bytes. */
-      let small = false;
-      /** The body of a refusal (429, 401/403, a failing 5xx): read only for its message. */
-      let refusal: Buffer[] | undefined;
-      let refusalBytes = 0;
+    return new Promise<UpstreamAnswer>((resolve, reject) =>
+      this.start(request, deadline, {
+        attemptDone: (failure, answer) => (failure === undefined ? resolve(answer!) : reject(failure)),
+      }),
+    );
+  }
 
-      const timer = setTimeout(
-        () => {
-          timedOut = true;
-          const failure = new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
-          // Still waiting for a connection: give up now (the request is aborted when it starts).
-          if (abort === undefined) fail(failure, true);
-          else abort(failure);
-        },
-        Math.max(1, deadline - started),
-      );
-      const outcome = (label: string) => this.recordAttempt(label, (clock.now() - started) / 1000);
-      const fail = (failure: UpstreamFailure, countsAgainst: boolean) => {
-        settled = true;
-        clearTimeout(timer);
-        outcome(failure.kind);
-        if (countsAgainst) this.breaker.failure();
-        reject(failure);
-      };
-      const answer = () => {
-        settled = true;
-        outcome(String(status));
-        this.breaker.success();
-        resolve({ status, headers: passedHeaders(headers), body: body! });
-      };
-
-      // undici's own handler interface (onConnect, onHeaders, onData, onComplete, onError): its newer one
-      // (onRequestStart, onResponseStart, ...) is wrapped per request in an adapter that also parses every
-      // response header into an object; here only the few headers read are picked from the raw list.
-      const handler: Dispatcher.DispatchHandler = {
-        onConnect: (abortRequest) => {
-          abort = abortRequest;
-          if (timedOut) abortRequest(new UpstreamFailure(504, 'timeout', 'upstream did not answer in time'));
-        },
-        onHeaders: (statusCode, rawHeaders) => {
-          if (statusCode < 200) return true; // 1xx: the real answer follows
-          status = statusCode;
-          const responseHeaders = readHeaders(rawHeaders);
-          headers = responseHeaders;
-          coding = contentCoding(responseHeaders['content-encoding']);
-          if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, responseHeaders)) {
-            refusal = [];
-            return true;
-          }
-          const length = Number(responseHeaders['content-length'] ?? NaN);
-          if (length > max) {
-            abort!(tooLarge(max));
-            return true;
-          }
-          small = length <= WHOLE_BODY_BYTES;
-          body = new SharedBody();
-          return true;
-        },
-        onData: (chunk) => {
-          if (refusal) {
-            if (refusalBytes < ERROR_BODY_BYTES) refusal.push(chunk);
-            refusalBytes += chunk.length;
-            return true;
-          }
-          if (!body) return true;
-          if (body.size + chunk.length > max) {
-            abort!(tooLarge(max));
-            return true;
-          }
-          const first = body.size === 0;
-          body.push(chunk);
-          if (first && !settled) {
-            if (status < 300 && !looksLikeJson(chunk, coding, headers)) abort!(notJson(status));
-            else if (!small) answer();
-          }
-          return true;
-        },
-        onComplete: () => {
-          clearTimeout(timer);
-          if (refusal) {
-            const raw = Buffer.concat(refusal);
-            // Rewritten into the version's shape, so read as text: decoded when the upstream encoded it.
-            const text =
-              (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
-            // An upstream that echoes the key it was sent must not make tongate show it.
-            const message = this.options.apiKey
-              ? upstreamMessage(text, status).replaceAll(this.options.apiKey, '[REDACTED]')
-              : upstreamMessage(text, status);
-            if (status === 429)
-              return fail(
-                new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)),
-                false,
-              );
-            if (status === 401 || status === 403) {
-              // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
-              // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
-              if (!KEY_REFUSAL.test(message)) {
-                body = SharedBody.of(raw);
-                return answer();
-              }
-              return fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
-            }
-            // A 5xx in JSON is the upstream API answering (toncenter's LITE_SERVER_... errors): worth a retry of
-            // a read, but not a sign the upstream is down: only bare 5xx (a proxy's error page) trip its breaker,
-            // so clients sending bad calls cannot open it for everyone.
-            return fail(new UpstreamFailure(502, 'upstream-error', message), !String(headers['content-type'] ?? '').includes('json'));
-          }
-          if (!body) return fail(new UpstreamFailure(502, 'reset', 'upstream connection failed (no response)'), true);
-          if (!settled && status < 300 && body.size === 0) return fail(notJson(status), true);
-          body.end();
-          if (!settled) answer();
-        },
-        onError: (error) => {
-          clearTimeout(timer);
-          const failure = transportFailure(error, timedOut);
-          if (settled) {
-            body?.fail(failure);
-            return;
-          }
-          fail(failure, failure.kind !== 'too-large');
-        },
-      };
-      const encodingHeaders = this.headersFor(request.acceptEncoding ?? IDENTITY);
-      // (Built per request only when there is something to add: most requests send the shared object.)
-      const requestHeaders =
-        request.contentType || request.semanticHeaders
-          ? { ...request.semanticHeaders, ...encodingHeaders, ...(request.contentType ? { 'content-type': request.contentType } : {}) }
-          : encodingHeaders;
-      this.pool.dispatch(
-        {
-          path: (request.sibling === undefined ? this.basePath : siblingPath(this.basePath, request.sibling)) + request.rest,
-          method: request.method as Dispatcher.HttpMethod,
-          headers: requestHeaders,
-          body: request.body,
-        },
-        handler,
-      );
-    });
+  /**
+   * One attempt, through undici's dispatch API: the response's chunks go straight into a SharedBody (no
+   * stream of undici's own in between), and `deadline` (a clock.now() value) aborts it wherever it is (504).
+   * `owner.attemptDone` is called once: with the answer, or with an UpstreamFailure. The attempt is one object
+   * (it is undici's handler too) and its deadline one timer: nothing else is made per attempt.
+   */
+  start(request: AttemptRequest, deadline: number, owner: AttemptOwner): void {
+    const attempt = new Attempt(this, owner, deadline);
+    const encodingHeaders = this.headersFor(request.acceptEncoding ?? IDENTITY);
+    // (Built per request only when there is something to add: most requests send the shared object.)
+    const requestHeaders =
+      request.contentType || request.semanticHeaders
+        ? { ...request.semanticHeaders, ...encodingHeaders, ...(request.contentType ? { 'content-type': request.contentType } : {}) }
+        : encodingHeaders;
+    // undici calls the handler's onError for what it refuses at once (a closed pool, bad options).
+    this.pool.dispatch(
+      {
+        path: (request.sibling === undefined ? this.basePath : siblingPath(this.basePath, request.sibling)) + request.rest,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: requestHeaders,
+        body: request.body,
+      },
+      attempt,
+    );
   }
 
   private headersFor(acceptEncoding: string): Record<string, string> {
@@ -288,8 +172,13 @@ export class UpstreamTarget {
   }
 
   /** Metrics of one attempt: plain numbers of this URL's cells (metrics.ts), rendered on scrape. */
-  private recordAttempt(status: string, seconds: number): void {
+  recordAttempt(status: string | number, seconds: number): void {
     this.attempts.record(status, seconds);
+  }
+
+  /** An upstream error body as the message tongate shows: the key tongate sent replaced, if the upstream echoed it. */
+  redacted(message: string): string {
+    return this.options.apiKey ? message.replaceAll(this.options.apiKey, '[REDACTED]') : message;
   }
 
   /** A health check: the newest masterchain block through the API, with a short timeout. */
@@ -328,6 +217,174 @@ export class UpstreamTarget {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/** Who waits for an attempt: called once, with the answer or with the failure. */
+export interface AttemptOwner {
+  attemptDone(failure: UpstreamFailure | undefined, answer: UpstreamAnswer | undefined): void;
+}
+
+/**
+ * One attempt against one URL, and undici's handler for it: undici's own handler interface (onConnect,
+ * onHeaders, onData, onComplete, onError) as methods of one object. Its newer interface (onRequestStart,
+ * onResponseStart, ...) is wrapped per request in an adapter that also parses every response header into an
+ * object; here only the few headers read are picked from the raw list. Methods rather than closures: an
+ * attempt is one object, its deadline one timer given the attempt as its argument.
+ */
+class Attempt implements Dispatcher.DispatchHandler {
+  private readonly started: number;
+  private readonly timer: NodeJS.Timeout;
+  /** undici's abort of this request, once it started (onConnect). */
+  private abort: ((reason?: Error) => void) | undefined = undefined;
+  timedOut = false;
+  private settled = false;
+  private status = 0;
+  private headers: IncomingHttpHeaders = NO_HEADERS;
+  /** The body's content coding ('' for none; undefined for one tongate cannot decode: passed unchecked). */
+  private coding: ReturnType<typeof contentCoding> = '';
+  private body: SharedBody | undefined = undefined;
+  /** A small body: the attempt resolves once it is complete, not at its first bytes. */
+  private small = false;
+  /** The body of a refusal (429, 401/403, a failing 5xx): read only for its message. */
+  private refusal: Buffer[] | undefined = undefined;
+  private refusalBytes = 0;
+
+  constructor(
+    private readonly target: UpstreamTarget,
+    private readonly owner: AttemptOwner,
+    deadline: number,
+  ) {
+    this.started = target.clock.now();
+    this.timer = setTimeout(attemptTimedOut, Math.max(1, deadline - this.started), this);
+  }
+
+  /** The deadline passed: undici's request is aborted wherever it is (504). */
+  timeOut(): void {
+    this.timedOut = true;
+    const failure = timeoutFailure();
+    // Still waiting for a connection: give up now (the request is aborted when it starts).
+    if (this.abort === undefined) this.fail(failure, true);
+    else this.abort(failure);
+  }
+
+  private fail(failure: UpstreamFailure, countsAgainst: boolean): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.target.recordAttempt(failure.kind, (this.target.clock.now() - this.started) / 1000);
+    if (countsAgainst) this.target.breaker.failure();
+    this.owner.attemptDone(failure, undefined);
+  }
+
+  private answer(): void {
+    this.settled = true;
+    this.target.recordAttempt(this.status, (this.target.clock.now() - this.started) / 1000);
+    this.target.breaker.success();
+    this.owner.attemptDone(undefined, { status: this.status, headers: passedHeaders(this.headers), body: this.body! });
+  }
+
+  onConnect(abortRequest: (reason?: Error) => void): void {
+    this.abort = abortRequest;
+    if (this.timedOut) abortRequest(timeoutFailure());
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // 1xx: the real answer follows
+    this.status = statusCode;
+    const headers = readHeaders(rawHeaders);
+    this.headers = headers;
+    this.coding = contentCoding(headers['content-encoding']);
+    if (statusCode === 429 || statusCode === 401 || statusCode === 403 || isFailureStatus(statusCode, headers)) {
+      this.refusal = [];
+      return true;
+    }
+    const length = Number(headers['content-length'] ?? NaN);
+    const max = this.target.maxResponseBytes;
+    if (length > max) {
+      this.abort!(tooLarge(max));
+      return true;
+    }
+    this.small = length <= WHOLE_BODY_BYTES;
+    this.body = new SharedBody();
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    const refusal = this.refusal;
+    if (refusal !== undefined) {
+      if (this.refusalBytes < ERROR_BODY_BYTES) refusal.push(chunk);
+      this.refusalBytes += chunk.length;
+      return true;
+    }
+    const body = this.body;
+    if (body === undefined) return true;
+    const max = this.target.maxResponseBytes;
+    if (body.size + chunk.length > max) {
+      this.abort!(tooLarge(max));
+      return true;
+    }
+    const first = body.size === 0;
+    body.push(chunk);
+    if (first && !this.settled) {
+      if (this.status < 300 && !looksLikeJson(chunk, this.coding, this.headers)) this.abort!(notJson(this.status));
+      else if (!this.small) this.answer();
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    clearTimeout(this.timer);
+    if (this.refusal !== undefined) return this.refused(Buffer.concat(this.refusal));
+    const body = this.body;
+    if (body === undefined) return this.fail(new UpstreamFailure(502, 'reset', 'upstream connection failed (no response)'), true);
+    if (!this.settled && this.status < 300 && body.size === 0) return this.fail(notJson(this.status), true);
+    body.end();
+    if (!this.settled) this.answer();
+  }
+
+  onError(error: Error): void {
+    clearTimeout(this.timer);
+    const failure = transportFailure(error, this.timedOut);
+    if (this.settled) {
+      this.body?.fail(failure);
+      return;
+    }
+    this.fail(failure, failure.kind !== 'too-large');
+  }
+
+  /** A refusal's body is complete: what the client gets instead (a 503, a 502 with its message, or the answer itself). */
+  private refused(raw: Buffer): void {
+    const { status, headers, coding } = this;
+    // Rewritten into the version's shape, so read as text: decoded when the upstream encoded it.
+    const text =
+      (coding === undefined ? undefined : decoded(raw.subarray(0, ERROR_BODY_BYTES), coding, DECODED_MAX, true)) ?? Buffer.alloc(0);
+    // An upstream that echoes the key it was sent must not make tongate show it.
+    const message = this.target.redacted(upstreamMessage(text, status));
+    if (status === 429)
+      return this.fail(new UpstreamFailure(503, 'rate-limited', 'upstream rate limit reached, retry later', retryAfterOf(headers)), false);
+    if (status === 401 || status === 403) {
+      // toncenter also answers 401 for a missing field of a v3 POST ("boc is required"): that is an
+      // answer for the client. Only a refusal that names the key (or the network) is about tongate's key.
+      if (!KEY_REFUSAL.test(message)) {
+        this.body = SharedBody.of(raw);
+        return this.answer();
+      }
+      return this.fail(new UpstreamFailure(502, 'refused-key', `upstream refused tongate's API key (${status}): ${message}`), false);
+    }
+    // A 5xx in JSON is the upstream API answering (toncenter's LITE_SERVER_... errors): worth a retry of
+    // a read, but not a sign the upstream is down: only bare 5xx (a proxy's error page) trip its breaker,
+    // so clients sending bad calls cannot open it for everyone.
+    return this.fail(new UpstreamFailure(502, 'upstream-error', message), !String(headers['content-type'] ?? '').includes('json'));
+  }
+}
+
+const NO_HEADERS: IncomingHttpHeaders = Object.freeze({}) as IncomingHttpHeaders;
+
+function attemptTimedOut(attempt: Attempt): void {
+  attempt.timeOut();
+}
+
+function timeoutFailure(): UpstreamFailure {
+  return new UpstreamFailure(504, 'timeout', 'upstream did not answer in time');
 }
 
 /** Response headers tongate reads or passes on, by the length of their name (the raw list's names are only decoded when the length matches). */
