@@ -2,11 +2,13 @@
  * Real clients against the real server with the access layer on: @ton/ton's TonClient and tonweb
  * configured with an API key work; over the key's limit (and without a key, over 1 request/s)
  * they see the 429 as an error; an unknown key is a 401 error. Keys are created through the admin
- * API of the running server.
+ * API of the running server. The server's clock is a manual one that never moves, so each burst falls in one
+ * window however long a loaded machine takes to send it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestTongate, type TestTongate } from '../support/tongate.js';
+import { ManualTimers } from '../support/manual-timers.js';
 
 const ADMIN = 'clients-test-admin-token';
 let tongate: TestTongate;
@@ -23,7 +25,7 @@ async function createKey(network: string, rps: number): Promise<string> {
 }
 
 before(async () => {
-  tongate = await startTestTongate({ access: 'on', adminToken: ADMIN });
+  tongate = await startTestTongate({ access: 'on', adminToken: ADMIN }, {}, { clock: new ManualTimers() });
   endpoint = `${tongate.url('mainnet')}/api/v2/jsonRPC`;
 });
 after(() => tongate.stop());
