@@ -54,7 +54,12 @@ const PENDING_END = '"emulated":true,"finality":"pending"}';
 
 /** The accounts a transaction mentions, as toncenter's address book of a transaction page lists them. */
 export function mentionedAccounts(tx: PendingTx): string[] {
-  const json = JSON.parse(tx.rendered!) as {
+  return mentionedIn(tx.rendered!);
+}
+
+/** The same, from a transaction's text. */
+export function mentionedIn(text: string): string[] {
+  const json = JSON.parse(text) as {
     account: string;
     in_msg: { source: string | null } | null;
     out_msgs: { destination: string | null }[];

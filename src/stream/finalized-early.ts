@@ -12,13 +12,42 @@
  */
 import type { IndexReader } from '../index/reader.js';
 import type { PendingTrace, PendingTx } from '../pending/pending-traces.js';
-import { mentionedAccounts, pendingTransactionText, sealedTransactionText } from '../pending/render.js';
+import { mentionedIn, sealedTransactionText } from '../pending/render.js';
+import { pendingRenderer } from '../pending/renderer.js';
 import { byPageOrder, type SealedTrace } from './sealed-traces.js';
 
-/** A followed trace the seal of a block confirmed from the pending layer: `sealed`, its transactions that block holds. */
+/**
+ * A followed trace the seal of a block confirmed from the pending layer, as `finalized` needs it: its followed
+ * transactions that block holds, each with its pending text. It is kept until the index holds the block (seconds
+ * behind production at full speed), so it holds no cells and no pending transaction: keeping a block's whole
+ * traces (their cells) that long would have every major collection mark them again.
+ */
 export interface LandedTrace {
-  trace: PendingTrace;
-  sealed: PendingTx[];
+  traceId: string;
+  norm: string;
+  /** The trace's last lt in this block (its end as the index holds it once the block is in). */
+  endLt: bigint;
+  sealed: LandedTx[];
+}
+
+interface LandedTx {
+  hash: string;
+  account: string;
+  lt: bigint;
+  /** Its pending text (the render thread's; already there when `confirmed` was sent from it). */
+  text: Promise<string>;
+}
+
+/** What `finalized` will need of `sealed`, a block's transactions of a landed trace, the `followed` accounts' only. */
+export function landedTrace(trace: PendingTrace, sealed: readonly PendingTx[], followed: (account: string) => boolean): LandedTrace {
+  return {
+    traceId: trace.traceId,
+    norm: trace.externalHashNorm,
+    endLt: sealed.reduce((end, tx) => (tx.lt > end ? tx.lt : end), 0n),
+    sealed: sealed
+      .filter((tx) => followed(tx.account))
+      .map((tx) => ({ hash: tx.hash, account: tx.account, lt: tx.lt, text: pendingRenderer.render(tx, trace) })),
+  };
 }
 
 /** State hashes per index read (an IN list). */
@@ -67,13 +96,17 @@ export async function finalizedFromConfirmed(
   followed: Set<string>,
   seqno: number,
 ): Promise<(SealedTrace & { endLt: bigint })[]> {
-  const parts: { landed: LandedTrace; txs: { tx: PendingTx; cut: Cut }[] }[] = [];
-  for (const item of landed) {
-    const txs: { tx: PendingTx; cut: Cut }[] = [];
-    for (const tx of item.sealed) {
+  const items = [...landed];
+  // Rendered before `confirmed` was sent: already settled, waited for in one step.
+  const texts = await Promise.all(items.map((item) => Promise.all(item.sealed.map((tx) => (followed.has(tx.hash) ? tx.text : '')))));
+  const parts: { landed: LandedTrace; txs: { tx: LandedTx; pending: string; cut: Cut }[] }[] = [];
+  for (const [i, item] of items.entries()) {
+    const txs: { tx: LandedTx; pending: string; cut: Cut }[] = [];
+    for (const [j, tx] of item.sealed.entries()) {
       if (!followed.has(tx.hash)) continue;
-      const cut = cutStates(sealedTransactionText(pendingTransactionText(tx, item.trace), seqno));
-      if (cut) txs.push({ tx, cut });
+      const pending = texts[i][j];
+      const cut = cutStates(sealedTransactionText(pending, seqno));
+      if (cut) txs.push({ tx, pending, cut });
     }
     if (txs.length > 0) parts.push({ landed: item, txs });
   }
@@ -84,13 +117,12 @@ export async function finalizedFromConfirmed(
     for (const [hash, doc] of await reader.accountStateDocs(chunk)) docs.set(hash, doc);
   }
   const traces = parts.map(({ landed, txs }) => {
-    const { trace } = landed;
     // A /traces page's order within a trace: lt, then account.
     txs.sort(({ tx: x }, { tx: y }) => (x.lt === y.lt ? (x.account < y.account ? -1 : 1) : x.lt < y.lt ? -1 : 1));
     return {
-      traceId: trace.traceId,
-      norm: trace.externalHashNorm,
-      transactions: txs.map(({ tx, cut }) => {
+      traceId: landed.traceId,
+      norm: landed.norm,
+      transactions: txs.map(({ tx, pending, cut }) => {
         let mentioned: string[] | undefined;
         return {
           hash: tx.hash,
@@ -98,7 +130,7 @@ export async function finalizedFromConfirmed(
           lt: tx.lt,
           text: finalizedText(cut, docs),
           get mentioned() {
-            return (mentioned ??= mentionedAccounts(tx));
+            return (mentioned ??= mentionedIn(pending));
           },
         };
       }),
@@ -107,8 +139,7 @@ export async function finalizedFromConfirmed(
       actions: [],
       addressBook: {},
       metadata: {},
-      // The trace's end as the index holds it once this block is in: its last transaction so far is in this block.
-      endLt: landed.sealed.reduce((end, tx) => (tx.lt > end ? tx.lt : end), 0n),
+      endLt: landed.endLt,
     };
   });
   return traces.sort(byPageOrder);

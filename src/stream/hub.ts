@@ -39,7 +39,7 @@ import {
   type TraceEvent,
 } from './notifications.js';
 import { atFinality, byPageOrder, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
-import { finalizedFromConfirmed, type LandedTrace } from './finalized-early.js';
+import { finalizedFromConfirmed, landedTrace, type LandedTrace } from './finalized-early.js';
 import type { Finality, Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
@@ -217,7 +217,10 @@ export class StreamHub {
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
-    this.confirmedEarly.set(trace.traceId, { trace, sealed });
+    this.confirmedEarly.set(
+      trace.traceId,
+      landedTrace(trace, sealed, (account) => this.byAddress.has(account)),
+    );
     this.later(() => this.fromPending(trace, 'confirmed', seqno, sealed));
   }
 
