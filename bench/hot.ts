@@ -25,6 +25,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
+import { autogroupNote } from './support/autogroup.js';
 import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
 
 interface RouteClass {
@@ -190,7 +191,7 @@ async function main(): Promise<void> {
   const only = stringArg('routes')?.split(',');
   const routes = only ? ROUTES.filter((r) => only.some((o) => r.name === o || r.name.endsWith(`.${o}`))) : ROUTES;
   console.log(
-    `tongate hot reads vs a bare node:http server sending the same bytes (node ${process.version}, ${new Date().toISOString()}; load average ${load1()})\n` +
+    `tongate hot reads vs a bare node:http server sending the same bytes (node ${process.version}, ${new Date().toISOString()}; load average ${load1()}; ${autogroupNote()})\n` +
       `autocannon ${connections} connections, ${seconds} s per run, ${rounds} rounds (order rotating); one local chain, a block every ${blockInterval} ms`,
   );
   const key = await startServer('key', ['on', String(blockInterval)]);

@@ -44,6 +44,7 @@ import type { LocalChain } from '../src/chain/local/index.js';
 import { formatRawUpper } from '../src/ton/address.js';
 import { freePort } from '../test/support/ports.js';
 import { numberArg } from './support/args.js';
+import { autogroupNote } from './support/autogroup.js';
 import { prepare } from './support/signed-transfers.js';
 import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
 import { lowerThreadPriority, WORKER_NICE } from '../src/util/thread-priority.js';
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
   console.log(
     `bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses, ${BLOCK_INTERVAL_MS} ms blocks (node ${process.version})`,
   );
-  console.log(`load average at start: ${load()}`);
+  console.log(`load average at start: ${load()}; ${autogroupNote()}`);
   const port = await freePort();
   const config = loadConfig({
     flags: {
