@@ -66,7 +66,7 @@ export async function finalizedFromConfirmed(
   landed: Iterable<LandedTrace>,
   followed: Set<string>,
   seqno: number,
-): Promise<(SealedTrace & { endLt: bigint })[]> {
+): Promise<SealedTrace[]> {
   const parts: { landed: LandedTrace; txs: { tx: PendingTx; cut: Cut }[] }[] = [];
   for (const item of landed) {
     const txs: { tx: PendingTx; cut: Cut }[] = [];
