@@ -8,8 +8,9 @@
  * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
  * and `jettons_change`. A trace the pending layer followed is sent at `pending` and `confirmed` from what the open
  * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
- * read from the index once it holds the block (sealed-traces.ts), so it is what `/api/v3/traces` answers; blocks are
- * delivered one after the other, in seqno order.
+ * read from the index once it holds the block (block-traces.ts: a `trace` client's traces as trace pages, the other
+ * clients' followed transactions alone), so it is what `/api/v3/traces` resp. `/api/v3/transactions` answer; blocks
+ * are delivered one after the other, in seqno order.
  *
  * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
  * account followed?) and per external message when traces are followed; nothing at all while nobody is connected.

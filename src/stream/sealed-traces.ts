@@ -1,10 +1,10 @@
 /**
- * What a sealed block means to the stream, read from the index once it holds the block: the traces of the
- * transactions subscribers care about, rendered by the same code that answers `/api/v3/traces` (tracePage, then
- * renderTransactions and carriedTraces, as tracesText uses them), so a streamed trace is the one the REST API shows. A trace's key is its external message's
- * normalized hash (toncenter's trace_external_hash_norm); a trace no external message started (a tick-tock, a
- * devnet internal message) is keyed by its trace id.
- */
+ * A sealed block's traces as the stream reads them from the index once it holds the block (block-traces.ts says
+ * which, for whom): whole, rendered by the same code that answers `/api/v3/traces` (tracePage, then
+ * renderTransactions and carriedTraces, as tracesText uses them), so a streamed trace is the one the REST API
+ * shows; or only the followed transactions, as `/api/v3/transactions` answers them. A trace's key is its external
+ * message's normalized hash (toncenter's trace_external_hash_norm); a trace no external message started (a
+ * tick-tock, a devnet internal message) is keyed by its trace id. */
 import type { IndexReader } from '../index/reader.js';
 import type { TracePage } from '../index/traces/reader.js';
 import { carriedTraces, TRACE_PAGE_LIMITS } from '../api/v3/format/traces.js';
