@@ -40,8 +40,8 @@ export interface BlockAsks {
   anyExtras: Extras;
 }
 
-/** What the hub gathered of a block (hub.ts BlockWork). */
-export interface BlockWork {
+/** What the hub gathered of a block that is read here (hub.ts BlockWork). */
+export interface BlockReads {
   seqno: number;
   txHashes: Buffer[];
   externalHashes: Buffer[];
@@ -52,7 +52,7 @@ export interface BlockWork {
 const NONE: Extras = { addressBook: false, metadata: false };
 
 /** The block's traces in a /traces page's order (end_lt, then trace id). */
-export async function blockTraces(reader: IndexReader, testOnly: boolean, work: BlockWork, asks: BlockAsks): Promise<BlockTrace[]> {
+export async function blockTraces(reader: IndexReader, testOnly: boolean, work: BlockReads, asks: BlockAsks): Promise<BlockTrace[]> {
   if (work.wholeTraces) {
     const pages = await sealedTraces(reader, testOnly, work.txHashes, work.externalHashes, asks.anyExtras);
     return pages.map((page) => ({ traceId: page.traceId, endLt: page.endLt, view: page, whole: page }));
@@ -71,7 +71,8 @@ export async function blockTraces(reader: IndexReader, testOnly: boolean, work: 
   }
   const out: BlockTrace[] = followed.map((view) => ({ traceId: view.traceId, endLt: view.endLt, view, whole: wholes.get(view.traceId) }));
   const seen = new Set(followed.map((trace) => trace.traceId));
-  // A page's trace with no followed transaction of the block: a shallow copy, so that the block's extras put in the view do not reach the `trace` text.
+  // A page's trace with no followed transaction of the block: its view a shallow copy, so that the address book and
+  // metadata accountExtras puts in the view do not reach the `trace` text.
   for (const whole of wholes.values())
     if (!seen.has(whole.traceId)) out.push({ traceId: whole.traceId, endLt: whole.endLt, view: { ...whole }, whole });
   return followed.length === 0 || wholes.size === 0 ? out : out.sort(byPageOrder);
@@ -81,7 +82,7 @@ export async function blockTraces(reader: IndexReader, testOnly: boolean, work: 
  * The block's followed transactions, grouped by trace in a /traces page's order: those of traces the seal confirmed
  * from the pending layer from their confirmed texts (no transaction read back, none rendered again), the others read.
  */
-async function followedTransactions(reader: IndexReader, testOnly: boolean, work: BlockWork): Promise<SealedTrace[]> {
+async function followedTransactions(reader: IndexReader, testOnly: boolean, work: BlockReads): Promise<SealedTrace[]> {
   if (work.txHashes.length === 0) return [];
   if (work.confirmedEarly.size === 0) return sealedTransactions(reader, testOnly, work.txHashes);
   const followed = new Set(work.txHashes.map((hash) => hash.toString('base64')));
