@@ -95,7 +95,7 @@ export async function finalizedFromConfirmed(
   landed: Iterable<LandedTrace>,
   followed: Set<string>,
   seqno: number,
-): Promise<(SealedTrace & { endLt: bigint })[]> {
+): Promise<SealedTrace[]> {
   const items = [...landed];
   // Rendered before `confirmed` was sent: already settled, waited for in one step.
   const texts = await Promise.all(items.map((item) => Promise.all(item.sealed.map((tx) => (followed.has(tx.hash) ? tx.text : '')))));

@@ -8,8 +8,9 @@
  * block and per finality, each trace's `transactions`, `actions`, `trace`, then the block's `account_state_change`
  * and `jettons_change`. A trace the pending layer followed is sent at `pending` and `confirmed` from what the open
  * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
- * read from the index once it holds the block (sealed-traces.ts), so it is what `/api/v3/traces` answers; blocks are
- * delivered one after the other, in seqno order.
+ * read from the index once it holds the block (block-traces.ts: a `trace` client's traces as trace pages, the other
+ * clients' followed transactions alone), so it is what `/api/v3/traces` resp. `/api/v3/transactions` answer; blocks
+ * are delivered one after the other, in seqno order.
  *
  * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
  * account followed?) and per external message when traces are followed; nothing at all while nobody is connected.
@@ -17,7 +18,6 @@
  */
 import { loadShardAccount } from '@ton/core';
 import type { NetworkContext } from '../http/network-context.js';
-import type { IndexReader } from '../index/reader.js';
 import { jettonWalletJson } from '../api/v3/format/jettons.js';
 import type { SealedBlock } from '../chain/types.js';
 import type { PendingTrace, PendingTraces, PendingTx } from '../pending/pending-traces.js';
@@ -38,8 +38,9 @@ import {
   transactionsText,
   type TraceEvent,
 } from './notifications.js';
-import { atFinality, byPageOrder, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
-import { finalizedFromConfirmed, landedTrace, type LandedTrace } from './finalized-early.js';
+import { atFinality, type Extras } from './sealed-traces.js';
+import { landedTrace, type LandedTrace } from './finalized-early.js';
+import { accountExtras, blockTraces, type BlockTrace } from './block-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
@@ -324,8 +325,16 @@ export class StreamHub {
     }
   }
 
-  /** transactions, actions, trace of one trace at one finality, to whoever follows it. */
-  private deliverTrace(event: TraceEvent, byAccount: Iterable<StreamConnection>, byTrace: Iterable<StreamConnection>): void {
+  /**
+   * transactions, actions, trace of one trace at one finality, to whoever follows it; `whole`, when the trace
+   * clients' view was read apart (a sealed block's trace page), is what they get.
+   */
+  private deliverTrace(
+    event: TraceEvent,
+    byAccount: Iterable<StreamConnection>,
+    byTrace: Iterable<StreamConnection>,
+    whole: TraceEvent = event,
+  ): void {
     const told = new Set<StreamConnection>();
     for (const c of byAccount) {
       if (c.closed) continue;
@@ -339,7 +348,7 @@ export class StreamHub {
     }
     for (const c of byTrace) {
       if (c.closed || !c.wants('trace', event.finality)) continue;
-      c.send(traceText(c, event, this.o.actions.expand(c.subscription.supportedActionTypes)));
+      c.send(traceText(c, whole, this.o.actions.expand(c.subscription.supportedActionTypes)));
       told.add(c);
     }
     for (const c of told) c.told(event.norm, event.finality);
@@ -379,26 +388,6 @@ export class StreamHub {
     this.enqueue(work);
   }
 
-  /**
-   * A block's followed transactions at `finalized` (and a late `confirmed`), grouped by trace in a /traces page's
-   * order. Those of traces the seal confirmed from the pending layer are told from their confirmed texts with the
-   * index's account states put in (finalized-early.ts: no transaction read back, none rendered again), unless a
-   * client asked for an address book or metadata, which the index's page brings; the others are read.
-   */
-  private async followedTransactions(reader: IndexReader, work: BlockWork): Promise<SealedTrace[]> {
-    const { testOnly } = this.o.network;
-    const extras = this.wantedExtras();
-    if (work.confirmedEarly.size === 0 || extras.addressBook || extras.metadata)
-      return sealedTransactions(reader, testOnly, work.txHashes, extras);
-    const followed = new Set(work.txHashes.map((hash) => hash.toString('base64')));
-    const early = await finalizedFromConfirmed(reader, work.confirmedEarly.values(), followed, work.seqno);
-    const told = new Set(early.flatMap((t) => t.transactions.map((tx) => tx.hash)));
-    const rest = work.txHashes.filter((hash) => !told.has(hash.toString('base64')));
-    if (rest.length === 0) return early;
-    const read = await sealedTransactions(reader, testOnly, rest, extras);
-    return early.length === 0 ? read : [...early, ...read].sort(byPageOrder);
-  }
-
   /** Whether a client asked for this account's `account_state_change` (a state is read or parsed only then). */
   followsState(account: string): boolean {
     for (const c of this.byAddress.get(account) ?? []) if (c.subscription.types.has('account_state_change')) return true;
@@ -418,16 +407,20 @@ export class StreamHub {
     return this.byTrace.size > 0;
   }
 
-  private wantsMetadata(): boolean {
-    for (const c of this.connections) if (c.subscription.includeMetadata) return true;
-    return false;
+  /** What these clients asked for beside the transactions: read with a block's trace pages only then. */
+  private extrasOf(clients: Iterable<StreamConnection>): Extras {
+    const extras = { addressBook: false, metadata: false };
+    for (const c of clients) {
+      extras.addressBook ||= c.subscription.includeAddressBook;
+      extras.metadata ||= c.subscription.includeMetadata;
+    }
+    return extras;
   }
 
-  /** What some connected client asked for beside the transactions: read with a block's traces only then. */
-  private wantedExtras(): Extras {
-    let addressBook = false;
-    for (const c of this.connections) if (c.subscription.includeAddressBook) addressBook = true;
-    return { addressBook, metadata: this.wantsMetadata() };
+  private traceClients(): Set<StreamConnection> {
+    const out = new Set<StreamConnection>();
+    for (const clients of this.byTrace.values()) for (const c of clients) out.add(c);
+    return out;
   }
 
   wantsJettons(): boolean {
@@ -444,16 +437,19 @@ export class StreamHub {
   private async deliverBlock(work: BlockWork): Promise<void> {
     const { network } = this.o;
     const reader = network.index;
-    let traces: SealedTrace[] = [];
+    let traces: BlockTrace[] = [];
     let jettons: Record<string, unknown>[] = [];
+    // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
+    const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
     if (reader) {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
-      // No client gets a whole trace: only the block's followed transactions are read, not their trace pages.
-      const transactionsOnly = this.byTrace.size === 0 && work.externalHashes.length === 0 && !work.wholeTraces;
-      traces = transactionsOnly
-        ? await this.followedTransactions(reader, work)
-        : await sealedTraces(reader, network.testOnly, work.txHashes, work.externalHashes, this.wantedExtras());
+      // Trace pages only for the traces a `trace` client follows; the others' followed transactions alone (block-traces.ts).
+      traces = await blockTraces(reader, network.testOnly, work, {
+        followsTrace: (norm) => this.byTrace.has(norm),
+        traceExtras: this.byTrace.size > 0 ? this.extrasOf(this.traceClients()) : { addressBook: false, metadata: false },
+        anyExtras: this.extrasOf(this.connections),
+      });
       const actions =
         traces.length > 0 && this.wantsActions()
           ? await this.o.actions.ofTraces(
@@ -461,7 +457,11 @@ export class StreamHub {
               traces.map((t) => t.traceId),
             )
           : new Map();
-      for (const trace of traces) trace.actions = actions.get(trace.traceId) ?? [];
+      for (const trace of traces) {
+        trace.view.actions = actions.get(trace.traceId) ?? [];
+        if (trace.whole) trace.whole.actions = trace.view.actions;
+      }
+      if (!work.wholeTraces) await accountExtras(network, traces, blockTxs, (account) => this.byAddress.get(account) ?? []);
       if (work.changed.length > 0) {
         const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, {
           limit: work.changed.length,
@@ -478,24 +478,24 @@ export class StreamHub {
     if (work.stateDocs) states.push(...(work.stateDocs as typeof states));
     await this.whenDrained();
     const jettonAccounts = jettons.flatMap((j) => [j.address, j.owner, j.jetton] as string[]);
-    const [book, jettonMetadata] =
-      jettons.length > 0
-        ? await Promise.all([
-            addressBookFor(network, jettonAccounts),
-            reader && this.wantsMetadata() ? reader.metadata(jettonAccounts) : Promise.resolve({}),
-          ])
-        : [{}, {}];
-    // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
-    const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
+    const jettonExtras =
+      jettons.length > 0 ? this.extrasOf(this.followersOf(jettons.flatMap((j) => [j.address, j.owner] as string[]))) : undefined;
+    const [book, jettonMetadata] = jettonExtras
+      ? await Promise.all([
+          jettonExtras.addressBook ? addressBookFor(network, jettonAccounts) : {},
+          reader && jettonExtras.metadata ? reader.metadata(jettonAccounts) : {},
+        ])
+      : [{}, {}];
     for (const finality of ['confirmed', 'finalized'] as Finality[]) {
       for (const trace of traces) {
         if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
-        const event = { ...atFinality(trace, finality), news: blockTxs };
+        const { view, whole } = trace;
         this.deliverTrace(
-          event,
-          this.followersOf(new Set(trace.transactions.filter((tx) => !blockTxs || blockTxs.has(tx.hash)).map((tx) => tx.account))),
-          // A client that began to follow the trace meanwhile gets it from a later block: this one was read without its tree.
-          trace.partial ? [] : (this.byTrace.get(trace.norm) ?? []),
+          { ...atFinality(view, finality), news: blockTxs },
+          this.followersOf(new Set(view.transactions.filter((tx) => !blockTxs || blockTxs.has(tx.hash)).map((tx) => tx.account))),
+          // A client that began to follow the trace meanwhile gets it from a later block: this one was read without its page.
+          whole ? (this.byTrace.get(whole.norm) ?? []) : [],
+          whole && whole !== view ? { ...atFinality(whole, finality), news: blockTxs } : undefined,
         );
       }
       for (const { account, state } of states) {

@@ -1,10 +1,10 @@
 /**
- * What a sealed block means to the stream, read from the index once it holds the block: the traces of the
- * transactions subscribers care about, rendered by the same code that answers `/api/v3/traces` (tracePage, then
- * renderTransactions and carriedTraces, as tracesText uses them), so a streamed trace is the one the REST API shows. A trace's key is its external message's
- * normalized hash (toncenter's trace_external_hash_norm); a trace no external message started (a tick-tock, a
- * devnet internal message) is keyed by its trace id.
- */
+ * A sealed block's traces as the stream reads them from the index once it holds the block (block-traces.ts says
+ * which, for whom): whole, rendered by the same code that answers `/api/v3/traces` (tracePage, then
+ * renderTransactions and carriedTraces, as tracesText uses them), so a streamed trace is the one the REST API
+ * shows; or only the followed transactions, as `/api/v3/transactions` answers them. A trace's key is its external
+ * message's normalized hash (toncenter's trace_external_hash_norm); a trace no external message started (a
+ * tick-tock, a devnet internal message) is keyed by its trace id. */
 import type { IndexReader } from '../index/reader.js';
 import type { TracePage } from '../index/traces/reader.js';
 import { carriedTraces, TRACE_PAGE_LIMITS } from '../api/v3/format/traces.js';
@@ -19,6 +19,8 @@ const HASHES_PER_READ = 500;
 /** A trace as the index shows it, ready to be sent at any finality. */
 export type SealedTrace = Omit<TraceEvent, 'finality'> & {
   traceId: string;
+  /** The trace's end_lt as the index holds it: with the trace id, a /traces page's order (byPageOrder). */
+  endLt: bigint;
   /** Read without its tree and its transactions not asked for (sealedTransactions): never sent as a `trace`. */
   partial?: boolean;
 };
@@ -56,6 +58,7 @@ async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean,
     if (members.length === 0) continue;
     out.push({
       traceId: row.traceId,
+      endLt: row.endLt,
       norm: row.externalHashNorm ?? row.traceId,
       transactions: members.map((i, k) => transactionOf(transactions, rendered, i, hashes[k])),
       tree: JSON.stringify(tree.root ?? null),
@@ -98,38 +101,31 @@ export async function sealedTraces(
 
 /**
  * Only these transactions, grouped by trace in a /traces page's order (end_lt, then trace_id; within a trace lt, then
- * account), each the text /api/v3/transactions writes: what `transactions` and `actions` notifications need when no
- * client gets a `trace` (whose tree and other transactions would need the whole trace page). The traces come
- * `partial`: no tree, not every transaction. Unlike a page, a trace over MAX_TRACE_TRANSACTIONS is not withheld: its
- * block's followed transactions are told as any others.
+ * account), each the text /api/v3/transactions writes: what `transactions` and `actions` notifications need (a
+ * trace's tree and its other transactions would need the whole trace page). The traces come `partial`: no tree, not
+ * every transaction, no address book or metadata (the hub reads those for the clients that asked: block-traces.ts).
+ * Unlike a page, a trace over MAX_TRACE_TRANSACTIONS is not withheld: its block's followed transactions are told as
+ * any others.
  */
-export async function sealedTransactions(
-  reader: IndexReader,
-  testOnly: boolean,
-  txHashes: Buffer[],
-  wanted: Extras,
-): Promise<(SealedTrace & { endLt: bigint })[]> {
-  const traces = new Map<string, SealedTrace & { endLt: bigint }>();
+export async function sealedTransactions(reader: IndexReader, testOnly: boolean, txHashes: Buffer[]): Promise<SealedTrace[]> {
+  const traces = new Map<string, SealedTrace>();
   for (let at = 0; at < txHashes.length; at += HASHES_PER_READ) {
     const records = await reader.tracedTransactions(txHashes.slice(at, at + HASHES_PER_READ));
     if (records.length === 0) continue;
-    const transactions = await reader.transactionPage(records, wanted.metadata, wanted.addressBook);
-    const rendered = renderTransactions(transactions, testOnly, wanted.addressBook);
+    const transactions = await reader.transactionPage(records, false, false);
+    const rendered = renderTransactions(transactions, testOnly, false);
     for (let i = 0; i < records.length;) {
       const { traceId, traceEndLt } = records[i];
       const members: number[] = [];
       for (; i < records.length && records[i].traceId!.equals(traceId!); i++) members.push(i);
       const id = traceId!.toString('base64');
       const txs = members.map((m) => transactionOf(transactions, rendered, m, records[m].hash.toString('base64')));
-      const { addressBook, metadata } = extrasOf(rendered, members);
       const known = traces.get(id);
       if (known) {
         // A trace whose transactions fell into two reads: one trace, in (lt, account) order.
         known.transactions = [...known.transactions, ...txs].sort((x, y) =>
           x.lt === y.lt ? (x.account < y.account ? -1 : 1) : x.lt < y.lt ? -1 : 1,
         );
-        Object.assign(known.addressBook, addressBook);
-        Object.assign(known.metadata, metadata);
         continue;
       }
       traces.set(id, {
@@ -139,8 +135,8 @@ export async function sealedTransactions(
         tree: 'null',
         partial: true,
         actions: [],
-        addressBook,
-        metadata,
+        addressBook: {},
+        metadata: {},
         endLt: traceEndLt,
       });
     }

@@ -286,6 +286,66 @@ test('finalized transactions read alone (no trace followed) and with the trace p
   assert.equal(JSON.stringify(trace.transactions[m.transactions[0].hash]), JSON.stringify(m.transactions[0]));
 });
 
+test('a trace client and a transactions client of one block: each the REST answer, a trace page read only for the followed trace', async (t) => {
+  const key = await createKey('testnet');
+  const to = destination(10);
+  const traced = destination(11);
+  // Two transfers sealed in one block: the transactions client follows the first's receiver, the trace client the second.
+  const plain = v4Transfer(owner, seqno, to, toNano('0.1'));
+  const followed = v4Transfer(owner, seqno + 1, traced, toNano('0.3'));
+  const norm = normOf(followed);
+  const txClient = wsClient(t, wsUrl(), key);
+  const traceClient = wsClient(t, wsUrl(), key);
+  for (const [client, subscription] of [
+    [txClient, { types: ['transactions'], addresses: [to.toString()] }],
+    [traceClient, { types: ['trace'], trace_external_hash_norms: [norm] }],
+  ] as const) {
+    await client.next((r) => r.open, 'open');
+    client.send({ operation: 'subscribe', id: 's', ...subscription, min_finality: 'finalized', include_address_book: true });
+    await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  }
+  // A spy on the index's trace pages: which traces the stream reads whole.
+  const index = tongate.networks.find((n) => n.name === 'testnet')!.index!;
+  const tracePage = index.tracePage;
+  const paged: string[] = [];
+  index.tracePage = async (...args) => {
+    const page = await tracePage.apply(index, args);
+    paged.push(...page.traces.map((trace) => trace.externalHashNorm ?? trace.traceId));
+    return page;
+  };
+  t.after(() => {
+    index.tracePage = tracePage;
+  });
+  const first = await transfer(to, toNano('0.1'), plain);
+  assert.equal((await transfer(traced, toNano('0.3'), followed)).norm, norm);
+  await chain.produceBlock();
+  const transactions = (await txClient.next((r) => r.message?.type, 'the finalized transactions')).message;
+  const trace = (await traceClient.next((r) => r.message?.type, 'the finalized trace')).message;
+  index.tracePage = tracePage;
+  assert.deepEqual(paged, [norm], "the stream read one trace page: the trace client's");
+
+  assert.deepEqual(
+    [transactions.type, transactions.finality, transactions.trace_external_hash_norm],
+    ['transactions', 'finalized', first.norm],
+  );
+  const hashes = transactions.transactions.map((tx: any) => tx.hash);
+  const restTransactions = await getJson(`/api/v3/transactions?${hashes.map((h: string) => `hash=${encodeURIComponent(h)}`).join('&')}`);
+  assert.equal(JSON.stringify(transactions.transactions), JSON.stringify(restTransactions.transactions));
+  assert.deepEqual(transactions.address_book, restTransactions.address_book);
+
+  assert.deepEqual([trace.type, trace.finality, trace.trace_external_hash_norm], ['trace', 'finalized', norm]);
+  const restTrace = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+  assert.equal(JSON.stringify(trace.trace), JSON.stringify(restTrace.trace));
+  assert.equal(JSON.stringify(trace.transactions), JSON.stringify(restTrace.transactions));
+  assert.equal(Object.keys(trace.transactions).length, 2, 'the whole trace: the wallet and the receiver');
+  assert.ok(trace.address_book[raw(traced)], 'the address book of its accounts');
+  // Nothing else of that block for either.
+  for (const client of [txClient, traceClient]) {
+    client.send({ operation: 'ping', id: 'p' });
+    assert.equal((await client.next((r) => r.message?.type || r.message?.status, 'pong')).message.status, 'pong');
+  }
+});
+
 test('finalized of traces confirmed at the seal is the text /api/v3/transactions answers: states kept in full, a mid-block state by hash', async (t) => {
   const key = await createKey('testnet');
   const to = destination(9);

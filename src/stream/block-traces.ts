@@ -1,0 +1,137 @@
+/**
+ * What a sealed block's `finalized` (and late `confirmed`) notifications are read as, each trace in two views that
+ * are read apart, so that one client's needs cost only its own notifications:
+ *
+ * - `view`, what `transactions` and `actions` clients get: the block's followed transactions only. A trace the seal
+ *   confirmed from the pending layer is told from its confirmed texts (finalized-early.ts); the others are read
+ *   alone (`IndexReader.tracedTransactions`, sealedTransactions). No trace page, no tree. The address book and the
+ *   metadata are read apart (`accountExtras`), for the accounts the clients that asked get, and only then.
+ * - `whole`, what a `trace` client gets: the trace page /api/v3/traces answers (every transaction, the tree), read
+ *   only for the traces a connected `trace` client follows (the block's followed external messages, and the traces
+ *   of its followed transactions whose normalized hash a `trace` client follows).
+ *
+ * A lite network's block (`wholeTraces`: a trace is sent once, complete, all its transactions news) is read by
+ * trace pages for every client, as /api/v3/traces shows it.
+ */
+import type { NetworkContext } from '../http/network-context.js';
+import type { IndexReader } from '../index/reader.js';
+import { addressBookFor } from '../pending/endpoints.js';
+import type { StreamConnection } from './connection.js';
+import { finalizedFromConfirmed, type LandedTrace } from './finalized-early.js';
+import { byPageOrder, sealedTraces, sealedTransactions, type Extras, type SealedTrace } from './sealed-traces.js';
+
+/** One trace of a sealed block, in the views its clients get. */
+export interface BlockTrace {
+  traceId: string;
+  endLt: bigint;
+  /** For `transactions` and `actions` clients: its address book and metadata are the block's (each client's picked by notifications.ts). */
+  view: SealedTrace;
+  /** For `trace` clients: the trace page, read only when one follows the trace. */
+  whole?: SealedTrace;
+}
+
+/** What the hub knows of its clients when it reads a block. */
+export interface BlockAsks {
+  /** Whether a connected `trace` client follows this normalized hash. */
+  followsTrace(norm: string): boolean;
+  /** What the `trace` clients asked for beside the transactions (the pages' extras). */
+  traceExtras: Extras;
+  /** What any client asked for (a lite block's pages serve every client). */
+  anyExtras: Extras;
+}
+
+/** What the hub gathered of a block that is read here (hub.ts BlockWork). */
+export interface BlockReads {
+  seqno: number;
+  txHashes: Buffer[];
+  externalHashes: Buffer[];
+  confirmedEarly: Map<string, LandedTrace>;
+  wholeTraces?: boolean;
+}
+
+const NONE: Extras = { addressBook: false, metadata: false };
+
+/** The block's traces in a /traces page's order (end_lt, then trace id). */
+export async function blockTraces(reader: IndexReader, testOnly: boolean, work: BlockReads, asks: BlockAsks): Promise<BlockTrace[]> {
+  if (work.wholeTraces) {
+    const pages = await sealedTraces(reader, testOnly, work.txHashes, work.externalHashes, asks.anyExtras);
+    return pages.map((page) => ({ traceId: page.traceId, endLt: page.endLt, view: page, whole: page }));
+  }
+  const [followed, byExternal] = await Promise.all([
+    followedTransactions(reader, testOnly, work),
+    work.externalHashes.length > 0 ? sealedTraces(reader, testOnly, [], work.externalHashes, asks.traceExtras) : [],
+  ]);
+  const wholes = new Map(byExternal.map((trace) => [trace.traceId, trace]));
+  // A followed trace reached by a followed account's transaction (its root may be in an earlier block): one of its
+  // transactions names its page.
+  const more = followed.filter((trace) => !wholes.has(trace.traceId) && asks.followsTrace(trace.norm));
+  if (more.length > 0) {
+    const hashes = more.map((trace) => Buffer.from(trace.transactions[0].hash, 'base64'));
+    for (const trace of await sealedTraces(reader, testOnly, hashes, [], asks.traceExtras)) wholes.set(trace.traceId, trace);
+  }
+  const out: BlockTrace[] = followed.map((view) => ({ traceId: view.traceId, endLt: view.endLt, view, whole: wholes.get(view.traceId) }));
+  const seen = new Set(followed.map((trace) => trace.traceId));
+  // A page's trace with no followed transaction of the block: its view a shallow copy, so that the address book and
+  // metadata accountExtras puts in the view do not reach the `trace` text.
+  for (const whole of wholes.values())
+    if (!seen.has(whole.traceId)) out.push({ traceId: whole.traceId, endLt: whole.endLt, view: { ...whole }, whole });
+  return followed.length === 0 || wholes.size === 0 ? out : out.sort(byPageOrder);
+}
+
+/**
+ * The block's followed transactions, grouped by trace in a /traces page's order: those of traces the seal confirmed
+ * from the pending layer from their confirmed texts (no transaction read back, none rendered again), the others read.
+ */
+async function followedTransactions(reader: IndexReader, testOnly: boolean, work: BlockReads): Promise<SealedTrace[]> {
+  if (work.txHashes.length === 0) return [];
+  if (work.confirmedEarly.size === 0) return sealedTransactions(reader, testOnly, work.txHashes);
+  const followed = new Set(work.txHashes.map((hash) => hash.toString('base64')));
+  const early = await finalizedFromConfirmed(reader, work.confirmedEarly.values(), followed, work.seqno);
+  const told = new Set(early.flatMap((t) => t.transactions.map((tx) => tx.hash)));
+  const rest = work.txHashes.filter((hash) => !told.has(hash.toString('base64')));
+  if (rest.length === 0) return early;
+  const read = await sealedTransactions(reader, testOnly, rest);
+  return early.length === 0 ? read : [...early, ...read].sort(byPageOrder);
+}
+
+/**
+ * The address book and the metadata of the views, read for the clients that asked and the accounts their
+ * notifications mention (their transactions' accounts, sources and destinations; the trace's actions' accounts),
+ * as /api/v3/transactions and /api/v3/metadata answer for them (one read each per block); other clients' reads are
+ * not touched. `news`: the block's followed transactions (undefined: every transaction of a view).
+ */
+export async function accountExtras(
+  network: NetworkContext,
+  traces: BlockTrace[],
+  news: Set<string> | undefined,
+  followersOf: (account: string) => Iterable<StreamConnection>,
+): Promise<void> {
+  if (!network.index) return;
+  const wanted = { ...NONE };
+  const accounts = new Set<string>();
+  const asking = new Set<BlockTrace>();
+  for (const trace of traces) {
+    for (const tx of trace.view.transactions) {
+      if (news && !news.has(tx.hash)) continue;
+      let asked = false;
+      for (const c of followersOf(tx.account)) {
+        const { includeAddressBook, includeMetadata, types } = c.subscription;
+        if (!types.has('transactions') && !types.has('actions')) continue;
+        wanted.addressBook ||= includeAddressBook;
+        wanted.metadata ||= includeMetadata;
+        asked ||= includeAddressBook || includeMetadata;
+      }
+      if (!asked) continue;
+      for (const account of tx.mentioned) accounts.add(account);
+      asking.add(trace);
+    }
+  }
+  if (accounts.size === 0) return;
+  for (const trace of asking) for (const action of trace.view.actions) for (const account of action.accounts) accounts.add(account);
+  const list = [...accounts];
+  const [addressBook, metadata] = await Promise.all([
+    wanted.addressBook ? addressBookFor(network, list) : {},
+    wanted.metadata ? network.index.metadata(list) : {},
+  ]);
+  for (const trace of asking) Object.assign(trace.view, { addressBook, metadata });
+}
