@@ -2,17 +2,19 @@
  * Changing one key's limits (`PATCH /admin/keys/:id`, `tongate keys set`, KeyAdmin.setKeyLimits): the next request
  * with the key meets the new rps, in this process at once and in another process after the store's poll; on SQLite
  * and on PostgreSQL, where the change is also told on the Redis change bus (a subscriber here reads the key's hash on
- * it). Bad input is a 422 naming the field, an unknown key a 404, a revoked one a 409. Time is a ManualClock (the
- * Redis script is told it too): no test waits for a window to pass.
+ * it). Bad input is a 422 naming the field, an unknown key a 404, a revoked one a 409. Time is a manual clock that
+ * also holds the layer's timers (test/support/manual-timers.ts; the Redis script is told its time too): no test waits
+ * for a window to pass, and the 100 ms store timeout and the key poll run only when the test moves the clock, so a
+ * loaded machine's slow PostgreSQL or Redis answer is awaited instead of turning into a 503 or the local fallback.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command } from 'commander';
-import { ManualClock } from '../../src/util/clock.js';
 import { createAccessLayer, resolveAccessOptions, type AccessLayer } from '../../src/access/index.js';
 import { subscribeKeyChanges, type KeyChangeMessage } from '../../src/access/keys/change-bus.js';
 import { hashKey } from '../../src/access/keys/key-material.js';
 import { registerKeyCommands } from '../../src/cli/keys-commands.js';
+import { ManualTimers } from '../support/manual-timers.js';
 import { buildTestApp, HOSTS } from './support/app.js';
 import { embeddedBackend, sharedBackend, type Backend } from './support/backends.js';
 
@@ -20,7 +22,7 @@ const TOKEN = 'admin-token-for-key-limits-0123';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 async function runKeyLimits(t: TestContext, backend: Backend): Promise<void> {
-  const clock = new ManualClock();
+  const clock = new ManualTimers();
   const access: AccessLayer = await createAccessLayer(backend.options, { clock, redisUsesClock: true });
   const app = await buildTestApp(access, { adminToken: TOKEN });
   const use = (key: string) =>
@@ -33,14 +35,18 @@ async function runKeyLimits(t: TestContext, backend: Backend): Promise<void> {
   };
   const patch = (id: string, payload: unknown) =>
     app.inject({ method: 'PATCH', url: `/admin/keys/${id}`, headers: auth, payload: payload as object });
-  const nextWindow = () => clock.advance(5000);
+  /** Moves past the limiter's window; the key polls that fall due meanwhile run and are awaited. */
+  const nextWindow = async () => {
+    clock.advance(5000);
+    await clock.settled();
+  };
   try {
     const created = await access.admin!.createKey({ network: 'mainnet', rps: 5 });
 
     await t.test('PATCH rps: the next request meets the new limit, lowered and raised within one window', async () => {
-      nextWindow();
+      await nextWindow();
       assert.deepEqual(await statuses(created.key, 6), [200, 200, 200, 200, 200, 429]);
-      nextWindow();
+      await nextWindow();
       const lowered = await patch(created.id, { rps: 2 });
       assert.equal(lowered.statusCode, 200, lowered.body);
       assert.equal(lowered.json().result.rps, 2);
@@ -82,7 +88,7 @@ async function runKeyLimits(t: TestContext, backend: Backend): Promise<void> {
         assert.match(res.json().error, message);
       }
       assert.equal((await app.inject({ method: 'PATCH', url: `/admin/keys/${created.id}`, payload: { rps: 3 } })).statusCode, 401);
-      nextWindow();
+      await nextWindow();
       assert.deepEqual(await statuses(created.key, 5), [200, 200, 200, 200, 429], 'refused changes changed nothing');
     });
 
@@ -104,7 +110,7 @@ async function runKeyLimits(t: TestContext, backend: Backend): Promise<void> {
         await program.parseAsync(['keys', 'set', created.id, '--rps', '1', '--json'], { from: 'user' });
         assert.equal(JSON.parse(out).rps, 1, err);
         await access.syncKeys();
-        nextWindow();
+        await nextWindow();
         assert.deepEqual(await statuses(created.key, 2), [200, 429]);
         // The CLI told the change bus too, so every instance drops the key at once, before its poll (a message
         // that never comes fails this test by its timeout).

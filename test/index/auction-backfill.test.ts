@@ -10,8 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { Address, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
-import { TonClient } from '@ton/ton';
+import { Address, contractAddress, toNano, type Cell, type StateInit } from '@ton/core';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
 import { attachIndexToChain } from '../../src/index/attach.js';
@@ -27,6 +26,7 @@ import { tempDir, testWallet } from '../chain/local/support/local-chain.js';
 import { nftAuctionCode } from '../contracts/support/code.js';
 import { mintItems } from '../api/v3/support/nft-collection.js';
 import { sealBlocks, serveIndex } from '../api/v3/support/server.js';
+import { transferAndSeal } from '../api/v3/support/wallet-transfer.js';
 import { openStore } from './support/stores.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -66,20 +66,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const opened = await openStore(t, store, 'testnet', store === 'sqlite' ? tempDir(t) : undefined);
     if (!opened) return;
     const server = await serveIndex(t, opened.index, 'testnet', true);
-    const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
     const [seller, bidder] = [testWallet(171), testWallet(174)];
     const marketplace = testWallet(172).wallet.address;
     const creator = testWallet(173).wallet.address;
-    const sendFrom = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-      const wallet = client.open(from.wallet);
-      await wallet.sendTransfer({
-        seqno: await wallet.getSeqno(),
-        secretKey: from.keys.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to, value, body, init, bounce: !init })],
-      });
-      await sealBlocks(server, 6);
-    };
+    const sendFrom = transferAndSeal(server);
     const send = (to: Address, value: bigint, body?: Cell, init?: StateInit) => sendFrom(seller, to, value, body, init);
     await Promise.all([
       server.chain.fund(seller.wallet.address, toNano(50)),

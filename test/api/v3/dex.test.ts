@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { onchainContent } from '../../../src/contracts/content.js';
 import { dexAddress, dexPoolInit, dexRouterInit, setPoolBody, swapOut, swapPayload } from '../../../src/contracts/dex/dex.js';
@@ -17,6 +17,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { dexCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -28,16 +29,7 @@ test('jetton_swap (stonfi) on tongate’s own router and pool: paid, and refunde
   const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
   const get = await specCheckedGet(server);
   const [admin, user] = [testWallet(161), testWallet(162)];
-  const send = async (from: typeof admin, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-    const wallet = client.open(from.wallet);
-    await wallet.sendTransfer({
-      seqno: await wallet.getSeqno(),
-      secretKey: from.keys.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [internal({ to, value, body, init, bounce: !init })],
-    });
-    await sealBlocks(server, 8);
-  };
+  const send = transferAndSeal(server, 8);
   await Promise.all([
     server.chain.fund(admin.wallet.address, toNano(50)),
     server.chain.fund(user.wallet.address, toNano(50)),

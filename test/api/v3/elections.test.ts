@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, internal, SendMode, toNano, type Cell } from '@ton/core';
+import { Address, beginCell, toNano, type Cell } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -39,16 +40,8 @@ test('election_deposit and election_recover on a local chain: taken, returned, r
   const basechain = testWallet(191);
   const master = testWallet(192);
   const validator = { keys: master.keys, wallet: WalletContractV4.create({ workchain: -1, publicKey: master.keys.publicKey }) };
-  const send = async (from: typeof basechain, value: bigint, body: Cell) => {
-    const wallet = client.open(from.wallet);
-    await wallet.sendTransfer({
-      seqno: await wallet.getSeqno(),
-      secretKey: from.keys.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [internal({ to: ELECTOR, value, body })],
-    });
-    await sealBlocks(server, 6);
-  };
+  const transfer = transferAndSeal(server);
+  const send = (from: typeof basechain, value: bigint, body: Cell) => transfer(from, ELECTOR, value, body);
   await Promise.all([
     server.chain.fund(basechain.wallet.address, toNano(50)),
     server.chain.fund(validator.wallet.address, toNano(50)),

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, beginCell, contractAddress, internal, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import {
   approveBody,
@@ -26,6 +26,7 @@ import { testWallet } from '../../chain/local/support/local-chain.js';
 import { multisigCode, vestingCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -44,16 +45,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const seal = (blocks = 6) => sealBlocks(server, blocks);
     const people = [181, 182, 183, 184, 185, 186, 187, 188].map((seed) => testWallet(seed));
     const [s0, s1, s2, proposer, receiver, vestingSender, vestingOwner, pool] = people;
-    const send = async (from: (typeof people)[number], to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-      const wallet = client.open(from.wallet);
-      await wallet.sendTransfer({
-        seqno: await wallet.getSeqno(),
-        secretKey: from.keys.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to, value, body, init, bounce: !init })],
-      });
-      await seal();
-    };
+    const send = transferAndSeal(server);
     // Funding waits for the block that carries it.
     await Promise.all([...people.map((p) => server.chain.fund(p.wallet.address, toNano(50))), seal(1)]);
     await seal(2);

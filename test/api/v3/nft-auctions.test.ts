@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, beginCell, contractAddress, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import {
@@ -28,6 +28,7 @@ import { nftAuctionCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { mintItems } from './support/nft-collection.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -53,16 +54,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const [seller, alice, bob] = [testWallet(161), testWallet(162), testWallet(163)];
     const marketplace = testWallet(164).wallet.address;
     const creator = testWallet(165).wallet.address;
-    const send = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-      const wallet = client.open(from.wallet);
-      await wallet.sendTransfer({
-        seqno: await wallet.getSeqno(),
-        secretKey: from.keys.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to, value, body, init, bounce: !init })],
-      });
-      await seal();
-    };
+    const send = transferAndSeal(server);
     await Promise.all([
       server.chain.fund(seller.wallet.address, toNano(50)),
       server.chain.fund(alice.wallet.address, toNano(50)),

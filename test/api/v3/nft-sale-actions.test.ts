@@ -8,8 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
-import { TonClient } from '@ton/ton';
+import { Address, contractAddress, toNano } from '@ton/core';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import { buySaleBody, cancelSaleBody, nftSaleInit, type NftSaleParams } from '../../../src/contracts/nft-sale/sale.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
@@ -18,6 +17,7 @@ import { nftSaleCode } from '../../contracts/support/code.js';
 import { openStore } from '../../index/support/stores.js';
 import { mintItems } from './support/nft-collection.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -26,22 +26,12 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
   const opened = await openStore(t, 'sqlite');
   if (!opened) return;
   const server = await serveIndex(t, opened.index, 'testnet', true);
-  const client = new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` });
   const get = await specCheckedGet(server);
   const seal = (blocks = 6) => sealBlocks(server, blocks);
   const [seller, buyer] = [testWallet(151), testWallet(152)];
   const marketplace = testWallet(153).wallet.address;
   const creator = testWallet(154).wallet.address;
-  const send = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-    const wallet = client.open(from.wallet);
-    await wallet.sendTransfer({
-      seqno: await wallet.getSeqno(),
-      secretKey: from.keys.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [internal({ to, value, body, init, bounce: !init })],
-    });
-    await seal();
-  };
+  const send = transferAndSeal(server);
   await Promise.all([server.chain.fund(seller.wallet.address, toNano(50)), server.chain.fund(buyer.wallet.address, toNano(50)), seal(1)]);
   await seal(2);
 

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, internal, SendMode, toNano, type Cell, type StateInit } from '@ton/core';
+import { Address, beginCell, contractAddress, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftCollectionInit, deployItemBody, nftItemAddress, nftTransferBody } from '../../../src/contracts/nft/nft.js';
 import {
@@ -42,6 +42,7 @@ import { startContractsChain } from '../../contracts/support/contracts-chain.js'
 import { indexedUpTo, until } from '../../devnet/support/manual-tongate.js';
 import { getJson } from '../../support/tongate.js';
 import { sealBlocks, serveIndex } from './support/server.js';
+import { transferAndSeal } from './support/wallet-transfer.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -66,18 +67,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const [seller, buyer] = [testWallet(141), testWallet(142)];
     const marketplace = testWallet(143).wallet.address;
     const creator = testWallet(144).wallet.address;
-    /** One message from a v4 wallet through TonClient (deploying the wallet on its first send), then the cascade sealed. */
-    const send = async (from: typeof seller, to: Address, value: bigint, body?: Cell, init?: StateInit) => {
-      const wallet = client.open(from.wallet);
-      const seqno = await wallet.getSeqno();
-      await wallet.sendTransfer({
-        seqno,
-        secretKey: from.keys.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to, value, body, init, bounce: !init })],
-      });
-      await seal();
-    };
+    const send = transferAndSeal(server);
 
     await Promise.all([server.chain.fund(seller.wallet.address, toNano(50)), server.chain.fund(buyer.wallet.address, toNano(50)), seal(1)]);
     await seal(2);
