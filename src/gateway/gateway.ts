@@ -209,7 +209,12 @@ function routeBySocket(
   anySocketFinder: NetworkFinder,
   served: NetworkContext[],
 ): onRequestHookHandler {
-  const routers = plans.map((plan, i) => networkRouter(served.filter((n) => plan.networks.some((p) => p.name === n.name)), finders[i]));
+  const routers = plans.map((plan, i) =>
+    networkRouter(
+      served.filter((n) => plan.networks.some((p) => p.name === n.name)),
+      finders[i],
+    ),
+  );
   const anySocket = networkRouter(served, anySocketFinder);
   return function routeNetwork(request, reply, done) {
     const plan = listenerOf(request.raw);

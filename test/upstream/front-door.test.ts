@@ -168,7 +168,10 @@ test('the counters read the same afterwards: /metrics request counts and duratio
     await call(plain, c);
   const doorLines = await counted(door);
   const plainLines = await counted(plain);
-  assert.ok(doorLines.some((line) => line.includes('method="getAddressInformation"')), doorLines.join('\n'));
+  assert.ok(
+    doorLines.some((line) => line.includes('method="getAddressInformation"')),
+    doorLines.join('\n'),
+  );
   assert.deepEqual(doorLines, plainLines);
   const usage = async (front: Front) => {
     const res = await call(front, { target: '/admin/usage?network=mainnet', auth: true });
