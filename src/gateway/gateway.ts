@@ -1,7 +1,9 @@
 /**
  * The HTTP gateway: one fastify app serving every listening socket (src/http/sockets.ts), each socket's requests
  * routed among the networks planned onto it. Hooks run in a fixed order: find the network, CORS (preflights end
- * here), the access layer; then the route. Errors leave in the version's shape.
+ * here), the access layer; then the route. Errors leave in the version's shape. A request a network of kind upstream
+ * forwards is taken from the socket by its front door (src/upstream/front.ts) before fastify's router, which runs the
+ * same hooks and answer counters on it.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
