@@ -1,7 +1,9 @@
 /**
  * The HTTP gateway: one fastify app serving every listening socket (src/http/sockets.ts), each socket's requests
  * routed among the networks planned onto it. Hooks run in a fixed order: find the network, CORS (preflights end
- * here), the access layer; then the route. Errors leave in the version's shape.
+ * here), the access layer; then the route. Errors leave in the version's shape. A request a network of kind upstream
+ * forwards is taken from the socket by its front door (src/upstream/front.ts) before fastify's router, which runs the
+ * same hooks and answer counters on it.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type onRequestHookHandler } from 'fastify';
@@ -28,13 +30,15 @@ import { registerLanding } from './landing.js';
 import { RequestDurations } from '../http/request-durations.js';
 import { planListeners, type ListenerPlan } from '../http/listeners.js';
 import { accessLogSerializers, registerAccessHook } from '../http/access-hook.js';
-import { lazyRequestLogger } from '../http/request-logger.js';
+import { lazyRequestLogger, requestIds } from '../http/request-logger.js';
+import { parseQuery } from '../http/query.js';
 import { registerAdminRoutes } from '../http/admin-routes.js';
 import type { AccessLayer } from '../access/index.js';
 import { RequestUsage } from '../access/usage.js';
-import { networkRouter } from '../http/network-router.js';
+import { networkFinder, networkRouter, type NetworkFinder } from '../http/network-router.js';
 import { createSockets, listenerOf, type GatewaySockets } from '../http/sockets.js';
 import { upstreamHook } from '../upstream/hook.js';
+import { ForwardRoutes, UpstreamFront } from '../upstream/front.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
 import { registerEmulateRoutes } from '../emulate/routes.js';
@@ -63,6 +67,8 @@ export interface Gateway {
   addresses(): Array<{ host: string; port: number; tls: boolean; networks: string[] }>;
   /** The one app behind every socket (a list: what a test reads of it does not depend on how many there are). */
   apps: FastifyInstance[];
+  /** The upstream networks' front door, when there is one (src/upstream/front.ts). */
+  front: UpstreamFront | undefined;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -72,7 +78,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Per-key minute counts for the admin API, one for all listeners, like the histogram.
   const usage = new RequestUsage(options.clock);
   let routing: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
-  const app = buildApp(
+  const { app, front } = buildApp(
     sockets.plans,
     (handler) => {
       routing = handler;
@@ -84,13 +90,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   );
   return {
     apps: [app],
+    front,
     async listen() {
       // Routes compiled before the first request is handed over; the sockets answer `starting` until then.
       await app.ready();
       await sockets.listen();
-      sockets.serve(routing!);
+      // Networks of kind upstream: their forwarded requests are answered before fastify's router (src/upstream/front.ts).
+      sockets.serve(front === undefined ? routing! : front.handler(routing!));
     },
     async close() {
+      // Requests arriving from now on meet fastify's own closing rules.
+      front?.close();
       // Open streams are ended by the app's onClose hooks; then the sockets wait for what is still answering.
       const closed = sockets.close();
       await app.close();
@@ -106,9 +116,10 @@ function buildApp(
   { config, networks, clock, logger, access }: GatewayOptions,
   durations: RequestDurations,
   usage: RequestUsage,
-): FastifyInstance {
+): { app: FastifyInstance; front: UpstreamFront | undefined } {
   const served = networks.filter((n) => plans.some((plan) => plan.networks.some((p) => p.name === n.name)));
   const listeners = plans.map((plan) => `${plan.host}:${plan.port}`).join(',');
+  const nextRequestId = requestIds();
   const app = Fastify({
     // The sockets are made in src/http/sockets.ts (bound before the app is built); the first is the app's server.
     serverFactory,
@@ -117,10 +128,12 @@ function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     // Each request's logger made when it first logs (request-logger.ts): most never do.
     childLoggerFactory: lazyRequestLogger,
+    genReqId: nextRequestId,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: config.bodyLimitBytes,
     // toncenter's v3 (fiber's defaults) matches paths in any case and with a trailing slash; so does every path here.
-    routerOptions: { maxParamLength: MAX_PATH_SEGMENT, caseSensitive: false, ignoreTrailingSlash: true },
+    // The query parser is named so the upstream front door parses with the same one (http/query.ts).
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT, caseSensitive: false, ignoreTrailingSlash: true, querystringParser: parseQuery },
     // Requests the router or Node's parser refuse still answer in the version's shape (errors.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -130,11 +143,21 @@ function buildApp(
   app.decorateRequest('routeUrlMemo', undefined);
   // First, so that every route added below gets its timing hook.
   durations.attach(app);
-  app.addHook('onRequest', routeBySocket(plans, served));
+  const finders = plans.map((plan) => networkFinder(served.filter((n) => plan.networks.some((p) => p.name === n.name))));
+  const anySocket = networkFinder(served);
+  app.addHook('onRequest', routeBySocket(plans, finders, anySocket, served));
   app.addHook('onRequest', cors);
-  registerAccessHook(app, access);
+  const accessCheck = registerAccessHook(app, access);
   // Networks of kind upstream are forwarded here, after the access layer decided (src/upstream).
-  app.addHook('onRequest', upstreamHook({ bodyLimitBytes: config.bodyLimitBytes }));
+  const serveUpstream = upstreamHook({ bodyLimitBytes: config.bodyLimitBytes });
+  app.addHook('onRequest', serveUpstream);
+  // The routes the upstream front door may answer before fastify, collected as they are added. Not behind trusted
+  // proxies: there fastify's request reads the client's address, host and scheme from forwarded headers.
+  const forwardRoutes =
+    served.some((n) => (n as { upstream?: unknown }).upstream !== undefined) && config.trustProxy.length === 0
+      ? new ForwardRoutes(durations)
+      : undefined;
+  forwardRoutes?.attach(app);
   app.addHook('onResponse', (request, reply, done) => {
     // Checked first: the line's object is not even built at the usual levels (one less promise per request too).
     if (request.log.level === 'debug' || request.log.level === 'trace')
@@ -163,17 +186,38 @@ function buildApp(
   registerConsole(app);
   const devnetOperations = registerDevnetRoutes(app, { adminToken: config.adminToken });
   registerDocs(app, { prefix: '/devnet', title: 'tongate devnet controls', document: () => devnetOpenApi(devnetOperations, VERSION) });
-  registerAdminRoutes(app, access, { adminToken: config.adminToken, usage });
-  return app;
+  const countAnswer = registerAdminRoutes(app, access, { adminToken: config.adminToken, usage });
+  const front =
+    forwardRoutes &&
+    new UpstreamFront({
+      routes: forwardRoutes,
+      finders,
+      anySocket,
+      hooks: [cors, accessCheck, serveUpstream],
+      countAnswer,
+      log: app.log,
+      nextRequestId,
+    });
+  return { app, front };
 }
 
 /**
  * The network router of the socket a request came in on: each socket serves the networks planned onto it, as a
  * socket with an app of its own did. A request with no socket (`inject`) is routed among every network served.
  */
-function routeBySocket(plans: ListenerPlan[], served: NetworkContext[]): onRequestHookHandler {
-  const routers = plans.map((plan) => networkRouter(served.filter((n) => plan.networks.some((p) => p.name === n.name))));
-  const anySocket = networkRouter(served);
+function routeBySocket(
+  plans: ListenerPlan[],
+  finders: NetworkFinder[],
+  anySocketFinder: NetworkFinder,
+  served: NetworkContext[],
+): onRequestHookHandler {
+  const routers = plans.map((plan, i) =>
+    networkRouter(
+      served.filter((n) => plan.networks.some((p) => p.name === n.name)),
+      finders[i],
+    ),
+  );
+  const anySocket = networkRouter(served, anySocketFinder);
   return function routeNetwork(request, reply, done) {
     const plan = listenerOf(request.raw);
     (plan === undefined ? anySocket : routers[plan])(request, reply, done);

@@ -2,7 +2,7 @@
  * The access layer as a fastify onRequest hook. Stable API (the HTTP server wires it):
  *
  *   registerAccessHook(app, access)   // after the hook that sets request.network: declares the request fields it
- *                                     // sets (one request shape throughout) and adds accessHook(access)
+ *                                     // sets (one request shape throughout), adds accessHook(access) and returns it
  *   accessHook(access: AccessLayer): onRequestHookHandler   // the hook alone (works without the declarations)
  *
  * What it does, per request:
@@ -42,12 +42,15 @@ declare module 'fastify' {
 /**
  * Declares the fields the access hook sets on requests, so every request object is built with them (one shape,
  * instead of a shape change in the middle of the request that makes the code reading requests see two), and adds
- * the hook. Call where the hook goes, after the hook that sets `request.network`.
+ * the hook. Call where the hook goes, after the hook that sets `request.network`. The hook is returned: the upstream
+ * front door (src/upstream/front.ts) runs the same one on the requests it answers before fastify.
  */
-export function registerAccessHook(app: FastifyInstance, access: AccessLayer): void {
+export function registerAccessHook(app: FastifyInstance, access: AccessLayer): onRequestHookHandler {
   app.decorateRequest('apiKeyId', undefined);
   app.decorateRequest('accessJudged', false);
-  app.addHook('onRequest', accessHook(access));
+  const hook = accessHook(access);
+  app.addHook('onRequest', hook);
+  return hook;
 }
 
 const UNLIMITED = new Set([

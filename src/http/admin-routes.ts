@@ -21,11 +21,12 @@
  *
  * It also adds the one onResponse hook that counts answered requests: by network, version, method and status for
  * /metrics (requestCounter), and with `usage` what /admin/usage reports (usageCounter). One hook, not one per counter:
- * each hook fastify runs costs a step of its hook runner on every request.
+ * each hook fastify runs costs a step of its hook runner on every request. The counter is returned: the upstream
+ * front door (src/upstream/front.ts) counts the requests it answers before fastify with it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminError, type AccessLayer, type KeyAdmin } from '../access/index.js';
-import { requestCounter } from './access-hook.js';
+import { requestCounter, type ResponseCounter } from './access-hook.js';
 import type { RequestUsage } from '../access/usage.js';
 import { bearerMatches } from './bearer.js';
 import { usageCounter } from './usage-counter.js';
@@ -36,24 +37,22 @@ export interface AdminRoutesOptions {
   usage?: RequestUsage;
 }
 
-export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken, usage }: AdminRoutesOptions): void {
+export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, { adminToken, usage }: AdminRoutesOptions): ResponseCounter {
   const countRequest = requestCounter(access);
   // Nobody could read the usage counts without the admin API, so nothing is counted then.
   const countUsage = adminToken && usage && access.enabled ? usageCounter(usage) : undefined;
-  app.addHook(
-    'onResponse',
+  const countAnswer: ResponseCounter =
     countUsage === undefined
-      ? (request, reply, done) => {
-          countRequest(request, reply);
-          done();
-        }
-      : (request, reply, done) => {
+      ? countRequest
+      : (request, reply) => {
           countRequest(request, reply);
           countUsage(request, reply);
-          done();
-        },
-  );
-  if (!adminToken) return;
+        };
+  app.addHook('onResponse', (request, reply, done) => {
+    countAnswer(request, reply);
+    done();
+  });
+  if (!adminToken) return countAnswer;
 
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
     if (bearerMatches(request.headers.authorization, adminToken)) return true;
@@ -145,6 +144,7 @@ export function registerAdminRoutes(app: FastifyInstance, access: AccessLayer, {
     },
     { prefix: '/admin' },
   );
+  return countAnswer;
 }
 
 const KEY_LIMIT_FIELDS = ['rps', 'stream_connections', 'stream_addresses'];

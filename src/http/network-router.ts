@@ -16,7 +16,10 @@ import { sendError } from './errors.js';
 /** Distinct (scheme, Host) answers remembered per listener. */
 const REMEMBERED_HOSTS = 64;
 
-export function networkRouter(networks: NetworkContext[]) {
+/** The network served at (scheme, Host) among `networks`, or null: what the router hook and the upstream front door ask. */
+export type NetworkFinder = (protocol: string, host: string) => NetworkContext | null;
+
+export function networkFinder(networks: NetworkContext[]): NetworkFinder {
   const remembered = new Map<string, NetworkContext | null>();
   // The last answer, checked first: a listener mostly sees one Host, and comparing two short strings is cheaper than
   // building the map's key (a new string to flatten and hash on every request).
@@ -36,6 +39,10 @@ export function networkRouter(networks: NetworkContext[]) {
     lastFound = found;
     return found;
   };
+  return find;
+}
+
+export function networkRouter(networks: NetworkContext[], find: NetworkFinder = networkFinder(networks)) {
   return function routeNetwork(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const found = find(request.protocol, request.host ?? '');
     if (found) {

@@ -101,6 +101,7 @@ class DurationHistogram {
 
 export class RequestDurations {
   private readonly histogram: DurationHistogram;
+  private readonly hooks = new Map<RouteClass, onResponseHookHandler>();
 
   constructor(registry: Registry) {
     const existing = registry.getSingleMetric(METRIC) as unknown as DurationHistogram | undefined;
@@ -112,8 +113,18 @@ export class RequestDurations {
     }
   }
 
-  /** An onResponse hook for the requests of one route class. */
-  hook(routeClass: RouteClass): onResponseHookHandler {
+  /**
+   * The one onResponse hook of a route class (the same for every route of the class, and for the upstream front
+   * door's answers: src/upstream/front.ts), so each (network, class, status) has one cell.
+   */
+  hookOf(cls: RouteClass): onResponseHookHandler {
+    let hook = this.hooks.get(cls);
+    if (hook === undefined) this.hooks.set(cls, (hook = this.hook(cls)));
+    return hook;
+  }
+
+  /** An onResponse hook for the requests of one route class (a new set of cells: see hookOf). */
+  private hook(routeClass: RouteClass): onResponseHookHandler {
     // Per network: the cells by status (a sparse table indexed by the status code).
     const byNetwork = new Map<NetworkKey, Cell[]>();
     const histogram = this.histogram;
@@ -142,15 +153,9 @@ export class RequestDurations {
    * route matched as `unmatched`. Call before any route is added.
    */
   attach(app: FastifyInstance): void {
-    const hooks = new Map<RouteClass, onResponseHookHandler>();
-    const hookOf = (cls: RouteClass) => {
-      let hook = hooks.get(cls);
-      if (hook === undefined) hooks.set(cls, (hook = this.hook(cls)));
-      return hook;
-    };
     app.addHook('onRoute', (route: RouteOptions) => {
       const own = route.onResponse;
-      const hook = hookOf(routeClass(route.url));
+      const hook = this.hookOf(routeClass(route.url));
       route.onResponse = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
     });
     const unmatched = this.hook('unmatched');

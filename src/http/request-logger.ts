@@ -60,3 +60,17 @@ class LazyRequestLogger {
 
 export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
   new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+
+/**
+ * Request ids (`reqId` in each request's log lines) as fastify's default makes them (`req-<n in base 36>`, wrapping
+ * before V8's small-integer limit), given to fastify as its `genReqId` so that the upstream networks' front door
+ * (src/upstream/front.ts), which answers some requests before fastify, draws from the same sequence.
+ */
+export function requestIds(): () => string {
+  const maxInt = 2147483647;
+  let next = 0;
+  return () => {
+    next = (next + 1) & maxInt;
+    return `req-${next.toString(36)}`;
+  };
+}

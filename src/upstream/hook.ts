@@ -32,6 +32,18 @@ export interface UpstreamHookOptions {
   bodyLimitBytes: number;
 }
 
+/**
+ * The API version `serveUpstream` forwards a routed path of `upstream` to, or undefined when it answers that path
+ * otherwise (health, the faucet's 404, the emulate API, a version without an upstream) or lets it pass. The upstream
+ * networks' front door (front.ts) asks it before it takes a request, so it takes only what this hook forwards.
+ */
+export function forwardedVersion(upstream: UpstreamNetwork, path: string): ApiVersion | undefined {
+  if (HEALTH_PATHS.has(path)) return undefined;
+  const version = apiVersion(path);
+  if (version === undefined || !isLimitedPath(path) || !upstream.forwarder.serves(version)) return undefined;
+  return version;
+}
+
 export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequestHookHandler {
   return function serveUpstream(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const upstream = (request.network as { upstream?: UpstreamNetwork } | null)?.upstream;

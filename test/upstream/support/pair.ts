@@ -8,6 +8,7 @@ import type { UpstreamNetwork } from '../../../src/upstream/index.js';
 import { startTestTongate, type TestTongate } from '../../support/tongate.js';
 import { freePort } from '../../support/ports.js';
 import { FaultProxy } from './fault-proxy.js';
+import type { Clock } from '../../../src/util/clock.js';
 
 export const UPSTREAM_KEY = 'upstream-secret-key-0123456789';
 
@@ -30,6 +31,8 @@ export interface FrontOptions {
   /** Proxies (upstream URLs) per network: 2 for failover tests. */
   urlsPerNetwork?: number;
   networks?: string[];
+  /** The front's clock (a ManualClock: its limits and deadlines move only when the test moves it). */
+  clock?: Clock;
 }
 
 export function startUpstream(flags: Record<string, unknown> = {}): Promise<TestTongate> {
@@ -59,7 +62,7 @@ export async function startFront(upstream: TestTongate, options: FrontOptions = 
     );
   let front: TestTongate;
   try {
-    front = await startTestTongate(flags);
+    front = await startTestTongate(flags, {}, { clock: options.clock });
   } catch (error) {
     await closeProxies();
     throw error;
