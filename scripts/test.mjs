@@ -1,10 +1,11 @@
 // Runs every test file under test/ with node's test runner (Node 20 has no glob for --test).
 // Usage: node scripts/test.mjs [substring ...]  (only files whose path contains one of the substrings)
 // Two groups run one after the other (below); each prints its tests as node's reporter does, and the run ends with
-// one summary line for both (scripts/test-reporter.mjs keeps each group's own summary back). The lint runs first.
+// one summary line for both (scripts/test-reporter.mjs keeps each group's own summary back), then the failed tests, one line
+// each. The lint runs first.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
@@ -66,6 +67,7 @@ const started = performance.now();
 const FIELDS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const total = Object.fromEntries(FIELDS.map((f) => [f, 0]));
 const missing = [];
+const failures = [];
 let status = 0;
 for (const [index, group] of groups.entries()) {
   if (group.files.length === 0) continue;
@@ -94,6 +96,7 @@ for (const [index, group] of groups.entries()) {
   try {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     for (const f of FIELDS) total[f] += summary[f] ?? 0;
+    for (const failure of summary.failures ?? []) failures.push({ ...failure, group: group.name });
   } catch {
     missing.push(group.name); // the runner died before its summary (its exit status says so too)
   }
@@ -106,4 +109,9 @@ const line = [
   ...(missing.length > 0 ? [`no summary from: ${missing.join(', ')}`] : []),
 ].join(', ');
 console.log(`${reporterKind === 'tap' ? '#' : 'ℹ'} ${line}`);
+// Again at the end, whatever the reporter printed before: which tests failed, where.
+for (const { group, file, name, message } of failures) {
+  const where = file === '' ? group : `${relative(process.cwd(), file)}${group === 'together' ? '' : ` (${group})`}`;
+  console.log(`${reporterKind === 'tap' ? '# failed:' : '✖'} ${where} › ${name}: ${message}`);
+}
 process.exit(status);

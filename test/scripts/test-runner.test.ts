@@ -1,6 +1,7 @@
 /**
  * scripts/test.mjs on a small tree of its own: every group (the files run together, then test/chain/lite once per TON
- * network, then test/fuzz) prints its tests, and the run ends with one summary line that counts them all.
+ * network, then test/fuzz) prints its tests, and the run ends with one summary line that counts them all, then one line
+ * per failed test naming its file, group and first error line (a log read from its end names what failed).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,5 +39,12 @@ test('npm test: each group prints its tests, one summary line counts every group
   const summaries = run.stdout.split('\n').filter((line) => /\btests \d+/.test(line));
   assert.equal(summaries.length, 1, `one summary line:\n${summaries.join('\n')}`);
   assert.match(summaries[0], /^# tests 6, suites 0, pass 3, fail 2, cancelled 0, skipped 1, todo 0, duration_ms \d+$/);
-  assert.equal(run.stdout.trimEnd().split('\n').at(-1), summaries[0], 'at the end');
+  const lines = run.stdout.trimEnd().split('\n');
+  assert.equal(lines.at(-3), summaries[0], 'the summary, then the failures');
+  assert.deepEqual(
+    lines.slice(-2).map((line) => line.replace(/: Expected values.*$/, ': <assertion>')),
+    ['ton-node', 'ton-node-simplex'].map(
+      (network) => `# failed: test/chain/lite/alone-fails.test.ts (lite on ${network}) › alone fails: <assertion>`,
+    ),
+  );
 });
