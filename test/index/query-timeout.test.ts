@@ -84,6 +84,22 @@ test('PostgreSQL: the read budget does not cut writes (a block group, a migratio
   await assert.rejects(driver.all(PAST_THE_BUDGET), QueryTimeoutError);
 });
 
+test("PostgreSQL: a write does not wait behind reads for a connection (the read budget bounds a read's wait, not a write's)", async (t) => {
+  if (!(await requireService(t, 'postgres'))) return;
+  const schema = uniqueName('tongate_test');
+  t.after(() => dropSchema(schema));
+  const driver = await PostgresDriver.open(POSTGRES_URL, schema, { queryTimeoutMs: BUDGET_MS });
+  t.after(() => driver.close());
+  await driver.write([], ['CREATE TABLE t (x INTEGER)']);
+  // Two rounds of reads for the read connections (8), each holding one for 0.6 of the budget: a connection asked for
+  // after all of them is free only past 1.2 budgets, which a write made to queue with them would not outlive.
+  const holding = `SELECT pg_sleep(${(BUDGET_MS * 0.6) / 1000})`;
+  const reads = Array.from({ length: 16 }, () => driver.all(holding));
+  await driver.write([{ table: 't', columns: ['x'], rows: [[1n]] }]);
+  await Promise.allSettled(reads); // some of them past their own wait for a connection: that is the read budget
+  assert.deepEqual(await driver.all('SELECT count(*)::int AS n FROM t'), [{ n: 1 }]);
+});
+
 test('PostgreSQL down or hung: v3 reads answer 503/504 in v3 shape within the budget, never hang; then recover', async (t) => {
   if (!(await requireService(t, 'postgres'))) return;
   const schema = uniqueName('tongate_test');

@@ -33,6 +33,8 @@ const WRITER_LOCK_CLASS = 7404619;
 /** PostgreSQL's limit on bind parameters in one statement. */
 const MAX_PARAMETERS = 65_535;
 const INT8_OID = 20;
+/** How long a write waits for a connection of its own before it fails (and the writer retries). */
+const WRITE_CONNECT_TIMEOUT_MS = 30_000;
 
 /** Schema names are built from network names; anything else is refused rather than quoted. */
 export function assertSchemaName(schema: string): string {
@@ -56,6 +58,7 @@ export class PostgresDriver implements SqlDriver {
 
   private constructor(
     private readonly pool: pg.Pool,
+    private readonly writers: pg.Pool,
     private readonly queryTimeoutMs: number | undefined,
     schema: string,
   ) {
@@ -73,28 +76,38 @@ export class PostgresDriver implements SqlDriver {
    * `queryTimeoutMs`: the time budget of a read (`all`). The server cancels a statement past it
    * (statement_timeout), a connection that cannot be had within it fails, and a server that does not
    * answer at all is given up a second later (pg's client-side query_timeout). Writes (blocks,
-   * migrations) are not requests and run without it.
+   * migrations) are not requests and run without it, on connections of their own: a write never waits
+   * for a connection behind reads, so busy reads can neither cut it at the read budget nor delay it.
    */
   static async open(databaseUrl: string, schema: string, options: { queryTimeoutMs?: number } = {}): Promise<PostgresDriver> {
     assertSchemaName(schema);
     const timeout = options.queryTimeoutMs;
-    const pool = new pg.Pool({
+    const common = {
       connectionString: databaseUrl,
-      max: 8,
-      // Every connection works inside the network's schema: the SQL names tables without a prefix.
-      options: `-c search_path=${schema}` + (timeout ? ` -c statement_timeout=${Math.trunc(timeout)}` : ''),
-      ...(timeout ? { connectionTimeoutMillis: timeout } : {}),
-      // int8 as bigint, for this pool only (pg.types is global and shared with the key store).
+      // int8 as bigint, for these pools only (pg.types is global and shared with the key store).
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           oid === INT8_OID
             ? (value: string) => BigInt(value)
             : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
+    };
+    // Every connection works inside the network's schema: the SQL names tables without a prefix.
+    const searchPath = `-c search_path=${schema}`;
+    const reads = new pg.Pool({
+      ...common,
+      max: 8,
+      options: searchPath + (timeout ? ` -c statement_timeout=${Math.trunc(timeout)}` : ''),
+      ...(timeout ? { connectionTimeoutMillis: timeout } : {}),
     });
+    // One instance writes one transaction at a time (the index's writer; migrations before it starts): two
+    // connections leave room for a migration's DDL beside it. A server that takes no connection at all is given up
+    // after WRITE_CONNECT_TIMEOUT_MS, so the writer reports it and retries instead of waiting for ever.
+    const writes = new pg.Pool({ ...common, max: 2, options: searchPath, connectionTimeoutMillis: WRITE_CONNECT_TIMEOUT_MS });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
-    pool.on('error', () => {});
-    const driver = new PostgresDriver(pool, timeout, schema);
+    reads.on('error', () => {});
+    writes.on('error', () => {});
+    const driver = new PostgresDriver(reads, writes, timeout, schema);
     // Under the migration lock: two instances creating the same schema at once collide otherwise
     // (CREATE SCHEMA IF NOT EXISTS is not atomic in PostgreSQL).
     await driver.write([], [MIGRATION_LOCK, `CREATE SCHEMA IF NOT EXISTS ${schema}`]);
@@ -116,14 +129,13 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.pool.query(sql);
+    await this.writers.query(sql);
   }
 
   async write(batches: readonly InsertBatch[], before: readonly string[] = [], after: readonly string[] = []): Promise<void> {
-    const client = await this.pool.connect();
+    const client = await this.writers.connect();
     try {
       await client.query('BEGIN');
-      if (this.queryTimeoutMs) await client.query('SET LOCAL statement_timeout = 0');
       await client.query(this.writerLock);
       for (const statement of before) await client.query(statement);
       for (const batch of batches) {
@@ -145,7 +157,7 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.writers.end()]);
   }
 }
 
