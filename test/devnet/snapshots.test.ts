@@ -10,7 +10,7 @@ import { answerCode, publisherCode } from '../support/library-contracts.js';
 import { runTongate } from '../support/process.js';
 import { getJson, postJson, startTestTongate } from '../support/tongate.js';
 import { ManualClock } from '../../src/util/clock.js';
-import { ADMIN_TOKEN, indexedUpTo, startManualTongate, timeLock } from './support/manual-tongate.js';
+import { ADMIN_TOKEN, indexedUpTo, startManualTongate, timeLock, until } from './support/manual-tongate.js';
 
 const raw = (a: Address) => a.toRawString().toUpperCase();
 
@@ -121,16 +121,6 @@ test('snapshot, transfer, restore: balances, seqno, transactions (v2 and v3) are
   assert.equal((await devnet.restoreSnapshot('deployed')).seqno, seqno);
   assert.deepEqual(await views(client, url, accounts), before);
 });
-
-/** Asks again until `done` holds: a read that raced an index commit (it waits for an event, it times nothing). */
-async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await ask();
-  for (let i = 0; i < 500 && !done(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    value = await ask();
-  }
-  return value;
-}
 
 test('snapshots: list, delete, later ones dropped by a restore', async (t) => {
   const { devnet, client } = await startManualTongate(t);

@@ -17,18 +17,9 @@ import { MetadataHost, json, status } from '../../index/metadata-fetch/support/s
 import { dropSchema, POSTGRES_URL, requireService, uniqueName } from '../../support/services.js';
 import { getJson, postJson, startTestTongate } from '../../support/tongate.js';
 import { addressOf, compileContracts, offchainContent } from '../v2/support/contracts.js';
+import { until } from '../../devnet/support/manual-tongate.js';
 
 const raw = (address: Address) => formatRawUpper(address);
-
-/** Polls `read` until `done` says so (the fetcher runs in the background), at most ~20 s. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 200 && !done(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
 
 /** Deploys two jetton masters from a funded wallet: one whose uri serves JSON, one whose uri answers 404. */
 async function deployMasters(chain: LocalChain, send: (boc: string) => Promise<void>, uris: { good: string; missing: string }) {

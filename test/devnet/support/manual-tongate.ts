@@ -100,12 +100,15 @@ export async function indexedUpTo(url: string, seqno: number, timeoutMs = 180_00
 }
 
 /**
- * Asks again until `done` holds (at most ~5 s of asking): an index read that raced the index's last commit. It
- * waits for an event, it does not time a rule.
+ * Asks again until `done` holds: an index read that raced the index's last commit, a back-fill or fetcher working in
+ * the background. It waits for an event, it does not time a rule, so it gives up only after a minute (then the last
+ * value is returned, for the caller's assertion to name what was missing): on a loaded machine a back-fill beside
+ * the indexing has taken well over the few seconds an earlier bound of 500 askings allowed.
  */
-export async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+export async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean, giveUpMs = 60_000): Promise<T> {
+  const deadline = Date.now() + giveUpMs;
   let value = await ask();
-  for (let i = 0; i < 500 && !done(value); i++) {
+  while (!done(value) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 10));
     value = await ask();
   }
