@@ -262,9 +262,7 @@ export class StreamHub {
     const accounts = new Set(sealed.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
     const byTrace =
-      whole && this.byTrace.size > 0
-        ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality))
-        : [];
+      whole && this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return undefined;
     // The tree only for a `trace` notification (a client of `transactions` or `actions` gets none).
     const ordered = byTrace.length > 0 ? undefined : pendingOrder(trace);

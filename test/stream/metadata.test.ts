@@ -54,7 +54,12 @@ test('a jetton transfer streams, to a client that asked, the address book and th
   const subscription = { types: ['transactions', 'jettons_change'], addresses: [raw(aliceWallet)], min_finality: 'pending' };
   await subscribe(withExtras, { ...subscription, include_address_book: true, include_metadata: true });
   await subscribe(without, subscription);
-  await subscribe(ofActions, { types: ['actions'], addresses: [raw(alice.address)], min_finality: 'finalized', include_address_book: true });
+  await subscribe(ofActions, {
+    types: ['actions'],
+    addresses: [raw(alice.address)],
+    min_finality: 'finalized',
+    include_address_book: true,
+  });
 
   await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: bob.address, amount: 10n, response: alice.address }));
 
@@ -115,7 +120,9 @@ test('a jetton transfer streams, to a client that asked, the address book and th
   assert.deepEqual(actions.address_book, book, 'what /api/v3/addressBook answers for them');
   // No transaction a client asked extras for names the receiver: only the actions bring it into the book.
   const trace = await rest(`/api/v3/traces?trace_id=${encodeURIComponent(transfer.trace_id)}`);
-  const followed = Object.values<any>(trace.traces[0].transactions).filter((tx) => [raw(alice.address), raw(aliceWallet)].includes(tx.account));
+  const followed = Object.values<any>(trace.traces[0].transactions).filter((tx) =>
+    [raw(alice.address), raw(aliceWallet)].includes(tx.account),
+  );
   const named = followed.flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m: any) => m.destination)]);
   assert.ok(!named.includes(raw(bob.address)), `no followed transaction names the receiver: ${named.join()}`);
 });
