@@ -37,6 +37,8 @@ export interface PendingTx {
   outMsgs: string[];
   /** Its v3 JSON text once rendered (render.ts), shared by every answer and stream. */
   rendered?: string;
+  /** The masterchain seqno of the sealed block holding it, once told as `landed` (a trace may span several). */
+  sealedIn?: number;
 }
 
 export class PendingTrace {
@@ -250,6 +252,7 @@ export class PendingTraces {
     if (trace.txs.length === trace.sealedTxs) return;
     const sealed = trace.txs.slice(trace.sealedTxs);
     trace.sealedTxs = trace.txs.length;
+    for (const tx of sealed) tx.sealedIn = this.lastSealed;
     for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed, sealed);
   }
 

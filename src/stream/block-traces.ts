@@ -1,17 +1,19 @@
 /**
  * What a sealed block's `finalized` (and late `confirmed`) notifications are read as, each trace in two views that
- * are read apart, so that one client's needs cost only its own notifications:
+ * are read apart, so that one client's needs cost only its own notifications. One rule for every network (a local
+ * chain's sealed block, a lite network's block read from its index: lite-feed.ts):
  *
- * - `view`, what `transactions` and `actions` clients get: the block's followed transactions only. A trace the seal
- *   confirmed from the pending layer is told from its confirmed texts (finalized-early.ts); the others are read
- *   alone (`IndexReader.tracedTransactions`, sealedTransactions). No trace page, no tree. The address book and the
- *   metadata are read apart (`accountExtras`), for the accounts the clients that asked get, and only then.
+ * - `view`, what `transactions` and `actions` clients get: the followed transactions the block's source hands over
+ *   as news (`BlockReads.txHashes`: a local block's own; on a lite network those of the traces the block completes).
+ *   A trace the seal confirmed from the pending layer is told from its confirmed texts (finalized-early.ts); the
+ *   others are read alone (`IndexReader.tracedTransactions`, sealedTransactions). No trace page, no tree. The
+ *   address book and the metadata are read apart (`accountExtras`), for the accounts the clients that asked get,
+ *   and only then.
  * - `whole`, what a `trace` client gets: the trace page /api/v3/traces answers (every transaction, the tree), read
- *   only for the traces a connected `trace` client follows (the block's followed external messages, and the traces
- *   of its followed transactions whose normalized hash a `trace` client follows).
- *
- * A lite network's block (`wholeTraces`: a trace is sent once, complete, all its transactions news) is read by
- * trace pages for every client, as /api/v3/traces shows it.
+ *   once, at the block the index holds the trace complete in (its `mc_seqno_end`), and only for the traces a
+ *   connected `trace` client follows. toncenter sends a `trace` at the finality all of it reached (ton-streaming-go
+ *   v2: the trace's finality is its transactions' lowest), so a trace whose internal messages ran in a later block
+ *   is `finalized` once, complete, with that block, whoever else is connected.
  */
 import type { NetworkContext } from '../http/network-context.js';
 import type { IndexReader } from '../index/reader.js';
@@ -26,49 +28,55 @@ export interface BlockTrace {
   endLt: bigint;
   /** For `transactions` and `actions` clients: its address book and metadata are the block's (each client's picked by notifications.ts). */
   view: SealedTrace;
-  /** For `trace` clients: the trace page, read only when one follows the trace. */
+  /** For `trace` clients: the trace page, read only at the block that completes the trace and when one follows it. */
   whole?: SealedTrace;
+}
+
+/** A trace the index holds complete at a block: its id (base64) and the key clients follow it by. */
+export interface CompletedTrace {
+  traceId: string;
+  /** Its external message's normalized hash, else its trace id (what `trace_external_hash_norm` names). */
+  key: string;
 }
 
 /** What the hub knows of its clients when it reads a block. */
 export interface BlockAsks {
-  /** Whether a connected `trace` client follows this normalized hash. */
-  followsTrace(norm: string): boolean;
+  /** Whether a connected `trace` client follows this key (normalized hash, or trace id). */
+  followsTrace(key: string): boolean;
+  /** Whether any `trace` client is connected (the block's completed traces are read only then). */
+  tracesFollowed: boolean;
   /** What the `trace` clients asked for beside the transactions (the pages' extras). */
   traceExtras: Extras;
-  /** What any client asked for (a lite block's pages serve every client). */
-  anyExtras: Extras;
 }
 
 /** What the hub gathered of a block that is read here (hub.ts BlockWork). */
 export interface BlockReads {
   seqno: number;
+  /** The followed transactions this block tells (the news of `transactions` and `actions` clients). */
   txHashes: Buffer[];
-  externalHashes: Buffer[];
   confirmedEarly: Map<string, LandedTrace>;
-  wholeTraces?: boolean;
+  /** The traces the index holds complete at this block, when the block's source read them already (lite-feed.ts). */
+  completed?: CompletedTrace[];
 }
 
 const NONE: Extras = { addressBook: false, metadata: false };
+/** Trace rows per index read. */
+const PAGE = 1000;
+
+/** The traces the index holds complete at masterchain block `seqno` (they ended there), in a /traces page's order. */
+export async function completedTraces(reader: IndexReader, seqno: number): Promise<CompletedTrace[]> {
+  const out: CompletedTrace[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const rows = await reader.traces({ mcSeqno: seqno }, 'asc', { limit: PAGE, offset });
+    for (const row of rows) out.push({ traceId: row.traceId, key: row.externalHashNorm ?? row.traceId });
+    if (rows.length < PAGE) return out;
+  }
+}
 
 /** The block's traces in a /traces page's order (end_lt, then trace id). */
 export async function blockTraces(reader: IndexReader, testOnly: boolean, work: BlockReads, asks: BlockAsks): Promise<BlockTrace[]> {
-  if (work.wholeTraces) {
-    const pages = await sealedTraces(reader, testOnly, work.txHashes, work.externalHashes, asks.anyExtras);
-    return pages.map((page) => ({ traceId: page.traceId, endLt: page.endLt, view: page, whole: page }));
-  }
-  const [followed, byExternal] = await Promise.all([
-    followedTransactions(reader, testOnly, work),
-    work.externalHashes.length > 0 ? sealedTraces(reader, testOnly, [], work.externalHashes, asks.traceExtras) : [],
-  ]);
-  const wholes = new Map(byExternal.map((trace) => [trace.traceId, trace]));
-  // A followed trace reached by a followed account's transaction (its root may be in an earlier block): one of its
-  // transactions names its page.
-  const more = followed.filter((trace) => !wholes.has(trace.traceId) && asks.followsTrace(trace.norm));
-  if (more.length > 0) {
-    const hashes = more.map((trace) => Buffer.from(trace.transactions[0].hash, 'base64'));
-    for (const trace of await sealedTraces(reader, testOnly, hashes, [], asks.traceExtras)) wholes.set(trace.traceId, trace);
-  }
+  const [followed, byTrace] = await Promise.all([followedTransactions(reader, testOnly, work), wholeTraces(reader, testOnly, work, asks)]);
+  const wholes = new Map(byTrace.map((trace) => [trace.traceId, trace]));
   const out: BlockTrace[] = followed.map((view) => ({ traceId: view.traceId, endLt: view.endLt, view, whole: wholes.get(view.traceId) }));
   const seen = new Set(followed.map((trace) => trace.traceId));
   // A page's trace with no followed transaction of the block: its view a shallow copy, so that the address book and
@@ -76,6 +84,14 @@ export async function blockTraces(reader: IndexReader, testOnly: boolean, work: 
   for (const whole of wholes.values())
     if (!seen.has(whole.traceId)) out.push({ traceId: whole.traceId, endLt: whole.endLt, view: { ...whole }, whole });
   return followed.length === 0 || wholes.size === 0 ? out : out.sort(byPageOrder);
+}
+
+/** The pages of the traces the block completes that a `trace` client follows (none read while no `trace` client is connected). */
+async function wholeTraces(reader: IndexReader, testOnly: boolean, work: BlockReads, asks: BlockAsks): Promise<SealedTrace[]> {
+  if (!asks.tracesFollowed) return [];
+  const completed = work.completed ?? (await completedTraces(reader, work.seqno));
+  const ids = completed.filter((trace) => asks.followsTrace(trace.key)).map((trace) => Buffer.from(trace.traceId, 'base64'));
+  return ids.length > 0 ? sealedTraces(reader, testOnly, ids, asks.traceExtras) : [];
 }
 
 /**

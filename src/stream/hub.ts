@@ -10,10 +10,13 @@
  * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
  * read from the index once it holds the block (block-traces.ts: a `trace` client's traces as trace pages, the other
  * clients' followed transactions alone), so it is what `/api/v3/traces` resp. `/api/v3/transactions` answer; blocks
- * are delivered one after the other, in seqno order.
+ * are delivered one after the other, in seqno order. A `transactions` or `actions` client is told each block's
+ * transactions with that block; a `trace` client is told a trace once per finality, complete (at `confirmed` when
+ * the pending layer has nothing of it left open, at `finalized` with the block the index completes it in).
  *
  * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
- * account followed?) and per external message when traces are followed; nothing at all while nobody is connected.
+ * account followed?); nothing at all while nobody is connected. While a `trace` client is connected, each block's
+ * completed traces are read from the index (block-traces.ts), after the seal.
  * Rendering happens on other threads, and a slow client only fills its own socket (connection.ts).
  */
 import { loadShardAccount } from '@ton/core';
@@ -40,7 +43,7 @@ import {
 } from './notifications.js';
 import { atFinality, type Extras } from './sealed-traces.js';
 import { landedTrace, type LandedTrace } from './finalized-early.js';
-import { accountExtras, blockTraces, type BlockTrace } from './block-traces.js';
+import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './block-traces.js';
 import type { Finality, Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
@@ -52,22 +55,14 @@ export interface HubLogger {
 }
 
 /** What one sealed block asks of the index, gathered when it is handed over (or, on a lite network, once indexed: lite-feed.ts). */
-export interface BlockWork {
-  seqno: number;
+export interface BlockWork extends BlockReads {
   sealedAt: number;
-  txHashes: Buffer[];
-  externalHashes: Buffer[];
   states: SealedBlock['accountStates'];
   /** Followed accounts' new states as the index already renders them (a lite network's block: no cells here). */
   stateDocs?: { account: string; state: unknown }[];
   changed: string[];
   /** Its traces already sent at `confirmed` from the pending layer, by trace id (their `finalized` is told from them). */
   confirmedEarly: Map<string, LandedTrace>;
-  /**
-   * Each trace is sent once, complete, with all its transactions as news (a lite network: lite-feed.ts). Otherwise
-   * a trace's transactions of earlier blocks were told with those blocks, and only this block's are news.
-   */
-  wholeTraces?: boolean;
 }
 
 export interface HubOptions {
@@ -214,7 +209,8 @@ export class StreamHub {
    * A followed trace's transactions are in the block being handed over (its root's block, or a later one its
    * internal messages reached): they are confirmed now, from what the open block executed (the same transactions:
    * only their block is new), without waiting for the index; `finalized` follows from the index (deliverBlock),
-   * which skips the `confirmed` it would otherwise send for the trace.
+   * which skips the `confirmed` it would otherwise send for the trace. A `trace` client gets the trace once all of
+   * it is sealed (no internal message of it left open), as toncenter sends a trace at the finality all of it reached.
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
@@ -222,7 +218,8 @@ export class StreamHub {
       trace.traceId,
       landedTrace(trace, sealed, (account) => this.byAddress.has(account)),
     );
-    this.later(() => this.fromPending(trace, 'confirmed', seqno, sealed));
+    const complete = trace.openEdges.size === 0;
+    this.later(() => this.fromPending(trace, 'confirmed', seqno, sealed, complete));
   }
 
   /**
@@ -250,18 +247,22 @@ export class StreamHub {
     return this.deliveries;
   }
 
-  /** `sealed`: at `confirmed`, the transactions the block holds (the news); the trace's others were told before. */
+  /**
+   * `sealed`: at `confirmed`, the transactions the block holds (the news); the trace's others were told before.
+   * `whole`: the trace's `trace` clients are told too (at `confirmed`, only once all of it is sealed).
+   */
   private fromPending(
     trace: PendingTrace,
     finality: Finality,
     seqno = 0,
     sealed: PendingTx[] = trace.txs,
+    whole = true,
   ): Promise<(() => void) | undefined> | undefined {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(sealed.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
     const byTrace =
-      this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
+      whole && this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     if (byAccount.length === 0 && byTrace.length === 0) return undefined;
     // The tree only for a `trace` notification (a client of `transactions` or `actions` gets none).
     const ordered = byTrace.length > 0 ? undefined : pendingOrder(trace);
@@ -285,7 +286,8 @@ export class StreamHub {
           lt: tx.lt,
           get text() {
             const pending = pendingTransactionText(tx, trace);
-            return (text ??= finality === 'pending' ? pending : sealedTransactionText(pending, seqno));
+            // A trace over several blocks: each transaction with its own block's seqno.
+            return (text ??= finality === 'pending' ? pending : sealedTransactionText(pending, tx.sealedIn ?? seqno));
           },
           get mentioned() {
             pendingTransactionText(tx, trace);
@@ -364,7 +366,6 @@ export class StreamHub {
       seqno: block.masterchain.id.seqno,
       sealedAt: performance.now(),
       txHashes: [],
-      externalHashes: [],
       states: [],
       changed: [],
       confirmedEarly,
@@ -378,13 +379,10 @@ export class StreamHub {
         if (this.followsState(raw)) work.states.push(state);
       }
     }
-    if (this.byTrace.size > 0) {
-      for (const m of block.messages)
-        if (m.kind === 'ext_in' && m.hashNorm && this.byTrace.has(m.hashNorm.toString('base64'))) work.externalHashes.push(m.hash);
-    }
     const jettons = work.changed.length > 0 && this.wantsJettons();
     if (!jettons) work.changed = [];
-    if (work.txHashes.length === 0 && work.externalHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
+    // While a `trace` client is connected every block is read: any block may complete a trace it follows.
+    if (this.byTrace.size === 0 && work.txHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
     this.enqueue(work);
   }
 
@@ -397,10 +395,6 @@ export class StreamHub {
   /** What a block source asks before it reads a block for the hub (lite-feed.ts). */
   follows(account: string): boolean {
     return this.byAddress.has(account);
-  }
-
-  followsTrace(norm: string): boolean {
-    return this.byTrace.has(norm);
   }
 
   followsTraces(): boolean {
@@ -439,16 +433,18 @@ export class StreamHub {
     const reader = network.index;
     let traces: BlockTrace[] = [];
     let jettons: Record<string, unknown>[] = [];
-    // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
-    const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
+    // What the block tells `transactions` and `actions` clients: a trace read whole holds more (told before, or not followed).
+    const blockTxs = new Set(work.txHashes.map((hash) => hash.toString('base64')));
     if (reader) {
       await network.indexed?.(work.seqno);
       await this.whenDrained();
-      // Trace pages only for the traces a `trace` client follows; the others' followed transactions alone (block-traces.ts).
+      // Trace pages only for the traces a `trace` client follows, at the block completing them; the others' followed
+      // transactions alone (block-traces.ts).
+      const tracesFollowed = this.byTrace.size > 0;
       traces = await blockTraces(reader, network.testOnly, work, {
-        followsTrace: (norm) => this.byTrace.has(norm),
-        traceExtras: this.byTrace.size > 0 ? this.extrasOf(this.traceClients()) : { addressBook: false, metadata: false },
-        anyExtras: this.extrasOf(this.connections),
+        followsTrace: (key) => this.byTrace.has(key),
+        tracesFollowed,
+        traceExtras: tracesFollowed ? this.extrasOf(this.traceClients()) : { addressBook: false, metadata: false },
       });
       const actions =
         traces.length > 0 && this.wantsActions()
@@ -461,7 +457,7 @@ export class StreamHub {
         trace.view.actions = actions.get(trace.traceId) ?? [];
         if (trace.whole) trace.whole.actions = trace.view.actions;
       }
-      if (!work.wholeTraces) await accountExtras(network, traces, blockTxs, (account) => this.byAddress.get(account) ?? []);
+      await accountExtras(network, traces, blockTxs, (account) => this.byAddress.get(account) ?? []);
       if (work.changed.length > 0) {
         const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, {
           limit: work.changed.length,
@@ -492,7 +488,7 @@ export class StreamHub {
         const { view, whole } = trace;
         this.deliverTrace(
           { ...atFinality(view, finality), news: blockTxs },
-          this.followersOf(new Set(view.transactions.filter((tx) => !blockTxs || blockTxs.has(tx.hash)).map((tx) => tx.account))),
+          this.followersOf(new Set(view.transactions.filter((tx) => blockTxs.has(tx.hash)).map((tx) => tx.account))),
           // A client that began to follow the trace meanwhile gets it from a later block: this one was read without its page.
           whole ? (this.byTrace.get(whole.norm) ?? []) : [],
           whole && whole !== view ? { ...atFinality(whole, finality), news: blockTxs } : undefined,

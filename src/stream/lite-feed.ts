@@ -8,13 +8,17 @@
  * Finality (the stream README says why): a transaction is seen here once a proven masterchain block commits its
  * shard block, which is final; so `confirmed` and then `finalized` are sent together, as on a local chain.
  *
- * A trace is sent once the index has it complete, as on a local chain. A trace is followed from the block holding a
- * transaction of a followed account until the block completing it (which on a network of several shards can be a
- * later one), for at most CARRY_BLOCKS masterchain blocks.
+ * A trace is sent once, complete, with the block the index completes it in: a `trace` client's as on a local chain
+ * (block-traces.ts reads the pages of the followed traces the block completes). For `transactions` and `actions`
+ * clients the trace is followed from the block holding a transaction of a followed account until the block
+ * completing it (which on a network of several shards can be a later one), for at most CARRY_BLOCKS masterchain
+ * blocks, and its followed transactions of all those blocks are then handed over as that block's news: the hub
+ * reads them alone, as it reads a local block's (no trace page).
  */
 import type { NetworkContext } from '../http/network-context.js';
 import type { PendingTraces } from '../pending/pending-traces.js';
 import type { BlockWork, HubLogger, StreamHub } from './hub.js';
+import { completedTraces } from './block-traces.js';
 
 /** Masterchain blocks a followed trace may take to complete before it is let go (a few minutes of mainnet). */
 export const CARRY_BLOCKS = 256;
@@ -55,8 +59,8 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
   /** The next masterchain block to read (set by the first head heard: what came before nobody was told of). */
   let next: number | undefined;
   let tail: Promise<void> = Promise.resolve();
-  /** Followed traces not complete yet: trace id -> a transaction of it (what the hub reads the trace by), since when. */
-  const carried = new Map<string, { txHash: Buffer; since: number }>();
+  /** Followed traces not complete yet: trace id -> its followed accounts' transactions so far, since when. */
+  const carried = new Map<string, { txHashes: Buffer[]; since: number }>();
   let stopped = false;
 
   const read = async (seqno: number, headAt: number): Promise<void> => {
@@ -73,7 +77,9 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
         lastTx.set(tx.account, tx.stateAfter);
         if (!tx.traceId || !hub.follows(tx.account)) continue;
         const traceId = tx.traceId.toString('base64');
-        if (!carried.has(traceId)) carried.set(traceId, { txHash: tx.hash, since: seqno });
+        const followed = carried.get(traceId);
+        if (followed) followed.txHashes.push(tx.hash);
+        else carried.set(traceId, { txHashes: [tx.hash], since: seqno });
       }
       if (page.length < PAGE) break;
     }
@@ -81,27 +87,22 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
       seqno,
       sealedAt: headAt,
       txHashes: [],
-      externalHashes: [],
       states: [],
       changed: hub.wantsJettons() ? [...lastTx.keys()] : [],
       confirmedEarly: new Map(),
-      wholeTraces: true,
     };
-    if (carried.size > 0 || hub.followsTraces()) {
-      for (let offset = 0; ; offset += PAGE) {
-        const completed = await reader.traces({ mcSeqno: seqno }, 'asc', { limit: PAGE, offset });
-        for (const trace of completed) {
-          const followed = carried.get(trace.traceId);
-          if (followed) {
-            work.txHashes.push(followed.txHash);
-            carried.delete(trace.traceId);
-          } else if (trace.externalHashNorm && hub.followsTrace(trace.externalHashNorm)) {
-            work.externalHashes.push(Buffer.from(trace.externalHashNorm, 'base64'));
-          }
-        }
-        if (completed.length < PAGE) break;
+    const tracesFollowed = hub.followsTraces();
+    if (carried.size > 0 || tracesFollowed) {
+      const completed = await completedTraces(reader, seqno);
+      for (const trace of completed) {
+        const followed = carried.get(trace.traceId);
+        if (!followed) continue;
+        work.txHashes.push(...followed.txHashes);
+        carried.delete(trace.traceId);
       }
       for (const [traceId, { since }] of carried) if (seqno - since >= CARRY_BLOCKS) carried.delete(traceId);
+      // Read once: the hub picks the followed ones for its `trace` clients (block-traces.ts).
+      work.completed = completed;
     }
     const followedStates = [...lastTx].filter(([account]) => hub.followsState(account));
     if (followedStates.length > 0) {
@@ -114,7 +115,8 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
         if (doc) work.stateDocs.push({ account, state: JSON.parse(doc) as unknown });
       }
     }
-    if (work.txHashes.length === 0 && work.externalHashes.length === 0 && !work.stateDocs?.length && work.changed.length === 0) return;
+    // While a `trace` client is connected every block goes to the hub, as a local chain's: it may complete a followed trace.
+    if (!tracesFollowed && work.txHashes.length === 0 && !work.stateDocs?.length && work.changed.length === 0) return;
     hub.enqueue(work);
   };
 

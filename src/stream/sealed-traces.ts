@@ -13,7 +13,7 @@ import type { TransactionPage } from '../index/read/pages.js';
 import { metadataOf, type TraceEvent } from './notifications.js';
 import type { Finality } from './subscription.js';
 
-/** Hashes per index read (an IN list); a block with more subscribed transactions takes several reads. */
+/** Hashes or ids per index read (an IN list); a block with more followed transactions or traces takes several reads. */
 const HASHES_PER_READ = 500;
 
 /** A trace as the index shows it, ready to be sent at any finality. */
@@ -46,11 +46,11 @@ const transactionOf = (transactions: TransactionPage, rendered: RenderedTransact
 });
 
 /**
- * The page's complete traces, each transaction the text /api/v3/transactions writes for it (renderTransactions),
+ * The page's traces it carries, each transaction the text /api/v3/transactions writes for it (renderTransactions),
  * taken as it is: nothing is parsed back.
  */
 async function readPage(reader: IndexReader, page: TracePage, testOnly: boolean, wanted: Extras): Promise<SealedTrace[]> {
-  if (page.traces.length === 0) return [];
+  if (page.transactions.length === 0) return [];
   const transactions = await reader.transactionPage(page.transactions, wanted.metadata, wanted.addressBook);
   const rendered = renderTransactions(transactions, testOnly, wanted.addressBook);
   const out: SealedTrace[] = [];
@@ -75,28 +75,23 @@ export interface Extras {
   metadata: boolean;
 }
 
-/** The traces holding these transactions, or started by these external messages (hash or normalized hash). */
-export async function sealedTraces(
-  reader: IndexReader,
-  testOnly: boolean,
-  txHashes: Buffer[],
-  externalHashes: Buffer[],
-  wanted: Extras,
-): Promise<SealedTrace[]> {
-  const found = new Map<string, SealedTrace>();
-  const read = async (filter: { txHashes?: Buffer[]; msgHashes?: Buffer[] }, count: number) => {
-    const page = await reader.tracePage(filter, 'asc', { limit: count, offset: 0 }, TRACE_PAGE_LIMITS);
-    for (const trace of await readPage(reader, page, testOnly, wanted)) found.set(trace.traceId, trace);
-  };
-  for (let i = 0; i < txHashes.length; i += HASHES_PER_READ) {
-    const chunk = txHashes.slice(i, i + HASHES_PER_READ);
-    await read({ txHashes: chunk }, chunk.length);
+/**
+ * These traces (ids) as /api/v3/traces pages them, in page order. A page carries at most MAX_PAGE_TRANSACTIONS
+ * transactions: the traces it left out for that are read by the next page; a trace over MAX_TRACE_TRANSACTIONS is
+ * never carried (/api/v3/traces lists it without its transactions), so it is not sent.
+ */
+export async function sealedTraces(reader: IndexReader, testOnly: boolean, traceIds: Buffer[], wanted: Extras): Promise<SealedTrace[]> {
+  const out: SealedTrace[] = [];
+  let left = traceIds;
+  while (left.length > 0) {
+    const chunk = left.slice(0, HASHES_PER_READ);
+    const page = await reader.tracePage({ traceIds: chunk }, 'asc', { limit: chunk.length, offset: 0 }, TRACE_PAGE_LIMITS);
+    out.push(...(await readPage(reader, page, testOnly, wanted)));
+    // The page's first trace always fits, so each read carries at least one trace.
+    const full = page.traces.filter((trace) => trace.withheld === 'page full').map((trace) => Buffer.from(trace.traceId, 'base64'));
+    left = [...full, ...left.slice(chunk.length)];
   }
-  for (let i = 0; i < externalHashes.length; i += HASHES_PER_READ) {
-    const chunk = externalHashes.slice(i, i + HASHES_PER_READ);
-    await read({ msgHashes: chunk }, chunk.length);
-  }
-  return [...found.values()];
+  return out.sort(byPageOrder);
 }
 
 /**

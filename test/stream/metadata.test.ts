@@ -6,7 +6,9 @@
  * and the metadata REST answers for the same addresses (/api/v3/transactions?hash=.. its address book,
  * /api/v3/metadata: the wallets' entries and the master's token_info they bring along), the same already at
  * `pending`, and with its `jettons_change` those of the wallet, its owner and its master; a client without them
- * gets neither key.
+ * gets neither key. A client of the sender's `actions` gets, with the finalized `jetton_transfer`, the address book
+ * of the actions' accounts (toncenter's ActionAddresses), the receiver among them, whom no transaction of the sender
+ * or of its jetton wallet names.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -48,9 +50,16 @@ test('a jetton transfer streams, to a client that asked, the address book and th
   const wsUrl = `${env.url.replace('http', 'ws')}/api/streaming/v2/ws`;
   const withExtras = wsClient(t, wsUrl);
   const without = wsClient(t, wsUrl);
+  const ofActions = wsClient(t, wsUrl);
   const subscription = { types: ['transactions', 'jettons_change'], addresses: [raw(aliceWallet)], min_finality: 'pending' };
   await subscribe(withExtras, { ...subscription, include_address_book: true, include_metadata: true });
   await subscribe(without, subscription);
+  await subscribe(ofActions, {
+    types: ['actions'],
+    addresses: [raw(alice.address)],
+    min_finality: 'finalized',
+    include_address_book: true,
+  });
 
   await alice.send(aliceWallet, toNano('0.1'), jettonTransferBody({ to: bob.address, amount: 10n, response: alice.address }));
 
@@ -99,4 +108,21 @@ test('a jetton transfer streams, to a client that asked, the address book and th
   const plainJetton = (await without.next((r) => finalized(r, 'jettons_change'), 'the finalized jettons_change')).message;
   assert.deepEqual(plainJetton.jetton, jetton.jetton);
   assert.ok(!('address_book' in plainJetton) && !('metadata' in plainJetton), Object.keys(plainJetton).join());
+
+  // The sender's actions: their address book is their accounts' (the receiver's too), read with the block.
+  const actions = (await ofActions.next((r) => finalized(r, 'actions'), 'the finalized actions')).message;
+  const transfer = actions.actions.find((a: any) => a.type === 'jetton_transfer');
+  assert.ok(transfer, `a jetton_transfer among ${actions.actions.map((a: any) => a.type).join()}`);
+  assert.ok(transfer.accounts.includes(raw(bob.address)), `the receiver is among its accounts: ${transfer.accounts.join()}`);
+  const accounts = [...new Set<string>(actions.actions.flatMap((a: any) => a.accounts))].sort();
+  assert.deepEqual(Object.keys(actions.address_book).sort(), accounts, "the address book of the actions' accounts");
+  const book = await rest(`/api/v3/addressBook?${accounts.map((a) => `address=${a}`).join('&')}`);
+  assert.deepEqual(actions.address_book, book, 'what /api/v3/addressBook answers for them');
+  // No transaction a client asked extras for names the receiver: only the actions bring it into the book.
+  const trace = await rest(`/api/v3/traces?trace_id=${encodeURIComponent(transfer.trace_id)}`);
+  const followed = Object.values<any>(trace.traces[0].transactions).filter((tx) =>
+    [raw(alice.address), raw(aliceWallet)].includes(tx.account),
+  );
+  const named = followed.flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m: any) => m.destination)]);
+  assert.ok(!named.includes(raw(bob.address)), `no followed transaction names the receiver: ${named.join()}`);
 });

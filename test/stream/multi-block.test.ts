@@ -2,16 +2,18 @@
  * A trace spread over blocks (a local chain holding one transaction per block: --max-block-transactions 1): each
  * block's transactions are streamed with that block, at `confirmed` from what the open block executed and at
  * `finalized` from the index, each transaction once per finality; a later block never tells an earlier block's
- * transaction again.
+ * transaction again. A `trace` client gets the trace once per finality, complete (toncenter sends a trace at the
+ * finality all of it reached), with or without another client following the block that completes it.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { toNano } from '@ton/core';
+import { Cell, loadMessage, toNano } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
+import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import { startTestTongate, type TestTongate } from '../support/tongate.js';
-import { wsClient } from './support/clients.js';
+import { wsClient, type ChildClient } from './support/clients.js';
 
 let tongate: TestTongate;
 let chain: LocalChain;
@@ -92,3 +94,69 @@ test('a trace over two blocks: each transaction confirmed and finalized once, wi
   for (const x of told) assert.equal(x.balanceAfter === null, x.finality === 'confirmed', `${x.finality} ${x.account}`);
   assert.equal(new Set(told.map((x) => `${x.finality}:${x.hash}`)).size, 4, 'each transaction once per finality');
 });
+
+async function subscribed(client: ChildClient, subscription: Record<string, unknown>): Promise<void> {
+  await client.next((r) => r.open, 'open');
+  client.send({ operation: 'subscribe', id: 's', ...subscription });
+  await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+}
+
+const normOf = (boc: Buffer): string => {
+  const message = loadMessage(Cell.fromBoc(boc)[0].beginParse());
+  if (message.info.type !== 'external-in') throw new Error('not an external message');
+  return normalizedExternalHash(message.info.dest, message.body).toString('base64');
+};
+
+async function getJson(path: string): Promise<any> {
+  const res = await fetch(`${tongate.url('testnet')}${path}`);
+  assert.equal(res.status, 200, path);
+  return res.json();
+}
+
+for (const [walletSeqno, follower] of [
+  [2, false],
+  [3, true],
+] as const) {
+  test(`a trace over two blocks: a trace client gets it once per finality, complete (${follower ? 'a client follows its second block' : 'nobody else connected'})`, async (t) => {
+    const wsUrl = `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`;
+    const boc = v4Transfer(owner, walletSeqno, to, toNano('0.2'));
+    const norm = normOf(boc);
+    const traced = wsClient(t, wsUrl);
+    await subscribed(traced, { types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'confirmed' });
+    if (follower) {
+      // Follows the receiver, whose transaction is in the second block only.
+      await subscribed(wsClient(t, wsUrl), { types: ['transactions'], addresses: [to.toString()], min_finality: 'confirmed' });
+    }
+
+    await chain.sendExternal(boc);
+    const first = await chain.produceBlock();
+    const second = await chain.produceBlock();
+    const seqnos = [first, second].map((b) => b.id.seqno);
+    const confirmed = (await traced.next((r) => r.message?.type === 'trace', 'the confirmed trace')).message;
+    const finalized = (await traced.next((r) => r.message?.type === 'trace', 'the finalized trace')).message;
+    // A block more: whatever the stream still had to say of these blocks comes before the pong.
+    await chain.produceBlock();
+    await tongate.networks.find((n) => n.name === 'testnet')!.indexed?.(seqnos[1] + 1);
+    traced.send({ operation: 'ping', id: 'p' });
+    const next = await traced.next((r) => r.message?.type === 'trace' || r.message?.status === 'pong', 'pong');
+    assert.equal(next.message.status, 'pong', `nothing more: ${JSON.stringify(next.message).slice(0, 300)}`);
+
+    assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
+    const rest = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+    assert.equal(rest.is_incomplete, false);
+    assert.equal(rest.mc_seqno_end, String(seqnos[1]), 'the trace ends in the second block');
+    const blocks = Object.values(rest.transactions).map((tx: any) => tx.mc_block_seqno);
+    assert.deepEqual(blocks.sort(), [...seqnos].sort(), 'one transaction in each block');
+    for (const notification of [confirmed, finalized]) {
+      assert.equal(notification.trace_external_hash_norm, norm);
+      assert.deepEqual(notification.trace, rest.trace, `${notification.finality}: the whole tree`);
+      assert.deepEqual(Object.keys(notification.transactions).sort(), Object.keys(rest.transactions).sort(), notification.finality);
+    }
+    assert.deepEqual(finalized.transactions, rest.transactions, 'finalized: what /api/v3/traces answers');
+    // Confirmed from what the open blocks executed: each transaction with its own block.
+    for (const [hash, tx] of Object.entries<any>(confirmed.transactions)) {
+      assert.equal(tx.mc_block_seqno, rest.transactions[hash].mc_block_seqno, `the block of ${hash}`);
+      assert.deepEqual(tx.block_ref, rest.transactions[hash].block_ref, `the block of ${hash}`);
+    }
+  });
+}

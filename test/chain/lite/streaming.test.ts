@@ -3,7 +3,8 @@
  * their own processes (`ws`, `eventsource`), the access layer on: a transfer sent through tongate is streamed at
  * `confirmed` then `finalized` (a lite network's block is final once a proven masterchain block commits it), to
  * followers of its receiver (transactions, then its account_state_change) and of its external message (trace); the
- * streamed trace is what /api/v3/traces answers for the same id. The transfers leave a wallet v4 (funded by the
+ * streamed trace is what /api/v3/traces answers for the same id. Clients of `transactions` alone cost no trace page
+ * (their followed transactions are read alone, as on a local chain). The transfers leave a wallet v4 (funded by the
  * genesis wallet and deployed in `before`: the genesis wallet sits at -1:00..00, the address the index takes for
  * the system's own messages, so its transfers start no trace of their own).
  */
@@ -166,7 +167,7 @@ describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, (
     assert.ok(finalized.address_book[raw], 'the address book of its accounts');
   });
 
-  test('a follower of another address is told nothing; pending comes from the pending layer, when the network has one', async (t) => {
+  test('a follower of another address is told nothing; pending comes from the pending layer, when the network has one; no trace page is read', async (t) => {
     const followed = new Address(0, randomBytes(32));
     const to = new Address(0, randomBytes(32));
     const ws = wsClient(t, `${base.replace('http', 'ws')}/api/streaming/v2/ws`, key);
@@ -184,11 +185,26 @@ describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, (
     await control.next((r) => r.open, 'open');
     control.send({ operation: 'subscribe', types: ['transactions'], addresses: [formatRawUpper(to)], min_finality: 'pending' });
     await control.next((r) => r.message?.status === 'subscribed', 'subscribed');
+    // A spy on the index's trace pages: no client here follows a trace, so the stream reads none.
+    const index = gate.networks[0].index!;
+    const tracePage = index.tracePage;
+    let pages = 0;
+    index.tracePage = (...args) => {
+      pages++;
+      return tracePage.apply(index, args);
+    };
+    t.after(() => {
+      index.tracePage = tracePage;
+    });
     const norm = await send(v4Transfer(owner, walletSeqno++, to, toNano('0.3')));
     const first = (await control.next((r) => r.message?.type, 'the transfer')).message;
     const expected = pendingOf(gate.networks[0].chain) ? 'pending' : 'confirmed';
     assert.deepEqual([first.type, first.finality, first.trace_external_hash_norm], ['transactions', expected, norm]);
-    await control.next((r) => r.message?.finality === 'finalized', 'finalized');
+    const finalized = (await control.next((r) => r.message?.finality === 'finalized', 'finalized')).message;
+    index.tracePage = tracePage;
+    assert.equal(pages, 0, 'no trace page read for clients of transactions alone');
+    const rest = await getJson(`/api/v3/transactions?hash=${encodeURIComponent(finalized.transactions[0].hash)}`);
+    assert.deepEqual(finalized.transactions, rest.transactions, 'the followed transaction, as /api/v3/transactions answers it');
     ws.send({ operation: 'ping', id: 'p' });
     await ws.next((r) => r.message?.status === 'pong', 'pong');
     assert.deepEqual(
