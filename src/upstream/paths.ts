@@ -16,8 +16,7 @@ import { isLimitedPath } from '../http/access-hook.js';
 import { apiVersion, type ApiVersion } from '../http/request-target.js';
 
 export type PathRule =
-  | { readonly kind: 'health' | 'no-faucet' | 'emulate' }
-  | { readonly kind: 'forward' | 'unserved'; readonly version: ApiVersion };
+  { readonly kind: 'health' | 'no-faucet' | 'emulate' } | { readonly kind: 'forward' | 'unserved'; readonly version: ApiVersion };
 
 /** What this rule reads of an upstream network: which versions have an upstream URL. */
 export interface ServedVersions {
@@ -32,7 +31,10 @@ const HEALTH: PathRule = Object.freeze({ kind: 'health' });
 const NO_FAUCET: PathRule = Object.freeze({ kind: 'no-faucet' });
 const EMULATE: PathRule = Object.freeze({ kind: 'emulate' });
 const FORWARD = { v2: Object.freeze({ kind: 'forward', version: 'v2' }), v3: Object.freeze({ kind: 'forward', version: 'v3' }) } as const;
-const UNSERVED = { v2: Object.freeze({ kind: 'unserved', version: 'v2' }), v3: Object.freeze({ kind: 'unserved', version: 'v3' }) } as const;
+const UNSERVED = {
+  v2: Object.freeze({ kind: 'unserved', version: 'v2' }),
+  v3: Object.freeze({ kind: 'unserved', version: 'v3' }),
+} as const;
 
 /** The rule for `path` (the routed path: request-target.ts `routedPath`, the access layer's own) on `upstream`. */
 export function pathRule(upstream: ServedVersions, path: string): PathRule | undefined {
