@@ -9,7 +9,7 @@
  * It takes a request only when it can tell it is one the upstream hook forwards, exactly as fastify would route it:
  *   - GET or POST, to a route fastify has under /api/v2/ or /api/v3/ with no parameter (the declared URL, or its
  *     spelling in another case or with a trailing slash, as the router matches it; a %-escape, an absolute-form
- *     target or a path no static route has goes to fastify), the upstream hook's `forwardedVersion` saying it is
+ *     target or a path no static route has goes to fastify), paths.ts's rule (the upstream hook's own) saying it is
  *     forwarded (not health, not the emulate API, a version the network has an upstream for);
  *   - on a socket whose (scheme, Host) finds a network of kind upstream, with the network router's own finder;
  *   - while the logger is above debug (the per-response debug line is fastify's hook), and not once the gateway
@@ -37,8 +37,8 @@ import { PlainReply, PlainRequest } from '../http/plain-exchange.js';
 import { parseQuery } from '../http/query.js';
 import { routeClass, type RequestDurations } from '../http/request-durations.js';
 import { listenerOf } from '../http/sockets.js';
-import { forwardedVersion } from './hook.js';
 import type { UpstreamNetwork } from './network.js';
+import { pathRule } from './paths.js';
 
 /** A route fastify has that the front door may answer: its declared URL and its class's duration hook. */
 interface ForwardRoute {
@@ -131,7 +131,7 @@ export class UpstreamFront {
     const protocol = (raw.socket as TLSSocket).encrypted ? 'https' : 'http';
     const network = (plan === undefined ? anySocket : finders[plan])(protocol, raw.headers.host ?? '');
     const upstream = (network as { upstream?: UpstreamNetwork } | null)?.upstream;
-    if (upstream === undefined || forwardedVersion(upstream, route.url) === undefined) return false;
+    if (upstream === undefined || pathRule(upstream, route.url)?.kind !== 'forward') return false;
     const level = log.level;
     if (level === 'debug' || level === 'trace') return false;
     const query = parseQuery(q === -1 ? '' : url.slice(q + 1));
@@ -163,7 +163,7 @@ class FrontCall {
     if (reply.sent) return;
     if (error !== undefined && error !== null) return this.failed(error);
     const hook = this.options.hooks[this.step++];
-    // The upstream hook, last, answers every request the front door takes (forwardedVersion).
+    // The upstream hook, last, answers every request the front door takes (paths.ts: the rule says `forward`).
     if (hook === undefined) return this.failed(new Error('no hook answered a forwarded request'));
     try {
       hook.call(undefined as unknown as FastifyInstance, asFastify(request), asFastify(reply), this.done);

@@ -12,36 +12,20 @@
  * tongate's own key.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { isLimitedPath } from '../http/access-hook.js';
 import { errorBody } from '../http/errors.js';
 import { jsonShapeProblem } from '../http/json-body.js';
-import { apiVersion, routedPath, type ApiVersion } from '../http/request-target.js';
+import { routedPath, type ApiVersion } from '../http/request-target.js';
 import { acceptedCodings } from './encoding.js';
 import { UpstreamFailure } from './failure.js';
 import { semanticHeaders } from './semantic-headers.js';
 import type { ForwardRequest, ForwardWaiter } from './forwarder.js';
 import type { UpstreamNetwork } from './network.js';
+import { EMULATE_PREFIX, pathRule } from './paths.js';
 import { v2Policy, v3Policy, type Params, type RoutePolicy } from './route-policy.js';
 import type { UpstreamAnswer } from './target.js';
 
-const HEALTH_PATHS = new Set(['/healthcheck', '/api/v2/healthcheck', '/api/v3/healthcheck']);
-/** toncenter's emulate API (src/emulate on local and lite networks). */
-const EMULATE_PREFIX = '/api/emulate/';
-
 export interface UpstreamHookOptions {
   bodyLimitBytes: number;
-}
-
-/**
- * The API version `serveUpstream` forwards a routed path of `upstream` to, or undefined when it answers that path
- * otherwise (health, the faucet's 404, the emulate API, a version without an upstream) or lets it pass. The upstream
- * networks' front door (front.ts) asks it before it takes a request, so it takes only what this hook forwards.
- */
-export function forwardedVersion(upstream: UpstreamNetwork, path: string): ApiVersion | undefined {
-  if (HEALTH_PATHS.has(path)) return undefined;
-  const version = apiVersion(path);
-  if (version === undefined || !isLimitedPath(path) || !upstream.forwarder.serves(version)) return undefined;
-  return version;
 }
 
 export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequestHookHandler {
@@ -52,36 +36,35 @@ export function upstreamHook({ bodyLimitBytes }: UpstreamHookOptions): onRequest
       return;
     }
     // The path the router serves (as the access layer judges it), so no spelling of the target can reach
-    // the upstream without the access decision that path gets.
+    // the upstream without the access decision that path gets. What is done with it: paths.ts, one rule.
     const path = routedPath(request);
-    if (HEALTH_PATHS.has(path)) {
-      const report = upstream.health();
-      reply.code(report.status).send(report.body);
-      return;
-    }
-    if (path === '/devnet/fund') {
-      fail(reply, undefined, 404, `${upstream.name} is an upstream network: it has no faucet`);
-      return;
-    }
-    if (path.startsWith(EMULATE_PREFIX)) {
-      // toncenter's emulate API lives beside its v3 (`/api/emulate` next to `/api/v3`): forwarded there, as a read.
-      if (!upstream.forwarder.serves('v3')) {
-        fail(reply, 'v3', 404, `the Emulate API is forwarded beside the v3 upstream; ${upstream.name} has no v3 upstream`);
-        return;
-      }
-      forward(upstream, 'v3', path, request, reply, bodyLimitBytes, 'emulate');
-      return;
-    }
-    const version = apiVersion(path);
-    if (version === undefined || !isLimitedPath(path)) {
+    const rule = pathRule(upstream, path);
+    if (rule === undefined) {
       done();
       return;
     }
-    if (!upstream.forwarder.serves(version)) {
-      fail(reply, version, 404, `${version} is not served on ${upstream.name} (it has no ${version} upstream)`);
-      return;
+    switch (rule.kind) {
+      case 'forward':
+        return forward(upstream, rule.version, path, request, reply, bodyLimitBytes);
+      case 'health': {
+        const report = upstream.health();
+        reply.code(report.status).send(report.body);
+        return;
+      }
+      case 'no-faucet':
+        fail(reply, undefined, 404, `${upstream.name} is an upstream network: it has no faucet`);
+        return;
+      case 'emulate':
+        // toncenter's emulate API lives beside its v3 (`/api/emulate` next to `/api/v3`): forwarded there, as a read.
+        if (!upstream.forwarder.serves('v3')) {
+          fail(reply, 'v3', 404, `the Emulate API is forwarded beside the v3 upstream; ${upstream.name} has no v3 upstream`);
+          return;
+        }
+        return forward(upstream, 'v3', path, request, reply, bodyLimitBytes, 'emulate');
+      case 'unserved':
+        fail(reply, rule.version, 404, `${rule.version} is not served on ${upstream.name} (it has no ${rule.version} upstream)`);
+        return;
     }
-    forward(upstream, version, path, request, reply, bodyLimitBytes);
   };
 }
 
@@ -162,7 +145,10 @@ class Exchange implements ForwardRequest, ForwardWaiter {
     readonly body: Buffer | undefined,
     readonly sibling: string | undefined,
   ) {
-    const method = request.method;
+    // A HEAD is sent upstream as the GET it asks about, and answered as that GET (its status and headers; Node's
+    // server writes no body for a HEAD), as fastify answers a HEAD on a local network's GET route. Not sent as a
+    // HEAD: toncenter's v2 (FastAPI) routes no HEAD (405), and an answer without a body fails the JSON check.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
     const headers = request.headers;
     this.method = method;
     this.rest = restOf(request.url, path, sibling === undefined ? 7 : EMULATE_PREFIX.length - 1);

@@ -12,6 +12,7 @@ import type { LocalChain } from '../../src/chain/local/index.js';
 import { ADMIN_TOKEN } from '../api/v2/support/keyed-tongate.js';
 import { startFront, startPair, UPSTREAM_KEY, type UpstreamPair } from './support/pair.js';
 import { fundAndSeal } from './support/chain.js';
+import { rawRequest } from '../support/raw-http.js';
 
 let pair: UpstreamPair;
 let chain: LocalChain;
@@ -106,6 +107,36 @@ test('v2 (GET, POST, JSON-RPC) and v3 answers, errors included, arrive byte for 
     statuses.add(viaFront.status);
   }
   assert.ok(statuses.has(200) && statuses.has(404) && statuses.has(422), `successes and errors were covered: ${[...statuses]}`);
+});
+
+test('HEAD answers as the GET would, without a body: sent upstream as that GET, as a local network answers it', async () => {
+  const proxy = pair.proxies.mainnet[0];
+  const head = (base: string, target: string) =>
+    rawRequest({ port: Number(new URL(base).port), target, method: 'HEAD', headers: { 'x-api-key': 'client-own-key' } });
+  for (const target of [
+    `/api/v2/getAddressInformation?address=${faucet}`,
+    '/api/v2/getAddressInformation?address=bad',
+    `/api/v3/walletInformation?address=${faucet}`,
+    '/api/v3/noSuchEndpoint',
+  ]) {
+    const before = proxy.recorded.length;
+    const viaFront = await head(pair.front.url('mainnet'), target);
+    const sent = proxy.recorded.slice(before).filter((r) => r.path === target);
+    assert.deepEqual(
+      sent.map((r) => r.method),
+      ['GET'],
+      `${target}: one upstream request, a GET`,
+    );
+    assert.equal(viaFront.status, sent[0].status, `${target}: the GET's status`);
+    assert.equal(viaFront.text, '', `${target}: no body`);
+    assert.equal(viaFront.headers['content-length'], String(sent[0].responseBody!.length), `${target}: the GET's length`);
+    // A local network (the upstream itself) answers a HEAD the same way: fastify's HEAD route of the GET route.
+    const direct = await head(pair.upstream.url('mainnet'), target);
+    assert.equal(viaFront.status, direct.status, `${target}: as a local network answers it`);
+    assert.equal(viaFront.headers['content-type'], direct.headers['content-type'], `${target}: content-type`);
+  }
+  // A HEAD is not a failure of the upstream: its breaker stays closed.
+  assert.equal(pair.network('mainnet').forwarder.targets.v2[0].breakerState, 'closed');
 });
 
 test("the client's key (header or api_key in the query, any spelling) is never forwarded", async () => {
