@@ -147,14 +147,17 @@ async function main(): Promise<void> {
   const written = { c: [] as number[], f: [] as number[] };
   let measuring = false;
   const send = StreamConnection.prototype.send;
-  StreamConnection.prototype.send = function (this: StreamConnection, text: string) {
-    if (measuring && text.startsWith('{"type":"transactions","finality":"')) {
-      const finality = text[35] === 'c' ? 'c' : text[35] === 'f' ? 'f' : undefined;
+  StreamConnection.prototype.send = function (this: StreamConnection, data: string | Uint8Array) {
+    // A notification made ahead comes as its UTF-8 bytes (src/stream/confirmed-ahead.ts), read in place.
+    const text = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const part = (from: number, to: number) => (typeof text === 'string' ? text.slice(from, to) : text.toString('latin1', from, to));
+    if (measuring && part(0, 35) === '{"type":"transactions","finality":"') {
+      const finality = part(35, 36) === 'c' ? 'c' : part(35, 36) === 'f' ? 'f' : undefined;
       const at = text.indexOf('"mc_block_seqno":');
-      const sealed = finality && at > 0 ? sealedAt.get(Number.parseInt(text.slice(at + 17, at + 30), 10)) : undefined;
+      const sealed = finality && at > 0 ? sealedAt.get(Number.parseInt(part(at + 17, at + 30), 10)) : undefined;
       if (finality && sealed !== undefined) written[finality].push(performance.timeOrigin + performance.now() - sealed);
     }
-    send.call(this, text);
+    send.call(this, data);
   };
 
   // Batches 0 and 1 warm up (without clients, then followed by them); then each round has one batch per kind.
