@@ -277,12 +277,7 @@ export class StreamHub {
   }
 
   /** `sealed`: at `confirmed`, the transactions the block holds (the news); the trace's others were told before. */
-  private fromPending(
-    trace: PendingTrace,
-    finality: Finality,
-    seqno = 0,
-    sealed: PendingTx[] = trace.txs,
-  ): Delivery | Promise<Delivery> {
+  private fromPending(trace: PendingTrace, finality: Finality, seqno = 0, sealed: PendingTx[] = trace.txs): Delivery | Promise<Delivery> {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(sealed.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));

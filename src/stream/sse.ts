@@ -17,8 +17,7 @@ export const SSE_PATH = '/api/streaming/v2/sse';
 
 const frame = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
 /** The same frame around a notification's UTF-8 bytes (made ahead: confirmed-ahead.ts). */
-const frameBytes = (event: string, data: Uint8Array) =>
-  Buffer.concat([Buffer.from(`event: ${event}\ndata: `), data, Buffer.from('\n\n')]);
+const frameBytes = (event: string, data: Uint8Array) => Buffer.concat([Buffer.from(`event: ${event}\ndata: `), data, Buffer.from('\n\n')]);
 
 export function registerSse(app: FastifyInstance, context: StreamContext): void {
   app.post(SSE_PATH, async (request, reply) => {
