@@ -471,8 +471,12 @@ export class StreamHub {
     // A trace read from the index holds what earlier blocks sealed of it too: those were told with their blocks.
     const blockTxs = work.wholeTraces ? undefined : new Set(work.txHashes.map((hash) => hash.toString('base64')));
     if (reader) {
-      await network.indexed?.(work.seqno);
+      // The block's `confirmed` out first, its writes included (they leave once the turn's ticks run): asking the
+      // index runs its pump at once, and when it was idle that packs the block's cells for its writer (~0.1 s at
+      // full speed), which would otherwise come before them (README: the first block of a followed run).
       await this.whenDrained();
+      await new Promise((resolve) => setImmediate(resolve));
+      await network.indexed?.(work.seqno);
       // Trace pages only for the traces a `trace` client follows; the others' followed transactions alone (block-traces.ts).
       traces = await blockTraces(reader, network.testOnly, work, {
         followsTrace: (norm) => this.byTrace.has(norm),
