@@ -12,8 +12,9 @@
  *   delivery    p50 / p99 from a block's seal (its handover to listeners) to a client holding a notification of it
  *               (issue 26: p99 <= 50 ms; toncenter claims 30-100 ms), measured across processes on one epoch: at
  *               `confirmed` (sent at the seal) and at `finalized` (sent once the index holds the block); and the
- *               server's part alone, from the seal to the notification handed to its client's socket (the clients
- *               run on the same two cores at a lower priority: their own wait for the CPU is in the first figure)
+ *               server's part alone, from the seal to the notification's write leaving for its client's socket (once
+ *               the turn that wrote it uncorked the socket; the clients run on the same two cores at a lower
+ *               priority: their own wait for the CPU is in the first figure)
  *   memory      the server's RSS and heap per connection (after a full GC), C connections subscribed vs none
  *
  * A real tongate in this process (its local chain, its index, the gateway, the access layer off: one client
