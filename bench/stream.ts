@@ -12,8 +12,9 @@
  *   delivery    p50 / p99 from a block's seal (its handover to listeners) to a client holding a notification of it
  *               (issue 26: p99 <= 50 ms; toncenter claims 30-100 ms), measured across processes on one epoch: at
  *               `confirmed` (sent at the seal) and at `finalized` (sent once the index holds the block); and the
- *               server's part alone, from the seal to the notification handed to its client's socket (the clients
- *               run on the same two cores at a lower priority: their own wait for the CPU is in the first figure)
+ *               server's part alone, from the seal to the notification's write leaving for its client's socket (once
+ *               the turn that wrote it uncorked the socket; the clients run on the same two cores at a lower
+ *               priority: their own wait for the CPU is in the first figure)
  *   memory      the server's RSS and heap per connection (after a full GC), C connections subscribed vs none
  *
  * A real tongate in this process (its local chain, its index, the gateway, the access layer off: one client
@@ -141,20 +142,34 @@ async function main(): Promise<void> {
   listeners.clear();
   for (const l of [ours, ...others]) listeners.add(l);
 
-  // Server side: when each `transactions` notification is handed to its client's socket (written in the same turn:
-  // the socket is only corked until the turn's ticks are done). The clients share this machine's two cores at a
-  // lower priority, so the client-side figure holds their own scheduling too; this one is tongate's part alone.
+  // Server side: when each `transactions` notification leaves for its client's socket: the socket is corked until
+  // the ticks of the turn that wrote it run (its uncork is queued by the first write), so the time is taken in a
+  // tick queued after the write. The clients share this machine's two cores at a lower priority, so the
+  // client-side figure holds their own scheduling too; this one is tongate's part alone.
   const written = { c: [] as number[], f: [] as number[] };
   let measuring = false;
   const send = StreamConnection.prototype.send;
-  StreamConnection.prototype.send = function (this: StreamConnection, text: string) {
+  StreamConnection.prototype.send = function (this: StreamConnection, data: string | Uint8Array) {
+    // A notification made ahead comes as its UTF-8 bytes (src/stream/confirmed-ahead.ts): its head read as text.
+    const text =
+      typeof data === 'string'
+        ? data
+        : measuring
+          ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1', 0, 1024)
+          : '';
+    send.call(this, data);
     if (measuring && text.startsWith('{"type":"transactions","finality":"')) {
       const finality = text[35] === 'c' ? 'c' : text[35] === 'f' ? 'f' : undefined;
       const at = text.indexOf('"mc_block_seqno":');
-      const sealed = finality && at > 0 ? sealedAt.get(Number.parseInt(text.slice(at + 17, at + 30), 10)) : undefined;
-      if (finality && sealed !== undefined) written[finality].push(performance.timeOrigin + performance.now() - sealed);
+      const seqno = Number.parseInt(text.slice(at + 17, at + 30), 10);
+      const sealed = finality && at > 0 ? sealedAt.get(seqno) : undefined;
+      // Taken when the turn's ticks run: the socket is corked until then (its uncork was queued by the send above).
+      if (finality && sealed !== undefined)
+        process.nextTick(() => {
+          const d = performance.timeOrigin + performance.now() - sealed;
+          written[finality].push(d);
+        });
     }
-    send.call(this, text);
   };
 
   // Batches 0 and 1 warm up (without clients, then followed by them); then each round has one batch per kind.

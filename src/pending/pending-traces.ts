@@ -32,6 +32,11 @@ export interface PendingTx {
   account: string;
   lt: bigint;
   now: number;
+  /**
+   * The masterchain seqno of the block it was executed for: the one expected to seal it (a local chain seals its
+   * open block as the next seqno). What is prepared ahead of the seal for that seqno is checked against it there.
+   */
+  openBlock: number;
   inMsg: string | null;
   /** Every message it sent (internal and external-out), in order. */
   outMsgs: string[];
@@ -161,6 +166,7 @@ export class PendingTraces {
       account: formatRawUpper(source.account),
       lt: source.lt,
       now: source.now,
+      openBlock: this.lastSealed + 1,
       inMsg: inHash,
       outMsgs: source.outMsgs.map((m) => m.hash.toString('base64')),
     };

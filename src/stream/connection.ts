@@ -10,7 +10,8 @@ import { emptySubscription, finalityRank, type EventType, type Finality, type Su
 export interface Transport {
   /** Bytes written and not yet taken by the client's socket. */
   buffered(): number;
-  write(text: string): void;
+  /** One notification: a text, or its UTF-8 bytes when they were made ahead (confirmed-ahead.ts). */
+  write(text: string | Uint8Array): void;
   close(reason: string): void;
   /** Holds writes in the socket until `uncork` (the notifications of one event leave in one write). */
   cork?(): void;
@@ -46,8 +47,8 @@ export class StreamConnection {
     return this.subscription.types.has(type) && finalityRank(finality) >= finalityRank(this.subscription.minFinality);
   }
 
-  /** Sends one text frame; a client whose socket already holds too much is closed instead. */
-  send(text: string): void {
+  /** Sends one text frame (a text, or its UTF-8 bytes); a client whose socket already holds too much is closed instead. */
+  send(text: string | Uint8Array): void {
     if (this.closed) return;
     if (this.transport.buffered() + text.length > this.maxBufferedBytes) {
       this.close(`slow consumer: more than ${this.maxBufferedBytes} bytes waiting to be read`);

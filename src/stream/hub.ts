@@ -44,6 +44,7 @@ import {
 import { atFinality, type Extras } from './sealed-traces.js';
 import { landedTrace, type LandedTrace } from './finalized-early.js';
 import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './block-traces.js';
+import { confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
 import type { Finality, Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
@@ -53,6 +54,9 @@ const EARLY_ACTIONS = 2;
 export interface HubLogger {
   warn(object: object, message: string): void;
 }
+
+/** A trace's notifications ready to go out (undefined: nobody to tell). */
+type Delivery = (() => void) | undefined;
 
 /** What one sealed block asks of the index, gathered when it is handed over (or, on a lite network, once indexed: lite-feed.ts). */
 export interface BlockWork extends BlockReads {
@@ -83,6 +87,10 @@ export class StreamHub {
   /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
   private confirmedEarly = new Map<string, LandedTrace>();
   private deliveries: Promise<void> = Promise.resolve();
+  /** Deliveries chained on `deliveries` and not done yet: while none is, a ready one goes out at once. */
+  private queued = 0;
+  /** The last sealed seqno this hub heard of (what is made ahead for a block already sealed is not made). */
+  private lastSealed = 0;
 
   constructor(private readonly o: HubOptions) {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
@@ -168,7 +176,14 @@ export class StreamHub {
    */
   private executed(trace: PendingTrace, tx: PendingTx): void {
     if (this.connections.size === 0) return;
-    if (this.wholeTraceWanted(trace) || this.earlyWants(tx.account) !== 0) void pendingRenderer.render(tx, trace);
+    const wants = this.earlyWants(tx.account);
+    if (!this.wholeTraceWanted(trace) && wants === 0) return;
+    const text = pendingRenderer.render(tx, trace);
+    // Its `confirmed` made while the block is open (confirmed-ahead.ts): the seal then writes ready bytes.
+    if (wants & EARLY_TRANSACTIONS)
+      void text.then((pending) => {
+        if (tx.openBlock > this.lastSealed) prepareConfirmed(trace, tx, pending);
+      });
   }
 
   /**
@@ -225,21 +240,32 @@ export class StreamHub {
   /**
    * What a chain event asks for: prepared at once (the transactions' texts asked of the render thread: the event
    * itself only looks up followers), delivered in the order the events came, whatever order the renders finish in.
+   * A delivery prepared at once (its texts were ready and nothing is read for it: the seal's usual case) goes out
+   * at once when no earlier one waits, without a round of promises per trace.
    */
-  private later(prepare: () => Promise<(() => void) | undefined> | undefined): void {
-    let prepared: Promise<(() => void) | undefined>;
+  private later(prepare: () => Delivery | Promise<Delivery>): void {
+    let prepared: Delivery | Promise<Delivery>;
     try {
-      prepared = Promise.resolve(prepare());
+      prepared = prepare();
+      if (typeof prepared !== 'object' && this.queued === 0) {
+        prepared?.();
+        return;
+      }
     } catch (err) {
       this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed');
       return;
     }
+    this.queued += 1;
+    const done = () => {
+      this.queued -= 1;
+    };
     this.deliveries = this.deliveries
       .then(() => prepared)
       .then(
         (deliver) => deliver?.(),
         (err: unknown) => this.o.logger?.warn({ err }, 'stream: a pending trace could not be streamed'),
-      );
+      )
+      .then(done);
   }
 
   /** Resolves once what was asked so far is delivered (a block's finalized news never overtakes its confirmed). */
@@ -257,7 +283,7 @@ export class StreamHub {
     seqno = 0,
     sealed: PendingTx[] = trace.txs,
     whole = true,
-  ): Promise<(() => void) | undefined> | undefined {
+  ): Delivery | Promise<Delivery> {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(sealed.map((tx) => tx.account));
     const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
@@ -278,16 +304,20 @@ export class StreamHub {
       norm: trace.externalHashNorm,
       news,
       transactions: all.map((tx) => {
-        let text: string | undefined;
+        // Made while its block was open, when made for the block that sealed it (confirmed-ahead.ts).
+        const ahead = finality === 'confirmed' ? confirmedAhead(tx, tx.sealedIn ?? seqno) : undefined;
+        let text = ahead?.text;
         let mentioned: string[] | undefined;
         return {
           hash: tx.hash,
           account: tx.account,
           lt: tx.lt,
+          alone: ahead?.alone,
           get text() {
+            if (text !== undefined) return text;
             const pending = pendingTransactionText(tx, trace);
             // A trace over several blocks: each transaction with its own block's seqno.
-            return (text ??= finality === 'pending' ? pending : sealedTransactionText(pending, tx.sealedIn ?? seqno));
+            return (text = finality === 'pending' ? pending : sealedTransactionText(pending, tx.sealedIn ?? seqno));
           },
           get mentioned() {
             pendingTransactionText(tx, trace);
@@ -305,6 +335,9 @@ export class StreamHub {
     const needsMetadata = [...byAccount, ...byTrace].some((c) => c.subscription.includeMetadata) && index !== undefined;
     // Actions are classified only when a client gets them (an `actions` or a `trace` notification).
     const needsActions = byTrace.length > 0 || byAccount.some((c) => c.wants('actions', finality));
+    // Every text there and nothing to read: delivered as it is (the seal's usual case, its texts rendered ahead).
+    if (!needsActions && !needsBook && !needsMetadata && needed.every((tx) => tx.rendered !== undefined))
+      return () => this.deliverTrace(event, byAccount, byTrace);
     const actions = needsActions ? this.o.actions.ofPending(this.o.network, trace) : Promise.resolve([]);
     return Promise.all([actions, ...needed.map((tx) => pendingRenderer.render(tx, trace))]).then(async ([classified]) => {
       event.actions = finality === 'pending' ? classified : sealedActionParts(classified, seqno);
@@ -359,6 +392,7 @@ export class StreamHub {
   // ---- sealed blocks ----
 
   private sealed(block: SealedBlock): void {
+    this.lastSealed = block.masterchain.id.seqno;
     const confirmedEarly = this.confirmedEarly;
     this.confirmedEarly = new Map();
     if (this.connections.size === 0) return;
@@ -436,8 +470,12 @@ export class StreamHub {
     // What the block tells `transactions` and `actions` clients: a trace read whole holds more (told before, or not followed).
     const blockTxs = new Set(work.txHashes.map((hash) => hash.toString('base64')));
     if (reader) {
-      await network.indexed?.(work.seqno);
+      // The block's `confirmed` out first, its writes included (they leave once the turn's ticks run): asking the
+      // index runs its pump at once, and when it was idle that packs the block's cells for its writer (~0.1 s at
+      // full speed), which would otherwise come before them (README: the first block of a followed run).
       await this.whenDrained();
+      await new Promise((resolve) => setImmediate(resolve));
+      await network.indexed?.(work.seqno);
       // Trace pages only for the traces a `trace` client follows, at the block completing them; the others' followed
       // transactions alone (block-traces.ts).
       const tracesFollowed = this.byTrace.size > 0;

@@ -20,8 +20,12 @@ import type { Finality } from './subscription.js';
 export interface TraceEvent {
   finality: Finality;
   norm: string;
-  /** In lt order, ascending. */
-  transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[] }[];
+  /**
+   * In lt order, ascending. `alone`, when made ahead (confirmed-ahead.ts): the `transactions` notification of this
+   * transaction alone at the event's finality, without address book or metadata, as UTF-8 bytes (what
+   * transactionsText writes for a client that gets only it).
+   */
+  transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[]; alone?: Uint8Array }[];
   /**
    * The transactions this notification is news of (a sealed block's, by hash); `transactions` notifications carry
    * only those, a `trace` notification the whole trace. Undefined: all of them.
@@ -75,12 +79,28 @@ function extras(connection: StreamConnection, event: TraceEvent, mentioned: () =
 const head = (type: string, event: TraceEvent) =>
   `{"type":"${type}","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.norm)}`;
 
-/** The client's transactions of the trace (its subscribed accounts'), newest first; undefined when none. */
-export function transactionsText(connection: StreamConnection, event: TraceEvent): string | undefined {
+/** A `transactions` notification of these transaction texts (newest first), `extras` its address book and metadata. */
+export function transactionsNotification(finality: Finality, norm: string, texts: readonly string[], extrasText = ''): string {
+  return `{"type":"transactions","finality":"${finality}","trace_external_hash_norm":${JSON.stringify(norm)},"transactions":[${texts.join(',')}]${extrasText}}`;
+}
+
+/**
+ * The client's transactions of the trace (its subscribed accounts'), newest first; undefined when none. A single
+ * transaction with its notification made ahead, to a client that asked for no address book nor metadata, is those
+ * bytes (the same text, encoded once for every client that gets it).
+ */
+export function transactionsText(connection: StreamConnection, event: TraceEvent): string | Uint8Array | undefined {
   const addresses = connection.subscription.addresses;
   const mine = event.transactions.filter((tx) => addresses.has(tx.account) && (!event.news || event.news.has(tx.hash))).reverse();
   if (mine.length === 0) return undefined;
-  return `${head('transactions', event)},"transactions":[${mine.map((tx) => tx.text).join(',')}]${extras(connection, event, () => mine.flatMap((tx) => tx.mentioned))}}`;
+  const { includeAddressBook, includeMetadata } = connection.subscription;
+  if (mine.length === 1 && mine[0].alone !== undefined && !includeAddressBook && !includeMetadata) return mine[0].alone;
+  return transactionsNotification(
+    event.finality,
+    event.norm,
+    mine.map((tx) => tx.text),
+    extras(connection, event, () => mine.flatMap((tx) => tx.mentioned)),
+  );
 }
 
 /** The version filter toncenter applies (action_types, then supported types and their ancestors). */

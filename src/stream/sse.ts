@@ -16,6 +16,8 @@ import { applySubscribe, defaultActionTypes, emptySubscription, parseSubscribe, 
 export const SSE_PATH = '/api/streaming/v2/sse';
 
 const frame = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
+/** The same frame around a notification's UTF-8 bytes (made ahead: confirmed-ahead.ts). */
+const frameBytes = (event: string, data: Uint8Array) => Buffer.concat([Buffer.from(`event: ${event}\ndata: `), data, Buffer.from('\n\n')]);
 
 export function registerSse(app: FastifyInstance, context: StreamContext): void {
   app.post(SSE_PATH, async (request, reply) => {
@@ -47,7 +49,7 @@ export function registerSse(app: FastifyInstance, context: StreamContext): void 
     const res = openEventStream(reply);
     const transport: Transport = {
       buffered: () => res.writableLength,
-      write: (text) => void res.write(frame('event', text)),
+      write: (text) => void res.write(typeof text === 'string' ? frame('event', text) : frameBytes('event', text)),
       cork: () => res.cork(),
       uncork: () => res.uncork(),
       close: (reason) => res.end(`: closed: ${reason}\n\n`),

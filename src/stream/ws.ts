@@ -29,6 +29,7 @@ export const WS_PATH = '/api/streaming/v2/ws';
 /** Close codes: 1008 (policy) for the cap and a slow consumer, 1001 for an idle client or a shutdown. */
 const POLICY = 1008;
 const GOING_AWAY = 1001;
+const TEXT_FRAME = { binary: false };
 
 const answer = (id: string | undefined, body: Record<string, string>) => JSON.stringify({ ...(id !== undefined ? { id } : {}), ...body });
 
@@ -59,7 +60,8 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       if (!hub) return relayWs(context, upstreamStreamingOf(request.network)!, socket, request, connectionId, admitted);
       const transport: Transport = {
         buffered: () => socket.bufferedAmount,
-        write: (text) => socket.send(text),
+        // Bytes made ahead go out as a text frame too (their UTF-8 is the text's): ws frames them without a copy.
+        write: (text) => (typeof text === 'string' ? socket.send(text) : socket.send(text, TEXT_FRAME)),
         close: (reason) =>
           socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
         // The upgraded request's socket is the one the WebSocket writes its frames to.

@@ -1,0 +1,41 @@
+/**
+ * A followed transaction's `confirmed` made ahead of the seal, so that the seal's turn writes ready bytes.
+ *
+ * While a transaction waits in the open block its text is known (the render thread's) but for what the seal puts
+ * in: its block's seqno and the finality (render.ts's sealedTransactionText). The block that will seal it is the
+ * one it was executed for (PendingTx.openBlock: a local chain seals its open block as the next seqno). So when its
+ * text comes back, in the open block's time, its confirmed text is made for that seqno, and with it the
+ * `transactions` notification a client gets when this is its only transaction of the trace in the block and it
+ * asked for no address book nor metadata (the bench's clients, and every wallet following its own address), as
+ * UTF-8 bytes: the same bytes for every such client, encoded once. At the seal they are used when the block that
+ * sealed the transaction is the one expected; otherwise the texts are made then, as before.
+ */
+import type { PendingTrace, PendingTx } from '../pending/pending-traces.js';
+import { sealedTransactionText } from '../pending/render.js';
+import { transactionsNotification } from './notifications.js';
+
+export interface ConfirmedAhead {
+  /** The masterchain seqno it was made for. */
+  seqno: number;
+  /** The transaction's text at `confirmed` in that block. */
+  text: string;
+  /** The `transactions` notification of it alone, at `confirmed`, without address book or metadata. */
+  alone: Uint8Array;
+}
+
+/** Kept beside the pending transaction (and gone with it): the pending layer knows nothing of notifications. */
+const made = new WeakMap<PendingTx, ConfirmedAhead>();
+
+/** Makes `tx`'s confirmed text and notification from its pending text, for the block it was executed for. */
+export function prepareConfirmed(trace: PendingTrace, tx: PendingTx, pendingText: string): void {
+  if (made.has(tx)) return;
+  const seqno = tx.openBlock;
+  const text = sealedTransactionText(pendingText, seqno);
+  made.set(tx, { seqno, text, alone: Buffer.from(transactionsNotification('confirmed', trace.externalHashNorm, [text])) });
+}
+
+/** What was made ahead for `tx`, when it was made for the block that sealed it (`seqno`). */
+export function confirmedAhead(tx: PendingTx, seqno: number): ConfirmedAhead | undefined {
+  const ahead = made.get(tx);
+  return ahead !== undefined && ahead.seqno === seqno ? ahead : undefined;
+}

@@ -1,0 +1,99 @@
+/**
+ * A followed transaction's `confirmed` made ahead of the seal (src/stream/confirmed-ahead.ts) is byte for byte the
+ * notification the seal would cut from its pending text; it is used only for the block it was made for, and only
+ * for a client that gets that transaction alone without address book or metadata.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Address, beginCell, external } from '@ton/core';
+import { PendingTrace, type PendingTx } from '../../src/pending/pending-traces.js';
+import { sealedTransactionText } from '../../src/pending/render.js';
+import { confirmedAhead, prepareConfirmed } from '../../src/stream/confirmed-ahead.js';
+import { StreamConnection, type Transport } from '../../src/stream/connection.js';
+import { transactionsText, type TraceEvent } from '../../src/stream/notifications.js';
+import { emptySubscription } from '../../src/stream/subscription.js';
+import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
+
+const wallet = Address.parse(`0:${'ab'.repeat(32)}`);
+const dest = `0:${'CD'.repeat(32)}`;
+const body = beginCell().storeUint(7, 32).storeStringTail('tongate é').endCell();
+const message = external({ to: wallet, body });
+const root = beginCell().endCell();
+const trace = new PendingTrace('dHJhY2U=', 'ZXh0', { cell: root, hash: root.hash(), message }, 41);
+
+/** A pending text laid out as render.ts writes one (its seqnos 0, emulated, pending), with a non-ASCII comment. */
+const pendingText = (account: string, lt: number) =>
+  `{"account":"${account}","hash":"h${lt}","lt":"${lt}","now":1,"mc_block_seqno":0,"trace_id":"dHJhY2U=",` +
+  `"block_ref":{"workchain":0,"shard":"8000000000000000","seqno":0},"in_msg":{"message_content":{"decoded":{"comment":"é"}}},` +
+  `"account_state_before":{"hash":"a"},"account_state_after":{"hash":"b"},"emulated":true,"finality":"pending"}`;
+
+const pendingTx = (account: string, lt: number): PendingTx =>
+  ({ hash: `h${lt}`, account, lt: BigInt(lt), now: 1, openBlock: 42, inMsg: null, outMsgs: [] }) as unknown as PendingTx;
+
+const client = (addresses: string[], extras: { includeAddressBook?: boolean } = {}) => {
+  const transport: Transport = { buffered: () => 0, write: () => undefined, close: () => undefined };
+  const c = new StreamConnection('c', transport, 1 << 20, 0, undefined, () => undefined);
+  c.subscription = { ...emptySubscription(), addresses: new Set(addresses), types: new Set(['transactions']), ...extras };
+  return c;
+};
+
+/** The event the seal cuts at `confirmed` of block `seqno`, from the pending texts alone (nothing made ahead). */
+const cutAtSeal = (txs: PendingTx[], seqno: number): TraceEvent => ({
+  finality: 'confirmed',
+  norm: trace.externalHashNorm,
+  transactions: txs.map((tx) => ({
+    hash: tx.hash,
+    account: tx.account,
+    lt: tx.lt,
+    text: sealedTransactionText(pendingText(tx.account, Number(tx.lt)), seqno),
+    mentioned: [tx.account],
+  })),
+  tree: 'null',
+  actions: [],
+  addressBook: { [dest]: { user_friendly: 'x', domain: null } },
+  metadata: {},
+});
+
+test("a confirmed notification made ahead is the seal's own text, as UTF-8 bytes, for the block it was made for", () => {
+  const account = formatRaw(wallet);
+  const tx = pendingTx(account, 1000);
+  prepareConfirmed(trace, tx, pendingText(account, 1000));
+  assert.equal(confirmedAhead(tx, 43), undefined, 'another block sealed it: made again at the seal');
+  const ahead = confirmedAhead(tx, 42);
+  assert.ok(ahead);
+  assert.equal(trace.externalHashNorm, normalizedExternalHash(wallet, body).toString('base64'));
+  const expected = transactionsText(client([account]), cutAtSeal([tx], 42));
+  assert.equal(typeof expected, 'string');
+  assert.equal(Buffer.from(ahead.alone).toString('utf8'), expected, 'byte for byte what the seal cuts');
+  assert.equal(Buffer.byteLength(expected as string), ahead.alone.length, 'its UTF-8 length (a non-ASCII comment in it)');
+  assert.equal(ahead.text, sealedTransactionText(pendingText(account, 1000), 42));
+});
+
+test('the bytes go to a client that gets that transaction alone and asked for no address book; others get their text cut', () => {
+  const account = formatRaw(wallet);
+  const [a, b] = [pendingTx(account, 2000), pendingTx(dest, 2001)];
+  for (const tx of [a, b]) prepareConfirmed(trace, tx, pendingText(tx.account, Number(tx.lt)));
+  const event = cutAtSeal([a, b], 42);
+  for (const [i, tx] of [a, b].entries()) event.transactions[i].alone = confirmedAhead(tx, 42)!.alone;
+
+  const alone = transactionsText(client([account]), event);
+  assert.ok(alone instanceof Uint8Array, 'the bytes made ahead');
+  assert.equal(alone, confirmedAhead(a, 42)!.alone);
+
+  const withBook = transactionsText(client([dest], { includeAddressBook: true }), event);
+  assert.equal(typeof withBook, 'string');
+  const plain = Buffer.from(confirmedAhead(b, 42)!.alone).toString('utf8');
+  assert.equal(withBook, `${plain.slice(0, -1)},"address_book":{"${dest}":{"user_friendly":"x","domain":null}}}`);
+
+  const both = transactionsText(client([account, dest]), event);
+  assert.equal(typeof both, 'string', 'two transactions of the trace: one notification, cut for the client');
+  assert.deepEqual(
+    JSON.parse(both as string).transactions.map((t: { lt: string }) => t.lt),
+    ['2001', '2000'],
+    'newest first',
+  );
+});
+
+function formatRaw(address: Address): string {
+  return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
+}
