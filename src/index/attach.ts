@@ -325,7 +325,9 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     if (seqno <= written) return Promise.resolve();
     return new Promise((resolve) => {
       waiters.push({ seqno, resolve });
-      pump();
+      // A block just sealed is taken in the next turn (above): a caller in the seal's turn (the stream hub asking
+      // for the block it announces) waits for that pump rather than running one now, ahead of the seal's listeners.
+      if (pumpSoon === undefined) pump();
     });
   }
 

@@ -470,9 +470,10 @@ export class StreamHub {
     // What the block tells `transactions` and `actions` clients: a trace read whole holds more (told before, or not followed).
     const blockTxs = new Set(work.txHashes.map((hash) => hash.toString('base64')));
     if (reader) {
-      // The block's `confirmed` out first, its writes included (they leave once the turn's ticks run): asking the
-      // index runs its pump at once, and when it was idle that packs the block's cells for its writer (~0.1 s at
-      // full speed), which would otherwise come before them (README: the first block of a followed run).
+      // The block's `confirmed` out first, its writes included (they leave once the turn's ticks run), before the
+      // index is asked: the index packs the block's cells for its writer on this thread (~0.1 s at full speed) in
+      // the turn after the seal (index/attach.ts), and a delivery still waiting then would come after it (README:
+      // the first block of a followed run).
       await this.whenDrained();
       await new Promise((resolve) => setImmediate(resolve));
       await network.indexed?.(work.seqno);

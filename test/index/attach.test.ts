@@ -139,6 +139,34 @@ test('attach: an index written from another chain is refused, with what to do', 
   await index.close();
 });
 
+test("attach: synced() asked in a seal's turn does not take the block in that turn; it resolves once it is written", async (t) => {
+  const { chain } = await busyChain(t);
+  const index = await openIndex({ network: 'testnet' });
+  t.after(() => index.close());
+  const attachment = await attachIndexToChain(index, chain, { thread: 'main' });
+  t.after(() => attachment.detach());
+  await attachment.synced();
+  const written: number[] = [];
+  const write = index.writer.write.bind(index.writer);
+  index.writer.write = (block) => {
+    written.push(block.masterchain.id.seqno);
+    return write(block);
+  };
+  // A listener after the index's, as the stream hub is: it asks for the block in the seal's own turn.
+  let inSealTurn: number[] | undefined;
+  let asked: Promise<void> | undefined;
+  const stop = chain.onBlock((block) => {
+    asked = attachment.synced(block.masterchain.id.seqno);
+    inSealTurn = [...written];
+  });
+  t.after(stop);
+  const seqno = (await chain.produceBlock()).id.seqno;
+  assert.deepEqual(inSealTurn, [], "nothing packed for the writer in the seal's turn");
+  await asked;
+  assert.deepEqual(written, [seqno]);
+  assert.equal(await index.reader.lastMasterchainSeqno(), seqno);
+});
+
 test('attach: synced() waits for a block that is not sealed yet; detach stops following', async (t) => {
   const { chain } = await busyChain(t);
   const index = await openIndex({ network: 'testnet' });
