@@ -76,12 +76,12 @@ function extras(connection: StreamConnection, event: TraceEvent, mentioned: () =
   );
 }
 
-const head = (type: string, event: TraceEvent) =>
-  `{"type":"${type}","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.norm)}`;
+const head = (type: string, { finality, norm }: Pick<TraceEvent, 'finality' | 'norm'>) =>
+  `{"type":"${type}","finality":"${finality}","trace_external_hash_norm":${JSON.stringify(norm)}`;
 
 /** A `transactions` notification of these transaction texts (newest first), `extras` its address book and metadata. */
 export function transactionsNotification(finality: Finality, norm: string, texts: readonly string[], extrasText = ''): string {
-  return `{"type":"transactions","finality":"${finality}","trace_external_hash_norm":${JSON.stringify(norm)},"transactions":[${texts.join(',')}]${extrasText}}`;
+  return `${head('transactions', { finality, norm })},"transactions":[${texts.join(',')}]${extrasText}}`;
 }
 
 /**
