@@ -5,13 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { LitePool, LiteChain, LiteUnavailable } from '../../../src/chain/lite/index.js';
 import { ReadCache } from '../../../src/chain/lite/read-cache.js';
 import { FollowerBudget } from '../../../src/chain/lite/follower-budget.js';
 import { childShards, parentShard } from '../../../src/chain/lite/block-cell.js';
 import { ManualClock } from '../../../src/util/clock.js';
+import { ManualTimers } from '../../support/manual-timers.js';
 import { freePort } from '../../support/ports.js';
 import { parseGlobalConfig } from '../../../src/ton/global-config.js';
 import { readFileSync } from 'node:fs';
@@ -55,6 +57,37 @@ test('no liteserver that answers: a query fails at once with LiteUnavailable nam
   } finally {
     pool.close();
     silent.server.close();
+  }
+});
+
+test('a liteserver that accepts and never finishes the handshake: dropped at the deadline, named why, tried again', async () => {
+  const server = createServer((socket) => {
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const clock = new ManualTimers();
+  const first = once(server, 'connection');
+  // A valid ed25519 key: with random bytes (not a curve point half the time) the handshake fails before any socket.
+  const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const pool = new LitePool({ servers: [{ host: '127.0.0.1', port, publicKey }], clock, healthIntervalMs: 60_000 });
+  try {
+    await first;
+    const problem = async () => String(await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err));
+    assert.match(await problem(), new RegExp(`127\\.0\\.0\\.1:${port} not connected\\)$`), 'no reason yet');
+    clock.advance(4_999);
+    assert.match(await problem(), new RegExp(`127\\.0\\.0\\.1:${port} not connected\\)$`), 'not dropped before its deadline');
+    const second = once(server, 'connection');
+    clock.advance(1);
+    const error = await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err);
+    assert.ok(error instanceof LiteUnavailable, String(error));
+    assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port} not connected: no handshake within 5000 ms`));
+    // Tried again after the reconnect backoff (Node's timer, 250 ms): a second connection arrives.
+    await second;
+  } finally {
+    pool.close();
+    server.close();
   }
 });
 
