@@ -84,8 +84,15 @@ test('three tongate processes share one limit, all refuse a revoked key and hono
         const bases = ports.map((port) => `http://127.0.0.1:${port}`);
 
         // Keyless first (nothing used this client's quota yet): the same address on three instances shares 1 request/s.
+        const keylessStarted = Date.now();
         const keyless = await Promise.all(bases.flatMap((base) => [statusOf(base), statusOf(base)]));
-        assert.equal(keyless.filter((s) => s === 200).length, 1, `keyless admitted ${keyless.filter((s) => s === 200).length} of 6`);
+        const keylessMs = Date.now() - keylessStarted;
+        const keylessAdmitted = keyless.filter((s) => s === 200).length;
+        // Exactly one within a second; a machine that stalls the six past a second may admit one more per second.
+        assert.ok(
+          keylessMs < 1000 ? keylessAdmitted === 1 : keylessAdmitted >= 1 && keylessAdmitted <= Math.ceil(keylessMs / 1000 + 1),
+          `keyless admitted ${keylessAdmitted} of 6 in ${keylessMs} ms`,
+        );
 
         // A key never used before: 3 instances x 10 simultaneous requests share its one limit of 5.
         const burstKey = await runTongate(['keys', 'create', '--network', 'mainnet', '--rps', '5', '--json', ...stores]);
