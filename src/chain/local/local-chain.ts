@@ -300,6 +300,11 @@ export class LocalChain implements DevnetChain {
           get shardAccount() {
             return (cell ??= Cell.fromBase64(c.shardAccount));
           },
+          // The index takes the bytes (src/index/feed.ts) and parses them on its own thread: parsing every changed
+          // state here, then packing its cells for that thread, took ~5 % of this thread at full speed.
+          get boc() {
+            return Buffer.from(c.shardAccount, 'base64');
+          },
         };
       }),
     };
