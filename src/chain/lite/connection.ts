@@ -12,6 +12,8 @@ import { ADNLClientTCP } from 'adnl';
 import { TLReadBuffer, TLWriteBuffer, type TLFunction } from 'ton-tl';
 import { Codecs, Functions } from 'ton-lite-client/dist/schema.js';
 import { LiteServerError, LiteTransportError } from './errors.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { onceAfter } from '../../util/scheduler.js';
 
 /** The TL constructor id of liteServer.error, as it starts an answer. */
 const LITE_SERVER_ERROR_ID = -1146494648;
@@ -32,6 +34,14 @@ export interface LiteConnectionOptions {
   /** First wait before reconnecting after a failure; doubles up to `maxReconnectMs`. */
   reconnectMs?: number;
   maxReconnectMs?: number;
+  /**
+   * A connection whose handshake is not done within this is dropped and tried again (default 5000 ms). Without it
+   * a server that accepts and never answers, or answers with bytes that announce a frame that never ends, held the
+   * connection forever: never ready, never down, never retried.
+   */
+  handshakeTimeoutMs?: number;
+  /** The handshake's deadline runs on this clock's timers (a test moves it). */
+  clock?: Clock;
 }
 
 interface Pending {
@@ -53,6 +63,7 @@ export class LiteConnection extends EventEmitter {
   private closed = false;
   private readonly pending = new Map<string, Pending>();
   private reconnectTimer: NodeJS.Timeout | undefined;
+  private cancelHandshakeDeadline: (() => void) | undefined;
   private backoffMs: number;
   /** Answers received on this object's connections: tells a silent connection from a busy one. */
   private answers = 0;
@@ -130,8 +141,13 @@ export class LiteConnection extends EventEmitter {
     if (this.closed) return;
     const client = new GuardedAdnlClient(`tcp://${this.options.host}:${this.options.port}`, this.options.publicKey);
     this.client = client;
+    const handshakeMs = this.options.handshakeTimeoutMs ?? 5000;
+    this.cancelHandshakeDeadline = onceAfter(this.options.clock ?? systemClock, handshakeMs, () => {
+      if (this.client === client && !this.ready) this.drop(new LiteTransportError(`${this.label}: no handshake within ${handshakeMs} ms`));
+    });
     client.on('ready', () => {
       if (this.client !== client) return;
+      this.cancelHandshakeDeadline?.();
       this.ready = true;
       this.backoffMs = this.options.reconnectMs ?? 250;
       this.emit('ready');
@@ -154,6 +170,8 @@ export class LiteConnection extends EventEmitter {
   private drop(reason: LiteTransportError): void {
     const client = this.client;
     this.client = null;
+    this.cancelHandshakeDeadline?.();
+    this.cancelHandshakeDeadline = undefined;
     const wasReady = this.ready;
     this.ready = false;
     if (client) {

@@ -169,7 +169,7 @@ export class LitePool extends EventEmitter {
     this.followerSlots = FollowerBudget.slots(this.maxInFlight);
     this.followerBudget = new FollowerBudget(options.followerQueriesPerSecond ?? DEFAULT_FOLLOWER_QUERIES_PER_SECOND, this.clock);
     this.servers = options.servers.map((address) => {
-      const state = new ServerState(new LiteConnection(address), this.clock);
+      const state = new ServerState(new LiteConnection({ ...address, clock: this.clock }), this.clock);
       state.connection.on('ready', () => void this.check(state));
       state.connection.on('down', (reason: Error) => {
         state.breaker.failure();

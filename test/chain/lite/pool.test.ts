@@ -12,6 +12,7 @@ import { ReadCache } from '../../../src/chain/lite/read-cache.js';
 import { FollowerBudget } from '../../../src/chain/lite/follower-budget.js';
 import { childShards, parentShard } from '../../../src/chain/lite/block-cell.js';
 import { ManualClock } from '../../../src/util/clock.js';
+import { ManualTimers } from '../../support/manual-timers.js';
 import { freePort } from '../../support/ports.js';
 import { parseGlobalConfig } from '../../../src/ton/global-config.js';
 import { readFileSync } from 'node:fs';
@@ -55,6 +56,36 @@ test('no liteserver that answers: a query fails at once with LiteUnavailable nam
   } finally {
     pool.close();
     silent.server.close();
+  }
+});
+
+test('a liteserver that accepts and never finishes the handshake: dropped at the deadline, named why, tried again', async () => {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const clock = new ManualTimers();
+  const pool = new LitePool({ servers: [{ host: '127.0.0.1', port, publicKey: randomBytes(32) }], clock, healthIntervalMs: 60_000 });
+  try {
+    while (connections === 0) await new Promise((resolve) => setImmediate(resolve));
+    const notYet = await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err);
+    assert.match(String(notYet), new RegExp(`127\\.0\\.0\\.1:${port} not connected\\)?$`), 'no reason before the deadline');
+    clock.advance(4_999);
+    assert.equal(pool.status()[0]!.connected, false);
+    assert.equal(connections, 1, 'not dropped before its deadline');
+    clock.advance(1);
+    const error = await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err);
+    assert.ok(error instanceof LiteUnavailable, String(error));
+    assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port} not connected: no handshake within 5000 ms`));
+    // Tried again after the reconnect backoff (Node's timer, 250 ms): a second connection arrives.
+    while (connections < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  } finally {
+    pool.close();
+    server.close();
   }
 });
 
