@@ -63,45 +63,6 @@ interface KeyPlan {
   keyId: string;
   streamConnections: number | undefined;
   streamAddresses: number | undefined;
-  admissions: AdmissionCache;
-}
-
-/**
- * The admissions one key record (or the keyless limit) gave lately, by the remaining quota and `t` they carry: an
- * `Admission` is immutable and says nothing but its key's fields and those two numbers, so a decision that lands on
- * the same two hands out the same object instead of building a new one and its `RateLimit` string (about 0.18 KB a
- * request, and Node then flattens that string when it checks the header). Direct-mapped by the remaining quota, which
- * moves by one or a few from one request to the next. One slot per possible remaining quota up to 256 (a key of 10
- * requests/s keeps 16 slots and always hits them); past that a busy key's count in its window wanders over more values
- * than the slots, and some decisions build their admission as before.
- */
-const MAX_ADMISSION_SLOTS = 256;
-class AdmissionCache {
-  private readonly mask: number;
-  private readonly remaining: Float64Array;
-  private readonly reset: Float64Array;
-  private readonly entries: (Admission | undefined)[];
-
-  constructor(limit: number) {
-    let slots = 1;
-    while (slots <= limit && slots < MAX_ADMISSION_SLOTS) slots *= 2;
-    this.mask = slots - 1;
-    this.remaining = new Float64Array(slots).fill(-1);
-    this.reset = new Float64Array(slots);
-    this.entries = new Array<Admission | undefined>(slots).fill(undefined);
-  }
-
-  get(remaining: number, t: number): Admission | undefined {
-    const slot = remaining & this.mask;
-    return this.remaining[slot] === remaining && this.reset[slot] === t ? this.entries[slot] : undefined;
-  }
-
-  set(remaining: number, t: number, admission: Admission): void {
-    const slot = remaining & this.mask;
-    this.remaining[slot] = remaining;
-    this.reset[slot] = t;
-    this.entries[slot] = admission;
-  }
 }
 
 /** A policy and its limit: the RateLimit-Policy value and the counts its decisions bump. */
@@ -120,17 +81,13 @@ export class AccessController {
   private readonly plans = new WeakMap<KeyRecord, KeyPlan>();
   private readonly limitPlans = new Map<string, LimitPlan>();
   private readonly anonymous: LimitPlan;
-  private readonly anonymousAdmissions: AdmissionCache;
 
   constructor(private readonly o: AccessControllerOptions) {
     this.anonymous = this.limitPlan('ip', o.anonymousRps);
-    this.anonymousAdmissions = new AdmissionCache(o.anonymousRps);
   }
 
-  /** Reads `req` before it returns (the HTTP hook hands it the same object, refilled, on every request). */
   check(req: AccessRequest): AccessDecision | Promise<AccessDecision> {
     const raw = req.key;
-    const network = req.network;
     if (raw === undefined || raw === '') {
       return this.limit(`ip:${req.network}:${clientIdentity(req.clientIp)}`, this.anonymous, undefined, undefined);
     }
@@ -146,16 +103,16 @@ export class AccessController {
     if (found instanceof Promise) {
       return found.then(
         // The store answered later: the decision's instant is now.
-        (record) => this.withKey(network, record, this.o.clock.now()),
+        (record) => this.withKey(req, record, this.o.clock.now()),
         () => this.refuseStoreUnavailable(),
       );
     }
-    return this.withKey(network, found, now);
+    return this.withKey(req, found, now);
   }
 
-  private withKey(network: string, record: KeyRecord | null, now: number): AccessDecision | Promise<AccessDecision> {
+  private withKey(req: AccessRequest, record: KeyRecord | null, now: number): AccessDecision | Promise<AccessDecision> {
     if (record === null || (record.expiresAt !== null && record.expiresAt <= now)) return this.refuseUnknown();
-    if (record.network !== network) {
+    if (record.network !== req.network) {
       this.o.metrics.decision('wrong_network', 'none');
       return { ...DENY_WRONG_NETWORK, keyId: record.id };
     }
@@ -183,19 +140,10 @@ export class AccessController {
     // The headers name the limit the limiter applied; the prepared policy header is that of the limit it was asked for.
     if (result.allowed && result.limit === plan.limit) {
       plan.allowed.n++;
-      const remaining = result.remaining;
-      const t = resetSeconds(result.resetMs);
-      const cache = key === undefined ? this.anonymousAdmissions : key.admissions;
-      let admission = cache.get(remaining, t);
-      if (admission === undefined) {
-        const rate = plan.rateStart + remaining + ';t=' + t;
-        admission =
-          key === undefined
-            ? new Admission(plan.policyHeader, rate, undefined, undefined, undefined)
-            : new Admission(plan.policyHeader, rate, key.keyId, key.streamConnections, key.streamAddresses);
-        cache.set(remaining, t, admission);
-      }
-      return admission;
+      const rate = plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs);
+      return key === undefined
+        ? new Admission(plan.policyHeader, rate, undefined, undefined, undefined)
+        : new Admission(plan.policyHeader, rate, key.keyId, key.streamConnections, key.streamAddresses);
     }
     const headers: Record<string, string> =
       result.limit === plan.limit
@@ -219,7 +167,6 @@ export class AccessController {
       keyId: record.id,
       streamConnections: record.streamConnections ?? undefined,
       streamAddresses: record.streamAddresses ?? undefined,
-      admissions: new AdmissionCache(shared ? record.accountRps! : record.rps),
     };
   }
 

@@ -64,10 +64,7 @@ export interface AccessStatus {
 
 export interface AccessLayer {
   readonly enabled: boolean;
-  /**
-   * One decision per request. Synchronous on the embedded hot path; a promise only when a remote store is asked. `req`
-   * is read before `check` returns, never later: the caller may refill the same object for its next request.
-   */
+  /** One decision per request. Synchronous on the embedded hot path; a promise only when a remote store is asked. */
   check(req: AccessRequest): AccessDecision | Promise<AccessDecision>;
   /** Key and account administration on the same store (undefined when the layer is off). */
   readonly admin: KeyAdmin | undefined;

@@ -25,7 +25,7 @@
  * requestCounter(access) counts answered API requests for /metrics (admin-routes.ts runs it from its one onResponse hook).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import type { AccessDecision, AccessLayer, AccessMetrics, AccessRequest, CountCell } from '../access/index.js';
+import type { AccessDecision, AccessLayer, AccessMetrics, CountCell } from '../access/index.js';
 import { redactApiKey } from '../access/redact.js';
 import { apiVersion, routedPath, routeUrl, targetPath, type ApiVersion } from './request-target.js';
 import { docsPaths } from './docs.js';
@@ -84,9 +84,6 @@ function first(value: unknown): string | undefined {
 }
 
 export function accessHook(access: AccessLayer): onRequestHookHandler {
-  // One request description, refilled for each request: the layer reads it before `check` returns (a decision that
-  // waits for a store keeps what it needs), so no object is built per request.
-  const asked: AccessRequest = { network: '', key: undefined, clientIp: '' };
   return function accessCheck(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
     if (!access.enabled || reply.sent || !network || typeof network.name !== 'string' || !isLimitedPath(routedPath(request))) {
@@ -96,11 +93,7 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
     request.accessJudged = true;
     const key = extractApiKey(request);
     // The address only matters without a key; behind trusted proxies reading it parses X-Forwarded-For.
-    asked.network = network.name;
-    asked.key = key;
-    asked.clientIp = key === undefined ? request.ip : '';
-    const decision = access.check(asked);
-    asked.key = undefined; // not kept alive until the next request
+    const decision = access.check({ network: network.name, key, clientIp: key === undefined ? request.ip : '' });
     if (decision instanceof Promise) {
       decision.then(
         (d) => apply(d, request, reply, done),
