@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Cell, loadMessage, toNano } from '@ton/core';
+import { Cell, loadMessage, parseTuple, toNano, TupleReader, type Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
@@ -27,11 +27,19 @@ before(async () => {
   const funded = chain.fund(owner.wallet.address, toNano('10'));
   for (let i = 0; i < 4; i++) await chain.produceBlock();
   await funded;
-  await chain.sendExternal(v4Transfer(owner, 0, to, toNano('0.1'), { deploy: true }));
+  await chain.sendExternal(v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.1'), { deploy: true }));
   // The deploying transfer's two transactions, one block each (and whatever else waits).
   for (let i = 0; i < 4; i++) await chain.produceBlock();
 });
 after(() => tongate.stop());
+
+/** A wallet's seqno as the chain holds it now (what its next transfer is signed with); 0 before it is deployed. */
+async function seqnoOf(address: Address): Promise<number> {
+  const { exitCode, stackBoc } = await chain.runGetMethod(address, 'seqno', []);
+  if (exitCode === -13) return 0;
+  assert.equal(exitCode, 0, `seqno: exit code ${exitCode}`);
+  return new TupleReader(parseTuple(stackBoc)).readNumber();
+}
 
 test('a trace over two blocks: each transaction confirmed and finalized once, with its own block', async (t) => {
   const client = wsClient(t, `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`);
@@ -45,7 +53,7 @@ test('a trace over two blocks: each transaction confirmed and finalized once, wi
   });
   await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
 
-  await chain.sendExternal(v4Transfer(owner, 1, to, toNano('0.2')));
+  await chain.sendExternal(v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2')));
   const first = await chain.produceBlock();
   const second = await chain.produceBlock();
   const seqnos = [first, second].map((b) => b.id.seqno);
@@ -113,13 +121,10 @@ async function getJson(path: string): Promise<any> {
   return res.json();
 }
 
-for (const [walletSeqno, follower] of [
-  [2, false],
-  [3, true],
-] as const) {
+for (const follower of [false, true]) {
   test(`a trace over two blocks: a trace client gets it once per finality, complete (${follower ? 'a client follows its second block' : 'nobody else connected'})`, async (t) => {
     const wsUrl = `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`;
-    const boc = v4Transfer(owner, walletSeqno, to, toNano('0.2'));
+    const boc = v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2'));
     const norm = normOf(boc);
     const traced = wsClient(t, wsUrl);
     await subscribed(traced, { types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'confirmed' });
