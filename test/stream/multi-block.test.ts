@@ -3,7 +3,9 @@
  * block's transactions are streamed with that block, at `confirmed` from what the open block executed and at
  * `finalized` from the index, each transaction once per finality; a later block never tells an earlier block's
  * transaction again. A `trace` client gets the trace once per finality, complete (toncenter sends a trace at the
- * finality all of it reached), with or without another client following the block that completes it.
+ * finality all of it reached), with or without another client following the block that completes it; so does an
+ * `actions` client, whichever block holds its account's transaction (the actions the index stored with the block
+ * that completes the trace, what /api/v3/actions answers).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -165,3 +167,41 @@ for (const follower of [false, true]) {
     }
   });
 }
+
+test('a trace over two blocks: its actions are told once per finality, with the block that completes it, to the followers of their accounts', async (t) => {
+  const wsUrl = `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`;
+  // The wallet's transaction is in the first block, the receiver's in the second.
+  const ofWallet = wsClient(t, wsUrl);
+  const ofReceiver = wsClient(t, wsUrl);
+  await subscribed(ofWallet, { types: ['actions'], addresses: [owner.wallet.address.toString()], min_finality: 'confirmed' });
+  await subscribed(ofReceiver, { types: ['actions'], addresses: [to.toString()], min_finality: 'confirmed' });
+
+  const boc = v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2'));
+  const norm = normOf(boc);
+  await chain.sendExternal(boc);
+  const first = await chain.produceBlock();
+  const second = await chain.produceBlock();
+  // A block more, then a ping: whatever the stream still had to say of these blocks comes before the pong.
+  await chain.produceBlock();
+  await tongate.networks.find((n) => n.name === 'testnet')!.indexed?.(second.id.seqno + 1);
+
+  const rest = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+  assert.equal(rest.mc_seqno_end, String(second.id.seqno), 'the trace ends in the second block');
+  assert.notEqual(first.id.seqno, second.id.seqno);
+  const indexed = (await getJson(`/api/v3/actions?trace_id=${encodeURIComponent(rest.trace_id)}&include_accounts=true`)).actions;
+  assert.equal(indexed.length, 1);
+  for (const client of [ofWallet, ofReceiver]) {
+    const confirmed = (await client.next((r) => r.message?.type === 'actions', 'the confirmed actions')).message;
+    const finalized = (await client.next((r) => r.message?.type === 'actions', 'the finalized actions')).message;
+    assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
+    assert.deepEqual(finalized.actions, indexed, 'finalized: what /api/v3/actions answers');
+    assert.deepEqual(
+      confirmed.actions,
+      indexed.map((a: any) => ({ ...a, finality: 'confirmed' })),
+      'confirmed: the same action, once all of the trace is sealed',
+    );
+    client.send({ operation: 'ping', id: 'p' });
+    const next = await client.next((r) => r.message?.type === 'actions' || r.message?.status === 'pong', 'pong');
+    assert.equal(next.message.status, 'pong', `nothing more: ${JSON.stringify(next.message).slice(0, 300)}`);
+  }
+});
