@@ -1,8 +1,9 @@
 /**
  * A pending trace's actions: its transactions rendered, the contracts the network's index knows among its accounts
  * (and among those its messages name, and the JVault stake wallets its unstakes ask: what a sealed trace's
- * classification reads), then the index's classifier on the render thread (renderer.ts). Asked once per trace and
- * kept on it, so a stream and /pendingActions share one classification. Meant for a trace that is announced (nothing
+ * classification reads), then the index's classifier on the render thread (renderer.ts). Asked once per trace (per
+ * size it grew to: a trace whose internal messages run in a later block) and kept on it, so a stream and
+ * /pendingActions share one classification. Meant for a trace that is announced (nothing
  * of it left to execute in the open block): what toncenter classifies is a whole emulated trace too. */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
@@ -12,16 +13,18 @@ import { NO_CONTRACTS } from '../index/actions/trace-input.js';
 import type { PendingTrace } from './pending-traces.js';
 import { pendingRenderer } from './renderer.js';
 
-const classified = new WeakMap<PendingTrace, Promise<ActionPart[]>>();
+/** A trace's classification, kept with the number of transactions it was made of. */
+const classified = new WeakMap<PendingTrace, { txs: number; actions: Promise<ActionPart[]> }>();
 
 export function pendingActionsOf(trace: PendingTrace, network: NetworkContext): Promise<ActionPart[]> {
-  let actions = classified.get(trace);
-  if (!actions) {
-    actions = classify(trace, network);
-    // A trace still growing in the open block (a REST ask before it is announced) is classified as it stands and
-    // not kept: its next transactions would change its actions.
-    if (trace.announced) classified.set(trace, actions);
-  }
+  const kept = classified.get(trace);
+  // A trace announced in one block whose internal messages ran in a later one has grown since: classified again
+  // (its actions at `confirmed`, once all of it is sealed, are those of all of it).
+  if (kept && kept.txs === trace.txs.length) return kept.actions;
+  const actions = classify(trace, network);
+  // A trace still growing in the open block (a REST ask before it is announced) is classified as it stands and
+  // not kept: its next transactions would change its actions.
+  if (trace.announced) classified.set(trace, { txs: trace.txs.length, actions });
   return actions;
 }
 

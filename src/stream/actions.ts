@@ -7,6 +7,7 @@
  */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
+import type { ActionAccounts } from '../index/actions/reader.js';
 import { expandActionTypes } from '../index/actions/versions.js';
 import { pendingActionsOf } from '../pending/actions.js';
 import type { PendingTrace } from '../pending/pending-traces.js';
@@ -16,6 +17,11 @@ export type StreamAction = ActionPart;
 export interface StreamActions {
   /** The actions of these sealed traces (trace ids, base64), by trace id; a trace without any is left out. */
   ofTraces(network: NetworkContext, traceIds: string[]): Promise<Map<string, StreamAction[]>>;
+  /**
+   * The traces whose actions the index stored with masterchain block `seqno` (the traces that ended there), each
+   * with its actions' accounts: what the hub matches its `actions` clients against before it reads any action.
+   */
+  accountsAt(network: NetworkContext, seqno: number): Promise<ActionAccounts[]>;
   /** The actions of a pending trace (at `trace_mc_seqno_end` 0). */
   ofPending(network: NetworkContext, trace: PendingTrace): Promise<StreamAction[]>;
   /** The action types a subscription's `supported_action_types` stands for. */
@@ -27,6 +33,7 @@ const expanded = new WeakMap<string[], Set<string>>();
 
 export const INDEXED_ACTIONS: StreamActions = {
   ofTraces: async (network, traceIds) => (network.index ? network.index.actions.everyActionOf(traceIds) : new Map()),
+  accountsAt: async (network, seqno) => (network.index ? network.index.actions.accountsAt(seqno) : []),
   ofPending: (network, trace) => pendingActionsOf(trace, network),
   expand: (supported) => {
     let types = expanded.get(supported);

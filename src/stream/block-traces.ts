@@ -141,9 +141,19 @@ export async function accountExtras(
       for (const account of tx.mentioned) accounts.add(account);
       asking.add(trace);
     }
+    // A client its actions reach (one of their accounts followed: hub.ts actionFollowers), a transaction of its own here or not.
+    for (const action of trace.view.actions)
+      for (const account of action.accounts)
+        for (const c of followersOf(account)) {
+          const { includeAddressBook, includeMetadata, types } = c.subscription;
+          if (!types.has('actions') || !(includeAddressBook || includeMetadata)) continue;
+          wanted.addressBook ||= includeAddressBook;
+          wanted.metadata ||= includeMetadata;
+          asking.add(trace);
+        }
   }
-  if (accounts.size === 0) return;
   for (const trace of asking) for (const action of trace.view.actions) for (const account of action.accounts) accounts.add(account);
+  if (accounts.size === 0) return;
   const list = [...accounts];
   const [addressBook, metadata] = await Promise.all([
     wanted.addressBook ? addressBookFor(network, list) : {},

@@ -10,13 +10,16 @@
  * block executed (rendered on the pending layer's render thread); `finalized`, and `confirmed` of anything else, is
  * read from the index once it holds the block (block-traces.ts: a `trace` client's traces as trace pages, the other
  * clients' followed transactions alone), so it is what `/api/v3/traces` resp. `/api/v3/transactions` answer; blocks
- * are delivered one after the other, in seqno order. A `transactions` or `actions` client is told each block's
- * transactions with that block; a `trace` client is told a trace once per finality, complete (at `confirmed` when
- * the pending layer has nothing of it left open, at `finalized` with the block the index completes it in).
+ * are delivered one after the other, in seqno order. A `transactions` client is told each block's transactions with
+ * that block; an `actions` client a trace's actions once per finality, once all of it reached it, when one of their
+ * accounts is one it follows (actionFollowers); a `trace` client is told a trace once per finality, complete (at
+ * `confirmed` when the pending layer has nothing of it left open, at `finalized` with the block the index completes
+ * it in).
  *
  * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
  * account followed?); nothing at all while nobody is connected. While a `trace` client is connected, each block's
- * completed traces are read from the index (block-traces.ts), after the seal.
+ * completed traces are read from the index (block-traces.ts), after the seal; while an `actions` client is, who
+ * the actions stored with each block concern (withActions).
  * Rendering happens on other threads, and a slow client only fills its own socket (connection.ts).
  */
 import { loadShardAccount } from '@ton/core';
@@ -41,15 +44,14 @@ import {
   transactionsText,
   type TraceEvent,
 } from './notifications.js';
-import { atFinality, type Extras } from './sealed-traces.js';
+import { atFinality, byPageOrder, type Extras } from './sealed-traces.js';
 import { landedTrace, type LandedTrace } from './finalized-early.js';
 import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './block-traces.js';
 import { confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
-import type { Finality, Subscription } from './subscription.js';
+import { FINALITIES, finalityRank, type Finality, type Subscription } from './subscription.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
 const EARLY_TRANSACTIONS = 1;
-const EARLY_ACTIONS = 2;
 
 export interface HubLogger {
   warn(object: object, message: string): void;
@@ -82,6 +84,8 @@ export class StreamHub {
   readonly connections = new Set<StreamConnection>();
   private readonly byAddress = new Map<string, Set<StreamConnection>>();
   private readonly byTrace = new Map<string, Set<StreamConnection>>();
+  /** Connections that get `actions` at each finality (following some address): the trace's actions are classified or read only then. */
+  private readonly actionClients: Record<Finality, number> = { pending: 0, confirmed: 0, finalized: 0 };
   private tail: Promise<void> = Promise.resolve();
   private readonly stops: (() => void)[] = [];
   /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
@@ -150,12 +154,25 @@ export class StreamHub {
     if (subscription.types.has('account_state_change') || subscription.types.has('jettons_change')) this.stateFollowers += delta;
     if (subscription.types.has('jettons_change')) this.jettonFollowers += delta;
     if (subscription.types.has('trace')) for (const trace of subscription.traces) update(this.byTrace, trace);
+    if (subscription.types.has('actions') && subscription.addresses.size > 0)
+      for (const f of FINALITIES) if (finalityRank(f) >= finalityRank(subscription.minFinality)) this.actionClients[f] += delta;
   }
 
-  /** Whether a client may get actions (an `actions` subscription, or a `trace` one: it carries them). */
-  private wantsActions(): boolean {
-    for (const c of this.connections) if (c.subscription.types.has('actions') || c.subscription.types.has('trace')) return true;
-    return false;
+  /** Whether a connected client gets `actions` at this finality (a trace's actions are classified or read only then). */
+  followsActions(finality: Finality = 'finalized'): boolean {
+    return this.actionClients[finality] > 0;
+  }
+
+  /**
+   * Who a trace's actions reach, toncenter's rule (ton-streaming-go v2: an action is a client's when one of its
+   * `accounts` is subscribed): the followers of any account of any of them that get `actions` at this finality,
+   * whether or not the trace has a transaction of theirs (a jetton transfer's receiver: only his jetton wallet has
+   * one). Each client's are picked from them by notifications.ts (actionsText) by the same rule.
+   */
+  private actionFollowers(accounts: Iterable<string>, finality: Finality): StreamConnection[] {
+    const out = new Set<StreamConnection>();
+    for (const account of accounts) for (const c of this.byAddress.get(account) ?? []) if (c.wants('actions', finality)) out.add(c);
+    return [...out];
   }
 
   private followersOf(accounts: Iterable<string>): Set<StreamConnection> {
@@ -182,7 +199,8 @@ export class StreamHub {
   private executed(trace: PendingTrace, tx: PendingTx): void {
     if (this.connections.size === 0) return;
     const wants = this.earlyWants(tx.account);
-    if (!this.wholeTraceWanted(trace) && wants === 0) return;
+    // A client of `actions` before `finalized`: every trace is classified (renderAhead), from its transactions' texts.
+    if (!this.wholeTraceWanted(trace) && wants === 0 && !this.followsActions('confirmed')) return;
     const text = pendingRenderer.render(tx, trace);
     // Its `confirmed` made while the block is open (confirmed-ahead.ts): the seal then writes ready bytes.
     if (wants & EARLY_TRANSACTIONS)
@@ -194,18 +212,13 @@ export class StreamHub {
   /**
    * A trace announced (nothing of it left to execute in the open block): its transactions' texts are asked for
    * (already on their way since they executed, unless a client came meanwhile) and, when a client gets actions
-   * before `finalized`, its actions classified.
+   * before `finalized` (any trace's actions may name an account it follows: actionFollowers), its actions classified.
    */
   private renderAhead(trace: PendingTrace): void {
     if (this.connections.size === 0) return;
     const whole = this.wholeTraceWanted(trace);
-    let actions = whole;
-    for (const tx of trace.txs) {
-      const wants = this.earlyWants(tx.account);
-      if (wants & EARLY_ACTIONS) actions = true;
-      if (whole || wants !== 0) void pendingRenderer.render(tx, trace);
-    }
-    if (actions) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
+    for (const tx of trace.txs) if (whole || this.earlyWants(tx.account) !== 0) void pendingRenderer.render(tx, trace);
+    if (whole || this.followsActions('confirmed')) this.o.actions.ofPending(this.o.network, trace).catch(() => undefined);
   }
 
   /** Whether a client following the trace itself gets it before `finalized` (each of its transactions then). */
@@ -215,14 +228,10 @@ export class StreamHub {
     return false;
   }
 
-  /** What the followers of `account` get before `finalized`: EARLY_TRANSACTIONS, EARLY_ACTIONS, both or 0. */
+  /** What the followers of `account` get of its transactions before `finalized`: EARLY_TRANSACTIONS or 0. */
   private earlyWants(account: string): number {
-    let wants = 0;
-    for (const c of this.byAddress.get(account) ?? []) {
-      if (c.wants('actions', 'confirmed')) wants |= EARLY_ACTIONS;
-      if (c.wants('transactions', 'confirmed')) wants |= EARLY_TRANSACTIONS;
-    }
-    return wants;
+    for (const c of this.byAddress.get(account) ?? []) if (c.wants('transactions', 'confirmed')) return EARLY_TRANSACTIONS;
+    return 0;
   }
 
   /**
@@ -291,10 +300,14 @@ export class StreamHub {
   ): Delivery | Promise<Delivery> {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(sealed.map((tx) => tx.account));
-    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality) || c.wants('actions', finality));
+    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality));
     const byTrace =
       whole && this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
-    if (byAccount.length === 0 && byTrace.length === 0) return undefined;
+    // Actions reach the followers of their accounts (actionFollowers), which only the classification tells: the trace
+    // is classified while a client gets `actions` at this finality, at `confirmed` once all of it is sealed (toncenter
+    // sends a trace's actions at the finality all of it reached), and for its `trace` clients.
+    const byActions = whole && this.followsActions(finality);
+    if (byAccount.length === 0 && byTrace.length === 0 && !byActions) return undefined;
     // The tree only for a `trace` notification (a client of `transactions` or `actions` gets none).
     const ordered = byTrace.length > 0 ? undefined : pendingOrder(trace);
     const { ordered: all, root } = ordered ? { ordered, root: null } : pendingTreeOf(trace);
@@ -336,23 +349,35 @@ export class StreamHub {
       metadata: {},
     };
     const index = this.o.network.index;
-    const needsBook = [...byAccount, ...byTrace].some((c) => c.subscription.includeAddressBook) && index !== undefined;
-    const needsMetadata = [...byAccount, ...byTrace].some((c) => c.subscription.includeMetadata) && index !== undefined;
-    // Actions are classified only when a client gets them (an `actions` or a `trace` notification).
-    const needsActions = byTrace.length > 0 || byAccount.some((c) => c.wants('actions', finality));
+    const extras = (clients: StreamConnection[]) => ({
+      book: clients.some((c) => c.subscription.includeAddressBook) && index !== undefined,
+      metadata: clients.some((c) => c.subscription.includeMetadata) && index !== undefined,
+    });
+    // Actions are classified only when a client may get them (an `actions` or a `trace` notification).
+    const needsActions = byTrace.length > 0 || byActions;
     // Every text there and nothing to read: delivered as it is (the seal's usual case, its texts rendered ahead).
-    if (!needsActions && !needsBook && !needsMetadata && needed.every((tx) => tx.rendered !== undefined))
+    const known = extras([...byAccount, ...byTrace]);
+    if (!needsActions && !known.book && !known.metadata && needed.every((tx) => tx.rendered !== undefined))
       return () => this.deliverTrace(event, byAccount, byTrace);
     const actions = needsActions ? this.o.actions.ofPending(this.o.network, trace) : Promise.resolve([]);
     return Promise.all([actions, ...needed.map((tx) => pendingRenderer.render(tx, trace))]).then(async ([classified]) => {
       event.actions = finality === 'pending' ? classified : sealedActionParts(classified, seqno);
+      const reached = byActions
+        ? this.actionFollowers(
+            event.actions.flatMap((a) => a.accounts),
+            finality,
+          )
+        : [];
+      const clients = reached.length > 0 ? [...new Set([...byAccount, ...reached])] : byAccount;
+      if (clients.length === 0 && byTrace.length === 0) return undefined;
+      const { book: needsBook, metadata: needsMetadata } = reached.length > 0 ? extras([...clients, ...byTrace]) : known;
       // The address book and the metadata come from the index (what it knows of the accounts).
       const accounts = () => [...event.transactions.flatMap((tx) => tx.mentioned), ...event.actions.flatMap((a) => a.accounts)];
       const [book, metadata] = await Promise.all([
         needsBook ? addressBookFor(this.o.network, accounts()) : {},
         needsMetadata ? index!.metadata(accounts()) : {},
       ]);
-      return () => this.deliverTrace({ ...event, addressBook: book, metadata }, byAccount, byTrace);
+      return () => this.deliverTrace({ ...event, addressBook: book, metadata }, clients, byTrace);
     });
   }
 
@@ -422,8 +447,10 @@ export class StreamHub {
     }
     const jettons = work.changed.length > 0 && this.wantsJettons();
     if (!jettons) work.changed = [];
-    // While a `trace` client is connected every block is read: any block may complete a trace it follows.
-    if (this.byTrace.size === 0 && work.txHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
+    // While a `trace` or an `actions` client is connected every block is read: any block may complete a trace it
+    // follows, or one whose actions name an account it follows.
+    const everyBlock = this.byTrace.size > 0 || this.followsActions();
+    if (!everyBlock && work.txHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
     this.enqueue(work);
   }
 
@@ -469,6 +496,46 @@ export class StreamHub {
       .catch((err: unknown) => this.o.logger?.warn({ err, seqno: work.seqno }, 'stream: a sealed block could not be streamed'));
   }
 
+  /**
+   * The block's traces with their actions: those the index stored with this block (the traces it completed),
+   * read for the traces an `actions` client is reached by (actionFollowers: one of their accounts followed, a
+   * transaction of its own in the trace or not; such a trace without a followed transaction of the block joins the
+   * block's traces with no transaction to tell) and for the pages `trace` clients get. Nothing is read while no
+   * client gets `actions` and no `trace` page was read.
+   */
+  private async withActions(seqno: number, traces: BlockTrace[]): Promise<BlockTrace[]> {
+    const ids = new Set(traces.filter((t) => t.whole).map((t) => t.traceId));
+    if (this.followsActions()) {
+      const known = new Set(traces.map((t) => t.traceId));
+      let added = false;
+      for (const stored of await this.o.actions.accountsAt(this.o.network, seqno)) {
+        if (this.actionFollowers(stored.accounts, 'finalized').length === 0) continue;
+        ids.add(stored.traceId);
+        if (known.has(stored.traceId)) continue;
+        const view = {
+          traceId: stored.traceId,
+          endLt: stored.endLt,
+          norm: stored.key,
+          transactions: [],
+          tree: 'null',
+          actions: [],
+          addressBook: {},
+          metadata: {},
+        };
+        traces.push({ traceId: stored.traceId, endLt: stored.endLt, view: { ...view, partial: true } });
+        added = true;
+      }
+      if (added) traces.sort(byPageOrder);
+    }
+    if (ids.size === 0) return traces;
+    const actions = await this.o.actions.ofTraces(this.o.network, [...ids]);
+    for (const trace of traces) {
+      trace.view.actions = actions.get(trace.traceId) ?? [];
+      if (trace.whole) trace.whole.actions = trace.view.actions;
+    }
+    return traces;
+  }
+
   private async deliverBlock(work: BlockWork): Promise<void> {
     const { network } = this.o;
     const reader = network.index;
@@ -492,17 +559,7 @@ export class StreamHub {
         tracesFollowed,
         traceExtras: tracesFollowed ? this.extrasOf(this.traceClients()) : { addressBook: false, metadata: false },
       });
-      const actions =
-        traces.length > 0 && this.wantsActions()
-          ? await this.o.actions.ofTraces(
-              network,
-              traces.map((t) => t.traceId),
-            )
-          : new Map();
-      for (const trace of traces) {
-        trace.view.actions = actions.get(trace.traceId) ?? [];
-        if (trace.whole) trace.whole.actions = trace.view.actions;
-      }
+      traces = await this.withActions(work.seqno, traces);
       await accountExtras(network, traces, blockTxs, (account) => this.byAddress.get(account) ?? []);
       if (work.changed.length > 0) {
         const wallets = await reader.tokens.jettonWallets({ addresses: work.changed }, undefined, {
@@ -532,9 +589,16 @@ export class StreamHub {
       for (const trace of traces) {
         if (finality === 'confirmed' && work.confirmedEarly.has(trace.traceId)) continue;
         const { view, whole } = trace;
+        const clients = this.followersOf(new Set(view.transactions.filter((tx) => blockTxs.has(tx.hash)).map((tx) => tx.account)));
+        if (view.actions.length > 0)
+          for (const c of this.actionFollowers(
+            view.actions.flatMap((a) => a.accounts),
+            finality,
+          ))
+            clients.add(c);
         this.deliverTrace(
           { ...atFinality(view, finality), news: blockTxs },
-          this.followersOf(new Set(view.transactions.filter((tx) => blockTxs.has(tx.hash)).map((tx) => tx.account))),
+          clients,
           // A client that began to follow the trace meanwhile gets it from a later block: this one was read without its page.
           whole ? (this.byTrace.get(whole.norm) ?? []) : [],
           whole && whole !== view ? { ...atFinality(whole, finality), news: blockTxs } : undefined,

@@ -115,8 +115,10 @@ export function followLiteHeads(hub: StreamHub, network: NetworkContext, heads: 
         if (doc) work.stateDocs.push({ account, state: JSON.parse(doc) as unknown });
       }
     }
-    // While a `trace` client is connected every block goes to the hub, as a local chain's: it may complete a followed trace.
-    if (!tracesFollowed && work.txHashes.length === 0 && !work.stateDocs?.length && work.changed.length === 0) return;
+    // While a `trace` or an `actions` client is connected every block goes to the hub, as a local chain's: it may
+    // complete a followed trace, or one whose actions name a followed account (the hub reads them: hub.ts withActions).
+    const everyBlock = tracesFollowed || hub.followsActions();
+    if (!everyBlock && work.txHashes.length === 0 && !work.stateDocs?.length && work.changed.length === 0) return;
     hub.enqueue(work);
   };
 

@@ -3,11 +3,13 @@
  * block's transactions are streamed with that block, at `confirmed` from what the open block executed and at
  * `finalized` from the index, each transaction once per finality; a later block never tells an earlier block's
  * transaction again. A `trace` client gets the trace once per finality, complete (toncenter sends a trace at the
- * finality all of it reached), with or without another client following the block that completes it.
+ * finality all of it reached), with or without another client following the block that completes it; so does an
+ * `actions` client, whichever block holds its account's transaction (the actions the index stored with the block
+ * that completes the trace, what /api/v3/actions answers).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Cell, loadMessage, toNano } from '@ton/core';
+import { Cell, loadMessage, parseTuple, toNano, TupleReader, type Address } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
@@ -27,11 +29,19 @@ before(async () => {
   const funded = chain.fund(owner.wallet.address, toNano('10'));
   for (let i = 0; i < 4; i++) await chain.produceBlock();
   await funded;
-  await chain.sendExternal(v4Transfer(owner, 0, to, toNano('0.1'), { deploy: true }));
+  await chain.sendExternal(v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.1'), { deploy: true }));
   // The deploying transfer's two transactions, one block each (and whatever else waits).
   for (let i = 0; i < 4; i++) await chain.produceBlock();
 });
 after(() => tongate.stop());
+
+/** A wallet's seqno as the chain holds it now (what its next transfer is signed with); 0 before it is deployed. */
+async function seqnoOf(address: Address): Promise<number> {
+  const { exitCode, stackBoc } = await chain.runGetMethod(address, 'seqno', []);
+  if (exitCode === -13) return 0;
+  assert.equal(exitCode, 0, `seqno: exit code ${exitCode}`);
+  return new TupleReader(parseTuple(stackBoc)).readNumber();
+}
 
 test('a trace over two blocks: each transaction confirmed and finalized once, with its own block', async (t) => {
   const client = wsClient(t, `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`);
@@ -45,7 +55,7 @@ test('a trace over two blocks: each transaction confirmed and finalized once, wi
   });
   await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
 
-  await chain.sendExternal(v4Transfer(owner, 1, to, toNano('0.2')));
+  await chain.sendExternal(v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2')));
   const first = await chain.produceBlock();
   const second = await chain.produceBlock();
   const seqnos = [first, second].map((b) => b.id.seqno);
@@ -113,13 +123,10 @@ async function getJson(path: string): Promise<any> {
   return res.json();
 }
 
-for (const [walletSeqno, follower] of [
-  [2, false],
-  [3, true],
-] as const) {
+for (const follower of [false, true]) {
   test(`a trace over two blocks: a trace client gets it once per finality, complete (${follower ? 'a client follows its second block' : 'nobody else connected'})`, async (t) => {
     const wsUrl = `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`;
-    const boc = v4Transfer(owner, walletSeqno, to, toNano('0.2'));
+    const boc = v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2'));
     const norm = normOf(boc);
     const traced = wsClient(t, wsUrl);
     await subscribed(traced, { types: ['trace'], trace_external_hash_norms: [norm], min_finality: 'confirmed' });
@@ -160,3 +167,41 @@ for (const [walletSeqno, follower] of [
     }
   });
 }
+
+test('a trace over two blocks: its actions are told once per finality, with the block that completes it, to the followers of their accounts', async (t) => {
+  const wsUrl = `${tongate.url('testnet').replace('http', 'ws')}/api/streaming/v2/ws`;
+  // The wallet's transaction is in the first block, the receiver's in the second.
+  const ofWallet = wsClient(t, wsUrl);
+  const ofReceiver = wsClient(t, wsUrl);
+  await subscribed(ofWallet, { types: ['actions'], addresses: [owner.wallet.address.toString()], min_finality: 'confirmed' });
+  await subscribed(ofReceiver, { types: ['actions'], addresses: [to.toString()], min_finality: 'confirmed' });
+
+  const boc = v4Transfer(owner, await seqnoOf(owner.wallet.address), to, toNano('0.2'));
+  const norm = normOf(boc);
+  await chain.sendExternal(boc);
+  const first = await chain.produceBlock();
+  const second = await chain.produceBlock();
+  // A block more, then a ping: whatever the stream still had to say of these blocks comes before the pong.
+  await chain.produceBlock();
+  await tongate.networks.find((n) => n.name === 'testnet')!.indexed?.(second.id.seqno + 1);
+
+  const rest = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+  assert.equal(rest.mc_seqno_end, String(second.id.seqno), 'the trace ends in the second block');
+  assert.notEqual(first.id.seqno, second.id.seqno);
+  const indexed = (await getJson(`/api/v3/actions?trace_id=${encodeURIComponent(rest.trace_id)}&include_accounts=true`)).actions;
+  assert.equal(indexed.length, 1);
+  for (const client of [ofWallet, ofReceiver]) {
+    const confirmed = (await client.next((r) => r.message?.type === 'actions', 'the confirmed actions')).message;
+    const finalized = (await client.next((r) => r.message?.type === 'actions', 'the finalized actions')).message;
+    assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
+    assert.deepEqual(finalized.actions, indexed, 'finalized: what /api/v3/actions answers');
+    assert.deepEqual(
+      confirmed.actions,
+      indexed.map((a: any) => ({ ...a, finality: 'confirmed' })),
+      'confirmed: the same action, once all of the trace is sealed',
+    );
+    client.send({ operation: 'ping', id: 'p' });
+    const next = await client.next((r) => r.message?.type === 'actions' || r.message?.status === 'pong', 'pong');
+    assert.equal(next.message.status, 'pong', `nothing more: ${JSON.stringify(next.message).slice(0, 300)}`);
+  }
+});

@@ -10,7 +10,7 @@
  * those transactions (their `transactions` list), then paged.
  */
 import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
-import { bytes, text } from '../sql/values.js';
+import { bigint, bytes, optionalBytes, text } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder } from '../types.js';
 import { PARENT_TYPES } from './classify.js';
@@ -19,6 +19,15 @@ import type { JettonWalletInfo, KnownContracts, TraceInput } from './trace-input
 import { actionHead, type ActionPart } from './action-part.js';
 import { jvaultStakeWallets, knownContracts, traceInputs } from './trace-source.js';
 import { traceRowOf } from '../traces/trace-row.js';
+
+/** A trace's actions as a stream first matches them (ActionReader.accountsAt): the union of their accounts. */
+export interface ActionAccounts {
+  traceId: string;
+  endLt: bigint;
+  /** Its external message's normalized hash, else its trace id (`trace_external_hash_norm`). */
+  key: string;
+  accounts: Set<string>;
+}
 
 /** toncenter's ActionRequest with its time and lt window, as v3 parses it (parameter names kept). */
 export interface ActionQuery {
@@ -157,6 +166,31 @@ export class ActionReader {
       else byTrace.set(id, [action]);
     }
     return byTrace;
+  }
+
+  /**
+   * Who the actions stored with masterchain block `seqno` concern (those of the traces that ended there, classified
+   * with it): per trace (id, its end_lt, the key a stream names it by: its external message's normalized hash, else
+   * its id), the union of its actions' accounts. What a stream matches its followed addresses against before it
+   * reads any action (`everyActionOf`). One index range (actions_mc_seqno), no action's text.
+   */
+  async accountsAt(seqno: number): Promise<ActionAccounts[]> {
+    const rows = await this.driver.all(
+      `SELECT A.trace_id, A.trace_end_lt, A.accounts, T.external_hash_norm FROM actions A JOIN traces T ON T.trace_id = A.trace_id
+       WHERE A.trace_mc_seqno_end = ?`,
+      [seqno],
+    );
+    const byTrace = new Map<string, ActionAccounts>();
+    for (const row of rows) {
+      const traceId = bytes(row.trace_id).toString('base64');
+      let trace = byTrace.get(traceId);
+      if (!trace) {
+        const norm = optionalBytes(row.external_hash_norm)?.toString('base64');
+        byTrace.set(traceId, (trace = { traceId, endLt: bigint(row.trace_end_lt), key: norm ?? traceId, accounts: new Set() }));
+      }
+      for (const account of JSON.parse(text(row.accounts)) as string[]) trace.accounts.add(account);
+    }
+    return [...byTrace.values()];
   }
 
   /**

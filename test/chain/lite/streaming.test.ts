@@ -4,14 +4,30 @@
  * `confirmed` then `finalized` (a lite network's block is final once a proven masterchain block commits it), to
  * followers of its receiver (transactions, then its account_state_change) and of its external message (trace); the
  * streamed trace is what /api/v3/traces answers for the same id. Clients of `transactions` alone cost no trace page
- * (their followed transactions are read alone, as on a local chain). The transfers leave a wallet v4 (funded by the
+ * (their followed transactions are read alone, as on a local chain). A jetton transfer without forward amount (tongate's
+ * own jetton, src/contracts, deployed and minted by the wallet) reaches the receiver's `actions` client by the
+ * action's accounts, his own address having no transaction in it, and not his `transactions` client. The
+ * transfers leave a wallet v4 (funded by the
  * genesis wallet and deployed in `before`: the genesis wallet sits at -1:00..00, the address the index takes for
  * the system's own messages, so its transfers start no trace of their own).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { Address, Cell, internal, loadMessage, toNano } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  external,
+  internal,
+  loadMessage,
+  storeMessage,
+  toNano,
+  type StateInit,
+} from '@ton/core';
+import { jettonMasterInit, jettonTransferBody, jettonWalletAddress, mintBody } from '../../../src/contracts/jetton/jetton.js';
+import { onchainContent } from '../../../src/contracts/content.js';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { pendingOf } from '../../../src/pending/registry.js';
 import { normalizedExternalHash } from '../../../src/ton/normalized-external-hash.js';
@@ -211,6 +227,84 @@ describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, (
       ws.records.filter((r) => r.message?.type),
       [],
       'nothing for the other address',
+    );
+  });
+
+  /** One internal message from the wallet (with `init`: a deploy, sent non-bounceable), through POST /api/v3/message. */
+  async function walletSend(to: Address, value: bigint, body: Cell, init?: StateInit): Promise<string> {
+    const transfer = owner.wallet.createTransfer({
+      seqno: walletSeqno++,
+      secretKey: owner.keys.secretKey,
+      messages: [internal({ to, value, body, init, bounce: !init })],
+    });
+    return send(
+      beginCell()
+        .store(storeMessage(external({ to: owner.wallet.address, body: transfer })))
+        .endCell()
+        .toBoc(),
+    );
+  }
+
+  test("a jetton transfer's receiver, with no transaction of his own in it, gets its actions by their accounts, not its transactions", async (t) => {
+    const jettonInit = jettonMasterInit({
+      admin: owner.wallet.address,
+      content: onchainContent({ name: 'Lite Jetton', symbol: 'LJT', decimals: '9' }),
+    });
+    const master = contractAddress(0, jettonInit);
+    const ownWallet = jettonWalletAddress(owner.wallet.address, master);
+    await walletSend(
+      master,
+      toNano('0.2'),
+      mintBody({ to: owner.wallet.address, amount: 1000n, tonAmount: toNano('0.05'), response: owner.wallet.address }),
+      jettonInit,
+    );
+    await until(
+      'the minted jetton wallet in the index',
+      async () =>
+        (await getJson(`/api/v3/jetton/wallets?address=${ownWallet.toRawString()}`)).jetton_wallets.length > 0 ? true : undefined,
+      90_000,
+    );
+
+    const bob = new Address(0, randomBytes(32));
+    const wsUrl = `${base.replace('http', 'ws')}/api/streaming/v2/ws`;
+    const ofActions = wsClient(t, wsUrl, key);
+    const ofTransactions = wsClient(t, wsUrl, key);
+    for (const [client, types] of [
+      [ofActions, ['actions']],
+      [ofTransactions, ['transactions']],
+    ] as const) {
+      await client.next((r) => r.open, 'open');
+      client.send({ operation: 'subscribe', types, addresses: [formatRawUpper(bob)], min_finality: 'confirmed' });
+      await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+    }
+    // No forward amount: Bob's jetton wallet sends him no transfer_notification.
+    const norm = await walletSend(ownWallet, toNano('0.1'), jettonTransferBody({ to: bob, amount: 7n, response: owner.wallet.address }));
+
+    const confirmed = (await ofActions.next((r) => r.message?.type === 'actions', 'the confirmed actions')).message;
+    const finalized = (await ofActions.next((r) => r.message?.type === 'actions', 'the finalized actions')).message;
+    assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
+    assert.equal(finalized.trace_external_hash_norm, norm);
+    const transfer = finalized.actions.find((a: any) => a.type === 'jetton_transfer');
+    assert.ok(transfer, `a jetton_transfer among ${finalized.actions.map((a: any) => a.type).join()}`);
+    const trace = (await getJson(`/api/v3/traces?msg_hash=${encodeURIComponent(norm)}`)).traces[0];
+    const accounts = Object.values<any>(trace.transactions).map((tx) => tx.account);
+    assert.ok(!accounts.includes(formatRawUpper(bob)), `no transaction of Bob's own: ${accounts.join()}`);
+    const indexed = await getJson(`/api/v3/actions?trace_id=${encodeURIComponent(transfer.trace_id)}&include_accounts=true`);
+    const his = indexed.actions.filter((a: any) => a.accounts.includes(formatRawUpper(bob)));
+    assert.deepEqual(finalized.actions, his, 'what /api/v3/actions answers');
+    assert.deepEqual(
+      confirmed.actions,
+      his.map((a: any) => ({ ...a, finality: 'confirmed' })),
+    );
+
+    // His `transactions` client: nothing of that trace; a later transfer to Bob's own address is the first it hears.
+    const later = await send(v4Transfer(owner, walletSeqno++, bob, toNano('0.05')));
+    const first = (await ofTransactions.next((r) => r.message?.type === 'transactions', 'the later transfer')).message;
+    assert.equal(first.trace_external_hash_norm, later);
+    assert.deepEqual(
+      ofTransactions.all((r) => r.message?.trace_external_hash_norm === norm),
+      [],
+      'no notification of the jetton transfer',
     );
   });
 });
