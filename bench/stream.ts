@@ -130,9 +130,15 @@ async function main(): Promise<void> {
   const chain = network.chain as unknown as LocalChain;
   const sealedAt = new Map<number, number>();
   let lastSealed = 0;
+  // The seal's turn: from its handover to the check phase of the same loop iteration (after the turn's ticks and
+  // microtasks). A notification written in it waited for nothing; one written later waited for a text still on the
+  // render thread (and kept every delivery queued behind it waiting too).
+  let sealTurn = 0;
   chain.onBlock((block) => {
     lastSealed = block.masterchain.id.seqno;
     sealedAt.set(lastSealed, performance.timeOrigin + performance.now());
+    sealTurn = lastSealed;
+    setImmediate(() => (sealTurn = 0));
   });
   // The seal's time is taken by the first listener, before the index packs the block's cells (~0.02 ms per
   // transaction) and before the stream's: the chain calls its listeners in the order they came (a Set).
@@ -147,6 +153,8 @@ async function main(): Promise<void> {
   // tick queued after the write. The clients share this machine's two cores at a lower priority, so the
   // client-side figure holds their own scheduling too; this one is tongate's part alone.
   const written = { c: [] as number[], f: [] as number[] };
+  /** Of `written.c`, those written after the seal's turn. */
+  const writtenLater: number[] = [];
   let measuring = false;
   const send = StreamConnection.prototype.send;
   StreamConnection.prototype.send = function (this: StreamConnection, data: string | Uint8Array) {
@@ -164,11 +172,14 @@ async function main(): Promise<void> {
       const seqno = Number.parseInt(text.slice(at + 17, at + 30), 10);
       const sealed = finality && at > 0 ? sealedAt.get(seqno) : undefined;
       // Taken when the turn's ticks run: the socket is corked until then (its uncork was queued by the send above).
-      if (finality && sealed !== undefined)
+      if (finality && sealed !== undefined) {
+        const later = finality === 'c' && sealTurn !== seqno;
         process.nextTick(() => {
           const d = performance.timeOrigin + performance.now() - sealed;
           written[finality].push(d);
+          if (later) writtenLater.push(d);
         });
+      }
     }
   };
 
@@ -307,6 +318,10 @@ async function main(): Promise<void> {
       `            ${name}: ${xs.length}, seal -> written to the client's socket p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${xs[xs.length - 1].toFixed(1)} ms`,
     );
   serverLine('confirmed, server side', written.c);
+  writtenLater.sort((a, b) => a - b);
+  console.log(
+    `              of which written after the seal's turn (a text still rendering): ${writtenLater.length}${writtenLater.length > 0 ? `, p50 ${percentile(writtenLater, 50).toFixed(1)} ms, p99 ${percentile(writtenLater, 99).toFixed(1)} ms` : ''}`,
+  );
   serverLine('finalized, server side', written.f);
   console.log(
     `memory      per connection: rss ${((withMemory.rss - idle.rss) / CONNECTIONS / 1024).toFixed(1)} KiB, heap+external ${((withMemory.heap - idle.heap) / CONNECTIONS / 1024).toFixed(1)} KiB`,
