@@ -11,6 +11,7 @@ import { Address, beginCell, Cell, external, loadMessage, storeMessage, toNano, 
 import { formatRawUpper } from '../../src/ton/address.js';
 import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import { pendingOf } from '../../src/pending/registry.js';
+import { pendingRenderer } from '../../src/pending/renderer.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import { postJson, startTestTongate, type TestTongate } from '../support/tongate.js';
@@ -344,6 +345,44 @@ test('a trace client and a transactions client of one block: each the REST answe
     client.send({ operation: 'ping', id: 'p' });
     assert.equal((await client.next((r) => r.message?.type || r.message?.status, 'pong')).message.status, 'pong');
   }
+});
+
+test("a trace whose text is still rendering at the seal holds back its own confirmed only, not the block's other traces", async (t) => {
+  const key = await createKey('testnet');
+  const slow = destination(12);
+  const quick = destination(13);
+  const slowClient = wsClient(t, wsUrl(), key);
+  const quickClient = wsClient(t, wsUrl(), key);
+  for (const [client, to] of [
+    [slowClient, slow],
+    [quickClient, quick],
+  ] as const) {
+    await client.next((r) => r.open, 'open');
+    client.send({ operation: 'subscribe', id: 's', types: ['transactions'], addresses: [to.toString()], min_finality: 'confirmed' });
+    await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
+  }
+  // The slow receiver's transaction stays on the render thread until released: its trace, sealed first, is not
+  // ready at the seal.
+  const render = pendingRenderer.render;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  pendingRenderer.render = (tx, trace) =>
+    tx.account === raw(slow) ? held.then(() => render.call(pendingRenderer, tx, trace)) : render.call(pendingRenderer, tx, trace);
+  t.after(() => {
+    pendingRenderer.render = render;
+    release();
+  });
+  const first = await transfer(slow);
+  const second = await transfer(quick);
+  await chain.produceBlock();
+  const quickConfirmed = (await quickClient.next((r) => r.message?.type === 'transactions', 'the quick confirmed')).message;
+  assert.deepEqual([quickConfirmed.finality, quickConfirmed.trace_external_hash_norm], ['confirmed', second.norm]);
+  assert.equal(slowClient.all((r) => r.message?.type === 'transactions').length, 0, 'the slow trace is still held');
+  release();
+  const slowConfirmed = (await slowClient.next((r) => r.message?.type === 'transactions', 'the slow confirmed')).message;
+  assert.deepEqual([slowConfirmed.finality, slowConfirmed.trace_external_hash_norm], ['confirmed', first.norm]);
+  const slowFinalized = (await slowClient.next((r) => r.message?.type === 'transactions', 'the slow finalized')).message;
+  assert.equal(slowFinalized.finality, 'finalized', "a trace's finalized still after its confirmed");
 });
 
 test('finalized of traces confirmed at the seal is the text /api/v3/transactions answers: states kept in full, a mid-block state by hash', async (t) => {
