@@ -74,7 +74,8 @@ test('a liteserver that accepts and never finishes the handshake: dropped at the
   const pool = new LitePool({ servers: [{ host: '127.0.0.1', port, publicKey }], clock, healthIntervalMs: 60_000 });
   try {
     await first;
-    const problem = async () => String(await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err));
+    const problem = async () =>
+      String(await pool.query(Functions.liteServer_getMasterchainInfo, masterchainInfo).catch((err: Error) => err));
     assert.match(await problem(), new RegExp(`127\\.0\\.0\\.1:${port} not connected\\)$`), 'no reason yet');
     clock.advance(4_999);
     assert.match(await problem(), new RegExp(`127\\.0\\.0\\.1:${port} not connected\\)$`), 'not dropped before its deadline');
