@@ -65,6 +65,12 @@ async function concurrentClients(t: TestContext, backend: Backend): Promise<void
     await t.test('200 clients sharing one key of 50 requests/s: exactly 50 admitted', async () => {
       clock.advance(5000);
       const { key } = await access.admin!.createKey({ network: 'mainnet', rps: 50 });
+      // The key's first lookup goes to the store: 200 requests waiting on it, under load, can outwait the test's
+      // 100 ms store timeout (503 'API key store unavailable'). Looked up once first (a late answer is still kept);
+      // the frozen clock keeps it fresh, and its one admission is counted in the window.
+      let warm = { status: 0, body: '' };
+      for (let tries = 0; tries < 20 && warm.status !== 200; tries++) warm = await get('/api/v3/masterchainInfo', { 'x-api-key': key });
+      assert.equal(warm.status, 200, warm.body);
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           get(i % 2 ? `/api/v2/getMasterchainInfo?api_key=${key}` : '/api/v3/masterchainInfo', {
@@ -74,10 +80,11 @@ async function concurrentClients(t: TestContext, backend: Backend): Promise<void
         ),
       );
       const before = await fallbackCount(access);
-      const admitted = results.filter((r) => r.status === 200).length;
+      const admitted = results.filter((r) => r.status === 200).length + 1;
       if (before === 0) assert.equal(admitted, 50);
       else assert.ok(admitted >= 50 && admitted <= 100, `admitted ${admitted} with local fallbacks`);
-      assert.equal(results.filter((r) => r.status === 429).length, 200 - admitted);
+      const other = results.filter((r) => r.status !== 200 && r.status !== 429);
+      assert.deepEqual(other, [], 'every answer 200 or 429');
     });
 
     await t.test('X-Forwarded-For from an untrusted peer is ignored', async () => {
