@@ -73,11 +73,12 @@ test('lite pool health check: on connect, then each time the clock passes the in
     watchHeads: false,
   });
   t.after(() => pool.close());
-  assert.equal(clock.scheduled, 1, 'the health timer is on the injected clock');
+  assert.equal(clock.scheduled, 2, "the health timer and the connection's handshake deadline are on the injected clock");
   // The first check runs when the connection is up (not on the timer); its head is announced ('head').
   await once(pool, 'head');
   await new Promise((resolve) => setImmediate(resolve)); // the check's own ending (its finally) runs
   assert.equal(served.asked, 1);
+  assert.equal(clock.scheduled, 1, 'the handshake deadline is gone once connected');
 
   clock.advance(interval - 1);
   await clock.settled();
