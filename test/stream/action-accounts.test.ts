@@ -17,18 +17,9 @@ import { startContractsChain } from '../contracts/support/contracts-chain.js';
 import { deployTokenScenario } from '../contracts/support/scenario.js';
 import { indexedUpTo } from '../devnet/support/manual-tongate.js';
 import { getJson } from '../support/tongate.js';
-import { wsClient, type ChildClient } from './support/clients.js';
+import { subscribe, wsClient } from './support/clients.js';
 
 const raw = (address: Address) => formatRawUpper(address);
-
-async function subscribe(client: ChildClient, subscription: Record<string, unknown>): Promise<void> {
-  await client.next((r) => r.open, 'open');
-  client.send({ operation: 'subscribe', id: 's', ...subscription });
-  assert.deepEqual((await client.next((r) => r.message?.status || r.message?.error, 'subscribed')).message, {
-    id: 's',
-    status: 'subscribed',
-  });
-}
 
 test("a jetton transfer's receiver, with no transaction of his own in it, gets its actions by their accounts, not its transactions", async (t) => {
   const env = await startContractsChain(t);

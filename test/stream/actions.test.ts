@@ -13,7 +13,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import type { LocalChain } from '../../src/chain/local/index.js';
 import { testWallet, v4Transfer } from '../chain/local/support/local-chain.js';
 import { startTestTongate, type TestTongate } from '../support/tongate.js';
-import { sseClient, wsClient } from './support/clients.js';
+import { sseClient, subscribe, wsClient } from './support/clients.js';
 
 let tongate: TestTongate;
 let base: string;
@@ -52,15 +52,6 @@ before(async () => {
   await chain.produceBlock();
 });
 after(() => tongate.stop());
-
-const subscribe = async (client: ReturnType<typeof wsClient>, subscription: Record<string, unknown>) => {
-  await client.next((r) => r.open, 'open');
-  client.send({ operation: 'subscribe', id: 's', ...subscription });
-  assert.deepEqual((await client.next((r) => r.message?.status || r.message?.error, 'subscribed')).message, {
-    id: 's',
-    status: 'subscribed',
-  });
-};
 
 test('a transfer streams its actions at pending, confirmed, finalized: the REST answers of the same trace', async (t) => {
   const to = destination(1);

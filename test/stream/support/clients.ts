@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -78,3 +79,13 @@ function start(t: TestContext | undefined, script: string, args: string[]): Chil
 export const wsClient = (t: TestContext | undefined, url: string, key?: string) => start(t, 'ws-client.mjs', key ? [url, key] : [url]);
 export const sseClient = (t: TestContext | undefined, url: string, body: unknown, key?: string) =>
   start(t, 'sse-client.mjs', key ? [url, JSON.stringify(body), key] : [url, JSON.stringify(body)]);
+
+/** A WS client opened and subscribed (operation `subscribe`, id `s`): fails on anything but toncenter's "subscribed". */
+export async function subscribe(client: ChildClient, subscription: Record<string, unknown>): Promise<void> {
+  await client.next((r) => r.open, 'open');
+  client.send({ operation: 'subscribe', id: 's', ...subscription });
+  assert.deepEqual((await client.next((r) => r.message?.status || r.message?.error, 'subscribed')).message, {
+    id: 's',
+    status: 'subscribed',
+  });
+}
