@@ -10,7 +10,6 @@ import { ApiError } from '../http/api-error.js';
 import type { NetworkContext } from '../http/network-context.js';
 import { expandActionTypes } from '../index/actions/versions.js';
 import type { Clock } from '../util/clock.js';
-import { emulateAnswer } from './answer.js';
 import { emulateTraceRequest, tonConnectRequest, type AnswerOptions } from './request.js';
 import { tonConnectExternal } from './tonconnect.js';
 
@@ -33,6 +32,9 @@ function chainOf(network: NetworkContext | null | undefined) {
 async function answer(request: FastifyRequest, boc: Buffer, ignoreChksig: boolean, options: AnswerOptions): Promise<object> {
   const network = request.network;
   const trace = await chainOf(network).emulateTrace(boc, { ignoreChksig, mcSeqno: options.mcBlockSeqno });
+  // The answer's modules (the index's whole action classifier among them) load with the first emulation, not at
+  // every start: ~50 modules the main thread would read and compile before serving.
+  const { emulateAnswer } = await import('./answer.js');
   return emulateAnswer(trace, { ...options, supportedActionTypes: supportedActionTypes(request) }, network);
 }
 

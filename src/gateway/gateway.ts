@@ -38,6 +38,7 @@ import { RequestUsage } from '../access/usage.js';
 import { networkFinder, networkRouter, type NetworkFinder } from '../http/network-router.js';
 import { createSockets, listenerOf, type GatewaySockets } from '../http/sockets.js';
 import { upstreamHook } from '../upstream/hook.js';
+import { lazySchemaCompilers } from '../http/lazy-schema-compilers.js';
 import { ForwardRoutes, UpstreamFront } from '../upstream/front.js';
 import { VERSION } from '../version.js';
 import { registerStreaming } from '../stream/routes.js';
@@ -137,6 +138,8 @@ function buildApp(
     // Requests the router or Node's parser refuse still answer in the version's shape (errors.ts).
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // No route declares a schema: Ajv and fast-json-stringify load only if one ever does (lazy-schema-compilers.ts).
+    schemaController: { compilersFactory: lazySchemaCompilers },
   }) as unknown as FastifyInstance;
   app.decorateRequest('network', null as unknown as NetworkContext);
   // The matched route's URL, read once per request (http/request-target.ts routeUrl).

@@ -19,7 +19,7 @@ import { IndexReader } from './reader.js';
 import { migrate } from './schema.js';
 import { backfillTraces, type BackfillLogger } from './traces/backfill.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type SqlDriver, type SqlReads } from './sql/driver.js';
-import { assertSchemaName, PostgresDriver } from './sql/postgres-driver.js';
+import { assertSchemaName } from './sql/postgres-names.js';
 import { guardSqliteFile, type Synchronous } from './sql/power-loss-guard.js';
 import { SqliteDriver } from './sql/sqlite-driver.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
@@ -90,10 +90,13 @@ export async function openIndex(options: IndexOptions): Promise<Index> {
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   let driver: SqlDriver;
   try {
-    driver =
-      location.kind === 'postgres'
-        ? await PostgresDriver.open(location.databaseUrl, location.schema, { queryTimeoutMs })
-        : SqliteDriver.open(location.file, location.synchronous);
+    if (location.kind === 'postgres') {
+      // `pg` is loaded only for an index that lives in PostgreSQL (see sql/postgres-names.ts).
+      const { PostgresDriver } = await import('./sql/postgres-driver.js');
+      driver = await PostgresDriver.open(location.databaseUrl, location.schema, { queryTimeoutMs });
+    } else {
+      driver = SqliteDriver.open(location.file, location.synchronous);
+    }
   } catch (error) {
     removeTemporary();
     throw error;

@@ -28,7 +28,7 @@
  */
 import type { SqlDriver } from './sql/driver.js';
 import type { Migration } from './sql/column-types.js';
-import { MIGRATION_LOCK } from './sql/postgres-driver.js';
+import { MIGRATION_LOCK } from './sql/postgres-names.js';
 import { addColumn, types } from './sql/column-types.js';
 import { int } from './sql/values.js';
 import { TRACES_MIGRATION } from './traces/schema.js';

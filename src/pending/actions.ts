@@ -8,7 +8,7 @@
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
 import { contractAccounts, mergeContracts } from '../index/actions/contract-accounts.js';
-import { emulatedTraceInput } from '../index/actions/emulated-trace.js';
+import { emulatedTraceInput } from '../index/actions/emulated-trace-input.js';
 import { NO_CONTRACTS } from '../index/actions/trace-input.js';
 import type { PendingTrace } from './pending-traces.js';
 import { pendingRenderer } from './renderer.js';

@@ -6,7 +6,6 @@
  * fail, the work falls back to this thread, so a notification is late at worst, never lost.
  */
 import type { Worker } from 'node:worker_threads';
-import { emulatedActions } from '../index/actions/emulated-trace.js';
 import type { ActionPart } from '../index/actions/action-part.js';
 import { spawnIndexWorker } from '../index/worker/spawn.js';
 import { compactBytes } from '../util/cross-thread.js';
@@ -56,20 +55,16 @@ class PendingRenderer {
 
   /** The actions of a pending trace whose transactions are rendered (`texts`), classified on the thread. */
   classify(request: Omit<ClassifyRequest, 'id'>): Promise<ActionPart[]> {
-    const here = () => emulatedActions(request.head, request.texts, request.contracts);
-    if (this.broken) return Promise.resolve().then(here);
+    // On this thread only when the thread failed: the classifier's modules load then, not with every start.
+    const here = async () =>
+      (await import('../index/actions/emulated-trace.js')).emulatedActions(request.head, request.texts, request.contracts);
+    if (this.broken) return here();
     return new Promise<ActionPart[]>((resolve, reject) => {
       const id = this.ask({
         settle: (a) => {
           if (a?.actions) resolve(a.actions);
           else if (a?.error) reject(new Error(a.error));
-          else {
-            try {
-              resolve(here());
-            } catch (error) {
-              reject(error as Error);
-            }
-          }
+          else here().then(resolve, reject);
         },
       });
       this.classifications.push({ id, ...request });

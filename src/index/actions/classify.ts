@@ -58,11 +58,11 @@ import { vestingAddWhitelistMatcher, vestingSendMessageMatcher } from './vesting
 import { layerZeroMatchers } from './layerzero.js';
 import { dedustV2ClaimMatchers } from './dedust-v2-claims.js';
 import { dedustV2SwapMatchers } from './dedust-v2-swaps.js';
-import { COCOON_TYPES, cocoonMatchers } from './cocoon.js';
-import { TGBTC_DKG_LOG, tgbtcMatchers } from './tgbtc.js';
+import { cocoonMatchers } from './cocoon.js';
+import { tgbtcMatchers } from './tgbtc.js';
 import { dedustV2LiquidityMatchers, joinDedustV2Deposits } from './dedust-v2-liquidity.js';
 import { NO_CONTRACTS, type ActionTransaction, type KnownContracts, type TraceInput } from './trace-input.js';
-import { ACTION_TYPE_SHORTCUTS } from './versions.js';
+import { WHOLE_TYPES } from './action-types.js';
 
 export type ClassificationState = 'ok' | 'broken' | 'failed';
 
@@ -96,89 +96,6 @@ export interface Classification {
   state: ClassificationState;
   actions: ActionRecord[];
 }
-
-/** The types whose parts are never actions of their own (toncenter's serializer's `v1_ops`). */
-const WHOLE_TYPES = new Set([
-  // The v1 types, and protocol types of ton-indexer's that carry their parts inside.
-  ...ACTION_TYPE_SHORTCUTS.v1,
-  ...['nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity', 'dedust_deposit_liquidity_partial'],
-  ...['tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw', 'ethena_withdrawal_request', 'ethena_deposit'],
-  ...['tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity'],
-  ...['dedust_v2_deposit_liquidity', 'dedust_v2_deposit_liquidity_partial'],
-]);
-
-/** Every type the matchers here build. */
-const BUILT_TYPES = [
-  'jetton_transfer',
-  'jetton_burn',
-  'jetton_mint',
-  'jetton_swap',
-  'dex_deposit_liquidity',
-  'dex_withdraw_liquidity',
-  'nft_mint',
-  'nft_transfer',
-  'nft_purchase',
-  'nft_put_on_sale',
-  'nft_cancel_sale',
-  'nft_put_on_auction',
-  'auction_bid',
-  'auction_outbid',
-  'nft_cancel_auction',
-  'nft_finish_auction',
-  'nft_update_sale',
-  'nft_discovery',
-  'teleitem_start_auction',
-  'teleitem_cancel_auction',
-  'dns_purchase',
-  'dns_release',
-  'change_dns',
-  'delete_dns',
-  'renew_dns',
-  'election_deposit',
-  'election_recover',
-  'subscribe',
-  'unsubscribe',
-  'stake_deposit',
-  'stake_withdrawal',
-  'stake_withdrawal_request',
-  'multisig_create_order',
-  'multisig_approve',
-  'multisig_execute',
-  'vesting_send_message',
-  'vesting_add_whitelist',
-  'tonco_deploy_pool',
-  'coffee_create_vault',
-  'coffee_create_pool_creator',
-  'coffee_create_pool',
-  'coffee_mev_protect_hold_funds',
-  'coffee_mev_protect_failed_swap',
-  'coffee_staking_deposit',
-  'coffee_staking_withdraw',
-  'coffee_staking_claim_rewards',
-  'layerzero_send',
-  'layerzero_send_tokens',
-  'layerzero_receive',
-  'layerzero_commit_packet',
-  'layerzero_dvn_verify',
-  'dedust_v2_claim_fees',
-  'dedust_v2_claim_reward',
-  'evaa_supply',
-  'evaa_withdraw',
-  'evaa_liquidate',
-  'jvault_stake',
-  'jvault_unstake',
-  'jvault_claim',
-  'jvault_unstake_request',
-  ...COCOON_TYPES,
-  // tgBTC's block types: a fallback keeps its block's type as its parts' ancestor, as toncenter does.
-  'tgbtc_mint',
-  'tgbtc_burn',
-  'tgbtc_new_key',
-  TGBTC_DKG_LOG,
-];
-
-/** The built types whose parts are actions too (their `ancestors` name them): what the version filter looks for. */
-export const PARENT_TYPES: readonly string[] = BUILT_TYPES.filter((t) => !WHOLE_TYPES.has(t));
 
 /**
  * The token contracts of the trace being classified. The matchers are stateless, so they are built once per thread

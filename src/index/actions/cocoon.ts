@@ -345,18 +345,3 @@ export function cocoonMatchers(): Matcher[] {
     clientWithdraw(),
   ];
 }
-
-export const COCOON_TYPES = [
-  'cocoon_worker_payout',
-  'cocoon_proxy_payout',
-  'cocoon_proxy_charge',
-  'cocoon_client_top_up',
-  'cocoon_register_proxy',
-  'cocoon_unregister_proxy',
-  'cocoon_client_register',
-  'cocoon_client_change_secret_hash',
-  'cocoon_client_request_refund',
-  'cocoon_grant_refund',
-  'cocoon_client_increase_stake',
-  'cocoon_client_withdraw',
-] as const;

@@ -78,7 +78,8 @@ import { NOMINATOR_POOL_DEPOSIT, NOMINATOR_POOL_WITHDRAW_REQUEST } from './nomin
 import { ETHENA_DEPOSIT, ETHENA_WITHDRAWAL_REQUEST } from './ethena-staking.js';
 import type { CocoonData } from './cocoon.js';
 import { cocoonParts } from './cocoon-details.js';
-import { tgbtcParts, TGBTC_DKG_LOG } from './tgbtc.js';
+import { tgbtcParts } from './tgbtc.js';
+import { TGBTC_DKG_LOG } from './action-types.js';
 import { evaaLiquidateParts, evaaSupplyParts, evaaWithdrawParts } from './evaa-details.js';
 import type { EvaaLiquidateData, EvaaSupplyData, EvaaWithdrawData } from './evaa.js';
 import {

@@ -13,7 +13,7 @@ import type { SqlReads, SqlRow, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, optionalBytes, text } from '../sql/values.js';
 import { orderSql, pageSql, placeholders, Where } from '../sql/where.js';
 import type { Page, SortOrder } from '../types.js';
-import { PARENT_TYPES } from './classify.js';
+import { PARENT_TYPES } from './action-types.js';
 import { jettonWalletCandidates, type ActionTransactions } from './balance-changes.js';
 import type { JettonWalletInfo, KnownContracts, TraceInput } from './trace-input.js';
 import { actionHead, type ActionPart } from './action-part.js';

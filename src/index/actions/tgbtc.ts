@@ -23,6 +23,7 @@ import type { JettonBurnData, JettonMintData } from './jettons.js';
 import { afterOpcode, loadLooseAddress, looseAccount, OP } from './bodies.js';
 import { BlockTypeMatcher, ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import { str, type ActionParts } from './details-common.js';
+import { TGBTC_DKG_LOG } from './action-types.js';
 
 export const TGBTC_OP = {
   mintLog: 0x77a80ef3,
@@ -36,8 +37,6 @@ export const TGBTC_OP = {
   pegoutStep: 0xbe44e7a6,
   pegoutStepAnswer: 0x1a84c0e0,
 } as const;
-
-export const TGBTC_DKG_LOG = 'tgbtc_dkg_log';
 
 export interface TgbtcMintData {
   fallback: boolean;

@@ -7,20 +7,9 @@
  * ~25 % less time on an empty index (parsing and planning a fresh 500-row VALUES list each time), ~3 %
  * at a million transactions (where index maintenance dominates).
  */
-import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { assertSchemaName, MIGRATION_LOCK, schemaLockKey } from './postgres-names.js';
 import { QueryTimeoutError, StoreUnavailableError, type InsertBatch, type SqlDriver, type SqlRow, type SqlValue } from './driver.js';
-
-/** Held while a schema is created or migrated, so instances starting together take turns. */
-export const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(7404617, 1)';
-
-/**
- * The second key of a schema's advisory locks (the writer lock below, the claim of sql/schema-claim.ts): the first 4
- * bytes of its name's SHA-256, as a signed int4.
- */
-export function schemaLockKey(schema: string): number {
-  return createHash('sha256').update(schema).digest().readInt32BE(0);
-}
 
 /**
  * Held by every write transaction on a schema, so instances sharing a lite network's index write one at a time.
@@ -35,12 +24,6 @@ const MAX_PARAMETERS = 65_535;
 const INT8_OID = 20;
 /** How long a write waits for a connection of its own before it fails (and the writer retries). */
 const WRITE_CONNECT_TIMEOUT_MS = 30_000;
-
-/** Schema names are built from network names; anything else is refused rather than quoted. */
-export function assertSchemaName(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid PostgreSQL schema name '${schema}': use [a-z0-9_]`);
-  return schema;
-}
 
 /** `?` placeholders as `$1, $2, ...` (our SQL never holds a literal question mark). */
 export function numberPlaceholders(sql: string): string {

@@ -11,7 +11,7 @@
  */
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { schemaLockKey } from './postgres-driver.js';
+import { schemaLockKey } from './postgres-names.js';
 
 /** The advisory lock's first key (the migration lock uses 7404617). */
 const CLAIM_CLASS = 7404618;

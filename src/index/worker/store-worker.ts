@@ -8,7 +8,6 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { INDEX_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { BlockCommitter } from '../block-committer.js';
 import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
-import { PostgresDriver } from '../sql/postgres-driver.js';
 import { SqliteDriver } from '../sql/sqlite-driver.js';
 import type { IndexLocation } from '../open-index.js';
 import type { RenderedMessage } from './render-worker.js';
@@ -49,7 +48,7 @@ export type StoreReply =
 async function open(location: IndexLocation): Promise<SqlDriver> {
   return location.kind === 'sqlite'
     ? SqliteDriver.open(location.file, location.synchronous)
-    : PostgresDriver.open(location.databaseUrl, location.schema);
+    : (await import('../sql/postgres-driver.js')).PostgresDriver.open(location.databaseUrl, location.schema);
 }
 
 /** Structured clone turned every Buffer into a Uint8Array; the drivers bind Buffers. */

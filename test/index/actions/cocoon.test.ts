@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell, ExternalAddress, type Cell } from '@ton/core';
-import { classifyTrace, PARENT_TYPES, type ActionRecord } from '../../../src/index/actions/classify.js';
+import { classifyTrace, type ActionRecord } from '../../../src/index/actions/classify.js';
+import { PARENT_TYPES } from '../../../src/index/actions/action-types.js';
 import { actionBatches } from '../../../src/index/actions/action-rows.js';
 import { ActionReader } from '../../../src/index/actions/reader.js';
 import { migrate } from '../../../src/index/schema.js';

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { beginCell } from '@ton/core';
-import { classifyTrace, PARENT_TYPES } from '../../../src/index/actions/classify.js';
+import { classifyTrace } from '../../../src/index/actions/classify.js';
+import { PARENT_TYPES } from '../../../src/index/actions/action-types.js';
 import { NO_CONTRACTS } from '../../../src/index/actions/trace-input.js';
 import { expandActionTypes, shownTo } from '../../../src/index/actions/versions.js';
 import { account, address, buildTrace, op, againstSpec } from './support.js';
