@@ -6,7 +6,7 @@
  * upstreams last reported (the rest of their figures are the tongate_upstream_* metrics). Read when /metrics is scraped (prom-client's collect()), nothing
  * on the hot path.
  */
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { NetworkContext } from '../http/network-context.js';
 import type { LiteChain } from '../chain/lite/index.js';
 import { lastBlockAgeMs } from '../http/health.js';
@@ -18,7 +18,12 @@ const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 /** More shard blocks than one masterchain block commits on any TON network today. */
 const SHARD_BLOCKS_READ = 256;
 
-export function registerChainMetrics(registry: Registry, networks: NetworkContext[], clock: Clock = systemClock): void {
+export function registerChainMetrics(
+  registry: Registry,
+  { Gauge }: typeof import('prom-client'),
+  networks: NetworkContext[],
+  clock: Clock = systemClock,
+): void {
   // An upstream network's context has no chain.
   const chained = networks.filter((n) => n.chain !== undefined);
   const perNetwork = (name: string, help: string, value: (n: NetworkContext) => number) =>

@@ -185,7 +185,11 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
   const access = await createAccessLayer(accessOptionsFrom(config), { clock, logger });
   opened.access = access;
   if (upstreamNetworks) {
-    const upstreams = await upstreamNetworks.openUpstreamNetworks(config.networks, { clock, logger, registry: access.metrics.registry });
+    const upstreams = await upstreamNetworks.openUpstreamNetworks(config.networks, {
+      clock,
+      logger,
+      registry: await access.metrics.registry(),
+    });
     for (const [name, upstream] of upstreams) opened.upstreams.set(name, upstream);
   }
   for (const network of config.networks) {
@@ -227,7 +231,9 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
   const later = chained.filter((n) => n.backend !== 'lite');
   for (const network of later) networks.find((n) => n.name === network.name)!.starting = [STARTING_INDEX];
   const { registerChainMetrics } = await import('./chain-metrics.js');
-  registerChainMetrics(access.metrics.registry, networks, clock);
+  access.metrics.whenRegistry((registry, prom) => registerChainMetrics(registry, prom, networks, clock));
+  // With the admin API on, /metrics can be read: the process's own figures (event-loop delay, GC) count from here.
+  if (config.adminToken) await access.metrics.registry();
   const { createGateway } = await gatewayModule;
   const gateway = createGateway({ config, networks, clock, logger, access, sockets });
   opened.gateway = gateway;

@@ -75,7 +75,7 @@ export interface Gateway {
 export function createGateway(options: GatewayOptions): Gateway {
   const sockets = options.sockets ?? createSockets(options.config, planListeners(options.config));
   // One histogram for all listeners, in the registry /metrics serves.
-  const durations = new RequestDurations(options.access.metrics.registry);
+  const durations = new RequestDurations(options.access.metrics);
   // Per-key minute counts for the admin API, one for all listeners, like the histogram.
   const usage = new RequestUsage(options.clock);
   let routing: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;

@@ -9,7 +9,8 @@
  * is allocated per request (reading the route's URL per request would build fastify's routeOptions object each
  * time). Requests no route matched are timed by one global hook that only reads `request.is404`.
  */
-import type { Metric, Registry } from 'prom-client';
+import type { Metric } from 'prom-client';
+import type { AccessMetrics } from '../access/metrics.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler, RouteOptions } from 'fastify';
 
 export type RouteClass = 'v2' | 'v3' | 'devnet' | 'admin' | 'metrics' | 'docs' | 'health' | 'landing' | 'other' | 'unmatched';
@@ -99,18 +100,24 @@ class DurationHistogram {
   }
 }
 
+/** One histogram per registry (gateways built on one access layer share it), registered once it is made. */
+const histograms = new WeakMap<AccessMetrics, DurationHistogram>();
+function histogramOf(metrics: AccessMetrics): DurationHistogram {
+  let histogram = histograms.get(metrics);
+  if (histogram === undefined) {
+    const made = (histogram = new DurationHistogram());
+    histograms.set(metrics, made);
+    metrics.whenRegistry((registry) => registry.registerMetric(made as unknown as Metric));
+  }
+  return histogram;
+}
+
 export class RequestDurations {
   private readonly histogram: DurationHistogram;
   private readonly hooks = new Map<RouteClass, onResponseHookHandler>();
 
-  constructor(registry: Registry) {
-    const existing = registry.getSingleMetric(METRIC) as unknown as DurationHistogram | undefined;
-    if (existing) {
-      this.histogram = existing;
-    } else {
-      this.histogram = new DurationHistogram();
-      registry.registerMetric(this.histogram as unknown as Metric);
-    }
+  constructor(metrics: AccessMetrics) {
+    this.histogram = histogramOf(metrics);
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
- * What a default start loads on its main thread: neither the PostgreSQL driver (`pg`, for `--database-url` only) nor
- * fastify's schema compilers (Ajv and the fast-json-stringify compiler; no route declares a schema), and before it
- * serves, not the action classifier (the index's and the pending layer's threads classify) nor the Emulate API's
- * answer (loaded at the first emulation). Each costs the main thread tens of milliseconds before the API serves.
+ * What a default start loads on its main thread: neither the PostgreSQL driver (`pg`, for `--database-url` only),
+ * fastify's schema compilers (Ajv and the fast-json-stringify compiler; no route declares a schema) nor prom-client
+ * (nobody can read /metrics without the admin API), and before it serves, not the action classifier (the index's and
+ * the pending layer's threads classify) nor the Emulate API's answer (loaded at the first emulation). Each costs the
+ * main thread tens of milliseconds before the API serves.
  * Checked in a process of its own, whose loader reports every module it loads.
  */
 import { test } from 'node:test';
@@ -14,11 +15,11 @@ import { lazySchemaCompilers } from '../../src/http/lazy-schema-compilers.js';
 
 const SCRIPT = new URL('./support/start-and-list-packages.ts', import.meta.url).pathname;
 
-test('a default start loads neither pg nor the schema compilers, and serves before loading the classifier', async () => {
+test('a default start loads neither pg, the schema compilers nor prom-client, and serves before loading the classifier', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT], { timeout: 240_000 });
   const loads = JSON.parse(stdout.trim().split('\n').pop()!) as { packages: string[]; beforeServing: string[]; started: string[] };
   assert.ok(loads.packages.includes('fastify') && loads.packages.includes('better-sqlite3'), `packages read: ${loads.packages.join(', ')}`);
-  for (const absent of ['pg', 'ajv', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']) {
+  for (const absent of ['pg', 'ajv', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'prom-client']) {
     assert.ok(!loads.packages.includes(absent), `${absent} was loaded by a default start`);
   }
   assert.ok(loads.beforeServing.includes('src/gateway/gateway.ts'), `modules read: ${loads.beforeServing.length}`);

@@ -72,7 +72,7 @@ async function startStubUpstream(access: AccessLayer): Promise<{
         healthIntervalMs: 5000,
         breakerOpenMs: 2000,
       },
-      { clock: systemClock, registry: access.metrics.registry },
+      { clock: systemClock, registry: await access.metrics.registry() },
     );
     await networks[name].start();
   }
