@@ -202,8 +202,10 @@ export class StreamHub {
    */
   private executed(trace: PendingTrace, tx: PendingTx): void {
     if (this.connections.size === 0) return;
-    // A landed trace whose last transactions are note leaves (trace-finality.ts) is confirmed as a whole now.
-    if (trace.sealedTxs > 0 && !this.confirmedWhole.has(trace) && confirmedAsWhole(trace)) this.confirmWhole(trace);
+    // A landed trace whose last transactions are note leaves (trace-finality.ts) is confirmed as a whole now, for
+    // its `trace` clients and the clients of `actions` before `finalized` (nobody else is told a trace as a whole).
+    const toldWhole = this.byTrace.size > 0 || this.followsActions('confirmed');
+    if (toldWhole && trace.sealedTxs > 0 && !this.confirmedWhole.has(trace) && confirmedAsWhole(trace)) this.confirmWhole(trace);
     const wants = this.earlyWants(tx.account);
     // A client of `actions` before `finalized`: every trace is classified (renderAhead), from its transactions' texts.
     if (!this.wholeTraceWanted(trace) && wants === 0 && !this.followsActions('confirmed')) return;
