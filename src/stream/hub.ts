@@ -13,8 +13,8 @@
  * are delivered one after the other, in seqno order. A `transactions` client is told each block's transactions with
  * that block; an `actions` client a trace's actions once per finality, once all of it reached it, when one of their
  * accounts is one it follows (actionFollowers); a `trace` client is told a trace once per finality, complete (at
- * `confirmed` when the pending layer has nothing of it left open, at `finalized` with the block the index completes
- * it in).
+ * `confirmed` when the pending layer has nothing of it left open but note leaves: trace-finality.ts, at `finalized`
+ * with the block the index completes it in).
  *
  * What block production pays: per open-block transaction and per sealed block, one lookup per transaction (is its
  * account followed?); nothing at all while nobody is connected. While a `trace` client is connected, each block's
@@ -49,6 +49,7 @@ import { landedTrace, type LandedTrace } from './finalized-early.js';
 import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './block-traces.js';
 import { confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
 import { FINALITIES, finalityRank, type Finality, type Subscription } from './subscription.js';
+import { confirmedAsWhole } from './trace-finality.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
 const EARLY_TRANSACTIONS = 1;
@@ -99,6 +100,8 @@ export class StreamHub {
   /** Connections asking for `account_state_change` or `jettons_change`: while none is, a seal walks no account state. */
   private stateFollowers = 0;
   private jettonFollowers = 0;
+  /** Landed traces whose `trace` and `actions` were told at `confirmed` (once: trace-finality.ts may say so before the seal). */
+  private readonly confirmedWhole = new WeakSet<PendingTrace>();
 
   constructor(private readonly o: HubOptions) {
     this.stops.push(o.network.chain.onBlock((block) => this.sealed(block)));
@@ -199,6 +202,10 @@ export class StreamHub {
    */
   private executed(trace: PendingTrace, tx: PendingTx): void {
     if (this.connections.size === 0) return;
+    // A landed trace whose last transactions are note leaves (trace-finality.ts) is confirmed as a whole now, for
+    // its `trace` clients and the clients of `actions` before `finalized` (nobody else is told a trace as a whole).
+    const toldWhole = this.byTrace.size > 0 || this.followsActions('confirmed');
+    if (toldWhole && trace.sealedTxs > 0 && !this.confirmedWhole.has(trace) && confirmedAsWhole(trace)) this.confirmWhole(trace);
     const wants = this.earlyWants(tx.account);
     // A client of `actions` before `finalized`: every trace is classified (renderAhead), from its transactions' texts.
     if (!this.wholeTraceWanted(trace) && wants === 0 && !this.followsActions('confirmed')) return;
@@ -240,7 +247,8 @@ export class StreamHub {
    * internal messages reached): they are confirmed now, from what the open block executed (the same transactions:
    * only their block is new), without waiting for the index; `finalized` follows from the index (deliverBlock),
    * which skips the `confirmed` it would otherwise send for the trace. A `trace` client gets the trace once all of
-   * it is sealed (no internal message of it left open), as toncenter sends a trace at the finality all of it reached.
+   * it is sealed (no internal message of it left open) but its note leaves, as toncenter sends a trace at the finality
+   * all of it reached (trace-finality.ts), and only once.
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
@@ -248,8 +256,22 @@ export class StreamHub {
       trace.traceId,
       landedTrace(trace, sealed, (account) => this.byAddress.has(account)),
     );
-    const complete = trace.openEdges.size === 0;
-    this.later(trace.traceId, () => this.fromPending(trace, 'confirmed', seqno, sealed, complete));
+    const whole = !this.confirmedWhole.has(trace) && confirmedAsWhole(trace);
+    if (whole) this.confirmedWhole.add(trace);
+    this.later(trace.traceId, () => this.fromPending(trace, 'confirmed', seqno, sealed, whole));
+  }
+
+  /**
+   * A landed trace whose transactions not sealed yet are all note leaves, its last one just executed: toncenter's
+   * trace finality (trace-finality.ts) is `confirmed` now, so its `trace` and `actions` clients are told, the leaves
+   * at `pending` among its transactions (their `transactions` followers hear of them when a block seals them).
+   */
+  private confirmWhole(trace: PendingTrace): void {
+    this.confirmedWhole.add(trace);
+    const seqno = trace.txs[trace.sealedTxs - 1].sealedIn ?? trace.landedAt;
+    // The leaves as they are now: rendered at delivery, which may come after the seal that holds them.
+    const open = new Set(trace.txs.slice(trace.sealedTxs));
+    this.later(trace.traceId, () => this.fromPending(trace, 'confirmed', seqno, [], true, open));
   }
 
   /**
@@ -299,6 +321,7 @@ export class StreamHub {
   /**
    * `sealed`: at `confirmed`, the transactions the block holds (the news); the trace's others were told before.
    * `whole`: the trace's `trace` clients are told too (at `confirmed`, only once all of it is sealed).
+   * `open`: at `confirmed`, its note leaves not sealed when it was confirmed as a whole (told as they were, pending).
    */
   private fromPending(
     trace: PendingTrace,
@@ -306,6 +329,7 @@ export class StreamHub {
     seqno = 0,
     sealed: PendingTx[] = trace.txs,
     whole = true,
+    open?: ReadonlySet<PendingTx>,
   ): Delivery | Promise<Delivery> {
     if (this.connections.size === 0) return undefined;
     const accounts = new Set(sealed.map((tx) => tx.account));
@@ -332,7 +356,7 @@ export class StreamHub {
       news,
       transactions: all.map((tx) => {
         // Made while its block was open, when made for the block that sealed it (confirmed-ahead.ts).
-        const ahead = finality === 'confirmed' ? confirmedAhead(tx, tx.sealedIn ?? seqno) : undefined;
+        const ahead = finality === 'confirmed' && !open?.has(tx) ? confirmedAhead(tx, tx.sealedIn ?? seqno) : undefined;
         let text = ahead?.text;
         let mentioned: string[] | undefined;
         return {
@@ -343,8 +367,9 @@ export class StreamHub {
           get text() {
             if (text !== undefined) return text;
             const pending = pendingTransactionText(tx, trace);
-            // A trace over several blocks: each transaction with its own block's seqno.
-            return (text = finality === 'pending' ? pending : sealedTransactionText(pending, tx.sealedIn ?? seqno));
+            // A trace over several blocks: each transaction with its own block's seqno; a note leaf not sealed yet
+            // (a trace confirmed without it: trace-finality.ts) as it is, pending.
+            return (text = finality === 'pending' || open?.has(tx) ? pending : sealedTransactionText(pending, tx.sealedIn ?? seqno));
           },
           get mentioned() {
             pendingTransactionText(tx, trace);

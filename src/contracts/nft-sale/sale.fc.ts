@@ -11,6 +11,9 @@
  *     go to their addresses, the seller gets full_price minus both, the NFT goes to the buyer with what is left;
  *     the sale is complete.
  *   cancel (op 3, from the seller or the marketplace, while active): the NFT goes back to the seller; complete.
+ *   sale_update (op 0x6c6c2080 query_id full_price:Coins marketplace_fee:Coins royalty_amount:Coins, from the seller
+ *     while active, as getgems' later sales take it and toncenter reads it as `nft_update_sale`): the new price, fee
+ *     and royalty (their addresses kept); the fee and royalty may not exceed the price.
  *   get_sale_data() -> (int 0x46495850 "FIXP", int is_complete, int created_at, slice marketplace, slice nft,
  *                       slice nft_owner, int full_price, slice marketplace_fee_address, int marketplace_fee,
  *                       slice royalty_address, int royalty_amount)
@@ -22,12 +25,14 @@ export const NFT_SALE_FUNC =
   `
 const int op::buy = 2;
 const int op::cancel_sale = 3;
+const int op::sale_update = 0x6c6c2080;
 const int sale_magic = 0x46495850; ;; "FIXP"
 
 const int error::sale_complete = 404;
 const int error::not_active = 406;
 const int error::not_from_nft = 407;
 const int error::already_active = 408;
+const int error::bad_terms = 409;
 
 ;; what a buyer adds to the price for the messages the sale sends
 const int sale_gas = 100000000;
@@ -99,6 +104,23 @@ const int sale_gas = 100000000;
     throw_unless(error::not_owner, equal_slices(sender, owner) | equal_slices(sender, marketplace));
     send_nft(nft, owner, owner, query_id, 0, 128);
     save_sale(1, created_at, marketplace, nft, owner, price, fees);
+    return ();
+  }
+  if (op == op::sale_update) {
+    throw_unless(error::not_owner, equal_slices(sender, owner));
+    int new_price = in_msg_body~load_coins();
+    int new_marketplace_fee = in_msg_body~load_coins();
+    int new_royalty_amount = in_msg_body~load_coins();
+    throw_unless(error::bad_terms, new_marketplace_fee + new_royalty_amount <= new_price);
+    slice fs = fees.begin_parse();
+    slice marketplace_fee_address = fs~load_msg_addr();
+    fs~load_coins();
+    slice royalty_address = fs~load_msg_addr();
+    cell new_fees = begin_cell()
+      .store_slice(marketplace_fee_address).store_coins(new_marketplace_fee)
+      .store_slice(royalty_address).store_coins(new_royalty_amount)
+      .end_cell();
+    save_sale(0, created_at, marketplace, nft, owner, new_price, new_fees);
     return ();
   }
   throw(error::unknown_op);

@@ -4,7 +4,7 @@
  */
 import { beginCell, contractAddress, type Address, type Cell, type StateInit } from '@ton/core';
 
-export const NFT_SALE_OP = { buy: 2, cancel: 3 } as const;
+export const NFT_SALE_OP = { buy: 2, cancel: 3, update: 0x6c6c2080 } as const;
 /** "FIXP": the first value of get_sale_data, how toncenter's indexer knows a fixed-price sale. */
 export const FIX_PRICE_SALE_MAGIC = 0x46495850;
 /** What a buyer pays on top of the price (the sale's messages); what is left comes back with the NFT. */
@@ -50,3 +50,13 @@ export const nftSaleAddress = (code: Cell, p: NftSaleParams): Address => contrac
 
 export const buySaleBody = (queryId = 0n): Cell => beginCell().storeUint(NFT_SALE_OP.buy, 32).storeUint(queryId, 64).endCell();
 export const cancelSaleBody = (queryId = 0n): Cell => beginCell().storeUint(NFT_SALE_OP.cancel, 32).storeUint(queryId, 64).endCell();
+
+/** sale_update: the seller's new price, marketplace fee and royalty (toncenter's `nft_update_sale`). */
+export const saleUpdateBody = (terms: { fullPrice: bigint; marketplaceFee: bigint; royaltyAmount: bigint }, queryId = 0n): Cell =>
+  beginCell()
+    .storeUint(NFT_SALE_OP.update, 32)
+    .storeUint(queryId, 64)
+    .storeCoins(terms.fullPrice)
+    .storeCoins(terms.marketplaceFee)
+    .storeCoins(terms.royaltyAmount)
+    .endCell();

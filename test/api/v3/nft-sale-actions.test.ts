@@ -1,16 +1,18 @@
 /**
- * getgems-style sale actions on a local chain (`nft_purchase`, `nft_cancel_sale`), classified as toncenter does on
+ * getgems-style sale actions on a local chain (`nft_purchase`, `nft_cancel_sale`, `nft_update_sale`), classified as toncenter does on
  * sales the index detected by get_sale_data: tongate's own collection and fixed-price sale (src/contracts/nft,
  * src/contracts/nft-sale), driven through @ton/ton's TonClient. Three items listed; item 0 bought with a plain TON
- * transfer (getgems' buy: a purchase), item 1's sale cancelled by the seller, item 2 bought with op 2 (toncenter
- * only knows a purchase by the buyer's plain transfer: a plain nft_transfer). The v2 view of a purchase shows its
+ * transfer (getgems' buy: a purchase), item 1's sale cancelled by the seller, item 2's price changed by the seller
+ * (`nft_update_sale`; a stranger's change refused: failed), then bought with op 2 (toncenter only knows a purchase by
+ * the buyer's plain transfer: a plain nft_transfer). The v2 view of a purchase shows its
  * parts. Each answer checked against toncenter's v3 spec and ours.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Address, contractAddress, toNano } from '@ton/core';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
-import { buySaleBody, cancelSaleBody, nftSaleInit, type NftSaleParams } from '../../../src/contracts/nft-sale/sale.js';
+import { buySaleBody, cancelSaleBody, nftSaleInit, saleUpdateBody, type NftSaleParams } from '../../../src/contracts/nft-sale/sale.js';
+import { TonClient } from '@ton/ton';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
 import { nftSaleCode } from '../../contracts/support/code.js';
@@ -149,6 +151,44 @@ test('nft_purchase and nft_cancel_sale on tongate’s own fixed-price sale, and 
     ['call_contract', 'nft_transfer'],
     'a v2 client sees the request as a contract call',
   );
+
+  // Its price changed by the seller (sale_update): nft_update_sale, the new terms from the request; the sale keeps them.
+  const terms = { fullPrice: toNano('0.9'), marketplaceFee: toNano('0.04'), royaltyAmount: toNano('0.01') };
+  await send(seller, sale(2), toNano('0.05'), saleUpdateBody(terms, 4n));
+  actions = await lastTrace(sale(2));
+  assert.deepEqual(
+    actions.map((a) => [a.type, a.success]),
+    [['nft_update_sale', true]],
+  );
+  assert.deepEqual(actions[0].details, {
+    source: SELLER,
+    sale_contract: raw(sale(2)),
+    nft_address: raw(item(2)),
+    marketplace_address: raw(marketplace),
+    marketplace: null,
+    full_price: terms.fullPrice.toString(),
+    marketplace_fee: terms.marketplaceFee.toString(),
+    royalty_amount: terms.royaltyAmount.toString(),
+  });
+  for (const who of [SELLER, raw(sale(2)), raw(item(2))]) assert.ok(actions[0].accounts.includes(who), who);
+  const { stack } = await new TonClient({ endpoint: `${server.base}/api/v2/jsonRPC` }).runMethod(sale(2), 'get_sale_data');
+  stack.skip(6); // magic, is_complete, created_at, marketplace, nft, owner
+  const price = stack.readBigNumber();
+  stack.skip(1);
+  const fee = stack.readBigNumber();
+  stack.skip(1);
+  assert.deepEqual(
+    [price, fee, stack.readBigNumber()],
+    [terms.fullPrice, terms.marketplaceFee, terms.royaltyAmount],
+    'get_sale_data: the new terms',
+  );
+  // A stranger's update is refused: nft_update_sale, failed (the message bounced back to him, a call of its own).
+  await send(buyer, sale(2), toNano('0.05'), saleUpdateBody({ fullPrice: 1n, marketplaceFee: 0n, royaltyAmount: 0n }));
+  actions = await lastTrace(buyer.wallet.address);
+  assert.deepEqual(actions.map((a) => [a.type, a.success]).sort(), [
+    ['call_contract', true],
+    ['nft_update_sale', false],
+  ]);
 
   // Bought with op 2: toncenter knows a purchase only by a plain transfer into the sale.
   await send(buyer, sale(2), toNano('1.2'), buySaleBody(9n));
