@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stream [-- --transfers N --wallets W --connections C --rounds R --clients-nice N --block-interval MS]`: what streaming costs a local
+ * `npm run bench:stream [-- --transfers N --wallets W --connections C --rounds R --clients-nice N --block-interval MS --actions-clients K]`: what streaming costs a local
  * chain running wallet transfers at full speed, as ratios measured in one run:
  *
  *   production  transfers sealed per second while C WebSocket clients follow the addresses the transfers touch
@@ -25,6 +25,11 @@
  * starts and sent straight to the chain (as HTTP requests would arrive: one per event-loop turn, 256 in flight), in
  * 1 s blocks (the local chain's default; `--block-interval 400` runs at mainnet's pace since 2026, so a block holds
  * fewer transfers and `confirmed` waits for fewer notifications ahead of it).
+ *
+ * `--actions-clients K`: the first K connections ask for `actions` too (types transactions and actions), in both kinds of
+ * runs: while one is connected every pending trace is classified on the render thread and every sealed block's
+ * actions are read (src/stream/README.md), whoever follows what, so their cost is not in the with/without ratio of
+ * one run; it is a run with K against a run without (alternated). Their `actions` notifications are timed apart.
  *
  * The clients stand for wallets on other machines: their process runs at the nice value of the chain's
  * transaction workers (src/util/thread-priority.ts), so on a machine of few cores the load generator does not take
@@ -61,6 +66,7 @@ const CONNECTIONS = numberArg('connections', CONNECTIONS_DEFAULT);
 const ROUNDS = numberArg('rounds', numberArg('runs', 3));
 const CLIENTS_NICE = numberArg('clients-nice', WORKER_NICE);
 const BLOCK_INTERVAL_MS = numberArg('block-interval', 1000);
+const ACTIONS_CLIENTS = numberArg('actions-clients', 0);
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -111,7 +117,7 @@ const memory = () => {
 async function main(): Promise<void> {
   const perWallet = Math.ceil(TRANSFERS / WALLETS);
   console.log(
-    `bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses, ${BLOCK_INTERVAL_MS} ms blocks (node ${process.version})`,
+    `bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses (${ACTIONS_CLIENTS} of them with actions), ${BLOCK_INTERVAL_MS} ms blocks (node ${process.version})`,
   );
   console.log(`load average at start: ${load()}; ${autogroupNote()}`);
   const port = await freePort();
@@ -213,12 +219,12 @@ async function main(): Promise<void> {
     child.stdin!.write(`${line}\n`);
     return answer;
   };
-  const ready = await ask(JSON.stringify({ open: subscriptionsFor(undefined) }));
+  const ready = await ask(JSON.stringify({ open: subscriptionsFor(undefined), actions: ACTIONS_CLIENTS }));
   if (ready.ready !== CONNECTIONS) throw new Error(`only ${ready.ready} clients subscribed`);
   const withMemory = memory();
   // A second warm-up, followed: what streaming starts at its first use (the pending layer's render thread) and the
   // code it runs compiled before anything is timed.
-  await ask(JSON.stringify({ subscribe: subscriptionsFor(warmUp) }));
+  await ask(JSON.stringify({ subscribe: subscriptionsFor(warmUp), actions: ACTIONS_CLIENTS }));
   await run(chain, warmUp);
   await network.indexed!(lastSealed);
 
@@ -232,13 +238,17 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   const latencies: number[] = [];
   const finalLatencies: number[] = [];
+  /** `actions` notifications (--actions-clients), by finality. */
+  const actionLatencies = { ac: [] as number[], af: [] as number[] };
   let received = 0;
   let closed = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const kinds: Result['kind'][] = r % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
     for (const [k, kind] of kinds.entries()) {
       const b = batches[2 + 2 * r + k];
-      const subscribed = await ask(JSON.stringify({ subscribe: subscriptionsFor(kind === 'with' ? b : undefined) }));
+      const subscribed = await ask(
+        JSON.stringify({ subscribe: subscriptionsFor(kind === 'with' ? b : undefined), actions: ACTIONS_CLIENTS }),
+      );
       if (subscribed.subscribed !== CONNECTIONS) throw new Error(`only ${subscribed.subscribed} clients resubscribed`);
       await ask('report'); // clears the client's notes and CPU count
       const cpuBefore = process.cpuUsage();
@@ -252,13 +262,15 @@ async function main(): Promise<void> {
       await network.indexed!(lastSealed);
       await new Promise((resolve) => setTimeout(resolve, 500));
       measuring = false;
-      const report = (await ask('report')) as { received: [number, number, 'c' | 'f'][]; closed: number; cpuMs: number };
+      const report = (await ask('report')) as { received: [number, number, 'c' | 'f' | 'ac' | 'af'][]; closed: number; cpuMs: number };
       results.push({ kind, ms, serverCpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: report.cpuMs, threads });
       received += report.received.length;
       closed = report.closed;
       for (const [seqno, at, finality] of report.received) {
         const sealed = sealedAt.get(seqno);
-        if (sealed !== undefined) (finality === 'c' ? latencies : finalLatencies).push(at - sealed);
+        if (sealed === undefined) continue;
+        if (finality === 'ac' || finality === 'af') actionLatencies[finality].push(at - sealed);
+        else (finality === 'c' ? latencies : finalLatencies).push(at - sealed);
       }
     }
   }
@@ -311,6 +323,9 @@ async function main(): Promise<void> {
     );
   line('confirmed (issue 26: p99 <= 50 ms)', latencies);
   line('finalized (after the index holds the block)', finalLatencies);
+  for (const xs of [actionLatencies.ac, actionLatencies.af]) xs.sort((a, b) => a - b);
+  line('actions at confirmed', actionLatencies.ac);
+  line('actions at finalized', actionLatencies.af);
   for (const xs of [written.c, written.f]) xs.sort((a, b) => a - b);
   const serverLine = (name: string, xs: number[]) =>
     xs.length > 0 &&

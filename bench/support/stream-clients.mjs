@@ -1,10 +1,12 @@
 // The streaming bench's clients, in a process of their own: node stream-clients.mjs URL. Commands come as stdin lines:
-//   {"open": [[address, ...], ...]}       opens one WebSocket per list, subscribes it (transactions, min_finality
-//                                          confirmed); prints {"ready": n} once all are subscribed
-//   {"subscribe": [[address, ...], ...]}  replaces each open socket's subscription (toncenter's `subscribe` replaces);
-//                                          prints {"subscribed": n} once all have answered
-//   report                                 prints {"received": [[seqno, at, "c"|"f"], ...], "closed": n, "cpuMs": m}
-//                                          (cpuMs: this process's CPU since the last report) and clears its notes
+//   {"open": [[address, ...], ...], "actions": k}       opens one WebSocket per list, subscribes it (transactions,
+//                                          min_finality confirmed; the first k sockets `actions` too); prints
+//                                          {"ready": n} once all are subscribed
+//   {"subscribe": [[address, ...], ...], "actions": k}  replaces each open socket's subscription (toncenter's
+//                                          `subscribe` replaces); prints {"subscribed": n} once all have answered
+//   report                                 prints {"received": [[seqno, at, "c"|"f"|"ac"|"af"], ...], "closed": n,
+//                                          "cpuMs": m} (cpuMs: this process's CPU since the last report; "ac"/"af": an
+//                                          `actions` notification, its seqno the first trace_mc_seqno_end) and clears its notes
 //   exit                                   closes everything
 // For every notification it notes the masterchain seqno of its transactions and when it arrived (performance.timeOrigin
 // + now: the same epoch as the server's), without parsing the notification.
@@ -24,16 +26,17 @@ const cpu = () => {
 };
 let cpuAtReport = cpu();
 
-const subscribe = (socket, addresses) =>
+const subscribe = (socket, addresses, actions) =>
   new Promise((resolve, reject) => {
     waiting.set(socket, { resolve, reject });
-    socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types: ['transactions'], addresses, min_finality: 'confirmed' }));
+    const types = actions ? ['transactions', 'actions'] : ['transactions'];
+    socket.send(JSON.stringify({ operation: 'subscribe', id: 's', types, addresses, min_finality: 'confirmed' }));
   });
 
-function open(addresses) {
+function open(addresses, actions) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
-    socket.on('open', () => subscribe(socket, addresses).then(() => resolve(socket), reject));
+    socket.on('open', () => subscribe(socket, addresses, actions).then(() => resolve(socket), reject));
     socket.on('message', (data) => {
       const text = data.toString();
       if (text === '{"status":"pong"}') return;
@@ -46,6 +49,11 @@ function open(addresses) {
         return;
       }
       const at = performance.timeOrigin + performance.now();
+      if (text.startsWith('{"type":"actions"')) {
+        const end = /"trace_mc_seqno_end":(\d+)/.exec(text);
+        if (end) received.push([Number(end[1]), at, text.startsWith('{"type":"actions","finality":"confirmed"') ? 'ac' : 'af']);
+        return;
+      }
       // The seqno without parsing the whole notification: the first mc_block_seqno in it.
       const found = /"mc_block_seqno":(\d+)/.exec(text);
       if (found) received.push([Number(found[1]), at, text.startsWith('{"type":"transactions","finality":"confirmed"') ? 'c' : 'f']);
@@ -67,14 +75,16 @@ lines.on('line', async (line) => {
   } else {
     const command = JSON.parse(line);
     if (command.open) {
-      for (let i = 0; i < command.open.length; i += 50) sockets.push(...(await Promise.all(command.open.slice(i, i + 50).map(open))));
+      const k = command.actions ?? 0;
+      for (let i = 0; i < command.open.length; i += 50)
+        sockets.push(...(await Promise.all(command.open.slice(i, i + 50).map((addresses, j) => open(addresses, i + j < k)))));
       out({ ready: sockets.length });
       // As real clients do: a ping every 15 s (a socket silent for 30 s is closed as idle).
       setInterval(() => {
         for (const s of sockets) if (s.readyState === WebSocket.OPEN) s.send('{"operation":"ping"}');
       }, 15_000).unref();
     } else if (command.subscribe) {
-      await Promise.all(sockets.map((s, i) => subscribe(s, command.subscribe[i])));
+      await Promise.all(sockets.map((s, i) => subscribe(s, command.subscribe[i], i < (command.actions ?? 0))));
       out({ subscribed: sockets.length });
     }
   }

@@ -12,6 +12,7 @@
  */
 import type { PendingTrace, PendingTx } from '../pending/pending-traces.js';
 import { sealedTransactionText } from '../pending/render.js';
+import type { StreamConnection } from './connection.js';
 import { transactionsNotification } from './notifications.js';
 
 export interface ConfirmedAhead {
@@ -38,4 +39,33 @@ export function prepareConfirmed(trace: PendingTrace, tx: PendingTx, pendingText
 export function confirmedAhead(tx: PendingTx, seqno: number): ConfirmedAhead | undefined {
   const ahead = made.get(tx);
   return ahead !== undefined && ahead.seqno === seqno ? ahead : undefined;
+}
+
+/**
+ * The seal's usual case, told without cutting anything: each follower of the trace's transactions this block
+ * sealed (`sealed`, followers from `followers`) that gets them at `confirmed` gets exactly one, made ahead for this
+ * block, and asked for no address book nor metadata; so each gets those bytes, and nothing of the trace's event
+ * (its texts, getters, per-client filtering) needs building. Who gets what, in the order the event's delivery writes
+ * them (the transactions in order, each one's followers in theirs); undefined when any follower needs its text cut
+ * (two of its accounts among them, an address book, metadata) or a transaction was not made ahead for this block.
+ */
+export function aloneToEach(
+  sealed: readonly PendingTx[],
+  seqno: number,
+  followers: (account: string) => Iterable<StreamConnection> | undefined,
+): [StreamConnection, Uint8Array][] | undefined {
+  const out: [StreamConnection, Uint8Array][] = [];
+  for (const tx of sealed) {
+    let bytes: Uint8Array | undefined;
+    for (const c of followers(tx.account) ?? []) {
+      if (c.closed || !c.wants('transactions', 'confirmed')) continue;
+      const { addresses, includeAddressBook, includeMetadata } = c.subscription;
+      if (includeAddressBook || includeMetadata) return undefined;
+      for (const other of sealed) if (other !== tx && addresses.has(other.account)) return undefined;
+      bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
+      if (bytes === undefined) return undefined;
+      out.push([c, bytes]);
+    }
+  }
+  return out;
 }

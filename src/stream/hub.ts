@@ -47,7 +47,7 @@ import {
 import { atFinality, byPageOrder, type Extras } from './sealed-traces.js';
 import { landedTrace, type LandedTrace } from './finalized-early.js';
 import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './block-traces.js';
-import { confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
+import { aloneToEach, confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
 import { FINALITIES, finalityRank, type Finality, type Subscription } from './subscription.js';
 import { confirmedAsWhole } from './trace-finality.js';
 
@@ -89,8 +89,11 @@ export class StreamHub {
   private readonly actionClients: Record<Finality, number> = { pending: 0, confirmed: 0, finalized: 0 };
   private tail: Promise<void> = Promise.resolve();
   private readonly stops: (() => void)[] = [];
-  /** Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block first). */
-  private confirmedEarly = new Map<string, LandedTrace>();
+  /**
+   * Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block
+   * first), as the pending layer told them: what `finalized` keeps of them (landedTrace) is made after the seal's writes.
+   */
+  private confirmedEarly = new Map<string, { trace: PendingTrace; sealed: PendingTx[] }>();
   /** Per trace, its deliveries not done yet, chained: while it has none, a ready one goes out at once. */
   private readonly traceQueues = new Map<string, { tail: Promise<void>; queued: number }>();
   /** Every delivery not done yet (what `finalized` waits for). */
@@ -252,10 +255,7 @@ export class StreamHub {
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
-    this.confirmedEarly.set(
-      trace.traceId,
-      landedTrace(trace, sealed, (account) => this.byAddress.has(account)),
-    );
+    this.confirmedEarly.set(trace.traceId, { trace, sealed });
     const whole = !this.confirmedWhole.has(trace) && confirmedAsWhole(trace);
     if (whole) this.confirmedWhole.add(trace);
     this.later(trace.traceId, () => this.fromPending(trace, 'confirmed', seqno, sealed, whole));
@@ -332,14 +332,19 @@ export class StreamHub {
     open?: ReadonlySet<PendingTx>,
   ): Delivery | Promise<Delivery> {
     if (this.connections.size === 0) return undefined;
-    const accounts = new Set(sealed.map((tx) => tx.account));
-    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality));
     const byTrace =
       whole && this.byTrace.size > 0 ? [...(this.byTrace.get(trace.externalHashNorm) ?? [])].filter((c) => c.wants('trace', finality)) : [];
     // Actions reach the followers of their accounts (actionFollowers), which only the classification tells: the trace
     // is classified while a client gets `actions` at this finality, at `confirmed` once all of it is sealed (toncenter
     // sends a trace's actions at the finality all of it reached), and for its `trace` clients.
     const byActions = whole && this.followsActions(finality);
+    // The seal's usual case: each follower gets one transaction's bytes made ahead (confirmed-ahead.ts), no event built.
+    if (finality === 'confirmed' && byTrace.length === 0 && !byActions) {
+      const alone = aloneToEach(sealed, seqno, (account) => this.byAddress.get(account));
+      if (alone !== undefined) return alone.length === 0 ? undefined : () => this.deliverAlone(trace.externalHashNorm, alone);
+    }
+    const accounts = new Set(sealed.map((tx) => tx.account));
+    const byAccount = [...this.followersOf(accounts)].filter((c) => c.wants('transactions', finality));
     if (byAccount.length === 0 && byTrace.length === 0 && !byActions) return undefined;
     // The tree only for a `trace` notification (a client of `transactions` or `actions` gets none).
     const ordered = byTrace.length > 0 ? undefined : pendingOrder(trace);
@@ -415,6 +420,15 @@ export class StreamHub {
     });
   }
 
+  /** A trace's `confirmed` as bytes made ahead, each to its one client (aloneToEach), in deliverTrace's order. */
+  private deliverAlone(norm: string, alone: [StreamConnection, Uint8Array][]): void {
+    for (const [c, bytes] of alone) {
+      if (c.closed) continue;
+      c.send(bytes);
+      c.told(norm, 'confirmed');
+    }
+  }
+
   private invalidated(trace: PendingTrace): void {
     let text: string | undefined;
     for (const c of this.connections) {
@@ -455,14 +469,44 @@ export class StreamHub {
 
   // ---- sealed blocks ----
 
+  /**
+   * A sealed block: what its `finalized` needs is gathered in the next turn, after the writes of its `confirmed`
+   * (the pending layer's `landed`, just before this, wrote them to corked sockets, which send them in this turn's
+   * ticks): walking the block's transactions and keeping what `finalized` needs of the traces confirmed early took
+   * ~5-10 ms of the seal's turn, before the first of those writes (README: the seal's turn, written first).
+   */
   private sealed(block: SealedBlock): void {
     this.lastSealed = block.masterchain.id.seqno;
-    const confirmedEarly = this.confirmedEarly;
+    const landed = this.confirmedEarly;
     this.confirmedEarly = new Map();
     if (this.connections.size === 0) return;
+    const sealedAt = performance.now();
+    // Queued now, so that blocks stay in seqno order and `idle()` waits for this one too.
+    this.enqueue(
+      new Promise<BlockWork | undefined>((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            resolve(this.blockWork(block, landed, sealedAt));
+          } catch (err) {
+            reject(err);
+          }
+        }),
+      ),
+    );
+  }
+
+  /** What a sealed block asks of the index for its `finalized` (undefined: nothing). */
+  private blockWork(
+    block: SealedBlock,
+    landed: Map<string, { trace: PendingTrace; sealed: PendingTx[] }>,
+    sealedAt: number,
+  ): BlockWork | undefined {
+    const followed = (account: string) => this.byAddress.has(account);
+    const confirmedEarly = new Map<string, LandedTrace>();
+    for (const [traceId, { trace, sealed }] of landed) confirmedEarly.set(traceId, landedTrace(trace, sealed, followed));
     const work: BlockWork = {
       seqno: block.masterchain.id.seqno,
-      sealedAt: performance.now(),
+      sealedAt,
       txHashes: [],
       states: [],
       changed: [],
@@ -484,8 +528,8 @@ export class StreamHub {
     // While a `trace` or an `actions` client is connected every block is read: any block may complete a trace it
     // follows, or one whose actions name an account it follows.
     const everyBlock = this.byTrace.size > 0 || this.followsActions();
-    if (!everyBlock && work.txHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return;
-    this.enqueue(work);
+    if (!everyBlock && work.txHashes.length === 0 && work.states.length === 0 && work.changed.length === 0) return undefined;
+    return work;
   }
 
   /** Whether a client asked for this account's `account_state_change` (a state is read or parsed only then). */
@@ -523,11 +567,16 @@ export class StreamHub {
     return this.jettonFollowers > 0;
   }
 
-  /** A block's notifications, delivered after every block handed over before it. */
-  enqueue(work: BlockWork): void {
+  /** A block's notifications, delivered after every block handed over before it (`work` may come later: sealed). */
+  enqueue(work: BlockWork | Promise<BlockWork | undefined>): void {
+    let seqno: number | undefined;
     this.tail = this.tail
-      .then(() => this.deliverBlock(work))
-      .catch((err: unknown) => this.o.logger?.warn({ err, seqno: work.seqno }, 'stream: a sealed block could not be streamed'));
+      .then(() => work)
+      .then((w) => {
+        seqno = w?.seqno;
+        return w && this.deliverBlock(w);
+      })
+      .catch((err: unknown) => this.o.logger?.warn({ err, seqno }, 'stream: a sealed block could not be streamed'));
   }
 
   /**

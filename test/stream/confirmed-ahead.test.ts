@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Address, beginCell, external } from '@ton/core';
 import { PendingTrace, type PendingTx } from '../../src/pending/pending-traces.js';
 import { sealedTransactionText } from '../../src/pending/render.js';
-import { confirmedAhead, prepareConfirmed } from '../../src/stream/confirmed-ahead.js';
+import { aloneToEach, confirmedAhead, prepareConfirmed } from '../../src/stream/confirmed-ahead.js';
 import { StreamConnection, type Transport } from '../../src/stream/connection.js';
 import { transactionsText, type TraceEvent } from '../../src/stream/notifications.js';
 import { emptySubscription } from '../../src/stream/subscription.js';
@@ -91,6 +91,48 @@ test('the bytes go to a client that gets that transaction alone and asked for no
     JSON.parse(both as string).transactions.map((t: { lt: string }) => t.lt),
     ['2001', '2000'],
     'newest first',
+  );
+});
+
+test("the seal's usual case: each follower of one transaction gets its bytes, in the event's order; any other follower sends the trace the long way", () => {
+  const account = formatRaw(wallet);
+  const third = `0:${'EF'.repeat(32)}`;
+  const [a, b] = [pendingTx(account, 3000), pendingTx(dest, 3001)];
+  for (const tx of [a, b]) prepareConfirmed(trace, tx, pendingText(tx.account, Number(tx.lt)));
+  const atConfirmed = (addresses: string[], extras: { includeAddressBook?: boolean } = {}) => {
+    const c = client(addresses, extras);
+    c.subscription = { ...c.subscription, minFinality: 'confirmed' };
+    return c;
+  };
+  const [x, y, z] = [atConfirmed([account]), atConfirmed([dest, third]), atConfirmed([account])];
+  const finalizedOnly = client([dest]);
+  assert.equal(finalizedOnly.subscription.minFinality, 'finalized');
+  const followers = new Map([
+    [account, [x, z]],
+    [dest, [finalizedOnly, y]],
+  ]);
+  const alone = aloneToEach([a, b], 42, (acc) => followers.get(acc));
+  assert.deepEqual(
+    alone?.map(([c, bytes]) => [c, Buffer.from(bytes).toString('utf8')]),
+    [
+      [x, Buffer.from(confirmedAhead(a, 42)!.alone).toString('utf8')],
+      [z, Buffer.from(confirmedAhead(a, 42)!.alone).toString('utf8')],
+      [y, Buffer.from(confirmedAhead(b, 42)!.alone).toString('utf8')],
+    ],
+    'the transactions in order, each to its followers in theirs; a client of `finalized` gets nothing now',
+  );
+  assert.equal(alone![0][1], confirmedAhead(a, 42)!.alone, 'the same bytes, not a copy');
+
+  const followersOf = (extra: StreamConnection) => (acc: string) => (acc === account ? [x, extra] : [y]);
+  assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account, dest]))), undefined, 'a client of both: one notification of two');
+  assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account], { includeAddressBook: true }))), undefined, 'an address book');
+  assert.equal(aloneToEach([a, b], 43, followersOf(z)), undefined, 'made for another block');
+  const c = pendingTx(dest, 3002);
+  assert.equal(aloneToEach([a, c], 42, followersOf(z)), undefined, 'a transaction not made ahead');
+  assert.deepEqual(
+    aloneToEach([a, b], 42, () => undefined),
+    [],
+    'nobody follows them',
   );
 });
 
