@@ -3,24 +3,9 @@
  * thread, without the classifier's ~60 matcher modules (the main thread reads actions and filters them by version;
  * only the index's and the pending layer's threads classify).
  */
-import { ACTION_TYPE_SHORTCUTS } from './versions.js';
+import { ACTION_TYPE_SHORTCUTS, COCOON_TYPES } from './versions.js';
 
 export const TGBTC_DKG_LOG = 'tgbtc_dkg_log';
-
-export const COCOON_TYPES = [
-  'cocoon_worker_payout',
-  'cocoon_proxy_payout',
-  'cocoon_proxy_charge',
-  'cocoon_client_top_up',
-  'cocoon_register_proxy',
-  'cocoon_unregister_proxy',
-  'cocoon_client_register',
-  'cocoon_client_change_secret_hash',
-  'cocoon_client_request_refund',
-  'cocoon_grant_refund',
-  'cocoon_client_increase_stake',
-  'cocoon_client_withdraw',
-] as const;
 
 /** The types whose parts are never actions of their own (toncenter's serializer's `v1_ops`). */
 export const WHOLE_TYPES = new Set([

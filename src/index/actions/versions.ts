@@ -34,7 +34,8 @@ const V1 = [
   'tick_tock',
 ];
 
-const COCOON = [
+/** cocoon's types: the `cocoon` group, part of `v4`, and among the types the classifier builds (action-types.ts). */
+export const COCOON_TYPES = [
   'cocoon_worker_payout',
   'cocoon_proxy_payout',
   'cocoon_proxy_charge',
@@ -95,7 +96,7 @@ export const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> 
     'unknown',
   ],
   v3: ['v2', ...NFT_V3, ...LAYERZERO],
-  v4: ['v3', ...COCOON],
+  v4: ['v3', ...COCOON_TYPES],
   v5: ['v4', 'dedust_v2_claim_fees', 'dedust_v2_claim_reward'],
   latest: ['v5'],
   staking: ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'],
@@ -127,7 +128,7 @@ export const ACTION_TYPE_SHORTCUTS: Readonly<Record<string, readonly string[]>> 
     'tgbtc_mint_fallback',
   ],
   layerzero: LAYERZERO,
-  cocoon: COCOON,
+  cocoon: COCOON_TYPES,
 };
 
 /** The default when a client names nothing. */
