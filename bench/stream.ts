@@ -55,6 +55,7 @@ import { prepare } from './support/signed-transfers.js';
 import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
 import { lowerThreadPriority, WORKER_NICE } from '../src/util/thread-priority.js';
 import { StreamConnection } from '../src/stream/connection.js';
+import type { FramedText } from '../src/stream/ws-frame.js';
 
 setFlagsFromString('--expose_gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -163,14 +164,9 @@ async function main(): Promise<void> {
   const writtenLater: number[] = [];
   let measuring = false;
   const send = StreamConnection.prototype.send;
-  StreamConnection.prototype.send = function (this: StreamConnection, data: string | Uint8Array) {
-    // A notification made ahead comes as its UTF-8 bytes (src/stream/confirmed-ahead.ts): its head read as text.
-    const text =
-      typeof data === 'string'
-        ? data
-        : measuring
-          ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1', 0, 1024)
-          : '';
+  StreamConnection.prototype.send = function (this: StreamConnection, data: string | FramedText) {
+    // A notification made ahead comes framed (src/stream/confirmed-ahead.ts, ws-frame.ts): its head read as text.
+    const text = typeof data === 'string' ? data : measuring ? data.bytes.toString('latin1', 0, 1024) : '';
     send.call(this, data);
     if (measuring && text.startsWith('{"type":"transactions","finality":"')) {
       const finality = text[35] === 'c' ? 'c' : text[35] === 'f' ? 'f' : undefined;

@@ -7,21 +7,23 @@
  * text comes back, in the open block's time, its confirmed text is made for that seqno, and with it the
  * `transactions` notification a client gets when this is its only transaction of the trace in the block and it
  * asked for no address book nor metadata (the bench's clients, and every wallet following its own address), as
- * UTF-8 bytes: the same bytes for every such client, encoded once. At the seal they are used when the block that
+ * UTF-8 bytes: the same bytes for every such client, encoded once, and framed once as a WebSocket text frame
+ * (ws-frame.ts). At the seal they are used when the block that
  * sealed the transaction is the one expected; otherwise the texts are made then, as before.
  */
 import type { PendingTrace, PendingTx } from '../pending/pending-traces.js';
 import { sealedTransactionText } from '../pending/render.js';
 import type { StreamConnection } from './connection.js';
 import { transactionsNotification } from './notifications.js';
+import { FramedText } from './ws-frame.js';
 
 export interface ConfirmedAhead {
   /** The masterchain seqno it was made for. */
   seqno: number;
   /** The transaction's text at `confirmed` in that block. */
   text: string;
-  /** The `transactions` notification of it alone, at `confirmed`, without address book or metadata. */
-  alone: Uint8Array;
+  /** The `transactions` notification of it alone, at `confirmed`, without address book or metadata, framed once. */
+  alone: FramedText;
 }
 
 /** Kept beside the pending transaction (and gone with it): the pending layer knows nothing of notifications. */
@@ -32,7 +34,7 @@ export function prepareConfirmed(trace: PendingTrace, tx: PendingTx, pendingText
   if (made.has(tx)) return;
   const seqno = tx.openBlock;
   const text = sealedTransactionText(pendingText, seqno);
-  made.set(tx, { seqno, text, alone: Buffer.from(transactionsNotification('confirmed', trace.externalHashNorm, [text])) });
+  made.set(tx, { seqno, text, alone: new FramedText(transactionsNotification('confirmed', trace.externalHashNorm, [text])) });
 }
 
 /** What was made ahead for `tx`, when it was made for the block that sealed it (`seqno`). */
@@ -53,10 +55,10 @@ export function aloneToEach(
   sealed: readonly PendingTx[],
   seqno: number,
   followers: (account: string) => Iterable<StreamConnection> | undefined,
-): [StreamConnection, Uint8Array][] | undefined {
-  const out: [StreamConnection, Uint8Array][] = [];
+): [StreamConnection, FramedText][] | undefined {
+  const out: [StreamConnection, FramedText][] = [];
   for (const tx of sealed) {
-    let bytes: Uint8Array | undefined;
+    let bytes: FramedText | undefined;
     for (const c of followers(tx.account) ?? []) {
       if (c.closed || !c.wants('transactions', 'confirmed')) continue;
       const { addresses, includeAddressBook, includeMetadata } = c.subscription;

@@ -6,12 +6,18 @@
  * costs its own buffer, never a block's production or another client's delivery.
  */
 import { emptySubscription, finalityRank, type EventType, type Finality, type Subscription } from './subscription.js';
+import { FramedText } from './ws-frame.js';
 
 export interface Transport {
   /** Bytes written and not yet taken by the client's socket. */
   buffered(): number;
   /** One notification: a text, or its UTF-8 bytes when they were made ahead (confirmed-ahead.ts). */
   write(text: string | Uint8Array): void;
+  /**
+   * A shared notification's ready WebSocket frame (ws-frame.ts), written as it is; false when this transport does
+   * not take it now (not a WebSocket, a compressed one, not open): `write` takes its bytes instead.
+   */
+  writeFrame?(frame: Buffer): boolean;
   close(reason: string): void;
   /** Holds writes in the socket until `uncork` (the notifications of one event leave in one write). */
   cork?(): void;
@@ -47,15 +53,20 @@ export class StreamConnection {
     return this.subscription.types.has(type) && finalityRank(finality) >= finalityRank(this.subscription.minFinality);
   }
 
-  /** Sends one text frame (a text, or its UTF-8 bytes); a client whose socket already holds too much is closed instead. */
-  send(text: string | Uint8Array): void {
+  /**
+   * Sends one notification (a text, or one made ahead: its frame where the transport takes it, else its bytes); a
+   * client whose socket already holds too much is closed instead.
+   */
+  send(text: string | FramedText): void {
     if (this.closed) return;
-    if (this.transport.buffered() + text.length > this.maxBufferedBytes) {
+    const shared = text instanceof FramedText;
+    if (this.transport.buffered() + (shared ? text.frame.length : text.length) > this.maxBufferedBytes) {
       this.close(`slow consumer: more than ${this.maxBufferedBytes} bytes waiting to be read`);
       return;
     }
     if (!this.corked && this.transport.cork) this.holdWrites();
-    this.transport.write(text);
+    if (!shared) this.transport.write(text);
+    else if (!this.transport.writeFrame?.(text.frame)) this.transport.write(text.bytes);
   }
 
   private corked = false;

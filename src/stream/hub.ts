@@ -50,6 +50,7 @@ import { accountExtras, blockTraces, type BlockReads, type BlockTrace } from './
 import { aloneToEach, confirmedAhead, prepareConfirmed } from './confirmed-ahead.js';
 import { FINALITIES, finalityRank, type Finality, type Subscription } from './subscription.js';
 import { confirmedAsWhole } from './trace-finality.js';
+import type { FramedText } from './ws-frame.js';
 
 /** What a transaction's followers get of it before `finalized` (hub.earlyWants). */
 const EARLY_TRANSACTIONS = 1;
@@ -421,7 +422,7 @@ export class StreamHub {
   }
 
   /** A trace's `confirmed` as bytes made ahead, each to its one client (aloneToEach), in deliverTrace's order. */
-  private deliverAlone(norm: string, alone: [StreamConnection, Uint8Array][]): void {
+  private deliverAlone(norm: string, alone: [StreamConnection, FramedText][]): void {
     for (const [c, bytes] of alone) {
       if (c.closed) continue;
       c.send(bytes);

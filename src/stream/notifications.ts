@@ -15,6 +15,7 @@
 import { closedAction, type ActionPart } from '../index/actions/action-part.js';
 import type { StreamConnection } from './connection.js';
 import type { Finality } from './subscription.js';
+import type { FramedText } from './ws-frame.js';
 
 /** One trace at one finality, ready to be cut per client. */
 export interface TraceEvent {
@@ -22,10 +23,10 @@ export interface TraceEvent {
   norm: string;
   /**
    * In lt order, ascending. `alone`, when made ahead (confirmed-ahead.ts): the `transactions` notification of this
-   * transaction alone at the event's finality, without address book or metadata, as UTF-8 bytes (what
-   * transactionsText writes for a client that gets only it).
+   * transaction alone at the event's finality, without address book or metadata, as UTF-8 bytes and their
+   * WebSocket frame (what transactionsText writes for a client that gets only it).
    */
-  transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[]; alone?: Uint8Array }[];
+  transactions: { hash: string; account: string; lt: bigint; text: string; mentioned: string[]; alone?: FramedText }[];
   /**
    * The transactions this notification is news of (a sealed block's, by hash); `transactions` notifications carry
    * only those, a `trace` notification the whole trace. Undefined: all of them.
@@ -89,7 +90,7 @@ export function transactionsNotification(finality: Finality, norm: string, texts
  * transaction with its notification made ahead, to a client that asked for no address book nor metadata, is those
  * bytes (the same text, encoded once for every client that gets it).
  */
-export function transactionsText(connection: StreamConnection, event: TraceEvent): string | Uint8Array | undefined {
+export function transactionsText(connection: StreamConnection, event: TraceEvent): string | FramedText | undefined {
   const addresses = connection.subscription.addresses;
   const mine = event.transactions.filter((tx) => addresses.has(tx.account) && (!event.news || event.news.has(tx.hash))).reverse();
   if (mine.length === 0) return undefined;

@@ -8,6 +8,7 @@
  * A client silent for IDLE_MS (toncenter closes idle sockets after about 30 s; clients ping every 15-20 s) is
  * closed by the hub's sweep.
  */
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { StreamContext } from './context.js';
@@ -58,16 +59,8 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
         return;
       }
       if (!hub) return relayWs(context, upstreamStreamingOf(request.network)!, socket, request, connectionId, admitted);
-      const transport: Transport = {
-        buffered: () => socket.bufferedAmount,
-        // Bytes made ahead go out as a text frame too (their UTF-8 is the text's): ws frames them without a copy.
-        write: (text) => (typeof text === 'string' ? socket.send(text) : socket.send(text, TEXT_FRAME)),
-        close: (reason) =>
-          socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
-        // The upgraded request's socket is the one the WebSocket writes its frames to.
-        cork: () => request.raw.socket.cork(),
-        uncork: () => request.raw.socket.uncork(),
-      };
+      // The upgraded request's socket is the one the WebSocket writes its frames to.
+      const transport = wsTransport(socket, request.raw.socket);
       const connection = context.connect(hub, connectionId, transport, keyId, (c) => context.ws.delete(c));
       connection.subscription = emptySubscription(defaultActionTypes(request.headers['x-actions-version']));
       context.ws.add(connection);
@@ -84,6 +77,33 @@ export function registerWs(app: FastifyInstance, context: StreamContext): void {
       });
     },
   );
+}
+
+/**
+ * How a notification reaches a WebSocket client: ws's `send`, or, for a notification shared by many clients
+ * (ws-frame.ts), its ready frame written to `raw`, the socket ws writes its frames to.
+ */
+export function wsTransport(socket: WebSocket, raw: Socket): Transport {
+  // Without an extension (this route offers none: no permessage-deflate) ws writes each frame to that socket at
+  // once, in the order sent, and queues nothing; a frame written there directly keeps that order. A connection
+  // that negotiated compression may hold a message back while it deflates: its frames go through ws.
+  const takesRawFrames = socket.extensions === '';
+  return {
+    buffered: () => socket.bufferedAmount,
+    // Bytes made ahead go out as a text frame too (their UTF-8 is the text's): ws frames them without a copy.
+    write: (text) => (typeof text === 'string' ? socket.send(text) : socket.send(text, TEXT_FRAME)),
+    // A shared notification's frame, made once for every client: no framing per client. Once ws closes (its close
+    // frame sent or coming), nothing more is written there.
+    writeFrame: (frame) => {
+      if (!takesRawFrames || socket.readyState !== socket.OPEN) return false;
+      raw.write(frame);
+      return true;
+    },
+    close: (reason) =>
+      socket.close(reason.startsWith('idle') || reason.startsWith('the server') ? GOING_AWAY : POLICY, reason.slice(0, 120)),
+    cork: () => raw.cork(),
+    uncork: () => raw.uncork(),
+  };
 }
 
 function onMessage(hub: StreamHub, connection: StreamConnection, maxAddresses: number, socket: WebSocket, text: string): void {

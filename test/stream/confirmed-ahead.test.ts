@@ -12,6 +12,7 @@ import { aloneToEach, confirmedAhead, prepareConfirmed } from '../../src/stream/
 import { StreamConnection, type Transport } from '../../src/stream/connection.js';
 import { transactionsText, type TraceEvent } from '../../src/stream/notifications.js';
 import { emptySubscription } from '../../src/stream/subscription.js';
+import { FramedText } from '../../src/stream/ws-frame.js';
 import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 
 const wallet = Address.parse(`0:${'ab'.repeat(32)}`);
@@ -64,8 +65,8 @@ test("a confirmed notification made ahead is the seal's own text, as UTF-8 bytes
   assert.equal(trace.externalHashNorm, normalizedExternalHash(wallet, body).toString('base64'));
   const expected = transactionsText(client([account]), cutAtSeal([tx], 42));
   assert.equal(typeof expected, 'string');
-  assert.equal(Buffer.from(ahead.alone).toString('utf8'), expected, 'byte for byte what the seal cuts');
-  assert.equal(Buffer.byteLength(expected as string), ahead.alone.length, 'its UTF-8 length (a non-ASCII comment in it)');
+  assert.equal(ahead.alone.bytes.toString('utf8'), expected, 'byte for byte what the seal cuts');
+  assert.equal(Buffer.byteLength(expected as string), ahead.alone.bytes.length, 'its UTF-8 length (a non-ASCII comment in it)');
   assert.equal(ahead.text, sealedTransactionText(pendingText(account, 1000), 42));
 });
 
@@ -77,12 +78,12 @@ test('the bytes go to a client that gets that transaction alone and asked for no
   for (const [i, tx] of [a, b].entries()) event.transactions[i].alone = confirmedAhead(tx, 42)!.alone;
 
   const alone = transactionsText(client([account]), event);
-  assert.ok(alone instanceof Uint8Array, 'the bytes made ahead');
+  assert.ok(alone instanceof FramedText, 'the bytes made ahead');
   assert.equal(alone, confirmedAhead(a, 42)!.alone);
 
   const withBook = transactionsText(client([dest], { includeAddressBook: true }), event);
   assert.equal(typeof withBook, 'string');
-  const plain = Buffer.from(confirmedAhead(b, 42)!.alone).toString('utf8');
+  const plain = confirmedAhead(b, 42)!.alone.bytes.toString('utf8');
   assert.equal(withBook, `${plain.slice(0, -1)},"address_book":{"${dest}":{"user_friendly":"x","domain":null}}}`);
 
   const both = transactionsText(client([account, dest]), event);
@@ -113,11 +114,11 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
   ]);
   const alone = aloneToEach([a, b], 42, (acc) => followers.get(acc));
   assert.deepEqual(
-    alone?.map(([c, bytes]) => [c, Buffer.from(bytes).toString('utf8')]),
+    alone?.map(([c, bytes]) => [c, bytes.bytes.toString('utf8')]),
     [
-      [x, Buffer.from(confirmedAhead(a, 42)!.alone).toString('utf8')],
-      [z, Buffer.from(confirmedAhead(a, 42)!.alone).toString('utf8')],
-      [y, Buffer.from(confirmedAhead(b, 42)!.alone).toString('utf8')],
+      [x, confirmedAhead(a, 42)!.alone.bytes.toString('utf8')],
+      [z, confirmedAhead(a, 42)!.alone.bytes.toString('utf8')],
+      [y, confirmedAhead(b, 42)!.alone.bytes.toString('utf8')],
     ],
     'the transactions in order, each to its followers in theirs; a client of `finalized` gets nothing now',
   );
