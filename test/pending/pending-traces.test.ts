@@ -3,7 +3,10 @@
  * a jetton transfer of tongate's own TEP-74 jetton, sent through a real gateway with the v3 index attached and not
  * sealed yet, shows its `jetton_transfer` in the trace (finality `pending`, `trace_mc_seqno_end` 0, its accounts),
  * the very action /pendingActions answers (one classification); the version filter applies; once sealed the
- * trace is gone and /api/v3/actions has the same action (its id included).
+ * trace is gone and /api/v3/actions has the same action (its id included). A transfer to a receiver without a jetton
+ * wallet, whose wallet the transfer itself deploys (a contract the index does not know yet), is a `jetton_transfer`
+ * too, in /pendingActions and in the stream's `pending` notification: its wallet is detected on the state the trace
+ * left, and the action is the one the index gives the sealed trace.
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -16,6 +19,7 @@ import { openStore } from '../index/support/stores.js';
 import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { until } from '../support/poll.js';
+import { subscribe, wsClient } from '../stream/support/clients.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 
@@ -126,8 +130,10 @@ test("pendingActions: a jetton transfer to a receiver whose jetton wallet it dep
   assert.equal(server.chain.getAccount(carolJetton).state, 'nonexist');
   assert.equal((await server.get(`/api/v3/jetton/wallets?address=${raw(carolJetton)}`)).body.jetton_wallets.length, 0);
   assert.equal((await server.get(`/api/v3/jetton/wallets?address=${raw(aliceJetton)}`)).body.jetton_wallets.length, 1);
-  // The pending layer follows the chain from its first ask on.
+  // The pending layer follows the chain from its first ask on; a stream client hears the receiver's actions.
   assert.equal((await server.get(`/api/v3/pendingActions?account=${raw(carol.wallet.address)}`)).body.actions.length, 0);
+  const client = wsClient(t, `${server.base.replace('http', 'ws')}/api/streaming/v2/ws`);
+  await subscribe(client, { types: ['actions'], addresses: [raw(carol.wallet.address)], min_finality: 'pending' });
 
   const sent = await sendFromWallet(server, alice, 0, [transfer(carol.wallet.address, 300n, 7n)], true);
   await ranInOpenBlock(server, sent.message_hash_norm);
@@ -151,6 +157,14 @@ test("pendingActions: a jetton transfer to a receiver whose jetton wallet it dep
     ['300', raw(alice.wallet.address), raw(carol.wallet.address), raw(master), raw(aliceJetton), raw(carolJetton)],
   );
   assert.ok(jetton.accounts.includes(raw(carol.wallet.address)), 'the receiver among its accounts');
+  // The stream's `pending` notification carries the same action.
+  const streamed = (await client.next((r) => r.message?.type === 'actions', 'the pending actions')).message;
+  assert.equal(streamed.finality, 'pending');
+  assert.deepEqual(
+    streamed.actions.find((a: any) => a.type === 'jetton_transfer'),
+    jetton,
+    `the streamed jetton_transfer among ${streamed.actions.map((a: any) => a.type)}`,
+  );
   // Looked up by the receiver too (its wallet got the notification).
   const byReceiver = await server.get(`/api/v3/pendingActions?account=${raw(carol.wallet.address)}`);
   assert.deepEqual(byReceiver.body.actions, pending.body.actions);
