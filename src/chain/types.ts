@@ -229,17 +229,25 @@ export interface EmulatedTransaction extends ExecutedTx {
   depth: number;
 }
 
-export interface EmulatedTrace {
+/**
+ * The accounts a trace reached as it left them, and get-methods run on those states: what token contracts are
+ * detected on before a block holds the trace (src/index/actions/state-contracts.ts: an emulated trace, a pending one).
+ */
+export interface TraceStates {
+  /** The masterchain block the states stand on. */
   mcSeqno: number;
+  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
+  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
+  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
+  states: ReadonlyMap<string, string>;
+}
+
+export interface EmulatedTrace extends TraceStates {
   randSeed: Buffer;
   /** In the order they ran; the first is the root. */
   transactions: EmulatedTransaction[];
   /** Cut at the bounds: some messages were left undelivered (toncenter's `is_incomplete`). */
   incomplete: boolean;
-  /** A get-method on an account as the trace left it (one it did not reach: as the chain has it), e.g. to detect token contracts. */
-  runGetMethod(address: Address, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
-  /** The ShardAccount (BoC, base64) of each account the trace reached, as it left it, by raw address. */
-  states: ReadonlyMap<string, string>;
 }
 
 /** How a trace is emulated (Chain.emulateTrace). */
@@ -269,6 +277,11 @@ export interface OpenBlockTransaction {
   now: number;
   inMsg: { cell: Cell; hash: Buffer; message: Message } | null;
   outMsgs: { cell: Cell; hash: Buffer; message: Message }[];
+  /**
+   * The account's ShardAccount after it (BoC, base64), as the emulator returned it: what the pending layer detects
+   * a token contract the trace deploys on (the chain holds it anyway: no copy is made for it).
+   */
+  shardAccount: string;
 }
 
 /** Everything one production step sealed: what an indexer consumes. */
@@ -332,6 +345,11 @@ export interface Chain extends NetworkIdentity {
     mcSeqno?: number,
     options?: GetMethodOptions,
   ): MaybePromise<GetMethodResult>;
+  /**
+   * Chains that emulate get-methods (local, lite): a get-method on an account state the caller holds (a ShardAccount
+   * BoC, base64: an account as a pending trace left it), at the last block, as runGetMethod runs it on the chain's.
+   */
+  runGetMethodOnState?(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult>;
   /** Parses, pre-checks and accepts an external message (throws when refused). */
   sendExternal(boc: Buffer): Promise<SentMessage>;
   /** Emulates an external message on the visible state without changing anything (estimateFee). */

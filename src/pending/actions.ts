@@ -1,17 +1,21 @@
 /**
  * A pending trace's actions: its transactions rendered, the contracts the network's index knows among its accounts
  * (and among those its messages name, and the JVault stake wallets its unstakes ask: what a sealed trace's
- * classification reads), then the index's classifier on the render thread (renderer.ts). Asked once per trace (per
+ * classification reads), the token contracts among its accounts the index does not know detected on the states the
+ * trace left them in (trace-states.ts: a jetton wallet the trace deploys, as the Emulate API detects it), then the
+ * index's classifier on the render thread (renderer.ts). Asked once per trace (per
  * size it grew to: a trace whose internal messages run in a later block) and kept on it, so a stream and
  * /pendingActions share one classification. Meant for a trace that is announced (nothing
  * of it left to execute in the open block): what toncenter classifies is a whole emulated trace too. */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
-import { contractAccounts, mergeContracts } from '../index/actions/contract-accounts.js';
+import { contractAccounts, mergeContracts, namedAccounts } from '../index/actions/contract-accounts.js';
 import { emulatedTraceInput } from '../index/actions/emulated-trace-input.js';
-import { NO_CONTRACTS } from '../index/actions/trace-input.js';
+import { contractsOnStates } from '../index/actions/state-contracts.js';
+import { NO_CONTRACTS, type KnownContracts } from '../index/actions/trace-input.js';
 import type { PendingTrace } from './pending-traces.js';
 import { pendingRenderer } from './renderer.js';
+import { pendingTraceStates } from './trace-states.js';
 
 /** A trace's classification, kept with the number of transactions it was made of. */
 const classified = new WeakMap<PendingTrace, { txs: number; actions: Promise<ActionPart[]> }>();
@@ -37,7 +41,7 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   // stake wallets an unstake asks) once the rendered transactions tell it, as a sealed trace's classification asks.
   const [texts, contracts] = await Promise.all([
     Promise.all(txs.map((tx) => pendingRenderer.render(tx, trace))),
-    index ? index.actions.knownContracts(own) : NO_CONTRACTS,
+    ownContracts(trace, network, own),
   ]);
   if (!index) return pendingRenderer.classify({ head, texts, contracts });
   const asked = contractAccounts(emulatedTraceInput(head, texts));
@@ -49,6 +53,19 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   return pendingRenderer.classify({ head, texts, contracts: all });
 }
 
+/**
+ * The contracts among the trace's own accounts: what the index knows, and, among the accounts it knows nothing of,
+ * what the states the trace left show (a jetton wallet or NFT item the trace itself deploys, an order it creates:
+ * src/index/actions/state-contracts.ts, the Emulate API's detection), so the classifier reads what it will read
+ * once the index holds the trace. Only those accounts are read, and a state without a token get-method costs no call.
+ */
+async function ownContracts(trace: PendingTrace, network: NetworkContext, own: ReadonlySet<string>): Promise<KnownContracts> {
+  const known = network.index ? await network.index.actions.knownContracts(own) : NO_CONTRACTS;
+  const states = network.chain && pendingTraceStates(trace, network.chain);
+  if (!states) return known;
+  const named = namedAccounts(known);
+  return mergeContracts(known, await contractsOnStates(states, (account) => !named.has(account)));
+}
 /** The same actions once a sealed block (masterchain seqno `seqno`) holds the trace: only its end's block is new. */
 export function sealedActionParts(actions: readonly ActionPart[], seqno: number): ActionPart[] {
   return actions.map((a) => ({ ...a, head: a.head.replace('"trace_mc_seqno_end":0,', `"trace_mc_seqno_end":${seqno},`) }));

@@ -3,27 +3,35 @@
  * a jetton transfer of tongate's own TEP-74 jetton, sent through a real gateway with the v3 index attached and not
  * sealed yet, shows its `jetton_transfer` in the trace (finality `pending`, `trace_mc_seqno_end` 0, its accounts),
  * the very action /pendingActions answers (one classification); the version filter applies; once sealed the
- * trace is gone and /api/v3/actions has the same action (its id included).
+ * trace is gone and /api/v3/actions has the same action (its id included). A transfer to a receiver without a jetton
+ * wallet, whose wallet the transfer itself deploys (a contract the index does not know yet), is a `jetton_transfer`
+ * too, in /pendingActions and in the stream's `pending` notification: its wallet is detected on the state the trace
+ * left, and the action is the one the index gives the sealed trace.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { Address, contractAddress, internal, toNano } from '@ton/core';
 import { onchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, jettonTransferBody, jettonWalletAddress, mintBody } from '../../src/contracts/jetton/jetton.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
 import { openStore } from '../index/support/stores.js';
-import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex } from '../api/v3/support/server.js';
+import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { until } from '../support/poll.js';
+import { subscribe, wsClient } from '../stream/support/clients.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 
-test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer action, the one /pendingActions answers; gone once sealed', async (t) => {
+/**
+ * A gateway on a local chain with its v3 index attached, tongate's own TEP-74 jetton minted to Alice (1,000 tokens:
+ * her jetton wallet deployed, sealed and indexed), and the transfer of Alice's tokens to `to`.
+ */
+async function aliceJettons(t: TestContext) {
   const opened = await openStore(t, 'sqlite');
-  if (!opened) return;
+  if (!opened) return undefined;
   const server = await serveIndex(t, opened.index, 'testnet', true);
-  const [admin, alice, bob] = [171, 172, 173].map((seed) => testWallet(seed));
+  const [admin, alice] = [171, 172].map((seed) => testWallet(seed));
   for (const wallet of [admin, alice]) await Promise.all([server.chain.fund(wallet.wallet.address, toNano('10')), sealBlocks(server)]);
   const jettonInit = jettonMasterInit({
     admin: admin.wallet.address,
@@ -34,36 +42,43 @@ test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer 
   await sendFromWallet(server, admin, 0, [internal({ to: master, value: toNano('0.2'), body: mint, init: jettonInit })], true);
   await sealUntilQuiet(server);
   const aliceJetton = jettonWalletAddress(alice.wallet.address, master);
-  const bobJetton = jettonWalletAddress(bob.wallet.address, master);
-  const transfer = (amount: bigint, queryId: bigint) =>
+  const transfer = (to: Address, amount: bigint, queryId: bigint) =>
     internal({
       to: aliceJetton,
       value: toNano('0.2'),
-      body: jettonTransferBody({
-        to: bob.wallet.address,
-        amount,
-        response: alice.wallet.address,
-        forwardTonAmount: toNano('0.01'),
-        queryId,
-      }),
+      body: jettonTransferBody({ to, amount, response: alice.wallet.address, forwardTonAmount: toNano('0.01'), queryId }),
     });
-  // A first transfer, sealed: bob's jetton wallet is deployed and known to the index.
-  await sendFromWallet(server, alice, 0, [transfer(100n, 1n)], true);
-  await sealUntilQuiet(server);
-  // The pending layer follows the chain from its first ask on.
-  assert.equal((await server.get(`/api/v3/pendingTraces?account=${raw(bob.wallet.address)}`)).body.traces.length, 0);
+  return { server, alice, master, aliceJetton, transfer };
+}
 
-  const sent = await sendFromWallet(server, alice, 1, [transfer(250n, 2n)]);
-  const norm = encodeURIComponent(sent.message_hash_norm);
-  const reply = await until(
+/** The pending trace of a message sent, once nothing of it is left to execute in the open block. */
+async function ranInOpenBlock(server: V3Server, norm: string) {
+  return until(
     'the trace to have run in the open block',
     async () => {
-      const r = await server.get(`/api/v3/pendingTraces?ext_msg_hash=${norm}`);
+      const r = await server.get(`/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(norm)}`);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body.traces[0]?.trace_info.pending_messages === 0 ? r : undefined;
     },
     60_000,
   );
+}
+
+test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer action, the one /pendingActions answers; gone once sealed', async (t) => {
+  const setup = await aliceJettons(t);
+  if (!setup) return;
+  const { server, alice, master, transfer } = setup;
+  const bob = testWallet(173);
+  const bobJetton = jettonWalletAddress(bob.wallet.address, master);
+  // A first transfer, sealed: bob's jetton wallet is deployed and known to the index.
+  await sendFromWallet(server, alice, 0, [transfer(bob.wallet.address, 100n, 1n)], true);
+  await sealUntilQuiet(server);
+  // The pending layer follows the chain from its first ask on.
+  assert.equal((await server.get(`/api/v3/pendingTraces?account=${raw(bob.wallet.address)}`)).body.traces.length, 0);
+
+  const sent = await sendFromWallet(server, alice, 1, [transfer(bob.wallet.address, 250n, 2n)]);
+  const norm = encodeURIComponent(sent.message_hash_norm);
+  const reply = await ranInOpenBlock(server, sent.message_hash_norm);
   const [trace] = reply.body.traces;
   assert.equal(reply.body.traces.length, 1);
   assert.equal(trace.trace_info.trace_state, 'pending');
@@ -103,4 +118,64 @@ test('pendingTraces: a jetton transfer not sealed yet shows its jetton_transfer 
   assert.equal(indexed.body.actions.length, 1);
   assert.equal(indexed.body.actions[0].action_id, jetton.action_id);
   assert.deepEqual(indexed.body.actions[0].details, jetton.details);
+});
+
+test("pendingActions: a jetton transfer to a receiver whose jetton wallet it deploys is a jetton_transfer before it is sealed, the index's action once it is", async (t) => {
+  const setup = await aliceJettons(t);
+  if (!setup) return;
+  const { server, alice, master, aliceJetton, transfer } = setup;
+  const carol = testWallet(174);
+  const carolJetton = jettonWalletAddress(carol.wallet.address, master);
+  // The premise: Carol has no jetton wallet (the index knows none), Alice's is known to the index.
+  assert.equal(server.chain.getAccount(carolJetton).state, 'nonexist');
+  assert.equal((await server.get(`/api/v3/jetton/wallets?address=${raw(carolJetton)}`)).body.jetton_wallets.length, 0);
+  assert.equal((await server.get(`/api/v3/jetton/wallets?address=${raw(aliceJetton)}`)).body.jetton_wallets.length, 1);
+  // The pending layer follows the chain from its first ask on; a stream client hears the receiver's actions.
+  assert.equal((await server.get(`/api/v3/pendingActions?account=${raw(carol.wallet.address)}`)).body.actions.length, 0);
+  const client = wsClient(t, `${server.base.replace('http', 'ws')}/api/streaming/v2/ws`);
+  await subscribe(client, { types: ['actions'], addresses: [raw(carol.wallet.address)], min_finality: 'pending' });
+
+  const sent = await sendFromWallet(server, alice, 0, [transfer(carol.wallet.address, 300n, 7n)], true);
+  await ranInOpenBlock(server, sent.message_hash_norm);
+  const pending = await server.get(`/api/v3/pendingActions?ext_msg_hash=${encodeURIComponent(sent.message_hash_norm)}`);
+  assert.equal(pending.status, 200, JSON.stringify(pending.body));
+  assert.deepEqual(toncenterV3().errors('/api/v3/pendingActions', pending.body), []);
+  const types = pending.body.actions.map((a: any) => a.type);
+  const jetton = pending.body.actions.find((a: any) => a.type === 'jetton_transfer');
+  assert.ok(jetton, `a jetton_transfer among ${types}`);
+  assert.ok(!types.includes('call_contract'), `no call_contract: ${types}`);
+  assert.equal(jetton.finality, 'pending');
+  assert.deepEqual(
+    [
+      jetton.details.amount,
+      jetton.details.sender,
+      jetton.details.receiver,
+      jetton.details.asset,
+      jetton.details.sender_jetton_wallet,
+      jetton.details.receiver_jetton_wallet,
+    ],
+    ['300', raw(alice.wallet.address), raw(carol.wallet.address), raw(master), raw(aliceJetton), raw(carolJetton)],
+  );
+  assert.ok(jetton.accounts.includes(raw(carol.wallet.address)), 'the receiver among its accounts');
+  // The stream's `pending` notification carries the same action.
+  const streamed = (await client.next((r) => r.message?.type === 'actions', 'the pending actions')).message;
+  assert.equal(streamed.finality, 'pending');
+  assert.deepEqual(
+    streamed.actions.find((a: any) => a.type === 'jetton_transfer'),
+    jetton,
+    `the streamed jetton_transfer among ${streamed.actions.map((a: any) => a.type)}`,
+  );
+  // Looked up by the receiver too (its wallet got the notification).
+  const byReceiver = await server.get(`/api/v3/pendingActions?account=${raw(carol.wallet.address)}`);
+  assert.deepEqual(byReceiver.body.actions, pending.body.actions);
+
+  // Sealed: the index gives the trace the same actions, the jetton_transfer with the same id, details and accounts.
+  await sealUntilQuiet(server);
+  const indexed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(jetton.trace_id)}`);
+  assert.deepEqual(indexed.body.actions.map((a: any) => a.type).sort(), [...types].sort());
+  const sealed = indexed.body.actions.find((a: any) => a.type === 'jetton_transfer');
+  const { finality: _a, trace_mc_seqno_end: _b, accounts: pendingAccounts, ...pendingRest } = jetton;
+  const { finality: _c, trace_mc_seqno_end: _d, accounts: sealedAccounts, ...sealedRest } = sealed;
+  assert.deepEqual(sealedRest, pendingRest, 'the same action, only its block new');
+  assert.deepEqual([...(sealedAccounts ?? pendingAccounts)].sort(), [...pendingAccounts].sort());
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Address, beginCell, Cell, external, loadMessage, storeMessage, toNano, type Transaction } from '@ton/core';
+import { Address, beginCell, Cell, external, loadMessage, storeMessage, toNano } from '@ton/core';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { normalizedExternalHash } from '../../src/ton/normalized-external-hash.js';
 import { pendingOf } from '../../src/pending/registry.js';
@@ -481,9 +481,9 @@ test('a pending trace that never lands is invalidated, and a client told of it h
     .store(storeMessage(external({ to: owner.wallet.address, body })))
     .endCell()
     .toBoc();
-  const emulated = await chain.emulateExternal(boc);
-  assert.ok(emulated.accepted && emulated.tx);
-  pendingOf(chain)!.executed(openBlockTransaction(emulated.tx));
+  const emulated = await chain.emulateTrace(boc);
+  assert.equal(emulated.transactions.length, 1);
+  pendingOf(chain)!.executed(emulated.transactions[0]);
   const told = (await client.next((r) => r.message?.type === 'transactions', 'the pending transaction')).message;
   assert.equal(told.finality, 'pending');
   for (let i = 0; i < 30; i++) await chain.produceBlock();
@@ -522,23 +522,6 @@ test('SSE keepalive every 15 s and the idle WS close after 30 s, on the clock', 
 });
 
 /** A transaction emulated outside any block, as the open block would have reported it. */
-function openBlockTransaction(tx: Transaction) {
-  const inMessage = tx.inMessage!;
-  const inCell = beginCell().store(storeMessage(inMessage)).endCell();
-  return {
-    cell: tx.raw,
-    hash: tx.hash(),
-    account: new Address(0, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex')),
-    lt: tx.lt,
-    now: tx.now,
-    inMsg: { cell: inCell, hash: inCell.hash(), message: inMessage },
-    outMsgs: [...tx.outMessages.values()].map((message) => {
-      const cell = beginCell().store(storeMessage(message)).endCell();
-      return { cell, hash: cell.hash(), message };
-    }),
-  };
-}
-
 test("pending endpoints refuse in toncenter's words what names nothing", async () => {
   const ask = (path: string) => fetch(`${base}${path}`, { headers: { 'x-api-key': keyOfTests } });
   const transactions = await ask('/api/v3/pendingTransactions');

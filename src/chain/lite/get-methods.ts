@@ -89,6 +89,13 @@ export class LiteGetMethods {
     return this.runOn(address, await this.account(address, mc.block.id.seqno), mc, method, stack, options);
   }
 
+  /** A get-method on a state the caller holds (an account as a pending trace left it), at the head. */
+  runGetMethodOnState(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult> {
+    const mc = this.head.mc;
+    const account = new AccountView(address, Buffer.from(shardAccount, 'base64')).accountState(address, mc.block.id, mc.block.genUtime);
+    return this.runOn(address, account, mc, method, stack);
+  }
+
   /** A get-method on an account state given (fetched at `mc`, or as an emulated trace left it). */
   private async runOn(
     address: Address,

@@ -271,6 +271,11 @@ export class LiteChain implements Chain {
     return this.getMethods.runGetMethod(address, method, stack, mcSeqno, options);
   }
 
+  /** A state the caller holds (a pending trace's, emulated), at the head. */
+  runGetMethodOnState(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult> {
+    return this.getMethods.runGetMethodOnState(address, shardAccount, method, stack);
+  }
+
   emulateExternal(message: ExternalToEmulate, options: { ignoreChksig?: boolean } = {}): Promise<EmulationResult> {
     return this.getMethods.emulateExternal(message, options);
   }

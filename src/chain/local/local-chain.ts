@@ -451,6 +451,10 @@ export class LocalChain implements DevnetChain {
   ): Promise<GetMethodResult> {
     return this.reader.runGetMethod(address, method, stack, mcSeqno, options);
   }
+  /** An account state the caller holds (a pending trace's), at the last sealed block; on an emulator worker thread. */
+  runGetMethodOnState(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult> {
+    return this.reader.runGetMethodOnState(address, shardAccount, method, stack);
+  }
   /** Runs on an emulator worker thread; fails with EmulatorFailed if that worker dies under it. */
   emulateExternal(message: ExternalToEmulate, options?: { ignoreChksig?: boolean }): Promise<EmulationResult> {
     return this.reader.emulateExternal(message, options);

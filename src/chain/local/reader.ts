@@ -250,6 +250,11 @@ export class ChainReader {
     return answer(address, method, base, result);
   }
 
+  /** A get-method on a state the caller holds (an account as a pending trace left it), at the last sealed block. */
+  runGetMethodOnState(address: Address, shardAccount: string, method: string, stack: TupleItem[]): Promise<GetMethodResult> {
+    return this.runOnStoredState(address, method, emulatorStack(stack), this.d.head.mc, Buffer.from(shardAccount, 'base64'));
+  }
+
   private async runOnStoredState(
     address: Address,
     method: string | number,

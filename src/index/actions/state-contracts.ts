@@ -1,0 +1,82 @@
+/**
+ * The contracts the classifier reads, detected on the states a trace left before any block holds it: an emulated
+ * trace's (the Emulate API, src/emulate/actions.ts) and a pending one's (src/pending/actions.ts), with one rule. The
+ * detection is the index's own (src/index/tokens/contracts.ts: the same get-methods and cross-checks), run on those
+ * states, so a jetton wallet, NFT item, multisig order, sale or auction the trace itself deploys is what the index
+ * will find once the trace is sealed (toncenter's emulator detects interfaces on emulated states too); nominator
+ * pools by the state's code hash, as the index tells them by their latest state's.
+ */
+import { Address } from '@ton/core';
+import { AccountView } from '../../chain/account-view.js';
+import type { TraceStates } from '../../chain/types.js';
+import { ContractReads } from '../tokens/contracts.js';
+import { directGetMethods } from '../tokens/get-methods.js';
+import { tokenMethods, type TokenMethod } from '../tokens/method-ids.js';
+import { NOMINATOR_POOL_CODE_HASH } from './nominator-pools.js';
+import { telemintFlags } from './telemint.js';
+import type { KnownContracts, MultisigOrderInfo, NftAuctionInfo, NftItemInfo, NftSaleInfo } from './trace-input.js';
+
+/** The interfaces the classifier reads (jetton wallets, NFT items, multisig orders, sales and auctions): nothing else is asked. */
+const CLASSIFIER_METHODS: readonly TokenMethod[] = [
+  'get_wallet_data',
+  'get_nft_data',
+  'get_order_data',
+  'get_sale_data',
+  'get_auction_data_v4',
+];
+
+/**
+ * The contracts among the accounts of `trace.states` (those `only` keeps: raw uppercase), as the trace left them:
+ * jetton wallets, NFT items, multisig orders, sales and auctions found as the index finds them (an order the trace
+ * itself created: its get_order_data, and its wallet's get_order_address vouching for it, both on the trace's
+ * states; a sale the trace deploys: its get_sale_data there), and nominator pools by their state's code hash. A
+ * master or collection a cross-check asks and the trace did not reach answers as the chain has it.
+ */
+export async function contractsOnStates(trace: TraceStates, only?: (account: string) => boolean): Promise<KnownContracts> {
+  const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
+  const jettonWallets = new Map<string, { owner: string; jetton: string }>();
+  const nftItems = new Map<string, NftItemInfo>();
+  const multisigOrders = new Map<string, MultisigOrderInfo>();
+  const nftSales = new Map<string, NftSaleInfo>();
+  const nftAuctions = new Map<string, NftAuctionInfo>();
+  const nominatorPools = new Set<string>();
+  await Promise.all(
+    [...trace.states].map(async ([raw, state]) => {
+      const account = raw.toUpperCase();
+      if (only && !only(account)) return;
+      const address = Address.parseRaw(raw);
+      const view = new AccountView(address, Buffer.from(state, 'base64'));
+      if (view.status !== 'active' || !view.code) return;
+      const code = view.code.hash();
+      if (code.toString('base64') === NOMINATOR_POOL_CODE_HASH) nominatorPools.add(account);
+      const methods = tokenMethods(view.code).filter((m) => CLASSIFIER_METHODS.includes(m));
+      if (methods.length === 0) return;
+      const found = await reads.detect(
+        { account, codeHash: code, dataHash: (view.data ?? view.code).hash(), lastTxLt: view.lastTxLt, methods },
+        trace.mcSeqno,
+      );
+      if (found?.wallet) jettonWallets.set(account, { owner: found.wallet.owner, jetton: found.wallet.jetton });
+      if (found?.item) {
+        const { index, collection, content, codeHash } = found.item;
+        // A Telegram or .ton DNS item is told by its content and code, as the index tells a stored one.
+        nftItems.set(account, { index: index.toString(), collection, ...telemintFlags(content, codeHash.toString('base64'), collection) });
+      }
+      if (found?.order) multisigOrders.set(account, { signers: found.order.signers });
+      if (found?.sale) {
+        const { nft, nftOwner, marketplace, fullPrice, codeHash } = found.sale;
+        nftSales.set(account, {
+          nft,
+          owner: nftOwner,
+          marketplace,
+          fullPrice: fullPrice.toString(),
+          codeHash: codeHash.toString('base64'),
+        });
+      }
+      if (found?.auction) {
+        const { nft, nftOwner, marketplace, lastBid, codeHash } = found.auction;
+        nftAuctions.set(account, { nft, owner: nftOwner, marketplace, lastBid: lastBid.toString(), codeHash: codeHash.toString('base64') });
+      }
+    }),
+  );
+  return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, nominatorPools };
+}
