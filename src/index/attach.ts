@@ -18,7 +18,7 @@ import type { SealedBlock } from '../chain/types.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
 import type { FeedBlock } from '../chain/feed-block.js';
 import { feedFromChain, feedFromSealed, indexedFromFeed, type IndexFeed } from './feed.js';
-import type { Index } from './open-index.js';
+import type { Index, ServedIndex } from './open-index.js';
 import type { InsertBatch } from './sql/driver.js';
 import { WorkerWriter } from './worker/worker-writer.js';
 import { directGetMethods, GET_METHOD_TIMEOUT_MS, type GetMethodRelay, type RunGetMethod } from './tokens/get-methods.js';
@@ -112,8 +112,20 @@ function mainThreadSink(index: Index, runGetMethod?: RunGetMethod, dnsRoots: str
   };
 }
 
+/** A main-thread sink writes through the index's own writer: an index opened by openIndex, not openServedIndex. */
+function withWriter(index: ServedIndex | Index): Index {
+  if (!('writer' in index)) throw new Error(`the ${index.network} index was opened without a writer in this thread (openServedIndex)`);
+  return index;
+}
+
 /** The index's threads, replaced by fresh ones if one dies (the failed block is retried by the pump). */
-function workerSink(index: Index, nice?: number, detection?: GetMethodRelay, dnsRoots: string[] = [], logger?: IndexLogger): BlockSink {
+function workerSink(
+  index: ServedIndex,
+  nice?: number,
+  detection?: GetMethodRelay,
+  dnsRoots: string[] = [],
+  logger?: IndexLogger,
+): BlockSink {
   let worker: WorkerWriter | undefined;
   const current = () => {
     if (!worker || worker.broken) worker = new WorkerWriter(index.location, nice, detection, dnsRoots, logger);
@@ -138,7 +150,7 @@ function workerSink(index: Index, nice?: number, detection?: GetMethodRelay, dns
  * instance's chain) would mix two histories: refuse it, naming the chain the index holds, and never advising to
  * delete it (it may be another instance's: its data, not this one's to throw away).
  */
-async function assertSameChain(index: Index, feed: IndexFeed, last: number): Promise<void> {
+async function assertSameChain(index: ServedIndex, feed: IndexFeed, last: number): Promise<void> {
   if (last < 0) return;
   const range = await index.reader.masterchainRange();
   const ours = range!.last;
@@ -163,7 +175,11 @@ function hashHead(hash: Buffer): string {
  * Follows `feed` into `index`: catches up from the index's last block to the chain's, then writes each
  * new block as it is sealed.
  */
-export async function attachIndexToChain(index: Index, feed: IndexFeed, options: AttachOptions = {}): Promise<IndexAttachment> {
+export async function attachIndexToChain(
+  index: ServedIndex | Index,
+  feed: IndexFeed,
+  options: AttachOptions = {},
+): Promise<IndexAttachment> {
   const retryMs = options.retryMs ?? 1000;
   const maxPending = options.maxPending ?? 256;
   const window = options.window ?? WRITE_WINDOW;
@@ -180,7 +196,7 @@ export async function attachIndexToChain(index: Index, feed: IndexFeed, options:
     : undefined;
   const sink =
     options.thread === 'main'
-      ? mainThreadSink(index, runGetMethod, options.dnsRoots, options.logger)
+      ? mainThreadSink(withWriter(index), runGetMethod, options.dnsRoots, options.logger)
       : workerSink(
           index,
           options.threadNice,

@@ -4,7 +4,7 @@
  */
 import { attachIndexToChain, type IndexAttachment, type IndexLogger } from './attach.js';
 import type { IndexFeed } from './feed.js';
-import { defaultSchema, openIndex, type Index } from './open-index.js';
+import { defaultSchema, openServedIndex, type ServedIndex } from './open-index.js';
 import { catchUpProgress, type CatchUpProgressOptions } from './catch-up-progress.js';
 import type { ClaimKind, SchemaClaim } from './sql/schema-claim.js';
 import { SqliteReaderPool } from './worker/reader-pool.js';
@@ -55,7 +55,7 @@ export interface RunIndexOptions {
 }
 
 export interface RunningIndex {
-  index: Index;
+  index: ServedIndex;
   attachment: IndexAttachment;
   /** Stops following the chain and closes the store. Call it before stopping the chain. */
   close(): Promise<void>;
@@ -84,7 +84,7 @@ export async function runIndex(options: RunIndexOptions): Promise<RunningIndex> 
 }
 
 async function openAndAttach(options: RunIndexOptions, claim: SchemaClaim | undefined): Promise<RunningIndex> {
-  const index = await openIndex(
+  const index = await openServedIndex(
     options.ephemeral
       ? { network: options.network, queryTimeoutMs: options.queryTimeoutMs }
       : {

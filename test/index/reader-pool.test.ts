@@ -126,7 +126,7 @@ test('SqliteReaderPool: queries asked together are all answered; one past its bu
   else assert.ok(fast.reason instanceof QueryTimeoutError, String(fast.reason));
 });
 
-test('SqliteReaderPool: a lone query starts one thread; warm() starts them all; both answer', async (t) => {
+test('SqliteReaderPool: a lone query starts one thread; warm() starts them all, the first alone; both answer', async (t) => {
   const { file } = walFile(t);
   const lazy = new SqliteReaderPool(file, { readers: 2 });
   t.after(() => lazy.close());
@@ -134,7 +134,10 @@ test('SqliteReaderPool: a lone query starts one thread; warm() starts them all; 
   assert.equal(lazy.threads().live, 1);
   const warm = new SqliteReaderPool(file, { readers: 2 });
   t.after(() => warm.close());
-  await warm.warm();
+  const warming = warm.warm();
+  // The first read waits for one thread: it loads without the others beside it.
+  assert.equal(warm.threads().live, 1);
+  await warming;
   assert.equal(warm.threads().live, 2);
   assert.deepEqual(await warm.all('SELECT 1 AS n'), [{ n: 1n }]);
 });

@@ -15,7 +15,7 @@ import type { LocalChain } from '../../src/chain/local/index.js';
 import { BlockCommitter } from '../../src/index/block-committer.js';
 import { CodeBocCache, renderBlock } from '../../src/index/block-rows.js';
 import { feedFromChain, indexedFromFeed } from '../../src/index/feed.js';
-import { openIndex, type Index, type IndexOptions } from '../../src/index/open-index.js';
+import { openIndex, type IndexOptions, type ServedIndex } from '../../src/index/open-index.js';
 import { runIndex, type RunningIndex } from '../../src/index/run-index.js';
 import { MIGRATIONS, migrate } from '../../src/index/schema.js';
 import type { SqlDriver, SqlReads, SqlValue } from '../../src/index/sql/driver.js';
@@ -86,7 +86,7 @@ function sameRows(actual: Record<string, string[]>, expected: Record<string, str
 }
 
 // The token back-fill's own row (the actions back-fill keeps one in the same table).
-const cursorRows = async (index: Index) =>
+const cursorRows = async (index: ServedIndex) =>
   (await index.reads.all("SELECT after_key FROM index_backfill_cursors WHERE name = 'tokens'")).length;
 
 for (const store of ['sqlite', 'postgres'] as const) {

@@ -39,6 +39,8 @@ export interface WorkerStats {
   load: number;
   served: number;
   ready: boolean;
+  /** Its worker compiled the WASM module itself (the process's first); false: it was handed the module, or is loading. */
+  compiled: boolean;
 }
 
 export interface EmulatorPoolOptions {
@@ -89,7 +91,7 @@ export class EmulatorPool {
 
   /** Each worker of each lane: calls waiting for it, calls it answered, whether it is up (background: by nice value). */
   stats(): { tx: WorkerStats[]; read: WorkerStats[]; background: Record<number, WorkerStats[]> } {
-    const of = (t: EmulatorThread): WorkerStats => ({ load: t.load, served: t.served, ready: t.ready });
+    const of = (t: EmulatorThread): WorkerStats => ({ load: t.load, served: t.served, ready: t.ready, compiled: t.compiledHere });
     const background: Record<number, WorkerStats[]> = {};
     for (const [nice, lane] of this.backgroundReads) background[nice] = lane.threads.map(of);
     return { tx: this.txs.threads.map(of), read: this.reads.threads.map(of), background };
@@ -184,16 +186,24 @@ export class PooledEmulator {
 
   /**
    * Resolves once the transaction worker has loaded the emulator for this config (a chain does not
-   * open without it). A read worker loads it meanwhile, not waited for: a failure there shows on the
-   * first read, which then tries a new worker.
+   * open without it). A read worker loads it next, not waited for: a failure there shows on the
+   * first read, which then tries a new worker. Next, not beside it: it then instantiates the WASM module the
+   * transaction worker compiled instead of compiling its own on the same cores (emulator-thread.ts).
    */
   async ready(): Promise<void> {
     if (this.closed) throw closedError();
-    this.pool
-      .readThread()
-      .call(this.ref, { op: 'init' })
-      .catch(() => undefined);
-    await this.pool.firstTxThread().call(this.ref, { op: 'init' });
+    const loaded = this.pool.firstTxThread().call(this.ref, { op: 'init' });
+    loaded.then(
+      () =>
+        this.closed
+          ? undefined
+          : this.pool
+              .readThread()
+              .call(this.ref, { op: 'init' })
+              .catch(() => undefined),
+      () => undefined,
+    );
+    await loaded;
   }
 
   /** A transaction that becomes part of the chain: on the least busy transaction worker. */

@@ -14,6 +14,8 @@ import type { StateGetArgs, StateGetResult } from './state-get-method.js';
 export interface EmulatorWorkerData {
   /** This thread's CPU priority (a nice value: src/util/thread-priority.ts), or null to keep the process's. */
   nice: number | null;
+  /** The emulator's WASM module, compiled by an earlier worker of this process: instantiated, not compiled again. */
+  compiled?: WebAssembly.Module;
 }
 
 /** The call's arguments without the sticky ones. */
@@ -51,7 +53,8 @@ export interface DropRequest {
 }
 
 export type WorkerResponse =
-  | { op: 'ready' }
+  /** `compiled`: the module this worker compiled (absent when it was handed one), for the pool's next workers. */
+  | { op: 'ready'; compiled?: WebAssembly.Module }
   /** The answers of get-methods run together (get-method-batch.ts), in one message. */
   | { op: 'results'; results: WorkerResponse[] }
   | { op: 'result'; id: number; ok: true; result: TxRunResult | GetRunResult | StateGetResult | null }

@@ -25,6 +25,12 @@ import { EmulatorFailed } from '../errors.js';
  * small boot script registers tsx's loader in the worker first, then imports the `.ts` file. Both are
  * resolved here, so the process's working directory does not matter.
  */
+/**
+ * The emulator's WASM module as the process's first worker compiled it: later workers instantiate it (its code is
+ * shared between threads, not copied) instead of each compiling it again.
+ */
+let compiledEmulator: WebAssembly.Module | undefined;
+
 function spawnWorker(workerData: EmulatorWorkerData): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./emulator-worker.js', import.meta.url), { workerData });
   const tsxApi = import.meta.resolve('tsx/esm/api');
@@ -96,6 +102,9 @@ export class EmulatorThread {
   }
 
   /** Its worker has loaded the emulator. */
+  /** Its worker compiled the WASM module itself rather than being handed the one compiled before. */
+  compiledHere = false;
+
   get ready(): boolean {
     return this.started && this.worker !== undefined;
   }
@@ -156,7 +165,7 @@ export class EmulatorThread {
   }
 
   private spawn(): Worker {
-    const worker = spawnWorker({ nice: this.nice });
+    const worker = spawnWorker({ nice: this.nice, compiled: compiledEmulator });
     this.worker = worker;
     this.started = false;
     this.lastError = undefined;
@@ -237,6 +246,8 @@ export class EmulatorThread {
   private onMessage(m: WorkerResponse): void {
     if (m.op === 'ready') {
       this.started = true;
+      this.compiledHere = m.compiled !== undefined;
+      compiledEmulator ??= m.compiled;
       return;
     }
     if (m.op === 'results') {

@@ -12,7 +12,7 @@
 // @ton/core's cell hashing and bit copying, made fast in this thread (see core-speedups.ts).
 import '../../ton/core-speedups.js';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { Emulator, loadExecutor, type Executor, type GetRunResult } from './emulator.js';
+import { Emulator, loadExecutorAndModule, type Executor, type GetRunResult } from './emulator.js';
 import type { DropRequest, EmulatorWorkerData, ManyRequests, WorkerRequest, WorkerResponse } from './emulator-protocol.js';
 import { IDLE_FROM_NICE, lowerThisThreadPriority } from '../../util/thread-priority.js';
 import { callOfArgs, MAX_BATCH, runGetMethodBatch, type BatchCall } from './get-method-batch.js';
@@ -36,6 +36,7 @@ if (!port) throw new Error('emulator-worker.ts runs as a worker thread (see emul
 // minutes, which the index's first token detection waited for. Others (the transaction workers, nice 10) lower it
 // at once, so their load yields to the thread serving HTTP as before.
 const nice = (workerData as EmulatorWorkerData | undefined)?.nice ?? null;
+const handedModule = (workerData as EmulatorWorkerData | undefined)?.compiled;
 const lowerAfterLoading = nice !== null && nice >= IDLE_FROM_NICE;
 if (nice !== null && !lowerAfterLoading) lowerThisThreadPriority(nice);
 
@@ -169,7 +170,8 @@ function handle(executor: Executor, req: WorkerRequest | DropRequest): void {
 // at once, so the get-methods of a burst meet in one group). Before the WASM module has loaded, they wait.
 const inbox: Array<WorkerRequest | DropRequest> = [];
 let scheduled = false;
-const ready = loadExecutor();
+const loading = loadExecutorAndModule(handedModule);
+const ready = loading.then(({ executor }) => executor);
 const receive = (message: WorkerRequest | DropRequest | ManyRequests) => {
   if (message.op === 'many') inbox.push(...message.requests);
   else inbox.push(message);
@@ -185,10 +187,10 @@ port.on('message', (message: WorkerRequest | DropRequest | ManyRequests) => {
     serve(executor, inbox.splice(0));
   });
 });
-ready.then(
-  () => {
+loading.then(
+  ({ compiled }) => {
     if (lowerAfterLoading) lowerThisThreadPriority(nice);
-    post({ op: 'ready' });
+    post(handedModule ? { op: 'ready' } : { op: 'ready', compiled });
   },
   (err) => {
     // Nothing can run here: let the pool see the worker fail to start.

@@ -24,11 +24,33 @@ import { Executor } from '@ton/sandbox/dist/executor/Executor.js';
 const require = createRequire(import.meta.url);
 
 /** One WASM module per thread, created on first use, shared by every emulator of the thread. */
-let sharedExecutor: Promise<Executor> | undefined;
+let sharedExecutor: Promise<LoadedExecutor> | undefined;
 
-export function loadExecutor(): Promise<Executor> {
-  sharedExecutor ??= createExecutor();
+/** The executor, and its compiled WASM module (another thread of the process instantiates it without compiling). */
+export interface LoadedExecutor {
+  executor: Executor;
+  compiled: WebAssembly.Module;
+}
+
+/**
+ * `compiled`: the module another emulator thread of this process compiled (posted to this one: the code is
+ * shared, not copied), instantiated here as is; absent, the binary is compiled here.
+ */
+export function loadExecutorAndModule(compiled?: WebAssembly.Module): Promise<LoadedExecutor> {
+  sharedExecutor ??= createExecutor(compiled);
   return sharedExecutor;
+}
+
+export async function loadExecutor(): Promise<Executor> {
+  return (await loadExecutorAndModule()).executor;
+}
+
+/** The emulator's WASM binary, as sandbox ships it (base64 in a JS file), decoded by Buffer. */
+function wasmBinary(): Buffer<ArrayBuffer> {
+  const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as {
+    EmulatorEmscriptenWasm: string;
+  };
+  return Buffer.from(EmulatorEmscriptenWasm, 'base64');
 }
 
 type Instantiate = (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
@@ -40,37 +62,43 @@ type Instantiate = (imports: WebAssembly.Imports, receive: (instance: WebAssembl
  *  - V8 compiles the whole module with its optimizing tier right away (in the background), instead
  *    of tiering each function up once it is hot: the first few thousand transactions of a worker
  *    otherwise run ~30 % slower (`--no-wasm-dynamic-tiering`, process-wide, set before compiling);
- *  - the function table remembers its entries (mirrorFunctionTable).
+ *  - the function table remembers its entries (mirrorFunctionTable);
+ *  - a module another emulator thread compiled is instantiated as it is (its code is shared across the process's
+ *    threads): one compilation per process instead of one per worker (~0.2 s of CPU each, at every start).
  * It builds the same emscripten module from the same files `create()` uses, through emscripten's
  * `instantiateWasm` hook (more coupling to sandbox 0.41's layout, covered by every chain test).
  */
-async function createExecutor(): Promise<Executor> {
+async function createExecutor(compiled?: WebAssembly.Module): Promise<LoadedExecutor> {
   const emulatorModule = require('@ton/sandbox/dist/executor/emulator-emscripten.js') as (options: {
-    wasmBinary: Uint8Array;
     instantiateWasm: Instantiate;
   }) => Promise<unknown>;
-  const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as {
-    EmulatorEmscriptenWasm: string;
-  };
-  const wasmBinary = Buffer.from(EmulatorEmscriptenWasm, 'base64');
   setFlagsFromString('--no-wasm-dynamic-tiering');
   let failed!: (err: unknown) => void;
   const instantiationFailed = new Promise<never>((_, reject) => (failed = reject));
-  const module = await Promise.race([
+  let module!: WebAssembly.Module;
+  const instantiated = (
+    instance: WebAssembly.Instance,
+    wasm: WebAssembly.Module,
+    receive: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+  ) => {
+    module = wasm;
+    mirrorFunctionTable(instance);
+    receive(instance, wasm);
+  };
+  const emscripten = await Promise.race([
     emulatorModule({
-      wasmBinary,
       instantiateWasm: (imports, receive) => {
-        WebAssembly.instantiate(wasmBinary, imports).then(({ instance, module }) => {
-          mirrorFunctionTable(instance);
-          receive(instance, module);
-        }, failed);
+        (compiled
+          ? WebAssembly.instantiate(compiled, imports).then((instance) => instantiated(instance, compiled, receive))
+          : WebAssembly.instantiate(wasmBinary(), imports).then(({ instance, module: wasm }) => instantiated(instance, wasm, receive))
+        ).catch(failed);
         return {}; // emscripten's signal that instantiation is asynchronous
       },
     }),
     instantiationFailed,
   ]);
   // The constructor is private in the typings only: create() does exactly this.
-  return new (Executor as unknown as new (module: unknown) => Executor)(module);
+  return { executor: new (Executor as unknown as new (module: unknown) => Executor)(emscripten), compiled: module };
 }
 
 /**

@@ -18,6 +18,7 @@ import { types } from '../sql/column-types.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import { assembleBlockTraces, type BlockTraces, type TraceTransactionInput } from './block-traces.js';
 import { TraceLinker } from './trace-linker.js';
+import { tracesBackfillFrom } from './backfill-state.js';
 
 export interface BackfillLogger {
   info?(object: object, message: string): void;
@@ -117,8 +118,8 @@ async function storedTransactions(driver: SqlDriver, first: number, last: number
 }
 
 export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger): Promise<void> {
-  const [state] = await driver.all(`SELECT next_seqno FROM index_backfills WHERE name = 'traces'`);
-  if (!state) return;
+  const from = await tracesBackfillFrom(driver);
+  if (from === undefined) return;
   const { bytes: bytesType } = types(driver.dialect);
   await driver.write(
     [],
@@ -129,11 +130,8 @@ export async function backfillTraces(driver: SqlDriver, logger?: BackfillLogger)
       'DELETE FROM trace_backfill_msg',
     ],
   );
-  const { ranges: todo, transactions: total } = await ranges(driver, int(state.next_seqno), MAX_GROUP_TRANSACTIONS);
-  logger?.info?.(
-    { from: int(state.next_seqno), transactions: total },
-    'index: giving traces to the transactions indexed before traces were kept',
-  );
+  const { ranges: todo, transactions: total } = await ranges(driver, from, MAX_GROUP_TRANSACTIONS);
+  logger?.info?.({ from, transactions: total }, 'index: giving traces to the transactions indexed before traces were kept');
   const linker = new TraceLinker(driver);
   const started = Date.now();
   let reported = started;

@@ -4,7 +4,7 @@
  * at a million transactions) would stall every other client. Here each query goes to a reader thread
  * (read-worker.ts, a read-only connection of its own to the WAL file) and the HTTP thread only waits.
  *
- * - Threads: one starts with the first query (or all at once with warm(), as a server does); a
+ * - Threads: one starts with the first query (or every one with warm(), as a server does: the first, then the rest); a
  *   second (up to `readers`) when every one is busy and a query waits. Queries go to idle threads in arrival order; the ones asked in the same tick (the
  *   three lookups of a page of transactions) go out together, each idle thread taking its share in
  *   one message: a page costs one round trip per thread, not one per query (each crossing wakes a
@@ -98,13 +98,19 @@ export class SqliteReaderPool implements SqlReads {
   }
 
   /**
-   * Starts every reader thread now, not when the load asks for them (a server: no thread loads, and takes
-   * a core for it, while requests wait); resolves once one is up.
+   * Starts every reader thread before the load asks for them (a server: no thread loads, and takes a core for it,
+   * while requests wait): one now, the others once it is up, so the first read, which waits for a thread, does not
+   * share the cores with the others' loading (a start-up's v3 waits on it); resolves once one is up.
    */
   warm(): Promise<void> {
-    if (this.closed) return Promise.reject(closedError());
-    while (this.live.size < this.readers) this.spawn();
-    return this.ready();
+    const first = this.ready();
+    first.then(
+      () => {
+        while (!this.closed && this.live.size < this.readers) this.spawn();
+      },
+      () => {},
+    );
+    return first;
   }
 
   /** Threads answering queries, and threads given up on (winding down). */

@@ -171,6 +171,29 @@ test('an emulator exception (a WASM abort) fails only that call; the calls behin
   emulator.close();
 });
 
+test('the WASM module is compiled once per process: a later worker instantiates the one compiled before', async (t) => {
+  const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
+  t.after(() => pool.close());
+  const emulator = pool.emulator(networkConfig(-3).base64);
+  t.after(() => emulator.close());
+  await emulator.ready();
+  // The read worker starts once the transaction worker has loaded (PooledEmulator.ready).
+  while (!pool.stats().read[0]?.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(pool.stats().read[0].compiled, false, 'the read worker was handed the compiled module');
+  const answer = await emulator.runGetMethod({
+    code: INFINITE_GETTER_CODE.toBoc().toString('base64'),
+    data: beginCell().endCell().toBoc().toString('base64'),
+    address: testWallet(41).wallet.address.toRawString(),
+    balance: toNano('1'),
+    methodId: 1,
+    stack: serializeTuple([]).toBoc().toString('base64'),
+    unixTime: 1,
+    randSeedHex: '00'.repeat(32),
+    gasLimit: 1000n,
+  });
+  assert.ok(answer, 'the handed module runs get-methods');
+});
+
 test('a closed pool fails calls with EmulatorFailed instead of hanging them', async (t) => {
   const pool = new EmulatorPool();
   const { chain } = await openChain(t, { emulators: pool });
