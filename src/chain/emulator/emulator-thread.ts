@@ -101,10 +101,10 @@ export class EmulatorThread {
     return this.calls.size;
   }
 
-  /** Its worker has loaded the emulator. */
   /** Its worker compiled the WASM module itself rather than being handed the one compiled before. */
   compiledHere = false;
 
+  /** Its worker has loaded the emulator. */
   get ready(): boolean {
     return this.started && this.worker !== undefined;
   }
