@@ -27,7 +27,7 @@ import { StoreTimeoutError } from '../timeout.js';
 // KEYS[g] = group g's list; ARGV[1] = window (µs); then per group: limit, "now" (µs; '' = Redis TIME), count.
 // Returns, per group: admitted (the first ones of the group, in order), the list's length before them, µs until the
 // oldest entry leaves (for the admitted), µs until the window frees a slot (for the refused).
-// The answers are those of deciding the group's decisions one by one: trimming at one instant a second time pops
+// The answers are those of deciding the group's decisions one by one: trimming at one instant a second time cuts
 // nothing; each admission pushes at the head, so the oldest stays the tail (or is the first admission, in an empty
 // list); once the window is full the rest are refused, and each refused one sees the same list. A list's expiry is
 // set once per call, after its last admission in the call.
@@ -45,14 +45,22 @@ for g = 1, #KEYS do
   local now = serverNow
   if given ~= '' then now = tonumber(given) end
   local edge = now - window
+  -- The trim: entries are newest first, so those that left the window are the list's tail. One LRANGE reads a tail
+  -- longer than what usually leaves between two calls (about a call's count), one LTRIM cuts what left; a tail that
+  -- left whole (a pause, a burst's window ending) is read again twice as long. The oldest kept is its last entry.
   local oldest
+  local span = 2 * count + 16
   while true do
-    local last = redis.call('LINDEX', key, -1)
-    if not last then break end
-    oldest = tonumber(last)
-    if oldest > edge then break end
-    oldest = nil
-    redis.call('RPOP', key)
+    local tail = redis.call('LRANGE', key, -span, -1)
+    local kept = #tail
+    while kept > 0 and tonumber(tail[kept]) <= edge do kept = kept - 1 end
+    if kept < #tail then redis.call('LTRIM', key, 0, kept - #tail - 1) end
+    if kept > 0 then
+      oldest = tonumber(tail[kept])
+      break
+    end
+    if #tail < span then break end
+    span = span * 2
   end
   local n = redis.call('LLEN', key)
   local admitted = limit - n
@@ -71,7 +79,7 @@ for g = 1, #KEYS do
     if given ~= '' then slack = 600000 end
     local ms = math.ceil(window / 1000) + slack
     if not expiry[key] or ms > expiry[key] then expiry[key] = ms end
-    -- Pushed at the head: the oldest is the tail the loop stopped at, or the first admission in an empty list.
+    -- Pushed at the head: the oldest is the tail the trim kept, or the first admission in an empty list.
     if not oldest then oldest = now end
     untilOldest = oldest + window - now
   end
