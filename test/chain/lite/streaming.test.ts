@@ -6,7 +6,9 @@
  * streamed trace is what /api/v3/traces answers for the same id. Clients of `transactions` alone cost no trace page
  * (their followed transactions are read alone, as on a local chain). A jetton transfer without forward amount (tongate's
  * own jetton, src/contracts, deployed and minted by the wallet) reaches the receiver's `actions` client by the
- * action's accounts, his own address having no transaction in it, and not his `transactions` client. The
+ * action's accounts, his own address having no transaction in it, and not his `transactions` client; with a pending
+ * layer, already as a `jetton_transfer` at `pending`, his jetton wallet (which the transfer deploys) detected on the
+ * emulated state. The
  * transfers leave a wallet v4 (funded by the
  * genesis wallet and deployed in `before`: the genesis wallet sits at -1:00..00, the address the index takes for
  * the system's own messages, so its transfers start no trace of their own).
@@ -269,17 +271,20 @@ describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, (
     const wsUrl = `${base.replace('http', 'ws')}/api/streaming/v2/ws`;
     const ofActions = wsClient(t, wsUrl, key);
     const ofTransactions = wsClient(t, wsUrl, key);
-    for (const [client, types] of [
-      [ofActions, ['actions']],
-      [ofTransactions, ['transactions']],
+    // With a pending layer, the actions client also hears the emulated trace's actions before any block holds it.
+    const withPending = pendingOf(gate.networks[0].chain) !== undefined;
+    for (const [client, types, minFinality] of [
+      [ofActions, ['actions'], withPending ? 'pending' : 'confirmed'],
+      [ofTransactions, ['transactions'], 'confirmed'],
     ] as const) {
       await client.next((r) => r.open, 'open');
-      client.send({ operation: 'subscribe', types, addresses: [formatRawUpper(bob)], min_finality: 'confirmed' });
+      client.send({ operation: 'subscribe', types, addresses: [formatRawUpper(bob)], min_finality: minFinality });
       await client.next((r) => r.message?.status === 'subscribed', 'subscribed');
     }
-    // No forward amount: Bob's jetton wallet sends him no transfer_notification.
+    // No forward amount: Bob's jetton wallet sends him no transfer_notification. The transfer deploys that wallet.
     const norm = await walletSend(ownWallet, toNano('0.1'), jettonTransferBody({ to: bob, amount: 7n, response: owner.wallet.address }));
 
+    const pending = withPending ? (await ofActions.next((r) => r.message?.type === 'actions', 'the pending actions')).message : undefined;
     const confirmed = (await ofActions.next((r) => r.message?.type === 'actions', 'the confirmed actions')).message;
     const finalized = (await ofActions.next((r) => r.message?.type === 'actions', 'the finalized actions')).message;
     assert.deepEqual([confirmed.finality, finalized.finality], ['confirmed', 'finalized']);
@@ -296,6 +301,14 @@ describe(`streaming on a lite network (${TON_NETWORK})`, { skip: !available }, (
       confirmed.actions,
       his.map((a: any) => ({ ...a, finality: 'confirmed' })),
     );
+    if (pending) {
+      // Bob's jetton wallet, which the transfer deploys, is detected on the emulated state: a jetton_transfer
+      // already (not call_contracts), with the details the index gives it. Its ids are the emulation's (other lts).
+      assert.equal(pending.finality, 'pending');
+      const early = pending.actions.find((a: any) => a.type === 'jetton_transfer');
+      assert.ok(early, `a pending jetton_transfer among ${pending.actions.map((a: any) => a.type).join()}`);
+      assert.deepEqual(early.details, transfer.details);
+    }
 
     // His `transactions` client: nothing of that trace; a later transfer to Bob's own address is the first it hears.
     const later = await send(v4Transfer(owner, walletSeqno++, bob, toNano('0.05')));
