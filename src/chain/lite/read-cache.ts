@@ -2,28 +2,25 @@
  * Reads that cannot change (a block by its hashes, transactions by their hash, a config at a key block, a library
  * by its hash) are kept, and identical reads that arrive together share one liteserver query (single flight).
  * Memory is bounded: entries are weighed (roughly their bytes) and the least recently used go first once the
- * total passes `maxWeight`. Failures are not kept.
+ * total passes `maxWeight` (`lru-cache`'s bookkeeping: a hit moves no Map entry). Failures are not kept.
  */
-export class ReadCache<V> {
-  private readonly entries = new Map<string, { value: V; weight: number }>();
+import { LRUCache } from 'lru-cache';
+
+export class ReadCache<V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<string, V>;
   private readonly inFlight = new Map<string, Promise<V>>();
-  private total = 0;
   hits = 0;
   misses = 0;
 
-  constructor(
-    private readonly maxWeight: number,
-    private readonly weigh: (value: V) => number,
-  ) {}
+  constructor(maxWeight: number, weigh: (value: V) => number) {
+    this.entries = new LRUCache<string, V>({ maxSize: maxWeight, maxEntrySize: maxWeight, sizeCalculation: weigh });
+  }
 
   get(key: string, load: () => Promise<V>): Promise<V> {
-    const entry = this.entries.get(key);
-    if (entry) {
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
       this.hits++;
-      // Map order is the recency order: move it to the end.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return Promise.resolve(entry.value);
+      return Promise.resolve(kept);
     }
     const pending = this.inFlight.get(key);
     if (pending) {
@@ -34,7 +31,7 @@ export class ReadCache<V> {
     const promise = load().then(
       (value) => {
         this.inFlight.delete(key);
-        this.put(key, value);
+        this.entries.set(key, value);
         return value;
       },
       (err: unknown) => {
@@ -46,28 +43,16 @@ export class ReadCache<V> {
     return promise;
   }
 
-  /** The kept value, without loading. */
+  /** The kept value, without loading (and without making it the most recently used). */
   peek(key: string): V | undefined {
-    return this.entries.get(key)?.value;
+    return this.entries.peek(key);
   }
 
   get weight(): number {
-    return this.total;
+    return this.entries.calculatedSize;
   }
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private put(key: string, value: V): void {
-    const weight = this.weigh(value);
-    if (weight > this.maxWeight) return;
-    this.entries.set(key, { value, weight });
-    this.total += weight;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.maxWeight) break;
-      this.entries.delete(oldest);
-      this.total -= entry.weight;
-    }
   }
 }
