@@ -14,6 +14,9 @@ COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json tsc
 COPY src ./src
 COPY bin ./bin
 COPY global-configs ./global-configs
+# The build's other inputs: the console's pages and the command's bundle step (scripts/bundle-cli.mjs).
+COPY console ./console
+COPY scripts/bundle-cli.mjs ./scripts/bundle-cli.mjs
 # `npm ci` builds dist/ through the "prepare" script; the compilers are dev dependencies, dropped after.
 RUN npm ci && npm prune --omit=dev && npm cache clean --force
 

@@ -1,3 +1,4 @@
 #!/usr/bin/env node
-// The CLI entry point: runs the compiled code (npm ci builds it through the "prepare" script).
-import '../dist/cli/entry.js';
+// The CLI entry point: runs the compiled command, bundled (npm ci builds both through the "prepare" script:
+// tsc into dist/, then scripts/bundle-cli.mjs into dist/cli-bundle/).
+import '../dist/cli-bundle/entry.js';

@@ -43,6 +43,7 @@ async function openLocalChain(
   network: TongateConfig['networks'][number],
   clock: Clock,
   logger: Logger,
+  indexesOpen: Promise<void>,
 ): Promise<LocalChain> {
   try {
     return await LocalChain.open({
@@ -52,6 +53,8 @@ async function openLocalChain(
       blockIntervalMs: config.blockIntervalMs,
       // Its threads compile the emulator while the API is built and starts serving; awaited once it serves.
       emulatorLater: true,
+      // The read worker loads after the v3 indexes open: meanwhile their reader threads load on the same cores.
+      emulatorReadAfter: indexesOpen,
       mining: config.mining,
       maxBlockTransactions: config.maxBlockTransactions,
       faucetMnemonic: config.faucetMnemonic,
@@ -152,6 +155,8 @@ interface Start {
 
 async function serve(config: TongateConfig, start: Start, opened: Opened): Promise<RunningTongate> {
   const { clock, logger, chained, proving, sockets } = start;
+  let indexesOpened!: () => void;
+  const indexesOpen = new Promise<void>((resolve) => (indexesOpened = resolve));
   const [local, lite] = await Promise.all([
     chained.some((network) => network.backend === 'local') ? import('../chain/local/index.js') : undefined,
     chained.some((network) => network.backend === 'lite') ? import('../chain/lite/index.js') : undefined,
@@ -168,7 +173,7 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
             pool: { followerQueriesPerSecond: network.lite!.indexRps },
             onProving: (state) => proving.set(network.name, state),
           })
-        : openLocalChain(local!, config, network, clock, logger),
+        : openLocalChain(local!, config, network, clock, logger, indexesOpen),
     ),
   );
   opening.catch(() => undefined); // awaited below; not unhandled if the import fails first
@@ -243,6 +248,7 @@ async function serve(config: TongateConfig, start: Start, opened: Opened): Promi
   for (const [i, chain] of chains.entries()) if (chained[i].backend === 'local') (chain as LocalChain).start();
   const locals = chains.filter((_, i) => chained[i].backend === 'local') as LocalChain[];
   await Promise.all([...later.map(indexOf), ...locals.map((chain) => chain.emulatorLoaded())]);
+  indexesOpened();
   const readyMs = Date.now() - start.started;
 
   // Where each lite network's v3 begins: the index's first block, or where an empty one starts (--index-from).

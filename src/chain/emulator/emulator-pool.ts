@@ -189,18 +189,21 @@ export class PooledEmulator {
    * open without it). A read worker loads it next, not waited for: a failure there shows on the
    * first read, which then tries a new worker. Next, not beside it: it then instantiates the WASM module the
    * transaction worker compiled instead of compiling its own on the same cores (emulator-thread.ts).
+   * `warmReadAfter`: and not before this settles (a read call before then starts its worker itself): `tongate
+   * start` holds it until the v3 indexes are open, whose reader threads load meanwhile on the same cores.
    */
-  async ready(): Promise<void> {
+  async ready({ warmReadAfter }: { warmReadAfter?: Promise<unknown> } = {}): Promise<void> {
     if (this.closed) throw closedError();
     const loaded = this.pool.firstTxThread().call(this.ref, { op: 'init' });
+    const warmRead = () =>
+      this.closed
+        ? undefined
+        : this.pool
+            .readThread()
+            .call(this.ref, { op: 'init' })
+            .catch(() => undefined);
     loaded.then(
-      () =>
-        this.closed
-          ? undefined
-          : this.pool
-              .readThread()
-              .call(this.ref, { op: 'init' })
-              .catch(() => undefined),
+      () => (warmReadAfter ? warmReadAfter.then(warmRead, warmRead) : warmRead()),
       () => undefined,
     );
     await loaded;

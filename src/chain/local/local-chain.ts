@@ -97,7 +97,7 @@ export class LocalChain implements DevnetChain {
       // The emulator workers load (~0.3 s, more under tsx) while the faucet key is derived.
       const emulator = pool.emulator(config.base64);
       chainConfig = new ChainConfig(pool, { config, emulator });
-      const emulatorReady = emulator.ready();
+      const emulatorReady = emulator.ready({ warmReadAfter: opts.emulatorReadAfter });
       emulatorReady.catch(() => undefined); // awaited below; not unhandled if an earlier step throws
       const keys = await keysReady;
       const wallets = faucetWallets(keys.keyPair.publicKey, opts.globalId);

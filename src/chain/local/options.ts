@@ -35,6 +35,12 @@ export interface LocalChainOptions {
    */
   emulatorLater?: boolean;
   /**
+   * The emulator's read worker (get-methods, emulations) loads once the transaction worker has, and once this
+   * settles; a get-method before then starts it at once. `tongate start`: once the v3 indexes are open. Default: at
+   * once.
+   */
+  emulatorReadAfter?: Promise<unknown>;
+  /**
    * Accounts a new chain's zero state holds besides the faucets and the system contracts (`--genesis FILE`);
    * ignored when the data dir already holds a chain.
    */

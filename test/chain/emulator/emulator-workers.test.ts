@@ -194,6 +194,25 @@ test('the WASM module is compiled once per process: a later worker instantiates 
   assert.ok(answer, 'the handed module runs get-methods');
 });
 
+test('warmReadAfter: the read worker loads once the transaction worker has and the gate settles, not before', async (t) => {
+  const pool = new EmulatorPool({ txWorkers: 1, readWorkers: 1 });
+  t.after(() => pool.close());
+  const emulator = pool.emulator(networkConfig(-3).base64);
+  t.after(() => emulator.close());
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  await emulator.ready({ warmReadAfter: gate });
+  // Without a gate the read worker's load is sent in the turn after (the test above waits for it): here, nothing.
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    pool.stats().read.map((w) => ({ load: w.load, ready: w.ready })),
+    [{ load: 0, ready: false }],
+  );
+  open();
+  while (!pool.stats().read[0].ready) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(pool.stats().read[0].compiled, false, 'handed the module the transaction worker compiled');
+});
+
 test('a closed pool fails calls with EmulatorFailed instead of hanging them', async (t) => {
   const pool = new EmulatorPool();
   const { chain } = await openChain(t, { emulators: pool });
