@@ -26,14 +26,20 @@ const CLASSIFIER_METHODS: readonly TokenMethod[] = [
 ];
 
 /**
- * The contracts among the accounts of `trace.states` (those `only` keeps: raw uppercase), as the trace left them:
- * jetton wallets, NFT items, multisig orders, sales and auctions found as the index finds them (an order the trace
- * itself created: its get_order_data, and its wallet's get_order_address vouching for it, both on the trace's
- * states; a sale the trace deploys: its get_sale_data there), and nominator pools by their state's code hash. A
- * master or collection a cross-check asks and the trace did not reach answers as the chain has it.
+ * The contracts among the accounts of `trace.states`, as the trace left them: jetton wallets, NFT items, multisig
+ * orders, sales and auctions found as the index finds them (an order the trace itself created: its get_order_data,
+ * and its wallet's get_order_address vouching for it, both on the trace's states; a sale the trace deploys: its
+ * get_sale_data there; an auction's last bid as the trace left it), and nominator pools by their state's code hash.
+ * A master or collection a cross-check asks and the trace did not reach answers as the chain has it. `vouched`: the
+ * jetton wallets the index already detected (raw uppercase -> owner and master), whose master is not asked again
+ * while their state says the same owner and master (a wallet's owner and master never change).
  */
-export async function contractsOnStates(trace: TraceStates, only?: (account: string) => boolean): Promise<KnownContracts> {
+export async function contractsOnStates(
+  trace: TraceStates,
+  vouched?: ReadonlyMap<string, { owner: string; jetton: string }>,
+): Promise<KnownContracts> {
   const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
+  for (const [account, { owner, jetton }] of vouched ?? []) reads.vouchWallet(account, owner, jetton);
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
   const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
@@ -43,7 +49,6 @@ export async function contractsOnStates(trace: TraceStates, only?: (account: str
   await Promise.all(
     [...trace.states].map(async ([raw, state]) => {
       const account = raw.toUpperCase();
-      if (only && !only(account)) return;
       const address = Address.parseRaw(raw);
       const view = new AccountView(address, Buffer.from(state, 'base64'));
       if (view.status !== 'active' || !view.code) return;
