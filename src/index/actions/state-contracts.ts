@@ -4,7 +4,9 @@
  * detection is the index's own (src/index/tokens/contracts.ts: the same get-methods and cross-checks), run on those
  * states, so a jetton wallet, NFT item, multisig order, sale or auction the trace itself deploys is what the index
  * will find once the trace is sealed (toncenter's emulator detects interfaces on emulated states too); nominator
- * pools by the state's code hash, as the index tells them by their latest state's.
+ * pools by the state's code hash, as the index tells them by their latest state's. And the content of the jetton
+ * masters, NFT collections and items among those states (`tokenContentsOnStates`), for the Emulate API's metadata
+ * of the tokens a trace deploys (src/emulate/metadata.ts).
  */
 import { Address } from '@ton/core';
 import { AccountView } from '../../chain/account-view.js';
@@ -84,4 +86,43 @@ export async function contractsOnStates(
     }),
   );
   return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, nominatorPools };
+}
+
+/** A token contract's content as a state a trace left shows it: a jetton master's, an NFT collection's or item's. */
+export interface TokenContentOnState {
+  type: 'jetton_masters' | 'nft_collections' | 'nft_items';
+  /** TEP-64 as v3 keeps it (../tokens/content.ts): an offchain content is `{uri}`; an item's as its collection composes it. */
+  content: Record<string, string>;
+}
+
+const CONTENT_METHODS: readonly TokenMethod[] = ['get_jetton_data', 'get_collection_data', 'get_nft_data'];
+
+/**
+ * The jetton masters, NFT collections and NFT items among `accounts` (raw uppercase) that the trace reached, with
+ * their content as the trace left them, detected as the index detects them (an item vouched for by its collection,
+ * its content composed by it). An item whose collection composes no TEP-64 content has none to show. Costs a
+ * get-method per master or collection, two per item (its collection's answers in one); nothing for other codes.
+ */
+export async function tokenContentsOnStates(trace: TraceStates, accounts: ReadonlySet<string>): Promise<Map<string, TokenContentOnState>> {
+  const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
+  const found = new Map<string, TokenContentOnState>();
+  await Promise.all(
+    [...trace.states].map(async ([raw, state]) => {
+      const account = raw.toUpperCase();
+      if (!accounts.has(account)) return;
+      const view = new AccountView(Address.parseRaw(raw), Buffer.from(state, 'base64'));
+      if (view.status !== 'active' || !view.code) return;
+      const methods = tokenMethods(view.code).filter((m) => CONTENT_METHODS.includes(m));
+      if (methods.length === 0) return;
+      const code = view.code.hash();
+      const detected = await reads.detect(
+        { account, codeHash: code, dataHash: (view.data ?? view.code).hash(), lastTxLt: view.lastTxLt, methods },
+        trace.mcSeqno,
+      );
+      if (detected?.master) found.set(account, { type: 'jetton_masters', content: detected.master.content });
+      else if (detected?.collection) found.set(account, { type: 'nft_collections', content: detected.collection.content });
+      else if (detected?.item?.content) found.set(account, { type: 'nft_items', content: detected.item.content });
+    }),
+  );
+  return found;
 }
