@@ -19,7 +19,10 @@ export interface EmulatedTokenMetadata {
 }
 
 /** The entries of `accounts` (raw uppercase) that are token contracts on the states the trace left. */
-export async function emulatedTokenMetadata(trace: TraceStates, accounts: ReadonlySet<string>): Promise<Record<string, EmulatedTokenMetadata>> {
+export async function emulatedTokenMetadata(
+  trace: TraceStates,
+  accounts: ReadonlySet<string>,
+): Promise<Record<string, EmulatedTokenMetadata>> {
   const metadata: Record<string, EmulatedTokenMetadata> = {};
   if (accounts.size === 0) return metadata;
   for (const [account, { type, content }] of await tokenContentsOnStates(trace, accounts)) {

@@ -7,7 +7,18 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, external, internal, SendMode, storeMessage, toNano, type Cell, type StateInit } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  toNano,
+  type Cell,
+  type StateInit,
+} from '@ton/core';
 import { onchainContent, offchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, mintBody } from '../../src/contracts/jetton/jetton.js';
 import { deployItemBody, nftCollectionInit, nftItemAddress } from '../../src/contracts/nft/nft.js';
@@ -34,10 +45,19 @@ function request(owner: ReturnType<typeof testWallet>, seqno: number, to: Addres
 }
 
 async function emulated(server: V3Server, boc: string) {
-  const reply = await server.post(`${EMULATE}/emulateTrace`, { boc, with_actions: true, include_metadata: true, include_address_book: true });
+  const reply = await server.post(`${EMULATE}/emulateTrace`, {
+    boc,
+    with_actions: true,
+    include_metadata: true,
+    include_address_book: true,
+  });
   assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
   assert.deepEqual(
-    toncenterV3().errors('/api/v3/actions', { actions: reply.body.actions, address_book: reply.body.address_book, metadata: reply.body.metadata }),
+    toncenterV3().errors('/api/v3/actions', {
+      actions: reply.body.actions,
+      address_book: reply.body.address_book,
+      metadata: reply.body.metadata,
+    }),
     [],
   );
   return reply.body;
@@ -51,7 +71,10 @@ test('emulateTrace: a jetton master and an NFT collection with its item, deploye
   const alice = testWallet(192).wallet.address;
   await Promise.all([server.chain.fund(admin.wallet.address, toNano(20)), sealBlocks(server)]);
   // The admin's wallet deployed first, so each emulated request is its own.
-  assert.equal((await server.post('/api/v3/message', { boc: request(admin, 0, admin.wallet.address, 1n, beginCell().endCell()) })).status, 200);
+  assert.equal(
+    (await server.post('/api/v3/message', { boc: request(admin, 0, admin.wallet.address, 1n, beginCell().endCell()) })).status,
+    200,
+  );
   await sealUntilQuiet(server);
 
   // A jetton master deployed with its first mint.
@@ -79,13 +102,21 @@ test('emulateTrace: a jetton master and an NFT collection with its item, deploye
   });
   const collection = contractAddress(0, collectionInit);
   const item = nftItemAddress(collection, code.item, 0);
-  const deployItem = deployItemBody({ index: 0, amount: toNano('0.1'), owner: alice, content: beginCell().storeStringTail('0.json').endCell() });
+  const deployItem = deployItemBody({
+    index: 0,
+    amount: toNano('0.1'),
+    owner: alice,
+    content: beginCell().storeStringTail('0.json').endCell(),
+  });
   const deployed = await emulated(server, request(admin, 1, collection, toNano('0.2'), deployItem, collectionInit));
   assert.deepEqual(deployed.metadata[raw(collection)], {
     is_indexed: false,
     token_info: [{ type: 'nft_collections', extra: { uri: `${site}/collection.json` } }],
   });
-  assert.deepEqual(deployed.metadata[raw(item)], { is_indexed: false, token_info: [{ type: 'nft_items', extra: { uri: `${site}/0.json` } }] });
+  assert.deepEqual(deployed.metadata[raw(item)], {
+    is_indexed: false,
+    token_info: [{ type: 'nft_items', extra: { uri: `${site}/0.json` } }],
+  });
 
   // Sealed, the master is the index's: a second mint emulated shows the index's entry, not the emulated one.
   assert.equal((await server.post('/api/v3/message', { boc: request(admin, 1, master, toNano('0.2'), mint, jettonInit) })).status, 200);

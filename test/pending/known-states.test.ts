@@ -9,7 +9,18 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Address, beginCell, contractAddress, external, internal, SendMode, storeMessage, toNano, type Cell, type StateInit } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  toNano,
+  type Cell,
+  type StateInit,
+} from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
@@ -78,7 +89,12 @@ test("pendingActions: a bid at an auction's maximum, not sealed yet, is an nft_p
   } satisfies NftAuctionParams);
   const auction = contractAddress(0, auctionInit);
   await sealed(seller, auction, toNano('0.2'), undefined, auctionInit);
-  await sealed(seller, item(0), toNano('0.1'), nftTransferBody({ newOwner: auction, response: seller.wallet.address, forwardAmount: toNano('0.02') }));
+  await sealed(
+    seller,
+    item(0),
+    toNano('0.1'),
+    nftTransferBody({ newOwner: auction, response: seller.wallet.address, forwardAmount: toNano('0.02') }),
+  );
   // A first bid, sealed: the index knows the auction with its last bid at 1 TON.
   await sealed(bidder, auction, toNano(1));
   const known = await server.get(`/api/v3/nft/sales?address=${raw(auction)}`);
@@ -107,9 +123,10 @@ test("pendingActions: a bid at an auction's maximum, not sealed yet, is an nft_p
     [purchase.details.nft_item, purchase.details.nft_collection, purchase.details.new_owner],
     [raw(item(0)), raw(collection), raw(buyer.wallet.address)],
   );
-  assert.equal(purchase.details.price, toNano(10).toString(), 'the winning bid, which only the trace\'s state of the auction holds');
+  assert.equal(purchase.details.price, toNano(10).toString(), "the winning bid, which only the trace's state of the auction holds");
   // The stream's `pending` notification carries the same action.
-  const streamed = (await stream.next((r) => r.message?.type === 'actions' && r.message.finality === 'pending', 'the pending actions')).message;
+  const streamed = (await stream.next((r) => r.message?.type === 'actions' && r.message.finality === 'pending', 'the pending actions'))
+    .message;
   assert.deepEqual(
     streamed.actions.find((a: any) => a.type === 'nft_purchase'),
     purchase,
@@ -119,10 +136,7 @@ test("pendingActions: a bid at an auction's maximum, not sealed yet, is an nft_p
   // Sealed: the index gives the trace the same actions, the purchase with the same id and details.
   await sealUntilQuiet(server);
   const indexed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(purchase.trace_id)}&include_accounts=true`);
-  assert.deepEqual(
-    indexed.body.actions.map((a: any) => a.type).sort(),
-    pending.body.actions.map((a: any) => a.type).sort(),
-  );
+  assert.deepEqual(indexed.body.actions.map((a: any) => a.type).sort(), pending.body.actions.map((a: any) => a.type).sort());
   const sealedPurchase = indexed.body.actions.find((a: any) => a.type === 'nft_purchase');
   const { finality: _a, trace_mc_seqno_end: _b, accounts: pendingAccounts, ...pendingRest } = purchase;
   const { finality: _c, trace_mc_seqno_end: _d, accounts: sealedAccounts, ...sealedRest } = sealedPurchase;
