@@ -9,7 +9,8 @@
  *                    filtered by the action types the client understands (X-Actions-Version)
  *   code_cells, data_cells   hash -> BoC of every code and data the trace's accounts had (`include_code_data`)
  *   address_book, metadata   of the trace's accounts and every address its actions name (`include_address_book`,
- *                    `include_metadata`), from what the network's index knows
+ *                    `include_metadata`), from what the network's index knows; a token contract it has no
+ *                    metadata of (one the trace deploys) from its emulated state (metadata.ts), as toncenter's
  *   rand_seed        the block's random seed the transactions ran with (base64)
  *   is_incomplete    the trace was cut at toncenter's bounds (chain/trace-emulation.ts)
  */
@@ -28,6 +29,7 @@ import { loadTransactionCell } from '../ton/transaction-cell.js';
 import { v3Transaction, type V3TransactionJson } from '../ton/transaction-v3-json.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
 import { classifierInput, emulatedActions } from './actions.js';
+import { emulatedTokenMetadata } from './metadata.js';
 import type { AnswerOptions } from './request.js';
 
 export interface EmulateAnswerOptions extends AnswerOptions {
@@ -107,7 +109,12 @@ export async function emulateAnswer(trace: EmulatedTrace, options: EmulateAnswer
     answer.data_cells = data;
   }
   if (options.includeAddressBook) answer.address_book = await addressBookFor(network, [...named]);
-  if (options.includeMetadata) answer.metadata = network.index ? await network.index.metadata(named) : {};
+  if (options.includeMetadata) {
+    const indexed = network.index ? await network.index.metadata(named) : {};
+    // The token contracts the index has no entry of (one the trace deploys): their content on the emulated states.
+    const unknown = new Set([...named].filter((a) => !(a in indexed)));
+    answer.metadata = { ...indexed, ...(await emulatedTokenMetadata(trace, unknown)) };
+  }
   answer.rand_seed = trace.randSeed.toString('base64');
   answer.is_incomplete = trace.incomplete;
   return answer;

@@ -1,12 +1,13 @@
 /**
- * A pending trace's actions: its transactions rendered, the contracts the network's index knows among its accounts
- * (and among those its messages name, and the JVault stake wallets its unstakes ask: what a sealed trace's
- * classification reads), the token contracts among its accounts the index does not know detected on the states the
- * trace left them in (trace-states.ts: a jetton wallet the trace deploys, as the Emulate API detects it), then the
- * index's classifier on the render thread (renderer.ts). Asked once per trace (per
- * size it grew to: a trace whose internal messages run in a later block) and kept on it, so a stream and
- * /pendingActions share one classification. Meant for a trace that is announced (nothing
- * of it left to execute in the open block): what toncenter classifies is a whole emulated trace too. */
+ * A pending trace's actions: its transactions rendered, the contracts among its accounts as the trace left them
+ * (trace-states.ts: every account it changed, detected on its state after its last transaction there, as the Emulate
+ * API detects them: a jetton wallet the trace deploys, an auction's last bid the trace raised), what the network's
+ * index knows of the others (and of those its messages name, and the JVault stake wallets its unstakes ask: what a
+ * sealed trace's classification reads), then the index's classifier on the render thread (renderer.ts). Asked once
+ * per trace (per size it grew to: a trace whose internal messages run in a later block) and kept on it, so a stream
+ * and /pendingActions share one classification. Meant for a trace that is announced (nothing of it left to execute
+ * in the open block): what toncenter classifies is a whole emulated trace too.
+ */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
 import { contractAccounts, mergeContracts, namedAccounts } from '../index/actions/contract-accounts.js';
@@ -45,7 +46,11 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   ]);
   if (!index) return pendingRenderer.classify({ head, texts, contracts });
   const asked = contractAccounts(emulatedTraceInput(head, texts));
-  const more = asked.accounts.filter((a) => !own.has(a));
+  // An auction the trace deployed names an NFT item a bid never reaches: the index knows it (a known auction's
+  // item came with it).
+  const named = namedAccounts(contracts);
+  const auctionItems = [...(contracts.nftAuctions?.values() ?? [])].map((a) => a.nft).filter((a) => !named.has(a));
+  const more = [...new Set([...asked.accounts, ...auctionItems])].filter((a) => !own.has(a));
   const all =
     more.length + asked.stakeWallets.length === 0
       ? contracts
@@ -54,17 +59,22 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
 }
 
 /**
- * The contracts among the trace's own accounts: what the index knows, and, among the accounts it knows nothing of,
- * what the states the trace left show (a jetton wallet or NFT item the trace itself deploys, an order it creates:
- * src/index/actions/state-contracts.ts, the Emulate API's detection), so the classifier reads what it will read
- * once the index holds the trace. Only those accounts are read, and a state without a token get-method costs no call.
+ * The contracts among the trace's own accounts, each as the trace left it: detected on its state after its last
+ * transaction in the trace (src/index/actions/state-contracts.ts, the Emulate API's detection), known to the index
+ * or not, so an auction's last bid, a sale's price, an item's owner are the trace's, not the index's view before
+ * it (toncenter's pending classifier reads the interfaces its emulator detected on each emulated account's final
+ * state, its database only where none was). What the index knows stands for the accounts whose states show nothing
+ * (a DEX pool, a contract whose state the chain could not run a get-method on), and vouches for its jetton wallets:
+ * their masters are not asked again. Cost, paid only when actions are asked, once per classification: every account
+ * the trace changed has its state parsed and its code scanned; only a state whose code has a classifier get-method
+ * costs calls (a jetton wallet the index knows 1, one it does not 2; an NFT item 2, its collection's two answers in
+ * one; a sale or auction 1; a multisig order 2).
  */
 async function ownContracts(trace: PendingTrace, network: NetworkContext, own: ReadonlySet<string>): Promise<KnownContracts> {
   const known = network.index ? await network.index.actions.knownContracts(own) : NO_CONTRACTS;
   const states = network.chain && pendingTraceStates(trace, network.chain);
   if (!states) return known;
-  const named = namedAccounts(known);
-  return mergeContracts(known, await contractsOnStates(states, (account) => !named.has(account)));
+  return mergeContracts(await contractsOnStates(states, known.jettonWallets), known);
 }
 /** The same actions once a sealed block (masterchain seqno `seqno`) holds the trace: only its end's block is new. */
 export function sealedActionParts(actions: readonly ActionPart[], seqno: number): ActionPart[] {

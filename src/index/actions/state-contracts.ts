@@ -4,7 +4,9 @@
  * detection is the index's own (src/index/tokens/contracts.ts: the same get-methods and cross-checks), run on those
  * states, so a jetton wallet, NFT item, multisig order, sale or auction the trace itself deploys is what the index
  * will find once the trace is sealed (toncenter's emulator detects interfaces on emulated states too); nominator
- * pools by the state's code hash, as the index tells them by their latest state's.
+ * pools by the state's code hash, as the index tells them by their latest state's. And the content of the jetton
+ * masters, NFT collections and items among those states (`tokenContentsOnStates`), for the Emulate API's metadata
+ * of the tokens a trace deploys (src/emulate/metadata.ts).
  */
 import { Address } from '@ton/core';
 import { AccountView } from '../../chain/account-view.js';
@@ -26,14 +28,20 @@ const CLASSIFIER_METHODS: readonly TokenMethod[] = [
 ];
 
 /**
- * The contracts among the accounts of `trace.states` (those `only` keeps: raw uppercase), as the trace left them:
- * jetton wallets, NFT items, multisig orders, sales and auctions found as the index finds them (an order the trace
- * itself created: its get_order_data, and its wallet's get_order_address vouching for it, both on the trace's
- * states; a sale the trace deploys: its get_sale_data there), and nominator pools by their state's code hash. A
- * master or collection a cross-check asks and the trace did not reach answers as the chain has it.
+ * The contracts among the accounts of `trace.states`, as the trace left them: jetton wallets, NFT items, multisig
+ * orders, sales and auctions found as the index finds them (an order the trace itself created: its get_order_data,
+ * and its wallet's get_order_address vouching for it, both on the trace's states; a sale the trace deploys: its
+ * get_sale_data there; an auction's last bid as the trace left it), and nominator pools by their state's code hash.
+ * A master or collection a cross-check asks and the trace did not reach answers as the chain has it. `vouched`: the
+ * jetton wallets the index already detected (raw uppercase -> owner and master), whose master is not asked again
+ * while their state says the same owner and master (a wallet's owner and master never change).
  */
-export async function contractsOnStates(trace: TraceStates, only?: (account: string) => boolean): Promise<KnownContracts> {
+export async function contractsOnStates(
+  trace: TraceStates,
+  vouched?: ReadonlyMap<string, { owner: string; jetton: string }>,
+): Promise<KnownContracts> {
   const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
+  for (const [account, { owner, jetton }] of vouched ?? []) reads.vouchWallet(account, owner, jetton);
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
   const nftItems = new Map<string, NftItemInfo>();
   const multisigOrders = new Map<string, MultisigOrderInfo>();
@@ -43,7 +51,6 @@ export async function contractsOnStates(trace: TraceStates, only?: (account: str
   await Promise.all(
     [...trace.states].map(async ([raw, state]) => {
       const account = raw.toUpperCase();
-      if (only && !only(account)) return;
       const address = Address.parseRaw(raw);
       const view = new AccountView(address, Buffer.from(state, 'base64'));
       if (view.status !== 'active' || !view.code) return;
@@ -79,4 +86,43 @@ export async function contractsOnStates(trace: TraceStates, only?: (account: str
     }),
   );
   return { jettonWallets, nftItems, multisigOrders, nftSales, nftAuctions, nominatorPools };
+}
+
+/** A token contract's content as a state a trace left shows it: a jetton master's, an NFT collection's or item's. */
+export interface TokenContentOnState {
+  type: 'jetton_masters' | 'nft_collections' | 'nft_items';
+  /** TEP-64 as v3 keeps it (../tokens/content.ts): an offchain content is `{uri}`; an item's as its collection composes it. */
+  content: Record<string, string>;
+}
+
+const CONTENT_METHODS: readonly TokenMethod[] = ['get_jetton_data', 'get_collection_data', 'get_nft_data'];
+
+/**
+ * The jetton masters, NFT collections and NFT items among `accounts` (raw uppercase) that the trace reached, with
+ * their content as the trace left them, detected as the index detects them (an item vouched for by its collection,
+ * its content composed by it). An item whose collection composes no TEP-64 content has none to show. Costs a
+ * get-method per master or collection, two per item (its collection's answers in one); nothing for other codes.
+ */
+export async function tokenContentsOnStates(trace: TraceStates, accounts: ReadonlySet<string>): Promise<Map<string, TokenContentOnState>> {
+  const reads = new ContractReads(directGetMethods((address, method, stack) => trace.runGetMethod(address, method, stack)));
+  const found = new Map<string, TokenContentOnState>();
+  await Promise.all(
+    [...trace.states].map(async ([raw, state]) => {
+      const account = raw.toUpperCase();
+      if (!accounts.has(account)) return;
+      const view = new AccountView(Address.parseRaw(raw), Buffer.from(state, 'base64'));
+      if (view.status !== 'active' || !view.code) return;
+      const methods = tokenMethods(view.code).filter((m) => CONTENT_METHODS.includes(m));
+      if (methods.length === 0) return;
+      const code = view.code.hash();
+      const detected = await reads.detect(
+        { account, codeHash: code, dataHash: (view.data ?? view.code).hash(), lastTxLt: view.lastTxLt, methods },
+        trace.mcSeqno,
+      );
+      if (detected?.master) found.set(account, { type: 'jetton_masters', content: detected.master.content });
+      else if (detected?.collection) found.set(account, { type: 'nft_collections', content: detected.collection.content });
+      else if (detected?.item?.content) found.set(account, { type: 'nft_items', content: detected.item.content });
+    }),
+  );
+  return found;
 }

@@ -96,6 +96,14 @@ export class ContractReads {
     private readonly dedust: DedustFacts = DEDUST_MAINNET,
   ) {}
 
+  /**
+   * A jetton wallet whose master already vouched for it with this owner and master (the index's detection): its
+   * detection then reads its get_wallet_data alone while those facts stay.
+   */
+  vouchWallet(account: string, owner: string, jetton: string): void {
+    this.vouchedWallets.set(account, `${owner}|${jetton}`, true);
+  }
+
   /** Every interface the candidate's methods allow, tried together; null when the chain failed to answer. */
   async detect(c: TokenAccountCandidate, seqno: number): Promise<Detected | null> {
     const has = (method: string) => (c.methods as string[]).includes(method);
