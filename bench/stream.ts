@@ -26,6 +26,12 @@
  * 1 s blocks (the local chain's default; `--block-interval 400` runs at mainnet's pace since 2026, so a block holds
  * fewer transfers and `confirmed` waits for fewer notifications ahead of it).
  *
+ * `--per-block 1`: a line per followed block besides (what sets the p99: the block's size, its handover, a collection
+ * in it): its `confirmed` notifications, the seal's handover (its listeners, every delivery ready then written to a
+ * corked socket), the first, median and last write leaving for a client's socket, the client's median and last
+ * receipt, and the main thread's collections that overlap the seal's turn and its writes (V8's `gc` performance
+ * entries: kind 1 a scavenge, 2 a mark-compact, 4 incremental marking).
+ *
  * `--actions-clients K`: the first K connections ask for `actions` too (types transactions and actions), in both kinds of
  * runs: while one is connected every pending trace is classified on the render thread and every sealed block's
  * actions are read (src/stream/README.md), whoever follows what, so their cost is not in the with/without ratio of
@@ -38,6 +44,7 @@
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -68,6 +75,7 @@ const ROUNDS = numberArg('rounds', numberArg('runs', 3));
 const CLIENTS_NICE = numberArg('clients-nice', WORKER_NICE);
 const BLOCK_INTERVAL_MS = numberArg('block-interval', 1000);
 const ACTIONS_CLIENTS = numberArg('actions-clients', 0);
+const PER_BLOCK = numberArg('per-block', 0) > 0;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -153,7 +161,29 @@ async function main(): Promise<void> {
   const others = [...listeners].slice(0, -1);
   listeners.clear();
   for (const l of [ours, ...others]) listeners.add(l);
-  listeners.add(() => (sealTurn = 0));
+  /** Per block (--per-block): the end of its handover, and each `confirmed` written and received (ms after the seal). */
+  const handedOver = new Map<number, number>();
+  const perBlock = { written: new Map<number, number[]>(), received: new Map<number, number[]>() };
+  const note = (map: Map<number, number[]>, seqno: number, ms: number) => {
+    if (!PER_BLOCK) return;
+    const list = map.get(seqno);
+    if (list) list.push(ms);
+    else map.set(seqno, [ms]);
+  };
+  const collections: { at: number; ms: number; kind: number }[] = [];
+  if (PER_BLOCK)
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        collections.push({
+          at: performance.timeOrigin + e.startTime,
+          ms: e.duration,
+          kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0,
+        });
+    }).observe({ entryTypes: ['gc'] });
+  listeners.add(() => {
+    sealTurn = 0;
+    if (PER_BLOCK) handedOver.set(lastSealed, performance.timeOrigin + performance.now());
+  });
 
   // Server side: when each `transactions` notification leaves for its client's socket: the socket is corked until
   // the ticks of the turn that wrote it run (its uncork is queued by the first write), so the time is taken in a
@@ -179,6 +209,7 @@ async function main(): Promise<void> {
         process.nextTick(() => {
           const d = performance.timeOrigin + performance.now() - sealed;
           written[finality].push(d);
+          if (finality === 'c') note(perBlock.written, seqno, d);
           if (later) writtenLater.push(d);
         });
       }
@@ -267,6 +298,7 @@ async function main(): Promise<void> {
         if (sealed === undefined) continue;
         if (finality === 'ac' || finality === 'af') actionLatencies[finality].push(at - sealed);
         else (finality === 'c' ? latencies : finalLatencies).push(at - sealed);
+        if (finality === 'c') note(perBlock.received, seqno, at - sealed);
       }
     }
   }
@@ -337,6 +369,22 @@ async function main(): Promise<void> {
   console.log(
     `memory      per connection: rss ${((withMemory.rss - idle.rss) / CONNECTIONS / 1024).toFixed(1)} KiB, heap+external ${((withMemory.heap - idle.heap) / CONNECTIONS / 1024).toFixed(1)} KiB`,
   );
+  if (PER_BLOCK) {
+    console.log(
+      'per block  seqno: confirmed written | handover | written first / p50 / last | received p50 / last | collections in it (kind: ms @ ms after the seal)',
+    );
+    for (const [seqno, ds] of [...perBlock.written].sort((a, b) => a[0] - b[0])) {
+      ds.sort((a, b) => a - b);
+      const seal = sealedAt.get(seqno)!;
+      const got = (perBlock.received.get(seqno) ?? []).sort((a, b) => a - b);
+      const last = seal + ds[ds.length - 1];
+      const inside = collections.filter((g) => g.at + g.ms > seal && g.at < last);
+      const ms = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(1));
+      console.log(
+        `           ${seqno}: ${ds.length} | ${ms(handedOver.get(seqno)! - seal)} | ${ms(ds[0])} / ${ms(percentile(ds, 50))} / ${ms(ds[ds.length - 1])} | ${got.length > 0 ? `${ms(percentile(got, 50))} / ${ms(got[got.length - 1])}` : '-'} | ${inside.map((g) => `${g.kind}: ${g.ms.toFixed(1)} @ ${(g.at - seal).toFixed(0)}`).join(', ')}`,
+      );
+    }
+  }
   console.log(`load average at the end: ${load()}`);
 }
 
