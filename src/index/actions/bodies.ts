@@ -222,7 +222,11 @@ export function jettonBurnAmount(body: Cell): bigint {
 }
 
 export interface JettonMintBody {
-  to: string | null;
+  /**
+   * Read as pytoniq's load_address reads it (toncenter's JettonMint): an external address here does not stop the
+   * body from parsing. toncenter needs it only when the master passed nothing on, and refuses an external one there.
+   */
+  to: LooseAddress;
   tonAmount: bigint;
   /** Only the minter's layout (op 0x15) carries it, in its internal_transfer. */
   masterAmount: bigint | null;
@@ -232,7 +236,7 @@ export interface JettonMintBody {
 export function jettonMint(body: Cell, opcode: number): JettonMintBody {
   const cs = opened(body, opcode);
   cs.loadUintBig(64);
-  const to = readAddress(cs);
+  const to = loadLooseAddress(cs);
   const tonAmount = cs.loadCoins();
   if (opcode !== OP.minterJettonMint) return { to, tonAmount, masterAmount: null };
   const master = cs.loadRef().beginParse();

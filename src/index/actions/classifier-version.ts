@@ -36,8 +36,10 @@
  *   20 wallet v4 plugin subscriptions (`subscribe`, `unsubscribe`), `nft_discovery`, and an NFT item's own
  *      ownership_assigned as an `nft_transfer` (a Telegram item's sale at its auction's end marked as a purchase, with
  *      the winning bid and the fill-ups): stored contract calls, TON transfers and auction bids become these
+ *   21 a mint#642b7d07 whose receiver field is an external address is read past it (as toncenter reads it): stored
+ *      contract calls become the `jetton_mint` they are
  */
-export const CLASSIFIER_VERSION = 20;
+export const CLASSIFIER_VERSION = 21;
 
 let current = CLASSIFIER_VERSION;
 
