@@ -33,6 +33,12 @@ export function afterOpcode(body: Cell): Slice {
 /** BoC bytes, base64, as toncenter writes payloads. */
 export const bocBase64 = (cell: Cell): string => cell.toBoc({ idx: false, crc32: true }).toString('base64');
 
+/**
+ * BoC bytes, base64, as pytoniq's `to_boc()` writes them by default (no index, no CRC32C: `te6ccg...`): toncenter
+ * writes a vesting request's message and a multisig order so, where its payloads ask for the CRC explicitly.
+ */
+export const plainBocBase64 = (cell: Cell): string => cell.toBoc({ idx: false, crc32: false }).toString('base64');
+
 /** A MsgAddress as raw uppercase; addr_none is null; an external address is refused (ton-indexer's AccountId refuses it). */
 export function readAddress(cs: Slice): string | null {
   const value = cs.loadAddressAny();
