@@ -461,13 +461,25 @@ test('vesting_send_message: the message it carried as a BoC without index or CRC
   const carried = beginCell()
     .store(
       storeMessageRelaxed(
-        internal({ to: address(TARGET), value: 2_000_000_000n, bounce: true, body: beginCell().storeUint(0, 32).storeStringTail('Deposit').endCell() }),
+        internal({
+          to: address(TARGET),
+          value: 2_000_000_000n,
+          bounce: true,
+          body: beginCell().storeUint(0, 32).storeStringTail('Deposit').endCell(),
+        }),
       ),
     )
     .endCell();
   const request = op(0xa7733acd, 22n).storeUint(3, 8).storeRef(carried).endCell();
   const built = buildTrace(OWNER, [
-    { to: VESTING, body: request, then: [{ to: OWNER, body: op(0xf7733acd, 22n).endCell() }, { to: TARGET, value: 2_000_000_000n }] },
+    {
+      to: VESTING,
+      body: request,
+      then: [
+        { to: OWNER, body: op(0xf7733acd, 22n).endCell() },
+        { to: TARGET, value: 2_000_000_000n },
+      ],
+    },
   ]);
   const sent = classifyTrace(built.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions.find(
     (a) => a.type === 'vesting_send_message',
