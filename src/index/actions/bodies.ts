@@ -33,6 +33,12 @@ export function afterOpcode(body: Cell): Slice {
 /** BoC bytes, base64, as toncenter writes payloads. */
 export const bocBase64 = (cell: Cell): string => cell.toBoc({ idx: false, crc32: true }).toString('base64');
 
+/**
+ * BoC bytes, base64, as pytoniq's `to_boc()` writes them by default (no index, no CRC32C: `te6ccg...`): toncenter
+ * writes a vesting request's message and a multisig order so, where its payloads ask for the CRC explicitly.
+ */
+export const plainBocBase64 = (cell: Cell): string => cell.toBoc({ idx: false, crc32: false }).toString('base64');
+
 /** A MsgAddress as raw uppercase; addr_none is null; an external address is refused (ton-indexer's AccountId refuses it). */
 export function readAddress(cs: Slice): string | null {
   const value = cs.loadAddressAny();
@@ -222,7 +228,11 @@ export function jettonBurnAmount(body: Cell): bigint {
 }
 
 export interface JettonMintBody {
-  to: string | null;
+  /**
+   * Read as pytoniq's load_address reads it (toncenter's JettonMint): an external address here does not stop the
+   * body from parsing. toncenter needs it only when the master passed nothing on, and refuses an external one there.
+   */
+  to: LooseAddress;
   tonAmount: bigint;
   /** Only the minter's layout (op 0x15) carries it, in its internal_transfer. */
   masterAmount: bigint | null;
@@ -232,7 +242,7 @@ export interface JettonMintBody {
 export function jettonMint(body: Cell, opcode: number): JettonMintBody {
   const cs = opened(body, opcode);
   cs.loadUintBig(64);
-  const to = readAddress(cs);
+  const to = loadLooseAddress(cs);
   const tonAmount = cs.loadCoins();
   if (opcode !== OP.minterJettonMint) return { to, tonAmount, masterAmount: null };
   const master = cs.loadRef().beginParse();

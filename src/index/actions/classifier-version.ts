@@ -36,8 +36,12 @@
  *   20 wallet v4 plugin subscriptions (`subscribe`, `unsubscribe`), `nft_discovery`, and an NFT item's own
  *      ownership_assigned as an `nft_transfer` (a Telegram item's sale at its auction's end marked as a purchase, with
  *      the winning bid and the fill-ups): stored contract calls, TON transfers and auction bids become these
+ *   21 a mint#642b7d07 whose receiver field is an external address is read past it (as toncenter reads it): stored
+ *      contract calls become the `jetton_mint` they are
+ *   22 a vesting request's `message_boc` and a multisig order's `order_boc` written without a CRC (`te6ccg...`), as
+ *      toncenter writes them
  */
-export const CLASSIFIER_VERSION = 20;
+export const CLASSIFIER_VERSION = 22;
 
 let current = CLASSIFIER_VERSION;
 

@@ -5,7 +5,15 @@
  * own detection (tokens/): a wallet it has not detected makes no jetton action, only contract calls.
  */
 import { findCallContract, folded, isCallContract, type Block, type CallContractBlock } from './blocks.js';
-import { jettonBurnAmount, jettonInternalTransfer, jettonMint, jettonTransfer, OP, type JettonTransferBody } from './bodies.js';
+import {
+  jettonBurnAmount,
+  jettonInternalTransfer,
+  jettonMint,
+  jettonTransfer,
+  looseAccount,
+  OP,
+  type JettonTransferBody,
+} from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
 
@@ -144,7 +152,13 @@ class JettonMintMatcher extends Matcher {
       failed = internal.failed;
     } else {
       // The master did not pass the tokens on: what was asked for, and a failure.
-      data = { to: mint.to, toWallet: null, amount: mint.masterAmount, tonAmount: mint.tonAmount, asset: block.message.destination };
+      data = {
+        to: looseAccount(mint.to),
+        toWallet: null,
+        amount: mint.masterAmount,
+        tonAmount: mint.tonAmount,
+        asset: block.message.destination,
+      };
       failed = true;
     }
     return folded('jetton_mint', data, [block, ...others], failed);

@@ -8,7 +8,7 @@
  *   multisig_execute       execute#75097f5d from a detected order to its wallet; failed when the wallet refused it
  */
 import { folded, findCallContract, isCallContract, TonTransferBlock, type Block, type CallContractBlock } from './blocks.js';
-import { afterOpcode, bocBase64 } from './bodies.js';
+import { afterOpcode, plainBocBase64 } from './bodies.js';
 import { ContractMatcher, Matcher, OrMatcher } from './matcher.js';
 import type { KnownContracts } from './trace-input.js';
 import { str, type ActionParts } from './details-common.js';
@@ -89,7 +89,7 @@ class CreateOrderMatcher extends ContractMatcher {
       creatorIndex,
       creatorApproved,
       expirationDate,
-      orderBoc: bocBase64(order),
+      orderBoc: plainBocBase64(order),
       signers: known.signers,
     };
     return folded('multisig_create_order', data, [block, deploy], block.failed || deploy.failed);
@@ -159,7 +159,7 @@ class ExecuteMatcher extends ContractMatcher {
       expirationDate,
       approvalsNum,
       signersHash,
-      orderBoc: bocBase64(order),
+      orderBoc: plainBocBase64(order),
       signers: known.signers,
     };
     return folded('multisig_execute', data, [block], block.failed);

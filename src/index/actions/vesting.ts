@@ -8,7 +8,7 @@
  */
 import { loadMessageRelaxed } from '@ton/core';
 import { folded, findCallContract, type Block, type CallContractBlock } from './blocks.js';
-import { afterOpcode, bocBase64, readAddress } from './bodies.js';
+import { afterOpcode, plainBocBase64, readAddress } from './bodies.js';
 import { ContractMatcher, type Matcher } from './matcher.js';
 import { formatRawUpper } from '../../ton/address.js';
 import { str, type ActionParts } from './details-common.js';
@@ -58,7 +58,7 @@ class SendMessageMatcher extends ContractMatcher {
       queryId,
       sender: block.message.source,
       vesting: block.message.destination,
-      messageBoc: bocBase64(messageCell),
+      messageBoc: plainBocBase64(messageCell),
       messageDestination: formatRawUpper(message.info.dest),
       messageValue: message.info.value.coins,
     };

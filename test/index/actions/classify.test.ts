@@ -271,6 +271,47 @@ test('a jetton burn and a minter mint (op 0x15)', () => {
   assert.equal(actions[0].success, true);
 });
 
+test('a mint#642b7d07 whose receiver field is an external address: still a jetton_mint (its ton amount read after it)', () => {
+  // Some minters write an addr_extern where the receiver goes; toncenter reads it past (pytoniq's load_address) and names
+  // the receiver from the wallet the master minted into.
+  const body = beginCell()
+    .storeUint(0x642b7d07, 32)
+    .storeUint(0, 64)
+    .storeUint(1, 2)
+    .storeUint(16, 9)
+    .storeUint(0xbeef, 16)
+    .storeCoins(77_000_000n)
+    .endCell();
+  const mint = buildTrace(ALICE, [
+    {
+      to: MASTER,
+      body,
+      then: [{ to: ALICE_JW, body: internalTransfer(4_853n, MASTER), then: [{ to: ALICE, body: excess() }] }],
+    },
+  ]);
+  const actions = classifyTrace(mint.trace, contracts).actions;
+  assert.deepEqual(
+    actions.map((a) => a.type),
+    ['jetton_mint'],
+  );
+  assert.deepEqual(actions[0].details, {
+    asset: MASTER,
+    receiver: ALICE,
+    receiver_jetton_wallet: ALICE_JW,
+    amount: '4853',
+    ton_amount: '77000000',
+  });
+  assert.equal(actions[0].success, true);
+  assert.equal(actions[0].actionId, id(mint.messages[0].hash, 'jetton_mint'));
+
+  // Nothing passed on: the receiver is the body's, and an external one is no account (no mint, as toncenter's build fails).
+  const refused = buildTrace(ALICE, [{ to: MASTER, body, aborted: true }]);
+  assert.deepEqual(
+    classifyTrace(refused.trace, contracts).actions.map((a) => a.type),
+    ['call_contract'],
+  );
+});
+
 test('an NFT mint and an NFT transfer on a known item', () => {
   const deploy = beginCell().storeUint(1, 32).storeUint(0, 64).endCell();
   const mint = buildTrace(ALICE, [

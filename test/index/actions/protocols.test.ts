@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { beginCell, type Cell } from '@ton/core';
+import { beginCell, internal, storeMessageRelaxed, type Cell } from '@ton/core';
 import { classifyTrace } from '../../../src/index/actions/classify.js';
 import type { KnownContracts } from '../../../src/index/actions/trace-input.js';
 import { nftTransferBody } from '../../../src/contracts/nft/nft.js';
@@ -454,4 +454,46 @@ test('jetton_swap (stonfi): the transfer in, swap, payment request and the trans
     jettonWallets: new Map([...liquidityContracts.jettonWallets].filter(([a]) => a !== ROUTER_A)),
   });
   assert.ok(!unknown.actions.some((a) => a.type === 'jetton_swap'));
+});
+
+test('vesting_send_message: the message it carried as a BoC without index or CRC (te6ccg...), as toncenter writes it', () => {
+  const [OWNER, VESTING, TARGET] = [0x0e, 0x7e, 0x7a].map(account);
+  const carried = beginCell()
+    .store(
+      storeMessageRelaxed(
+        internal({
+          to: address(TARGET),
+          value: 2_000_000_000n,
+          bounce: true,
+          body: beginCell().storeUint(0, 32).storeStringTail('Deposit').endCell(),
+        }),
+      ),
+    )
+    .endCell();
+  const request = op(0xa7733acd, 22n).storeUint(3, 8).storeRef(carried).endCell();
+  const built = buildTrace(OWNER, [
+    {
+      to: VESTING,
+      body: request,
+      then: [
+        { to: OWNER, body: op(0xf7733acd, 22n).endCell() },
+        { to: TARGET, value: 2_000_000_000n },
+      ],
+    },
+  ]);
+  const sent = classifyTrace(built.trace, { jettonWallets: new Map(), nftItems: new Map(), multisigOrders: new Map() }).actions.find(
+    (a) => a.type === 'vesting_send_message',
+  );
+  assert.ok(sent);
+  const plain = carried.toBoc({ idx: false, crc32: false }).toString('base64');
+  assert.ok(plain.startsWith('te6ccg'));
+  assert.deepEqual(sent.details, {
+    query_id: '22',
+    message_boc: plain,
+    source: OWNER,
+    vesting: VESTING,
+    destination: TARGET,
+    amount: '2000000000',
+  });
+  assert.equal(sent.success, true);
 });
