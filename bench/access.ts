@@ -35,7 +35,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -50,6 +50,7 @@ import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { pipelined } from './support/pipelined-client.js';
+import { closedLoop } from './support/closed-loop-client.js';
 import { spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -471,6 +472,115 @@ async function servicesUp(): Promise<boolean> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 5. Pinned: the real server embedded vs off, each on a CPU no load generator shares
+// ---------------------------------------------------------------------------------------------
+/** Pins a process, all its threads, to the given CPUs ('0', '1', '0-1'), as bench:upstream does. */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+interface PinnedRun {
+  rps: number;
+  /** The server's CPU time per answered request, µs (all its threads). */
+  cpuPerRequest: number;
+  /** The server's CPU time over the run's wall time: near 1 when the server, not the client, sets the pace. */
+  busy: number;
+}
+
+async function pinnedPairs(): Promise<void> {
+  const pairs = numberArg('pairs', 10);
+  const seconds = numberArg('duration', 3);
+  const connections = numberArg('connections', 32);
+  const client = stringArg('client') ?? 'raw';
+  const path = '/api/v3/masterchainInfo';
+  const cpus = execFileSync('nproc').toString().trim();
+  const serverCpu = stringArg('server-cpu') ?? '1';
+  const clientCpu = stringArg('client-cpu') ?? '0';
+  console.log(
+    `\n5. Pinned: the real server (built code${process.env.BENCH_DIST ? ` at ${process.env.BENCH_DIST}` : ''}) embedded vs --access off, GET ${path} with a valid key\n` +
+      `   both servers (all their threads) on CPU ${serverCpu}, the client (${client === 'raw' ? 'closed-loop raw sockets' : 'autocannon'}, this process) on CPU ${clientCpu} of ${cpus}; ` +
+      `${connections} connections, one request in flight on each; ${pairs} pairs of ${seconds} s runs, the order alternating (on off, off on, ...); load average ${loadavg()[0].toFixed(1)}`,
+  );
+  const start = (access: 'on' | 'off') =>
+    spawnBenchChild<{ port: number; key: string }>(BUILT_TONGATE, [access, '3600000'], { tsx: false }).then((c) => ({ ...c.ready, ...c, access }));
+  const on = await start('on');
+  const off = await start('off');
+  type Server = typeof on;
+  const pids = [on.pid, off.pid];
+  try {
+    for (const pid of pids) pin(pid, serverCpu);
+    pin(process.pid, clientCpu);
+    const run = async (server: Server, secs: number): Promise<PinnedRun> => {
+      const key = server.key === 'unused' ? '' : server.key;
+      const cpu0 = await server.cpuUs();
+      const t0 = process.hrtime.bigint();
+      let requests: number;
+      let wall: number;
+      if (client === 'raw') {
+        const r = await closedLoop(server.port, path, key, connections, secs);
+        requests = r.requests;
+        wall = r.seconds;
+      } else {
+        const r = await autocannon({ url: `http://127.0.0.1:${server.port}${path}`, headers: key ? { 'x-api-key': key } : {}, connections, duration: secs });
+        if (r.non2xx + r.errors > 0) throw new Error(`${server.access}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        requests = r.requests.total;
+        wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      }
+      const cpu1 = await server.cpuUs();
+      const cpuWall = Number(process.hrtime.bigint() - t0) / 1e9;
+      return { rps: requests / wall, cpuPerRequest: (cpu1 - cpu0) / requests, busy: (cpu1 - cpu0) / 1e6 / cpuWall };
+    };
+    await run(on, 2); // warm-up (the JIT, the limiter's log of the key)
+    await run(off, 2);
+    const onRuns: PinnedRun[] = [];
+    const offRuns: PinnedRun[] = [];
+    const loads: string[] = [];
+    for (let i = 0; i < pairs; i++) {
+      loads.push(loadavg()[0].toFixed(1));
+      if (i % 2 === 0) {
+        onRuns.push(await run(on, seconds));
+        offRuns.push(await run(off, seconds));
+      } else {
+        offRuns.push(await run(off, seconds));
+        onRuns.push(await run(on, seconds));
+      }
+    }
+    const med = (xs: number[]) => {
+      const x = [...xs].sort((a, b) => a - b);
+      return x.length % 2 ? x[(x.length - 1) / 2] : (x[x.length / 2 - 1] + x[x.length / 2]) / 2;
+    };
+    const range = (xs: number[], d: number) => `${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)}`;
+    const ratios = onRuns.map((r, i) => r.rps / offRuns[i].rps);
+    const cpuRatios = onRuns.map((r, i) => offRuns[i].cpuPerRequest / r.cpuPerRequest);
+    const cpuAdded = onRuns.map((r, i) => r.cpuPerRequest - offRuns[i].cpuPerRequest);
+    const row = (name: string, rs: PinnedRun[]) =>
+      console.log(
+        `   ${name.padEnd(9)} req/s median ${med(rs.map((r) => r.rps)).toFixed(0)} (${range(
+          rs.map((r) => r.rps),
+          0,
+        )})  CPU µs/request median ${med(rs.map((r) => r.cpuPerRequest)).toFixed(2)} (${range(
+          rs.map((r) => r.cpuPerRequest),
+          2,
+        )})  server busy ${range(
+          rs.map((r) => r.busy),
+          2,
+        )} of its CPU`,
+      );
+    row('embedded', onRuns);
+    row('off', offRuns);
+    console.log(`   load average per pair: ${loads.join(', ')}; at the end ${loadavg()[0].toFixed(1)}`);
+    console.log(`   embedded/off req/s per pair: ${ratios.map((x) => x.toFixed(3)).join(', ')}`);
+    console.log(
+      `   -> embedded/off req/s median ${med(ratios).toFixed(3)} (pairs ${range(ratios, 3)}; ${med(ratios) >= 0.95 ? 'met' : 'NOT met'}, >= 0.95); ` +
+        `CPU capacity (off/embedded CPU per request) median ${med(cpuRatios).toFixed(3)} (${range(cpuRatios, 3)}); a key adds ${med(cpuAdded).toFixed(2)} µs CPU/request (pairs ${range(cpuAdded, 2)})`,
+    );
+  } finally {
+    pin(process.pid, `0-${Number(cpus) - 1}`);
+    await Promise.all([on.stop(), off.stop()]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4. Per request: on minus off in one process, a pipelining raw-socket client
 // ---------------------------------------------------------------------------------------------
 async function perRequestCost(): Promise<void> {
@@ -561,6 +671,10 @@ async function servePerRequest(access: 'on' | 'off', path: string, sendKey: bool
 if (hasFlag('per-request-child')) {
   const i = argv.indexOf('--per-request-child');
   await servePerRequest(argv[i + 1] as 'on' | 'off', argv[i + 2], hasFlag('send-key'));
+} else if (hasFlag('pinned')) {
+  console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
+  await pinnedPairs();
+  process.exit(0);
 } else if (hasFlag('per-request')) {
   console.log(
     `tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()}; load average ${loadavg()[0].toFixed(1)})`,
