@@ -25,6 +25,16 @@
  *     the off server's requests carry a key header too (what the header alone costs); `--path P` (default
  *     /api/v3/masterchainInfo), `--blocks B` (20), `--block-requests N` (4000). src/access/README.md reads it.
  *
+ *  5. Pinned (only with --pinned, which runs it alone): the real server embedded vs --access off on a machine that others
+ *     share. Both servers (all their threads, `taskset -a`) on one CPU (--server-cpu, 1), this process and its client on
+ *     another (--client-cpu, 0), so the load generator never takes the servers' CPU and each server, alone under load,
+ *     sets the pace (its busy share of its CPU is printed to show it); --pairs P (10) pairs of --duration S (3) runs,
+ *     the order alternating, --connections C (32, one request in flight on each). The client: raw sockets writing one
+ *     prebuilt request per answer (default; a few µs a request, never the bottleneck) or `--client autocannon`. Per
+ *     pair the req/s ratio and the CPU per request of each; the median and spread of the pairs, and the median of the
+ *     pairs in which both servers had at least 0.9 of their CPU (another process on the servers' CPU shows as less).
+ *     BENCH_DIST=<dir> runs another build (support/built-tongate.mjs), for A/B pairs of two commits.
+ *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-throughput (no decision cost, no
  * accuracy), --only-minimal, --only-gateway, --modes off-db,shared (the gateway's modes; the minimal app
@@ -502,7 +512,11 @@ async function pinnedPairs(): Promise<void> {
       `${connections} connections, one request in flight on each; ${pairs} pairs of ${seconds} s runs, the order alternating (on off, off on, ...); load average ${loadavg()[0].toFixed(1)}`,
   );
   const start = (access: 'on' | 'off') =>
-    spawnBenchChild<{ port: number; key: string }>(BUILT_TONGATE, [access, '3600000'], { tsx: false }).then((c) => ({ ...c.ready, ...c, access }));
+    spawnBenchChild<{ port: number; key: string }>(BUILT_TONGATE, [access, '3600000'], { tsx: false }).then((c) => ({
+      ...c.ready,
+      ...c,
+      access,
+    }));
   const on = await start('on');
   const off = await start('off');
   type Server = typeof on;
@@ -521,7 +535,12 @@ async function pinnedPairs(): Promise<void> {
         requests = r.requests;
         wall = r.seconds;
       } else {
-        const r = await autocannon({ url: `http://127.0.0.1:${server.port}${path}`, headers: key ? { 'x-api-key': key } : {}, connections, duration: secs });
+        const r = await autocannon({
+          url: `http://127.0.0.1:${server.port}${path}`,
+          headers: key ? { 'x-api-key': key } : {},
+          connections,
+          duration: secs,
+        });
         if (r.non2xx + r.errors > 0) throw new Error(`${server.access}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         requests = r.requests.total;
         wall = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -568,10 +587,14 @@ async function pinnedPairs(): Promise<void> {
       );
     row('embedded', onRuns);
     row('off', offRuns);
+    // A pair in which another process took part of the servers' CPU (either server busy less than 0.9 of it) says more
+    // about that process than about the key: the median of the undisturbed pairs is printed beside the median of all.
+    const calm = ratios.filter((_, i) => onRuns[i].busy >= 0.9 && offRuns[i].busy >= 0.9);
     console.log(`   load average per pair: ${loads.join(', ')}; at the end ${loadavg()[0].toFixed(1)}`);
     console.log(`   embedded/off req/s per pair: ${ratios.map((x) => x.toFixed(3)).join(', ')}`);
     console.log(
       `   -> embedded/off req/s median ${med(ratios).toFixed(3)} (pairs ${range(ratios, 3)}; ${med(ratios) >= 0.95 ? 'met' : 'NOT met'}, >= 0.95); ` +
+        `pairs with both servers busy >= 0.9 of their CPU: ${calm.length} of ${pairs}${calm.length ? `, median ${med(calm).toFixed(3)} (${range(calm, 3)})` : ''}; ` +
         `CPU capacity (off/embedded CPU per request) median ${med(cpuRatios).toFixed(3)} (${range(cpuRatios, 3)}); a key adds ${med(cpuAdded).toFixed(2)} µs CPU/request (pairs ${range(cpuAdded, 2)})`,
     );
   } finally {
