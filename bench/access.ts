@@ -25,6 +25,16 @@
  *     the off server's requests carry a key header too (what the header alone costs); `--path P` (default
  *     /api/v3/masterchainInfo), `--blocks B` (20), `--block-requests N` (4000). src/access/README.md reads it.
  *
+ *  5. Pinned (only with --pinned, which runs it alone): the real server embedded vs --access off on a machine that others
+ *     share. Both servers (all their threads, `taskset -a`) on one CPU (--server-cpu, 1), this process and its client on
+ *     another (--client-cpu, 0), so the load generator never takes the servers' CPU and each server, alone under load,
+ *     sets the pace (its busy share of its CPU is printed to show it); --pairs P (10) pairs of --duration S (3) runs,
+ *     the order alternating, --connections C (32, one request in flight on each). The client: raw sockets writing one
+ *     prebuilt request per answer (default; a few µs a request, never the bottleneck) or `--client autocannon`. Per
+ *     pair the req/s ratio and the CPU per request of each; the median and spread of the pairs, and the median of the
+ *     pairs in which both servers had at least 0.9 of their CPU (another process on the servers' CPU shows as less).
+ *     BENCH_DIST=<dir> runs another build (support/built-tongate.mjs), for A/B pairs of two commits.
+ *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-throughput (no decision cost, no
  * accuracy), --only-minimal, --only-gateway, --modes off-db,shared (the gateway's modes; the minimal app
@@ -35,7 +45,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -50,6 +60,7 @@ import type { LimitResult } from '../src/access/limiter/limiter.js';
 import { numberArg, hasFlag, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { pipelined } from './support/pipelined-client.js';
+import { closedLoop } from './support/closed-loop-client.js';
 import { spawnBenchChild } from './support/bench-child.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -471,6 +482,128 @@ async function servicesUp(): Promise<boolean> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 5. Pinned: the real server embedded vs off, each on a CPU no load generator shares
+// ---------------------------------------------------------------------------------------------
+/** Pins a process, all its threads, to the given CPUs ('0', '1', '0-1'), as bench:upstream does. */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+interface PinnedRun {
+  rps: number;
+  /** The server's CPU time per answered request, µs (all its threads). */
+  cpuPerRequest: number;
+  /** The server's CPU time over the run's wall time: near 1 when the server, not the client, sets the pace. */
+  busy: number;
+}
+
+async function pinnedPairs(): Promise<void> {
+  const pairs = numberArg('pairs', 10);
+  const seconds = numberArg('duration', 3);
+  const connections = numberArg('connections', 32);
+  const client = stringArg('client') ?? 'raw';
+  const path = '/api/v3/masterchainInfo';
+  const cpus = execFileSync('nproc').toString().trim();
+  const serverCpu = stringArg('server-cpu') ?? '1';
+  const clientCpu = stringArg('client-cpu') ?? '0';
+  console.log(
+    `\n5. Pinned: the real server (built code${process.env.BENCH_DIST ? ` at ${process.env.BENCH_DIST}` : ''}) embedded vs --access off, GET ${path} with a valid key\n` +
+      `   both servers (all their threads) on CPU ${serverCpu}, the client (${client === 'raw' ? 'closed-loop raw sockets' : 'autocannon'}, this process) on CPU ${clientCpu} of ${cpus}; ` +
+      `${connections} connections, one request in flight on each; ${pairs} pairs of ${seconds} s runs, the order alternating (on off, off on, ...); load average ${loadavg()[0].toFixed(1)}`,
+  );
+  const start = (access: 'on' | 'off') =>
+    spawnBenchChild<{ port: number; key: string }>(BUILT_TONGATE, [access, '3600000'], { tsx: false }).then((c) => ({
+      ...c.ready,
+      ...c,
+      access,
+    }));
+  const on = await start('on');
+  const off = await start('off');
+  type Server = typeof on;
+  const pids = [on.pid, off.pid];
+  try {
+    for (const pid of pids) pin(pid, serverCpu);
+    pin(process.pid, clientCpu);
+    const run = async (server: Server, secs: number): Promise<PinnedRun> => {
+      const key = server.key === 'unused' ? '' : server.key;
+      const cpu0 = await server.cpuUs();
+      const t0 = process.hrtime.bigint();
+      let requests: number;
+      let wall: number;
+      if (client === 'raw') {
+        const r = await closedLoop(server.port, path, key, connections, secs);
+        requests = r.requests;
+        wall = r.seconds;
+      } else {
+        const r = await autocannon({
+          url: `http://127.0.0.1:${server.port}${path}`,
+          headers: key ? { 'x-api-key': key } : {},
+          connections,
+          duration: secs,
+        });
+        if (r.non2xx + r.errors > 0) throw new Error(`${server.access}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        requests = r.requests.total;
+        wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      }
+      const cpu1 = await server.cpuUs();
+      const cpuWall = Number(process.hrtime.bigint() - t0) / 1e9;
+      return { rps: requests / wall, cpuPerRequest: (cpu1 - cpu0) / requests, busy: (cpu1 - cpu0) / 1e6 / cpuWall };
+    };
+    await run(on, 2); // warm-up (the JIT, the limiter's log of the key)
+    await run(off, 2);
+    const onRuns: PinnedRun[] = [];
+    const offRuns: PinnedRun[] = [];
+    const loads: string[] = [];
+    for (let i = 0; i < pairs; i++) {
+      loads.push(loadavg()[0].toFixed(1));
+      if (i % 2 === 0) {
+        onRuns.push(await run(on, seconds));
+        offRuns.push(await run(off, seconds));
+      } else {
+        offRuns.push(await run(off, seconds));
+        onRuns.push(await run(on, seconds));
+      }
+    }
+    const med = (xs: number[]) => {
+      const x = [...xs].sort((a, b) => a - b);
+      return x.length % 2 ? x[(x.length - 1) / 2] : (x[x.length / 2 - 1] + x[x.length / 2]) / 2;
+    };
+    const range = (xs: number[], d: number) => `${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)}`;
+    const ratios = onRuns.map((r, i) => r.rps / offRuns[i].rps);
+    const cpuRatios = onRuns.map((r, i) => offRuns[i].cpuPerRequest / r.cpuPerRequest);
+    const cpuAdded = onRuns.map((r, i) => r.cpuPerRequest - offRuns[i].cpuPerRequest);
+    const row = (name: string, rs: PinnedRun[]) =>
+      console.log(
+        `   ${name.padEnd(9)} req/s median ${med(rs.map((r) => r.rps)).toFixed(0)} (${range(
+          rs.map((r) => r.rps),
+          0,
+        )})  CPU µs/request median ${med(rs.map((r) => r.cpuPerRequest)).toFixed(2)} (${range(
+          rs.map((r) => r.cpuPerRequest),
+          2,
+        )})  server busy ${range(
+          rs.map((r) => r.busy),
+          2,
+        )} of its CPU`,
+      );
+    row('embedded', onRuns);
+    row('off', offRuns);
+    // A pair in which another process took part of the servers' CPU (either server busy less than 0.9 of it) says more
+    // about that process than about the key: the median of the undisturbed pairs is printed beside the median of all.
+    const calm = ratios.filter((_, i) => onRuns[i].busy >= 0.9 && offRuns[i].busy >= 0.9);
+    console.log(`   load average per pair: ${loads.join(', ')}; at the end ${loadavg()[0].toFixed(1)}`);
+    console.log(`   embedded/off req/s per pair: ${ratios.map((x) => x.toFixed(3)).join(', ')}`);
+    console.log(
+      `   -> embedded/off req/s median ${med(ratios).toFixed(3)} (pairs ${range(ratios, 3)}; ${med(ratios) >= 0.95 ? 'met' : 'NOT met'}, >= 0.95); ` +
+        `pairs with both servers busy >= 0.9 of their CPU: ${calm.length} of ${pairs}${calm.length ? `, median ${med(calm).toFixed(3)} (${range(calm, 3)})` : ''}; ` +
+        `CPU capacity (off/embedded CPU per request) median ${med(cpuRatios).toFixed(3)} (${range(cpuRatios, 3)}); a key adds ${med(cpuAdded).toFixed(2)} µs CPU/request (pairs ${range(cpuAdded, 2)})`,
+    );
+  } finally {
+    pin(process.pid, `0-${Number(cpus) - 1}`);
+    await Promise.all([on.stop(), off.stop()]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4. Per request: on minus off in one process, a pipelining raw-socket client
 // ---------------------------------------------------------------------------------------------
 async function perRequestCost(): Promise<void> {
@@ -561,6 +694,10 @@ async function servePerRequest(access: 'on' | 'off', path: string, sendKey: bool
 if (hasFlag('per-request-child')) {
   const i = argv.indexOf('--per-request-child');
   await servePerRequest(argv[i + 1] as 'on' | 'off', argv[i + 2], hasFlag('send-key'));
+} else if (hasFlag('pinned')) {
+  console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
+  await pinnedPairs();
+  process.exit(0);
 } else if (hasFlag('per-request')) {
   console.log(
     `tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()}; load average ${loadavg()[0].toFixed(1)})`,

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 export interface BenchChild<R> {
   /** What the child printed once ready. */
   ready: R;
+  /** The child's process id (bench:access --pinned pins it to a CPU). */
+  pid: number;
   cpuUs(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export async function spawnBenchChild<R>(script: string, args: string[], { tsx =
   });
   return {
     ready,
+    pid: child.pid!,
     cpuUs: () =>
       new Promise<number>((resolve) => {
         child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));

@@ -5,9 +5,13 @@
 // access on, a key with a limit far above any load); answers the parent's 'cpu' message with its CPU time (µs), as
 // bench-child.ts's answerCpuOverIpc does for the children that run through tsx.
 import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { loadConfig } from '../../dist/config/load.js';
-import { startTongate } from '../../dist/cli/start.js';
+
+// BENCH_DIST names another build (a directory like dist/ with a node_modules above it) for A/B runs of two commits.
+const dist = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST}/`) : new URL('../../dist/', import.meta.url);
+const { loadConfig } = await import(new URL('config/load.js', dist).href);
+const { startTongate } = await import(new URL('cli/start.js', dist).href);
 
 const [access, blockInterval, databaseUrl, redisUrl] = process.argv.slice(2);
 const port = await new Promise((resolve) => {

@@ -84,9 +84,22 @@ function first(value: unknown): string | undefined {
 }
 
 export function accessHook(access: AccessLayer): onRequestHookHandler {
+  // The last routed path and whether it is limited: a matched route's path is the same string on each of its requests,
+  // so a run of one route's requests skips the prefix tests and the Set read (a string of another path just misses).
+  let lastPath = '';
+  let lastLimited = false;
   return function accessCheck(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const network = (request as { network?: { name?: unknown } | null }).network;
-    if (!access.enabled || reply.sent || !network || typeof network.name !== 'string' || !isLimitedPath(routedPath(request))) {
+    if (!access.enabled || reply.sent || !network || typeof network.name !== 'string') {
+      done();
+      return;
+    }
+    const path = routedPath(request);
+    if (path !== lastPath) {
+      lastLimited = isLimitedPath(path);
+      lastPath = path;
+    }
+    if (!lastLimited) {
       done();
       return;
     }
