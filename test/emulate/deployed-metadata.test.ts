@@ -7,18 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  Address,
-  beginCell,
-  contractAddress,
-  external,
-  internal,
-  SendMode,
-  storeMessage,
-  toNano,
-  type Cell,
-  type StateInit,
-} from '@ton/core';
+import { Address, beginCell, contractAddress, internal, toNano, type Cell, type StateInit } from '@ton/core';
 import { onchainContent, offchainContent } from '../../src/contracts/content.js';
 import { jettonMasterInit, mintBody } from '../../src/contracts/jetton/jetton.js';
 import { deployItemBody, nftCollectionInit, nftItemAddress } from '../../src/contracts/nft/nft.js';
@@ -26,7 +15,7 @@ import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
 import { nftCode } from '../contracts/support/code.js';
 import { openStore } from '../index/support/stores.js';
-import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from '../api/v3/support/server.js';
+import { sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
@@ -34,14 +23,7 @@ const EMULATE = '/api/emulate/v1';
 
 /** `owner`'s request of one message for `seqno`, as an external message BoC (base64). */
 function request(owner: ReturnType<typeof testWallet>, seqno: number, to: Address, value: bigint, body: Cell, init?: StateInit): string {
-  const transfer = owner.wallet.createTransfer({
-    seqno,
-    secretKey: owner.keys.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, body, init })],
-  });
-  const message = external({ to: owner.wallet.address, body: transfer, init: seqno === 0 ? owner.wallet.init : undefined });
-  return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+  return walletRequestBoc(owner, seqno, [internal({ to, value, body, init })], seqno === 0);
 }
 
 async function emulated(server: V3Server, boc: string) {

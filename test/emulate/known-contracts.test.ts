@@ -9,18 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  Address,
-  beginCell,
-  contractAddress,
-  external,
-  internal,
-  SendMode,
-  storeMessage,
-  toNano,
-  type Cell,
-  type StateInit,
-} from '@ton/core';
+import { Address, contractAddress, internal, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
@@ -30,7 +19,7 @@ import { testWallet } from '../chain/local/support/local-chain.js';
 import { nftAuctionCode, nftSaleCode } from '../contracts/support/code.js';
 import { openStore } from '../index/support/stores.js';
 import { mintItems } from '../api/v3/support/nft-collection.js';
-import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from '../api/v3/support/server.js';
+import { sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc, type V3Server } from '../api/v3/support/server.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const EMULATE = '/api/emulate/v1';
@@ -43,17 +32,7 @@ const actionShape = (a: any) => JSON.stringify({ type: a.type, success: a.succes
 /** `from`'s request of one message, signed for its next seqno, as the external a wallet would send (deploying it first). */
 async function request(client: TonClient, from: Owner, to: Address, value: bigint, body?: Cell, init?: StateInit): Promise<string> {
   const seqno = await client.open(from.wallet).getSeqno();
-  const transfer = from.wallet.createTransfer({
-    seqno,
-    secretKey: from.keys.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, body, init, bounce: !init })],
-  });
-  return beginCell()
-    .store(storeMessage(external({ to: from.wallet.address, body: transfer, init: seqno === 0 ? from.wallet.init : undefined })))
-    .endCell()
-    .toBoc()
-    .toString('base64');
+  return walletRequestBoc(from, seqno, [internal({ to, value, body, init, bounce: !init })], seqno === 0);
 }
 
 /** `boc` emulated with actions, then sent and sealed: both action lists (a wallet's own deployment left out). */

@@ -9,18 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  Address,
-  beginCell,
-  contractAddress,
-  external,
-  internal,
-  SendMode,
-  storeMessage,
-  toNano,
-  type Cell,
-  type StateInit,
-} from '@ton/core';
+import { Address, contractAddress, internal, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
 import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
@@ -29,7 +18,7 @@ import { testWallet } from '../chain/local/support/local-chain.js';
 import { nftAuctionCode } from '../contracts/support/code.js';
 import { openStore } from '../index/support/stores.js';
 import { mintItems } from '../api/v3/support/nft-collection.js';
-import { sealBlocks, sealUntilQuiet, serveIndex, type V3Server } from '../api/v3/support/server.js';
+import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex, type V3Server } from '../api/v3/support/server.js';
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { until } from '../support/poll.js';
 import { subscribe, wsClient } from '../stream/support/clients.js';
@@ -40,16 +29,7 @@ type Owner = ReturnType<typeof testWallet>;
 /** `from`'s request of one message, signed for its next seqno, sent through POST /api/v3/message. */
 async function send(server: V3Server, client: TonClient, from: Owner, to: Address, value: bigint, body?: Cell, init?: StateInit) {
   const seqno = await client.open(from.wallet).getSeqno();
-  const transfer = from.wallet.createTransfer({
-    seqno,
-    secretKey: from.keys.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, body, init, bounce: !init })],
-  });
-  const message = external({ to: from.wallet.address, body: transfer, init: seqno === 0 ? from.wallet.init : undefined });
-  const sent = await server.post('/api/v3/message', { boc: beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64') });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  return sent.body as { message_hash: string; message_hash_norm: string };
+  return sendFromWallet(server, from, seqno, [internal({ to, value, body, init, bounce: !init })], seqno === 0);
 }
 
 test("pendingActions: a bid at an auction's maximum, not sealed yet, is an nft_purchase at that bid (the auction as the trace left it), as sealed", async (t) => {

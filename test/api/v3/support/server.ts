@@ -124,6 +124,18 @@ export async function sealUntilQuiet(server: V3Server): Promise<void> {
   throw new Error('the chain still delivers messages after 20 blocks');
 }
 
+/** A v4 wallet's external message sending `messages` for `seqno` (with its StateInit when `deploy`), as a base64 BoC. */
+export function walletRequestBoc(
+  owner: { wallet: WalletContractV4; keys: KeyPair },
+  seqno: number,
+  messages: MessageRelaxed[],
+  deploy = false,
+): string {
+  const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const message = external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined });
+  return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+}
+
 /** Sends `messages` from a v4 wallet through POST /api/v3/message (with its StateInit when `deploy`). */
 export async function sendFromWallet(
   server: V3Server,
@@ -132,9 +144,7 @@ export async function sendFromWallet(
   messages: MessageRelaxed[],
   deploy = false,
 ): Promise<{ message_hash: string; message_hash_norm: string }> {
-  const body = owner.wallet.createTransfer({ seqno, secretKey: owner.keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
-  const message = external({ to: owner.wallet.address, body, init: deploy ? owner.wallet.init : undefined });
-  const sent = await server.post('/api/v3/message', { boc: beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64') });
+  const sent = await server.post('/api/v3/message', { boc: walletRequestBoc(owner, seqno, messages, deploy) });
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
   return sent.body;
 }
