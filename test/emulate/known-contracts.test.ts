@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { Address, contractAddress, internal, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
-import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
+import { nftAuctionInit } from '../../src/contracts/nft-auction/auction.js';
 import { nftSaleInit, type NftSaleParams } from '../../src/contracts/nft-sale/sale.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
@@ -20,6 +20,7 @@ import { nftAuctionCode, nftSaleCode } from '../contracts/support/code.js';
 import { openStore } from '../index/support/stores.js';
 import { mintItems } from '../api/v3/support/nft-collection.js';
 import { sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc, type V3Server } from '../api/v3/support/server.js';
+import { testAuctionParams } from '../api/v3/support/nft-auction.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const EMULATE = '/api/emulate/v1';
@@ -85,21 +86,10 @@ test('emulateTrace: a purchase from a sale and a bid on an auction the index kno
     royaltyAmount: toNano('0.02'),
     createdAt: 1_750_000_000,
   } satisfies NftSaleParams);
-  const auctionInit = nftAuctionInit(await nftAuctionCode(), {
-    marketplace,
-    nft: item(1),
-    createdAt: 1_750_000_001,
-    endTime: 1_760_000_000,
-    minBid: toNano(1),
-    maxBid: toNano(10),
-    minStep: toNano('0.1'),
-    marketplaceFeeAddress: marketplace,
-    marketplaceFeeFactor: 5,
-    marketplaceFeeBase: 100,
-    royaltyAddress: creator,
-    royaltyFactor: 2,
-    royaltyBase: 100,
-  } satisfies NftAuctionParams);
+  const auctionInit = nftAuctionInit(
+    await nftAuctionCode(),
+    testAuctionParams({ marketplace, creator, nft: item(1), createdAt: 1_750_000_001 }),
+  );
   const [sale, auction] = [contractAddress(0, saleInit), contractAddress(0, auctionInit)];
   for (const [index, at, init] of [[0, sale, saleInit] as const, [1, auction, auctionInit] as const]) {
     await send(seller, at, toNano('0.2'), undefined, init);

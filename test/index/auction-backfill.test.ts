@@ -28,6 +28,7 @@ import { mintItems } from '../api/v3/support/nft-collection.js';
 import { sealBlocks, serveIndex } from '../api/v3/support/server.js';
 import { transferAndSeal } from '../api/v3/support/wallet-transfer.js';
 import { openStore } from './support/stores.js';
+import { testAuctionParams } from '../api/v3/support/nft-auction.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 
@@ -78,21 +79,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     ]);
     await sealBlocks(server, 2);
     const { item } = await mintItems(send, seller.wallet.address, { site: 'https://auction-backfill.example', creator, count: 1 });
-    const params: NftAuctionParams = {
-      marketplace,
-      nft: item(0),
-      createdAt: 1_750_000_000,
-      endTime: 1_760_000_000,
-      minBid: toNano(1),
-      maxBid: toNano(10),
-      minStep: toNano('0.1'),
-      marketplaceFeeAddress: marketplace,
-      marketplaceFeeFactor: 5,
-      marketplaceFeeBase: 100,
-      royaltyAddress: creator,
-      royaltyFactor: 2,
-      royaltyBase: 100,
-    };
+    const params: NftAuctionParams = testAuctionParams({ marketplace, creator, nft: item(0), createdAt: 1_750_000_000 });
     const init = nftAuctionInit(await nftAuctionCode(), params);
     const auction = contractAddress(0, init);
     await send(auction, toNano('0.2'), undefined, init);

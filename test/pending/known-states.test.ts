@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { Address, contractAddress, internal, toNano, type Cell, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { nftTransferBody } from '../../src/contracts/nft/nft.js';
-import { nftAuctionInit, type NftAuctionParams } from '../../src/contracts/nft-auction/auction.js';
+import { nftAuctionInit } from '../../src/contracts/nft-auction/auction.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
 import { nftAuctionCode } from '../contracts/support/code.js';
@@ -22,6 +22,7 @@ import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex, type V3Server }
 import { toncenterV3 } from '../api/v3/support/spec.js';
 import { until } from '../support/poll.js';
 import { subscribe, wsClient } from '../stream/support/clients.js';
+import { testAuctionParams } from '../api/v3/support/nft-auction.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 type Owner = ReturnType<typeof testWallet>;
@@ -52,21 +53,10 @@ test("pendingActions: a bid at an auction's maximum, not sealed yet, is an nft_p
     creator,
     count: 1,
   });
-  const auctionInit = nftAuctionInit(await nftAuctionCode(), {
-    marketplace,
-    nft: item(0),
-    createdAt: 1_750_000_001,
-    endTime: 1_760_000_000,
-    minBid: toNano(1),
-    maxBid: toNano(10),
-    minStep: toNano('0.1'),
-    marketplaceFeeAddress: marketplace,
-    marketplaceFeeFactor: 5,
-    marketplaceFeeBase: 100,
-    royaltyAddress: creator,
-    royaltyFactor: 2,
-    royaltyBase: 100,
-  } satisfies NftAuctionParams);
+  const auctionInit = nftAuctionInit(
+    await nftAuctionCode(),
+    testAuctionParams({ marketplace, creator, nft: item(0), createdAt: 1_750_000_001 }),
+  );
   const auction = contractAddress(0, auctionInit);
   await sealed(seller, auction, toNano('0.2'), undefined, auctionInit);
   await sealed(

@@ -30,6 +30,7 @@ import { mintItems } from './support/nft-collection.js';
 import { sealBlocks, serveIndex } from './support/server.js';
 import { transferAndSeal } from './support/wallet-transfer.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { testAuctionParams } from './support/nft-auction.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
@@ -69,21 +70,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
       count: 3,
     });
     const auctionCode = await nftAuctionCode();
-    const paramsOf = (index: number): NftAuctionParams => ({
-      marketplace,
-      nft: item(index),
-      createdAt: 1_750_000_000 + index,
-      endTime: 1_760_000_000,
-      minBid: toNano(1),
-      maxBid: toNano(10),
-      minStep: toNano('0.1'),
-      marketplaceFeeAddress: marketplace,
-      marketplaceFeeFactor: 5,
-      marketplaceFeeBase: 100,
-      royaltyAddress: creator,
-      royaltyFactor: 2,
-      royaltyBase: 100,
-    });
+    const paramsOf = (index: number): NftAuctionParams =>
+      testAuctionParams({ marketplace, creator, nft: item(index), createdAt: 1_750_000_000 + index });
     const auction = (index: number) => contractAddress(0, nftAuctionInit(auctionCode, paramsOf(index)));
     for (const index of [0, 1, 2]) {
       await send(seller, auction(index), toNano('0.2'), undefined, nftAuctionInit(auctionCode, paramsOf(index)));
