@@ -7,17 +7,24 @@
  * out: [{id, text} | {id, actions} | {id, error}].
  */
 import { parentPort } from 'node:worker_threads';
-import '../ton/core-speedups.js';
+import { hashCellsOnDemand } from '../ton/core-speedups.js';
 import { Cell } from '@ton/core';
 import { emulatedActions, type EmulatedTraceHead } from '../index/actions/emulated-trace.js';
 import type { KnownContracts } from '../index/actions/trace-input.js';
+import type { KnownHashes } from '../ton/transaction-v3-json.js';
 import { renderPending } from './render.js';
+
+// The chain hands each transaction's and its messages' hashes over: of the cells read here only the message bodies
+// and state inits written are hashed (their hashes and BoCs are in the text).
+hashCellsOnDemand();
 
 export interface RenderRequest {
   id: number;
   boc: Uint8Array;
   workchain: number;
   traceId: string;
+  /** The transaction's and its messages' hashes, as the chain computed them (render.ts's pendingHashes). */
+  hashes: KnownHashes;
 }
 
 export interface ClassifyRequest {
@@ -40,9 +47,9 @@ const answer = (id: number, work: () => object) => {
 parentPort!.on('message', (request: ThreadRequest) => {
   const answers =
     'render' in request
-      ? request.render.map(({ id, boc, workchain, traceId }) =>
+      ? request.render.map(({ id, boc, workchain, traceId, hashes }) =>
           answer(id, () => ({
-            text: renderPending(Cell.fromBoc(Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength))[0], workchain, traceId),
+            text: renderPending(Cell.fromBoc(Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength))[0], workchain, traceId, hashes),
           })),
         )
       : request.classify.map(({ id, head, texts, contracts }) => answer(id, () => ({ actions: emulatedActions(head, texts, contracts) })));

@@ -8,7 +8,6 @@
 import {
   beginCell,
   Cell,
-  Dictionary,
   loadCommonMessageInfo,
   loadStateInit,
   type CommonMessageInfo,
@@ -66,7 +65,41 @@ export interface TransactionMessageCells {
 export function transactionMessageCells(tx: Transaction): TransactionMessageCells {
   const cs = tx.raw.refs[0].beginParse();
   const inMessage = cs.loadMaybeRef();
-  const out = cs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
-  const outMessages = [...out].sort(([a], [b]) => a - b).map(([, message]) => message);
+  const root = cs.loadMaybeRef();
+  const outMessages: Cell[] = [];
+  if (root && !root.isExotic) dictRefs(root.beginParse(), 15, outMessages);
   return { inMessage, outMessages };
+}
+
+/**
+ * The values of a HashmapE n ^X, in key order: a prefix tree walked left (bit 0) before right, so its leaves
+ * come in ascending key order and no key needs reading. @ton/core's Dictionary read each key by building and
+ * hashing a cell of it, then the values were sorted by key: a tenth of rendering a transaction. Its rules kept:
+ * an exotic (pruned) branch is skipped.
+ *   hm_edge label:(HmLabel ~l n) node:(HashmapNode m)  hmn_leaf value  hmn_fork left:^Hashmap right:^Hashmap
+ *   hml_short$0 (Unary ~n) (n * Bit)  hml_long$10 (#<= n) (n * Bit)  hml_same$11 v:Bit (#<= n)
+ */
+function dictRefs(cs: Slice, n: number, out: Cell[]): void {
+  const lengthBits = Math.ceil(Math.log2(n + 1));
+  let label: number;
+  if (!cs.loadBit()) {
+    label = 0;
+    while (cs.loadBit()) label++;
+    cs.skip(label);
+  } else if (!cs.loadBit()) {
+    label = cs.loadUint(lengthBits);
+    cs.skip(label);
+  } else {
+    cs.skip(1);
+    label = cs.loadUint(lengthBits);
+  }
+  if (n === label) {
+    out.push(cs.loadRef());
+    cs.endParse();
+    return;
+  }
+  const left = cs.loadRef();
+  const right = cs.loadRef();
+  if (!left.isExotic) dictRefs(left.beginParse(), n - label - 1, out);
+  if (!right.isExotic) dictRefs(right.beginParse(), n - label - 1, out);
 }
