@@ -222,3 +222,34 @@ test('account states: details from the account, hash agreeing with the state_upd
   assert.equal(tx.account_state_after.account_status, 'active');
   assert.deepEqual(v3.errors('Transaction', asJson(tx)), []);
 });
+
+test("hashes the caller knows (the chain's) are written as given, in the messages' order; the same text as computed", async () => {
+  const s = await scenario();
+  for (const tx of s.all) {
+    const cells = transactionMessageCells(tx);
+    const hashes = {
+      transaction: formatHash(tx.hash()),
+      inMessage: cells.inMessage ? formatHash(cells.inMessage.hash()) : null,
+      outMessages: cells.outMessages.map((cell) => formatHash(cell.hash())),
+    };
+    assert.equal(JSON.stringify(v3Transaction(tx, { ...BLOCK, hashes })), JSON.stringify(v3Transaction(tx, BLOCK)), tx.description.type);
+  }
+  const deploy = s.deploy;
+  const outCount = transactionMessageCells(deploy).outMessages.length;
+  assert.ok(outCount >= 2, 'a transaction with several messages out');
+  const mark = (i: number) => Buffer.alloc(32, i).toString('base64');
+  const given = v3Transaction(deploy, {
+    ...BLOCK,
+    hashes: { transaction: mark(1), inMessage: mark(2), outMessages: Array.from({ length: outCount }, (_, i) => mark(3 + i)) },
+  });
+  assert.deepEqual(
+    [given.hash, given.in_msg!.hash, ...given.out_msgs.map((m) => m.hash)],
+    [mark(1), mark(2), ...Array.from({ length: outCount }, (_, i) => mark(3 + i))],
+  );
+  // Out messages whose count does not match the transaction's: computed from the cells.
+  const short = v3Transaction(deploy, { ...BLOCK, hashes: { transaction: mark(1), inMessage: null, outMessages: [mark(3)] } });
+  assert.deepEqual(
+    short.out_msgs.map((m) => m.hash),
+    v3Transaction(deploy, BLOCK).out_msgs.map((m) => m.hash),
+  );
+});
