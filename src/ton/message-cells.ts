@@ -6,7 +6,6 @@
  * An inline init or body becomes a cell of its own bits and refs (as tonlib builds it).
  */
 import {
-  beginCell,
   Cell,
   loadCommonMessageInfo,
   loadStateInit,
@@ -38,7 +37,18 @@ export function messageParts(cell: Cell): MessageParts {
  * An inline body as a cell of its own. Most transfers carry an empty one: that is the one empty cell, not a new
  * cell built and hashed for each message (and bocBase64 knows its BoC).
  */
-const inlineBody = (cs: Slice): Cell => (cs.remainingBits === 0 && cs.remainingRefs === 0 ? Cell.EMPTY : cs.asCell());
+const inlineBody = (cs: Slice): Cell => (cs.remainingBits === 0 && cs.remainingRefs === 0 ? Cell.EMPTY : restAsCell(cs));
+
+/**
+ * What is left of a slice as a cell: its bits as a view of the message cell's (no copy: a Builder copied them bit by
+ * bit, an inline body rarely starting on a byte boundary) and its references. `Slice.asCell()`'s cell.
+ */
+function restAsCell(cs: Slice): Cell {
+  const bits = cs.loadBits(cs.remainingBits);
+  const refs: Cell[] = [];
+  while (cs.remainingRefs > 0) refs.push(cs.loadRef());
+  return new Cell({ bits, refs });
+}
 
 /** Reads an inline structure with `load` and returns the bits and refs it spanned as a cell. */
 function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {
@@ -46,9 +56,10 @@ function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {
   const bitsBefore = cs.remainingBits;
   const refsBefore = cs.remainingRefs;
   load(cs);
-  const builder = beginCell().storeBits(before.loadBits(bitsBefore - cs.remainingBits));
-  for (let i = 0; i < refsBefore - cs.remainingRefs; i++) builder.storeRef(before.loadRef());
-  return builder.endCell();
+  const bits = before.loadBits(bitsBefore - cs.remainingBits);
+  const refs: Cell[] = [];
+  for (let i = 0; i < refsBefore - cs.remainingRefs; i++) refs.push(before.loadRef());
+  return new Cell({ bits, refs });
 }
 
 export interface TransactionMessageCells {
