@@ -232,6 +232,9 @@ function ordinaryRepresentation(bits: BitString, refs: Cell[]): Buffer {
   return repr;
 }
 
+/** A level-0 cell's four depth slots, one frozen array per depth shared by every such cell (@ton/core freezes it). */
+const depthSlots: number[][] = [];
+
 /** Whether this thread hashes a level-0 ordinary cell when its hash is first read (hashCellsOnDemand). */
 let hashesOnDemand = false;
 
@@ -294,13 +297,17 @@ function installOrdinaryWonders(): boolean {
   module.wonderCalculator = (type, bits, refs) => {
     const hint = knownHash;
     knownHash = undefined;
-    if (type !== CellType.Ordinary || refs.some((ref) => (ref as unknown as CellInternals).mask.value !== 0)) return slow(type, bits, refs);
+    if (type !== CellType.Ordinary) return slow(type, bits, refs);
     let depth = 0;
-    for (const ref of refs) depth = Math.max(depth, ref.depth(0) + 1);
-    if (hint === undefined && hashesOnDemand)
-      return { mask: levelZero, hashes: new HashOnDemand(bits, refs) as unknown as Buffer[], depths: [depth, depth, depth, depth] };
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i];
+      if ((ref as unknown as CellInternals).mask.value !== 0) return slow(type, bits, refs);
+      depth = Math.max(depth, ref.depth(0) + 1);
+    }
+    const depths = (depthSlots[depth] ??= Object.freeze([depth, depth, depth, depth]) as number[]);
+    if (hint === undefined && hashesOnDemand) return { mask: levelZero, hashes: new HashOnDemand(bits, refs) as unknown as Buffer[], depths };
     const hash = hint ?? sha256(ordinaryRepresentation(bits, refs));
-    return { mask: levelZero, hashes: [hash, hash, hash, hash], depths: [depth, depth, depth, depth] };
+    return { mask: levelZero, hashes: [hash, hash, hash, hash], depths };
   };
   return true;
 }
