@@ -305,7 +305,8 @@ function installOrdinaryWonders(): boolean {
       depth = Math.max(depth, ref.depth(0) + 1);
     }
     const depths = (depthSlots[depth] ??= Object.freeze([depth, depth, depth, depth]) as number[]);
-    if (hint === undefined && hashesOnDemand) return { mask: levelZero, hashes: new HashOnDemand(bits, refs) as unknown as Buffer[], depths };
+    if (hint === undefined && hashesOnDemand)
+      return { mask: levelZero, hashes: new HashOnDemand(bits, refs) as unknown as Buffer[], depths };
     const hash = hint ?? sha256(ordinaryRepresentation(bits, refs));
     return { mask: levelZero, hashes: [hash, hash, hash, hash], depths };
   };

@@ -5,14 +5,7 @@
  *   message$_ info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X)
  * An inline init or body becomes a cell of its own bits and refs (as tonlib builds it).
  */
-import {
-  Cell,
-  loadCommonMessageInfo,
-  loadStateInit,
-  type CommonMessageInfo,
-  type Slice,
-  type Transaction,
-} from '@ton/core';
+import { Cell, loadCommonMessageInfo, loadStateInit, type CommonMessageInfo, type Slice, type Transaction } from '@ton/core';
 
 export interface MessageParts {
   /** The message cell; its hash is the message hash. */
@@ -92,17 +85,15 @@ export function transactionMessageCells(tx: Transaction): TransactionMessageCell
  */
 function dictRefs(cs: Slice, n: number, out: Cell[]): void {
   const lengthBits = Math.ceil(Math.log2(n + 1));
-  let label: number;
+  let label = 0;
   if (!cs.loadBit()) {
-    label = 0;
     while (cs.loadBit()) label++;
     cs.skip(label);
-  } else if (!cs.loadBit()) {
-    label = cs.loadUint(lengthBits);
-    cs.skip(label);
   } else {
-    cs.skip(1);
+    const same = cs.loadBit();
+    if (same) cs.skip(1);
     label = cs.loadUint(lengthBits);
+    if (!same) cs.skip(label);
   }
   if (n === label) {
     out.push(cs.loadRef());

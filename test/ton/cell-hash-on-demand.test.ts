@@ -20,7 +20,8 @@ function trees(): Cell[] {
     for (let i = 0, size = 1 + random(60); i < size; i++) {
       const b = beginCell();
       for (let k = 0, bits = random(3) === 0 ? random(1024) : random(70); k < bits; k++) b.storeBit(random(2));
-      for (let r = 0, refs = pool.length === 0 ? 0 : random(5); r < refs; r++) b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 8))]);
+      for (let r = 0, refs = pool.length === 0 ? 0 : random(5); r < refs; r++)
+        b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 8))]);
       pool.push(b.endCell());
     }
     roots.push(pool[pool.length - 1]);
@@ -56,7 +57,11 @@ test('cells read from a BoC and built after the switch have the hashes, depths a
 
   // A hash handed over is still taken as it is (not computed on demand).
   const known = Buffer.alloc(32, 7);
-  assert.ok(cellWithKnownHash(before[1].bits, [...before[1].refs], known).hash().equals(known));
+  assert.ok(
+    cellWithKnownHash(before[1].bits, [...before[1].refs], known)
+      .hash()
+      .equals(known),
+  );
   // The empty cell's hash is TON's.
   assert.equal(new Cell().hash().toString('hex'), '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginCell, storeMessage, storeShardAccount, type Message } from '@ton/core';
+import { beginCell, Dictionary, storeMessage, storeShardAccount, type Message, type Transaction } from '@ton/core';
 import { accountStateInfo, v3AccountState } from '../../src/ton/account-state-json.js';
 import { formatHash } from '../../src/ton/hash.js';
 import { transactionMessageCells } from '../../src/ton/message-cells.js';
@@ -252,4 +252,35 @@ test("hashes the caller knows (the chain's) are written as given, in the message
     short.out_msgs.map((m) => m.hash),
     v3Transaction(deploy, BLOCK).out_msgs.map((m) => m.hash),
   );
+});
+
+test("a transaction's out messages in key order, however the dictionary's labels are written (short, long, same)", () => {
+  let seed = 15;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  // Dense runs (shared prefixes: same and short labels), sparse keys (long labels), a single key, up to 300 keys.
+  const keySets = [[0], [32767], [0, 1, 2, 3], [5, 4, 3, 2, 1, 0], Array.from({ length: 300 }, (_, i) => 299 - i)];
+  for (let t = 0; t < 40; t++) keySets.push(Array.from({ length: 1 + random(t < 20 ? 8 : 200) }, () => random(t % 2 === 0 ? 32768 : 64)));
+  for (const keys of keySets) {
+    const dict = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+    for (const key of keys)
+      dict.set(
+        key,
+        beginCell()
+          .storeUint(key, 16)
+          .storeUint(random(1 << 20), 20)
+          .endCell(),
+      );
+    const raw = beginCell().storeRef(beginCell().storeMaybeRef(null).storeDict(dict).endCell()).endCell();
+    const { inMessage, outMessages } = transactionMessageCells({ raw } as Transaction);
+    assert.equal(inMessage, null);
+    const sorted = [...new Set(keys)].sort((a, b) => a - b);
+    assert.deepEqual(
+      outMessages.map((cell) => cell.hash().toString('hex')),
+      sorted.map((key) => dict.get(key)!.hash().toString('hex')),
+      `keys ${sorted.slice(0, 8).join(',')}...`,
+    );
+  }
 });
