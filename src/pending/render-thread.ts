@@ -1,9 +1,9 @@
 /**
  * The pending layer's render thread: turns transaction BoCs into their v3 JSON text (render.ts's renderPending),
- * and classifies pending traces from those texts (index/actions/emulated-trace.ts), so neither the ~0.5-1 ms a
+ * and classifies pending traces from those texts (index/actions/emulated-trace.ts), so neither the ~0.1-0.2 ms a
  * transaction costs to render nor a trace's classification is spent on the thread that produces blocks and
  * answers requests.
- * Messages in: {render: [{id, boc, workchain, traceId}]} or {classify: [{id, head, texts, contracts}]};
+ * Messages in: {render: [{id, boc, workchain, traceId, hashes}]} or {classify: [{id, head, texts, contracts}]};
  * out: [{id, text} | {id, actions} | {id, error}].
  */
 import { parentPort } from 'node:worker_threads';

@@ -3,7 +3,7 @@
  * (src/ton's codecs), with `emulated: true`, `finality: "pending"`, `mc_block_seqno` 0 and block seqno 0 (no
  * block holds it yet), the trace id its root's hash; a trace as /traces writes one, `trace_state: "pending"`,
  * `mc_seqno_start`/`mc_seqno_end` "0", with its actions as the caller gives them (their texts: actions.ts classifies).
- * A transaction is rendered once, when first asked for (~0.3 ms: parsing its cell), and kept with it.
+ * A transaction is rendered once, when first asked for (~0.1-0.2 ms: parsing its cell), and kept with it.
  */
 import type { Cell } from '@ton/core';
 import { v3Transaction, type KnownHashes, type V3TransactionJson } from '../ton/transaction-v3-json.js';
