@@ -10,7 +10,7 @@ import type { ActionPart } from '../index/actions/action-part.js';
 import { spawnIndexWorker } from '../index/worker/spawn.js';
 import { compactBytes } from '../util/cross-thread.js';
 import type { PendingTrace, PendingTx } from './pending-traces.js';
-import { pendingTransactionText } from './render.js';
+import { pendingHashes, pendingTransactionText } from './render.js';
 import type { ClassifyRequest, RenderRequest, ThreadRequest } from './render-thread.js';
 
 interface Answer {
@@ -46,6 +46,7 @@ class PendingRenderer {
           boc: compactBytes(tx.source.boc ?? tx.source.cell.toBoc()),
           workchain: tx.source.account.workChain,
           traceId: trace.traceId,
+          hashes: pendingHashes(tx),
         });
       }).then((text) => (tx.rendered ??= text));
       this.inFlight.set(tx, promise);

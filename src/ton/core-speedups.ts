@@ -232,6 +232,55 @@ function ordinaryRepresentation(bits: BitString, refs: Cell[]): Buffer {
   return repr;
 }
 
+/** A level-0 cell's four depth slots, one frozen array per depth shared by every such cell (@ton/core freezes it). */
+const depthSlots: number[][] = [];
+
+/** Whether this thread hashes a level-0 ordinary cell when its hash is first read (hashCellsOnDemand). */
+let hashesOnDemand = false;
+
+/**
+ * The four hash slots of a level-0 ordinary cell (all one hash), read as @ton/core's Cell reads its `_hashes` (its
+ * `length` and an index): the representation is hashed when a slot is first read. @ton/core freezes the object;
+ * the hash, once computed, is kept in the inner record, which freezing leaves writable.
+ */
+class HashOnDemand {
+  private readonly at: { bits: BitString; refs: Cell[]; hash?: Buffer };
+  constructor(bits: BitString, refs: Cell[]) {
+    this.at = { bits, refs };
+  }
+  get length(): number {
+    return 4;
+  }
+  private get hash(): Buffer {
+    const at = this.at;
+    return (at.hash ??= sha256(ordinaryRepresentation(at.bits, at.refs)));
+  }
+  get 0(): Buffer {
+    return this.hash;
+  }
+  get 1(): Buffer {
+    return this.hash;
+  }
+  get 2(): Buffer {
+    return this.hash;
+  }
+  get 3(): Buffer {
+    return this.hash;
+  }
+}
+
+/**
+ * From now on this thread hashes a level-0 ordinary cell when its hash is first read, not when the cell is built.
+ * For a thread that reads many cells and needs few of their hashes: the pending layer's render thread, which is
+ * handed a transaction's and its messages' hashes by the chain, and so hashes only the message bodies and state
+ * inits it writes (the rest of a transaction's cells, its description, phases and dictionary nodes, never). A cell's
+ * hash reads its references' hashes, so those are computed then, once. Without the speedups installed nothing
+ * changes.
+ */
+export function hashCellsOnDemand(): void {
+  hashesOnDemand = true;
+}
+
 function installOrdinaryWonders(): boolean {
   let module: { wonderCalculator?: WonderCalculator };
   let LevelMask: new (mask: number) => { value: number };
@@ -248,11 +297,18 @@ function installOrdinaryWonders(): boolean {
   module.wonderCalculator = (type, bits, refs) => {
     const hint = knownHash;
     knownHash = undefined;
-    if (type !== CellType.Ordinary || refs.some((ref) => (ref as unknown as CellInternals).mask.value !== 0)) return slow(type, bits, refs);
+    if (type !== CellType.Ordinary) return slow(type, bits, refs);
     let depth = 0;
-    for (const ref of refs) depth = Math.max(depth, ref.depth(0) + 1);
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i];
+      if ((ref as unknown as CellInternals).mask.value !== 0) return slow(type, bits, refs);
+      depth = Math.max(depth, ref.depth(0) + 1);
+    }
+    const depths = (depthSlots[depth] ??= Object.freeze([depth, depth, depth, depth]) as number[]);
+    if (hint === undefined && hashesOnDemand)
+      return { mask: levelZero, hashes: new HashOnDemand(bits, refs) as unknown as Buffer[], depths };
     const hash = hint ?? sha256(ordinaryRepresentation(bits, refs));
-    return { mask: levelZero, hashes: [hash, hash, hash, hash], depths: [depth, depth, depth, depth] };
+    return { mask: levelZero, hashes: [hash, hash, hash, hash], depths };
   };
   return true;
 }

@@ -5,16 +5,7 @@
  *   message$_ info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X)
  * An inline init or body becomes a cell of its own bits and refs (as tonlib builds it).
  */
-import {
-  beginCell,
-  Cell,
-  Dictionary,
-  loadCommonMessageInfo,
-  loadStateInit,
-  type CommonMessageInfo,
-  type Slice,
-  type Transaction,
-} from '@ton/core';
+import { Cell, loadCommonMessageInfo, loadStateInit, type CommonMessageInfo, type Slice, type Transaction } from '@ton/core';
 
 export interface MessageParts {
   /** The message cell; its hash is the message hash. */
@@ -39,7 +30,18 @@ export function messageParts(cell: Cell): MessageParts {
  * An inline body as a cell of its own. Most transfers carry an empty one: that is the one empty cell, not a new
  * cell built and hashed for each message (and bocBase64 knows its BoC).
  */
-const inlineBody = (cs: Slice): Cell => (cs.remainingBits === 0 && cs.remainingRefs === 0 ? Cell.EMPTY : cs.asCell());
+const inlineBody = (cs: Slice): Cell => (cs.remainingBits === 0 && cs.remainingRefs === 0 ? Cell.EMPTY : restAsCell(cs));
+
+/**
+ * What is left of a slice as a cell: its bits as a view of the message cell's (no copy: a Builder copied them bit by
+ * bit, an inline body rarely starting on a byte boundary) and its references. `Slice.asCell()`'s cell.
+ */
+function restAsCell(cs: Slice): Cell {
+  const bits = cs.loadBits(cs.remainingBits);
+  const refs: Cell[] = [];
+  while (cs.remainingRefs > 0) refs.push(cs.loadRef());
+  return new Cell({ bits, refs });
+}
 
 /** Reads an inline structure with `load` and returns the bits and refs it spanned as a cell. */
 function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {
@@ -47,9 +49,10 @@ function takeInline(cs: Slice, load: (s: Slice) => unknown): Cell {
   const bitsBefore = cs.remainingBits;
   const refsBefore = cs.remainingRefs;
   load(cs);
-  const builder = beginCell().storeBits(before.loadBits(bitsBefore - cs.remainingBits));
-  for (let i = 0; i < refsBefore - cs.remainingRefs; i++) builder.storeRef(before.loadRef());
-  return builder.endCell();
+  const bits = before.loadBits(bitsBefore - cs.remainingBits);
+  const refs: Cell[] = [];
+  for (let i = 0; i < refsBefore - cs.remainingRefs; i++) refs.push(before.loadRef());
+  return new Cell({ bits, refs });
 }
 
 export interface TransactionMessageCells {
@@ -66,7 +69,39 @@ export interface TransactionMessageCells {
 export function transactionMessageCells(tx: Transaction): TransactionMessageCells {
   const cs = tx.raw.refs[0].beginParse();
   const inMessage = cs.loadMaybeRef();
-  const out = cs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
-  const outMessages = [...out].sort(([a], [b]) => a - b).map(([, message]) => message);
+  const root = cs.loadMaybeRef();
+  const outMessages: Cell[] = [];
+  if (root && !root.isExotic) dictRefs(root.beginParse(), 15, outMessages);
   return { inMessage, outMessages };
+}
+
+/**
+ * The values of a HashmapE n ^X, in key order: a prefix tree walked left (bit 0) before right, so its leaves
+ * come in ascending key order and no key needs reading. @ton/core's Dictionary read each key by building and
+ * hashing a cell of it, then the values were sorted by key: a tenth of rendering a transaction. Its rules kept:
+ * an exotic (pruned) branch is skipped.
+ *   hm_edge label:(HmLabel ~l n) node:(HashmapNode m)  hmn_leaf value  hmn_fork left:^Hashmap right:^Hashmap
+ *   hml_short$0 (Unary ~n) (n * Bit)  hml_long$10 (#<= n) (n * Bit)  hml_same$11 v:Bit (#<= n)
+ */
+function dictRefs(cs: Slice, n: number, out: Cell[]): void {
+  const lengthBits = Math.ceil(Math.log2(n + 1));
+  let label = 0;
+  if (!cs.loadBit()) {
+    while (cs.loadBit()) label++;
+    cs.skip(label);
+  } else {
+    const same = cs.loadBit();
+    if (same) cs.skip(1);
+    label = cs.loadUint(lengthBits);
+    if (!same) cs.skip(label);
+  }
+  if (n === label) {
+    out.push(cs.loadRef());
+    cs.endParse();
+    return;
+  }
+  const left = cs.loadRef();
+  const right = cs.loadRef();
+  if (!left.isExotic) dictRefs(left.beginParse(), n - label - 1, out);
+  if (!right.isExotic) dictRefs(right.beginParse(), n - label - 1, out);
 }

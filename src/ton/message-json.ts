@@ -140,6 +140,8 @@ export interface V3MessageOptions {
   inMsgTxHash?: Buffer;
   /** Hash of the transaction that created the message (written only when known). */
   outMsgTxHash?: Buffer;
+  /** The message's own hash as base64 text, when the caller has it already: not computed again from the cell. */
+  hash?: string;
 }
 
 /** v3 Message. Field order follows the index's JSON. */
@@ -150,7 +152,7 @@ export function v3Message(cell: Cell, options: V3MessageOptions = {}): V3Message
   const opcode = bodyOpcode(parts.body);
   const { source, destination } = ends(parts);
   const json: V3MessageJson = {
-    hash: formatHash(cell.hash()),
+    hash: options.hash ?? formatHash(cell.hash()),
     source: source ? formatRawUpper(source) : null,
     destination: destination ? formatRawUpper(destination) : null,
     value: internal ? internal.value.coins.toString() : null,

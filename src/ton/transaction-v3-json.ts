@@ -28,6 +28,18 @@ export interface V3TransactionContext {
   accountStateAfter?: AccountStateInfo | null;
   /** True for a transaction that was only emulated, never included in a block. */
   emulated?: boolean;
+  /**
+   * The transaction's and its messages' hashes as base64 text, when the caller has them already (the chain computed
+   * them when it executed the transaction): written as given, not computed again from the cells.
+   */
+  hashes?: KnownHashes;
+}
+
+export interface KnownHashes {
+  transaction: string;
+  inMessage: string | null;
+  /** In the transaction's order (its out_msgs keys). */
+  outMessages: string[];
 }
 
 export interface V3TransactionJson {
@@ -66,11 +78,12 @@ const STATUS: Record<Transaction['oldStatus'], string> = {
  */
 export function v3Transaction(tx: Transaction, context: V3TransactionContext): V3TransactionJson {
   const workchain = context.block.workchain;
-  const hash = tx.hash();
+  const known = context.hashes;
   const cells = transactionMessageCells(tx);
+  const outHashes = known?.outMessages.length === cells.outMessages.length ? known.outMessages : undefined;
   return {
     account: formatRawUpper(transactionAccount(tx, workchain)),
-    hash: formatHash(hash),
+    hash: known ? known.transaction : formatHash(tx.hash()),
     lt: tx.lt.toString(),
     now: tx.now,
     mc_block_seqno: context.mcBlockSeqno,
@@ -83,8 +96,8 @@ export function v3Transaction(tx: Transaction, context: V3TransactionContext): V
     total_fees_extra_currencies: extraCurrenciesMap(tx.totalFees.other),
     description: v3TransactionDescription(tx.description, workchain),
     block_ref: v3BlockRef(context.block),
-    in_msg: cells.inMessage ? v3Message(cells.inMessage) : null,
-    out_msgs: cells.outMessages.map((cell) => v3Message(cell)),
+    in_msg: cells.inMessage ? v3Message(cells.inMessage, { hash: known?.inMessage ?? undefined }) : null,
+    out_msgs: cells.outMessages.map((cell, i) => v3Message(cell, { hash: outHashes?.[i] })),
     account_state_before: v3AccountState(tx.stateUpdate.oldHash, context.accountStateBefore ?? null),
     account_state_after: v3AccountState(tx.stateUpdate.newHash, context.accountStateAfter ?? null),
     emulated: context.emulated ?? false,

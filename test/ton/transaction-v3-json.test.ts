@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginCell, storeMessage, storeShardAccount, type Message } from '@ton/core';
+import { beginCell, Dictionary, storeMessage, storeShardAccount, type Message, type Transaction } from '@ton/core';
 import { accountStateInfo, v3AccountState } from '../../src/ton/account-state-json.js';
 import { formatHash } from '../../src/ton/hash.js';
 import { transactionMessageCells } from '../../src/ton/message-cells.js';
@@ -221,4 +221,66 @@ test('account states: details from the account, hash agreeing with the state_upd
   const tx = v3Transaction(s.longComment, { ...BLOCK, accountStateAfter: info });
   assert.equal(tx.account_state_after.account_status, 'active');
   assert.deepEqual(v3.errors('Transaction', asJson(tx)), []);
+});
+
+test("hashes the caller knows (the chain's) are written as given, in the messages' order; the same text as computed", async () => {
+  const s = await scenario();
+  for (const tx of s.all) {
+    const cells = transactionMessageCells(tx);
+    const hashes = {
+      transaction: formatHash(tx.hash()),
+      inMessage: cells.inMessage ? formatHash(cells.inMessage.hash()) : null,
+      outMessages: cells.outMessages.map((cell) => formatHash(cell.hash())),
+    };
+    assert.equal(JSON.stringify(v3Transaction(tx, { ...BLOCK, hashes })), JSON.stringify(v3Transaction(tx, BLOCK)), tx.description.type);
+  }
+  const deploy = s.deploy;
+  const outCount = transactionMessageCells(deploy).outMessages.length;
+  assert.ok(outCount >= 2, 'a transaction with several messages out');
+  const mark = (i: number) => Buffer.alloc(32, i).toString('base64');
+  const given = v3Transaction(deploy, {
+    ...BLOCK,
+    hashes: { transaction: mark(1), inMessage: mark(2), outMessages: Array.from({ length: outCount }, (_, i) => mark(3 + i)) },
+  });
+  assert.deepEqual(
+    [given.hash, given.in_msg!.hash, ...given.out_msgs.map((m) => m.hash)],
+    [mark(1), mark(2), ...Array.from({ length: outCount }, (_, i) => mark(3 + i))],
+  );
+  // Out messages whose count does not match the transaction's: computed from the cells.
+  const short = v3Transaction(deploy, { ...BLOCK, hashes: { transaction: mark(1), inMessage: null, outMessages: [mark(3)] } });
+  assert.deepEqual(
+    short.out_msgs.map((m) => m.hash),
+    v3Transaction(deploy, BLOCK).out_msgs.map((m) => m.hash),
+  );
+});
+
+test("a transaction's out messages in key order, however the dictionary's labels are written (short, long, same)", () => {
+  let seed = 15;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  // Dense runs (shared prefixes: same and short labels), sparse keys (long labels), a single key, up to 300 keys.
+  const keySets = [[0], [32767], [0, 1, 2, 3], [5, 4, 3, 2, 1, 0], Array.from({ length: 300 }, (_, i) => 299 - i)];
+  for (let t = 0; t < 40; t++) keySets.push(Array.from({ length: 1 + random(t < 20 ? 8 : 200) }, () => random(t % 2 === 0 ? 32768 : 64)));
+  for (const keys of keySets) {
+    const dict = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+    for (const key of keys)
+      dict.set(
+        key,
+        beginCell()
+          .storeUint(key, 16)
+          .storeUint(random(1 << 20), 20)
+          .endCell(),
+      );
+    const raw = beginCell().storeRef(beginCell().storeMaybeRef(null).storeDict(dict).endCell()).endCell();
+    const { inMessage, outMessages } = transactionMessageCells({ raw } as Transaction);
+    assert.equal(inMessage, null);
+    const sorted = [...new Set(keys)].sort((a, b) => a - b);
+    assert.deepEqual(
+      outMessages.map((cell) => cell.hash().toString('hex')),
+      sorted.map((key) => dict.get(key)!.hash().toString('hex')),
+      `keys ${sorted.slice(0, 8).join(',')}...`,
+    );
+  }
 });
