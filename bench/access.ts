@@ -638,7 +638,9 @@ async function pinnedSharedLatency(): Promise<void> {
   console.log(
     `\n6. Pinned, scaled out: the real server (built code${process.env.BENCH_DIST ? ` at ${process.env.BENCH_DIST}` : ''}) shared (PostgreSQL keys, Redis limits) vs off-db, GET ${path}, ${rate} req/s for ${seconds} s a run\n` +
       `   both servers and the bare round trip's client on CPU ${serverCpu}; this process (the latency client) and a private redis-server on CPU ${clientCpu} of ${cpus}; ` +
-      `${pairs} rounds, the order alternating; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+      `${pairs} rounds, the order alternating; load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
   );
   const offDb = await startServer('gateway', 'off-db', redis.url);
   const shared = await startServer('gateway', 'shared', redis.url);
@@ -683,7 +685,9 @@ async function pinnedSharedLatency(): Promise<void> {
     const added = rows.map((r) => r.shared.p99 - r.offDb.p99);
     console.log(
       `   -> p99 added (shared - off-db) ${summary(added)} ms (${med(added) <= 1 ? 'met' : 'NOT met'}, <= 1 ms); bare round trip p99 ${summary(rows.map((r) => r.bare.p99))} ms; ` +
-        `added minus bare ${summary(rows.map((r, i) => added[i] - r.bare.p99))} ms; load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+        `added minus bare ${summary(rows.map((r, i) => added[i] - r.bare.p99))} ms; load average at the end ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
     );
   } finally {
     pin(process.pid, `0-${Number(cpus) - 1}`);
