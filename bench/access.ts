@@ -35,6 +35,15 @@
  *     pairs in which both servers had at least 0.9 of their CPU (another process on the servers' CPU shows as less).
  *     BENCH_DIST=<dir> runs another build (support/built-tongate.mjs), for A/B pairs of two commits.
  *
+ *  6. Pinned, scaled out (--pinned with --modes off-db,shared, which runs it alone): the p99 a request with Redis adds
+ *     at --rate (500) req/s, beside the bare round trip it contains. off-db and shared (one private redis-server, so the
+ *     machine's Redis is never pinned) on --server-cpu (1) with the bare round trip's client (support/redis-round-trip.mjs:
+ *     a plain ioredis EVALSHA of the same script, carrying each 10 ms tick's decisions as tongate's one call does); this
+ *     process (the latency client) and the redis-server on --client-cpu (0). --pairs P (6) rounds of the three, --duration
+ *     S (5) a run, the order alternating; per round and as medians: shared's p99 minus off-db's, the bare round trip's
+ *     p99, and the first minus the second (what tongate adds to the round trip). `--server-cpu 0-1 --client-cpu 0-1`
+ *     runs the same unpinned.
+ *
  * Flags: --duration S (per run, default 5), --rounds R (default 3), --connections C (default 10),
  * --rate R (latency run, req/s, default 500), --skip-throughput, --only-throughput (no decision cost, no
  * accuracy), --only-minimal, --only-gateway, --modes off-db,shared (the gateway's modes; the minimal app
@@ -62,6 +71,7 @@ import { latencyAtRate } from './support/latency-at-rate.js';
 import { pipelined } from './support/pipelined-client.js';
 import { closedLoop } from './support/closed-loop-client.js';
 import { spawnBenchChild } from './support/bench-child.js';
+import { PrivateRedis } from '../test/access/support/private-redis.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -83,6 +93,7 @@ type ServerKind = 'gateway' | 'minimal';
 // ---------------------------------------------------------------------------------------------
 const BUILT_TONGATE = new URL('./support/built-tongate.mjs', import.meta.url).pathname;
 const MINIMAL_SERVER = new URL('./support/minimal-access-server.mjs', import.meta.url).pathname;
+const REDIS_ROUND_TRIP = new URL('./support/redis-round-trip.mjs', import.meta.url).pathname;
 
 // ---------------------------------------------------------------------------------------------
 // 1. Decision cost
@@ -293,10 +304,10 @@ interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
+async function startServer(kind: ServerKind, mode: Mode, redisUrl = REDIS_URL): Promise<BenchServer & { pid: number }> {
   // A fresh database per server that keeps something in PostgreSQL (the real server keeps its tables in the default schema).
   const database = mode === 'shared' || mode === 'off-db' ? `tg_bench_${randomBytes(4).toString('hex')}` : undefined;
-  const stores = database ? [await createDatabase(database), REDIS_URL] : [];
+  const stores = database ? [await createDatabase(database), redisUrl] : [];
   const child =
     kind === 'gateway'
       ? await spawnBenchChild<{ port: number; key: string }>(
@@ -307,6 +318,7 @@ async function startServer(kind: ServerKind, mode: Mode): Promise<BenchServer> {
       : await spawnBenchChild<{ port: number; key: string }>(MINIMAL_SERVER, [mode, ...stores], { tsx: false });
   return {
     ...child.ready,
+    pid: child.pid,
     cpuUs: child.cpuUs,
     stop: async () => {
       await child.stop();
@@ -604,6 +616,87 @@ async function pinnedPairs(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 6. Pinned, scaled out: the p99 a request with Redis adds, beside Redis's bare round trip
+// ---------------------------------------------------------------------------------------------
+interface LatencyRow {
+  load: string;
+  offDb: { p50: number; p99: number };
+  shared: { p50: number; p99: number };
+  bare: { p50: number; p99: number };
+}
+
+async function pinnedSharedLatency(): Promise<void> {
+  const pairs = numberArg('pairs', 6);
+  const seconds = numberArg('duration', 5);
+  const rate = numberArg('rate', 500);
+  const serverCpu = stringArg('server-cpu') ?? '1';
+  const clientCpu = stringArg('client-cpu') ?? '0';
+  const cpus = execFileSync('nproc').toString().trim();
+  const path = '/api/v3/masterchainInfo';
+  // A private Redis: the machine's serves other work and is not this bench's to place on a CPU.
+  const redis = await PrivateRedis.start();
+  console.log(
+    `\n6. Pinned, scaled out: the real server (built code${process.env.BENCH_DIST ? ` at ${process.env.BENCH_DIST}` : ''}) shared (PostgreSQL keys, Redis limits) vs off-db, GET ${path}, ${rate} req/s for ${seconds} s a run\n` +
+      `   both servers and the bare round trip's client on CPU ${serverCpu}; this process (the latency client) and a private redis-server on CPU ${clientCpu} of ${cpus}; ` +
+      `${pairs} rounds, the order alternating; load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+  );
+  const offDb = await startServer('gateway', 'off-db', redis.url);
+  const shared = await startServer('gateway', 'shared', redis.url);
+  const bare = await spawnBenchChild<{ ready: true }>(REDIS_ROUND_TRIP, [redis.url], { tsx: false });
+  try {
+    for (const pid of [offDb.pid, shared.pid, bare.pid]) pin(pid, serverCpu);
+    pin(redis.pid!, clientCpu);
+    pin(process.pid, clientCpu);
+    const timed = (server: BenchServer, secs: number) =>
+      latencyAtRate({ port: server.port, path, headers: server.key === 'unused' ? {} : { 'x-api-key': server.key } }, secs, rate).then(
+        (r) => {
+          if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers`);
+          return r;
+        },
+      );
+    const roundTrip = (secs: number) => bare.ask<{ p50: number; p99: number }>({ seconds: secs, rate });
+    await timed(offDb, 2); // warm-up (the JIT, the key's cache entry, the limiter's list)
+    await timed(shared, 2);
+    await roundTrip(1);
+    const rows: LatencyRow[] = [];
+    for (let i = 0; i < pairs; i++) {
+      const load = loadavg()[0].toFixed(1);
+      const row = { load } as LatencyRow;
+      const steps: Array<() => Promise<void>> = [
+        async () => void (row.offDb = await timed(offDb, seconds)),
+        async () => void (row.shared = await timed(shared, seconds)),
+        async () => void (row.bare = await roundTrip(seconds)),
+      ];
+      for (const step of i % 2 === 0 ? steps : steps.reverse()) await step();
+      rows.push(row);
+      const added = row.shared.p99 - row.offDb.p99;
+      console.log(
+        `   round ${i + 1} (load ${load}): off-db p50 ${row.offDb.p50.toFixed(3)} p99 ${row.offDb.p99.toFixed(3)} ms; shared p50 ${row.shared.p50.toFixed(3)} p99 ${row.shared.p99.toFixed(3)} ms; ` +
+          `added p99 ${added.toFixed(3)} ms; bare round trip p50 ${row.bare.p50.toFixed(3)} p99 ${row.bare.p99.toFixed(3)} ms; added minus bare ${(added - row.bare.p99).toFixed(3)} ms`,
+      );
+    }
+    const med = (xs: number[]) => {
+      const x = [...xs].sort((a, b) => a - b);
+      return x.length % 2 ? x[(x.length - 1) / 2] : (x[x.length / 2 - 1] + x[x.length / 2]) / 2;
+    };
+    const summary = (xs: number[]) => `median ${med(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)} to ${Math.max(...xs).toFixed(3)})`;
+    const added = rows.map((r) => r.shared.p99 - r.offDb.p99);
+    console.log(
+      `   -> p99 added (shared - off-db) ${summary(added)} ms (${med(added) <= 1 ? 'met' : 'NOT met'}, <= 1 ms); bare round trip p99 ${summary(rows.map((r) => r.bare.p99))} ms; ` +
+        `added minus bare ${summary(rows.map((r, i) => added[i] - r.bare.p99))} ms; load average at the end ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
+    );
+  } finally {
+    pin(process.pid, `0-${Number(cpus) - 1}`);
+    await Promise.all([offDb.stop(), shared.stop(), bare.stop()]);
+    await redis.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4. Per request: on minus off in one process, a pipelining raw-socket client
 // ---------------------------------------------------------------------------------------------
 async function perRequestCost(): Promise<void> {
@@ -696,7 +789,9 @@ if (hasFlag('per-request-child')) {
   await servePerRequest(argv[i + 1] as 'on' | 'off', argv[i + 2], hasFlag('send-key'));
 } else if (hasFlag('pinned')) {
   console.log(`tongate access layer benchmark (node ${process.version}, ${new Date().toISOString()})`);
-  await pinnedPairs();
+  // With --modes naming the scaled-out modes, the pinned run is theirs (latency); otherwise embedded vs off (req/s).
+  if (argv.includes('--modes') && argv[argv.indexOf('--modes') + 1].split(',').includes('shared')) await pinnedSharedLatency();
+  else await pinnedPairs();
   process.exit(0);
 } else if (hasFlag('per-request')) {
   console.log(

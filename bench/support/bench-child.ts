@@ -11,6 +11,8 @@ export interface BenchChild<R> {
   /** The child's process id (bench:access --pinned pins it to a CPU). */
   pid: number;
   cpuUs(): Promise<number>;
+  /** Sends the child a message and resolves with its next message (its answer). */
+  ask<A>(message: unknown): Promise<A>;
   stop(): Promise<void>;
 }
 
@@ -28,14 +30,16 @@ export async function spawnBenchChild<R>(script: string, args: string[], { tsx =
     });
     child.once('exit', (code) => reject(new Error(`bench server ${args.join(' ')} exited (${code})`)));
   });
+  const ask = <A>(message: unknown) =>
+    new Promise<A>((resolve) => {
+      child.once('message', (m) => resolve(m as A));
+      child.send(message as string);
+    });
   return {
     ready,
     pid: child.pid!,
-    cpuUs: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
-        child.send('cpu');
-      }),
+    cpuUs: () => ask<{ cpuUs: number }>('cpu').then((m) => m.cpuUs),
+    ask,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

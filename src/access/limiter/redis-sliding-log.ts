@@ -30,8 +30,9 @@ import { StoreTimeoutError } from '../timeout.js';
 // The answers are those of deciding the group's decisions one by one: trimming at one instant a second time cuts
 // nothing; each admission pushes at the head, so the oldest stays the tail (or is the first admission, in an empty
 // list); once the window is full the rest are refused, and each refused one sees the same list. A list's expiry is
-// set once per call, after its last admission in the call.
-const SCRIPT = `
+// set once per call, after its last admission in the call. Exported for bench:access's bare round trip (the same call
+// without tongate around it).
+export const SLIDING_LOG_SCRIPT = `
 local window = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local serverNow = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -156,7 +157,7 @@ export class RedisSlidingLog {
     this.timeoutMs = options.timeoutMs;
     const redis = options.redis as RedisWithScript;
     // numberOfKeys is given per call (the number of groups); ioredis sends EVALSHA and falls back to EVAL once.
-    if (typeof redis.tongateSlidingLog !== 'function') redis.defineCommand('tongateSlidingLog', { lua: SCRIPT });
+    if (typeof redis.tongateSlidingLog !== 'function') redis.defineCommand('tongateSlidingLog', { lua: SLIDING_LOG_SCRIPT });
     this.redis = redis;
   }
 

@@ -1,5 +1,5 @@
 /**
- * A private redis-server for outage tests: started on a free port with no persistence, and
+ * A private redis-server for outage tests (and bench:access's pinned scaled-out run, which places it on a CPU): started on a free port with no persistence, and
  * paused (SIGSTOP), resumed, stopped or restarted at will. The shared Redis is never touched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,11 @@ export class PrivateRedis {
     const redis = new PrivateRedis(await freePort());
     await redis.restart();
     return redis;
+  }
+
+  /** The server's process id (bench:access --pinned places it on a CPU). */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   get url(): string {
