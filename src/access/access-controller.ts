@@ -122,12 +122,7 @@ export class AccessController {
     return this.limit(plan.identity, plan.limits, plan, now);
   }
 
-  private limit(
-    identity: string,
-    plan: LimitPlan,
-    key: KeyPlan | undefined,
-    now: number,
-  ): AccessDecision | Promise<AccessDecision> {
+  private limit(identity: string, plan: LimitPlan, key: KeyPlan | undefined, now: number): AccessDecision | Promise<AccessDecision> {
     const result = this.o.limiter.consume(identity, plan.limit, now);
     if (result instanceof Promise) return result.then((r) => this.decide(r, plan, key, now));
     return this.decide(result, plan, key, now);
