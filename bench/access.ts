@@ -54,7 +54,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -72,6 +72,7 @@ import { pipelined } from './support/pipelined-client.js';
 import { closedLoop } from './support/closed-loop-client.js';
 import { spawnBenchChild } from './support/bench-child.js';
 import { PrivateRedis } from '../test/access/support/private-redis.js';
+import { pin, pinning } from './support/pinning.js';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -496,11 +497,6 @@ async function servicesUp(): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // 5. Pinned: the real server embedded vs off, each on a CPU no load generator shares
 // ---------------------------------------------------------------------------------------------
-/** Pins a process, all its threads, to the given CPUs ('0', '1', '0-1'), as bench:upstream does. */
-function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
-}
-
 interface PinnedRun {
   rps: number;
   /** The server's CPU time per answered request, µs (all its threads). */
@@ -515,9 +511,8 @@ async function pinnedPairs(): Promise<void> {
   const connections = numberArg('connections', 32);
   const client = stringArg('client') ?? 'raw';
   const path = '/api/v3/masterchainInfo';
-  const cpus = execFileSync('nproc').toString().trim();
-  const serverCpu = stringArg('server-cpu') ?? '1';
-  const clientCpu = stringArg('client-cpu') ?? '0';
+  const pinned = pinning();
+  const { serverCpu, clientCpu, cpus } = pinned;
   console.log(
     `\n5. Pinned: the real server (built code${process.env.BENCH_DIST ? ` at ${process.env.BENCH_DIST}` : ''}) embedded vs --access off, GET ${path} with a valid key\n` +
       `   both servers (all their threads) on CPU ${serverCpu}, the client (${client === 'raw' ? 'closed-loop raw sockets' : 'autocannon'}, this process) on CPU ${clientCpu} of ${cpus}; ` +
@@ -534,8 +529,7 @@ async function pinnedPairs(): Promise<void> {
   type Server = typeof on;
   const pids = [on.pid, off.pid];
   try {
-    for (const pid of pids) pin(pid, serverCpu);
-    pin(process.pid, clientCpu);
+    pinned.pin(pids);
     const run = async (server: Server, secs: number): Promise<PinnedRun> => {
       const key = server.key === 'unused' ? '' : server.key;
       const cpu0 = await server.cpuUs();
@@ -610,7 +604,7 @@ async function pinnedPairs(): Promise<void> {
         `CPU capacity (off/embedded CPU per request) median ${med(cpuRatios).toFixed(3)} (${range(cpuRatios, 3)}); a key adds ${med(cpuAdded).toFixed(2)} µs CPU/request (pairs ${range(cpuAdded, 2)})`,
     );
   } finally {
-    pin(process.pid, `0-${Number(cpus) - 1}`);
+    pinned.release();
     await Promise.all([on.stop(), off.stop()]);
   }
 }
@@ -629,9 +623,8 @@ async function pinnedSharedLatency(): Promise<void> {
   const pairs = numberArg('pairs', 6);
   const seconds = numberArg('duration', 5);
   const rate = numberArg('rate', 500);
-  const serverCpu = stringArg('server-cpu') ?? '1';
-  const clientCpu = stringArg('client-cpu') ?? '0';
-  const cpus = execFileSync('nproc').toString().trim();
+  const pinned = pinning();
+  const { serverCpu, clientCpu, cpus } = pinned;
   const path = '/api/v3/masterchainInfo';
   // A private Redis: the machine's serves other work and is not this bench's to place on a CPU.
   const redis = await PrivateRedis.start();
@@ -646,9 +639,8 @@ async function pinnedSharedLatency(): Promise<void> {
   const shared = await startServer('gateway', 'shared', redis.url);
   const bare = await spawnBenchChild<{ ready: true }>(REDIS_ROUND_TRIP, [redis.url], { tsx: false });
   try {
-    for (const pid of [offDb.pid, shared.pid, bare.pid]) pin(pid, serverCpu);
+    pinned.pin([offDb.pid, shared.pid, bare.pid]);
     pin(redis.pid!, clientCpu);
-    pin(process.pid, clientCpu);
     const timed = (server: BenchServer, secs: number) =>
       latencyAtRate({ port: server.port, path, headers: server.key === 'unused' ? {} : { 'x-api-key': server.key } }, secs, rate).then(
         (r) => {
@@ -690,7 +682,7 @@ async function pinnedSharedLatency(): Promise<void> {
           .join(' ')}`,
     );
   } finally {
-    pin(process.pid, `0-${Number(cpus) - 1}`);
+    pinned.release();
     await Promise.all([offDb.stop(), shared.stop(), bare.stop()]);
     await redis.stop();
   }

@@ -16,9 +16,14 @@
  * 50 % of tongate's measured capacity (hrtime per request, bench/support/latency-at-rate.ts), tongate vs bare, in two
  * passes of the three servers, the second in reverse order (what the rounds before leave lands on the first measured).
  *
+ * --pinned: the three servers (all their threads) on one CPU (--server-cpu, 1) and this process with autocannon on
+ * another (--client-cpu, 0), pinned as `bench:access --pinned` pins them (support/pinning.ts), so the load generator
+ * never takes a server's CPU; each run then also prints how busy the server kept its CPU (near 1: the server set the
+ * pace; well below: the client or another process did).
+ *
  * Goals: GET /api/v3/masterchainInfo with a key >= 0.50 of bare; with --access off >= 0.55.
  * Flags: --routes a,b (names below; default all), --rounds R (3), --duration S (4), --connections C (32),
- * --block-interval MS (1000), --latency-seconds S (3).
+ * --block-interval MS (1000), --latency-seconds S (3), --pinned [--server-cpu N --client-cpu N].
  */
 import { createRequire } from 'node:module';
 import http from 'node:http';
@@ -28,6 +33,7 @@ import { hasFlag, numberArg, stringArg } from './support/args.js';
 import { latencyAtRate } from './support/latency-at-rate.js';
 import { autogroupNote } from './support/autogroup.js';
 import { answerCpuOverIpc, spawnBenchChild } from './support/bench-child.js';
+import { pinning } from './support/pinning.js';
 
 interface RouteClass {
   name: string;
@@ -105,6 +111,7 @@ interface BenchServer {
   port: number;
   key: string;
   address: string;
+  pid: number;
   cpuUs(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -114,7 +121,7 @@ async function startServer(kind: ServerKind, args: string[]): Promise<BenchServe
     kind === 'bare'
       ? await spawnBenchChild<{ port: number; key: string; address: string }>(new URL(import.meta.url).pathname, ['--serve', kind, ...args])
       : await spawnBenchChild<{ port: number; key: string; address: string }>(BUILT_TONGATE, args, { tsx: false });
-  return { kind, ...child.ready, cpuUs: child.cpuUs, stop: child.stop };
+  return { kind, ...child.ready, pid: child.pid, cpuUs: child.cpuUs, stop: child.stop };
 }
 
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<{
@@ -144,11 +151,14 @@ function requestFor(route: RouteClass, server: BenchServer, address: string): Re
 interface Run {
   rps: number;
   cpuPerRequest: number;
+  /** The server's CPU time over the run's wall time. */
+  busy: number;
   non2xx: number;
 }
 
 async function load(server: BenchServer, request: Request, seconds: number, connections: number): Promise<Run> {
   const cpu0 = await server.cpuUs();
+  const t0 = process.hrtime.bigint();
   const r = await autocannon({
     url: `http://127.0.0.1:${server.port}${request.path}`,
     method: request.method,
@@ -158,7 +168,13 @@ async function load(server: BenchServer, request: Request, seconds: number, conn
     duration: seconds,
   });
   const cpu1 = await server.cpuUs();
-  return { rps: r.requests.average, cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total), non2xx: r.non2xx + r.errors };
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  return {
+    rps: r.requests.average,
+    cpuPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total),
+    busy: (cpu1 - cpu0) / 1e6 / wall,
+    non2xx: r.non2xx + r.errors,
+  };
 }
 
 async function capture(server: BenchServer, request: Request): Promise<Captured> {
@@ -211,6 +227,20 @@ async function main(): Promise<void> {
   }
   writeFileSync(file, JSON.stringify(answers));
   const bare = await startServer('bare', [file]);
+  const pinned = hasFlag('pinned') ? pinning() : undefined;
+  if (pinned) {
+    pinned.pin([key.pid, off.pid, bare.pid]);
+    console.log(
+      `pinned: the three servers (all their threads) on CPU ${pinned.serverCpu}, autocannon (this process) on CPU ${pinned.clientCpu} of ${pinned.cpus}`,
+    );
+  }
+  const busy = (rs: Run[]) =>
+    pinned
+      ? `  server busy ${spread(
+          rs.map((r) => r.busy),
+          2,
+        )} of its CPU`
+      : '';
   try {
     for (const route of routes) {
       const servers = [key, off, bare];
@@ -231,7 +261,7 @@ async function main(): Promise<void> {
       console.log(
         `   bare      ${median(bareRuns.map((r) => r.rps))
           .toFixed(0)
-          .padStart(6)} req/s  ${median(bareRuns.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request`,
+          .padStart(6)} req/s  ${median(bareRuns.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request${busy(bareRuns)}`,
       );
       const capacity = new Map<ServerKind, number>();
       for (const kind of ['key', 'off'] as const) {
@@ -244,7 +274,7 @@ async function main(): Promise<void> {
             .toFixed(0)
             .padStart(
               6,
-            )} req/s  ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request   req/s vs bare: median ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(', ')})   CPU capacity vs bare: median ${median(cpuRatios).toFixed(3)} (${spread(cpuRatios)})`,
+            )} req/s  ${median(rs.map((r) => r.cpuPerRequest)).toFixed(1)} µs CPU/request   req/s vs bare: median ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(', ')})   CPU capacity vs bare: median ${median(cpuRatios).toFixed(3)} (${spread(cpuRatios)})${busy(rs)}`,
         );
       }
       const keyOff = runs.get('key')!.map((r, i) => r.rps / runs.get('off')![i].rps);
@@ -274,6 +304,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    pinned?.release();
     await Promise.all([key.stop(), off.stop(), bare.stop()]);
   }
 }

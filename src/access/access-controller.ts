@@ -29,6 +29,7 @@ import type { KeyDirectory } from './keys/key-directory.js';
 import { KeyHashMemo, MAX_KEY_LENGTH } from './keys/key-material.js';
 import type { KeyRecord } from './keys/key-store.js';
 import type { LimitResult, Limiter } from './limiter/limiter.js';
+import { rateLimitValues, type RateLimitValues } from './rate-limit-values.js';
 import type { AccessMetrics, CountCell } from './metrics.js';
 
 /** One request, as the access layer sees it. */
@@ -70,8 +71,8 @@ interface LimitPlan {
   policy: PolicyName;
   limit: number;
   policyHeader: string;
-  /** `"key";r=`: the RateLimit value's start. */
-  rateStart: string;
+  /** The RateLimit values of its policy, remembered (rate-limit-values.ts). */
+  rates: RateLimitValues;
   allowed: CountCell;
   limited: CountCell;
 }
@@ -89,7 +90,7 @@ export class AccessController {
   check(req: AccessRequest): AccessDecision | Promise<AccessDecision> {
     const raw = req.key;
     if (raw === undefined || raw === '') {
-      return this.limit(`ip:${req.network}:${clientIdentity(req.clientIp)}`, this.anonymous, undefined, undefined);
+      return this.limit(`ip:${req.network}:${clientIdentity(req.clientIp)}`, this.anonymous, undefined, this.o.clock.now());
     }
     // Longer than any key we accept: unknown without touching the cache (a flood of huge values stays cheap).
     if (raw.length > MAX_KEY_LENGTH) return this.refuseUnknown();
@@ -121,18 +122,14 @@ export class AccessController {
     return this.limit(plan.identity, plan.limits, plan, now);
   }
 
-  private limit(
-    identity: string,
-    plan: LimitPlan,
-    key: KeyPlan | undefined,
-    now: number | undefined,
-  ): AccessDecision | Promise<AccessDecision> {
+  private limit(identity: string, plan: LimitPlan, key: KeyPlan | undefined, now: number): AccessDecision | Promise<AccessDecision> {
     const result = this.o.limiter.consume(identity, plan.limit, now);
-    if (result instanceof Promise) return result.then((r) => this.decide(r, plan, key));
-    return this.decide(result, plan, key);
+    if (result instanceof Promise) return result.then((r) => this.decide(r, plan, key, now));
+    return this.decide(result, plan, key, now);
   }
 
-  private decide(result: LimitResult | null, plan: LimitPlan, key: KeyPlan | undefined): AccessDecision {
+  /** `now`: the instant the decision was asked at (a limiter that keeps its own time decided at its own). */
+  private decide(result: LimitResult | null, plan: LimitPlan, key: KeyPlan | undefined, now: number): AccessDecision {
     if (result === null) {
       this.o.metrics.decision('limiter_unavailable', plan.policy);
       return DENY_LIMITER_UNAVAILABLE;
@@ -140,19 +137,19 @@ export class AccessController {
     // The headers name the limit the limiter applied; the prepared policy header is that of the limit it was asked for.
     if (result.allowed && result.limit === plan.limit) {
       plan.allowed.n++;
-      const rate = plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs);
+      const rate = plan.rates.value(result.remaining, resetSeconds(result.resetMs));
       return key === undefined
-        ? new Admission(plan.policyHeader, rate, undefined, undefined, undefined)
-        : new Admission(plan.policyHeader, rate, key.keyId, key.streamConnections, key.streamAddresses);
+        ? new Admission(plan.policyHeader, rate, undefined, undefined, undefined, now)
+        : new Admission(plan.policyHeader, rate, key.keyId, key.streamConnections, key.streamAddresses, now);
     }
     const headers: Record<string, string> =
       result.limit === plan.limit
-        ? { 'ratelimit-policy': plan.policyHeader, ratelimit: plan.rateStart + result.remaining + ';t=' + resetSeconds(result.resetMs) }
+        ? { 'ratelimit-policy': plan.policyHeader, ratelimit: plan.rates.value(result.remaining, resetSeconds(result.resetMs)) }
         : limitHeaders(plan.policy, result.limit, this.o.limiter.windowMs, result.remaining, result.resetMs);
     if (result.allowed) {
       plan.allowed.n++;
       const rate = headers.ratelimit;
-      return new Admission(headers['ratelimit-policy'], rate, key?.keyId, key?.streamConnections, key?.streamAddresses);
+      return new Admission(headers['ratelimit-policy'], rate, key?.keyId, key?.streamConnections, key?.streamAddresses, now);
     }
     plan.limited.n++;
     headers['retry-after'] = String(retryAfterSeconds(result.resetMs));
@@ -178,7 +175,7 @@ export class AccessController {
         policy,
         limit,
         policyHeader: limitHeaders(policy, limit, this.o.limiter.windowMs, 0, 0)['ratelimit-policy'],
-        rateStart: `"${policy}";r=`,
+        rates: rateLimitValues(policy),
         allowed: this.o.metrics.decisionCell('allowed', policy),
         limited: this.o.metrics.decisionCell('rate_limited', policy),
       };

@@ -19,6 +19,8 @@ export type AccessDecision =
       rateLimitPolicy?: string;
       rateLimit?: string;
       keyId?: string;
+      /** The instant the admission was decided at (ms, the access layer's clock): the usage counts' minute. */
+      at?: number;
       /** The key's cap on parallel streams, when it (or its account) sets one. */ streamConnections?: number | null;
       /** The key's cap on addresses per stream, when it (or its account) sets one. */ streamAddresses?: number | null;
     }
@@ -36,6 +38,7 @@ export class Admission {
     readonly keyId: string | undefined,
     readonly streamConnections: number | undefined,
     readonly streamAddresses: number | undefined,
+    readonly at: number,
   ) {}
 
   get headers(): Record<string, string> {

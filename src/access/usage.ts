@@ -81,10 +81,11 @@ export class RequestUsage {
 
   /**
    * One answered request under the access rules. `keyId`: the key the access layer accepted or limited (undefined
-   * for a keyless client, and for a key it did not know: that one counts as its refusal only).
+   * for a keyless client, and for a key it did not know: that one counts as its refusal only). `at`: the instant the
+   * access layer admitted it at, when it did (the request counts in that minute); otherwise the clock says.
    */
-  count(network: string, keyId: string | undefined, status: number): void {
-    const minute = Math.floor(this.clock.now() / MINUTE_MS);
+  count(network: string, keyId: string | undefined, status: number, at?: number): void {
+    const minute = Math.floor((at ?? this.clock.now()) / MINUTE_MS);
     if (status === 401 || status === 403 || status === 429) this.refusalRing(network, status).add(minute);
     if (keyId === undefined && (status === 401 || status === 403)) return;
     const series = this.seriesOf(network, keyId ?? KEYLESS);

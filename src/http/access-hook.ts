@@ -18,8 +18,9 @@
  *   - client address: `request.ip` (fastify's trustProxy makes it the forwarded one behind trusted proxies);
  *   - allowed: adds RateLimit-Policy / RateLimit to the response and continues; refused: answers
  *     with the decision's status, headers and body (toncenter's v2 envelope on both versions);
- *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers; and
- *     `request.accessJudged`, so the usage counter (usage-counter.ts) counts what was judged without judging it again.
+ *   - sets `request.apiKeyId` (the key's public id, never the key) for logs: see accessLogSerializers;
+ *     `request.accessJudged`, so the usage counter (usage-counter.ts) counts what was judged without judging it again;
+ *     and on an admission `request.accessAt`, the decision's instant, so the usage counter reads no clock of its own.
  * With the embedded stores the hook completes synchronously (no promise on the hot path).
  *
  * requestCounter(access) counts answered API requests for /metrics (admin-routes.ts runs it from its one onResponse hook).
@@ -36,6 +37,8 @@ declare module 'fastify' {
     apiKeyId?: string;
     /** Set once the access layer decided on this request (a limited path of a served network): the usage counter reads it. */
     accessJudged?: boolean;
+    /** When the access layer admitted this request (ms, its clock): the usage counter counts it in that minute. */
+    accessAt?: number;
   }
 }
 
@@ -48,6 +51,7 @@ declare module 'fastify' {
 export function registerAccessHook(app: FastifyInstance, access: AccessLayer): onRequestHookHandler {
   app.decorateRequest('apiKeyId', undefined);
   app.decorateRequest('accessJudged', false);
+  app.decorateRequest('accessAt', undefined);
   const hook = accessHook(access);
   app.addHook('onRequest', hook);
   return hook;
@@ -121,6 +125,7 @@ export function accessHook(access: AccessLayer): onRequestHookHandler {
 function apply(decision: AccessDecision, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (decision.keyId !== undefined) request.apiKeyId = decision.keyId;
   if (decision.allowed) {
+    request.accessAt = decision.at;
     if (decision.rateLimit !== undefined) {
       // An Admission: the two values set by name, no headers object built or walked.
       reply.header('ratelimit-policy', decision.rateLimitPolicy!);

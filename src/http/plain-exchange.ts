@@ -4,7 +4,8 @@
  * front door (src/upstream/front.ts) can run those same hooks on a request it answers before fastify's router.
  *
  *   PlainRequest   method, url, headers, query, ip, raw, log (made when first used), and the fields the gateway
- *                  declares on fastify's requests (network, routeUrlMemo, apiKeyId, accessJudged)
+ *                  declares on fastify's requests (network, routeUrlMemo, apiKeyId, accessJudged,
+ *                  accessAt)
  *   PlainReply     sent, statusCode, elapsedTime, request, log; code, header, headers, getHeader, type, send
  *
  * `send` writes what fastify's `reply.send` writes for the payloads those hooks send: a Buffer (content-type
@@ -29,6 +30,7 @@ export class PlainRequest {
   routeUrlMemo: string | null | undefined;
   apiKeyId: string | undefined = undefined;
   accessJudged = false;
+  accessAt: number | undefined = undefined;
   /** When the request reached the front door (performance.now(), ms): fastify's reply.elapsedTime counts from there too. */
   readonly startTime: number;
   private logger: FastifyBaseLogger | undefined = undefined;

@@ -15,6 +15,7 @@ import { redactApiKey } from '../../src/access/redact.js';
 import { isLimitedPath } from '../../src/http/access-hook.js';
 import { targetPath } from '../../src/http/request-target.js';
 import { limitHeaders, retryAfterSeconds } from '../../src/access/decision.js';
+import { rateLimitValues } from '../../src/access/rate-limit-values.js';
 import { resolveAccessOptions } from '../../src/access/options.js';
 
 test('client identity: IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 grouped by /64', () => {
@@ -113,6 +114,19 @@ test('headers: RateLimit-Policy / RateLimit (IETF draft) and Retry-After in whol
   assert.equal(retryAfterSeconds(0.001), 1);
   assert.equal(retryAfterSeconds(1000), 1);
   assert.equal(retryAfterSeconds(1000.001), 2);
+});
+
+test('RateLimit values: the exact value whatever the table remembered (values sharing a slot, every policy)', () => {
+  for (const policy of ['key', 'account', 'ip'] as const) {
+    const values = rateLimitValues(policy);
+    for (let round = 0; round < 2; round++) {
+      for (let remaining = 0; remaining < 20_000; remaining += 7) {
+        for (const t of [0, 1, 2]) {
+          assert.equal(values.value(remaining, t), limitHeaders(policy, 1_000_000, 1000, remaining, t * 1000).ratelimit);
+        }
+      }
+    }
+  }
 });
 
 test('options: defaults and errors naming the field', () => {

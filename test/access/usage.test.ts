@@ -61,3 +61,15 @@ test('an hour later the old minutes are gone, and a slot reused for a new minute
   assert.equal(k.total_requests, 1);
   assert.equal(usage.report('nowhere')[0].keyless.total_requests, 0);
 });
+
+test('an admitted request counts in the minute the access layer decided it, though answered in the next', () => {
+  const clock = new ManualClock(1_800_000_000_000 - (1_800_000_000_000 % MINUTE) + MINUTE - 1);
+  const usage = new RequestUsage(clock);
+  const decidedAt = clock.now();
+  clock.advance(2); // the answer comes in the next minute
+  usage.count('mainnet', 'k', 200, decidedAt);
+  usage.count('mainnet', undefined, 401); // not admitted: no instant, the clock says
+  const [mainnet] = usage.report();
+  assert.deepEqual(mainnet.keys.k.requests.slice(-2), [1, 0]);
+  assert.deepEqual(mainnet.refusals['401'].slice(-2), [0, 1]);
+});
