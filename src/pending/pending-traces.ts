@@ -284,6 +284,7 @@ export class PendingTraces {
     return at.find((trace) => sameHash(trace.root.source.hash, hash));
   }
 
+  /** Leaves the index (nothing when it is not there: an entry is another trace, or a list without it). */
   private unindexRoot(trace: PendingTrace): void {
     const key = trace.root.source.hash.readInt32LE(0);
     const at = this.byRoot.get(key);
@@ -297,7 +298,7 @@ export class PendingTraces {
 
   /** No longer pending; `followOn`: its open internal messages are still followed (it landed), else forgotten. */
   private drop(trace: PendingTrace, followOn = false): void {
-    if (this.traces.get(trace.traceId) === trace) this.unindexRoot(trace);
+    this.unindexRoot(trace);
     this.traces.delete(trace.traceId);
     this.byExternal.delete(trace.externalHash);
     if (followOn && trace.openEdges.size > 0) this.landing.add(trace);
