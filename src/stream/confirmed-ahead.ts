@@ -60,14 +60,72 @@ export function aloneToEach(
   for (const tx of sealed) {
     let bytes: FramedText | undefined;
     for (const c of followers(tx.account) ?? []) {
-      if (c.closed || !c.wants('transactions', 'confirmed')) continue;
-      const { addresses, includeAddressBook, includeMetadata } = c.subscription;
-      if (includeAddressBook || includeMetadata) return undefined;
-      for (const other of sealed) if (other !== tx && addresses.has(other.account)) return undefined;
+      if (c.closed || !c.confirmedTransactions) continue;
+      if (!c.confirmedAlone || followsAnother(c, tx, sealed)) return undefined;
       bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
       if (bytes === undefined) return undefined;
       out.push([c, bytes]);
     }
   }
   return out;
+}
+
+/** Whether `c` follows the account of another of these transactions than `tx` (it gets one notification of both). */
+function followsAnother(c: StreamConnection, tx: PendingTx, sealed: readonly PendingTx[]): boolean {
+  if (sealed.length === 1) return false;
+  const { addresses } = c.subscription;
+  for (const other of sealed) if (other !== tx && addresses.has(other.account)) return true;
+  return false;
+}
+
+/** What tellAlone's first pass found per transaction, for its second (reused: the seal calls it per landed trace). */
+const foundFollowers: (Iterable<StreamConnection> | undefined)[] = [];
+const foundBytes: (FramedText | undefined)[] = [];
+
+/** The first pass gave up at transaction `upTo`: what it kept goes (false: tellAlone's answer). */
+function forget(upTo: number): false {
+  for (let i = 0; i < upTo; i++) foundBytes[i] = foundFollowers[i] = undefined;
+  return false;
+}
+
+/**
+ * aloneToEach's case written at once, without the list of who gets what (the seal's turn, when nothing of the trace
+ * waits: hub.ts `landed`): a first pass asks the same questions and finds the bytes, a second writes them in the
+ * same order and notes each client told of the trace (`norm`). False, and nothing written, when aloneToEach would
+ * answer undefined.
+ */
+export function tellAlone(
+  sealed: readonly PendingTx[],
+  seqno: number,
+  followers: (account: string) => Iterable<StreamConnection> | undefined,
+  norm: string,
+): boolean {
+  const n = sealed.length;
+  for (let i = 0; i < n; i++) {
+    const tx = sealed[i];
+    const them = followers(tx.account);
+    let bytes: FramedText | undefined;
+    if (them !== undefined)
+      for (const c of them) {
+        if (c.closed || !c.confirmedTransactions) continue;
+        if (!c.confirmedAlone || followsAnother(c, tx, sealed)) return forget(i);
+        bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
+        if (bytes === undefined) return forget(i);
+      }
+    foundFollowers[i] = them;
+    foundBytes[i] = bytes;
+  }
+  for (let i = 0; i < n; i++) {
+    const bytes = foundBytes[i];
+    const them = foundFollowers[i];
+    foundBytes[i] = foundFollowers[i] = undefined;
+    if (bytes === undefined) continue;
+    // A client closed by a write here (it left too much unread) leaves its set meanwhile: a Set's iteration allows it.
+    for (const c of them!) {
+      if (c.closed || !c.confirmedTransactions) continue;
+      c.send(bytes);
+      c.told(norm, 'confirmed');
+    }
+  }
+  return true;
 }

@@ -25,7 +25,26 @@ export interface Transport {
 }
 
 export class StreamConnection {
-  subscription: Subscription;
+  private current!: Subscription;
+  /**
+   * Whether it gets `transactions` at `confirmed` as the seal's usual case writes them: frames made ahead, without
+   * address book nor metadata (confirmed-ahead.ts `tellAlone`). Kept with the subscription: the seal asks it of
+   * every follower of every landed trace (~2,000 a block), and a field read is cheaper than the questions behind it.
+   */
+  confirmedAlone = false;
+  /** Whether it gets `transactions` at `confirmed` at all (with an address book or metadata: its text cut). */
+  confirmedTransactions = false;
+
+  get subscription(): Subscription {
+    return this.current;
+  }
+
+  /** Replaced as a whole (never changed in place): WS subscribe and unsubscribe make a new one. */
+  set subscription(next: Subscription) {
+    this.current = next;
+    this.confirmedTransactions = next.types.has('transactions') && finalityRank('confirmed') >= finalityRank(next.minFinality);
+    this.confirmedAlone = this.confirmedTransactions && !next.includeAddressBook && !next.includeMetadata;
+  }
   /** trace_external_hash_norm of the traces this client was told about below finalized. */
   readonly unsettled = new Set<string>();
   closed = false;
@@ -78,10 +97,13 @@ export class StreamConnection {
   private holdWrites(): void {
     this.corked = true;
     this.transport.cork!();
-    process.nextTick(() => {
-      this.corked = false;
-      this.transport.uncork!();
-    });
+    process.nextTick(releaseWrites, this);
+  }
+
+  /** The turn's ticks: what was held leaves (holdWrites). */
+  releaseWrites(): void {
+    this.corked = false;
+    this.transport.uncork!();
   }
 
   /** Remembers (or forgets, once finalized) a trace that may yet be invalidated. */
@@ -108,4 +130,9 @@ export class StreamConnection {
     this.closeReason = 'client disconnected';
     this.onClose(this);
   }
+}
+
+/** One function for every connection's tick (holdWrites), not a closure made per connection and turn. */
+function releaseWrites(connection: StreamConnection): void {
+  connection.releaseWrites();
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Address, beginCell, external } from '@ton/core';
 import { PendingTrace, type PendingTx } from '../../src/pending/pending-traces.js';
 import { sealedTransactionText } from '../../src/pending/render.js';
-import { aloneToEach, confirmedAhead, prepareConfirmed } from '../../src/stream/confirmed-ahead.js';
+import { aloneToEach, confirmedAhead, prepareConfirmed, tellAlone } from '../../src/stream/confirmed-ahead.js';
 import { StreamConnection, type Transport } from '../../src/stream/connection.js';
 import { transactionsText, type TraceEvent } from '../../src/stream/notifications.js';
 import { emptySubscription } from '../../src/stream/subscription.js';
@@ -135,6 +135,87 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
     [],
     'nobody follows them',
   );
+});
+
+test("the seal's usual case written at once: the same frames to the same clients in the same order as aloneToEach, each noted as told; nothing written when it does not hold", () => {
+  const account = formatRaw(wallet);
+  const third = `0:${'12'.repeat(32)}`;
+  const [a, b] = [pendingTx(account, 4000), pendingTx(dest, 4001)];
+  for (const tx of [a, b]) prepareConfirmed(trace, tx, pendingText(tx.account, Number(tx.lt)));
+  const writes: [string, Buffer][] = [];
+  const recording = (name: string, addresses: string[], extras: { includeAddressBook?: boolean } = {}) => {
+    const transport: Transport = {
+      buffered: () => 0,
+      write: () => assert.fail('a frame made ahead goes out as it is'),
+      writeFrame: (frame) => (writes.push([name, frame]), true),
+      close: () => undefined,
+    };
+    const c = new StreamConnection(name, transport, 1 << 20, 0, undefined, () => undefined);
+    c.subscription = {
+      ...emptySubscription(),
+      addresses: new Set(addresses),
+      types: new Set(['transactions']),
+      minFinality: 'confirmed',
+      ...extras,
+    };
+    return c;
+  };
+  const [x, y, z] = [recording('x', [account]), recording('y', [dest, third]), recording('z', [account])];
+  const finalizedOnly = client([dest]);
+  const followers = new Map([
+    [account, new Set([x, z])],
+    [dest, new Set([finalizedOnly, y])],
+  ]);
+  const expected = aloneToEach([a, b], 42, (acc) => followers.get(acc))!;
+  assert.equal(
+    tellAlone([a, b], 42, (acc) => followers.get(acc), trace.externalHashNorm),
+    true,
+  );
+  assert.deepEqual(
+    writes.map(([name, frame]) => [name, frame]),
+    expected.map(([c, bytes]) => [c.id, bytes.frame]),
+    'x and z the first transaction, y the second; the client of `finalized` nothing',
+  );
+  assert.equal(writes[0][1], confirmedAhead(a, 42)!.alone.frame, 'the frame made ahead, not a copy');
+  for (const c of [x, y, z]) assert.ok(c.unsettled.has(trace.externalHashNorm), `${c.id} noted as told of the trace`);
+  assert.equal(finalizedOnly.unsettled.size, 0);
+
+  writes.length = 0;
+  const withBook = recording('w', [dest], { includeAddressBook: true });
+  const both = recording('v', [account, dest]);
+  const cases: [string, Map<string, Set<StreamConnection>>, number][] = [
+    [
+      'an address book',
+      new Map([
+        [account, new Set([x])],
+        [dest, new Set([withBook])],
+      ]),
+      42,
+    ],
+    [
+      'a client of both transactions',
+      new Map([
+        [account, new Set([x, both])],
+        [dest, new Set([y])],
+      ]),
+      42,
+    ],
+    ['made for another block', new Map([[account, new Set([x])]]), 43],
+  ];
+  for (const [why, map, seqno] of cases) {
+    assert.equal(
+      aloneToEach([a, b], seqno, (acc) => map.get(acc)),
+      undefined,
+      why,
+    );
+    assert.equal(
+      tellAlone([a, b], seqno, (acc) => map.get(acc), 'other'),
+      false,
+      why,
+    );
+  }
+  assert.deepEqual(writes, [], 'nothing written when the trace takes the long way');
+  assert.ok(![x, y, z, withBook, both].some((c) => c.unsettled.has('other')), 'nobody noted as told');
 });
 
 function formatRaw(address: Address): string {
