@@ -38,7 +38,13 @@ test("emulateTrace: a jetton transfer between wallets the index knows costs one 
   const master = contractAddress(0, jettonInit);
   // Both wallets minted to (deployed, sealed, detected by the index).
   const mint = (to: Address) => mintBody({ to, amount: 1000n, tonAmount: toNano('0.05'), response: admin.wallet.address });
-  await sendFromWallet(server, admin, 0, [internal({ to: master, value: toNano('0.2'), body: mint(alice.wallet.address), init: jettonInit })], true);
+  await sendFromWallet(
+    server,
+    admin,
+    0,
+    [internal({ to: master, value: toNano('0.2'), body: mint(alice.wallet.address), init: jettonInit })],
+    true,
+  );
   await sealUntilQuiet(server);
   await sendFromWallet(server, admin, 1, [internal({ to: master, value: toNano('0.2'), body: mint(bob.wallet.address) })]);
   await sealUntilQuiet(server);
@@ -46,7 +52,12 @@ test("emulateTrace: a jetton transfer between wallets the index knows costs one 
   const known = await opened.index.reader.actions.knownContracts([raw(aliceJetton), raw(bobJetton)]);
   assert.equal(known.jettonWallets.size, 2, 'both jetton wallets are known to the index');
 
-  const body = jettonTransferBody({ to: bob.wallet.address, amount: 300n, response: alice.wallet.address, forwardTonAmount: toNano('0.01') });
+  const body = jettonTransferBody({
+    to: bob.wallet.address,
+    amount: 300n,
+    response: alice.wallet.address,
+    forwardTonAmount: toNano('0.01'),
+  });
   const boc = walletRequestBoc(alice, 0, [internal({ to: aliceJetton, value: toNano('0.2'), body })], true);
   const reply = await server.post(`${EMULATE}/emulateTrace`, { boc, with_actions: true, include_metadata: true });
   assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
