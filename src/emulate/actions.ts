@@ -13,27 +13,17 @@
 import type { EmulatedTrace } from '../chain/types.js';
 import { classifyTrace, type ActionRecord } from '../index/actions/classify.js';
 import { transactionOf, type KnownContracts, type StoredMessageDoc, type TraceInput } from '../index/actions/trace-input.js';
-import { contractAccounts, mergeContracts, namedAccounts } from '../index/actions/contract-accounts.js';
-import { contractsOnStates } from '../index/actions/state-contracts.js';
+import { namedContracts, ownContracts, type IndexedContracts } from '../index/actions/unsealed-contracts.js';
 import type { V3TransactionJson } from '../ton/transaction-v3-json.js';
 
-/** What the network's index knows among accounts (and JVault stake wallets): its reader's `knownContracts`. */
-export type IndexedContracts = (accounts: string[], stakeWallets: string[]) => Promise<KnownContracts>;
-
 /**
- * The contracts the classifier reads for `input`: those the emulated states show, then, for the accounts they show
- * none at, what the network's index knows (`indexed`; none without an index): a sale, pool or stake wallet the trace
- * reaches without deploying or changing what it is, an auction's NFT item the trace does not touch, the wallets
- * a swap names. The emulated state's word stands where both speak (it is the account as the trace left it).
+ * The contracts the classifier reads for `input`: the trace's own accounts as its emulated states show them, the
+ * index's jetton wallets vouched for, then what the index knows of the rest (src/index/actions/unsealed-contracts.ts,
+ * the pending layer's rule).
  */
 export async function traceContracts(trace: EmulatedTrace, input: TraceInput, indexed: IndexedContracts | null): Promise<KnownContracts> {
-  const emulated = await contractsOnStates(trace);
-  if (!indexed) return emulated;
-  const found = namedAccounts(emulated);
-  const { accounts, stakeWallets } = contractAccounts(input);
-  const auctionItems = [...(emulated.nftAuctions?.values() ?? [])].map((a) => a.nft);
-  const asked = [...new Set([...accounts, ...auctionItems])].filter((a) => !found.has(a));
-  return mergeContracts(emulated, await indexed(asked, stakeWallets));
+  const own = new Set(input.transactions.map((tx) => tx.account));
+  return namedContracts(await ownContracts(trace, own, indexed), input, own, indexed);
 }
 
 /** The trace as the classifier reads it, from its transactions as the answer writes them (in the order they ran). */

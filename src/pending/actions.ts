@@ -10,10 +10,8 @@
  */
 import type { NetworkContext } from '../http/network-context.js';
 import type { ActionPart } from '../index/actions/action-part.js';
-import { contractAccounts, mergeContracts, namedAccounts } from '../index/actions/contract-accounts.js';
 import { emulatedTraceInput } from '../index/actions/emulated-trace-input.js';
-import { contractsOnStates } from '../index/actions/state-contracts.js';
-import { NO_CONTRACTS, type KnownContracts } from '../index/actions/trace-input.js';
+import { namedContracts, ownContracts, type IndexedContracts } from '../index/actions/unsealed-contracts.js';
 import type { PendingTrace } from './pending-traces.js';
 import { pendingRenderer } from './renderer.js';
 import { pendingTraceStates } from './trace-states.js';
@@ -37,45 +35,20 @@ async function classify(trace: PendingTrace, network: NetworkContext): Promise<A
   const txs = [...trace.txs];
   const head = { traceId: trace.traceId, externalHash: trace.externalHash, externalHashNorm: trace.externalHashNorm };
   const index = network.index;
+  const indexed: IndexedContracts | null = index ? (accounts, stakeWallets) => index.actions.knownContracts(accounts, stakeWallets) : null;
   const own = new Set(txs.map((tx) => tx.account));
+  const states = network.chain && pendingTraceStates(trace, network.chain);
   // The trace's own accounts are asked while it renders; what its messages name (the wallets a swap asks for, the
   // stake wallets an unstake asks) once the rendered transactions tell it, as a sealed trace's classification asks.
   const [texts, contracts] = await Promise.all([
     Promise.all(txs.map((tx) => pendingRenderer.render(tx, trace))),
-    ownContracts(trace, network, own),
+    ownContracts(states, own, indexed),
   ]);
-  if (!index) return pendingRenderer.classify({ head, texts, contracts });
-  const asked = contractAccounts(emulatedTraceInput(head, texts));
-  // An auction the trace deployed names an NFT item a bid never reaches: the index knows it (a known auction's
-  // item came with it).
-  const named = namedAccounts(contracts);
-  const auctionItems = [...(contracts.nftAuctions?.values() ?? [])].map((a) => a.nft).filter((a) => !named.has(a));
-  const more = [...new Set([...asked.accounts, ...auctionItems])].filter((a) => !own.has(a));
-  const all =
-    more.length + asked.stakeWallets.length === 0
-      ? contracts
-      : mergeContracts(contracts, await index.actions.knownContracts(more, asked.stakeWallets));
+  // Without an index nothing more is asked: the input is not built.
+  const all = indexed ? await namedContracts(contracts, emulatedTraceInput(head, texts), own, indexed) : contracts;
   return pendingRenderer.classify({ head, texts, contracts: all });
 }
 
-/**
- * The contracts among the trace's own accounts, each as the trace left it: detected on its state after its last
- * transaction in the trace (src/index/actions/state-contracts.ts, the Emulate API's detection), known to the index
- * or not, so an auction's last bid, a sale's price, an item's owner are the trace's, not the index's view before
- * it (toncenter's pending classifier reads the interfaces its emulator detected on each emulated account's final
- * state, its database only where none was). What the index knows stands for the accounts whose states show nothing
- * (a DEX pool, a contract whose state the chain could not run a get-method on), and vouches for its jetton wallets:
- * their masters are not asked again. Cost, paid only when actions are asked, once per classification: every account
- * the trace changed has its state parsed and its code scanned; only a state whose code has a classifier get-method
- * costs calls (a jetton wallet the index knows 1, one it does not 2; an NFT item 2, its collection's two answers in
- * one; a sale or auction 1; a multisig order 2).
- */
-async function ownContracts(trace: PendingTrace, network: NetworkContext, own: ReadonlySet<string>): Promise<KnownContracts> {
-  const known = network.index ? await network.index.actions.knownContracts(own) : NO_CONTRACTS;
-  const states = network.chain && pendingTraceStates(trace, network.chain);
-  if (!states) return known;
-  return mergeContracts(await contractsOnStates(states, known.jettonWallets), known);
-}
 /** The same actions once a sealed block (masterchain seqno `seqno`) holds the trace: only its end's block is new. */
 export function sealedActionParts(actions: readonly ActionPart[], seqno: number): ActionPart[] {
   return actions.map((a) => ({ ...a, head: a.head.replace('"trace_mc_seqno_end":0,', `"trace_mc_seqno_end":${seqno},`) }));
