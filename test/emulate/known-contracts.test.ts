@@ -19,16 +19,21 @@ import { testWallet } from '../chain/local/support/local-chain.js';
 import { nftAuctionCode, nftSaleCode } from '../contracts/support/code.js';
 import { openStore } from '../index/support/stores.js';
 import { mintItems } from '../api/v3/support/nft-collection.js';
-import { sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc, type V3Server } from '../api/v3/support/server.js';
+import {
+  actionShape,
+  sealBlocks,
+  sealedActions,
+  sealUntilQuiet,
+  serveIndex,
+  walletRequestBoc,
+  type V3Server,
+} from '../api/v3/support/server.js';
 import { testAuctionParams } from '../api/v3/support/nft-auction.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const EMULATE = '/api/emulate/v1';
 
 type Owner = ReturnType<typeof testWallet>;
-
-/** An action's parts that do not depend on message hashes or lts. */
-const actionShape = (a: any) => JSON.stringify({ type: a.type, success: a.success, details: a.details, accounts: [...a.accounts].sort() });
 
 /** `from`'s request of one message, signed for its next seqno, as the external a wallet would send (deploying it first). */
 async function request(client: TonClient, from: Owner, to: Address, value: bigint, body?: Cell, init?: StateInit): Promise<string> {
@@ -40,13 +45,7 @@ async function request(client: TonClient, from: Owner, to: Address, value: bigin
 async function emulatedAndSealed(server: V3Server, boc: string): Promise<{ emulated: any[]; sealed: any[] }> {
   const reply = await server.post(`${EMULATE}/emulateTrace`, { boc, with_actions: true });
   assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
-  const sent = await server.post('/api/v3/message', { boc });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  await sealUntilQuiet(server);
-  const traces = await server.get(`/api/v3/traces?msg_hash=${encodeURIComponent(sent.body.message_hash)}`);
-  const sealed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(traces.body.traces[0].trace_id)}&include_accounts=true`);
-  assert.equal(sealed.status, 200);
-  return { emulated: reply.body.actions, sealed: sealed.body.actions };
+  return { emulated: reply.body.actions, sealed: await sealedActions(server, boc) };
 }
 
 test('emulateTrace: a purchase from a sale and a bid on an auction the index knows are nft_purchase and auction_bid, as sealed', async (t) => {

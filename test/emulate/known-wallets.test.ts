@@ -17,13 +17,18 @@ import { expandActionTypes } from '../../src/index/actions/versions.js';
 import { formatRawUpper } from '../../src/ton/address.js';
 import { testWallet } from '../chain/local/support/local-chain.js';
 import { openStore } from '../index/support/stores.js';
-import { sealBlocks, sealUntilQuiet, sendFromWallet, serveIndex, walletRequestBoc } from '../api/v3/support/server.js';
+import {
+  actionShape,
+  sealBlocks,
+  sealedActions,
+  sealUntilQuiet,
+  sendFromWallet,
+  serveIndex,
+  walletRequestBoc,
+} from '../api/v3/support/server.js';
 
 const raw = (address: Address) => formatRawUpper(address);
 const EMULATE = '/api/emulate/v1';
-
-/** An action's parts that do not depend on message hashes or lts. */
-const actionShape = (a: any) => JSON.stringify({ type: a.type, success: a.success, details: a.details, accounts: [...a.accounts].sort() });
 
 test("emulateTrace: a jetton transfer between wallets the index knows costs one get-method per wallet, not its master's again", async (t) => {
   const opened = await openStore(t, 'sqlite');
@@ -101,11 +106,6 @@ test("emulateTrace: a jetton transfer between wallets the index knows costs one 
   assert.equal(reply.body.metadata[raw(master)]?.token_info?.[0]?.symbol, 'KNW', "the master's metadata, the index's");
 
   // Sealed: the index's actions are the emulated ones.
-  const sent = await server.post('/api/v3/message', { boc });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  await sealUntilQuiet(server);
-  const traces = await server.get(`/api/v3/traces?msg_hash=${encodeURIComponent(sent.body.message_hash)}`);
-  const sealed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(traces.body.traces[0].trace_id)}&include_accounts=true`);
-  assert.equal(sealed.status, 200);
-  assert.deepEqual(reply.body.actions.map(actionShape).sort(), sealed.body.actions.map(actionShape).sort());
+  const sealed = await sealedActions(server, boc);
+  assert.deepEqual(reply.body.actions.map(actionShape).sort(), sealed.map(actionShape).sort());
 });

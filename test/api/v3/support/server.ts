@@ -124,6 +124,21 @@ export async function sealUntilQuiet(server: V3Server): Promise<void> {
   throw new Error('the chain still delivers messages after 20 blocks');
 }
 
+/** `boc` sent to `/api/v3/message` and sealed: the actions the index gives its trace, with their accounts. */
+export async function sealedActions(server: V3Server, boc: string): Promise<any[]> {
+  const sent = await server.post('/api/v3/message', { boc });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  await sealUntilQuiet(server);
+  const traces = await server.get(`/api/v3/traces?msg_hash=${encodeURIComponent(sent.body.message_hash)}`);
+  const sealed = await server.get(`/api/v3/actions?trace_id=${encodeURIComponent(traces.body.traces[0].trace_id)}&include_accounts=true`);
+  assert.equal(sealed.status, 200);
+  return sealed.body.actions;
+}
+
+/** An action's parts that do not depend on message hashes or lts, as one comparable text. */
+export const actionShape = (a: any): string =>
+  JSON.stringify({ type: a.type, success: a.success, details: a.details, accounts: [...a.accounts].sort() });
+
 /** A v4 wallet's external message sending `messages` for `seqno` (with its StateInit when `deploy`), as a base64 BoC. */
 export function walletRequestBoc(
   owner: { wallet: WalletContractV4; keys: KeyPair },
