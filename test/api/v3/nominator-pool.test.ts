@@ -15,15 +15,13 @@ import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
 import { nominatorPoolInit } from '../../contracts/support/nominator-pool.js';
 import { openStore } from '../../index/support/stores.js';
-import { sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc } from './support/server.js';
+import { actionShape, sealBlocks, sealUntilQuiet, serveIndex, walletRequestBoc } from './support/server.js';
 import { specCheckedGet } from './support/spec.js';
 
 const raw = (a: Address) => formatRawUpper(a);
 const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
-/** An action's parts that do not depend on message hashes or lts. */
-const shape = (a: any) => JSON.stringify({ type: a.type, success: a.success, details: a.details, accounts: [...a.accounts].sort() });
 /** The same actions, in any order (the Emulate API's order is not /actions' `sort=asc`). */
-const sameActions = (emulated: any[], sealed: any[]) => assert.deepEqual(emulated.map(shape).sort(), sealed.map(shape).sort());
+const sameActions = (emulated: any[], sealed: any[]) => assert.deepEqual(emulated.map(actionShape).sort(), sealed.map(actionShape).sort());
 
 test('nominator pool on a local chain: a deposit is stake_deposit, a withdrawal paid at once stake_withdrawal, emulated and sealed', async (t) => {
   const opened = await openStore(t, 'sqlite');
