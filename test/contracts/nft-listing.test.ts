@@ -95,7 +95,15 @@ test('nft listing: the NFT handed over deploys a v4r1-layout sale and moves to i
     [data.royaltyAddress, creator.address],
   ] as const)
     assert.ok(got.equals(want), `${got} = ${want}`);
-  const deployed = saleV4r1Data({ ...terms, marketplace: market.address, seller: seller.address, feeAddress: market.address, feeShare: 5000, nft: nft(0), createdAt: data.createdAt });
+  const deployed = saleV4r1Data({
+    ...terms,
+    marketplace: market.address,
+    seller: seller.address,
+    feeAddress: market.address,
+    feeShare: 5000,
+    nft: nft(0),
+    createdAt: data.createdAt,
+  });
   assert.ok(contractAddress(0, { code: saleCode, data: deployed }).equals(sale), 'the sale is the StateInit of the documented layout');
   const kept = await balanceOf(client, listing);
   assert.ok(kept <= listingBalance && kept > listingBalance - toNano('0.001'), 'the listing keeps its own balance (less storage), no more');
@@ -107,7 +115,11 @@ test('nft listing: the NFT handed over deploys a v4r1-layout sale and moves to i
   await buyer.send(sale, toNano('0.1'), cancelSaleBody());
   assert.equal(await lastExit(sale), 705, 'only the seller or the marketplace cancels');
 
-  const before = { seller: await balanceOf(client, seller.address), market: await balanceOf(client, market.address), creator: await balanceOf(client, creator.address) };
+  const before = {
+    seller: await balanceOf(client, seller.address),
+    market: await balanceOf(client, market.address),
+    creator: await balanceOf(client, creator.address),
+  };
   await buyer.send(sale, toNano('2.2'));
   assert.equal(await lastExit(sale), 0);
   assert.ok((await ownerOf(client, nft(0))).equals(buyer.address), 'the buyer owns the NFT');
