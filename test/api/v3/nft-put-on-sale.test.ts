@@ -136,12 +136,38 @@ for (const store of ['sqlite', 'postgres'] as const) {
     const purchase = bought.find((a) => a.type === 'nft_purchase');
     assert.equal(purchase.success, true);
     const d = purchase.details;
-    assert.deepEqual(
-      [d.nft_item, d.old_owner, d.new_owner, d.is_purchase, d.price, d.real_old_owner, d.marketplace_address, d.payout_address],
-      [raw(item(0)), SALE, BUYER, true, toNano(1).toString(), SELLER, raw(market.wallet.address), SELLER],
-    );
     const share = (n: bigint) => (toNano(1) * n) / SHARE_BASE;
-    assert.equal(d.payout_amount, (toNano(1) - share(5000n) - share(2000n)).toString(), 'the price less the shares');
+    assert.deepEqual(
+      { ...d, forward_payload: undefined },
+      {
+        nft_collection: raw(C),
+        nft_item: raw(item(0)),
+        nft_item_index: '0',
+        old_owner: SALE,
+        new_owner: BUYER,
+        is_purchase: true,
+        price: toNano(1).toString(),
+        query_id: '0',
+        response_destination: BUYER,
+        custom_payload: null,
+        forward_payload: undefined,
+        forward_amount: '0',
+        comment: null,
+        is_encrypted_comment: d.forward_payload === null ? null : false,
+        marketplace: null,
+        real_old_owner: SELLER,
+        marketplace_address: raw(market.wallet.address),
+        // the price less the shares
+        payout_amount: (toNano(1) - share(5000n) - share(2000n)).toString(),
+        payout_address: SELLER,
+        payout_comment: null,
+        payout_comment_encrypted: false,
+        payout_comment_encoded: false,
+        royalty_amount: null,
+        royalty_address: null,
+      },
+    );
+    for (const who of [SELLER, BUYER, SALE, raw(item(0))]) assert.ok(purchase.accounts.includes(who), who);
     assert.deepEqual(
       bought
         .filter((a) => a.type === 'ton_transfer')
