@@ -1,4 +1,4 @@
-/** The NFT, DNS, sale, multisig, vesting and swap contracts compiled from their sources (once per process; the jetton's code ships compiled). */
+/** The NFT, DNS, sale, listing, multisig, vesting and swap contracts compiled from their sources (once per process; the jetton's code ships compiled). */
 import type { Cell } from '@ton/core';
 import { compileFuncContract } from '../../support/func.js';
 import { NFT_COLLECTION_FUNC } from '../../../src/contracts/nft/collection.fc.js';
@@ -6,6 +6,8 @@ import { NFT_ITEM_FUNC } from '../../../src/contracts/nft/item.fc.js';
 import { DNS_COLLECTION_FUNC } from '../../../src/contracts/dns/collection.fc.js';
 import { DNS_ITEM_FUNC } from '../../../src/contracts/dns/item.fc.js';
 import { NFT_SALE_FUNC } from '../../../src/contracts/nft-sale/sale.fc.js';
+import { NFT_LISTING_FUNC } from '../../../src/contracts/nft-sale/listing.fc.js';
+import { NFT_SALE_V4R1_FUNC } from '../../../src/contracts/nft-sale/sale-v4r1.fc.js';
 import { NFT_AUCTION_FUNC } from '../../../src/contracts/nft-auction/auction.fc.js';
 import { MULTISIG_ORDER_FUNC } from '../../../src/contracts/multisig/order.fc.js';
 import { multisigWalletFunc } from '../../../src/contracts/multisig/wallet.fc.js';
@@ -29,6 +31,14 @@ export async function dnsCode(): Promise<{ root: Cell; item: Cell }> {
 /** tongate's fixed-price NFT sale (src/contracts/nft-sale). */
 export async function nftSaleCode(): Promise<Cell> {
   return compileFuncContract('nft-sale', NFT_SALE_FUNC);
+}
+
+/** tongate's listing contract and the v4r1-layout sale it deploys (src/contracts/nft-sale). */
+export async function nftListingCode(): Promise<{ listing: Cell; sale: Cell }> {
+  return {
+    listing: await compileFuncContract('nft-listing', NFT_LISTING_FUNC),
+    sale: await compileFuncContract('nft-sale-v4r1', NFT_SALE_V4R1_FUNC),
+  };
 }
 
 /** tongate's NFT auction (src/contracts/nft-auction: getgems' auction get_sale_data layout). */
