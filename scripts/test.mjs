@@ -2,8 +2,9 @@
 // Usage: node scripts/test.mjs [substring ...]  (only files whose path contains one of the substrings)
 // Two groups run one after the other (below); each prints its tests as node's reporter does, and the run ends with
 // one summary line for both (scripts/test-reporter.mjs keeps each group's own summary back), then the failed tests, one line
-// each. The lint runs first.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+// each. Before the summary, the slowest files with their wall time (TONGATE_TEST_TIMES=<path> writes every file's to
+// that path, tab-separated: milliseconds, group, file). The lint runs first.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,7 @@ const FIELDS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo
 const total = Object.fromEntries(FIELDS.map((f) => [f, 0]));
 const missing = [];
 const failures = [];
+const times = [];
 let status = 0;
 for (const [index, group] of groups.entries()) {
   if (group.files.length === 0) continue;
@@ -97,11 +99,19 @@ for (const [index, group] of groups.entries()) {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     for (const f of FIELDS) total[f] += summary[f] ?? 0;
     for (const failure of summary.failures ?? []) failures.push({ ...failure, group: group.name });
+    for (const { file, ms } of summary.files ?? []) times.push({ file: relative(process.cwd(), file), ms, group: group.name });
   } catch {
     missing.push(group.name); // the runner died before its summary (its exit status says so too)
   }
 }
 rmSync(summaries, { recursive: true, force: true });
+times.sort((a, b) => b.ms - a.ms);
+if (process.env.TONGATE_TEST_TIMES)
+  writeFileSync(process.env.TONGATE_TEST_TIMES, times.map(({ ms, group, file }) => `${ms}\t${group}\t${file}\n`).join(''));
+const SLOWEST = 15;
+if (times.length > 1)
+  for (const { ms, group, file } of times.slice(0, SLOWEST))
+    console.log(`${reporterKind === 'tap' ? '#' : 'ℹ'} slow: ${(ms / 1000).toFixed(1).padStart(7)} s ${file}${group === 'together' ? '' : ` (${group})`}`);
 if (missing.length > 0 && status === 0) status = 1;
 const line = [
   ...FIELDS.map((f) => `${f} ${total[f]}`),
