@@ -44,13 +44,16 @@ const files = walk('test')
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-// Run alone, after the others: test/chain/lite runs a real TON validator (~80 % of a core), so it neither slows their
-// tests nor is slowed by them; test/fuzz sends megabyte bodies to a tongate while it checks that the process stays
-// responsive, which another test file's CPU on two cores would decide instead of tongate.
-const lite = files.filter((f) => f.startsWith(join('test', 'chain', 'lite')));
+// Run alone, after the others: a file of test/chain/lite that starts a real TON validator (test/support/ton-node.ts,
+// ~80 % of a core), so it neither slows their tests nor is slowed by them; test/fuzz sends megabyte bodies to a
+// tongate while it checks that the process stays responsive, which another test file's CPU on two cores would decide
+// instead of tongate. The lite backend's tests without a network (its own blocks, captures of mainnet, a fake
+// liteserver) read no TONGATE_TON_NETWORK: they run once, with the others.
+const startsTonNetwork = (f) => /\bstartTonNode\(/.test(readFileSync(f, 'utf8'));
+const lite = files.filter((f) => f.startsWith(join('test', 'chain', 'lite')) && startsTonNetwork(f));
 const fuzz = files.filter((f) => f.startsWith(join('test', 'fuzz')));
 const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
-// test/chain/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
+// Those files once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
 // which a follower of mainnet meets in the chain's history.
 const groups = [
   { name: 'together', files: together, concurrency },
@@ -111,7 +114,9 @@ if (process.env.TONGATE_TEST_TIMES)
 const SLOWEST = 15;
 if (times.length > 1)
   for (const { ms, group, file } of times.slice(0, SLOWEST))
-    console.log(`${reporterKind === 'tap' ? '#' : 'ℹ'} slow: ${(ms / 1000).toFixed(1).padStart(7)} s ${file}${group === 'together' ? '' : ` (${group})`}`);
+    console.log(
+      `${reporterKind === 'tap' ? '#' : 'ℹ'} slow: ${(ms / 1000).toFixed(1).padStart(7)} s ${file}${group === 'together' ? '' : ` (${group})`}`,
+    );
 if (missing.length > 0 && status === 0) status = 1;
 const line = [
   ...FIELDS.map((f) => `${f} ${total[f]}`),
