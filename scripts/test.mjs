@@ -2,8 +2,9 @@
 // Usage: node scripts/test.mjs [substring ...]  (only files whose path contains one of the substrings)
 // Two groups run one after the other (below); each prints its tests as node's reporter does, and the run ends with
 // one summary line for both (scripts/test-reporter.mjs keeps each group's own summary back), then the failed tests, one line
-// each. The lint runs first.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+// each. Before the summary, the slowest files with their wall time (TONGATE_TEST_TIMES=<path> writes every file's to
+// that path, tab-separated: milliseconds, group, file). The lint runs first.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,13 +44,16 @@ const files = walk('test')
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-// Run alone, after the others: test/chain/lite runs a real TON validator (~80 % of a core), so it neither slows their
-// tests nor is slowed by them; test/fuzz sends megabyte bodies to a tongate while it checks that the process stays
-// responsive, which another test file's CPU on two cores would decide instead of tongate.
-const lite = files.filter((f) => f.startsWith(join('test', 'chain', 'lite')));
+// Run alone, after the others: a file of test/chain/lite that starts a real TON validator (test/support/ton-node.ts,
+// ~80 % of a core), so it neither slows their tests nor is slowed by them; test/fuzz sends megabyte bodies to a
+// tongate while it checks that the process stays responsive, which another test file's CPU on two cores would decide
+// instead of tongate. The lite backend's tests without a network (its own blocks, captures of mainnet, a fake
+// liteserver) read no TONGATE_TON_NETWORK: they run once, with the others.
+const startsTonNetwork = (f) => /\bstartTonNode\(/.test(readFileSync(f, 'utf8'));
+const lite = files.filter((f) => f.startsWith(join('test', 'chain', 'lite')) && startsTonNetwork(f));
 const fuzz = files.filter((f) => f.startsWith(join('test', 'fuzz')));
 const together = files.filter((f) => !lite.includes(f) && !fuzz.includes(f));
-// test/chain/lite once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
+// Those files once per TON network (test/support/ton-node.ts): catchain's and Simplex's block signatures, both of
 // which a follower of mainnet meets in the chain's history.
 const groups = [
   { name: 'together', files: together, concurrency },
@@ -68,6 +72,7 @@ const FIELDS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo
 const total = Object.fromEntries(FIELDS.map((f) => [f, 0]));
 const missing = [];
 const failures = [];
+const times = [];
 let status = 0;
 for (const [index, group] of groups.entries()) {
   if (group.files.length === 0) continue;
@@ -97,11 +102,21 @@ for (const [index, group] of groups.entries()) {
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     for (const f of FIELDS) total[f] += summary[f] ?? 0;
     for (const failure of summary.failures ?? []) failures.push({ ...failure, group: group.name });
+    for (const { file, ms } of summary.files ?? []) times.push({ file: relative(process.cwd(), file), ms, group: group.name });
   } catch {
     missing.push(group.name); // the runner died before its summary (its exit status says so too)
   }
 }
 rmSync(summaries, { recursive: true, force: true });
+times.sort((a, b) => b.ms - a.ms);
+if (process.env.TONGATE_TEST_TIMES)
+  writeFileSync(process.env.TONGATE_TEST_TIMES, times.map(({ ms, group, file }) => `${ms}\t${group}\t${file}\n`).join(''));
+const SLOWEST = 15;
+if (times.length > 1)
+  for (const { ms, group, file } of times.slice(0, SLOWEST))
+    console.log(
+      `${reporterKind === 'tap' ? '#' : 'ℹ'} slow: ${(ms / 1000).toFixed(1).padStart(7)} s ${file}${group === 'together' ? '' : ` (${group})`}`,
+    );
 if (missing.length > 0 && status === 0) status = 1;
 const line = [
   ...FIELDS.map((f) => `${f} ${total[f]}`),

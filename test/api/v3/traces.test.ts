@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileFunc } from '@ton-community/func-js';
 import { beginCell, Cell, contractAddress, internal, toNano, type Address, type StateInit } from '@ton/core';
 import { formatRawUpper } from '../../../src/ton/address.js';
 import { testWallet } from '../../chain/local/support/local-chain.js';
 import { openStore } from '../../index/support/stores.js';
 import { sealBlocks, sendFromWallet, serveIndex } from './support/server.js';
 import { checkAgainstSpecs, ourV3 } from './support/spec.js';
+import { compileFuncSources } from '../../support/func.js';
 
 /** Forwards a message with a body, and the value it brought, to the address in its data; ignores an empty one (its deploy). */
 const FORWARDER = `
@@ -32,10 +32,8 @@ cell get_data() asm "c4 PUSH";
   send_raw_message(begin_cell().store_uint(0x10, 6).store_slice(next).store_coins(0).store_uint(0, 1 + 4 + 4 + 64 + 32 + 1 + 1).store_slice(body).end_cell(), 64);
 }`;
 
-async function forwarderCode(): Promise<Cell> {
-  const result = await compileFunc({ sources: { 'forwarder.fc': FORWARDER }, targets: ['forwarder.fc'] });
-  if (result.status === 'error') throw new Error(result.message);
-  return Cell.fromBase64(result.codeBoc);
+function forwarderCode(): Promise<Cell> {
+  return compileFuncSources(['forwarder.fc'], { 'forwarder.fc': FORWARDER });
 }
 
 function forwarder(code: Cell, next: Address): { address: Address; init: StateInit } {

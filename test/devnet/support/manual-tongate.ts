@@ -2,12 +2,12 @@
  * Fixtures of the devnet control tests: a tongate whose local chains mine only when asked (as a user's test
  * suite would start it), TonClient and the tongate/devnet client on it, and a time-locked contract in FunC.
  */
-import { compileFunc } from '@ton-community/func-js';
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DevnetClient } from '../../../src/devnet/client.js';
 import { startTestTongate, type TestTongate } from '../../support/tongate.js';
 import { ManualClock } from '../../../src/util/clock.js';
+import { compileFuncSources } from '../../support/func.js';
 
 export const ADMIN_TOKEN = 'devnet-test-admin-token';
 
@@ -64,13 +64,8 @@ int unlock_time() method_id { return get_data().begin_parse().preload_uint(32); 
 int chain_now() method_id { return now(); }
 `;
 
-let compiled: Promise<Cell> | undefined;
 export function timeLockCode(): Promise<Cell> {
-  compiled ??= compileFunc({ targets: ['lock.fc'], sources: { 'lock.fc': TIME_LOCK_SOURCE } }).then((r) => {
-    if (r.status !== 'ok') throw new Error(`FunC: ${r.message}`);
-    return Cell.fromBase64(r.codeBoc);
-  });
-  return compiled;
+  return compileFuncSources(['lock.fc'], { 'lock.fc': TIME_LOCK_SOURCE });
 }
 
 export async function timeLock(owner: Address, unlockTime: number): Promise<{ address: Address; init: StateInit; data: Cell; code: Cell }> {

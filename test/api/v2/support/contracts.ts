@@ -15,7 +15,7 @@
  *                   "dictionary" that is not one: the API must call that a wrong contract, not fail
  * Wallet and item addresses follow the usual rule: the hash of StateInit(code, initial data).
  */
-import { compileFunc } from '@ton-community/func-js';
+import { compileFuncSources } from '../../../support/func.js';
 import { Cell, contractAddress, type Address } from '@ton/core';
 
 const STDLIB = `
@@ -162,9 +162,7 @@ export function compileContracts(): Promise<CompiledContracts> {
   compiled ??= (async () => {
     const out: Partial<CompiledContracts> = {};
     for (const [name, source] of Object.entries(SOURCES)) {
-      const result = await compileFunc({ targets: ['stdlib.fc', `${name}.fc`], sources: { 'stdlib.fc': STDLIB, [`${name}.fc`]: source } });
-      if (result.status !== 'ok') throw new Error(`FunC ${name}: ${result.message}`);
-      out[name] = Cell.fromBase64(result.codeBoc);
+      out[name] = await compileFuncSources(['stdlib.fc', `${name}.fc`], { 'stdlib.fc': STDLIB, [`${name}.fc`]: source });
     }
     return out as CompiledContracts;
   })();
