@@ -62,23 +62,23 @@ export function confirmedAhead(tx: PendingTx, seqno: number): ConfirmedAhead | u
 function eachAlone<A>(
   sealed: readonly PendingTx[],
   seqno: number,
-  followers: (account: string) => Iterable<StreamConnection> | undefined,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
   visit: (c: StreamConnection, bytes: FramedText, arg: A) => void,
   arg: A,
 ): boolean {
   const n = sealed.length;
+  for (let i = 0; i < n; i++) foundFollowers[i] = followers(sealed[i].account);
   for (let i = 0; i < n; i++) {
+    const them = foundFollowers[i];
+    if (them === undefined) continue;
     const tx = sealed[i];
-    const them = followers(tx.account);
     let bytes: FramedText | undefined;
-    if (them !== undefined)
-      for (const c of them) {
-        if (c.closed || !c.confirmedTransactions) continue;
-        if (!c.confirmedAlone || followsAnother(c, tx, sealed)) return forget(i);
-        bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
-        if (bytes === undefined) return forget(i);
-      }
-    foundFollowers[i] = them;
+    for (const c of them) {
+      if (c.closed || !c.confirmedTransactions) continue;
+      if (!c.confirmedAlone || followsAnother(c, i, n)) return forget(n);
+      bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
+      if (bytes === undefined) return forget(n);
+    }
     foundBytes[i] = bytes;
   }
   for (let i = 0; i < n; i++) {
@@ -95,21 +95,23 @@ function eachAlone<A>(
   return true;
 }
 
-/** Whether `c` follows the account of another of these transactions than `tx` (it gets one notification of both). */
-function followsAnother(c: StreamConnection, tx: PendingTx, sealed: readonly PendingTx[]): boolean {
-  if (sealed.length === 1) return false;
-  const { addresses } = c.subscription;
-  for (const other of sealed) if (other !== tx && addresses.has(other.account)) return true;
+/**
+ * Whether `c` follows the account of another of the trace's transactions than the `i`th (it gets one notification
+ * of both): asked of the followers found (an identity lookup in a set of connections), not of its addresses (a
+ * string's hash and comparison per follower and transaction).
+ */
+function followsAnother(c: StreamConnection, i: number, n: number): boolean {
+  for (let j = 0; j < n; j++) if (j !== i && foundFollowers[j]?.has(c)) return true;
   return false;
 }
 
 /** What eachAlone's first pass found per transaction, for its second (reused: the seal calls it per landed trace). */
-const foundFollowers: (Iterable<StreamConnection> | undefined)[] = [];
+const foundFollowers: (ReadonlySet<StreamConnection> | undefined)[] = [];
 const foundBytes: (FramedText | undefined)[] = [];
 
-/** The first pass gave up at transaction `upTo`: what it kept goes (false: eachAlone's answer). */
-function forget(upTo: number): false {
-  for (let i = 0; i < upTo; i++) foundBytes[i] = foundFollowers[i] = undefined;
+/** The first pass gave up: what it kept of the trace's `n` transactions goes (false: eachAlone's answer). */
+function forget(n: number): false {
+  for (let i = 0; i < n; i++) foundBytes[i] = foundFollowers[i] = undefined;
   return false;
 }
 
@@ -117,7 +119,7 @@ function forget(upTo: number): false {
 export function aloneToEach(
   sealed: readonly PendingTx[],
   seqno: number,
-  followers: (account: string) => Iterable<StreamConnection> | undefined,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
 ): [StreamConnection, FramedText][] | undefined {
   const out: [StreamConnection, FramedText][] = [];
   return eachAlone(sealed, seqno, followers, listPair, out) ? out : undefined;
@@ -135,7 +137,7 @@ function listPair(c: StreamConnection, bytes: FramedText, out: [StreamConnection
 export function tellAlone(
   sealed: readonly PendingTx[],
   seqno: number,
-  followers: (account: string) => Iterable<StreamConnection> | undefined,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
   norm: string,
 ): boolean {
   return eachAlone(sealed, seqno, followers, sendConfirmed, norm);
