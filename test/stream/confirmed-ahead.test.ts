@@ -124,7 +124,9 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
   );
   assert.equal(alone![0][1], confirmedAhead(a, 42)!.alone, 'the same bytes, not a copy');
 
-  const followersOf = (extra: StreamConnection) => (acc: string) => new Set(acc === account ? [x, extra] : [y]);
+  // An account's followers as the hub indexes them: every connection whose subscription holds it.
+  const followersOf = (extra: StreamConnection) => (acc: string) =>
+    new Set([...(acc === account ? [x] : [y]), ...(extra.subscription.addresses.has(acc) ? [extra] : [])]);
   assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account, dest]))), undefined, 'a client of both: one notification of two');
   assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account], { includeAddressBook: true }))), undefined, 'an address book');
   assert.equal(aloneToEach([a, b], 43, followersOf(z)), undefined, 'made for another block');
@@ -201,7 +203,7 @@ test("the seal's usual case written at once: the same frames to the same clients
       'a client of both transactions',
       new Map([
         [account, new Set([x, both])],
-        [dest, new Set([y])],
+        [dest, new Set([y, both])],
       ]),
       42,
     ],
