@@ -264,7 +264,9 @@ export class PendingTraces {
   /** Its transactions a sealed block holds and no `landed` told yet, told now. */
   private tellSealed(trace: PendingTrace): void {
     if (trace.txs.length === trace.sealedTxs) return;
-    const sealed = trace.txs.slice(trace.sealedTxs);
+    // All of it at once, nothing of it left to come (no open message: nothing is added to it any more): its own
+    // list, not a copy (the seal's usual case, ~800 traces a block).
+    const sealed = trace.sealedTxs === 0 && trace.openEdges.size === 0 ? trace.txs : trace.txs.slice(trace.sealedTxs);
     trace.sealedTxs = trace.txs.length;
     for (const tx of sealed) tx.sealedIn = this.lastSealed;
     for (const listener of this.listeners) listener.landed?.(trace, this.lastSealed, sealed);

@@ -47,72 +47,38 @@ export function confirmedAhead(tx: PendingTx, seqno: number): ConfirmedAhead | u
  * The seal's usual case, told without cutting anything: each follower of the trace's transactions this block
  * sealed (`sealed`, followers from `followers`) that gets them at `confirmed` gets exactly one, made ahead for this
  * block, and asked for no address book nor metadata; so each gets those bytes, and nothing of the trace's event
- * (its texts, getters, per-client filtering) needs building. Who gets what, in the order the event's delivery writes
- * them (the transactions in order, each one's followers in theirs); undefined when any follower needs its text cut
- * (two of its accounts among them, an address book, metadata) or a transaction was not made ahead for this block.
+ * (its texts, getters, per-client filtering) needs building. The one walk of that rule (eachAlone) serves both
+ * ways it is used: listed for a delivery that waits (aloneToEach), written at once (tellAlone).
  */
-export function aloneToEach(
-  sealed: readonly PendingTx[],
-  seqno: number,
-  followers: (account: string) => Iterable<StreamConnection> | undefined,
-): [StreamConnection, FramedText][] | undefined {
-  const out: [StreamConnection, FramedText][] = [];
-  for (const tx of sealed) {
-    let bytes: FramedText | undefined;
-    for (const c of followers(tx.account) ?? []) {
-      if (c.closed || !c.confirmedTransactions) continue;
-      if (!c.confirmedAlone || followsAnother(c, tx, sealed)) return undefined;
-      bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
-      if (bytes === undefined) return undefined;
-      out.push([c, bytes]);
-    }
-  }
-  return out;
-}
-
-/** Whether `c` follows the account of another of these transactions than `tx` (it gets one notification of both). */
-function followsAnother(c: StreamConnection, tx: PendingTx, sealed: readonly PendingTx[]): boolean {
-  if (sealed.length === 1) return false;
-  const { addresses } = c.subscription;
-  for (const other of sealed) if (other !== tx && addresses.has(other.account)) return true;
-  return false;
-}
-
-/** What tellAlone's first pass found per transaction, for its second (reused: the seal calls it per landed trace). */
-const foundFollowers: (Iterable<StreamConnection> | undefined)[] = [];
-const foundBytes: (FramedText | undefined)[] = [];
-
-/** The first pass gave up at transaction `upTo`: what it kept goes (false: tellAlone's answer). */
-function forget(upTo: number): false {
-  for (let i = 0; i < upTo; i++) foundBytes[i] = foundFollowers[i] = undefined;
-  return false;
-}
 
 /**
- * aloneToEach's case written at once, without the list of who gets what (the seal's turn, when nothing of the trace
- * waits: hub.ts `landed`): a first pass asks the same questions and finds the bytes, a second writes them in the
- * same order and notes each client told of the trace (`norm`). False, and nothing written, when aloneToEach would
- * answer undefined.
+ * Who gets what, as `visit(client, bytes, arg)` in the order the event's delivery writes them (the transactions in
+ * order, each one's followers in theirs). A first pass asks every follower the rule's questions and finds the
+ * bytes; only when all of them hold does a second pass visit (so nothing is visited when it does not hold: false).
+ * It does not hold when any follower needs its text cut (two of its accounts among them, an address book,
+ * metadata) or a transaction was not made ahead for this block. `visit` and `arg` apart, not a closure: the seal
+ * walks ~800 traces a block.
  */
-export function tellAlone(
+function eachAlone<A>(
   sealed: readonly PendingTx[],
   seqno: number,
-  followers: (account: string) => Iterable<StreamConnection> | undefined,
-  norm: string,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
+  visit: (c: StreamConnection, bytes: FramedText, arg: A) => void,
+  arg: A,
 ): boolean {
   const n = sealed.length;
+  for (let i = 0; i < n; i++) foundFollowers[i] = followers(sealed[i].account);
   for (let i = 0; i < n; i++) {
+    const them = foundFollowers[i];
+    if (them === undefined) continue;
     const tx = sealed[i];
-    const them = followers(tx.account);
     let bytes: FramedText | undefined;
-    if (them !== undefined)
-      for (const c of them) {
-        if (c.closed || !c.confirmedTransactions) continue;
-        if (!c.confirmedAlone || followsAnother(c, tx, sealed)) return forget(i);
-        bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
-        if (bytes === undefined) return forget(i);
-      }
-    foundFollowers[i] = them;
+    for (const c of them) {
+      if (c.closed || !c.confirmedTransactions) continue;
+      if (!c.confirmedAlone || followsAnother(c, i, n)) return forget(n);
+      bytes ??= confirmedAhead(tx, tx.sealedIn ?? seqno)?.alone;
+      if (bytes === undefined) return forget(n);
+    }
     foundBytes[i] = bytes;
   }
   for (let i = 0; i < n; i++) {
@@ -123,9 +89,61 @@ export function tellAlone(
     // A client closed by a write here (it left too much unread) leaves its set meanwhile: a Set's iteration allows it.
     for (const c of them!) {
       if (c.closed || !c.confirmedTransactions) continue;
-      c.send(bytes);
-      c.told(norm, 'confirmed');
+      visit(c, bytes, arg);
     }
   }
   return true;
+}
+
+/**
+ * Whether `c` follows the account of another of the trace's transactions than the `i`th (it gets one notification
+ * of both): asked of the followers found (an identity lookup in a set of connections), not of its addresses (a
+ * string's hash and comparison per follower and transaction).
+ */
+function followsAnother(c: StreamConnection, i: number, n: number): boolean {
+  for (let j = 0; j < n; j++) if (j !== i && foundFollowers[j]?.has(c)) return true;
+  return false;
+}
+
+/** What eachAlone's first pass found per transaction, for its second (reused: the seal calls it per landed trace). */
+const foundFollowers: (ReadonlySet<StreamConnection> | undefined)[] = [];
+const foundBytes: (FramedText | undefined)[] = [];
+
+/** The first pass gave up: what it kept of the trace's `n` transactions goes (false: eachAlone's answer). */
+function forget(n: number): false {
+  for (let i = 0; i < n; i++) foundBytes[i] = foundFollowers[i] = undefined;
+  return false;
+}
+
+/** eachAlone's case as a list of who gets what, for a delivery that waits (hub.ts `fromPending`); undefined when it does not hold. */
+export function aloneToEach(
+  sealed: readonly PendingTx[],
+  seqno: number,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
+): [StreamConnection, FramedText][] | undefined {
+  const out: [StreamConnection, FramedText][] = [];
+  return eachAlone(sealed, seqno, followers, listPair, out) ? out : undefined;
+}
+
+function listPair(c: StreamConnection, bytes: FramedText, out: [StreamConnection, FramedText][]): void {
+  out.push([c, bytes]);
+}
+
+/**
+ * eachAlone's case written at once, without the list (the seal's turn, when nothing of the trace waits: hub.ts
+ * `landed`): each client gets its bytes and is noted as told of the trace (`norm`). False, and nothing written,
+ * when it does not hold.
+ */
+export function tellAlone(
+  sealed: readonly PendingTx[],
+  seqno: number,
+  followers: (account: string) => ReadonlySet<StreamConnection> | undefined,
+  norm: string,
+): boolean {
+  return eachAlone(sealed, seqno, followers, sendConfirmed, norm);
+}
+
+function sendConfirmed(c: StreamConnection, bytes: FramedText, norm: string): void {
+  c.send(bytes);
+  c.told(norm, 'confirmed');
 }

@@ -94,7 +94,9 @@ export class StreamHub {
    * Traces of the block being handed over already sent at `confirmed` (landed: the pending layer hears a block
    * first), as the pending layer told them: what `finalized` keeps of them (landedTrace) is made after the seal's writes.
    */
-  private confirmedEarly = new Map<string, { trace: PendingTrace; sealed: PendingTx[] }>();
+  private landedTraces: PendingTrace[] = [];
+  /** Each landed trace's transactions the block sealed (beside landedTraces: no object per trace in the seal's turn). */
+  private landedSealed: PendingTx[][] = [];
   /** Per trace, its deliveries not done yet, chained: while it has none, a ready one goes out at once. */
   private readonly traceQueues = new Map<string, { tail: Promise<void>; queued: number }>();
   /** Every delivery not done yet (what `finalized` waits for). */
@@ -259,7 +261,8 @@ export class StreamHub {
    */
   private landed(trace: PendingTrace, seqno: number, sealed: PendingTx[]): void {
     if (this.connections.size === 0) return;
-    this.confirmedEarly.set(trace.traceId, { trace, sealed });
+    this.landedTraces.push(trace);
+    this.landedSealed.push(sealed);
     const whole = !this.confirmedWhole.has(trace) && confirmedAsWhole(trace);
     if (whole) this.confirmedWhole.add(trace);
     // The seal's usual case, nothing of the trace waiting and nobody to tell it as a whole: its frames made ahead
@@ -491,8 +494,9 @@ export class StreamHub {
    */
   private sealed(block: SealedBlock): void {
     this.lastSealed = block.masterchain.id.seqno;
-    const landed = this.confirmedEarly;
-    this.confirmedEarly = new Map();
+    const landed = { traces: this.landedTraces, sealed: this.landedSealed };
+    this.landedTraces = [];
+    this.landedSealed = [];
     if (this.connections.size === 0) return;
     const sealedAt = performance.now();
     // Queued now, so that blocks stay in seqno order and `idle()` waits for this one too.
@@ -512,12 +516,12 @@ export class StreamHub {
   /** What a sealed block asks of the index for its `finalized` (undefined: nothing). */
   private blockWork(
     block: SealedBlock,
-    landed: Map<string, { trace: PendingTrace; sealed: PendingTx[] }>,
+    landed: { traces: PendingTrace[]; sealed: PendingTx[][] },
     sealedAt: number,
   ): BlockWork | undefined {
     const followed = (account: string) => this.byAddress.has(account);
     const confirmedEarly = new Map<string, LandedTrace>();
-    for (const [traceId, { trace, sealed }] of landed) confirmedEarly.set(traceId, landedTrace(trace, sealed, followed));
+    landed.traces.forEach((trace, i) => confirmedEarly.set(trace.traceId, landedTrace(trace, landed.sealed[i], followed)));
     const work: BlockWork = {
       seqno: block.masterchain.id.seqno,
       sealedAt,

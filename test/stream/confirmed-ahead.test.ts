@@ -109,8 +109,8 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
   const finalizedOnly = client([dest]);
   assert.equal(finalizedOnly.subscription.minFinality, 'finalized');
   const followers = new Map([
-    [account, [x, z]],
-    [dest, [finalizedOnly, y]],
+    [account, new Set([x, z])],
+    [dest, new Set([finalizedOnly, y])],
   ]);
   const alone = aloneToEach([a, b], 42, (acc) => followers.get(acc));
   assert.deepEqual(
@@ -124,7 +124,9 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
   );
   assert.equal(alone![0][1], confirmedAhead(a, 42)!.alone, 'the same bytes, not a copy');
 
-  const followersOf = (extra: StreamConnection) => (acc: string) => (acc === account ? [x, extra] : [y]);
+  // An account's followers as the hub indexes them: every connection whose subscription holds it.
+  const followersOf = (extra: StreamConnection) => (acc: string) =>
+    new Set([...(acc === account ? [x] : [y]), ...(extra.subscription.addresses.has(acc) ? [extra] : [])]);
   assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account, dest]))), undefined, 'a client of both: one notification of two');
   assert.equal(aloneToEach([a, b], 42, followersOf(atConfirmed([account], { includeAddressBook: true }))), undefined, 'an address book');
   assert.equal(aloneToEach([a, b], 43, followersOf(z)), undefined, 'made for another block');
@@ -137,7 +139,7 @@ test("the seal's usual case: each follower of one transaction gets its bytes, in
   );
 });
 
-test("the seal's usual case written at once: the same frames to the same clients in the same order as aloneToEach, each noted as told; nothing written when it does not hold", () => {
+test("the seal's usual case written at once: the same frames to the same clients in the same order as aloneToEach, each told client forgetting the trace's `pending`; nothing written when it does not hold", () => {
   const account = formatRaw(wallet);
   const third = `0:${'12'.repeat(32)}`;
   const [a, b] = [pendingTx(account, 4000), pendingTx(dest, 4001)];
@@ -167,6 +169,9 @@ test("the seal's usual case written at once: the same frames to the same clients
     [dest, new Set([finalizedOnly, y])],
   ]);
   const expected = aloneToEach([a, b], 42, (acc) => followers.get(acc))!;
+  // x was told the trace at `pending`: until `confirmed` it may be invalidated (trace_invalidated), not after.
+  x.told(trace.externalHashNorm, 'pending');
+  assert.ok(x.unsettled.has(trace.externalHashNorm));
   assert.equal(
     tellAlone([a, b], 42, (acc) => followers.get(acc), trace.externalHashNorm),
     true,
@@ -177,7 +182,9 @@ test("the seal's usual case written at once: the same frames to the same clients
     'x and z the first transaction, y the second; the client of `finalized` nothing',
   );
   assert.equal(writes[0][1], confirmedAhead(a, 42)!.alone.frame, 'the frame made ahead, not a copy');
-  for (const c of [x, y, z]) assert.ok(c.unsettled.has(trace.externalHashNorm), `${c.id} noted as told of the trace`);
+  // A trace told at `confirmed` has landed, and the pending layer invalidates only a trace that never did: nothing is
+  // kept of it for trace_invalidated (a Set entry per client and notification until `finalized` before).
+  for (const c of [x, y, z]) assert.ok(!c.unsettled.has(trace.externalHashNorm), `${c.id} keeps nothing of the trace`);
   assert.equal(finalizedOnly.unsettled.size, 0);
 
   writes.length = 0;
@@ -196,12 +203,13 @@ test("the seal's usual case written at once: the same frames to the same clients
       'a client of both transactions',
       new Map([
         [account, new Set([x, both])],
-        [dest, new Set([y])],
+        [dest, new Set([y, both])],
       ]),
       42,
     ],
     ['made for another block', new Map([[account, new Set([x])]]), 43],
   ];
+  x.told('other', 'pending');
   for (const [why, map, seqno] of cases) {
     assert.equal(
       aloneToEach([a, b], seqno, (acc) => map.get(acc)),
@@ -215,7 +223,8 @@ test("the seal's usual case written at once: the same frames to the same clients
     );
   }
   assert.deepEqual(writes, [], 'nothing written when the trace takes the long way');
-  assert.ok(![x, y, z, withBook, both].some((c) => c.unsettled.has('other')), 'nobody noted as told');
+  assert.ok(x.unsettled.has('other'), 'x was written nothing: what it was told at `pending` stays');
+  assert.ok(![y, z, withBook, both].some((c) => c.unsettled.has('other')), 'nobody noted as told');
 });
 
 function formatRaw(address: Address): string {

@@ -43,3 +43,15 @@ test('a slow consumer is closed with a reason once its unread bytes pass the bou
   assert.equal(fastSocket.written.length, 10);
   assert.equal(fast.closed, false);
 });
+
+test('a client keeps a trace for trace_invalidated only while it was told it at `pending`: a trace told at `confirmed` or `finalized` has landed, and only one that never landed is invalidated', () => {
+  const transport: Transport = { buffered: () => 0, write: () => undefined, close: () => undefined };
+  const c = new StreamConnection('c', transport, 1000, 0, undefined, () => undefined);
+  c.told('A', 'pending');
+  assert.deepEqual([...c.unsettled], ['A']);
+  c.told('B', 'confirmed');
+  c.told('C', 'finalized');
+  assert.deepEqual([...c.unsettled], ['A'], 'nothing kept of a trace first told at `confirmed` or `finalized`');
+  c.told('A', 'confirmed');
+  assert.equal(c.unsettled.size, 0, 'told `pending`, then `confirmed`: it landed, forgotten');
+});
