@@ -3,7 +3,7 @@
  * by hand, what a local chain cannot give: getgems' v4 auctions answer `get_auction_data_v4` (26 values, no magic),
  * tried first, with get_sale_data as the fallback when it fails or has another shape. Also one get_sale_data read as a
  * sale or an auction by its magic, and what is neither. tongate's own auction (src/contracts/nft-auction) proves the
- * "AUC" layout on a local chain (test/api/v3/nft-auctions.test.ts).
+ * "AUC" layout on a local chain (test/api/v3/nft-auctions.test.ts). getgems' v4 sales answer only `get_fix_price_data_v4`.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -155,4 +155,49 @@ test('neither: another magic, an auction answer too short, a marketplace that is
     await assert.rejects(readSaleContract(runner({ get_sale_data: values }), candidate(['get_sale_data']), 5), NotThatContract);
   // Only get_auction_data_v4, and it does not answer: not a sale contract.
   await assert.rejects(readSaleContract(runner({}), candidate(['get_auction_data_v4']), 5), NotThatContract);
+});
+
+test('a getgems v4 sale: get_fix_price_data_v4 when the code has no get_sale_data or it answers neither; its 13 values', async () => {
+  const fixV4 = (): VmValue[] => [
+    int(0), // is_complete
+    int(1_750_000_000), // created_at
+    slice(address(MARKET)),
+    slice(address(ITEM)),
+    slice(null), // the NFT not arrived yet
+    int(2_000_000_000n), // full_price
+    slice(address(MARKET)),
+    int(5000), // marketplace fee: a share of 100,000 in getgems' v4r1
+    slice(address(CREATOR)),
+    int(2500),
+    int(0), // sold_at
+    int(0), // sold_query_id
+    { type: 'null' }, // no jetton prices
+  ];
+  const r = runner({ get_fix_price_data_v4: fixV4() });
+  const { sale, auction } = await readSaleContract(r, candidate(['get_fix_price_data_v4']), 5);
+  assert.deepEqual(r.asked, ['get_fix_price_data_v4']);
+  assert.equal(auction, undefined);
+  assert.deepEqual(
+    [sale?.type, sale?.isComplete, sale?.createdAt, sale?.marketplace, sale?.nft, sale?.nftOwner, sale?.fullPrice],
+    ['getgems_sale', false, 1_750_000_000n, MARKET, ITEM, null, 2_000_000_000n],
+  );
+  assert.deepEqual(
+    [sale?.marketplaceFeeAddress, sale?.marketplaceFee, sale?.royaltyAddress, sale?.royaltyAmount, sale?.lastTxLt],
+    [MARKET, 5000n, CREATOR, 2500n, 77n],
+  );
+
+  // get_sale_data answering another magic (neither a sale nor an auction): the v4 getter read next.
+  const other = runner({ get_sale_data: [int(0x1234), ...shared()], get_fix_price_data_v4: fixV4() });
+  assert.equal((await readSaleContract(other, candidate(['get_sale_data', 'get_fix_price_data_v4']), 5)).sale?.nft, ITEM);
+  assert.deepEqual(other.asked, ['get_sale_data', 'get_fix_price_data_v4']);
+
+  // Not a v4 sale: too few values, a last value of another type, a failing getter.
+  const short = fixV4().slice(0, 12);
+  const wrongLast = fixV4();
+  wrongLast[12] = int(1);
+  for (const answer of [short, wrongLast, null])
+    await assert.rejects(
+      readSaleContract(runner({ get_fix_price_data_v4: answer }), candidate(['get_fix_price_data_v4']), 5),
+      NotThatContract,
+    );
 });

@@ -50,6 +50,8 @@ test('method ids: read from the code dictionary, named as toncenter names interf
   assert.deepEqual(interfacesOfMethods(tokenMethods(c.jettonMaster)), ['jetton_master']);
   assert.deepEqual(interfacesOfMethods(tokenMethods(c.nftCollection)), ['nft_collection']);
   assert.deepEqual(interfacesOfMethods(tokenMethods(c.dnsZone)), ['dns']);
+  // getgems' v4 sale answers get_fix_price_data_v4 only (toncenter names it by code hash or by that method).
+  assert.deepEqual(interfacesOfMethods(['get_fix_price_data_v4']), ['nft_sale_getgems_v4']);
   // A wallet's code has no token method; code of another shape has no readable dictionary.
   assert.deepEqual(tokenMethods(testWallet(1).wallet.init.code), []);
   assert.equal(methodIds(beginCell().storeUint(0xff00, 16).endCell()), null);

@@ -15,9 +15,9 @@
  *     to their addresses, the rest of the price to the seller, the NFT to the buyer with what is left; complete, with
  *     the time and query id of the buy (sold_at, query_id).
  *   cancel (op 3, from the seller or the marketplace, while active): the NFT back to the seller; complete.
- *   get_sale_data() -> the fix-price layout every getgems sale answers ("FIXP", the fee and royalty as amounts of the
- *     price), how the index detects a sale; get_fix_price_data_v4() -> (is_complete, created_at, marketplace, nft,
- *     nft_owner, full_price, fee address, fee, royalty address, royalty, sold_at, query_id, jetton prices = null).
+ *   get_fix_price_data_v4() -> (is_complete, created_at, marketplace, nft, nft_owner, full_price, fee address, fee
+ *     share, royalty address, royalty share, sold_at, query_id, jetton prices = null): like getgems' v4 sales, no
+ *     get_sale_data, so the index detects it as toncenter detects those (src/index/tokens/sales.ts).
  */
 import { NFT_COMMON_FUNC } from '../nft/common.fc.js';
 
@@ -26,7 +26,6 @@ export const NFT_SALE_V4R1_FUNC =
   `
 const int op::buy = 2;
 const int op::cancel_sale = 3;
-const int sale_magic = 0x46495850; ;; "FIXP"
 const int share_base = 100000;
 
 const int error::sale_complete = 404;
@@ -134,18 +133,10 @@ global int received?;
   throw(error::unknown_op);
 }
 
-(int, int, int, slice, slice, slice, int, slice, int, slice, int) get_sale_data() method_id {
-  load_sale();
-  (slice fee_address, slice royalty_address, int fee_share, int royalty_share, slice nft, int created_at) = load_terms();
-  return (sale_magic, complete?, created_at, marketplace, nft, owner, price,
-    fee_address, price * fee_share / share_base, royalty_address, price * royalty_share / share_base);
-}
-
 (int, int, slice, slice, slice, int, slice, int, slice, int, int, int, cell) get_fix_price_data_v4() method_id {
   load_sale();
   (slice fee_address, slice royalty_address, int fee_share, int royalty_share, slice nft, int created_at) = load_terms();
   return (complete?, created_at, marketplace, nft, owner, price,
-    fee_address, price * fee_share / share_base, royalty_address, price * royalty_share / share_base,
-    sold_at, sold_query_id, null());
+    fee_address, fee_share, royalty_address, royalty_share, sold_at, sold_query_id, null());
 }
 `;

@@ -25,6 +25,7 @@ const CLASSIFIER_METHODS: readonly TokenMethod[] = [
   'get_order_data',
   'get_sale_data',
   'get_auction_data_v4',
+  'get_fix_price_data_v4',
 ];
 
 /**

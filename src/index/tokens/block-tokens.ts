@@ -76,6 +76,7 @@ const DETECTED = new Set<TokenMethod>([
   'get_collection_data',
   'get_sale_data',
   'get_auction_data_v4',
+  'get_fix_price_data_v4',
   'get_multisig_data',
   'get_order_data',
   'get_vesting_data',

@@ -113,7 +113,7 @@ export class ContractReads {
         has('get_wallet_data') ? this.unlessMissed(c, 'wallet', () => this.jettonWallet(c, seqno)) : null,
         has('get_collection_data') ? this.unlessMissed(c, 'collection', () => this.nftCollection(c, seqno)) : null,
         has('get_nft_data') ? this.unlessMissed(c, 'item', () => this.nftItem(c, seqno)) : null,
-        has('get_sale_data') || has('get_auction_data_v4')
+        has('get_sale_data') || has('get_auction_data_v4') || has('get_fix_price_data_v4')
           ? this.unlessMissed(c, 'sale', () => readSaleContract(this.runner, c, seqno))
           : null,
         has('get_multisig_data') ? this.unlessMissed(c, 'multisig', () => readMultisig(this.runner, c, seqno)) : null,

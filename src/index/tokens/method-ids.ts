@@ -26,6 +26,8 @@ export const TOKEN_METHODS = [
   'get_sale_data',
   // getgems' v4 auctions (auctions.ts)
   'get_auction_data_v4',
+  // getgems' v4 fixed-price sales (sales.ts): they answer no get_sale_data
+  'get_fix_price_data_v4',
   // multisig v2 and vesting wallets (src/index/multisig, src/index/vesting)
   'get_multisig_data',
   'get_order_address',
@@ -108,6 +110,8 @@ const INTERFACE_METHODS: [string, TokenMethod[]][] = [
   ['nft_collection', ['get_nft_content', 'get_collection_data', 'get_nft_address_by_index']],
   ['nft_item', ['get_nft_data']],
   ['nft_sale', ['get_sale_data']],
+  // toncenter knows getgems' v4 sale by its code hash too; by methods, this is how it names any other that answers so.
+  ['nft_sale_getgems_v4', ['get_fix_price_data_v4']],
   ['sbt', ['get_authority_address']],
   // toncenter also asks for seqno and get_public_key, which every wallet has: not token methods here.
   ['wallet_vesting', ['get_vesting_data']],

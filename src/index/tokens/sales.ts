@@ -7,7 +7,8 @@
  * getgems' auctions answer get_sale_data too, with magic 0x415543 "AUC" (or get_auction_data_v4, tried first, as
  * toncenter does): `readSaleContract` asks once and reads the answer as a sale or an auction (auctions.ts) by its
  * magic. Another magic, another shape: neither (remembered by code hash, as every detector's miss). getgems' v4
- * sales (get_fix_price_data_v4) are not read: see README ("NFT sales").
+ * sales answer no get_sale_data: get_fix_price_data_v4 (`fixPriceSaleOfV4`), asked when get_sale_data is missing or
+ * answers neither, as toncenter's GetGemsNftFixPriceSaleV4 detector does beside the others.
  */
 import type { Address } from '@ton/core';
 import { formatRawUpper } from '../../ton/address.js';
@@ -65,7 +66,23 @@ export async function readSaleContract(runner: GetMethodRunner, c: TokenAccountC
       }
     }
   }
-  if (!methods.includes('get_sale_data')) throw new NotThatContract('get_auction_data_v4: not an auction');
+  const v4 = methods.includes('get_fix_price_data_v4');
+  if (methods.includes('get_sale_data')) {
+    try {
+      return await saleDataContract(runner, c, seqno);
+    } catch (error) {
+      // A code with both is read by get_sale_data when that answers as a sale or an auction (toncenter keeps the v4
+      // reading only when it is of a later state), else by get_fix_price_data_v4.
+      if (!(error instanceof NotThatContract) || !v4) throw error;
+    }
+  }
+  if (!v4) throw new NotThatContract('get_auction_data_v4: not an auction');
+  const values = await runner.run(c.account, 'get_fix_price_data_v4', [], seqno);
+  if (values === null) throw new NotThatContract('get_fix_price_data_v4 failed');
+  return { sale: fixPriceSaleOfV4(values, c) };
+}
+
+async function saleDataContract(runner: GetMethodRunner, c: TokenAccountCandidate, seqno: number): Promise<SaleContract> {
   const values = await runner.run(c.account, 'get_sale_data', [], seqno);
   if (values === null) throw new NotThatContract('get_sale_data failed');
   if (new StackReader(values, 'get_sale_data').int(0) === AUCTION_MAGIC) return { auction: auctionOfSaleData(values, c) };
@@ -94,6 +111,47 @@ export function fixPriceSaleOf(values: VmValue[], c: TokenAccountCandidate): Nft
     marketplaceFee: s.int(8),
     royaltyAddress: raw(s.address(9)),
     royaltyAmount: s.int(10),
+    lastTxLt: c.lastTxLt,
+    codeHash: c.codeHash,
+    dataHash: c.dataHash,
+  };
+}
+
+/**
+ * The sale a getgems v4 sale's get_fix_price_data_v4 answer describes (toncenter's GetGemsNftFixPriceSaleV4,
+ * smc-interfaces/NftSaleV4.cpp): 13 values, bottom first (int is_complete, int created_at, slice marketplace, slice
+ * nft, slice nft_owner (addr_none: not active yet), int full_price, slice marketplace_fee_address, int
+ * marketplace_fee, slice royalty_address, int royalty_amount, int sold_at, int sold_query_id, cell jetton prices or
+ * null). getgems' v4r1 answers its fee and royalty there as shares of 100,000, and toncenter stores them as they
+ * come, in the same columns as an older sale's amounts: so does tongate. sold_at, sold_query_id and the jetton
+ * prices are toncenter's v4-only columns, which its API does not answer: not stored.
+ */
+export function fixPriceSaleOfV4(values: VmValue[], c: TokenAccountCandidate): NftSaleRow {
+  const what = 'get_fix_price_data_v4';
+  const s = new StackReader(values, what);
+  // toncenter's reader wants all 13, typed as above (the last a cell or null).
+  const prices = values.length > 12 ? values[12] : undefined;
+  if (prices === undefined || (prices.type !== 'null' && prices.type !== 'cell'))
+    throw new NotThatContract(`${what}: expected 13 values, the last a cell or null`);
+  s.int(10);
+  s.int(11);
+  const nft = raw(s.address(3));
+  if (!nft) throw new NotThatContract(`${what}: no nft`);
+  const createdAt = s.int(1);
+  if (createdAt < 0n || createdAt >= 1n << 63n) throw new NotThatContract(`${what}: created_at out of range`);
+  return {
+    address: c.account,
+    type: 'getgems_sale',
+    isComplete: s.int(0) !== 0n,
+    createdAt,
+    marketplace: raw(s.address(2)),
+    nft,
+    nftOwner: raw(s.address(4)),
+    fullPrice: s.int(5),
+    marketplaceFeeAddress: raw(s.address(6)),
+    marketplaceFee: s.int(7),
+    royaltyAddress: raw(s.address(8)),
+    royaltyAmount: s.int(9),
     lastTxLt: c.lastTxLt,
     codeHash: c.codeHash,
     dataHash: c.dataHash,

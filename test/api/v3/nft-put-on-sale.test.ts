@@ -178,5 +178,17 @@ for (const store of ['sqlite', 'postgres'] as const) {
         [SALE, raw(market.wallet.address), share(5000n).toString()],
       ].sort(),
     );
+
+    // Detected by get_fix_price_data_v4 (it answers no get_sale_data, as getgems' v4 sales): the sale as the index
+    // holds it, its fee and royalty the shares v4 answers, as toncenter stores them.
+    // toncenter's published spec has no /nft/sales (ton-index-go serves it; test/api/v3/nft-auctions.test.ts checks its shape).
+    const sales = await server.get(`/api/v3/nft/sales?address=${sale.toString()}`);
+    assert.equal(sales.status, 200, JSON.stringify(sales.body));
+    const [held] = sales.body.nft_sales;
+    assert.equal(held.type, 'getgems_sale');
+    assert.deepEqual(
+      [held.details.is_complete, held.details.full_price, held.details.marketplace_fee, held.details.royalty_amount],
+      [true, toNano(1).toString(), '5000', '2000'],
+    );
   });
 }
