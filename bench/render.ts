@@ -61,7 +61,9 @@ async function main() {
   try {
     builds.push({ name: 'ours', child: await spawnBenchChild(loop, [here, capture]) });
     builds.push({ name: `before (${BEFORE})`, child: await spawnBenchChild(loop, [before, capture]) });
-    console.log(`bench:render  ${captured.length} transactions (${roots} transfers, 1 in ${PER_WALLET} deploying its wallet), ${RUNS} runs x ${REPS} passes, node ${process.version}`);
+    console.log(
+      `bench:render  ${captured.length} transactions (${roots} transfers, 1 in ${PER_WALLET} deploying its wallet), ${RUNS} runs x ${REPS} passes, node ${process.version}`,
+    );
 
     const [ours, old] = await Promise.all(builds.map((b) => b.child.ask<{ texts: string[] }>({ texts: true })));
     const differ = ours.texts.findIndex((text, i) => text !== old.texts[i]);
@@ -80,7 +82,9 @@ async function main() {
     }
     console.log(`load at end: ${load()}`);
     for (let b = 0; b < builds.length; b++)
-      console.log(`${builds[b].name.padEnd(20)} µs/transaction: ${perTx[b].map((x) => x.toFixed(1)).join(', ')} (median ${median(perTx[b]).toFixed(1)})`);
+      console.log(
+        `${builds[b].name.padEnd(20)} µs/transaction: ${perTx[b].map((x) => x.toFixed(1)).join(', ')} (median ${median(perTx[b]).toFixed(1)})`,
+      );
     const ratios = perTx[0].map((x, i) => x / perTx[1][i]);
     console.log(
       `ours/before per run: ${ratios.map((r) => r.toFixed(3)).join(', ')} (median ${median(ratios).toFixed(3)}, ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,

@@ -43,7 +43,13 @@ const requests: Request[] = captured.map((c, id) => ({
 const renderOne: (r: Request) => string =
   typeof render.renderRequested === 'function'
     ? (r) => render.renderRequested(r)
-    : (r) => render.renderPending(core.Cell.fromBoc(Buffer.from(r.boc.buffer, r.boc.byteOffset, r.boc.byteLength))[0], r.workchain, r.traceId, r.hashes);
+    : (r) =>
+        render.renderPending(
+          core.Cell.fromBoc(Buffer.from(r.boc.buffer, r.boc.byteOffset, r.boc.byteLength))[0],
+          r.workchain,
+          r.traceId,
+          r.hashes,
+        );
 
 const cpu = () => {
   const u = process.cpuUsage();
