@@ -9,7 +9,9 @@
  * destination's). `--capture FILE` keeps them in FILE (read from it when it exists). Each build runs in a process
  * of its own (support/render-loop.ts: the build's render thread's work, in a loop), warmed up, then the two are
  * alternated R times (A B A B ...), N passes over every transaction a run; a run's figure is its CPU time per
- * transaction. Before timing, every text of both builds is compared: they must be byte for byte the same.
+ * transaction. Before timing, every text of both builds is compared: they must be byte for byte the same. Both
+ * builds get the same requests, with what this checkout's chain side hands over (a build that takes less ignores
+ * the rest), and this checkout's packages.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
