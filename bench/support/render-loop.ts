@@ -38,18 +38,14 @@ const requests: Request[] = captured.map((c, id) => ({
   ...(c.external ? { external: Buffer.from(c.external, 'base64') } : {}),
 }));
 
-// A build whose render thread has its own request entry (renderRequested) is run through it, else as the thread
-// did before it: the transaction's BoC parsed, then rendered.
-const renderOne: (r: Request) => string =
-  typeof render.renderRequested === 'function'
-    ? (r) => render.renderRequested(r)
-    : (r) =>
-        render.renderPending(
-          core.Cell.fromBoc(Buffer.from(r.boc.buffer, r.boc.byteOffset, r.boc.byteLength))[0],
-          r.workchain,
-          r.traceId,
-          r.hashes,
-        );
+// What the render thread does with a request (render-thread.ts): the transaction's BoC parsed, then rendered.
+const renderOne = (r: Request): string =>
+  render.renderPending(
+    core.Cell.fromBoc(Buffer.from(r.boc.buffer, r.boc.byteOffset, r.boc.byteLength))[0],
+    r.workchain,
+    r.traceId,
+    r.hashes,
+  );
 
 const cpu = () => {
   const u = process.cpuUsage();
