@@ -6,6 +6,9 @@
  * A transaction is rendered once, when first asked for (~0.1-0.2 ms: parsing its cell), and kept with it.
  */
 import type { Cell } from '@ton/core';
+import type { OpenBlockTransaction } from '../chain/types.js';
+import { knowHash } from '../ton/core-speedups.js';
+import { messageCellsOf } from '../ton/message-cells.js';
 import { v3Transaction, type KnownHashes, type V3TransactionJson } from '../ton/transaction-v3-json.js';
 import { loadTransactionCell } from '../ton/transaction-cell.js';
 import { WHOLE_SHARD } from '../ton/workchain.js';
@@ -17,20 +20,62 @@ import type { PendingTrace, PendingTx } from './pending-traces.js';
  * transaction's and its messages' hashes the chain computed (pendingHashes), written as they are.
  */
 export function renderPending(cell: Cell, workchain: number, traceId: string, hashes?: KnownHashes): string {
+  if (hashes?.messageRefs) knowMessageRefs(cell, hashes.messageRefs);
   const json: Omit<V3TransactionJson, 'finality'> & { finality: string } = v3Transaction(loadTransactionCell(cell), {
     block: { workchain, shard: WHOLE_SHARD, seqno: 0 },
     mcBlockSeqno: 0,
     traceId,
     emulated: true,
     hashes,
+    // Read from the emulator's BoC (or @ton/core's toBoc of it): equal cells are one object, so bodies and state
+    // inits are written without hashing their cells.
+    uniqueCells: true,
   });
   // In its place, the last key (no copy of the object).
   json.finality = 'pending';
   return JSON.stringify(json);
 }
 
-/** What the chain already knows of a pending transaction's hashes (base64, as the v3 JSON writes them). */
-export const pendingHashes = (tx: PendingTx): KnownHashes => ({ transaction: tx.hash, inMessage: tx.inMsg, outMessages: tx.outMsgs });
+/**
+ * What the chain already knows of a pending transaction's hashes (base64, as the v3 JSON writes them), and the
+ * hashes of its messages' references (its cells were read on this thread, every one hashed then).
+ */
+export const pendingHashes = (tx: PendingTx): KnownHashes => ({
+  transaction: tx.hash,
+  inMessage: tx.inMsg,
+  outMessages: tx.outMsgs,
+  messageRefs: messageRefHashes(tx.source),
+});
+
+/**
+ * The hashes of the in message's references, then of each out message's, 32 bytes each: the bodies and state inits
+ * a text writes the hashes of (the body of a wallet's transfer, its StateInit with the wallet's code on a deploy).
+ */
+export function messageRefHashes(source: OpenBlockTransaction): Uint8Array | undefined {
+  let count = source.inMsg?.cell.refs.length ?? 0;
+  for (const out of source.outMsgs) count += out.cell.refs.length;
+  if (count === 0) return undefined;
+  const hashes = new Uint8Array(32 * count);
+  let at = 0;
+  const add = (message: Cell) => {
+    for (const ref of message.refs) {
+      hashes.set(ref.hash(), at);
+      at += 32;
+    }
+  };
+  if (source.inMsg) add(source.inMsg.cell);
+  for (const out of source.outMsgs) add(out.cell);
+  return hashes;
+}
+
+/** Hands a transaction's message references their hashes (messageRefHashes), when they are as many. */
+function knowMessageRefs(transaction: Cell, hashes: Uint8Array): void {
+  const { inMessage, outMessages } = messageCellsOf(transaction);
+  const refs = [...(inMessage?.refs ?? []), ...outMessages.flatMap((message) => message.refs)];
+  if (refs.length * 32 !== hashes.length) return;
+  const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+  refs.forEach((ref, i) => knowHash(ref, bytes.subarray(32 * i, 32 * i + 32)));
+}
 
 export function pendingTransactionText(tx: PendingTx, trace: PendingTrace): string {
   return (tx.rendered ??= renderPending(tx.source.cell, tx.source.account.workChain, trace.traceId, pendingHashes(tx)));

@@ -9,6 +9,7 @@
 import type { Cell } from '@ton/core';
 import { tonCore } from './core-module.js';
 import { inspectBoc } from './boc-shape.js';
+import { byIdentity, writeBoc } from './boc-writer.js';
 import { BocParseError } from './errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -102,12 +103,18 @@ function libraryReason(error: unknown): string {
   return 'malformed cell';
 }
 
-/** The base64 BoC toncenter writes for a cell: CRC32C, no index. */
-export function bocBase64(cell: Cell): string {
+/**
+ * The base64 BoC toncenter writes for a cell: CRC32C, no index. `uniqueCells`: no two cells of the tree are equal
+ * unless they are one object (read from one BoC of the emulator's or @ton/core's, which merge equal cells:
+ * boc-writer.ts), so they are told apart without reading their hashes; the same bytes.
+ */
+export function bocBase64(cell: Cell, uniqueCells = false): string {
   if (cell === tonCore().Cell.EMPTY) return (emptyBoc ??= serialize(cell));
-  return serialize(cell);
+  return uniqueCells ? writeBoc(cell, BOC_OPTIONS, byIdentity).toString('base64') : serialize(cell);
 }
 
-const serialize = (cell: Cell) => cell.toBoc({ idx: false, crc32: true }).toString('base64');
+const BOC_OPTIONS = { idx: false, crc32: true };
+
+const serialize = (cell: Cell) => cell.toBoc(BOC_OPTIONS).toString('base64');
 /** The empty cell's BoC (every empty message body's), serialized once. */
 let emptyBoc: string | undefined;

@@ -23,7 +23,7 @@
  *    bit loop was ~4 % of the thread;
  *  - `toBoc()` (`serializeBoc`) ordered the cells keyed by hex strings of their hashes and wrote every
  *    descriptor, length and reference index through a BitBuilder: it now keys them by the hash bytes and
- *    writes bytes into one buffer. The same cells in the same order, byte for byte (the test compares it
+ *    writes bytes into one buffer (boc-writer.ts). The same cells in the same order, byte for byte (the test compares it
  *    with @ton/core's own on random trees). In that same worker, writing BoCs (the batch program, each
  *    call's result stack) was ~10 % of the thread;
  *  - `Cell.fromBoc` (`deserializeBoc`) read every header field, descriptor and reference index through a
@@ -45,6 +45,7 @@ import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { beginCell, BitBuilder, BitReader, BitString, Cell, CellType } from '@ton/core';
 import { readBocBytes } from './boc-reader.js';
+import { byHash, readBits, writeBoc, writePaddedBits } from './boc-writer.js';
 import { crc32cTable } from './crc32c.js';
 
 type Sha256Sync = (source: Buffer | string) => Buffer;
@@ -119,19 +120,6 @@ interface BitReaderInternals {
   _preloadUint(bits: number, offset: number): bigint;
   _preloadInt(bits: number, offset: number): bigint;
   _preloadBuffer(bytes: number, offset: number): Buffer;
-}
-
-/** `count` (at most 48) bits of `data` from bit `position` on, big-endian, as a number. */
-function readBits(data: Uint8Array, position: number, count: number): number {
-  let value = 0;
-  while (count > 0) {
-    const skip = position & 7;
-    const take = Math.min(8 - skip, count);
-    value = value * (1 << take) + ((data[position >> 3] >> (8 - skip - take)) & ((1 << take) - 1));
-    position += take;
-    count -= take;
-  }
-  return value;
 }
 
 function installByteReads(): boolean {
@@ -255,6 +243,10 @@ class HashOnDemand {
     const at = this.at;
     return (at.hash ??= sha256(ordinaryRepresentation(at.bits, at.refs)));
   }
+  /** The hash, known from elsewhere (the same cell hashed by another thread): taken unless computed already. */
+  know(hash: Buffer): void {
+    this.at.hash ??= hash;
+  }
   get 0(): Buffer {
     return this.hash;
   }
@@ -279,6 +271,16 @@ class HashOnDemand {
  */
 export function hashCellsOnDemand(): void {
   hashesOnDemand = true;
+}
+
+/**
+ * A cell read in this thread whose hash another thread computed (the chain, for the same cell of the same
+ * transaction): a cell hashed on demand takes it instead of hashing its subtree when first asked. Only for a hash of
+ * this very cell; any other cell is left as it is.
+ */
+export function knowHash(cell: Cell, hash: Buffer): void {
+  const hashes = (cell as unknown as { _hashes: unknown })._hashes;
+  if (hashes instanceof HashOnDemand) hashes.know(hash);
 }
 
 function installOrdinaryWonders(): boolean {
@@ -317,110 +319,10 @@ function installTableCrc32c(): boolean {
   return replaceExport('@ton/core/dist/utils/crc32c.js', 'crc32c', crc32cTable) !== undefined;
 }
 
-interface CellOrder {
-  cell: Cell;
-  refs: string[];
-}
-
 /**
- * @ton/core's `serializeBoc`, exactly: the same topological order (the cells met breadth-first from the root,
- * then a depth-first walk taking each cell's references last first, reversed), the same header and cell
- * encoding. Root only, as @ton/core writes (one root, no cache bits).
+ * @ton/core's `serializeBoc`, exactly (boc-writer.ts): its cells told apart by their hashes, as @ton/core's are.
  */
-export function serializeBocBytes(root: Cell, opts: { idx: boolean; crc32: boolean }): Buffer {
-  const keyOf = (cell: Cell) => cell.hash().toString('latin1');
-  const cells = new Map<string, CellOrder>();
-  let pending: Cell[] = [root];
-  while (pending.length > 0) {
-    const next: Cell[] = [];
-    for (const cell of pending) {
-      const key = keyOf(cell);
-      if (cells.has(key)) continue;
-      cells.set(key, { cell, refs: cell.refs.map(keyOf) });
-      for (const ref of cell.refs) next.push(ref);
-    }
-    pending = next;
-  }
-  const unvisited = new Set(cells.keys());
-  const visiting = new Set<string>();
-  const sorted: string[] = [];
-  const visit = (key: string): void => {
-    if (!unvisited.has(key)) return;
-    if (visiting.has(key)) throw Error('Not a DAG');
-    visiting.add(key);
-    const refs = cells.get(key)!.refs;
-    for (let i = refs.length - 1; i >= 0; i--) visit(refs[i]);
-    sorted.push(key);
-    visiting.delete(key);
-    unvisited.delete(key);
-  };
-  for (const key of cells.keys()) visit(key);
-  const count = sorted.length;
-  const position = new Map<string, number>();
-  for (let i = 0; i < count; i++) position.set(sorted[count - 1 - i], i);
-
-  const sizeBytes = Math.max(Math.ceil(bitLength(count) / 8), 1);
-  const ends: number[] = [];
-  let cellBytes = 0;
-  for (let i = count - 1; i >= 0; i--) {
-    const { cell } = cells.get(sorted[i])!;
-    cellBytes += 2 + Math.ceil(cell.bits.length / 8) + cell.refs.length * sizeBytes;
-    ends.push(cellBytes);
-  }
-  const offsetBytes = Math.max(Math.ceil(bitLength(cellBytes) / 8), 1);
-  const total =
-    4 + 1 + 1 + 3 * sizeBytes + offsetBytes + sizeBytes + (opts.idx ? count * offsetBytes : 0) + cellBytes + (opts.crc32 ? 4 : 0);
-  const out = Buffer.alloc(total);
-  let at = out.writeUInt32BE(0xb5ee9c72, 0);
-  // has_idx, has_crc32c, has_cache_bits (0), flags (0), size_bytes
-  out[at++] = (opts.idx ? 0x80 : 0) | (opts.crc32 ? 0x40 : 0) | sizeBytes;
-  out[at++] = offsetBytes;
-  at = writeBigEndian(out, at, count, sizeBytes); // cells
-  at = writeBigEndian(out, at, 1, sizeBytes); // roots
-  at = writeBigEndian(out, at, 0, sizeBytes); // absent
-  at = writeBigEndian(out, at, cellBytes, offsetBytes);
-  at = writeBigEndian(out, at, 0, sizeBytes); // the root's index
-  if (opts.idx) for (const end of ends) at = writeBigEndian(out, at, end, offsetBytes);
-  for (let i = count - 1; i >= 0; i--) {
-    const { cell, refs } = cells.get(sorted[i])!;
-    out[at++] = refs.length + (cell.type !== CellType.Ordinary ? 8 : 0) + cell.mask.value * 32;
-    out[at++] = Math.ceil(cell.bits.length / 8) + Math.floor(cell.bits.length / 8);
-    at = writePaddedBits(cell.bits, out, at);
-    for (const ref of refs) at = writeBigEndian(out, at, position.get(ref)!, sizeBytes);
-  }
-  if (opts.crc32) crc32cTable(out.subarray(0, total - 4)).copy(out, total - 4);
-  return out;
-}
-
-/** Bits needed for a non-negative integer (0 for 0), as @ton/core's bitsForNumber(n, 'uint'). */
-function bitLength(n: number): number {
-  return n === 0 ? 0 : Math.floor(Math.log2(n)) + 1;
-}
-
-function writeBigEndian(out: Buffer, at: number, value: number, bytes: number): number {
-  for (let i = bytes - 1; i >= 0; i--) {
-    out[at + i] = value % 256;
-    value = Math.floor(value / 256);
-  }
-  return at + bytes;
-}
-
-/**
- * A cell's data as a BoC and a cell's representation store it, written into `out` at `at`: whole bytes, an
- * incomplete last byte completed by a 1 and zeros. Answers where it ended. Written in place: a buffer of its own
- * per cell (and a copy) was most of what writing a BoC allocated.
- */
-function writePaddedBits(bits: BitString, out: Uint8Array, at: number): number {
-  const { _data: data, _offset: start, _length: length } = bits as unknown as BitStringInternals;
-  const whole = length >> 3;
-  const tail = length & 7;
-  if (whole > 0) {
-    if ((start & 7) === 0) out.set(data.subarray(start >> 3, (start >> 3) + whole), at);
-    else for (let i = 0; i < whole; i++) out[at + i] = readBits(data, start + i * 8, 8);
-  }
-  if (tail > 0) out[at + whole] = (readBits(data, start + whole * 8, tail) << (8 - tail)) | (1 << (7 - tail));
-  return at + whole + (tail > 0 ? 1 : 0);
-}
+export const serializeBocBytes = (root: Cell, opts: { idx: boolean; crc32: boolean }): Buffer => writeBoc(root, opts, byHash);
 
 /** @ton/core's own serializeBoc (kept for the test that compares the two), replaced by serializeBocBytes. */
 export const originalSerializeBoc = replaceExport<(root: Cell, opts: { idx: boolean; crc32: boolean }) => Buffer>(

@@ -67,7 +67,12 @@ export interface TransactionMessageCells {
  * The ^[...] cell is the transaction cell's first reference.
  */
 export function transactionMessageCells(tx: Transaction): TransactionMessageCells {
-  const cs = tx.raw.refs[0].beginParse();
+  return messageCellsOf(tx.raw);
+}
+
+/** The same, from the transaction's cell. */
+export function messageCellsOf(transaction: Cell): TransactionMessageCells {
+  const cs = transaction.refs[0].beginParse();
   const inMessage = cs.loadMaybeRef();
   const root = cs.loadMaybeRef();
   const outMessages: Cell[] = [];

@@ -142,6 +142,8 @@ export interface V3MessageOptions {
   outMsgTxHash?: Buffer;
   /** The message's own hash as base64 text, when the caller has it already: not computed again from the cell. */
   hash?: string;
+  /** Its cells read from a BoC that merges equal cells (boc.ts's bocBase64): body and init written without hashing them. */
+  uniqueCells?: boolean;
 }
 
 /** v3 Message. Field order follows the index's JSON. */
@@ -169,8 +171,13 @@ export function v3Message(cell: Cell, options: V3MessageOptions = {}): V3Message
     bounce: internal ? internal.bounce : null,
     bounced: internal ? internal.bounced : null,
     import_fee: info.type === 'external-in' ? info.importFee.toString() : null,
-    message_content: { hash: formatHash(parts.body.hash()), body: bocBase64(parts.body), decoded: decodeMessageBody(parts.body) },
-    init_state: parts.init === null ? null : { hash: formatHash(parts.init.hash()), body: bocBase64(parts.init), decoded: null },
+    message_content: {
+      hash: formatHash(parts.body.hash()),
+      body: bocBase64(parts.body, options.uniqueCells),
+      decoded: decodeMessageBody(parts.body),
+    },
+    init_state:
+      parts.init === null ? null : { hash: formatHash(parts.init.hash()), body: bocBase64(parts.init, options.uniqueCells), decoded: null },
   };
   if (options.inMsgTxHash) json.in_msg_tx_hash = formatHash(options.inMsgTxHash);
   if (options.outMsgTxHash) json.out_msg_tx_hash = formatHash(options.outMsgTxHash);

@@ -9,7 +9,7 @@
  *   import_fee:(VarUInteger 16) = 0 (4 bits) init:nothing$0 body:right$1 ^X     277 bits, 1 reference
  * A body of another level or an exotic body (never seen in an external message) takes @ton/core's way.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { beginCell, type Address, type Cell } from '@ton/core';
 
 const BITS = 277;
@@ -18,12 +18,19 @@ const D1 = 1;
 const D2 = Math.floor(BITS / 8) + Math.ceil(BITS / 8);
 const DATA_BYTES = Math.ceil(BITS / 8);
 
+/** One-shot SHA-256 where node has it (20.12+): no Hash object per message (as core-speedups.ts hashes cells). */
+const sha256: (source: Buffer) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (source) => crypto.hash('sha256', source, 'buffer')
+    : (source) => crypto.createHash('sha256').update(source).digest();
+
 export function normalizedExternalHash(destination: Address, body: Cell): Buffer {
   if (body.isExotic || body.level() !== 0 || destination.workChain < -128 || destination.workChain > 127) {
     return slowNormalizedHash(destination, body);
   }
   // 2 descriptor bytes, 35 data bytes, the body's depth (2 bytes) and hash (32 bytes).
-  const out = Buffer.alloc(2 + DATA_BYTES + 2 + 32);
+  // From the pool, zeroed (the address's bits are OR-ed in).
+  const out = Buffer.allocUnsafe(2 + DATA_BYTES + 2 + 32).fill(0);
   out[0] = D1;
   out[1] = D2;
   const data = out.subarray(2, 2 + DATA_BYTES);
@@ -41,7 +48,7 @@ export function normalizedExternalHash(destination: Address, body: Cell): Buffer
   data[34] = 0b0000_1100;
   out.writeUInt16BE(body.depth(), 2 + DATA_BYTES);
   body.hash().copy(out, 2 + DATA_BYTES + 2);
-  return createHash('sha256').update(out).digest();
+  return sha256(out);
 }
 
 function slowNormalizedHash(destination: Address, body: Cell): Buffer {

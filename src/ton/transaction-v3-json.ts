@@ -33,6 +33,8 @@ export interface V3TransactionContext {
    * them when it executed the transaction): written as given, not computed again from the cells.
    */
   hashes?: KnownHashes;
+  /** The transaction's cells were read from a BoC that merges equal cells (the emulator's): see v3Message's option. */
+  uniqueCells?: boolean;
 }
 
 export interface KnownHashes {
@@ -40,6 +42,11 @@ export interface KnownHashes {
   inMessage: string | null;
   /** In the transaction's order (its out_msgs keys). */
   outMessages: string[];
+  /**
+   * The hashes of the in message's references, then of each out message's, 32 bytes each (the pending layer hands
+   * them to cells hashed on demand: its render thread then hashes no body or StateInit subtree the chain hashed).
+   */
+  messageRefs?: Uint8Array;
 }
 
 export interface V3TransactionJson {
@@ -96,8 +103,8 @@ export function v3Transaction(tx: Transaction, context: V3TransactionContext): V
     total_fees_extra_currencies: extraCurrenciesMap(tx.totalFees.other),
     description: v3TransactionDescription(tx.description, workchain),
     block_ref: v3BlockRef(context.block),
-    in_msg: cells.inMessage ? v3Message(cells.inMessage, { hash: known?.inMessage ?? undefined }) : null,
-    out_msgs: cells.outMessages.map((cell, i) => v3Message(cell, { hash: outHashes?.[i] })),
+    in_msg: cells.inMessage ? v3Message(cells.inMessage, { hash: known?.inMessage ?? undefined, uniqueCells: context.uniqueCells }) : null,
+    out_msgs: cells.outMessages.map((cell, i) => v3Message(cell, { hash: outHashes?.[i], uniqueCells: context.uniqueCells })),
     account_state_before: v3AccountState(tx.stateUpdate.oldHash, context.accountStateBefore ?? null),
     account_state_after: v3AccountState(tx.stateUpdate.newHash, context.accountStateAfter ?? null),
     emulated: context.emulated ?? false,
