@@ -93,38 +93,15 @@ async function saleDataContract(runner: GetMethodRunner, c: TokenAccountCandidat
 export function fixPriceSaleOf(values: VmValue[], c: TokenAccountCandidate): NftSaleRow {
   const s = new StackReader(values, 'get_sale_data');
   if (s.int(0) !== FIX_PRICE_SALE_MAGIC) throw new NotThatContract('get_sale_data: not a fixed-price sale');
-  const nft = raw(s.address(4));
-  if (!nft) throw new NotThatContract('get_sale_data: no nft');
-  const createdAt = s.int(2);
-  // Stored as a 64-bit integer: an answer beyond it is no sale's (getgems writes a uint32).
-  if (createdAt < 0n || createdAt >= 1n << 63n) throw new NotThatContract('get_sale_data: created_at out of range');
-  return {
-    address: c.account,
-    type: 'getgems_sale',
-    isComplete: s.int(1) !== 0n,
-    createdAt,
-    marketplace: raw(s.address(3)),
-    nft,
-    nftOwner: raw(s.address(5)),
-    fullPrice: s.int(6),
-    marketplaceFeeAddress: raw(s.address(7)),
-    marketplaceFee: s.int(8),
-    royaltyAddress: raw(s.address(9)),
-    royaltyAmount: s.int(10),
-    lastTxLt: c.lastTxLt,
-    codeHash: c.codeHash,
-    dataHash: c.dataHash,
-  };
+  return saleAt(s, 'get_sale_data', 1, c);
 }
 
 /**
  * The sale a getgems v4 sale's get_fix_price_data_v4 answer describes (toncenter's GetGemsNftFixPriceSaleV4,
- * smc-interfaces/NftSaleV4.cpp): 13 values, bottom first (int is_complete, int created_at, slice marketplace, slice
- * nft, slice nft_owner (addr_none: not active yet), int full_price, slice marketplace_fee_address, int
- * marketplace_fee, slice royalty_address, int royalty_amount, int sold_at, int sold_query_id, cell jetton prices or
- * null). getgems' v4r1 answers its fee and royalty there as shares of 100,000, and toncenter stores them as they
- * come, in the same columns as an older sale's amounts: so does tongate. sold_at, sold_query_id and the jetton
- * prices are toncenter's v4-only columns, which its API does not answer: not stored.
+ * smc-interfaces/NftSaleV4.cpp): 13 values, bottom first: get_sale_data's ten after its magic, then int sold_at, int
+ * sold_query_id, cell jetton prices or null. getgems' v4r1 answers its fee and royalty there as shares of 100,000, and
+ * toncenter stores them as they come, in the same columns as an older sale's amounts: so does tongate. sold_at,
+ * sold_query_id and the jetton prices are toncenter's v4-only columns, which its API does not answer: not stored.
  */
 export function fixPriceSaleOfV4(values: VmValue[], c: TokenAccountCandidate): NftSaleRow {
   const what = 'get_fix_price_data_v4';
@@ -135,23 +112,33 @@ export function fixPriceSaleOfV4(values: VmValue[], c: TokenAccountCandidate): N
     throw new NotThatContract(`${what}: expected 13 values, the last a cell or null`);
   s.int(10);
   s.int(11);
-  const nft = raw(s.address(3));
+  return saleAt(s, what, 0, c);
+}
+
+/**
+ * The ten values both getters answer in this order from `first` on: int is_complete, int created_at, slice
+ * marketplace, slice nft, slice nft_owner (addr_none until the NFT arrived), int full_price, slice
+ * marketplace_fee_address, int marketplace_fee, slice royalty_address, int royalty_amount.
+ */
+function saleAt(s: StackReader, what: string, first: number, c: TokenAccountCandidate): NftSaleRow {
+  const nft = raw(s.address(first + 3));
   if (!nft) throw new NotThatContract(`${what}: no nft`);
-  const createdAt = s.int(1);
+  const createdAt = s.int(first + 1);
+  // Stored as a 64-bit integer: an answer beyond it is no sale's (getgems writes a uint32).
   if (createdAt < 0n || createdAt >= 1n << 63n) throw new NotThatContract(`${what}: created_at out of range`);
   return {
     address: c.account,
     type: 'getgems_sale',
-    isComplete: s.int(0) !== 0n,
+    isComplete: s.int(first) !== 0n,
     createdAt,
-    marketplace: raw(s.address(2)),
+    marketplace: raw(s.address(first + 2)),
     nft,
-    nftOwner: raw(s.address(4)),
-    fullPrice: s.int(5),
-    marketplaceFeeAddress: raw(s.address(6)),
-    marketplaceFee: s.int(7),
-    royaltyAddress: raw(s.address(8)),
-    royaltyAmount: s.int(9),
+    nftOwner: raw(s.address(first + 4)),
+    fullPrice: s.int(first + 5),
+    marketplaceFeeAddress: raw(s.address(first + 6)),
+    marketplaceFee: s.int(first + 7),
+    royaltyAddress: raw(s.address(first + 8)),
+    royaltyAmount: s.int(first + 9),
     lastTxLt: c.lastTxLt,
     codeHash: c.codeHash,
     dataHash: c.dataHash,
