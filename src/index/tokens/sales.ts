@@ -51,7 +51,7 @@ export interface SaleContract {
 
 /**
  * The sale or auction a candidate is (get_auction_data_v4 first when the code has it, then one get_sale_data read by
- * its magic); throws NotThatContract when it is neither.
+ * its magic, then get_fix_price_data_v4 when the code has it); throws NotThatContract when it is neither.
  */
 export async function readSaleContract(runner: GetMethodRunner, c: TokenAccountCandidate, seqno: number): Promise<SaleContract> {
   const methods = c.methods as string[];
@@ -66,17 +66,17 @@ export async function readSaleContract(runner: GetMethodRunner, c: TokenAccountC
       }
     }
   }
-  const v4 = methods.includes('get_fix_price_data_v4');
+  const v4Sale = methods.includes('get_fix_price_data_v4');
   if (methods.includes('get_sale_data')) {
     try {
       return await saleDataContract(runner, c, seqno);
     } catch (error) {
       // A code with both is read by get_sale_data when that answers as a sale or an auction (toncenter keeps the v4
       // reading only when it is of a later state), else by get_fix_price_data_v4.
-      if (!(error instanceof NotThatContract) || !v4) throw error;
+      if (!(error instanceof NotThatContract) || !v4Sale) throw error;
     }
   }
-  if (!v4) throw new NotThatContract('get_auction_data_v4: not an auction');
+  if (!v4Sale) throw new NotThatContract('get_auction_data_v4: not an auction');
   const values = await runner.run(c.account, 'get_fix_price_data_v4', [], seqno);
   if (values === null) throw new NotThatContract('get_fix_price_data_v4 failed');
   return { sale: fixPriceSaleOfV4(values, c) };
