@@ -32,6 +32,11 @@
  * receipt, and the main thread's collections that overlap the seal's turn and its writes (V8's `gc` performance
  * entries: kind 1 a scavenge, 2 a mark-compact, 4 incremental marking).
  *
+ * `--production-core`: block production (the main thread and the transaction workers) on one CPU, every other thread
+ * (the render thread, V8's helpers, the index, the clients' process) on the other (support/production-core.ts): what
+ * streaming takes from the producing threads on a machine with a core to spare, where the default run says what it
+ * takes on a machine whose cores production keeps busy.
+ *
  * `--actions-clients K`: the first K connections ask for `actions` too (types transactions and actions), in both kinds of
  * runs: while one is connected every pending trace is classified on the render thread and every sealed block's
  * actions are read (src/stream/README.md), whoever follows what, so their cost is not in the with/without ratio of
@@ -58,6 +63,7 @@ import { formatRawUpper } from '../src/ton/address.js';
 import { freePort } from '../test/support/ports.js';
 import { numberArg } from './support/args.js';
 import { autogroupNote } from './support/autogroup.js';
+import { productionCore } from './support/production-core.js';
 import { prepare } from './support/signed-transfers.js';
 import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
 import { lowerThreadPriority, WORKER_NICE } from '../src/util/thread-priority.js';
@@ -76,6 +82,7 @@ const CLIENTS_NICE = numberArg('clients-nice', WORKER_NICE);
 const BLOCK_INTERVAL_MS = numberArg('block-interval', 1000);
 const ACTIONS_CLIENTS = numberArg('actions-clients', 0);
 const PER_BLOCK = numberArg('per-block', 0) > 0;
+const PRODUCTION_CORE = process.argv.includes('--production-core') ? productionCore() : undefined;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -128,6 +135,10 @@ async function main(): Promise<void> {
   console.log(
     `bench:stream  ${perWallet * WALLETS} transfers per run from ${WALLETS} wallets, ${CONNECTIONS} WebSocket clients x 10 addresses (${ACTIONS_CLIENTS} of them with actions), ${BLOCK_INTERVAL_MS} ms blocks (node ${process.version})`,
   );
+  if (PRODUCTION_CORE)
+    console.log(
+      `production on CPU ${PRODUCTION_CORE.productionCpu} (the main thread, the transaction workers); every other thread and the clients on CPU ${PRODUCTION_CORE.restCpu}`,
+    );
   console.log(`load average at start: ${load()}; ${autogroupNote()}`);
   const port = await freePort();
   const config = loadConfig({
@@ -278,6 +289,7 @@ async function main(): Promise<void> {
       );
       if (subscribed.subscribed !== CONNECTIONS) throw new Error(`only ${subscribed.subscribed} clients resubscribed`);
       await ask('report'); // clears the client's notes and CPU count
+      PRODUCTION_CORE?.place([child.pid!]);
       const cpuBefore = process.cpuUsage();
       const threadsBefore = threadCpu();
       measuring = kind === 'with';
