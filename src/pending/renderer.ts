@@ -1,14 +1,16 @@
 /**
  * Renders pending transactions and classifies pending traces off the main thread, in one render thread shared by
  * the process's networks, started at the first request (a process nobody streams to never starts it). Requests of
- * one event-loop turn travel in one message. A transaction is rendered once: the text is kept on it
+ * one batch (up to RENDER_BATCH_MS of requests) travel in one message. A transaction is rendered once: the text is kept on it
  * (PendingTx.rendered), and a second ask while the first is on its way gets the same promise. Should the thread
  * fail, the work falls back to this thread, so a notification is late at worst, never lost.
  */
 import type { Worker } from 'node:worker_threads';
 import type { ActionPart } from '../index/actions/action-part.js';
 import { spawnIndexWorker } from '../index/worker/spawn.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { compactBytes } from '../util/cross-thread.js';
+import { onceAfter } from '../util/scheduler.js';
 import type { PendingTrace, PendingTx } from './pending-traces.js';
 import { pendingHashes, pendingTransactionText } from './render.js';
 import type { ClassifyRequest, RenderRequest, ThreadRequest } from './render-thread.js';
@@ -25,7 +27,15 @@ interface Waiting {
   settle(answer: Answer | undefined): void;
 }
 
-class PendingRenderer {
+/**
+ * How long render requests gather before they leave in one message. The thread renders ahead (a text is needed at
+ * the seal, a block interval away, or at `pending`), and each message wakes it: sent every turn, the wake-ups came
+ * hundreds of times a second, and a woken thread at nice 0 takes the core from the main thread at once (the
+ * main thread's profile showed it as time inside postMessage). `hurry` sends at once what the seal waits for.
+ */
+export const RENDER_BATCH_MS = 10;
+
+export class PendingRenderer {
   private worker?: Worker;
   private broken = false;
   private nextId = 0;
@@ -33,6 +43,13 @@ class PendingRenderer {
   private renders: RenderRequest[] = [];
   private classifications: ClassifyRequest[] = [];
   private readonly inFlight = new WeakMap<PendingTx, Promise<string>>();
+  /** Cancels the timer that sends the batch being gathered. */
+  private batch?: () => void;
+  /** A flush is queued for the end of this turn (`hurry`). */
+  private hurried = false;
+
+  /** `clock`: whose timers send a batch (a test's manual clock runs them). */
+  constructor(private readonly clock: Clock = systemClock) {}
 
   render(tx: PendingTx, trace: PendingTrace): Promise<string> {
     if (tx.rendered !== undefined) return Promise.resolve(tx.rendered);
@@ -75,13 +92,25 @@ class PendingRenderer {
   private ask(waiting: Waiting): number {
     const id = ++this.nextId;
     this.waiting.set(id, waiting);
-    // Flushed once the turn's I/O callbacks have run (setImmediate): the transactions of every emulator answer that
-    // arrived together travel in one message, and the thread wakes once for them.
-    if (this.renders.length === 0 && this.classifications.length === 0) setImmediate(() => this.flush());
+    // Sent in batches, at most RENDER_BATCH_MS after the first request of one (or sooner: `hurry`).
+    if (this.batch === undefined && !this.hurried) this.batch = onceAfter(this.clock, RENDER_BATCH_MS, () => this.flush());
     return id;
   }
 
+  /**
+   * What was asked is needed now (a block sealed: its `confirmed` waits for the texts): the batch leaves once this
+   * turn's work is done, with what the turn adds to it.
+   */
+  hurry(): void {
+    if (this.hurried) return;
+    this.hurried = true;
+    setImmediate(() => this.flush());
+  }
+
   private flush(): void {
+    this.batch?.();
+    this.batch = undefined;
+    this.hurried = false;
     // What was settled meanwhile (the thread stopped or failed: done on this thread) is not sent, and starts no thread.
     const renders = this.renders.filter((r) => this.waiting.has(r.id));
     const classifications = this.classifications.filter((c) => this.waiting.has(c.id));
@@ -124,6 +153,8 @@ class PendingRenderer {
    * loader, so it is ended, not left to unref). What it was asked is done here; a later request starts it again.
    */
   async stop(): Promise<void> {
+    this.batch?.();
+    this.batch = undefined;
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;

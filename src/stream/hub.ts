@@ -498,6 +498,7 @@ export class StreamHub {
     this.landedTraces = [];
     this.landedSealed = [];
     if (this.connections.size === 0) return;
+    pendingRenderer.hurry();
     const sealedAt = performance.now();
     // Queued now, so that blocks stay in seqno order and `idle()` waits for this one too.
     this.enqueue(
