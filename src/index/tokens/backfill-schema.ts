@@ -17,6 +17,11 @@ export const TOKEN_BACKFILL = 'tokens';
  * get_sale_data or get_auction_data_v4, for the getgems auctions an older index met and refused as no sale.
  */
 export const AUCTION_BACKFILL = 'auctions';
+/**
+ * The third pass (migration 19, sales-v4-schema.ts): only the codes that offer get_fix_price_data_v4, for the getgems
+ * v4 sales an older index met and did not recognise (they answer no get_sale_data).
+ */
+export const SALE_V4_BACKFILL = 'sales_v4';
 
 export const TOKEN_BACKFILL_MIGRATION: Migration = {
   version: 7,
