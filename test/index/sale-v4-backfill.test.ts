@@ -100,7 +100,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await sealBlocks(server, 2);
     const { item } = await mintItems(send, seller.wallet.address, { site: 'https://sale-v4-backfill.example', creator, count: 2 });
     const { listing: listingCode, sale: saleCode } = await nftListingCode();
-    const init = listingInit(listingCode, { marketplace: market.wallet.address, feeAddress: market.wallet.address, feeShare: 5000, saleCode });
+    const init = listingInit(listingCode, {
+      marketplace: market.wallet.address,
+      feeAddress: market.wallet.address,
+      feeShare: 5000,
+      saleCode,
+    });
     const listing = contractAddress(0, init);
     await sendFrom(market, listing, toNano('0.1'), undefined, init);
     const terms = listingTermsPayload({ fullPrice: toNano(1), royaltyAddress: creator, royaltyShare: 2000 });
