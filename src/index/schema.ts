@@ -17,7 +17,7 @@
  *                          wallet detector read from them (accountStates, walletStates, address_book)
  *   traces                 one row per trace (traces/schema.ts); transactions and messages carry its trace_id
  *   jetton_*               token contracts and their transfers and burns (tokens/schema.ts)
- *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts; its auctions' pass too), the actions back-fill's
+ *   index_backfill_cursors the token back-fill's progress (tokens/backfill-schema.ts; its auctions' and v4 sales' passes too), the actions back-fill's
  *   actions, action_accounts, trace_classifications  what complete traces did (actions/schema.ts)
  *   late_finds             contracts found late whose traces are still to be classified again (actions/late-finds-schema.ts)
  *   token_detection_failures  detections the chain did not answer: retries waiting, accounts given up (tokens/detection-retry-schema.ts)
@@ -39,6 +39,7 @@ import { DNS_MIGRATION } from './dns/schema.js';
 import { TOKEN_BACKFILL_MIGRATION } from './tokens/backfill-schema.js';
 import { NFT_SALES_MIGRATION } from './tokens/sales-schema.js';
 import { NFT_AUCTIONS_MIGRATION } from './tokens/auctions-schema.js';
+import { SALE_V4_BACKFILL_MIGRATION } from './tokens/sales-v4-schema.js';
 import { TOKEN_METADATA_QUEUE_MIGRATION } from './tokens/metadata-queue-schema.js';
 import { ACTIONS_MIGRATION } from './actions/schema.js';
 import { CLASSIFIER_VERSION_MIGRATION } from './actions/classifier-version-schema.js';
@@ -176,6 +177,7 @@ export const MIGRATIONS: readonly Migration[] = [
   LATE_FINDS_MIGRATION,
   DETECTION_FAILURES_MIGRATION,
   NFT_AUCTIONS_MIGRATION,
+  SALE_V4_BACKFILL_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -147,7 +147,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     groups.length = 0;
     stop = false;
     assert.equal(await second.writer.backfillTokens({ groupAccounts: 1, pauseMs: 0, onGroup: (p) => groups.push(p) }), 'done');
-    assert.equal(groups.at(-1)?.accounts, Number(n) - 1, 'the accounts after the first group, each once');
+    // Migration 19 ran too (the index was put back before it): its v4 sales' pass follows, with counts of its own.
+    assert.equal(
+      groups.filter((g) => g.pass === AUCTION_BACKFILL).at(-1)?.accounts,
+      Number(n) - 1,
+      'the accounts after the first group, each once',
+    );
     assert.ok(groups[0].cursor > stoppedAt!, 'resumed after the stopped run');
     assert.equal(await cursor(second), null, 'the cursor row is deleted at the end');
     assert.deepEqual(await auctionRows(second), live, 'the live index’s row');

@@ -3,7 +3,7 @@
  * listed on tongate's own fixed-price sale (src/contracts/nft-sale, getgems' "FIXP" layout) on a local chain, one
  * bought, one cancelled, one left listed, followed live. The index is then put back to what a tongate at migration 7
  * held: no nft_sales (nor any table of migrations 8-18), no actions. Opened by this tongate, migrations 12, 13 and 15
- * put the token back-fill's cursor back ('tokens') and migration 18 leaves the auctions' ('auctions'). Its traces
+ * put the token back-fill's cursor back ('tokens'), migrations 18 and 19 leave the auctions' and the v4 sales'. Its traces
  * are classified before the sales are found, as the actions back-fill does when the token back-fill stopped on an
  * error (it runs after it either way), and as any index at 8..17 that missed a sale classified them: the purchase
  * and the cancel are no `nft_purchase` / `nft_cancel_sale` then. Then live detection meets the cancelled sale first:
@@ -23,7 +23,7 @@ import type { Index } from '../../src/index/open-index.js';
 import type { InsertBatch, SqlDriver, SqlReads, SqlValue } from '../../src/index/sql/driver.js';
 import { PostgresDriver } from '../../src/index/sql/postgres-driver.js';
 import { SqliteDriver } from '../../src/index/sql/sqlite-driver.js';
-import { AUCTION_BACKFILL, TOKEN_BACKFILL } from '../../src/index/tokens/backfill-schema.js';
+import { AUCTION_BACKFILL, SALE_V4_BACKFILL, TOKEN_BACKFILL } from '../../src/index/tokens/backfill-schema.js';
 import type { TokenBackfillProgress } from '../../src/index/tokens/backfill.js';
 import { directGetMethods } from '../../src/index/tokens/get-methods.js';
 import { formatRawUpper } from '../../src/ton/address.js';
@@ -193,10 +193,15 @@ for (const store of ['sqlite', 'postgres'] as const) {
     await opened.index.close();
     await toMigration7(opened.index);
 
-    // The upgrade: the token back-fill's cursor is back (migrations 12, 13, 15) and the auctions' is left (18).
+    // The upgrade: the token back-fill's cursor is back (migrations 12, 13, 15), the auctions' (18) and the v4
+    // sales' (19) are left.
     const runner = directGetMethods((a, m, stack, seqno) => server.chain.runGetMethod(a, m, stack, seqno));
     const first = await opened.reopen();
-    assert.deepEqual(await cursors(first), ['actions=', `${AUCTION_BACKFILL}=`, `${TOKEN_BACKFILL}=`], 'the cursors the upgrade leaves');
+    assert.deepEqual(
+      await cursors(first),
+      ['actions=', `${AUCTION_BACKFILL}=`, `${SALE_V4_BACKFILL}=`, `${TOKEN_BACKFILL}=`],
+      'the cursors the upgrade leaves',
+    );
     assert.deepEqual(await saleRows(first), [], 'no sale before the back-fill');
     // Its traces classified before the sales are found: the purchase and the cancel are not theirs.
     assert.equal(await first.writer.backfillActions({ pauseMs: 0 }), 'done');
@@ -242,7 +247,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     groups.length = 0;
     assert.equal(await second.writer.backfillTokens({ groupAccounts: 1, pauseMs: 0, onGroup: (p) => groups.push(p) }), 'done');
     assert.ok(groups[0].pass === TOKEN_BACKFILL && groups[0].cursor > firstSale, 'resumed after the stopped group');
-    assert.deepEqual(await cursors(second), [], 'both passes done, their rows deleted');
+    assert.deepEqual(await cursors(second), [], 'every pass done, their rows deleted');
     assert.deepEqual(await saleRows(second), live.sales, 'the live index’s sale rows, first_lt included (sale 1’s put back)');
     assert.deepEqual(await second.reader.nfts.sales(sales), live.read, '/nft/sales reads as live');
     assert.deepEqual(

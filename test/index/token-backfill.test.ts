@@ -169,9 +169,9 @@ for (const store of ['sqlite', 'postgres'] as const) {
       error: () => {},
     });
     // The done line crosses from the store thread to this logger after the cursor row is gone: wait for it, and for
-    // the auctions' pass that follows (migration 18 left its cursor too; the scenario has no auction).
+    // the passes that follow (migrations 18 and 19 left their cursors too; the scenario has no auction or v4 sale).
     await until(
-      async () => lines.some((l) => /token back-fill done/.test(l)) && lines.some((l) => /auction back-fill done/.test(l)),
+      async () => ['token', 'auction', 'v4 sale'].every((pass) => lines.some((l) => l.includes(`${pass} back-fill done`))),
       (done) => done,
     );
     assert.equal(await cursorRows(upgraded.index), 0, 'the back-fill ended');

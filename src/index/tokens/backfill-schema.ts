@@ -13,10 +13,16 @@ import type { Migration } from '../sql/column-types.js';
 
 export const TOKEN_BACKFILL = 'tokens';
 /**
- * The second pass over the same accounts (migration 18, auctions-schema.ts): only the codes that offer
- * get_sale_data or get_auction_data_v4, for the getgems auctions an older index met and refused as no sale.
+ * The second pass over the same accounts (migration 18, auctions-schema.ts): only the codes that offer a sale
+ * detector's method (get_sale_data, get_auction_data_v4, get_fix_price_data_v4), for the getgems auctions an older
+ * index met and refused as no sale.
  */
 export const AUCTION_BACKFILL = 'auctions';
+/**
+ * The third pass (migration 19, sales-v4-schema.ts): only the codes that offer get_fix_price_data_v4, for the getgems
+ * v4 sales an older index met and did not recognise (they answer no get_sale_data).
+ */
+export const SALE_V4_BACKFILL = 'sales_v4';
 
 export const TOKEN_BACKFILL_MIGRATION: Migration = {
   version: 7,

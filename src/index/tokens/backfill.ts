@@ -24,16 +24,21 @@
  *     group's transaction, so the block committer classifies the traces indexed without it again
  *     (../actions/late-finds.ts).
  * A second pass, its own cursor row ('auctions', left by migration 18: auctions-schema.ts), runs after this one the
- * same way over the accounts whose code offers get_sale_data or get_auction_data_v4 only (known wallets left out by
- * the query): an index written before auction detection met its getgems auctions and refused them as no sale. No
- * events and no interfaces there (the first pass's); each auction the pass meets, found now or already there, is
- * a late find from its first stored block, so the traces it took part in (a put on auction, bids, a cancel) are
- * classified again with it (../actions/late-finds.ts). The "not that interface" cache is the running detector's,
- * in memory: an older process's refusals are not in it.
- * Fixed-price sales, in either pass: a sale the group writes (the index did not hold it at its current state: an
- * index before migration 8, a detection missed) or whose first_lt it puts back (live detection met it first, at a
- * later state) is a late find from its first stored block too, so its purchase, cancel or listing traces, classified
- * without it, are classified again. A sale already held as live wrote it is not: its traces were classified with it.
+ * same way over the accounts whose code offers a sale detector's method (get_sale_data, get_auction_data_v4,
+ * get_fix_price_data_v4) only (known wallets left out by the query): an index written before auction detection met
+ * its getgems auctions and refused them as no sale. No events and no interfaces there (the first pass's); each
+ * auction the pass meets, found now or already there, is a late find from its first stored block, so the traces it
+ * took part in (a put on auction, bids, a cancel) are classified again with it (../actions/late-finds.ts). The "not
+ * that interface" cache is the running detector's, in memory: an older process's refusals are not in it.
+ * A third pass ('sales_v4', left by migration 19: sales-v4-schema.ts) runs after it the same way over the accounts
+ * whose code offers get_fix_price_data_v4: getgems' v4 sales, which an older tongate did not read (they answer no
+ * get_sale_data). It asks the sale detector only, and writes those accounts' address_book interfaces as the render
+ * thread names them now (an older one named none for that method).
+ * Fixed-price sales, in any pass: a sale the group writes (the index did not hold it at its current state: an
+ * index before migration 8 or 19, a detection missed) or whose first_lt it puts back (live detection met it first,
+ * at a later state) is a late find from its first stored block too, so its purchase, cancel or listing traces,
+ * classified without it, are classified again. A sale already held as live wrote it is not: its traces were
+ * classified with it.
  * (Migrations 12, 13 and 15 put the first pass's cursor back, so an index before 8 has its sales found there.)
  * Accounts already detected at their current state (by live detection, or an earlier run) are skipped, so a
  * network that never ran without detection pays a scan, not a get-method per contract; one that live detection
@@ -47,7 +52,7 @@ import { formatHash } from '../../ton/hash.js';
 import type { InsertBatch, SqlDriver, SqlValue } from '../sql/driver.js';
 import { bigint, bytes, int, optionalBytes, optionalText, text } from '../sql/values.js';
 import type { BackfillLogger } from '../traces/backfill.js';
-import { AUCTION_BACKFILL, TOKEN_BACKFILL } from './backfill-schema.js';
+import { AUCTION_BACKFILL, SALE_V4_BACKFILL, TOKEN_BACKFILL } from './backfill-schema.js';
 import {
   accountCandidate,
   eventOfBody,
@@ -59,7 +64,7 @@ import {
 import type { LateFind, TokenDetector } from './detector.js';
 import { lateFindBatch } from '../actions/late-finds-schema.js';
 import { JETTON_BURN, JETTON_TRANSFER } from './jetton-messages.js';
-import { interfacesOfMethods } from './method-ids.js';
+import { interfacesOfMethods, type TokenMethod } from './method-ids.js';
 import { NFT_TRANSFER } from './nft-messages.js';
 import { TOKEN_STATE_TABLES } from './rewind-tokens.js';
 
@@ -74,12 +79,12 @@ export interface TokenBackfillProgress {
   contracts: number;
   /** The last account of the group just committed. */
   cursor: string;
-  /** The pass: the token back-fill ('tokens') or the auctions' ('auctions'). */
+  /** The pass: the token back-fill ('tokens'), the auctions' ('auctions') or the v4 sales' ('sales_v4'). */
   pass: BackfillPass;
 }
 
 /** The cursor rows the back-fill walks, in this order (backfill-schema.ts). */
-export type BackfillPass = typeof TOKEN_BACKFILL | typeof AUCTION_BACKFILL;
+export type BackfillPass = typeof TOKEN_BACKFILL | typeof AUCTION_BACKFILL | typeof SALE_V4_BACKFILL;
 
 export interface TokenBackfillOptions {
   logger?: TokenBackfillWarnings;
@@ -112,21 +117,40 @@ const HISTORY_PAGE = 32;
 const ATTEMPTS = 5;
 const RAW_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
 const EVENT_OPCODES = [JETTON_TRANSFER, JETTON_BURN, NFT_TRANSFER];
-/** What the auctions' pass asks: the sale detector's methods (readSaleContract). */
-const SALE_METHODS: readonly string[] = ['get_sale_data', 'get_auction_data_v4'];
+/** What the sale passes ask: the sale detector's methods (readSaleContract), of the codes each pass looks at. */
+const SALE_METHODS: readonly TokenMethod[] = ['get_sale_data', 'get_auction_data_v4', 'get_fix_price_data_v4'];
 
-/** Each pass's log lines and which accounts it reads. */
-const PASSES: Record<BackfillPass, { what: string; start: string; accounts: string }> = {
+interface PassShape {
+  /** Its log lines. */
+  what: string;
+  start: string;
+  /** Which accounts it reads (a condition on latest_account_states). */
+  accounts: string;
+  /** The codes it asks: any of these methods (the sale detector only); null: every candidate, every detector. */
+  asks: readonly TokenMethod[] | null;
+}
+
+/** Each pass's log lines, which accounts it reads and which codes it asks. */
+const PASSES: Record<BackfillPass, PassShape> = {
   [TOKEN_BACKFILL]: {
     what: 'token back-fill',
     start: 'index: detecting the token contracts among the accounts indexed before token detection',
     accounts: '',
+    asks: null,
   },
   // A known wallet's code is no sale contract: most accounts of a network are left out by the query.
   [AUCTION_BACKFILL]: {
     what: 'auction back-fill',
     start: 'index: detecting the NFT auctions among the accounts indexed before auction detection',
     accounts: ' AND wallet IS NULL',
+    asks: SALE_METHODS,
+  },
+  // Only the codes an older tongate could not read (migration 19): the others were met by the passes before.
+  [SALE_V4_BACKFILL]: {
+    what: 'v4 sale back-fill',
+    start: 'index: detecting the getgems v4 sales among the accounts indexed before their detection',
+    accounts: ' AND wallet IS NULL',
+    asks: ['get_fix_price_data_v4'],
   },
 };
 
@@ -331,10 +355,11 @@ class TokenBackfill {
     });
 
     // address_book interfaces, as block-rows.ts writes them, for rows written before migration 4 (guarded by lt:
-    // a state written live since has its own). The first pass's only.
+    // a state written live since has its own). The first pass's; the v4 sales' below.
     const after: string[] = [];
     const auctions = this.pass === AUCTION_BACKFILL;
-    for (const s of auctions ? [] : stored) {
+    const { asks } = PASSES[this.pass];
+    for (const s of asks ? [] : stored) {
       if (s.interfaces !== null || s.wallet !== null || !RAW_ADDRESS.test(s.account)) continue;
       const names = interfacesOfMethods(this.methods.of(s.code));
       if (names.length === 0) continue;
@@ -344,13 +369,27 @@ class TokenBackfill {
     }
 
     const candidates = stored.flatMap((s) => accountCandidate(s.account, s.code, s.data, s.lastTxLt, this.methods) ?? []);
-    // The auctions' pass asks the sale detector only (so no wallet or item events either).
-    const found = auctions
+    // The sale passes ask the codes with one of their methods, and the sale detector only (so no wallet or item
+    // events either).
+    const found = asks
       ? candidates.flatMap((c) => {
-          const methods = c.methods.filter((m) => SALE_METHODS.includes(m));
-          return methods.length > 0 ? [{ ...c, methods }] : [];
+          if (!c.methods.some((m) => asks.includes(m))) return [];
+          return [{ ...c, methods: c.methods.filter((m) => SALE_METHODS.includes(m)) }];
         })
       : candidates;
+    // An older tongate named no interface for get_fix_price_data_v4: the v4 sales' names as block-rows.ts writes them
+    // now (guarded by lt as above; an account whose names are already these is left alone).
+    if (this.pass === SALE_V4_BACKFILL) {
+      const codes = new Map(stored.map((s) => [s.account, s.code]));
+      for (const c of found) {
+        const code = codes.get(c.account);
+        if (!code || !RAW_ADDRESS.test(c.account)) continue;
+        const names = JSON.stringify(interfacesOfMethods(this.methods.of(code)));
+        after.push(
+          `UPDATE latest_account_states SET interfaces = '${names}' WHERE account = '${c.account}' AND last_trans_lt = ${c.lastTxLt} AND (interfaces IS NULL OR interfaces <> '${names}')`,
+        );
+      }
+    }
     const skip = found.length > 0 ? await alreadyDetected(this.driver, found, this.dnsRoots) : new Map<string, string[]>();
     const lateFinds: LateFind[] = [];
     const batches = found.length > 0 ? await this.detect(found, skip, seqno, lateFinds) : [];
@@ -455,7 +494,7 @@ class TokenBackfill {
 }
 
 /**
- * Runs the back-fill passes the index's cursor rows ask for, if any ('tokens', then 'auctions'), each to its end (or
+ * Runs the back-fill passes the index's cursor rows ask for, if any ('tokens', 'auctions', then 'sales_v4'), each to its end (or
  * until `stopped`). `detector`: the detector live blocks are committed with (its caches are shared); asked per group,
  * since a writer may replace it.
  */
@@ -465,7 +504,7 @@ export async function backfillTokens(
   options: TokenBackfillOptions = {},
 ): Promise<TokenBackfillOutcome> {
   let outcome: TokenBackfillOutcome = 'none';
-  for (const pass of [TOKEN_BACKFILL, AUCTION_BACKFILL] as const) {
+  for (const pass of [TOKEN_BACKFILL, AUCTION_BACKFILL, SALE_V4_BACKFILL] as const) {
     const passed = await backfillPass(driver, detector, options, pass);
     if (passed === 'stopped') return 'stopped';
     if (passed === 'done') outcome = 'done';
