@@ -8,7 +8,8 @@
  *               round (without/with, then with/without): the chain's state, the index and the JIT grow the same
  *               for both kinds. The clients stay connected throughout; between runs they only resubscribe.
  *   cpu         tongate's own CPU (every thread of its process) per transfer, with over without: what streaming
- *               costs the server whatever else the machine runs; and the clients' process's CPU per transfer
+ *               costs the server whatever else the machine runs; how often its main thread was preempted (a thread
+ *               it wakes taking its core); and the clients' process's CPU per transfer
  *   delivery    p50 / p99 from a block's seal (its handover to listeners) to a client holding a notification of it
  *               (issue 26: p99 <= 50 ms; toncenter claims 30-100 ms), measured across processes on one epoch: at
  *               `confirmed` (sent at the seal) and at `finalized` (sent once the index holds the block); and the
@@ -65,7 +66,7 @@ import { numberArg } from './support/args.js';
 import { autogroupNote } from './support/autogroup.js';
 import { productionCore } from './support/production-core.js';
 import { prepare } from './support/signed-transfers.js';
-import { THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
+import { mainThreadPreemptions, THREAD_GROUPS, threadCpu, threadCpuSince, type ThreadGroup } from './support/thread-cpu.js';
 import { lowerThreadPriority, WORKER_NICE } from '../src/util/thread-priority.js';
 import { StreamConnection } from '../src/stream/connection.js';
 import type { FramedText } from '../src/stream/ws-frame.js';
@@ -272,6 +273,8 @@ async function main(): Promise<void> {
     serverCpuMs: number;
     clientCpuMs: number;
     threads: Record<ThreadGroup, number> | null;
+    /** The main thread's involuntary context switches during the run. */
+    preempted: number | null;
   }
   const results: Result[] = [];
   const latencies: number[] = [];
@@ -292,17 +295,20 @@ async function main(): Promise<void> {
       PRODUCTION_CORE?.place([child.pid!]);
       const cpuBefore = process.cpuUsage();
       const threadsBefore = threadCpu();
+      const preemptedBefore = mainThreadPreemptions();
       measuring = kind === 'with';
       const ms = await run(chain, b);
       const cpu = process.cpuUsage(cpuBefore);
       const threads = threadCpuSince(threadsBefore, threadCpu());
+      const preemptedAfter = mainThreadPreemptions();
+      const preempted = preemptedBefore === null || preemptedAfter === null ? null : preemptedAfter - preemptedBefore;
       // Runs are kept apart: the index catches up with the run's last block (so its work does not land in the next
       // run) and the last notifications (finalized, once the index holds the block) arrive before they are counted.
       await network.indexed!(lastSealed);
       await new Promise((resolve) => setTimeout(resolve, 500));
       measuring = false;
       const report = (await ask('report')) as { received: [number, number, 'c' | 'f' | 'ac' | 'af'][]; closed: number; cpuMs: number };
-      results.push({ kind, ms, serverCpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: report.cpuMs, threads });
+      results.push({ kind, ms, serverCpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: report.cpuMs, threads, preempted });
       received += report.received.length;
       closed = report.closed;
       for (const [seqno, at, finality] of report.received) {
@@ -350,6 +356,12 @@ async function main(): Promise<void> {
     const perTransfer = (kind: Result['kind']) => fmt(kindOf(kind).map((r) => ((r.threads?.[group] ?? NaN) / transfers) * 1000));
     console.log(`            threads "${group}" per transfer: without ${perTransfer('without')} µs, with ${perTransfer('with')} µs`);
   }
+  const preemptions = (kind: Result['kind']) =>
+    fmt(
+      kindOf(kind).map((r) => (r.preempted ?? NaN) / transfers),
+      2,
+    );
+  console.log(`            the main thread preempted per transfer: without ${preemptions('without')}, with ${preemptions('with')}`);
   console.log(
     `            the clients' process per transfer: without ${fmt(kindOf('without').map((r) => (r.clientCpuMs / transfers) * 1000))} µs, with ${fmt(kindOf('with').map((r) => (r.clientCpuMs / transfers) * 1000))} µs`,
   );

@@ -56,3 +56,17 @@ export function threadCpuSince(before: ThreadCpu | null, after: ThreadCpu | null
   for (const [tid, now] of after) spent[now.group] += now.ms - (before.get(tid)?.ms ?? 0);
   return spent;
 }
+
+/**
+ * How many times the main thread was preempted (its involuntary context switches, /proc/self/task/<pid>/status): a
+ * thread at nice 0 that another thread wakes often (a worker it posts to) loses the core to it; null elsewhere.
+ */
+export function mainThreadPreemptions(): number | null {
+  try {
+    const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+    const found = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status);
+    return found ? Number(found[1]) : null;
+  } catch {
+    return null;
+  }
+}
