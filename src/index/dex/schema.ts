@@ -5,7 +5,7 @@
  * token back-fill (its cursor put back, as migrations 12 and 13 do), so its pools are found.
  */
 import { types, type Migration } from '../sql/column-types.js';
-import { TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
+import { leaveTokenPass, TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
 
 export const DEX_POOLS_MIGRATION: Migration = {
   version: 15,
@@ -24,9 +24,7 @@ export const DEX_POOLS_MIGRATION: Migration = {
         data_hash ${bytes} NOT NULL,
         first_lt ${int64} NOT NULL
       )`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${TOKEN_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(TOKEN_BACKFILL),
     ];
   },
 };

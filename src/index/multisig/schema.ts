@@ -9,7 +9,7 @@
  * orders and vesting wallets among the others.
  */
 import { types, type Migration } from '../sql/column-types.js';
-import { TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
+import { leaveTokenPass, TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
 
 export const MULTISIG_MIGRATION: Migration = {
   version: 12,
@@ -55,9 +55,7 @@ export const MULTISIG_MIGRATION: Migration = {
       )`,
       `CREATE INDEX IF NOT EXISTS multisig_orders_first_lt ON multisig_orders (first_lt, address)`,
       `CREATE INDEX IF NOT EXISTS multisig_orders_multisig ON multisig_orders (multisig_address, first_lt, address)`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${TOKEN_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(TOKEN_BACKFILL),
     ];
   },
 };

@@ -9,7 +9,7 @@
  * back-fill over the accounts whose code offers get_sale_data or get_auction_data_v4 (backfill.ts).
  */
 import { types, type Migration } from '../sql/column-types.js';
-import { AUCTION_BACKFILL } from './backfill-schema.js';
+import { AUCTION_BACKFILL, leaveTokenPass } from './backfill-schema.js';
 
 export const NFT_AUCTIONS_MIGRATION: Migration = {
   version: 18,
@@ -53,9 +53,7 @@ export const NFT_AUCTIONS_MIGRATION: Migration = {
       // /nft/items?owner_address=&include_on_sale=true: the items its sellers put on auction.
       `CREATE INDEX IF NOT EXISTS nft_auctions_owner ON nft_auctions (nft_owner, nft_addr)`,
       `CREATE INDEX IF NOT EXISTS nft_auctions_nft ON nft_auctions (nft_addr)`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${AUCTION_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(AUCTION_BACKFILL),
     ];
   },
 };

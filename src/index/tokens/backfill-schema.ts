@@ -24,15 +24,24 @@ export const AUCTION_BACKFILL = 'auctions';
  */
 export const SALE_V4_BACKFILL = 'sales_v4';
 
+/**
+ * The statement a migration leaves one of the token back-fill's passes to do with: its cursor row at the start, when
+ * the index holds account states (an empty index needs no back-fill: live detection sees every account it writes);
+ * a row already there stays where it is (a pass half-way resumes from its cursor).
+ */
+export function leaveTokenPass(pass: string): string {
+  return `INSERT INTO index_backfill_cursors (name, after_key)
+        SELECT '${pass}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
+        ON CONFLICT (name) DO NOTHING`;
+}
+
 export const TOKEN_BACKFILL_MIGRATION: Migration = {
   version: 7,
   name: 'tokens: back-fill of the token and DNS rows of accounts indexed before token detection',
   statements() {
     return [
       `CREATE TABLE IF NOT EXISTS index_backfill_cursors (name TEXT PRIMARY KEY, after_key TEXT NOT NULL)`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${TOKEN_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(TOKEN_BACKFILL),
     ];
   },
 };

@@ -10,7 +10,7 @@
  * v4 getter. Self-contained (the cursors' table created here too if this store skipped it).
  */
 import type { Migration } from '../sql/column-types.js';
-import { SALE_V4_BACKFILL } from './backfill-schema.js';
+import { leaveTokenPass, SALE_V4_BACKFILL } from './backfill-schema.js';
 
 export const SALE_V4_BACKFILL_MIGRATION: Migration = {
   version: 19,
@@ -18,9 +18,7 @@ export const SALE_V4_BACKFILL_MIGRATION: Migration = {
   statements() {
     return [
       `CREATE TABLE IF NOT EXISTS index_backfill_cursors (name TEXT PRIMARY KEY, after_key TEXT NOT NULL)`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${SALE_V4_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(SALE_V4_BACKFILL),
     ];
   },
 };

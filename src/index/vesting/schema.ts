@@ -6,7 +6,7 @@
  * (multisig/schema.ts puts its cursor back; migrations 12 and 13 come together).
  */
 import { types, type Migration } from '../sql/column-types.js';
-import { TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
+import { leaveTokenPass, TOKEN_BACKFILL } from '../tokens/backfill-schema.js';
 
 export const VESTING_MIGRATION: Migration = {
   version: 13,
@@ -37,9 +37,7 @@ export const VESTING_MIGRATION: Migration = {
         PRIMARY KEY (vesting_address, wallet_address)
       )`,
       `CREATE INDEX IF NOT EXISTS vesting_whitelist_wallet ON vesting_whitelist (wallet_address, vesting_address)`,
-      `INSERT INTO index_backfill_cursors (name, after_key)
-        SELECT '${TOKEN_BACKFILL}', '' WHERE EXISTS (SELECT 1 FROM latest_account_states)
-        ON CONFLICT (name) DO NOTHING`,
+      leaveTokenPass(TOKEN_BACKFILL),
     ];
   },
 };
