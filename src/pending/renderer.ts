@@ -1,8 +1,8 @@
 /**
  * Renders pending transactions and classifies pending traces off the main thread, in one render thread shared by
- * the process's networks, started at the first request (a process nobody streams to never starts it). Requests of
- * one batch (up to RENDER_BATCH_MS of requests) travel in one message. A transaction is rendered once: the text is kept on it
- * (PendingTx.rendered), and a second ask while the first is on its way gets the same promise. Should the thread
+ * the process's networks, started at the first request (a process nobody streams to never starts it). The requests
+ * of a batch (up to RENDER_BATCH_MS of them) travel in one message. A transaction is rendered once: the text is kept
+ * on it (PendingTx.rendered), and a second ask while the first is on its way gets the same promise. Should the thread
  * fail, the work falls back to this thread, so a notification is late at worst, never lost.
  */
 import type { Worker } from 'node:worker_threads';
